@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
+
+/** Every non-test TypeScript source file below `dir`. */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== "testdata") out.push(...sources(path));
+    } else if (name.endsWith(".ts") && !name.endsWith(".test.ts")) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/** Every module specifier a file imports or re-exports, static or dynamic. */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gms,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) found.push(match[1] as string);
+  }
+  return found;
+}
+
+/** The `src/` layer a path belongs to (`formats`, `protocol`, …). */
+function layerOf(path: string): string {
+  return relative(src, path).split(/[\\/]/)[0] as string;
+}
+
+/** Layers each layer may import from (besides itself). Imports point down only. */
+const allowed: Record<string, readonly string[]> = {
+  formats: [],
+  protocol: ["formats"],
+  service: ["formats", "protocol"],
+  store: ["formats", "protocol", "service"],
+  server: ["formats", "protocol", "service", "store"],
+  adapters: ["formats", "protocol"],
+  conformance: ["formats", "protocol"],
+  harness: ["formats", "protocol", "adapters"],
+  cli: ["formats", "protocol", "service", "store", "server", "adapters", "conformance", "harness"],
+};
+
+describe("layering", () => {
+  const files = sources(src);
+
+  test("src/formats imports nothing outside itself and no node: module", () => {
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "formats")) {
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        const inside = spec.startsWith(".") && layerOf(resolve(dirname(file), spec)) === "formats";
+        if (!inside) offenders.push(`${relative(src, file)} -> ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("every layer imports only the layers below it", () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const layer = layerOf(file);
+      const permitted = allowed[layer];
+      if (permitted === undefined) {
+        offenders.push(`${relative(src, file)}: unknown layer ${layer}`);
+        continue;
+      }
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        const target = layerOf(resolve(dirname(file), spec));
+        if (target !== layer && !permitted.includes(target)) {
+          offenders.push(`${relative(src, file)} -> ${spec}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("the import scanner sees every import form (positive control)", () => {
+    const text = [
+      'import { a } from "./a.ts";',
+      'import type {\n  B,\n} from "../protocol/b.ts";',
+      'export { c } from "node:fs";',
+      'import "./side-effect.ts";',
+      'const d = await import("../store/d.ts");',
+    ].join("\n");
+    expect(specifiers(text).sort()).toEqual(
+      ["../protocol/b.ts", "../store/d.ts", "./a.ts", "./side-effect.ts", "node:fs"].sort(),
+    );
+  });
+});
