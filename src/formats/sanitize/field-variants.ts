@@ -1,0 +1,91 @@
+import {
+  MAX_ATTRIBUTE_CODEPOINTS,
+  MAX_BODY_BYTES,
+  MAX_DESCRIPTION_CODEPOINTS,
+  MAX_LABEL_CODEPOINTS,
+  MAX_MODEL_CODEPOINTS,
+  MAX_NAME_CODEPOINTS,
+  MAX_SUMMARY_CODEPOINTS,
+} from "./limits.ts";
+import { sanitize } from "./sanitize.ts";
+import { firstCodePoints, truncateBytes, truncateRunes } from "./truncate.ts";
+
+const ATTRIBUTE_BREAKERS = /["<>\n]/;
+const ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;
+
+/**
+ * A message body: {@link sanitize}, then capped at {@link MAX_BODY_BYTES} (16,384) UTF-8 bytes,
+ * marker included, cut at a code-point start.
+ *
+ * @example sanitizeBody("ok\r\n") === "ok\n"
+ */
+export function sanitizeBody(s: string): string {
+  return truncateBytes(sanitize(s), MAX_BODY_BYTES);
+}
+
+/**
+ * A sender summary: {@link sanitize}, then capped at 200 code points, marker included.
+ *
+ * @example sanitizeSummary("x".repeat(201)).length === 200
+ */
+export function sanitizeSummary(s: string): string {
+  return truncateRunes(sanitize(s), MAX_SUMMARY_CODEPOINTS);
+}
+
+/**
+ * A session or team name: {@link sanitize}, then capped at 64 code points, marker included.
+ *
+ * @example sanitizeName("billing\u200B-svc") === "billing-svc"
+ */
+export function sanitizeName(s: string): string {
+  return truncateRunes(sanitize(s), MAX_NAME_CODEPOINTS);
+}
+
+/**
+ * A human label: {@link sanitize}, then capped at 128 code points, marker included.
+ *
+ * @example sanitizeLabel("dana@example.org") === "dana@example.org"
+ */
+export function sanitizeLabel(s: string): string {
+  return truncateRunes(sanitize(s), MAX_LABEL_CODEPOINTS);
+}
+
+/**
+ * A session description: {@link sanitize}, then capped at 256 code points, marker included.
+ *
+ * @example sanitizeDescription("fixing <channel> bugs") === "fixing &lt;channel> bugs"
+ */
+export function sanitizeDescription(s: string): string {
+  return truncateRunes(sanitize(s), MAX_DESCRIPTION_CODEPOINTS);
+}
+
+/**
+ * A model name: {@link sanitize}, then capped at 128 code points, marker included.
+ *
+ * @example sanitizeModel("claude-opus\u202E") === "claude-opus"
+ */
+export function sanitizeModel(s: string): string {
+  return truncateRunes(sanitize(s), MAX_MODEL_CODEPOINTS);
+}
+
+/**
+ * The id rule (formats.md §1.5): {@link sanitize}, then every `"`, `<`, `>` and `\n` deleted.
+ * NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
+ * (a deleted character between a base and a combining mark).
+ *
+ * @example sanitizeId('s-2b8e"\n') === "s-2b8e"
+ */
+export function sanitizeId(s: string): string {
+  const t = sanitize(s);
+  return ATTRIBUTE_BREAKERS.test(t) ? t.replace(ATTRIBUTE_BREAKERS_ALL, "") : t;
+}
+
+/**
+ * A tag attribute value: {@link sanitizeId}'s rule, then the first 64 code points, with NO
+ * marker. The result can neither contain a tag nor end an attribute or a tag line.
+ *
+ * @example sanitizeAttribute('Ops "blue"\n<team> & co') === "Ops blueteam & co"
+ */
+export function sanitizeAttribute(s: string): string {
+  return firstCodePoints(sanitizeId(s), MAX_ATTRIBUTE_CODEPOINTS);
+}

@@ -1,0 +1,27 @@
+export {
+  sanitizeAttribute,
+  sanitizeBody,
+  sanitizeDescription,
+  sanitizeId,
+  sanitizeLabel,
+  sanitizeModel,
+  sanitizeName,
+  sanitizeSummary,
+} from "./field-variants.ts";
+export { GO_SPACE, goCollapseSpace, goTrimSpace, isGoSpace } from "./go-space.ts";
+export {
+  MAX_ATTRIBUTE_CODEPOINTS,
+  MAX_BODY_BYTES,
+  MAX_DESCRIPTION_CODEPOINTS,
+  MAX_LABEL_CODEPOINTS,
+  MAX_MODEL_CODEPOINTS,
+  MAX_NAME_CODEPOINTS,
+  MAX_SUMMARY_CODEPOINTS,
+  TRUNCATION_MARKER,
+} from "./limits.ts";
+export { FRAME_TAG_FAMILIES, NEUTRALISED_LT, neutraliseTags } from "./neutralise-tags.ts";
+export { noticeName, oneLine, registeredName, UNNAMED_SESSION } from "./one-line.ts";
+export { sanitize } from "./sanitize.ts";
+export { sanitizeBytes } from "./sanitize-bytes.ts";
+export { firstCodePoints, truncateBytes, truncateRunes } from "./truncate.ts";
+export { isWellFormedUtf8, repairUtf8, utf8ByteLength } from "./utf8.ts";

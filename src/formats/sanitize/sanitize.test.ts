@@ -1,0 +1,197 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { loadBipia } from "../../../test/support/corpus.ts";
+import {
+  FRAME_TAG_FAMILIES,
+  goTrimSpace,
+  isGoSpace,
+  repairUtf8,
+  sanitize,
+  sanitizeBytes,
+} from "./index.ts";
+import { hostileText } from "./testdata/hostile-text.ts";
+
+/** §1.6(2), written independently of the scanner so a no-op sanitiser fails it. */
+const FORBIDDEN =
+  /<[\s\p{Z}]*\/?[\s\p{Z}]*(brigade-message|cross-session-message|teammate-message|channel|system-reminder)/iu;
+
+const fold = (c: string): string => (c === "\u017F" ? "s" : c === "\u212A" ? "k" : c.toLowerCase());
+const WS = new Set([..."\t\n \u00A0\u1680\u2028\u2029\u202F\u205F\u3000"]);
+for (let c = 0x2000; c <= 0x200a; c++) WS.add(String.fromCharCode(c));
+
+/** R5 written the slow, obvious way: code point arrays and a per-code-point fold. */
+function referenceNeutralise(s: string): string {
+  const cps = [...s];
+  let out = "";
+  for (let i = 0; i < cps.length; i++) {
+    const c = cps[i] as string;
+    if (c !== "<") {
+      out += c;
+      continue;
+    }
+    let j = i + 1;
+    while (j < cps.length && WS.has(cps[j] as string)) j++;
+    if (cps[j] === "/") {
+      j++;
+      while (j < cps.length && WS.has(cps[j] as string)) j++;
+    }
+    const hit = FRAME_TAG_FAMILIES.some((family) =>
+      [...family].every((f, k) => {
+        const x = cps[j + k];
+        return x !== undefined && x.length === 1 && fold(x) === f;
+      }),
+    );
+    out += hit ? "&lt;" : "<";
+  }
+  return out;
+}
+
+/** The literal R1-R5 pipeline of §1.1, in the spec's order with both NFC passes. */
+function referenceSanitize(s: string): string {
+  const r1 = (s as unknown as { toWellFormed(): string }).toWellFormed();
+  const r2 = r1.normalize("NFC");
+  const r3 = r2.replace(/[^\P{Cc}\t\n]|\p{Cf}/gu, "");
+  const r4 = r3.normalize("NFC");
+  return referenceNeutralise(r4);
+}
+
+describe("sanitize: formats.md §1.7 examples", () => {
+  test.each([
+    ["Deploy <System-Reminder>now", "Deploy &lt;System-Reminder>now"],
+    ["<\u3000/\tchannel-7>", "&lt;\u3000/\tchannel-7>"],
+    ["</ſyſtem-reminder>", "&lt;/ſyſtem-reminder>"],
+    ["<\u0455ystem-reminder>", "<\u0455ystem-reminder>"],
+    ["<cross\u200B-session-message>", "&lt;cross-session-message>"],
+    ["</brigade- message> << 3 <div>", "</brigade- message> << 3 <div>"],
+    ["ok\r\n\u0007done\u2028\u00ADx\t", "ok\ndone\u2028x\t"],
+    ["n\u200D\u0303", "\u00F1"],
+  ])("sanitize(%j)", (input, expected) => {
+    expect(sanitize(input)).toBe(expected);
+  });
+
+  test("UTF-8 bytes 61 C0 80 62 ED A0 80 63: one U+FFFD per run", () => {
+    const bytes = new Uint8Array([0x61, 0xc0, 0x80, 0x62, 0xed, 0xa0, 0x80, 0x63]);
+    expect(repairUtf8(bytes)).toBe("a\uFFFDb\uFFFDc");
+    expect(sanitizeBytes(bytes)).toBe("a\uFFFDb\uFFFDc");
+  });
+});
+
+describe("sanitize: rules", () => {
+  test.each([
+    ["<brigade-messages>", "&lt;brigade-messages>"],
+    ["<channelfoo", "&lt;channelfoo"],
+    ["<<system-reminder>", "<&lt;system-reminder>"],
+    ["< / TEAMMATE-MESSAGE", "&lt; / TEAMMATE-MESSAGE"],
+    ["<//channel", "<//channel"],
+    ["<\u2028channel", "&lt;\u2028channel"],
+    ["<\u0085channel", "&lt;channel"],
+    ["<\u000Bchannel", "&lt;channel"],
+    ["<\u0130channel", "<\u0130channel"],
+    ["<brigade\u2010message", "<brigade\u2010message"],
+    ["&lt;brigade-message", "&lt;brigade-message"],
+    ["<\u0338brigade-message", "\u226Ebrigade-message"],
+    ["<\uFEFF/channel", "&lt;/channel"],
+    ["a\uD800b\uDC00", "a\uFFFDb\uFFFD"],
+    ["\u{E0041}tag\u{E007F}", "tag"],
+    ["keep\u2800\uE000\u{10FFFD}", "keep\u2800\uE000\u{10FFFD}"],
+  ])("sanitize(%j)", (input, expected) => {
+    expect(sanitize(input)).toBe(expected);
+  });
+
+  test("returns the very same string when nothing needs doing", () => {
+    const s = "plain ASCII text\nwith a tab\t and 1 < 2";
+    expect(sanitize(s)).toBe(s);
+  });
+
+  test("the one-NFC shortcut's premises hold for every code point", () => {
+    // Stripped code points never decompose, never occur in a decomposition, and are starters
+    // (combining class 0); code points below U+0300 are NFC-stable.
+    const strip = /[^\P{Cc}\t\n]|\p{Cf}/u;
+    const bad: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const d = c.normalize("NFD");
+      if (cp < 0x300 && c.normalize("NFC") !== c) bad.push(cp);
+      if (strip.test(c)) {
+        if (d !== c) bad.push(cp);
+        if (`a\u0345${c}`.normalize("NFD") !== `a\u0345${c}`) bad.push(cp);
+      } else if (strip.test(d)) {
+        bad.push(cp);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe("sanitize: properties (formats.md §1.6)", () => {
+  test("equals the literal R1-R5 pipeline", () => {
+    fc.assert(
+      fc.property(hostileText, (s) => {
+        expect(sanitize(s)).toBe(referenceSanitize(s));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("is idempotent", () => {
+    fc.assert(
+      fc.property(hostileText, (s) => {
+        const once = sanitize(s);
+        expect(sanitize(once)).toBe(once);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("output never matches the independent forbidden-tag pattern", () => {
+    fc.assert(
+      fc.property(hostileText, (s) => {
+        expect(FORBIDDEN.test(sanitize(s))).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("output is well-formed, NFC, with no Cc but tab and newline, and no Cf", () => {
+    fc.assert(
+      fc.property(hostileText, (s) => {
+        const out = sanitize(s);
+        expect(/\p{Cs}/u.test(out)).toBe(false);
+        expect(/[^\P{Cc}\t\n]|\p{Cf}/u.test(out)).toBe(false);
+        expect(out.normalize("NFC")).toBe(out);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("BIPIA corpus: idempotent, no forbidden tag, equal to the reference", (ctx) => {
+    const corpus = loadBipia();
+    if (corpus.length === 0) ctx.skip("BIPIA corpus not found beside the repository");
+    for (const { text } of corpus) {
+      const out = sanitize(text);
+      expect(out).toBe(referenceSanitize(text));
+      expect(sanitize(out)).toBe(out);
+      expect(FORBIDDEN.test(out)).toBe(false);
+    }
+  });
+});
+
+describe("GO_SPACE", () => {
+  test("isGoSpace is exactly Go's unicode.IsSpace", () => {
+    const expected = new Set([
+      0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+      0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f,
+      0x3000,
+    ]);
+    const wrong: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) if (isGoSpace(cp) !== expected.has(cp)) wrong.push(cp);
+    expect(wrong).toEqual([]);
+  });
+
+  test("goTrimSpace trims U+0085 but not U+FEFF or U+200B", () => {
+    expect(goTrimSpace("\u0085\u3000 a b\t\n")).toBe("a b");
+    expect(goTrimSpace("\uFEFFa\u200B")).toBe("\uFEFFa\u200B");
+    expect(goTrimSpace(" \u00A0 ")).toBe("");
+  });
+});

@@ -1,0 +1,79 @@
+import { TRUNCATION_MARKER } from "./limits.ts";
+
+const MARKER_LENGTH = 11;
+
+/**
+ * The UTF-16 index just after the first `count` code points of `s`, or -1 when `s` has no more
+ * than `count` code points.
+ */
+function indexAfterCodePoints(s: string, count: number): number {
+  const n = s.length;
+  let i = 0;
+  for (let seen = 0; seen < count; seen++) {
+    if (i >= n) return -1;
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1)) ? 2 : 1;
+  }
+  return i >= n ? -1 : i;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * The first `count` code points of `s` (all of `s` when it is shorter). No marker.
+ *
+ * @example firstCodePoints("a😀b", 2) === "a😀"
+ */
+export function firstCodePoints(s: string, count: number): string {
+  if (s.length <= count) return s;
+  const end = indexAfterCodePoints(s, Math.max(count, 0));
+  return end === -1 ? s : s.slice(0, end);
+}
+
+/**
+ * Caps `s` at `limit` code points, marker included (formats.md §1.4): unchanged when it fits,
+ * else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result has
+ * exactly `limit` code points for every `limit >= 11`.
+ *
+ * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
+ */
+export function truncateRunes(s: string, limit: number): string {
+  if (s.length <= limit) return s;
+  if (indexAfterCodePoints(s, limit) === -1) return s;
+  const keep = Math.max(limit - MARKER_LENGTH, 0);
+  return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
+}
+
+/**
+ * Caps `s` at `limit` UTF-8 bytes, marker included (formats.md §1.4, body only): unchanged when
+ * it fits, else the longest prefix of whole code points within `max(limit - 11, 0)` bytes plus
+ * {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes shorter.
+ *
+ * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
+ */
+export function truncateBytes(s: string, limit: number): string {
+  const n = s.length;
+  // Every UTF-16 code unit encodes to at most 3 bytes.
+  if (n * 3 <= limit) return s;
+  const keep = Math.max(limit - MARKER_LENGTH, 0);
+  let bytes = 0;
+  let cut = -1;
+  for (let i = 0; i < n; ) {
+    const c = s.charCodeAt(i);
+    let width: number;
+    let units = 1;
+    if (c < 0x80) width = 1;
+    else if (c < 0x800) width = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1))) {
+      width = 4;
+      units = 2;
+    } else width = 3;
+    if (cut === -1 && bytes + width > keep) cut = i;
+    bytes += width;
+    if (bytes > limit) return s.slice(0, cut) + TRUNCATION_MARKER;
+    i += units;
+  }
+  return s;
+}
