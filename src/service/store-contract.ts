@@ -1,0 +1,358 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+
+/** Builds a fresh, empty store for one test. */
+export type StoreFactory = () => Store | Promise<Store>;
+
+const MINUTE = 60_000;
+
+function session(id: string, overrides: Partial<SessionRow> = {}): SessionRow {
+  return {
+    session_id: id,
+    team_ref: "t-1",
+    principal_ref: "p-a",
+    session_name: `name-${id}`,
+    activity: "busy",
+    inbound: "accept",
+    session_description: null,
+    workspace_label: null,
+    model: null,
+    context_used_tokens: null,
+    brigade_version: null,
+    sync_peer: null,
+    harness: "claude-code",
+    harness_version: "2.1.270",
+    lease_seconds: 90,
+    lease_until: 1_000_000 + 90_000,
+    last_seen_at: 1_000_000,
+    created_at: 1_000_000,
+    closed_at: null,
+    ...overrides,
+  };
+}
+
+function message(id: string, overrides: Partial<MessageRow> = {}): MessageRow {
+  return {
+    message_id: id,
+    team_ref: "t-1",
+    sender_principal_ref: "p-a",
+    sender_session_id: "s-a",
+    sender_session_name: "name-s-a",
+    sender_human_label: null,
+    recipient_session_id: "s-b",
+    summary: null,
+    body: "hello",
+    reply_to: null,
+    hop_count: 0,
+    created_at: 1_000_000,
+    acked_at: null,
+    idempotency_key: null,
+    ...overrides,
+  };
+}
+
+/** Two principals, one team with both active, sessions `s-a` (p-a) and `s-b` (p-b). */
+async function seed(tx: StoreTx): Promise<void> {
+  for (const p of ["p-a", "p-b", "p-c"]) {
+    await tx.insertPrincipal({ principal_ref: p, token_digest: `digest-${p}`, created_at: 1 });
+  }
+  await tx.insertTeam({
+    team_ref: "t-1",
+    team_name: "core",
+    secret_digest: "secret-digest",
+    creator_principal_ref: "p-a",
+    created_at: 1,
+  });
+  for (const p of ["p-a", "p-b"]) {
+    await tx.putMembership({
+      team_ref: "t-1",
+      principal_ref: p,
+      human_label: p === "p-a" ? "dana" : null,
+      status: "active",
+      joined_at: p === "p-a" ? 1 : 2,
+      updated_at: 1,
+    });
+  }
+  await tx.insertSession(session("s-a"));
+  await tx.insertSession(session("s-b", { principal_ref: "p-b", created_at: 1_000_001 }));
+}
+
+/**
+ * Registers the store contract tests (vitest) for one {@link Store} implementation: every store
+ * must pass them unchanged. Call at module top level of a `*.test.ts` file.
+ *
+ * @example
+ * registerStoreContract("sqlite (memory)", () => openSqliteStore(":memory:"));
+ */
+export function registerStoreContract(name: string, factory: StoreFactory): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await factory();
+      await store.transact(seed);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    test("principals are found by token digest only", async () => {
+      expect(await store.transact((tx) => tx.principalByTokenDigest("digest-p-a"))).toBe("p-a");
+      expect(await store.transact((tx) => tx.principalByTokenDigest("nope"))).toBeNull();
+    });
+
+    test("teams and memberships round-trip; putMembership replaces", async () => {
+      const team = await store.transact((tx) => tx.getTeam("t-1"));
+      expect(team?.team_name).toBe("core");
+      expect(await store.transact((tx) => tx.getTeam("t-x"))).toBeNull();
+      await store.transact((tx) =>
+        tx.putMembership({
+          team_ref: "t-1",
+          principal_ref: "p-b",
+          human_label: "lee",
+          status: "left",
+          joined_at: 2,
+          updated_at: 5,
+        }),
+      );
+      const m = await store.transact((tx) => tx.getMembership("t-1", "p-b"));
+      expect(m).toEqual({
+        team_ref: "t-1",
+        principal_ref: "p-b",
+        human_label: "lee",
+        status: "left",
+        joined_at: 2,
+        updated_at: 5,
+      });
+      expect(await store.transact((tx) => tx.getMembership("t-1", "p-c"))).toBeNull();
+    });
+
+    test("a unit that throws leaves nothing behind and rejects with its own error", async () => {
+      const boom = new Error("boom");
+      await expect(
+        store.transact(async (tx) => {
+          await tx.insertMessage(message("m-1"));
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect(await store.transact((tx) => tx.getMessage("m-1"))).toBeNull();
+    });
+
+    test("sessions round-trip and update replaces every column", async () => {
+      const s = await store.transact((tx) => tx.getSession("s-a"));
+      expect(s).toEqual(session("s-a"));
+      const changed = session("s-a", {
+        session_name: "renamed",
+        model: "m",
+        context_used_tokens: Number.MAX_SAFE_INTEGER,
+        closed_at: 5,
+        session_description: "d",
+      });
+      await store.transact((tx) => tx.updateSession(changed));
+      expect(await store.transact((tx) => tx.getSession("s-a"))).toEqual(changed);
+      expect(await store.transact((tx) => tx.getSession("s-zz"))).toBeNull();
+    });
+
+    test("listTeamSessions: active members only, live filter, limit, oldest first", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertSession(
+          session("s-old", { lease_until: 500, created_at: 1_000_002, last_seen_at: 400 }),
+        );
+        await tx.insertSession(session("s-closed", { closed_at: 7, created_at: 1_000_003 }));
+      });
+      const live = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: false, limit: 10 }),
+      );
+      expect(live.map((s) => s.session_id)).toEqual(["s-a", "s-b"]);
+      expect(live[0]?.human_label).toBe("dana");
+      expect(live[1]?.human_label).toBeNull();
+      const all = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 10 }),
+      );
+      expect(all.map((s) => s.session_id)).toEqual(["s-a", "s-b", "s-old", "s-closed"]);
+      const cut = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 3 }),
+      );
+      expect(cut).toHaveLength(3);
+      const edge = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_090_000, includeOffline: false, limit: 10 }),
+      );
+      expect(edge.map((s) => s.session_id)).toEqual(["s-a", "s-b"]);
+      const after = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_090_001, includeOffline: false, limit: 10 }),
+      );
+      expect(after).toEqual([]);
+      await store.transact((tx) =>
+        tx.putMembership({
+          team_ref: "t-1",
+          principal_ref: "p-b",
+          human_label: null,
+          status: "left",
+          joined_at: 2,
+          updated_at: 3,
+        }),
+      );
+      const withoutLeaver = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 10 }),
+      );
+      expect(withoutLeaver.map((s) => s.session_id)).not.toContain("s-b");
+    });
+
+    test("closeOpenSessions closes only the principal's open sessions in the team", async () => {
+      await store.transact((tx) => tx.insertSession(session("s-a2", { closed_at: 3 })));
+      const closed = await store.transact((tx) => tx.closeOpenSessions("t-1", "p-a", 42));
+      expect(closed).toEqual(["s-a"]);
+      expect((await store.transact((tx) => tx.getSession("s-a")))?.closed_at).toBe(42);
+      expect((await store.transact((tx) => tx.getSession("s-a2")))?.closed_at).toBe(3);
+      expect((await store.transact((tx) => tx.getSession("s-b")))?.closed_at).toBeNull();
+    });
+
+    test("roster aggregates: last_seen_at and live session count", async () => {
+      await store.transact((tx) =>
+        tx.insertSession(session("s-a2", { last_seen_at: 1_000_500, closed_at: 9 })),
+      );
+      const members = await store.transact((tx) => tx.listActiveMembers("t-1", 1_000_000));
+      expect(members).toEqual([
+        {
+          principal_ref: "p-a",
+          human_label: "dana",
+          joined_at: 1,
+          last_seen_at: 1_000_500,
+          live_session_count: 1,
+        },
+        {
+          principal_ref: "p-b",
+          human_label: null,
+          joined_at: 2,
+          last_seen_at: 1_000_000,
+          live_session_count: 1,
+        },
+      ]);
+    });
+
+    test("sliding-window counts are strict (> since) and report the oldest", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-1", { created_at: 100 }));
+        await tx.insertMessage(message("m-2", { created_at: 200, acked_at: 250 }));
+        await tx.insertMessage(message("m-3", { created_at: 300, sender_session_id: "s-x" }));
+        await tx.recordJoinFailure("p-a", 100);
+        await tx.recordJoinFailure("p-a", 200);
+      });
+      expect(await store.transact((tx) => tx.sentBySessionSince("s-a", 100))).toEqual({
+        count: 1,
+        oldest: 200,
+      });
+      expect(await store.transact((tx) => tx.sentBySessionSince("s-a", 99))).toEqual({
+        count: 2,
+        oldest: 100,
+      });
+      expect(await store.transact((tx) => tx.sentByPrincipalSince("p-a", 0))).toEqual({
+        count: 3,
+        oldest: 100,
+      });
+      expect(await store.transact((tx) => tx.sentBySessionSince("s-a", 300))).toEqual({
+        count: 0,
+        oldest: null,
+      });
+      expect(await store.transact((tx) => tx.joinFailuresSince("p-a", 150))).toEqual({
+        count: 1,
+        oldest: 200,
+      });
+      expect(await store.transact((tx) => tx.sessionsCreatedSince("p-a", 0))).toEqual({
+        count: 1,
+        oldest: 1_000_000,
+      });
+    });
+
+    test("idempotency key lookup is scoped to the sender session", async () => {
+      await store.transact((tx) => tx.insertMessage(message("m-1", { idempotency_key: "k" })));
+      expect(
+        (await store.transact((tx) => tx.messageByIdempotencyKey("s-a", "k")))?.message_id,
+      ).toBe("m-1");
+      expect(await store.transact((tx) => tx.messageByIdempotencyKey("s-b", "k"))).toBeNull();
+      await expect(
+        store.transact((tx) => tx.insertMessage(message("m-2", { idempotency_key: "k" }))),
+      ).rejects.toThrow();
+    });
+
+    test("unacked counts, inbox order, ack semantics", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-3", { created_at: 50 }));
+        await tx.insertMessage(message("m-1", { created_at: 50 }));
+        await tx.insertMessage(
+          message("m-2", { sender_session_id: "s-x", sender_principal_ref: "p-b" }),
+        );
+        await tx.insertMessage(message("m-4", { recipient_session_id: "s-a" }));
+      });
+      expect(await store.transact((tx) => tx.unackedFromTo("s-a", "s-b"))).toBe(2);
+      expect(await store.transact((tx) => tx.unackedFor("s-b"))).toBe(3);
+      const inbox = await store.transact((tx) => tx.listUnacked("s-b", 10));
+      expect(inbox.map((m) => m.message_id)).toEqual(["m-3", "m-1", "m-2"]);
+      expect((await store.transact((tx) => tx.listUnacked("s-b", 2))).length).toBe(2);
+      expect(await store.transact((tx) => tx.ackMessage("m-3", "s-b", 77))).toBe(true);
+      expect(await store.transact((tx) => tx.ackMessage("m-3", "s-b", 99))).toBe(true);
+      expect((await store.transact((tx) => tx.getMessage("m-3")))?.acked_at).toBe(77);
+      expect(await store.transact((tx) => tx.ackMessage("m-4", "s-b", 77))).toBe(false);
+      expect(await store.transact((tx) => tx.ackMessage("m-none", "s-b", 77))).toBe(false);
+      expect(await store.transact((tx) => tx.unackedFor("s-b"))).toBe(2);
+      expect(
+        (await store.transact((tx) => tx.listUnacked("s-b", 10))).map((m) => m.message_id),
+      ).toEqual(["m-1", "m-2"]);
+    });
+
+    test("latestHopCount picks the most recent message inside the window", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-1", { created_at: 1000, hop_count: 4 }));
+        await tx.insertMessage(message("m-2", { created_at: 2000, hop_count: 2 }));
+      });
+      expect(await store.transact((tx) => tx.latestHopCount("s-a", "s-b", 0))).toBe(2);
+      expect(await store.transact((tx) => tx.latestHopCount("s-a", "s-b", 2000))).toBeNull();
+      expect(await store.transact((tx) => tx.latestHopCount("s-b", "s-a", 0))).toBeNull();
+    });
+
+    test("collectGarbage honours every bound and the batch limit", async () => {
+      const now = 100 * MINUTE;
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-acked-old", { acked_at: 10 }));
+        await tx.insertMessage(message("m-acked-new", { acked_at: now }));
+        await tx.insertMessage(message("m-unacked-old", { created_at: 10 }));
+        await tx.insertMessage(message("m-unacked-old2", { created_at: 11 }));
+        await tx.insertMessage(message("m-unacked-new", { created_at: now }));
+        await tx.insertSession(session("s-dead", { lease_until: 10, created_at: 1 }));
+        await tx.insertSession(session("s-dead-msg", { lease_until: 10, created_at: 1 }));
+        await tx.insertMessage(message("m-to-dead", { recipient_session_id: "s-dead-msg" }));
+        await tx.recordJoinFailure("p-a", 10);
+        await tx.recordJoinFailure("p-a", now);
+      });
+      const bounds = {
+        ackedBefore: 20,
+        unackedCreatedBefore: 20,
+        sessionOfflineBefore: 20,
+        joinFailuresBefore: 20,
+        limit: 1,
+      };
+      const first = await store.transact((tx) => tx.collectGarbage(bounds));
+      expect(first).toEqual({ messages: 2, sessions: 1, join_failures: 1 });
+      const second = await store.transact((tx) => tx.collectGarbage(bounds));
+      expect(second).toEqual({ messages: 1, sessions: 0, join_failures: 0 });
+      const left = await store.transact(async (tx) => [
+        await tx.getMessage("m-acked-new"),
+        await tx.getMessage("m-unacked-new"),
+        await tx.getMessage("m-to-dead"),
+        await tx.getSession("s-dead"),
+        await tx.getSession("s-dead-msg"),
+        await tx.getSession("s-a"),
+      ]);
+      expect(left.map((x) => x !== null)).toEqual([true, true, true, false, true, true]);
+      expect(await store.transact((tx) => tx.joinFailuresSince("p-a", 0))).toEqual({
+        count: 1,
+        oldest: now,
+      });
+    });
+
+    test("transact after close rejects", async () => {
+      const other = await factory();
+      await other.close();
+      await expect(other.transact((tx) => tx.getTeam("t-1"))).rejects.toThrow();
+    });
+  });
+}

@@ -1,0 +1,137 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Schema migrations, in order: migration `i` (0-based) brings the database to version `i + 1`.
+ * Never edit a released entry; append a new one.
+ */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE principals (
+    principal_ref TEXT PRIMARY KEY,
+    token_digest TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE teams (
+    team_ref TEXT PRIMARY KEY,
+    team_name TEXT NOT NULL,
+    secret_digest TEXT NOT NULL,
+    creator_principal_ref TEXT NOT NULL REFERENCES principals(principal_ref),
+    created_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE memberships (
+    team_ref TEXT NOT NULL REFERENCES teams(team_ref),
+    principal_ref TEXT NOT NULL REFERENCES principals(principal_ref),
+    human_label TEXT,
+    status TEXT NOT NULL CHECK (status IN ('active', 'left', 'revoked')),
+    joined_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (team_ref, principal_ref)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE join_failures (
+    id INTEGER PRIMARY KEY,
+    principal_ref TEXT NOT NULL,
+    at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX join_failures_by_principal ON join_failures(principal_ref, at);
+  CREATE INDEX join_failures_by_time ON join_failures(at);
+
+  CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY,
+    team_ref TEXT NOT NULL,
+    principal_ref TEXT NOT NULL,
+    session_name TEXT NOT NULL,
+    activity TEXT NOT NULL CHECK (activity IN ('busy', 'idle')),
+    inbound TEXT NOT NULL CHECK (inbound IN ('accept', 'hold', 'refuse')),
+    session_description TEXT,
+    workspace_label TEXT,
+    model TEXT,
+    context_used_tokens INTEGER,
+    brigade_version TEXT,
+    sync_peer TEXT,
+    harness TEXT NOT NULL,
+    harness_version TEXT NOT NULL,
+    lease_seconds INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    closed_at INTEGER,
+    FOREIGN KEY (team_ref, principal_ref) REFERENCES memberships(team_ref, principal_ref)
+  ) STRICT;
+  CREATE INDEX sessions_by_team ON sessions(team_ref, created_at);
+  CREATE INDEX sessions_by_owner ON sessions(team_ref, principal_ref);
+  CREATE INDEX sessions_by_principal ON sessions(principal_ref, created_at);
+
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id TEXT NOT NULL UNIQUE,
+    team_ref TEXT NOT NULL,
+    sender_principal_ref TEXT NOT NULL,
+    sender_session_id TEXT NOT NULL,
+    sender_session_name TEXT NOT NULL,
+    sender_human_label TEXT,
+    recipient_session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    summary TEXT,
+    body TEXT NOT NULL,
+    reply_to TEXT,
+    hop_count INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    acked_at INTEGER,
+    idempotency_key TEXT
+  ) STRICT;
+  CREATE UNIQUE INDEX messages_idempotency ON messages(sender_session_id, idempotency_key)
+    WHERE idempotency_key IS NOT NULL;
+  CREATE INDEX messages_by_sender ON messages(sender_session_id, created_at);
+  CREATE INDEX messages_by_principal ON messages(sender_principal_ref, created_at);
+  CREATE INDEX messages_by_pair ON messages(sender_session_id, recipient_session_id, created_at);
+  CREATE INDEX messages_unacked_pair ON messages(recipient_session_id, sender_session_id)
+    WHERE acked_at IS NULL;
+  CREATE INDEX messages_inbox ON messages(recipient_session_id, seq) WHERE acked_at IS NULL;
+  CREATE INDEX messages_recipient ON messages(recipient_session_id);
+  CREATE INDEX messages_acked_gc ON messages(acked_at) WHERE acked_at IS NOT NULL;
+  CREATE INDEX messages_unacked_gc ON messages(created_at) WHERE acked_at IS NULL;
+  `,
+];
+
+/** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */
+export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length;
+
+/** Thrown when a database file was written by a newer schema than this code knows. */
+export class SqliteSchemaError extends Error {
+  readonly code = "schema_too_new" as const;
+  constructor() {
+    super("the database schema is newer than this program");
+    this.name = "SqliteSchemaError";
+  }
+}
+
+/**
+ * Brings `db` to {@link SQLITE_SCHEMA_VERSION}: creates the version table when absent and applies
+ * each missing migration in its own transaction, so a crash leaves a whole version or none.
+ * Throws {@link SqliteSchemaError} when the file is newer than this code.
+ *
+ * @example
+ * migrate(new Database(":memory:")); // version 1
+ */
+export function migrate(db: Database.Database): number {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT");
+  const row = db.prepare("SELECT version FROM schema_version").get() as
+    | { version: number }
+    | undefined;
+  if (row === undefined) db.prepare("INSERT INTO schema_version (version) VALUES (0)").run();
+  let version = row?.version ?? 0;
+  if (version > SQLITE_SCHEMA_VERSION) throw new SqliteSchemaError();
+  const setVersion = db.prepare("UPDATE schema_version SET version = ?");
+  while (version < SQLITE_SCHEMA_VERSION) {
+    const sql = SQLITE_MIGRATIONS[version] as string;
+    const next = version + 1;
+    db.transaction(() => {
+      db.exec(sql);
+      setVersion.run(next);
+    }).immediate();
+    version = next;
+  }
+  return version;
+}

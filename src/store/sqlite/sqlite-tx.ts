@@ -1,0 +1,308 @@
+import type Database from "better-sqlite3";
+import type {
+  GarbageBounds,
+  GarbageCounts,
+  MemberSummaryRow,
+  MembershipRow,
+  MessageRow,
+  PrincipalRow,
+  SessionListRow,
+  SessionRow,
+  StoreTx,
+  TeamRow,
+  WindowCount,
+} from "../../service/store.ts";
+
+const SESSION_COLUMNS =
+  "session_id, team_ref, principal_ref, session_name, activity, inbound, session_description, " +
+  "workspace_label, model, context_used_tokens, brigade_version, sync_peer, harness, " +
+  "harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
+
+const MESSAGE_COLUMNS =
+  "message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
+  "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
+  "acked_at, idempotency_key";
+
+/** `@name` parameters for every column in `columns`. */
+function named(columns: string): string {
+  return columns
+    .split(",")
+    .map((c) => `@${c.trim()}`)
+    .join(", ");
+}
+
+/** The prepared statements of one connection, prepared once and reused by every unit. */
+function prepareAll(db: Database.Database) {
+  const sessionAssignments = SESSION_COLUMNS.split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "session_id")
+    .map((c) => `${c} = @${c}`)
+    .join(", ");
+  return {
+    insertPrincipal: db.prepare(
+      "INSERT INTO principals (principal_ref, token_digest, created_at) VALUES (@principal_ref, @token_digest, @created_at)",
+    ),
+    principalByToken: db.prepare("SELECT principal_ref FROM principals WHERE token_digest = ?"),
+    insertTeam: db.prepare(
+      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at) " +
+        "VALUES (@team_ref, @team_name, @secret_digest, @creator_principal_ref, @created_at)",
+    ),
+    getTeam: db.prepare(
+      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = ?",
+    ),
+    getMembership: db.prepare(
+      "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
+        "WHERE team_ref = ? AND principal_ref = ?",
+    ),
+    putMembership: db.prepare(
+      "INSERT INTO memberships (team_ref, principal_ref, human_label, status, joined_at, updated_at) " +
+        "VALUES (@team_ref, @principal_ref, @human_label, @status, @joined_at, @updated_at) " +
+        "ON CONFLICT (team_ref, principal_ref) DO UPDATE SET human_label = excluded.human_label, " +
+        "status = excluded.status, joined_at = excluded.joined_at, updated_at = excluded.updated_at",
+    ),
+    listActiveMembers: db.prepare(
+      "SELECT m.principal_ref, m.human_label, m.joined_at, " +
+        "(SELECT MAX(s.last_seen_at) FROM sessions s WHERE s.team_ref = m.team_ref AND s.principal_ref = m.principal_ref) AS last_seen_at, " +
+        "(SELECT COUNT(*) FROM sessions s WHERE s.team_ref = m.team_ref AND s.principal_ref = m.principal_ref " +
+        "AND s.closed_at IS NULL AND s.lease_until >= @now) AS live_session_count " +
+        "FROM memberships m WHERE m.team_ref = @team_ref AND m.status = 'active' " +
+        "ORDER BY m.joined_at, m.principal_ref",
+    ),
+    recordJoinFailure: db.prepare("INSERT INTO join_failures (principal_ref, at) VALUES (?, ?)"),
+    joinFailuresSince: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(at) AS oldest FROM join_failures WHERE principal_ref = ? AND at > ?",
+    ),
+    insertSession: db.prepare(
+      `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${named(SESSION_COLUMNS)})`,
+    ),
+    getSession: db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ?`),
+    updateSession: db.prepare(
+      `UPDATE sessions SET ${sessionAssignments} WHERE session_id = @session_id`,
+    ),
+    listSessionsAll: db.prepare(
+      `SELECT ${SESSION_COLUMNS.split(",")
+        .map((c) => `s.${c.trim()}`)
+        .join(", ")}, m.human_label FROM sessions s ` +
+        "JOIN memberships m ON m.team_ref = s.team_ref AND m.principal_ref = s.principal_ref " +
+        "WHERE s.team_ref = @team_ref AND m.status = 'active' " +
+        "ORDER BY s.created_at, s.session_id LIMIT @limit",
+    ),
+    listSessionsLive: db.prepare(
+      `SELECT ${SESSION_COLUMNS.split(",")
+        .map((c) => `s.${c.trim()}`)
+        .join(", ")}, m.human_label FROM sessions s ` +
+        "JOIN memberships m ON m.team_ref = s.team_ref AND m.principal_ref = s.principal_ref " +
+        "WHERE s.team_ref = @team_ref AND m.status = 'active' AND s.closed_at IS NULL AND s.lease_until >= @now " +
+        "ORDER BY s.created_at, s.session_id LIMIT @limit",
+    ),
+    openSessionsOf: db.prepare(
+      "SELECT session_id FROM sessions WHERE team_ref = ? AND principal_ref = ? AND closed_at IS NULL ORDER BY created_at, session_id",
+    ),
+    closeSession: db.prepare(
+      "UPDATE sessions SET closed_at = ? WHERE session_id = ? AND closed_at IS NULL",
+    ),
+    sessionsCreatedSince: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sessions WHERE principal_ref = ? AND created_at > ?",
+    ),
+    insertMessage: db.prepare(
+      `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${named(MESSAGE_COLUMNS)})`,
+    ),
+    getMessage: db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE message_id = ?`),
+    messageByKey: db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_session_id = ? AND idempotency_key = ?`,
+    ),
+    sentBySession: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE sender_session_id = ? AND created_at > ?",
+    ),
+    sentByPrincipal: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE sender_principal_ref = ? AND created_at > ?",
+    ),
+    unackedFromTo: db.prepare(
+      "SELECT COUNT(*) AS count FROM messages WHERE recipient_session_id = ? AND sender_session_id = ? AND acked_at IS NULL",
+    ),
+    unackedFor: db.prepare(
+      "SELECT COUNT(*) AS count FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL",
+    ),
+    latestHop: db.prepare(
+      "SELECT hop_count FROM messages WHERE sender_session_id = ? AND recipient_session_id = ? AND created_at > ? " +
+        "ORDER BY created_at DESC, seq DESC LIMIT 1",
+    ),
+    listUnacked: db.prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL ORDER BY seq LIMIT ?`,
+    ),
+    ackMessage: db.prepare(
+      "UPDATE messages SET acked_at = COALESCE(acked_at, @now) WHERE message_id = @message_id AND recipient_session_id = @recipient",
+    ),
+    gcAcked: db.prepare(
+      "DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE acked_at IS NOT NULL AND acked_at <= ? LIMIT ?)",
+    ),
+    gcUnacked: db.prepare(
+      "DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE acked_at IS NULL AND created_at <= ? LIMIT ?)",
+    ),
+    gcSessions: db.prepare(
+      "DELETE FROM sessions WHERE session_id IN (SELECT s.session_id FROM sessions s " +
+        "WHERE (CASE WHEN s.closed_at IS NULL THEN s.lease_until ELSE MIN(s.closed_at, s.lease_until) END) <= @bound " +
+        "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.recipient_session_id = s.session_id) LIMIT @limit)",
+    ),
+    gcJoinFailures: db.prepare(
+      "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= ? LIMIT ?)",
+    ),
+  };
+}
+
+type SqliteStatements = ReturnType<typeof prepareAll>;
+
+function windowCount(row: unknown): WindowCount {
+  const r = row as { count: number; oldest: number | null };
+  return { count: r.count, oldest: r.oldest };
+}
+
+/**
+ * {@link StoreTx} over one better-sqlite3 connection. Statements run synchronously; the caller
+ * (the group committer) owns the surrounding transaction and savepoints.
+ */
+export class SqliteTx implements StoreTx {
+  readonly #s: SqliteStatements;
+
+  /** Prepares every statement once on `db`; the connection must already be migrated. */
+  constructor(db: Database.Database) {
+    this.#s = prepareAll(db);
+  }
+
+  async insertPrincipal(row: PrincipalRow): Promise<void> {
+    this.#s.insertPrincipal.run(row);
+  }
+
+  async principalByTokenDigest(tokenDigest: string): Promise<string | null> {
+    const row = this.#s.principalByToken.get(tokenDigest) as { principal_ref: string } | undefined;
+    return row?.principal_ref ?? null;
+  }
+
+  async insertTeam(row: TeamRow): Promise<void> {
+    this.#s.insertTeam.run(row);
+  }
+
+  async getTeam(teamRef: string): Promise<TeamRow | null> {
+    return (this.#s.getTeam.get(teamRef) as TeamRow | undefined) ?? null;
+  }
+
+  async getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null> {
+    return (this.#s.getMembership.get(teamRef, principalRef) as MembershipRow | undefined) ?? null;
+  }
+
+  async putMembership(row: MembershipRow): Promise<void> {
+    this.#s.putMembership.run(row);
+  }
+
+  async listActiveMembers(teamRef: string, now: number): Promise<MemberSummaryRow[]> {
+    return this.#s.listActiveMembers.all({ team_ref: teamRef, now }) as MemberSummaryRow[];
+  }
+
+  async recordJoinFailure(principalRef: string, at: number): Promise<void> {
+    this.#s.recordJoinFailure.run(principalRef, at);
+  }
+
+  async joinFailuresSince(principalRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.joinFailuresSince.get(principalRef, since));
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    this.#s.insertSession.run(row);
+  }
+
+  async getSession(sessionId: string): Promise<SessionRow | null> {
+    return (this.#s.getSession.get(sessionId) as SessionRow | undefined) ?? null;
+  }
+
+  async updateSession(row: SessionRow): Promise<void> {
+    this.#s.updateSession.run(row);
+  }
+
+  async listTeamSessions(
+    teamRef: string,
+    options: { now: number; includeOffline: boolean; limit: number },
+  ): Promise<SessionListRow[]> {
+    const statement = options.includeOffline ? this.#s.listSessionsAll : this.#s.listSessionsLive;
+    const params = options.includeOffline
+      ? { team_ref: teamRef, limit: options.limit }
+      : { team_ref: teamRef, limit: options.limit, now: options.now };
+    return statement.all(params) as SessionListRow[];
+  }
+
+  async closeOpenSessions(teamRef: string, principalRef: string, now: number): Promise<string[]> {
+    const rows = this.#s.openSessionsOf.all(teamRef, principalRef) as { session_id: string }[];
+    for (const row of rows) this.#s.closeSession.run(now, row.session_id);
+    return rows.map((r) => r.session_id);
+  }
+
+  async sessionsCreatedSince(principalRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.sessionsCreatedSince.get(principalRef, since));
+  }
+
+  async insertMessage(row: MessageRow): Promise<void> {
+    this.#s.insertMessage.run(row);
+  }
+
+  async getMessage(messageId: string): Promise<MessageRow | null> {
+    return (this.#s.getMessage.get(messageId) as MessageRow | undefined) ?? null;
+  }
+
+  async messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null> {
+    return (this.#s.messageByKey.get(senderSessionId, key) as MessageRow | undefined) ?? null;
+  }
+
+  async sentBySessionSince(senderSessionId: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.sentBySession.get(senderSessionId, since));
+  }
+
+  async sentByPrincipalSince(principalRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.sentByPrincipal.get(principalRef, since));
+  }
+
+  async unackedFromTo(senderSessionId: string, recipientSessionId: string): Promise<number> {
+    return (this.#s.unackedFromTo.get(recipientSessionId, senderSessionId) as { count: number })
+      .count;
+  }
+
+  async unackedFor(recipientSessionId: string): Promise<number> {
+    return (this.#s.unackedFor.get(recipientSessionId) as { count: number }).count;
+  }
+
+  async latestHopCount(
+    fromSessionId: string,
+    toSessionId: string,
+    since: number,
+  ): Promise<number | null> {
+    const row = this.#s.latestHop.get(fromSessionId, toSessionId, since) as
+      | { hop_count: number }
+      | undefined;
+    return row?.hop_count ?? null;
+  }
+
+  async listUnacked(recipientSessionId: string, limit: number): Promise<MessageRow[]> {
+    return this.#s.listUnacked.all(recipientSessionId, limit) as MessageRow[];
+  }
+
+  async ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean> {
+    const info = this.#s.ackMessage.run({
+      message_id: messageId,
+      recipient: recipientSessionId,
+      now,
+    });
+    return info.changes > 0;
+  }
+
+  async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {
+    const acked = this.#s.gcAcked.run(bounds.ackedBefore, bounds.limit).changes;
+    const unacked = this.#s.gcUnacked.run(bounds.unackedCreatedBefore, bounds.limit).changes;
+    const sessions = this.#s.gcSessions.run({
+      bound: bounds.sessionOfflineBefore,
+      limit: bounds.limit,
+    }).changes;
+    const joinFailures = this.#s.gcJoinFailures.run(
+      bounds.joinFailuresBefore,
+      bounds.limit,
+    ).changes;
+    return { messages: acked + unacked, sessions, join_failures: joinFailures };
+  }
+}
