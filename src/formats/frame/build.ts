@@ -1,0 +1,89 @@
+import {
+  firstCodePoints,
+  sanitizeAttribute,
+  sanitizeBody,
+  sanitizeId,
+  sanitizeSummary,
+  utf8ByteLength,
+} from "../sanitize/index.ts";
+import { clauseOf, type Instruction } from "./instruction.ts";
+import { preambleLine } from "./preamble.ts";
+import { formatSentAt } from "./sent-at.ts";
+import {
+  CLOSE_TAG,
+  EXCERPT_CHARS,
+  IN_REPLY_TO_ATTRIBUTE,
+  MAX_IN_REPLY_TO_BYTES,
+  OPEN_TAG,
+  SEPARATOR,
+  SUMMARY_PREFIX,
+  UNVERIFIED_SUFFIX,
+} from "./tokens.ts";
+
+/**
+ * The subset of the protocol's `MessageEnvelope` (protocol.md §4.6, snake_case wire members) that
+ * the frame reads. The protocol type is assignable to it; nothing else of the envelope matters.
+ */
+export interface FrameEnvelope {
+  readonly message_id: string;
+  readonly sender: {
+    readonly principal_ref: string;
+    readonly human_label?: string | null | undefined;
+    readonly session_id: string;
+    readonly session_name: string;
+  };
+  readonly summary?: string | null | undefined;
+  readonly body: string;
+  readonly reply_to?: string | null | undefined;
+  readonly hop_count: number;
+  readonly created_at: string;
+}
+
+const NEWLINE_ALL = /\n/g;
+
+function attribute(name: string, value: string): string {
+  return ` ${name}="${value}"`;
+}
+
+/** `hops`: the decimal hop count; anything but a non-negative safe integer prints as `0`. */
+function formatHops(hopCount: number): string {
+  return Number.isSafeInteger(hopCount) && hopCount >= 0 ? String(hopCount) : "0";
+}
+
+/**
+ * Renders the `<brigade-message>` frame of one envelope (formats.md §2.2), `\n` line ends, no
+ * trailing newline. `teamName` is the human team name (the envelope carries only `team_ref`);
+ * `instruction` selects the clause and is NOT validated here (an unknown level renders as open).
+ *
+ * Every value is sanitised: team, from-name, from-label by `sanitizeAttribute` (64 cp, no
+ * marker); the three ids by `sanitizeId`, in full; the summary by `sanitizeSummary` or, when
+ * empty, the first 80 code points of the sanitised body; the body by `sanitizeBody`. So no sender
+ * text can open, close or forge a frame. Never throws.
+ *
+ * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
+ */
+export function build(envelope: FrameEnvelope, teamName: string, instruction: Instruction): string {
+  const messageId = sanitizeId(envelope.message_id);
+  const sessionId = sanitizeId(envelope.sender.session_id);
+  const label = sanitizeAttribute(envelope.sender.human_label ?? "");
+  let tagLine =
+    OPEN_TAG +
+    attribute("team", sanitizeAttribute(teamName)) +
+    attribute("message-id", messageId) +
+    attribute("reply-to-session-id", sessionId) +
+    attribute("from-principal", sanitizeId(envelope.sender.principal_ref)) +
+    attribute("from-name", sanitizeAttribute(envelope.sender.session_name)) +
+    attribute("from-label", label === "" ? UNVERIFIED_SUFFIX.slice(1) : label + UNVERIFIED_SUFFIX) +
+    attribute("hops", formatHops(envelope.hop_count)) +
+    attribute("sent-at", formatSentAt(envelope.created_at));
+  if (typeof envelope.reply_to === "string") {
+    const inReplyTo = sanitizeId(envelope.reply_to);
+    if (inReplyTo !== "" && utf8ByteLength(inReplyTo) <= MAX_IN_REPLY_TO_BYTES) {
+      tagLine += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
+    }
+  }
+  const body = sanitizeBody(envelope.body);
+  let summary = sanitizeSummary(envelope.summary ?? "");
+  if (summary === "") summary = firstCodePoints(body, EXCERPT_CHARS);
+  return `${tagLine}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}\n${CLOSE_TAG}`;
+}
