@@ -22,7 +22,7 @@ export interface PeerBodyRuleGroups {
   readonly antml: boolean;
 }
 
-/** The longest `source`-free stretch, in reading characters, between `channel` and `source`. */
+/** Most reading characters allowed between the `channel` name and its `source` attribute. */
 const CHANNEL_SPAN_LIMIT = 120;
 
 /** `FSPELL(t)`: the tag's characters on the folded reading, INVIS runs between them. */
@@ -55,7 +55,11 @@ export function peerBodyPatternSource(rules: PeerBodyRuleGroups): string {
     const name = foldedSpelling("channel", groups);
     const tail = groups.run(INVIS_SET);
     const boundary = `(?:(?![${NAME_SET}])|(?<=[${SEP_SET}][${INVIS_SET}]*))`;
-    const span = `[${CONTINUATION_MARKERS}]*(?:[^${CLOSE_SET}${CONTINUATION_MARKERS}][${CONTINUATION_MARKERS}]*){0,${CHANNEL_SPAN_LIMIT}}?`;
+    // Free in the span: continuation markers (one input character may read as several), and the
+    // `\` of an already-escaped opener, so that escaping another tag inside the span never changes
+    // whether a channel opener matches (superset rule and idempotence of §7.5).
+    const free = `(?:[${CONTINUATION_MARKERS}]|(?<=[${OPEN_SET}])\\\\)`;
+    const span = `${free}*(?:[^${CLOSE_SET}${CONTINUATION_MARKERS}]${free}*){0,${CHANNEL_SPAN_LIMIT}}?`;
     const source = foldedSpelling("source", groups);
     alternatives.push(
       `${name}${tail}${boundary}${span}(?<![\\w-])${source}[\\s\\u2800${INVIS_SET}]*[${EQUALS_SET}]`,
