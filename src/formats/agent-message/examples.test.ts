@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { expectGolden, expectNoOrphanGoldens, testdataDir } from "../../../test/support/golden.ts";
@@ -43,6 +44,12 @@ describe("spec §3.6 compose examples (goldens)", () => {
       expectGolden(join(dir, c.golden), out);
     });
   }
+
+  test("docs/14-agent-message.md points to every golden", () => {
+    const doc = readFileSync(new URL("../../../docs/14-agent-message.md", import.meta.url), "utf8");
+    for (const c of composeCases)
+      expect(doc).toContain(`src/formats/agent-message/testdata/${c.golden}`);
+  });
 
   test("no orphan goldens", () => {
     expectNoOrphanGoldens(

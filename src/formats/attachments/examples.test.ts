@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { expectGolden, expectNoOrphanGoldens, testdataDir } from "../../../test/support/golden.ts";
@@ -44,6 +45,12 @@ describe("spec §4.5 compose examples (goldens)", () => {
       expectGolden(join(dir, c.golden), out);
     });
   }
+
+  test("docs/15-attachments.md points to every golden", () => {
+    const doc = readFileSync(new URL("../../../docs/15-attachments.md", import.meta.url), "utf8");
+    for (const c of composeCases)
+      expect(doc).toContain(`src/formats/attachments/testdata/${c.golden}`);
+  });
 
   test("no orphan goldens", () => {
     expectNoOrphanGoldens(
