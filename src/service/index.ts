@@ -1,0 +1,54 @@
+export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
+export { BrigadeService } from "./brigade-service.ts";
+export { base64url, sha256Hex } from "./secrets.ts";
+export type { BackendDescription } from "./service-config.ts";
+export {
+  CAP_RETRY_AFTER_MS,
+  describeBackend,
+  GC_BATCH_SIZE,
+  JOIN_ATTEMPT_LIMIT,
+  JOIN_ATTEMPT_WINDOW_MS,
+  RECEIVE_LIMIT,
+  REGISTER_RATE,
+  SERVICE_CAPABILITIES,
+  SERVICE_LEASE,
+  SERVICE_RETENTION,
+  SESSION_LIST_MAX,
+} from "./service-config.ts";
+export type { IdKind, ServiceDeps } from "./service-deps.ts";
+export { ID_KINDS, randomIdGenerator, systemDeps } from "./service-deps.ts";
+export type {
+  GarbageBounds,
+  GarbageCounts,
+  MemberSummaryRow,
+  MembershipRow,
+  MembershipStatus,
+  MessageRow,
+  PrincipalRow,
+  SessionListRow,
+  SessionRow,
+  Store,
+  StoreTx,
+  TeamRow,
+  WindowCount,
+} from "./store.ts";
+export { MEMBERSHIP_STATUSES } from "./store.ts";
+export type {
+  TeamCreateRequest,
+  TeamCreateResult,
+  TeamJoinRequest,
+  TeamJoinResult,
+  TeamLeaveResult,
+  TeamMember,
+  TeamMembersResult,
+} from "./team-types.ts";
+export type { WatchListener, WatchSubscription } from "./watch-hub.ts";
+export { WatchHub } from "./watch-hub.ts";
+export {
+  isLive,
+  isoTime,
+  sessionState,
+  toEnvelope,
+  toSendResponse,
+  toSessionRecord,
+} from "./wire-records.ts";

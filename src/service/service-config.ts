@@ -1,0 +1,85 @@
+import type { Capability } from "../protocol/capabilities.ts";
+import type { DescribeLimits, LeaseRange, RetentionPolicy } from "../protocol/describe-result.ts";
+import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../protocol/limits.ts";
+
+/** The lease range the service grants, in seconds (spec §7: default 90, min 30, max 600). */
+export const SERVICE_LEASE: Readonly<LeaseRange> = Object.freeze({ ...DEFAULT_LEASE });
+
+/** The retention the service advertises, in seconds: exactly the floors of spec §6.9. */
+export const SERVICE_RETENTION: Readonly<RetentionPolicy> = Object.freeze({ ...RETENTION_FLOORS });
+
+/** Capabilities the backend semantics support (the adapter adds its own transport ones). */
+export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
+  "team.create",
+  "team.join",
+  "team.roster",
+  "message.receive",
+  "session.description",
+  "session.resume",
+  "session.workspace_label",
+  "session.inbound",
+  "session.model",
+  "session.context_used_tokens",
+  "session.human_label",
+  "session.brigade_version",
+  "session.sync_peer",
+] as const satisfies readonly Capability[]);
+
+/**
+ * Backend-side data for `describe`: the v1 limits (spec §7), lease range, retention and the
+ * service's capabilities.
+ *
+ * @example
+ * describeBackend().limits.max_body_bytes === 16384;
+ */
+export interface BackendDescription {
+  limits: DescribeLimits;
+  lease: LeaseRange;
+  retention: RetentionPolicy;
+  capabilities: Capability[];
+}
+
+/** Failed join attempts allowed per principal inside {@link JOIN_ATTEMPT_WINDOW_MS} **[ours]**. */
+export const JOIN_ATTEMPT_LIMIT = 10;
+/** Sliding window of the join limiter, in ms (10 minutes) **[ours]**. */
+export const JOIN_ATTEMPT_WINDOW_MS: number = 10 * 60_000;
+
+/** New sessions a principal may register per minute / per hour (resumes excluded) **[ours]**. */
+export const REGISTER_RATE: Readonly<{ per_minute: number; per_hour: number }> = Object.freeze({
+  per_minute: 30,
+  per_hour: 300,
+});
+
+/** The fixed `retry_after_ms` hint for the two unacked caps, which clear on ack (spec §6.12). */
+export const CAP_RETRY_AFTER_MS = 5000;
+
+/** Most sessions one `session list` returns; more sets `truncated: true` **[ours]**. */
+export const SESSION_LIST_MAX = 500;
+
+/** `message receive` default and maximum `limit` (spec §1.2, §7). */
+export const RECEIVE_LIMIT: Readonly<{ default: number; max: number }> = Object.freeze({
+  default: 50,
+  max: 200,
+});
+
+/** Rows of each kind deleted per retention sweep transaction **[ours]**. */
+export const GC_BATCH_SIZE = 500;
+
+/**
+ * The backend half of `DescribeResult`: fresh copies, safe to mutate.
+ *
+ * @example
+ * describeBackend().lease.default_seconds === 90;
+ */
+export function describeBackend(): BackendDescription {
+  return {
+    limits: {
+      ...PROTOCOL_LIMITS,
+      send_rate: { ...PROTOCOL_LIMITS.send_rate },
+      principal_send_rate: { ...PROTOCOL_LIMITS.principal_send_rate },
+    },
+    lease: { ...SERVICE_LEASE },
+    retention: { ...SERVICE_RETENTION },
+    capabilities: [...SERVICE_CAPABILITIES],
+  };
+}

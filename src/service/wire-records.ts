@@ -1,0 +1,135 @@
+import { PROTOCOL_VERSION } from "../protocol/limits.ts";
+import type { MessageEnvelope, MessageSender } from "../protocol/message-envelope.ts";
+import type { SendResponse } from "../protocol/send-response.ts";
+import type { SessionRecord } from "../protocol/session-record.ts";
+import type { SessionState } from "../protocol/session-vocabulary.ts";
+import type { MessageRow, SessionRow } from "./store.ts";
+
+/**
+ * RFC 3339 UTC text (`Z`, millisecond fraction) of an epoch-millisecond time.
+ *
+ * @example
+ * isoTime(0) === "1970-01-01T00:00:00.000Z";
+ */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * True when the session is open and its lease has not run out at `now` (spec §6.8: offline when
+ * `now > lease_until` or closed).
+ *
+ * @example
+ * isLive({ closed_at: null, lease_until: 10 }, 10) === true;
+ */
+export function isLive(row: Pick<SessionRow, "closed_at" | "lease_until">, now: number): boolean {
+  return row.closed_at === null && now <= row.lease_until;
+}
+
+/**
+ * The session state at `now` (spec §6.8): `offline` when closed or past the lease; else `active`
+ * when busy, `idle` otherwise.
+ *
+ * @example
+ * sessionState(row, now); // "active"
+ */
+export function sessionState(
+  row: Pick<SessionRow, "closed_at" | "lease_until" | "activity">,
+  now: number,
+): SessionState {
+  if (!isLive(row, now)) return "offline";
+  return row.activity === "busy" ? "active" : "idle";
+}
+
+/**
+ * The wire `SessionRecord` of a stored session; optional members are omitted when they hold no
+ * value; `human_label` is the owner's membership label.
+ *
+ * @example
+ * toSessionRecord(row, "dana", now, false).state;
+ */
+export function toSessionRecord(
+  row: SessionRow,
+  humanLabel: string | null,
+  now: number,
+  isSelf: boolean,
+): SessionRecord {
+  const record: SessionRecord = {
+    session_id: row.session_id,
+    session_name: row.session_name,
+    principal_ref: row.principal_ref,
+    state: sessionState(row, now),
+    activity: row.activity,
+    inbound: row.inbound,
+    last_seen_at: isoTime(row.last_seen_at),
+    lease_until: isoTime(row.lease_until),
+    created_at: isoTime(row.created_at),
+    is_self: isSelf,
+  };
+  if (row.session_description !== null) record.session_description = row.session_description;
+  if (humanLabel !== null && humanLabel !== "") record.human_label = humanLabel;
+  record.harness = row.harness;
+  record.harness_version = row.harness_version;
+  if (row.workspace_label !== null) record.workspace_label = row.workspace_label;
+  if (row.model !== null) record.model = row.model;
+  if (row.context_used_tokens !== null) record.context_used_tokens = row.context_used_tokens;
+  if (row.brigade_version !== null) record.brigade_version = row.brigade_version;
+  if (row.sync_peer !== null) record.sync_peer = row.sync_peer;
+  return record;
+}
+
+/**
+ * The wire `MessageEnvelope` of a stored message (`delivery_state` is always `accepted`: an acked
+ * message is never returned again).
+ *
+ * @example
+ * toEnvelope(row).kind === "text";
+ */
+export function toEnvelope(row: MessageRow): MessageEnvelope {
+  const sender: MessageSender =
+    row.sender_human_label === null || row.sender_human_label === ""
+      ? {
+          principal_ref: row.sender_principal_ref,
+          session_id: row.sender_session_id,
+          session_name: row.sender_session_name,
+        }
+      : {
+          principal_ref: row.sender_principal_ref,
+          human_label: row.sender_human_label,
+          session_id: row.sender_session_id,
+          session_name: row.sender_session_name,
+        };
+  const head = {
+    protocol_version: PROTOCOL_VERSION,
+    kind: "text" as const,
+    message_id: row.message_id,
+    team_ref: row.team_ref,
+    sender,
+    recipient_session_id: row.recipient_session_id,
+  };
+  const tail = {
+    body: row.body,
+    reply_to: row.reply_to,
+    hop_count: row.hop_count,
+    created_at: isoTime(row.created_at),
+    delivery_state: "accepted" as const,
+  };
+  return row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
+}
+
+/**
+ * The `SendResponse` for a stored message (`duplicate` true for an idempotency replay).
+ *
+ * @example
+ * toSendResponse(row, false).status === "accepted";
+ */
+export function toSendResponse(row: MessageRow, duplicate: boolean): SendResponse {
+  return {
+    status: "accepted",
+    message_id: row.message_id,
+    recipient_session_id: row.recipient_session_id,
+    created_at: isoTime(row.created_at),
+    duplicate,
+    hop_count: row.hop_count,
+  };
+}
