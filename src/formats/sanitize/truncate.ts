@@ -1,6 +1,7 @@
 import { TRUNCATION_MARKER } from "./limits.ts";
 
 const MARKER_LENGTH = 11;
+const NON_ASCII = /[^\0-\x7F]/;
 
 /**
  * The UTF-16 index just after the first `count` code points of `s`, or -1 when `s` has no more
@@ -57,23 +58,20 @@ export function truncateBytes(s: string, limit: number): string {
   const n = s.length;
   // Every UTF-16 code unit encodes to at most 3 bytes.
   if (n * 3 <= limit) return s;
+  // ASCII text is one byte per code unit: one regex scan.
+  if (n <= limit && !NON_ASCII.test(s)) return s;
+  // encodeInto stops before the first code point that does not fit, which is exactly the cut
+  // §1.4 describes (whole code points only); `read` is the UTF-16 length of what fit.
+  if (encoder.encodeInto(s, scratch(limit)).read === n) return s;
   const keep = Math.max(limit - MARKER_LENGTH, 0);
-  let bytes = 0;
-  let cut = -1;
-  for (let i = 0; i < n; ) {
-    const c = s.charCodeAt(i);
-    let width: number;
-    let units = 1;
-    if (c < 0x80) width = 1;
-    else if (c < 0x800) width = 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1))) {
-      width = 4;
-      units = 2;
-    } else width = 3;
-    if (cut === -1 && bytes + width > keep) cut = i;
-    bytes += width;
-    if (bytes > limit) return s.slice(0, cut) + TRUNCATION_MARKER;
-    i += units;
-  }
-  return s;
+  return s.slice(0, encoder.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
+}
+
+const encoder = new TextEncoder();
+let buffer = new Uint8Array(0);
+
+/** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
+function scratch(size: number): Uint8Array {
+  if (buffer.length < size) buffer = new Uint8Array(size);
+  return buffer.subarray(0, size);
 }
