@@ -1,0 +1,64 @@
+/**
+ * What a command reads and writes, injected so tests can run a command in process.
+ * `stdin` yields raw bytes; `stdout`/`stderr` take text that is written as UTF-8.
+ */
+export interface CliIo {
+  readonly stdin: AsyncIterable<Uint8Array>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * A caller's mistake a command reports as one line on stderr with exit status 2 (never a stack
+ * trace). The message is fixed text: it never repeats the caller's input, which may be hostile.
+ *
+ * @example throw new CliUsageError("--team is required");
+ */
+export class CliUsageError extends Error {
+  /** Always `usage`: the one error class a command throws for bad input. */
+  readonly code: "usage" = "usage";
+  constructor(message: string) {
+    super(message);
+    this.name = "CliUsageError";
+  }
+}
+
+/**
+ * Reads stdin to EOF as bytes, at most `limit` bytes.
+ *
+ * @throws CliUsageError when more than `limit` bytes arrive.
+ */
+export async function readAll(
+  stdin: AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stdin) {
+    total += chunk.byteLength;
+    if (total > limit) throw new CliUsageError(`input is larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** The process's real stdin, stdout, stderr and environment. */
+export function processIo(): CliIo {
+  return {
+    stdin: process.stdin,
+    stdout: (text) => {
+      process.stdout.write(text);
+    },
+    stderr: (text) => {
+      process.stderr.write(text);
+    },
+    env: process.env,
+  };
+}
