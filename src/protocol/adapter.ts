@@ -1,0 +1,137 @@
+import type { AckRequest, AckResult } from "./ack.ts";
+import type { ConventionResult } from "./convention-result.ts";
+import type { DescribeResult } from "./describe-result.ts";
+import type { HeartbeatRequest, HeartbeatResult } from "./heartbeat.ts";
+import type { JsonObject } from "./json-value.ts";
+import type { ReceiveResult } from "./receive-result.ts";
+import type { SendRequest } from "./send-request.ts";
+import type { SendResponse } from "./send-response.ts";
+import type { SessionCloseResult } from "./session-close-result.ts";
+import type { SessionListResult } from "./session-list-result.ts";
+import type { SessionRegistration, SessionRegistrationResult } from "./session-registration.ts";
+import type { TeamCreateRequest, TeamCreateResult } from "./team-create.ts";
+import type { TeamJoinRequest, TeamJoinResult } from "./team-join.ts";
+import type { TeamLeaveResult } from "./team-leave-result.ts";
+import type { TeamMembersResult } from "./team-members-result.ts";
+import type { WatchCommand } from "./watch-command.ts";
+import type { WatchEvent } from "./watch-event.ts";
+
+/** Per-call options of every {@link Adapter} method. */
+export interface AdapterCallOptions {
+  /** Cancels the call; the method then rejects with `unavailable`, reason `timeout`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link Adapter.sessionList} (`--session`, `--include-offline`). */
+export interface SessionListOptions extends AdapterCallOptions {
+  /** Marks this session `is_self: true` in the result. */
+  readonly session?: string;
+  /** Include offline sessions. */
+  readonly includeOffline?: boolean;
+}
+
+/** Options of {@link Adapter.messageReceive} (`--limit`). */
+export interface ReceiveOptions extends AdapterCallOptions {
+  /** 1..200, default 50. */
+  readonly limit?: number;
+}
+
+/** Options of {@link Adapter.profileInit} (`--force`). */
+export interface ProfileInitOptions extends AdapterCallOptions {
+  /** Re-initialise a configured profile instead of failing `conflict` `profile_exists`. */
+  readonly force?: boolean;
+}
+
+/**
+ * A running `message watch` (spec §5). Iterate it (or `events`) for events: exactly one `ready`
+ * first, then `message`, `status`, `acked`, `heartbeat_ok`, `error`. After an `error` event with
+ * `retryable: false` the iteration ends (the process binding exits with the code's status).
+ * Unknown event kinds never reach the iterator.
+ *
+ * @example
+ * const watch = adapter.messageWatch("s-51d0");
+ * for await (const event of watch) {
+ *   if (event.event === "message") await watch.send({ type: "ack", message_ids: [event.message.message_id] });
+ * }
+ */
+export interface WatchHandle extends AsyncIterable<WatchEvent> {
+  /** The event stream (the same iterator the handle itself yields). */
+  readonly events: AsyncIterable<WatchEvent>;
+  /**
+   * Sends one stdin command (requires `message.watch.stdin_commands`; otherwise rejects with
+   * `usage`). Answers arrive as `acked` / `heartbeat_ok` events; `close` closes the session and
+   * ends the stream.
+   */
+  send(command: WatchCommand): Promise<void>;
+  /** Ends the watch as stdin EOF would (the session stays open); the stream ends within 5 s. */
+  close(): Promise<void>;
+}
+
+/**
+ * The in-process binding of BAP/1: one method per verb of the command table (spec §4.1), taking
+ * and returning the wire shapes and failing (rejecting) with a `BapError` carrying the same error
+ * object an adapter process would print. Exit statuses exist only at the process boundary. The
+ * adapter instance is bound to one profile. Convention methods are optional: an adapter without
+ * the capability leaves them out (`brigade adapter` then answers `usage`).
+ *
+ * @example
+ * const result = await adapter.messageSend({ sender_session_id: "s-2b8e", recipient_session_id: "s-51d0", body: "hi" });
+ * result.status === "accepted";
+ */
+export interface Adapter {
+  /** `describe`: offline, no credential, creates nothing, no network, never fails. */
+  describe(options?: AdapterCallOptions): Promise<DescribeResult>;
+
+  /** `session register` (resume: `not_found` uniform, `conflict` `session_live`). */
+  sessionRegister(
+    registration: SessionRegistration,
+    options?: AdapterCallOptions,
+  ): Promise<SessionRegistrationResult>;
+  /** `session heartbeat --session <id>`; closed session → `conflict`. */
+  sessionHeartbeat(
+    sessionId: string,
+    heartbeat: HeartbeatRequest,
+    options?: AdapterCallOptions,
+  ): Promise<HeartbeatResult>;
+  /** `session list [--session <id>] [--include-offline]`; own team only. */
+  sessionList(options?: SessionListOptions): Promise<SessionListResult>;
+  /** `session close --session <id>`; idempotent. */
+  sessionClose(sessionId: string, options?: AdapterCallOptions): Promise<SessionCloseResult>;
+
+  /** `message send` (check order spec §6.16). */
+  messageSend(request: SendRequest, options?: AdapterCallOptions): Promise<SendResponse>;
+  /** `message receive --session <id> [--limit <n>]`; one-shot, never acks. */
+  messageReceive(sessionId: string, options?: ReceiveOptions): Promise<ReceiveResult>;
+  /** `message ack --session <id>`; idempotent, unknown ids are `unknown`, never an error. */
+  messageAck(
+    sessionId: string,
+    request: AckRequest,
+    options?: AdapterCallOptions,
+  ): Promise<AckResult>;
+  /** `message watch --session <id>`; failures arrive as `error` events. */
+  messageWatch(sessionId: string, options?: AdapterCallOptions): WatchHandle;
+
+  /** `team create` (cap `team.create`); bound profile → `conflict` `profile_bound`. */
+  teamCreate?(request: TeamCreateRequest, options?: AdapterCallOptions): Promise<TeamCreateResult>;
+  /** `team join` (cap `team.join`); rejected secret → uniform `unauthorized`. */
+  teamJoin?(request: TeamJoinRequest, options?: AdapterCallOptions): Promise<TeamJoinResult>;
+  /** `team leave` (cap `team.join`); idempotent. */
+  teamLeave?(options?: AdapterCallOptions): Promise<TeamLeaveResult>;
+  /** `team members` (cap `team.roster`). */
+  teamMembers?(options?: AdapterCallOptions): Promise<TeamMembersResult>;
+  /** `team rotate-secret` (cap `team.admin`, creator only); adapter-defined shapes. */
+  teamRotateSecret?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `team revoke-member` (cap `team.admin`, creator only); adapter-defined shapes. */
+  teamRevokeMember?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `team transfer` (cap `team.admin`, creator only); adapter-defined shapes. */
+  teamTransfer?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
+
+  /** `profile init [--force]`; configured profile without `force` → `conflict`. Never a secret. */
+  profileInit?(input: JsonObject, options?: ProfileInitOptions): Promise<ConventionResult>;
+  /** `profile status`; never a secret. */
+  profileStatus?(options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `profile reset`; never a secret. */
+  profileReset?(options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `profile revoke-credentials`; never a secret. */
+  profileRevokeCredentials?(options?: AdapterCallOptions): Promise<ConventionResult>;
+}

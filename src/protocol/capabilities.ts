@@ -1,0 +1,52 @@
+/**
+ * Every capability string BAP/1 defines (spec §8), in registry order. A `DescribeResult` may list
+ * others: consumers ignore unknown strings. `message.receive` is required in v1.
+ *
+ * @example
+ * if (describe.capabilities.includes("message.watch.push")) mode = "push";
+ */
+export const CAPABILITIES = [
+  "team.create",
+  "team.join",
+  "team.roster",
+  "team.admin",
+  "message.receive",
+  "message.watch.push",
+  "message.watch.stdin_commands",
+  "session.description",
+  "session.resume",
+  "session.workspace_label",
+  "session.inbound",
+  "session.model",
+  "session.context_used_tokens",
+  "session.human_label",
+  "session.brigade_version",
+  "session.sync_peer",
+  "delivery.processed",
+] as const;
+
+/** A capability string BAP/1 defines (spec §8). */
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** The one capability every v1 adapter MUST advertise (spec §4.2). */
+export const REQUIRED_CAPABILITY: Capability = "message.receive";
+
+/**
+ * True when `value` is a capability BAP/1 defines.
+ *
+ * @example
+ * isCapability("team.join") === true; isCapability("team.fly") === false;
+ */
+export function isCapability(value: string): value is Capability {
+  return (CAPABILITIES as readonly string[]).includes(value);
+}
+
+/**
+ * True when the advertised `capabilities` contain `capability` (exact, case-sensitive match).
+ *
+ * @example
+ * hasCapability(describe.capabilities, "session.resume");
+ */
+export function hasCapability(capabilities: readonly string[], capability: Capability): boolean {
+  return capabilities.includes(capability);
+}

@@ -1,0 +1,138 @@
+/**
+ * `details.reason` tokens for `invalid_input` (spec §3.2, informative list we adopt), plus
+ * `duplicate_member` **[ours]**: a stdin document or NDJSON line repeating a member name.
+ *
+ * @example
+ * invalidInputError("session_name", "too_long", { limit: "64", actual: "65", unit: "codepoints" });
+ */
+export const INVALID_INPUT_REASONS = [
+  "required",
+  "too_long",
+  "invalid_value",
+  "not_utf8",
+  "forbidden_member",
+  "out_of_range",
+  "malformed_json",
+  "read_error",
+  "duplicate_member",
+] as const;
+
+/** A `details.reason` for `invalid_input`. */
+export type InvalidInputReason = (typeof INVALID_INPUT_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `usage` **[ours]** except `terminal` (spec §1.3): why an argv or
+ * terminal check failed. None of them carries the offending argument.
+ *
+ * @example
+ * usageError("unknown_flag");
+ */
+export const USAGE_REASONS = [
+  "unknown_command",
+  "unknown_flag",
+  "missing_value",
+  "missing_flag",
+  "invalid_value",
+  "out_of_range",
+  "duplicate_flag",
+  "unexpected_argument",
+  "secret_on_argv",
+  "terminal",
+  "prompt_requires_terminal",
+] as const;
+
+/** A `details.reason` for `usage`. */
+export type UsageReason = (typeof USAGE_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `conflict` (spec §3.4): `session_live` and `profile_bound` are fixed,
+ * the other three are the reference's and ours.
+ */
+export const CONFLICT_REASONS = [
+  "session_live",
+  "profile_bound",
+  "session_closed",
+  "idempotency_key_reused",
+  "profile_exists",
+] as const;
+
+/** A `details.reason` for `conflict`. */
+export type ConflictReason = (typeof CONFLICT_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `rate_limited` (spec §3.4). `realtime` is Brigade's push-service
+ * limit, kept for compatibility; we never emit it.
+ */
+export const RATE_LIMITED_REASONS = [
+  "send_per_minute",
+  "send_per_hour",
+  "principal_per_minute",
+  "principal_per_hour",
+  "sender_quota_for_recipient",
+  "recipient_inbox_full",
+  "join_attempts",
+  "register_session",
+  "realtime",
+] as const;
+
+/** A `details.reason` for `rate_limited`. */
+export type RateLimitedReason = (typeof RATE_LIMITED_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `unavailable` (spec §3.4). `project_paused` is Brigade/Supabase only
+ * (we never emit it); `timeout` and `adapter_not_found` are harness-side.
+ */
+export const UNAVAILABLE_REASONS = ["project_paused", "timeout", "adapter_not_found"] as const;
+
+/** A `details.reason` for `unavailable`. */
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** `details.reason` tokens for `internal`, all harness-side (spec §1.6, §3.4). */
+export const INTERNAL_REASONS = [
+  "stdout_overflow",
+  "stdout_not_json",
+  "stdout_invalid_envelope",
+] as const;
+
+/** A `details.reason` for `internal`. */
+export type InternalReason = (typeof INTERNAL_REASONS)[number];
+
+/** `details.reason` tokens for `loop_detected` (spec §3.4, reference). */
+export const LOOP_DETECTED_REASONS = ["max_hop_count"] as const;
+
+/** A `details.reason` for `loop_detected`. */
+export type LoopDetectedReason = (typeof LOOP_DETECTED_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `config` and `unauthenticated` (spec §3.4: adapter-defined; these
+ * are the reference's).
+ */
+export const PROFILE_REASONS = ["profile_missing", "no_team_bound", "credential_missing"] as const;
+
+/** A `details.reason` for `config` or `unauthenticated`. */
+export type ProfileReason = (typeof PROFILE_REASONS)[number];
+
+/**
+ * The `details` keys the spec names (§3.2, §1.6): `field`, `reason`, `limit`, `actual`, `unit`,
+ * `allowed`, `min`, `max`, `signal`. All values are strings.
+ */
+export const DETAILS_KEYS = [
+  "field",
+  "reason",
+  "limit",
+  "actual",
+  "unit",
+  "allowed",
+  "min",
+  "max",
+  "signal",
+] as const;
+
+/** A `details` key the spec names. */
+export type DetailsKey = (typeof DETAILS_KEYS)[number];
+
+/** Units a cap failure names in `details.unit` (spec §2.5). */
+export const CAP_UNITS = ["bytes", "codepoints"] as const;
+
+/** A cap unit. */
+export type CapUnit = (typeof CAP_UNITS)[number];
