@@ -1,0 +1,19 @@
+import type { ConformanceCase } from "../case.ts";
+import { MESSAGE_CASES } from "./messages.ts";
+import { METADATA_CASES } from "./metadata.ts";
+import { PROFILE_AND_TEAM_CASES } from "./profile-and-team.ts";
+import { SESSION_CASES } from "./sessions.ts";
+import { WATCH_CASES } from "./watch.ts";
+
+/**
+ * All 49 cases of §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b; there is no C-09).
+ *
+ * @example ALL_CASES.length === 49
+ */
+export const ALL_CASES: readonly ConformanceCase[] = [
+  ...PROFILE_AND_TEAM_CASES,
+  ...SESSION_CASES,
+  ...MESSAGE_CASES,
+  ...WATCH_CASES,
+  ...METADATA_CASES,
+];

@@ -1,0 +1,17 @@
+export type { ConformanceOptions, ParsedConformanceArgs } from "./args.ts";
+export { CONFORMANCE_USAGE, parseCommand, parseConformanceArgs, parseDuration } from "./args.ts";
+export type { ConformanceCase, Fixture } from "./case.ts";
+export { ALL_CASES } from "./cases/index.ts";
+export type { ConformanceIo } from "./cli.ts";
+export { runConformanceCli } from "./cli.ts";
+export { checkEnvelopeStdout, checkErrorObject, checkNdjsonStdout } from "./envelope-check.ts";
+export { scanTree } from "./file-scan.ts";
+export { CONFORMANCE_MUTANTS, type ConformanceMutant } from "./mutants.ts";
+export { credentialFilePath, PROFILE_FILE_CONTRACT, profileFilePath } from "./profile-contract.ts";
+export type { CaseResult, ConformanceReport } from "./report.ts";
+export { formatResultLine, summarize } from "./report.ts";
+export type { SuiteOutcome } from "./runner.ts";
+export { runSuite, selectCases } from "./runner.ts";
+export type { KnownSecret } from "./secret-scan.ts";
+export { scanForSecrets, secretsOf } from "./secret-scan.ts";
+export { parseSeed, shuffleWithSeed, splitmix64 } from "./shuffle.ts";

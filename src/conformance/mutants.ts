@@ -1,0 +1,20 @@
+/**
+ * The positive controls of §12.4: each mutant of our real stack (docs/22-conformance.md, "Mutant
+ * contract") and the exact set of cases the suite must fail against it — no more, no fewer.
+ *
+ * @example CONFORMANCE_MUTANTS.caps_swapped // ["C-28"]
+ */
+export const CONFORMANCE_MUTANTS: {
+  readonly no_ack_persistence: readonly ["C-30", "C-36"];
+  readonly team_leak: readonly ["C-12", "C-26"];
+  readonly trusted_sender: readonly ["C-23", "C-24"];
+  readonly caps_swapped: readonly ["C-28"];
+} = {
+  no_ack_persistence: ["C-30", "C-36"],
+  team_leak: ["C-12", "C-26"],
+  trusted_sender: ["C-23", "C-24"],
+  caps_swapped: ["C-28"],
+};
+
+/** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */
+export type ConformanceMutant = keyof typeof CONFORMANCE_MUTANTS;
