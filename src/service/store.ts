@@ -147,7 +147,7 @@ export interface StoreTx {
   /** Replaces every column of the existing row with `row.session_id`. */
   updateSession(row: SessionRow): Promise<void>;
   /**
-   * Sessions of the team whose owner is an active member, oldest first, at most `limit` rows;
+   * Sessions of the team whose owner is an active member, oldest first (ties in insertion order), at most `limit` rows;
    * without `includeOffline` only open sessions with `lease_until ≥ now`.
    */
   listTeamSessions(

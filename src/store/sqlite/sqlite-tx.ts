@@ -85,7 +85,7 @@ function prepareAll(db: Database.Database) {
         .join(", ")}, m.human_label FROM sessions s ` +
         "JOIN memberships m ON m.team_ref = s.team_ref AND m.principal_ref = s.principal_ref " +
         "WHERE s.team_ref = @team_ref AND m.status = 'active' " +
-        "ORDER BY s.created_at, s.session_id LIMIT @limit",
+        "ORDER BY s.created_at, s.rowid LIMIT @limit",
     ),
     listSessionsLive: db.prepare(
       `SELECT ${SESSION_COLUMNS.split(",")
@@ -93,7 +93,7 @@ function prepareAll(db: Database.Database) {
         .join(", ")}, m.human_label FROM sessions s ` +
         "JOIN memberships m ON m.team_ref = s.team_ref AND m.principal_ref = s.principal_ref " +
         "WHERE s.team_ref = @team_ref AND m.status = 'active' AND s.closed_at IS NULL AND s.lease_until >= @now " +
-        "ORDER BY s.created_at, s.session_id LIMIT @limit",
+        "ORDER BY s.created_at, s.rowid LIMIT @limit",
     ),
     openSessionsOf: db.prepare(
       "SELECT session_id FROM sessions WHERE team_ref = ? AND principal_ref = ? AND closed_at IS NULL ORDER BY created_at, session_id",
