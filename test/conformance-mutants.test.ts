@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, test } from "vitest";
+import { parseConformanceArgs } from "../src/conformance/args.ts";
+import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
+import { runSuite } from "../src/conformance/runner.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const MAIN = join(root, "dist/cli/main.js");
+/** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
+const SERVE_MUTANT = join(root, "dist/server/testing/serve-mutant.js");
+/** Test-only adapter entry: `--test-mutant <name>` then the `brigade adapter http` argv. */
+const ADAPTER_MUTANT = join(root, "dist/adapters/http/testing/adapter-mutant.js");
+
+function available(): boolean {
+  if (!existsSync(MAIN) || !existsSync(SERVE_MUTANT) || !existsSync(ADAPTER_MUTANT)) return false;
+  return spawnSync(process.execPath, [MAIN, "serve", "--help"], { timeout: 10_000 }).status === 0;
+}
+
+const ready = available();
+let child: ChildProcess | undefined;
+let dir: string | undefined;
+
+afterEach(() => {
+  child?.kill("SIGTERM");
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  child = undefined;
+  dir = undefined;
+});
+
+async function startMutantServer(mutant: ConformanceMutant): Promise<string> {
+  dir = mkdtempSync(join(tmpdir(), `conformance-${mutant}-`));
+  const proc = spawn(
+    process.execPath,
+    [SERVE_MUTANT, "--db", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+    { env: { ...process.env, BRIGADE_TEST_MUTANT: mutant }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child = proc;
+  return new Promise<string>((res, rej) => {
+    let seen = "";
+    const timer = setTimeout(
+      () => rej(new Error("mutant server printed no URL within 15 s")),
+      15_000,
+    );
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString("utf8");
+      const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        res(match[0]);
+      }
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    proc.on("exit", () => rej(new Error("mutant server exited before listening")));
+  });
+}
+
+describe.skipIf(!ready)(
+  "positive controls (§12.4): each mutant fails exactly its cases (skipped until serve and both testing entries are built)",
+  () => {
+    test.each(Object.keys(CONFORMANCE_MUTANTS) as ConformanceMutant[])(
+      "%s",
+      async (mutant) => {
+        const url = await startMutantServer(mutant);
+        const adapter = [
+          process.execPath,
+          ADAPTER_MUTANT,
+          "--test-mutant",
+          mutant,
+          "adapter",
+          "http",
+          "--server",
+          url,
+        ];
+        const parsed = parseConformanceArgs(["--adapter", JSON.stringify(adapter), "--json"]);
+        if (!parsed.ok || parsed.help) throw new Error("bad options");
+        const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
+        if (!("report" in outcome)) throw new Error(outcome.error);
+        const failed = outcome.report.results.filter((r) => r.status === "fail").map((r) => r.id);
+        expect(failed.sort()).toEqual([...CONFORMANCE_MUTANTS[mutant]].sort());
+        expect(outcome.exitCode).toBe(1);
+      },
+      8 * 60_000,
+    );
+  },
+);
