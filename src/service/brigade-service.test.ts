@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { BapError } from "../protocol/bap-error.ts";
-import { parseJoinSecret } from "../protocol/join-secret.ts";
-import type { SessionRegistration } from "../protocol/session-registration.ts";
+import type { SessionRegistration } from "../protocol/index.ts";
+import { BapError, parseJoinSecret } from "../protocol/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import { BrigadeService } from "./brigade-service.ts";
 import { sha256Hex } from "./secrets.ts";
@@ -142,7 +141,7 @@ describe("teams, join secrets, membership", () => {
     expect(roster.members.map((m) => m.principal_ref)).toEqual([c]);
     expect(roster.members[0]).toEqual({
       principal_ref: c,
-      human_label: null,
+      human_label: "",
       status: "active",
       joined_at: "2026-10-02T09:00:00.000Z",
       last_seen_at: "2026-10-02T09:00:00.000Z",

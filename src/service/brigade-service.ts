@@ -1,35 +1,44 @@
-import type { AckRequest, AckResult } from "../protocol/ack.ts";
-import { validateAckRequest } from "../protocol/ack.ts";
-import { BapError } from "../protocol/bap-error.ts";
 import {
+  type AckRequest,
+  type AckResult,
+  BapError,
   conflictError,
+  digestJoinSecret,
+  generateJoinSecret,
+  type HeartbeatRequest,
+  type HeartbeatResult,
   invalidInputError,
   joinRejectedError,
+  type MessageEnvelope,
   notFoundError,
   notMemberError,
+  PROTOCOL_LIMITS,
+  type ProtocolError,
+  parseJoinSecret,
   protocolError,
+  type RateLimitedReason,
+  type ReceiveResult,
   rateLimitedError,
-} from "../protocol/error-builders.ts";
-import type { RateLimitedReason } from "../protocol/error-reasons.ts";
-import type { HeartbeatRequest, HeartbeatResult } from "../protocol/heartbeat.ts";
-import { validateHeartbeatRequest } from "../protocol/heartbeat.ts";
-import { generateJoinSecret, parseJoinSecret } from "../protocol/join-secret.ts";
-import { digestJoinSecret, verifyJoinSecretDigest } from "../protocol/join-secret-digest.ts";
-import { PROTOCOL_LIMITS } from "../protocol/limits.ts";
-import type { MessageEnvelope } from "../protocol/message-envelope.ts";
-import type { ProtocolError } from "../protocol/protocol-error.ts";
-import type { ReceiveResult } from "../protocol/receive-result.ts";
-import type { SendRequest } from "../protocol/send-request.ts";
-import { validateSendRequest } from "../protocol/send-request.ts";
-import type { SendResponse } from "../protocol/send-response.ts";
-import type { SessionCloseResult } from "../protocol/session-close-result.ts";
-import type { SessionListResult } from "../protocol/session-list-result.ts";
-import type {
-  SessionRegistration,
-  SessionRegistrationResult,
-} from "../protocol/session-registration.ts";
-import { validateSessionRegistration } from "../protocol/session-registration.ts";
-import { codePointLength } from "../protocol/text-measure.ts";
+  type SendRequest,
+  type SendResponse,
+  type SessionCloseResult,
+  type SessionListResult,
+  type SessionRegistration,
+  type SessionRegistrationResult,
+  type TeamCreateRequest,
+  type TeamCreateResult,
+  type TeamJoinRequest,
+  type TeamJoinResult,
+  type TeamLeaveResult,
+  type TeamMembersResult,
+  validateAckRequest,
+  validateHeartbeatRequest,
+  validateSendRequest,
+  validateSessionRegistration,
+  validateTeamCreateRequest,
+  validateTeamJoinRequest,
+  verifyJoinSecretDigest,
+} from "../protocol/index.ts";
 import { base64url, sha256Hex } from "./secrets.ts";
 import {
   type BackendDescription,
@@ -56,14 +65,6 @@ import type {
   TeamRow,
   WindowCount,
 } from "./store.ts";
-import type {
-  TeamCreateRequest,
-  TeamCreateResult,
-  TeamJoinRequest,
-  TeamJoinResult,
-  TeamLeaveResult,
-  TeamMembersResult,
-} from "./team-types.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { WatchHub } from "./watch-hub.ts";
 import {
@@ -97,10 +98,6 @@ function fail(error: ProtocolError): never {
   throw new BapError(error);
 }
 
-function failField(field: string, reason: "required" | "too_long" | "invalid_value"): never {
-  fail(invalidInputError(field, reason));
-}
-
 /** Throws `invalid_input` for a bad validation result, else returns the validated value. */
 function valid<T>(
   result:
@@ -109,26 +106,6 @@ function valid<T>(
 ): T {
   if (!result.ok) fail(result.error);
   return result.value;
-}
-
-function checkLabel(value: unknown, field: string, cap: number, nonEmpty: boolean): string | null {
-  if (value === undefined || value === null) {
-    if (nonEmpty) failField(field, "required");
-    return null;
-  }
-  if (typeof value !== "string") failField(field, "invalid_value");
-  if (nonEmpty && value.length === 0) failField(field, "required");
-  const length = codePointLength(value);
-  if (length > cap) {
-    fail(
-      invalidInputError(field, "too_long", {
-        limit: String(cap),
-        actual: String(length),
-        unit: "codepoints",
-      }),
-    );
-  }
-  return value;
 }
 
 /** The sliding-window check of spec §6.12: refuse when `limit` messages are already inside. */
@@ -246,18 +223,7 @@ export class BrigadeService {
    * Errors: `invalid_input` (`team_name` empty or > 64 cp, `human_label` > 128 cp).
    */
   async createTeam(principalRef: string, request: TeamCreateRequest): Promise<TeamCreateResult> {
-    const teamName = checkLabel(
-      request.team_name,
-      "team_name",
-      PROTOCOL_LIMITS.max_team_name_codepoints,
-      true,
-    ) as string;
-    const label = checkLabel(
-      request.human_label,
-      "human_label",
-      PROTOCOL_LIMITS.max_human_label_chars,
-      false,
-    );
+    const { team_name: teamName, human_label: label } = valid(validateTeamCreateRequest(request));
     const teamRef = this.#deps.newId("t");
     const joinSecret = generateJoinSecret(teamRef, this.#deps.randomBytes(32));
     const parsed = parseJoinSecret(joinSecret);
@@ -275,7 +241,7 @@ export class BrigadeService {
       await tx.putMembership({
         team_ref: teamRef,
         principal_ref: principalRef,
-        human_label: label === "" ? null : label,
+        human_label: label === undefined || label === "" ? null : label,
         status: "active",
         joined_at: now,
         updated_at: now,
@@ -298,17 +264,7 @@ export class BrigadeService {
    * kept when omitted.
    */
   async joinTeam(principalRef: string, request: TeamJoinRequest): Promise<TeamJoinResult> {
-    const parsed = parseJoinSecret(
-      typeof request.join_secret === "string" ? request.join_secret : "",
-    );
-    if (!parsed.ok) fail(parsed.error);
-    const label = checkLabel(
-      request.human_label,
-      "human_label",
-      PROTOCOL_LIMITS.max_human_label_chars,
-      false,
-    );
-    const secret = parsed.value;
+    const { parsed_secret: secret, human_label: label } = valid(validateTeamJoinRequest(request));
     const outcome = await this.#store.transact(async (tx): Promise<TeamJoinResult | null> => {
       const now = this.#deps.now();
       const failures = await tx.joinFailuresSince(principalRef, now - JOIN_ATTEMPT_WINDOW_MS);
@@ -324,7 +280,8 @@ export class BrigadeService {
         await tx.recordJoinFailure(principalRef, now);
         return null;
       }
-      const humanLabel = label === null || label === "" ? (existing?.human_label ?? null) : label;
+      const humanLabel =
+        label === undefined || label === "" ? (existing?.human_label ?? null) : label;
       await tx.putMembership({
         team_ref: team.team_ref,
         principal_ref: principalRef,
@@ -375,8 +332,8 @@ export class BrigadeService {
         server_time: isoTime(now),
         members: rows.map((row) => ({
           principal_ref: row.principal_ref,
-          human_label: row.human_label,
-          status: "active" as const,
+          human_label: row.human_label ?? "",
+          status: "active",
           joined_at: isoTime(row.joined_at),
           last_seen_at: row.last_seen_at === null ? null : isoTime(row.last_seen_at),
           session_count: row.live_session_count,

@@ -33,15 +33,6 @@ export type {
   WindowCount,
 } from "./store.ts";
 export { MEMBERSHIP_STATUSES } from "./store.ts";
-export type {
-  TeamCreateRequest,
-  TeamCreateResult,
-  TeamJoinRequest,
-  TeamJoinResult,
-  TeamLeaveResult,
-  TeamMember,
-  TeamMembersResult,
-} from "./team-types.ts";
 export type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 export { WatchHub } from "./watch-hub.ts";
 export {

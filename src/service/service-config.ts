@@ -1,6 +1,5 @@
-import type { Capability } from "../protocol/capabilities.ts";
-import type { DescribeLimits, LeaseRange, RetentionPolicy } from "../protocol/describe-result.ts";
-import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../protocol/limits.ts";
+import type { Capability, DescribeLimits, LeaseRange, RetentionPolicy } from "../protocol/index.ts";
+import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../protocol/index.ts";
 
 /** The lease range the service grants, in seconds (spec §7: default 90, min 30, max 600). */
 export const SERVICE_LEASE: Readonly<LeaseRange> = Object.freeze({ ...DEFAULT_LEASE });

@@ -1,8 +1,11 @@
-import { PROTOCOL_VERSION } from "../protocol/limits.ts";
-import type { MessageEnvelope, MessageSender } from "../protocol/message-envelope.ts";
-import type { SendResponse } from "../protocol/send-response.ts";
-import type { SessionRecord } from "../protocol/session-record.ts";
-import type { SessionState } from "../protocol/session-vocabulary.ts";
+import type {
+  MessageEnvelope,
+  MessageSender,
+  SendResponse,
+  SessionRecord,
+  SessionState,
+} from "../protocol/index.ts";
+import { PROTOCOL_VERSION } from "../protocol/index.ts";
 import type { MessageRow, SessionRow } from "./store.ts";
 
 /**

@@ -43,6 +43,7 @@ export class SqliteStore implements Store {
   #scheduled = false;
   #running: Promise<void> | null = null;
   #closed = false;
+  #commits = 0;
 
   /** Opens and migrates the database at `path`; see {@link openSqliteStore}. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -66,6 +67,11 @@ export class SqliteStore implements Store {
       });
       this.#schedule();
     });
+  }
+
+  /** Physical transactions committed so far (one per group-commit batch); for tests and metrics. */
+  get commits(): number {
+    return this.#commits;
   }
 
   async close(): Promise<void> {
@@ -124,6 +130,7 @@ export class SqliteStore implements Store {
     if (aborted === null) {
       try {
         this.#db.exec("COMMIT");
+        this.#commits += 1;
       } catch (error) {
         aborted = error;
         if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
