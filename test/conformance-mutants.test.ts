@@ -35,7 +35,7 @@ async function startMutantServer(mutant: ConformanceMutant): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), `conformance-${mutant}-`));
   const proc = spawn(
     process.execPath,
-    [SERVE_MUTANT, "--db", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+    [SERVE_MUTANT, "--data", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
     { env: { ...process.env, BRIGADE_TEST_MUTANT: mutant }, stdio: ["ignore", "pipe", "pipe"] },
   );
   child = proc;
@@ -73,10 +73,14 @@ describe.skipIf(!ready)(
           mutant,
           "adapter",
           "http",
-          "--server",
-          url,
         ];
-        const parsed = parseConformanceArgs(["--adapter", JSON.stringify(adapter), "--json"]);
+        const parsed = parseConformanceArgs([
+          "--adapter",
+          JSON.stringify(adapter),
+          "--env",
+          `BRIGADE_SERVER=${url}`,
+          "--json",
+        ]);
         if (!parsed.ok || parsed.help) throw new Error("bad options");
         const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
         if (!("report" in outcome)) throw new Error(outcome.error);

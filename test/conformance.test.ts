@@ -30,7 +30,7 @@ interface Server {
 }
 
 /**
- * Starts `node <entry> serve --db <tmp>/brigade.sqlite --host 127.0.0.1 --port 0` (the contract of
+ * Starts `node <entry> serve --data <tmp>/brigade.sqlite --host 127.0.0.1 --port 0` (the contract of
  * docs/22-conformance.md) and waits for the first `http://…` URL it prints on stdout or stderr.
  */
 async function startServer(
@@ -40,7 +40,7 @@ async function startServer(
   const dir = mkdtempSync(join(tmpdir(), "conformance-serve-"));
   const child = spawn(
     process.execPath,
-    [...entry, "--db", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+    [...entry, "--data", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
     { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   const url = await new Promise<string>((res, rej) => {
@@ -93,14 +93,10 @@ describe.skipIf(!available)(
       "a clean run passes every non-slow case",
       async () => {
         const url = server?.url as string;
-        const outcome = await runAgainst([
-          process.execPath,
-          MAIN,
-          "adapter",
-          "http",
-          "--server",
-          url,
-        ]);
+        const outcome = await runAgainst(
+          [process.execPath, MAIN, "adapter", "http"],
+          ["--env", `BRIGADE_SERVER=${url}`],
+        );
         if (!("report" in outcome)) throw new Error(outcome.error);
         const failed = outcome.report.results.filter((r) => r.status !== "pass");
         expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);

@@ -9,6 +9,14 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: "report every frame, envelope, sentinel, manifest and forged tag in text on stdin",
     load: async () => (await import("./inspect-command.ts")).runInspect,
   },
+  serve: {
+    summary: "run the team backend (HTTP API on embedded SQLite)",
+    load: async () => (await import("./serve-command.ts")).runServe,
+  },
+  conformance: {
+    summary: "run the BAP/1 conformance suite against an adapter executable",
+    load: async () => (await import("../conformance/cli.ts")).runConformanceCli,
+  },
   frame: {
     summary: "build a <brigade-message> frame from a JSON message envelope on stdin",
     load: async () => (await import("./frame-command.ts")).runFrame,

@@ -1,0 +1,208 @@
+import { type Context, Hono } from "hono";
+import {
+  BapError,
+  errorEnvelope,
+  internalError,
+  invalidInputError,
+  okEnvelope,
+  PROTOCOL_VERSION,
+  type ProtocolError,
+  protocolError,
+  type TeamCreateRequest,
+  type TeamJoinRequest,
+  validateTeamCreateRequest,
+  validateTeamJoinRequest,
+} from "../protocol/index.ts";
+import type { BrigadeService } from "../service/index.ts";
+import { httpStatusFor } from "./http-status.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+import { readJsonBody } from "./request-body.ts";
+import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
+import { openWatchStream, WatchRegistry } from "./watch-stream.ts";
+
+/** Principals one client address may mint per minute (`POST /v1/principals`). */
+export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
+
+/** What {@link createApp} needs besides the service. */
+export interface AppOptions {
+  readonly logger?: Logger;
+  /** The client's address for a request (the limiter's key); defaults to one shared key. */
+  readonly clientAddress?: (c: Context) => string;
+  /** The clock of the principal limiter, ms; defaults to `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
+export interface BrigadeApp {
+  /** Handles one request (docs/30-http-api.md). Never rejects: every failure is an envelope. */
+  readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
+  /** The open watch streams; shutdown ends each with a `shutdown` event. */
+  readonly watches: WatchRegistry;
+}
+
+type Env = { Variables: { principal: string } };
+
+/**
+ * Builds the HTTP API over `service`: one route per BAP/1 verb, bearer-token principals, strict
+ * JSON bodies, BAP/1 envelopes in every reply, `message watch` as Server-Sent Events.
+ *
+ * @example const app = createApp(service); const res = await app.fetch(new Request("http://x/v1/health"));
+ */
+export function createApp(service: BrigadeService, options: AppOptions = {}): BrigadeApp {
+  const logger = options.logger ?? silentLogger;
+  const clientAddress = options.clientAddress ?? (() => "local");
+  const principalLimiter = new SlidingWindowLimiter(
+    PRINCIPALS_PER_ADDRESS_PER_MINUTE,
+    60_000,
+    options.now ?? Date.now,
+  );
+  const watches = new WatchRegistry();
+  const app = new Hono<Env>();
+
+  app.onError((error, c) => {
+    if (error instanceof BapError) return reply(c, error.toProtocolError());
+    logger.log("error", "request_failed", { route: c.req.routePath, error: error.name });
+    return reply(c, internalError());
+  });
+  app.notFound((c) => reply(c, protocolError("usage", { reason: "unknown_route" })));
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.log("info", "request", {
+      method: c.req.method,
+      route: c.req.routePath,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    });
+  });
+
+  app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
+
+  app.post("/v1/principals", async (c) => {
+    const retryAfter = principalLimiter.take(clientAddress(c));
+    if (retryAfter > 0) {
+      return reply(c, {
+        ...protocolError("rate_limited", { reason: "register_principal" }),
+        retry_after_ms: retryAfter,
+      });
+    }
+    await readJsonBody(c.req.raw, false);
+    return ok(c, await service.createPrincipal());
+  });
+
+  const authed = new Hono<Env>();
+  authed.use("*", async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer ([A-Za-z0-9_-]{1,512})$/.exec(header);
+    const principal = match === null ? null : await service.authenticate(match[1] as string);
+    if (principal === null) return reply(c, protocolError("unauthenticated"));
+    c.set("principal", principal);
+    await next();
+    return undefined;
+  });
+
+  authed.post("/teams", async (c) => {
+    const body = valid(validateTeamCreateRequest(await readJsonBody(c.req.raw, true)));
+    return ok(c, await service.createTeam(c.get("principal"), body as TeamCreateRequest));
+  });
+  authed.post("/teams/join", async (c) => {
+    const json = await readJsonBody(c.req.raw, true);
+    valid(validateTeamJoinRequest(json));
+    return ok(c, await service.joinTeam(c.get("principal"), json as unknown as TeamJoinRequest));
+  });
+  authed.post("/teams/:team/leave", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    return ok(c, await service.leaveTeam(c.get("principal"), c.req.param("team")));
+  });
+  authed.get("/teams/:team/members", async (c) =>
+    ok(c, await service.listMembers(c.get("principal"), c.req.param("team"))),
+  );
+
+  authed.post("/teams/:team/sessions", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(
+      c,
+      await service.registerSession(c.get("principal"), c.req.param("team"), body as never),
+    );
+  });
+  authed.get("/teams/:team/sessions", async (c) => {
+    const session = c.req.query("session");
+    const includeOffline = c.req.query("include_offline");
+    return ok(
+      c,
+      await service.listSessions(c.get("principal"), c.req.param("team"), {
+        ...(session === undefined ? {} : { session_id: session }),
+        include_offline: includeOffline === "1" || includeOffline === "true",
+      }),
+    );
+  });
+  authed.post("/teams/:team/sessions/:session/heartbeat", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.heartbeatSession(c.get("principal"), team, session, body as never));
+  });
+  authed.post("/teams/:team/sessions/:session/close", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    const { team, session } = c.req.param();
+    return ok(c, await service.closeSession(c.get("principal"), team, session));
+  });
+
+  authed.post("/teams/:team/messages", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.sendMessage(c.get("principal"), c.req.param("team"), body as never));
+  });
+  authed.get("/teams/:team/sessions/:session/messages", async (c) => {
+    const { team, session } = c.req.param();
+    return ok(c, await service.receiveMessages(c.get("principal"), team, session, limitOf(c)));
+  });
+  authed.post("/teams/:team/sessions/:session/ack", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.ackMessages(c.get("principal"), team, session, body as never));
+  });
+  authed.get("/teams/:team/sessions/:session/watch", async (c) => {
+    const { team, session } = c.req.param();
+    const target = { principalRef: c.get("principal"), teamRef: team, sessionId: session };
+    return openWatchStream(service, target, watches);
+  });
+
+  app.route("/v1", authed);
+
+  return {
+    fetch: async (request, env) => app.fetch(request, env),
+    watches,
+  };
+}
+
+function ok(c: Context, result: unknown): Response {
+  return c.json(okEnvelope(result), 200);
+}
+
+function reply(c: Context, error: ProtocolError): Response {
+  const status = httpStatusFor(error.code);
+  const headers: Record<string, string> = {};
+  if (error.retry_after_ms !== undefined) {
+    headers["retry-after"] = String(Math.ceil(error.retry_after_ms / 1000));
+  }
+  return c.json(errorEnvelope(error), status as 400, headers);
+}
+
+function valid<T>(
+  result:
+    | { readonly ok: true; readonly value: T }
+    | { readonly ok: false; readonly error: ProtocolError },
+): T {
+  if (!result.ok) throw new BapError(result.error);
+  return result.value;
+}
+
+/** `?limit=` as BAP/1's `--limit`: absent → 50; anything but a decimal 1..200 → `invalid_input`. */
+function limitOf(c: Context): number {
+  const raw = c.req.query("limit");
+  if (raw === undefined) return 50;
+  if (!/^[1-9][0-9]{0,2}$/.test(raw) || Number(raw) > 200) {
+    throw new BapError(invalidInputError("limit", "out_of_range", { min: "1", max: "200" }));
+  }
+  return Number(raw);
+}

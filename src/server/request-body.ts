@@ -1,0 +1,64 @@
+import {
+  BapError,
+  invalidInputError,
+  type JsonValue,
+  MAX_STDIN_DOCUMENT_BYTES,
+  parseJsonDocument,
+} from "../protocol/index.ts";
+
+/**
+ * Reads a request body as one strict BAP/1 JSON document: at most 1 MiB (read stops as soon as
+ * the cap is passed), valid UTF-8, no duplicate member names. An absent or whitespace-only body
+ * reads as `{}` for routes whose verb takes no input; for the others it is `invalid_input`
+ * (`field = "stdin"`, as an adapter's empty stdin would be).
+ *
+ * @throws BapError `invalid_input` with the protocol's `details` (never the body itself).
+ */
+export async function readJsonBody(request: Request, required: boolean): Promise<JsonValue> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_STDIN_DOCUMENT_BYTES) throw tooLong(declared);
+  const bytes = await readLimited(request, MAX_STDIN_DOCUMENT_BYTES);
+  if (!required && isBlank(bytes)) return {};
+  const parsed = parseJsonDocument(bytes);
+  if (!parsed.ok) throw new BapError(parsed.error);
+  return parsed.value;
+}
+
+function tooLong(actual: number): BapError {
+  return new BapError(
+    invalidInputError("stdin", "too_long", {
+      limit: String(MAX_STDIN_DOCUMENT_BYTES),
+      actual: String(actual),
+      unit: "bytes",
+    }),
+  );
+}
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw tooLong(total);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
+}

@@ -1,0 +1,103 @@
+import { mkdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { BrigadeService, type ServiceDeps, systemDeps } from "../service/index.ts";
+import { openSqliteStore } from "../store/sqlite/index.ts";
+import { createApp } from "./app.ts";
+import type { Logger } from "./logger.ts";
+
+/** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** How often the retention sweep runs, ms (it never deletes before the floors). */
+export const GC_INTERVAL_MS: number = 60 * 60 * 1000;
+
+/** Where and how `brigade serve` runs. */
+export interface ServeOptions {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  /** The SQLite file; its folder is created 0700 when missing. */
+  readonly dataFile: string;
+  readonly logger: Logger;
+  /** Clock, ids and randomness; production uses the system's. */
+  readonly deps?: ServiceDeps;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** The bound address (the real port when 0 was asked). */
+  readonly host: string;
+  readonly port: number;
+  /** `http://host:port`. */
+  readonly url: string;
+  /**
+   * Graceful stop: no new connections; every watcher gets a final `shutdown` event; in-flight
+   * requests finish (at most {@link SHUTDOWN_GRACE_MS}); the database is closed. Idempotent.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `brigade serve`: opens (or creates and migrates) the SQLite store, builds the service and
+ * the HTTP app, listens, and schedules the retention sweep.
+ *
+ * @example const server = await startServer({ host: "127.0.0.1", port: 0, dataFile, logger });
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
+  const store = openSqliteStore(options.dataFile);
+  const service = new BrigadeService(store, options.deps ?? systemDeps());
+  const app = createApp(service, {
+    logger: options.logger,
+    clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",
+  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+  options.logger.log("info", "listening", { host: address.address, port: address.port });
+
+  const sweep = async (): Promise<void> => {
+    try {
+      const counts = await service.collectGarbage();
+      options.logger.log("info", "retention_sweep", { ...counts });
+    } catch (error) {
+      options.logger.log("error", "retention_sweep_failed", {
+        error: error instanceof Error ? error.name : "unknown",
+      });
+    }
+  };
+  const gcTimer = setInterval(() => void sweep(), GC_INTERVAL_MS);
+  gcTimer.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(gcTimer);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      app.watches.shutdownAll();
+      if ("closeIdleConnections" in server) server.closeIdleConnections();
+      const grace = new Promise<"timeout">((resolve) => {
+        setTimeout(() => resolve("timeout"), SHUTDOWN_GRACE_MS).unref();
+      });
+      if ((await Promise.race([closed, grace])) === "timeout" && "closeAllConnections" in server) {
+        server.closeAllConnections();
+        await closed;
+      }
+      await store.close();
+      options.logger.log("info", "stopped");
+    })();
+    return stopping;
+  };
+
+  return { host: address.address, port: address.port, url: `http://${host}:${address.port}`, stop };
+}
