@@ -1,0 +1,249 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { BrigadeService } from "../service/index.ts";
+import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
+import { type BrigadeApp, createApp, PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./app.ts";
+
+type Json = Record<string, unknown>;
+
+let dir: string;
+let store: SqliteStore;
+let app: BrigadeApp;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "brigade-app-"));
+  store = openSqliteStore(join(dir, "db.sqlite"));
+  app = createApp(new BrigadeService(store));
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(
+  method: string,
+  path: string,
+  options: { token?: string; body?: string | Json } = {},
+): Promise<{ status: number; text: string; json: Json }> {
+  const headers: Record<string, string> = {};
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await app.fetch(
+    new Request(`http://brigade.test${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    }),
+  );
+  const text = await response.text();
+  return { status: response.status, text, json: JSON.parse(text) as Json };
+}
+
+async function principal(): Promise<string> {
+  const minted = await call("POST", "/v1/principals");
+  expect(minted.status).toBe(200);
+  return (minted.json.result as Json).token as string;
+}
+
+async function teamWithTwoMembers() {
+  const a = await principal();
+  const b = await principal();
+  const created = await call("POST", "/v1/teams", { token: a, body: { team_name: "core" } });
+  const team = created.json.result as Json;
+  const joined = await call("POST", "/v1/teams/join", {
+    token: b,
+    body: { join_secret: team.join_secret as string },
+  });
+  expect(joined.json.ok).toBe(true);
+  const register = async (token: string, name: string): Promise<string> => {
+    const r = await call("POST", `/v1/teams/${team.team_ref}/sessions`, {
+      token,
+      body: {
+        harness: "test",
+        harness_version: "1",
+        session_name: name,
+        activity: "busy",
+        inbound: "accept",
+      },
+    });
+    expect(r.status).toBe(200);
+    return (r.json.result as Json).session_id as string;
+  };
+  return {
+    a,
+    b,
+    teamRef: team.team_ref as string,
+    sa: await register(a, "alpha"),
+    sb: await register(b, "beta"),
+  };
+}
+
+describe("brigade serve HTTP API", () => {
+  test("health answers without a token", async () => {
+    const r = await call("GET", "/v1/health");
+    expect(r.json).toEqual({ status: "ok", protocol_version: "1" });
+  });
+
+  test("every authenticated route refuses a missing or unknown token the same way", async () => {
+    const none = await call("GET", "/v1/teams/t-x/members");
+    const wrong = await call("GET", "/v1/teams/t-x/members", { token: "abc" });
+    expect(none.status).toBe(401);
+    expect(none.text).toBe(wrong.text);
+    expect((none.json.error as Json).code).toBe("unauthenticated");
+  });
+
+  test("send, receive, ack round trip with server-stamped identity", async () => {
+    const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();
+    const sent = await call("POST", `/v1/teams/${teamRef}/messages`, {
+      token: a,
+      body: { sender_session_id: sa, recipient_session_id: sb, body: "hello", summary: "hi" },
+    });
+    expect(sent.status).toBe(200);
+    const messageId = (sent.json.result as Json).message_id as string;
+    const received = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/messages`, {
+      token: b,
+    });
+    const [message] = (received.json.result as Json).messages as Json[];
+    expect(message?.message_id).toBe(messageId);
+    expect((message?.sender as Json).session_id).toBe(sa);
+    const acked = await call("POST", `/v1/teams/${teamRef}/sessions/${sb}/ack`, {
+      token: b,
+      body: { message_ids: [messageId, "m-nope"] },
+    });
+    expect(acked.json.result).toEqual({ acked: [messageId], unknown: ["m-nope"] });
+    const again = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/messages`, { token: b });
+    expect((again.json.result as Json).messages).toEqual([]);
+  });
+
+  test("a forged sender is refused before anything is stored", async () => {
+    const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();
+    const r = await call("POST", `/v1/teams/${teamRef}/messages`, {
+      token: a,
+      body: {
+        sender_session_id: sa,
+        recipient_session_id: sb,
+        body: "x",
+        sender: { principal_ref: "p-boss" },
+      },
+    });
+    expect(r.status).toBe(400);
+    expect((r.json.error as Json).details).toMatchObject({
+      field: "sender",
+      reason: "forbidden_member",
+    });
+    const inbox = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/messages`, { token: b });
+    expect((inbox.json.result as Json).messages).toEqual([]);
+  });
+
+  test("foreign and unknown ids give byte-identical not_found; foreign and unknown teams byte-identical unauthorized", async () => {
+    const { a, b, teamRef, sb } = await teamWithTwoMembers();
+    const foreign = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/messages`, { token: a });
+    const unknown = await call("GET", `/v1/teams/${teamRef}/sessions/s-unknown/messages`, {
+      token: a,
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toBe(unknown.text);
+    const outsider = await principal();
+    const notMember = await call("GET", `/v1/teams/${teamRef}/members`, { token: outsider });
+    const noTeam = await call("GET", "/v1/teams/t-nothing/members", { token: b });
+    expect(notMember.status).toBe(403);
+    expect(notMember.text).toBe(noTeam.text);
+  });
+
+  test.each([
+    ["not JSON", "{", "malformed_json"],
+    ["a duplicate member", '{"team_name":"a","team_name":"b"}', "duplicate_member"],
+    ["an empty body", "", "required"],
+  ])("a body that is %s is invalid_input and echoes nothing", async (_name, body, reason) => {
+    const token = await principal();
+    const r = await call("POST", "/v1/teams", { token, body });
+    expect(r.status).toBe(400);
+    expect((r.json.error as Json).code).toBe("invalid_input");
+    expect(JSON.stringify(r.json)).toContain(reason);
+    expect(r.text).not.toContain("team_name");
+  });
+
+  test("a body over 1 MiB is refused without being read whole", async () => {
+    const token = await principal();
+    const r = await call("POST", "/v1/teams", { token, body: `"${"x".repeat(1024 * 1024)}"` });
+    expect(r.status).toBe(400);
+    expect((r.json.error as Json).details).toMatchObject({
+      field: "stdin",
+      reason: "too_long",
+      unit: "bytes",
+    });
+  });
+
+  test("minting principals is rate-limited per client address with Retry-After", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) await principal();
+    const r = await call("POST", "/v1/principals");
+    expect(r.status).toBe(429);
+    const error = r.json.error as Json;
+    expect(error.code).toBe("rate_limited");
+    expect(error.retry_after_ms as number).toBeGreaterThan(0);
+  });
+
+  test("an unknown route is a usage envelope", async () => {
+    const r = await call("GET", "/v2/nothing");
+    expect(r.status).toBe(400);
+    expect((r.json.error as Json).code).toBe("usage");
+  });
+
+  test("watch streams ready, the catch-up, then new messages after commit, each once", async () => {
+    const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();
+    const send = (body: string) =>
+      call("POST", `/v1/teams/${teamRef}/messages`, {
+        token: a,
+        body: { sender_session_id: sa, recipient_session_id: sb, body },
+      });
+    await send("before");
+    const response = await app.fetch(
+      new Request(`http://brigade.test/v1/teams/${teamRef}/sessions/${sb}/watch`, {
+        headers: { authorization: `Bearer ${b}` },
+      }),
+    );
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const events: { event: string; data: Json }[] = [];
+    let buffer = "";
+    const next = async (): Promise<void> => {
+      while (!buffer.includes("\n\n")) {
+        const { value } = await reader.read();
+        buffer += new TextDecoder().decode(value);
+      }
+      const cut = buffer.indexOf("\n\n");
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1] as string;
+      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] as string) as Json;
+      events.push({ event, data });
+    };
+    await next();
+    await next();
+    await send("during");
+    await next();
+    expect(events.map((e) => e.event)).toEqual(["ready", "message", "message"]);
+    expect(events[0]?.data).toEqual({ session_id: sb, mode: "push" });
+    expect(events.slice(1).map((e) => e.data.body)).toEqual(["before", "during"]);
+    app.watches.shutdownAll();
+    await next();
+    expect(events.at(-1)?.event).toBe("shutdown");
+    expect(app.watches.size).toBe(0);
+  });
+
+  test("watch of a foreign session is an ordinary not_found reply, not a stream", async () => {
+    const { a, teamRef, sb } = await teamWithTwoMembers();
+    const r = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/watch`, { token: a });
+    expect(r.status).toBe(404);
+    expect((r.json.error as Json).code).toBe("not_found");
+  });
+});
