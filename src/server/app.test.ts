@@ -114,7 +114,7 @@ describe("brigade serve HTTP API", () => {
     });
     const [message] = (received.json.result as Json).messages as Json[];
     expect(message?.message_id).toBe(messageId);
-    expect((message?.sender as Json).session_id).toBe(sa);
+    expect(message?.sender).toMatchObject({ session_id: sa });
     const acked = await call("POST", `/v1/teams/${teamRef}/sessions/${sb}/ack`, {
       token: b,
       body: { message_ids: [messageId, "m-nope"] },
