@@ -1,0 +1,143 @@
+import { join } from "node:path";
+import { isJsonObject, parseStrictJson } from "../../protocol/index.ts";
+import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
+
+/** Folder (under the config dir) of the profile files; the conformance rebind contract. */
+export const PROFILES_DIR = "profiles";
+
+/** Folder (under the config dir) of the credential files. */
+export const CREDENTIALS_DIR = "credentials";
+
+/**
+ * A profile file `profiles/<profile>.json` (docs/31-http-adapter.md): the server URL and, while
+ * bound, the team and principal. Never a secret. `left_team_ref` remembers the last team left so
+ * a second `team leave` can answer idempotently.
+ *
+ * @example
+ * { server: "http://127.0.0.1:7777", team_ref: "t-9c1e", team_name: "core", principal_ref: "p-41c9" }
+ */
+export interface StoredProfile {
+  server?: string;
+  team_ref?: string;
+  team_name?: string;
+  principal_ref?: string;
+  human_label?: string;
+  left_team_ref?: string;
+}
+
+/** A credential file `credentials/<profile>.json`, mode 0600: the bearer token and its principal. */
+export interface StoredCredential {
+  token: string;
+  principal_ref?: string;
+}
+
+/** What reading a profile or credential file found. */
+export type StoredRead<T> =
+  | { readonly kind: "missing" }
+  | { readonly kind: "invalid" }
+  | { readonly kind: "world_readable" }
+  | { readonly kind: "ok"; readonly value: T };
+
+const PROFILE_STRING_MEMBERS = [
+  "server",
+  "team_ref",
+  "team_name",
+  "principal_ref",
+  "human_label",
+  "left_team_ref",
+] as const;
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
+  return parsed.value;
+}
+
+/**
+ * The profile and credential files of one profile under one config dir. Files are 0600 in
+ * folders 0700, written atomically; a file others can read is reported `world_readable` (the
+ * adapter refuses it with `config`). Reads never create anything.
+ *
+ * @example
+ * const store = new ProfileStore("/home/dana/.config/brigade", "default");
+ * store.readProfile(); // { kind: "missing" } on a fresh machine
+ */
+export class ProfileStore {
+  /** The config folder. */
+  readonly configDir: string;
+  /** The profile name (a validated file stem). */
+  readonly profile: string;
+
+  constructor(configDir: string, profile: string) {
+    this.configDir = configDir;
+    this.profile = profile;
+  }
+
+  /** `<configDir>/profiles/<profile>.json`. */
+  get profilePath(): string {
+    return join(this.configDir, PROFILES_DIR, `${this.profile}.json`);
+  }
+
+  /** `<configDir>/credentials/<profile>.json`. */
+  get credentialPath(): string {
+    return join(this.configDir, CREDENTIALS_DIR, `${this.profile}.json`);
+  }
+
+  /** Reads the profile; unknown members are ignored, a non-string known member is `invalid`. */
+  readProfile(): StoredRead<StoredProfile> {
+    const file = readPrivateFile(this.profilePath);
+    if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
+    const o = parseObject(file.text);
+    if (o === undefined) return { kind: "invalid" };
+    const profile: StoredProfile = {};
+    for (const name of PROFILE_STRING_MEMBERS) {
+      const value = o[name];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== "string" || value === "") return { kind: "invalid" };
+      profile[name] = value;
+    }
+    return { kind: "ok", value: profile };
+  }
+
+  /** Reads the credential; a missing or empty `token` is `invalid`. */
+  readCredential(): StoredRead<StoredCredential> {
+    const file = readPrivateFile(this.credentialPath);
+    if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
+    const o = parseObject(file.text);
+    if (o === undefined || typeof o.token !== "string" || o.token === "") {
+      return { kind: "invalid" };
+    }
+    const credential: StoredCredential = { token: o.token };
+    if (typeof o.principal_ref === "string" && o.principal_ref !== "") {
+      credential.principal_ref = o.principal_ref;
+    }
+    return { kind: "ok", value: credential };
+  }
+
+  /**
+   * Replaces the profile file (atomic, 0600 in a 0700 folder).
+   *
+   * @throws PrivateFileError
+   */
+  writeProfile(profile: StoredProfile): void {
+    const out: Record<string, string> = {};
+    for (const name of PROFILE_STRING_MEMBERS) {
+      const value = profile[name];
+      if (value !== undefined) out[name] = value;
+    }
+    ensurePrivateDir(join(this.configDir, PROFILES_DIR));
+    writePrivateFileAtomic(this.profilePath, `${JSON.stringify(out, null, 2)}\n`);
+  }
+
+  /**
+   * Replaces the credential file (atomic, 0600 in a 0700 folder). The token goes nowhere else.
+   *
+   * @throws PrivateFileError
+   */
+  writeCredential(credential: StoredCredential): void {
+    const out: Record<string, string> = { token: credential.token };
+    if (credential.principal_ref !== undefined) out.principal_ref = credential.principal_ref;
+    ensurePrivateDir(join(this.configDir, CREDENTIALS_DIR));
+    writePrivateFileAtomic(this.credentialPath, `${JSON.stringify(out)}\n`);
+  }
+}

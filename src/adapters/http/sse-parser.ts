@@ -1,0 +1,109 @@
+/** One Server-Sent Event: its `event:` name (default `message`), joined `data:` lines and `id:`. */
+export interface SseEvent {
+  readonly event: string;
+  readonly data: string;
+  readonly id: string | undefined;
+}
+
+/**
+ * Incremental `text/event-stream` parser (the WHATWG event-stream rules we need): lines end with
+ * `\n`, `\r\n` or `\r`; `:` lines are comments (keep-alives, reported through `onComment`);
+ * `event`, `data`, `id` fields accumulate until a blank line dispatches; a single space after the
+ * colon is dropped; `data` lines join with `\n`; an event without data is not dispatched. Text
+ * chunks may split anywhere. A line longer than `maxLineChars` poisons only its own event.
+ *
+ * @example
+ * const parser = new SseParser((e) => events.push(e));
+ * parser.push("event: ready\ndata: {}\n\n");
+ */
+export class SseParser {
+  readonly #onEvent: (event: SseEvent) => void;
+  readonly #onComment: (() => void) | undefined;
+  readonly #maxLineChars: number;
+  #buffer = "";
+  #skipLeadingLf = false;
+  #event = "";
+  #data: string[] = [];
+  #id: string | undefined;
+  #poisoned = false;
+
+  constructor(
+    onEvent: (event: SseEvent) => void,
+    options?: { readonly onComment?: () => void; readonly maxLineChars?: number },
+  ) {
+    this.#onEvent = onEvent;
+    this.#onComment = options?.onComment;
+    this.#maxLineChars = options?.maxLineChars ?? 4 * 1024 * 1024;
+  }
+
+  /** Feeds decoded text. */
+  push(text: string): void {
+    let chunk = text;
+    if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
+    this.#skipLeadingLf = false;
+    let buffer = this.#buffer + chunk;
+    let start = 0;
+    for (;;) {
+      const cr = buffer.indexOf("\r", start);
+      const lf = buffer.indexOf("\n", start);
+      let end: number;
+      if (cr === -1 && lf === -1) break;
+      if (cr === -1 || (lf !== -1 && lf < cr)) end = lf;
+      else end = cr;
+      this.#line(buffer.slice(start, end));
+      if (buffer[end] === "\r") {
+        if (end + 1 < buffer.length) {
+          start = buffer[end + 1] === "\n" ? end + 2 : end + 1;
+        } else {
+          this.#skipLeadingLf = true;
+          start = end + 1;
+        }
+      } else {
+        start = end + 1;
+      }
+    }
+    buffer = buffer.slice(start);
+    if (buffer.length > this.#maxLineChars) {
+      this.#poisoned = true;
+      buffer = "";
+    }
+    this.#buffer = buffer;
+  }
+
+  #line(line: string): void {
+    if (line === "") {
+      if (!this.#poisoned && this.#data.length > 0) {
+        this.#onEvent({
+          event: this.#event === "" ? "message" : this.#event,
+          data: this.#data.join("\n"),
+          id: this.#id,
+        });
+      }
+      this.#event = "";
+      this.#data = [];
+      this.#poisoned = false;
+      return;
+    }
+    if (line.startsWith(":")) {
+      this.#onComment?.();
+      return;
+    }
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    switch (field) {
+      case "event":
+        this.#event = value;
+        break;
+      case "data":
+        this.#data.push(value);
+        break;
+      case "id":
+        if (!value.includes("\0")) this.#id = value;
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * In-process BAP/1 adapters and the process binding that exposes them (spec §1–§9).
+ */
+export type { AdapterLogger, LogFields, NdjsonLoggerOptions } from "./adapter-logger.ts";
+export {
+  createNdjsonLogger,
+  redactLogText,
+  resolveLogLevel,
+  silentLogger,
+} from "./adapter-logger.ts";
+export { EventQueue } from "./event-queue.ts";
+export type { HttpAdapterEnv, HttpAdapterOptions } from "./http/index.ts";
+export { HTTP_ADAPTER_NAME, HttpAdapter } from "./http/index.ts";
+export type { PrivateFileErrorCode, PrivateFileRead } from "./private-files.ts";
+export {
+  ensurePrivateDir,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_ERROR_CODES,
+  PRIVATE_FILE_MODE,
+  PrivateFileError,
+  readPrivateFile,
+  writePrivateFileAtomic,
+} from "./private-files.ts";
+export type {
+  AdapterFactory,
+  AdapterFactoryContext,
+  BoundAdapter,
+  ProcessBindingIo,
+  ProcessBindingOptions,
+} from "./process-binding/index.ts";
+export { runProcessBinding } from "./process-binding/index.ts";
