@@ -1,0 +1,80 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO_ROOT: string = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The built CLI entry. */
+export const BUILT_CLI: string = join(REPO_ROOT, "dist/cli/main.js");
+
+/** Builds `dist/` when it is missing (`npm test` builds before vitest; a bare vitest run may not). */
+export function ensureBuilt(): void {
+  if (existsSync(BUILT_CLI)) return;
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"],
+    {
+      cwd: REPO_ROOT,
+      stdio: "inherit",
+    },
+  );
+}
+
+/** A `brigade serve` child process and its base URL. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * Starts `node dist/cli/main.js serve --host 127.0.0.1 --port 0 --data <file>` and resolves with
+ * the URL it prints once listening (rejects after 15 s or if it exits first).
+ */
+export function startServerProcess(
+  dataFile: string,
+  env: Record<string, string> = {},
+  entry: readonly string[] = [BUILT_CLI, "serve"],
+): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [...entry, "--host", "127.0.0.1", "--port", "0", "--data", dataFile, "--log-level", "warn"],
+    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let err = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString("utf8");
+  });
+  return new Promise((resolvePromise, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => reject(new Error("brigade serve printed no URL in 15 s")),
+      15_000,
+    );
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolvePromise({ url: match[1] as string, child, stderr: () => err });
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(
+        new Error(
+          `brigade serve exited before listening (${code ?? signal}): ${err.slice(0, 500)}`,
+        ),
+      );
+    });
+  });
+}
+
+/** Resolves when the child has exited. */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolvePromise) => child.once("exit", () => resolvePromise()));
+}
