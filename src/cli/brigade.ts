@@ -13,6 +13,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandRun
     summary: "run the team backend (HTTP API on embedded SQLite)",
     load: async () => (await import("./serve-command.ts")).runServe,
   },
+  adapter: {
+    summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
+    load: async () => (await import("./adapter-command.ts")).runAdapter,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,
