@@ -1,10 +1,9 @@
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { PREFIX, SUFFIX } from "./constants.ts";
 import { AgentMessageError } from "./errors.ts";
 import { goJsonString } from "./go-json-string.ts";
-import { goTrimSpace } from "./go-trim-space.ts";
 import type { Origin } from "./origin.ts";
 import { parse } from "./parse.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /**
  * Prepends the v1 provenance sentinel line to `message` (spec §3.4):

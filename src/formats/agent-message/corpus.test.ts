@@ -1,8 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
-import { goTrimSpace } from "./go-trim-space.ts";
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { compose, PREFIX, parse, SUFFIX } from "./index.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 const corpus = loadBipia();
 

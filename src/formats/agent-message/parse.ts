@@ -1,7 +1,6 @@
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { PREFIX, SUFFIX } from "./constants.ts";
-import { goTrimSpace } from "./go-trim-space.ts";
 import type { Origin } from "./origin.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /**
  * What {@link parse} returns: the origin and the rest of the message when a valid leading sentinel

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { goTrimSpace } from "./go-trim-space.ts";
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { compose, type Origin, PREFIX, parse, SUFFIX } from "./index.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /** Fragments that try to break the line, the comment or the JSON, plus odd code units. */
 const HOSTILE = [

@@ -1,3 +1,4 @@
+import { firstCodePoints } from "../text/index.ts";
 import {
   MAX_ATTRIBUTE_CODEPOINTS,
   MAX_BODY_BYTES,
@@ -8,7 +9,7 @@ import {
   MAX_SUMMARY_CODEPOINTS,
 } from "./limits.ts";
 import { sanitize } from "./sanitize.ts";
-import { firstCodePoints, truncateBytes, truncateRunes } from "./truncate.ts";
+import { truncateBytes, truncateRunes } from "./truncate.ts";
 
 const ATTRIBUTE_BREAKERS = /["<>\n]/;
 const ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;

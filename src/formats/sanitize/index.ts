@@ -1,4 +1,14 @@
 export {
+  firstCodePoints,
+  GO_SPACE,
+  goCollapseSpace,
+  goTrimSpace,
+  isGoSpace,
+  isWellFormedUtf8,
+  repairUtf8,
+  utf8ByteLength,
+} from "../text/index.ts";
+export {
   sanitizeAttribute,
   sanitizeBody,
   sanitizeDescription,
@@ -8,7 +18,6 @@ export {
   sanitizeName,
   sanitizeSummary,
 } from "./field-variants.ts";
-export { GO_SPACE, goCollapseSpace, goTrimSpace, isGoSpace } from "./go-space.ts";
 export {
   MAX_ATTRIBUTE_CODEPOINTS,
   MAX_BODY_BYTES,
@@ -23,5 +32,4 @@ export { FRAME_TAG_FAMILIES, NEUTRALISED_LT, neutraliseTags } from "./neutralise
 export { noticeName, oneLine, registeredName, UNNAMED_SESSION } from "./one-line.ts";
 export { sanitize } from "./sanitize.ts";
 export { sanitizeBytes } from "./sanitize-bytes.ts";
-export { firstCodePoints, truncateBytes, truncateRunes } from "./truncate.ts";
-export { isWellFormedUtf8, repairUtf8, utf8ByteLength } from "./utf8.ts";
+export { truncateBytes, truncateRunes } from "./truncate.ts";

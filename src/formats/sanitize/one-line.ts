@@ -1,8 +1,7 @@
+import { firstCodePoints, goCollapseSpace, goTrimSpace } from "../text/index.ts";
 import { sanitizeName } from "./field-variants.ts";
-import { goCollapseSpace, goTrimSpace } from "./go-space.ts";
 import { MAX_NAME_CODEPOINTS } from "./limits.ts";
 import { sanitize } from "./sanitize.ts";
-import { firstCodePoints } from "./truncate.ts";
 
 const LINE_BREAKERS_ALL = /[\n\r\t]/g;
 

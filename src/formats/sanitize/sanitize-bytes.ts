@@ -1,5 +1,5 @@
+import { repairUtf8 } from "../text/index.ts";
 import { sanitize } from "./sanitize.ts";
-import { repairUtf8 } from "./utf8.ts";
 
 /**
  * The sanitiser for bytes (stdin, files, sockets): UTF-8 repair with Go `strings.ToValidUTF8`

@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
-import {
-  FRAME_TAG_FAMILIES,
-  goTrimSpace,
-  isGoSpace,
-  repairUtf8,
-  sanitize,
-  sanitizeBytes,
-} from "./index.ts";
+import * as text from "../text/index.ts";
+import * as sanitizeIndex from "./index.ts";
+import { FRAME_TAG_FAMILIES, repairUtf8, sanitize, sanitizeBytes } from "./index.ts";
 import { hostileText } from "./testdata/hostile-text.ts";
 
 /** §1.6(2), written independently of the scanner so a no-op sanitiser fails it. */
@@ -177,21 +172,15 @@ describe("sanitize: properties (formats.md §1.6)", () => {
   });
 });
 
-describe("GO_SPACE", () => {
-  test("isGoSpace is exactly Go's unicode.IsSpace", () => {
-    const expected = new Set([
-      0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
-      0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f,
-      0x3000,
-    ]);
-    const wrong: number[] = [];
-    for (let cp = 0; cp <= 0x10ffff; cp++) if (isGoSpace(cp) !== expected.has(cp)) wrong.push(cp);
-    expect(wrong).toEqual([]);
-  });
-
-  test("goTrimSpace trims U+0085 but not U+FEFF or U+200B", () => {
-    expect(goTrimSpace("\u0085\u3000 a b\t\n")).toBe("a b");
-    expect(goTrimSpace("\uFEFFa\u200B")).toBe("\uFEFFa\u200B");
-    expect(goTrimSpace(" \u00A0 ")).toBe("");
+describe("text primitives", () => {
+  test("are re-exported unchanged, so consumers of sanitize keep working", () => {
+    expect(sanitizeIndex.GO_SPACE).toBe(text.GO_SPACE);
+    expect(sanitizeIndex.isGoSpace).toBe(text.isGoSpace);
+    expect(sanitizeIndex.goTrimSpace).toBe(text.goTrimSpace);
+    expect(sanitizeIndex.goCollapseSpace).toBe(text.goCollapseSpace);
+    expect(sanitizeIndex.repairUtf8).toBe(text.repairUtf8);
+    expect(sanitizeIndex.isWellFormedUtf8).toBe(text.isWellFormedUtf8);
+    expect(sanitizeIndex.utf8ByteLength).toBe(text.utf8ByteLength);
+    expect(sanitizeIndex.firstCodePoints).toBe(text.firstCodePoints);
   });
 });

@@ -1,3 +1,4 @@
+import { isWellFormed, toWellFormed } from "../text/index.ts";
 import { neutraliseTags } from "./neutralise-tags.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
@@ -8,11 +9,6 @@ const STRIP_ALL = /[^\P{Cc}\t\n]|\p{Cf}/gu;
 // Every code point below U+0300 is NFC-stable and none of them combines with a neighbour below
 // U+0300, so NFC is the identity on text that has nothing at or above U+0300.
 const MAY_NEED_NFC = /[^\0-\u02FF]/;
-
-interface WellFormedString {
-  isWellFormed(): boolean;
-  toWellFormed(): string;
-}
 
 /**
  * R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) without the tag scan.
@@ -25,8 +21,7 @@ interface WellFormedString {
 export function cleanText(s: string): string {
   if (!NOT_PLAIN_ASCII.test(s)) return s;
   let t = s;
-  const w = t as unknown as WellFormedString;
-  if (!w.isWellFormed()) t = w.toWellFormed();
+  if (!isWellFormed(t)) t = toWellFormed(t);
   if (STRIP.test(t)) t = t.replace(STRIP_ALL, "");
   if (MAY_NEED_NFC.test(t)) t = t.normalize("NFC");
   return t;

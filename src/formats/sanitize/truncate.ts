@@ -1,37 +1,8 @@
+import { indexAfterCodePoints } from "../text/index.ts";
 import { TRUNCATION_MARKER } from "./limits.ts";
 
 const MARKER_LENGTH = 11;
 const NON_ASCII = /[^\0-\x7F]/;
-
-/**
- * The UTF-16 index just after the first `count` code points of `s`, or -1 when `s` has no more
- * than `count` code points.
- */
-function indexAfterCodePoints(s: string, count: number): number {
-  const n = s.length;
-  let i = 0;
-  for (let seen = 0; seen < count; seen++) {
-    if (i >= n) return -1;
-    const c = s.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1)) ? 2 : 1;
-  }
-  return i >= n ? -1 : i;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
-/**
- * The first `count` code points of `s` (all of `s` when it is shorter). No marker.
- *
- * @example firstCodePoints("a😀b", 2) === "a😀"
- */
-export function firstCodePoints(s: string, count: number): string {
-  if (s.length <= count) return s;
-  const end = indexAfterCodePoints(s, Math.max(count, 0));
-  return end === -1 ? s : s.slice(0, end);
-}
 
 /**
  * Caps `s` at `limit` code points, marker included (formats.md §1.4): unchanged when it fits,

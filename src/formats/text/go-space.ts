@@ -11,19 +11,30 @@ export const GO_SPACE: string =
 const RUNS = /[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/g;
 
 /**
- * Reports whether one code point is in {@link GO_SPACE}.
+ * Reports whether one code point is in {@link GO_SPACE}. Every member is in the BMP, so a UTF-16
+ * code unit may be passed as well: a surrogate is never a space.
  *
  * @example isGoSpace(0x85) === true; isGoSpace(0xfeff) === false
  */
 export function isGoSpace(codePoint: number): boolean {
   if (codePoint <= 0x20) return codePoint === 0x20 || (codePoint >= 0x09 && codePoint <= 0x0d);
   if (codePoint < 0x85) return false;
-  return codePoint <= 0xffff && GO_SPACE.includes(String.fromCharCode(codePoint));
+  return (
+    codePoint === 0x85 ||
+    codePoint === 0xa0 ||
+    codePoint === 0x1680 ||
+    (codePoint >= 0x2000 && codePoint <= 0x200a) ||
+    codePoint === 0x2028 ||
+    codePoint === 0x2029 ||
+    codePoint === 0x202f ||
+    codePoint === 0x205f ||
+    codePoint === 0x3000
+  );
 }
 
 /**
  * Go's `strings.TrimSpace`: removes leading and trailing code points in {@link GO_SPACE}; nothing
- * else (U+FEFF and U+200B stay).
+ * else (U+FEFF and U+200B stay). Returns `s` itself when nothing is trimmed.
  *
  * @example goTrimSpace("\u0085 a b\u3000") === "a b"
  */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { toWellFormed } from "./well-formed.ts";
+import { isWellFormed, toWellFormed } from "./well-formed.ts";
 
+/** Input, its well-formed form. */
 const cases: ReadonlyArray<readonly [string, string]> = [
   ["", ""],
   ["plain", "plain"],
@@ -12,21 +13,31 @@ const cases: ReadonlyArray<readonly [string, string]> = [
   ["end\ud83d", "end\ufffd"],
 ];
 
-describe("toWellFormed", () => {
+describe("toWellFormed and isWellFormed", () => {
   test.each(cases)("native: %j", (input, expected) => {
     expect(toWellFormed(input)).toBe(expected);
+    expect(isWellFormed(input)).toBe(input === expected);
   });
 
-  describe("fallback when the engine lacks String.prototype.toWellFormed", () => {
+  test("returns the input itself when it is well formed", () => {
+    const s = `${"x".repeat(100)}\ud83d\ude00`;
+    expect(Object.is(toWellFormed(s), s)).toBe(true);
+  });
+
+  describe("fallback when the engine lacks the ES2024 methods", () => {
     const proto = String.prototype as unknown as Record<string, unknown>;
-    const native = proto.toWellFormed;
+    const nativeTo = proto.toWellFormed;
+    const nativeIs = proto.isWellFormed;
     afterEach(() => {
-      proto.toWellFormed = native;
+      proto.toWellFormed = nativeTo;
+      proto.isWellFormed = nativeIs;
     });
 
     test.each(cases)("fallback: %j", (input, expected) => {
       delete proto.toWellFormed;
+      delete proto.isWellFormed;
       expect(toWellFormed(input)).toBe(expected);
+      expect(isWellFormed(input)).toBe(input === expected);
     });
   });
 });
