@@ -1,8 +1,8 @@
+import { toWellFormed } from "../text/index.ts";
 import { NAME_OFFSET } from "./constants.ts";
 import { formatLine } from "./manifest-line.ts";
 import { findTrailingBlock, stripTrailingLf } from "./trailing-block.ts";
 import { validatePaths } from "./validate-paths.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /** C0 and C1 controls (general category Cc); Cf such as U+202E is kept on purpose. */
 const CONTROL = /\p{Cc}/gu;

@@ -1,7 +1,7 @@
+import { toWellFormed } from "../text/index.ts";
 import type { Attachment } from "./attachment.ts";
 import { unescapeValue } from "./manifest-line.ts";
 import { findTrailingBlock, stripTrailingLf } from "./trailing-block.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /**
  * What {@link parse} returns: the trailing block's entries (or `null` when there is no block,

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { goTrimSpace } from "./go-trim-space.ts";
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { type Attachment, AttachmentsError, compose, parse, validatePaths } from "./index.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 const U = "/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-";
 

@@ -1,7 +1,6 @@
+import { goTrimSpace, toWellFormed } from "../text/index.ts";
 import { MAX_FILES } from "./constants.ts";
 import { AttachmentsError } from "./errors.ts";
-import { goTrimSpace } from "./go-trim-space.ts";
-import { toWellFormed } from "./well-formed.ts";
 
 /** Upload directory, lower-case UUID (no version/variant check), hyphen; no end anchor. */
 const PATH_SHAPE =
