@@ -1,3 +1,5 @@
+import { indexAfterCodePoints } from "../text/index.ts";
+
 const ATTRIBUTE_BREAKERS = /["<>]/g;
 const INVISIBLE = /[\p{Cf}\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/gu;
 const MAX_NAME_CODE_POINTS = 64;
@@ -13,7 +15,6 @@ export function canonicalPeerDisplayName(raw: string): string {
   const cleaned = raw.replace(ATTRIBUTE_BREAKERS, "").replace(INVISIBLE, "").trim();
   // More than 64 UTF-16 units is necessary (not sufficient) for more than 64 code points.
   if (cleaned.length <= MAX_NAME_CODE_POINTS) return cleaned;
-  const codePoints = [...cleaned];
-  if (codePoints.length <= MAX_NAME_CODE_POINTS) return cleaned;
-  return `${codePoints.slice(0, MAX_NAME_CODE_POINTS).join("")}\u2026`;
+  const end = indexAfterCodePoints(cleaned, MAX_NAME_CODE_POINTS);
+  return end === -1 ? cleaned : `${cleaned.slice(0, end)}\u2026`;
 }

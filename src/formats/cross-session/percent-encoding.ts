@@ -1,10 +1,10 @@
+import { isWellFormed } from "../text/index.ts";
 import { CrossSessionCodecError, type CrossSessionCodecErrorCode } from "./codec-error.ts";
 
 /** Every code point outside the safe set `A–Z a–z 0–9 : _ / . \ -`. */
 const UNSAFE = /[^A-Za-z0-9:_/.\\-]/gu;
 const ADDRESS_GRAMMAR = /^[A-Za-z0-9%:_/.\\-]+$/;
 const SCOPE_GRAMMAR = /^[A-Za-z0-9%:_/.\\-]*$/;
-const LONE_SURROGATE = /\p{Cs}/u;
 const HEX = "0123456789ABCDEF";
 const UTF8 = new TextEncoder();
 // ignoreBOM: a leading %EF%BB%BF must survive decoding, or rule 4 would accept a dropped BOM.
@@ -19,7 +19,7 @@ function percentEncodeCodePoint(cp: string): string {
 }
 
 function percentEncode(raw: unknown, code: CrossSessionCodecErrorCode, what: string): string {
-  if (typeof raw !== "string" || LONE_SURROGATE.test(raw)) {
+  if (typeof raw !== "string" || !isWellFormed(raw)) {
     throw new CrossSessionCodecError(code, `${what} must be a well-formed string`);
   }
   return raw.replace(UNSAFE, percentEncodeCodePoint);

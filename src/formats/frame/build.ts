@@ -1,11 +1,5 @@
-import {
-  firstCodePoints,
-  sanitizeAttribute,
-  sanitizeBody,
-  sanitizeId,
-  sanitizeSummary,
-  utf8ByteLength,
-} from "../sanitize/index.ts";
+import { sanitizeAttribute, sanitizeBody, sanitizeId, sanitizeSummary } from "../sanitize/index.ts";
+import { firstCodePoints, utf8ByteLength } from "../text/index.ts";
 import { clauseOf, type Instruction } from "./instruction.ts";
 import { preambleLine } from "./preamble.ts";
 import { formatSentAt } from "./sent-at.ts";

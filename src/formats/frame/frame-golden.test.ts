@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { expectGolden, expectNoOrphanGoldens, testdataDir } from "../../../test/support/golden.ts";
-import { utf8ByteLength } from "../sanitize/index.ts";
+import { utf8ByteLength } from "../text/index.ts";
 import { build, type FrameEnvelope, type Instruction, parse, wrap } from "./index.ts";
 
 const dir = testdataDir(import.meta.url);

@@ -1,14 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
-import {
-  firstCodePoints,
-  sanitizeAttribute,
-  sanitizeBody,
-  sanitizeId,
-  sanitizeSummary,
-} from "../sanitize/index.ts";
+import { sanitizeAttribute, sanitizeBody, sanitizeId, sanitizeSummary } from "../sanitize/index.ts";
 import { hostileText } from "../sanitize/testdata/hostile-text.ts";
+import { firstCodePoints } from "../text/index.ts";
 import {
   build,
   clauseOf,

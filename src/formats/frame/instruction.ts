@@ -1,10 +1,11 @@
+import { sanitize } from "../sanitize/index.ts";
 import {
   goTrimSpace,
+  isWellFormed,
   isWellFormedUtf8,
   repairUtf8,
-  sanitize,
   utf8ByteLength,
-} from "../sanitize/index.ts";
+} from "../text/index.ts";
 import {
   FrameConfigError,
   type FrameConfigReason,
@@ -63,9 +64,7 @@ function refuse(reason: FrameConfigReason): ClauseCheckResult {
  */
 export function checkClause(folded: string): ClauseCheckResult {
   if (utf8ByteLength(folded) > MAX_CUSTOM_BYTES) return refuse(REASON_FILE_TOO_LARGE);
-  if (!(folded as unknown as { isWellFormed(): boolean }).isWellFormed()) {
-    return refuse(REASON_FILE_NOT_UTF8);
-  }
+  if (!isWellFormed(folded)) return refuse(REASON_FILE_NOT_UTF8);
   if (folded === "") return refuse(REASON_FILE_EMPTY);
   if (foldClause(folded) !== folded) return refuse(REASON_FILE_UNSAFE);
   if (sanitize(folded) !== folded) return refuse(REASON_FILE_UNSAFE);

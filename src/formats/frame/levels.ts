@@ -1,4 +1,4 @@
-import { goTrimSpace } from "../sanitize/index.ts";
+import { goTrimSpace } from "../text/index.ts";
 import { FrameConfigError, REASON_INVALID_LEVEL } from "./config-error.ts";
 
 /** No clause: provenance, the untrusted-content statement, the reply command, loop damping. */

@@ -24,7 +24,7 @@ export type FrameParseReason = (typeof FRAME_PARSE_REASONS)[number];
  *
  * @example FRAME_PARSE_DETAILS.includes("tag_line") === true
  */
-export const FRAME_PARSE_DETAILS: readonly [
+export const FRAME_PARSE_DETAILS = [
   "no_open_tag",
   "tag_unterminated",
   "attribute_name",
@@ -39,22 +39,7 @@ export const FRAME_PARSE_DETAILS: readonly [
   "no_separator",
   "no_summary_line",
   "no_summary_prefix",
-] = [
-  "no_open_tag",
-  "tag_unterminated",
-  "attribute_name",
-  "attribute_value",
-  "attribute_unterminated",
-  "attribute_repeated",
-  "attribute_separator",
-  "tag_line",
-  "no_close_tag",
-  "empty_frame",
-  "close_not_alone",
-  "no_separator",
-  "no_summary_line",
-  "no_summary_prefix",
-];
+] as const;
 
 /** A {@link parse} failure detail. */
 export type FrameParseDetail = (typeof FRAME_PARSE_DETAILS)[number];

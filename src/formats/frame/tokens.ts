@@ -30,7 +30,7 @@ export const MAX_CUSTOM_BYTES = 4096;
  *
  * @example TAG_ATTRIBUTES[0] === "team"
  */
-export const TAG_ATTRIBUTES: readonly [
+export const TAG_ATTRIBUTES = [
   "team",
   "message-id",
   "reply-to-session-id",
@@ -39,16 +39,7 @@ export const TAG_ATTRIBUTES: readonly [
   "from-label",
   "hops",
   "sent-at",
-] = [
-  "team",
-  "message-id",
-  "reply-to-session-id",
-  "from-principal",
-  "from-name",
-  "from-label",
-  "hops",
-  "sent-at",
-];
+] as const;
 
 /**
  * The line a prompt hook prints before each polled frame (formats.md §2.9): hook output joins the
