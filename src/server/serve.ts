@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { BrigadeService, type ServiceDeps, systemDeps } from "../service/index.ts";
+import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
 import type { Logger } from "./logger.ts";
@@ -24,6 +24,12 @@ export interface ServeOptions {
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
   readonly deps?: ServiceDeps;
+  /**
+   * Test-only seam: builds the service over the opened store instead of `new BrigadeService`.
+   * Only the conformance positive controls (`src/server/testing/serve-mutant.ts`) pass it, to run
+   * a deliberately broken variant; `brigade serve` never does. The store is still closed by `stop`.
+   */
+  readonly createService?: (store: Store, deps: ServiceDeps) => BrigadeService;
 }
 
 /** A running server. */
@@ -49,7 +55,8 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
   const store = openSqliteStore(options.dataFile);
-  const service = new BrigadeService(store, options.deps ?? systemDeps());
+  const deps = options.deps ?? systemDeps();
+  const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const app = createApp(service, {
     logger: options.logger,
     clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",

@@ -1,0 +1,20 @@
+/**
+ * Test-only server pieces: the server halves of the conformance positive controls (mutants) and
+ * the `serve-mutant` entry. Production code never imports this folder.
+ */
+export { capsSwappedTx } from "./caps-swapped.ts";
+export type { TxDecorator } from "./decorated-store.ts";
+export { DecoratedStore, overrideTx } from "./decorated-store.ts";
+export { noAckPersistenceTx } from "./no-ack-persistence.ts";
+export type { ServeMutantIo } from "./serve-mutant-command.ts";
+export { MUTANT_ENV, runServeMutant } from "./serve-mutant-command.ts";
+export type { ServerMutant } from "./server-mutants.ts";
+export { isServerMutant, mutantServiceFactory, SERVER_MUTANTS } from "./server-mutants.ts";
+export { leakingSessionListTx, membershipBypassTx, TeamLeakService } from "./team-leak.ts";
+export type { ClaimedMembers } from "./trusted-sender.ts";
+export {
+  applyClaims,
+  splitClaims,
+  TrustedSenderService,
+  trustedSendTx,
+} from "./trusted-sender.ts";

@@ -1,0 +1,56 @@
+import { BrigadeService, type ServiceDeps, type Store } from "../../service/index.ts";
+import { capsSwappedTx } from "./caps-swapped.ts";
+import { DecoratedStore } from "./decorated-store.ts";
+import { noAckPersistenceTx } from "./no-ack-persistence.ts";
+import { TeamLeakService } from "./team-leak.ts";
+import { TrustedSenderService } from "./trusted-sender.ts";
+
+/**
+ * The mutants the test server knows: the keys of `CONFORMANCE_MUTANTS` (src/conformance/mutants.ts;
+ * repeated here because the server layer may not import the conformance layer, and
+ * test/conformance-mutants.test.ts checks the two lists are equal).
+ *
+ * @example SERVER_MUTANTS.includes("caps_swapped") // true
+ */
+export const SERVER_MUTANTS = [
+  "no_ack_persistence",
+  "team_leak",
+  "trusted_sender",
+  "caps_swapped",
+] as const;
+
+/** One of {@link SERVER_MUTANTS}. */
+export type ServerMutant = (typeof SERVER_MUTANTS)[number];
+
+/**
+ * Whether `name` is exactly one of {@link SERVER_MUTANTS} (case-sensitive).
+ *
+ * @example isServerMutant("caps_swapped") // true; isServerMutant("CAPS_SWAPPED") // false
+ */
+export function isServerMutant(name: unknown): name is ServerMutant {
+  return typeof name === "string" && (SERVER_MUTANTS as readonly string[]).includes(name);
+}
+
+/**
+ * The service factory (for `startServer`'s test-only `createService`) that builds the server half
+ * of `mutant` over the real store: `no_ack_persistence` and `caps_swapped` are store decorators
+ * under the real service; `team_leak` and `trusted_sender` are service subclasses over decorated
+ * stores. Contract: docs/22-conformance.md, "Mutant contract".
+ *
+ * @example startServer({ …, createService: mutantServiceFactory("caps_swapped") })
+ */
+export function mutantServiceFactory(
+  mutant: ServerMutant,
+): (store: Store, deps: ServiceDeps) => BrigadeService {
+  switch (mutant) {
+    case "no_ack_persistence":
+      return (store, deps) =>
+        new BrigadeService(new DecoratedStore(store, noAckPersistenceTx), deps);
+    case "caps_swapped":
+      return (store, deps) => new BrigadeService(new DecoratedStore(store, capsSwappedTx), deps);
+    case "team_leak":
+      return (store, deps) => new TeamLeakService(store, deps);
+    case "trusted_sender":
+      return (store, deps) => new TrustedSenderService(store, deps);
+  }
+}
