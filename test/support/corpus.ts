@@ -22,7 +22,10 @@ export function loadBipia(): CorpusEntry[] {
   const entries: CorpusEntry[] = [];
   for (const file of readdirSync(BIPIA_DIR).sort()) {
     if (!file.endsWith(".json")) continue;
-    const data = JSON.parse(readFileSync(join(BIPIA_DIR, file), "utf8")) as Record<string, string[]>;
+    const data = JSON.parse(readFileSync(join(BIPIA_DIR, file), "utf8")) as Record<
+      string,
+      string[]
+    >;
     for (const [category, texts] of Object.entries(data)) {
       texts.forEach((text, index) => {
         entries.push({ source: `${file}:${category}:${index}`, text });

@@ -9,5 +9,8 @@ declare module "vitest" {
 
 /** Passes the `--update` flag to the workers, so goldens are rewritten only on explicit request. */
 export default function setup(project: TestProject): void {
-  project.provide("updateGoldens", project.config.update === true || project.config.update === "all");
+  project.provide(
+    "updateGoldens",
+    project.config.update === true || project.config.update === "all",
+  );
 }
