@@ -1,0 +1,164 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
+import { resolveConfigDir, resolveProfileName } from "./config-location.ts";
+import { summarizeProfile } from "./describe-profile.ts";
+import { ProfileStore } from "./profile-store.ts";
+
+const fresh = (): string => mkdtempSync(join(tmpdir(), "brigade-profile-"));
+const mode = (path: string): number => statSync(path).mode & 0o777;
+
+describe("config location", () => {
+  test("BRIGADE_CONFIG_DIR, else XDG_CONFIG_HOME/brigade, else ~/.config/brigade; relative ignored", () => {
+    expect(resolveConfigDir({ BRIGADE_CONFIG_DIR: "/c", XDG_CONFIG_HOME: "/x", HOME: "/h" })).toBe(
+      "/c",
+    );
+    expect(resolveConfigDir({ XDG_CONFIG_HOME: "/x", HOME: "/h" })).toBe("/x/brigade");
+    expect(resolveConfigDir({ HOME: "/h" })).toBe("/h/.config/brigade");
+    expect(resolveConfigDir({ BRIGADE_CONFIG_DIR: "rel", HOME: "/h" })).toBeUndefined();
+    expect(resolveConfigDir({})).toBeUndefined();
+  });
+
+  test("--profile, else BRIGADE_PROFILE, else default", () => {
+    expect(resolveProfileName("work", { BRIGADE_PROFILE: "x" })).toBe("work");
+    expect(resolveProfileName(undefined, { BRIGADE_PROFILE: "x" })).toBe("x");
+    expect(resolveProfileName(undefined, { BRIGADE_PROFILE: "" })).toBe("default");
+    expect(resolveProfileName(undefined, {})).toBe("default");
+  });
+});
+
+describe("private files", () => {
+  test("folders are created 0700 and files 0600, whatever the umask", () => {
+    const old = process.umask(0o000);
+    try {
+      const root = fresh();
+      const dir = join(root, "a", "b");
+      ensurePrivateDir(dir);
+      expect(mode(dir)).toBe(0o700);
+      writePrivateFileAtomic(join(dir, "f.json"), "{}\n");
+      expect(mode(join(dir, "f.json"))).toBe(0o600);
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  test("an existing loose folder is tightened to 0700", () => {
+    const dir = join(fresh(), "loose");
+    ensurePrivateDir(dir);
+    chmodSync(dir, 0o755);
+    ensurePrivateDir(dir);
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  test("atomic write replaces the whole file and leaves no temporary behind", () => {
+    const dir = fresh();
+    const path = join(dir, "f.json");
+    writeFileSync(path, "old content that is longer\n", { mode: 0o600 });
+    writePrivateFileAtomic(path, "new\n");
+    expect(readFileSync(path, "utf8")).toBe("new\n");
+    expect(readdirSync(dir)).toEqual(["f.json"]);
+  });
+
+  test("a failed write leaves the old file and no temporary", () => {
+    const dir = fresh();
+    const path = join(dir, "f.json");
+    writeFileSync(path, "old\n", { mode: 0o600 });
+    // Renaming a file over a non-empty folder fails after the temporary was written.
+    const blocker = join(dir, "blocked");
+    ensurePrivateDir(join(blocker, "inner"));
+    expect(() => writePrivateFileAtomic(blocker, "x")).toThrow(/file I\/O failed/);
+    expect(readdirSync(dir).sort()).toEqual(["blocked", "f.json"]);
+    expect(readFileSync(path, "utf8")).toBe("old\n");
+  });
+
+  test("readPrivateFile: missing, world-readable refused, ok", () => {
+    const dir = fresh();
+    const path = join(dir, "f");
+    expect(readPrivateFile(path)).toEqual({ kind: "missing" });
+    writeFileSync(path, "x", { mode: 0o644 });
+    chmodSync(path, 0o644);
+    expect(readPrivateFile(path)).toEqual({ kind: "world_readable" });
+    chmodSync(path, 0o600);
+    expect(readPrivateFile(path)).toEqual({ kind: "ok", text: "x" });
+  });
+});
+
+describe("ProfileStore", () => {
+  test("reads create nothing; writes create profiles/ and credentials/ 0700 with 0600 files", () => {
+    const root = join(fresh(), "cfg");
+    const store = new ProfileStore(root, "default");
+    expect(store.readProfile()).toEqual({ kind: "missing" });
+    expect(store.readCredential()).toEqual({ kind: "missing" });
+    expect(summarizeProfile(store, "default")).toEqual({ name: "default", state: "unconfigured" });
+    expect(existsSync(root)).toBe(false);
+
+    store.writeProfile({ server: "http://127.0.0.1:1" });
+    expect(summarizeProfile(store, "default").state).toBe("unauthenticated");
+    store.writeCredential({ token: "tok-secret", principal_ref: "p-1" });
+    expect(summarizeProfile(store, "default").state).toBe("not_member");
+    store.writeProfile({
+      server: "http://127.0.0.1:1",
+      team_ref: "t-1",
+      team_name: "core",
+      principal_ref: "p-1",
+      human_label: "dana",
+    });
+    expect(summarizeProfile(store, "default")).toEqual({
+      name: "default",
+      state: "joined",
+      team_ref: "t-1",
+      team_name: "core",
+      principal_ref: "p-1",
+      human_label: "dana",
+    });
+    expect(mode(join(root, "profiles"))).toBe(0o700);
+    expect(mode(join(root, "credentials"))).toBe(0o700);
+    expect(mode(store.profilePath)).toBe(0o600);
+    expect(mode(store.credentialPath)).toBe(0o600);
+    expect(readFileSync(store.profilePath, "utf8")).not.toContain("tok-secret");
+    expect(JSON.parse(readFileSync(store.credentialPath, "utf8"))).toEqual({
+      token: "tok-secret",
+      principal_ref: "p-1",
+    });
+  });
+
+  test("a world-readable profile or credential is refused (not ok)", () => {
+    const store = new ProfileStore(fresh(), "default");
+    store.writeProfile({ server: "http://127.0.0.1:1" });
+    store.writeCredential({ token: "t" });
+    chmodSync(store.profilePath, 0o644);
+    expect(store.readProfile()).toEqual({ kind: "world_readable" });
+    chmodSync(store.profilePath, 0o600);
+    chmodSync(store.credentialPath, 0o604);
+    expect(store.readCredential()).toEqual({ kind: "world_readable" });
+  });
+
+  test("a rebind-style rewrite (pretty JSON, unknown members) still reads; bad shapes are invalid", () => {
+    const store = new ProfileStore(fresh(), "default");
+    store.writeProfile({ server: "http://s", team_ref: "t-1", team_name: "n", principal_ref: "p" });
+    const doc = JSON.parse(readFileSync(store.profilePath, "utf8"));
+    writeFileSync(
+      store.profilePath,
+      `${JSON.stringify({ ...doc, team_ref: "t-2", extra: [1] }, null, 2)}\n`,
+    );
+    const read = store.readProfile();
+    expect(read.kind === "ok" && read.value.team_ref).toBe("t-2");
+    writeFileSync(store.profilePath, '{"team_ref": 5}');
+    expect(store.readProfile()).toEqual({ kind: "invalid" });
+    writeFileSync(store.profilePath, "not json");
+    expect(store.readProfile()).toEqual({ kind: "invalid" });
+    store.writeCredential({ token: "t" });
+    writeFileSync(store.credentialPath, '{"token": ""}');
+    expect(store.readCredential()).toEqual({ kind: "invalid" });
+  });
+});
