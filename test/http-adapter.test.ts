@@ -1,0 +1,210 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  HTTP_ADAPTER_CAPABILITIES,
+  HTTP_ADAPTER_LEASE,
+  HTTP_ADAPTER_RETENTION,
+  HttpAdapter,
+} from "../src/adapters/http/index.ts";
+import { runAdapter } from "../src/cli/adapter-command.ts";
+import type { WatchEvent } from "../src/protocol/index.ts";
+import { silentLogger } from "../src/server/logger.ts";
+import { type RunningServer, startServer } from "../src/server/serve.ts";
+import { describeBackend, SERVICE_LEASE, SERVICE_RETENTION } from "../src/service/index.ts";
+
+describe("cross-layer constants (the adapters layer may not import src/service)", () => {
+  test("lease and retention equal the service's", () => {
+    expect(HTTP_ADAPTER_LEASE).toEqual(SERVICE_LEASE);
+    expect(HTTP_ADAPTER_RETENTION).toEqual(SERVICE_RETENTION);
+    expect(HTTP_ADAPTER_LEASE).toEqual(describeBackend().lease);
+    expect(HTTP_ADAPTER_RETENTION).toEqual(describeBackend().retention);
+  });
+
+  test("capabilities are the service's plus the watch transport ones", () => {
+    const expected = [
+      ...describeBackend().capabilities,
+      "message.watch.push",
+      "message.watch.stdin_commands",
+    ];
+    expect([...HTTP_ADAPTER_CAPABILITIES].sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  test("describe's limits are the backend's", async () => {
+    const d = await new HttpAdapter({ env: {} }).describe();
+    expect(d.limits).toEqual(describeBackend().limits);
+  });
+});
+
+let server: RunningServer;
+let root: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "brigade-http-it-"));
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataFile: join(root, "data", "brigade.sqlite"),
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `brigade adapter http …` in process with `stdin` text; returns status and parsed stdout. */
+async function cli(
+  principal: string,
+  argv: string[],
+  stdin?: string,
+): Promise<{ status: number; out: Record<string, unknown>; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const status = await runAdapter(["http", ...argv], {
+    stdin:
+      stdin === undefined
+        ? {
+            [Symbol.asyncIterator]() {
+              throw new Error("stdin read by a no-input command");
+            },
+          }
+        : (async function* () {
+            yield new TextEncoder().encode(stdin);
+          })(),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: {
+      BRIGADE_CONFIG_DIR: join(root, principal, "config"),
+      BRIGADE_SERVER: server.url,
+      BRIGADE_LOG_LEVEL: "debug",
+    },
+  });
+  expect(stdout.indexOf("\n")).toBe(stdout.length - 1);
+  return { status, out: JSON.parse(stdout) as Record<string, unknown>, stderr };
+}
+
+const registration = (name: string) =>
+  JSON.stringify({
+    harness: "claude-code",
+    harness_version: "2.1.270",
+    session_name: name,
+    activity: "busy",
+    inbound: "accept",
+  });
+
+describe("http adapter against the real brigade serve", () => {
+  test("create, join, register, send, receive, watch, ack, leave", async () => {
+    // A creates the team through the process binding; B joins with the secret on stdin.
+    const created = await cli("a", ["team", "create", "--name", "core", "--label", "dana"]);
+    expect(created.status).toBe(0);
+    const team = (created.out as { result: { team_ref: string; join_secret: string } }).result;
+    expect(created.stderr).not.toContain(team.join_secret);
+    const joined = await cli(
+      "b",
+      ["team", "join"],
+      JSON.stringify({ join_secret: team.join_secret }),
+    );
+    expect(joined.out).toMatchObject({
+      ok: true,
+      result: { team_ref: team.team_ref, rejoined: false },
+    });
+    expect(joined.stderr).not.toContain(team.join_secret);
+
+    const described = await cli("b", ["describe"]);
+    expect(described.out).toMatchObject({
+      result: { profile: { state: "joined", team_ref: team.team_ref } },
+    });
+
+    const regA = await cli("a", ["session", "register"], registration("billing"));
+    const regB = await cli("b", ["session", "register"], registration("frontend"));
+    const sa = (regA.out.result as { session_id: string }).session_id;
+    const sb = (regB.out.result as { session_id: string }).session_id;
+
+    const sent = await cli(
+      "a",
+      ["message", "send"],
+      JSON.stringify({ sender_session_id: sa, recipient_session_id: sb, body: "first\nline" }),
+    );
+    expect(sent.out).toMatchObject({ ok: true, result: { status: "accepted", hop_count: 0 } });
+    const first = (sent.out.result as { message_id: string }).message_id;
+
+    const received = await cli("b", ["message", "receive", "--session", sb]);
+    expect(received.out).toMatchObject({
+      result: { messages: [{ message_id: first, body: "first\nline" }] },
+    });
+
+    // B watches in process: the queued message, then a pushed one, then an ack over the handle.
+    const b = new HttpAdapter({
+      env: { BRIGADE_CONFIG_DIR: join(root, "b", "config") },
+    });
+    const watch = b.messageWatch(sb);
+    const events: WatchEvent[] = [];
+    const done = (async () => {
+      for await (const e of watch) events.push(e);
+    })();
+    const waitFor = async (p: (e: WatchEvent) => boolean): Promise<WatchEvent> => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const hit = events.find(p);
+        if (hit !== undefined) return hit;
+        if (Date.now() > deadline) throw new Error("watch event did not arrive within 5 s");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await waitFor((e) => e.event === "message" && e.message.message_id === first);
+    expect(events[0]).toMatchObject({ event: "ready", mode: "push", session_id: sb });
+    const second = await new HttpAdapter({
+      env: { BRIGADE_CONFIG_DIR: join(root, "a", "config") },
+    }).messageSend({ sender_session_id: sa, recipient_session_id: sb, body: "pushed" });
+    const pushed = await waitFor(
+      (e) => e.event === "message" && e.message.message_id === second.message_id,
+    );
+    expect(pushed).toMatchObject({
+      message: { sender: { session_id: sa }, team_ref: team.team_ref },
+    });
+    await watch.send({ type: "ack", message_ids: [first, second.message_id, "m-unknown"] });
+    expect(await waitFor((e) => e.event === "acked")).toEqual({
+      event: "acked",
+      message_ids: [first, second.message_id],
+      unknown: ["m-unknown"],
+    });
+    await watch.send({ type: "heartbeat", activity: "idle" });
+    expect(await waitFor((e) => e.event === "heartbeat_ok")).toMatchObject({
+      session_id: sb,
+      state: "idle",
+    });
+    await watch.close();
+    await done;
+
+    const empty = await cli("b", ["message", "receive", "--session", sb]);
+    expect(empty.out).toMatchObject({ result: { messages: [] } });
+
+    const members = await cli("a", ["team", "members"]);
+    expect((members.out.result as { members: unknown[] }).members).toHaveLength(2);
+
+    // Foreign-team isolation and the uniform not_found, through the process binding.
+    await cli("c", ["team", "create", "--name", "other"]);
+    const foreign = await cli("c", ["message", "receive", "--session", sb]);
+    const random = await cli("c", ["message", "receive", "--session", "s-does-not-exist"]);
+    expect(foreign.status).toBe(6);
+    expect(foreign.out).toEqual(random.out);
+
+    const left = await cli("b", ["team", "leave"]);
+    expect(left.out).toMatchObject({ ok: true, result: { team_ref: team.team_ref, left: true } });
+    const after = await cli("b", ["session", "list"]);
+    expect(after.status).toBe(11);
+    const again = await cli(
+      "b",
+      ["team", "join"],
+      JSON.stringify({ join_secret: team.join_secret }),
+    );
+    expect(again.out).toMatchObject({ ok: true, result: { rejoined: true } });
+  });
+});
