@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
+import { ADAPTER_MUTANTS } from "../src/adapters/http/testing/adapter-mutant-command.ts";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
+import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const MAIN = join(root, "dist/cli/main.js");
@@ -58,6 +60,14 @@ async function startMutantServer(mutant: ConformanceMutant): Promise<string> {
     proc.on("exit", () => rej(new Error("mutant server exited before listening")));
   });
 }
+
+describe("mutant names", () => {
+  test("both testing entries know exactly the mutants of CONFORMANCE_MUTANTS", () => {
+    const names = Object.keys(CONFORMANCE_MUTANTS).sort();
+    expect([...SERVER_MUTANTS].sort()).toEqual(names);
+    expect([...ADAPTER_MUTANTS].sort()).toEqual(names);
+  });
+});
 
 describe.skipIf(!ready)(
   "positive controls (§12.4): each mutant fails exactly its cases (skipped until serve and both testing entries are built)",
