@@ -1,0 +1,465 @@
+import { build, type Instruction, wrap } from "../../formats/frame/index.ts";
+import { noticeName, oneLine, sanitizeId } from "../../formats/sanitize/index.ts";
+import type { InboundPolicy } from "../../protocol/index.ts";
+import { INBOUND_LIMITS } from "./inbound-limits.ts";
+import type { InboundMessage } from "./inbound-message.ts";
+import type { PendingRecord, PendingStore, SeenStore } from "./inbound-stores.ts";
+import { type InboundRejectionReason, looseValidate } from "./loose-validation.ts";
+import { LruSet } from "./lru-set.ts";
+import { dropNotice, rateNotice } from "./notices.ts";
+
+/**
+ * What {@link InboundPipeline.offer} did with a candidate: `rejected` (step 1), `duplicate`
+ * (step 2, already injected: ack it), `ignored` (step 2, already queued or handed out; or step 3,
+ * already held), `refused` (step 3), `held` (step 3), `rate_limited` (step 4), `deferred_identical`
+ * (step 5), `queued` (step 6). Only `duplicate` is acknowledged.
+ *
+ * @example INBOUND_OUTCOMES.length === 8
+ */
+export const INBOUND_OUTCOMES = [
+  "rejected",
+  "duplicate",
+  "ignored",
+  "refused",
+  "held",
+  "rate_limited",
+  "deferred_identical",
+  "queued",
+] as const;
+
+/** One outcome of {@link InboundPipeline.offer}. */
+export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
+
+/**
+ * The result of {@link InboundPipeline.offer}. `ack` is true only for `duplicate`: the caller
+ * acks `messageId` then. A `queued` result may name the oldest message the full queue `evicted`
+ * (left unacked, the server delivers it again).
+ *
+ * @example const r = pipeline.offer(envelope); if (r.ack) adapter.ack(r.messageId);
+ */
+export type OfferResult =
+  | { readonly outcome: "rejected"; readonly ack: false; readonly reason: InboundRejectionReason }
+  | { readonly outcome: "duplicate"; readonly ack: true; readonly messageId: string }
+  | {
+      readonly outcome: "queued";
+      readonly ack: false;
+      readonly messageId: string;
+      readonly evicted?: string;
+    }
+  | {
+      readonly outcome: "ignored" | "refused" | "held" | "rate_limited" | "deferred_identical";
+      readonly ack: false;
+      readonly messageId: string;
+    };
+
+/**
+ * One item handed out by {@link InboundPipeline.next}. A notice is one line of Brigade's own text
+ * (`Brigade: …`); a message carries the bare `frame` and the `text` to deliver: the frame wrapped
+ * by `wrap` (delivery `socket`) or the bare frame (delivery `poll`; the printer puts
+ * `POLL_PREAMBLE` on the line before it, formats.md §2.9).
+ *
+ * @example if (item.kind === "message") post(item.text);
+ */
+export type InboundItem =
+  | { readonly kind: "notice"; readonly notice: "rate" | "drop"; readonly text: string }
+  | {
+      readonly kind: "message";
+      readonly message: InboundMessage;
+      readonly frame: string;
+      readonly text: string;
+    };
+
+/**
+ * The result of {@link InboundPipeline.done}: `ack` true only after a successful injection of a
+ * message handed out; `persisted` false when the seen store failed (the id is still remembered
+ * in memory and the message is still acked).
+ *
+ * @example const d = pipeline.done(item); if (d.ack) adapter.ack(d.messageId);
+ */
+export type DoneResult =
+  | { readonly ack: true; readonly messageId: string; readonly persisted: boolean }
+  | { readonly ack: false };
+
+/** How delivered text is shaped: wrapped for the inbox socket, bare for poll output. */
+export type InboundDelivery = "socket" | "poll";
+
+/** Construction options of {@link InboundPipeline}. */
+export interface InboundPipelineOptions {
+  /** The clock, ms since the epoch (tests pass a fake). */
+  readonly now: () => number;
+  /** SHA-256 of the raw body as hex (injected so this module stays pure; any stable digest works). */
+  readonly hashBody: (body: string) => string;
+  /** The seen-set persisted for OUR session id. */
+  readonly seen: SeenStore;
+  /** Where pending records are saved after every change; none → memory only. */
+  readonly pendingStore?: PendingStore;
+  /** Pending records loaded from an earlier run (bodies were never stored: they wait for redelivery). */
+  readonly pendingRecords?: readonly PendingRecord[];
+  readonly policy: InboundPolicy;
+  /** The human team name printed in the frame. */
+  readonly teamName: string;
+  /** The session's frame level (and custom clause). */
+  readonly instruction: Instruction;
+  readonly delivery: InboundDelivery;
+}
+
+interface RaisedNotice {
+  readonly name: string;
+  readonly ids: Set<string>;
+}
+
+interface IdenticalEntry {
+  readonly firstAt: number;
+  readonly messageId: string;
+}
+
+/** Above this many keys a per-sender map is swept of stale entries. */
+const SWEEP_THRESHOLD = 1_024;
+
+/**
+ * The inbound pipeline of claude-code.md §7.5, shared by the watcher (socket) and the prompt-hook
+ * poll: pure, clock and body hash injected, one instance per Brigade session of ours.
+ *
+ * 1. `offer(candidate)` runs steps 1–6: loose validation (plus the safe-id rule), dedupe (LRU of
+ *    2,000 + the seen store), policy (`refuse` → nothing; `hold` → a pending record, cap 100),
+ *    per-sender bucket (10 per sliding 60 s), identical body (same sender + digest within 60 s),
+ *    bounded queue (50, oldest dropped).
+ * 2. `next()` hands out rate notices first, then the drop notice, then the oldest message, framed.
+ * 3. `done(item, error?)` reports the injection: success records the id and says "ack"; failure
+ *    forgets the message (the server redelivers it).
+ *
+ * Nothing but `duplicate` offers and successful `done` calls is ever acknowledged.
+ *
+ * @example
+ * const p = new InboundPipeline({ now: Date.now, hashBody, seen, policy: "accept", teamName: "core", instruction: { level: "open", custom: "" }, delivery: "socket" });
+ * p.offer(envelope); const item = p.next(); if (item) { post(item.text); const d = p.done(item); }
+ */
+export class InboundPipeline {
+  readonly #now: () => number;
+  readonly #hashBody: (body: string) => string;
+  readonly #seen: SeenStore;
+  readonly #pendingStore: PendingStore | undefined;
+  readonly #teamName: string;
+  readonly #instruction: Instruction;
+  readonly #delivery: InboundDelivery;
+  #policy: InboundPolicy;
+
+  readonly #recent = new LruSet(INBOUND_LIMITS.seenCap);
+  readonly #queue: { readonly message: InboundMessage }[] = [];
+  readonly #queuedIds = new Set<string>();
+  readonly #handedOut = new Set<string>();
+  readonly #pending = new Map<string, PendingRecord>();
+  readonly #held = new Map<string, InboundMessage>();
+  readonly #released = new Set<string>();
+  readonly #senderAccepts = new Map<string, number[]>();
+  readonly #identical = new Map<string, IdenticalEntry>();
+  readonly #rateNotices = new Map<string, RaisedNotice>();
+  readonly #rateRaisedAt = new Map<string, number>();
+  #dropNotice: Set<string> | undefined;
+  #dropRaisedAt: number | undefined;
+
+  constructor(options: InboundPipelineOptions) {
+    this.#now = options.now;
+    this.#hashBody = options.hashBody;
+    this.#seen = options.seen;
+    this.#pendingStore = options.pendingStore;
+    this.#teamName = options.teamName;
+    this.#instruction = options.instruction;
+    this.#delivery = options.delivery;
+    this.#policy = options.policy;
+    for (const record of options.pendingRecords ?? []) {
+      this.#pending.set(record.message_id, record);
+    }
+    this.#trimPending();
+  }
+
+  /** The effective inbound policy. */
+  get policy(): InboundPolicy {
+    return this.#policy;
+  }
+
+  /** Changes the policy (e.g. after a settings scan); held messages stay held until released. */
+  setPolicy(policy: InboundPolicy): void {
+    this.#policy = policy;
+  }
+
+  /** Messages waiting in the step-6 queue. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** The pending (held) records, oldest first. */
+  pendingRecords(): PendingRecord[] {
+    return [...this.#pending.values()];
+  }
+
+  /**
+   * Runs one candidate (a watch `message` event's envelope or one received envelope, untyped)
+   * through steps 1–6. See {@link OfferResult}; only `duplicate` asks for an ack.
+   *
+   * @example pipeline.offer(JSON.parse(line).message)
+   */
+  offer(candidate: unknown): OfferResult {
+    const validated = looseValidate(candidate);
+    if (!validated.ok) return { outcome: "rejected", ack: false, reason: validated.reason };
+    const message = validated.message;
+    const messageId = message.message_id;
+    // Step 2: dedupe.
+    if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
+      this.#recent.add(messageId);
+      return { outcome: "duplicate", ack: true, messageId };
+    }
+    if (this.#queuedIds.has(messageId) || this.#handedOut.has(messageId)) {
+      return { outcome: "ignored", ack: false, messageId };
+    }
+    // Step 3: policy.
+    if (this.#policy === "refuse") return { outcome: "refused", ack: false, messageId };
+    if (this.#released.has(messageId)) return this.#enqueue(message);
+    if (this.#policy === "hold") {
+      if (this.#pending.has(messageId)) {
+        if (!this.#held.has(messageId)) this.#held.set(messageId, message);
+        return { outcome: "ignored", ack: false, messageId };
+      }
+      this.#hold(message);
+      return { outcome: "held", ack: false, messageId };
+    }
+    if (this.#pending.has(messageId)) {
+      // The policy became `accept` while this message was held: it takes the normal path.
+      this.#pending.delete(messageId);
+      this.#held.delete(messageId);
+      this.#savePending();
+    }
+    const now = this.#now();
+    this.#sweep(now);
+    // Step 4: per-sender bucket.
+    const senderId = message.sender.session_id;
+    if (!this.#acceptFromSender(senderId, now)) {
+      this.#raiseRateNotice(senderId, message, now);
+      return { outcome: "rate_limited", ack: false, messageId };
+    }
+    // Step 5: identical body.
+    const key = `${senderId}\n${this.#hashBody(message.body)}`;
+    const first = this.#identical.get(key);
+    if (first !== undefined && now - first.firstAt < INBOUND_LIMITS.identicalWindowMs) {
+      if (first.messageId !== messageId) {
+        return { outcome: "deferred_identical", ack: false, messageId };
+      }
+    } else {
+      this.#identical.set(key, { firstAt: now, messageId });
+    }
+    return this.#enqueue(message);
+  }
+
+  /**
+   * Releases held messages (a terminal `brigade inbox release`, read from the release file): each
+   * id that is pending leaves the pending list and re-enters at step 6, skipping steps 4–5 — now
+   * if its envelope is in memory, else when the server delivers it again. Ids not pending are
+   * ignored. Returns how many were released.
+   *
+   * @example pipeline.release(["m-1", "m-2"]) === 2
+   */
+  release(ids: Iterable<string>): number {
+    let released = 0;
+    for (const id of ids) {
+      if (!this.#pending.has(id)) continue;
+      this.#pending.delete(id);
+      released += 1;
+      const message = this.#held.get(id);
+      this.#held.delete(id);
+      if (this.#recent.has(id) || this.#seen.has(id)) continue;
+      this.#released.add(id);
+      while (this.#released.size > INBOUND_LIMITS.pendingCap) {
+        const oldest = this.#released.values().next();
+        if (oldest.done === true) break;
+        this.#released.delete(oldest.value);
+      }
+      if (message !== undefined && this.#policy !== "refuse") this.#enqueue(message);
+    }
+    if (released > 0) this.#savePending();
+    return released;
+  }
+
+  /**
+   * The item {@link next} would hand out, without handing it out (so a pacer can look at its
+   * bytes first). `undefined` when nothing waits.
+   *
+   * @example const head = pipeline.peek();
+   */
+  peek(): InboundItem | undefined {
+    return this.#head();
+  }
+
+  /**
+   * Hands out the next item: rate notices first (oldest sender first), then the drop notice, then
+   * the oldest queued message, framed at the session's level. Every message item must be
+   * reported back with {@link done}.
+   *
+   * @example for (let item = pipeline.next(); item; item = pipeline.next()) inject(item);
+   */
+  next(): InboundItem | undefined {
+    const item = this.#head();
+    if (item === undefined) return undefined;
+    if (item.kind === "notice") {
+      if (item.notice === "rate") {
+        const first = this.#rateNotices.keys().next();
+        if (first.done !== true) this.#rateNotices.delete(first.value);
+      } else {
+        this.#dropNotice = undefined;
+      }
+      return item;
+    }
+    this.#queue.shift();
+    this.#queuedIds.delete(item.message.message_id);
+    this.#handedOut.add(item.message.message_id);
+    return item;
+  }
+
+  /**
+   * Reports the injection of an item handed out by {@link next}. Success (`error` undefined)
+   * records the message id (in memory and in the seen store) and answers `ack: true`; a failure
+   * forgets the message unacked (the server delivers it again). Notices are never acked; a notice
+   * that failed is not retried.
+   *
+   * @example const d = pipeline.done(item, postError); if (d.ack) adapter.ack(d.messageId);
+   */
+  done(item: InboundItem, error?: unknown): DoneResult {
+    if (item.kind === "notice") return { ack: false };
+    const messageId = item.message.message_id;
+    if (!this.#handedOut.delete(messageId)) return { ack: false };
+    if (error !== undefined) return { ack: false };
+    this.#released.delete(messageId);
+    this.#recent.add(messageId);
+    let persisted = true;
+    try {
+      this.#seen.add(messageId);
+    } catch {
+      persisted = false;
+    }
+    return { ack: true, messageId, persisted };
+  }
+
+  #head(): InboundItem | undefined {
+    const rate = this.#rateNotices.values().next();
+    if (rate.done !== true) {
+      return {
+        kind: "notice",
+        notice: "rate",
+        text: rateNotice(rate.value.name, rate.value.ids.size),
+      };
+    }
+    if (this.#dropNotice !== undefined) {
+      return { kind: "notice", notice: "drop", text: dropNotice(this.#dropNotice.size) };
+    }
+    const entry = this.#queue[0];
+    if (entry === undefined) return undefined;
+    const frame = build(entry.message, this.#teamName, this.#instruction);
+    const text =
+      this.#delivery === "socket" ? wrap(frame, entry.message.sender.session_name) : frame;
+    return { kind: "message", message: entry.message, frame, text };
+  }
+
+  #enqueue(message: InboundMessage): OfferResult {
+    this.#queue.push({ message });
+    this.#queuedIds.add(message.message_id);
+    if (this.#queue.length <= INBOUND_LIMITS.queueCap) {
+      return { outcome: "queued", ack: false, messageId: message.message_id };
+    }
+    const oldest = this.#queue.shift() as { readonly message: InboundMessage };
+    const evicted = oldest.message.message_id;
+    this.#queuedIds.delete(evicted);
+    this.#raiseDropNotice(evicted, this.#now());
+    return { outcome: "queued", ack: false, messageId: message.message_id, evicted };
+  }
+
+  #hold(message: InboundMessage): void {
+    const record: PendingRecord = {
+      message_id: message.message_id,
+      sender_name: noticeName(message.sender.session_name),
+      sender_session_id: message.sender.session_id,
+      principal_ref: sanitizeId(message.sender.principal_ref),
+      summary: oneLine(message.summary ?? "", 200),
+      created_at: oneLine(message.created_at, 64),
+      held_at: this.#now(),
+    };
+    this.#pending.set(message.message_id, record);
+    this.#held.set(message.message_id, message);
+    this.#trimPending();
+    this.#savePending();
+  }
+
+  #trimPending(): void {
+    while (this.#pending.size > INBOUND_LIMITS.pendingCap) {
+      const oldest = this.#pending.keys().next();
+      if (oldest.done === true) break;
+      this.#pending.delete(oldest.value);
+      this.#held.delete(oldest.value);
+    }
+  }
+
+  #savePending(): void {
+    this.#pendingStore?.save(this.pendingRecords());
+  }
+
+  #acceptFromSender(senderId: string, now: number): boolean {
+    const since = now - INBOUND_LIMITS.senderWindowMs;
+    const times = (this.#senderAccepts.get(senderId) ?? []).filter((t) => t > since);
+    if (times.length >= INBOUND_LIMITS.senderLimit) {
+      this.#senderAccepts.set(senderId, times);
+      return false;
+    }
+    times.push(now);
+    this.#senderAccepts.set(senderId, times);
+    return true;
+  }
+
+  #raiseRateNotice(senderId: string, message: InboundMessage, now: number): void {
+    const raised = this.#rateNotices.get(senderId);
+    if (raised !== undefined) {
+      raised.ids.add(message.message_id);
+      return;
+    }
+    const last = this.#rateRaisedAt.get(senderId);
+    if (last !== undefined && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
+    this.#rateRaisedAt.set(senderId, now);
+    this.#rateNotices.set(senderId, {
+      name: message.sender.session_name,
+      ids: new Set([message.message_id]),
+    });
+  }
+
+  #raiseDropNotice(messageId: string, now: number): void {
+    if (this.#dropNotice !== undefined) {
+      this.#dropNotice.add(messageId);
+      return;
+    }
+    if (
+      this.#dropRaisedAt !== undefined &&
+      now - this.#dropRaisedAt < INBOUND_LIMITS.noticeIntervalMs
+    ) {
+      return;
+    }
+    this.#dropRaisedAt = now;
+    this.#dropNotice = new Set([messageId]);
+  }
+
+  /** Forgets per-sender state nobody can need any more, once a map grows large. */
+  #sweep(now: number): void {
+    if (this.#senderAccepts.size > SWEEP_THRESHOLD) {
+      for (const [sender, times] of this.#senderAccepts) {
+        if (times.every((t) => t <= now - INBOUND_LIMITS.senderWindowMs)) {
+          this.#senderAccepts.delete(sender);
+        }
+      }
+    }
+    if (this.#identical.size > SWEEP_THRESHOLD) {
+      for (const [key, entry] of this.#identical) {
+        if (now - entry.firstAt >= INBOUND_LIMITS.identicalWindowMs) this.#identical.delete(key);
+      }
+    }
+    if (this.#rateRaisedAt.size > SWEEP_THRESHOLD) {
+      for (const [sender, at] of this.#rateRaisedAt) {
+        if (now - at >= INBOUND_LIMITS.noticeIntervalMs) this.#rateRaisedAt.delete(sender);
+      }
+    }
+  }
+}

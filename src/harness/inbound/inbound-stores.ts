@@ -1,0 +1,40 @@
+/**
+ * The persisted seen-set of step 2, keyed by OUR session id (one store per Brigade session, so
+ * dedupe survives a crash and `claude --resume`). The file-backed implementation lives in
+ * `src/harness/state/`; tests pass an in-memory one.
+ *
+ * @example const seen: SeenStore = { has: (id) => ids.has(id), add: (id) => void ids.add(id) };
+ */
+export interface SeenStore {
+  /** True when `id` was injected before (the store keeps at least the last 2,000). */
+  has(id: string): boolean;
+  /** Records one injected id. May throw (I/O); the pipeline then still acks and says so. */
+  add(id: string): void;
+}
+
+/**
+ * A `hold` record (claude-code.md §7.1): everything a human needs to decide, **never the body**.
+ * Text members are already sanitised (`sender_name` by `noticeName`, `summary` by `oneLine` to
+ * 200 cp, `principal_ref` by `sanitizeId`); ids are safe ids. Times are ms since the epoch.
+ *
+ * @example const r: PendingRecord = { message_id: "m-1", sender_name: "api", sender_session_id: "s-1", principal_ref: "p-1", summary: "", created_at: "2026-10-02T09:15:42Z", held_at: 0 };
+ */
+export interface PendingRecord {
+  readonly message_id: string;
+  readonly sender_name: string;
+  readonly sender_session_id: string;
+  readonly principal_ref: string;
+  readonly summary: string;
+  readonly created_at: string;
+  readonly held_at: number;
+}
+
+/**
+ * Where the pipeline persists its pending records after every change (the state module writes
+ * `state/pending/<stem>.json`).
+ *
+ * @example const store: PendingStore = { save: (records) => writePending(path, records) };
+ */
+export interface PendingStore {
+  save(records: readonly PendingRecord[]): void;
+}
