@@ -579,3 +579,33 @@ describe("process binding: message watch", () => {
     expect(JSON.parse(text).message.body).toBe('a\nb\r\nc\u2028d\u2029{"event":"error"}');
   });
 });
+
+describe("process binding: watch pre-check", () => {
+  test("the local check is not run for message watch (failures must be NDJSON error events)", async () => {
+    const queue = new EventQueue<WatchEvent>();
+    queue.push({
+      event: "error",
+      error: { code: "unauthenticated", message: "m", retryable: false },
+    });
+    queue.end();
+    const handle = {
+      events: queue,
+      [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+      send: async () => {},
+      close: async () => {},
+    };
+    const c = await run(
+      ["message", "watch", "--session", "s-1"],
+      { messageWatch: () => handle },
+      { stdin: stdinOf() },
+      () => {
+        throw new BapError({ code: "unauthenticated", message: "m", retryable: false });
+      },
+    );
+    expect(c.status).toBe(4);
+    expect(JSON.parse(c.stdout)).toEqual({
+      event: "error",
+      error: { code: "unauthenticated", message: "m", retryable: false },
+    });
+  });
+});

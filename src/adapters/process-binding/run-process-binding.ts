@@ -168,7 +168,8 @@ async function dispatch(
       return adapter.messageAck(session, unwrap(validateAckRequest(await readDocument(io))));
     }
     case "message watch": {
-      local();
+      // No pre-check here: on the watch, stdout is NDJSON, so even a missing credential must
+      // arrive as an `error` event, which the handle emits itself.
       const lease = (await adapter.describe()).lease;
       return runWatch(adapter, session, io, logger, lease);
     }
