@@ -1,0 +1,38 @@
+/**
+ * The harness's local state (claude-code.md §7.1–§7.2): the state directory, its layout, the
+ * `<stem>` rule, private atomic writes, the by-pid map writer and its trust-boundary reader, the
+ * seen file and the hold (pending / release) files.
+ */
+export {
+  BY_PID_MAP_REASONS,
+  type ByPidMap,
+  type ByPidMapRead,
+  type ByPidMapReason,
+  type ByPidMapValidation,
+  MAX_BY_PID_MAP_BYTES,
+  type ReadByPidMapOptions,
+  readByPidMap,
+  serializeByPidMap,
+  UNKNOWN_PERMISSION_MODE,
+  validateByPidMap,
+  writeByPidMap,
+} from "./by-pid-map.ts";
+export { fileStem } from "./file-stem.ts";
+export {
+  consumeReleaseRequests,
+  MAX_HOLD_FILE_BYTES,
+  pendingFileStore,
+  readPendingRecords,
+  readReleaseRequests,
+  requestRelease,
+} from "./pending-file.ts";
+export {
+  type PrivateStateRead,
+  type PrivateStateReadOptions,
+  readPrivateStateFile,
+  writePrivateStateFile,
+} from "./private-state-file.ts";
+export { FileSeenStore, MAX_SEEN_FILE_BYTES, parseSeenFile, type SeenFile } from "./seen-file.ts";
+export { sha256Hex } from "./sha256-hex.ts";
+export { resolveStateDir, type StateDirEnv, type StateDirResult } from "./state-dir.ts";
+export { type StateLayout, stateLayout } from "./state-layout.ts";
