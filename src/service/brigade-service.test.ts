@@ -132,6 +132,39 @@ describe("principals and tokens", () => {
   });
 });
 
+describe("authentication off the write path", () => {
+  test("a known principal costs no store unit; a cold cache asks once; unknown tokens always ask", async () => {
+    const store = openSqliteStore(":memory:");
+    stores.push(store);
+    let units = 0;
+    const counting = {
+      transact: <T>(unit: Parameters<typeof store.transact<T>>[0]): Promise<T> => {
+        units += 1;
+        return store.transact(unit);
+      },
+      close: () => store.close(),
+    };
+    const random = seededRandom(11);
+    const deps = { now: () => START, newId: randomIdGenerator(random), randomBytes: random };
+    const minting = new BrigadeService(counting, deps);
+    const { principal_ref, token } = await minting.createPrincipal();
+    expect(units).toBe(1);
+    expect(await minting.authenticate(token)).toBe(principal_ref);
+    expect(await minting.authenticate(token)).toBe(principal_ref);
+    expect(units).toBe(1);
+
+    const cold = new BrigadeService(counting, deps);
+    expect(await cold.authenticate(token)).toBe(principal_ref);
+    expect(units).toBe(2);
+    expect(await cold.authenticate(token)).toBe(principal_ref);
+    expect(units).toBe(2);
+
+    expect(await cold.authenticate(`${token}x`)).toBeNull();
+    expect(await cold.authenticate(`${token}x`)).toBeNull();
+    expect(units).toBe(4);
+  });
+});
+
 describe("teams, join secrets, membership", () => {
   test("team create returns a parseable secret naming the team; creator is the only member", async () => {
     const { service, a, t2, c } = await world();

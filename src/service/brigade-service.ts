@@ -39,6 +39,7 @@ import {
   validateTeamJoinRequest,
   verifyJoinSecretDigest,
 } from "../protocol/index.ts";
+import { PrincipalCache } from "./principal-cache.ts";
 import { base64url, sha256Hex } from "./secrets.ts";
 import {
   type BackendDescription,
@@ -174,6 +175,7 @@ export class BrigadeService {
   readonly #store: Store;
   readonly #deps: ServiceDeps;
   readonly #hub = new WatchHub();
+  readonly #principals = new PrincipalCache();
 
   /** `deps` defaults to the wall clock and `node:crypto` randomness. */
   constructor(store: Store, deps: ServiceDeps = systemDeps()) {
@@ -201,18 +203,29 @@ export class BrigadeService {
     const principal_ref = this.#deps.newId("p");
     const token = base64url(this.#deps.randomBytes(32));
     const now = this.#deps.now();
+    const token_digest = sha256Hex(token);
     await this.#store.transact((tx) =>
-      tx.insertPrincipal({ principal_ref, token_digest: sha256Hex(token), created_at: now }),
+      tx.insertPrincipal({ principal_ref, token_digest, created_at: now }),
     );
+    this.#principals.remember(token_digest, principal_ref);
     return { principal_ref, token };
   }
 
-  /** The principal a bearer token belongs to, or `null` (never throws on a bad token). */
+  /**
+   * The principal a bearer token belongs to, or `null` (never throws on a bad token). Known
+   * principals are answered from an in-memory cache filled only after their row is durable
+   * (principals are never re-keyed or deleted), so a request usually costs no store unit for
+   * authentication; unknown tokens always ask the store and are never cached.
+   */
   async authenticate(token: string): Promise<string | null> {
     if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS)
       return null;
     const digest = sha256Hex(token);
-    return this.#store.transact((tx) => tx.principalByTokenDigest(digest));
+    const cached = this.#principals.lookup(digest);
+    if (cached !== undefined) return cached;
+    const principalRef = await this.#store.transact((tx) => tx.principalByTokenDigest(digest));
+    if (principalRef !== null) this.#principals.remember(digest, principalRef);
+    return principalRef;
   }
 
   // ---------------------------------------------------------------- teams

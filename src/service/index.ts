@@ -1,5 +1,6 @@
 export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
+export { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache } from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
 export type { BackendDescription } from "./service-config.ts";
 export {
