@@ -1,3 +1,8 @@
 export { migrate, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, SqliteSchemaError } from "./schema.ts";
 export type { SqliteStoreOptions } from "./sqlite-store.ts";
-export { openSqliteStore, SqliteStore, SqliteStoreClosedError } from "./sqlite-store.ts";
+export {
+  openSqliteStore,
+  SqliteStore,
+  SqliteStoreClosedError,
+  SqliteStoreSyncError,
+} from "./sqlite-store.ts";

@@ -1,3 +1,4 @@
+import { closeSync, fdatasync, openSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Store, StoreTx } from "../../service/store.ts";
 import { migrate } from "./schema.ts";
@@ -9,6 +10,11 @@ export interface SqliteStoreOptions {
   maxBatch?: number;
   /** Milliseconds to wait for another process's write lock; default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * Test seam: how the `-wal` file is synced after commits; default `node:fs` `fdatasync` (async,
+   * on libuv's thread pool). `done(error)` must be called exactly once.
+   */
+  syncWal?: (fd: number, done: (error: Error | null) => void) => void;
 }
 
 /** Thrown by `transact` after `close()`. */
@@ -17,6 +23,18 @@ export class SqliteStoreClosedError extends Error {
   constructor() {
     super("the store is closed");
     this.name = "SqliteStoreClosedError";
+  }
+}
+
+/**
+ * Thrown by every unit waiting for, and every `transact` after, a failed sync of the write-ahead
+ * log: what reached the disk is unknown, so the store refuses to answer anything more.
+ */
+export class SqliteStoreSyncError extends Error {
+  readonly code = "store_sync_failed" as const;
+  constructor() {
+    super("the store could not make its log durable");
+    this.name = "SqliteStoreSyncError";
   }
 }
 
@@ -31,9 +49,18 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 /**
  * A {@link Store} on one SQLite file (or `":memory:"`) with group commit: units submitted while a
  * batch is pending are run, each inside its own SAVEPOINT, by one `BEGIN IMMEDIATE … COMMIT` on the
- * next `setImmediate` turn. A unit that throws rolls back only its own savepoint; every unit's
- * promise settles only after COMMIT returned, so a resolved unit is durable (WAL,
- * `synchronous=FULL`).
+ * next `setImmediate` turn. A unit that throws rolls back only its own savepoint.
+ *
+ * Durability without blocking the event loop: a file store runs WAL with `synchronous=NORMAL`
+ * (COMMIT appends the batch's frames to the `-wal` file without syncing) and then syncs that file
+ * itself with an asynchronous `fdatasync` on libuv's thread pool. No unit's promise settles (resolve
+ * or reject) before a sync that started after its batch's COMMIT has completed, which is exactly
+ * what `synchronous=FULL` guarantees (FULL = NORMAL + a WAL sync after each commit). Meanwhile the
+ * next batch may already run and read the previous batch's committed rows: that is safe because its
+ * own answers wait for a later sync, which covers both batches, and WAL recovery only ever keeps a
+ * prefix of the commit sequence (frames are checksummed cumulatively), so a later batch never
+ * survives a crash that loses an earlier one. One sync is in flight at a time; every batch
+ * committed meanwhile shares the next one.
  */
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
@@ -44,21 +71,44 @@ export class SqliteStore implements Store {
   #running: Promise<void> | null = null;
   #closed = false;
   #commits = 0;
+  /** Descriptor of the `-wal` file synced after commits, or `null` (memory store: COMMIT settles). */
+  #walFd: number | null = null;
+  /** Settlements of committed batches waiting for the next WAL sync, oldest first. */
+  #awaitingSync: Array<(failure: unknown) => void> = [];
+  #syncing: Promise<void> | null = null;
+  #syncFailed = false;
+  #syncs = 0;
+  readonly #syncWal: (fd: number, done: (error: Error | null) => void) => void;
+  readonly #begin: Database.Statement;
+  readonly #commit: Database.Statement;
+  readonly #savepoint: Database.Statement;
+  readonly #release: Database.Statement;
+  readonly #rollbackTo: Database.Statement;
 
   /** Opens and migrates the database at `path`; see {@link openSqliteStore}. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.#db = new Database(path);
-    this.#db.pragma("journal_mode = WAL");
+    const journal = this.#db.pragma("journal_mode = WAL", { simple: true });
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     migrate(this.#db);
     this.#tx = new SqliteTx(this.#db);
     this.#maxBatch = Math.max(1, options.maxBatch ?? 256);
+    this.#syncWal = options.syncWal ?? fdatasync;
+    this.#begin = this.#db.prepare("BEGIN IMMEDIATE");
+    this.#commit = this.#db.prepare("COMMIT");
+    this.#savepoint = this.#db.prepare("SAVEPOINT unit");
+    this.#release = this.#db.prepare("RELEASE unit");
+    this.#rollbackTo = this.#db.prepare("ROLLBACK TO unit");
+    if (journal === "wal" && !this.#db.memory) this.#walFd = openWalForSync(this.#db.name);
+    // Only once this process can sync the log itself may COMMIT stop syncing it.
+    if (this.#walFd !== null) this.#db.pragma("synchronous = NORMAL");
   }
 
   transact<T>(unit: (tx: StoreTx) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new SqliteStoreClosedError());
+    if (this.#syncFailed) return Promise.reject(new SqliteStoreSyncError());
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({
         unit,
@@ -74,13 +124,25 @@ export class SqliteStore implements Store {
     return this.#commits;
   }
 
+  /** Completed syncs of the WAL by this store (0 for a memory store); for tests and metrics. */
+  get syncs(): number {
+    return this.#syncs;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    while (this.#running !== null || this.#queue.length > 0 || this.#scheduled) {
+    while (
+      this.#running !== null ||
+      this.#queue.length > 0 ||
+      this.#scheduled ||
+      this.#syncing !== null
+    ) {
       if (this.#running !== null) await this.#running;
+      else if (this.#syncing !== null) await this.#syncing;
       else await new Promise<void>((r) => setImmediate(r));
     }
+    if (this.#walFd !== null) closeSync(this.#walFd);
     this.#db.close();
   }
 
@@ -101,7 +163,7 @@ export class SqliteStore implements Store {
     if (batch.length === 0) return;
     const outcomes: Outcome[] = [];
     try {
-      this.#db.exec("BEGIN IMMEDIATE");
+      this.#begin.run();
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
@@ -109,11 +171,11 @@ export class SqliteStore implements Store {
     let aborted: unknown = null;
     let ran = 0;
     for (const pending of batch) {
-      this.#db.exec("SAVEPOINT unit");
+      this.#savepoint.run();
       ran += 1;
       try {
         const value = await pending.unit(this.#tx);
-        this.#db.exec("RELEASE unit");
+        this.#release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
         if (!this.#db.inTransaction) {
@@ -122,14 +184,14 @@ export class SqliteStore implements Store {
           outcomes.push({ ok: false, error });
           break;
         }
-        this.#db.exec("ROLLBACK TO unit");
-        this.#db.exec("RELEASE unit");
+        this.#rollbackTo.run();
+        this.#release.run();
         outcomes.push({ ok: false, error });
       }
     }
     if (aborted === null) {
       try {
-        this.#db.exec("COMMIT");
+        this.#commit.run();
         this.#commits += 1;
       } catch (error) {
         aborted = error;
@@ -146,12 +208,57 @@ export class SqliteStore implements Store {
       }
       return;
     }
-    for (let i = 0; i < batch.length; i += 1) {
-      const outcome = outcomes[i] as Outcome;
-      const pending = batch[i] as PendingUnit;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
+    const settle = (syncFailure: unknown): void => {
+      for (let i = 0; i < batch.length; i += 1) {
+        const outcome = outcomes[i] as Outcome;
+        const pending = batch[i] as PendingUnit;
+        if (syncFailure !== null) pending.reject(syncFailure);
+        else if (outcome.ok) pending.resolve(outcome.value);
+        else pending.reject(outcome.error);
+      }
+    };
+    if (this.#walFd === null) {
+      settle(null);
+      return;
     }
+    // Even a unit that failed or only read waits: its answer may rest on rows not yet durable.
+    this.#awaitingSync.push(settle);
+    this.#startSync(this.#walFd);
+  }
+
+  /** Starts one `fdatasync` of the WAL for every batch committed so far, unless one is running. */
+  #startSync(fd: number): void {
+    if (this.#syncing !== null || this.#awaitingSync.length === 0) return;
+    const group = this.#awaitingSync;
+    this.#awaitingSync = [];
+    this.#syncing = new Promise<void>((done) => {
+      this.#syncWal(fd, (error) => {
+        this.#syncing = null;
+        if (error !== null) this.#syncFailed = true;
+        else this.#syncs += 1;
+        const failure = this.#syncFailed ? new SqliteStoreSyncError() : null;
+        for (const settle of group) settle(failure);
+        done();
+        if (this.#syncFailed) {
+          for (const settle of this.#awaitingSync.splice(0)) settle(failure);
+          for (const pending of this.#queue.splice(0)) pending.reject(failure);
+        } else this.#startSync(fd);
+      });
+    });
+  }
+}
+
+/**
+ * Opens the `-wal` file of the database at `path` for `fdatasync`, or `null` when it is absent
+ * (then the store keeps `synchronous=FULL`). SQLite keeps this file, same inode, while any
+ * connection is open (it deletes it only when the last one closes), so a descriptor opened after
+ * migration syncs every frame this connection appends.
+ */
+function openWalForSync(path: string): number | null {
+  try {
+    return openSync(`${path}-wal`, "r");
+  } catch {
+    return null;
   }
 }
 
