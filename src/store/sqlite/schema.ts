@@ -93,6 +93,22 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_acked_gc ON messages(acked_at) WHERE acked_at IS NOT NULL;
   CREATE INDEX messages_unacked_gc ON messages(created_at) WHERE acked_at IS NULL;
   `,
+  // 2: every message insert paid for nine indexes, eight keyed by a random id. Keep one index per
+  // access path, covering where a count or the hop lookup can stay inside it:
+  // - sender windows and the implicit-reply hop: (sender, created_at, recipient, hop_count);
+  // - unacked counts per pair and per recipient, the inbox, the FK cascade and the session sweep:
+  //   (recipient, acked_at, sender), where `acked_at IS NULL` is an equality on the index.
+  `
+  DROP INDEX messages_by_pair;
+  DROP INDEX messages_unacked_pair;
+  DROP INDEX messages_inbox;
+  DROP INDEX messages_recipient;
+  DROP INDEX messages_by_sender;
+  CREATE INDEX messages_sender_window
+    ON messages(sender_session_id, created_at, recipient_session_id, hop_count);
+  CREATE INDEX messages_recipient_state
+    ON messages(recipient_session_id, acked_at, sender_session_id);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */
@@ -113,7 +129,7 @@ export class SqliteSchemaError extends Error {
  * Throws {@link SqliteSchemaError} when the file is newer than this code.
  *
  * @example
- * migrate(new Database(":memory:")); // version 1
+ * migrate(new Database(":memory:")); // SQLITE_SCHEMA_VERSION
  */
 export function migrate(db: Database.Database): number {
   db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT");

@@ -1,0 +1,97 @@
+import Database from "better-sqlite3";
+import { describe, expect, test } from "vitest";
+import { migrate, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema.ts";
+
+function messageIndexes(db: Database.Database): string[] {
+  return (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
+}
+
+function plan(db: Database.Database, sql: string, ...params: unknown[]): string {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+    .map((r) => r.detail)
+    .join(" | ");
+}
+
+/** The indexes a message insert maintains from version 2 on: one per access path. */
+const EXPECTED_MESSAGE_INDEXES = [
+  "messages_acked_gc",
+  "messages_by_principal",
+  "messages_idempotency",
+  "messages_recipient_state",
+  "messages_sender_window",
+  "messages_unacked_gc",
+  "sqlite_autoindex_messages_1",
+];
+
+describe("schema migrations", () => {
+  test("a version-1 file is brought to the current version with its rows kept and indexes replaced", () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL) STRICT");
+    db.exec(SQLITE_MIGRATIONS[0] as string);
+    db.exec("INSERT INTO schema_version (version) VALUES (1)");
+    db.exec(
+      "INSERT INTO principals VALUES ('p-1', 'd', 0); INSERT INTO teams VALUES ('t-1', 'core', 'x', 'p-1', 0);" +
+        "INSERT INTO memberships VALUES ('t-1', 'p-1', NULL, 'active', 0, 0);" +
+        "INSERT INTO sessions (session_id, team_ref, principal_ref, session_name, activity, inbound, harness, " +
+        "harness_version, lease_seconds, lease_until, last_seen_at, created_at) " +
+        "VALUES ('s-1', 't-1', 'p-1', 'one', 'busy', 'accept', 'h', '1', 90, 0, 0, 0);" +
+        "INSERT INTO messages (message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
+        "recipient_session_id, body, hop_count, created_at) VALUES ('m-1', 't-1', 'p-1', 's-1', 'one', 's-1', 'b', 0, 5)",
+    );
+    expect(messageIndexes(db)).toContain("messages_by_pair");
+    expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
+    expect(SQLITE_SCHEMA_VERSION).toBe(2);
+    expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
+    expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
+    expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
+  });
+
+  test("a fresh file gets the same indexes, and every hot count stays inside an index", () => {
+    const db = new Database(":memory:");
+    migrate(db);
+    expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
+    const covering = (sql: string, index: string, ...params: unknown[]) =>
+      expect(plan(db, sql, ...params)).toContain(`USING COVERING INDEX ${index}`);
+    covering(
+      "SELECT COUNT(*), MIN(created_at) FROM messages WHERE sender_session_id = ? AND created_at > ?",
+      "messages_sender_window",
+      "s",
+      0,
+    );
+    covering(
+      "SELECT COUNT(*), MIN(created_at) FROM messages WHERE sender_principal_ref = ? AND created_at > ?",
+      "messages_by_principal",
+      "p",
+      0,
+    );
+    covering(
+      "SELECT COUNT(*) FROM messages WHERE recipient_session_id = ? AND sender_session_id = ? AND acked_at IS NULL",
+      "messages_recipient_state",
+      "r",
+      "s",
+    );
+    covering(
+      "SELECT COUNT(*) FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL",
+      "messages_recipient_state",
+      "r",
+    );
+    covering(
+      "SELECT hop_count FROM messages WHERE sender_session_id = ? AND recipient_session_id = ? AND created_at > ? " +
+        "ORDER BY created_at DESC, seq DESC LIMIT 1",
+      "messages_sender_window",
+      "s",
+      "r",
+      0,
+    );
+    // Deleting a session finds its messages (ON DELETE CASCADE) through an index, not a scan.
+    expect(plan(db, "DELETE FROM sessions WHERE session_id = ?", "s")).toContain(
+      "messages_recipient_state (recipient_session_id=?)",
+    );
+  });
+});
