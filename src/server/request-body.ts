@@ -15,9 +15,16 @@ import {
  * @throws BapError `invalid_input` with the protocol's `details` (never the body itself).
  */
 export async function readJsonBody(request: Request, required: boolean): Promise<JsonValue> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const header = request.headers.get("content-length");
+  const declared = Number(header ?? "0");
   if (declared > MAX_STDIN_DOCUMENT_BYTES) throw tooLong(declared);
-  const bytes = await readLimited(request, MAX_STDIN_DOCUMENT_BYTES);
+  // With a declared length within the cap, Node's parser delivers exactly that many bytes, so one
+  // buffered read is bounded; it also skips the web-stream body (no stream, reader or chunk list).
+  // Without one (chunked), the capped streaming read stops as soon as the cap is passed.
+  const bytes =
+    header !== null && DECIMAL.test(header)
+      ? await readDeclared(request, MAX_STDIN_DOCUMENT_BYTES)
+      : await readLimited(request, MAX_STDIN_DOCUMENT_BYTES);
   if (!required && isBlank(bytes)) return {};
   const parsed = parseJsonDocument(bytes);
   if (!parsed.ok) throw new BapError(parsed.error);
@@ -32,6 +39,14 @@ function tooLong(actual: number): BapError {
       unit: "bytes",
     }),
   );
+}
+
+const DECIMAL = /^[0-9]{1,7}$/;
+
+async function readDeclared(request: Request, limit: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > limit) throw tooLong(bytes.byteLength);
+  return bytes;
 }
 
 async function readLimited(request: Request, limit: number): Promise<Uint8Array> {

@@ -17,7 +17,13 @@ export {
   SESSION_LIST_MAX,
 } from "./service-config.ts";
 export type { IdKind, ServiceDeps } from "./service-deps.ts";
-export { ID_KINDS, randomIdGenerator, systemDeps } from "./service-deps.ts";
+export {
+  ID_KINDS,
+  pooledRandomBytes,
+  RANDOM_POOL_BYTES,
+  randomIdGenerator,
+  systemDeps,
+} from "./service-deps.ts";
 export type {
   GarbageBounds,
   GarbageCounts,
