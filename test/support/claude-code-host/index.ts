@@ -1,0 +1,29 @@
+/** A stand-in of a Claude Code 2.1.328 session for end-to-end tests (see README.md). */
+export {
+  type BashRun,
+  CLAUDE_CODE_HOST_VERSION,
+  ClaudeCodeHost,
+  type ClaudeCodeHostOptions,
+  HOOK_OUTPUT_PREVIEW_ABOVE,
+  HOOK_OUTPUT_PREVIEW_CHARS,
+  type HookRunOptions,
+} from "./claude-code-host.ts";
+export {
+  type CommandHook,
+  DEFAULT_HOOK_TIMEOUT_S,
+  type HookEvent,
+  type HookRun,
+  loadCommandHooks,
+  SESSION_END_BUDGET_MS,
+  substitutePluginRoot,
+} from "./hook-runner.ts";
+export {
+  type AdmissionOutcome,
+  CLAUDE_CODE_RECEIVER_LIMITS,
+  InboxModel,
+  type InboxModelOptions,
+  type ModelRead,
+  type TurnStatus,
+} from "./inbox-model.ts";
+export { INBOX_LINE_MAX_CHARS, type PostOutcome, type PostRecord } from "./inbox-server.ts";
+export { registryPath, type SessionRegistryEntry } from "./session-registry.ts";
