@@ -74,12 +74,14 @@ describe("postToInbox against the Claude Code stand-in", () => {
   });
 
   test("the result never carries the token", async () => {
+    const before = host.posts.length;
     const results = [
       await post(host.socketPath, "x"),
       await post("relative.sock"),
       await post(join(scratch, "missing.sock")),
     ];
     for (const result of results) expect(JSON.stringify(result)).not.toContain(host.token);
+    await host.waitForPosts(before + 1);
     host.settle();
   });
 

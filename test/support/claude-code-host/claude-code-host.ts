@@ -316,7 +316,13 @@ export class ClaudeCodeHost {
   runBash(command: string, timeoutMs = 120_000): Promise<BashRun> {
     const env = this.bashEnv();
     return new Promise((resolve) => {
-      const child = spawn("bash", ["-c", command], { cwd: this.cwd, env, stdio: "pipe" });
+      // stdin /dev/null: bash sources ~/.bashrc when its stdin is a socket (Node's pipes are
+      // socketpairs), which would rewrite PATH behind the test's back.
+      const child = spawn("bash", ["-c", command], {
+        cwd: this.cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       let timedOut = false;
@@ -330,7 +336,6 @@ export class ClaudeCodeHost {
         timedOut = true;
         child.kill("SIGKILL");
       }, timeoutMs);
-      child.stdin.end();
       child.on("error", () => {
         clearTimeout(timer);
         resolve({ exitCode: null, signal: null, timedOut, stdout, stderr, env });
