@@ -1,30 +1,27 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { ADAPTER_MUTANTS } from "../src/adapters/http/testing/adapter-mutant-command.ts";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
 import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
+import { ensureBuilt } from "./support/server-process.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const MAIN = join(root, "dist/cli/main.js");
+const _MAIN = join(root, "dist/cli/main.js");
 /** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
 const SERVE_MUTANT = join(root, "dist/server/testing/serve-mutant.js");
 /** Test-only adapter entry: `--test-mutant <name>` then the `brigade adapter http` argv. */
 const ADAPTER_MUTANT = join(root, "dist/adapters/http/testing/adapter-mutant.js");
 
-function available(): boolean {
-  if (!existsSync(MAIN) || !existsSync(SERVE_MUTANT) || !existsSync(ADAPTER_MUTANT)) return false;
-  return spawnSync(process.execPath, [MAIN, "serve", "--help"], { timeout: 10_000 }).status === 0;
-}
-
-const ready = available();
 let child: ChildProcess | undefined;
 let dir: string | undefined;
+
+beforeAll(() => ensureBuilt());
 
 afterEach(() => {
   child?.kill("SIGTERM");
@@ -69,36 +66,33 @@ describe("mutant names", () => {
   });
 });
 
-describe.skipIf(!ready)(
-  "positive controls (§12.4): each mutant fails exactly its cases (skipped until serve and both testing entries are built)",
-  () => {
-    test.each(Object.keys(CONFORMANCE_MUTANTS) as ConformanceMutant[])(
-      "%s",
-      async (mutant) => {
-        const url = await startMutantServer(mutant);
-        const adapter = [
-          process.execPath,
-          ADAPTER_MUTANT,
-          "--test-mutant",
-          mutant,
-          "adapter",
-          "http",
-        ];
-        const parsed = parseConformanceArgs([
-          "--adapter",
-          JSON.stringify(adapter),
-          "--env",
-          `BRIGADE_SERVER=${url}`,
-          "--json",
-        ]);
-        if (!parsed.ok || parsed.help) throw new Error("bad options");
-        const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
-        if (!("report" in outcome)) throw new Error(outcome.error);
-        const failed = outcome.report.results.filter((r) => r.status === "fail").map((r) => r.id);
-        expect(failed.sort()).toEqual([...CONFORMANCE_MUTANTS[mutant]].sort());
-        expect(outcome.exitCode).toBe(1);
-      },
-      8 * 60_000,
-    );
-  },
-);
+describe("positive controls (§12.4): each mutant fails exactly its cases", () => {
+  test.each(Object.keys(CONFORMANCE_MUTANTS) as ConformanceMutant[])(
+    "%s",
+    async (mutant) => {
+      const url = await startMutantServer(mutant);
+      const adapter = [
+        process.execPath,
+        ADAPTER_MUTANT,
+        "--test-mutant",
+        mutant,
+        "adapter",
+        "http",
+      ];
+      const parsed = parseConformanceArgs([
+        "--adapter",
+        JSON.stringify(adapter),
+        "--env",
+        `BRIGADE_SERVER=${url}`,
+        "--json",
+      ]);
+      if (!parsed.ok || parsed.help) throw new Error("bad options");
+      const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
+      if (!("report" in outcome)) throw new Error(outcome.error);
+      const failed = outcome.report.results.filter((r) => r.status === "fail").map((r) => r.id);
+      expect(failed.sort()).toEqual([...CONFORMANCE_MUTANTS[mutant]].sort());
+      expect(outcome.exitCode).toBe(1);
+    },
+    15 * 60_000,
+  );
+});

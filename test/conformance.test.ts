@@ -1,26 +1,15 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { runSuite, type SuiteOutcome } from "../src/conformance/runner.ts";
+import { ensureBuilt } from "./support/server-process.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const MAIN = join(root, "dist/cli/main.js");
-
-/** True when the built CLI has `brigade serve` (run `npm run build` after src/server lands). */
-function serveAvailable(): boolean {
-  if (!existsSync(MAIN)) return false;
-  const help = spawnSync(process.execPath, [MAIN, "serve", "--help"], {
-    encoding: "utf8",
-    timeout: 10_000,
-  });
-  return help.status === 0;
-}
-
-const available = serveAvailable();
 
 /** A running `brigade serve` on a temp SQLite file and its base URL. */
 interface Server {
@@ -80,30 +69,28 @@ async function runAgainst(
   return runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
 }
 
-describe.skipIf(!available)(
-  "conformance against brigade serve + the http adapter (skipped while dist/cli/main.js has no `serve`)",
-  () => {
-    let server: Server | undefined;
-    beforeAll(async () => {
-      server = await startServer([MAIN, "serve"]);
-    });
-    afterAll(() => stopServer(server));
+describe("conformance against brigade serve + the http adapter", () => {
+  let server: Server | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    server = await startServer([MAIN, "serve"]);
+  });
+  afterAll(() => stopServer(server));
 
-    test(
-      "a clean run passes every non-slow case",
-      async () => {
-        const url = server?.url as string;
-        const outcome = await runAgainst(
-          [process.execPath, MAIN, "adapter", "http"],
-          ["--env", `BRIGADE_SERVER=${url}`],
-        );
-        if (!("report" in outcome)) throw new Error(outcome.error);
-        const failed = outcome.report.results.filter((r) => r.status !== "pass");
-        expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-        expect(outcome.report.results).toHaveLength(48);
-        expect(outcome.exitCode).toBe(0);
-      },
-      8 * 60_000,
-    );
-  },
-);
+  test(
+    "a clean run passes every non-slow case",
+    async () => {
+      const url = server?.url as string;
+      const outcome = await runAgainst(
+        [process.execPath, MAIN, "adapter", "http"],
+        ["--env", `BRIGADE_SERVER=${url}`],
+      );
+      if (!("report" in outcome)) throw new Error(outcome.error);
+      const failed = outcome.report.results.filter((r) => r.status !== "pass");
+      expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
+      expect(outcome.report.results).toHaveLength(48);
+      expect(outcome.exitCode).toBe(0);
+    },
+    15 * 60_000,
+  );
+});
