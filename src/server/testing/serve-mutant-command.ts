@@ -1,8 +1,5 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { jsonLogger, type LogLevel } from "../logger.ts";
-import { type RunningServer, startServer } from "../serve.ts";
+import type { RunningServer } from "../serve.ts";
+import { runServeCommandLine } from "../serve-command-line.ts";
 import { isServerMutant, mutantServiceFactory, SERVER_MUTANTS } from "./server-mutants.ts";
 
 /** The environment variable naming the mutant the test server runs. */
@@ -42,78 +39,11 @@ export async function runServeMutant(
     io.stderr(`serve-mutant: ${MUTANT_ENV} must be one of ${SERVER_MUTANTS.join(", ")}\n`);
     return 2;
   }
-  const flags = parseFlags(argv);
-  if (flags === undefined) {
-    io.stderr('brigade serve: unknown option or argument (run "brigade serve --help")\n');
-    return 2;
-  }
-  if (flags.help === true) {
-    io.stdout(HELP);
-    return 0;
-  }
-  const port = flags.port === undefined ? 7777 : Number(flags.port);
-  if (!/^\d{1,5}$/.test(flags.port ?? "0") || port > 65535) {
-    io.stderr("brigade serve: --port must be a number from 0 to 65535\n");
-    return 2;
-  }
-  const level = (flags["log-level"] ?? "info") as LogLevel;
-  if (!["debug", "info", "warn", "error"].includes(level)) {
-    io.stderr("brigade serve: --log-level must be debug, info, warn or error\n");
-    return 2;
-  }
-  const logger = jsonLogger(io.stderr, level);
-  let server: RunningServer;
-  try {
-    server = await startServer({
-      host: flags.host ?? "127.0.0.1",
-      port,
-      dataFile: flags.data ?? defaultDataFile(io.env),
-      logger,
-      createService: mutantServiceFactory(mutant),
-    });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    io.stderr(
-      `brigade serve: cannot start (${typeof code === "string" ? code : error instanceof Error ? error.name : "unknown"})\n`,
-    );
-    return 1;
-  }
-  logger.log("warn", "test_mutant", { mutant });
-  io.stdout(`brigade serve: listening on ${server.url}\n`);
-  onListening?.(server);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      logger.log("info", "signal", { signal });
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      void server.stop().then(resolve);
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+  return runServeCommandLine(argv, io, {
+    help: HELP,
+    createService: mutantServiceFactory(mutant),
+    onListening: (server) => {
+      onListening?.(server);
+    },
   });
-  return 0;
-}
-
-function defaultDataFile(env: Readonly<Record<string, string | undefined>>): string {
-  const state = env.XDG_STATE_HOME?.startsWith("/") === true ? env.XDG_STATE_HOME : undefined;
-  return join(state ?? join(env.HOME ?? homedir(), ".local", "state"), "brigade", "brigade.sqlite");
-}
-
-function parseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        data: { type: "string" },
-        "log-level": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch {
-    return undefined;
-  }
 }
