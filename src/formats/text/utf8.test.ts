@@ -6,7 +6,8 @@ const bytes = (...b: number[]): Uint8Array => new Uint8Array(b);
 
 /** Go's strings.ToValidUTF8, written against TextDecoder's fatal mode one sequence at a time. */
 function referenceRepair(input: Uint8Array): string {
-  const fatal = new TextDecoder("utf-8", { fatal: true });
+  // ignoreBOM: a leading EF BB BF is the character U+FEFF here, not a marker to drop.
+  const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let out = "";
   let inRun = false;
   for (let i = 0; i < input.length; ) {
