@@ -8,7 +8,8 @@ import {
   MAX_NAME_CODEPOINTS,
   MAX_SUMMARY_CODEPOINTS,
 } from "./limits.ts";
-import { sanitize } from "./sanitize.ts";
+import { neutraliseTags } from "./neutralise-tags.ts";
+import { cleanMixedText, isPlainAscii, sanitize } from "./sanitize.ts";
 import { truncateBytes, truncateRunes } from "./truncate.ts";
 
 const ATTRIBUTE_BREAKERS = /["<>\n]/;
@@ -21,7 +22,12 @@ const ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;
  * @example sanitizeBody("ok\r\n") === "ok\n"
  */
 export function sanitizeBody(s: string): string {
-  return truncateBytes(sanitize(s), MAX_BODY_BYTES);
+  if (isPlainAscii(s)) {
+    // R5 keeps ASCII ASCII, so the byte length is the UTF-16 length: no second scan.
+    const t = neutraliseTags(s);
+    return t.length <= MAX_BODY_BYTES ? t : truncateBytes(t, MAX_BODY_BYTES);
+  }
+  return truncateBytes(neutraliseTags(cleanMixedText(s)), MAX_BODY_BYTES);
 }
 
 /**

@@ -19,7 +19,25 @@ const MAY_NEED_NFC = /[^\0-\u02FF]/;
  * premises over every code point and compares against the literal four-step pipeline).
  */
 export function cleanText(s: string): string {
-  if (!NOT_PLAIN_ASCII.test(s)) return s;
+  return isPlainAscii(s) ? s : cleanMixedText(s);
+}
+
+/**
+ * Reports whether `s` holds only printable ASCII, tab and newline: text that R1-R4 leave
+ * unchanged and that R5 keeps ASCII (one UTF-8 byte per UTF-16 code unit).
+ *
+ * @example isPlainAscii("a\tb\n") === true; isPlainAscii("a\r") === false
+ */
+export function isPlainAscii(s: string): boolean {
+  return !NOT_PLAIN_ASCII.test(s);
+}
+
+/**
+ * {@link cleanText} for text already known not to be plain ASCII, so the scan is not repeated.
+ *
+ * @example cleanMixedText("ok\r\n") === "ok\n"
+ */
+export function cleanMixedText(s: string): string {
   let t = s;
   if (!isWellFormed(t)) t = toWellFormed(t);
   if (STRIP.test(t)) t = t.replace(STRIP_ALL, "");
