@@ -1,3 +1,4 @@
+import { OPEN_SET } from "./character-sets.ts";
 import { CONFUSABLE_FOLD_TABLE } from "./confusable-fold-table.ts";
 
 // Markers are private-use code points: non-ASCII (so never NAME) and without case mappings (so the
@@ -63,7 +64,28 @@ function buildAlphabet(): MarkerAlphabet {
 }
 
 const ALPHABET: MarkerAlphabet = buildAlphabet();
-const NON_ASCII = /[^\0-\x7f]/gu;
+
+/** {@link MarkerAlphabet.readingOf} for the BMP as a dense array: an index, not a hash lookup. */
+function bmpReadings(readingOf: ReadonlyMap<number, string>): (string | undefined)[] {
+  const table = new Array<string | undefined>(0x10000).fill(undefined);
+  for (const [cp, reading] of readingOf) if (cp < 0x10000) table[cp] = reading;
+  return table;
+}
+
+const BMP_READING: readonly (string | undefined)[] = bmpReadings(ALPHABET.readingOf);
+
+// Code units, no `u`: a surrogate pair is two non-ASCII units, so it never straddles a run.
+const NON_ASCII_RUNS = /[^\0-\x7f]+/g;
+
+/** The non-ASCII OPEN characters (none of them is folded; neutralize-fast-path.test.ts checks). */
+const NON_ASCII_OPEN: ReadonlySet<number> = new Set(
+  [...OPEN_SET].map((c) => c.codePointAt(0) ?? 0).filter((cp) => cp >= 0x80),
+);
+const LOWEST_NON_ASCII_OPEN = Math.min(...NON_ASCII_OPEN);
+
+function isNonAsciiOpen(cp: number): boolean {
+  return cp >= LOWEST_NON_ASCII_OPEN && NON_ASCII_OPEN.has(cp);
+}
 
 /**
  * Regex class body (no brackets) accepting every marker that stands for skeleton character `x`
@@ -72,6 +94,38 @@ const NON_ASCII = /[^\0-\x7f]/gu;
 export function markerClassFor(x: string): string {
   return ALPHABET.markersFor.get(x) ?? "";
 }
+
+function lettersByMarker(): readonly string[] {
+  const letters = new Array<string>(ALPHABET.endMarker - FIRST_MARKER).fill("");
+  for (const [x, markers] of ALPHABET.markersFor) {
+    for (const marker of markers) letters[marker.charCodeAt(0) - FIRST_MARKER] += x;
+  }
+  return letters;
+}
+
+const LETTERS_BY_MARKER: readonly string[] = lettersByMarker();
+
+/**
+ * The skeleton characters (`a`-`z`, `0`-`9`, `-`) that a reading code unit stands for as a marker
+ * (every `x` whose {@link markerClassFor} holds it), or `""` when the unit is not a marker.
+ * Example: `markerLetters(0x61)` is `""`.
+ */
+export function markerLetters(unit: number): string {
+  return unit >= FIRST_MARKER && unit < ALPHABET.endMarker
+    ? (LETTERS_BY_MARKER[unit - FIRST_MARKER] ?? "")
+    : "";
+}
+
+/**
+ * The reading of one non-ASCII code point as the fold table gives it (markers), or `undefined` when
+ * the table does not fold it. Example: `readingOfCodePoint(0x61)` is `undefined`.
+ */
+export function readingOfCodePoint(cp: number): string | undefined {
+  return ALPHABET.readingOf.get(cp);
+}
+
+/** The first code point past the marker alphabet; raw input in `[U+E000, this)` reads as U+FFFD. */
+export const END_MARKER: number = ALPHABET.endMarker;
 
 /** Regex class body (no brackets) of every continuation marker. */
 export const CONTINUATION_MARKERS: string = ALPHABET.continuationMarkers;
@@ -88,27 +142,50 @@ export interface FoldedReading {
 
 /**
  * Folds confusable characters of `input` to markers. ASCII reads as itself; a character colliding
- * with the marker alphabet reads as U+FFFD; all others as themselves. Example: `"\u1D04ited"` reads
- * as a `c` marker followed by `ited`.
+ * with the marker alphabet reads as U+FFFD; all others as themselves. When `nonAsciiOpens` is given,
+ * the reading offset of every non-ASCII OPEN character is appended to it, in order (the walk visits
+ * them anyway; a `<` is left to `indexOf`). Example: `"\u1D04ited"` reads as a `c` marker followed
+ * by `ited`.
  */
-export function foldedReading(input: string): FoldedReading {
+export function foldedReading(input: string, nonAsciiOpens?: number[]): FoldedReading {
   const segments: [number, number][] = [[0, 0]];
   let text = "";
   let copied = 0;
   let readingLength = 0;
-  NON_ASCII.lastIndex = 0;
-  for (let m = NON_ASCII.exec(input); m !== null; m = NON_ASCII.exec(input)) {
-    const raw = m[0];
-    const cp = raw.codePointAt(0) ?? 0;
-    let reading = ALPHABET.readingOf.get(cp);
-    if (reading === undefined) {
-      if (cp < FIRST_MARKER || cp >= ALPHABET.endMarker) continue;
-      reading = "\ufffd";
+  // The regex finds runs of non-ASCII characters natively; the units of a run are then read one by
+  // one. A match per character (or a JavaScript test of every unit) costs more than the reading.
+  NON_ASCII_RUNS.lastIndex = 0;
+  for (let m = NON_ASCII_RUNS.exec(input); m !== null; m = NON_ASCII_RUNS.exec(input)) {
+    const runEnd = m.index + m[0].length;
+    for (let i = m.index; i < runEnd; i++) {
+      const c = input.charCodeAt(i);
+      let cp = c;
+      let units = 1;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < runEnd) {
+        const d = input.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          cp = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+          units = 2;
+        }
+      }
+      let reading = cp < 0x10000 ? BMP_READING[cp] : ALPHABET.readingOf.get(cp);
+      if (reading === undefined) {
+        if (cp >= FIRST_MARKER && cp < ALPHABET.endMarker) {
+          reading = "\ufffd";
+        } else {
+          if (nonAsciiOpens !== undefined && isNonAsciiOpen(cp)) {
+            nonAsciiOpens.push(readingLength + (i - copied));
+          }
+          i += units - 1;
+          continue;
+        }
+      }
+      text += input.slice(copied, i) + reading;
+      readingLength += i - copied + reading.length;
+      copied = i + units;
+      segments.push([readingLength, copied]);
+      i += units - 1;
     }
-    text += input.slice(copied, m.index) + reading;
-    readingLength += m.index - copied + reading.length;
-    copied = m.index + raw.length;
-    segments.push([readingLength, copied]);
   }
   if (copied === 0) return { text: input, segments };
   text += input.slice(copied);
