@@ -1,5 +1,5 @@
-import { OPEN_SET } from "./character-sets.ts";
 import { CONFUSABLE_FOLD_TABLE } from "./confusable-fold-table.ts";
+import { isNonAsciiOpen } from "./open-positions.ts";
 
 // Markers are private-use code points: non-ASCII (so never NAME) and without case mappings (so the
 // `i` flag cannot merge two of them).
@@ -76,16 +76,6 @@ const BMP_READING: readonly (string | undefined)[] = bmpReadings(ALPHABET.readin
 
 // Code units, no `u`: a surrogate pair is two non-ASCII units, so it never straddles a run.
 const NON_ASCII_RUNS = /[^\0-\x7f]+/g;
-
-/** The non-ASCII OPEN characters (none of them is folded; neutralize-fast-path.test.ts checks). */
-const NON_ASCII_OPEN: ReadonlySet<number> = new Set(
-  [...OPEN_SET].map((c) => c.codePointAt(0) ?? 0).filter((cp) => cp >= 0x80),
-);
-const LOWEST_NON_ASCII_OPEN = Math.min(...NON_ASCII_OPEN);
-
-function isNonAsciiOpen(cp: number): boolean {
-  return cp >= LOWEST_NON_ASCII_OPEN && NON_ASCII_OPEN.has(cp);
-}
 
 /**
  * Regex class body (no brackets) accepting every marker that stands for skeleton character `x`
