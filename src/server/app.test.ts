@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp, PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./app.ts";
+import { silentLogger } from "./logger.ts";
 
 type Json = Record<string, unknown>;
 
@@ -245,5 +246,29 @@ describe("brigade serve HTTP API", () => {
     const r = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/watch`, { token: a });
     expect(r.status).toBe(404);
     expect((r.json.error as Json).code).toBe("not_found");
+  });
+});
+
+describe("startServer", () => {
+  test("creates a new data file and its WAL private to the owner (0600)", async () => {
+    const { startServer } = await import("./serve.ts");
+    const { statSync } = await import("node:fs");
+    const dataFile = join(dir, "fresh", "brigade.sqlite");
+    const server = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile,
+      logger: silentLogger,
+    });
+    try {
+      const minted = await fetch(`${server.url}/v1/principals`, { method: "POST" });
+      expect(minted.status).toBe(200);
+      for (const file of [dataFile, `${dataFile}-wal`]) {
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+      }
+      expect(statSync(join(dir, "fresh")).mode & 0o777).toBe(0o700);
+    } finally {
+      await server.stop();
+    }
   });
 });

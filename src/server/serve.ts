@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -19,7 +19,7 @@ export interface ServeOptions {
   readonly host: string;
   /** 0 picks a free port (tests). */
   readonly port: number;
-  /** The SQLite file; its folder is created 0700 when missing. */
+  /** The SQLite file: a new one is created 0600, its folder 0700 when missing. */
   readonly dataFile: string;
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
@@ -54,6 +54,9 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
+  // Message bodies are private: a new database file is created 0600 before SQLite opens it, and
+  // SQLite gives its -wal and -shm files the database file's mode.
+  closeSync(openSync(options.dataFile, "a", 0o600));
   const store = openSqliteStore(options.dataFile);
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
