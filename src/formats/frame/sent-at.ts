@@ -41,7 +41,12 @@ function daysInMonth(year: number, month: number): number {
   );
 }
 
-const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+/** Two decimal digits (0-99). */
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/** Four decimal digits (0-9999). */
+const four = (n: number): string =>
+  n < 10 ? `000${n}` : n < 100 ? `00${n}` : n < 1000 ? `0${n}` : `${n}`;
 
 /**
  * The frame's `sent-at` (formats.md §2.3): `created_at` read as RFC 3339 (offset or `Z`
@@ -54,14 +59,12 @@ const pad = (n: number, width: number): string => String(n).padStart(width, "0")
 export function formatSentAt(createdAt: string): string {
   const m = RFC3339.exec(createdAt);
   if (m === null) return UNPARSABLE_SENT_AT;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
     return UNPARSABLE_SENT_AT;
   if (hour > 23 || minute > 59 || second > 59) return UNPARSABLE_SENT_AT;
@@ -82,5 +85,5 @@ export function formatSentAt(createdAt: string): string {
   const rest = total - days * 86_400;
   const [y, mo, d] = civilFromDays(days);
   if (y < 0 || y > 9999) return UNPARSABLE_SENT_AT;
-  return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(Math.floor(rest / 3600), 2)}:${pad(Math.floor((rest % 3600) / 60), 2)}:${pad(rest % 60, 2)}Z`;
+  return `${four(y)}-${two(mo)}-${two(d)}T${two(Math.floor(rest / 3600))}:${two(Math.floor((rest % 3600) / 60))}:${two(rest % 60)}Z`;
 }
