@@ -114,7 +114,10 @@ export function readingOfCodePoint(cp: number): string | undefined {
   return ALPHABET.readingOf.get(cp);
 }
 
-/** The first code point past the marker alphabet; raw input in `[U+E000, this)` reads as U+FFFD. */
+/**
+ * The first code point past the marker alphabet; raw input in `[U+E000, this)` reads as U+FFFD.
+ * Example: `foldedReading("\ue002").text` is `"\ufffd"` because `0xe002 < END_MARKER`.
+ */
 export const END_MARKER: number = ALPHABET.endMarker;
 
 /** Regex class body (no brackets) of every continuation marker. */
