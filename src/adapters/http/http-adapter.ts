@@ -291,14 +291,7 @@ export class HttpAdapter implements Adapter {
       validateTeamCreateResult,
       options,
     );
-    const bound: StoredProfile = {
-      server: setup.transport.baseUrl,
-      team_ref: result.team_ref,
-      team_name: result.team_name,
-      principal_ref: result.principal_ref,
-    };
-    if (body.human_label !== undefined) bound.human_label = body.human_label;
-    this.#writeProfile(store, bound);
+    this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
     this.#log.info("team_created");
     return result;
   }
@@ -335,17 +328,10 @@ export class HttpAdapter implements Adapter {
       validateTeamJoinResult,
       options,
     );
-    const bound: StoredProfile = {
-      server: setup.transport.baseUrl,
-      team_ref: result.team_ref,
-      team_name: result.team_name,
-      principal_ref: result.principal_ref,
-    };
     const label =
       parsed.human_label ??
       (profile.team_ref === result.team_ref ? profile.human_label : undefined);
-    if (label !== undefined) bound.human_label = label;
-    this.#writeProfile(store, bound);
+    this.#bindProfile(store, setup.transport.baseUrl, result, label);
     this.#log.info("team_joined", { rejoined: result.rejoined });
     return result;
   }
@@ -496,6 +482,23 @@ export class HttpAdapter implements Adapter {
     this.#writeCredential(store, { token: minted.token, principal_ref: minted.principal_ref });
     this.#log.info("credential_minted");
     return { transport, token: minted.token };
+  }
+
+  /** Records the team a create or join bound this profile to (the label only when known). */
+  #bindProfile(
+    store: ProfileStore,
+    server: string,
+    team: { team_ref: string; team_name: string; principal_ref: string },
+    label: string | undefined,
+  ): void {
+    const bound: StoredProfile = {
+      server,
+      team_ref: team.team_ref,
+      team_name: team.team_name,
+      principal_ref: team.principal_ref,
+    };
+    if (label !== undefined) bound.human_label = label;
+    this.#writeProfile(store, bound);
   }
 
   #writeProfile(store: ProfileStore, profile: StoredProfile): void {
