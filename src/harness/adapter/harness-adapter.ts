@@ -1,0 +1,70 @@
+import { isAbsolute, join } from "node:path";
+import { HttpAdapter } from "../../adapters/http/index.ts";
+import type { AdapterLogger } from "../../adapters/index.ts";
+
+/** Where a session's team lives locally: the adapter config dir and the profile (`team_key`). */
+export interface HarnessAdapterTarget {
+  /** Absolute `BRIGADE_CONFIG_DIR` of the http adapter (profiles/ and credentials/ below it). */
+  readonly configDir: string;
+  /** The BAP `--profile` bound to the team (the by-pid map's `team_key`). */
+  readonly teamKey: string;
+}
+
+/** The environment members {@link harnessConfigDir} reads. */
+export interface HarnessConfigEnv {
+  readonly CLAUDE_PID?: string | undefined;
+  readonly BRIGADE_CONFIG_DIR?: string | undefined;
+  readonly XDG_CONFIG_HOME?: string | undefined;
+  readonly HOME?: string | undefined;
+}
+
+/**
+ * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
+ * else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
+ * `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
+ * is ignored (claude-code.md §2: a repository's settings `env` must not redirect credentials).
+ * Relative bases are skipped. `undefined` when nothing absolute is found. Never throws.
+ *
+ * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
+ */
+export function harnessConfigDir(
+  env: HarnessConfigEnv,
+  optionConfigDir?: string,
+): string | undefined {
+  if (optionConfigDir !== undefined && optionConfigDir !== "" && isAbsolute(optionConfigDir)) {
+    return optionConfigDir;
+  }
+  const inSession = env.CLAUDE_PID !== undefined && env.CLAUDE_PID !== "";
+  const explicit = env.BRIGADE_CONFIG_DIR;
+  if (!inSession && explicit !== undefined && explicit !== "" && isAbsolute(explicit)) {
+    return explicit;
+  }
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+  const home = env.HOME;
+  if (home !== undefined && home !== "" && isAbsolute(home)) {
+    return join(home, ".config", "brigade");
+  }
+  return undefined;
+}
+
+/**
+ * The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
+ * verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` reaches the adapter: nothing
+ * else of the caller's environment can redirect it. Errors surface as `BapError` from each call.
+ *
+ * @example
+ * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });
+ * const list = await adapter.sessionList();
+ */
+export function openHarnessAdapter(
+  target: HarnessAdapterTarget,
+  options: { readonly timeoutMs?: number; readonly logger?: AdapterLogger } = {},
+): HttpAdapter {
+  return new HttpAdapter({
+    env: { BRIGADE_CONFIG_DIR: target.configDir },
+    profile: target.teamKey,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+}

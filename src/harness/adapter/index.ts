@@ -1,0 +1,10 @@
+/**
+ * How the harness reaches its team: the adapter config dir rules and the in-process http adapter
+ * bound to a session's profile.
+ */
+export {
+  type HarnessAdapterTarget,
+  type HarnessConfigEnv,
+  harnessConfigDir,
+  openHarnessAdapter,
+} from "./harness-adapter.ts";
