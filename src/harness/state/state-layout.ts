@@ -15,6 +15,8 @@ export interface StateLayout {
   byNative(claudeSessionId: string): string;
   /** `watchers/<claude_pid>.json`: the watcher pidfile. */
   watcher(claudePid: string): string;
+  /** `watchers/<claude_pid>.status.json`: the watcher's status (state, deliveries). */
+  watcherStatus(claudePid: string): string;
   /** `state/seen/<stem>.json`: ids injected for our session. */
   seen(brigadeSessionId: string): string;
   /** `state/pending/<stem>.json`: held records. */
@@ -38,6 +40,7 @@ export function stateLayout(root: string): StateLayout {
     byPid: (pid) => join(root, "sessions", "by-pid", `${pid}.json`),
     byNative: (id) => join(root, "sessions", "by-native", `${fileStem(id)}.json`),
     watcher: (pid) => join(root, "watchers", `${pid}.json`),
+    watcherStatus: (pid) => join(root, "watchers", `${pid}.status.json`),
     seen: (id) => join(root, "state", "seen", `${fileStem(id)}.json`),
     pending: (id) => join(root, "state", "pending", `${fileStem(id)}.json`),
     release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
