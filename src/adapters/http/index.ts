@@ -25,8 +25,19 @@ export type { HttpMethod, ServerRequest, ServerTransport } from "./http-client.t
 export { callServer, DEFAULT_HTTP_TIMEOUT_MS, segment } from "./http-client.ts";
 export type { HttpWatchDeps, WatchTarget } from "./http-watch.ts";
 export { HttpWatch } from "./http-watch.ts";
-export type { StoredCredential, StoredProfile, StoredRead } from "./profile-store.ts";
-export { CREDENTIALS_DIR, PROFILES_DIR, ProfileStore } from "./profile-store.ts";
+export type {
+  ProfileMove,
+  ProfileMoveFailure,
+  StoredCredential,
+  StoredProfile,
+  StoredRead,
+} from "./profile-store.ts";
+export {
+  CREDENTIALS_DIR,
+  PROFILE_MOVE_FAILURES,
+  PROFILES_DIR,
+  ProfileStore,
+} from "./profile-store.ts";
 export { normalizeServerUrl } from "./server-url.ts";
 export type { SseEvent } from "./sse-parser.ts";
 export { SseParser } from "./sse-parser.ts";

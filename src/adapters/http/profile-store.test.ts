@@ -162,3 +162,50 @@ describe("ProfileStore", () => {
     expect(store.readCredential()).toEqual({ kind: "invalid" });
   });
 });
+
+describe("ProfileStore.moveTo", () => {
+  function seeded(profile: string): ProfileStore {
+    const store = new ProfileStore(join(fresh(), "cfg"), profile);
+    store.writeProfile({ server: "http://127.0.0.1:1", team_ref: "t-1", team_name: "core" });
+    store.writeCredential({ token: "tok-secret", principal_ref: "p-1" });
+    return store;
+  }
+
+  test("moves both files under the new name, keeping content and 0600 modes", () => {
+    const store = seeded("pending-1");
+    const moved = store.moveTo("team-0123456789abcdef");
+    expect(moved.ok).toBe(true);
+    if (!moved.ok) return;
+    expect(moved.store.profile).toBe("team-0123456789abcdef");
+    expect(moved.store.readProfile()).toEqual({
+      kind: "ok",
+      value: { server: "http://127.0.0.1:1", team_ref: "t-1", team_name: "core" },
+    });
+    expect(moved.store.readCredential()).toEqual({
+      kind: "ok",
+      value: { token: "tok-secret", principal_ref: "p-1" },
+    });
+    expect(mode(moved.store.profilePath)).toBe(0o600);
+    expect(mode(moved.store.credentialPath)).toBe(0o600);
+    expect(store.readProfile()).toEqual({ kind: "missing" });
+    expect(store.readCredential()).toEqual({ kind: "missing" });
+    expect(readdirSync(join(store.configDir, "profiles"))).toEqual(["team-0123456789abcdef.json"]);
+  });
+
+  test("never replaces an existing profile or credential; nothing moves", () => {
+    const store = seeded("pending-2");
+    const other = new ProfileStore(store.configDir, "taken");
+    other.writeCredential({ token: "other-token" });
+    expect(store.moveTo("taken")).toEqual({ ok: false, reason: "target_exists" });
+    expect(other.readCredential()).toEqual({ kind: "ok", value: { token: "other-token" } });
+    expect(other.readProfile()).toEqual({ kind: "missing" });
+    expect(store.readCredential().kind).toBe("ok");
+    expect(store.readProfile().kind).toBe("ok");
+  });
+
+  test("a profile without its credential is source_missing", () => {
+    const store = new ProfileStore(join(fresh(), "cfg"), "lonely");
+    store.writeProfile({ server: "http://127.0.0.1:1" });
+    expect(store.moveTo("elsewhere")).toEqual({ ok: false, reason: "source_missing" });
+  });
+});

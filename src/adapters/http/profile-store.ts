@@ -1,3 +1,4 @@
+import { linkSync, lstatSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, parseStrictJson } from "../../protocol/index.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
@@ -37,6 +38,34 @@ export type StoredRead<T> =
   | { readonly kind: "invalid" }
   | { readonly kind: "world_readable" }
   | { readonly kind: "ok"; readonly value: T };
+
+/** Why {@link ProfileStore.moveTo} did not move a profile. */
+export const PROFILE_MOVE_FAILURES = ["source_missing", "target_exists", "io_error"] as const;
+
+/** A {@link PROFILE_MOVE_FAILURES} member. */
+export type ProfileMoveFailure = (typeof PROFILE_MOVE_FAILURES)[number];
+
+/** Result of {@link ProfileStore.moveTo}. */
+export type ProfileMove =
+  | { readonly ok: true; readonly store: ProfileStore }
+  | { readonly ok: false; readonly reason: ProfileMoveFailure };
+
+function entryExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // best effort: the caller already reports the failure that matters
+  }
+}
 
 const PROFILE_STRING_MEMBERS = [
   "server",
@@ -139,5 +168,45 @@ export class ProfileStore {
     if (credential.principal_ref !== undefined) out.principal_ref = credential.principal_ref;
     ensurePrivateDir(join(this.configDir, CREDENTIALS_DIR));
     writePrivateFileAtomic(this.credentialPath, `${JSON.stringify(out)}\n`);
+  }
+
+  /**
+   * Renames this profile (its profile and credential files) to `profile` in the same config dir,
+   * never replacing anything: each file is hard-linked under the new name (which fails when that
+   * name exists) and only then unlinked under the old one, so a crash leaves both names, never
+   * neither. Used where a profile's name is only known after the team exists (`brigade team
+   * create` names profiles by team). Never throws.
+   * Failures: `source_missing` (no profile or no credential file here), `target_exists` (either
+   * file exists under the new name; nothing moved), `io_error` (links could not be made; nothing
+   * moved).
+   *
+   * @example
+   * const moved = new ProfileStore(dir, "pending-1a2b").moveTo("team-0123456789abcdef");
+   * if (moved.ok) moved.store.readProfile();
+   */
+  moveTo(profile: string): ProfileMove {
+    const target = new ProfileStore(this.configDir, profile);
+    if (!entryExists(this.profilePath) || !entryExists(this.credentialPath)) {
+      return { ok: false, reason: "source_missing" };
+    }
+    if (entryExists(target.profilePath) || entryExists(target.credentialPath)) {
+      return { ok: false, reason: "target_exists" };
+    }
+    try {
+      linkSync(this.profilePath, target.profilePath);
+    } catch (error) {
+      const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
+      return { ok: false, reason: exists ? "target_exists" : "io_error" };
+    }
+    try {
+      linkSync(this.credentialPath, target.credentialPath);
+    } catch (error) {
+      unlinkQuietly(target.profilePath);
+      const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
+      return { ok: false, reason: exists ? "target_exists" : "io_error" };
+    }
+    unlinkQuietly(this.credentialPath);
+    unlinkQuietly(this.profilePath);
+    return { ok: true, store: target };
   }
 }
