@@ -1,0 +1,63 @@
+import { realpathSync } from "node:fs";
+import {
+  defaultHookServices,
+  HOOK_EVENTS,
+  type HookContext,
+  type HookEvent,
+  runHookEvent,
+} from "../harness/hooks/index.ts";
+import type { CliIo } from "./cli-io.ts";
+import type { CommandRunner } from "./command-table.ts";
+
+function entryScript(): string {
+  const script = process.argv[1];
+  if (script === undefined || script === "") return "";
+  try {
+    return realpathSync(script);
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * `brigade hook session-start|prompt|session-end` (claude-code.md §1, §7.3), started by Claude
+ * Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines (never
+ * JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one line on
+ * stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
+ *
+ * @example await runHook(["prompt"], processIo()) === 0
+ */
+export async function runHookWith(
+  argv: string[],
+  io: CliIo,
+  overrides: Partial<HookContext> = {},
+): Promise<number> {
+  const event = argv[0];
+  if (argv.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event ?? "")) {
+    io.stderr("brigade hook: usage: brigade hook session-start|prompt|session-end\n");
+    return 0;
+  }
+  const ctx: HookContext = {
+    env: io.env,
+    uid: process.getuid?.() ?? -1,
+    now: Date.now,
+    entryScript: overrides.entryScript ?? entryScript(),
+    services: defaultHookServices(),
+    log: (line) => io.stderr(line),
+    ...overrides,
+  };
+  try {
+    const text = await runHookEvent(event as HookEvent, io.stdin, ctx);
+    if (text !== "") io.stdout(text);
+  } catch {
+    io.stderr("brigade hook: internal error\n");
+  }
+  return 0;
+}
+
+/**
+ * The `hook` command of the command table; see {@link runHookWith}.
+ *
+ * @example await runHook(["session-start"], io)
+ */
+export const runHook: CommandRunner = (argv, io) => runHookWith(argv, io);

@@ -1,0 +1,78 @@
+import { basename, isAbsolute } from "node:path";
+import { registeredName } from "../../formats/sanitize/index.ts";
+import { readBoundedFile } from "./bounded-file-read.ts";
+import { HOOK_LIMITS } from "./hook-limits.ts";
+import type { SessionRegistryInfo } from "./session-registry.ts";
+
+/** The name registered when no source gives one (claude-code.md §5). */
+export const FALLBACK_SESSION_NAME = "claude-code";
+
+/** The inputs of {@link chooseDisplayName}. */
+export interface DisplayNameSources {
+  readonly registry: Pick<SessionRegistryInfo, "name" | "nameSource">;
+  /** The transcript's latest custom title (`""` when none). */
+  readonly transcriptTitle: string;
+  /** The stdin `session_title` (`""` when none). */
+  readonly sessionTitle: string;
+  /** The stdin `cwd`. */
+  readonly cwd: string;
+}
+
+/**
+ * The session name a hook registers (claude-code.md §5), the first non-empty of, each through
+ * `registeredName` (64 code points, one line, sanitised): the registry name unless its
+ * `nameSource` is `derived`; the transcript's latest custom title; the derived registry name;
+ * stdin `session_title`; `basename(cwd)`; else `claude-code`.
+ *
+ * @example chooseDisplayName({ registry: { name: "api-3f2a", nameSource: "derived" }, transcriptTitle: "", sessionTitle: "", cwd: "/w/api" }) === "api-3f2a"
+ */
+export function chooseDisplayName(sources: DisplayNameSources): string {
+  const derived = sources.registry.nameSource === "derived";
+  const candidates = [
+    derived ? "" : sources.registry.name,
+    sources.transcriptTitle,
+    derived ? sources.registry.name : "",
+    sources.sessionTitle,
+    sources.cwd === "" ? "" : basename(sources.cwd),
+  ];
+  for (const candidate of candidates) {
+    if (candidate === "") continue;
+    const name = registeredName(candidate);
+    if (name !== "") return name;
+  }
+  return FALLBACK_SESSION_NAME;
+}
+
+const CUSTOM_TITLE_MARK = '"custom-title"';
+
+/**
+ * The latest custom title in a Claude Code transcript (JSONL, an internal format: we read lines of
+ * the shape `{"type":"custom-title","customTitle":"…"}`, as `/rename` writes them). Only the last
+ * 256 KiB are read; an absent, relative or unreadable path, or no such line → `""`. The transcript
+ * never leaves the machine; only the title, through `registeredName`, is registered. Never throws.
+ *
+ * @example readTranscriptCustomTitle("/home/dana/.claude/projects/w/5d1c.jsonl")
+ */
+export function readTranscriptCustomTitle(path: string): string {
+  if (path === "" || !isAbsolute(path)) return "";
+  const bytes = readBoundedFile(path, HOOK_LIMITS.maxTranscriptTailBytes, {
+    tail: true,
+  });
+  if (bytes === undefined) return "";
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  if (!text.includes(CUSTOM_TITLE_MARK)) return "";
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const line = lines[i] as string;
+    if (!line.includes(CUSTOM_TITLE_MARK)) continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (typeof value !== "object" || value === null) continue;
+      const o = value as { type?: unknown; customTitle?: unknown };
+      if (o.type === "custom-title" && typeof o.customTitle === "string") return o.customTitle;
+    } catch {
+      // a torn first line of the tail, or another format: keep looking
+    }
+  }
+  return "";
+}

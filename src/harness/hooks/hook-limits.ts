@@ -1,0 +1,51 @@
+/**
+ * The hooks' fixed limits (claude-code.md §1.2–§1.4, §4, §5). Budgets are in milliseconds and sit
+ * inside the timeouts `hooks.json` declares (60 s, 5 s, 5 s; SessionEnd shares a 1.5 s budget).
+ *
+ * @example AbortSignal.timeout(HOOK_LIMITS.registerMs)
+ */
+export const HOOK_LIMITS: {
+  /** Largest stdin document read, bytes (1 MiB). */
+  readonly maxStdinBytes: number;
+  /** Largest session registry file read, bytes (256 KiB). */
+  readonly maxRegistryBytes: number;
+  /** Largest settings file read, bytes (1 MiB). */
+  readonly maxSettingsBytes: number;
+  /** Tail of the transcript read for the latest custom title, bytes. */
+  readonly maxTranscriptTailBytes: number;
+  /** Largest one-shot notice file read, bytes. */
+  readonly maxNoticeBytes: number;
+  /** Total stdout of one hook run, code points (each line's code points + 1 for its newline). */
+  readonly maxOutputCodePoints: number;
+  /** SessionStart's whole budget. */
+  readonly sessionStartMs: number;
+  /** `session register` inside SessionStart (and inside a prompt's retry). */
+  readonly registerMs: number;
+  /** UserPromptSubmit's whole budget. */
+  readonly promptMs: number;
+  /** `message receive` inside the prompt hook. */
+  readonly receiveMs: number;
+  /** A prompt-time registration retry: at most one per this interval. */
+  readonly retryIntervalMs: number;
+  /** SessionEnd's whole budget. */
+  readonly sessionEndMs: number;
+  /** `session close` inside SessionEnd (and the close of a replaced session at SessionStart). */
+  readonly closeMs: number;
+  /** SIGTERM grace given to the watcher at SessionEnd. */
+  readonly stopWatcherGraceMs: number;
+} = {
+  maxStdinBytes: 1_048_576,
+  maxRegistryBytes: 262_144,
+  maxSettingsBytes: 1_048_576,
+  maxTranscriptTailBytes: 262_144,
+  maxNoticeBytes: 16_384,
+  maxOutputCodePoints: 10_000,
+  sessionStartMs: 55_000,
+  registerMs: 8_000,
+  promptMs: 4_500,
+  receiveMs: 4_000,
+  retryIntervalMs: 60_000,
+  sessionEndMs: 1_400,
+  closeMs: 1_000,
+  stopWatcherGraceMs: 300,
+};

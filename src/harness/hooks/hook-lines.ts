@@ -1,0 +1,124 @@
+import { noticeName, sanitizeAttribute, sanitizeId } from "../../formats/sanitize/index.ts";
+import type { InboundPolicy } from "../../protocol/index.ts";
+import type { SessionTeamReason } from "../binding/index.ts";
+import type { FrameOptionReason } from "./plugin-options.ts";
+import type { ScannedSettings } from "./settings-scan.ts";
+
+const POLICY_PHRASE: Readonly<Record<InboundPolicy, string>> = {
+  accept: "accept (teammates' messages are delivered into this session)",
+  hold: "hold (teammates' messages wait until the user releases them)",
+  refuse: "refuse (teammates' messages are not delivered)",
+};
+
+/**
+ * The one context line of a connected session (claude-code.md §7.3): its name and full id, the
+ * team, the effective inbound policy and the bare commands. Remote text goes through
+ * `sanitizeAttribute` (names) and `sanitizeId` (the id, whole); no path, token or native id.
+ *
+ * @example contextLine({ sessionName: "api", sessionId: "s-1", teamName: "core", policy: "accept" })
+ */
+export function contextLine(options: {
+  readonly sessionName: string;
+  readonly sessionId: string;
+  readonly teamName: string;
+  readonly policy: InboundPolicy;
+}): string {
+  return (
+    `Brigade: this session is "${sanitizeAttribute(options.sessionName)}" ` +
+    `(id ${sanitizeId(options.sessionId)}) in the Brigade team "${sanitizeAttribute(options.teamName)}"; ` +
+    `incoming messages: ${POLICY_PHRASE[options.policy]}. ` +
+    "Run the bare commands `brigade sessions` to list the team's sessions and `brigade send` to message one."
+  );
+}
+
+const BINDING_PHRASE: Readonly<Record<Exclude<SessionTeamReason, "no_binding">, string>> = {
+  binding_invalid: "this repository's .brigade.json is not a valid team binding",
+  binding_unreadable: "this repository's .brigade.json cannot be read",
+  no_consent: "this repository names a Brigade team, but this checkout has not joined it",
+  consent_mismatch:
+    "this repository's .brigade.json names another server or team than the one this checkout joined",
+  no_config_dir: "no Brigade configuration folder could be found",
+};
+
+/**
+ * The one line printed when a binding exists but cannot be used (`no_binding` prints nothing:
+ * Brigade is silently off). Points to the human remedy in the user's own terminal.
+ *
+ * @example bindingLine("no_consent")
+ */
+export function bindingLine(reason: Exclude<SessionTeamReason, "no_binding">): string {
+  return (
+    `Brigade: not connected: ${BINDING_PHRASE[reason]} (${reason}). ` +
+    "The user can run `brigade team join --secret-file <path>` in their own terminal, then restart this session."
+  );
+}
+
+/**
+ * The one line of a session left disconnected by an invalid `frame` / `frame_file` option
+ * (claude-code.md §6.2): the fixed message and reason, never the value or the path.
+ *
+ * @example frameOptionLine("relative_path", "the frame_file option is not an absolute path")
+ */
+export function frameOptionLine(reason: FrameOptionReason, message: string): string {
+  return (
+    `Brigade: not connected: ${message} (${reason}). ` +
+    "The user can fix the Brigade plugin options, then restart this session."
+  );
+}
+
+/**
+ * The warning of the settings scan (claude-code.md §4), naming the files (never a path).
+ *
+ * @example settingsLine([".claude/settings.json"])
+ */
+export function settingsLine(files: readonly ScannedSettings[]): string {
+  return (
+    `Brigade: crossSessionInbound in ${files.join(", ")} is not "accept", so Claude Code would not deliver ` +
+    "teammates' messages; Brigade delivers none (policy refuse) and they wait on the server."
+  );
+}
+
+/** The warning for a `team_inbound` option that is none of accept, hold, refuse. */
+export const TEAM_INBOUND_INVALID_LINE =
+  "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
+
+/**
+ * The failure line of a registration (claude-code.md §7.3): a retryable code says the next prompt
+ * retries; any other points to `brigade team join` in the user's own terminal.
+ *
+ * @example registrationFailureLine("unavailable", true)
+ */
+export function registrationFailureLine(code: string, retryable: boolean): string {
+  const token = sanitizeId(code);
+  if (retryable) {
+    return `Brigade: this session could not register with its Brigade team (${token}); retrying at your next prompt.`;
+  }
+  return (
+    `Brigade: this session could not register with its Brigade team (${token}). ` +
+    "The user can run `brigade team join --secret-file <path>` in their own terminal, then restart this session."
+  );
+}
+
+/**
+ * The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
+ * and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
+ * own terminal.
+ *
+ * @example heldLine(["api", "web"]) === "Brigade: 2 teammate messages are held (from api, web). The user can review and release them with `brigade inbox` in their own terminal."
+ */
+export function heldLine(senderNames: readonly string[]): string {
+  const count = senderNames.length;
+  const distinct: string[] = [];
+  for (const raw of senderNames) {
+    const name = sanitizeAttribute(noticeName(raw));
+    if (!distinct.includes(name)) distinct.push(name);
+  }
+  const shown = distinct.slice(0, 3);
+  const more = distinct.length - shown.length;
+  const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  const noun = count === 1 ? "teammate message is" : "teammate messages are";
+  return (
+    `Brigade: ${count} ${noun} held (from ${from}). ` +
+    "The user can review and release them with `brigade inbox` in their own terminal."
+  );
+}

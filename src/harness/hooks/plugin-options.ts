@@ -1,0 +1,151 @@
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import {
+  clauseFromFile,
+  FrameConfigError,
+  type Instruction,
+  parseLevel,
+} from "../../formats/frame/index.ts";
+import type { InboundPolicy } from "../../protocol/index.ts";
+import { readBoundedFile } from "./bounded-file-read.ts";
+
+/**
+ * The plugin options a hook reads (claude-code.md §6.2), every default applied here because Claude
+ * Code exports only the values a user set (`CLAUDE_PLUGIN_OPTION_<KEY upper-cased>`).
+ *
+ * @example readPluginOptions({}).teamInbound === "accept"
+ */
+export interface PluginOptions {
+  /** `config_dir` [""]: the adapter config dir when absolute. */
+  readonly configDir: string;
+  /** `label` [`account`]: `account`, `none`, or literal text. */
+  readonly label: string;
+  /** `team_inbound` [`accept`]. */
+  readonly teamInbound: InboundPolicy;
+  /** False when `team_inbound` was set to something other than accept, hold or refuse. */
+  readonly teamInboundValid: boolean;
+  /** `poll_on_prompt` [false]. */
+  readonly pollOnPrompt: boolean;
+  /** `frame` [""], raw: checked by {@link resolveFrameInstruction}. */
+  readonly frame: string;
+  /** `frame_file` [""], raw. */
+  readonly frameFile: string;
+  /** `workspace_label` [""]. */
+  readonly workspaceLabel: string;
+  /** `share_workspace_label` [true]. */
+  readonly shareWorkspaceLabel: boolean;
+}
+
+const PREFIX = "CLAUDE_PLUGIN_OPTION_";
+
+function option(env: Readonly<Record<string, string | undefined>>, key: string): string {
+  return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
+}
+
+function bool(raw: string, fallback: boolean): boolean {
+  const v = raw.trim().toLowerCase();
+  if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
+  if (v === "false" || v === "0" || v === "no" || v === "off") return false;
+  return fallback;
+}
+
+/**
+ * Reads the options from the hook's environment with their defaults: `config_dir` "",
+ * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
+ * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
+ * `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans accept
+ * true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
+ *
+ * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
+ */
+export function readPluginOptions(
+  env: Readonly<Record<string, string | undefined>>,
+): PluginOptions {
+  const inboundRaw = option(env, "team_inbound").trim();
+  const known =
+    inboundRaw === "" ||
+    inboundRaw === "accept" ||
+    inboundRaw === "hold" ||
+    inboundRaw === "refuse";
+  const label = option(env, "label").trim();
+  return {
+    configDir: option(env, "config_dir").trim(),
+    label: label === "" ? "account" : label,
+    teamInbound: known ? ((inboundRaw || "accept") as InboundPolicy) : "hold",
+    teamInboundValid: known,
+    pollOnPrompt: bool(option(env, "poll_on_prompt"), false),
+    frame: option(env, "frame"),
+    frameFile: option(env, "frame_file").trim(),
+    workspaceLabel: option(env, "workspace_label").trim(),
+    shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
+  };
+}
+
+/**
+ * Why the `frame` / `frame_file` options leave a session disconnected (claude-code.md §6.2,
+ * formats.md §2.6): the frame reasons plus `relative_path` (a `frame_file` that is not absolute).
+ *
+ * @example FRAME_OPTION_REASONS.includes("relative_path") === true
+ */
+export const FRAME_OPTION_REASONS = [
+  "invalid_frame_level",
+  "relative_path",
+  "frame_file_unreadable",
+  "frame_file_too_large",
+  "frame_file_not_utf8",
+  "frame_file_empty",
+  "frame_file_unsafe",
+] as const;
+
+/** One {@link FRAME_OPTION_REASONS} token. */
+export type FrameOptionReason = (typeof FRAME_OPTION_REASONS)[number];
+
+/** Result of {@link resolveFrameInstruction}. */
+export type FrameOptionResult =
+  | { readonly ok: true; readonly instruction: Instruction }
+  | { readonly ok: false; readonly reason: FrameOptionReason; readonly message: string };
+
+const MAX_FRAME_FILE_BYTES = 4_096;
+
+function refused(reason: FrameOptionReason): FrameOptionResult {
+  const message =
+    reason === "relative_path"
+      ? "the frame_file option is not an absolute path"
+      : new FrameConfigError(reason, reason === "invalid_frame_level" ? "frame" : "frame_file")
+          .message;
+  return { ok: false, reason, message };
+}
+
+/**
+ * The frame instruction of the options (formats.md §2.6): `frame` through `parseLevel`; then, when
+ * `frame_file` is set, the `custom` level with the file's folded clause — the path must be
+ * absolute (`relative_path`), name a regular file (symlinks followed; `frame_file_unreadable`) of
+ * at most 4096 bytes (`frame_file_too_large`), then `clauseFromFile`. Read once, at SessionStart.
+ * The message is fixed per reason: never the path or the content. Never throws.
+ *
+ * @example resolveFrameInstruction(readPluginOptions({ CLAUDE_PLUGIN_OPTION_FRAME: "strict" })) // { ok: true, instruction: { level: "strict", custom: "" } }
+ */
+export function resolveFrameInstruction(
+  options: Pick<PluginOptions, "frame" | "frameFile">,
+): FrameOptionResult {
+  const level = parseLevel(options.frame);
+  if (!level.ok) return refused("invalid_frame_level");
+  if (options.frameFile === "")
+    return { ok: true, instruction: { level: level.level, custom: "" } };
+  const path = options.frameFile;
+  if (!isAbsolute(path)) return refused("relative_path");
+  let size: number;
+  try {
+    const info = statSync(path);
+    if (!info.isFile()) return refused("frame_file_unreadable");
+    size = info.size;
+  } catch {
+    return refused("frame_file_unreadable");
+  }
+  if (size > MAX_FRAME_FILE_BYTES) return refused("frame_file_too_large");
+  const bytes = readBoundedFile(path, MAX_FRAME_FILE_BYTES);
+  if (bytes === undefined) return refused("frame_file_unreadable");
+  const clause = clauseFromFile(bytes);
+  if (!clause.ok) return refused(clause.reason as FrameOptionReason);
+  return { ok: true, instruction: { level: "custom", custom: clause.clause } };
+}

@@ -1,0 +1,167 @@
+import { rmSync } from "node:fs";
+import { noticeName } from "../../formats/sanitize/index.ts";
+import {
+  type ByPidMap,
+  readByPidMap,
+  readPendingRecords,
+  readPrivateStateFile,
+  writeByPidMap,
+} from "../state/index.ts";
+import type { HookContext } from "./hook-context.ts";
+import type { HookInput } from "./hook-input.ts";
+import { HOOK_LIMITS } from "./hook-limits.ts";
+import { heldLine, settingsLine } from "./hook-lines.ts";
+import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
+import { readPluginOptions } from "./plugin-options.ts";
+import { pollMessages } from "./poll-messages.ts";
+import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
+import { isoSeconds } from "./session-connect.ts";
+import { claudeConfigDir } from "./session-registry.ts";
+import {
+  connectFromHook,
+  effectivePolicy,
+  type HookSession,
+  hookSession,
+} from "./session-start-hook.ts";
+import { scanInboundSettings } from "./settings-scan.ts";
+
+const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
+ * marker older than a minute → one registration retry (the marker's time is renewed first);
+ * else update `permission_mode` (only this event carries it) and the settings-scan policy in the
+ * map; `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
+ * notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
+ * anything is held. The prompt text is never read. Never throws.
+ *
+ * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
+ */
+export async function runPrompt(
+  input: HookInput,
+  ctx: HookContext,
+  out: HookOutput,
+  deadline: number,
+): Promise<void> {
+  const where = hookSession(ctx);
+  if (where === undefined) return;
+  const read = readByPidMap({ claudePid: where.claudePid, env: ctx.env, uid: ctx.uid });
+  if (!read.ok) {
+    if (read.reason === "not_registered") await retryRegistration(input, ctx, where, out, deadline);
+    else ctx.log(`brigade hook: ${read.reason}\n`);
+    return;
+  }
+  const map = updateMap(input, ctx, where, read.map, out);
+  const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  if (
+    map.socket_path !== "" &&
+    token !== "" &&
+    !ctx.services.isWatcherRunning(where.layout, where.claudePid)
+  ) {
+    try {
+      const started = await ctx.services.ensureWatcher({
+        layout: where.layout,
+        map,
+        entryScript: ctx.entryScript,
+        token,
+        env: ctx.env as NodeJS.ProcessEnv,
+      });
+      ctx.log(`brigade hook: watcher ${started.outcome}\n`);
+    } catch {
+      ctx.log("brigade hook: watcher failed\n");
+    }
+  }
+  printNotice(ctx, where, out);
+  const options = readPluginOptions(ctx.env);
+  if (options.pollOnPrompt || map.socket_path === "") {
+    const remaining = deadline - ctx.now();
+    if (remaining > 200) {
+      try {
+        const adapter = ctx.services.openAdapter({
+          configDir: map.config_dir,
+          teamKey: map.team_key,
+        });
+        await pollMessages({
+          adapter,
+          map,
+          layout: where.layout,
+          uid: ctx.uid,
+          now: ctx.now,
+          out,
+          receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
+          ackMs: () => deadline - ctx.now() - 50,
+        });
+      } catch {
+        ctx.log("brigade hook: poll failed\n");
+      }
+    }
+  }
+  const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
+  if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
+}
+
+function updateMap(
+  input: HookInput,
+  ctx: HookContext,
+  where: HookSession,
+  map: ByPidMap,
+  out: HookOutput,
+): ByPidMap {
+  const options = readPluginOptions(ctx.env);
+  const scan = scanInboundSettings({ cwd: input.cwd, claudeConfigDir: claudeConfigDir(ctx.env) });
+  if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
+  const policy = effectivePolicy(options.teamInbound, scan.hits);
+  const mode = PERMISSION_MODE.test(input.permission_mode)
+    ? input.permission_mode
+    : map.permission_mode;
+  if (mode === map.permission_mode && policy === map.inbound) return map;
+  const updated: ByPidMap = {
+    ...map,
+    permission_mode: mode,
+    inbound: policy,
+    updated_at: isoSeconds(ctx.now()),
+  };
+  try {
+    writeByPidMap(where.layout, updated);
+  } catch {
+    ctx.log("brigade hook: map_write_failed\n");
+  }
+  return updated;
+}
+
+function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): void {
+  const path = where.layout.notice(where.claudePid);
+  const read = readPrivateStateFile(path, { maxBytes: HOOK_LIMITS.maxNoticeBytes, uid: ctx.uid });
+  if (read.kind === "missing") return;
+  if (read.kind === "ok") {
+    const text = Buffer.from(read.bytes).toString("utf8");
+    for (const line of text.split("\n")) {
+      if (line.startsWith(HOOK_LINE_PREFIX) && !line.includes("\r")) out.line(line);
+    }
+  }
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    ctx.log("brigade hook: notice_not_removed\n");
+  }
+}
+
+async function retryRegistration(
+  input: HookInput,
+  ctx: HookContext,
+  where: HookSession,
+  out: HookOutput,
+  deadline: number,
+): Promise<void> {
+  const retry = readRegistrationRetry(where.layout, where.claudePid, ctx.uid);
+  if (retry === undefined) return;
+  const now = ctx.now();
+  if (now - retry.last_attempt_at < HOOK_LIMITS.retryIntervalMs) return;
+  writeRegistrationRetry(where.layout, where.claudePid, {
+    claude_session_id: input.session_id,
+    last_attempt_at: now,
+  });
+  const registerMs = Math.min(HOOK_LIMITS.registerMs, deadline - now - 500);
+  if (registerMs < 500) return;
+  await connectFromHook(input, ctx, where, out, registerMs);
+}

@@ -1,0 +1,244 @@
+import { isAbsolute } from "node:path";
+import type { InboundPolicy } from "../../protocol/index.ts";
+import { harnessConfigDir } from "../adapter/index.ts";
+import { checkInboxSocketPath } from "../socket/index.ts";
+import {
+  readByPidMap,
+  resolveStateDir,
+  type StateLayout,
+  stateLayout,
+  writeByPidMap,
+} from "../state/index.ts";
+import type { HookContext } from "./hook-context.ts";
+import type { HookInput } from "./hook-input.ts";
+import { HOOK_LIMITS } from "./hook-limits.ts";
+import {
+  bindingLine,
+  contextLine,
+  frameOptionLine,
+  registrationFailureLine,
+  settingsLine,
+  TEAM_INBOUND_INVALID_LINE,
+} from "./hook-lines.ts";
+import type { HookOutput } from "./hook-output.ts";
+import { readPluginOptions, resolveFrameInstruction } from "./plugin-options.ts";
+import { writeRegistrationRetry } from "./registration-retry.ts";
+import { connectSession, isoSeconds, retireReplacedSession } from "./session-connect.ts";
+import { claudeConfigDir, readSessionRegistry } from "./session-registry.ts";
+import { scanInboundSettings } from "./settings-scan.ts";
+
+const PID = /^[1-9][0-9]{0,9}$/;
+
+/** Where a hook's session lives locally: the validated `CLAUDE_PID` and the state layout. */
+export interface HookSession {
+  readonly claudePid: string;
+  readonly layout: StateLayout;
+}
+
+/**
+ * The validated `CLAUDE_PID` and state layout of a hook run, or `undefined` (logged) when the hook
+ * runs outside a session or without an absolute state directory.
+ *
+ * @example const where = hookSession(ctx); if (where === undefined) return;
+ */
+export function hookSession(ctx: HookContext): HookSession | undefined {
+  const pid = ctx.env.CLAUDE_PID ?? "";
+  if (!PID.test(pid)) {
+    ctx.log("brigade hook: not_in_session\n");
+    return undefined;
+  }
+  const dir = resolveStateDir(ctx.env);
+  if (!dir.ok) {
+    ctx.log("brigade hook: state_dir_relative\n");
+    return undefined;
+  }
+  return { claudePid: pid, layout: stateLayout(dir.dir) };
+}
+
+/**
+ * The effective inbound policy (claude-code.md §4): the `team_inbound` option, unless the settings
+ * scan found a `crossSessionInbound` other than `accept` — then `refuse`, with one warning line.
+ *
+ * @example effectivePolicy("accept", [".claude/settings.json"]) === "refuse"
+ */
+export function effectivePolicy(option: InboundPolicy, hits: readonly unknown[]): InboundPolicy {
+  return hits.length > 0 ? "refuse" : option;
+}
+
+/**
+ * The inbox socket a watcher may post to: `CLAUDE_CODE_MESSAGING_SOCKET`, else the registry's
+ * `messagingSocketPath`, if absolute and passing the one-`lstat` pre-checks; else `""`.
+ *
+ * @example const socket = await usableSocket(ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "", registry.messagingSocketPath);
+ */
+export async function usableSocket(fromEnv: string, fromRegistry: string): Promise<string> {
+  const path = fromEnv !== "" ? fromEnv : fromRegistry;
+  if (path === "" || !isAbsolute(path)) return "";
+  try {
+    const check = await checkInboxSocketPath(path);
+    return check.ok ? path : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The outcome of {@link connectFromHook}. */
+export type HookConnectOutcome = "connected" | "off" | "disconnected" | "failed";
+
+/**
+ * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
+ * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+ * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
+ * replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+ * registration writes the retry marker and prints one line. Never throws.
+ *
+ * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+ */
+export async function connectFromHook(
+  input: HookInput,
+  ctx: HookContext,
+  where: HookSession,
+  out: HookOutput,
+  registerMs: number,
+): Promise<HookConnectOutcome> {
+  const { claudePid, layout } = where;
+  const options = readPluginOptions(ctx.env);
+  const configDir = harnessConfigDir(ctx.env, options.configDir);
+  const team = ctx.services.resolveSessionTeam({ cwd: input.cwd, configDir });
+  if (!team.ok) {
+    ctx.log(`brigade hook: ${team.reason}\n`);
+    if (team.reason !== "no_binding") out.line(bindingLine(team.reason));
+    return "off";
+  }
+  const frame = resolveFrameInstruction(options);
+  if (!frame.ok) {
+    ctx.log(`brigade hook: ${frame.reason}\n`);
+    out.line(frameOptionLine(frame.reason, frame.message));
+    return "disconnected";
+  }
+  const ccConfig = claudeConfigDir(ctx.env);
+  const scan = scanInboundSettings({ cwd: input.cwd, claudeConfigDir: ccConfig });
+  if (!options.teamInboundValid) out.line(TEAM_INBOUND_INVALID_LINE);
+  if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
+  const policy = effectivePolicy(options.teamInbound, scan.hits);
+  const registry = readSessionRegistry(ccConfig, claudePid);
+  const socketPath = await usableSocket(
+    ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "",
+    registry.messagingSocketPath,
+  );
+  const result = await connectSession({
+    input,
+    ctx,
+    layout,
+    claudePid,
+    options,
+    team,
+    instruction: frame.instruction,
+    policy,
+    registry,
+    socketPath,
+    registerMs,
+  });
+  if (!result.ok) {
+    ctx.log(`brigade hook: register_failed ${result.code}\n`);
+    writeRegistrationRetry(layout, claudePid, {
+      claude_session_id: input.session_id,
+      last_attempt_at: ctx.now(),
+    });
+    out.line(registrationFailureLine(result.code, result.retryable));
+    return "failed";
+  }
+  if (result.replaced !== undefined) {
+    await retireReplacedSession(ctx, layout, claudePid, result.replaced);
+  }
+  const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  if (socketPath !== "" && token !== "") {
+    try {
+      const started = await ctx.services.ensureWatcher({
+        layout,
+        map: result.map,
+        entryScript: ctx.entryScript,
+        token,
+        env: ctx.env as NodeJS.ProcessEnv,
+      });
+      ctx.log(`brigade hook: watcher ${started.outcome}\n`);
+    } catch {
+      ctx.log("brigade hook: watcher failed\n");
+    }
+  }
+  out.line(
+    contextLine({
+      sessionName: result.map.session_name,
+      sessionId: result.map.brigade_session_id,
+      teamName: result.map.team_name,
+      policy: result.map.inbound,
+    }),
+  );
+  return "connected";
+}
+
+/**
+ * The SessionStart hook (claude-code.md §7.3). `source: compact` keeps the registration and only
+ * refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and prints
+ * the context line again, since compaction dropped it from the model's context. Any other source
+ * runs {@link connectFromHook} within the 8 s register cap. Idempotent per `CLAUDE_PID`: the same
+ * native session is renewed, a new one (after `/clear`) is registered and the old one retired.
+ * Never throws; the caller prints `out` and exits 0.
+ *
+ * @example await runSessionStart(input, ctx, out);
+ */
+export async function runSessionStart(
+  input: HookInput,
+  ctx: HookContext,
+  out: HookOutput,
+): Promise<HookConnectOutcome> {
+  const where = hookSession(ctx);
+  if (where === undefined) return "off";
+  if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
+  return connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+}
+
+async function refreshAfterCompact(
+  input: HookInput,
+  ctx: HookContext,
+  where: HookSession,
+  out: HookOutput,
+): Promise<HookConnectOutcome> {
+  const read = readByPidMap({ claudePid: where.claudePid, env: ctx.env, uid: ctx.uid });
+  if (!read.ok) {
+    ctx.log(`brigade hook: compact ${read.reason}\n`);
+    return "off";
+  }
+  const map = read.map;
+  const options = readPluginOptions(ctx.env);
+  const ccConfig = claudeConfigDir(ctx.env);
+  const scan = scanInboundSettings({ cwd: input.cwd, claudeConfigDir: ccConfig });
+  if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
+  const registry = readSessionRegistry(ccConfig, where.claudePid);
+  const socketPath = await usableSocket(
+    ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "",
+    registry.messagingSocketPath,
+  );
+  const transcript = input.transcript_path;
+  const refreshed = {
+    ...map,
+    inbound: effectivePolicy(options.teamInbound, scan.hits),
+    socket_path: socketPath,
+    ...(transcript !== "" && isAbsolute(transcript) ? { transcript_path: transcript } : {}),
+    updated_at: isoSeconds(ctx.now()),
+  };
+  try {
+    writeByPidMap(where.layout, refreshed);
+  } catch {
+    ctx.log("brigade hook: compact map_write_failed\n");
+  }
+  out.line(
+    contextLine({
+      sessionName: refreshed.session_name,
+      sessionId: refreshed.brigade_session_id,
+      teamName: refreshed.team_name,
+      policy: refreshed.inbound,
+    }),
+  );
+  return "connected";
+}
