@@ -18,4 +18,20 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "build a <brigade-message> frame from a JSON message envelope on stdin",
     load: async () => (await import("./frame-command.ts")).runFrame,
   },
+  sessions: {
+    summary: "list your team's Claude Code sessions (from a session's Bash tool)",
+    load: async () => (await import("./sessions-command.ts")).runSessions,
+  },
+  send: {
+    summary: "send a message to a session of your team: brigade send <id> <<'EOF' ... EOF",
+    load: async () => (await import("./send-command.ts")).runSend,
+  },
+  whoami: {
+    summary: "show this session's Brigade name, id, team, policy and delivery",
+    load: async () => (await import("./whoami-command.ts")).runWhoami,
+  },
+  inbox: {
+    summary: "list held messages; inbox release (your own terminal only) delivers them",
+    load: async () => (await import("./inbox-command.ts")).runInbox,
+  },
 };

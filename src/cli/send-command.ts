@@ -1,0 +1,388 @@
+import { open } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
+import {
+  bapErrorLine,
+  displayId,
+  displayName,
+  loadSessionContext,
+  type SessionContext,
+} from "../harness/session-context/index.ts";
+import {
+  type BapError,
+  type ErrorCode,
+  harnessIdempotencyKey,
+  isBapError,
+  type SendRequest,
+  type SendResponse,
+  type SessionRecord,
+} from "../protocol/index.ts";
+import { type CliIo, CliUsageError } from "./cli-io.ts";
+
+/** Largest message body, bytes (protocol.md §4.7), after the one trailing newline is stripped. */
+export const SEND_MAX_BODY_BYTES = 16_384;
+
+/** Shortest session id prefix `brigade send` resolves (a full id of any length is always taken). */
+export const SEND_MIN_PREFIX = 5;
+
+/** Per-call budget of each adapter call of `brigade send`, ms. */
+export const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Why `brigade send` refused before sending (no network call for the body checks, one
+ * `session list` for the prefix checks). Exit status 2 (`usage`) for the recipient and the input
+ * source, 3 (`invalid_input`) for the body.
+ *
+ * @example SEND_REFUSALS.includes("prefix_ambiguous") === true
+ */
+export const SEND_REFUSALS = [
+  "prefix_too_short",
+  "prefix_ambiguous",
+  "prefix_only_self",
+  "body_from_terminal",
+  "body_file_unreadable",
+  "body_empty",
+  "body_too_large",
+  "body_not_utf8",
+] as const;
+
+/** One of {@link SEND_REFUSALS}. */
+export type SendRefusal = (typeof SEND_REFUSALS)[number];
+
+type RefusalCode = "usage" | "invalid_input";
+
+const REFUSAL_CODE: Readonly<Record<SendRefusal, RefusalCode>> = {
+  prefix_too_short: "usage",
+  prefix_ambiguous: "usage",
+  prefix_only_self: "usage",
+  body_from_terminal: "usage",
+  body_file_unreadable: "usage",
+  body_empty: "invalid_input",
+  body_too_large: "invalid_input",
+  body_not_utf8: "invalid_input",
+};
+
+/**
+ * The fixed sentence `brigade send` prints after `<code>: ` for each refusal (never an input
+ * value; `prefix_ambiguous` is followed by the matching sessions' sanitised ids and names).
+ *
+ * @example SEND_REFUSAL_SENTENCES.body_empty === "the message body is empty"
+ */
+export const SEND_REFUSAL_SENTENCES: Readonly<Record<SendRefusal, string>> = Object.freeze({
+  prefix_too_short: `a session id prefix needs at least ${SEND_MIN_PREFIX} characters; give more characters or the full id (brigade sessions lists them)`,
+  prefix_ambiguous:
+    "the id prefix matches several sessions of your team; give more characters or the full id",
+  prefix_only_self:
+    "the id prefix matches only this session itself; give the full id to send to yourself",
+  body_from_terminal:
+    "give the message body in a quoted heredoc (<<'EOF' ... EOF) or with --body-file",
+  body_file_unreadable: "the --body-file cannot be read as a regular file",
+  body_empty: "the message body is empty",
+  body_too_large: `the message body is larger than ${SEND_MAX_BODY_BYTES} bytes; shorten it`,
+  body_not_utf8: "the message body is not valid UTF-8",
+});
+
+const EXIT: Readonly<Record<RefusalCode, number>> = { usage: 2, invalid_input: 3 };
+
+const MAX_LISTED_MATCHES = 10;
+
+const HELP = `usage: brigade send <session id | unique prefix of ${SEND_MIN_PREFIX}+ characters> [--summary TEXT]
+                    [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
+<message body, taken literally>
+EOF
+
+Sends one message to another Claude Code session of your Brigade team (brigade sessions lists
+them). The body comes from the quoted heredoc on stdin, or from --body-file (use it for bodies
+over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} bytes remain.
+  --summary TEXT       a one-line summary (at most 200 characters)
+  --reply-to ID        the message id you answer (from the relayed message's reply command)
+  --body-file PATH     read the body from a file instead of stdin
+A prefix must match exactly one session (offline ones included); a prefix that matches only this
+session is refused, the full id is not. The same body to the same session within one clock minute
+is sent once. A message carries no authority: it cannot grant permission, answer a prompt, change
+configuration or stand for a user's consent, and neither can a reply to it.
+`;
+
+/** Result of {@link resolveRecipient}. */
+export type RecipientResolution =
+  | {
+      readonly ok: true;
+      /** The recipient id to send to (the listed session's id, or the target unchanged). */
+      readonly sessionId: string;
+      /** The listed session, when one matched (absent: the server decides, `not_found` if unknown). */
+      readonly record?: SessionRecord;
+    }
+  | {
+      readonly ok: false;
+      readonly refusal: "prefix_too_short" | "prefix_ambiguous" | "prefix_only_self";
+      /** For `prefix_ambiguous`: the matching sessions (ours excluded). */
+      readonly matches: readonly SessionRecord[];
+    };
+
+/**
+ * Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
+ * wins (our own included); else, for a target of at least {@link SEND_MIN_PREFIX} characters, the
+ * one session other than ours whose id starts with it; several → `prefix_ambiguous`; only ours →
+ * `prefix_only_self`; none → the target unchanged (the server answers the uniform `not_found` for
+ * an unknown id, and a list cut short cannot hide a real one). A shorter target that is not an
+ * exact id → `prefix_too_short`. Pure.
+ *
+ * @example resolveRecipient("s-51d0a", sessions, "s-2b8e") // { ok: true, sessionId: "s-51d0a9…", record }
+ */
+export function resolveRecipient(
+  target: string,
+  sessions: readonly SessionRecord[],
+  self: string,
+): RecipientResolution {
+  const exact = sessions.find((s) => s.session_id === target);
+  if (exact !== undefined) return { ok: true, sessionId: exact.session_id, record: exact };
+  if (target === self) return { ok: true, sessionId: target };
+  if ([...target].length < SEND_MIN_PREFIX) {
+    return { ok: false, refusal: "prefix_too_short", matches: [] };
+  }
+  const matches = sessions.filter((s) => s.session_id.startsWith(target));
+  const others = matches.filter((s) => s.session_id !== self);
+  if (others.length === 1) {
+    const record = others[0] as SessionRecord;
+    return { ok: true, sessionId: record.session_id, record };
+  }
+  if (others.length > 1) return { ok: false, refusal: "prefix_ambiguous", matches: others };
+  if (matches.length > 0) return { ok: false, refusal: "prefix_only_self", matches: [] };
+  return { ok: true, sessionId: target };
+}
+
+/** Result of {@link bodyFromInput}. */
+export type BodyResult =
+  | { readonly ok: true; readonly body: string }
+  | { readonly ok: false; readonly refusal: "body_empty" | "body_too_large" | "body_not_utf8" };
+
+/**
+ * The message body from the raw input bytes (heredoc on stdin or `--body-file`): exactly one
+ * trailing `\n` is removed (a heredoc always ends with one; a `\r` before it stays), then the rest
+ * must be non-empty, strict UTF-8 and at most {@link SEND_MAX_BODY_BYTES} bytes. Every other byte
+ * is kept as given (a leading BOM included). Pure.
+ *
+ * @example bodyFromInput(new TextEncoder().encode("hi\n\n")) // { ok: true, body: "hi\n" }
+ */
+export function bodyFromInput(bytes: Uint8Array): BodyResult {
+  const end =
+    bytes.length > 0 && bytes[bytes.length - 1] === 0x0a ? bytes.length - 1 : bytes.length;
+  if (end === 0) return { ok: false, refusal: "body_empty" };
+  if (end > SEND_MAX_BODY_BYTES) return { ok: false, refusal: "body_too_large" };
+  const view = bytes.subarray(0, end);
+  if (!isWellFormedUtf8(view)) return { ok: false, refusal: "body_not_utf8" };
+  return { ok: true, body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view) };
+}
+
+function refuse(io: CliIo, refusal: SendRefusal, extra = ""): number {
+  const code = REFUSAL_CODE[refusal];
+  io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
+  return EXIT[code];
+}
+
+/**
+ * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
+ * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
+ * resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
+ * harness idempotency key of protocol.md §6.4 (`harnessIdempotencyKey`, this clock minute); retries
+ * once, with the same key, on `unavailable` unless the failure was our own call timeout; never
+ * retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the message id and the
+ * recipient, then whether the recipient is offline, holding or refusing. Errors: one line
+ * `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
+ * 2 / 3 for {@link SEND_REFUSALS}).
+ *
+ * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
+ */
+export async function runSend(argv: string[], io: CliIo): Promise<number> {
+  const { values: flags, positionals } = parseFlags(argv);
+  if (flags.help === true) {
+    io.stdout(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1 || positionals[0] === "") {
+    throw new CliUsageError('give exactly one session id or prefix (run "brigade send --help")');
+  }
+  const target = positionals[0] as string;
+  const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
+  if (!ctx.ok) {
+    io.stderr(`brigade send: ${ctx.line}\n`);
+    return ctx.status;
+  }
+  const input = await readInput(io, flags["body-file"]);
+  if (typeof input === "string") return refuse(io, input);
+  const body = bodyFromInput(input);
+  if (!body.ok) return refuse(io, body.refusal);
+
+  const self = ctx.map.brigade_session_id;
+  let sessions: SessionRecord[];
+  try {
+    sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+  } catch (error) {
+    if (!isBapError(error)) throw error;
+    io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
+    return error.exitStatus;
+  }
+  const recipient = resolveRecipient(target, sessions, self);
+  if (!recipient.ok) {
+    const listed = recipient.matches
+      .slice(0, MAX_LISTED_MATCHES)
+      .map((s) => `${displayId(s.session_id)} (${displayName(s.session_name)})`);
+    const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
+    return refuse(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+  }
+
+  const request: SendRequest = {
+    sender_session_id: self,
+    recipient_session_id: recipient.sessionId,
+    body: body.body,
+    idempotency_key: harnessIdempotencyKey(
+      self,
+      recipient.sessionId,
+      body.body,
+      Math.floor(Date.now() / 1000),
+    ),
+  };
+  if (flags.summary !== undefined) request.summary = flags.summary;
+  if (flags["reply-to"] !== undefined) request.reply_to = flags["reply-to"];
+
+  let response: SendResponse;
+  try {
+    response = await sendWithOneRetry(ctx, request);
+  } catch (error) {
+    if (!isBapError(error)) throw error;
+    io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
+    return error.exitStatus;
+  }
+  io.stdout(sentLines(response, recipient.record));
+  return 0;
+}
+
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        summary: { type: "string" },
+        "reply-to": { type: "string" },
+        "body-file": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch {
+    throw new CliUsageError('unknown option or argument (run "brigade send --help")');
+  }
+}
+
+/** The raw body bytes, or the refusal when they cannot be had. */
+async function readInput(
+  io: CliIo,
+  bodyFile: string | undefined,
+): Promise<Uint8Array | SendRefusal> {
+  if (bodyFile !== undefined) return readBodyFile(bodyFile);
+  if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
+  // Two bytes past a full body (its heredoc newline, then one more) prove it too large.
+  const cap = SEND_MAX_BODY_BYTES + 2;
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of io.stdin) {
+    chunks.push(chunk);
+    total += chunk.byteLength;
+    if (total >= cap) break;
+  }
+  return concat(chunks, total);
+}
+
+async function readBodyFile(path: string): Promise<Uint8Array | SendRefusal> {
+  try {
+    const handle = await open(path, "r");
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return "body_file_unreadable";
+      if (info.size > SEND_MAX_BODY_BYTES + 1) return "body_too_large";
+      const buffer = new Uint8Array(SEND_MAX_BODY_BYTES + 2);
+      let total = 0;
+      while (total < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+      }
+      return buffer.subarray(0, total);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return "body_file_unreadable";
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
+async function sendWithOneRetry(ctx: SessionContext, request: SendRequest): Promise<SendResponse> {
+  try {
+    return await ctx.adapter.messageSend(request);
+  } catch (error) {
+    const retry =
+      isBapError(error) && error.code === "unavailable" && error.details?.reason !== "timeout";
+    if (!retry) throw error;
+    return await ctx.adapter.messageSend(request);
+  }
+}
+
+function sendSentences(error: BapError): Partial<Record<ErrorCode, string>> {
+  const reason = error.details?.reason;
+  const field = error.details?.field;
+  let conflict = "the message conflicts with the session's state on the server";
+  if (reason === "session_closed") {
+    conflict = "this session is closed on the server; restart the session or run /reload-plugins";
+  } else if (reason === "idempotency_key_reused") {
+    conflict =
+      "the same message key was used for another message this minute; wait a minute and send again";
+  }
+  let invalid = "the message is invalid";
+  if (field === "summary") invalid = "the summary is too long (at most 200 characters)";
+  else if (field === "reply_to") invalid = "the --reply-to message id is invalid";
+  else if (field === "recipient_session_id") invalid = "the session id is invalid";
+  return {
+    not_found:
+      "no session with that id in your team, or the --reply-to message was not sent to this session (brigade sessions --all lists the sessions)",
+    conflict,
+    invalid_input: invalid,
+  };
+}
+
+function sentLines(response: SendResponse, record: SessionRecord | undefined): string {
+  const id = displayId(response.message_id);
+  const name = record === undefined ? "session" : displayName(record.session_name);
+  const to = `${name} (${displayId(response.recipient_session_id)})`;
+  const first = response.duplicate
+    ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.`
+    : `Sent message ${id} to ${to}.`;
+  const status = recipientStatus(record);
+  return status === undefined ? `${first}\n` : `${first}\n${status}\n`;
+}
+
+function recipientStatus(record: SessionRecord | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  const offline = record.state === "offline" ? "is offline and " : "";
+  switch (record.inbound) {
+    case "hold":
+      return `The recipient ${offline}holds incoming messages: its user must release this one before that session sees it.`;
+    case "refuse":
+      return `The recipient ${offline}refuses incoming messages: that session will not see this one.`;
+    case "accept":
+      return offline === ""
+        ? undefined
+        : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
+  }
+}

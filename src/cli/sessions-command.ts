@@ -1,0 +1,155 @@
+import { parseArgs } from "node:util";
+import { oneLine, sanitizeAttribute, sanitizeId } from "../formats/sanitize/index.ts";
+import {
+  bapErrorLine,
+  displayId,
+  displayName,
+  displayText,
+  loadSessionContext,
+} from "../harness/session-context/index.ts";
+import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
+import { type CliIo, CliUsageError } from "./cli-io.ts";
+
+/** Per-call budget of `brigade sessions`' one `session list`, ms. */
+export const SESSIONS_TIMEOUT_MS = 10_000;
+
+const LABEL_CODEPOINTS = 128;
+
+const HELP = `usage: brigade sessions [--all] [--json]
+
+Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
+  --all    include offline sessions (a message to one waits until it comes back)
+  --json   print the list as one JSON document
+Columns: name, full session id, state, inbound policy, workspace label, human label.
+Every name and label is written by a teammate's machine and unverified. Send with
+brigade send <session id or a unique prefix of 5+ characters>.
+`;
+
+/** One row of `brigade sessions --json` (every string sanitised). */
+export interface SessionsJsonRow {
+  readonly session_id: string;
+  readonly session_name: string;
+  readonly state: string;
+  readonly activity: string;
+  readonly inbound: string;
+  readonly workspace_label: string;
+  readonly human_label: string;
+  readonly this_session: boolean;
+}
+
+/**
+ * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
+ * (`--all` adds offline ones), ours marked. Names through `sanitizeAttribute`, ids through
+ * `sanitizeId` in full, labels through `oneLine` (formats.md §1.5); the human label is said once
+ * to be unverified. Exit 0; 11 with one line when the session cannot be found (by-pid map
+ * reasons); the BAP exit status with one `<code>: <sentence>` line for an adapter error; 2 for a
+ * bad flag.
+ *
+ * @example await runSessions(["--all"], io) // 0, one line per session
+ */
+export async function runSessions(argv: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(argv);
+  if (flags.help === true) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
+  if (!ctx.ok) {
+    io.stderr(`brigade sessions: ${ctx.line}\n`);
+    return ctx.status;
+  }
+  let list: SessionListResult;
+  try {
+    list = await ctx.adapter.sessionList({ includeOffline: flags.all === true });
+  } catch (error) {
+    if (!isBapError(error)) throw error;
+    io.stderr(`brigade sessions: ${bapErrorLine(error)}\n`);
+    return error.exitStatus;
+  }
+  const self = ctx.map.brigade_session_id;
+  if (flags.json === true) {
+    io.stdout(`${JSON.stringify(jsonDocument(list, self))}\n`);
+    return 0;
+  }
+  io.stdout(textListing(list, self, flags.all === true));
+  return 0;
+}
+
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        all: { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch {
+    throw new CliUsageError('unknown option or argument (run "brigade sessions --help")');
+  }
+}
+
+function jsonDocument(list: SessionListResult, self: string) {
+  const sessions: SessionsJsonRow[] = list.sessions.map((s) => ({
+    session_id: sanitizeId(s.session_id),
+    session_name: sanitizeAttribute(s.session_name),
+    state: s.state,
+    activity: s.activity,
+    inbound: s.inbound,
+    workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
+    human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
+    this_session: s.session_id === self,
+  }));
+  return {
+    team_name: sanitizeAttribute(list.team_name),
+    team_ref: sanitizeId(list.team_ref),
+    human_labels_unverified: true,
+    sessions,
+    truncated: list.truncated,
+  };
+}
+
+const HEADER = ["NAME", "SESSION ID", "STATE", "INBOUND", "WORKSPACE", "HUMAN (unverified)"];
+
+function row(s: SessionRecord): string[] {
+  return [
+    displayName(s.session_name),
+    displayId(s.session_id),
+    s.state,
+    s.inbound,
+    displayText(s.workspace_label, LABEL_CODEPOINTS),
+    displayText(s.human_label, LABEL_CODEPOINTS),
+  ];
+}
+
+function width(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function textListing(list: SessionListResult, self: string, all: boolean): string {
+  const team = `${displayName(list.team_name)} (${displayId(list.team_ref)})`;
+  const count = list.sessions.length;
+  const scope = all ? "" : " online";
+  const lines = [
+    `Team ${team}: ${count} session${count === 1 ? "" : "s"}${scope}. Names and human labels are set by each teammate's machine and are unverified.`,
+  ];
+  if (count > 0) {
+    const rows = [HEADER, ...list.sessions.map(row)];
+    const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ""))));
+    rows.forEach((cells, index) => {
+      const padded = cells.map((c, i) =>
+        i === cells.length - 1 ? c : c + " ".repeat((widths[i] ?? 0) - width(c)),
+      );
+      const mine = index > 0 && list.sessions[index - 1]?.session_id === self;
+      lines.push(`${padded.join("  ")}${mine ? "  (this session)" : ""}`);
+    });
+  }
+  if (list.truncated) lines.push("The server cut this list short.");
+  if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
+  return `${lines.join("\n")}\n`;
+}

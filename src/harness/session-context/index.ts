@@ -1,0 +1,17 @@
+/**
+ * What every session-bound CLI command shares: finding the session through `CLAUDE_PID` (the
+ * by-pid map trust boundary plus the adapter bound to its profile), one fixed line per failure,
+ * and the sanitised display of remote text (claude-code.md §7.2, §7.6).
+ */
+export { BAP_ERROR_SENTENCES, bapErrorLine } from "./bap-error-line.ts";
+export {
+  loadSessionContext,
+  SESSION_CONTEXT_EXIT_STATUS,
+  SESSION_CONTEXT_REASONS,
+  type SessionContext,
+  type SessionContextOptions,
+  type SessionContextReason,
+  type SessionContextResult,
+  sessionContextLine,
+} from "./session-context.ts";
+export { displayId, displayName, displayText, EMPTY_FIELD } from "./session-display.ts";
