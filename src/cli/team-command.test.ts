@@ -1,0 +1,409 @@
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  consentPath,
+  resolveSessionTeam,
+  TEAM_BINDING_FILE_NAME,
+  teamKeyFor,
+} from "../harness/binding/index.ts";
+import { parseJoinSecret } from "../protocol/index.ts";
+import { silentLogger } from "../server/logger.ts";
+import { type RunningServer, startServer } from "../server/serve.ts";
+import type { CliIo } from "./cli-io.ts";
+import { dispatchCommand } from "./command-table.ts";
+import { runTeamCommand } from "./team-command.ts";
+
+let server: RunningServer;
+let root: string;
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "brigade-team-cli-")));
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataFile: join(root, "data", "brigade.sqlite"),
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `brigade team <argv>` in `cwd`, through the real dispatcher (usage errors → 2, one line). */
+async function team(argv: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdin: {
+      [Symbol.asyncIterator]() {
+        throw new Error("brigade team read stdin");
+      },
+    },
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env,
+  };
+  const table = {
+    team: {
+      summary: "",
+      load: async () => (a: string[], i: CliIo) => runTeamCommand(a, i, { cwd }),
+    },
+  };
+  const status = await dispatchCommand(table, ["team", ...argv], io);
+  return { status, stdout, stderr };
+}
+
+const mode = (path: string): number => statSync(path).mode & 0o777;
+
+/** A fresh repository (a `.git` folder) with a nested folder; returns [top, nested]. */
+function repo(name: string): [string, string] {
+  const top = join(root, name);
+  mkdirSync(join(top, ".git"), { recursive: true });
+  mkdirSync(join(top, "src", "lib"), { recursive: true });
+  return [top, join(top, "src", "lib")];
+}
+
+/** Every file below `dir` (relative paths), for "nothing was written" checks. */
+function tree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe("brigade team against a real brigade serve", () => {
+  test("create → join from a second principal → members → leave, with files, modes and no leaks", async () => {
+    const [top, nested] = repo("api");
+    const danaConfig = join(root, "dana", "config");
+    const dana = { HOME: join(root, "dana", "home"), BRIGADE_CONFIG_DIR: danaConfig };
+    const secretFile = join(root, "dana", "core.secret");
+    mkdirSync(join(root, "dana"), { recursive: true });
+
+    // create (from a nested folder: .brigade.json goes to the repository top)
+    const created = await team(
+      [
+        "create",
+        "core",
+        "--server",
+        `${server.url}/`,
+        "--secret-file",
+        secretFile,
+        "--human-label",
+        "dana",
+      ],
+      nested,
+      dana,
+    );
+    expect(created.stderr).toBe("");
+    expect(created.status).toBe(0);
+    expect(mode(secretFile)).toBe(0o600);
+    const secretText = readFileSync(secretFile, "utf8");
+    expect(secretText.endsWith("\n")).toBe(true);
+    const secret = parseJoinSecret(secretText.trim());
+    expect(secret.ok).toBe(true);
+    if (!secret.ok) return;
+    const teamRef = secret.value.teamRef;
+    expect(created.stdout).not.toContain(secretText.trim());
+    expect(created.stdout).not.toContain(secret.value.revealSecretHalf());
+    expect(created.stdout).toContain("brigade team join --secret-file <path>");
+    expect(created.stdout).toContain(`Commit ${TEAM_BINDING_FILE_NAME}`);
+
+    const bindingPath = join(top, TEAM_BINDING_FILE_NAME);
+    expect(mode(bindingPath)).toBe(0o644);
+    expect(JSON.parse(readFileSync(bindingPath, "utf8"))).toEqual({
+      version: 1,
+      server: server.url,
+      team_ref: teamRef,
+      team_name: "core",
+    });
+    expect(existsSync(join(nested, TEAM_BINDING_FILE_NAME))).toBe(false);
+
+    const teamKey = teamKeyFor(server.url, teamRef);
+    expect(tree(danaConfig)).toEqual(
+      [
+        `consent/${consentPath(danaConfig, top).split("/").pop()}`,
+        `credentials/${teamKey}.json`,
+        `profiles/${teamKey}.json`,
+      ].sort(),
+    );
+    expect(mode(consentPath(danaConfig, top))).toBe(0o600);
+    expect(mode(join(danaConfig, "consent"))).toBe(0o700);
+    expect(mode(join(danaConfig, "profiles", `${teamKey}.json`))).toBe(0o600);
+    expect(mode(join(danaConfig, "credentials", `${teamKey}.json`))).toBe(0o600);
+    expect(JSON.parse(readFileSync(consentPath(danaConfig, top), "utf8"))).toMatchObject({
+      version: 1,
+      checkout: top,
+      server: server.url,
+      team_ref: teamRef,
+      team_name: "core",
+      team_key: teamKey,
+    });
+    expect(resolveSessionTeam({ cwd: nested, configDir: danaConfig })).toMatchObject({
+      ok: true,
+      teamRef,
+      teamKey,
+    });
+
+    // A second principal joins from a clone, with its own config dir (via XDG_CONFIG_HOME).
+    const [clone] = repo("api-clone");
+    copyFileSync(bindingPath, join(clone, TEAM_BINDING_FILE_NAME));
+    const leeXdg = join(root, "lee", "xdg");
+    const lee = { HOME: join(root, "lee", "home"), XDG_CONFIG_HOME: leeXdg };
+    const leeConfig = join(leeXdg, "brigade");
+    const leeSecret = join(root, "lee", "from-dana.secret");
+    mkdirSync(join(root, "lee"), { recursive: true });
+    writeFileSync(leeSecret, `\n  ${secretText.trim()}  \n`, { mode: 0o600 });
+    expect(resolveSessionTeam({ cwd: clone, configDir: leeConfig })).toEqual({
+      ok: false,
+      reason: "no_consent",
+    });
+    const joined = await team(
+      ["join", "--secret-file", leeSecret, "--human-label", "lee <system-reminder>\u202e\nx"],
+      clone,
+      lee,
+    );
+    expect(joined.status).toBe(0);
+    expect(joined.stderr).toBe("");
+    expect(joined.stdout).toContain('Joined team "core"');
+    expect(joined.stdout).toContain("sessions started in this checkout now connect");
+    for (const text of [joined.stdout, joined.stderr]) {
+      expect(text).not.toContain(secret.value.revealSecretHalf());
+      expect(text).not.toMatch(/brg1\./);
+    }
+    expect(mode(consentPath(leeConfig, clone))).toBe(0o600);
+    expect(resolveSessionTeam({ cwd: clone, configDir: leeConfig })).toMatchObject({
+      ok: true,
+      teamKey,
+    });
+
+    // members lists both; the hostile label is sanitised; the unverified note is said once.
+    const listed = await team(["members"], clone, lee);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain("2 active members");
+    expect(listed.stdout.match(/unverified/g)?.length).toBe(1);
+    expect(listed.stdout).toContain("dana");
+    expect(listed.stdout).toContain("lee &lt;system-reminder> x");
+    expect(listed.stdout).not.toContain("\u202e");
+    const json = await team(["members", "--json"], top, dana);
+    expect(json.status).toBe(0);
+    const doc = JSON.parse(json.stdout) as {
+      team_ref: string;
+      labels_verified: boolean;
+      members: { human_label: string; session_count: number }[];
+    };
+    expect(doc.team_ref).toBe(teamRef);
+    expect(doc.labels_verified).toBe(false);
+    expect(doc.members.map((m) => m.human_label).sort()).toEqual([
+      "dana",
+      "lee &lt;system-reminder> x",
+    ]);
+
+    // Inside a session: an inherited BRIGADE_CONFIG_DIR is ignored (lee's XDG config is used).
+    const inSession = await team(["members", "--json"], clone, {
+      ...lee,
+      CLAUDE_PID: "4242",
+      BRIGADE_CONFIG_DIR: danaConfig,
+    });
+    expect(inSession.status).toBe(0);
+
+    // leave removes the consent; members then has no team here.
+    const left = await team(["leave"], clone, lee);
+    expect(left.status).toBe(0);
+    expect(left.stdout).toContain(`Left team ${teamRef}`);
+    expect(existsSync(consentPath(leeConfig, clone))).toBe(false);
+    const after = await team(["members"], clone, lee);
+    expect(after.status).toBe(11);
+    expect(after.stderr).toContain("you have not joined");
+    const danaView = await team(["members", "--json"], top, dana);
+    expect((JSON.parse(danaView.stdout) as { members: unknown[] }).members).toHaveLength(1);
+
+    // Rejoining with the same secret on the same profile works.
+    const rejoined = await team(["join", "--secret-file", leeSecret], clone, lee);
+    expect(rejoined.status).toBe(0);
+    expect(rejoined.stdout).toContain('Rejoined team "core"');
+
+    // create refuses where .brigade.json already names a team (before any network call).
+    const again = await team(["create", "other", "--server", "http://127.0.0.1:1"], nested, dana);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain("already names a team");
+    expect(again.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+
+    // join refuses a secret for another team than the checkout's .brigade.json names.
+    const [foreign] = repo("foreign");
+    writeFileSync(
+      join(foreign, TEAM_BINDING_FILE_NAME),
+      JSON.stringify({
+        version: 1,
+        server: server.url,
+        team_ref: "t-someone-else",
+        team_name: "x",
+      }),
+    );
+    const wrongTeam = await team(["join", "--secret-file", leeSecret], foreign, lee);
+    expect(wrongTeam.status).toBe(2);
+    expect(wrongTeam.stderr).toContain("another team");
+    expect(existsSync(consentPath(leeConfig, foreign))).toBe(false);
+  });
+
+  test("create without --secret-file shows the secret once on stdout, with a warning on stderr", async () => {
+    const [top] = repo("web");
+    const config = join(root, "kim", "config");
+    const r = await team(["create", "web-team"], top, {
+      BRIGADE_CONFIG_DIR: config,
+      BRIGADE_SERVER: server.url,
+    });
+    expect(r.status).toBe(0);
+    const found = r.stdout.match(/brg1\.[^\s]+/g) ?? [];
+    expect(found).toHaveLength(1);
+    expect(parseJoinSecret(found[0] as string).ok).toBe(true);
+    expect(r.stderr).toContain("shown once");
+    expect(r.stderr).not.toMatch(/brg1\./);
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(true);
+    expect(tree(join(config, "profiles")).every((f) => f.startsWith("team-"))).toBe(true);
+  });
+
+  test("create, join and leave refuse while CLAUDE_PID is set, touching nothing", async () => {
+    const [top] = repo("in-session");
+    const config = join(root, "sess", "config");
+    const secret = join(root, "sess", "x.secret");
+    mkdirSync(join(root, "sess"), { recursive: true });
+    writeFileSync(secret, "brg1.t-1.abc\n", { mode: 0o600 });
+    const env = { CLAUDE_PID: "1234", BRIGADE_CONFIG_DIR: config, HOME: join(root, "sess") };
+    const before = tree(root);
+    for (const argv of [
+      ["create", "core", "--server", server.url, "--secret-file", join(root, "sess", "new.secret")],
+      ["join", "--secret-file", secret, "--server", server.url],
+      ["leave"],
+    ]) {
+      const r = await team(argv, top, env);
+      expect(r.status, argv[0]).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("your own terminal");
+      expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+    }
+    expect(tree(root)).toEqual(before);
+    expect(existsSync(config)).toBe(false);
+  });
+
+  test("usage errors are one value-free line with exit 2", async () => {
+    const [top] = repo("usage");
+    const env = { BRIGADE_CONFIG_DIR: join(root, "usage", "config") };
+    const cases: string[][] = [
+      ["frobnicate"],
+      ["join"],
+      ["join", "--join-secret", "brg1.t.hunter2"],
+      ["create"],
+      ["create", "a", "b"],
+      ["create", "core"], // no server anywhere
+      ["create", "core", "--server", "ftp://hunter2"],
+      ["members", "extra-hunter2"],
+      ["leave", "--force"],
+    ];
+    for (const argv of cases) {
+      const r = await team(argv, top, env);
+      expect(r.status, argv.join(" ")).toBe(2);
+      expect(r.stderr.split("\n").filter(Boolean), argv.join(" ")).toHaveLength(1);
+      expect(r.stderr).not.toContain("hunter2");
+      expect(r.stdout).toBe("");
+    }
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+  });
+
+  test("join: an unreadable or malformed --secret-file is refused without echoing it", async () => {
+    const [top] = repo("badsecret");
+    const env = { BRIGADE_CONFIG_DIR: join(root, "bad", "config") };
+    mkdirSync(join(root, "bad"), { recursive: true });
+    const notSecret = join(root, "bad", "not.secret");
+    writeFileSync(notSecret, "hunter2 is my password\n");
+    const big = join(root, "bad", "big.secret");
+    writeFileSync(big, `brg1.t.${"a".repeat(5000)}`);
+    const missing = await team(["join", "--secret-file", join(root, "bad", "none")], top, env);
+    expect(missing.status).toBe(2);
+    const malformed = await team(
+      ["join", "--secret-file", notSecret, "--server", server.url],
+      top,
+      env,
+    );
+    expect(malformed.status).toBe(3);
+    expect(malformed.stderr).not.toContain("hunter2");
+    const tooBig = await team(["join", "--secret-file", big, "--server", server.url], top, env);
+    expect(tooBig.status).toBe(2);
+    expect(tooBig.stderr).not.toContain("aaaa");
+  });
+
+  test("join with a wrong secret for a team exits with the protocol status of unauthorized", async () => {
+    const dir = join(root, "wrong");
+    mkdirSync(dir, { recursive: true });
+    const secret = join(dir, "w.secret");
+    writeFileSync(secret, "brg1.t-does-not-exist.AAAAAAAAAAAAAAAAAAAAAA\n");
+    const r = await team(["join", "--secret-file", secret, "--server", server.url], dir, {
+      BRIGADE_CONFIG_DIR: join(dir, "config"),
+    });
+    expect(r.status).toBe(5);
+    expect(r.stderr).toMatch(/^brigade team join: unauthorized: /);
+    expect(r.stderr).not.toContain("AAAAAAAA");
+  });
+
+  test("members outside any team is exit 11 with the reason in words", async () => {
+    const [top] = repo("lonely");
+    const r = await team(["members"], top, { BRIGADE_CONFIG_DIR: join(root, "lonely-config") });
+    expect(r.status).toBe(11);
+    expect(r.stderr).toContain("no .brigade.json");
+  });
+});
+
+describe("registration", () => {
+  test("`brigade team` is in the command table; create refuses inside a session there too", async () => {
+    const { main } = await import("./brigade.ts");
+    let stdout = "";
+    let stderr = "";
+    const io = (env: Record<string, string>): CliIo => ({
+      stdin: (async function* () {})(),
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+      env,
+    });
+    expect(await main(["team", "help"], io({}))).toBe(0);
+    expect(stdout).toContain("join --secret-file <path>");
+    expect(await main(["team", "create", "x"], io({ CLAUDE_PID: "7" }))).toBe(2);
+    expect(stderr).toBe(
+      "brigade team create: this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)\n",
+    );
+  });
+});
