@@ -34,4 +34,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "list held messages; inbox release (your own terminal only) delivers them",
     load: async () => (await import("./inbox-command.ts")).runInbox,
   },
+  team: {
+    summary: "your team for this checkout: team create|join|leave (your own terminal) and members",
+    load: async () => (await import("./team-command.ts")).runTeam,
+  },
 };
