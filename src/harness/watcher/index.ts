@@ -2,6 +2,20 @@
  * The watcher (`brigade watch`, claude-code.md §7.4): its files (pidfile, status, notice), the
  * process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
+
+export {
+  ENSURE_WATCHER_FAILURES,
+  type EnsureWatcherFailure,
+  type EnsureWatcherOptions,
+  type EnsureWatcherResult,
+  ensureWatcher,
+  type StopWatcherOptions,
+  stopWatcher,
+  WATCHER_BUILD_VERSION,
+  watcherEnvironment,
+  watcherVersion,
+} from "./ensure-watcher.ts";
+export { ensureStateFolder } from "./private-folder.ts";
 export {
   PROC_STAT_FAILURES,
   type ProcessLiveness,
@@ -13,6 +27,15 @@ export {
   processStartToken,
   systemProcessProbe,
 } from "./process-probe.ts";
+export { MAX_REGISTRY_BYTES, readRegistryActivity, registryFolder } from "./registry-activity.ts";
+export {
+  type RunWatcherOptions,
+  runWatcher,
+  WATCHER_EXIT_REASONS,
+  type WatcherExit,
+  type WatcherExitReason,
+} from "./run-watcher.ts";
+export { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 export {
   acquirePidfile,
   deletePidfileIfNames,
@@ -31,3 +54,10 @@ export {
   writeWatcherNotice,
   writeWatcherStatus,
 } from "./watcher-files.ts";
+export {
+  fileWatcherLog,
+  silentWatcherLog,
+  WATCHER_LOG_MAX_BYTES,
+  type WatcherLog,
+  type WatcherLogFields,
+} from "./watcher-log.ts";

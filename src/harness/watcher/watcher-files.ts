@@ -1,6 +1,5 @@
 import { closeSync, constants, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
-import { ensurePrivateDir } from "../../adapters/index.ts";
+import { basename, dirname, join } from "node:path";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
 import {
   readPrivateStateFile,
@@ -8,6 +7,7 @@ import {
   sha256Hex,
   writePrivateStateFile,
 } from "../state/index.ts";
+import { ensureStateFolder } from "./private-folder.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 
 /** Largest pidfile or status file read, bytes. */
@@ -191,13 +191,7 @@ function serializePidfile(p: WatcherPidfile): string {
 /** Creates `path` exclusively with complete content: a 0600 O_EXCL temporary, then link(2). */
 function createExclusive(root: string, path: string, text: string): "created" | "exists" {
   const folder = dirname(path);
-  ensurePrivateDir(root);
-  const rest = relative(root, folder);
-  let current = root;
-  for (const part of rest === "" || rest.startsWith("..") ? [] : rest.split(sep)) {
-    current = join(current, part);
-    ensurePrivateDir(current);
-  }
+  ensureStateFolder(root, folder);
   const temp = join(folder, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(
     temp,

@@ -1,0 +1,650 @@
+import {
+  type Activity,
+  type Adapter,
+  ERROR_EXIT_STATUS,
+  type ErrorCode,
+  isBapError,
+  type WatchHandle,
+} from "../../protocol/index.ts";
+import {
+  type HarnessAdapterTarget,
+  harnessConfigDir,
+  openHarnessAdapter,
+} from "../adapter/index.ts";
+import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
+import { InjectionPacer } from "../pacing/index.ts";
+import { type InboxPostOptions, type InboxPostResult, postToInbox } from "../socket/index.ts";
+import {
+  type ByPidMap,
+  consumeReleaseRequests,
+  FileSeenStore,
+  pendingFileStore,
+  readByPidMap,
+  readPendingRecords,
+  resolveStateDir,
+  type StateLayout,
+  sha256Hex,
+  stateLayout,
+} from "../state/index.ts";
+import { watcherVersion } from "./ensure-watcher.ts";
+import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
+import { readRegistryActivity, registryFolder } from "./registry-activity.ts";
+import { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
+import {
+  acquirePidfile,
+  deletePidfileIfNames,
+  tokenSha256,
+  type WatcherState,
+  writeWatcherNotice,
+  writeWatcherStatus,
+} from "./watcher-files.ts";
+import { fileWatcherLog, type WatcherLog } from "./watcher-log.ts";
+
+/**
+ * Why {@link runWatcher} returned: `claude_gone` (Claude Code's pid is dead, a zombie or reused),
+ * `map_gone` (the by-pid map is missing or unreadable), `map_changed` (it names another Brigade
+ * session), `signal` (SIGTERM / SIGINT, or the caller's abort), `already_running` (a live watcher
+ * holds the pidfile), `fatal_error` (the watch failed with `unauthenticated`, `unauthorized`,
+ * `protocol_mismatch` or `config`), `not_in_session` (no valid `--claude-pid` / `CLAUDE_PID` or
+ * no map at start), `state_dir_relative` (no absolute state folder), `pidfile_failed` (the
+ * pidfile could not be written), `no_config_dir` (no absolute adapter config folder).
+ *
+ * @example WATCHER_EXIT_REASONS.includes("claude_gone") === true
+ */
+export const WATCHER_EXIT_REASONS = [
+  "claude_gone",
+  "map_gone",
+  "map_changed",
+  "signal",
+  "already_running",
+  "fatal_error",
+  "not_in_session",
+  "state_dir_relative",
+  "pidfile_failed",
+  "no_config_dir",
+] as const;
+
+/** One exit reason of the watcher. */
+export type WatcherExitReason = (typeof WATCHER_EXIT_REASONS)[number];
+
+/** How the watcher ended: the reason and the process exit status. */
+export interface WatcherExit {
+  readonly reason: WatcherExitReason;
+  readonly status: number;
+  /** The error code, for `fatal_error`. */
+  readonly code?: ErrorCode;
+}
+
+/** Codes that stop the watcher (claude-code.md §7.4: exit statuses 4, 5, 10, 11). */
+const FATAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "unauthenticated",
+  "unauthorized",
+  "protocol_mismatch",
+  "config",
+]);
+
+/** Inputs of {@link runWatcher}; everything but `claudePid` and `env` has a default. */
+export interface RunWatcherOptions {
+  /** `--claude-pid`: must equal `env.CLAUDE_PID`. */
+  readonly claudePid: string;
+  /** The allow-listed environment (`CLAUDE_*`, `HOME`, `XDG_*`, …); the token only here. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The entry script the watcher runs from (its `version`); default `process.argv[1]`. */
+  readonly entryScript?: string;
+  /** Ends the watcher as SIGTERM does (no session close). */
+  readonly signal?: AbortSignal;
+  readonly uid?: number;
+  readonly probe?: ProcessProbe;
+  /** The clock, ms since the epoch. */
+  readonly now?: () => number;
+  /** Liveness tick, ms (default 2,000). */
+  readonly tickMs?: number;
+  /** Heartbeat interval, ms (default 30,000). */
+  readonly heartbeatMs?: number;
+  /** Cap on the closing `session close`, ms (default 3,000). */
+  readonly closeTimeoutMs?: number;
+  readonly backoff?: WatcherBackoff;
+  /** Opens the adapter (default {@link openHarnessAdapter}). */
+  readonly openAdapter?: (target: HarnessAdapterTarget) => Adapter;
+  /** Posts to the inbox socket (default {@link postToInbox}). */
+  readonly post?: (options: InboxPostOptions) => Promise<InboxPostResult>;
+  /** Diagnostics (default the NDJSON file `logs/watcher-<pid>.log`). */
+  readonly log?: WatcherLog;
+}
+
+const PID = /^[1-9][0-9]{0,9}$/;
+
+const DEGRADED_NOTICE =
+  "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
+const RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
+const FATAL_NOTICE =
+  "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
+
+/**
+ * The watcher of one Claude Code session (claude-code.md §7.4, docs/41-watcher.md): takes the
+ * pidfile, runs the adapter's message watch in process and delivers every message through the
+ * inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
+ * successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
+ * release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
+ * never throws.
+ *
+ * @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
+ */
+export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExit> {
+  const claudePid = options.claudePid;
+  const env = options.env;
+  if (!PID.test(claudePid) || env.CLAUDE_PID !== claudePid) {
+    return { reason: "not_in_session", status: ERROR_EXIT_STATUS.config };
+  }
+  const stateDir = resolveStateDir(env);
+  if (!stateDir.ok) return { reason: "state_dir_relative", status: ERROR_EXIT_STATUS.config };
+  const layout = stateLayout(stateDir.dir);
+  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const token = env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
+  const read = readByPidMap({ claudePid, env, uid });
+  if (!read.ok) {
+    log.write("warn", "watcher_no_map", { reason: read.reason });
+    return { reason: "not_in_session", status: ERROR_EXIT_STATUS.config };
+  }
+  const map = read.map;
+  const configDir = harnessConfigDir(env, map.config_dir);
+  if (configDir === undefined) {
+    log.write("error", "watcher_no_config_dir");
+    return { reason: "no_config_dir", status: ERROR_EXIT_STATUS.config };
+  }
+  const socketPath =
+    env.CLAUDE_CODE_MESSAGING_SOCKET !== undefined && env.CLAUDE_CODE_MESSAGING_SOCKET !== ""
+      ? env.CLAUDE_CODE_MESSAGING_SOCKET
+      : map.socket_path;
+  const probe = options.probe ?? systemProcessProbe;
+  const startToken = probe.startToken(process.pid) ?? `pid:${process.pid}`;
+  const acquired = acquirePidfile(
+    layout,
+    claudePid,
+    {
+      pid: process.pid,
+      start_token: startToken,
+      brigade_session_id: map.brigade_session_id,
+      socket_path: socketPath,
+      token_sha256: tokenSha256(token),
+      version: watcherVersion(options.entryScript ?? process.argv[1] ?? ""),
+    },
+    probe,
+  );
+  if (acquired.outcome === "busy") {
+    log.write("info", "watcher_already_running", { holder: acquired.holder.pid });
+    return { reason: "already_running", status: 0 };
+  }
+  if (acquired.outcome === "failed") {
+    log.write("error", "watcher_pidfile_failed");
+    return { reason: "pidfile_failed", status: ERROR_EXIT_STATUS.internal };
+  }
+  const watcher = new Watcher({
+    ...options,
+    layout,
+    map,
+    uid,
+    log,
+    probe,
+    token,
+    socketPath,
+    adapter: (options.openAdapter ?? openHarnessAdapter)({ configDir, teamKey: map.team_key }),
+  });
+  try {
+    return await watcher.run();
+  } finally {
+    deletePidfileIfNames(layout, claudePid, process.pid, startToken);
+  }
+}
+
+interface WatcherDeps extends RunWatcherOptions {
+  readonly layout: StateLayout;
+  readonly map: ByPidMap;
+  readonly uid: number;
+  readonly log: WatcherLog;
+  readonly probe: ProcessProbe;
+  readonly token: string;
+  readonly socketPath: string;
+  readonly adapter: Adapter;
+}
+
+/** One running watcher; {@link runWatcher} builds it after taking the pidfile. */
+class Watcher {
+  readonly #d: WatcherDeps;
+  readonly #now: () => number;
+  readonly #tickMs: number;
+  readonly #heartbeatMs: number;
+  readonly #backoff: WatcherBackoff;
+  readonly #sessionId: string;
+  readonly #pipeline: InboundPipeline;
+  readonly #pacer: InjectionPacer;
+  readonly #registry: string | undefined;
+  readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
+
+  #running = true;
+  #exit: WatcherExit | undefined;
+  #finished: (() => void) | undefined;
+  readonly #done: Promise<void>;
+  #wake: (() => void) | undefined;
+  #sleepWake: (() => void) | undefined;
+  #handle: WatchHandle | undefined;
+  #stdinCommands = false;
+  #state: WatcherState = "connecting";
+  #delivered = 0;
+  #lastDeliveryAt: string | null = null;
+  #activity: Activity = "idle";
+  #sentActivity: Activity | undefined;
+  #heartbeatBusy = false;
+  #lastHeartbeatAt: number;
+  #ticking = false;
+  #redriveAt: number | undefined;
+  #failures: number[] = [];
+  #consecutive = 0;
+  #degraded = false;
+
+  constructor(deps: WatcherDeps) {
+    this.#d = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#tickMs = deps.tickMs ?? 2_000;
+    this.#heartbeatMs = deps.heartbeatMs ?? 30_000;
+    this.#backoff = deps.backoff ?? WATCHER_BACKOFF;
+    this.#sessionId = deps.map.brigade_session_id;
+    this.#post = deps.post ?? postToInbox;
+    this.#registry = registryFolder(deps.env);
+    this.#lastHeartbeatAt = this.#now();
+    this.#pipeline = new InboundPipeline({
+      now: this.#now,
+      hashBody: sha256Hex,
+      seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
+      pendingStore: pendingFileStore(deps.layout, this.#sessionId),
+      pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
+      policy: deps.map.inbound,
+      teamName: deps.map.team_name,
+      instruction: { level: deps.map.frame_level, custom: deps.map.frame_text },
+      delivery: "socket",
+    });
+    // A predecessor may have posted within the last minute: start the mirror bucket half full.
+    this.#pacer = new InjectionPacer({ now: this.#now(), initialTokens: 12 });
+    this.#done = new Promise((resolve) => {
+      this.#finished = resolve;
+    });
+  }
+
+  async run(): Promise<WatcherExit> {
+    const { log } = this.#d;
+    log.write("info", "watcher_started", {
+      session_id: this.#sessionId,
+      socket: this.#d.socketPath === "" ? "none" : "set",
+      policy: this.#pipeline.policy,
+    });
+    this.#writeStatus();
+    const abort = (): void => this.#stop({ reason: "signal", status: 0 });
+    if (this.#d.signal?.aborted === true) abort();
+    this.#d.signal?.addEventListener("abort", abort, { once: true });
+    try {
+      const described = await this.#d.adapter.describe();
+      this.#stdinCommands = described.capabilities.includes("message.watch.stdin_commands");
+    } catch {
+      this.#stdinCommands = false;
+    }
+    const timer = setInterval(() => void this.#tick(), this.#tickMs);
+    const tasks = [this.#deliver()];
+    if (this.#d.socketPath !== "") tasks.push(this.#supervise());
+    else log.write("warn", "watcher_no_socket");
+    void this.#tick();
+    await this.#done;
+    clearInterval(timer);
+    this.#d.signal?.removeEventListener("abort", abort);
+    this.#handle?.close().catch(() => {});
+    this.#wake?.();
+    this.#sleepWake?.();
+    await Promise.allSettled(tasks);
+    const exit = this.#exit ?? { reason: "signal", status: 0 };
+    if (
+      exit.reason === "claude_gone" ||
+      exit.reason === "map_gone" ||
+      exit.reason === "map_changed"
+    ) {
+      await this.#closeSession();
+    }
+    this.#state = "stopped";
+    this.#writeStatus();
+    log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
+    return exit;
+  }
+
+  #stop(exit: WatcherExit): void {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#exit = exit;
+    this.#finished?.();
+  }
+
+  async #closeSession(): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#d.closeTimeoutMs ?? 3_000);
+    try {
+      await this.#d.adapter.sessionClose(this.#sessionId, { signal: controller.signal });
+      this.#d.log.write("info", "session_closed");
+    } catch (error) {
+      this.#d.log.write("warn", "session_close_failed", { code: codeOf(error) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #setState(state: WatcherState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    this.#writeStatus();
+  }
+
+  #writeStatus(): void {
+    writeWatcherStatus(this.#d.layout, String(this.#d.map.claude_pid), {
+      version: 1,
+      pid: process.pid,
+      brigade_session_id: this.#sessionId,
+      state: this.#state,
+      last_delivery_at: this.#lastDeliveryAt,
+      delivered: this.#delivered,
+      updated_at: new Date(this.#now()).toISOString(),
+    });
+  }
+
+  #notice(line: string): void {
+    writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
+  }
+
+  /** Waits for a wake-up (new work, a tick) or `ms`. */
+  #wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      const wake = (): void => done();
+      this.#wake = wake;
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  /** Sleeps `ms`, woken early only by stop. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.#sleepWake = done;
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  #kick(): void {
+    this.#wake?.();
+  }
+
+  // ---- the message watch, supervised ----------------------------------------------------
+
+  async #supervise(): Promise<void> {
+    const { adapter, log } = this.#d;
+    while (this.#running) {
+      let fatal: ErrorCode | undefined;
+      let lastCode = "stream_ended";
+      const handle = adapter.messageWatch(this.#sessionId);
+      this.#handle = handle;
+      try {
+        for await (const event of handle.events) {
+          if (!this.#running) break;
+          switch (event.event) {
+            case "ready":
+              this.#onLive();
+              break;
+            case "message":
+              this.#offer(event.message);
+              break;
+            case "status":
+              if (event.state === "live") this.#onLive();
+              else this.#setState("retrying");
+              break;
+            case "error":
+              lastCode = event.error.code;
+              log.write("warn", "watch_error", {
+                code: event.error.code,
+                retryable: event.error.retryable,
+              });
+              if (!event.error.retryable && FATAL_CODES.has(event.error.code)) {
+                fatal = event.error.code;
+              }
+              break;
+            case "acked":
+              log.write("debug", "acked", { count: event.message_ids.length });
+              break;
+            case "heartbeat_ok":
+              break;
+          }
+        }
+      } catch (error) {
+        lastCode = codeOf(error);
+        log.write("warn", "watch_crashed", { code: lastCode });
+      }
+      this.#handle = undefined;
+      await handle.close().catch(() => {});
+      if (!this.#running) return;
+      if (fatal !== undefined) {
+        this.#notice(FATAL_NOTICE);
+        this.#stop({ reason: "fatal_error", status: ERROR_EXIT_STATUS[fatal], code: fatal });
+        return;
+      }
+      const now = this.#now();
+      this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
+      this.#failures.push(now);
+      this.#consecutive += 1;
+      const slow = this.#failures.length >= this.#backoff.failureLimit;
+      if (slow && !this.#degraded) {
+        this.#degraded = true;
+        this.#notice(DEGRADED_NOTICE);
+      }
+      const delay = nextRetryDelay(this.#backoff, this.#consecutive, slow, Math.random);
+      this.#setState("retrying");
+      log.write("warn", "watch_restart", { code: lastCode, delay_ms: delay, slow });
+      await this.#sleep(delay);
+    }
+  }
+
+  #onLive(): void {
+    this.#consecutive = 0;
+    if (this.#degraded) {
+      this.#degraded = false;
+      this.#failures = [];
+      this.#notice(RECONNECTED_NOTICE);
+    }
+    this.#setState("live");
+    this.#d.log.write("info", "watch_live");
+  }
+
+  #offer(envelope: unknown): void {
+    const result = this.#pipeline.offer(envelope);
+    const fields: Record<string, string> = { outcome: result.outcome };
+    if (result.outcome === "rejected") fields.reason = result.reason;
+    else fields.message_id = result.messageId;
+    this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
+    if (result.ack) void this.#ack(result.messageId);
+    if (result.outcome === "queued") this.#kick();
+  }
+
+  async #ack(messageId: string): Promise<void> {
+    const handle = this.#handle;
+    try {
+      if (handle !== undefined && this.#stdinCommands) {
+        await handle.send({ type: "ack", message_ids: [messageId] });
+      } else {
+        await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
+      }
+      this.#d.log.write("info", "ack_sent", { message_id: messageId });
+    } catch (error) {
+      this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
+    }
+  }
+
+  // ---- delivery ---------------------------------------------------------------------------
+
+  async #deliver(): Promise<void> {
+    while (this.#running) {
+      const head = this.#pipeline.peek();
+      if (head === undefined) {
+        await this.#wait(this.#tickMs);
+        continue;
+      }
+      const now = this.#now();
+      const at = this.#pacer.nextPostAt(now, head.text);
+      if (at > now) {
+        await this.#wait(Math.min(at - now, this.#tickMs));
+        continue;
+      }
+      const item = this.#pipeline.next() as InboundItem;
+      const ok = await this.#postItem(item);
+      if (!ok) await this.#wait(this.#tickMs);
+    }
+  }
+
+  async #postItem(item: InboundItem): Promise<boolean> {
+    const { log } = this.#d;
+    const result = await this.#post({
+      socketPath: this.#d.socketPath,
+      token: this.#d.token,
+      content: item.text,
+    });
+    if (result.ok || (result.stage === "failed" && result.connected)) {
+      this.#pacer.record(this.#now(), item.text);
+    }
+    const done = this.#pipeline.done(item, result.ok ? undefined : result.reason);
+    const id = item.kind === "message" ? item.message.message_id : item.notice;
+    if (!result.ok) {
+      log.write("warn", "post_failed", { item: id, stage: result.stage, reason: result.reason });
+      if (item.kind === "message") this.#redriveAt ??= this.#now() + 10 * this.#tickMs;
+      return false;
+    }
+    log.write("info", "posted", { item: id });
+    if (done.ack) {
+      this.#delivered += 1;
+      this.#lastDeliveryAt = new Date(this.#now()).toISOString();
+      this.#writeStatus();
+      await this.#ack(done.messageId);
+    }
+    return true;
+  }
+
+  // ---- the liveness tick ------------------------------------------------------------------
+
+  async #tick(): Promise<void> {
+    if (this.#ticking || !this.#running) return;
+    this.#ticking = true;
+    try {
+      await this.#tickOnce();
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async #tickOnce(): Promise<void> {
+    const { layout, log, map, probe, uid } = this.#d;
+    const claudePid = String(map.claude_pid);
+    const liveness = probe.liveness(map.claude_pid);
+    if (liveness !== "alive") {
+      log.write("info", "claude_gone", { liveness });
+      this.#stop({ reason: "claude_gone", status: 0 });
+      return;
+    }
+    const read = readByPidMap({ claudePid, env: this.#d.env, uid });
+    if (!read.ok) {
+      log.write("info", "map_gone", { reason: read.reason });
+      this.#stop({ reason: "map_gone", status: 0 });
+      return;
+    }
+    if (read.map.brigade_session_id !== this.#sessionId) {
+      log.write("info", "map_changed");
+      this.#stop({ reason: "map_changed", status: 0 });
+      return;
+    }
+    if (read.map.inbound !== this.#pipeline.policy) {
+      this.#pipeline.setPolicy(read.map.inbound);
+      log.write("info", "policy_changed", { policy: read.map.inbound });
+    }
+    const now = this.#now();
+    const activity = readRegistryActivity(this.#registry, claudePid);
+    this.#pacer.observeActivity(now, activity);
+    if (activity !== this.#activity) {
+      this.#activity = activity;
+      log.write("debug", "activity", { activity });
+    }
+    const released = consumeReleaseRequests(layout, this.#sessionId, uid);
+    if (released.length > 0) {
+      const before = this.#pipeline.queued;
+      const count = this.#pipeline.release(released);
+      log.write("info", "released", { count });
+      if (this.#pipeline.queued - before < count) this.#redriveAt = now;
+    }
+    this.#kick();
+    if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
+      void this.#heartbeat();
+    }
+    if (this.#redriveAt !== undefined && now >= this.#redriveAt) {
+      this.#redriveAt = undefined;
+      await this.#redrive();
+    }
+  }
+
+  /** Fetches unacknowledged messages once and offers them (a failed post, a release). */
+  async #redrive(): Promise<void> {
+    if (this.#d.socketPath === "") return;
+    try {
+      const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
+      for (const message of result.messages) this.#offer(message);
+    } catch (error) {
+      this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+    }
+  }
+
+  // ---- heartbeats ---------------------------------------------------------------------------
+
+  async #heartbeat(): Promise<void> {
+    if (this.#heartbeatBusy || !this.#running) return;
+    this.#heartbeatBusy = true;
+    const activity = this.#activity;
+    const { adapter, log, map } = this.#d;
+    try {
+      await adapter.sessionHeartbeat(this.#sessionId, { activity });
+      this.#sentActivity = activity;
+    } catch (error) {
+      const code = codeOf(error);
+      log.write("warn", "heartbeat_failed", { code });
+      if (code === "not_found" || code === "conflict") {
+        try {
+          const resumed = await adapter.sessionRegister({
+            harness: "claude-code",
+            harness_version: map.harness_version,
+            session_name: map.session_name,
+            activity,
+            inbound: this.#pipeline.policy,
+            resume: { session_id: this.#sessionId },
+          });
+          this.#sentActivity = activity;
+          log.write("info", "session_resumed", {
+            same: resumed.session_id === this.#sessionId,
+          });
+        } catch (resumeError) {
+          log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
+        }
+      }
+    } finally {
+      this.#lastHeartbeatAt = this.#now();
+      this.#heartbeatBusy = false;
+    }
+  }
+}
+
+function codeOf(error: unknown): string {
+  return isBapError(error) ? error.code : "internal";
+}
