@@ -34,6 +34,10 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "list held messages; inbox release (your own terminal only) delivers them",
     load: async () => (await import("./inbox-command.ts")).runInbox,
   },
+  hook: {
+    summary: "run a Claude Code hook: brigade hook session-start|prompt|session-end (exits 0)",
+    load: async () => (await import("./hook-command.ts")).runHook,
+  },
   team: {
     summary: "your team for this checkout: team create|join|leave (your own terminal) and members",
     load: async () => (await import("./team-command.ts")).runTeam,

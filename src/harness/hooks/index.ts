@@ -64,7 +64,7 @@ export {
   isoSeconds,
   retireReplacedSession,
 } from "./session-connect.ts";
-export { CONTINUING_END_REASONS, runSessionEnd } from "./session-end-hook.ts";
+export { CONTINUING_END_KINDS, runSessionEnd } from "./session-end-hook.ts";
 export {
   claudeConfigDir,
   EMPTY_REGISTRY,

@@ -7,7 +7,7 @@ import { clearRegistrationRetry } from "./registration-retry.ts";
 import { hookSession } from "./session-start-hook.ts";
 
 /** SessionEnd reasons after which the same process continues with another conversation. */
-export const CONTINUING_END_REASONS: readonly string[] = ["clear", "resume"];
+export const CONTINUING_END_KINDS: readonly string[] = ["clear", "resume"];
 
 /**
  * The SessionEnd hook (claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume` it does
@@ -19,7 +19,7 @@ export const CONTINUING_END_REASONS: readonly string[] = ["clear", "resume"];
  * @example await runSessionEnd(input, ctx);
  */
 export async function runSessionEnd(input: HookInput, ctx: HookContext): Promise<void> {
-  if (CONTINUING_END_REASONS.includes(input.reason)) return;
+  if (CONTINUING_END_KINDS.includes(input.reason)) return;
   const where = hookSession(ctx);
   if (where === undefined) return;
   const read = readByPidMap({ claudePid: where.claudePid, env: ctx.env, uid: ctx.uid });

@@ -1,0 +1,408 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  ensureBuilt,
+  exited,
+  type ServerProcess,
+  startServerProcess,
+} from "../../../test/support/server-process.ts";
+import { HttpAdapter } from "../../adapters/http/index.ts";
+import type { CliIo } from "../../cli/cli-io.ts";
+import { runHookWith } from "../../cli/hook-command.ts";
+import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
+import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
+import { stateLayout, writePrivateStateFile } from "../state/index.ts";
+import { defaultHookServices, type EnsureWatcherOptions, type HookServices } from "./index.ts";
+
+const PID = "424242";
+const TOKEN = "0123456789abcdef0123456789abcdef";
+
+let root: string;
+let server: ServerProcess;
+let repo: string;
+let plainDir: string;
+let configDir: string;
+let stateDir: string;
+let claudeDir: string;
+let socketPath: string;
+let socketServer: Server;
+let teamRef: string;
+let creator: HttpAdapter;
+let member: HttpAdapter;
+
+interface Calls {
+  ensure: EnsureWatcherOptions[];
+  stop: string[];
+}
+
+function services(calls: Calls): HookServices {
+  return {
+    ...defaultHookServices(),
+    async ensureWatcher(options) {
+      calls.ensure.push(options);
+      return { outcome: "spawned" };
+    },
+    async stopWatcher(options) {
+      calls.stop.push(options.claudePid);
+    },
+    isWatcherRunning: () => false,
+    watcherSession: () => undefined,
+  };
+}
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HOME: join(root, "home"),
+    XDG_STATE_HOME: join(root, "state"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    CLAUDE_CONFIG_DIR: claudeDir,
+    CLAUDE_PID: PID,
+    CLAUDE_CODE_MESSAGING_SOCKET: socketPath,
+    CLAUDE_CODE_MESSAGING_TOKEN: TOKEN,
+    ...extra,
+  };
+}
+
+async function hook(
+  event: string,
+  stdin: Record<string, unknown>,
+  calls: Calls,
+  environment: Record<string, string> = env(),
+): Promise<{ status: number; stdout: string; stderr: string; ms: number }> {
+  let stdout = "";
+  let stderr = "";
+  const bytes = new TextEncoder().encode(JSON.stringify(stdin));
+  const io: CliIo = {
+    stdin: (async function* () {
+      yield bytes;
+    })(),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: environment,
+  };
+  const started = Date.now();
+  const status = await runHookWith([event], io, {
+    services: services(calls),
+    entryScript: "/opt/brigade/bin/brigade",
+  });
+  return { status, stdout, stderr, ms: Date.now() - started };
+}
+
+const layout = () => stateLayout(stateDir);
+const readMap = (): Record<string, unknown> =>
+  JSON.parse(readFileSync(layout().byPid(PID), "utf8")) as Record<string, unknown>;
+const newCalls = (): Calls => ({ ensure: [], stop: [] });
+const start = (sessionId: string, source = "startup", cwd = repo) => ({
+  session_id: sessionId,
+  cwd,
+  hook_event_name: "SessionStart",
+  transcript_path: join(claudeDir, "projects", "w", `${sessionId}.jsonl`),
+  source,
+  model: "claude-x",
+});
+
+/** Output rules every printed hook stdout must meet (claude-code.md §1.3, §7.6). */
+function expectDisciplined(stdout: string): void {
+  expect(stdout.startsWith("{")).toBe(false);
+  for (const line of stdout.split("\n").filter((l) => l !== "")) {
+    expect(line.startsWith("Brigade: ")).toBe(true);
+  }
+  expect(stdout).not.toContain(TOKEN);
+  expect(stdout).not.toContain(root);
+  expect(stdout).not.toMatch(/(^|[\s("'`])\/[A-Za-z]/);
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  root = realpathSync(mkdtempSync(join(tmpdir(), "bh-")));
+  stateDir = join(root, "state", "brigade");
+  configDir = join(root, "config", "brigade");
+  claudeDir = join(root, "claude");
+  mkdirSync(join(root, "home"), { recursive: true });
+  server = await startServerProcess(join(root, "data.db"));
+  creator = new HttpAdapter({
+    env: { BRIGADE_CONFIG_DIR: join(root, "creator"), BRIGADE_SERVER: server.url },
+    profile: "creator",
+  });
+  const team = await creator.teamCreate({ team_name: "core" });
+  teamRef = team.team_ref;
+  const teamKey = teamKeyFor(server.url, teamRef);
+  member = new HttpAdapter({
+    env: { BRIGADE_CONFIG_DIR: configDir, BRIGADE_SERVER: server.url },
+    profile: teamKey,
+  });
+  await member.teamJoin({ join_secret: team.join_secret });
+  repo = join(root, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  writeFileSync(
+    join(repo, ".brigade.json"),
+    serializeTeamBinding({ server: server.url, team_ref: teamRef, team_name: "core" }),
+  );
+  writeConsent(
+    configDir,
+    consentRecord({ checkout: realpathSync(repo), server: server.url, teamRef, teamName: "core" }),
+  );
+  plainDir = join(root, "plain");
+  mkdirSync(join(plainDir, ".git"), { recursive: true });
+  mkdirSync(join(claudeDir, "sessions"), { recursive: true });
+  writeFileSync(
+    join(claudeDir, "sessions", `${PID}.json`),
+    JSON.stringify({
+      pid: Number(PID),
+      version: "2.1.328",
+      name: "repo-3f2a",
+      nameSource: "derived",
+      status: "idle",
+    }),
+  );
+  const socks = join(root, "s");
+  mkdirSync(socks, { mode: 0o700 });
+  socketPath = join(socks, `${PID}.sock`);
+  socketServer = createServer((c) => c.destroy());
+  await new Promise<void>((resolve) => socketServer.listen(socketPath, resolve));
+  chmodSync(socketPath, 0o600);
+}, 60_000);
+
+afterAll(async () => {
+  socketServer?.close();
+  if (server !== undefined) {
+    server.child.kill("SIGTERM");
+    await exited(server.child);
+  }
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+});
+
+async function sessions(includeOffline = false) {
+  return (await member.sessionList({ includeOffline })).sessions;
+}
+
+describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
+  test("session-start registers, writes a 0600 map without the token and prints one line", async () => {
+    const calls = newCalls();
+    const run = await hook("session-start", start("native-a"), calls);
+    expect(run.status).toBe(0);
+    expectDisciplined(run.stdout);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const map = readMap();
+    const id = map.brigade_session_id as string;
+    expect(lines[0]).toContain(`(id ${id})`);
+    expect(lines[0]).toContain('"repo-3f2a"');
+    expect(lines[0]).toContain('team "core"');
+    expect(lines[0]).toContain("incoming messages: accept");
+    expect(lines[0]).toContain("`brigade sessions`");
+    expect(lines[0]).toContain("`brigade send`");
+    expect(statSync(layout().byPid(PID)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(layout().byPid(PID), "utf8")).not.toContain(TOKEN);
+    expect(map.permission_mode).toBe("unknown");
+    expect(map.harness_version).toBe("2.1.328");
+    expect(map.socket_path).toBe(socketPath);
+    expect(map.team_key).toBe(teamKeyFor(server.url, teamRef));
+    expect(existsSync(layout().byNative("native-a"))).toBe(true);
+    expect(calls.ensure).toHaveLength(1);
+    expect(calls.ensure[0]?.token).toBe(TOKEN);
+    expect(calls.ensure[0]?.entryScript).toBe("/opt/brigade/bin/brigade");
+    const listed = await sessions();
+    const mine = listed.find((s) => s.session_id === id);
+    expect(mine?.session_name).toBe("repo-3f2a");
+    expect(mine?.harness).toBe("claude-code");
+    expect(mine?.workspace_label).toBe("repo");
+  });
+
+  test("a second SessionStart of the same native session renews it (idempotent per CLAUDE_PID)", async () => {
+    const before = readMap().brigade_session_id;
+    const count = (await sessions()).length;
+    const run = await hook("session-start", start("native-a", "resume"), newCalls());
+    expectDisciplined(run.stdout);
+    expect(readMap().brigade_session_id).toBe(before);
+    expect((await sessions()).length).toBe(count);
+  });
+
+  test("compact refreshes the map only: same session, no registration", async () => {
+    const before = readMap();
+    const count = (await sessions(true)).length;
+    const calls = newCalls();
+    const run = await hook("session-start", start("native-a", "compact"), calls);
+    expectDisciplined(run.stdout);
+    const after = readMap();
+    expect(after.brigade_session_id).toBe(before.brigade_session_id);
+    expect(after.registered_at).toBe(before.registered_at);
+    expect((await sessions(true)).length).toBe(count);
+    expect(calls.ensure).toHaveLength(0);
+  });
+
+  test("prompt updates permission_mode and prints the watcher's notice once", async () => {
+    writePrivateStateFile(stateDir, layout().notice(PID), "Brigade: the watcher reconnected.\n");
+    const prompt = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "plan",
+      prompt: "/secret/typed text",
+    };
+    const first = await hook("prompt", prompt, newCalls());
+    expect(first.status).toBe(0);
+    expectDisciplined(first.stdout);
+    expect(first.stdout).toBe("Brigade: the watcher reconnected.\n");
+    expect(readMap().permission_mode).toBe("plan");
+    const second = await hook("prompt", prompt, newCalls());
+    expect(second.stdout).toBe("");
+    expect(first.ms).toBeLessThan(4_500);
+  });
+
+  test("prompt polls when there is no socket: preamble + bare frame, acked once printed", async () => {
+    const mine = readMap().brigade_session_id as string;
+    const sender = await creator.sessionRegister({
+      harness: "test",
+      harness_version: "1",
+      session_name: "web",
+      activity: "idle",
+      inbound: "accept",
+    });
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Column plan_tier is now NOT NULL.",
+      summary: "Schema bumped",
+    });
+    const noSocket = env({ CLAUDE_CODE_MESSAGING_SOCKET: "" });
+    const prompt = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "plan",
+    };
+    // the map still names the socket: refresh it without one (compact), then poll
+    await hook("session-start", start("native-a", "compact"), newCalls(), noSocket);
+    expect(readMap().socket_path).toBe("");
+    const run = await hook("prompt", prompt, newCalls(), noSocket);
+    expect(run.status).toBe(0);
+    expect(run.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
+    expect(run.stdout).toContain("Column plan_tier is now NOT NULL.");
+    expect(run.stdout).not.toContain(TOKEN);
+    expect((await member.messageReceive(mine)).messages).toHaveLength(0);
+    const again = await hook("prompt", prompt, newCalls(), noSocket);
+    expect(again.stdout).toBe("");
+    await creator.sessionClose(sender.session_id);
+  });
+
+  test("/clear: SessionEnd(clear) keeps everything; the next SessionStart registers anew and retires the old session", async () => {
+    const old = readMap().brigade_session_id as string;
+    const calls = newCalls();
+    await hook(
+      "session-end",
+      { session_id: "native-a", cwd: repo, hook_event_name: "SessionEnd", reason: "clear" },
+      calls,
+    );
+    expect(existsSync(layout().byPid(PID))).toBe(true);
+    expect(calls.stop).toHaveLength(0);
+    const run = await hook("session-start", start("native-b", "clear"), calls);
+    expectDisciplined(run.stdout);
+    const fresh = readMap().brigade_session_id as string;
+    expect(fresh).not.toBe(old);
+    expect(calls.stop).toEqual([PID]);
+    expect(calls.ensure).toHaveLength(1);
+    expect(calls.ensure[0]?.map.brigade_session_id).toBe(fresh);
+    const all = await sessions(true);
+    expect(all.find((s) => s.session_id === old)?.state).toBe("offline");
+    expect(all.find((s) => s.session_id === fresh)?.state).not.toBe("offline");
+  });
+
+  test("session-end closes the session within budget, deletes the map, keeps the by-native hint", async () => {
+    const id = readMap().brigade_session_id as string;
+    const calls = newCalls();
+    const run = await hook(
+      "session-end",
+      {
+        session_id: "native-b",
+        cwd: repo,
+        hook_event_name: "SessionEnd",
+        reason: "prompt_input_exit",
+      },
+      calls,
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.ms).toBeLessThan(1_500);
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    expect(existsSync(layout().byNative("native-b"))).toBe(true);
+    expect(calls.stop).toEqual([PID]);
+    expect((await sessions(true)).find((s) => s.session_id === id)?.state).toBe("offline");
+  });
+
+  test("claude --resume of the native id re-opens the same Brigade session in place", async () => {
+    const hinted = JSON.parse(readFileSync(layout().byNative("native-b"), "utf8")) as {
+      brigade_session_id: string;
+    };
+    await hook("session-start", start("native-b", "resume"), newCalls());
+    expect(readMap().brigade_session_id).toBe(hinted.brigade_session_id);
+    await hook(
+      "session-end",
+      { session_id: "native-b", cwd: repo, hook_event_name: "SessionEnd", reason: "logout" },
+      newCalls(),
+    );
+  });
+
+  test("a folder without a binding: Brigade stays silent and writes nothing", async () => {
+    const run = await hook("session-start", start("native-c", "startup", plainDir), newCalls());
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+  });
+
+  test("an invalid frame option: one line naming the reason, no registration", async () => {
+    const count = (await sessions(true)).length;
+    const run = await hook(
+      "session-start",
+      start("native-d"),
+      newCalls(),
+      env({ CLAUDE_PLUGIN_OPTION_FRAME: "Strict!" }),
+    );
+    expectDisciplined(run.stdout);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("(invalid_frame_level)");
+    expect(lines[0]).not.toContain("Strict!");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    expect((await sessions(true)).length).toBe(count);
+  });
+
+  test("empty or invalid stdin: nothing printed, exit 0", async () => {
+    for (const stdin of ["", "{not json", "[1]"]) {
+      let stdout = "";
+      const status = await runHookWith(
+        ["session-start"],
+        {
+          stdin: (async function* () {
+            if (stdin !== "") yield new TextEncoder().encode(stdin);
+          })(),
+          stdout: (t) => {
+            stdout += t;
+          },
+          stderr: () => {},
+          env: env(),
+        },
+        { services: services(newCalls()) },
+      );
+      expect(status).toBe(0);
+      expect(stdout).toBe("");
+    }
+  });
+});
