@@ -275,6 +275,15 @@ describe("brigade team against a real brigade serve", () => {
     expect(wrongTeam.status).toBe(2);
     expect(wrongTeam.stderr).toContain("another team");
     expect(existsSync(consentPath(leeConfig, foreign))).toBe(false);
+
+    // join refuses a --server that differs from the one the checkout's .brigade.json names.
+    const otherServer = await team(
+      ["join", "--secret-file", leeSecret, "--server", "http://127.0.0.1:1"],
+      clone,
+      lee,
+    );
+    expect(otherServer.status).toBe(2);
+    expect(otherServer.stderr).toContain("--server differs");
   });
 
   test("create without --secret-file shows the secret once on stdout, with a warning on stderr", async () => {
