@@ -14,6 +14,10 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
     load: async () => (await import("./adapter-command.ts")).runAdapter,
   },
+  watch: {
+    summary: "the session's message watcher (started by the plugin's hooks, never by hand)",
+    load: async () => (await import("./watch-command.ts")).runWatch,
+  },
   frame: {
     summary: "build a <brigade-message> frame from a JSON message envelope on stdin",
     load: async () => (await import("./frame-command.ts")).runFrame,
