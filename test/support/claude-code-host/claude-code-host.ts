@@ -71,6 +71,8 @@ export interface ClaudeCodeHostOptions {
   }) => string;
   /** SessionEnd's shared budget, ms; defaults to 1,500. */
   readonly sessionEndBudgetMs?: number;
+  /** Called synchronously as each post is recorded (a test can act at that exact moment). */
+  readonly onPost?: (record: PostRecord) => void;
 }
 
 /** Extra stdin members of one hook run. */
@@ -381,6 +383,7 @@ export class ClaudeCodeHost {
 
   #onRecord(record: PostRecord): void {
     this.posts.push(record);
+    this.#options.onPost?.(record);
     const ready = this.#waiters.filter((waiter) => this.posts.length >= waiter.count);
     this.#waiters = this.#waiters.filter((waiter) => this.posts.length < waiter.count);
     for (const waiter of ready) waiter.resolve();
