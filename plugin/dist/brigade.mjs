@@ -8295,13 +8295,8 @@ function processLiveness(pid) {
 	if (state === void 0) return "dead";
 	return state.startsWith("Z") ? "zombie" : "alive";
 }
-var PROC_STAT_FAILURES, DECIMAL, systemProcessProbe;
+var DECIMAL, systemProcessProbe;
 var init_process_probe = __esmMin((() => {
-	PROC_STAT_FAILURES = [
-		"no_comm_end",
-		"too_few_fields",
-		"bad_start"
-	];
 	DECIMAL = /^[0-9]{1,20}$/;
 	systemProcessProbe = {
 		liveness: processLiveness,
@@ -8727,22 +8722,13 @@ async function ensure(options) {
 		if (Date.now() >= deadline) return { outcome: existed ? "respawned" : "spawned" };
 	}
 }
-var WATCHER_BUILD_VERSION, ENSURE_WATCHER_FAILURES, PID$4, PASSED, sleep;
+var WATCHER_BUILD_VERSION, PID$4, PASSED, sleep;
 var init_ensure_watcher = __esmMin((() => {
 	init_state();
 	init_private_folder();
 	init_process_probe();
 	init_watcher_files();
 	WATCHER_BUILD_VERSION = "0.1.0";
-	ENSURE_WATCHER_FAILURES = [
-		"pid_invalid",
-		"entry_invalid",
-		"state_dir_mismatch",
-		"stop_failed",
-		"log_unwritable",
-		"spawn_failed",
-		"exited_early"
-	];
 	PID$4 = /^[1-9][0-9]{0,9}$/;
 	PASSED = [
 		"PATH",
@@ -9232,11 +9218,10 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 		} catch {}
 	} };
 }
-var WATCHER_LOG_MAX_BYTES, silentWatcherLog, MAX_FIELD_CHARS;
+var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
 var init_watcher_log = __esmMin((() => {
 	init_private_folder();
 	WATCHER_LOG_MAX_BYTES = 5e6;
-	silentWatcherLog = { write: () => {} };
 	MAX_FIELD_CHARS = 200;
 }));
 
@@ -9336,7 +9321,7 @@ async function runWatcher(options) {
 function codeOf(error) {
 	return isBapError(error) ? error.code : "internal";
 }
-var WATCHER_EXIT_REASONS, FATAL_CODES, PID$3, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
+var FATAL_CODES, PID$3, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
@@ -9350,18 +9335,6 @@ var init_run_watcher = __esmMin((() => {
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
-	WATCHER_EXIT_REASONS = [
-		"claude_gone",
-		"map_gone",
-		"map_changed",
-		"signal",
-		"already_running",
-		"fatal_error",
-		"not_in_session",
-		"state_dir_relative",
-		"pidfile_failed",
-		"no_config_dir"
-	];
 	FATAL_CODES = /* @__PURE__ */ new Set([
 		"unauthenticated",
 		"unauthorized",
@@ -9801,42 +9774,6 @@ var init_run_watcher = __esmMin((() => {
 }));
 
 // src/harness/watcher/index.ts
-var watcher_exports = /* @__PURE__ */ __exportAll({
-	ENSURE_WATCHER_FAILURES: () => ENSURE_WATCHER_FAILURES,
-	MAX_REGISTRY_BYTES: () => MAX_REGISTRY_BYTES,
-	MAX_WATCHER_FILE_BYTES: () => MAX_WATCHER_FILE_BYTES,
-	PROC_STAT_FAILURES: () => PROC_STAT_FAILURES,
-	WATCHER_BACKOFF: () => WATCHER_BACKOFF,
-	WATCHER_BUILD_VERSION: () => WATCHER_BUILD_VERSION,
-	WATCHER_EXIT_REASONS: () => WATCHER_EXIT_REASONS,
-	WATCHER_LOG_MAX_BYTES: () => WATCHER_LOG_MAX_BYTES,
-	WATCHER_STATES: () => WATCHER_STATES,
-	acquirePidfile: () => acquirePidfile,
-	deletePidfileIfNames: () => deletePidfileIfNames,
-	ensureStateFolder: () => ensureStateFolder,
-	ensureWatcher: () => ensureWatcher,
-	fileWatcherLog: () => fileWatcherLog,
-	isPidfileLive: () => isPidfileLive,
-	isWatcherRunning: () => isWatcherRunning,
-	nextRetryDelay: () => nextRetryDelay,
-	parseProcStat: () => parseProcStat,
-	processLiveness: () => processLiveness,
-	processStartToken: () => processStartToken,
-	readRegistryActivity: () => readRegistryActivity,
-	readWatcherPidfile: () => readWatcherPidfile,
-	readWatcherStatus: () => readWatcherStatus,
-	registryFolder: () => registryFolder,
-	runWatcher: () => runWatcher,
-	silentWatcherLog: () => silentWatcherLog,
-	stopWatcher: () => stopWatcher,
-	systemProcessProbe: () => systemProcessProbe,
-	tokenSha256: () => tokenSha256,
-	watcherEnvironment: () => watcherEnvironment,
-	watcherStatusPath: () => watcherStatusPath,
-	watcherVersion: () => watcherVersion,
-	writeWatcherNotice: () => writeWatcherNotice,
-	writeWatcherStatus: () => writeWatcherStatus
-});
 var init_watcher = __esmMin((() => {
 	init_ensure_watcher();
 	init_private_folder();
@@ -11630,13 +11567,10 @@ var init_binding = __esmMin((() => {
 }));
 
 // src/harness/hooks/hook-context.ts
-async function watcherControl() {
-	return await Promise.resolve().then(() => (init_watcher(), watcher_exports));
-}
 /**
 * The real collaborators: `resolveSessionTeam` (src/harness/binding), `openHarnessAdapter`, and the
-* watcher's `ensureWatcher` / `stopWatcher` / `isWatcherRunning` / `readWatcherPidfile`. A watcher
-* build without `ensureWatcher` answers `failed` (reason `watcher_unavailable`).
+* watcher's `ensureWatcher` / `stopWatcher` / `isWatcherRunning` / `readWatcherPidfile`
+* (src/harness/watcher).
 *
 * @example await runSessionStart(input, { ...context, services: defaultHookServices() });
 */
@@ -11644,17 +11578,8 @@ function defaultHookServices() {
 	return {
 		resolveSessionTeam: (options) => resolveSessionTeam(options),
 		openAdapter: (target) => openHarnessAdapter(target),
-		async ensureWatcher(options) {
-			const control = await watcherControl();
-			if (control.ensureWatcher === void 0) return {
-				outcome: "failed",
-				reason: "watcher_unavailable"
-			};
-			return control.ensureWatcher(options);
-		},
-		async stopWatcher(options) {
-			await (await watcherControl()).stopWatcher?.(options);
-		},
+		ensureWatcher: (options) => ensureWatcher(options),
+		stopWatcher: (options) => stopWatcher(options),
 		isWatcherRunning: (layout, claudePid) => isWatcherRunning(layout, claudePid),
 		watcherSession(layout, claudePid) {
 			if (!isWatcherRunning(layout, claudePid)) return void 0;

@@ -1,25 +1,16 @@
 import type { Adapter } from "../../protocol/index.ts";
 import { openHarnessAdapter } from "../adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../binding/index.ts";
-import type { ByPidMap, StateLayout } from "../state/index.ts";
-import { isWatcherRunning, readWatcherPidfile } from "../watcher/index.ts";
-
-/** Options of the watcher's `ensureWatcher` (docs contract of `src/harness/watcher`). */
-export interface EnsureWatcherOptions {
-  readonly layout: StateLayout;
-  readonly map: ByPidMap;
-  /** The running CLI script (realpath of `process.argv[1]`). */
-  readonly entryScript: string;
-  /** `CLAUDE_CODE_MESSAGING_TOKEN`: handed to the watcher, never written by a hook. */
-  readonly token: string;
-  readonly env: NodeJS.ProcessEnv;
-}
-
-/** What `ensureWatcher` did. */
-export interface EnsureWatcherResult {
-  readonly outcome: "running" | "spawned" | "respawned" | "failed";
-  readonly reason?: string;
-}
+import type { StateLayout } from "../state/index.ts";
+import {
+  type EnsureWatcherOptions,
+  type EnsureWatcherResult,
+  ensureWatcher,
+  isWatcherRunning,
+  readWatcherPidfile,
+  type StopWatcherOptions,
+  stopWatcher,
+} from "../watcher/index.ts";
 
 /**
  * The collaborators a hook calls, injected so tests can replace the watcher (a detached process)
@@ -31,26 +22,16 @@ export interface HookServices {
   resolveSessionTeam(options: { cwd: string; configDir: string | undefined }): SessionTeam;
   openAdapter(target: { configDir: string; teamKey: string }): Adapter;
   ensureWatcher(options: EnsureWatcherOptions): Promise<EnsureWatcherResult>;
-  stopWatcher(options: { layout: StateLayout; claudePid: string; graceMs?: number }): Promise<void>;
+  stopWatcher(options: StopWatcherOptions): Promise<void>;
   isWatcherRunning(layout: StateLayout, claudePid: string): boolean;
   /** The session a live watcher of `claudePid` serves, if one runs. */
   watcherSession(layout: StateLayout, claudePid: string): string | undefined;
 }
 
-/** The watcher's spawn/stop functions, loaded lazily (only a hook that needs them pays). */
-interface WatcherControl {
-  ensureWatcher(options: EnsureWatcherOptions): Promise<EnsureWatcherResult>;
-  stopWatcher(options: { layout: StateLayout; claudePid: string; graceMs?: number }): Promise<void>;
-}
-
-async function watcherControl(): Promise<Partial<WatcherControl>> {
-  return (await import("../watcher/index.ts")) as unknown as Partial<WatcherControl>;
-}
-
 /**
  * The real collaborators: `resolveSessionTeam` (src/harness/binding), `openHarnessAdapter`, and the
- * watcher's `ensureWatcher` / `stopWatcher` / `isWatcherRunning` / `readWatcherPidfile`. A watcher
- * build without `ensureWatcher` answers `failed` (reason `watcher_unavailable`).
+ * watcher's `ensureWatcher` / `stopWatcher` / `isWatcherRunning` / `readWatcherPidfile`
+ * (src/harness/watcher).
  *
  * @example await runSessionStart(input, { ...context, services: defaultHookServices() });
  */
@@ -58,17 +39,8 @@ export function defaultHookServices(): HookServices {
   return {
     resolveSessionTeam: (options) => resolveSessionTeam(options),
     openAdapter: (target) => openHarnessAdapter(target),
-    async ensureWatcher(options) {
-      const control = await watcherControl();
-      if (control.ensureWatcher === undefined) {
-        return { outcome: "failed", reason: "watcher_unavailable" };
-      }
-      return control.ensureWatcher(options);
-    },
-    async stopWatcher(options) {
-      const control = await watcherControl();
-      await control.stopWatcher?.(options);
-    },
+    ensureWatcher: (options) => ensureWatcher(options),
+    stopWatcher: (options) => stopWatcher(options),
     isWatcherRunning: (layout, claudePid) => isWatcherRunning(layout, claudePid),
     watcherSession(layout, claudePid) {
       if (!isWatcherRunning(layout, claudePid)) return undefined;

@@ -25,7 +25,8 @@ import { runHookWith } from "../../cli/hook-command.ts";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
 import { stateLayout, writePrivateStateFile } from "../state/index.ts";
-import { defaultHookServices, type EnsureWatcherOptions, type HookServices } from "./index.ts";
+import type { EnsureWatcherOptions } from "../watcher/index.ts";
+import { defaultHookServices, type HookServices } from "./index.ts";
 
 const PID = "424242";
 const TOKEN = "0123456789abcdef0123456789abcdef";

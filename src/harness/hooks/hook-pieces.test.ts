@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FRAME_CONFIG_REASONS, GUARDED_CLAUSE } from "../../formats/frame/index.ts";
+import { type ByPidMap, stateLayout } from "../state/index.ts";
 import {
   chooseDisplayName,
   contextLine,
   crossSessionInboundOf,
+  defaultHookServices,
   FRAME_OPTION_REASONS,
   HOOK_LIMITS,
   HookOutput,
@@ -291,5 +293,26 @@ describe("output discipline (§1.3, §7.6)", () => {
     expect(registrationFailureLine("unauthenticated", false)).toContain(
       "brigade team join --secret-file <path>",
     );
+  });
+});
+
+describe("default services (src/harness/watcher wired in)", () => {
+  test("ensureWatcher and stopWatcher are the watcher's own functions", async () => {
+    const services = defaultHookServices();
+    const layout = stateLayout(join(dir, "wired", "brigade"));
+    const map = { claude_pid: 4242, socket_path: "" } as unknown as ByPidMap;
+    // the watcher's own refusal, not a stand-in: a relative entry script is never spawned
+    expect(
+      await services.ensureWatcher({
+        layout,
+        map,
+        entryScript: "bin/brigade",
+        token: "t",
+        env: {},
+      }),
+    ).toEqual({ outcome: "failed", reason: "entry_invalid" });
+    await expect(services.stopWatcher({ layout, claudePid: "4242" })).resolves.toBeUndefined();
+    expect(services.isWatcherRunning(layout, "4242")).toBe(false);
+    expect(services.watcherSession(layout, "4242")).toBeUndefined();
   });
 });

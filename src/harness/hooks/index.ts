@@ -14,8 +14,6 @@ export {
 } from "./display-name.ts";
 export {
   defaultHookServices,
-  type EnsureWatcherOptions,
-  type EnsureWatcherResult,
   type HookContext,
   type HookServices,
 } from "./hook-context.ts";
