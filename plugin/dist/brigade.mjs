@@ -39,14 +39,28 @@ var __exportAll = (all, no_symbols) => {
 * Reads stdin to EOF as bytes, at most `limit` bytes.
 *
 * @throws CliUsageError when more than `limit` bytes arrive.
+* @example const bytes = await readAll(io.stdin, 1_048_576);
 */
 async function readAll(stdin, limit) {
+	const bytes = await readUpTo(stdin, limit + 1);
+	if (bytes.byteLength > limit) throw new CliUsageError(`input is larger than ${limit} bytes`);
+	return bytes;
+}
+/**
+* Reads stdin as bytes until EOF or until at least `cap` bytes have arrived, whichever comes
+* first: reading stops at the chunk that reaches `cap`, so the result may hold a little more than
+* `cap` bytes and a caller tells "too large" from "at most `cap - 1`" by its length. Never throws
+* for size; a stream error propagates.
+*
+* @example const bytes = await readUpTo(io.stdin, MAX_BODY_BYTES + 1); // > MAX_BODY_BYTES: too large
+*/
+async function readUpTo(stdin, cap) {
 	const chunks = [];
 	let total = 0;
 	for await (const chunk of stdin) {
-		total += chunk.byteLength;
-		if (total > limit) throw new CliUsageError(`input is larger than ${limit} bytes`);
 		chunks.push(chunk);
+		total += chunk.byteLength;
+		if (total >= cap) break;
 	}
 	const out = new Uint8Array(total);
 	let offset = 0;
@@ -10433,15 +10447,7 @@ function parseFlags$1(argv) {
 async function readInput(io, bodyFile) {
 	if (bodyFile !== void 0) return readBodyFile(bodyFile);
 	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
-	const cap = 16386;
-	const chunks = [];
-	let total = 0;
-	for await (const chunk of io.stdin) {
-		chunks.push(chunk);
-		total += chunk.byteLength;
-		if (total >= cap) break;
-	}
-	return concat(chunks, total);
+	return readUpTo(io.stdin, 16386);
 }
 async function readBodyFile(path) {
 	try {
@@ -10464,15 +10470,6 @@ async function readBodyFile(path) {
 	} catch {
 		return "body_file_unreadable";
 	}
-}
-function concat(chunks, total) {
-	const out = new Uint8Array(total);
-	let offset = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return out;
 }
 /** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
 async function sendWithOneRetry(ctx, request) {
@@ -11073,6 +11070,31 @@ var init_hook_limits = __esmMin((() => {
 		closeMs: 1e3,
 		stopWatcherGraceMs: 300
 	};
+}));
+
+// src/harness/hooks/close-mapped-session.ts
+/**
+* `session close` of the Brigade session a by-pid map names, through that map's adapter profile
+* (`config_dir` + `team_key`), capped at `HOOK_LIMITS.closeMs` (1 s). A map without a config dir
+* is not closed. Used at SessionEnd and when SessionStart retires the session a pid served before
+* `/clear`. Returns whether the close succeeded; a failure is left to lease expiry. Never throws.
+*
+* @example if (!(await closeMappedSession(ctx, map))) ctx.log("brigade hook: close_failed\n");
+*/
+async function closeMappedSession(ctx, map) {
+	if (map.config_dir === "") return false;
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).sessionClose(map.brigade_session_id, { signal: AbortSignal.timeout(HOOK_LIMITS.closeMs) });
+		return true;
+	} catch {
+		return false;
+	}
+}
+var init_close_mapped_session = __esmMin((() => {
+	init_hook_limits();
 }));
 
 // src/harness/hooks/display-name.ts
@@ -12269,19 +12291,14 @@ async function retireReplacedSession(ctx, layout, claudePid, replaced) {
 			graceMs: HOOK_LIMITS.stopWatcherGraceMs
 		});
 	} catch {}
-	if (replaced.config_dir === "") return;
-	try {
-		await ctx.services.openAdapter({
-			configDir: replaced.config_dir,
-			teamKey: replaced.team_key
-		}).sessionClose(replaced.brigade_session_id, { signal: AbortSignal.timeout(HOOK_LIMITS.closeMs) });
-	} catch {}
+	await closeMappedSession(ctx, replaced);
 }
 var init_session_connect = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
 	init_state();
 	init_by_native_hint();
+	init_close_mapped_session();
 	init_display_name();
 	init_hook_limits();
 	init_registration_retry();
@@ -12774,21 +12791,14 @@ async function runSessionEnd(input, ctx) {
 		}
 	})();
 	const close = (async () => {
-		if (map.config_dir === "") return;
-		try {
-			await ctx.services.openAdapter({
-				configDir: map.config_dir,
-				teamKey: map.team_key
-			}).sessionClose(map.brigade_session_id, { signal: AbortSignal.timeout(HOOK_LIMITS.closeMs) });
-		} catch {
-			ctx.log("brigade hook: close_failed\n");
-		}
+		if (map.config_dir !== "" && !await closeMappedSession(ctx, map)) ctx.log("brigade hook: close_failed\n");
 	})();
 	await Promise.all([stop, close]);
 }
 var CONTINUING_END_KINDS;
 var init_session_end_hook = __esmMin((() => {
 	init_state();
+	init_close_mapped_session();
 	init_hook_limits();
 	init_registration_retry();
 	init_session_start_hook();
@@ -12863,6 +12873,7 @@ var init_run_hook_event = __esmMin((() => {
 var init_hooks = __esmMin((() => {
 	init_bounded_file_read();
 	init_by_native_hint();
+	init_close_mapped_session();
 	init_display_name();
 	init_hook_context();
 	init_hook_input();

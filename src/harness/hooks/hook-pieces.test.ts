@@ -3,14 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FRAME_CONFIG_REASONS, GUARDED_CLAUSE } from "../../formats/frame/index.ts";
+import type { Adapter } from "../../protocol/index.ts";
 import { type ByPidMap, stateLayout } from "../state/index.ts";
 import {
   chooseDisplayName,
+  closeMappedSession,
   contextLine,
   crossSessionInboundOf,
   defaultHookServices,
   FRAME_OPTION_REASONS,
   HOOK_LIMITS,
+  type HookContext,
   HookOutput,
   heldLine,
   parseHookInput,
@@ -314,5 +317,50 @@ describe("default services (src/harness/watcher wired in)", () => {
     await expect(services.stopWatcher({ layout, claudePid: "4242" })).resolves.toBeUndefined();
     expect(services.isWatcherRunning(layout, "4242")).toBe(false);
     expect(services.watcherSession(layout, "4242")).toBeUndefined();
+  });
+});
+
+describe("closeMappedSession", () => {
+  const ctxWith = (sessionClose: (id: string, o: { signal?: AbortSignal }) => Promise<unknown>) => {
+    const opened: { configDir: string; teamKey: string }[] = [];
+    const ctx = {
+      env: {},
+      uid: 0,
+      now: Date.now,
+      entryScript: "",
+      log: () => {},
+      services: {
+        ...defaultHookServices(),
+        openAdapter: (target: { configDir: string; teamKey: string }) => {
+          opened.push(target);
+          return { sessionClose } as unknown as Adapter;
+        },
+      },
+    } satisfies HookContext;
+    return { ctx, opened };
+  };
+  const map = { config_dir: "/c", team_key: "team-1", brigade_session_id: "s-1" };
+
+  test("closes through the map's profile with a 1 s signal; no config dir → no call", async () => {
+    const closed: string[] = [];
+    let signal: AbortSignal | undefined;
+    const { ctx, opened } = ctxWith(async (id, o) => {
+      closed.push(id);
+      signal = o.signal;
+      return {};
+    });
+    expect(await closeMappedSession(ctx, map)).toBe(true);
+    expect(opened).toEqual([{ configDir: "/c", teamKey: "team-1" }]);
+    expect(closed).toEqual(["s-1"]);
+    expect(signal?.aborted).toBe(false);
+    expect(await closeMappedSession(ctx, { ...map, config_dir: "" })).toBe(false);
+    expect(closed).toHaveLength(1);
+  });
+
+  test("a failing close answers false and never throws", async () => {
+    const { ctx } = ctxWith(async () => {
+      throw new Error("down");
+    });
+    expect(await closeMappedSession(ctx, map)).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
 
 export { readBoundedFile } from "./bounded-file-read.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
+export { closeMappedSession } from "./close-mapped-session.ts";
 export {
   chooseDisplayName,
   type DisplayNameSources,

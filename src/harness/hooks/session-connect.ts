@@ -16,6 +16,7 @@ import {
   writeByPidMap,
 } from "../state/index.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
+import { closeMappedSession } from "./close-mapped-session.ts";
 import { chooseDisplayName, readTranscriptCustomTitle } from "./display-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
@@ -281,16 +282,6 @@ export async function retireReplacedSession(
   } catch {
     // a watcher that outlives its map exits on its own (the map names another session)
   }
-  if (replaced.config_dir === "") return;
-  try {
-    const adapter = ctx.services.openAdapter({
-      configDir: replaced.config_dir,
-      teamKey: replaced.team_key,
-    });
-    await adapter.sessionClose(replaced.brigade_session_id, {
-      signal: AbortSignal.timeout(HOOK_LIMITS.closeMs),
-    });
-  } catch {
-    // lease expiry takes the old session offline
-  }
+  // a failed close is left to lease expiry, which takes the old session offline
+  await closeMappedSession(ctx, replaced);
 }

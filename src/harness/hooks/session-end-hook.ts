@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { readByPidMap } from "../state/index.ts";
+import { closeMappedSession } from "./close-mapped-session.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -46,16 +47,7 @@ export async function runSessionEnd(input: HookInput, ctx: HookContext): Promise
     }
   })();
   const close = (async () => {
-    if (map.config_dir === "") return;
-    try {
-      const adapter = ctx.services.openAdapter({
-        configDir: map.config_dir,
-        teamKey: map.team_key,
-      });
-      await adapter.sessionClose(map.brigade_session_id, {
-        signal: AbortSignal.timeout(HOOK_LIMITS.closeMs),
-      });
-    } catch {
+    if (map.config_dir !== "" && !(await closeMappedSession(ctx, map))) {
       ctx.log("brigade hook: close_failed\n");
     }
   })();
