@@ -2786,6 +2786,32 @@ var init_inspect = __esmMin((() => {
 	init_inspect_text();
 }));
 
+// src/cli/parse-command-flags.ts
+/**
+* Parses `argv` strictly for the command `brigade <command>`: an unknown option, a missing or
+* extra option value, or (unless `allowPositionals`) any positional argument is a usage error
+* whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
+* the argument (possibly hostile).
+*
+* @throws CliUsageError `unknown option or argument (run "brigade <command> --help")` (exit 2).
+* @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
+*/
+function parseCommandFlags(command, argv, options, allowPositionals) {
+	try {
+		return parseArgs({
+			args: argv,
+			options,
+			allowPositionals: allowPositionals ?? false,
+			strict: true
+		});
+	} catch {
+		throw new CliUsageError(`unknown option or argument (run "brigade ${command} --help")`);
+	}
+}
+var init_parse_command_flags = __esmMin((() => {
+	init_cli_io();
+}));
+
 // src/cli/inspect-command.ts
 var inspect_command_exports = /* @__PURE__ */ __exportAll({
 	INSPECT_MAX_INPUT_BYTES: () => INSPECT_MAX_INPUT_BYTES,
@@ -2809,24 +2835,12 @@ async function runInspect(argv, io) {
 	return 0;
 }
 function parseFlags$4(argv) {
-	try {
-		return parseInspectArgs(argv);
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade inspect --help\")");
-	}
-}
-function parseInspectArgs(argv) {
-	return parseArgs({
-		args: argv,
-		options: {
-			json: { type: "boolean" },
-			help: {
-				type: "boolean",
-				short: "h"
-			}
-		},
-		allowPositionals: false,
-		strict: true
+	return parseCommandFlags("inspect", argv, {
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
 	});
 }
 /** One display value: remote text is sanitised to one line and capped before it is shown. */
@@ -2873,6 +2887,7 @@ var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
+	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
 	HELP$5 = `usage: brigade inspect [--json] < text
 
@@ -4628,12 +4643,12 @@ var init_message_envelope = __esmMin((() => {
 }));
 
 // src/protocol/ndjson-decoder.ts
-var NEWLINE, NdjsonDecoder;
+var NEWLINE$1, NdjsonDecoder;
 var init_ndjson_decoder = __esmMin((() => {
 	init_json_document();
 	init_limits();
 	init_strict_json();
-	NEWLINE = 10;
+	NEWLINE$1 = 10;
 	NdjsonDecoder = class {
 		#onValue;
 		#onIssue;
@@ -4653,7 +4668,7 @@ var init_ndjson_decoder = __esmMin((() => {
 			let start = 0;
 			const length = chunk.length;
 			while (start < length) {
-				const newline = chunk.indexOf(NEWLINE, start);
+				const newline = chunk.indexOf(NEWLINE$1, start);
 				const end = newline === -1 ? length : newline;
 				const segmentBytes = end - start;
 				if (this.#discarding) {
@@ -9164,6 +9179,220 @@ var init_socket = __esmMin((() => {
 	init_post_to_inbox();
 }));
 
+// src/harness/watcher/transcript-usage.ts
+/**
+* Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
+* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
+* `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
+* "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
+* sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
+* used = input + cache_read + cache_creation (absent cache members count 0; `input_tokens` must
+* be a non-negative integer, the sum at most 2^53 − 1). `undefined` for anything else, garbage
+* included. Never throws.
+*
+* @example parseTranscriptUsageLine('{"type":"assistant","message":{"model":"claude-x","usage":{"input_tokens":3,"cache_read_input_tokens":100}}}') // { model: "claude-x", contextUsedTokens: 103 }
+*/
+function parseTranscriptUsageLine(line) {
+	if (!line.includes(ASSISTANT_MARK)) return void 0;
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return;
+	}
+	if (!isRecord(value) || value.type !== "assistant" || value.isSidechain === true) return;
+	const message = value.message;
+	if (!isRecord(message)) return void 0;
+	const rawModel = message.model;
+	if (rawModel === SYNTHETIC_MODEL) return void 0;
+	const model = typeof rawModel === "string" ? oneLine(rawModel, 128) : "";
+	const tokens = contextTokens(message.usage);
+	if (model === "" && tokens === void 0) return void 0;
+	return {
+		...model === "" ? {} : { model },
+		...tokens === void 0 ? {} : { contextUsedTokens: tokens }
+	};
+}
+function contextTokens(usage) {
+	if (!isRecord(usage)) return void 0;
+	const input = count(usage.input_tokens, false);
+	const read = count(usage.cache_read_input_tokens, true);
+	const created = count(usage.cache_creation_input_tokens, true);
+	if (input === void 0 || read === void 0 || created === void 0) return void 0;
+	const sum = input + read + created;
+	return Number.isSafeInteger(sum) ? sum : void 0;
+}
+function count(value, optional) {
+	if (value === void 0 || value === null) return optional ? 0 : void 0;
+	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : void 0;
+}
+function isRecord(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function withRestart(outcome, restarted) {
+	return restarted === void 0 ? outcome : {
+		...outcome,
+		restarted
+	};
+}
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, FLAGS$1, TranscriptUsageReader;
+var init_transcript_usage = __esmMin((() => {
+	init_sanitize();
+	TRANSCRIPT_READ_MAX_BYTES = 1048576;
+	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
+	ASSISTANT_MARK = "\"assistant\"";
+	SYNTHETIC_MODEL = "<synthetic>";
+	NEWLINE = 10;
+	FLAGS$1 = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+	TranscriptUsageReader = class {
+		#maxReadBytes;
+		#path;
+		#identity;
+		#offset = 0;
+		/** The byte at `#offset` is inside a line already given up on: drop through the next `\n`. */
+		#skipping = false;
+		#model;
+		#contextUsedTokens;
+		constructor(options = {}) {
+			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
+		}
+		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
+		get model() {
+			return this.#model;
+		}
+		/** The latest context size seen, tokens, if any. */
+		get contextUsedTokens() {
+			return this.#contextUsedTokens;
+		}
+		/**
+		* Reads what was appended to the transcript at `path` since the last call. `undefined`, `""`
+		* or a relative path reads nothing (the values stay). Never throws.
+		*
+		* @example reader.read("/home/dana/.claude/projects/w/5d1c.jsonl").changed
+		*/
+		read(path) {
+			const none = {
+				changed: false,
+				bytesRead: 0,
+				skippedBytes: 0
+			};
+			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
+			let restarted;
+			if (path !== this.#path) {
+				if (this.#path !== void 0) restarted = "path_changed";
+				this.#path = path;
+				this.#startOver();
+			}
+			let fd;
+			try {
+				fd = openSync(path, FLAGS$1);
+			} catch {
+				return withRestart(none, restarted);
+			}
+			try {
+				return this.#readOpen(fd, restarted);
+			} catch {
+				return withRestart(none, restarted);
+			} finally {
+				closeSync(fd);
+			}
+		}
+		#startOver() {
+			this.#identity = void 0;
+			this.#offset = 0;
+			this.#skipping = false;
+		}
+		#readOpen(fd, restartedBefore) {
+			let restarted = restartedBefore;
+			const info = fstatSync(fd);
+			if (!info.isFile()) return withRestart({
+				changed: false,
+				bytesRead: 0,
+				skippedBytes: 0
+			}, restarted);
+			const identity = `${info.dev}:${info.ino}`;
+			if (this.#identity !== void 0 && this.#identity !== identity) {
+				restarted = "replaced";
+				this.#startOver();
+			} else if (info.size < this.#offset) {
+				restarted = "truncated";
+				this.#startOver();
+			}
+			this.#identity = identity;
+			const size = info.size;
+			let skippedBytes = 0;
+			if (size - this.#offset > this.#maxReadBytes) {
+				const target = size - this.#maxReadBytes;
+				skippedBytes = target - this.#offset;
+				this.#offset = target;
+				this.#skipping = true;
+			}
+			const wanted = size - this.#offset;
+			if (wanted <= 0) return withRestart({
+				changed: false,
+				bytesRead: 0,
+				skippedBytes
+			}, restarted);
+			const data = Buffer.allocUnsafe(wanted);
+			let length = 0;
+			while (length < wanted) {
+				const n = readSync(fd, data, length, wanted - length, this.#offset + length);
+				if (n === 0) break;
+				length += n;
+			}
+			return withRestart({
+				changed: this.#consume(data.subarray(0, length)),
+				bytesRead: length,
+				skippedBytes
+			}, restarted);
+		}
+		/** Takes the whole lines of `data` (read at `#offset`) and moves `#offset` past them. */
+		#consume(data) {
+			let start = 0;
+			if (this.#skipping) {
+				const end = data.indexOf(NEWLINE);
+				if (end < 0) {
+					this.#offset += data.length;
+					return false;
+				}
+				start = end + 1;
+				this.#skipping = false;
+			}
+			const last = data.lastIndexOf(NEWLINE);
+			if (last < start) {
+				if (data.length - start >= this.#maxReadBytes) {
+					this.#offset += data.length;
+					this.#skipping = true;
+				} else this.#offset += start;
+				return false;
+			}
+			this.#offset += last + 1;
+			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+		}
+		/** Scans `lines` from the newest back until both values are found. */
+		#takeLatest(lines) {
+			let model;
+			let tokens;
+			for (let i = lines.length - 1; i >= 0 && (model === void 0 || tokens === void 0); i -= 1) {
+				const usage = parseTranscriptUsageLine(lines[i]);
+				if (usage === void 0) continue;
+				model ??= usage.model;
+				tokens ??= usage.contextUsedTokens;
+			}
+			let changed = false;
+			if (model !== void 0 && model !== this.#model) {
+				this.#model = model;
+				changed = true;
+			}
+			if (tokens !== void 0 && tokens !== this.#contextUsedTokens) {
+				this.#contextUsedTokens = tokens;
+				changed = true;
+			}
+			return changed;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9346,6 +9575,7 @@ var init_run_watcher = __esmMin((() => {
 	init_ensure_watcher();
 	init_process_probe();
 	init_registry_activity();
+	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -9385,7 +9615,13 @@ var init_run_watcher = __esmMin((() => {
 		#sentActivity;
 		#heartbeatBusy = false;
 		#lastHeartbeatAt;
+		#transcript = new TranscriptUsageReader();
+		#sendModel = false;
+		#sendContext = false;
+		#sentModel;
+		#sentContext;
 		#ticking = false;
+		#redriving = false;
 		#redriveAt;
 		#failures = [];
 		#consecutive = 0;
@@ -9437,8 +9673,10 @@ var init_run_watcher = __esmMin((() => {
 			if (this.#d.signal?.aborted === true) abort();
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
-				const described = await this.#d.adapter.describe();
-				this.#stdinCommands = described.capabilities.includes("message.watch.stdin_commands");
+				const { capabilities } = await this.#d.adapter.describe();
+				this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
+				this.#sendModel = capabilities.includes("session.model");
+				this.#sendContext = capabilities.includes("session.context_used_tokens");
 			} catch {
 				this.#stdinCommands = false;
 			}
@@ -9582,7 +9820,7 @@ var init_run_watcher = __esmMin((() => {
 				this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
 				this.#failures.push(now);
 				this.#consecutive += 1;
-				const slow = this.#failures.length >= this.#backoff.failureLimit;
+				const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
 				if (slow && !this.#degraded) {
 					this.#degraded = true;
 					this.#notice(DEGRADED_NOTICE);
@@ -9723,6 +9961,7 @@ var init_run_watcher = __esmMin((() => {
 				this.#pipeline.setPolicy(read.map.inbound);
 				log.write("info", "policy_changed", { policy: read.map.inbound });
 			}
+			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
@@ -9739,49 +9978,98 @@ var init_run_watcher = __esmMin((() => {
 			}
 			this.#kick();
 			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) this.#heartbeat();
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt) {
+			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && !this.#redriving) {
 				this.#redriveAt = void 0;
-				await this.#redrive();
+				this.#redrive();
 			}
+		}
+		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
+		#readTranscript(path) {
+			const outcome = this.#transcript.read(path);
+			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches unacknowledged messages once and offers them (a failed post, a release). */
 		async #redrive() {
-			if (this.#d.socketPath === "") return;
+			if (this.#d.socketPath === "" || this.#redriving) return;
+			this.#redriving = true;
 			try {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				for (const message of result.messages) this.#offer(message);
+				if (this.#running) for (const message of result.messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+			} finally {
+				this.#redriving = false;
 			}
+		}
+		/**
+		* The transcript values a heartbeat carries: only with the adapter's capability and only when
+		* they differ from what the server last accepted (a heartbeat never clears them).
+		*/
+		#transcriptChanges() {
+			const model = this.#transcript.model;
+			const tokens = this.#transcript.contextUsedTokens;
+			return {
+				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
+				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
+			};
+		}
+		#acceptedTranscript(sent) {
+			if (typeof sent.model === "string") this.#sentModel = sent.model;
+			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
 		}
 		async #heartbeat() {
 			if (this.#heartbeatBusy || !this.#running) return;
 			this.#heartbeatBusy = true;
 			const activity = this.#activity;
-			const { adapter, log, map } = this.#d;
+			const transcript = this.#transcriptChanges();
+			const { adapter, log } = this.#d;
 			try {
-				await adapter.sessionHeartbeat(this.#sessionId, { activity });
+				await adapter.sessionHeartbeat(this.#sessionId, {
+					activity,
+					...transcript
+				});
 				this.#sentActivity = activity;
+				this.#acceptedTranscript(transcript);
 			} catch (error) {
 				const code = codeOf(error);
 				log.write("warn", "heartbeat_failed", { code });
-				if (code === "not_found" || code === "conflict") try {
-					const resumed = await adapter.sessionRegister({
-						harness: "claude-code",
-						harness_version: map.harness_version,
-						session_name: map.session_name,
-						activity,
-						inbound: this.#pipeline.policy,
-						resume: { session_id: this.#sessionId }
-					});
-					this.#sentActivity = activity;
-					log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-				} catch (resumeError) {
-					log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
-				}
+				if (code === "not_found" || code === "conflict") await this.#resume(activity);
 			} finally {
 				this.#lastHeartbeatAt = this.#now();
 				this.#heartbeatBusy = false;
+			}
+		}
+		/**
+		* Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
+		* §4.3 resume), with what SessionStart registered from the map plus the transcript values,
+		* then ends a retry wait of the message watch so it reconnects at once.
+		*/
+		async #resume(activity) {
+			const { adapter, log, map } = this.#d;
+			const model = this.#sendModel ? this.#transcript.model : void 0;
+			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
+			try {
+				const resumed = await adapter.sessionRegister({
+					harness: "claude-code",
+					harness_version: map.harness_version,
+					session_name: map.session_name,
+					activity,
+					inbound: this.#pipeline.policy,
+					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					resume: { session_id: this.#sessionId }
+				});
+				this.#sentActivity = activity;
+				this.#acceptedTranscript({
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens }
+				});
+				log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
+				if (this.#state === "retrying") this.#sleepWake?.();
+			} catch (resumeError) {
+				log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
 			}
 		}
 	};
@@ -9857,26 +10145,17 @@ async function runFrame(argv, io) {
 	return 0;
 }
 function parseFlags$3(argv) {
-	try {
-		return parseArgs({
-			args: argv,
-			options: {
-				team: { type: "string" },
-				level: { type: "string" },
-				"frame-file": { type: "string" },
-				wrap: { type: "string" },
-				poll: { type: "boolean" },
-				help: {
-					type: "boolean",
-					short: "h"
-				}
-			},
-			allowPositionals: false,
-			strict: true
-		}).values;
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade frame --help\")");
-	}
+	return parseCommandFlags("frame", argv, {
+		team: { type: "string" },
+		level: { type: "string" },
+		"frame-file": { type: "string" },
+		wrap: { type: "string" },
+		poll: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
 }
 async function instructionFrom(level, frameFile) {
 	if (frameFile === void 0) {
@@ -9926,6 +10205,7 @@ var init_frame_command = __esmMin((() => {
 	init_message_envelope();
 	init_strict_json();
 	init_cli_io();
+	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
 	HELP$4 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
@@ -10168,23 +10448,14 @@ async function runSessions(argv, io) {
 	return 0;
 }
 function parseFlags$2(argv) {
-	try {
-		return parseArgs({
-			args: argv,
-			options: {
-				all: { type: "boolean" },
-				json: { type: "boolean" },
-				help: {
-					type: "boolean",
-					short: "h"
-				}
-			},
-			allowPositionals: false,
-			strict: true
-		}).values;
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade sessions --help\")");
-	}
+	return parseCommandFlags("sessions", argv, {
+		all: { type: "boolean" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
 }
 function jsonDocument$1(list, self) {
 	const sessions = list.sessions.map((s) => ({
@@ -10242,7 +10513,7 @@ var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
 	init_protocol();
-	init_cli_io();
+	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
 	HELP$3 = `usage: brigade sessions [--all] [--json]
@@ -10424,24 +10695,15 @@ async function runSend(argv, io) {
 	return 0;
 }
 function parseFlags$1(argv) {
-	try {
-		return parseArgs({
-			args: argv,
-			options: {
-				summary: { type: "string" },
-				"reply-to": { type: "string" },
-				"body-file": { type: "string" },
-				help: {
-					type: "boolean",
-					short: "h"
-				}
-			},
-			allowPositionals: true,
-			strict: true
-		});
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade send --help\")");
-	}
+	return parseCommandFlags("send", argv, {
+		summary: { type: "string" },
+		"reply-to": { type: "string" },
+		"body-file": { type: "string" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
 }
 /** The raw body bytes, or the refusal when they cannot be had. */
 async function readInput(io, bodyFile) {
@@ -10518,6 +10780,7 @@ var init_send_command = __esmMin((() => {
 	init_session_context();
 	init_protocol();
 	init_cli_io();
+	init_parse_command_flags();
 	SEND_MAX_BODY_BYTES = 16384;
 	SEND_MIN_PREFIX = 5;
 	SEND_TIMEOUT_MS = 1e4;
@@ -10604,19 +10867,10 @@ async function runWhoami(argv, io) {
 	return 0;
 }
 function parseFlags(argv) {
-	try {
-		parseArgs({
-			args: argv,
-			options: { help: {
-				type: "boolean",
-				short: "h"
-			} },
-			allowPositionals: false,
-			strict: true
-		});
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade whoami --help\")");
-	}
+	parseCommandFlags("whoami", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} });
 }
 function deliveryLine(ctx) {
 	const sessionId = ctx.map.brigade_session_id;
@@ -10640,7 +10894,7 @@ var init_whoami_command = __esmMin((() => {
 	init_state();
 	init_watcher();
 	init_protocol();
-	init_cli_io();
+	init_parse_command_flags();
 	HELP$1 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
@@ -10714,41 +10968,23 @@ function refuse(io, command, refusal, extra = "") {
 	return REFUSAL_EXIT[refusal];
 }
 function parseListFlags(argv) {
-	try {
-		return parseArgs({
-			args: argv,
-			options: {
-				json: { type: "boolean" },
-				help: {
-					type: "boolean",
-					short: "h"
-				}
-			},
-			allowPositionals: false,
-			strict: true
-		}).values;
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade inbox --help\")");
-	}
+	return parseCommandFlags("inbox", argv, {
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
 }
 function parseReleaseFlags(argv) {
-	try {
-		return parseArgs({
-			args: argv,
-			options: {
-				session: { type: "string" },
-				all: { type: "boolean" },
-				help: {
-					type: "boolean",
-					short: "h"
-				}
-			},
-			allowPositionals: true,
-			strict: true
-		});
-	} catch {
-		throw new CliUsageError("unknown option or argument (run \"brigade inbox --help\")");
-	}
+	return parseCommandFlags("inbox", argv, {
+		session: { type: "string" },
+		all: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
 }
 function uid() {
 	return process.getuid?.() ?? -1;
@@ -10919,6 +11155,7 @@ var init_inbox_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_cli_io();
+	init_parse_command_flags();
 	INBOX_REFUSALS = [
 		"release_in_session",
 		"session_ambiguous",
@@ -10955,6 +11192,57 @@ lists that session's; in your own terminal, every session's, grouped by session.
 watcher to deliver the named held messages (or --all of them). With several sessions holding,
 name one with --session.
 `;
+}));
+
+// src/harness/hooks/adapter-features.ts
+/** The major part of a protocol version string (`"1"` of `"1"` or `"1.2"`). */
+function major(version) {
+	const dot = version.indexOf(".");
+	return dot === -1 ? version : version.slice(0, dot);
+}
+/**
+* Runs the adapter's `describe` (offline: no credential, no network, creates nothing) before a
+* hook registers (claude-code.md §7.3, protocol.md §6.13): a `protocol_version` whose major
+* differs from ours, or a `protocol_mismatch` error, → `{ok: false, code: "protocol_mismatch"}`
+* (not retryable: the user must update the plugin or the adapter); any other failure → its code
+* (`internal` for a non-protocol error). Otherwise the {@link AdapterFeatures} of its
+* `capabilities`. Never throws.
+*
+* @example const d = await describeAdapter(adapter, 8_000); if (d.ok && d.features.resume) …
+*/
+async function describeAdapter(adapter, ms) {
+	try {
+		const described = await adapter.describe({ signal: AbortSignal.timeout(ms) });
+		if (major(String(described.protocol_version)) !== major("1")) return {
+			ok: false,
+			code: "protocol_mismatch",
+			retryable: false
+		};
+		const has = new Set(Array.isArray(described.capabilities) ? described.capabilities : []);
+		return {
+			ok: true,
+			features: {
+				workspaceLabel: has.has("session.workspace_label"),
+				humanLabel: has.has("session.human_label"),
+				resume: has.has("session.resume"),
+				inbound: has.has("session.inbound")
+			}
+		};
+	} catch (error) {
+		if (error instanceof BapError) return {
+			ok: false,
+			code: error.code,
+			retryable: error.retryable
+		};
+		return {
+			ok: false,
+			code: "internal",
+			retryable: false
+		};
+	}
+}
+var init_adapter_features = __esmMin((() => {
+	init_protocol();
 }));
 
 // src/harness/hooks/bounded-file-read.ts
@@ -11773,7 +12061,7 @@ function heldLine(senderNames) {
 	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -11789,6 +12077,7 @@ var init_hook_lines = __esmMin((() => {
 		no_config_dir: "no Brigade configuration folder could be found"
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
+	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
 }));
 
 // src/harness/hooks/hook-output.ts
@@ -11889,6 +12178,21 @@ function readPluginOptions(env) {
 		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true)
 	};
 }
+/**
+* The registration `human_label` the `label` option asks for (claude-code.md §6.2): `account`
+* (the default) and `none` send none; any other text is sent as that literal label, one line
+* through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
+* **[ours]** `account` means "the Claude account email", but the spec names no source for that
+* email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
+* `human_label` only when the membership has none (protocol.md §4.3).
+*
+* @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
+*/
+function humanLabelOf(label) {
+	if (label === "account" || label === "none") return void 0;
+	const text = oneLine(label, 128);
+	return text === "" ? void 0 : text;
+}
 function refused(reason) {
 	return {
 		ok: false,
@@ -11941,6 +12245,7 @@ function resolveFrameInstruction(options) {
 var PREFIX, MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
+	init_sanitize();
 	init_bounded_file_read();
 	PREFIX = "CLAUDE_PLUGIN_OPTION_";
 	MAX_FRAME_FILE_BYTES = 4096;
@@ -12093,11 +12398,6 @@ function workspaceLabel(options, team) {
 	const label = oneLine(raw, 128);
 	return label === "" ? void 0 : label;
 }
-function humanLabel(options) {
-	if (options.label === "account" || options.label === "none") return void 0;
-	const label = oneLine(options.label, 128);
-	return label === "" ? void 0 : label;
-}
 /**
 * A live watcher of another Claude process serves `sessionId` (its original process still runs):
 * a resume would re-open a live session (claude-code.md §1.5), so it is skipped.
@@ -12131,6 +12431,10 @@ function failure(error) {
 /**
 * Registers, resumes or renews this Claude process's Brigade session and writes its by-pid map and
 * by-native hint (claude-code.md §7.3):
+* 0. the adapter's `describe` (offline): an unequal protocol major → `protocol_mismatch`, nothing
+*    registered; its `capabilities` decide the optional members (`workspace_label` needs
+*    `session.workspace_label`, `human_label` `session.human_label`, a resume `session.resume`, a
+*    heartbeat's `inbound` `session.inbound`);
 * 1. the by-pid map of this pid already names this native session on this team → heartbeat it
 *    (`renewed`; idempotent SessionStart); on failure resume it;
 * 2. else the by-native hint of the native session names a session of this team that no other
@@ -12158,8 +12462,6 @@ async function connectSession(request) {
 		sessionTitle: input.session_title,
 		cwd: input.cwd
 	});
-	const workspace = workspaceLabel(options, team);
-	const human = humanLabel(options);
 	let adapter;
 	try {
 		adapter = ctx.services.openAdapter({
@@ -12169,13 +12471,18 @@ async function connectSession(request) {
 	} catch (error) {
 		return failure(error);
 	}
+	const described = await describeAdapter(adapter, request.registerMs);
+	if (!described.ok) return described;
+	const features = described.features;
+	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
+	const human = features.humanLabel ? humanLabelOf(options.label) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
 		await adapter.sessionHeartbeat(previous.brigade_session_id, {
-			inbound: request.policy,
-			session_name: name
+			session_name: name,
+			...features.inbound ? { inbound: request.policy } : {}
 		}, { signal: signal() });
 		sessionId = previous.brigade_session_id;
 		how = "renewed";
@@ -12189,6 +12496,7 @@ async function connectSession(request) {
 			const hint = readByNativeHint(layout, input.session_id, ctx.uid);
 			if (hint !== void 0 && hint.team_ref === team.teamRef) resumeId = hint.brigade_session_id;
 		}
+		if (!features.resume) resumeId = void 0;
 		if (resumeId !== void 0 && ownedByOtherWatcher(request, resumeId)) resumeId = void 0;
 		const registration = {
 			harness: "claude-code",
@@ -12297,10 +12605,12 @@ var init_session_connect = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
 	init_state();
+	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
 	init_display_name();
 	init_hook_limits();
+	init_plugin_options();
 	init_registration_retry();
 }));
 
@@ -12513,6 +12823,11 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		socketPath,
 		registerMs
 	});
+	if (!result.ok && result.code === "protocol_mismatch") {
+		ctx.log("brigade hook: protocol_mismatch\n");
+		out.line(PROTOCOL_MISMATCH_LINE);
+		return "disconnected";
+	}
 	if (!result.ok) {
 		ctx.log(`brigade hook: register_failed ${result.code}\n`);
 		writeRegistrationRetry(layout, claudePid, {
@@ -12871,6 +13186,7 @@ var init_run_hook_event = __esmMin((() => {
 
 // src/harness/hooks/index.ts
 var init_hooks = __esmMin((() => {
+	init_adapter_features();
 	init_bounded_file_read();
 	init_by_native_hint();
 	init_close_mapped_session();

@@ -28,17 +28,32 @@ export class CliUsageError extends Error {
  * Reads stdin to EOF as bytes, at most `limit` bytes.
  *
  * @throws CliUsageError when more than `limit` bytes arrive.
+ * @example const bytes = await readAll(io.stdin, 1_048_576);
  */
 export async function readAll(
   stdin: AsyncIterable<Uint8Array>,
   limit: number,
 ): Promise<Uint8Array> {
+  const bytes = await readUpTo(stdin, limit + 1);
+  if (bytes.byteLength > limit) throw new CliUsageError(`input is larger than ${limit} bytes`);
+  return bytes;
+}
+
+/**
+ * Reads stdin as bytes until EOF or until at least `cap` bytes have arrived, whichever comes
+ * first: reading stops at the chunk that reaches `cap`, so the result may hold a little more than
+ * `cap` bytes and a caller tells "too large" from "at most `cap - 1`" by its length. Never throws
+ * for size; a stream error propagates.
+ *
+ * @example const bytes = await readUpTo(io.stdin, MAX_BODY_BYTES + 1); // > MAX_BODY_BYTES: too large
+ */
+export async function readUpTo(stdin: AsyncIterable<Uint8Array>, cap: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of stdin) {
-    total += chunk.byteLength;
-    if (total > limit) throw new CliUsageError(`input is larger than ${limit} bytes`);
     chunks.push(chunk);
+    total += chunk.byteLength;
+    if (total >= cap) break;
   }
   const out = new Uint8Array(total);
   let offset = 0;

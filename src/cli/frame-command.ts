@@ -1,6 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   build,
   clauseFromFile,
@@ -15,6 +14,7 @@ import { isWellFormedUtf8, repairUtf8 } from "../formats/sanitize/index.ts";
 import { validateMessageEnvelope } from "../protocol/message-envelope.ts";
 import { parseStrictJson } from "../protocol/strict-json.ts";
 import { type CliIo, CliUsageError, readAll } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** The most `brigade frame` reads from stdin: one BAP/1 document, 1 MiB. */
 export const FRAME_MAX_INPUT_BYTES: number = 1024 * 1024;
@@ -58,23 +58,14 @@ export async function runFrame(argv: string[], io: CliIo): Promise<number> {
 }
 
 function parseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        team: { type: "string" },
-        level: { type: "string" },
-        "frame-file": { type: "string" },
-        wrap: { type: "string" },
-        poll: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade frame --help")');
-  }
+  return parseCommandFlags("frame", argv, {
+    team: { type: "string" },
+    level: { type: "string" },
+    "frame-file": { type: "string" },
+    wrap: { type: "string" },
+    poll: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  }).values;
 }
 
 async function instructionFrom(

@@ -1,6 +1,5 @@
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { oneLine, sanitizeAttribute, sanitizeId } from "../formats/sanitize/index.ts";
 import type { PendingRecord } from "../harness/inbound/index.ts";
 import {
@@ -19,6 +18,7 @@ import {
   stateLayout,
 } from "../harness/state/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /**
  * Why `brigade inbox` or `brigade inbox release` refused. Exit status: `release_in_session`,
@@ -157,33 +157,23 @@ function refuse(io: CliIo, command: string, refusal: InboxRefusal, extra = ""): 
 }
 
 function parseListFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade inbox --help")');
-  }
+  return parseCommandFlags("inbox", argv, {
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  }).values;
 }
 
 function parseReleaseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        session: { type: "string" },
-        all: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade inbox --help")');
-  }
+  return parseCommandFlags(
+    "inbox",
+    argv,
+    {
+      session: { type: "string" },
+      all: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    true,
+  );
 }
 
 /** What a terminal sees: every session with a pending file, and files whose session is unknown. */

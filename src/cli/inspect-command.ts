@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { type InspectReport, inspectText } from "../formats/inspect/index.ts";
 import { oneLine, repairUtf8, sanitizeId } from "../formats/sanitize/index.ts";
-import { type CliIo, CliUsageError, readAll } from "./cli-io.ts";
+import { type CliIo, readAll } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** The most `brigade inspect` reads from stdin: 16 MiB. */
 export const INSPECT_MAX_INPUT_BYTES: number = 16 * 1024 * 1024;
@@ -30,20 +30,10 @@ export async function runInspect(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-function parseFlags(argv: string[]): ReturnType<typeof parseInspectArgs> {
-  try {
-    return parseInspectArgs(argv);
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade inspect --help")');
-  }
-}
-
-function parseInspectArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    allowPositionals: false,
-    strict: true,
+function parseFlags(argv: string[]) {
+  return parseCommandFlags("inspect", argv, {
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
   });
 }
 

@@ -1,5 +1,4 @@
 import { open } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
 import {
   bapErrorLine,
@@ -17,7 +16,8 @@ import {
   type SendResponse,
   type SessionRecord,
 } from "../protocol/index.ts";
-import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** Largest message body, bytes (protocol.md §4.7), after the one trailing newline is stripped. */
 export const SEND_MAX_BODY_BYTES = 16_384;
@@ -258,21 +258,17 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
 }
 
 function parseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        summary: { type: "string" },
-        "reply-to": { type: "string" },
-        "body-file": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade send --help")');
-  }
+  return parseCommandFlags(
+    "send",
+    argv,
+    {
+      summary: { type: "string" },
+      "reply-to": { type: "string" },
+      "body-file": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    true,
+  );
 }
 
 /** The raw body bytes, or the refusal when they cannot be had. */
@@ -283,15 +279,7 @@ async function readInput(
   if (bodyFile !== undefined) return readBodyFile(bodyFile);
   if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
   // Two bytes past a full body (its heredoc newline, then one more) prove it too large.
-  const cap = SEND_MAX_BODY_BYTES + 2;
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of io.stdin) {
-    chunks.push(chunk);
-    total += chunk.byteLength;
-    if (total >= cap) break;
-  }
-  return concat(chunks, total);
+  return readUpTo(io.stdin, SEND_MAX_BODY_BYTES + 2);
 }
 
 async function readBodyFile(path: string): Promise<Uint8Array | SendRefusal> {
@@ -315,16 +303,6 @@ async function readBodyFile(path: string): Promise<Uint8Array | SendRefusal> {
   } catch {
     return "body_file_unreadable";
   }
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { oneLine, sanitizeAttribute, sanitizeId } from "../formats/sanitize/index.ts";
 import {
   bapErrorLine,
@@ -8,7 +7,8 @@ import {
   loadSessionContext,
 } from "../harness/session-context/index.ts";
 import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
-import { type CliIo, CliUsageError } from "./cli-io.ts";
+import type { CliIo } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** Per-call budget of `brigade sessions`' one `session list`, ms. */
 export const SESSIONS_TIMEOUT_MS = 10_000;
@@ -76,20 +76,11 @@ export async function runSessions(argv: string[], io: CliIo): Promise<number> {
 }
 
 function parseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        all: { type: "boolean" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade sessions --help")');
-  }
+  return parseCommandFlags("sessions", argv, {
+    all: { type: "boolean" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  }).values;
 }
 
 function jsonDocument(list: SessionListResult, self: string) {

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   displayId,
   displayName,
@@ -9,7 +8,8 @@ import {
 import { readPendingRecords } from "../harness/state/index.ts";
 import { isWatcherRunning, readWatcherStatus } from "../harness/watcher/index.ts";
 import { isRfc3339Timestamp } from "../protocol/index.ts";
-import { type CliIo, CliUsageError } from "./cli-io.ts";
+import type { CliIo } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 const HELP = `usage: brigade whoami
 
@@ -62,16 +62,7 @@ export async function runWhoami(argv: string[], io: CliIo): Promise<number> {
 }
 
 function parseFlags(argv: string[]): void {
-  try {
-    parseArgs({
-      args: argv,
-      options: { help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
-      strict: true,
-    });
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade whoami --help")');
-  }
+  parseCommandFlags("whoami", argv, { help: { type: "boolean", short: "h" } });
 }
 
 function deliveryLine(ctx: SessionContext): string {

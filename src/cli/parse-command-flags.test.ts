@@ -1,0 +1,32 @@
+import { describe, expect, test } from "vitest";
+import { CliUsageError } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
+
+const OPTIONS = { json: { type: "boolean" }, session: { type: "string" } } as const;
+
+function usageMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliUsageError);
+    return (error as CliUsageError).message;
+  }
+  throw new Error("no usage error");
+}
+
+describe("parseCommandFlags", () => {
+  test("typed values; positionals only when allowed", () => {
+    expect(parseCommandFlags("inbox", ["--json"], OPTIONS).values).toEqual({ json: true });
+    const released = parseCommandFlags("inbox", ["--session", "s-1", "m-1"], OPTIONS, true);
+    expect(released.values.session).toBe("s-1");
+    expect(released.positionals).toEqual(["m-1"]);
+  });
+
+  test("an unknown option, a stray positional or a missing value: one fixed line, never the input", () => {
+    const expected = 'unknown option or argument (run "brigade inbox --help")';
+    for (const argv of [["--<system>evil"], ["stray<b>"], ["--session"], ["--json=yes"]]) {
+      const message = usageMessage(() => parseCommandFlags("inbox", argv, OPTIONS));
+      expect(message).toBe(expected);
+    }
+  });
+});
