@@ -23,10 +23,16 @@ import { HttpAdapter } from "../../adapters/http/index.ts";
 import type { CliIo } from "../../cli/cli-io.ts";
 import { runHookWith } from "../../cli/hook-command.ts";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
+import {
+  type Adapter,
+  BapError,
+  type DescribeResult,
+  protocolMismatchError,
+} from "../../protocol/index.ts";
 import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
 import { stateLayout, writePrivateStateFile } from "../state/index.ts";
 import type { EnsureWatcherOptions } from "../watcher/index.ts";
-import { defaultHookServices, type HookServices } from "./index.ts";
+import { defaultHookServices, type HookServices, registrationRetryPath } from "./index.ts";
 
 const PID = "424242";
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -49,9 +55,27 @@ interface Calls {
   stop: string[];
 }
 
-function services(calls: Calls): HookServices {
+/** Replaces the adapter's `describe` (everything else is the real in-process adapter). */
+type DescribeOverride = (real: DescribeResult) => Promise<DescribeResult>;
+
+function withDescribe(adapter: Adapter, describe: DescribeOverride): Adapter {
+  return new Proxy(adapter, {
+    get(target, property) {
+      if (property === "describe") return async () => describe(await target.describe());
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function services(calls: Calls, describe?: DescribeOverride): HookServices {
+  const real = defaultHookServices();
   return {
-    ...defaultHookServices(),
+    ...real,
+    openAdapter: (target) =>
+      describe === undefined
+        ? real.openAdapter(target)
+        : withDescribe(real.openAdapter(target), describe),
     async ensureWatcher(options) {
       calls.ensure.push(options);
       return { outcome: "spawned" };
@@ -82,6 +106,7 @@ async function hook(
   stdin: Record<string, unknown>,
   calls: Calls,
   environment: Record<string, string> = env(),
+  describe?: DescribeOverride,
 ): Promise<{ status: number; stdout: string; stderr: string; ms: number }> {
   let stdout = "";
   let stderr = "";
@@ -100,7 +125,7 @@ async function hook(
   };
   const started = Date.now();
   const status = await runHookWith([event], io, {
-    services: services(calls),
+    services: services(calls, describe),
     entryScript: "/opt/brigade/bin/brigade",
   });
   return { status, stdout, stderr, ms: Date.now() - started };
@@ -117,6 +142,13 @@ const start = (sessionId: string, source = "startup", cwd = repo) => ({
   transcript_path: join(claudeDir, "projects", "w", `${sessionId}.jsonl`),
   source,
   model: "claude-x",
+});
+
+const end = (sessionId: string, reason = "logout") => ({
+  session_id: sessionId,
+  cwd: repo,
+  hook_event_name: "SessionEnd",
+  reason,
 });
 
 /** Output rules every printed hook stdout must meet (claude-code.md §1.3, §7.6). */
@@ -405,5 +437,50 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       expect(status).toBe(0);
       expect(stdout).toBe("");
     }
+  });
+  test("describe reporting another protocol major: one line naming protocol_mismatch, nothing registered", async () => {
+    const overrides: DescribeOverride[] = [
+      async (real) => ({ ...real, protocol_version: "2" as DescribeResult["protocol_version"] }),
+      async () => {
+        throw new BapError(protocolMismatchError());
+      },
+    ];
+    for (const describe of overrides) {
+      const count = (await sessions(true)).length;
+      const calls = newCalls();
+      const run = await hook("session-start", start("native-m"), calls, env(), describe);
+      expect(run.status).toBe(0);
+      expectDisciplined(run.stdout);
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("(protocol_mismatch)");
+      expect(existsSync(layout().byPid(PID))).toBe(false);
+      expect(existsSync(registrationRetryPath(layout(), PID))).toBe(false);
+      expect(calls.ensure).toHaveLength(0);
+      expect((await sessions(true)).length).toBe(count);
+    }
+  });
+
+  test("capabilities decide the optional members: no session.workspace_label / human_label, none sent", async () => {
+    const bare: DescribeOverride = async (real) => ({
+      ...real,
+      capabilities: real.capabilities.filter(
+        (c) => c !== "session.workspace_label" && c !== "session.human_label",
+      ),
+    });
+    const run = await hook(
+      "session-start",
+      start("native-f"),
+      newCalls(),
+      env({ CLAUDE_PLUGIN_OPTION_LABEL: "Dana (laptop)" }),
+      bare,
+    );
+    expectDisciplined(run.stdout);
+    const map = readMap();
+    expect(map.workspace_label).toBeUndefined();
+    const mine = (await sessions()).find((s) => s.session_id === map.brigade_session_id);
+    expect(mine?.workspace_label).toBeUndefined();
+    expect(mine?.human_label).toBeUndefined();
+    await hook("session-end", end("native-f"), newCalls());
   });
 });

@@ -100,6 +100,17 @@ export function registrationFailureLine(code: string, retryable: boolean): strin
 }
 
 /**
+ * The one line of a session left disconnected because the adapter's `describe` reports another
+ * protocol major (protocol.md §6.13): names `protocol_mismatch`; retrying cannot help, so it points
+ * to updating the plugin.
+ *
+ * @example PROTOCOL_MISMATCH_LINE.includes("(protocol_mismatch)") === true
+ */
+export const PROTOCOL_MISMATCH_LINE: string =
+  "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). " +
+  "The user can update the Brigade plugin, then restart this session.";
+
+/**
  * The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
  * and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
  * own terminal.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FRAME_CONFIG_REASONS, GUARDED_CLAUSE } from "../../formats/frame/index.ts";
-import type { Adapter } from "../../protocol/index.ts";
+import { type Adapter, BapError, protocolMismatchError } from "../../protocol/index.ts";
 import { type ByPidMap, stateLayout } from "../state/index.ts";
 import {
   chooseDisplayName,
@@ -11,6 +11,7 @@ import {
   contextLine,
   crossSessionInboundOf,
   defaultHookServices,
+  describeAdapter,
   FRAME_OPTION_REASONS,
   HOOK_LIMITS,
   type HookContext,
@@ -362,5 +363,55 @@ describe("closeMappedSession", () => {
       throw new Error("down");
     });
     expect(await closeMappedSession(ctx, map)).toBe(false);
+  });
+});
+
+describe("describeAdapter (protocol.md §6.13, §8)", () => {
+  const adapterWith = (describe: () => Promise<unknown>) => ({ describe }) as unknown as Adapter;
+  const real = {
+    protocol_version: "1",
+    capabilities: ["message.receive", "session.resume", "session.inbound"],
+  };
+  test("capabilities become features; unknown strings are ignored", async () => {
+    const r = await describeAdapter(
+      adapterWith(async () => ({ ...real, capabilities: [...real.capabilities, "x.y"] })),
+      1_000,
+    );
+    expect(r).toEqual({
+      ok: true,
+      features: { workspaceLabel: false, humanLabel: false, resume: true, inbound: true },
+    });
+  });
+  test("another major (or a protocol_mismatch error) is protocol_mismatch, not retryable", async () => {
+    for (const version of ["2", "2.0", "0"]) {
+      expect(
+        await describeAdapter(
+          adapterWith(async () => ({ ...real, protocol_version: version })),
+          1_000,
+        ),
+      ).toEqual({ ok: false, code: "protocol_mismatch", retryable: false });
+    }
+    expect(
+      (
+        await describeAdapter(
+          adapterWith(async () => ({ ...real, protocol_version: "1.3" })),
+          1_000,
+        )
+      ).ok,
+    ).toBe(true);
+    const thrown = await describeAdapter(
+      adapterWith(async () => {
+        throw new BapError(protocolMismatchError());
+      }),
+      1_000,
+    );
+    expect(thrown).toEqual({ ok: false, code: "protocol_mismatch", retryable: false });
+    const broken = await describeAdapter(
+      adapterWith(async () => {
+        throw new Error("bug");
+      }),
+      1_000,
+    );
+    expect(broken).toEqual({ ok: false, code: "internal", retryable: false });
   });
 });

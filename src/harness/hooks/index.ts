@@ -4,6 +4,11 @@
  * UserPromptSubmit and SessionEnd flows. docs/42-hooks.md.
  */
 
+export {
+  type AdapterFeatures,
+  type DescribeOutcome,
+  describeAdapter,
+} from "./adapter-features.ts";
 export { readBoundedFile } from "./bounded-file-read.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 export { closeMappedSession } from "./close-mapped-session.ts";
@@ -32,6 +37,7 @@ export {
   contextLine,
   frameOptionLine,
   heldLine,
+  PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   settingsLine,
   TEAM_INBOUND_INVALID_LINE,
@@ -41,6 +47,7 @@ export {
   FRAME_OPTION_REASONS,
   type FrameOptionReason,
   type FrameOptionResult,
+  humanLabelOf,
   type PluginOptions,
   readPluginOptions,
   resolveFrameInstruction,

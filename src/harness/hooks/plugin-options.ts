@@ -6,6 +6,7 @@ import {
   type Instruction,
   parseLevel,
 } from "../../formats/frame/index.ts";
+import { oneLine } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { readBoundedFile } from "./bounded-file-read.ts";
 
@@ -79,6 +80,22 @@ export function readPluginOptions(
     workspaceLabel: option(env, "workspace_label").trim(),
     shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
   };
+}
+
+/**
+ * The registration `human_label` the `label` option asks for (claude-code.md §6.2): `account`
+ * (the default) and `none` send none; any other text is sent as that literal label, one line
+ * through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
+ * **[ours]** `account` means "the Claude account email", but the spec names no source for that
+ * email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
+ * `human_label` only when the membership has none (protocol.md §4.3).
+ *
+ * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
+ */
+export function humanLabelOf(label: string): string | undefined {
+  if (label === "account" || label === "none") return undefined;
+  const text = oneLine(label, 128);
+  return text === "" ? undefined : text;
 }
 
 /**

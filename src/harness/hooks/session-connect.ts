@@ -15,13 +15,14 @@ import {
   UNKNOWN_PERMISSION_MODE,
   writeByPidMap,
 } from "../state/index.ts";
+import { describeAdapter } from "./adapter-features.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
 import { chooseDisplayName, readTranscriptCustomTitle } from "./display-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
-import type { PluginOptions } from "./plugin-options.ts";
+import { humanLabelOf, type PluginOptions } from "./plugin-options.ts";
 import { clearRegistrationRetry } from "./registration-retry.ts";
 import type { SessionRegistryInfo } from "./session-registry.ts";
 
@@ -75,12 +76,6 @@ function workspaceLabel(options: PluginOptions, team: ConnectTeam): string | und
   return label === "" ? undefined : label;
 }
 
-function humanLabel(options: PluginOptions): string | undefined {
-  if (options.label === "account" || options.label === "none") return undefined;
-  const label = oneLine(options.label, 128);
-  return label === "" ? undefined : label;
-}
-
 /**
  * A live watcher of another Claude process serves `sessionId` (its original process still runs):
  * a resume would re-open a live session (claude-code.md §1.5), so it is skipped.
@@ -110,6 +105,10 @@ function failure(error: unknown): ConnectResult {
 /**
  * Registers, resumes or renews this Claude process's Brigade session and writes its by-pid map and
  * by-native hint (claude-code.md §7.3):
+ * 0. the adapter's `describe` (offline): an unequal protocol major → `protocol_mismatch`, nothing
+ *    registered; its `capabilities` decide the optional members (`workspace_label` needs
+ *    `session.workspace_label`, `human_label` `session.human_label`, a resume `session.resume`, a
+ *    heartbeat's `inbound` `session.inbound`);
  * 1. the by-pid map of this pid already names this native session on this team → heartbeat it
  *    (`renewed`; idempotent SessionStart); on failure resume it;
  * 2. else the by-native hint of the native session names a session of this team that no other
@@ -137,14 +136,17 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     sessionTitle: input.session_title,
     cwd: input.cwd,
   });
-  const workspace = workspaceLabel(options, team);
-  const human = humanLabel(options);
   let adapter: Adapter;
   try {
     adapter = ctx.services.openAdapter({ configDir: team.configDir, teamKey: team.teamKey });
   } catch (error) {
     return failure(error);
   }
+  const described = await describeAdapter(adapter, request.registerMs);
+  if (!described.ok) return described;
+  const features = described.features;
+  const workspace = features.workspaceLabel ? workspaceLabel(options, team) : undefined;
+  const human = features.humanLabel ? humanLabelOf(options.label) : undefined;
   const signal = (): AbortSignal => AbortSignal.timeout(request.registerMs);
 
   let sessionId: string | undefined;
@@ -153,7 +155,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     try {
       await adapter.sessionHeartbeat(
         previous.brigade_session_id,
-        { inbound: request.policy, session_name: name },
+        { session_name: name, ...(features.inbound ? { inbound: request.policy } : {}) },
         { signal: signal() },
       );
       sessionId = previous.brigade_session_id;
@@ -169,6 +171,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
       const hint = readByNativeHint(layout, input.session_id, ctx.uid);
       if (hint !== undefined && hint.team_ref === team.teamRef) resumeId = hint.brigade_session_id;
     }
+    if (!features.resume) resumeId = undefined;
     if (resumeId !== undefined && ownedByOtherWatcher(request, resumeId)) resumeId = undefined;
     const registration: SessionRegistration = {
       harness: "claude-code",

@@ -16,6 +16,7 @@ import {
   bindingLine,
   contextLine,
   frameOptionLine,
+  PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   settingsLine,
   TEAM_INBOUND_INVALID_LINE,
@@ -139,6 +140,12 @@ export async function connectFromHook(
     socketPath,
     registerMs,
   });
+  if (!result.ok && result.code === "protocol_mismatch") {
+    // retrying cannot help: no retry marker, the user updates the plugin or the adapter
+    ctx.log("brigade hook: protocol_mismatch\n");
+    out.line(PROTOCOL_MISMATCH_LINE);
+    return "disconnected";
+  }
   if (!result.ok) {
     ctx.log(`brigade hook: register_failed ${result.code}\n`);
     writeRegistrationRetry(layout, claudePid, {
