@@ -1,5 +1,5 @@
-import { isAbsolute, join } from "node:path";
-import { HttpAdapter } from "../../adapters/http/index.ts";
+import { isAbsolute } from "node:path";
+import { HttpAdapter, resolveConfigDir } from "../../adapters/http/index.ts";
 import type { AdapterLogger } from "../../adapters/index.ts";
 
 /** Where a session's team lives locally: the adapter config dir and the profile (`team_key`). */
@@ -35,17 +35,14 @@ export function harnessConfigDir(
     return optionConfigDir;
   }
   const inSession = env.CLAUDE_PID !== undefined && env.CLAUDE_PID !== "";
-  const explicit = env.BRIGADE_CONFIG_DIR;
-  if (!inSession && explicit !== undefined && explicit !== "" && isAbsolute(explicit)) {
-    return explicit;
-  }
-  const xdg = env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
-  const home = env.HOME;
-  if (home !== undefined && home !== "" && isAbsolute(home)) {
-    return join(home, ".config", "brigade");
-  }
-  return undefined;
+  const explicit = inSession ? undefined : env.BRIGADE_CONFIG_DIR;
+  // The adapter's own rule refuses a relative BRIGADE_CONFIG_DIR outright; here it is skipped so
+  // the XDG/HOME fallback still applies.
+  return resolveConfigDir({
+    BRIGADE_CONFIG_DIR: explicit !== undefined && isAbsolute(explicit) ? explicit : undefined,
+    XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
+    HOME: env.HOME,
+  });
 }
 
 /**
