@@ -4643,12 +4643,12 @@ var init_message_envelope = __esmMin((() => {
 }));
 
 // src/protocol/ndjson-decoder.ts
-var NEWLINE$1, NdjsonDecoder;
+var NEWLINE, NdjsonDecoder;
 var init_ndjson_decoder = __esmMin((() => {
 	init_json_document();
 	init_limits();
 	init_strict_json();
-	NEWLINE$1 = 10;
+	NEWLINE = 10;
 	NdjsonDecoder = class {
 		#onValue;
 		#onIssue;
@@ -4668,7 +4668,7 @@ var init_ndjson_decoder = __esmMin((() => {
 			let start = 0;
 			const length = chunk.length;
 			while (start < length) {
-				const newline = chunk.indexOf(NEWLINE$1, start);
+				const newline = chunk.indexOf(NEWLINE, start);
 				const end = newline === -1 ? length : newline;
 				const segmentBytes = end - start;
 				if (this.#discarding) {
@@ -9178,220 +9178,6 @@ var init_socket = __esmMin((() => {
 	init_post_to_inbox();
 }));
 
-// src/harness/watcher/transcript-usage.ts
-/**
-* Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
-* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
-* `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
-* "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
-* sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
-* used = input + cache_read + cache_creation (absent cache members count 0; `input_tokens` must
-* be a non-negative integer, the sum at most 2^53 − 1). `undefined` for anything else, garbage
-* included. Never throws.
-*
-* @example parseTranscriptUsageLine('{"type":"assistant","message":{"model":"claude-x","usage":{"input_tokens":3,"cache_read_input_tokens":100}}}') // { model: "claude-x", contextUsedTokens: 103 }
-*/
-function parseTranscriptUsageLine(line) {
-	if (!line.includes(ASSISTANT_MARK)) return void 0;
-	let value;
-	try {
-		value = JSON.parse(line);
-	} catch {
-		return;
-	}
-	if (!isRecord(value) || value.type !== "assistant" || value.isSidechain === true) return;
-	const message = value.message;
-	if (!isRecord(message)) return void 0;
-	const rawModel = message.model;
-	if (rawModel === SYNTHETIC_MODEL) return void 0;
-	const model = typeof rawModel === "string" ? oneLine(rawModel, 128) : "";
-	const tokens = contextTokens(message.usage);
-	if (model === "" && tokens === void 0) return void 0;
-	return {
-		...model === "" ? {} : { model },
-		...tokens === void 0 ? {} : { contextUsedTokens: tokens }
-	};
-}
-function contextTokens(usage) {
-	if (!isRecord(usage)) return void 0;
-	const input = count(usage.input_tokens, false);
-	const read = count(usage.cache_read_input_tokens, true);
-	const created = count(usage.cache_creation_input_tokens, true);
-	if (input === void 0 || read === void 0 || created === void 0) return void 0;
-	const sum = input + read + created;
-	return Number.isSafeInteger(sum) ? sum : void 0;
-}
-function count(value, optional) {
-	if (value === void 0 || value === null) return optional ? 0 : void 0;
-	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : void 0;
-}
-function isRecord(value) {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function withRestart(outcome, restarted) {
-	return restarted === void 0 ? outcome : {
-		...outcome,
-		restarted
-	};
-}
-var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, FLAGS$1, TranscriptUsageReader;
-var init_transcript_usage = __esmMin((() => {
-	init_sanitize();
-	TRANSCRIPT_READ_MAX_BYTES = 1048576;
-	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
-	ASSISTANT_MARK = "\"assistant\"";
-	SYNTHETIC_MODEL = "<synthetic>";
-	NEWLINE = 10;
-	FLAGS$1 = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
-	TranscriptUsageReader = class {
-		#maxReadBytes;
-		#path;
-		#identity;
-		#offset = 0;
-		/** The byte at `#offset` is inside a line already given up on: drop through the next `\n`. */
-		#skipping = false;
-		#model;
-		#contextUsedTokens;
-		constructor(options = {}) {
-			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
-		}
-		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
-		get model() {
-			return this.#model;
-		}
-		/** The latest context size seen, tokens, if any. */
-		get contextUsedTokens() {
-			return this.#contextUsedTokens;
-		}
-		/**
-		* Reads what was appended to the transcript at `path` since the last call. `undefined`, `""`
-		* or a relative path reads nothing (the values stay). Never throws.
-		*
-		* @example reader.read("/home/dana/.claude/projects/w/5d1c.jsonl").changed
-		*/
-		read(path) {
-			const none = {
-				changed: false,
-				bytesRead: 0,
-				skippedBytes: 0
-			};
-			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
-			let restarted;
-			if (path !== this.#path) {
-				if (this.#path !== void 0) restarted = "path_changed";
-				this.#path = path;
-				this.#startOver();
-			}
-			let fd;
-			try {
-				fd = openSync(path, FLAGS$1);
-			} catch {
-				return withRestart(none, restarted);
-			}
-			try {
-				return this.#readOpen(fd, restarted);
-			} catch {
-				return withRestart(none, restarted);
-			} finally {
-				closeSync(fd);
-			}
-		}
-		#startOver() {
-			this.#identity = void 0;
-			this.#offset = 0;
-			this.#skipping = false;
-		}
-		#readOpen(fd, restartedBefore) {
-			let restarted = restartedBefore;
-			const info = fstatSync(fd);
-			if (!info.isFile()) return withRestart({
-				changed: false,
-				bytesRead: 0,
-				skippedBytes: 0
-			}, restarted);
-			const identity = `${info.dev}:${info.ino}`;
-			if (this.#identity !== void 0 && this.#identity !== identity) {
-				restarted = "replaced";
-				this.#startOver();
-			} else if (info.size < this.#offset) {
-				restarted = "truncated";
-				this.#startOver();
-			}
-			this.#identity = identity;
-			const size = info.size;
-			let skippedBytes = 0;
-			if (size - this.#offset > this.#maxReadBytes) {
-				const target = size - this.#maxReadBytes;
-				skippedBytes = target - this.#offset;
-				this.#offset = target;
-				this.#skipping = true;
-			}
-			const wanted = size - this.#offset;
-			if (wanted <= 0) return withRestart({
-				changed: false,
-				bytesRead: 0,
-				skippedBytes
-			}, restarted);
-			const data = Buffer.allocUnsafe(wanted);
-			let length = 0;
-			while (length < wanted) {
-				const n = readSync(fd, data, length, wanted - length, this.#offset + length);
-				if (n === 0) break;
-				length += n;
-			}
-			return withRestart({
-				changed: this.#consume(data.subarray(0, length)),
-				bytesRead: length,
-				skippedBytes
-			}, restarted);
-		}
-		/** Takes the whole lines of `data` (read at `#offset`) and moves `#offset` past them. */
-		#consume(data) {
-			let start = 0;
-			if (this.#skipping) {
-				const end = data.indexOf(NEWLINE);
-				if (end < 0) {
-					this.#offset += data.length;
-					return false;
-				}
-				start = end + 1;
-				this.#skipping = false;
-			}
-			const last = data.lastIndexOf(NEWLINE);
-			if (last < start) {
-				if (data.length - start >= this.#maxReadBytes) {
-					this.#offset += data.length;
-					this.#skipping = true;
-				} else this.#offset += start;
-				return false;
-			}
-			this.#offset += last + 1;
-			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
-		}
-		/** Scans `lines` from the newest back until both values are found. */
-		#takeLatest(lines) {
-			let model;
-			let tokens;
-			for (let i = lines.length - 1; i >= 0 && (model === void 0 || tokens === void 0); i -= 1) {
-				const usage = parseTranscriptUsageLine(lines[i]);
-				if (usage === void 0) continue;
-				model ??= usage.model;
-				tokens ??= usage.contextUsedTokens;
-			}
-			let changed = false;
-			if (model !== void 0 && model !== this.#model) {
-				this.#model = model;
-				changed = true;
-			}
-			if (tokens !== void 0 && tokens !== this.#contextUsedTokens) {
-				this.#contextUsedTokens = tokens;
-				changed = true;
-			}
-			return changed;
-		}
-	};
-}));
-
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9574,7 +9360,6 @@ var init_run_watcher = __esmMin((() => {
 	init_ensure_watcher();
 	init_process_probe();
 	init_registry_activity();
-	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -9614,13 +9399,7 @@ var init_run_watcher = __esmMin((() => {
 		#sentActivity;
 		#heartbeatBusy = false;
 		#lastHeartbeatAt;
-		#transcript = new TranscriptUsageReader();
-		#sendModel = false;
-		#sendContext = false;
-		#sentModel;
-		#sentContext;
 		#ticking = false;
-		#redriving = false;
 		#redriveAt;
 		#failures = [];
 		#consecutive = 0;
@@ -9672,10 +9451,8 @@ var init_run_watcher = __esmMin((() => {
 			if (this.#d.signal?.aborted === true) abort();
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
-				const { capabilities } = await this.#d.adapter.describe();
-				this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
-				this.#sendModel = capabilities.includes("session.model");
-				this.#sendContext = capabilities.includes("session.context_used_tokens");
+				const described = await this.#d.adapter.describe();
+				this.#stdinCommands = described.capabilities.includes("message.watch.stdin_commands");
 			} catch {
 				this.#stdinCommands = false;
 			}
@@ -9819,7 +9596,7 @@ var init_run_watcher = __esmMin((() => {
 				this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
 				this.#failures.push(now);
 				this.#consecutive += 1;
-				const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
+				const slow = this.#failures.length >= this.#backoff.failureLimit;
 				if (slow && !this.#degraded) {
 					this.#degraded = true;
 					this.#notice(DEGRADED_NOTICE);
@@ -9960,7 +9737,6 @@ var init_run_watcher = __esmMin((() => {
 				this.#pipeline.setPolicy(read.map.inbound);
 				log.write("info", "policy_changed", { policy: read.map.inbound });
 			}
-			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
@@ -9977,98 +9753,49 @@ var init_run_watcher = __esmMin((() => {
 			}
 			this.#kick();
 			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) this.#heartbeat();
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && !this.#redriving) {
+			if (this.#redriveAt !== void 0 && now >= this.#redriveAt) {
 				this.#redriveAt = void 0;
-				this.#redrive();
+				await this.#redrive();
 			}
-		}
-		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
-		#readTranscript(path) {
-			const outcome = this.#transcript.read(path);
-			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
-			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches unacknowledged messages once and offers them (a failed post, a release). */
 		async #redrive() {
-			if (this.#d.socketPath === "" || this.#redriving) return;
-			this.#redriving = true;
+			if (this.#d.socketPath === "") return;
 			try {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				if (this.#running) for (const message of result.messages) this.#offer(message);
+				for (const message of result.messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
-			} finally {
-				this.#redriving = false;
 			}
-		}
-		/**
-		* The transcript values a heartbeat carries: only with the adapter's capability and only when
-		* they differ from what the server last accepted (a heartbeat never clears them).
-		*/
-		#transcriptChanges() {
-			const model = this.#transcript.model;
-			const tokens = this.#transcript.contextUsedTokens;
-			return {
-				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
-				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
-			};
-		}
-		#acceptedTranscript(sent) {
-			if (typeof sent.model === "string") this.#sentModel = sent.model;
-			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
 		}
 		async #heartbeat() {
 			if (this.#heartbeatBusy || !this.#running) return;
 			this.#heartbeatBusy = true;
 			const activity = this.#activity;
-			const transcript = this.#transcriptChanges();
-			const { adapter, log } = this.#d;
+			const { adapter, log, map } = this.#d;
 			try {
-				await adapter.sessionHeartbeat(this.#sessionId, {
-					activity,
-					...transcript
-				});
+				await adapter.sessionHeartbeat(this.#sessionId, { activity });
 				this.#sentActivity = activity;
-				this.#acceptedTranscript(transcript);
 			} catch (error) {
 				const code = codeOf(error);
 				log.write("warn", "heartbeat_failed", { code });
-				if (code === "not_found" || code === "conflict") await this.#resume(activity);
+				if (code === "not_found" || code === "conflict") try {
+					const resumed = await adapter.sessionRegister({
+						harness: "claude-code",
+						harness_version: map.harness_version,
+						session_name: map.session_name,
+						activity,
+						inbound: this.#pipeline.policy,
+						resume: { session_id: this.#sessionId }
+					});
+					this.#sentActivity = activity;
+					log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
+				} catch (resumeError) {
+					log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
+				}
 			} finally {
 				this.#lastHeartbeatAt = this.#now();
 				this.#heartbeatBusy = false;
-			}
-		}
-		/**
-		* Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
-		* §4.3 resume), with what SessionStart registered from the map plus the transcript values,
-		* then ends a retry wait of the message watch so it reconnects at once.
-		*/
-		async #resume(activity) {
-			const { adapter, log, map } = this.#d;
-			const model = this.#sendModel ? this.#transcript.model : void 0;
-			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
-			try {
-				const resumed = await adapter.sessionRegister({
-					harness: "claude-code",
-					harness_version: map.harness_version,
-					session_name: map.session_name,
-					activity,
-					inbound: this.#pipeline.policy,
-					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens },
-					resume: { session_id: this.#sessionId }
-				});
-				this.#sentActivity = activity;
-				this.#acceptedTranscript({
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens }
-				});
-				log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-				if (this.#state === "retrying") this.#sleepWake?.();
-			} catch (resumeError) {
-				log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
 			}
 		}
 	};

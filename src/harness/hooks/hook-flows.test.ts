@@ -483,4 +483,31 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(mine?.human_label).toBeUndefined();
     await hook("session-end", end("native-f"), newCalls());
   });
+
+  test("label: account and none send no human_label; literal text is sent, one line, ≤ 128 cp", async () => {
+    for (const label of ["account", "none"]) {
+      await hook(
+        "session-start",
+        start(`native-${label}`),
+        newCalls(),
+        env({ CLAUDE_PLUGIN_OPTION_LABEL: label }),
+      );
+      const id = readMap().brigade_session_id;
+      const mine = (await sessions()).find((s) => s.session_id === id);
+      expect(mine).toBeDefined();
+      expect(mine?.human_label).toBeUndefined();
+      await hook("session-end", end(`native-${label}`), newCalls());
+    }
+    // the membership has no label yet, so the server adopts the first human_label sent
+    await hook(
+      "session-start",
+      start("native-l"),
+      newCalls(),
+      env({ CLAUDE_PLUGIN_OPTION_LABEL: ` Dana\t(laptop)${"x".repeat(200)}` }),
+    );
+    const id = readMap().brigade_session_id;
+    const mine = (await sessions()).find((s) => s.session_id === id);
+    expect(mine?.human_label).toBe(`Dana (laptop)${"x".repeat(128 - "Dana (laptop)".length)}`);
+    await hook("session-end", end("native-l"), newCalls());
+  });
 });

@@ -17,6 +17,7 @@ import {
   type HookContext,
   HookOutput,
   heldLine,
+  humanLabelOf,
   parseHookInput,
   parseSessionRegistry,
   readHookInput,
@@ -413,5 +414,20 @@ describe("describeAdapter (protocol.md §6.13, §8)", () => {
       1_000,
     );
     expect(broken).toEqual({ ok: false, code: "internal", retryable: false });
+  });
+});
+
+describe("label option → human_label (§6.2)", () => {
+  test("account (the default) and none send nothing; other text is one sanitised line ≤ 128 cp", () => {
+    expect(humanLabelOf(readPluginOptions({}).label)).toBeUndefined();
+    expect(humanLabelOf("account")).toBeUndefined();
+    expect(humanLabelOf("none")).toBeUndefined();
+    expect(humanLabelOf("Dana (laptop)")).toBe("Dana (laptop)");
+    expect(humanLabelOf("Dana\nRivera\t")).toBe("Dana Rivera");
+    expect(humanLabelOf("\u202eDana")).not.toContain("\u202e");
+    expect([...(humanLabelOf("é".repeat(300)) ?? "")]).toHaveLength(128);
+    expect(humanLabelOf(" \n\t")).toBeUndefined();
+    // only the exact keywords are special: other spellings are literal labels
+    expect(humanLabelOf("Account")).toBe("Account");
   });
 });
