@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { type ByPidMap, type StateLayout, stateLayout } from "../state/index.ts";
+import { type StateLayout, stateLayout } from "../state/index.ts";
 import {
   ensureWatcher,
   stopWatcher,
@@ -12,6 +12,7 @@ import {
 } from "./ensure-watcher.ts";
 import { processLiveness, processStartToken } from "./process-probe.ts";
 import { acquirePidfile, readWatcherPidfile, tokenSha256 } from "./watcher-files.ts";
+import { testByPidMap } from "./watcher-test-support.ts";
 
 // A stand-in watcher: records argv, cwd and environment, takes the pidfile like the real one
 // (its own pid and start token, from the environment it was given), then waits for SIGTERM.
@@ -40,28 +41,8 @@ let layout: StateLayout;
 let entry: string;
 const started: number[] = [];
 
-const map = (over: Partial<ByPidMap> = {}): ByPidMap => ({
-  claude_pid: 4242,
-  claude_session_id: "native",
-  brigade_session_id: "s-1",
-  team_ref: "t-1",
-  team_name: "core",
-  session_name: "api",
-  permission_mode: "unknown",
-  non_interactive: false,
-  inbound: "accept",
-  frame_level: "open",
-  frame_text: "",
-  socket_path: "/tmp/cc-socks/4242.sock",
-  team_key: "team-1",
-  config_dir: "",
-  adapter_command: [],
-  plugin_bin: "",
-  harness_version: "2.1.328",
-  registered_at: "2026-10-02T09:15:42Z",
-  updated_at: "2026-10-02T09:15:42Z",
-  ...over,
-});
+const map = testByPidMap;
+const TOKEN = "tok-123456";
 
 const hookEnv = (): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
@@ -77,6 +58,18 @@ const hookEnv = (): NodeJS.ProcessEnv => ({
 
 function stubRecord(pid: number): { argv: string[]; cwd: string; env: Record<string, string> } {
   return JSON.parse(readFileSync(join(base, `stub-${pid}.json`), "utf8"));
+}
+
+/** `ensureWatcher` for pid 4242 with the stub entry, the test token and the hook environment. */
+function ensure(over: Partial<Parameters<typeof ensureWatcher>[0]> = {}) {
+  return ensureWatcher({
+    layout,
+    map: map(),
+    entryScript: entry,
+    token: TOKEN,
+    env: hookEnv(),
+    ...over,
+  });
 }
 
 beforeEach(() => {
@@ -99,19 +92,13 @@ afterEach(async () => {
 
 describe.runIf(process.platform === "linux")("ensureWatcher and stopWatcher", () => {
   test("spawns detached with an allow-listed environment; the token only in the environment", async () => {
-    const r = await ensureWatcher({
-      layout,
-      map: map(),
-      entryScript: entry,
-      token: "tok-123456",
-      env: hookEnv(),
-    });
+    const r = await ensure();
     expect(r).toEqual({ outcome: "spawned" });
     const pidfile = readWatcherPidfile(layout, "4242");
     expect(pidfile).toBeDefined();
     const seen = stubRecord(pidfile?.pid as number);
     expect(seen.argv).toEqual(["watch", "--claude-pid", "4242"]);
-    expect(seen.argv.join(" ")).not.toContain("tok-123456");
+    expect(seen.argv.join(" ")).not.toContain(TOKEN);
     expect(seen.cwd).toBe(base);
     expect(Object.keys(seen.env).sort()).toEqual(
       [
@@ -125,7 +112,7 @@ describe.runIf(process.platform === "linux")("ensureWatcher and stopWatcher", ()
         "XDG_STATE_HOME",
       ].sort(),
     );
-    expect(seen.env.CLAUDE_CODE_MESSAGING_TOKEN).toBe("tok-123456");
+    expect(seen.env.CLAUDE_CODE_MESSAGING_TOKEN).toBe(TOKEN);
     expect(seen.env.CLAUDE_CODE_MESSAGING_SOCKET).toBe("/tmp/cc-socks/4242.sock");
     expect(seen.env.CLAUDE_PID).toBe("4242");
     // A new session (detached): the watcher leads its own process group.
@@ -136,22 +123,18 @@ describe.runIf(process.platform === "linux")("ensureWatcher and stopWatcher", ()
       .split(/\s+/);
     expect(fields[3]).toBe(String(pidfile?.pid)); // field 6: session id
     expect(statSync(layout.watcherLog("4242")).mode & 0o777).toBe(0o600);
-    expect(readFileSync(layout.watcher("4242"), "utf8")).not.toContain("tok-123456");
+    expect(readFileSync(layout.watcher("4242"), "utf8")).not.toContain(TOKEN);
   });
 
   test("running when the same session, socket, token and version; respawned on any change", async () => {
-    const options = { layout, map: map(), entryScript: entry, token: "tok-123456", env: hookEnv() };
-    expect((await ensureWatcher(options)).outcome).toBe("spawned");
+    expect((await ensure()).outcome).toBe("spawned");
     const first = readWatcherPidfile(layout, "4242")?.pid as number;
-    expect(await ensureWatcher(options)).toEqual({ outcome: "running" });
-    expect(await ensureWatcher({ ...options, token: "tok-changed" })).toEqual({
-      outcome: "respawned",
-    });
+    expect(await ensure()).toEqual({ outcome: "running" });
+    expect(await ensure({ token: "tok-changed" })).toEqual({ outcome: "respawned" });
     const second = readWatcherPidfile(layout, "4242")?.pid as number;
     expect(second).not.toBe(first);
     expect(processLiveness(first)).not.toBe("alive");
-    const moved = await ensureWatcher({
-      ...options,
+    const moved = await ensure({
       token: "tok-changed",
       map: map({ socket_path: "/tmp/cc-socks/other.sock" }),
     });
@@ -169,54 +152,32 @@ describe.runIf(process.platform === "linux")("ensureWatcher and stopWatcher", ()
       start_token: token,
       brigade_session_id: "s-1",
       socket_path: "/tmp/cc-socks/4242.sock",
-      token_sha256: tokenSha256("tok-123456"),
+      token_sha256: tokenSha256(TOKEN),
       version: watcherVersion(entry),
     });
-    const r = await ensureWatcher({
-      layout,
-      map: map(),
-      entryScript: entry,
-      token: "tok-123456",
-      env: hookEnv(),
-    });
+    const r = await ensure();
     expect(r).toEqual({ outcome: "respawned" });
     expect(readWatcherPidfile(layout, "4242")?.pid).not.toBe(pid);
   });
 
   test("a child that exits before its pidfile is reported, never thrown", async () => {
-    const r = await ensureWatcher({
-      layout,
-      map: map(),
-      entryScript: entry,
-      token: "tok-123456",
+    const r = await ensure({
       env: { ...hookEnv(), XDG_STATE_HOME: join(base, "state") },
       waitMs: 3_000,
     });
     expect(r.outcome).toBe("spawned");
     const bad = join(base, "exit.cjs");
     writeFileSync(bad, "process.exit(3)");
-    const options = {
-      layout,
-      map: map({ claude_pid: 4343 }),
-      entryScript: bad,
-      token: "t",
-      env: hookEnv(),
-    };
-    expect(await ensureWatcher(options)).toEqual({ outcome: "failed", reason: "exited_early" });
-    expect(await ensureWatcher({ ...options, entryScript: "relative.js" })).toEqual({
+    const options = { map: map({ claude_pid: 4343 }), entryScript: bad, token: "t" };
+    expect(await ensure(options)).toEqual({ outcome: "failed", reason: "exited_early" });
+    expect(await ensure({ ...options, entryScript: "relative.js" })).toEqual({
       outcome: "failed",
       reason: "entry_invalid",
     });
   });
 
   test("stopWatcher: SIGTERM, then compare-then-delete", async () => {
-    await ensureWatcher({
-      layout,
-      map: map(),
-      entryScript: entry,
-      token: "tok-123456",
-      env: hookEnv(),
-    });
+    await ensure();
     const pid = readWatcherPidfile(layout, "4242")?.pid as number;
     await stopWatcher({ layout, claudePid: "4242" });
     expect(processLiveness(pid)).not.toBe("alive");
@@ -230,13 +191,7 @@ describe.runIf(process.platform === "linux")("ensureWatcher and stopWatcher", ()
       stubborn,
       STUB.replace('process.on("SIGTERM", () => {', 'process.on("SIGTERM", () => {}); (() => {'),
     );
-    await ensureWatcher({
-      layout,
-      map: map(),
-      entryScript: stubborn,
-      token: "tok-123456",
-      env: hookEnv(),
-    });
+    await ensure({ entryScript: stubborn });
     const pid = readWatcherPidfile(layout, "4242")?.pid as number;
     const t0 = Date.now();
     await stopWatcher({ layout, claudePid: "4242", graceMs: 300 });

@@ -3,6 +3,7 @@ import {
   type Adapter,
   ERROR_EXIT_STATUS,
   type ErrorCode,
+  type HeartbeatChanges,
   isBapError,
   type WatchHandle,
 } from "../../protocol/index.ts";
@@ -29,6 +30,7 @@ import {
 import { watcherVersion } from "./ensure-watcher.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import { readRegistryActivity, registryFolder } from "./registry-activity.ts";
+import { TranscriptUsageReader } from "./transcript-usage.ts";
 import { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 import {
   acquirePidfile,
@@ -237,7 +239,13 @@ class Watcher {
   #sentActivity: Activity | undefined;
   #heartbeatBusy = false;
   #lastHeartbeatAt: number;
+  readonly #transcript = new TranscriptUsageReader();
+  #sendModel = false;
+  #sendContext = false;
+  #sentModel: string | undefined;
+  #sentContext: number | undefined;
   #ticking = false;
+  #redriving = false;
   #redriveAt: number | undefined;
   #failures: number[] = [];
   #consecutive = 0;
@@ -283,8 +291,10 @@ class Watcher {
     if (this.#d.signal?.aborted === true) abort();
     this.#d.signal?.addEventListener("abort", abort, { once: true });
     try {
-      const described = await this.#d.adapter.describe();
-      this.#stdinCommands = described.capabilities.includes("message.watch.stdin_commands");
+      const { capabilities } = await this.#d.adapter.describe();
+      this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
+      this.#sendModel = capabilities.includes("session.model");
+      this.#sendContext = capabilities.includes("session.context_used_tokens");
     } catch {
       this.#stdinCommands = false;
     }
@@ -441,7 +451,9 @@ class Watcher {
       this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
       this.#failures.push(now);
       this.#consecutive += 1;
-      const slow = this.#failures.length >= this.#backoff.failureLimit;
+      // Once slow, stay slow until the watch is live again: the failure window empties during
+      // one slow wait, and falling back to fast retries then would hammer a server that is down.
+      const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
       if (slow && !this.#degraded) {
         this.#degraded = true;
         this.#notice(DEGRADED_NOTICE);
@@ -572,6 +584,7 @@ class Watcher {
       this.#pipeline.setPolicy(read.map.inbound);
       log.write("info", "policy_changed", { policy: read.map.inbound });
     }
+    if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
     const now = this.#now();
     const activity = readRegistryActivity(this.#registry, claudePid);
     this.#pacer.observeActivity(now, activity);
@@ -590,57 +603,110 @@ class Watcher {
     if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
       void this.#heartbeat();
     }
-    if (this.#redriveAt !== undefined && now >= this.#redriveAt) {
+    if (this.#redriveAt !== undefined && now >= this.#redriveAt && !this.#redriving) {
       this.#redriveAt = undefined;
-      await this.#redrive();
+      // Not awaited: a slow server must never hold up the next liveness check.
+      void this.#redrive();
+    }
+  }
+
+  /** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
+  #readTranscript(path: string | undefined): void {
+    const outcome = this.#transcript.read(path);
+    if (outcome.restarted !== undefined) {
+      this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+    }
+    if (outcome.skippedBytes > 0) {
+      this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
     }
   }
 
   /** Fetches unacknowledged messages once and offers them (a failed post, a release). */
   async #redrive(): Promise<void> {
-    if (this.#d.socketPath === "") return;
+    if (this.#d.socketPath === "" || this.#redriving) return;
+    this.#redriving = true;
     try {
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-      for (const message of result.messages) this.#offer(message);
+      if (this.#running) for (const message of result.messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+    } finally {
+      this.#redriving = false;
     }
   }
 
   // ---- heartbeats ---------------------------------------------------------------------------
 
+  /**
+   * The transcript values a heartbeat carries: only with the adapter's capability and only when
+   * they differ from what the server last accepted (a heartbeat never clears them).
+   */
+  #transcriptChanges(): Pick<HeartbeatChanges, "model" | "context_used_tokens"> {
+    const model = this.#transcript.model;
+    const tokens = this.#transcript.contextUsedTokens;
+    return {
+      ...(this.#sendModel && model !== undefined && model !== this.#sentModel ? { model } : {}),
+      ...(this.#sendContext && tokens !== undefined && tokens !== this.#sentContext
+        ? { context_used_tokens: tokens }
+        : {}),
+    };
+  }
+
+  #acceptedTranscript(sent: Pick<HeartbeatChanges, "model" | "context_used_tokens">): void {
+    if (typeof sent.model === "string") this.#sentModel = sent.model;
+    if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
+  }
+
   async #heartbeat(): Promise<void> {
     if (this.#heartbeatBusy || !this.#running) return;
     this.#heartbeatBusy = true;
     const activity = this.#activity;
-    const { adapter, log, map } = this.#d;
+    const transcript = this.#transcriptChanges();
+    const { adapter, log } = this.#d;
     try {
-      await adapter.sessionHeartbeat(this.#sessionId, { activity });
+      await adapter.sessionHeartbeat(this.#sessionId, { activity, ...transcript });
       this.#sentActivity = activity;
+      this.#acceptedTranscript(transcript);
     } catch (error) {
       const code = codeOf(error);
       log.write("warn", "heartbeat_failed", { code });
-      if (code === "not_found" || code === "conflict") {
-        try {
-          const resumed = await adapter.sessionRegister({
-            harness: "claude-code",
-            harness_version: map.harness_version,
-            session_name: map.session_name,
-            activity,
-            inbound: this.#pipeline.policy,
-            resume: { session_id: this.#sessionId },
-          });
-          this.#sentActivity = activity;
-          log.write("info", "session_resumed", {
-            same: resumed.session_id === this.#sessionId,
-          });
-        } catch (resumeError) {
-          log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
-        }
-      }
+      if (code === "not_found" || code === "conflict") await this.#resume(activity);
     } finally {
       this.#lastHeartbeatAt = this.#now();
       this.#heartbeatBusy = false;
+    }
+  }
+
+  /**
+   * Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
+   * §4.3 resume), with what SessionStart registered from the map plus the transcript values,
+   * then ends a retry wait of the message watch so it reconnects at once.
+   */
+  async #resume(activity: Activity): Promise<void> {
+    const { adapter, log, map } = this.#d;
+    const model = this.#sendModel ? this.#transcript.model : undefined;
+    const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : undefined;
+    try {
+      const resumed = await adapter.sessionRegister({
+        harness: "claude-code",
+        harness_version: map.harness_version,
+        session_name: map.session_name,
+        activity,
+        inbound: this.#pipeline.policy,
+        ...(map.workspace_label === undefined ? {} : { workspace_label: map.workspace_label }),
+        ...(model === undefined ? {} : { model }),
+        ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
+        resume: { session_id: this.#sessionId },
+      });
+      this.#sentActivity = activity;
+      this.#acceptedTranscript({
+        ...(model === undefined ? {} : { model }),
+        ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
+      });
+      log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
+      if (this.#state === "retrying") this.#sleepWake?.();
+    } catch (resumeError) {
+      log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
     }
   }
 }

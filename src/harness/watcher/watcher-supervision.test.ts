@@ -2,12 +2,18 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { Adapter, WatchEvent, WatchHandle } from "../../protocol/index.ts";
+import type { WatchEvent } from "../../protocol/index.ts";
 import { type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { runWatcher } from "./run-watcher.ts";
 import { nextRetryDelay, WATCHER_BACKOFF } from "./watcher-backoff.ts";
 import { readWatcherStatus } from "./watcher-files.ts";
+import {
+  fakeWatcherAdapter,
+  fakeWatchHandle as handle,
+  testByPidMap,
+  until,
+} from "./watcher-test-support.ts";
 
 let base: string;
 let layout: StateLayout;
@@ -16,27 +22,10 @@ const CLAUDE = 4242;
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "brigade-supervise-"));
   layout = stateLayout(join(base, "brigade"));
-  writeByPidMap(layout, {
-    claude_pid: CLAUDE,
-    claude_session_id: "native",
-    brigade_session_id: "s-1",
-    team_ref: "t",
-    team_name: "core",
-    session_name: "web",
-    permission_mode: "default",
-    non_interactive: false,
-    inbound: "accept",
-    frame_level: "open",
-    frame_text: "",
-    socket_path: join(base, "none.sock"),
-    team_key: "team-1",
-    config_dir: join(base, "config"),
-    adapter_command: [],
-    plugin_bin: "",
-    harness_version: "2.1.328",
-    registered_at: "2026-10-02T09:15:42Z",
-    updated_at: "2026-10-02T09:15:42Z",
-  });
+  writeByPidMap(
+    layout,
+    testByPidMap({ socket_path: join(base, "none.sock"), config_dir: join(base, "config") }),
+  );
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -45,43 +34,6 @@ const probe: ProcessProbe = {
   liveness: () => "alive",
   startToken: (pid) => processStartToken(pid),
 };
-
-/** A watch handle that emits `events` (after `gate`), then ends, or stays open when `hold`. */
-function handle(events: WatchEvent[], options: { gate?: Promise<void>; hold?: boolean } = {}) {
-  let close: () => void = () => {};
-  const closed = new Promise<void>((r) => {
-    close = r;
-  });
-  const events$ = (async function* () {
-    await options.gate;
-    yield* events;
-    if (options.hold === true) await closed;
-  })();
-  const h: WatchHandle = {
-    events: events$,
-    [Symbol.asyncIterator]: () => events$[Symbol.asyncIterator](),
-    send: async () => {},
-    close: async () => close(),
-  };
-  return h;
-}
-
-function fakeAdapter(handles: WatchHandle[]): { adapter: Adapter; opened: () => number } {
-  let opened = 0;
-  const adapter = {
-    describe: async () => ({ capabilities: [] }),
-    messageWatch: () => {
-      const next = handles[opened] ?? handle([], { hold: true });
-      opened += 1;
-      return next;
-    },
-    sessionHeartbeat: async () => ({}),
-    sessionClose: async () => ({}),
-    messageReceive: async () => ({ messages: [] }),
-    messageAck: async () => ({ acked: [], unknown: [] }),
-  } as unknown as Adapter;
-  return { adapter, opened: () => opened };
-}
 
 const env = () => ({
   CLAUDE_PID: String(CLAUDE),
@@ -99,14 +51,6 @@ const notice = (): string => {
   }
 };
 
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe("watch supervision", () => {
   test("restarts with backoff, goes slow after the failure limit (one notice), then reconnects", async () => {
     let open: () => void = () => {};
@@ -119,12 +63,9 @@ describe("watch supervision", () => {
       session_id: "s-1",
       mode: "push",
     };
-    const { adapter, opened } = fakeAdapter([
-      handle([]),
-      handle([]),
-      handle([]),
-      handle([ready], { gate, hold: true }),
-    ]);
+    const { adapter, calls } = fakeWatcherAdapter({
+      handles: [handle([]), handle([]), handle([]), handle([ready], { gate, hold: true })],
+    });
     const controller = new AbortController();
     const running = runWatcher({
       claudePid: String(CLAUDE),
@@ -139,7 +80,7 @@ describe("watch supervision", () => {
     expect(notice()).toBe(
       "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).\n",
     );
-    await until("fourth watch", () => opened() === 4);
+    await until("fourth watch", () => calls.opened === 4);
     expect(readWatcherStatus(layout, String(CLAUDE))?.state).toBe("retrying");
     open();
     await until("reconnected", () => notice().includes("reconnected"));
@@ -150,14 +91,16 @@ describe("watch supervision", () => {
   });
 
   test("unauthorized stops the watcher with a notice and exit status 5", async () => {
-    const { adapter } = fakeAdapter([
-      handle([
-        {
-          event: "error",
-          error: { code: "unauthorized", message: "not a member", retryable: false },
-        },
-      ]),
-    ]);
+    const { adapter } = fakeWatcherAdapter({
+      handles: [
+        handle([
+          {
+            event: "error",
+            error: { code: "unauthorized", message: "not a member", retryable: false },
+          },
+        ]),
+      ],
+    });
     const exit = await runWatcher({
       claudePid: String(CLAUDE),
       env: env(),
@@ -171,7 +114,7 @@ describe("watch supervision", () => {
   });
 
   test("a zombie or dead Claude pid ends the watcher (claude_gone)", async () => {
-    const { adapter } = fakeAdapter([]);
+    const { adapter } = fakeWatcherAdapter();
     const exit = await runWatcher({
       claudePid: String(CLAUDE),
       env: env(),

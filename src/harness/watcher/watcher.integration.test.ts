@@ -24,6 +24,7 @@ import { ensureWatcher } from "./ensure-watcher.ts";
 import { processLiveness } from "./process-probe.ts";
 import { runWatcher, type WatcherExit } from "./run-watcher.ts";
 import { readWatcherPidfile, readWatcherStatus } from "./watcher-files.ts";
+import { testByPidMap, until } from "./watcher-test-support.ts";
 
 const TEAM_KEY = "team-watcher-it";
 let root: string;
@@ -134,42 +135,23 @@ afterEach(async () => {
 
 function writeMap(over: Partial<ByPidMap> = {}): ByPidMap {
   const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-  const map: ByPidMap = {
+  const map = testByPidMap({
     claude_pid: host.claudePid,
     claude_session_id: host.sessionId,
     brigade_session_id: sb,
-    team_ref: "t",
-    team_name: "core",
-    session_name: "web",
-    permission_mode: "default",
-    non_interactive: false,
-    inbound: "accept",
-    frame_level: "open",
-    frame_text: "",
     socket_path: host.socketPath,
     team_key: TEAM_KEY,
     config_dir: bobConfig,
-    adapter_command: [],
-    plugin_bin: "",
-    harness_version: "2.1.328",
     registered_at: now,
     updated_at: now,
     ...over,
-  };
+  });
   writeByPidMap(layout, map);
   return map;
 }
 
 function watcherEnv(): Record<string, string> {
   return { ...host.env, HOME: root, XDG_STATE_HOME: stateHome, PATH: process.env.PATH ?? "" };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 8_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const unacked = async (): Promise<string[]> =>

@@ -1,0 +1,158 @@
+import type {
+  Adapter,
+  HeartbeatRequest,
+  ReceiveResult,
+  SessionRegistration,
+  WatchEvent,
+  WatchHandle,
+} from "../../protocol/index.ts";
+import type { ByPidMap } from "../state/index.ts";
+
+// Test support for the watcher's `*.test.ts` files only; nothing else imports this module.
+
+/**
+ * A valid by-pid map for the watcher's tests (claude-code.md §7.2): Claude pid 4242, Brigade
+ * session `s-1`, team `core`, policy `accept`, open frame, no transcript; `over` replaces any
+ * member.
+ *
+ * @example writeByPidMap(layout, testByPidMap({ socket_path: host.socketPath }));
+ */
+export function testByPidMap(over: Partial<ByPidMap> = {}): ByPidMap {
+  return {
+    claude_pid: 4242,
+    claude_session_id: "native",
+    brigade_session_id: "s-1",
+    team_ref: "t-1",
+    team_name: "core",
+    session_name: "web",
+    permission_mode: "default",
+    non_interactive: false,
+    inbound: "accept",
+    frame_level: "open",
+    frame_text: "",
+    socket_path: "/tmp/cc-socks/4242.sock",
+    team_key: "team-1",
+    config_dir: "",
+    adapter_command: [],
+    plugin_bin: "",
+    harness_version: "2.1.328",
+    registered_at: "2026-10-02T09:15:42Z",
+    updated_at: "2026-10-02T09:15:42Z",
+    ...over,
+  };
+}
+
+/**
+ * Polls `check` every 10 ms until it holds; rejects naming `what` after `ms` (default 8 s).
+ *
+ * @example await until("posted", () => host.posts.length === 1);
+ */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ms = 8_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * A watch handle that yields `events` (after `gate` resolves), then ends — or, with `hold`, stays
+ * open until closed.
+ *
+ * @example fakeWatchHandle([{ event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" }], { hold: true })
+ */
+export function fakeWatchHandle(
+  events: readonly WatchEvent[],
+  options: { readonly gate?: Promise<void>; readonly hold?: boolean } = {},
+): WatchHandle {
+  let close: () => void = () => {};
+  const closed = new Promise<void>((r) => {
+    close = r;
+  });
+  const stream = (async function* () {
+    await options.gate;
+    yield* events;
+    if (options.hold === true) await closed;
+  })();
+  return {
+    events: stream,
+    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    send: async () => {},
+    close: async () => close(),
+  };
+}
+
+/** What a {@link fakeWatcherAdapter} was asked, in order. */
+export interface FakeAdapterCalls {
+  /** Message watches opened. */
+  opened: number;
+  readonly heartbeats: HeartbeatRequest[];
+  readonly registrations: SessionRegistration[];
+  /** `sessionClose` calls. */
+  closes: number;
+  /** `messageReceive` calls. */
+  receives: number;
+}
+
+/** Behaviour of a {@link fakeWatcherAdapter}; every member has a harmless default. */
+export interface FakeAdapterOptions {
+  /** Handed out in order by `messageWatch`; then handles that stay open. */
+  readonly handles?: readonly WatchHandle[];
+  /** `describe().capabilities` (default none). */
+  readonly capabilities?: readonly string[];
+  /** Answers a heartbeat (default: resolves). */
+  readonly heartbeat?: (request: HeartbeatRequest) => Promise<unknown>;
+  /** Answers `sessionRegister` (default: the same session, resumed). */
+  readonly register?: (registration: SessionRegistration) => Promise<unknown>;
+  /** Answers `messageReceive` (default: no messages). */
+  readonly receive?: () => Promise<ReceiveResult>;
+}
+
+/**
+ * An in-memory {@link Adapter} with just the verbs the watcher calls, recording each call.
+ *
+ * @example const { adapter, calls } = fakeWatcherAdapter({ capabilities: ["session.model"] });
+ */
+export function fakeWatcherAdapter(options: FakeAdapterOptions = {}): {
+  adapter: Adapter;
+  calls: FakeAdapterCalls;
+} {
+  const calls: FakeAdapterCalls = {
+    opened: 0,
+    heartbeats: [],
+    registrations: [],
+    closes: 0,
+    receives: 0,
+  };
+  const handles = options.handles ?? [];
+  const adapter = {
+    describe: async () => ({ capabilities: [...(options.capabilities ?? [])] }),
+    messageWatch: () => {
+      const next = handles[calls.opened] ?? fakeWatchHandle([], { hold: true });
+      calls.opened += 1;
+      return next;
+    },
+    sessionHeartbeat: async (_id: string, request: HeartbeatRequest) => {
+      calls.heartbeats.push(request);
+      return (await options.heartbeat?.(request)) ?? {};
+    },
+    sessionRegister: async (registration: SessionRegistration) => {
+      calls.registrations.push(registration);
+      return (await options.register?.(registration)) ?? { session_id: "s-1", resumed: true };
+    },
+    sessionClose: async () => {
+      calls.closes += 1;
+      return {};
+    },
+    messageReceive: async () => {
+      calls.receives += 1;
+      return (await options.receive?.()) ?? { messages: [] };
+    },
+    messageAck: async () => ({ acked: [], unknown: [] }),
+  } as unknown as Adapter;
+  return { adapter, calls };
+}
