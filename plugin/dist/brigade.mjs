@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { parseArgs } from "node:util";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import { accessSync, appendFileSync, chmodSync, closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
@@ -4643,12 +4643,12 @@ var init_message_envelope = __esmMin((() => {
 }));
 
 // src/protocol/ndjson-decoder.ts
-var NEWLINE, NdjsonDecoder;
+var NEWLINE$1, NdjsonDecoder;
 var init_ndjson_decoder = __esmMin((() => {
 	init_json_document();
 	init_limits();
 	init_strict_json();
-	NEWLINE = 10;
+	NEWLINE$1 = 10;
 	NdjsonDecoder = class {
 		#onValue;
 		#onIssue;
@@ -4668,7 +4668,7 @@ var init_ndjson_decoder = __esmMin((() => {
 			let start = 0;
 			const length = chunk.length;
 			while (start < length) {
-				const newline = chunk.indexOf(NEWLINE, start);
+				const newline = chunk.indexOf(NEWLINE$1, start);
 				const end = newline === -1 ? length : newline;
 				const segmentBytes = end - start;
 				if (this.#discarding) {
@@ -9178,6 +9178,220 @@ var init_socket = __esmMin((() => {
 	init_post_to_inbox();
 }));
 
+// src/harness/watcher/transcript-usage.ts
+/**
+* Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
+* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
+* `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
+* "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
+* sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
+* used = input + cache_read + cache_creation (absent cache members count 0; `input_tokens` must
+* be a non-negative integer, the sum at most 2^53 − 1). `undefined` for anything else, garbage
+* included. Never throws.
+*
+* @example parseTranscriptUsageLine('{"type":"assistant","message":{"model":"claude-x","usage":{"input_tokens":3,"cache_read_input_tokens":100}}}') // { model: "claude-x", contextUsedTokens: 103 }
+*/
+function parseTranscriptUsageLine(line) {
+	if (!line.includes(ASSISTANT_MARK)) return void 0;
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return;
+	}
+	if (!isRecord(value) || value.type !== "assistant" || value.isSidechain === true) return;
+	const message = value.message;
+	if (!isRecord(message)) return void 0;
+	const rawModel = message.model;
+	if (rawModel === SYNTHETIC_MODEL) return void 0;
+	const model = typeof rawModel === "string" ? oneLine(rawModel, 128) : "";
+	const tokens = contextTokens(message.usage);
+	if (model === "" && tokens === void 0) return void 0;
+	return {
+		...model === "" ? {} : { model },
+		...tokens === void 0 ? {} : { contextUsedTokens: tokens }
+	};
+}
+function contextTokens(usage) {
+	if (!isRecord(usage)) return void 0;
+	const input = count(usage.input_tokens, false);
+	const read = count(usage.cache_read_input_tokens, true);
+	const created = count(usage.cache_creation_input_tokens, true);
+	if (input === void 0 || read === void 0 || created === void 0) return void 0;
+	const sum = input + read + created;
+	return Number.isSafeInteger(sum) ? sum : void 0;
+}
+function count(value, optional) {
+	if (value === void 0 || value === null) return optional ? 0 : void 0;
+	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : void 0;
+}
+function isRecord(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function withRestart(outcome, restarted) {
+	return restarted === void 0 ? outcome : {
+		...outcome,
+		restarted
+	};
+}
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, FLAGS$1, TranscriptUsageReader;
+var init_transcript_usage = __esmMin((() => {
+	init_sanitize();
+	TRANSCRIPT_READ_MAX_BYTES = 1048576;
+	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
+	ASSISTANT_MARK = "\"assistant\"";
+	SYNTHETIC_MODEL = "<synthetic>";
+	NEWLINE = 10;
+	FLAGS$1 = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+	TranscriptUsageReader = class {
+		#maxReadBytes;
+		#path;
+		#identity;
+		#offset = 0;
+		/** The byte at `#offset` is inside a line already given up on: drop through the next `\n`. */
+		#skipping = false;
+		#model;
+		#contextUsedTokens;
+		constructor(options = {}) {
+			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
+		}
+		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
+		get model() {
+			return this.#model;
+		}
+		/** The latest context size seen, tokens, if any. */
+		get contextUsedTokens() {
+			return this.#contextUsedTokens;
+		}
+		/**
+		* Reads what was appended to the transcript at `path` since the last call. `undefined`, `""`
+		* or a relative path reads nothing (the values stay). Never throws.
+		*
+		* @example reader.read("/home/dana/.claude/projects/w/5d1c.jsonl").changed
+		*/
+		read(path) {
+			const none = {
+				changed: false,
+				bytesRead: 0,
+				skippedBytes: 0
+			};
+			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
+			let restarted;
+			if (path !== this.#path) {
+				if (this.#path !== void 0) restarted = "path_changed";
+				this.#path = path;
+				this.#startOver();
+			}
+			let fd;
+			try {
+				fd = openSync(path, FLAGS$1);
+			} catch {
+				return withRestart(none, restarted);
+			}
+			try {
+				return this.#readOpen(fd, restarted);
+			} catch {
+				return withRestart(none, restarted);
+			} finally {
+				closeSync(fd);
+			}
+		}
+		#startOver() {
+			this.#identity = void 0;
+			this.#offset = 0;
+			this.#skipping = false;
+		}
+		#readOpen(fd, restartedBefore) {
+			let restarted = restartedBefore;
+			const info = fstatSync(fd);
+			if (!info.isFile()) return withRestart({
+				changed: false,
+				bytesRead: 0,
+				skippedBytes: 0
+			}, restarted);
+			const identity = `${info.dev}:${info.ino}`;
+			if (this.#identity !== void 0 && this.#identity !== identity) {
+				restarted = "replaced";
+				this.#startOver();
+			} else if (info.size < this.#offset) {
+				restarted = "truncated";
+				this.#startOver();
+			}
+			this.#identity = identity;
+			const size = info.size;
+			let skippedBytes = 0;
+			if (size - this.#offset > this.#maxReadBytes) {
+				const target = size - this.#maxReadBytes;
+				skippedBytes = target - this.#offset;
+				this.#offset = target;
+				this.#skipping = true;
+			}
+			const wanted = size - this.#offset;
+			if (wanted <= 0) return withRestart({
+				changed: false,
+				bytesRead: 0,
+				skippedBytes
+			}, restarted);
+			const data = Buffer.allocUnsafe(wanted);
+			let length = 0;
+			while (length < wanted) {
+				const n = readSync(fd, data, length, wanted - length, this.#offset + length);
+				if (n === 0) break;
+				length += n;
+			}
+			return withRestart({
+				changed: this.#consume(data.subarray(0, length)),
+				bytesRead: length,
+				skippedBytes
+			}, restarted);
+		}
+		/** Takes the whole lines of `data` (read at `#offset`) and moves `#offset` past them. */
+		#consume(data) {
+			let start = 0;
+			if (this.#skipping) {
+				const end = data.indexOf(NEWLINE);
+				if (end < 0) {
+					this.#offset += data.length;
+					return false;
+				}
+				start = end + 1;
+				this.#skipping = false;
+			}
+			const last = data.lastIndexOf(NEWLINE);
+			if (last < start) {
+				if (data.length - start >= this.#maxReadBytes) {
+					this.#offset += data.length;
+					this.#skipping = true;
+				} else this.#offset += start;
+				return false;
+			}
+			this.#offset += last + 1;
+			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+		}
+		/** Scans `lines` from the newest back until both values are found. */
+		#takeLatest(lines) {
+			let model;
+			let tokens;
+			for (let i = lines.length - 1; i >= 0 && (model === void 0 || tokens === void 0); i -= 1) {
+				const usage = parseTranscriptUsageLine(lines[i]);
+				if (usage === void 0) continue;
+				model ??= usage.model;
+				tokens ??= usage.contextUsedTokens;
+			}
+			let changed = false;
+			if (model !== void 0 && model !== this.#model) {
+				this.#model = model;
+				changed = true;
+			}
+			if (tokens !== void 0 && tokens !== this.#contextUsedTokens) {
+				this.#contextUsedTokens = tokens;
+				changed = true;
+			}
+			return changed;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9360,6 +9574,7 @@ var init_run_watcher = __esmMin((() => {
 	init_ensure_watcher();
 	init_process_probe();
 	init_registry_activity();
+	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -9399,7 +9614,13 @@ var init_run_watcher = __esmMin((() => {
 		#sentActivity;
 		#heartbeatBusy = false;
 		#lastHeartbeatAt;
+		#transcript = new TranscriptUsageReader();
+		#sendModel = false;
+		#sendContext = false;
+		#sentModel;
+		#sentContext;
 		#ticking = false;
+		#redriving = false;
 		#redriveAt;
 		#failures = [];
 		#consecutive = 0;
@@ -9451,8 +9672,10 @@ var init_run_watcher = __esmMin((() => {
 			if (this.#d.signal?.aborted === true) abort();
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
-				const described = await this.#d.adapter.describe();
-				this.#stdinCommands = described.capabilities.includes("message.watch.stdin_commands");
+				const { capabilities } = await this.#d.adapter.describe();
+				this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
+				this.#sendModel = capabilities.includes("session.model");
+				this.#sendContext = capabilities.includes("session.context_used_tokens");
 			} catch {
 				this.#stdinCommands = false;
 			}
@@ -9596,7 +9819,7 @@ var init_run_watcher = __esmMin((() => {
 				this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
 				this.#failures.push(now);
 				this.#consecutive += 1;
-				const slow = this.#failures.length >= this.#backoff.failureLimit;
+				const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
 				if (slow && !this.#degraded) {
 					this.#degraded = true;
 					this.#notice(DEGRADED_NOTICE);
@@ -9737,6 +9960,7 @@ var init_run_watcher = __esmMin((() => {
 				this.#pipeline.setPolicy(read.map.inbound);
 				log.write("info", "policy_changed", { policy: read.map.inbound });
 			}
+			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
@@ -9753,49 +9977,98 @@ var init_run_watcher = __esmMin((() => {
 			}
 			this.#kick();
 			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) this.#heartbeat();
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt) {
+			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && !this.#redriving) {
 				this.#redriveAt = void 0;
-				await this.#redrive();
+				this.#redrive();
 			}
+		}
+		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
+		#readTranscript(path) {
+			const outcome = this.#transcript.read(path);
+			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches unacknowledged messages once and offers them (a failed post, a release). */
 		async #redrive() {
-			if (this.#d.socketPath === "") return;
+			if (this.#d.socketPath === "" || this.#redriving) return;
+			this.#redriving = true;
 			try {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				for (const message of result.messages) this.#offer(message);
+				if (this.#running) for (const message of result.messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+			} finally {
+				this.#redriving = false;
 			}
+		}
+		/**
+		* The transcript values a heartbeat carries: only with the adapter's capability and only when
+		* they differ from what the server last accepted (a heartbeat never clears them).
+		*/
+		#transcriptChanges() {
+			const model = this.#transcript.model;
+			const tokens = this.#transcript.contextUsedTokens;
+			return {
+				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
+				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
+			};
+		}
+		#acceptedTranscript(sent) {
+			if (typeof sent.model === "string") this.#sentModel = sent.model;
+			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
 		}
 		async #heartbeat() {
 			if (this.#heartbeatBusy || !this.#running) return;
 			this.#heartbeatBusy = true;
 			const activity = this.#activity;
-			const { adapter, log, map } = this.#d;
+			const transcript = this.#transcriptChanges();
+			const { adapter, log } = this.#d;
 			try {
-				await adapter.sessionHeartbeat(this.#sessionId, { activity });
+				await adapter.sessionHeartbeat(this.#sessionId, {
+					activity,
+					...transcript
+				});
 				this.#sentActivity = activity;
+				this.#acceptedTranscript(transcript);
 			} catch (error) {
 				const code = codeOf(error);
 				log.write("warn", "heartbeat_failed", { code });
-				if (code === "not_found" || code === "conflict") try {
-					const resumed = await adapter.sessionRegister({
-						harness: "claude-code",
-						harness_version: map.harness_version,
-						session_name: map.session_name,
-						activity,
-						inbound: this.#pipeline.policy,
-						resume: { session_id: this.#sessionId }
-					});
-					this.#sentActivity = activity;
-					log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-				} catch (resumeError) {
-					log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
-				}
+				if (code === "not_found" || code === "conflict") await this.#resume(activity);
 			} finally {
 				this.#lastHeartbeatAt = this.#now();
 				this.#heartbeatBusy = false;
+			}
+		}
+		/**
+		* Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
+		* §4.3 resume), with what SessionStart registered from the map plus the transcript values,
+		* then ends a retry wait of the message watch so it reconnects at once.
+		*/
+		async #resume(activity) {
+			const { adapter, log, map } = this.#d;
+			const model = this.#sendModel ? this.#transcript.model : void 0;
+			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
+			try {
+				const resumed = await adapter.sessionRegister({
+					harness: "claude-code",
+					harness_version: map.harness_version,
+					session_name: map.session_name,
+					activity,
+					inbound: this.#pipeline.policy,
+					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					resume: { session_id: this.#sessionId }
+				});
+				this.#sentActivity = activity;
+				this.#acceptedTranscript({
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens }
+				});
+				log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
+				if (this.#state === "retrying") this.#sleepWake?.();
+			} catch (resumeError) {
+				log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
 			}
 		}
 	};
@@ -9808,6 +10081,7 @@ var init_watcher = __esmMin((() => {
 	init_process_probe();
 	init_registry_activity();
 	init_run_watcher();
+	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -11787,7 +12061,7 @@ function heldLine(senderNames) {
 	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, SHADOWED_BRIGADE_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -11804,6 +12078,7 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
+	SHADOWED_BRIGADE_LINE = "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands in this session may run that one instead. The user can remove it from PATH or rename it.";
 }));
 
 // src/harness/hooks/hook-output.ts
@@ -11868,6 +12143,39 @@ var init_hook_output = __esmMin((() => {
 		}
 	};
 }));
+
+// src/harness/hooks/path-shadowing.ts
+function executableRealpath(path) {
+	try {
+		if (!statSync(path).isFile()) return void 0;
+		accessSync(path, constants.X_OK);
+		return realpathSync(path);
+	} catch {
+		return;
+	}
+}
+/**
+* Whether another `brigade` would run instead of the plugin's in the Bash tool (claude-code.md
+* §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that PATH, so the first
+* executable regular file `brigade` found in a `pathValue` entry (absolute entries only, in
+* order) shadows ours unless its realpath is the realpath of `<pluginRoot>/bin/brigade`. False
+* when no such file is found, or when `pluginRoot` is not absolute or its `bin/brigade` cannot
+* be resolved (nothing to compare with). Never throws.
+*
+* @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
+*/
+function isBrigadeShadowed(pathValue, pluginRoot) {
+	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return false;
+	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
+	if (ours === void 0) return false;
+	for (const entry of pathValue.split(delimiter)) {
+		if (entry === "" || !isAbsolute(entry)) continue;
+		const found = executableRealpath(join(entry, "brigade"));
+		if (found !== void 0) return found !== ours;
+	}
+	return false;
+}
+var init_path_shadowing = __esmMin((() => {}));
 
 // src/harness/hooks/plugin-options.ts
 function option(env, key) {
@@ -12589,7 +12897,8 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 * The SessionStart hook (claude-code.md §7.3). `source: compact` keeps the registration and only
 * refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and prints
 * the context line again, since compaction dropped it from the model's context. Any other source
-* runs {@link connectFromHook} within the 8 s register cap. Idempotent per `CLAUDE_PID`: the same
+* runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
+* warning line when another `brigade` comes earlier on PATH than the plugin's (§2). Idempotent per `CLAUDE_PID`: the same
 * native session is renewed, a new one (after `/clear`) is registered and the old one retired.
 * Never throws; the caller prints `out` and exits 0.
 *
@@ -12599,7 +12908,9 @@ async function runSessionStart(input, ctx, out) {
 	const where = hookSession(ctx);
 	if (where === void 0) return "off";
 	if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
-	return connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+	const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+	if (outcome !== "off" && isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")) out.line(SHADOWED_BRIGADE_LINE);
+	return outcome;
 }
 async function refreshAfterCompact(input, ctx, where, out) {
 	const read = readByPidMap({
@@ -12649,6 +12960,7 @@ var init_session_start_hook = __esmMin((() => {
 	init_state();
 	init_hook_limits();
 	init_hook_lines();
+	init_path_shadowing();
 	init_plugin_options();
 	init_registration_retry();
 	init_session_connect();
@@ -12922,6 +13234,7 @@ var init_hooks = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_path_shadowing();
 	init_plugin_options();
 	init_poll_messages();
 	init_prompt_hook();

@@ -510,4 +510,38 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(mine?.human_label).toBe(`Dana (laptop)${"x".repeat(128 - "Dana (laptop)".length)}`);
     await hook("session-end", end("native-l"), newCalls());
   });
+  test("another brigade earlier on PATH: one warning line at SessionStart, no path shown", async () => {
+    const plugin = join(root, "plugin-root");
+    const other = join(root, "usr-local-bin");
+    for (const file of [join(plugin, "bin", "brigade"), join(other, "brigade")]) {
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(file, "#!/bin/sh\n", { mode: 0o755 });
+    }
+    const shadowed = await hook(
+      "session-start",
+      start("native-p"),
+      newCalls(),
+      env({ PATH: `${other}:/usr/bin`, CLAUDE_PLUGIN_ROOT: plugin }),
+    );
+    expectDisciplined(shadowed.stdout);
+    const lines = shadowed.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain("another `brigade` command earlier on PATH");
+    const clean = await hook(
+      "session-start",
+      start("native-p"),
+      newCalls(),
+      env({ PATH: "/usr/bin", CLAUDE_PLUGIN_ROOT: plugin }),
+    );
+    expect(clean.stdout).not.toContain("earlier on PATH");
+    expect(clean.stdout.trimEnd().split("\n")).toHaveLength(1);
+    // Brigade off (no binding): silent, even when shadowed
+    const off = await hook(
+      "session-start",
+      start("native-q", "startup", plainDir),
+      newCalls(),
+      env({ PATH: other, CLAUDE_PLUGIN_ROOT: plugin }),
+    );
+    expect(off.stdout).toBe("");
+  });
 });

@@ -111,6 +111,17 @@ export const PROTOCOL_MISMATCH_LINE: string =
   "The user can update the Brigade plugin, then restart this session.";
 
 /**
+ * The SessionStart warning when another `brigade` comes earlier on the Bash tool's PATH than the
+ * plugin's (claude-code.md §2). Names no path (§2.1: the model must never see an absolute tool
+ * path).
+ *
+ * @example SHADOWED_BRIGADE_LINE.startsWith("Brigade: ") === true
+ */
+export const SHADOWED_BRIGADE_LINE: string =
+  "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands " +
+  "in this session may run that one instead. The user can remove it from PATH or rename it.";
+
+/**
  * The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
  * and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
  * own terminal.

@@ -18,6 +18,7 @@ import {
   HookOutput,
   heldLine,
   humanLabelOf,
+  isBrigadeShadowed,
   parseHookInput,
   parseSessionRegistry,
   readHookInput,
@@ -26,6 +27,7 @@ import {
   readTranscriptCustomTitle,
   registrationFailureLine,
   resolveFrameInstruction,
+  SHADOWED_BRIGADE_LINE,
   scanInboundSettings,
 } from "./index.ts";
 
@@ -429,5 +431,46 @@ describe("label option → human_label (§6.2)", () => {
     expect(humanLabelOf(" \n\t")).toBeUndefined();
     // only the exact keywords are special: other spellings are literal labels
     expect(humanLabelOf("Account")).toBe("Account");
+  });
+});
+
+describe("PATH shadowing (§2)", () => {
+  const exe = (path: string): void => {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, "#!/bin/sh\n", { mode: 0o755 });
+  };
+  test("the first executable brigade on PATH shadows ours unless it resolves to ours", () => {
+    const base = join(dir, "shadow");
+    const plugin = join(base, "plugin");
+    exe(join(plugin, "bin", "brigade"));
+    const other = join(base, "other");
+    exe(join(other, "brigade"));
+    const linked = join(base, "linked");
+    mkdirSync(linked, { recursive: true });
+    symlinkSync(join(plugin, "bin", "brigade"), join(linked, "brigade"));
+    const plain = join(base, "plain");
+    mkdirSync(join(plain, "brigade"), { recursive: true }); // a folder, not a command
+    const noExec = join(base, "noexec");
+    mkdirSync(noExec, { recursive: true });
+    writeFileSync(join(noExec, "brigade"), "x", { mode: 0o644 });
+    const path = (...entries: string[]) => entries.join(":");
+
+    expect(isBrigadeShadowed(path(plain, other), plugin)).toBe(true);
+    expect(isBrigadeShadowed(path(noExec, other, join(plugin, "bin")), plugin)).toBe(true);
+    // ours first (a symlink to it counts as ours), or ours only: no warning
+    expect(isBrigadeShadowed(path(linked, other), plugin)).toBe(false);
+    expect(isBrigadeShadowed(path(plain, noExec, join(plugin, "bin")), plugin)).toBe(false);
+    expect(isBrigadeShadowed(path(plain, noExec), plugin)).toBe(false);
+    // relative and empty entries are not looked at
+    expect(isBrigadeShadowed(path("", "other", "."), plugin)).toBe(false);
+    // no plugin root to compare with: no warning
+    expect(isBrigadeShadowed(other, "")).toBe(false);
+    expect(isBrigadeShadowed(other, "plugin")).toBe(false);
+    expect(isBrigadeShadowed(other, join(base, "missing"))).toBe(false);
+  });
+  test("the warning names no path", () => {
+    expect(SHADOWED_BRIGADE_LINE.startsWith("Brigade: ")).toBe(true);
+    expect(SHADOWED_BRIGADE_LINE).toContain("another `brigade` command earlier on PATH");
+    expect(SHADOWED_BRIGADE_LINE).not.toMatch(/(^|[\s("'`])\/[A-Za-z]/);
   });
 });

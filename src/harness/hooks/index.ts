@@ -39,10 +39,12 @@ export {
   heldLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  SHADOWED_BRIGADE_LINE,
   settingsLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 export { HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";
+export { isBrigadeShadowed } from "./path-shadowing.ts";
 export {
   FRAME_OPTION_REASONS,
   type FrameOptionReason,

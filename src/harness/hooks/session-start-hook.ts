@@ -18,10 +18,12 @@ import {
   frameOptionLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  SHADOWED_BRIGADE_LINE,
   settingsLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
+import { isBrigadeShadowed } from "./path-shadowing.ts";
 import { readPluginOptions, resolveFrameInstruction } from "./plugin-options.ts";
 import { writeRegistrationRetry } from "./registration-retry.ts";
 import { connectSession, isoSeconds, retireReplacedSession } from "./session-connect.ts";
@@ -188,7 +190,8 @@ export async function connectFromHook(
  * The SessionStart hook (claude-code.md §7.3). `source: compact` keeps the registration and only
  * refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and prints
  * the context line again, since compaction dropped it from the model's context. Any other source
- * runs {@link connectFromHook} within the 8 s register cap. Idempotent per `CLAUDE_PID`: the same
+ * runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
+ * warning line when another `brigade` comes earlier on PATH than the plugin's (§2). Idempotent per `CLAUDE_PID`: the same
  * native session is renewed, a new one (after `/clear`) is registered and the old one retired.
  * Never throws; the caller prints `out` and exits 0.
  *
@@ -202,7 +205,14 @@ export async function runSessionStart(
   const where = hookSession(ctx);
   if (where === undefined) return "off";
   if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
-  return connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+  const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+  if (
+    outcome !== "off" &&
+    isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")
+  ) {
+    out.line(SHADOWED_BRIGADE_LINE);
+  }
+  return outcome;
 }
 
 async function refreshAfterCompact(
