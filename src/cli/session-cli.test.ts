@@ -11,15 +11,12 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../test/support/by-pid-map.ts";
 import { runCli } from "../../test/support/cli-harness.ts";
 import { loadBipia } from "../../test/support/corpus.ts";
-import {
-  ensureBuilt,
-  exited,
-  type ServerProcess,
-  startServerProcess,
-} from "../../test/support/server-process.ts";
-import { HttpAdapter } from "../adapters/http/index.ts";
+import type { ServerProcess } from "../../test/support/server-process.ts";
+import { startTeamServer, stopServerProcess } from "../../test/support/team-server.ts";
+import type { HttpAdapter } from "../adapters/http/index.ts";
 import { sanitizeAttribute } from "../formats/sanitize/index.ts";
 import type { PendingRecord } from "../harness/inbound/index.ts";
 import {
@@ -76,28 +73,18 @@ function layout() {
 }
 
 function mapFor(sessionId: string, extra: Partial<ByPidMap> = {}): ByPidMap {
-  return {
+  return sampleByPidMap({
     claude_pid: Number(PID),
     claude_session_id: "native-5f0c7c7e-secret",
     brigade_session_id: sessionId,
     team_ref: teamRef,
-    team_name: "core",
     session_name: "alpha",
-    permission_mode: "default",
-    non_interactive: false,
-    inbound: "accept",
     frame_level: "guarded",
-    frame_text: "",
     socket_path: "",
     team_key: TEAM_KEY_A,
     config_dir: configA,
-    adapter_command: [],
-    plugin_bin: "",
-    harness_version: "2.1.328",
-    registered_at: "2026-10-02T09:15:42Z",
-    updated_at: "2026-10-02T09:15:42Z",
     ...extra,
-  };
+  });
 }
 
 function registration(name: string, inbound: InboundPolicy = "accept"): SessionRegistration {
@@ -148,22 +135,19 @@ async function receivedBody(sessionId: string, messageId: string): Promise<strin
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   root = mkdtempSync(join(tmpdir(), "brigade-session-cli-"));
   xdgState = join(root, "xdg-state");
   configA = join(root, "a", "config");
-  server = await startServerProcess(join(root, "data", "brigade.sqlite"));
-  adapterA = new HttpAdapter({
-    env: { BRIGADE_CONFIG_DIR: configA, BRIGADE_SERVER: server.url },
-    profile: TEAM_KEY_A,
-  });
-  adapterB = new HttpAdapter({
-    env: { BRIGADE_CONFIG_DIR: join(root, "b", "config"), BRIGADE_SERVER: server.url },
-    profile: TEAM_KEY_B,
-  });
-  const team = await adapterA.teamCreate({ team_name: "core", human_label: "dana@example.org" });
-  teamRef = team.team_ref;
-  await adapterB.teamJoin({ join_secret: team.join_secret, human_label: "<b>eve</b>" });
+  ({
+    server,
+    teamRef,
+    creator: adapterA,
+    member: adapterB,
+  } = await startTeamServer({
+    dataFile: join(root, "data", "brigade.sqlite"),
+    creator: { configDir: configA, profile: TEAM_KEY_A, humanLabel: "dana@example.org" },
+    member: { configDir: join(root, "b", "config"), profile: TEAM_KEY_B, humanLabel: "<b>eve</b>" },
+  }));
   alpha = (await adapterA.sessionRegister(registration("alpha"))).session_id;
   bravo = (await adapterB.sessionRegister(registration("bravo"))).session_id;
   holder = (await adapterB.sessionRegister(registration("holder", "hold"))).session_id;
@@ -185,8 +169,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  server?.child.kill("SIGTERM");
-  if (server !== undefined) await exited(server.child);
+  await stopServerProcess(server);
   rmSync(root, { recursive: true, force: true });
 });
 

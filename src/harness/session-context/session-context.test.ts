@@ -2,34 +2,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { BY_PID_MAP_REASONS, type ByPidMap, stateLayout, writeByPidMap } from "../state/index.ts";
 import { loadSessionContext, SESSION_CONTEXT_REASONS, sessionContextLine } from "./index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "brigade-session-context-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const map = (extra: Partial<ByPidMap> = {}): ByPidMap => ({
-  claude_pid: 777,
-  claude_session_id: "native",
-  brigade_session_id: "s-1",
-  team_ref: "t-1",
-  team_name: "core",
-  session_name: "api",
-  permission_mode: "default",
-  non_interactive: false,
-  inbound: "accept",
-  frame_level: "open",
-  frame_text: "",
-  socket_path: "",
-  team_key: "team-0000000000000000",
-  config_dir: "",
-  adapter_command: [],
-  plugin_bin: "",
-  harness_version: "2.1.328",
-  registered_at: "2026-10-02T09:15:42Z",
-  updated_at: "2026-10-02T09:15:42Z",
-  ...extra,
-});
+const map = (extra: Partial<ByPidMap> = {}): ByPidMap =>
+  sampleByPidMap({
+    claude_pid: 777,
+    session_name: "api",
+    socket_path: "",
+    team_key: "team-0000000000000000",
+    ...extra,
+  });
 
 describe("loadSessionContext", () => {
   const xdg = join(root, "state");
