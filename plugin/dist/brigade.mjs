@@ -11353,6 +11353,7 @@ var init_hook_limits = __esmMin((() => {
 		registerMs: 8e3,
 		promptMs: 4500,
 		receiveMs: 4e3,
+		policyHeartbeatMs: 1500,
 		retryIntervalMs: 6e4,
 		sessionEndMs: 1400,
 		closeMs: 1e3,
@@ -12974,7 +12975,8 @@ var init_session_start_hook = __esmMin((() => {
 * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
 * marker older than a minute → one registration retry (the marker's time is renewed first);
 * else update `permission_mode` (only this event carries it) and the settings-scan policy in the
-* map; `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
+* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+* `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
 * anything is held. The prompt text is never read. Never throws.
 *
@@ -12994,6 +12996,7 @@ async function runPrompt(input, ctx, out, deadline) {
 		return;
 	}
 	const map = updateMap(input, ctx, where, read.map, out);
+	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
 	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
 	if (map.socket_path !== "" && token !== "" && !ctx.services.isWatcherRunning(where.layout, where.claudePid)) try {
 		const started = await ctx.services.ensureWatcher({
@@ -13055,6 +13058,30 @@ function updateMap(input, ctx, where, map, out) {
 	}
 	return updated;
 }
+/**
+* Tells the server the session's new effective inbound policy (what senders see) with one
+* `session heartbeat` carrying `inbound`, when the adapter advertises `session.inbound`; capped
+* by `policyHeartbeatMs` and the time left in the prompt budget. A failure is only logged: the
+* watcher re-reads the map and carries the policy in its next heartbeat.
+*/
+async function announcePolicy(ctx, map, deadline) {
+	const ms = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+	if (ms < 100) {
+		ctx.log("brigade hook: policy_heartbeat_skipped\n");
+		return;
+	}
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const described = await describeAdapter(adapter, ms);
+		if (!described.ok || !described.features.inbound) return;
+		await adapter.sessionHeartbeat(map.brigade_session_id, { inbound: map.inbound }, { signal: AbortSignal.timeout(ms) });
+	} catch {
+		ctx.log("brigade hook: policy_heartbeat_failed\n");
+	}
+}
 function printNotice(ctx, where, out) {
 	const path = where.layout.notice(where.claudePid);
 	const read = readPrivateStateFile(path, {
@@ -13089,6 +13116,7 @@ var PERMISSION_MODE;
 var init_prompt_hook = __esmMin((() => {
 	init_sanitize();
 	init_state();
+	init_adapter_features();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();

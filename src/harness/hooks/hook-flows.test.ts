@@ -544,4 +544,34 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     );
     expect(off.stdout).toBe("");
   });
+  test("a policy change found at a prompt rewrites the map and heartbeats the new inbound", async () => {
+    await hook("session-start", start("native-s"), newCalls());
+    const id = readMap().brigade_session_id;
+    const inboundOnServer = async () =>
+      (await sessions()).find((s) => s.session_id === id)?.inbound;
+    expect(await inboundOnServer()).toBe("accept");
+    const prompt = {
+      session_id: "native-s",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "default",
+    };
+    const local = join(repo, ".claude", "settings.local.json");
+    mkdirSync(join(repo, ".claude"), { recursive: true });
+    writeFileSync(local, '{"crossSessionInbound":"hold"}');
+    try {
+      const held = await hook("prompt", prompt, newCalls());
+      expectDisciplined(held.stdout);
+      expect(held.stdout).toContain(".claude/settings.local.json");
+      expect(readMap().inbound).toBe("refuse");
+      expect(await inboundOnServer()).toBe("refuse");
+    } finally {
+      rmSync(local);
+    }
+    const back = await hook("prompt", prompt, newCalls());
+    expect(back.stdout).toBe("");
+    expect(readMap().inbound).toBe("accept");
+    expect(await inboundOnServer()).toBe("accept");
+    await hook("session-end", end("native-s"), newCalls());
+  });
 });

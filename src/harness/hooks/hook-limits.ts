@@ -25,6 +25,8 @@ export const HOOK_LIMITS: {
   readonly promptMs: number;
   /** `message receive` inside the prompt hook. */
   readonly receiveMs: number;
+  /** The prompt hook's heartbeat announcing a changed inbound policy (also capped by the budget). */
+  readonly policyHeartbeatMs: number;
   /** A prompt-time registration retry: at most one per this interval. */
   readonly retryIntervalMs: number;
   /** SessionEnd's whole budget. */
@@ -44,6 +46,7 @@ export const HOOK_LIMITS: {
   registerMs: 8_000,
   promptMs: 4_500,
   receiveMs: 4_000,
+  policyHeartbeatMs: 1_500,
   retryIntervalMs: 60_000,
   sessionEndMs: 1_400,
   closeMs: 1_000,

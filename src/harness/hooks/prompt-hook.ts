@@ -7,6 +7,7 @@ import {
   readPrivateStateFile,
   writeByPidMap,
 } from "../state/index.ts";
+import { describeAdapter } from "./adapter-features.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -31,7 +32,8 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
  * marker older than a minute → one registration retry (the marker's time is renewed first);
  * else update `permission_mode` (only this event carries it) and the settings-scan policy in the
- * map; `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
+ * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+ * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
  * notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
  * anything is held. The prompt text is never read. Never throws.
  *
@@ -52,6 +54,7 @@ export async function runPrompt(
     return;
   }
   const map = updateMap(input, ctx, where, read.map, out);
+  if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
   const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
   if (
     map.socket_path !== "" &&
@@ -127,6 +130,32 @@ function updateMap(
     ctx.log("brigade hook: map_write_failed\n");
   }
   return updated;
+}
+
+/**
+ * Tells the server the session's new effective inbound policy (what senders see) with one
+ * `session heartbeat` carrying `inbound`, when the adapter advertises `session.inbound`; capped
+ * by `policyHeartbeatMs` and the time left in the prompt budget. A failure is only logged: the
+ * watcher re-reads the map and carries the policy in its next heartbeat.
+ */
+async function announcePolicy(ctx: HookContext, map: ByPidMap, deadline: number): Promise<void> {
+  const ms = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+  if (ms < 100) {
+    ctx.log("brigade hook: policy_heartbeat_skipped\n");
+    return;
+  }
+  try {
+    const adapter = ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
+    const described = await describeAdapter(adapter, ms);
+    if (!described.ok || !described.features.inbound) return;
+    await adapter.sessionHeartbeat(
+      map.brigade_session_id,
+      { inbound: map.inbound },
+      { signal: AbortSignal.timeout(ms) },
+    );
+  } catch {
+    ctx.log("brigade hook: policy_heartbeat_failed\n");
+  }
 }
 
 function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): void {
