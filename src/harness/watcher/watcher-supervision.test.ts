@@ -8,6 +8,7 @@ import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { runWatcher } from "./run-watcher.ts";
 import { nextRetryDelay, WATCHER_BACKOFF } from "./watcher-backoff.ts";
 import { readWatcherStatus } from "./watcher-files.ts";
+import type { WatcherLog } from "./watcher-log.ts";
 import {
   fakeWatcherAdapter,
   fakeWatchHandle as handle,
@@ -113,8 +114,8 @@ describe("watch supervision", () => {
     expect(readWatcherStatus(layout, String(CLAUDE))?.state).toBe("stopped");
   });
 
-  test("a zombie or dead Claude pid ends the watcher (claude_gone)", async () => {
-    const { adapter } = fakeWatcherAdapter();
+  test("a zombie or dead Claude pid ends the watcher (claude_gone) and closes the session", async () => {
+    const { adapter, calls } = fakeWatcherAdapter();
     const exit = await runWatcher({
       claudePid: String(CLAUDE),
       env: env(),
@@ -123,6 +124,7 @@ describe("watch supervision", () => {
       openAdapter: () => adapter,
     });
     expect(exit).toEqual({ reason: "claude_gone", status: 0 });
+    expect(calls.closes).toBe(1);
   });
 
   test("nextRetryDelay: 1–30 s jittered, slow mode around 5 min", () => {
@@ -132,5 +134,92 @@ describe("watch supervision", () => {
     expect(nextRetryDelay(WATCHER_BACKOFF, 40, false, () => 0.999)).toBeLessThanOrEqual(30_000);
     expect(nextRetryDelay(WATCHER_BACKOFF, 40, true, () => 0)).toBe(240_000);
     expect(nextRetryDelay(WATCHER_BACKOFF, 40, true, () => 0.999)).toBeLessThanOrEqual(360_000);
+  });
+
+  test("the by-pid map gone or naming another session ends the watcher and closes; a signal does not close", async () => {
+    for (const change of ["map_gone", "map_changed", "signal"] as const) {
+      writeByPidMap(layout, testByPidMap({ socket_path: "", config_dir: join(base, "config") }));
+      const { adapter, calls } = fakeWatcherAdapter();
+      const controller = new AbortController();
+      const exit = runWatcher({
+        claudePid: String(CLAUDE),
+        env: env(),
+        probe,
+        signal: controller.signal,
+        tickMs: 20,
+        openAdapter: () => adapter,
+      });
+      await until("running", () => calls.heartbeats.length >= 1);
+      if (change === "map_gone") rmSync(layout.byPid(String(CLAUDE)));
+      if (change === "map_changed") {
+        writeByPidMap(layout, testByPidMap({ brigade_session_id: "s-2", socket_path: "" }));
+      }
+      if (change === "signal") controller.abort();
+      expect(await exit).toEqual({ reason: change, status: 0 });
+      expect(calls.closes).toBe(change === "signal" ? 0 : 1);
+    }
+  });
+
+  test("slow retry lasts until the watch is live again, even after the failure window empties", async () => {
+    const restarts: boolean[] = [];
+    const log: WatcherLog = {
+      write: (_level, event, fields) => {
+        if (event === "watch_restart") restarts.push(fields?.slow === true);
+      },
+    };
+    const { adapter } = fakeWatcherAdapter({
+      handles: Array.from({ length: 7 }, () => handle([])),
+    });
+    const controller = new AbortController();
+    const running = runWatcher({
+      claudePid: String(CLAUDE),
+      env: env(),
+      probe,
+      signal: controller.signal,
+      tickMs: 50,
+      log,
+      openAdapter: () => adapter,
+      // Each slow wait (48–72 ms) is longer than the failure window (40 ms).
+      backoff: { minMs: 1, maxMs: 2, failureLimit: 3, failureWindowMs: 40, slowMs: 60 },
+    });
+    await until("seven restarts", () => restarts.length >= 7);
+    controller.abort();
+    await running;
+    expect(restarts.slice(0, 7)).toEqual([false, false, true, true, true, true, true]);
+  });
+
+  test("a fetch of unacknowledged messages that hangs never holds up the liveness tick", async () => {
+    let claude: "alive" | "dead" = "alive";
+    const message = {
+      message_id: "m-1",
+      sender: { principal_ref: "p-1", session_id: "s-a", session_name: "api" },
+      summary: "s",
+      body: "hello",
+      reply_to: null,
+      hop_count: 1,
+      created_at: "2026-10-02T11:15:42Z",
+    };
+    const { adapter, calls } = fakeWatcherAdapter({
+      handles: [handle([{ event: "message", message } as unknown as WatchEvent], { hold: true })],
+      receive: () => new Promise(() => {}),
+    });
+    const exit = runWatcher({
+      claudePid: String(CLAUDE),
+      env: env(),
+      probe: { ...probe, liveness: (pid) => (pid === CLAUDE ? claude : "alive") },
+      tickMs: 10,
+      openAdapter: () => adapter,
+      post: async () => ({
+        ok: false,
+        stage: "failed",
+        reason: "connect_failed",
+        connected: false,
+      }),
+    });
+    await until("the redrive", () => calls.receives >= 1);
+    claude = "dead";
+    const t0 = Date.now();
+    expect(await exit).toEqual({ reason: "claude_gone", status: 0 });
+    expect(Date.now() - t0).toBeLessThan(1_000);
   });
 });
