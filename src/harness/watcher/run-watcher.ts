@@ -238,6 +238,7 @@ class Watcher {
   #activity: Activity = "idle";
   #sentActivity: Activity | undefined;
   #heartbeatBusy = false;
+  #heartbeatTask: Promise<void> = Promise.resolve();
   #lastHeartbeatAt: number;
   readonly #transcript = new TranscriptUsageReader();
   #sendModel = false;
@@ -316,12 +317,21 @@ class Watcher {
       exit.reason === "map_gone" ||
       exit.reason === "map_changed"
     ) {
+      // A heartbeat's resume still in flight would re-open the session after the close.
+      await this.#settled(this.#heartbeatTask, this.#d.closeTimeoutMs ?? 3_000);
       await this.#closeSession();
     }
     this.#state = "stopped";
     this.#writeStatus();
     log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
     return exit;
+  }
+
+  /** Waits for `task`, at most `ms`. */
+  async #settled(task: Promise<void>, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([task, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
   }
 
   #stop(exit: WatcherExit): void {
@@ -601,7 +611,8 @@ class Watcher {
     }
     this.#kick();
     if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
-      void this.#heartbeat();
+      // At most one heartbeat outstanding: a tick that finds one running leaves it be.
+      if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
     }
     if (this.#redriveAt !== undefined && now >= this.#redriveAt && !this.#redriving) {
       this.#redriveAt = undefined;
@@ -683,6 +694,7 @@ class Watcher {
    * then ends a retry wait of the message watch so it reconnects at once.
    */
   async #resume(activity: Activity): Promise<void> {
+    if (!this.#running) return;
     const { adapter, log, map } = this.#d;
     const model = this.#sendModel ? this.#transcript.model : undefined;
     const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : undefined;

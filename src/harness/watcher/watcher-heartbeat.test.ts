@@ -243,6 +243,35 @@ describe("a heartbeat answered not_found or conflict resumes our own session", (
     });
   }
 
+  test("Claude Code dying during a resume: the session is closed after the resume, not before", async () => {
+    let claude: "alive" | "dead" = "alive";
+    let open: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    let closesWhenResumed = -1;
+    const fake = start(
+      {
+        heartbeat: async () => {
+          throw new BapError({ code: "not_found", message: "gone", retryable: false });
+        },
+        register: async () => {
+          await gate;
+          closesWhenResumed = fake.calls.closes;
+          return { session_id: "s-1", resumed: true };
+        },
+      },
+      { probe: { ...probe, liveness: (pid) => (pid === 4242 ? claude : "alive") } },
+    );
+    await until("the resume in flight", () => fake.calls.registrations.length === 1);
+    claude = "dead";
+    await new Promise((r) => setTimeout(r, 100));
+    open();
+    expect(await fake.exit).toEqual({ reason: "claude_gone", status: 0 });
+    expect(closesWhenResumed).toBe(0);
+    expect(fake.calls.closes).toBe(1);
+  });
+
   test("other failures do not resume", async () => {
     const { calls } = start({
       heartbeat: async () => {
