@@ -69,6 +69,10 @@ const WATCHER_LIVE_TIMEOUT_MS = 15_000;
 const PROMPT_TARGET_MS = 100;
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text Claude Code substitutes
 const PLUGIN_ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}";
+// BENCH_PLUGIN_CPU_PROF=<dir>: the prompt hooks run as `node --cpu-prof … bin/brigade` into
+// <dir>/prompt-{off,connected} (their timings then include the profiler: for finding where the
+// time goes, not for the figures).
+const profileDir = process.env.BENCH_PLUGIN_CPU_PROF;
 const CLAUDE_CODE_VERSION = "2.1.328";
 
 const round = (x, digits) => Number(x.toFixed(digits));
@@ -175,7 +179,9 @@ function run(argv, { cwd, env, input }) {
   const child = track(spawn(argv[0], argv.slice(1), { cwd, env, stdio: ["pipe", "pipe", "pipe"] }));
   let stdout = "";
   let stderr = "";
+  let firstOutputMs;
   child.stdout.setEncoding("utf8").on("data", (chunk) => {
+    firstOutputMs ??= nowMs() - t0;
     stdout += chunk;
   });
   child.stderr.setEncoding("utf8").on("data", (chunk) => {
@@ -186,7 +192,7 @@ function run(argv, { cwd, env, input }) {
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code, signal) =>
-      resolve({ ms: nowMs() - t0, code, signal, stdout, stderr }),
+      resolve({ ms: nowMs() - t0, firstOutputMs, code, signal, stdout, stderr }),
     );
   });
 }
@@ -327,11 +333,15 @@ async function startHost(who, name) {
 }
 
 /** The one exec-form hook hooks.json registers for `event`, run as Claude Code runs it. */
-async function runHook(host, event) {
+async function runHook(host, event, profileAs) {
   const [hook, ...more] = (hooksDocument.hooks[event] ?? []).flatMap((group) => group.hooks);
   if (hook === undefined || more.length > 0) throw new Error(`bench: expected one ${event} hook`);
   const sub = (text) => text.split(PLUGIN_ROOT_VARIABLE).join(pluginRoot);
-  const result = await run([sub(hook.command), ...hook.args.map(sub)], {
+  const argv = [sub(hook.command), ...hook.args.map(sub)];
+  if (profileDir !== undefined && profileAs !== undefined) {
+    argv.unshift(process.execPath, "--cpu-prof", `--cpu-prof-dir=${join(profileDir, profileAs)}`);
+  }
+  const result = await run(argv, {
     cwd: host.who.checkout,
     env: host.hookEnv(event),
     input: JSON.stringify(host.stdin(event)),
@@ -445,7 +455,7 @@ try {
 
     const off = await startHost(nobody, `off-${r}`);
     const offStart = await runHook(off, "SessionStart");
-    const offPrompt = await runHook(off, "UserPromptSubmit");
+    const offPrompt = await runHook(off, "UserPromptSubmit", "prompt-off");
     const offEnd = await runHook(off, "SessionEnd");
     await off.close();
     if (existsSync(join(nobody.stateDir, "watchers", `${off.pid}.json`))) {
@@ -458,7 +468,7 @@ try {
       throw new Error(`bench: session-start did not connect: ${onStart.stdout} ${onStart.stderr}`);
     }
     const liveMs = await waitWatcherLive(on);
-    const onPrompt = await runHook(on, "UserPromptSubmit");
+    const onPrompt = await runHook(on, "UserPromptSubmit", "prompt-connected");
     const watcherPid = watcherPidfile(on)?.pid;
     const onEnd = await runHook(on, "SessionEnd");
     const endedAt = nowMs();
@@ -592,7 +602,7 @@ try {
     cliSenders.push(host);
   }
   await Promise.all(cliSenders.map((host) => waitWatcherLive(host)));
-  const cli = { delivery: [], exit: [], missing: 0 };
+  const cli = { delivery: [], printed: [], exit: [], missing: 0 };
   const cliStarted = nowMs();
   for (let k = 0; k < CLI_SENDS; k++) {
     const sender = cliSenders[k % cliSenders.length];
@@ -613,6 +623,7 @@ try {
     if (sent.code !== 0) throw new Error(`bench: brigade send exited ${sent.code}: ${sent.stderr}`);
     const at = await arrived;
     cli.exit.push(sent.ms);
+    cli.printed.push(sent.firstOutputMs ?? sent.ms);
     if (at === undefined) cli.missing++;
     else cli.delivery.push(at - t0);
     await sleep(GAP_MS);
@@ -682,6 +693,11 @@ try {
       case: "`brigade send` (plugin bin) spawn → socket",
       ...stats(cli.delivery, [50, 90, 99]),
       missing: cli.missing,
+    },
+    {
+      case: "`brigade send` (plugin bin) spawn → result printed",
+      ...stats(cli.printed, [50, 90, 99]),
+      missing: 0,
     },
     {
       case: "`brigade send` (plugin bin) spawn → exit",
@@ -776,6 +792,7 @@ try {
         "15 unacked per pair, the watcher's 10 per sender per minute and its pacer (bucket 25, 0.4/s, 20 " +
         "outstanding), so no message waits for a limit",
       setupMs: 0,
+      cpuProfiles: profileDir ?? null,
     },
     targets,
     hooks,
