@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, appendFileSync, chmodSync, closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, appendFileSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
 import { lstat, open, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
@@ -1915,22 +1915,22 @@ function truncateBytes(s, limit) {
 	const n = s.length;
 	if (n * 3 <= limit) return s;
 	if (n <= limit && !NON_ASCII.test(s)) return s;
-	if (encoder.encodeInto(s, scratch(limit)).read === n) return s;
+	if (encoder$1.encodeInto(s, scratch(limit)).read === n) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, encoder.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
+	return s.slice(0, encoder$1.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
 	if (buffer.length < size) buffer = new Uint8Array(size);
 	return buffer.subarray(0, size);
 }
-var MARKER_LENGTH, NON_ASCII, encoder, buffer;
+var MARKER_LENGTH, NON_ASCII, encoder$1, buffer;
 var init_truncate = __esmMin((() => {
 	init_text();
 	init_limits$1();
 	MARKER_LENGTH = 11;
 	NON_ASCII = /[^\0-\x7F]/;
-	encoder = new TextEncoder();
+	encoder$1 = new TextEncoder();
 	buffer = /* @__PURE__ */ new Uint8Array(0);
 }));
 
@@ -9613,6 +9613,7 @@ var init_run_watcher = __esmMin((() => {
 		#activity = "idle";
 		#sentActivity;
 		#heartbeatBusy = false;
+		#heartbeatTask = Promise.resolve();
 		#lastHeartbeatAt;
 		#transcript = new TranscriptUsageReader();
 		#sendModel = false;
@@ -9695,7 +9696,10 @@ var init_run_watcher = __esmMin((() => {
 				reason: "signal",
 				status: 0
 			};
-			if (exit.reason === "claude_gone" || exit.reason === "map_gone" || exit.reason === "map_changed") await this.#closeSession();
+			if (exit.reason === "claude_gone" || exit.reason === "map_gone" || exit.reason === "map_changed") {
+				await this.#settled(this.#heartbeatTask, this.#d.closeTimeoutMs ?? 3e3);
+				await this.#closeSession();
+			}
 			this.#state = "stopped";
 			this.#writeStatus();
 			log.write("info", "watcher_stopped", {
@@ -9703,6 +9707,12 @@ var init_run_watcher = __esmMin((() => {
 				status: exit.status
 			});
 			return exit;
+		}
+		/** Waits for `task`, at most `ms`. */
+		async #settled(task, ms) {
+			let timer;
+			await Promise.race([task, new Promise((r) => timer = setTimeout(r, ms))]);
+			clearTimeout(timer);
 		}
 		#stop(exit) {
 			if (!this.#running) return;
@@ -9976,7 +9986,9 @@ var init_run_watcher = __esmMin((() => {
 				if (this.#pipeline.queued - before < count) this.#redriveAt = now;
 			}
 			this.#kick();
-			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) this.#heartbeat();
+			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
+				if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
+			}
 			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && !this.#redriving) {
 				this.#redriveAt = void 0;
 				this.#redrive();
@@ -10045,6 +10057,7 @@ var init_run_watcher = __esmMin((() => {
 		* then ends a retry wait of the message watch so it reconnects at once.
 		*/
 		async #resume(activity) {
+			if (!this.#running) return;
 			const { adapter, log, map } = this.#d;
 			const model = this.#sendModel ? this.#transcript.model : void 0;
 			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
@@ -12062,7 +12075,7 @@ function heldLine(senderNames) {
 	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, SHADOWED_BRIGADE_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, SHADOWED_BRIGADE_LINE, INBOUND_SETTING_ADDED_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -12080,6 +12093,7 @@ var init_hook_lines = __esmMin((() => {
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
 	SHADOWED_BRIGADE_LINE = "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands in this session may run that one instead. The user can remove it from PATH or rename it.";
+	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
 // src/harness/hooks/hook-output.ts
@@ -12145,6 +12159,195 @@ var init_hook_output = __esmMin((() => {
 	};
 }));
 
+// src/harness/hooks/inbound-setting.ts
+function refused$1(reason) {
+	return {
+		kind: "refused",
+		reason
+	};
+}
+function isJsonSpace(b) {
+	return b === 32 || b === 10 || b === 13 || b === 9;
+}
+function jsonEqual(a, b) {
+	if (a === b) return true;
+	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		return a.every((v, i) => jsonEqual(v, b[i]));
+	}
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+}
+/**
+* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
+* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
+* that followed it (so an indented file stays indented), with a `,` when the object has members.
+* `undefined` when `original` does not start (after JSON whitespace) with `{`.
+*
+* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
+*/
+function insertAcceptMember(original) {
+	let brace = 0;
+	while (isJsonSpace(original[brace])) brace += 1;
+	if (original[brace] !== 123) return void 0;
+	let next = brace + 1;
+	while (isJsonSpace(original[next])) next += 1;
+	const empty = original[next] === 125;
+	const space = original.subarray(brace + 1, next);
+	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
+	const head = original.subarray(0, brace + 1);
+	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
+	out.set(head, 0);
+	let at = head.length;
+	if (!empty) {
+		out.set(space, at);
+		at += space.length;
+	}
+	out.set(insert, at);
+	out.set(original.subarray(brace + 1), at + insert.length);
+	return out;
+}
+function readNoFollow(path, before) {
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch {
+		return "unreadable";
+	}
+	try {
+		const info = fstatSync(fd);
+		if (!info.isFile()) return "not_regular";
+		if (info.ino !== before.ino || info.dev !== before.dev) return "changed_meanwhile";
+		const cap = HOOK_LIMITS.maxSettingsBytes;
+		const buffer = Buffer.alloc(cap + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const n = readSync(fd, buffer, length, buffer.length - length, length);
+			if (n === 0) break;
+			length += n;
+		}
+		if (length > cap) return "too_large";
+		return new Uint8Array(buffer.subarray(0, length));
+	} catch {
+		return "unreadable";
+	} finally {
+		closeSync(fd);
+	}
+}
+/** Writes `bytes` to a fresh sibling temp file with exactly `mode`; returns its path. */
+function writeTemp(dir, bytes, mode) {
+	const temp = join(dir, `.settings.json.brigade-${process.pid}-${randomBytes(6).toString("hex")}`);
+	const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
+	try {
+		fchmodSync(fd, mode);
+		let at = 0;
+		while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+		fsyncSync(fd);
+	} catch (error) {
+		closeSync(fd);
+		rmSync(temp, { force: true });
+		throw error;
+	}
+	closeSync(fd);
+	return temp;
+}
+function sameFile(a, b) {
+	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+/**
+* The `claude_inbound_setting` option (claude-code.md §4): makes the **user** `settings.json`
+* (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it says nothing,
+* so a session that bypasses permission prompts does not hold every post for a dialog. The caller
+* runs it only in such a session (`permission_mode` `bypassPermissions`, which only
+* UserPromptSubmit reports) and only while the option is on.
+* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
+* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
+*   exists (`created`; never over a file that appeared meanwhile);
+* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
+*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
+*   re-parsed and compared with the original object plus that member, written to a sibling temp
+*   file with the file's own permission bits, and renamed over it if the file did not change
+*   meanwhile (`inserted`).
+* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
+*
+* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
+*/
+function ensureInboundAcceptSetting(claudeConfigDir, uid) {
+	const path = join(claudeConfigDir, "settings.json");
+	let before;
+	try {
+		before = lstatSync(path);
+	} catch (error) {
+		if (error.code !== "ENOENT") return refused$1("unreadable");
+		return createSettings(claudeConfigDir, path);
+	}
+	if (before.isSymbolicLink()) return refused$1("symlink");
+	if (!before.isFile()) return refused$1("not_regular");
+	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
+	if (before.size > HOOK_LIMITS.maxSettingsBytes) return refused$1("too_large");
+	const original = readNoFollow(path, before);
+	if (typeof original === "string") return refused$1(original);
+	const parsed = parseJsonDocument(original, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
+	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
+	const updated = insertAcceptMember(original);
+	if (updated === void 0) return refused$1("not_json_object");
+	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
+	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
+		...parsed.value,
+		crossSessionInbound: "accept"
+	}, reparsed.value)) return refused$1("verify_failed");
+	let temp;
+	try {
+		temp = writeTemp(claudeConfigDir, updated, before.mode & 4095);
+	} catch {
+		return refused$1("write_failed");
+	}
+	try {
+		const now = lstatSync(path);
+		if (!now.isFile() || !sameFile(before, now)) {
+			rmSync(temp, { force: true });
+			return refused$1("changed_meanwhile");
+		}
+		renameSync(temp, path);
+		return { kind: "inserted" };
+	} catch {
+		rmSync(temp, { force: true });
+		return refused$1("write_failed");
+	}
+}
+function createSettings(dir, path) {
+	try {
+		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
+	} catch {
+		return refused$1("no_directory");
+	}
+	let temp;
+	try {
+		temp = writeTemp(dir, encoder.encode(NEW_FILE), 384);
+	} catch {
+		return refused$1("write_failed");
+	}
+	try {
+		linkSync(temp, path);
+		return { kind: "created" };
+	} catch (error) {
+		return refused$1(error.code === "EEXIST" ? "changed_meanwhile" : "write_failed");
+	} finally {
+		rmSync(temp, { force: true });
+	}
+}
+var MEMBER, NEW_FILE, encoder;
+var init_inbound_setting = __esmMin((() => {
+	init_protocol();
+	init_hook_limits();
+	MEMBER = "\"crossSessionInbound\": \"accept\"";
+	NEW_FILE = `{${MEMBER}}\n`;
+	encoder = new TextEncoder();
+}));
+
 // src/harness/hooks/path-shadowing.ts
 function executableRealpath(path) {
 	try {
@@ -12192,7 +12395,8 @@ function bool(raw, fallback) {
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
-* `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans accept
+* `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
+* true. Booleans accept
 * true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -12210,7 +12414,8 @@ function readPluginOptions(env) {
 		frame: option(env, "frame"),
 		frameFile: option(env, "frame_file").trim(),
 		workspaceLabel: option(env, "workspace_label").trim(),
-		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true)
+		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
+		claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true)
 	};
 }
 /**
@@ -12974,7 +13179,9 @@ var init_session_start_hook = __esmMin((() => {
 /**
 * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
 * marker older than a minute → one registration retry (the marker's time is renewed first);
-* else update `permission_mode` (only this event carries it) and the settings-scan policy in the
+* else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
+* say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
+* `permission_mode` (only this event carries it) and the settings-scan policy in the
 * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
@@ -12995,6 +13202,7 @@ async function runPrompt(input, ctx, out, deadline) {
 		else ctx.log(`brigade hook: ${read.reason}\n`);
 		return;
 	}
+	applyInboundSetting(input, ctx, out);
 	const map = updateMap(input, ctx, where, read.map, out);
 	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
 	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
@@ -13082,6 +13290,22 @@ async function announcePolicy(ctx, map, deadline) {
 		ctx.log("brigade hook: policy_heartbeat_failed\n");
 	}
 }
+/**
+* `claude_inbound_setting` (claude-code.md §4): only in a session that bypasses permission prompts
+* (`permission_mode` is reported by this event alone) and while the option is on.
+*/
+function applyInboundSetting(input, ctx, out) {
+	if (input.permission_mode !== "bypassPermissions") return;
+	if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
+	const dir = claudeConfigDir(ctx.env);
+	if (dir === void 0) return;
+	const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
+	if (outcome.kind === "refused") {
+		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
+		return;
+	}
+	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
+}
 function printNotice(ctx, where, out) {
 	const path = where.layout.notice(where.claudePid);
 	const read = readPrivateStateFile(path, {
@@ -13120,6 +13344,7 @@ var init_prompt_hook = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_inbound_setting();
 	init_plugin_options();
 	init_poll_messages();
 	init_registration_retry();
@@ -13262,6 +13487,7 @@ var init_hooks = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_inbound_setting();
 	init_path_shadowing();
 	init_plugin_options();
 	init_poll_messages();
@@ -13429,19 +13655,30 @@ function checkNewSecretFile(path) {
 	}
 	if (exists || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
 }
+/**
+* Creates `path` for writing with `mode` from the first moment, never replacing a file and never
+* through a symlink (`O_EXCL | O_NOFOLLOW`); `undefined` when it cannot be created.
+*/
+function createNewFile(path, mode) {
+	try {
+		return openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+	} catch {
+		return;
+	}
+}
+/** Writes all of `text` as UTF-8 at the descriptor's position (a short write continues). */
+function writeAllSync(fd, text) {
+	const bytes = Buffer.from(text, "utf8");
+	let offset = 0;
+	while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+}
 /** Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure. */
 function writeSecretFile(path, secret) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	} catch {
-		return false;
-	}
+	const fd = createNewFile(path, 384);
+	if (fd === void 0) return false;
 	try {
 		if ((fstatSync(fd).mode & 63) !== 0) throw new Error("secret file not private");
-		const bytes = Buffer.from(`${secret}\n`, "utf8");
-		let offset = 0;
-		while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+		writeAllSync(fd, `${secret}\n`);
 		closeSync(fd);
 		return true;
 	} catch {
@@ -13570,16 +13807,10 @@ async function create(argv, io, cwd) {
 }
 /** Writes the committed `.brigade.json` (mode 0644: it is meant to be shared), never replacing one. */
 function writeBindingFile(path, text) {
-	let fd;
+	const fd = createNewFile(path, 420);
+	if (fd === void 0) return false;
 	try {
-		fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 420);
-	} catch {
-		return false;
-	}
-	try {
-		const bytes = Buffer.from(text, "utf8");
-		let offset = 0;
-		while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+		writeAllSync(fd, text);
 		return true;
 	} catch {
 		return false;

@@ -222,23 +222,36 @@ function checkNewSecretFile(path: string): void {
   }
 }
 
-/** Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure. */
-function writeSecretFile(path: string, secret: string): boolean {
-  let fd: number;
+/**
+ * Creates `path` for writing with `mode` from the first moment, never replacing a file and never
+ * through a symlink (`O_EXCL | O_NOFOLLOW`); `undefined` when it cannot be created.
+ */
+function createNewFile(path: string, mode: number): number | undefined {
   try {
-    fd = openSync(
+    return openSync(
       path,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
+      mode,
     );
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Writes all of `text` as UTF-8 at the descriptor's position (a short write continues). */
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+}
+
+/** Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure. */
+function writeSecretFile(path: string, secret: string): boolean {
+  const fd = createNewFile(path, 0o600);
+  if (fd === undefined) return false;
   try {
     if ((fstatSync(fd).mode & 0o077) !== 0) throw new Error("secret file not private");
-    const bytes = Buffer.from(`${secret}\n`, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    writeAllSync(fd, `${secret}\n`);
     closeSync(fd);
     return true;
   } catch {
@@ -434,20 +447,10 @@ async function create(argv: string[], io: CliIo, cwd: string): Promise<number> {
 
 /** Writes the committed `.brigade.json` (mode 0644: it is meant to be shared), never replacing one. */
 function writeBindingFile(path: string, text: string): boolean {
-  let fd: number;
+  const fd = createNewFile(path, 0o644);
+  if (fd === undefined) return false;
   try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
-  } catch {
-    return false;
-  }
-  try {
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    writeAllSync(fd, text);
     return true;
   } catch {
     return false;
