@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { WatchEvent } from "../../protocol/index.ts";
+import type { Adapter, WatchEvent } from "../../protocol/index.ts";
 import { type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
-import { runWatcher } from "./run-watcher.ts";
+import { type RunWatcherOptions, runWatcher, type WatcherExit } from "./run-watcher.ts";
 import { nextRetryDelay, WATCHER_BACKOFF } from "./watcher-backoff.ts";
 import { readWatcherStatus } from "./watcher-files.ts";
 import type { WatcherLog } from "./watcher-log.ts";
@@ -52,6 +52,18 @@ const notice = (): string => {
   }
 };
 
+/** Runs a watcher for pid 4242 over `adapter`: Claude alive, a 50 ms tick, unless `over` says. */
+function watch(adapter: Adapter, over: Partial<RunWatcherOptions> = {}): Promise<WatcherExit> {
+  return runWatcher({
+    claudePid: String(CLAUDE),
+    env: env(),
+    probe,
+    tickMs: 50,
+    openAdapter: () => adapter,
+    ...over,
+  });
+}
+
 describe("watch supervision", () => {
   test("restarts with backoff, goes slow after the failure limit (one notice), then reconnects", async () => {
     let open: () => void = () => {};
@@ -68,13 +80,8 @@ describe("watch supervision", () => {
       handles: [handle([]), handle([]), handle([]), handle([ready], { gate, hold: true })],
     });
     const controller = new AbortController();
-    const running = runWatcher({
-      claudePid: String(CLAUDE),
-      env: env(),
-      probe,
+    const running = watch(adapter, {
       signal: controller.signal,
-      tickMs: 50,
-      openAdapter: () => adapter,
       backoff: { minMs: 1, maxMs: 4, failureLimit: 3, failureWindowMs: 60_000, slowMs: 5 },
     });
     await until("slow mode notice", () => notice().includes("keeps failing"));
@@ -102,13 +109,7 @@ describe("watch supervision", () => {
         ]),
       ],
     });
-    const exit = await runWatcher({
-      claudePid: String(CLAUDE),
-      env: env(),
-      probe,
-      tickMs: 50,
-      openAdapter: () => adapter,
-    });
+    const exit = await watch(adapter);
     expect(exit).toEqual({ reason: "fatal_error", status: 5, code: "unauthorized" });
     expect(notice()).toMatch(/^Brigade: message delivery stopped/);
     expect(readWatcherStatus(layout, String(CLAUDE))?.state).toBe("stopped");
@@ -116,12 +117,8 @@ describe("watch supervision", () => {
 
   test("a zombie or dead Claude pid ends the watcher (claude_gone) and closes the session", async () => {
     const { adapter, calls } = fakeWatcherAdapter();
-    const exit = await runWatcher({
-      claudePid: String(CLAUDE),
-      env: env(),
+    const exit = await watch(adapter, {
       probe: { ...probe, liveness: (pid) => (pid === CLAUDE ? "zombie" : "alive") },
-      tickMs: 50,
-      openAdapter: () => adapter,
     });
     expect(exit).toEqual({ reason: "claude_gone", status: 0 });
     expect(calls.closes).toBe(1);
@@ -141,13 +138,9 @@ describe("watch supervision", () => {
       writeByPidMap(layout, testByPidMap({ socket_path: "", config_dir: join(base, "config") }));
       const { adapter, calls } = fakeWatcherAdapter();
       const controller = new AbortController();
-      const exit = runWatcher({
-        claudePid: String(CLAUDE),
-        env: env(),
-        probe,
+      const exit = watch(adapter, {
         signal: controller.signal,
         tickMs: 20,
-        openAdapter: () => adapter,
       });
       await until("running", () => calls.heartbeats.length >= 1);
       if (change === "map_gone") rmSync(layout.byPid(String(CLAUDE)));
@@ -171,14 +164,9 @@ describe("watch supervision", () => {
       handles: Array.from({ length: 7 }, () => handle([])),
     });
     const controller = new AbortController();
-    const running = runWatcher({
-      claudePid: String(CLAUDE),
-      env: env(),
-      probe,
+    const running = watch(adapter, {
       signal: controller.signal,
-      tickMs: 50,
       log,
-      openAdapter: () => adapter,
       // Each slow wait (48–72 ms) is longer than the failure window (40 ms).
       backoff: { minMs: 1, maxMs: 2, failureLimit: 3, failureWindowMs: 40, slowMs: 60 },
     });
@@ -203,12 +191,9 @@ describe("watch supervision", () => {
       handles: [handle([{ event: "message", message } as unknown as WatchEvent], { hold: true })],
       receive: () => new Promise(() => {}),
     });
-    const exit = runWatcher({
-      claudePid: String(CLAUDE),
-      env: env(),
+    const exit = watch(adapter, {
       probe: { ...probe, liveness: (pid) => (pid === CLAUDE ? claude : "alive") },
       tickMs: 10,
-      openAdapter: () => adapter,
       post: async () => ({
         ok: false,
         stage: "failed",
