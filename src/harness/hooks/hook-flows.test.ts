@@ -574,4 +574,43 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(await inboundOnServer()).toBe("accept");
     await hook("session-end", end("native-s"), newCalls());
   });
+  test("claude_inbound_setting: only a bypassPermissions prompt with the option on writes the user settings", async () => {
+    await hook("session-start", start("native-u"), newCalls());
+    const file = join(claudeDir, "settings.json");
+    const original = '{\n  "model": "opus"\n}\n';
+    writeFileSync(file, original, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const prompt = (mode: string) => ({
+      session_id: "native-u",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: mode,
+    });
+    try {
+      const plain = await hook("prompt", prompt("default"), newCalls());
+      expect(plain.stdout).toBe("");
+      const off = await hook(
+        "prompt",
+        prompt("bypassPermissions"),
+        newCalls(),
+        env({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "false" }),
+      );
+      expect(off.stdout).toBe("");
+      expect(readFileSync(file, "utf8")).toBe(original);
+      const on = await hook("prompt", prompt("bypassPermissions"), newCalls());
+      expectDisciplined(on.stdout);
+      expect(on.stdout).toContain("crossSessionInbound");
+      expect(on.stdout).toContain("user settings.json");
+      expect(readFileSync(file, "utf8")).toBe(
+        '{\n  "crossSessionInbound": "accept",\n  "model": "opus"\n}\n',
+      );
+      expect(statSync(file).mode & 0o777).toBe(0o644);
+      expect(readMap().inbound).toBe("accept");
+      const again = await hook("prompt", prompt("bypassPermissions"), newCalls());
+      expect(again.stdout).toBe("");
+    } finally {
+      rmSync(file, { force: true });
+    }
+    await hook("session-end", end("native-u"), newCalls());
+  });
 });

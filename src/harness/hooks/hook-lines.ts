@@ -122,6 +122,16 @@ export const SHADOWED_BRIGADE_LINE: string =
   "in this session may run that one instead. The user can remove it from PATH or rename it.";
 
 /**
+ * The line printed when `claude_inbound_setting` added `"crossSessionInbound": "accept"` to the
+ * user settings (claude-code.md §4): says what changed and why, names the file, never its path.
+ *
+ * @example INBOUND_SETTING_ADDED_LINE.startsWith("Brigade: ") === true
+ */
+export const INBOUND_SETTING_ADDED_LINE: string =
+  'Brigade: added "crossSessionInbound": "accept" to the user settings.json (plugin option claude_inbound_setting), ' +
+  "so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
+
+/**
  * The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
  * and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
  * own terminal.

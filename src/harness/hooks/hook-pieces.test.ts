@@ -153,6 +153,7 @@ describe("plugin options (§6.2)", () => {
       frameFile: "",
       workspaceLabel: "",
       shareWorkspaceLabel: true,
+      claudeInboundSetting: true,
     });
   });
   test("set values arrive upper-cased; an unknown team_inbound holds", () => {
@@ -164,6 +165,17 @@ describe("plugin options (§6.2)", () => {
     expect(o.teamInbound).toBe("refuse");
     expect(o.pollOnPrompt).toBe(true);
     expect(o.shareWorkspaceLabel).toBe(false);
+    for (const off of ["false", "FALSE", "0", "no", "off"]) {
+      expect(
+        readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: off })
+          .claudeInboundSetting,
+      ).toBe(false);
+    }
+    // anything but an off value keeps the default (on)
+    expect(
+      readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "maybe" })
+        .claudeInboundSetting,
+    ).toBe(true);
     const bad = readPluginOptions({ CLAUDE_PLUGIN_OPTION_TEAM_INBOUND: "yes" });
     expect(bad).toMatchObject({ teamInbound: "hold", teamInboundValid: false });
   });

@@ -37,6 +37,7 @@ export {
   contextLine,
   frameOptionLine,
   heldLine,
+  INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   SHADOWED_BRIGADE_LINE,
@@ -44,6 +45,13 @@ export {
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 export { HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";
+export {
+  ensureInboundAcceptSetting,
+  INBOUND_SETTING_REFUSALS,
+  type InboundSettingOutcome,
+  type InboundSettingRefusal,
+  insertAcceptMember,
+} from "./inbound-setting.ts";
 export { isBrigadeShadowed } from "./path-shadowing.ts";
 export {
   FRAME_OPTION_REASONS,

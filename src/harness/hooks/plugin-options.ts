@@ -35,6 +35,11 @@ export interface PluginOptions {
   readonly workspaceLabel: string;
   /** `share_workspace_label` [true]. */
   readonly shareWorkspaceLabel: boolean;
+  /**
+   * `claude_inbound_setting` [true]: in a session that bypasses permission prompts, insert
+   * `"crossSessionInbound": "accept"` into the user settings.json when the key is absent (§4).
+   */
+  readonly claudeInboundSetting: boolean;
 }
 
 const PREFIX = "CLAUDE_PLUGIN_OPTION_";
@@ -54,7 +59,8 @@ function bool(raw: string, fallback: boolean): boolean {
  * Reads the options from the hook's environment with their defaults: `config_dir` "",
  * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
  * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
- * `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans accept
+ * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
+ * true. Booleans accept
  * true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
  *
  * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -79,6 +85,7 @@ export function readPluginOptions(
     frameFile: option(env, "frame_file").trim(),
     workspaceLabel: option(env, "workspace_label").trim(),
     shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
+    claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true),
   };
 }
 

@@ -11,8 +11,9 @@ import { describeAdapter } from "./adapter-features.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
-import { heldLine, settingsLine } from "./hook-lines.ts";
+import { heldLine, INBOUND_SETTING_ADDED_LINE, settingsLine } from "./hook-lines.ts";
 import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
+import { ensureInboundAcceptSetting } from "./inbound-setting.ts";
 import { readPluginOptions } from "./plugin-options.ts";
 import { pollMessages } from "./poll-messages.ts";
 import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
@@ -31,7 +32,9 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /**
  * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
  * marker older than a minute → one registration retry (the marker's time is renewed first);
- * else update `permission_mode` (only this event carries it) and the settings-scan policy in the
+ * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
+ * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
+ * `permission_mode` (only this event carries it) and the settings-scan policy in the
  * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
  * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
  * notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
@@ -53,6 +56,7 @@ export async function runPrompt(
     else ctx.log(`brigade hook: ${read.reason}\n`);
     return;
   }
+  applyInboundSetting(input, ctx, out);
   const map = updateMap(input, ctx, where, read.map, out);
   if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
   const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
@@ -156,6 +160,23 @@ async function announcePolicy(ctx: HookContext, map: ByPidMap, deadline: number)
   } catch {
     ctx.log("brigade hook: policy_heartbeat_failed\n");
   }
+}
+
+/**
+ * `claude_inbound_setting` (claude-code.md §4): only in a session that bypasses permission prompts
+ * (`permission_mode` is reported by this event alone) and while the option is on.
+ */
+function applyInboundSetting(input: HookInput, ctx: HookContext, out: HookOutput): void {
+  if (input.permission_mode !== "bypassPermissions") return;
+  if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
+  const dir = claudeConfigDir(ctx.env);
+  if (dir === undefined) return;
+  const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
+  if (outcome.kind === "refused") {
+    ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
+    return;
+  }
+  if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
 function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): void {
