@@ -12965,6 +12965,32 @@ var init_settings_scan = __esmMin((() => {
 	init_hook_limits();
 }));
 
+// src/harness/hooks/start-watcher.ts
+/**
+* Starts (or confirms) the watcher of the session a by-pid map names, from a hook: the
+* collaborator's `ensureWatcher` with the running CLI script and the hook's environment (the
+* token goes to the watcher by environment only, never to disk). The outcome — and a failure's
+* reason — goes to stderr as `brigade hook: watcher <outcome>[ <reason>]`. Never throws.
+*
+* @example await startWatcherFromHook(ctx, layout, map, token);
+*/
+async function startWatcherFromHook(ctx, layout, map, token) {
+	try {
+		const started = await ctx.services.ensureWatcher({
+			layout,
+			map,
+			entryScript: ctx.entryScript,
+			token,
+			env: ctx.env
+		});
+		const reason = started.reason === void 0 ? "" : ` ${started.reason}`;
+		ctx.log(`brigade hook: watcher ${started.outcome}${reason}\n`);
+	} catch {
+		ctx.log("brigade hook: watcher failed\n");
+	}
+}
+var init_start_watcher = __esmMin((() => {}));
+
 // src/harness/hooks/session-start-hook.ts
 /**
 * The validated `CLAUDE_PID` and state layout of a hook run, or `undefined` (logged) when the hook
@@ -13079,18 +13105,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
-	if (socketPath !== "" && token !== "") try {
-		const started = await ctx.services.ensureWatcher({
-			layout,
-			map: result.map,
-			entryScript: ctx.entryScript,
-			token,
-			env: ctx.env
-		});
-		ctx.log(`brigade hook: watcher ${started.outcome}\n`);
-	} catch {
-		ctx.log("brigade hook: watcher failed\n");
-	}
+	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
 		sessionName: result.map.session_name,
 		sessionId: result.map.brigade_session_id,
@@ -13172,6 +13187,7 @@ var init_session_start_hook = __esmMin((() => {
 	init_session_connect();
 	init_session_registry();
 	init_settings_scan();
+	init_start_watcher();
 	PID = /^[1-9][0-9]{0,9}$/;
 }));
 
@@ -13206,18 +13222,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	const map = updateMap(input, ctx, where, read.map, out);
 	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
 	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
-	if (map.socket_path !== "" && token !== "" && !ctx.services.isWatcherRunning(where.layout, where.claudePid)) try {
-		const started = await ctx.services.ensureWatcher({
-			layout: where.layout,
-			map,
-			entryScript: ctx.entryScript,
-			token,
-			env: ctx.env
-		});
-		ctx.log(`brigade hook: watcher ${started.outcome}\n`);
-	} catch {
-		ctx.log("brigade hook: watcher failed\n");
-	}
+	if (map.socket_path !== "" && token !== "" && !ctx.services.isWatcherRunning(where.layout, where.claudePid)) await startWatcherFromHook(ctx, where.layout, map, token);
 	printNotice(ctx, where, out);
 	if (readPluginOptions(ctx.env).pollOnPrompt || map.socket_path === "") {
 		const remaining = deadline - ctx.now();
@@ -13352,6 +13357,7 @@ var init_prompt_hook = __esmMin((() => {
 	init_session_registry();
 	init_session_start_hook();
 	init_settings_scan();
+	init_start_watcher();
 	PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 }));
 
@@ -13499,6 +13505,7 @@ var init_hooks = __esmMin((() => {
 	init_session_registry();
 	init_session_start_hook();
 	init_settings_scan();
+	/* @__PURE__ */ init_start_watcher();
 }));
 
 // src/cli/hook-command.ts

@@ -29,6 +29,7 @@ import {
   resolveFrameInstruction,
   SHADOWED_BRIGADE_LINE,
   scanInboundSettings,
+  startWatcherFromHook,
 } from "./index.ts";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -484,5 +485,59 @@ describe("PATH shadowing (§2)", () => {
     expect(SHADOWED_BRIGADE_LINE.startsWith("Brigade: ")).toBe(true);
     expect(SHADOWED_BRIGADE_LINE).toContain("another `brigade` command earlier on PATH");
     expect(SHADOWED_BRIGADE_LINE).not.toMatch(/(^|[\s("'`])\/[A-Za-z]/);
+  });
+});
+
+describe("startWatcherFromHook", () => {
+  test("hands the map, entry script, token and env to ensureWatcher; logs the outcome, never throws", async () => {
+    const logged: string[] = [];
+    const seen: unknown[] = [];
+    const layout = stateLayout(join(dir, "sw", "brigade"));
+    const map = { claude_pid: 4242 } as unknown as ByPidMap;
+    const ctx = (ensure: HookContext["services"]["ensureWatcher"]): HookContext => ({
+      env: { PATH: "/usr/bin" },
+      uid: 0,
+      now: Date.now,
+      entryScript: "/opt/brigade/bin/brigade",
+      log: (line) => logged.push(line),
+      services: { ...defaultHookServices(), ensureWatcher: ensure },
+    });
+    await startWatcherFromHook(
+      ctx(async (options) => {
+        seen.push(options);
+        return { outcome: "failed", reason: "spawn_failed" };
+      }),
+      layout,
+      map,
+      "tok",
+    );
+    expect(seen).toEqual([
+      {
+        layout,
+        map,
+        entryScript: "/opt/brigade/bin/brigade",
+        token: "tok",
+        env: { PATH: "/usr/bin" },
+      },
+    ]);
+    await startWatcherFromHook(
+      ctx(async () => ({ outcome: "spawned" })),
+      layout,
+      map,
+      "tok",
+    );
+    await startWatcherFromHook(
+      ctx(async () => {
+        throw new Error("boom");
+      }),
+      layout,
+      map,
+      "tok",
+    );
+    expect(logged).toEqual([
+      "brigade hook: watcher failed spawn_failed\n",
+      "brigade hook: watcher spawned\n",
+      "brigade hook: watcher failed\n",
+    ]);
   });
 });

@@ -104,3 +104,4 @@ export {
   type ScannedSettings,
   scanInboundSettings,
 } from "./settings-scan.ts";
+export { startWatcherFromHook } from "./start-watcher.ts";

@@ -26,6 +26,7 @@ import {
   hookSession,
 } from "./session-start-hook.ts";
 import { scanInboundSettings } from "./settings-scan.ts";
+import { startWatcherFromHook } from "./start-watcher.ts";
 
 const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
@@ -65,18 +66,7 @@ export async function runPrompt(
     token !== "" &&
     !ctx.services.isWatcherRunning(where.layout, where.claudePid)
   ) {
-    try {
-      const started = await ctx.services.ensureWatcher({
-        layout: where.layout,
-        map,
-        entryScript: ctx.entryScript,
-        token,
-        env: ctx.env as NodeJS.ProcessEnv,
-      });
-      ctx.log(`brigade hook: watcher ${started.outcome}\n`);
-    } catch {
-      ctx.log("brigade hook: watcher failed\n");
-    }
+    await startWatcherFromHook(ctx, where.layout, map, token);
   }
   printNotice(ctx, where, out);
   const options = readPluginOptions(ctx.env);

@@ -29,6 +29,7 @@ import { writeRegistrationRetry } from "./registration-retry.ts";
 import { connectSession, isoSeconds, retireReplacedSession } from "./session-connect.ts";
 import { claudeConfigDir, readSessionRegistry } from "./session-registry.ts";
 import { scanInboundSettings } from "./settings-scan.ts";
+import { startWatcherFromHook } from "./start-watcher.ts";
 
 const PID = /^[1-9][0-9]{0,9}$/;
 
@@ -162,18 +163,7 @@ export async function connectFromHook(
   }
   const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
   if (socketPath !== "" && token !== "") {
-    try {
-      const started = await ctx.services.ensureWatcher({
-        layout,
-        map: result.map,
-        entryScript: ctx.entryScript,
-        token,
-        env: ctx.env as NodeJS.ProcessEnv,
-      });
-      ctx.log(`brigade hook: watcher ${started.outcome}\n`);
-    } catch {
-      ctx.log("brigade hook: watcher failed\n");
-    }
+    await startWatcherFromHook(ctx, layout, result.map, token);
   }
   out.line(
     contextLine({
