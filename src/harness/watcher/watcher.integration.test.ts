@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -231,6 +239,29 @@ describe("the watcher in process (real server, real inbox socket)", () => {
     expect(host.socketReads()[0]).toContain(`message-id="${id}"`);
     await until("acked", async () => (await unacked()).length === 0);
     expect(readPendingRecords(layout, sb, uid)).toEqual([]);
+  }, 20_000);
+
+  test("heartbeats carry the transcript's model and context size to the server", async () => {
+    const transcript = join(stateHome, "5d1c.jsonl");
+    const assistantLine = (model: string, input: number, read: number) =>
+      `${JSON.stringify({
+        type: "assistant",
+        message: {
+          model,
+          content: [{ type: "text", text: "private" }],
+          usage: { input_tokens: input, cache_read_input_tokens: read, output_tokens: 5 },
+        },
+      })}\n`;
+    writeFileSync(transcript, assistantLine("claude-opus-4-5", 12, 30_000));
+    writeMap({ transcript_path: transcript });
+    startInProcess({ heartbeatMs: 150 });
+    const ours = async () =>
+      (await bob.sessionList({ includeOffline: true })).sessions.find((s) => s.session_id === sb);
+    await until("model on the server", async () => (await ours())?.model === "claude-opus-4-5");
+    expect((await ours())?.context_used_tokens).toBe(30_012);
+    appendFileSync(transcript, assistantLine("claude-opus-4-5", 3, 41_000));
+    await until("the new size", async () => (await ours())?.context_used_tokens === 41_003);
+    expect((await ours())?.model).toBe("claude-opus-4-5");
   }, 20_000);
 
   test("a second watcher for the same pid exits at once (single instance)", async () => {
