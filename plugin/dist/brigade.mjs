@@ -9563,7 +9563,7 @@ async function runWatcher(options) {
 function codeOf(error) {
 	return isBapError(error) ? error.code : "internal";
 }
-var FATAL_CODES, PID$3, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
+var FATAL_CODES, PID$3, SET_ASIDE_REDRIVE_MS, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
@@ -9585,6 +9585,7 @@ var init_run_watcher = __esmMin((() => {
 		"config"
 	]);
 	PID$3 = /^[1-9][0-9]{0,9}$/;
+	SET_ASIDE_REDRIVE_MS = 6e4;
 	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
 	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
 	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
@@ -9861,7 +9862,18 @@ var init_run_watcher = __esmMin((() => {
 			else fields.message_id = result.messageId;
 			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
 			if (result.ack) this.#ack(result.messageId);
-			if (result.outcome === "queued") this.#kick();
+			if (result.outcome === "rate_limited" || result.outcome === "deferred_identical") this.#redriveBy(this.#now() + SET_ASIDE_REDRIVE_MS);
+			if (result.outcome === "queued") {
+				if (result.evicted !== void 0) {
+					this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
+					this.#redriveBy(this.#now());
+				}
+				this.#kick();
+			}
+		}
+		/** Schedules a fetch of the unacknowledged messages no later than `at` (ms). */
+		#redriveBy(at) {
+			this.#redriveAt = this.#redriveAt === void 0 ? at : Math.min(this.#redriveAt, at);
 		}
 		async #ack(messageId) {
 			const handle = this.#handle;
@@ -9989,7 +10001,7 @@ var init_run_watcher = __esmMin((() => {
 			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
 				if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
 			}
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && !this.#redriving) {
+			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && this.#pipeline.queued === 0 && !this.#redriving) {
 				this.#redriveAt = void 0;
 				this.#redrive();
 			}
@@ -10000,7 +10012,10 @@ var init_run_watcher = __esmMin((() => {
 			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
-		/** Fetches unacknowledged messages once and offers them (a failed post, a release). */
+		/**
+		* Fetches the oldest unacknowledged messages once and offers them: after a failed post, a
+		* release of a message no longer in memory, or a message the pipeline set aside.
+		*/
 		async #redrive() {
 			if (this.#d.socketPath === "" || this.#redriving) return;
 			this.#redriving = true;

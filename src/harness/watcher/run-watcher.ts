@@ -116,6 +116,9 @@ export interface RunWatcherOptions {
 
 const PID = /^[1-9][0-9]{0,9}$/;
 
+/** When a message the pipeline set aside is fetched again, in ms: its 60 s sender and body windows. */
+const SET_ASIDE_REDRIVE_MS = 60_000;
+
 const DEGRADED_NOTICE =
   "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
 const RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
@@ -493,7 +496,24 @@ class Watcher {
     else fields.message_id = result.messageId;
     this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
     if (result.ack) void this.#ack(result.messageId);
-    if (result.outcome === "queued") this.#kick();
+    // Our server sends a message once per watch connection, so what the pipeline sets aside
+    // comes back only if we fetch it: after the pipeline's 60 s windows for the sender bucket and
+    // the identical-body rule, and as soon as the queue has drained for an evicted message.
+    if (result.outcome === "rate_limited" || result.outcome === "deferred_identical") {
+      this.#redriveBy(this.#now() + SET_ASIDE_REDRIVE_MS);
+    }
+    if (result.outcome === "queued") {
+      if (result.evicted !== undefined) {
+        this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
+        this.#redriveBy(this.#now());
+      }
+      this.#kick();
+    }
+  }
+
+  /** Schedules a fetch of the unacknowledged messages no later than `at` (ms). */
+  #redriveBy(at: number): void {
+    this.#redriveAt = this.#redriveAt === undefined ? at : Math.min(this.#redriveAt, at);
   }
 
   async #ack(messageId: string): Promise<void> {
@@ -614,7 +634,9 @@ class Watcher {
       // At most one heartbeat outstanding: a tick that finds one running leaves it be.
       if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
     }
-    if (this.#redriveAt !== undefined && now >= this.#redriveAt && !this.#redriving) {
+    // Only into an empty queue: a fetch into a full one would evict what it refills.
+    const redriveDue = this.#redriveAt !== undefined && now >= this.#redriveAt;
+    if (redriveDue && this.#pipeline.queued === 0 && !this.#redriving) {
       this.#redriveAt = undefined;
       // Not awaited: a slow server must never hold up the next liveness check.
       void this.#redrive();
@@ -632,7 +654,10 @@ class Watcher {
     }
   }
 
-  /** Fetches unacknowledged messages once and offers them (a failed post, a release). */
+  /**
+   * Fetches the oldest unacknowledged messages once and offers them: after a failed post, a
+   * release of a message no longer in memory, or a message the pipeline set aside.
+   */
   async #redrive(): Promise<void> {
     if (this.#d.socketPath === "" || this.#redriving) return;
     this.#redriving = true;

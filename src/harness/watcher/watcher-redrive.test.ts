@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
+import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
+import { stateLayout, writeByPidMap } from "../state/index.ts";
+import { type ProcessProbe, processStartToken } from "./process-probe.ts";
+import { runWatcher } from "./run-watcher.ts";
+import {
+  fakeWatcherAdapter,
+  fakeWatchHandle,
+  testByPidMap,
+  until,
+} from "./watcher-test-support.ts";
+
+const CLAUDE = "4242";
+const probe: ProcessProbe = { liveness: () => "alive", startToken: (p) => processStartToken(p) };
+let base: string;
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), "brigade-redrive-"));
+  mkdirSync(join(base, "claude", "sessions"), { recursive: true });
+  writeByPidMap(
+    stateLayout(join(base, "brigade")),
+    testByPidMap({ socket_path: join(base, "inbox.sock"), config_dir: join(base, "config") }),
+  );
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** Message `n` from its own sender session, so no per-sender rule applies. */
+function envelope(n: number): MessageEnvelope {
+  return {
+    protocol_version: "1",
+    kind: "text",
+    message_id: `m-${n}`,
+    team_ref: "t-1",
+    sender: { principal_ref: "p-1", session_id: `s-sender-${n}`, session_name: `sender-${n}` },
+    recipient_session_id: "s-1",
+    body: `message ${n}`,
+    reply_to: null,
+    hop_count: 0,
+    created_at: "2026-12-02T10:00:00Z",
+    delivery_state: "accepted",
+  };
+}
+
+/** Runs a watcher over `messages` (one watch burst) until every one is acknowledged. */
+async function deliver(
+  messages: readonly MessageEnvelope[],
+): Promise<{ posted: string[]; receives: number }> {
+  const events: WatchEvent[] = [
+    { event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" },
+    ...messages.map((message): WatchEvent => ({ event: "message", message })),
+  ];
+  const acked = new Set<string>();
+  const fake = fakeWatcherAdapter({
+    handles: [fakeWatchHandle(events, { hold: true })],
+    receive: async () => ({ messages: messages.filter((m) => !acked.has(m.message_id)) }),
+  });
+  const adapter: Adapter = {
+    ...fake.adapter,
+    messageAck: async (_session, request) => {
+      for (const id of request.message_ids) acked.add(id);
+      return { acked: [...request.message_ids], unknown: [] };
+    },
+  };
+  const posted: string[] = [];
+  // The first post waits until the whole burst has been offered, as when Claude Code's socket is
+  // slow to accept: the pipeline then sees every message before any is posted.
+  const burstOffered = new Promise((resolve) => setTimeout(resolve, 300));
+  const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
+    await burstOffered;
+    posted.push(/--reply-to (m-\d+)/.exec(options.content)?.[1] ?? `notice:${options.content}`);
+    return { ok: true };
+  };
+  // A clock 200 times faster than real time: the pacer's 2.5 s per post takes 12.5 ms, the
+  // pipeline's 60 s windows 0.3 s.
+  const origin = Date.now();
+  const controller = new AbortController();
+  const exit = runWatcher({
+    claudePid: CLAUDE,
+    env: {
+      CLAUDE_PID: CLAUDE,
+      HOME: base,
+      XDG_STATE_HOME: base,
+      CLAUDE_CONFIG_DIR: join(base, "claude"),
+      CLAUDE_CODE_MESSAGING_TOKEN: "tok",
+    },
+    probe,
+    signal: controller.signal,
+    now: () => origin + (Date.now() - origin) * 200,
+    tickMs: 10,
+    openAdapter: () => adapter,
+    post,
+  });
+  try {
+    await until("every message acknowledged", () => acked.size === messages.length, 15_000);
+    return { posted, receives: fake.calls.receives };
+  } finally {
+    controller.abort();
+    await exit;
+  }
+}
+
+const ids = (posted: readonly string[]) => posted.filter((id) => !id.startsWith("notice:"));
+const notices = (posted: readonly string[]) => posted.filter((id) => id.startsWith("notice:"));
+
+test("messages the full queue evicted are fetched again once it drains, and posted once each", async () => {
+  // 60 messages at once (our server's unacked cap per recipient): the queue holds 50 and evicts
+  // the 10 oldest. The server sends each only once per connection, so only a fetch (message
+  // receive) brings the evicted ones back.
+  const { posted, receives } = await deliver(Array.from({ length: 60 }, (_, n) => envelope(n)));
+  expect(ids(posted)).toHaveLength(60);
+  expect(new Set(ids(posted)).size).toBe(60);
+  expect(notices(posted)).toEqual([expect.stringContaining("set aside")]);
+  expect(receives).toBeGreaterThanOrEqual(1);
+});
+
+test("messages over a sender's bucket are fetched again after its window, and posted once each", async () => {
+  const burst = Array.from({ length: 13 }, (_, n) => ({
+    ...envelope(n),
+    sender: { principal_ref: "p-1", session_id: "s-chatty", session_name: "chatty" },
+  }));
+  const { posted } = await deliver(burst);
+  expect(ids(posted)).toHaveLength(13);
+  expect(new Set(ids(posted)).size).toBe(13);
+  expect(notices(posted)).toEqual([expect.stringContaining("more than 10 messages")]);
+});
