@@ -5,7 +5,15 @@
  * sessions driven only the way Claude Code drives them: hooks from `hooks/hooks.json`, the Bash
  * tool for `brigade send`, the inbox socket for what the model reads.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseFrame } from "../src/formats/frame/index.ts";
@@ -234,4 +242,67 @@ describe("hold, then release from the user's own terminal", () => {
     holder.settle();
     expect(holder.socketReads()[0]).toContain("Secret plan: ship on Friday.");
   }, 90_000);
+});
+
+describe("local state", () => {
+  it("every state and config file is 0600 in 0700 folders, and none holds a messaging token", () => {
+    const tokens = world.hosts.map((host) => host.token);
+    const seen: string[] = [];
+    const walk = (dir: string): void => {
+      expect(statSync(dir).mode & 0o777, dir).toBe(0o700);
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          walk(path);
+          continue;
+        }
+        expect(entry.isFile(), path).toBe(true);
+        expect(statSync(path).mode & 0o777, path).toBe(0o600);
+        const text = readFileSync(path, "utf8");
+        for (const token of tokens) expect(text.includes(token), path).toBe(false);
+        seen.push(path);
+      }
+    };
+    for (const who of [dana, eli]) {
+      walk(who.stateDir);
+      walk(who.configDir);
+    }
+    // The walk saw the files that matter: maps, pidfiles, seen files, logs, credentials.
+    for (const part of ["by-pid", "watchers", "seen", "logs", "credentials", "consent"]) {
+      expect(
+        seen.some((path) => path.includes(`/${part}/`)),
+        part,
+      ).toBe(true);
+    }
+  });
+
+  it("a session-bound command refuses a planted or foreign by-pid map with the spec's reason", async () => {
+    const host = world.hosts[0] as ClaudeCodeHost;
+    const map = join(dana.stateDir, "sessions", "by-pid", `${host.claudePid}.json`);
+    const original = readFileSync(map, "utf8");
+    try {
+      chmodSync(map, 0o644);
+      const loose = await host.runBash("brigade whoami");
+      expect(loose.exitCode).toBe(11);
+      expect(loose.stdout + loose.stderr).toContain("map_not_private");
+
+      chmodSync(map, 0o600);
+      const planted = JSON.stringify({ ...JSON.parse(original), claude_pid: host.claudePid + 1 });
+      writeFileSync(map, planted);
+      const foreign = await host.runBash("brigade whoami");
+      expect(foreign.exitCode).toBe(11);
+      expect(foreign.stdout + foreign.stderr).toContain("map_mismatch");
+
+      rmSync(map);
+      symlinkSync(join(eli.stateDir, "sessions", "by-pid", "elsewhere.json"), map);
+      const linked = await host.runBash("brigade send s-00000 <<'EOF'\nhi\nEOF");
+      expect(linked.exitCode).toBe(11);
+      expect(linked.stdout + linked.stderr).toContain("map_not_private");
+    } finally {
+      rmSync(map, { force: true });
+      writeFileSync(map, original, { mode: 0o600 });
+    }
+    const whoami = await host.runBash("brigade whoami");
+    expect(whoami.exitCode, whoami.stderr).toBe(0);
+  });
 });
