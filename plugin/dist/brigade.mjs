@@ -83,6 +83,22 @@ function processIo() {
 		env: process.env
 	};
 }
+function flushed(stream) {
+	return new Promise((resolve) => {
+		stream.write("", () => resolve());
+	});
+}
+/**
+* Ends the process with `status` once stdout and stderr have flushed. A finished command must not
+* linger: Node's `fetch` keeps idle keep-alive sockets that hold the event loop open for a while
+* after the last request, which the Bash tool (and a hook's budget) would otherwise wait out.
+* Only for a command that has returned; detached children (the watcher) are not affected.
+*/
+async function exitAfterFlush(status) {
+	process.exitCode = status;
+	await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+	process.exit(status);
+}
 var CliUsageError;
 var init_cli_io = __esmMin((() => {
 	CliUsageError = class extends Error {
@@ -14101,6 +14117,6 @@ const HARNESS_COMMANDS = {
 
 // src/cli/plugin-main.ts
 init_cli_io();
-process.exitCode = await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo());
+await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo()));
 
 export {  };

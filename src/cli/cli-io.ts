@@ -77,3 +77,21 @@ export function processIo(): CliIo {
     env: process.env,
   };
 }
+
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write("", () => resolve());
+  });
+}
+
+/**
+ * Ends the process with `status` once stdout and stderr have flushed. A finished command must not
+ * linger: Node's `fetch` keeps idle keep-alive sockets that hold the event loop open for a while
+ * after the last request, which the Bash tool (and a hook's budget) would otherwise wait out.
+ * Only for a command that has returned; detached children (the watcher) are not affected.
+ */
+export async function exitAfterFlush(status: number): Promise<never> {
+  process.exitCode = status;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(status);
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 import { main } from "./brigade.ts";
-import { processIo } from "./cli-io.ts";
+import { exitAfterFlush, processIo } from "./cli-io.ts";
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+await exitAfterFlush(await main(process.argv.slice(2), processIo()));
