@@ -1,6 +1,7 @@
 // GENERATED FILE: do not edit. The Brigade Claude Code plugin's bundle of src/cli/plugin-main.ts,
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
+import { setFlagsFromString } from "node:v8";
 import { parseArgs } from "node:util";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
@@ -14117,6 +14118,7 @@ const HARNESS_COMMANDS = {
 
 // src/cli/plugin-main.ts
 init_cli_io();
+setFlagsFromString("--liftoff-only");
 await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo()));
 
 export {  };
