@@ -293,7 +293,7 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
 
   test("skills: frontmatter with a description; team-messaging and sessions as §6.1 says", () => {
     const names = readdirSync(join(pluginRoot, "skills")).sort();
-    expect(names).toEqual(["join", "sessions", "setup", "team-messaging"]);
+    expect(names).toEqual(["join", "sessions", "setup", "team-messaging", "update"]);
     const skills = new Map<string, { fields: Map<string, string>; body: string }>();
     for (const name of names) {
       const text = readFileSync(join(pluginRoot, "skills", name, "SKILL.md"), "utf8");
@@ -306,7 +306,9 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
     const messaging = skills.get("team-messaging");
     expect(messaging?.fields.get("allowed-tools")).toBe("Bash(brigade:*)");
     expect(messaging?.fields.has("disable-model-invocation")).toBe(false);
-    expect(skills.get("sessions")?.fields.get("disable-model-invocation")).toBe("true");
+    for (const human of ["sessions", "setup", "join", "update"]) {
+      expect(skills.get(human)?.fields.get("disable-model-invocation"), human).toBe("true");
+    }
     const body = messaging?.body ?? "";
     expect(body).toContain("brigade sessions");
     expect(body).toContain("brigade send <session-id> <<'EOF'");
