@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { type StateLayout, stateLayout } from "../state/index.ts";
 import {
   ensureWatcher,
@@ -12,7 +13,6 @@ import {
 } from "./ensure-watcher.ts";
 import { processLiveness, processStartToken } from "./process-probe.ts";
 import { acquirePidfile, readWatcherPidfile, tokenSha256 } from "./watcher-files.ts";
-import { testByPidMap } from "./watcher-test-support.ts";
 
 // A stand-in watcher: records argv, cwd and environment, takes the pidfile like the real one
 // (its own pid and start token, from the environment it was given), then waits for SIGTERM.
@@ -41,7 +41,7 @@ let layout: StateLayout;
 let entry: string;
 const started: number[] = [];
 
-const map = testByPidMap;
+const map = sampleByPidMap;
 const TOKEN = "tok-123456";
 
 const hookEnv = (): NodeJS.ProcessEnv => ({

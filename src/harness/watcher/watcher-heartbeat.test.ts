@@ -2,16 +2,16 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
+import {
+  type FakeAdapterOptions,
+  fakeWatcherAdapter,
+  until,
+} from "../../../test/support/fake-watcher-adapter.ts";
 import { BapError, type HeartbeatRequest } from "../../protocol/index.ts";
 import { type ByPidMap, type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { type RunWatcherOptions, runWatcher } from "./run-watcher.ts";
-import {
-  type FakeAdapterOptions,
-  fakeWatcherAdapter,
-  testByPidMap,
-  until,
-} from "./watcher-test-support.ts";
 
 const CLAUDE = "4242";
 const BOTH = ["session.model", "session.context_used_tokens"];
@@ -46,7 +46,7 @@ const assistant = (model: string, input: number, cacheRead: number, cacheCreatio
 function writeMap(over: Partial<ByPidMap> = {}): void {
   writeByPidMap(
     layout,
-    testByPidMap({
+    sampleByPidMap({
       socket_path: "",
       config_dir: join(base, "config"),
       transcript_path: transcript,

@@ -2,17 +2,17 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
+import {
+  fakeWatcherAdapter,
+  fakeWatchHandle,
+  until,
+} from "../../../test/support/fake-watcher-adapter.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
 import { stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { runWatcher } from "./run-watcher.ts";
-import {
-  fakeWatcherAdapter,
-  fakeWatchHandle,
-  testByPidMap,
-  until,
-} from "./watcher-test-support.ts";
 
 const CLAUDE = "4242";
 const probe: ProcessProbe = { liveness: () => "alive", startToken: (p) => processStartToken(p) };
@@ -23,7 +23,7 @@ beforeEach(() => {
   mkdirSync(join(base, "claude", "sessions"), { recursive: true });
   writeByPidMap(
     stateLayout(join(base, "brigade")),
-    testByPidMap({ socket_path: join(base, "inbox.sock"), config_dir: join(base, "config") }),
+    sampleByPidMap({ socket_path: join(base, "inbox.sock"), config_dir: join(base, "config") }),
   );
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));

@@ -2,6 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
+import {
+  fakeWatcherAdapter,
+  fakeWatchHandle as handle,
+  until,
+} from "../../../test/support/fake-watcher-adapter.ts";
 import type { Adapter, WatchEvent } from "../../protocol/index.ts";
 import { type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
@@ -9,12 +15,6 @@ import { type RunWatcherOptions, runWatcher, type WatcherExit } from "./run-watc
 import { nextRetryDelay, WATCHER_BACKOFF } from "./watcher-backoff.ts";
 import { readWatcherStatus } from "./watcher-files.ts";
 import type { WatcherLog } from "./watcher-log.ts";
-import {
-  fakeWatcherAdapter,
-  fakeWatchHandle as handle,
-  testByPidMap,
-  until,
-} from "./watcher-test-support.ts";
 
 let base: string;
 let layout: StateLayout;
@@ -25,7 +25,7 @@ beforeEach(() => {
   layout = stateLayout(join(base, "brigade"));
   writeByPidMap(
     layout,
-    testByPidMap({ socket_path: join(base, "none.sock"), config_dir: join(base, "config") }),
+    sampleByPidMap({ socket_path: join(base, "none.sock"), config_dir: join(base, "config") }),
   );
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -135,7 +135,7 @@ describe("watch supervision", () => {
 
   test("the by-pid map gone or naming another session ends the watcher and closes; a signal does not close", async () => {
     for (const change of ["map_gone", "map_changed", "signal"] as const) {
-      writeByPidMap(layout, testByPidMap({ socket_path: "", config_dir: join(base, "config") }));
+      writeByPidMap(layout, sampleByPidMap({ socket_path: "", config_dir: join(base, "config") }));
       const { adapter, calls } = fakeWatcherAdapter();
       const controller = new AbortController();
       const exit = watch(adapter, {
@@ -145,7 +145,7 @@ describe("watch supervision", () => {
       await until("running", () => calls.heartbeats.length >= 1);
       if (change === "map_gone") rmSync(layout.byPid(String(CLAUDE)));
       if (change === "map_changed") {
-        writeByPidMap(layout, testByPidMap({ brigade_session_id: "s-2", socket_path: "" }));
+        writeByPidMap(layout, sampleByPidMap({ brigade_session_id: "s-2", socket_path: "" }));
       }
       if (change === "signal") controller.abort();
       expect(await exit).toEqual({ reason: change, status: 0 });

@@ -11,7 +11,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { ClaudeCodeHost } from "../../../test/support/claude-code-host/index.ts";
+import { until } from "../../../test/support/fake-watcher-adapter.ts";
 import {
   exited,
   REPO_ROOT,
@@ -32,7 +34,6 @@ import { ensureWatcher } from "./ensure-watcher.ts";
 import { processLiveness } from "./process-probe.ts";
 import { runWatcher, type WatcherExit } from "./run-watcher.ts";
 import { readWatcherPidfile, readWatcherStatus } from "./watcher-files.ts";
-import { testByPidMap, until } from "./watcher-test-support.ts";
 
 const TEAM_KEY = "team-watcher-it";
 let root: string;
@@ -143,7 +144,7 @@ afterEach(async () => {
 
 function writeMap(over: Partial<ByPidMap> = {}): ByPidMap {
   const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-  const map = testByPidMap({
+  const map = sampleByPidMap({
     claude_pid: host.claudePid,
     claude_session_id: host.sessionId,
     brigade_session_id: sb,

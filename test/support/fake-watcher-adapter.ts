@@ -5,42 +5,9 @@ import type {
   SessionRegistration,
   WatchEvent,
   WatchHandle,
-} from "../../protocol/index.ts";
-import type { ByPidMap } from "../state/index.ts";
+} from "../../src/protocol/index.ts";
 
-// Test support for the watcher's `*.test.ts` files only; nothing else imports this module.
-
-/**
- * A valid by-pid map for the watcher's tests (claude-code.md §7.2): Claude pid 4242, Brigade
- * session `s-1`, team `core`, policy `accept`, open frame, no transcript; `over` replaces any
- * member.
- *
- * @example writeByPidMap(layout, testByPidMap({ socket_path: host.socketPath }));
- */
-export function testByPidMap(over: Partial<ByPidMap> = {}): ByPidMap {
-  return {
-    claude_pid: 4242,
-    claude_session_id: "native",
-    brigade_session_id: "s-1",
-    team_ref: "t-1",
-    team_name: "core",
-    session_name: "web",
-    permission_mode: "default",
-    non_interactive: false,
-    inbound: "accept",
-    frame_level: "open",
-    frame_text: "",
-    socket_path: "/tmp/cc-socks/4242.sock",
-    team_key: "team-1",
-    config_dir: "",
-    adapter_command: [],
-    plugin_bin: "",
-    harness_version: "2.1.328",
-    registered_at: "2026-10-02T09:15:42Z",
-    updated_at: "2026-10-02T09:15:42Z",
-    ...over,
-  };
-}
+// Test support for the watcher's tests: a scripted adapter and a polling wait.
 
 /**
  * Polls `check` every 10 ms until it holds; rejects naming `what` after `ms` (default 8 s).
