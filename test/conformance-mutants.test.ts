@@ -1,22 +1,19 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { ADAPTER_MUTANTS } from "../src/adapters/http/testing/adapter-mutant-command.ts";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
 import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
-import { ensureBuilt } from "./support/server-process.ts";
+import { ensureBuilt, REPO_ROOT, startServerProcess } from "./support/server-process.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const _MAIN = join(root, "dist/cli/main.js");
 /** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
-const SERVE_MUTANT = join(root, "dist/server/testing/serve-mutant.js");
+const SERVE_MUTANT = join(REPO_ROOT, "dist/server/testing/serve-mutant.js");
 /** Test-only adapter entry: `--test-mutant <name>` then the `brigade adapter http` argv. */
-const ADAPTER_MUTANT = join(root, "dist/adapters/http/testing/adapter-mutant.js");
+const ADAPTER_MUTANT = join(REPO_ROOT, "dist/adapters/http/testing/adapter-mutant.js");
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
@@ -32,30 +29,13 @@ afterEach(() => {
 
 async function startMutantServer(mutant: ConformanceMutant): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), `conformance-${mutant}-`));
-  const proc = spawn(
-    process.execPath,
-    [SERVE_MUTANT, "--data", join(dir, "brigade.sqlite"), "--host", "127.0.0.1", "--port", "0"],
-    { env: { ...process.env, BRIGADE_TEST_MUTANT: mutant }, stdio: ["ignore", "pipe", "pipe"] },
+  const server = await startServerProcess(
+    join(dir, "brigade.sqlite"),
+    { BRIGADE_TEST_MUTANT: mutant },
+    [SERVE_MUTANT],
   );
-  child = proc;
-  return new Promise<string>((res, rej) => {
-    let seen = "";
-    const timer = setTimeout(
-      () => rej(new Error("mutant server printed no URL within 15 s")),
-      15_000,
-    );
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString("utf8");
-      const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        res(match[0]);
-      }
-    };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", onData);
-    proc.on("exit", () => rej(new Error("mutant server exited before listening")));
-  });
+  child = server.child;
+  return server.url;
 }
 
 describe("mutant names", () => {
