@@ -7049,9 +7049,51 @@ var init_run_process_binding = __esmMin((() => {
 	usage = (reason, flag) => new BapError(usageError(reason, flag));
 }));
 
+// src/adapters/process-binding/run-as-process.ts
+/**
+* Runs one BAP/1 command through {@link runProcessBinding} the way an adapter executable must
+* behave. When `io.stdin` is this process's own stdin: a terminal stdin enables `--prompt` (with
+* `options.prompt`), SIGTERM and SIGINT end a watch cleanly, and the process exits
+* {@link ADAPTER_EXIT_GRACE_MS} after the command finished if nothing else ended it. With any
+* other stdin (tests) none of that is wired. Returns the binding's exit status (0, 1..12).
+*
+* @example process.exitCode = await runAsProcess(argv, processIo(), factory, { comp: "adapter-http" });
+*/
+async function runAsProcess(argv, io, factory, options) {
+	const { prompt, stdin, ...bindingOptions } = options;
+	const real = io.stdin === process.stdin;
+	const terminal = real && process.stdin.isTTY === true;
+	const bindingIo = {
+		stdin: stdin ?? io.stdin,
+		stdout: io.stdout,
+		stderr: io.stderr,
+		env: io.env,
+		stdinIsTerminal: terminal,
+		...terminal && prompt !== void 0 ? { prompt } : {},
+		...real ? { onTerminate: onProcessTerminate } : {}
+	};
+	const status = await runProcessBinding(argv, bindingIo, factory, bindingOptions);
+	if (real) setTimeout(() => process.exit(status), ADAPTER_EXIT_GRACE_MS).unref();
+	return status;
+}
+function onProcessTerminate(listener) {
+	process.on("SIGTERM", listener);
+	process.on("SIGINT", listener);
+	return () => {
+		process.off("SIGTERM", listener);
+		process.off("SIGINT", listener);
+	};
+}
+var ADAPTER_EXIT_GRACE_MS;
+var init_run_as_process = __esmMin((() => {
+	init_run_process_binding();
+	ADAPTER_EXIT_GRACE_MS = 2e3;
+}));
+
 // src/adapters/process-binding/index.ts
 var init_process_binding = __esmMin((() => {
 	init_read_stdin_document();
+	init_run_as_process();
 	init_run_process_binding();
 	init_run_watch();
 }));
@@ -7078,28 +7120,10 @@ async function runAdapter(argv, io) {
 		io.stdout(envelopeLine(errorEnvelope(usageError("unknown_command"))));
 		return 2;
 	}
-	const real = io.stdin === process.stdin;
-	const terminal = real && process.stdin.isTTY === true;
-	const bindingIo = {
-		stdin: io.stdin,
-		stdout: io.stdout,
-		stderr: io.stderr,
-		env: io.env,
-		stdinIsTerminal: terminal,
-		...terminal ? { prompt: promptOnTerminal } : {},
-		...real ? { onTerminate: onProcessTerminate } : {}
-	};
-	const status = await runProcessBinding(rest, bindingIo, httpFactory, { comp: "adapter-http" });
-	if (real) setTimeout(() => process.exit(status), EXIT_GRACE_MS).unref();
-	return status;
-}
-function onProcessTerminate(listener) {
-	process.on("SIGTERM", listener);
-	process.on("SIGINT", listener);
-	return () => {
-		process.off("SIGTERM", listener);
-		process.off("SIGINT", listener);
-	};
+	return runAsProcess(rest, io, httpFactory, {
+		comp: "adapter-http",
+		prompt: promptOnTerminal
+	});
 }
 /**
 * Asks one line on the terminal: the question goes to stderr (stdout is reserved for the
@@ -7144,13 +7168,12 @@ function promptOnTerminal(question, options) {
 		stdin.on("data", onData);
 	});
 }
-var BUNDLED_ADAPTERS, EXIT_GRACE_MS, httpFactory;
+var BUNDLED_ADAPTERS, httpFactory;
 var init_adapter_command = __esmMin((() => {
 	init_http();
 	init_process_binding();
 	init_protocol();
 	BUNDLED_ADAPTERS = ["http"];
-	EXIT_GRACE_MS = 2e3;
 	httpFactory = ({ profile, env, logger }) => {
 		const adapter = new HttpAdapter({
 			env,

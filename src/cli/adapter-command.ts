@@ -1,9 +1,5 @@
 import { HttpAdapter } from "../adapters/http/index.ts";
-import {
-  type AdapterFactory,
-  type ProcessBindingIo,
-  runProcessBinding,
-} from "../adapters/process-binding/index.ts";
+import { type AdapterFactory, runAsProcess } from "../adapters/process-binding/index.ts";
 import { envelopeLine, errorEnvelope, usageError } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
 
@@ -12,10 +8,6 @@ export const BUNDLED_ADAPTERS = ["http"] as const;
 
 /** A bundled adapter name. */
 export type BundledAdapterName = (typeof BUNDLED_ADAPTERS)[number];
-
-// A watch or a keep-alive socket must never keep a finished adapter process alive: this timer is
-// unref'd, so it fires only when something else still holds the event loop.
-const EXIT_GRACE_MS = 2000;
 
 const httpFactory: AdapterFactory = ({ profile, env, logger }) => {
   const adapter = new HttpAdapter({ env, profile, logger: logger.child("http") });
@@ -39,29 +31,7 @@ export async function runAdapter(argv: string[], io: CliIo): Promise<number> {
     io.stdout(envelopeLine(errorEnvelope(usageError("unknown_command"))));
     return 2;
   }
-  const real = io.stdin === process.stdin;
-  const terminal = real && process.stdin.isTTY === true;
-  const bindingIo: ProcessBindingIo = {
-    stdin: io.stdin,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    env: io.env,
-    stdinIsTerminal: terminal,
-    ...(terminal ? { prompt: promptOnTerminal } : {}),
-    ...(real ? { onTerminate: onProcessTerminate } : {}),
-  };
-  const status = await runProcessBinding(rest, bindingIo, httpFactory, { comp: "adapter-http" });
-  if (real) setTimeout(() => process.exit(status), EXIT_GRACE_MS).unref();
-  return status;
-}
-
-function onProcessTerminate(listener: () => void): () => void {
-  process.on("SIGTERM", listener);
-  process.on("SIGINT", listener);
-  return () => {
-    process.off("SIGTERM", listener);
-    process.off("SIGINT", listener);
-  };
+  return runAsProcess(rest, io, httpFactory, { comp: "adapter-http", prompt: promptOnTerminal });
 }
 
 /**

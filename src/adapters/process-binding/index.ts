@@ -9,6 +9,8 @@ export type {
   ProcessBindingIo,
 } from "./process-binding-io.ts";
 export { readStdinDocument } from "./read-stdin-document.ts";
+export type { AdapterProcessIo, RunAsProcessOptions } from "./run-as-process.ts";
+export { ADAPTER_EXIT_GRACE_MS, runAsProcess } from "./run-as-process.ts";
 export type { ProcessBindingOptions } from "./run-process-binding.ts";
 export { runProcessBinding } from "./run-process-binding.ts";
 export { runWatch, WATCH_EOF_DRAIN_MS } from "./run-watch.ts";

@@ -6,8 +6,8 @@ import {
 } from "../../../protocol/index.ts";
 import {
   type AdapterFactory,
-  type ProcessBindingIo,
-  runProcessBinding,
+  type AdapterProcessIo,
+  runAsProcess,
 } from "../../process-binding/index.ts";
 import { HttpAdapter } from "../http-adapter.ts";
 import {
@@ -34,22 +34,11 @@ export const ADAPTER_MUTANTS = [
 /** One of {@link ADAPTER_MUTANTS}. */
 export type AdapterMutant = (typeof ADAPTER_MUTANTS)[number];
 
-/** What {@link runAdapterMutant} reads and writes (the shape of the CLI's `CliIo`). */
-export interface AdapterMutantIo {
-  readonly stdin: AsyncIterable<Uint8Array>;
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
-/** How long a finished adapter process may linger (keep-alive sockets) before it exits, ms. */
-const EXIT_GRACE_MS = 2000;
-
 /**
  * The test-only adapter entry: argv `--test-mutant <name> adapter http <group> <verb> …` runs
- * `brigade adapter http <group> <verb> …` through the same process binding as
- * src/cli/adapter-command.ts (which this layer may not import): same envelopes, exit statuses,
- * SIGTERM handling and exit grace; no terminal prompt (the suite never gives a terminal). With
+ * `brigade adapter http <group> <verb> …` through the same `runAsProcess` as
+ * src/cli/adapter-command.ts: same envelopes, exit statuses, SIGTERM handling and exit grace; no
+ * terminal prompt (the suite never gives a terminal). With
  * `trusted_sender`, `message send` skips the forbidden-member refusal of spec §4.7: those
  * members are taken off the stdin document before the binding validates it and added back to the
  * request body the adapter POSTs. A malformed prefix or an unknown mutant is `usage` (exit 2,
@@ -57,7 +46,7 @@ const EXIT_GRACE_MS = 2000;
  *
  * @example await runAdapterMutant(["--test-mutant", "trusted_sender", "adapter", "http", "message", "send"], io)
  */
-export async function runAdapterMutant(argv: string[], io: AdapterMutantIo): Promise<number> {
+export async function runAdapterMutant(argv: string[], io: AdapterProcessIo): Promise<number> {
   const [flag, mutant, adapter, name, ...rest] = argv;
   if (
     flag !== "--test-mutant" ||
@@ -72,16 +61,6 @@ export async function runAdapterMutant(argv: string[], io: AdapterMutantIo): Pro
   const parsed = parseAdapterArgv(rest);
   const forwardClaims =
     mutant === "trusted_sender" && parsed.ok && parsed.command.name === "message send";
-  const real = io.stdin === process.stdin;
-  const terminal = real && process.stdin.isTTY === true;
-  const bindingIo: ProcessBindingIo = {
-    stdin: forwardClaims ? claimsSplittingStdin(io.stdin, claims) : io.stdin,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    env: io.env,
-    stdinIsTerminal: terminal,
-    ...(real ? { onTerminate: onProcessTerminate } : {}),
-  };
   const factory: AdapterFactory = ({ profile, env, logger }) => {
     const http = new HttpAdapter({
       env,
@@ -91,16 +70,8 @@ export async function runAdapterMutant(argv: string[], io: AdapterMutantIo): Pro
     });
     return { adapter: http, checkLocalReady: (command) => http.checkLocalReady(command) };
   };
-  const status = await runProcessBinding(rest, bindingIo, factory, { comp: "adapter-http" });
-  if (real) setTimeout(() => process.exit(status), EXIT_GRACE_MS).unref();
-  return status;
-}
-
-function onProcessTerminate(listener: () => void): () => void {
-  process.on("SIGTERM", listener);
-  process.on("SIGINT", listener);
-  return () => {
-    process.off("SIGTERM", listener);
-    process.off("SIGINT", listener);
-  };
+  return runAsProcess(rest, io, factory, {
+    comp: "adapter-http",
+    ...(forwardClaims ? { stdin: claimsSplittingStdin(io.stdin, claims) } : {}),
+  });
 }
