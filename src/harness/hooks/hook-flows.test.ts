@@ -9,7 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -32,6 +32,7 @@ import {
 import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
 import { stateLayout, writePrivateStateFile } from "../state/index.ts";
 import type { EnsureWatcherOptions } from "../watcher/index.ts";
+import type { HookContext } from "./hook-context.ts";
 import { defaultHookServices, type HookServices, registrationRetryPath } from "./index.ts";
 
 const PID = "424242";
@@ -107,6 +108,7 @@ async function hook(
   calls: Calls,
   environment: Record<string, string> = env(),
   describe?: DescribeOverride,
+  context: Partial<HookContext> = {},
 ): Promise<{ status: number; stdout: string; stderr: string; ms: number }> {
   let stdout = "";
   let stderr = "";
@@ -127,6 +129,7 @@ async function hook(
   const status = await runHookWith([event], io, {
     services: services(calls, describe),
     entryScript: "/opt/brigade/bin/brigade",
+    ...context,
   });
   return { status, stdout, stderr, ms: Date.now() - started };
 }
@@ -612,5 +615,142 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       rmSync(file, { force: true });
     }
     await hook("session-end", end("native-u"), newCalls());
+  });
+});
+
+/**
+ * A TCP relay on a fixed loopback port in front of the real server: `down()` stops listening and
+ * cuts every open connection (a client then gets ECONNREFUSED, as from a server that is down),
+ * `up()` listens again on the same port.
+ */
+class Relay {
+  readonly #target: URL;
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+  port = 0;
+
+  constructor(target: string) {
+    this.#target = new URL(target);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async up(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(this.#target.port), this.#target.hostname);
+      for (const socket of [client, upstream]) {
+        this.#sockets.add(socket);
+        socket.on("close", () => this.#sockets.delete(socket));
+        socket.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.#server = server;
+  }
+
+  async down(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    for (const socket of this.#sockets) socket.destroy();
+    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+describe("brigade hook when the server is down at SessionStart", () => {
+  let relay: Relay;
+  let checkout: string;
+
+  beforeAll(async () => {
+    relay = new Relay(server.url);
+    await relay.up();
+    const founder = new HttpAdapter({
+      env: { BRIGADE_CONFIG_DIR: join(root, "founder"), BRIGADE_SERVER: server.url },
+      profile: "founder",
+    });
+    const team = await founder.teamCreate({ team_name: "relayed" });
+    const joined = new HttpAdapter({
+      env: { BRIGADE_CONFIG_DIR: configDir, BRIGADE_SERVER: relay.url },
+      profile: teamKeyFor(relay.url, team.team_ref),
+    });
+    await joined.teamJoin({ join_secret: team.join_secret });
+    checkout = join(root, "relayed");
+    mkdirSync(join(checkout, ".git"), { recursive: true });
+    writeFileSync(
+      join(checkout, ".brigade.json"),
+      serializeTeamBinding({ server: relay.url, team_ref: team.team_ref, team_name: "relayed" }),
+    );
+    writeConsent(
+      configDir,
+      consentRecord({
+        checkout: realpathSync(checkout),
+        server: relay.url,
+        teamRef: team.team_ref,
+        teamName: "relayed",
+      }),
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await relay?.down();
+  });
+
+  test("one retry line and a marker; prompts within the minute wait; the first prompt after it registers", async () => {
+    rmSync(layout().byPid(PID), { force: true });
+    rmSync(registrationRetryPath(layout(), PID), { force: true });
+    await relay.down();
+    const calls = newCalls();
+    const failed = await hook("session-start", start("native-r", "startup", checkout), calls);
+    expect(failed.status).toBe(0);
+    expectDisciplined(failed.stdout);
+    expect(failed.stdout).toBe(
+      "Brigade: this session could not register with its Brigade team (unavailable); retrying at your next prompt.\n",
+    );
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    const marker = JSON.parse(readFileSync(registrationRetryPath(layout(), PID), "utf8")) as {
+      claude_session_id: string;
+      last_attempt_at: number;
+    };
+    expect(marker.claude_session_id).toBe("native-r");
+    expect(statSync(registrationRetryPath(layout(), PID)).mode & 0o777).toBe(0o600);
+    expect(calls.ensure).toHaveLength(0);
+
+    await relay.up();
+    const prompt = {
+      session_id: "native-r",
+      cwd: checkout,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "default",
+      prompt: "go on",
+    };
+    const soon = await hook("prompt", prompt, calls);
+    expect(soon.stdout).toBe("");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+
+    const later = () => Date.now() + 61_000;
+    const retried = await hook("prompt", prompt, calls, env(), undefined, { now: later });
+    expect(retried.status).toBe(0);
+    expectDisciplined(retried.stdout);
+    expect(retried.stdout).toContain("relayed");
+    expect(retried.stdout).toContain("brigade send");
+    const map = readMap();
+    expect(map.team_name).toBe("relayed");
+    expect(calls.ensure).toHaveLength(1);
+    expect(calls.ensure[0]?.map.brigade_session_id).toBe(map.brigade_session_id);
+    expect(existsSync(registrationRetryPath(layout(), PID))).toBe(false);
+    const listed = await new HttpAdapter({
+      env: { BRIGADE_CONFIG_DIR: configDir, BRIGADE_SERVER: relay.url },
+      profile: map.team_key as string,
+    }).sessionList();
+    expect(listed.sessions.map((s) => s.session_id)).toContain(map.brigade_session_id);
+
+    await hook("session-end", end("native-r"), newCalls());
+    expect(existsSync(layout().byPid(PID))).toBe(false);
   });
 });
