@@ -9,7 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -19,6 +19,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../../../test/support/server-process.ts";
+import { TcpRelay } from "../../../test/support/tcp-relay.ts";
 import { HttpAdapter } from "../../adapters/http/index.ts";
 import type { CliIo } from "../../cli/cli-io.ts";
 import { runHookWith } from "../../cli/hook-command.ts";
@@ -618,57 +619,12 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
   });
 });
 
-/**
- * A TCP relay on a fixed loopback port in front of the real server: `down()` stops listening and
- * cuts every open connection (a client then gets ECONNREFUSED, as from a server that is down),
- * `up()` listens again on the same port.
- */
-class Relay {
-  readonly #target: URL;
-  readonly #sockets = new Set<Socket>();
-  #server: Server | undefined;
-  port = 0;
-
-  constructor(target: string) {
-    this.#target = new URL(target);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async up(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(Number(this.#target.port), this.#target.hostname);
-      for (const socket of [client, upstream]) {
-        this.#sockets.add(socket);
-        socket.on("close", () => this.#sockets.delete(socket));
-        socket.on("error", () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.#server = server;
-  }
-
-  async down(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    for (const socket of this.#sockets) socket.destroy();
-    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
 describe("brigade hook when the server is down at SessionStart", () => {
-  let relay: Relay;
+  let relay: TcpRelay;
   let checkout: string;
 
   beforeAll(async () => {
-    relay = new Relay(server.url);
+    relay = new TcpRelay(server.url);
     await relay.up();
     const founder = new HttpAdapter({
       env: { BRIGADE_CONFIG_DIR: join(root, "founder"), BRIGADE_SERVER: server.url },

@@ -20,6 +20,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../../../test/support/server-process.ts";
+import { TcpRelay } from "../../../test/support/tcp-relay.ts";
 import { HttpAdapter } from "../../adapters/http/index.ts";
 import {
   type ByPidMap,
@@ -42,6 +43,7 @@ let alice: HttpAdapter; // the sender's principal
 let bob: HttpAdapter; // our principal (the watched session)
 let bobConfig: string;
 let entry: string;
+let joinSecret: string;
 
 beforeAll(async () => {
   // The child-process cases run the built watcher: build dist (incremental, a few seconds).
@@ -64,16 +66,10 @@ beforeAll(async () => {
   });
   const team = await alice.teamCreate({ team_name: "core", human_label: "alice" });
   await bob.teamJoin({ join_secret: team.join_secret, human_label: "bob" });
-  // The entry a plugin would run: dist's `brigade watch` (registered or not in the table).
-  entry = join(root, "entry.mjs");
-  writeFileSync(
-    entry,
-    [
-      `import { runWatch } from ${JSON.stringify(join(REPO_ROOT, "dist/cli/watch-command.js"))};`,
-      `import { processIo } from ${JSON.stringify(join(REPO_ROOT, "dist/cli/cli-io.js"))};`,
-      "process.exitCode = await runWatch(process.argv.slice(3), processIo());",
-    ].join("\n"),
-  );
+  joinSecret = team.join_secret;
+  // The entry a plugin runs is the bundle's `brigade` command table; dist's is the same table
+  // with the same exit discipline (the process exits once its output is flushed).
+  entry = join(REPO_ROOT, "dist/cli/main.js");
 }, 60_000);
 
 afterAll(async () => {
@@ -264,6 +260,53 @@ describe("the watcher in process (real server, real inbox socket)", () => {
     await until("the new size", async () => (await ours())?.context_used_tokens === 41_003);
     expect((await ours())?.model).toBe("claude-opus-4-5");
   }, 20_000);
+
+  test("the server drops and refuses connections for a while: the watcher retries, then delivers what was sent meanwhile and after", async () => {
+    // Our principal reaches the server only through a relay that can go down; alice sends directly.
+    const relay = new TcpRelay(server.url);
+    await relay.up();
+    try {
+      const carolConfig = mkdtempSync(join(root, "carol-"));
+      const carol = new HttpAdapter({
+        env: { BRIGADE_CONFIG_DIR: carolConfig, BRIGADE_SERVER: relay.url },
+        profile: "team-relayed",
+      });
+      await carol.teamJoin({ join_secret: joinSecret, human_label: "carol" });
+      const sc = (await carol.sessionRegister(registration("relayed"))).session_id;
+      writeMap({ brigade_session_id: sc, team_key: "team-relayed", config_dir: carolConfig });
+      const sendToCarol = async (body: string): Promise<string> =>
+        (await alice.messageSend({ sender_session_id: sa, recipient_session_id: sc, body }))
+          .message_id;
+      const pid = String(host.claudePid);
+      const state = () => readWatcherStatus(layout, pid)?.state;
+      startInProcess();
+      await until("live", () => state() === "live");
+
+      await relay.down();
+      await until("retrying", () => state() === "retrying");
+      const during = await sendToCarol("sent while the server was out of reach");
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(host.posts).toHaveLength(0);
+      expect(state()).toBe("retrying");
+
+      await relay.up();
+      await host.waitForPosts(1, 15_000);
+      expect(host.socketReads()[0]).toContain(`message-id="${during}"`);
+      await until("live again", () => state() === "live");
+      const after = await sendToCarol("sent after it came back");
+      await host.waitForPosts(2, 8_000);
+      host.settle();
+      expect(host.socketReads()[1]).toContain(`message-id="${after}"`);
+      expect(host.posts.every((p) => p.authOk)).toBe(true);
+      await until("both acked", async () => (await carol.messageReceive(sc)).messages.length === 0);
+      const log = readFileSync(layout.watcherLog(pid), "utf8");
+      // The http adapter's watch reconnects by itself (status `reconnecting`, then `live`).
+      expect(log.split('"event":"watch_live"').length - 1).toBe(2);
+      expect(log).not.toContain("out of reach");
+    } finally {
+      await relay.down();
+    }
+  }, 40_000);
 
   test("a second watcher for the same pid exits at once (single instance)", async () => {
     writeMap();
