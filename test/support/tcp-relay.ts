@@ -3,7 +3,8 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 /**
  * A TCP relay on a fixed loopback port in front of the real server: `down()` stops listening and
  * cuts every open connection (a client then gets ECONNREFUSED, as from a server that is down),
- * `up()` listens again on the same port (the first `up()` picks a free one).
+ * `up()` listens again on the same port (the first `up()` picks a free one); `stall()` keeps
+ * listening but answers nothing (a hung server) until `resume()`.
  *
  * @example const relay = new TcpRelay(server.url); await relay.up(); relay.url; await relay.down();
  */
@@ -12,6 +13,7 @@ export class TcpRelay {
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
   #port = 0;
+  #stalled = false;
 
   constructor(target: string) {
     this.#target = new URL(target);
@@ -24,7 +26,16 @@ export class TcpRelay {
 
   /** Listens (again); resolves once connections are accepted. */
   async up(): Promise<void> {
+    this.#stalled = false;
     const server = createServer((client) => {
+      if (this.#stalled) {
+        // Accept, read and drop: the client waits for an answer that never comes.
+        this.#sockets.add(client);
+        client.on("close", () => this.#sockets.delete(client));
+        client.on("error", () => client.destroy());
+        client.resume();
+        return;
+      }
       const upstream = connect(Number(this.#target.port), this.#target.hostname);
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket);
@@ -39,6 +50,24 @@ export class TcpRelay {
     await new Promise<void>((resolve) => server.listen(this.#port, "127.0.0.1", resolve));
     this.#port = (server.address() as { port: number }).port;
     this.#server = server;
+  }
+
+  /**
+   * From now on every new connection is accepted and never answered; open connections are cut, so
+   * a client's pooled keep-alive socket cannot bypass the stall. Resolves 100 ms later.
+   */
+  async stall(): Promise<void> {
+    this.#stalled = true;
+    for (const socket of this.#sockets) socket.destroy();
+    // Let the clients' pools see those sockets close, or their next request fails at once on a
+    // dead keep-alive socket instead of waiting on a new, stalled one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  /** Relays new connections again after {@link TcpRelay.stall}; held ones are cut. */
+  resume(): void {
+    this.#stalled = false;
+    for (const socket of this.#sockets) socket.destroy();
   }
 
   /** Stops listening and destroys every relayed connection. */

@@ -657,6 +657,63 @@ describe("brigade hook when the server is down at SessionStart", () => {
     await relay?.down();
   });
 
+  test("a server that accepts connections and never answers: each hook ends within its budget", async () => {
+    rmSync(layout().byPid(PID), { force: true });
+    rmSync(registrationRetryPath(layout(), PID), { force: true });
+    const connected = await hook(
+      "session-start",
+      start("native-h", "startup", checkout),
+      newCalls(),
+    );
+    expect(connected.stdout).toContain("relayed");
+    await relay.stall();
+    try {
+      // A policy change at a prompt sends one heartbeat, capped well inside the 4.5 s budget.
+      const local = join(checkout, ".claude", "settings.local.json");
+      mkdirSync(join(checkout, ".claude"), { recursive: true });
+      writeFileSync(local, '{"crossSessionInbound":"hold"}');
+      const prompt = await hook(
+        "prompt",
+        {
+          session_id: "native-h",
+          cwd: checkout,
+          hook_event_name: "UserPromptSubmit",
+          permission_mode: "default",
+        },
+        newCalls(),
+      );
+      rmSync(local);
+      expect(prompt.status).toBe(0);
+      // Lower bounds show the call really hung until its cap (1.5 s here, 1 s and 8 s below).
+      expect(prompt.ms).toBeGreaterThanOrEqual(1_400);
+      expect(prompt.ms).toBeLessThan(4_500);
+      expectDisciplined(prompt.stdout);
+      expect(readMap().inbound).toBe("refuse");
+
+      const ended = await hook("session-end", end("native-h"), newCalls());
+      expect(ended.status).toBe(0);
+      expect(ended.stdout).toBe("");
+      expect(ended.ms).toBeGreaterThanOrEqual(950);
+      expect(ended.ms).toBeLessThan(1_500);
+      expect(existsSync(layout().byPid(PID))).toBe(false);
+
+      // A fresh session: the register call is capped at 8 s, then the one retry line.
+      const calls = newCalls();
+      const hung = await hook("session-start", start("native-h2", "startup", checkout), calls);
+      expect(hung.status).toBe(0);
+      expect(hung.ms).toBeGreaterThanOrEqual(7_500);
+      expect(hung.ms).toBeLessThan(9_500);
+      expect(hung.stdout).toBe(
+        "Brigade: this session could not register with its Brigade team (unavailable); retrying at your next prompt.\n",
+      );
+      expect(existsSync(registrationRetryPath(layout(), PID))).toBe(true);
+      expect(calls.ensure).toHaveLength(0);
+    } finally {
+      relay.resume();
+      rmSync(registrationRetryPath(layout(), PID), { force: true });
+    }
+  }, 30_000);
+
   test("one retry line and a marker; prompts within the minute wait; the first prompt after it registers", async () => {
     rmSync(layout().byPid(PID), { force: true });
     rmSync(registrationRetryPath(layout(), PID), { force: true });
