@@ -308,6 +308,52 @@ describe("step 3: policy", () => {
     expect(pipeline.offer(envelope("m-1")).outcome).toBe("refused");
   });
 
+  test("refuse takes the queued messages out unacked; one already handed out is not recalled", () => {
+    const { pipeline } = harness();
+    for (const id of ["m-1", "m-2", "m-3"]) pipeline.offer(envelope(id));
+    const inFlight = pipeline.next() as InboundItem;
+    expect(pipeline.setPolicy("refuse")).toEqual(["m-2", "m-3"]);
+    expect(pipeline.queued).toBe(0);
+    expect(pipeline.next()).toBeUndefined();
+    expect(pipeline.done(inFlight)).toMatchObject({ ack: true, messageId: "m-1" });
+    expect(pipeline.pendingRecords()).toEqual([]);
+    // Back to accept: the server's next delivery of the withdrawn ones takes the normal path.
+    expect(pipeline.setPolicy("accept")).toEqual([]);
+    expect(pipeline.offer(envelope("m-2")).outcome).toBe("queued");
+  });
+
+  test("hold turns the queued messages into pending records, except what the user released", () => {
+    const { pipeline, saved } = harness({ policy: "hold" });
+    pipeline.offer(envelope("m-r"));
+    pipeline.setPolicy("accept");
+    for (const id of ["m-1", "m-2"]) pipeline.offer(envelope(id));
+    pipeline.release(["m-r"]);
+    expect(pipeline.setPolicy("hold")).toEqual(["m-1", "m-2"]);
+    expect(pipeline.pendingRecords().map((r) => r.message_id)).toEqual(["m-1", "m-2"]);
+    expect(saved.at(-1)?.map((r) => r.message_id)).toEqual(["m-1", "m-2"]);
+    expect(messageIds(drain(pipeline))).toEqual(["m-r"]);
+    // A release posts them from memory, without waiting for the server.
+    expect(pipeline.release(["m-1", "m-2"])).toBe(2);
+    expect(messageIds(drain(pipeline))).toEqual(["m-1", "m-2"]);
+  });
+
+  test("a pending store that throws neither stops the pipeline nor loses a release", () => {
+    let failing = true;
+    const { pipeline } = harness({
+      policy: "hold",
+      pendingStore: {
+        save: () => {
+          if (failing) throw new Error("ENOSPC");
+        },
+      },
+    });
+    expect(pipeline.offer(envelope("m-1")).outcome).toBe("held");
+    expect(pipeline.pendingRecords().map((r) => r.message_id)).toEqual(["m-1"]);
+    expect(pipeline.release(["m-1"])).toBe(1);
+    failing = false;
+    expect(messageIds(drain(pipeline))).toEqual(["m-1"]);
+  });
+
   test("a held message delivered again after the policy became accept takes the normal path", () => {
     const { pipeline, saved } = harness({ policy: "hold" });
     pipeline.offer(envelope("m-1"));

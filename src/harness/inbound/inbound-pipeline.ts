@@ -178,9 +178,32 @@ export class InboundPipeline {
     return this.#policy;
   }
 
-  /** Changes the policy (e.g. after a settings scan); held messages stay held until released. */
-  setPolicy(policy: InboundPolicy): void {
+  /**
+   * Changes the policy (e.g. after a settings scan); held messages stay held until released.
+   * Messages still waiting in the step-6 queue follow the new policy at once, so nothing is posted
+   * (and acked) after the user turned delivery off: under `refuse` they leave the queue unacked
+   * (the server keeps them), under `hold` they become pending records like step 3 — except those
+   * the user released, which stay queued under `hold`. Items already handed out are not recalled.
+   * Returns the ids taken out of the queue. Back to `accept`, nothing comes back by itself: the
+   * caller fetches the unacknowledged messages again.
+   *
+   * @example pipeline.setPolicy("refuse") // ["m-2", "m-3"]
+   */
+  setPolicy(policy: InboundPolicy): string[] {
     this.#policy = policy;
+    if (policy === "accept") return [];
+    const withdrawn: InboundMessage[] = [];
+    const kept = this.#queue.filter(({ message }) => {
+      if (policy === "hold" && this.#released.has(message.message_id)) return true;
+      withdrawn.push(message);
+      return false;
+    });
+    this.#queue.splice(0, this.#queue.length, ...kept);
+    for (const message of withdrawn) {
+      this.#queuedIds.delete(message.message_id);
+      if (policy === "hold") this.#hold(message);
+    }
+    return withdrawn.map((message) => message.message_id);
   }
 
   /** Messages waiting in the step-6 queue. */
@@ -397,7 +420,12 @@ export class InboundPipeline {
   }
 
   #savePending(): void {
-    this.#pendingStore?.save(this.pendingRecords());
+    try {
+      this.#pendingStore?.save(this.pendingRecords());
+    } catch {
+      // The list in memory stays right and the next change writes it whole; a failing disk must
+      // not stop delivery or lose a release.
+    }
   }
 
   #acceptFromSender(senderId: string, now: number): boolean {

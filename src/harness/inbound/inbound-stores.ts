@@ -31,7 +31,8 @@ export interface PendingRecord {
 
 /**
  * Where the pipeline persists its pending records after every change (the state module writes
- * `state/pending/<stem>.json`).
+ * `state/pending/<stem>.json`). A `save` that throws is ignored by the pipeline: its list in
+ * memory stays right and the next change writes it whole.
  *
  * @example const store: PendingStore = { save: (records) => writePending(path, records) };
  */

@@ -243,6 +243,9 @@ class Watcher {
   #heartbeatBusy = false;
   #heartbeatTask: Promise<void> = Promise.resolve();
   #lastHeartbeatAt: number;
+  /** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
+  #heartbeatFailures = 0;
+  #heartbeatNotBefore = 0;
   readonly #transcript = new TranscriptUsageReader();
   #sendModel = false;
   #sendContext = false;
@@ -527,6 +530,9 @@ class Watcher {
       this.#d.log.write("info", "ack_sent", { message_id: messageId });
     } catch (error) {
       this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
+      // Unacked, it still counts against the sender's quota on the server: fetched again soon,
+      // it is a duplicate (already in the seen store) and is acked then.
+      this.#redriveBy(this.#now() + 10 * this.#tickMs);
     }
   }
 
@@ -585,6 +591,11 @@ class Watcher {
     this.#ticking = true;
     try {
       await this.#tickOnce();
+    } catch (error) {
+      // A tick runs unawaited: an escaped error would end the process on an unhandled rejection.
+      this.#d.log.write("error", "tick_failed", {
+        error: error instanceof Error ? error.name : "unknown",
+      });
     } finally {
       this.#ticking = false;
     }
@@ -611,8 +622,14 @@ class Watcher {
       return;
     }
     if (read.map.inbound !== this.#pipeline.policy) {
-      this.#pipeline.setPolicy(read.map.inbound);
-      log.write("info", "policy_changed", { policy: read.map.inbound });
+      const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
+      log.write("info", "policy_changed", {
+        policy: read.map.inbound,
+        withdrawn: withdrawn.length,
+      });
+      // Our server sends a message once per watch connection: what was refused or held before
+      // comes back only if we fetch it.
+      if (read.map.inbound === "accept") this.#redriveBy(this.#now());
     }
     if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
     const now = this.#now();
@@ -630,7 +647,9 @@ class Watcher {
       if (this.#pipeline.queued - before < count) this.#redriveAt = now;
     }
     this.#kick();
-    if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
+    const heartbeatDue =
+      this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs;
+    if (heartbeatDue && now >= this.#heartbeatNotBefore) {
       // At most one heartbeat outstanding: a tick that finds one running leaves it be.
       if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
     }
@@ -703,9 +722,17 @@ class Watcher {
       await adapter.sessionHeartbeat(this.#sessionId, { activity, ...transcript });
       this.#sentActivity = activity;
       this.#acceptedTranscript(transcript);
+      this.#heartbeatFailures = 0;
+      this.#heartbeatNotBefore = 0;
     } catch (error) {
       const code = codeOf(error);
       log.write("warn", "heartbeat_failed", { code });
+      // A flip or a stale value would otherwise retry at every tick against a server that is
+      // down: back off from the watch's minimum delay up to the heartbeat interval.
+      this.#heartbeatFailures += 1;
+      const exponent = Math.min(this.#heartbeatFailures - 1, 20);
+      const wait = Math.min(this.#heartbeatMs, this.#backoff.minMs * 2 ** exponent);
+      this.#heartbeatNotBefore = this.#now() + wait;
       if (code === "not_found" || code === "conflict") await this.#resume(activity);
     } finally {
       this.#lastHeartbeatAt = this.#now();

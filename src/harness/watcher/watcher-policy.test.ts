@@ -1,0 +1,245 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
+import {
+  type FakeAdapterOptions,
+  fakeWatcherAdapter,
+  fakeWatchHandle,
+  until,
+} from "../../../test/support/fake-watcher-adapter.ts";
+import {
+  type Adapter,
+  BapError,
+  type MessageEnvelope,
+  type WatchEvent,
+} from "../../protocol/index.ts";
+import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
+import { type ByPidMap, requestRelease, stateLayout, writeByPidMap } from "../state/index.ts";
+import { type ProcessProbe, processStartToken } from "./process-probe.ts";
+import { type RunWatcherOptions, runWatcher } from "./run-watcher.ts";
+
+// The watcher's answers to a policy change, a failed ack, a failing heartbeat and a tick that
+// throws, over a scripted adapter and a recording inbox post.
+
+const CLAUDE = "4242";
+const alive: ProcessProbe = { liveness: () => "alive", startToken: (p) => processStartToken(p) };
+let base: string;
+
+const layout = () => stateLayout(join(base, "brigade"));
+const writeMap = (over: Partial<ByPidMap> = {}) =>
+  writeByPidMap(
+    layout(),
+    sampleByPidMap({
+      socket_path: join(base, "inbox.sock"),
+      config_dir: join(base, "config"),
+      ...over,
+    }),
+  );
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), "brigade-policy-"));
+  mkdirSync(join(base, "claude", "sessions"), { recursive: true });
+  writeMap();
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** Message `n` from its own sender session, so no per-sender rule applies. */
+function envelope(n: number): MessageEnvelope {
+  return {
+    protocol_version: "1",
+    kind: "text",
+    message_id: `m-${n}`,
+    team_ref: "t-1",
+    sender: { principal_ref: "p-1", session_id: `s-sender-${n}`, session_name: `sender-${n}` },
+    recipient_session_id: "s-1",
+    body: `message ${n}`,
+    reply_to: null,
+    hop_count: 0,
+    created_at: "2026-12-02T10:00:00Z",
+    delivery_state: "accepted",
+  };
+}
+
+/**
+ * A server of `messages` (one watch burst, then `messageReceive` answers what is unacked) that
+ * records acks; `failAck` makes the ack of those ids fail once.
+ */
+function server(messages: readonly MessageEnvelope[], failAck: readonly string[] = []) {
+  const acked: string[] = [];
+  const failing = new Set(failAck);
+  const events: WatchEvent[] = [
+    { event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" },
+    ...messages.map((message): WatchEvent => ({ event: "message", message })),
+  ];
+  const fake = fakeWatcherAdapter({
+    handles: [fakeWatchHandle(events, { hold: true })],
+    receive: async () => ({ messages: messages.filter((m) => !acked.includes(m.message_id)) }),
+  });
+  const adapter: Adapter = {
+    ...fake.adapter,
+    messageAck: async (_session, request) => {
+      for (const id of request.message_ids) {
+        if (failing.delete(id)) {
+          throw new BapError({ code: "unavailable", message: "x", retryable: true });
+        }
+        acked.push(id);
+      }
+      return { acked: [...request.message_ids], unknown: [] };
+    },
+  };
+  return { adapter, acked, calls: fake.calls };
+}
+
+const running: { controller: AbortController; exit: Promise<unknown> }[] = [];
+afterEach(async () => {
+  for (const w of running.splice(0)) {
+    w.controller.abort();
+    await w.exit;
+  }
+});
+
+function start(adapter: Adapter, options: Partial<RunWatcherOptions> = {}): void {
+  const controller = new AbortController();
+  const exit = runWatcher({
+    claudePid: CLAUDE,
+    env: {
+      CLAUDE_PID: CLAUDE,
+      HOME: base,
+      XDG_STATE_HOME: base,
+      CLAUDE_CONFIG_DIR: join(base, "claude"),
+      CLAUDE_CODE_MESSAGING_TOKEN: "tok",
+    },
+    probe: alive,
+    signal: controller.signal,
+    tickMs: 10,
+    openAdapter: () => adapter,
+    ...options,
+  });
+  running.push({ controller, exit });
+}
+
+const idOf = (options: InboxPostOptions) =>
+  /--reply-to (m-\d+)/.exec(options.content)?.[1] ?? "notice";
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = () => readFileSync(layout().watcherLog(CLAUDE), "utf8");
+
+test("a turn to refuse takes the queued messages back unacked; back to accept they are fetched again and posted once each", async () => {
+  const { adapter, acked, calls } = server([envelope(0), envelope(1), envelope(2)]);
+  const posted: string[] = [];
+  let openGate: () => void = () => {};
+  const gate = new Promise<void>((r) => {
+    openGate = r;
+  });
+  let started = 0;
+  const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
+    started += 1;
+    await gate; // the first post is in flight while the policy changes
+    posted.push(idOf(options));
+    return { ok: true };
+  };
+  start(adapter, { post });
+  await until("the first post in flight", () => started === 1);
+  writeMap({ inbound: "refuse" });
+  await until("the policy change", () => log().includes('"policy_changed"'));
+  openGate();
+  await until("the post in flight acked", () => acked.length === 1);
+  await pause(300);
+  // The one already handed out completes; the two still queued are neither posted nor acked.
+  expect(posted).toEqual(["m-0"]);
+  expect(acked).toEqual(["m-0"]);
+  expect(log()).toContain('"withdrawn":2');
+
+  writeMap({ inbound: "accept" });
+  await until("all acked", () => acked.length === 3);
+  await pause(200);
+  expect(posted).toEqual(["m-0", "m-1", "m-2"]);
+  expect(calls.receives).toBeGreaterThanOrEqual(1);
+});
+
+test("a turn to hold keeps the queued messages as held records, posted only after a release", async () => {
+  const { adapter, acked } = server([envelope(0), envelope(1)]);
+  const posted: string[] = [];
+  let openGate: () => void = () => {};
+  const gate = new Promise<void>((r) => {
+    openGate = r;
+  });
+  const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
+    await gate;
+    posted.push(idOf(options));
+    return { ok: true };
+  };
+  start(adapter, { post });
+  await until("the policy can change", () => log().includes('"watch_live"'));
+  writeMap({ inbound: "hold" });
+  await until("the policy change", () => log().includes('"policy_changed"'));
+  openGate();
+  await until("the one in flight acked", () => acked.length === 1);
+  await pause(300);
+  expect(posted).toEqual(["m-0"]);
+  const pending = readFileSync(layout().pending("s-1"), "utf8");
+  expect(pending).toContain("m-1");
+  expect(pending).not.toContain("message 1");
+  requestRelease(layout(), "s-1", ["m-1"], process.getuid?.() ?? -1);
+  await until("the released one acked", () => acked.length === 2);
+  expect(posted).toEqual(["m-0", "m-1"]);
+});
+
+test("an ack that fails is fetched again and acked as a duplicate, never posted twice", async () => {
+  const { adapter, acked, calls } = server([envelope(0)], ["m-0"]);
+  const posted: string[] = [];
+  const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
+    posted.push(idOf(options));
+    return { ok: true };
+  };
+  start(adapter, { post });
+  await until("acked on the second try", () => acked.includes("m-0"));
+  expect(calls.receives).toBeGreaterThanOrEqual(1);
+  await pause(200);
+  expect(posted).toEqual(["m-0"]);
+  expect(log()).toContain('"ack_failed"');
+});
+
+test("heartbeats back off while the server fails them, and resume their pace once one succeeds", async () => {
+  let fail = true;
+  const options: FakeAdapterOptions = {
+    heartbeat: async () => {
+      if (fail) throw new BapError({ code: "unavailable", message: "x", retryable: true });
+      return {};
+    },
+  };
+  const fake = fakeWatcherAdapter(options);
+  // Without the back-off, an unsent activity makes every 10 ms tick try again (~100 in 1 s).
+  start(fake.adapter, {
+    heartbeatMs: 60_000,
+    backoff: { minMs: 100, maxMs: 1_000, failureLimit: 10, failureWindowMs: 60_000, slowMs: 5_000 },
+  });
+  await pause(1_000);
+  const failed = fake.calls.heartbeats.length;
+  expect(failed).toBeGreaterThanOrEqual(2);
+  expect(failed).toBeLessThanOrEqual(6);
+  fail = false;
+  await until("a heartbeat accepted", () => fake.calls.heartbeats.length > failed, 3_000);
+  const accepted = fake.calls.heartbeats.length;
+  await pause(300);
+  // Accepted and nothing changed: the next one waits for the 60 s interval.
+  expect(fake.calls.heartbeats.length).toBe(accepted);
+});
+
+test("a tick that throws is logged and the watcher goes on delivering", async () => {
+  const { adapter, acked } = server([envelope(0)]);
+  let calls = 0;
+  const probe: ProcessProbe = {
+    liveness: (pid) => {
+      calls += 1;
+      if (calls === 2) throw new Error("EAGAIN");
+      return alive.liveness(pid);
+    },
+    startToken: alive.startToken,
+  };
+  start(adapter, { probe, post: async () => ({ ok: true }) });
+  await until("the failed tick logged", () => log().includes('"tick_failed"'));
+  await until("delivered", () => acked.includes("m-0"));
+  await until("ticking again", () => calls >= 5);
+});
