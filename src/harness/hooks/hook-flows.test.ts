@@ -404,6 +404,36 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(existsSync(layout().byPid(PID))).toBe(false);
   });
 
+  test("a SessionStart that does not connect retires a map an earlier process of this pid left", async () => {
+    // A Claude Code that crashed (no SessionEnd) left its map; a new process got the same pid.
+    await hook("session-start", start("native-crashed"), newCalls());
+    const old = readMap().brigade_session_id as string;
+    const calls = newCalls();
+    const run = await hook("session-start", start("native-new", "startup", plainDir), calls);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    expect(calls.stop).toEqual([PID]);
+    expect((await sessions(true)).find((s) => s.session_id === old)?.state).toBe("offline");
+    // Nothing of the old session is left for the prompt hook or the session commands to use.
+    const prompt = await hook(
+      "prompt",
+      { session_id: "native-new", cwd: plainDir, hook_event_name: "UserPromptSubmit" },
+      calls,
+    );
+    expect(prompt.stdout).toBe("");
+    expect(calls.ensure).toHaveLength(0);
+  });
+
+  test("a planted map is removed by a SessionStart that does not connect", async () => {
+    writePrivateStateFile(stateDir, layout().byPid(PID), '{"claude_pid": 1}\n');
+    const calls = newCalls();
+    const run = await hook("session-start", start("native-p", "startup", plainDir), calls);
+    expect(run.stdout).toBe("");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    expect(calls.stop).toEqual([PID]);
+  });
+
   test("an invalid frame option: one line naming the reason, no registration", async () => {
     const count = (await sessions(true)).length;
     const run = await hook(
@@ -713,6 +743,42 @@ describe("brigade hook when the server is down at SessionStart", () => {
       rmSync(registrationRetryPath(layout(), PID), { force: true });
     }
   }, 30_000);
+
+  test("/clear while the server is down: the old session is retired and the first prompt a minute later registers the new one", async () => {
+    rmSync(registrationRetryPath(layout(), PID), { force: true });
+    await hook("session-start", start("native-c1", "startup", checkout), newCalls());
+    const old = readMap().brigade_session_id as string;
+    await hook(
+      "session-end",
+      { session_id: "native-c1", cwd: checkout, hook_event_name: "SessionEnd", reason: "clear" },
+      newCalls(),
+    );
+    await relay.down();
+    const calls = newCalls();
+    const cleared = await hook("session-start", start("native-c2", "clear", checkout), calls);
+    expect(cleared.stdout).toContain("retrying at your next prompt");
+    expect(existsSync(layout().byPid(PID))).toBe(false);
+    expect(calls.stop).toEqual([PID]);
+    await relay.up();
+    const retried = await hook(
+      "prompt",
+      {
+        session_id: "native-c2",
+        cwd: checkout,
+        hook_event_name: "UserPromptSubmit",
+        permission_mode: "default",
+      },
+      calls,
+      env(),
+      undefined,
+      { now: () => Date.now() + 61_000 },
+    );
+    expect(retried.stdout).toContain("brigade send");
+    const fresh = readMap();
+    expect(fresh.claude_session_id).toBe("native-c2");
+    expect(fresh.brigade_session_id).not.toBe(old);
+    await hook("session-end", end("native-c2"), newCalls());
+  });
 
   test("one retry line and a marker; prompts within the minute wait; the first prompt after it registers", async () => {
     rmSync(layout().byPid(PID), { force: true });

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
@@ -196,6 +197,7 @@ export async function runSessionStart(
   if (where === undefined) return "off";
   if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
   const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+  if (outcome !== "connected") await retireLeftoverMap(ctx, where);
   if (
     outcome !== "off" &&
     isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")
@@ -203,6 +205,37 @@ export async function runSessionStart(
     out.line(SHADOWED_BRIGADE_LINE);
   }
   return outcome;
+}
+
+/**
+ * A SessionStart that did not connect must not leave an earlier map for this pid in place: one of
+ * a crashed Claude Code whose pid was reused, or of the conversation before `/clear`. Left, it
+ * would make this session act as that one (commands, the prompt hook's watcher respawn, the
+ * context line after compaction), and it would hide the missing registration from the prompt
+ * hook's retry. So the map is deleted, the watcher stopped, and a valid map's session closed.
+ */
+async function retireLeftoverMap(ctx: HookContext, where: HookSession): Promise<void> {
+  const read = readByPidMap({ claudePid: where.claudePid, env: ctx.env, uid: ctx.uid });
+  if (!read.ok && read.reason === "not_registered") return;
+  try {
+    rmSync(where.layout.byPid(where.claudePid), { force: true });
+  } catch {
+    ctx.log("brigade hook: map_not_removed\n");
+  }
+  ctx.log("brigade hook: leftover_map_retired\n");
+  if (read.ok) {
+    await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
+    return;
+  }
+  try {
+    await ctx.services.stopWatcher({
+      layout: where.layout,
+      claudePid: where.claudePid,
+      graceMs: HOOK_LIMITS.stopWatcherGraceMs,
+    });
+  } catch {
+    ctx.log("brigade hook: watcher_stop_failed\n");
+  }
 }
 
 async function refreshAfterCompact(
