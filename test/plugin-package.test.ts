@@ -164,6 +164,11 @@ describe("bin/brigade", () => {
     expect(listed).toEqual(Object.keys(HARNESS_COMMANDS));
     expect(listed).not.toContain("serve");
     expect(listed).not.toContain("conformance");
+    // The raw BAP/1 binding would let the model read held bodies unsanitised, ack or leave.
+    expect(listed).not.toContain("adapter");
+    const adapter = run([BIN, "adapter", "http", "describe"]);
+    expect(adapter.status).toBe(2);
+    expect(adapter.stdout).toBe("");
   });
 
   test("a copy of plugin/ outside the repo runs inspect with no node_modules, as a symlink too", async () => {

@@ -3,10 +3,10 @@
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
 import { parseArgs } from "node:util";
+import { execFileSync, spawn } from "node:child_process";
+import { accessSync, appendFileSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, appendFileSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { execFileSync, spawn } from "node:child_process";
 import { lstat, open, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
@@ -114,7 +114,7 @@ var init_cli_io = __esmMin((() => {
 
 // src/cli/command-table.ts
 init_cli_io();
-function usage$1(table) {
+function usage(table) {
 	return [
 		"usage: brigade <command> [options]",
 		"",
@@ -131,7 +131,7 @@ function usage$1(table) {
 async function dispatchCommand(table, argv, io) {
 	const [name, ...rest] = argv;
 	if (name === void 0 || name === "help" || name === "--help" || name === "-h") {
-		(name === void 0 ? io.stderr : io.stdout)(usage$1(table));
+		(name === void 0 ? io.stderr : io.stdout)(usage(table));
 		return name === void 0 ? 2 : 0;
 	}
 	const command = Object.hasOwn(table, name) ? table[name] : void 0;
@@ -2914,50 +2914,6 @@ forged, authority or neutralised tag. --json prints the full report as one JSON 
 `;
 }));
 
-// src/adapters/http/config-location.ts
-/**
-* True when `name` can be a profile name (1–64 characters of `[A-Za-z0-9_.-]`, not starting
-* with `.` or `-`), so it is safe as a file stem.
-*
-* @example
-* isValidProfileName("work") === true; isValidProfileName("../x") === false;
-*/
-function isValidProfileName(name) {
-	return PROFILE_NAME.test(name);
-}
-/**
-* The profile in force: `--profile`, else a non-empty `BRIGADE_PROFILE`, else `default`.
-*
-* @example
-* resolveProfileName(undefined, { BRIGADE_PROFILE: "work" }) === "work";
-*/
-function resolveProfileName(flag, env) {
-	if (flag !== void 0) return flag;
-	const fromEnv = env.BRIGADE_PROFILE;
-	return fromEnv !== void 0 && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
-}
-/**
-* The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
-* `$HOME/.config/brigade`. Only absolute paths count (spec §1.5: never the cwd); `undefined`
-* when none is usable.
-*
-* @example
-* resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
-*/
-function resolveConfigDir(env) {
-	const explicit = env.BRIGADE_CONFIG_DIR;
-	if (explicit !== void 0 && explicit !== "") return isAbsolute(explicit) ? explicit : void 0;
-	const xdg = env.XDG_CONFIG_HOME;
-	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
-	const home = env.HOME;
-	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".config", "brigade");
-}
-var DEFAULT_PROFILE_NAME, PROFILE_NAME;
-var init_config_location = __esmMin((() => {
-	DEFAULT_PROFILE_NAME = "default";
-	PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
-}));
-
 // src/protocol/error-codes.ts
 /**
 * True when `value` is one of the twelve error codes (exact spelling).
@@ -3105,18 +3061,6 @@ function invalidInputError(field, reason, extras) {
 		if (extras.max !== void 0) details.max = extras.max;
 	}
 	return protocolError("invalid_input", details, INVALID_INPUT_MESSAGES[reason]);
-}
-/**
-* `usage` (exit 2) with a fixed message; `flag` may name a flag **we define** (never an argument
-* the caller typed that we do not know).
-*
-* @example
-* usageError("out_of_range", "--limit"); // details { reason: "out_of_range", flag: "--limit" }
-*/
-function usageError(reason, flag) {
-	const details = { reason };
-	if (flag !== void 0) details.flag = flag;
-	return protocolError("usage", details, USAGE_MESSAGES[reason]);
 }
 /**
 * `conflict` (exit 7) with `details.reason`.
@@ -3828,7 +3772,7 @@ var init_ack = __esmMin((() => {
 }));
 
 // src/protocol/limits.ts
-var PROTOCOL_LIMITS, MAX_CONTEXT_USED_TOKENS, DEFAULT_LEASE, RETENTION_FLOORS, MAX_STDIN_DOCUMENT_BYTES, MAX_NDJSON_LINE_BYTES, HARNESS_TIMEOUTS_MS;
+var PROTOCOL_LIMITS, MAX_CONTEXT_USED_TOKENS, DEFAULT_LEASE, RETENTION_FLOORS, MAX_STDIN_DOCUMENT_BYTES, HARNESS_TIMEOUTS_MS;
 var init_limits = __esmMin((() => {
 	PROTOCOL_LIMITS = Object.freeze({
 		max_body_bytes: 16384,
@@ -3865,7 +3809,6 @@ var init_limits = __esmMin((() => {
 		closed_session_seconds: 604800
 	});
 	MAX_STDIN_DOCUMENT_BYTES = 1048576;
-	MAX_NDJSON_LINE_BYTES = 1048576;
 	HARNESS_TIMEOUTS_MS = Object.freeze({
 		request: 2e4,
 		session_start_register: 8e3,
@@ -3875,153 +3818,10 @@ var init_limits = __esmMin((() => {
 }));
 
 // src/protocol/adapter-argv.ts
-function isSecretFlag(arg) {
-	const bare = arg.startsWith("--") ? arg.slice(2) : arg.startsWith("-") ? arg.slice(1) : void 0;
-	return bare !== void 0 && (bare === "join-secret" || bare.startsWith("join-secret="));
-}
-/**
-* Parses `<group> <verb> [flags]` (spec §1.2) — pure, never throws, never echoes an argument in
-* its error (only flag names we define appear, in `details.flag`). Every failure is `usage`
-* (exit 2) with one of `USAGE_REASONS`:
-* - `--join-secret` (any form, anywhere) → `secret_on_argv`, checked first;
-* - unknown group or verb → `unknown_command`; a flag the command does not take → `unknown_flag`
-*   (flags are per command: `describe --include-offline` fails);
-* - positional leftovers → `unexpected_argument`; a flag twice → `duplicate_flag`;
-* - a value flag without value (end of argv or next token starting `--`) → `missing_value`; a
-*   boolean flag given `=value`, an empty value, a bad `--log-level` or non-decimal `--limit` →
-*   `invalid_value`; `--limit` outside 1..200 → `out_of_range`; a required `--session` absent →
-*   `missing_flag`.
-* Flags take `--flag value` or `--flag=value`. `message receive` always gets `limit` (default 50).
-* Terminal checks (`--prompt` without a TTY) belong to the caller.
-*
-* @example
-* parseAdapterArgv(["message", "receive", "--session", "s-51d0", "--limit", "10"]);
-* // { ok: true, command: { name: "message receive", group: "message", verb: "receive",
-* //   flags: { session: "s-51d0", limit: 10 } } }
-* parseAdapterArgv(["team", "join", "--join-secret", "brg1.t.s"]); // usage, secret_on_argv
-*/
-function parseAdapterArgv(argv, options) {
-	for (const arg of argv) {
-		if (typeof arg !== "string") return fail$1("unexpected_argument");
-		if (isSecretFlag(arg)) return fail$1("secret_on_argv");
-	}
-	const group = argv[0];
-	if (group === void 0 || !ADAPTER_GROUPS.includes(group)) return fail$1("unknown_command");
-	let name;
-	let verb;
-	let index;
-	if (group === "describe") {
-		name = "describe";
-		verb = null;
-		index = 1;
-	} else {
-		const candidate = argv[1];
-		if (candidate === void 0 || candidate.startsWith("-")) return fail$1("unknown_command");
-		name = `${group} ${candidate}`;
-		verb = candidate;
-		index = 2;
-	}
-	if (!Object.hasOwn(ADAPTER_COMMANDS, name)) return fail$1("unknown_command");
-	const commandName = name;
-	const spec = ADAPTER_COMMANDS[commandName];
-	const extraSpecs = spec.tier === "convention" ? options?.conventionFlags?.[commandName] ?? [] : [];
-	const flags = {};
-	const seen = /* @__PURE__ */ new Set();
-	while (index < argv.length) {
-		const arg = argv[index];
-		index++;
-		if (!arg.startsWith("--") || arg === "--") return fail$1("unexpected_argument");
-		const eq = arg.indexOf("=");
-		const flagName = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-		const inline = eq === -1 ? void 0 : arg.slice(eq + 1);
-		const known = flagName === "profile" || flagName === "log-level" || spec.flags.includes(flagName);
-		const extra = known ? void 0 : extraSpecs.find((s) => s.name === flagName);
-		if (!known && extra === void 0) return fail$1("unknown_flag");
-		const display = `--${flagName}`;
-		if (seen.has(flagName)) return fail$1("duplicate_flag", display);
-		seen.add(flagName);
-		const kind = known ? FLAG_KINDS[flagName] : extra?.takesValue === true ? "string" : "boolean";
-		let value;
-		if (kind === "boolean") {
-			if (inline !== void 0) return fail$1("invalid_value", display);
-		} else if (inline !== void 0) value = inline;
-		else {
-			const next = argv[index];
-			if (next === void 0 || next.startsWith("--")) return fail$1("missing_value", display);
-			value = next;
-			index++;
-		}
-		if (value === "") return fail$1("invalid_value", display);
-		if (!known) {
-			flags.extra ??= {};
-			flags.extra[flagName] = value ?? true;
-			continue;
-		}
-		switch (flagName) {
-			case "profile":
-				flags.profile = value;
-				break;
-			case "log-level":
-				if (!LOG_LEVELS.includes(value)) return fail$1("invalid_value", display);
-				flags.logLevel = value;
-				break;
-			case "session":
-				flags.session = value;
-				break;
-			case "include-offline":
-				flags.includeOffline = true;
-				break;
-			case "limit": {
-				if (!LIMIT_DIGITS.test(value)) return fail$1("invalid_value", display);
-				const limit = Number(value);
-				if (limit < 1 || limit > 200) return fail$1("out_of_range", display);
-				flags.limit = limit;
-				break;
-			}
-			case "name":
-				flags.name = value;
-				break;
-			case "label":
-				flags.label = value;
-				break;
-			case "prompt":
-				flags.prompt = true;
-				break;
-			case "secret-file":
-				flags.secretFile = value;
-				break;
-			case "force": flags.force = true;
-		}
-	}
-	for (const required of spec.required) if (!seen.has(required)) return fail$1("missing_flag", `--${required}`);
-	if (commandName === "message receive" && flags.limit === void 0) flags.limit = 50;
-	return {
-		ok: true,
-		command: {
-			name: commandName,
-			group,
-			verb,
-			flags
-		}
-	};
-}
-var LOG_LEVELS, ADAPTER_GROUPS, row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES, FLAG_KINDS, LIMIT_DIGITS, fail$1;
+var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
 var init_adapter_argv = __esmMin((() => {
 	init_error_builders();
 	init_limits();
-	LOG_LEVELS = [
-		"error",
-		"warn",
-		"info",
-		"debug"
-	];
-	ADAPTER_GROUPS = [
-		"describe",
-		"session",
-		"message",
-		"team",
-		"profile"
-	];
 	row$1 = (flags, required, stdin, tier) => Object.freeze({
 		flags,
 		required,
@@ -4056,23 +3856,6 @@ var init_adapter_argv = __esmMin((() => {
 		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
-	FLAG_KINDS = {
-		profile: "string",
-		"log-level": "log-level",
-		session: "string",
-		"include-offline": "boolean",
-		limit: "limit",
-		name: "string",
-		label: "string",
-		prompt: "boolean",
-		"secret-file": "string",
-		force: "boolean"
-	};
-	LIMIT_DIGITS = /^[0-9]{1,9}$/;
-	fail$1 = (reason, flag) => ({
-		ok: false,
-		error: usageError(reason, flag)
-	});
 }));
 
 // src/protocol/bap-error.ts
@@ -4233,27 +4016,6 @@ var init_json_document = __esmMin((() => {
 	});
 }));
 
-// src/protocol/ndjson-writer.ts
-/**
-* One NDJSON line: compact JSON of `value` plus `\n` (spec §5). `\n` and `\r` inside strings are
-* escaped by JSON itself; U+2028 and U+2029 are escaped as `\u2028` / `\u2029` too, so no reader
-* that treats them as line breaks can split an event. Round-trips through `JSON.parse`.
-*
-* @example
-* ndjsonLine({ event: "acked", message_ids: ["m-1"], unknown: [] });
-* // '{"event":"acked","message_ids":["m-1"],"unknown":[]}\n'
-*/
-function ndjsonLine(value) {
-	const json = JSON.stringify(value);
-	const text = LINE_SEPARATORS.test(json) ? json.replace(LINE_SEPARATORS, (c) => c === "\u2028" ? "\\u2028" : "\\u2029") : json;
-	LINE_SEPARATORS.lastIndex = 0;
-	return `${text}\n`;
-}
-var LINE_SEPARATORS;
-var init_ndjson_writer = __esmMin((() => {
-	LINE_SEPARATORS = /[\u2028\u2029]/g;
-}));
-
 // src/protocol/protocol-error-reader.ts
 /**
 * Reads a wire error object as a consumer (spec §3.1): `code` and `message` required strings; a
@@ -4303,45 +4065,6 @@ var init_protocol_error_reader = __esmMin((() => {
 
 // src/protocol/envelope.ts
 /**
-* Wraps a result.
-*
-* @example
-* JSON.stringify(okEnvelope({ session_id: "s-51d0", state: "offline" }));
-* // '{"ok":true,"protocol_version":"1","result":{"session_id":"s-51d0","state":"offline"}}'
-*/
-function okEnvelope(result) {
-	return {
-		ok: true,
-		protocol_version: "1",
-		result
-	};
-}
-/**
-* Wraps an error (a wire object or a {@link BapError}, converted to its wire object).
-*
-* @example
-* errorEnvelope(notFoundError());
-* // { ok: false, protocol_version: "1", error: { code: "not_found", message: "session or message not found", retryable: false } }
-*/
-function errorEnvelope(error) {
-	const wire = "toProtocolError" in error ? error.toProtocolError() : error;
-	return {
-		ok: false,
-		protocol_version: "1",
-		error: wire
-	};
-}
-/**
-* The stdout text of an envelope: compact JSON plus exactly one `\n` (spec §1.4), with U+2028
-* and U+2029 escaped as in {@link ndjsonLine}.
-*
-* @example
-* envelopeLine(okEnvelope({})) === '{"ok":true,"protocol_version":"1","result":{}}\n';
-*/
-function envelopeLine(envelope) {
-	return ndjsonLine(envelope);
-}
-/**
 * Validates an envelope as a consumer: `ok` boolean; `protocol_version` `"1"` (another version is
 * `protocol_mismatch`); `result` (a JSON object, kept as is for the per-command validator) present
 * iff `ok`; `error` present iff not, read leniently (unknown code → `internal`, absent
@@ -4381,7 +4104,6 @@ var init_envelope = __esmMin((() => {
 	init_field_rules();
 	init_json_document();
 	init_limits();
-	init_ndjson_writer();
 	init_protocol_error_reader();
 }));
 
@@ -4660,103 +4382,9 @@ var init_message_envelope = __esmMin((() => {
 }));
 
 // src/protocol/ndjson-decoder.ts
-var NEWLINE$1, NdjsonDecoder;
 var init_ndjson_decoder = __esmMin((() => {
 	init_json_document();
 	init_limits();
-	init_strict_json();
-	NEWLINE$1 = 10;
-	NdjsonDecoder = class {
-		#onValue;
-		#onIssue;
-		#maxLineBytes;
-		#pending = [];
-		#pendingBytes = 0;
-		#discarding = false;
-		#line = 1;
-		/** Creates a decoder delivering to `options.onValue`. */
-		constructor(options) {
-			this.#onValue = options.onValue;
-			this.#onIssue = options.onIssue;
-			this.#maxLineBytes = options.maxLineBytes ?? 1048576;
-		}
-		/** Feeds the next chunk of the stream. */
-		push(chunk) {
-			let start = 0;
-			const length = chunk.length;
-			while (start < length) {
-				const newline = chunk.indexOf(NEWLINE$1, start);
-				const end = newline === -1 ? length : newline;
-				const segmentBytes = end - start;
-				if (this.#discarding) {
-					if (newline !== -1) {
-						this.#discarding = false;
-						this.#line++;
-					}
-				} else if (this.#pendingBytes + segmentBytes > this.#maxLineBytes) {
-					this.#report("too_long", this.#pendingBytes + segmentBytes);
-					this.#pending = [];
-					this.#pendingBytes = 0;
-					if (newline === -1) this.#discarding = true;
-					else this.#line++;
-				} else if (newline === -1) {
-					this.#pending.push(chunk.slice(start, end));
-					this.#pendingBytes += segmentBytes;
-				} else this.#completeLine(chunk.subarray(start, end));
-				if (newline === -1) return;
-				start = newline + 1;
-			}
-		}
-		/** Ends the stream: a final unterminated line is parsed; an oversize one stays dropped. */
-		end() {
-			if (!this.#discarding && this.#pendingBytes > 0) this.#completeLine(/* @__PURE__ */ new Uint8Array(0));
-			this.#pending = [];
-			this.#pendingBytes = 0;
-			this.#discarding = false;
-		}
-		#completeLine(tail) {
-			let bytes = tail;
-			if (this.#pending.length > 0) {
-				bytes = new Uint8Array(this.#pendingBytes + tail.length);
-				let offset = 0;
-				for (const part of this.#pending) {
-					bytes.set(part, offset);
-					offset += part.length;
-				}
-				bytes.set(tail, offset);
-				this.#pending = [];
-				this.#pendingBytes = 0;
-			}
-			this.#parseLine(bytes);
-			this.#line++;
-		}
-		#parseLine(bytes) {
-			let blank = true;
-			for (let i = 0; i < bytes.length; i++) {
-				const b = bytes[i];
-				if (b !== 32 && b !== 13 && b !== 9) {
-					blank = false;
-					break;
-				}
-			}
-			if (blank) return;
-			const text = decodeUtf8Strict(bytes);
-			if (text === void 0) {
-				this.#report("not_utf8", bytes.length);
-				return;
-			}
-			const parsed = parseStrictJson(text);
-			if (parsed.ok) this.#onValue(parsed.value);
-			else this.#report(parsed.reason, bytes.length);
-		}
-		#report(reason, bytes) {
-			this.#onIssue?.({
-				line: this.#line,
-				reason,
-				bytes
-			});
-		}
-	};
 }));
 
 // src/protocol/receive-result.ts
@@ -5190,37 +4818,6 @@ var init_team_members_result = __esmMin((() => {
 }));
 
 // src/protocol/watch-command.ts
-/**
-* Validates one watch stdin command. A string `type` this version does not know validates to
-* `null` (ignore it); a missing or non-string `type` is `invalid_input`, `field = "type"`.
-* Unknown members are dropped.
-*
-* @example
-* validateWatchCommand({ type: "close", reason: "bye" }); // { ok: true, value: { type: "close" } }
-* validateWatchCommand({ type: "pause" });                // { ok: true, value: null }
-*/
-function validateWatchCommand(value, options) {
-	const lease = options?.lease ?? DEFAULT_LEASE;
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		const type = member(o, "type");
-		if (type === void 0) failField("type", "required");
-		if (typeof type !== "string") failField("type", "invalid_value");
-		switch (type) {
-			case "ack": return {
-				type: "ack",
-				message_ids: readMessageIds(o, "")
-			};
-			case "heartbeat": {
-				const command = { type: "heartbeat" };
-				readHeartbeatChanges(o, "", lease, command);
-				return command;
-			}
-			case "close": return { type: "close" };
-			default: return null;
-		}
-	});
-}
 var init_watch_command$1 = __esmMin((() => {
 	init_ack();
 	init_field_rules();
@@ -5258,7 +4855,6 @@ var init_protocol = __esmMin((() => {
 	init_limits();
 	init_message_envelope();
 	init_ndjson_decoder();
-	init_ndjson_writer();
 	init_protocol_error_reader();
 	init_receive_result();
 	init_rfc3339();
@@ -5277,6 +4873,149 @@ var init_protocol = __esmMin((() => {
 	init_text_measure();
 	init_watch_command$1();
 	init_watch_event();
+}));
+
+// src/adapters/adapter-logger.ts
+/**
+* A logger that drops everything (in-process use without diagnostics).
+*
+* @example
+* new HttpAdapter({ …, logger: silentLogger() });
+*/
+function silentLogger() {
+	const drop = () => {};
+	const self = {
+		error: drop,
+		warn: drop,
+		info: drop,
+		debug: drop,
+		child: () => self
+	};
+	return self;
+}
+var init_adapter_logger = __esmMin((() => {
+	init_protocol();
+}));
+
+// src/adapters/event-queue.ts
+var EventQueue;
+var init_event_queue = __esmMin((() => {
+	EventQueue = class {
+		#items = [];
+		#head = 0;
+		#ended = false;
+		#waiter;
+		/** True once {@link end} was called. */
+		get ended() {
+			return this.#ended;
+		}
+		/** Adds an item (dropped after {@link end}). */
+		push(item) {
+			if (this.#ended) return;
+			const waiter = this.#waiter;
+			if (waiter !== void 0) {
+				this.#waiter = void 0;
+				waiter({
+					value: item,
+					done: false
+				});
+				return;
+			}
+			this.#items.push(item);
+		}
+		/** Ends the stream after the buffered items. Idempotent. */
+		end() {
+			if (this.#ended) return;
+			this.#ended = true;
+			const waiter = this.#waiter;
+			if (waiter !== void 0 && this.#head >= this.#items.length) {
+				this.#waiter = void 0;
+				waiter({
+					value: void 0,
+					done: true
+				});
+			}
+		}
+		/** The consumer side (one consumer). */
+		[Symbol.asyncIterator]() {
+			return {
+				next: () => {
+					if (this.#head < this.#items.length) {
+						const value = this.#items[this.#head];
+						this.#head++;
+						if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+							this.#items = this.#items.slice(this.#head);
+							this.#head = 0;
+						}
+						return Promise.resolve({
+							value,
+							done: false
+						});
+					}
+					if (this.#ended) return Promise.resolve({
+						value: void 0,
+						done: true
+					});
+					return new Promise((resolve) => {
+						this.#waiter = resolve;
+					});
+				},
+				return: () => {
+					this.end();
+					this.#items = [];
+					this.#head = 0;
+					return Promise.resolve({
+						value: void 0,
+						done: true
+					});
+				}
+			};
+		}
+	};
+}));
+
+// src/adapters/http/config-location.ts
+/**
+* True when `name` can be a profile name (1–64 characters of `[A-Za-z0-9_.-]`, not starting
+* with `.` or `-`), so it is safe as a file stem.
+*
+* @example
+* isValidProfileName("work") === true; isValidProfileName("../x") === false;
+*/
+function isValidProfileName(name) {
+	return PROFILE_NAME.test(name);
+}
+/**
+* The profile in force: `--profile`, else a non-empty `BRIGADE_PROFILE`, else `default`.
+*
+* @example
+* resolveProfileName(undefined, { BRIGADE_PROFILE: "work" }) === "work";
+*/
+function resolveProfileName(flag, env) {
+	if (flag !== void 0) return flag;
+	const fromEnv = env.BRIGADE_PROFILE;
+	return fromEnv !== void 0 && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
+}
+/**
+* The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
+* `$HOME/.config/brigade`. Only absolute paths count (spec §1.5: never the cwd); `undefined`
+* when none is usable.
+*
+* @example
+* resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
+*/
+function resolveConfigDir(env) {
+	const explicit = env.BRIGADE_CONFIG_DIR;
+	if (explicit !== void 0 && explicit !== "") return isAbsolute(explicit) ? explicit : void 0;
+	const xdg = env.XDG_CONFIG_HOME;
+	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+	const home = env.HOME;
+	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".config", "brigade");
+}
+var DEFAULT_PROFILE_NAME, PROFILE_NAME;
+var init_config_location = __esmMin((() => {
+	DEFAULT_PROFILE_NAME = "default";
+	PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 }));
 
 // src/adapters/http/http-adapter-constants.ts
@@ -5382,98 +5121,6 @@ function describeHttpAdapter(store, name) {
 var init_describe_profile = __esmMin((() => {
 	init_protocol();
 	init_http_adapter_constants();
-}));
-
-// src/adapters/adapter-logger.ts
-/**
-* Redacts text for a log line: a §9 join secret keeps its team_ref and loses its secret half
-* (`brg1.<team_ref>.[redacted]`), a `Bearer <token>` becomes `Bearer [redacted]`. Returns the
-* input itself when nothing matches (fast path).
-*
-* @example
-* redactLogText("join brg1.t-1.s3cr3t") === "join brg1.t-1.[redacted]";
-*/
-function redactLogText(text) {
-	if (!text.includes("brg1.") && !/bearer/i.test(text)) return text;
-	return text.replace(SECRET_SHAPE, "brg1.$1.[redacted]").replace(BEARER, "Bearer [redacted]");
-}
-/**
-* The log level in force: the `--log-level` flag, else `BRIGADE_LOG_LEVEL` when it names a
-* level, else `warn`.
-*
-* @example
-* resolveLogLevel(undefined, "debug") === "debug";
-*/
-function resolveLogLevel(flag, env) {
-	if (flag !== void 0) return flag;
-	if (env !== void 0 && LOG_LEVELS.includes(env)) return env;
-	return "warn";
-}
-/**
-* A logger writing `{"ts","level","comp","event",…}` lines (spec §1.4 recommendation). Reserved
-* keys in `fields` cannot overwrite the four leading members.
-*
-* @example
-* const log = createNdjsonLogger({ write: (l) => process.stderr.write(l), level: "info", comp: "http" });
-*/
-function createNdjsonLogger(options) {
-	const threshold = RANK[options.level];
-	const now = options.now ?? (() => /* @__PURE__ */ new Date());
-	const emit = (level, event, fields) => {
-		if (RANK[level] > threshold) return;
-		const line = {
-			ts: now().toISOString(),
-			level,
-			comp: options.comp,
-			event: redactLogText(event)
-		};
-		if (fields !== void 0) for (const [key, value] of Object.entries(fields)) {
-			if (value === void 0 || key in line) continue;
-			line[key] = typeof value === "string" ? redactLogText(value) : value;
-		}
-		try {
-			options.write(`${JSON.stringify(line)}\n`);
-		} catch {}
-	};
-	return {
-		error: (event, fields) => emit("error", event, fields),
-		warn: (event, fields) => emit("warn", event, fields),
-		info: (event, fields) => emit("info", event, fields),
-		debug: (event, fields) => emit("debug", event, fields),
-		child: (comp) => createNdjsonLogger({
-			...options,
-			comp
-		})
-	};
-}
-/**
-* A logger that drops everything (in-process use without diagnostics).
-*
-* @example
-* new HttpAdapter({ …, logger: silentLogger() });
-*/
-function silentLogger() {
-	const drop = () => {};
-	const self = {
-		error: drop,
-		warn: drop,
-		info: drop,
-		debug: drop,
-		child: () => self
-	};
-	return self;
-}
-var RANK, SECRET_SHAPE, BEARER;
-var init_adapter_logger = __esmMin((() => {
-	init_protocol();
-	RANK = {
-		error: 0,
-		warn: 1,
-		info: 2,
-		debug: 3
-	};
-	SECRET_SHAPE = /brg1\.([^\s"'<>`.]+(?:\.[^\s"'<>`.]+)*)\.[^\s"'<>`.]+/g;
-	BEARER = /\bBearer\s+[^\s"']+/gi;
 }));
 
 // src/adapters/private-files.ts
@@ -5675,83 +5322,6 @@ var init_http_client = __esmMin((() => {
 	init_protocol();
 	init_http_adapter_constants();
 	MAX_RESPONSE_BYTES = 8388608;
-}));
-
-// src/adapters/event-queue.ts
-var EventQueue;
-var init_event_queue = __esmMin((() => {
-	EventQueue = class {
-		#items = [];
-		#head = 0;
-		#ended = false;
-		#waiter;
-		/** True once {@link end} was called. */
-		get ended() {
-			return this.#ended;
-		}
-		/** Adds an item (dropped after {@link end}). */
-		push(item) {
-			if (this.#ended) return;
-			const waiter = this.#waiter;
-			if (waiter !== void 0) {
-				this.#waiter = void 0;
-				waiter({
-					value: item,
-					done: false
-				});
-				return;
-			}
-			this.#items.push(item);
-		}
-		/** Ends the stream after the buffered items. Idempotent. */
-		end() {
-			if (this.#ended) return;
-			this.#ended = true;
-			const waiter = this.#waiter;
-			if (waiter !== void 0 && this.#head >= this.#items.length) {
-				this.#waiter = void 0;
-				waiter({
-					value: void 0,
-					done: true
-				});
-			}
-		}
-		/** The consumer side (one consumer). */
-		[Symbol.asyncIterator]() {
-			return {
-				next: () => {
-					if (this.#head < this.#items.length) {
-						const value = this.#items[this.#head];
-						this.#head++;
-						if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
-							this.#items = this.#items.slice(this.#head);
-							this.#head = 0;
-						}
-						return Promise.resolve({
-							value,
-							done: false
-						});
-					}
-					if (this.#ended) return Promise.resolve({
-						value: void 0,
-						done: true
-					});
-					return new Promise((resolve) => {
-						this.#waiter = resolve;
-					});
-				},
-				return: () => {
-					this.end();
-					this.#items = [];
-					this.#head = 0;
-					return Promise.resolve({
-						value: void 0,
-						done: true
-					});
-				}
-			};
-		}
-	};
 }));
 
 // src/adapters/http/sse-parser.ts
@@ -6307,7 +5877,7 @@ function normalizeServerUrl(text) {
 var init_server_url = __esmMin((() => {}));
 
 // src/adapters/http/http-adapter.ts
-function unwrap$1(result) {
+function unwrap(result) {
 	if (!result.ok) throw new BapError(result.error);
 	return result.value;
 }
@@ -6382,7 +5952,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async sessionRegister(registration, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap$1(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
+			const body = unwrap(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/sessions"),
@@ -6391,7 +5961,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async sessionHeartbeat(sessionId, heartbeat, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap$1(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
+			const body = unwrap(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#sessionPath(ctx, sessionId, "/heartbeat"),
@@ -6418,7 +5988,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async messageSend(request, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap$1(validateSendRequest(request));
+			const body = unwrap(validateSendRequest(request));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/messages"),
@@ -6436,7 +6006,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async messageAck(sessionId, request, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap$1(validateAckRequest(request));
+			const body = unwrap(validateAckRequest(request));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#sessionPath(ctx, sessionId, "/ack"),
@@ -6468,7 +6038,7 @@ var init_http_adapter = __esmMin((() => {
 			const store = this.#requireStore();
 			const profile = this.#readProfileForSetup(store);
 			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
-			const body = unwrap$1(validateTeamCreateRequest(request));
+			const body = unwrap(validateTeamCreateRequest(request));
 			const setup = await this.#setup(store, profile, void 0, options);
 			const result = await this.#call(setup, {
 				method: "POST",
@@ -6481,7 +6051,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async teamJoin(request, options) {
 			const store = this.#requireStore();
-			const parsed = unwrap$1(validateTeamJoinRequest(request));
+			const parsed = unwrap(validateTeamJoinRequest(request));
 			const profile = this.#readProfileForSetup(store);
 			const secret = parseJoinSecret(parsed.join_secret);
 			const secretTeam = secret.ok ? secret.value.teamRef : "";
@@ -6695,399 +6265,26 @@ var init_http = __esmMin((() => {
 }));
 
 // src/adapters/process-binding/read-stdin-document.ts
-/**
-* Reads one stdin JSON document to EOF (spec §1.3) and never throws: ≤ 1 MiB (bytes past the cap
-* are counted, not kept, so `details.actual` is the size given), UTF-8, one strict JSON document
-* (duplicate members refused); failures are the `parseJsonDocument` ones, plus `field = "stdin"`,
-* `reason = "read_error"` when the stream fails.
-*
-* @example
-* const doc = await readStdinDocument(process.stdin);
-* if (!doc.ok) print(errorEnvelope(doc.error));
-*/
-async function readStdinDocument(stdin, maxBytes = MAX_STDIN_DOCUMENT_BYTES) {
-	const chunks = [];
-	let kept = 0;
-	let total = 0;
-	try {
-		for await (const chunk of stdin) {
-			total += chunk.byteLength;
-			if (total <= maxBytes) {
-				chunks.push(chunk);
-				kept += chunk.byteLength;
-			}
-		}
-	} catch {
-		return {
-			ok: false,
-			error: invalidInputError("stdin", "read_error")
-		};
-	}
-	if (total > maxBytes) return {
-		ok: false,
-		error: invalidInputError("stdin", "too_long", {
-			limit: String(maxBytes),
-			actual: String(total),
-			unit: "bytes"
-		})
-	};
-	const bytes = new Uint8Array(kept);
-	let offset = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return parseJsonDocument(bytes, { maxBytes });
-}
 var init_read_stdin_document = __esmMin((() => {
 	init_protocol();
 }));
 
 // src/adapters/process-binding/run-watch.ts
-/**
-* Runs `message watch --session <id>` at the process boundary (spec §5): every event is one
-* NDJSON line on stdout (nothing else); stdin is read as NDJSON commands (unknown types ignored,
-* invalid or over-long lines dropped and logged, reading continues); stdin EOF or a terminate
-* signal ends the watch (exit 0, after in-flight commands had up to 2.5 s); a `close` command
-* closes the session and exits 0; an `error` event with `retryable: false` ends it with that
-* code's exit status.
-*
-* @example
-* const status = await runWatch(adapter, "s-51d0", io, logger, describe.lease);
-*/
-async function runWatch$1(adapter, sessionId, io, logger, lease) {
-	const handle = adapter.messageWatch(sessionId);
-	let stopping = false;
-	let inFlight = Promise.resolve();
-	const stop = () => {
-		if (stopping) return;
-		stopping = true;
-		handle.close();
-	};
-	const unsubscribe = io.onTerminate?.(() => {
-		logger.info("watch_terminate_signal");
-		stop();
-	});
-	const decoder = new NdjsonDecoder({
-		onValue: (value) => {
-			const command = validateWatchCommand(value, { lease });
-			if (!command.ok) {
-				logger.warn("watch_command_invalid", { field: command.error.details?.field ?? "" });
-				return;
-			}
-			if (command.value === null) {
-				logger.info("watch_command_unknown");
-				return;
-			}
-			logger.debug("watch_command", { type: command.value.type });
-			inFlight = handle.send(command.value).catch(() => {});
-		},
-		onIssue: (issue) => logger.warn("watch_command_dropped", {
-			reason: issue.reason,
-			line: issue.line
-		})
-	});
-	const iterator = io.stdin[Symbol.asyncIterator]();
-	(async () => {
-		try {
-			for (;;) {
-				const next = await iterator.next();
-				if (next.done === true || stopping) break;
-				decoder.push(next.value);
-			}
-			decoder.end();
-		} catch {
-			logger.warn("watch_stdin_failed");
-		}
-		if (stopping) return;
-		logger.info("watch_stdin_eof");
-		let timer;
-		await Promise.race([inFlight, new Promise((resolve) => {
-			timer = setTimeout(resolve, WATCH_EOF_DRAIN_MS);
-		})]);
-		clearTimeout(timer);
-		stop();
-	})();
-	let status = 0;
-	try {
-		for await (const event of handle) {
-			io.stdout(ndjsonLine(event));
-			if (event.event === "error" && !event.error.retryable) status = ERROR_EXIT_STATUS[event.error.code];
-		}
-	} finally {
-		stopping = true;
-		unsubscribe?.();
-		iterator.return?.()?.catch(() => {});
-	}
-	return status;
-}
-var WATCH_EOF_DRAIN_MS;
 var init_run_watch = __esmMin((() => {
 	init_protocol();
-	WATCH_EOF_DRAIN_MS = 2500;
 }));
 
 // src/adapters/process-binding/run-process-binding.ts
-function unwrap(result) {
-	if (!result.ok) throw new BapError(result.error);
-	return result.value;
-}
-/**
-* Exposes any in-process BAP/1 `Adapter` over the process boundary (spec §1–§5) and returns the
-* exit status. `argv` is `<group> <verb> [flags]` (never through a shell). Rules:
-* - stdout gets exactly one envelope + `\n` for every outcome (NDJSON events for `message
-*   watch`), nothing else at any log level; stderr gets NDJSON diagnostics at `--log-level` /
-*   `BRIGADE_LOG_LEVEL` (default `warn`), redacted;
-* - the exit status is a function of the error code only (0, 1..12; never 126, 127, ≥ 128); an
-*   unexpected exception is `internal` (1), never a stack trace;
-* - a command that takes no input never touches stdin; a document command reads one ≤ 1 MiB
-*   document after the adapter's local checks, and is refused with `usage` `terminal` when stdin
-*   is a terminal; `--prompt` without a terminal is `usage` `prompt_requires_terminal`;
-* - `--join-secret` anywhere is `usage`; messages never echo an argument;
-* - `team create --secret-file <path>` writes the secret 0600 and omits it from stdout.
-*
-* @example
-* const status = await runProcessBinding(["describe"], io, () => ({ adapter }));
-*/
-async function runProcessBinding(argv, io, factory, options) {
-	const parsed = parseAdapterArgv(argv, options?.argv);
-	const level = resolveLogLevel(parsed.ok ? parsed.command.flags.logLevel : void 0, io.env.BRIGADE_LOG_LEVEL);
-	const logger = createNdjsonLogger({
-		write: io.stderr,
-		level,
-		comp: options?.comp ?? "adapter"
-	});
-	if (!parsed.ok) {
-		logger.warn("usage", { reason: parsed.error.details?.reason ?? "" });
-		return finish(io, new BapError(parsed.error));
-	}
-	const command = parsed.command;
-	logger.debug("command", { command: command.name });
-	try {
-		const result = await dispatch(command, factory({
-			profile: command.flags.profile,
-			env: io.env,
-			logger
-		}), io, logger);
-		if (typeof result === "number") return result;
-		io.stdout(envelopeLine(okEnvelope(result)));
-		return 0;
-	} catch (error) {
-		if (isBapError(error)) {
-			logger.info("command_failed", {
-				command: command.name,
-				code: error.code
-			});
-			return finish(io, error);
-		}
-		logger.error("command_crashed", {
-			command: command.name,
-			error: error instanceof Error ? error.name : "unknown"
-		});
-		return finish(io, new BapError(internalError()));
-	}
-}
-function finish(io, error) {
-	io.stdout(envelopeLine(errorEnvelope(error)));
-	return error.exitStatus;
-}
-/** Reads the stdin document of a document command (after the terminal courtesy check). */
-async function readDocument(io) {
-	if (io.stdinIsTerminal === true) throw usage("terminal");
-	return unwrap(await readStdinDocument(io.stdin));
-}
-async function readObjectDocument(io) {
-	const value = await readDocument(io);
-	if (!isJsonObject(value)) throw new BapError(invalidInputError(void 0, "invalid_value"));
-	return value;
-}
-async function dispatch(command, bound, io, logger) {
-	const { adapter } = bound;
-	const flags = command.flags;
-	const session = flags.session ?? "";
-	const local = () => bound.checkLocalReady?.(command.name);
-	switch (command.name) {
-		case "describe": return adapter.describe();
-		case "session register": {
-			local();
-			const lease = (await adapter.describe()).lease;
-			const doc = unwrap(validateSessionRegistration(await readDocument(io), { lease }));
-			return adapter.sessionRegister(doc);
-		}
-		case "session heartbeat": {
-			local();
-			const lease = (await adapter.describe()).lease;
-			const doc = unwrap(validateHeartbeatRequest(await readDocument(io), { lease }));
-			return adapter.sessionHeartbeat(session, doc);
-		}
-		case "session list":
-			local();
-			return adapter.sessionList({
-				...flags.session === void 0 ? {} : { session: flags.session },
-				includeOffline: flags.includeOffline === true
-			});
-		case "session close":
-			local();
-			return adapter.sessionClose(session);
-		case "message send":
-			local();
-			return adapter.messageSend(unwrap(validateSendRequest(await readDocument(io))));
-		case "message receive":
-			local();
-			return adapter.messageReceive(session, flags.limit === void 0 ? {} : { limit: flags.limit });
-		case "message ack":
-			local();
-			return adapter.messageAck(session, unwrap(validateAckRequest(await readDocument(io))));
-		case "message watch": {
-			const lease = (await adapter.describe()).lease;
-			return runWatch$1(adapter, session, io, logger, lease);
-		}
-		case "team create": return teamCreate(command, bound, io, logger);
-		case "team join": return teamJoin(command, bound, io);
-		case "team leave":
-			if (adapter.teamLeave === void 0) throw usage("unknown_command");
-			local();
-			return adapter.teamLeave();
-		case "team members":
-			if (adapter.teamMembers === void 0) throw usage("unknown_command");
-			local();
-			return adapter.teamMembers();
-		case "team rotate-secret": return documentConvention(adapter.teamRotateSecret?.bind(adapter), io);
-		case "team revoke-member": return documentConvention(adapter.teamRevokeMember?.bind(adapter), io);
-		case "team transfer": return documentConvention(adapter.teamTransfer?.bind(adapter), io);
-		case "profile init": {
-			const init = adapter.profileInit?.bind(adapter);
-			if (init === void 0) throw usage("unknown_command");
-			return init(await readObjectDocument(io), { force: flags.force === true });
-		}
-		case "profile status": return noInputConvention(adapter.profileStatus?.bind(adapter));
-		case "profile reset": return noInputConvention(adapter.profileReset?.bind(adapter));
-		case "profile revoke-credentials": return noInputConvention(adapter.profileRevokeCredentials?.bind(adapter));
-	}
-}
-async function documentConvention(method, io) {
-	if (method === void 0) throw usage("unknown_command");
-	return method(await readObjectDocument(io));
-}
-async function noInputConvention(method) {
-	if (method === void 0) throw usage("unknown_command");
-	return method();
-}
-async function ask(io, question, secret) {
-	if (io.prompt === void 0) throw usage("prompt_requires_terminal");
-	const answer = await io.prompt(question, { secret });
-	return answer === "" ? void 0 : answer;
-}
-async function teamCreate(command, bound, io, logger) {
-	const create = bound.adapter.teamCreate?.bind(bound.adapter);
-	if (create === void 0) throw usage("unknown_command");
-	const flags = command.flags;
-	if (flags.prompt === true && io.stdinIsTerminal !== true) throw usage("prompt_requires_terminal");
-	bound.checkLocalReady?.(command.name);
-	let draft;
-	if (flags.name !== void 0) draft = { team_name: flags.name };
-	else if (flags.prompt === true) draft = { team_name: await ask(io, "Team name: ", false) ?? "" };
-	else draft = { ...await readObjectDocument(io) };
-	if (flags.label !== void 0 && draft.human_label === void 0) draft.human_label = flags.label;
-	if (flags.prompt === true && draft.human_label === void 0) {
-		const label = await ask(io, "Your label (optional): ", false);
-		if (label !== void 0) draft.human_label = label;
-	}
-	const request = unwrap(validateTeamCreateRequest(draft));
-	const secretFile = flags.secretFile;
-	if (secretFile !== void 0) checkSecretFileTarget(secretFile);
-	const result = await create(request);
-	if (secretFile !== void 0) try {
-		writePrivateFileAtomic(secretFile, `${result.join_secret}\n`);
-		const { join_secret: _omitted, ...rest } = result;
-		logger.info("join_secret_written");
-		return rest;
-	} catch (error) {
-		logger.error("secret_file_write_failed", { reason: error instanceof PrivateFileError ? error.code : "io_error" });
-	}
-	logger.warn("join_secret_shown_once");
-	return result;
-}
-/** `--secret-file` must name a file in an existing, writable folder (checked before creating). */
-function checkSecretFileTarget(path) {
-	try {
-		accessSync(dirname(path), constants.W_OK);
-		const info = statSync(path, { throwIfNoEntry: false });
-		if (info !== void 0 && !info.isFile()) throw new Error("not a file");
-	} catch {
-		throw usage("invalid_value", "--secret-file");
-	}
-}
-async function teamJoin(command, bound, io) {
-	const join = bound.adapter.teamJoin?.bind(bound.adapter);
-	if (join === void 0) throw usage("unknown_command");
-	const flags = command.flags;
-	if (flags.prompt === true && io.stdinIsTerminal !== true) throw usage("prompt_requires_terminal");
-	bound.checkLocalReady?.(command.name);
-	let draft;
-	if (flags.prompt === true) {
-		draft = { join_secret: await ask(io, "Join secret: ", true) ?? "" };
-		if (flags.label === void 0) {
-			const label = await ask(io, "Your label (optional): ", false);
-			if (label !== void 0) draft.human_label = label;
-		}
-	} else draft = { ...await readObjectDocument(io) };
-	if (flags.label !== void 0 && draft.human_label === void 0) draft.human_label = flags.label;
-	const parsed = unwrap(validateTeamJoinRequest(draft));
-	const request = { join_secret: parsed.join_secret };
-	if (parsed.human_label !== void 0) request.human_label = parsed.human_label;
-	if (parsed.backend !== void 0) request.backend = parsed.backend;
-	return join(request);
-}
-var usage;
 var init_run_process_binding = __esmMin((() => {
 	init_protocol();
 	init_adapter_logger();
-	init_private_files();
 	init_read_stdin_document();
 	init_run_watch();
-	usage = (reason, flag) => new BapError(usageError(reason, flag));
 }));
 
 // src/adapters/process-binding/run-as-process.ts
-/**
-* Runs one BAP/1 command through {@link runProcessBinding} the way an adapter executable must
-* behave. When `io.stdin` is this process's own stdin: a terminal stdin enables `--prompt` (with
-* `options.prompt`), SIGTERM and SIGINT end a watch cleanly, and the process exits
-* {@link ADAPTER_EXIT_GRACE_MS} after the command finished if nothing else ended it. With any
-* other stdin (tests) none of that is wired. Returns the binding's exit status (0, 1..12).
-*
-* @example process.exitCode = await runAsProcess(argv, processIo(), factory, { comp: "adapter-http" });
-*/
-async function runAsProcess(argv, io, factory, options) {
-	const { prompt, stdin, ...bindingOptions } = options;
-	const real = io.stdin === process.stdin;
-	const terminal = real && process.stdin.isTTY === true;
-	const bindingIo = {
-		stdin: stdin ?? io.stdin,
-		stdout: io.stdout,
-		stderr: io.stderr,
-		env: io.env,
-		stdinIsTerminal: terminal,
-		...terminal && prompt !== void 0 ? { prompt } : {},
-		...real ? { onTerminate: onProcessTerminate } : {}
-	};
-	const status = await runProcessBinding(argv, bindingIo, factory, bindingOptions);
-	if (real) setTimeout(() => process.exit(status), ADAPTER_EXIT_GRACE_MS).unref();
-	return status;
-}
-function onProcessTerminate(listener) {
-	process.on("SIGTERM", listener);
-	process.on("SIGINT", listener);
-	return () => {
-		process.off("SIGTERM", listener);
-		process.off("SIGINT", listener);
-	};
-}
-var ADAPTER_EXIT_GRACE_MS;
 var init_run_as_process = __esmMin((() => {
 	init_run_process_binding();
-	ADAPTER_EXIT_GRACE_MS = 2e3;
 }));
 
 // src/adapters/process-binding/index.ts
@@ -7096,95 +6293,6 @@ var init_process_binding = __esmMin((() => {
 	init_run_as_process();
 	init_run_process_binding();
 	init_run_watch();
-}));
-
-// src/cli/adapter-command.ts
-var adapter_command_exports = /* @__PURE__ */ __exportAll({
-	BUNDLED_ADAPTERS: () => BUNDLED_ADAPTERS,
-	runAdapter: () => runAdapter
-});
-/**
-* `brigade adapter <name> <group> <verb> [flags]`: runs a bundled adapter (only `http` for now)
-* through the BAP/1 process binding and returns the exit status (0, or 1..12 from the error code;
-* never 126, 127 or ≥ 128). stdout receives exactly one envelope + `\n` (NDJSON for
-* `message watch`); an unknown adapter name is `usage` (2) with an envelope too. When `io` is the
-* real process, stdin's terminal state enables `--prompt`, SIGTERM/SIGINT end a watch cleanly,
-* and the process is made to exit shortly after the command finished.
-*
-* @example
-* const status = await runAdapter(["http", "describe"], processIo()); // 0
-*/
-async function runAdapter(argv, io) {
-	const [name, ...rest] = argv;
-	if (name === void 0 || !BUNDLED_ADAPTERS.includes(name)) {
-		io.stdout(envelopeLine(errorEnvelope(usageError("unknown_command"))));
-		return 2;
-	}
-	return runAsProcess(rest, io, httpFactory, {
-		comp: "adapter-http",
-		prompt: promptOnTerminal
-	});
-}
-/**
-* Asks one line on the terminal: the question goes to stderr (stdout is reserved for the
-* envelope); with `secret` the answer is not echoed. Ctrl-C or Ctrl-D answers empty.
-*/
-function promptOnTerminal(question, options) {
-	const stdin = process.stdin;
-	process.stderr.write(question);
-	return new Promise((resolve) => {
-		let answer = "";
-		const wasRaw = stdin.isRaw;
-		stdin.setRawMode(true);
-		stdin.resume();
-		const done = (value) => {
-			stdin.off("data", onData);
-			stdin.setRawMode(wasRaw);
-			stdin.pause();
-			process.stderr.write("\n");
-			resolve(value);
-		};
-		const onData = (chunk) => {
-			for (const ch of chunk.toString("utf8")) {
-				if (ch === "\r" || ch === "\n") {
-					done(answer);
-					return;
-				}
-				if (ch === "" || ch === "") {
-					done("");
-					return;
-				}
-				if (ch === "" || ch === "\b") {
-					if (answer.length > 0) {
-						answer = Array.from(answer).slice(0, -1).join("");
-						if (!options.secret) process.stderr.write("\b \b");
-					}
-					continue;
-				}
-				answer += ch;
-				if (!options.secret) process.stderr.write(ch);
-			}
-		};
-		stdin.on("data", onData);
-	});
-}
-var BUNDLED_ADAPTERS, httpFactory;
-var init_adapter_command = __esmMin((() => {
-	init_http();
-	init_process_binding();
-	init_protocol();
-	BUNDLED_ADAPTERS = ["http"];
-	httpFactory = ({ profile, env, logger }) => {
-		const adapter = new HttpAdapter({
-			env,
-			profile,
-			logger: logger.child("http")
-		});
-		return {
-			adapter,
-			checkLocalReady: (command) => adapter.checkLocalReady(command)
-		};
-	};
 }));
 
 // src/adapters/index.ts
@@ -7504,9 +6612,32 @@ var init_inbound_pipeline = __esmMin((() => {
 		get policy() {
 			return this.#policy;
 		}
-		/** Changes the policy (e.g. after a settings scan); held messages stay held until released. */
+		/**
+		* Changes the policy (e.g. after a settings scan); held messages stay held until released.
+		* Messages still waiting in the step-6 queue follow the new policy at once, so nothing is posted
+		* (and acked) after the user turned delivery off: under `refuse` they leave the queue unacked
+		* (the server keeps them), under `hold` they become pending records like step 3 — except those
+		* the user released, which stay queued under `hold`. Items already handed out are not recalled.
+		* Returns the ids taken out of the queue. Back to `accept`, nothing comes back by itself: the
+		* caller fetches the unacknowledged messages again.
+		*
+		* @example pipeline.setPolicy("refuse") // ["m-2", "m-3"]
+		*/
 		setPolicy(policy) {
 			this.#policy = policy;
+			if (policy === "accept") return [];
+			const withdrawn = [];
+			const kept = this.#queue.filter(({ message }) => {
+				if (policy === "hold" && this.#released.has(message.message_id)) return true;
+				withdrawn.push(message);
+				return false;
+			});
+			this.#queue.splice(0, this.#queue.length, ...kept);
+			for (const message of withdrawn) {
+				this.#queuedIds.delete(message.message_id);
+				if (policy === "hold") this.#hold(message);
+			}
+			return withdrawn.map((message) => message.message_id);
 		}
 		/** Messages waiting in the step-6 queue. */
 		get queued() {
@@ -7747,7 +6878,9 @@ var init_inbound_pipeline = __esmMin((() => {
 			}
 		}
 		#savePending() {
-			this.#pendingStore?.save(this.pendingRecords());
+			try {
+				this.#pendingStore?.save(this.pendingRecords());
+			} catch {}
 		}
 		#acceptFromSender(senderId, now) {
 			const since = now - INBOUND_LIMITS.senderWindowMs;
@@ -9656,6 +8789,9 @@ var init_run_watcher = __esmMin((() => {
 		#heartbeatBusy = false;
 		#heartbeatTask = Promise.resolve();
 		#lastHeartbeatAt;
+		/** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
+		#heartbeatFailures = 0;
+		#heartbeatNotBefore = 0;
 		#transcript = new TranscriptUsageReader();
 		#sendModel = false;
 		#sendContext = false;
@@ -9929,6 +9065,7 @@ var init_run_watcher = __esmMin((() => {
 					message_id: messageId,
 					code: codeOf(error)
 				});
+				this.#redriveBy(this.#now() + 10 * this.#tickMs);
 			}
 		}
 		async #deliver() {
@@ -9981,6 +9118,8 @@ var init_run_watcher = __esmMin((() => {
 			this.#ticking = true;
 			try {
 				await this.#tickOnce();
+			} catch (error) {
+				this.#d.log.write("error", "tick_failed", { error: error instanceof Error ? error.name : "unknown" });
 			} finally {
 				this.#ticking = false;
 			}
@@ -10019,8 +9158,12 @@ var init_run_watcher = __esmMin((() => {
 				return;
 			}
 			if (read.map.inbound !== this.#pipeline.policy) {
-				this.#pipeline.setPolicy(read.map.inbound);
-				log.write("info", "policy_changed", { policy: read.map.inbound });
+				const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
+				log.write("info", "policy_changed", {
+					policy: read.map.inbound,
+					withdrawn: withdrawn.length
+				});
+				if (read.map.inbound === "accept") this.#redriveBy(this.#now());
 			}
 			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
 			const now = this.#now();
@@ -10038,7 +9181,7 @@ var init_run_watcher = __esmMin((() => {
 				if (this.#pipeline.queued - before < count) this.#redriveAt = now;
 			}
 			this.#kick();
-			if (this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) {
+			if ((this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) && now >= this.#heartbeatNotBefore) {
 				if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
 			}
 			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && this.#pipeline.queued === 0 && !this.#redriving) {
@@ -10097,9 +9240,15 @@ var init_run_watcher = __esmMin((() => {
 				});
 				this.#sentActivity = activity;
 				this.#acceptedTranscript(transcript);
+				this.#heartbeatFailures = 0;
+				this.#heartbeatNotBefore = 0;
 			} catch (error) {
 				const code = codeOf(error);
 				log.write("warn", "heartbeat_failed", { code });
+				this.#heartbeatFailures += 1;
+				const exponent = Math.min(this.#heartbeatFailures - 1, 20);
+				const wait = Math.min(this.#heartbeatMs, this.#backoff.minMs * 2 ** exponent);
+				this.#heartbeatNotBefore = this.#now() + wait;
 				if (code === "not_found" || code === "conflict") await this.#resume(activity);
 			} finally {
 				this.#lastHeartbeatAt = this.#now();
@@ -13185,8 +12334,43 @@ async function runSessionStart(input, ctx, out) {
 	if (where === void 0) return "off";
 	if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
 	const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
+	if (outcome !== "connected") await retireLeftoverMap(ctx, where);
 	if (outcome !== "off" && isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")) out.line(SHADOWED_BRIGADE_LINE);
 	return outcome;
+}
+/**
+* A SessionStart that did not connect must not leave an earlier map for this pid in place: one of
+* a crashed Claude Code whose pid was reused, or of the conversation before `/clear`. Left, it
+* would make this session act as that one (commands, the prompt hook's watcher respawn, the
+* context line after compaction), and it would hide the missing registration from the prompt
+* hook's retry. So the map is deleted, the watcher stopped, and a valid map's session closed.
+*/
+async function retireLeftoverMap(ctx, where) {
+	const read = readByPidMap({
+		claudePid: where.claudePid,
+		env: ctx.env,
+		uid: ctx.uid
+	});
+	if (!read.ok && read.reason === "not_registered") return;
+	try {
+		rmSync(where.layout.byPid(where.claudePid), { force: true });
+	} catch {
+		ctx.log("brigade hook: map_not_removed\n");
+	}
+	ctx.log("brigade hook: leftover_map_retired\n");
+	if (read.ok) {
+		await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
+		return;
+	}
+	try {
+		await ctx.services.stopWatcher({
+			layout: where.layout,
+			claudePid: where.claudePid,
+			graceMs: HOOK_LIMITS.stopWatcherGraceMs
+		});
+	} catch {
+		ctx.log("brigade hook: watcher_stop_failed\n");
+	}
 }
 async function refreshAfterCompact(input, ctx, where, out) {
 	const read = readByPidMap({
@@ -14094,16 +13278,15 @@ var init_team_command = __esmMin((() => {
 /**
 * The commands the Claude Code plugin ships (its bundle holds these and nothing that needs a native
 * module): the session CLI the model runs, the human's team commands, the hooks, the watcher, and
-* the format tools. Loaded lazily so a hook pays only for its own imports.
+* the format tools. Loaded lazily so a hook pays only for its own imports. Not `adapter`: the
+* harness calls its adapter in process, and on the model's PATH the raw BAP/1 binding would let
+* the model read held bodies unsanitised, acknowledge, close or leave — acts the session CLI keeps
+* from it.
 */
 const HARNESS_COMMANDS = {
 	inspect: {
 		summary: "report every frame, envelope, sentinel, manifest and forged tag in text on stdin",
 		load: async () => (await Promise.resolve().then(() => (init_inspect_command(), inspect_command_exports))).runInspect
-	},
-	adapter: {
-		summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
-		load: async () => (await Promise.resolve().then(() => (init_adapter_command(), adapter_command_exports))).runAdapter
 	},
 	watch: {
 		summary: "the session's message watcher (started by the plugin's hooks, never by hand)",

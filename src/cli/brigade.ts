@@ -4,9 +4,16 @@ import { HARNESS_COMMANDS } from "./harness-commands.ts";
 
 export type { CommandRunner } from "./command-table.ts";
 
-/** Every subcommand: the plugin's commands plus those that need the server's native modules. */
+/**
+ * Every subcommand: the plugin's commands, plus those that need the server's native modules, plus
+ * the adapter executable (never in the plugin: see HARNESS_COMMANDS).
+ */
 const commands: CommandTable = {
   ...HARNESS_COMMANDS,
+  adapter: {
+    summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
+    load: async () => (await import("./adapter-command.ts")).runAdapter,
+  },
   serve: {
     summary: "run the team backend (HTTP API on embedded SQLite)",
     load: async () => (await import("./serve-command.ts")).runServe,

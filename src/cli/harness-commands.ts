@@ -3,16 +3,15 @@ import type { CommandTable } from "./command-table.ts";
 /**
  * The commands the Claude Code plugin ships (its bundle holds these and nothing that needs a native
  * module): the session CLI the model runs, the human's team commands, the hooks, the watcher, and
- * the format tools. Loaded lazily so a hook pays only for its own imports.
+ * the format tools. Loaded lazily so a hook pays only for its own imports. Not `adapter`: the
+ * harness calls its adapter in process, and on the model's PATH the raw BAP/1 binding would let
+ * the model read held bodies unsanitised, acknowledge, close or leave — acts the session CLI keeps
+ * from it.
  */
 export const HARNESS_COMMANDS: CommandTable = {
   inspect: {
     summary: "report every frame, envelope, sentinel, manifest and forged tag in text on stdin",
     load: async () => (await import("./inspect-command.ts")).runInspect,
-  },
-  adapter: {
-    summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
-    load: async () => (await import("./adapter-command.ts")).runAdapter,
   },
   watch: {
     summary: "the session's message watcher (started by the plugin's hooks, never by hand)",
