@@ -9930,7 +9930,7 @@ async function readInput(io, bodyFile) {
 }
 async function readBodyFile(path) {
 	try {
-		const handle = await open(path, "r");
+		const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 		try {
 			const info = await handle.stat();
 			if (!info.isFile()) return "body_file_unreadable";

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
 import {
@@ -284,7 +285,8 @@ async function readInput(
 
 async function readBodyFile(path: string): Promise<Uint8Array | SendRefusal> {
   try {
-    const handle = await open(path, "r");
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const info = await handle.stat();
       if (!info.isFile()) return "body_file_unreadable";

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -271,6 +272,18 @@ describe("brigade send", () => {
     const run = await runCli(["send", bravo, "--body-file", path], "", sessionEnv());
     expect(run.status).toBe(0);
     expect(await receivedBody(bravo, sentId(run.stdout))).toBe("from a file");
+  });
+
+  test("--body-file that is a FIFO or a folder is refused at once (no wait for a writer)", async () => {
+    const fifo = join(root, "body.fifo");
+    execFileSync("mkfifo", [fifo]);
+    for (const path of [fifo, root]) {
+      const run = await runCli(["send", bravo, "--body-file", path], "", sessionEnv());
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        "brigade send: usage: the --body-file cannot be read as a regular file\n",
+      ]);
+    }
   });
 
   test("the idempotency key is protocol.md §6.4's, and a retry within the minute is one message", async () => {
