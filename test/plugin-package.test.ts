@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -188,6 +189,18 @@ describe("bin/brigade", () => {
     const viaLink = spawnSync(link, ["help"], { cwd: scratch, env, encoding: "utf8" });
     expect(viaLink.status).toBe(0);
     expect(viaLink.stdout.startsWith("usage: brigade <command>")).toBe(true);
+  });
+
+  test("a copy whose bundle is gone: a hook exits 0 with one stderr line, any other command 1", () => {
+    const copy = join(scratch, "no-bundle");
+    mkdirSync(join(copy, "bin"), { recursive: true });
+    cpSync(join(repoRoot, BIN), join(copy, "bin/brigade"));
+    const hook = run([join(copy, "bin/brigade"), "hook", "prompt"], { input: "{}" });
+    expect([hook.status, hook.stdout]).toEqual([0, ""]);
+    expect(hook.stderr).toBe("brigade: cannot load the plugin bundle (Error)\n");
+    const other = run([join(copy, "bin/brigade"), "sessions"]);
+    expect(other.status).toBe(1);
+    expect(other.stdout).toBe("");
   });
 
   test("on a node older than 20 it prints one Brigade: line on stdout and exits 0", () => {
