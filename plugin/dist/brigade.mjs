@@ -12439,7 +12439,8 @@ var init_session_start_hook = __esmMin((() => {
 * `permission_mode` (only this event carries it) and the settings-scan policy in the
 * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
-* notice and delete it; poll (`poll_on_prompt`, or no socket); print the held notice while
+* notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
+* delivers (never beside a running one: one message read twice); print the held notice while
 * anything is held. The prompt text is never read. Never throws.
 *
 * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
@@ -12461,9 +12462,17 @@ async function runPrompt(input, ctx, out, deadline) {
 	const map = updateMap(input, ctx, where, read.map, out);
 	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
 	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
-	if (map.socket_path !== "" && token !== "" && !ctx.services.isWatcherRunning(where.layout, where.claudePid)) await startWatcherFromHook(ctx, where.layout, map, token);
+	let watcherDelivers = false;
+	if (map.socket_path !== "" && token !== "") {
+		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
+		if (!watcherDelivers) {
+			await startWatcherFromHook(ctx, where.layout, map, token);
+			watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
+		}
+	}
 	printNotice(ctx, where, out);
-	if (readPluginOptions(ctx.env).pollOnPrompt || map.socket_path === "") {
+	const options = readPluginOptions(ctx.env);
+	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
 			const adapter = ctx.services.openAdapter({

@@ -340,6 +340,42 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     await creator.sessionClose(sender.session_id);
   });
 
+  test("poll_on_prompt never polls beside a running watcher; it does when no watcher can run", async () => {
+    await hook("session-start", start("native-a"), newCalls());
+    const mine = readMap().brigade_session_id as string;
+    expect(readMap().socket_path).not.toBe("");
+    const sender = await creator.sessionRegister({
+      harness: "test",
+      harness_version: "1",
+      session_name: "web",
+      activity: "idle",
+      inbound: "accept",
+    });
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Deploy window moved to 14:00.",
+    });
+    const pollEnv = env({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" });
+    const prompt = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "plan",
+    };
+    const calls = newCalls();
+    const running = { services: { ...services(calls), isWatcherRunning: () => true } };
+    const beside = await hook("prompt", prompt, calls, pollEnv, undefined, running);
+    expect(beside.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+    // The stand-in ensureWatcher "spawns" but isWatcherRunning stays false: nothing delivers.
+    const alone = await hook("prompt", prompt, newCalls(), pollEnv);
+    expect(alone.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
+    expect(alone.stdout).toContain("Deploy window moved to 14:00.");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(0);
+    await creator.sessionClose(sender.session_id);
+  });
+
   test("/clear: SessionEnd(clear) keeps everything; the next SessionStart registers anew and retires the old session", async () => {
     const old = readMap().brigade_session_id as string;
     const calls = newCalls();
