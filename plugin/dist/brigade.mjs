@@ -7252,24 +7252,35 @@ function requestRelease(layout, sessionId, ids, uid) {
 * @example pipeline.release(readReleaseRequests(layout, "s-1", uid));
 */
 function readReleaseRequests(layout, sessionId, uid) {
-	const value = readJson(layout.release(sessionId), uid);
+	return releaseIds(readJson(layout.release(sessionId), uid));
+}
+function releaseIds(value) {
 	if (value === void 0 || !isJsonObject(value) || value.version !== 1) return [];
 	const ids = value.message_ids;
 	if (!Array.isArray(ids)) return [];
 	return ids.filter((id) => typeof id === "string" && id !== "");
 }
 /**
-* Reads and deletes the release file in one step (the watcher or the next poll consumes it);
-* returns the ids to pass to `InboundPipeline.release`. Never throws.
+* Takes the release file (the watcher or the next poll consumes it) and returns the ids to pass to
+* `InboundPipeline.release`. The file is first renamed to a name of our own, then read and
+* deleted: a `requestRelease` that lands meanwhile writes a new file, read next time, instead of
+* being deleted unread. Never throws.
 *
 * @example pipeline.release(consumeReleaseRequests(layout, "s-1", uid));
 */
 function consumeReleaseRequests(layout, sessionId, uid) {
-	const ids = readReleaseRequests(layout, sessionId, uid);
+	const path = layout.release(sessionId);
+	const claimed = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.claimed`;
 	try {
-		rmSync(layout.release(sessionId), { force: true });
+		renameSync(path, claimed);
+	} catch {
+		return [];
+	}
+	const value = readJson(claimed, uid);
+	try {
+		rmSync(claimed, { force: true });
 	} catch {}
-	return ids;
+	return releaseIds(value);
 }
 var MAX_HOLD_FILE_BYTES, PENDING_TEXT;
 var init_pending_file = __esmMin((() => {
@@ -7494,8 +7505,16 @@ function processLiveness(pid) {
 		return "alive";
 	}
 	const state = ps(pid, "stat");
-	if (state === void 0) return "dead";
+	if (state === void 0) return signalable(pid) ? "alive" : "dead";
 	return state.startsWith("Z") ? "zombie" : "alive";
+}
+function signalable(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
 }
 var DECIMAL, systemProcessProbe;
 var init_process_probe = __esmMin((() => {

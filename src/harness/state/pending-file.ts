@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { renameSync, rmSync } from "node:fs";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
 import type { PendingRecord, PendingStore } from "../inbound/index.ts";
 import { INBOUND_LIMITS } from "../inbound/index.ts";
@@ -108,7 +109,10 @@ export function requestRelease(
  * @example pipeline.release(readReleaseRequests(layout, "s-1", uid));
  */
 export function readReleaseRequests(layout: StateLayout, sessionId: string, uid: number): string[] {
-  const value = readJson(layout.release(sessionId), uid);
+  return releaseIds(readJson(layout.release(sessionId), uid));
+}
+
+function releaseIds(value: JsonValue | undefined): string[] {
   if (value === undefined || !isJsonObject(value) || value.version !== 1) return [];
   const ids = value.message_ids;
   if (!Array.isArray(ids)) return [];
@@ -116,8 +120,10 @@ export function readReleaseRequests(layout: StateLayout, sessionId: string, uid:
 }
 
 /**
- * Reads and deletes the release file in one step (the watcher or the next poll consumes it);
- * returns the ids to pass to `InboundPipeline.release`. Never throws.
+ * Takes the release file (the watcher or the next poll consumes it) and returns the ids to pass to
+ * `InboundPipeline.release`. The file is first renamed to a name of our own, then read and
+ * deleted: a `requestRelease` that lands meanwhile writes a new file, read next time, instead of
+ * being deleted unread. Never throws.
  *
  * @example pipeline.release(consumeReleaseRequests(layout, "s-1", uid));
  */
@@ -126,11 +132,18 @@ export function consumeReleaseRequests(
   sessionId: string,
   uid: number,
 ): string[] {
-  const ids = readReleaseRequests(layout, sessionId, uid);
+  const path = layout.release(sessionId);
+  const claimed = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.claimed`;
   try {
-    rmSync(layout.release(sessionId), { force: true });
+    renameSync(path, claimed);
   } catch {
-    // a file we cannot remove is read again next time; release is idempotent
+    return []; // no file (the usual case), or one we cannot take: read again next time
   }
-  return ids;
+  const value = readJson(claimed, uid);
+  try {
+    rmSync(claimed, { force: true });
+  } catch {
+    // a leftover claimed file is never read again
+  }
+  return releaseIds(value);
 }

@@ -414,5 +414,7 @@ describe("pending and release files", () => {
     requestRelease(layout, "s-1", ["m-3"], uid);
     chmodSync(layout.release("s-1"), 0o644);
     expect(consumeReleaseRequests(layout, "s-1", uid)).toEqual([]);
+    // The file is taken by renaming it first; nothing of it is left behind.
+    expect(readdirSync(dirname(layout.release("s-1")))).toEqual([]);
   });
 });

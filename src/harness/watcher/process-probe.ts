@@ -129,8 +129,20 @@ export function processLiveness(pid: number): ProcessLiveness {
     return "alive";
   }
   const state = ps(pid, "stat");
-  if (state === undefined) return "dead";
+  // A `ps` that failed (a timeout under load, no fork) is no evidence of a zombie: the process
+  // counts as alive while it still answers `kill(pid, 0)`, so a live Claude Code never loses its
+  // session to a failed probe.
+  if (state === undefined) return signalable(pid) ? "alive" : "dead";
   return state.startsWith("Z") ? "zombie" : "alive";
+}
+
+function signalable(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The real process probe ({@link processLiveness}, {@link processStartToken}). */
