@@ -73,8 +73,9 @@ const HELP = `usage: brigade inbox [--json]
        brigade inbox release [--session <session id>] (--all | <message id>...)
 
 Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
-sender session id, summary, message id, times; never the body). In a session's Bash tool it
-lists that session's; in your own terminal, every session's, grouped by session.
+sender session id, message id, times; never the body). In a session's Bash tool it lists that
+session's, without summaries; in your own terminal, every session's with their summaries, grouped
+by session.
 "release" (your own terminal only; refused inside a Claude Code session) asks the session's
 watcher to deliver the named held messages (or --all of them). With several sessions holding,
 name one with --session.
@@ -85,7 +86,8 @@ export interface InboxJsonMessage {
   readonly message_id: string;
   readonly sender_name: string;
   readonly sender_session_id: string;
-  readonly summary: string;
+  /** Only in the user's terminal: a session (the model) never reads a held message's text. */
+  readonly summary?: string;
   readonly created_at: string;
   readonly held_at: string;
 }
@@ -102,7 +104,8 @@ interface HoldingSession {
  * `brigade inbox [--json]` and `brigade inbox release [--session <id>] (--all | <id>...)`.
  * Listing: with `CLAUDE_PID` set, the held messages of that session (found through the by-pid
  * map, exit 11 when it cannot be); in a terminal, every session with a pending file under the
- * state directory, grouped by session. Never a body; every remote string sanitised. Release: refused
+ * state directory, grouped by session. Never a body, and in a session no summary either (a held
+ * message's text waits for its user); every remote string sanitised. Release: refused
  * (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
  * writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
  * {@link INBOX_REFUSALS} for the failures.
@@ -140,7 +143,7 @@ export async function runInbox(argv: string[], io: CliIo): Promise<number> {
     unknownFiles = scan.unknownFiles;
   }
   if (flags.json === true) {
-    io.stdout(`${JSON.stringify(jsonDocument(sessions))}\n`);
+    io.stdout(`${JSON.stringify(jsonDocument(sessions, !inSession(io.env)))}\n`);
     return 0;
   }
   io.stdout(textListing(sessions, inSession(io.env), unknownFiles));
@@ -239,24 +242,24 @@ function isoFromMs(ms: number): string {
   return Number.isNaN(date.getTime()) ? "" : `${date.toISOString().slice(0, 19)}Z`;
 }
 
-function jsonMessage(r: PendingRecord): InboxJsonMessage {
+function jsonMessage(r: PendingRecord, withSummary: boolean): InboxJsonMessage {
   return {
     message_id: sanitizeId(r.message_id),
     sender_name: sanitizeAttribute(r.sender_name),
     sender_session_id: sanitizeId(r.sender_session_id),
-    summary: oneLine(r.summary, SUMMARY_CODEPOINTS),
+    ...(withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {}),
     created_at: oneLine(r.created_at, 40),
     held_at: isoFromMs(r.held_at),
   };
 }
 
-function jsonDocument(sessions: readonly HoldingSession[]) {
+function jsonDocument(sessions: readonly HoldingSession[], withSummary: boolean) {
   return {
     sessions: sessions.map((s) => ({
       session_id: sanitizeId(s.sessionId),
       session_name: s.sessionName === undefined ? null : sanitizeAttribute(s.sessionName),
       team_name: s.teamName === undefined ? null : sanitizeAttribute(s.teamName),
-      messages: s.records.map(jsonMessage),
+      messages: s.records.map((r) => jsonMessage(r, withSummary)),
     })),
   };
 }
@@ -267,14 +270,14 @@ function sessionLabel(s: HoldingSession): string {
   return `${name} (${displayId(s.sessionId)})${team}`;
 }
 
-function messageLine(r: PendingRecord): string {
+function messageLine(r: PendingRecord, withSummary: boolean): string {
   const held = isoFromMs(r.held_at);
   return [
     `  ${displayId(r.message_id)}`,
     `from ${displayName(r.sender_name)} (${displayId(r.sender_session_id)})`,
     `sent ${displayText(r.created_at, 40)}`,
     `held ${held === "" ? "-" : held}`,
-    `summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`,
+    ...(withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []),
   ].join("  ");
 }
 
@@ -293,9 +296,9 @@ function textListing(
     if (records.length === 0) lines.push("No messages are held for this session.");
     else {
       lines.push(
-        `${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Bodies are not shown; names and summaries are the senders' own text.`,
+        `${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Neither bodies nor summaries are shown here; names are the senders' own text.`,
       );
-      for (const r of records) lines.push(messageLine(r));
+      for (const r of records) lines.push(messageLine(r, false));
     }
   } else if (sessions.length === 0) {
     lines.push("No messages are held for any session on this machine.");
@@ -305,7 +308,7 @@ function textListing(
     );
     for (const s of sessions) {
       lines.push(`${sessionLabel(s)}: ${plural(s.records.length, "message")} held`);
-      for (const r of s.records) lines.push(messageLine(r));
+      for (const r of s.records) lines.push(messageLine(r, true));
     }
     lines.push(
       "Release with brigade inbox release [--session <session id>] (--all | <message id>...).",

@@ -491,7 +491,9 @@ describe("brigade inbox", () => {
       expect(lines[1]).toContain(`m-aaa1  from `);
       expect(lines[1]).toContain(`(${bravo})`);
       expect(lines[1]).toContain("held 2026-10-02T09:16:00Z");
-      expect(lines[1]).toContain("summary: line one line two &lt;brigade-message");
+      // The summary is the sender's text: it waits for the user like the body.
+      expect(run.stdout).not.toContain("summary");
+      expect(run.stdout).not.toContain("line one");
       expect(run.stdout).not.toMatch(/<\/?(brigade-message|system)/);
       const json = await runCli(["inbox", "--json"], "", sessionEnv());
       const doc = JSON.parse(json.stdout) as {
@@ -499,6 +501,7 @@ describe("brigade inbox", () => {
       };
       expect(doc.sessions.map((s) => s.session_id)).toEqual([alpha]);
       expect(doc.sessions[0]?.messages).toHaveLength(1);
+      expect(doc.sessions[0]?.messages[0]).not.toHaveProperty("summary");
     } finally {
       pendingFileStore(layout(), alpha).save([]);
     }
@@ -524,12 +527,14 @@ describe("brigade inbox", () => {
     const uid = process.getuid?.() ?? -1;
     pendingFileStore(layout(), alpha).save([
       held("m-aaa1", "bravo", "a"),
-      held("m-aaa2", "bravo", "b"),
+      held("m-aaa2", "bravo", "Schema bumped"),
     ]);
     try {
       const list = await runCli(["inbox"], "", terminalEnv());
       expect(list.status).toBe(0);
       expect(list.stdout).toContain(`session alpha (${alpha}), team core: 2 messages held`);
+      // The user, in their own terminal, sees each summary to decide what to release.
+      expect(list.stdout).toContain("summary: Schema bumped");
       const one = await runCli(["inbox", "release", "m-aaa2"], "", terminalEnv());
       expect(one.status, one.stderr).toBe(0);
       expect(readReleaseRequests(layout(), alpha, uid)).toEqual(["m-aaa2"]);
