@@ -6176,7 +6176,8 @@ var init_http_adapter = __esmMin((() => {
 		/**
 		* Server and credential for `team create`/`team join`: the server URL from the profile, the
 		* join document, or `BRIGADE_SERVER`; a credential minted with `POST /v1/principals` when the
-		* profile has none (profile written first, then the token, both 0600).
+		* profile has none (profile written first, then the token, both 0600). A credential file that
+		* exists but is world-readable, unreadable or malformed is `config`, never replaced.
 		*/
 		async #setup(store, profile, backendServer, options) {
 			const configured = profile.server ?? backendServer ?? this.#env.BRIGADE_SERVER;
@@ -6184,7 +6185,7 @@ var init_http_adapter = __esmMin((() => {
 			if (server === void 0) throw new BapError(configError());
 			const transport = this.#transport(server);
 			const existing = store.readCredential();
-			if (existing.kind === "world_readable") throw new BapError(configError());
+			if (existing.kind === "world_readable" || existing.kind === "invalid") throw new BapError(configError());
 			if (existing.kind === "ok") {
 				if (profile.server === void 0) this.#writeProfile(store, {
 					...profile,

@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -453,6 +461,20 @@ describe("profile binding", () => {
       principal_ref: "p-1",
       left: true,
     });
+  });
+
+  test("a credential that cannot be read or parsed is never replaced: join answers config, the file is kept", async () => {
+    const { adapter, configDir, stub } = await setup();
+    await adapter.teamCreate({ team_name: "core" });
+    await adapter.teamLeave();
+    const path = join(configDir, "credentials/default.json");
+    for (const text of ["{not json", "", '{"token":""}']) {
+      writeFileSync(path, text, { mode: 0o600 });
+      const before = stub.log.length;
+      expect(await codeOf(adapter.teamJoin({ join_secret: SECRET }))).toBe("config:");
+      expect(stub.log.length).toBe(before);
+      expect(readFileSync(path, "utf8")).toBe(text);
+    }
   });
 
   test("a world-readable profile or credential is refused with config", async () => {

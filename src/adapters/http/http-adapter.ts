@@ -454,7 +454,8 @@ export class HttpAdapter implements Adapter {
   /**
    * Server and credential for `team create`/`team join`: the server URL from the profile, the
    * join document, or `BRIGADE_SERVER`; a credential minted with `POST /v1/principals` when the
-   * profile has none (profile written first, then the token, both 0600).
+   * profile has none (profile written first, then the token, both 0600). A credential file that
+   * exists but is world-readable, unreadable or malformed is `config`, never replaced.
    */
   async #setup(
     store: ProfileStore,
@@ -468,7 +469,11 @@ export class HttpAdapter implements Adapter {
     if (server === undefined) throw new BapError(configError());
     const transport = this.#transport(server);
     const existing = store.readCredential();
-    if (existing.kind === "world_readable") throw new BapError(configError());
+    // Only a missing credential is minted: one that cannot be read or parsed may still be the
+    // principal's only token, and writing a new one over it would orphan that membership.
+    if (existing.kind === "world_readable" || existing.kind === "invalid") {
+      throw new BapError(configError());
+    }
     if (existing.kind === "ok") {
       if (profile.server === undefined) this.#writeProfile(store, { ...profile, server });
       return { transport, token: existing.value.token };
