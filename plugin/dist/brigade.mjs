@@ -12949,13 +12949,17 @@ function writeAllSync(fd, text) {
 	let offset = 0;
 	while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
 }
-/** Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure. */
-function writeSecretFile(path, secret) {
+/**
+* Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure.
+* Two lines: the join secret, then `server <url>` — the server travels with the secret, through
+* the same private channel, so `team join` never takes it from a repository's file alone.
+*/
+function writeSecretFile(path, secret, server) {
 	const fd = createNewFile(path, 384);
 	if (fd === void 0) return false;
 	try {
 		if ((fstatSync(fd).mode & 63) !== 0) throw new Error("secret file not private");
-		writeAllSync(fd, `${secret}\n`);
+		writeAllSync(fd, `${secret}\nserver ${server}\n`);
 		closeSync(fd);
 		return true;
 	} catch {
@@ -12966,7 +12970,11 @@ function writeSecretFile(path, secret) {
 		return false;
 	}
 }
-/** Reads a join secret from a file: ≤ 4 KiB, UTF-8, surrounding whitespace trimmed. */
+/**
+* Reads a join secret from a file: ≤ 4 KiB, UTF-8; its first non-blank line is the secret and an
+* optional second one `server <url>` names the team's server (what `team create --secret-file`
+* writes); surrounding whitespace is ignored, anything more is refused.
+*/
 function readSecretFile(io, path) {
 	let fd;
 	try {
@@ -12991,12 +12999,15 @@ function readSecretFile(io, path) {
 	} finally {
 		closeSync(fd);
 	}
-	const text = decodeUtf8Strict(bytes)?.trim();
-	const parsed = text === void 0 ? void 0 : parseJoinSecret(text);
-	if (parsed === void 0 || !parsed.ok) return fail(io, "join", 3, "the --secret-file does not hold a join secret (brg1.<team>.<secret>)");
+	const lines = (decodeUtf8Strict(bytes) ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
+	const parsed = lines.length === 0 ? void 0 : parseJoinSecret(lines[0]);
+	const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1])?.[1] : void 0;
+	const server = serverText === void 0 ? void 0 : normalizeServerUrl(serverText);
+	if (parsed === void 0 || !parsed.ok || lines.length > 2 || lines.length === 2 && server === void 0) return fail(io, "join", 3, "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)");
 	return {
 		ok: true,
-		secret: parsed.value
+		secret: parsed.value,
+		server
 	};
 }
 async function create(argv, io, cwd) {
@@ -13042,7 +13053,7 @@ async function create(argv, io, cwd) {
 		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
 		return reportAdapterError(io, "create", error);
 	}
-	const secretInFile = secretPath !== void 0 && writeSecretFile(secretPath, result.join_secret);
+	const secretInFile = secretPath !== void 0 && writeSecretFile(secretPath, result.join_secret, server);
 	if (!secretInFile) {
 		if (secretPath !== void 0) say(io, "create", "could not write the --secret-file");
 		say(io, "create", "the join secret is shown once, below on stdout: keep it private (anyone holding it can join the team)");
@@ -13076,8 +13087,8 @@ async function create(argv, io, cwd) {
 		"Next steps:",
 		`  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
 		"  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
-		"  3. Each teammate saves it to a file and runs, in their own terminal inside their clone:",
-		"       brigade team join --secret-file <path>",
+		secretInFile ? "  3. Each teammate runs, in their own terminal inside their clone (the file also names the server):" : "  3. Each teammate saves it to a file and runs, in their own terminal inside their clone:",
+		secretInFile ? "       brigade team join --secret-file <path>" : `       brigade team join --secret-file <path> --server ${server}`,
 		""
 	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
 	return 0;
@@ -13094,6 +13105,18 @@ function writeBindingFile(path, text) {
 	} finally {
 		closeSync(fd);
 	}
+}
+/**
+* True when the person already vouched for the binding's server and team: this checkout's consent
+* names them, or the team's profile (named by `teamKeyFor(server, team)`) holds a credential from
+* an earlier join on that very server (a rejoin after `team leave`, or another checkout).
+*/
+function alreadyVouched(configDir, checkout, binding) {
+	const consent = readConsent(configDir, checkout);
+	if (consent.ok && consent.record.server === binding.server && consent.record.team_ref === binding.team_ref) return true;
+	const store = new ProfileStore(configDir, teamKeyFor(binding.server, binding.team_ref));
+	const profile = store.readProfile();
+	return profile.kind === "ok" && profile.value.server !== void 0 && normalizeServerUrl(profile.value.server) === binding.server && store.readCredential().kind === "ok";
 }
 async function join_(argv, io, cwd) {
 	const { values } = parse(argv, {
@@ -13113,12 +13136,15 @@ async function join_(argv, io, cwd) {
 	const found = findTeamBinding(cwd);
 	const problem = bindingProblem(io, "join", found);
 	if (problem !== void 0) return problem.status;
+	if (serverFlag !== void 0 && read.server !== void 0 && serverFlag !== read.server) return fail(io, "join", 2, "--server differs from the server the --secret-file names; nothing was sent").status;
+	const vouched = serverFlag ?? read.server;
 	let server;
 	if (found.ok) {
-		if (found.binding.team_ref !== secret.teamRef) return fail(io, "join", 2, "the join secret is for another team than this checkout's .brigade.json names; nothing was joined").status;
-		if (serverFlag !== void 0 && serverFlag !== found.binding.server) return fail(io, "join", 2, "--server differs from the server this checkout's .brigade.json names; nothing was joined").status;
+		if (found.binding.team_ref !== secret.teamRef) return fail(io, "join", 2, "the join secret is for another team than this checkout's .brigade.json names; nothing was sent").status;
+		if (vouched !== void 0 && vouched !== found.binding.server) return fail(io, "join", 2, "this checkout's .brigade.json names another server than the one given with the secret (--server or the --secret-file); nothing was sent").status;
+		if (vouched === void 0 && !alreadyVouched(configDir, found.checkout, found.binding)) return fail(io, "join", 2, "a join secret goes only to a server you name: pass --server <url> (the server your teammate gave you with the secret), or use the file brigade team create --secret-file wrote; nothing was sent").status;
 		server = found.binding.server;
-	} else server = serverFlag ?? envServer(io);
+	} else server = vouched ?? envServer(io);
 	if (server === void 0) throw new CliUsageError("no server: run this inside a checkout whose .brigade.json names the team, or pass --server <url>");
 	const adapter = openHarnessAdapter({
 		configDir,
@@ -13249,7 +13275,7 @@ async function runTeamCommand(argv, io, options) {
 	if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
 	return sub.run(rest, io, options.cwd);
 }
-var MAX_SECRET_FILE_BYTES, USAGE, IN_SESSION_LINE, PRINTABLE_REASON, BINDING_PROBLEM, displayName, SESSION_TEAM_LINES, SUBCOMMANDS, runTeam;
+var MAX_SECRET_FILE_BYTES, USAGE, IN_SESSION_LINE, PRINTABLE_REASON, BINDING_PROBLEM, displayName, SERVER_LINE, SESSION_TEAM_LINES, SUBCOMMANDS, runTeam;
 var init_team_command = __esmMin((() => {
 	init_http();
 	init_adapters();
@@ -13276,6 +13302,7 @@ var init_team_command = __esmMin((() => {
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
 	displayName = (name) => oneLine(sanitizeName(name), 64);
+	SERVER_LINE = /^server\s+(\S+)$/;
 	SESSION_TEAM_LINES = {
 		no_binding: "no .brigade.json names a team for this folder",
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding",

@@ -10,12 +10,14 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   consentPath,
   resolveSessionTeam,
+  serializeTeamBinding,
   TEAM_BINDING_FILE_NAME,
   teamKeyFor,
 } from "../harness/binding/index.ts";
@@ -129,13 +131,14 @@ describe("brigade team against a real brigade serve", () => {
     expect(created.stderr).toBe("");
     expect(created.status).toBe(0);
     expect(mode(secretFile)).toBe(0o600);
-    const secretText = readFileSync(secretFile, "utf8");
-    expect(secretText.endsWith("\n")).toBe(true);
-    const secret = parseJoinSecret(secretText.trim());
+    // Two lines: the secret, then the server it is for (normalised).
+    const [secretLine, serverLine, ...rest] = readFileSync(secretFile, "utf8").split("\n");
+    expect([serverLine, rest]).toEqual([`server ${server.url}`, [""]]);
+    const secret = parseJoinSecret(secretLine as string);
     expect(secret.ok).toBe(true);
     if (!secret.ok) return;
     const teamRef = secret.value.teamRef;
-    expect(created.stdout).not.toContain(secretText.trim());
+    expect(created.stdout).not.toContain(secretLine);
     expect(created.stdout).not.toContain(secret.value.revealSecretHalf());
     expect(created.stdout).toContain("brigade team join --secret-file <path>");
     expect(created.stdout).toContain(`Commit ${TEAM_BINDING_FILE_NAME}`);
@@ -184,13 +187,28 @@ describe("brigade team against a real brigade serve", () => {
     const leeConfig = join(leeXdg, "brigade");
     const leeSecret = join(root, "lee", "from-dana.secret");
     mkdirSync(join(root, "lee"), { recursive: true });
-    writeFileSync(leeSecret, `\n  ${secretText.trim()}  \n`, { mode: 0o600 });
+    // A bare secret (as pasted from a chat with the teammate), padded with blank space.
+    writeFileSync(leeSecret, `\n  ${secretLine}  \n`, { mode: 0o600 });
     expect(resolveSessionTeam({ cwd: clone, configDir: leeConfig })).toEqual({
       ok: false,
       reason: "no_consent",
     });
+    // On the repository's word alone the secret is not sent: the person names the server.
+    const unconfirmed = await team(["join", "--secret-file", leeSecret], clone, lee);
+    expect(unconfirmed.status).toBe(2);
+    expect(unconfirmed.stderr).toContain("pass --server <url>");
+    expect(unconfirmed.stderr).toContain("nothing was sent");
+    expect(existsSync(join(leeConfig, "credentials"))).toBe(false);
     const joined = await team(
-      ["join", "--secret-file", leeSecret, "--human-label", "lee <system-reminder>\u202e\nx"],
+      [
+        "join",
+        "--secret-file",
+        leeSecret,
+        "--server",
+        `${server.url}/`,
+        "--human-label",
+        "lee <system-reminder>\u202e\nx",
+      ],
       clone,
       lee,
     );
@@ -283,7 +301,42 @@ describe("brigade team against a real brigade serve", () => {
       lee,
     );
     expect(otherServer.status).toBe(2);
-    expect(otherServer.stderr).toContain("--server differs");
+    expect(otherServer.stderr).toContain("names another server than the one given with the secret");
+
+    // A clone whose .brigade.json was changed to name another server (a fork, a hostile change):
+    // the secret file dana wrote names the real server, so the secret is never sent there.
+    const lure = createServer((socket) => {
+      lured += 1;
+      socket.destroy();
+    });
+    let lured = 0;
+    await new Promise<void>((r) => lure.listen(0, "127.0.0.1", r));
+    const lureUrl = `http://127.0.0.1:${(lure.address() as AddressInfo).port}`;
+    try {
+      const [fork] = repo("api-fork");
+      writeFileSync(
+        join(fork, TEAM_BINDING_FILE_NAME),
+        serializeTeamBinding({ server: lureUrl, team_ref: teamRef, team_name: "core" }),
+      );
+      const sam = { HOME: join(root, "sam", "home"), BRIGADE_CONFIG_DIR: join(root, "sam", "c") };
+      const lured1 = await team(["join", "--secret-file", secretFile], fork, sam);
+      expect(lured1.status).toBe(2);
+      expect(lured1.stderr).toContain("names another server");
+      const lured2 = await team(["join", "--secret-file", leeSecret], fork, sam);
+      expect(lured2.status).toBe(2);
+      expect(lured2.stderr).toContain("pass --server <url>");
+      const mismatch = await team(
+        ["join", "--secret-file", secretFile, "--server", lureUrl],
+        fork,
+        sam,
+      );
+      expect(mismatch.status).toBe(2);
+      expect(mismatch.stderr).toContain("--server differs from the server the --secret-file names");
+      expect(lured).toBe(0);
+      expect(existsSync(join(root, "sam", "c", "credentials"))).toBe(false);
+    } finally {
+      lure.close();
+    }
   });
 
   test("create without --secret-file shows the secret once on stdout, with a warning on stderr", async () => {

@@ -245,13 +245,17 @@ function writeAllSync(fd: number, text: string): void {
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
 }
 
-/** Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure. */
-function writeSecretFile(path: string, secret: string): boolean {
+/**
+ * Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure.
+ * Two lines: the join secret, then `server <url>` — the server travels with the secret, through
+ * the same private channel, so `team join` never takes it from a repository's file alone.
+ */
+function writeSecretFile(path: string, secret: string, server: string): boolean {
   const fd = createNewFile(path, 0o600);
   if (fd === undefined) return false;
   try {
     if ((fstatSync(fd).mode & 0o077) !== 0) throw new Error("secret file not private");
-    writeAllSync(fd, `${secret}\n`);
+    writeAllSync(fd, `${secret}\nserver ${server}\n`);
     closeSync(fd);
     return true;
   } catch {
@@ -265,9 +269,17 @@ function writeSecretFile(path: string, secret: string): boolean {
   }
 }
 
-type SecretRead = { readonly ok: true; readonly secret: JoinSecret } | Failed;
+type SecretRead =
+  | { readonly ok: true; readonly secret: JoinSecret; readonly server: string | undefined }
+  | Failed;
 
-/** Reads a join secret from a file: ≤ 4 KiB, UTF-8, surrounding whitespace trimmed. */
+const SERVER_LINE = /^server\s+(\S+)$/;
+
+/**
+ * Reads a join secret from a file: ≤ 4 KiB, UTF-8; its first non-blank line is the secret and an
+ * optional second one `server <url>` names the team's server (what `team create --secret-file`
+ * writes); surrounding whitespace is ignored, anything more is refused.
+ */
 function readSecretFile(io: CliIo, path: string): SecretRead {
   let fd: number;
   try {
@@ -295,17 +307,27 @@ function readSecretFile(io: CliIo, path: string): SecretRead {
   } finally {
     closeSync(fd);
   }
-  const text = decodeUtf8Strict(bytes)?.trim();
-  const parsed = text === undefined ? undefined : parseJoinSecret(text);
-  if (parsed === undefined || !parsed.ok) {
+  const lines = (decodeUtf8Strict(bytes) ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const parsed = lines.length === 0 ? undefined : parseJoinSecret(lines[0] as string);
+  const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1] as string)?.[1] : undefined;
+  const server = serverText === undefined ? undefined : normalizeServerUrl(serverText);
+  if (
+    parsed === undefined ||
+    !parsed.ok ||
+    lines.length > 2 ||
+    (lines.length === 2 && server === undefined)
+  ) {
     return fail(
       io,
       "join",
       3,
-      "the --secret-file does not hold a join secret (brg1.<team>.<secret>)",
+      "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)",
     );
   }
-  return { ok: true, secret: parsed.value };
+  return { ok: true, secret: parsed.value, server };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,7 +400,8 @@ async function create(argv: string[], io: CliIo, cwd: string): Promise<number> {
   }
 
   // The secret first: whatever fails next, the only copy of it must reach the person.
-  const secretInFile = secretPath !== undefined && writeSecretFile(secretPath, result.join_secret);
+  const secretInFile =
+    secretPath !== undefined && writeSecretFile(secretPath, result.join_secret, server);
   if (!secretInFile) {
     if (secretPath !== undefined) say(io, "create", "could not write the --secret-file");
     say(
@@ -435,8 +458,12 @@ async function create(argv: string[], io: CliIo, cwd: string): Promise<number> {
       "Next steps:",
       `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
       "  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
-      "  3. Each teammate saves it to a file and runs, in their own terminal inside their clone:",
-      "       brigade team join --secret-file <path>",
+      secretInFile
+        ? "  3. Each teammate runs, in their own terminal inside their clone (the file also names the server):"
+        : "  3. Each teammate saves it to a file and runs, in their own terminal inside their clone:",
+      secretInFile
+        ? "       brigade team join --secret-file <path>"
+        : `       brigade team join --secret-file <path> --server ${server}`,
       "",
     ]
       .filter((line, i, all) => line !== "" || i === all.length - 1)
@@ -457,6 +484,34 @@ function writeBindingFile(path: string, text: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * True when the person already vouched for the binding's server and team: this checkout's consent
+ * names them, or the team's profile (named by `teamKeyFor(server, team)`) holds a credential from
+ * an earlier join on that very server (a rejoin after `team leave`, or another checkout).
+ */
+function alreadyVouched(
+  configDir: string,
+  checkout: string,
+  binding: { readonly server: string; readonly team_ref: string },
+): boolean {
+  const consent = readConsent(configDir, checkout);
+  if (
+    consent.ok &&
+    consent.record.server === binding.server &&
+    consent.record.team_ref === binding.team_ref
+  ) {
+    return true;
+  }
+  const store = new ProfileStore(configDir, teamKeyFor(binding.server, binding.team_ref));
+  const profile = store.readProfile();
+  return (
+    profile.kind === "ok" &&
+    profile.value.server !== undefined &&
+    normalizeServerUrl(profile.value.server) === binding.server &&
+    store.readCredential().kind === "ok"
+  );
 }
 
 async function join_(argv: string[], io: CliIo, cwd: string): Promise<number> {
@@ -485,6 +540,18 @@ async function join_(argv: string[], io: CliIo, cwd: string): Promise<number> {
   const found = findTeamBinding(cwd);
   const problem = bindingProblem(io, "join", found);
   if (problem !== undefined) return problem.status;
+  // The server the person vouches for: typed (--server) or carried with the secret. A checkout's
+  // .brigade.json is the repository's word, and a fork or a hostile change can name any server:
+  // on its word alone the secret (a bearer capability) would go there, and every later session.
+  if (serverFlag !== undefined && read.server !== undefined && serverFlag !== read.server) {
+    return fail(
+      io,
+      "join",
+      2,
+      "--server differs from the server the --secret-file names; nothing was sent",
+    ).status;
+  }
+  const vouched = serverFlag ?? read.server;
   let server: string | undefined;
   if (found.ok) {
     if (found.binding.team_ref !== secret.teamRef) {
@@ -492,20 +559,28 @@ async function join_(argv: string[], io: CliIo, cwd: string): Promise<number> {
         io,
         "join",
         2,
-        "the join secret is for another team than this checkout's .brigade.json names; nothing was joined",
+        "the join secret is for another team than this checkout's .brigade.json names; nothing was sent",
       ).status;
     }
-    if (serverFlag !== undefined && serverFlag !== found.binding.server) {
+    if (vouched !== undefined && vouched !== found.binding.server) {
       return fail(
         io,
         "join",
         2,
-        "--server differs from the server this checkout's .brigade.json names; nothing was joined",
+        "this checkout's .brigade.json names another server than the one given with the secret (--server or the --secret-file); nothing was sent",
+      ).status;
+    }
+    if (vouched === undefined && !alreadyVouched(configDir, found.checkout, found.binding)) {
+      return fail(
+        io,
+        "join",
+        2,
+        "a join secret goes only to a server you name: pass --server <url> (the server your teammate gave you with the secret), or use the file brigade team create --secret-file wrote; nothing was sent",
       ).status;
     }
     server = found.binding.server;
   } else {
-    server = serverFlag ?? envServer(io);
+    server = vouched ?? envServer(io);
   }
   if (server === undefined) {
     throw new CliUsageError(
