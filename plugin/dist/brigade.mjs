@@ -8088,6 +8088,7 @@ var init_injection_pacer = __esmMin((() => {
 			this.#limits = options.limits ?? PACER_LIMITS;
 			this.#tokens = Math.min(this.#limits.bucketCapacity, options.initialTokens ?? this.#limits.bucketCapacity);
 			this.#tokensAt = options.now;
+			this.#outstanding = Math.max(0, Math.min(this.#limits.outstandingCap, options.initialOutstanding ?? 0));
 		}
 		/**
 		* Tokens in the mirror bucket at `now` (fractional; negative only if the caller posted against
@@ -8800,7 +8801,6 @@ var init_run_watcher = __esmMin((() => {
 		#wake;
 		#sleepWake;
 		#handle;
-		#stdinCommands = false;
 		#state = "connecting";
 		#delivered = 0;
 		#lastDeliveryAt = null;
@@ -8849,7 +8849,8 @@ var init_run_watcher = __esmMin((() => {
 			});
 			this.#pacer = new InjectionPacer({
 				now: this.#now(),
-				initialTokens: 12
+				initialTokens: 12,
+				initialOutstanding: PACER_LIMITS.outstandingCap
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -8871,12 +8872,9 @@ var init_run_watcher = __esmMin((() => {
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
 				const { capabilities } = await this.#d.adapter.describe();
-				this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
 				this.#sendModel = capabilities.includes("session.model");
 				this.#sendContext = capabilities.includes("session.context_used_tokens");
-			} catch {
-				this.#stdinCommands = false;
-			}
+			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
 			const tasks = [this.#deliver()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
@@ -9071,14 +9069,14 @@ var init_run_watcher = __esmMin((() => {
 		#redriveBy(at) {
 			this.#redriveAt = this.#redriveAt === void 0 ? at : Math.min(this.#redriveAt, at);
 		}
+		/**
+		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
+		* failure arrives only as a later `error` event on the stream, with nothing tying it to this
+		* message, so a failed ack would pass for a sent one and never be retried.
+		*/
 		async #ack(messageId) {
-			const handle = this.#handle;
 			try {
-				if (handle !== void 0 && this.#stdinCommands) await handle.send({
-					type: "ack",
-					message_ids: [messageId]
-				});
-				else await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
+				await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
 				this.#d.log.write("info", "ack_sent", { message_id: messageId });
 			} catch (error) {
 				this.#d.log.write("warn", "ack_failed", {

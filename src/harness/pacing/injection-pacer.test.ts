@@ -97,6 +97,19 @@ describe("InjectionPacer: posts outstanding", () => {
     pacer.record(0, "A");
     expect(pacer.decide(0, "A").causes).toEqual(["bucket", "repeat", "outstanding"]);
   });
+
+  test("a restarted watcher starts full: nothing into a busy turn until a settled idle", () => {
+    const pacer = new InjectionPacer({ now: 0, initialOutstanding: 99 });
+    expect(pacer.outstanding).toBe(PACER_LIMITS.outstandingCap);
+    expect(pacer.decide(0, "m").causes).toEqual(["outstanding"]);
+    pacer.observeActivity(1_000, "busy");
+    expect(pacer.decide(1_000, "m").causes).toEqual(["outstanding"]);
+    // Nothing posted by this pacer yet: the first idle reading is already settled.
+    pacer.observeActivity(2_000, "idle");
+    expect(pacer.outstanding).toBe(0);
+    expect(pacer.nextPostAt(2_000, "m")).toBe(2_000);
+    expect(new InjectionPacer({ now: 0, initialOutstanding: -3 }).outstanding).toBe(0);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

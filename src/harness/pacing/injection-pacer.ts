@@ -36,6 +36,12 @@ export interface InjectionPacerOptions {
    * a predecessor that posted should pass less (Claude Code's bucket may remember that sender).
    */
   readonly initialTokens?: number;
+  /**
+   * Posts counted as outstanding at `now` (0..`outstandingCap`); defaults to 0. A restarted
+   * watcher should pass the cap: its predecessor's posts may still wait in a busy turn's queue,
+   * and only a settled `idle` observation proves they were taken.
+   */
+  readonly initialOutstanding?: number;
 }
 
 /**
@@ -73,6 +79,10 @@ export class InjectionPacer {
       options.initialTokens ?? this.#limits.bucketCapacity,
     );
     this.#tokensAt = options.now;
+    this.#outstanding = Math.max(
+      0,
+      Math.min(this.#limits.outstandingCap, options.initialOutstanding ?? 0),
+    );
   }
 
   /**

@@ -13,7 +13,7 @@ import {
   openHarnessAdapter,
 } from "../adapter/index.ts";
 import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
-import { InjectionPacer } from "../pacing/index.ts";
+import { InjectionPacer, PACER_LIMITS } from "../pacing/index.ts";
 import { type InboxPostOptions, type InboxPostResult, postToInbox } from "../socket/index.ts";
 import {
   type ByPidMap,
@@ -234,7 +234,6 @@ class Watcher {
   #wake: (() => void) | undefined;
   #sleepWake: (() => void) | undefined;
   #handle: WatchHandle | undefined;
-  #stdinCommands = false;
   #state: WatcherState = "connecting";
   #delivered = 0;
   #lastDeliveryAt: string | null = null;
@@ -280,7 +279,13 @@ class Watcher {
       delivery: "socket",
     });
     // A predecessor may have posted within the last minute: start the mirror bucket half full.
-    this.#pacer = new InjectionPacer({ now: this.#now(), initialTokens: 12 });
+    // Its posts may also still wait in a busy turn's queue: start with the outstanding count
+    // full, so nothing is posted until the registry shows the session idle.
+    this.#pacer = new InjectionPacer({
+      now: this.#now(),
+      initialTokens: 12,
+      initialOutstanding: PACER_LIMITS.outstandingCap,
+    });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
     });
@@ -299,11 +304,10 @@ class Watcher {
     this.#d.signal?.addEventListener("abort", abort, { once: true });
     try {
       const { capabilities } = await this.#d.adapter.describe();
-      this.#stdinCommands = capabilities.includes("message.watch.stdin_commands");
       this.#sendModel = capabilities.includes("session.model");
       this.#sendContext = capabilities.includes("session.context_used_tokens");
     } catch {
-      this.#stdinCommands = false;
+      // without capabilities, the transcript values are simply not sent
     }
     const timer = setInterval(() => void this.#tick(), this.#tickMs);
     const tasks = [this.#deliver()];
@@ -519,14 +523,14 @@ class Watcher {
     this.#redriveAt = this.#redriveAt === undefined ? at : Math.min(this.#redriveAt, at);
   }
 
+  /**
+   * Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
+   * failure arrives only as a later `error` event on the stream, with nothing tying it to this
+   * message, so a failed ack would pass for a sent one and never be retried.
+   */
   async #ack(messageId: string): Promise<void> {
-    const handle = this.#handle;
     try {
-      if (handle !== undefined && this.#stdinCommands) {
-        await handle.send({ type: "ack", message_ids: [messageId] });
-      } else {
-        await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
-      }
+      await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
       this.#d.log.write("info", "ack_sent", { message_id: messageId });
     } catch (error) {
       this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -66,7 +66,11 @@ function envelope(n: number): MessageEnvelope {
  * A server of `messages` (one watch burst, then `messageReceive` answers what is unacked) that
  * records acks; `failAck` makes the ack of those ids fail once.
  */
-function server(messages: readonly MessageEnvelope[], failAck: readonly string[] = []) {
+function server(
+  messages: readonly MessageEnvelope[],
+  failAck: readonly string[] = [],
+  capabilities: readonly string[] = [],
+) {
   const acked: string[] = [];
   const failing = new Set(failAck);
   const events: WatchEvent[] = [
@@ -74,6 +78,7 @@ function server(messages: readonly MessageEnvelope[], failAck: readonly string[]
     ...messages.map((message): WatchEvent => ({ event: "message", message })),
   ];
   const fake = fakeWatcherAdapter({
+    capabilities,
     handles: [fakeWatchHandle(events, { hold: true })],
     receive: async () => ({ messages: messages.filter((m) => !acked.includes(m.message_id)) }),
   });
@@ -187,7 +192,13 @@ test("a turn to hold keeps the queued messages as held records, posted only afte
 });
 
 test("an ack that fails is fetched again and acked as a duplicate, never posted twice", async () => {
-  const { adapter, acked, calls } = server([envelope(0)], ["m-0"]);
+  // With the watch's stdin commands on offer too: a command's failure would only be a later
+  // error event, so acks always go through message ack, whose failure is the call's own.
+  const { adapter, acked, calls } = server(
+    [envelope(0)],
+    ["m-0"],
+    ["message.watch.stdin_commands"],
+  );
   const posted: string[] = [];
   const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
     posted.push(idOf(options));
@@ -242,4 +253,24 @@ test("a tick that throws is logged and the watcher goes on delivering", async ()
   await until("the failed tick logged", () => log().includes('"tick_failed"'));
   await until("delivered", () => acked.includes("m-0"));
   await until("ticking again", () => calls >= 5);
+});
+
+test("a (re)started watcher posts nothing into a busy turn: a predecessor's posts may still be queued", async () => {
+  const registry = join(base, "claude", "sessions", `${CLAUDE}.json`);
+  writeFileSync(registry, JSON.stringify({ status: "busy" }));
+  const { adapter, acked } = server([envelope(0)]);
+  const posted: string[] = [];
+  start(adapter, {
+    post: async (options) => {
+      posted.push(idOf(options));
+      return { ok: true };
+    },
+  });
+  await until("live", () => log().includes('"watch_live"'));
+  await pause(400);
+  expect(posted).toEqual([]);
+  expect(acked).toEqual([]);
+  writeFileSync(registry, JSON.stringify({ status: "idle" }));
+  await until("posted once idle", () => acked.includes("m-0"));
+  expect(posted).toEqual(["m-0"]);
 });
