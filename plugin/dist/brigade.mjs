@@ -5180,9 +5180,12 @@ function writePrivateFileAtomic(path, text) {
 	}
 }
 /**
-* Reads a private file without following a race between check and read (mode checked on the
-* open descriptor): `missing` when absent, `world_readable` when others may read it (the caller
-* refuses it with `config`), `unreadable` on any other failure. Never throws.
+* Reads a private file, every check on the open descriptor (no race between check and read):
+* opened without following a symlink and without blocking (a FIFO never hangs a hook), a regular
+* file of at most 1 MiB owned by this user. `missing` when absent; `world_readable` when anyone
+* but its owner may read or write it (any group or other bit: every file is 0600, claude-code.md
+* §7.1; the caller refuses it with `config`); `unreadable` on any other failure, a symlink or a
+* foreign owner included. Never throws.
 *
 * @example
 * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
@@ -5190,14 +5193,16 @@ function writePrivateFileAtomic(path, text) {
 function readPrivateFile(path) {
 	let fd;
 	try {
-		fd = openSync(path, "r");
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 	} catch (error) {
 		return error.code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable" };
 	}
 	try {
 		const info = fstatSync(fd);
-		if (!info.isFile()) return { kind: "unreadable" };
-		if ((info.mode & 4) !== 0) return { kind: "world_readable" };
+		if (!info.isFile() || info.size > MAX_PRIVATE_FILE_BYTES) return { kind: "unreadable" };
+		const uid = process.getuid?.();
+		if (uid !== void 0 && info.uid !== uid) return { kind: "unreadable" };
+		if ((info.mode & 63) !== 0) return { kind: "world_readable" };
 		return {
 			kind: "ok",
 			text: readFileSync(fd, "utf8")
@@ -5208,7 +5213,7 @@ function readPrivateFile(path) {
 		closeSync(fd);
 	}
 }
-var PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, PrivateFileError;
+var PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, PrivateFileError, MAX_PRIVATE_FILE_BYTES;
 var init_private_files = __esmMin((() => {
 	PRIVATE_FILE_MODE = 384;
 	PRIVATE_DIR_MODE = 448;
@@ -5221,6 +5226,7 @@ var init_private_files = __esmMin((() => {
 			this.code = code;
 		}
 	};
+	MAX_PRIVATE_FILE_BYTES = 1048576;
 }));
 
 // src/adapters/http/http-client.ts

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
+  constants,
   fstatSync,
   fsyncSync,
   mkdirSync,
@@ -112,10 +113,16 @@ export type PrivateFileRead =
   | { readonly kind: "unreadable" }
   | { readonly kind: "ok"; readonly text: string };
 
+/** Largest profile or credential file read, bytes (ours are a few hundred). */
+const MAX_PRIVATE_FILE_BYTES = 1_048_576;
+
 /**
- * Reads a private file without following a race between check and read (mode checked on the
- * open descriptor): `missing` when absent, `world_readable` when others may read it (the caller
- * refuses it with `config`), `unreadable` on any other failure. Never throws.
+ * Reads a private file, every check on the open descriptor (no race between check and read):
+ * opened without following a symlink and without blocking (a FIFO never hangs a hook), a regular
+ * file of at most 1 MiB owned by this user. `missing` when absent; `world_readable` when anyone
+ * but its owner may read or write it (any group or other bit: every file is 0600, claude-code.md
+ * §7.1; the caller refuses it with `config`); `unreadable` on any other failure, a symlink or a
+ * foreign owner included. Never throws.
  *
  * @example
  * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
@@ -123,7 +130,7 @@ export type PrivateFileRead =
 export function readPrivateFile(path: string): PrivateFileRead {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOENT"
       ? { kind: "missing" }
@@ -131,8 +138,10 @@ export function readPrivateFile(path: string): PrivateFileRead {
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) return { kind: "unreadable" };
-    if ((info.mode & 0o004) !== 0) return { kind: "world_readable" };
+    if (!info.isFile() || info.size > MAX_PRIVATE_FILE_BYTES) return { kind: "unreadable" };
+    const uid = process.getuid?.();
+    if (uid !== undefined && info.uid !== uid) return { kind: "unreadable" };
+    if ((info.mode & 0o077) !== 0) return { kind: "world_readable" };
     return { kind: "ok", text: readFileSync(fd, "utf8") };
   } catch {
     return { kind: "unreadable" };

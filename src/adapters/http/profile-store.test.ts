@@ -1,10 +1,13 @@
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,8 +91,21 @@ describe("private files", () => {
     writeFileSync(path, "x", { mode: 0o644 });
     chmodSync(path, 0o644);
     expect(readPrivateFile(path)).toEqual({ kind: "world_readable" });
+    chmodSync(path, 0o640);
+    expect(readPrivateFile(path)).toEqual({ kind: "world_readable" });
     chmodSync(path, 0o600);
     expect(readPrivateFile(path)).toEqual({ kind: "ok", text: "x" });
+    // A symlink (even to our own private file), a FIFO or a folder is never read.
+    symlinkSync(path, join(dir, "link"));
+    expect(readPrivateFile(join(dir, "link"))).toEqual({ kind: "unreadable" });
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    expect(readPrivateFile(join(dir, "fifo"))).toEqual({ kind: "unreadable" });
+    expect(readPrivateFile(dir)).toEqual({ kind: "unreadable" });
+    // Another user's file, however private.
+    if (process.getuid?.() === 0) {
+      chownSync(path, 65534, 65534);
+      expect(readPrivateFile(path)).toEqual({ kind: "unreadable" });
+    }
   });
 });
 
