@@ -4,7 +4,7 @@
 import { setFlagsFromString } from "node:v8";
 import { parseArgs } from "node:util";
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, appendFileSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import { lstat, open, readFile, stat } from "node:fs/promises";
@@ -8647,7 +8647,8 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 				level,
 				event
 			};
-			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? value.slice(0, MAX_FIELD_CHARS) : value;
+			const redact = (text) => guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
 			let line = `${JSON.stringify(record)}\n`;
 			for (const secret of guards) if (line.includes(secret)) line = line.split(secret).join("[redacted]");
 			const bytes = Buffer.byteLength(line);
@@ -8655,10 +8656,23 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 				renameSync(path, `${path}.1`);
 				size = 0;
 			}
-			appendFileSync(path, line, { mode: 384 });
+			appendPrivate(path, line);
 			size += bytes;
 		} catch {}
 	} };
+}
+/**
+* Appends to the log without following a symlink at its path, and makes a file that exists with
+* looser bits private again (0600), both on the open descriptor.
+*/
+function appendPrivate(path, line) {
+	const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384);
+	try {
+		if ((fstatSync(fd).mode & 63) !== 0) fchmodSync(fd, 384);
+		writeSync(fd, line);
+	} finally {
+		closeSync(fd);
+	}
 }
 var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
 var init_watcher_log = __esmMin((() => {
@@ -12585,19 +12599,30 @@ function applyInboundSetting(input, ctx, out) {
 	}
 	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
+/**
+* Prints the watcher's one-shot notice and deletes it. The file is first renamed to a name of the
+* hook's own, then read: a notice the watcher writes meanwhile lands in a new file, printed at the
+* next prompt, instead of being deleted unread.
+*/
 function printNotice(ctx, where, out) {
 	const path = where.layout.notice(where.claudePid);
-	const read = readPrivateStateFile(path, {
+	const taken = `${path}.${process.pid}.taken`;
+	try {
+		renameSync(path, taken);
+	} catch (error) {
+		if (error.code !== "ENOENT") ctx.log("brigade hook: notice_not_taken\n");
+		return;
+	}
+	const read = readPrivateStateFile(taken, {
 		maxBytes: HOOK_LIMITS.maxNoticeBytes,
 		uid: ctx.uid
 	});
-	if (read.kind === "missing") return;
 	if (read.kind === "ok") {
 		const text = Buffer.from(read.bytes).toString("utf8");
 		for (const line of text.split("\n")) if (line.startsWith("Brigade: ") && !line.includes("\r")) out.line(line);
 	}
 	try {
-		rmSync(path, { force: true });
+		rmSync(taken, { force: true });
 	} catch {
 		ctx.log("brigade hook: notice_not_removed\n");
 	}

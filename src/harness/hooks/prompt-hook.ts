@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { noticeName } from "../../formats/sanitize/index.ts";
 import {
   type ByPidMap,
@@ -173,10 +173,23 @@ function applyInboundSetting(input: HookInput, ctx: HookContext, out: HookOutput
   if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
+/**
+ * Prints the watcher's one-shot notice and deletes it. The file is first renamed to a name of the
+ * hook's own, then read: a notice the watcher writes meanwhile lands in a new file, printed at the
+ * next prompt, instead of being deleted unread.
+ */
 function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): void {
   const path = where.layout.notice(where.claudePid);
-  const read = readPrivateStateFile(path, { maxBytes: HOOK_LIMITS.maxNoticeBytes, uid: ctx.uid });
-  if (read.kind === "missing") return;
+  const taken = `${path}.${process.pid}.taken`;
+  try {
+    renameSync(path, taken);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      ctx.log("brigade hook: notice_not_taken\n");
+    }
+    return;
+  }
+  const read = readPrivateStateFile(taken, { maxBytes: HOOK_LIMITS.maxNoticeBytes, uid: ctx.uid });
   if (read.kind === "ok") {
     const text = Buffer.from(read.bytes).toString("utf8");
     for (const line of text.split("\n")) {
@@ -184,7 +197,7 @@ function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): voi
     }
   }
   try {
-    rmSync(path, { force: true });
+    rmSync(taken, { force: true });
   } catch {
     ctx.log("brigade hook: notice_not_removed\n");
   }

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -43,6 +52,29 @@ describe("fileWatcherLog", () => {
     ]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(root, "logs")).mode & 0o777).toBe(0o700);
+  });
+
+  test("a token across the 200-character cut or in JSON-escaped text is still redacted", () => {
+    const token = 'T0KEN-abc"def\\ghijklmnop';
+    const log = fileWatcherLog(root, path, [token], { now: () => 0 });
+    log.write("warn", "odd", { cut: `${"x".repeat(180)}${token}`, escaped: `a ${token} b` });
+    const text = readFileSync(path, "utf8");
+    expect(text).not.toContain("T0KEN");
+    expect(lines(path)[0]).toMatchObject({ escaped: "a [redacted] b" });
+  });
+
+  test("never writes through a symlink at the log path; an existing loose log is made 0600", () => {
+    const log = fileWatcherLog(root, path, [], { now: () => 0 });
+    log.write("info", "first");
+    chmodSync(path, 0o644);
+    log.write("info", "second");
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const target = join(root, "elsewhere.txt");
+    writeFileSync(target, "untouched\n");
+    rmSync(path);
+    symlinkSync(target, path);
+    fileWatcherLog(root, path, [], { now: () => 0 }).write("info", "third");
+    expect(readFileSync(target, "utf8")).toBe("untouched\n");
   });
 
   test("rotates to .1 at 5 MB (replacing an older .1); no line is split across files", () => {

@@ -1,4 +1,13 @@
-import { appendFileSync, renameSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  openSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { ensureStateFolder } from "./private-folder.ts";
 
@@ -53,8 +62,13 @@ export function fileWatcherLog(
           level,
           event,
         };
+        // Redact before cutting (a cut could leave a secret's head that no longer matches it whole)
+        // and before JSON escaping (which could change a secret's characters).
+        const redact = (text: string): string =>
+          guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
         for (const [name, value] of Object.entries(fields)) {
-          record[name] = typeof value === "string" ? value.slice(0, MAX_FIELD_CHARS) : value;
+          record[name] =
+            typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
         }
         let line = `${JSON.stringify(record)}\n`;
         for (const secret of guards) {
@@ -65,11 +79,29 @@ export function fileWatcherLog(
           renameSync(path, `${path}.1`);
           size = 0;
         }
-        appendFileSync(path, line, { mode: 0o600 });
+        appendPrivate(path, line);
         size += bytes;
       } catch {
         // A log that cannot be written must never stop delivery.
       }
     },
   };
+}
+
+/**
+ * Appends to the log without following a symlink at its path, and makes a file that exists with
+ * looser bits private again (0600), both on the open descriptor.
+ */
+function appendPrivate(path: string, line: string): void {
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    writeSync(fd, line);
+  } finally {
+    closeSync(fd);
+  }
 }
