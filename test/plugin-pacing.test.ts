@@ -37,7 +37,8 @@ const senders: Sender[] = [];
 beforeAll(async () => {
   world = await PluginWorld.start("dana");
   eli = await world.join("eli");
-  const secret = readFileSync(world.secretFile, "utf8").trim();
+  // The secret file's first line is the secret (the second names the server).
+  const secret = (readFileSync(world.secretFile, "utf8").split("\n")[0] ?? "").trim();
   // The server's own limits (20 sends a minute per session, 60 per principal, 15 unacked from one
   // session to one recipient) and the watcher's per-sender bucket (10 a minute) mean a burst of
   // 100 needs many senders: 24 sessions of 4 principals, 12 per recipient.
@@ -127,7 +128,18 @@ async function deliverBurst(host: ClaudeCodeHost, from: readonly Sender[]): Prom
 
 it("bursts of 100 to an idle and to a busy session: every post admitted, every message read once", async () => {
   const idle = await world.session(eli, "billing-idle");
-  const busy = await world.session(eli, "billing-busy", { status: "busy" });
+  // The deepest the busy turn's queue got: the watcher keeps ≤ 20 posts outstanding while busy.
+  // (The bucket alone would allow 12 + 0.4/s × 30 s = 24 in the first turn: this catches a pacer
+  // without its outstanding cap, which no drop would show at these timings.)
+  let deepest = 0;
+  const holder: { host?: ClaudeCodeHost } = {};
+  const busy = await world.session(eli, "billing-busy", {
+    status: "busy",
+    onPost: () => {
+      deepest = Math.max(deepest, holder.host?.queued ?? 0);
+    },
+  });
+  holder.host = busy;
   const stopIdle = simulateModel(idle, 0);
   const stopBusy = simulateModel(busy, Date.now() + FIRST_TURN_MS);
   try {
@@ -140,4 +152,6 @@ it("bursts of 100 to an idle and to a busy session: every post admitted, every m
     stopIdle();
     stopBusy();
   }
+  expect(deepest).toBeGreaterThan(0);
+  expect(deepest).toBeLessThanOrEqual(20);
 }, 600_000);
