@@ -12076,14 +12076,26 @@ async function connectSession(request) {
 * @example await retireReplacedSession(ctx, layout, "4242", replaced);
 */
 async function retireReplacedSession(ctx, layout, claudePid, replaced) {
+	await stopPidWatcher(ctx, layout, claudePid);
+	await closeMappedSession(ctx, replaced);
+}
+/**
+* Stops the watcher of `claudePid` with the hooks' grace (`stopWatcherGraceMs`); a failure is
+* only logged (`watcher_stop_failed`): a watcher that outlives its map exits on its own at its
+* next tick. Never throws.
+*
+* @example await stopPidWatcher(ctx, layout, "4242");
+*/
+async function stopPidWatcher(ctx, layout, claudePid) {
 	try {
 		await ctx.services.stopWatcher({
 			layout,
 			claudePid,
 			graceMs: HOOK_LIMITS.stopWatcherGraceMs
 		});
-	} catch {}
-	await closeMappedSession(ctx, replaced);
+	} catch {
+		ctx.log("brigade hook: watcher_stop_failed\n");
+	}
 }
 var init_session_connect = __esmMin((() => {
 	init_sanitize();
@@ -12398,19 +12410,8 @@ async function retireLeftoverMap(ctx, where) {
 		ctx.log("brigade hook: map_not_removed\n");
 	}
 	ctx.log("brigade hook: leftover_map_retired\n");
-	if (read.ok) {
-		await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
-		return;
-	}
-	try {
-		await ctx.services.stopWatcher({
-			layout: where.layout,
-			claudePid: where.claudePid,
-			graceMs: HOOK_LIMITS.stopWatcherGraceMs
-		});
-	} catch {
-		ctx.log("brigade hook: watcher_stop_failed\n");
-	}
+	if (read.ok) await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
+	else await stopPidWatcher(ctx, where.layout, where.claudePid);
 }
 async function refreshAfterCompact(input, ctx, where, out) {
 	const read = readByPidMap({
@@ -12690,17 +12691,7 @@ async function runSessionEnd(input, ctx) {
 	} catch {
 		ctx.log("brigade hook: map_not_removed\n");
 	}
-	const stop = (async () => {
-		try {
-			await ctx.services.stopWatcher({
-				layout: where.layout,
-				claudePid: where.claudePid,
-				graceMs: HOOK_LIMITS.stopWatcherGraceMs
-			});
-		} catch {
-			ctx.log("brigade hook: watcher_stop_failed\n");
-		}
-	})();
+	const stop = stopPidWatcher(ctx, where.layout, where.claudePid);
 	const close = (async () => {
 		if (map.config_dir !== "" && !await closeMappedSession(ctx, map)) ctx.log("brigade hook: close_failed\n");
 	})();
@@ -12710,8 +12701,8 @@ var CONTINUING_END_KINDS;
 var init_session_end_hook = __esmMin((() => {
 	init_state();
 	init_close_mapped_session();
-	init_hook_limits();
 	init_registration_retry();
+	init_session_connect();
 	init_session_start_hook();
 	CONTINUING_END_KINDS = ["clear", "resume"];
 }));

@@ -1,6 +1,7 @@
 import type {
   Adapter,
   HeartbeatRequest,
+  MessageEnvelope,
   ReceiveResult,
   SessionRegistration,
   WatchEvent,
@@ -122,4 +123,26 @@ export function fakeWatcherAdapter(options: FakeAdapterOptions = {}): {
     messageAck: async () => ({ acked: [], unknown: [] }),
   } as unknown as Adapter;
   return { adapter, calls };
+}
+
+/**
+ * Message `m-<n>` to session `s-1` from its own sender session `s-sender-<n>`, so no per-sender
+ * rule of the inbound pipeline applies; body `message <n>`.
+ *
+ * @example senderEnvelope(3).message_id === "m-3"
+ */
+export function senderEnvelope(n: number): MessageEnvelope {
+  return {
+    protocol_version: "1",
+    kind: "text",
+    message_id: `m-${n}`,
+    team_ref: "t-1",
+    sender: { principal_ref: "p-1", session_id: `s-sender-${n}`, session_name: `sender-${n}` },
+    recipient_session_id: "s-1",
+    body: `message ${n}`,
+    reply_to: null,
+    hop_count: 0,
+    created_at: "2026-12-02T10:00:00Z",
+    delivery_state: "accepted",
+  };
 }

@@ -276,6 +276,23 @@ export async function retireReplacedSession(
   claudePid: string,
   replaced: ByPidMap,
 ): Promise<void> {
+  await stopPidWatcher(ctx, layout, claudePid);
+  // a failed close is left to lease expiry, which takes the old session offline
+  await closeMappedSession(ctx, replaced);
+}
+
+/**
+ * Stops the watcher of `claudePid` with the hooks' grace (`stopWatcherGraceMs`); a failure is
+ * only logged (`watcher_stop_failed`): a watcher that outlives its map exits on its own at its
+ * next tick. Never throws.
+ *
+ * @example await stopPidWatcher(ctx, layout, "4242");
+ */
+export async function stopPidWatcher(
+  ctx: HookContext,
+  layout: StateLayout,
+  claudePid: string,
+): Promise<void> {
   try {
     await ctx.services.stopWatcher({
       layout,
@@ -283,8 +300,6 @@ export async function retireReplacedSession(
       graceMs: HOOK_LIMITS.stopWatcherGraceMs,
     });
   } catch {
-    // a watcher that outlives its map exits on its own (the map names another session)
+    ctx.log("brigade hook: watcher_stop_failed\n");
   }
-  // a failed close is left to lease expiry, which takes the old session offline
-  await closeMappedSession(ctx, replaced);
 }

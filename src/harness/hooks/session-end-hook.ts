@@ -3,8 +3,8 @@ import { readByPidMap } from "../state/index.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
 import { clearRegistrationRetry } from "./registration-retry.ts";
+import { stopPidWatcher } from "./session-connect.ts";
 import { hookSession } from "./session-start-hook.ts";
 
 /** SessionEnd reasons after which the same process continues with another conversation. */
@@ -35,17 +35,7 @@ export async function runSessionEnd(input: HookInput, ctx: HookContext): Promise
   } catch {
     ctx.log("brigade hook: map_not_removed\n");
   }
-  const stop = (async () => {
-    try {
-      await ctx.services.stopWatcher({
-        layout: where.layout,
-        claudePid: where.claudePid,
-        graceMs: HOOK_LIMITS.stopWatcherGraceMs,
-      });
-    } catch {
-      ctx.log("brigade hook: watcher_stop_failed\n");
-    }
-  })();
+  const stop = stopPidWatcher(ctx, where.layout, where.claudePid);
   const close = (async () => {
     if (map.config_dir !== "" && !(await closeMappedSession(ctx, map))) {
       ctx.log("brigade hook: close_failed\n");

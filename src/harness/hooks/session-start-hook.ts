@@ -27,7 +27,12 @@ import type { HookOutput } from "./hook-output.ts";
 import { isBrigadeShadowed } from "./path-shadowing.ts";
 import { readPluginOptions, resolveFrameInstruction } from "./plugin-options.ts";
 import { writeRegistrationRetry } from "./registration-retry.ts";
-import { connectSession, isoSeconds, retireReplacedSession } from "./session-connect.ts";
+import {
+  connectSession,
+  isoSeconds,
+  retireReplacedSession,
+  stopPidWatcher,
+} from "./session-connect.ts";
 import { claudeConfigDir, readSessionRegistry } from "./session-registry.ts";
 import { scanInboundSettings } from "./settings-scan.ts";
 import { startWatcherFromHook } from "./start-watcher.ts";
@@ -223,19 +228,8 @@ async function retireLeftoverMap(ctx: HookContext, where: HookSession): Promise<
     ctx.log("brigade hook: map_not_removed\n");
   }
   ctx.log("brigade hook: leftover_map_retired\n");
-  if (read.ok) {
-    await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
-    return;
-  }
-  try {
-    await ctx.services.stopWatcher({
-      layout: where.layout,
-      claudePid: where.claudePid,
-      graceMs: HOOK_LIMITS.stopWatcherGraceMs,
-    });
-  } catch {
-    ctx.log("brigade hook: watcher_stop_failed\n");
-  }
+  if (read.ok) await retireReplacedSession(ctx, where.layout, where.claudePid, read.map);
+  else await stopPidWatcher(ctx, where.layout, where.claudePid);
 }
 
 async function refreshAfterCompact(

@@ -7,6 +7,7 @@ import {
   type FakeAdapterOptions,
   fakeWatcherAdapter,
   fakeWatchHandle,
+  senderEnvelope,
   until,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import {
@@ -44,23 +45,6 @@ beforeEach(() => {
   writeMap();
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-/** Message `n` from its own sender session, so no per-sender rule applies. */
-function envelope(n: number): MessageEnvelope {
-  return {
-    protocol_version: "1",
-    kind: "text",
-    message_id: `m-${n}`,
-    team_ref: "t-1",
-    sender: { principal_ref: "p-1", session_id: `s-sender-${n}`, session_name: `sender-${n}` },
-    recipient_session_id: "s-1",
-    body: `message ${n}`,
-    reply_to: null,
-    hop_count: 0,
-    created_at: "2026-12-02T10:00:00Z",
-    delivery_state: "accepted",
-  };
-}
 
 /**
  * A server of `messages` (one watch burst, then `messageReceive` answers what is unacked) that
@@ -131,7 +115,11 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = () => readFileSync(layout().watcherLog(CLAUDE), "utf8");
 
 test("a turn to refuse takes the queued messages back unacked; back to accept they are fetched again and posted once each", async () => {
-  const { adapter, acked, calls } = server([envelope(0), envelope(1), envelope(2)]);
+  const { adapter, acked, calls } = server([
+    senderEnvelope(0),
+    senderEnvelope(1),
+    senderEnvelope(2),
+  ]);
   const posted: string[] = [];
   let openGate: () => void = () => {};
   const gate = new Promise<void>((r) => {
@@ -164,7 +152,7 @@ test("a turn to refuse takes the queued messages back unacked; back to accept th
 });
 
 test("a turn to hold keeps the queued messages as held records, posted only after a release", async () => {
-  const { adapter, acked } = server([envelope(0), envelope(1)]);
+  const { adapter, acked } = server([senderEnvelope(0), senderEnvelope(1)]);
   const posted: string[] = [];
   let openGate: () => void = () => {};
   const gate = new Promise<void>((r) => {
@@ -195,7 +183,7 @@ test("an ack that fails is fetched again and acked as a duplicate, never posted 
   // With the watch's stdin commands on offer too: a command's failure would only be a later
   // error event, so acks always go through message ack, whose failure is the call's own.
   const { adapter, acked, calls } = server(
-    [envelope(0)],
+    [senderEnvelope(0)],
     ["m-0"],
     ["message.watch.stdin_commands"],
   );
@@ -239,7 +227,7 @@ test("heartbeats back off while the server fails them, and resume their pace onc
 });
 
 test("a tick that throws is logged and the watcher goes on delivering", async () => {
-  const { adapter, acked } = server([envelope(0)]);
+  const { adapter, acked } = server([senderEnvelope(0)]);
   let calls = 0;
   const probe: ProcessProbe = {
     liveness: (pid) => {
@@ -258,7 +246,7 @@ test("a tick that throws is logged and the watcher goes on delivering", async ()
 test("a (re)started watcher posts nothing into a busy turn: a predecessor's posts may still be queued", async () => {
   const registry = join(base, "claude", "sessions", `${CLAUDE}.json`);
   writeFileSync(registry, JSON.stringify({ status: "busy" }));
-  const { adapter, acked } = server([envelope(0)]);
+  const { adapter, acked } = server([senderEnvelope(0)]);
   const posted: string[] = [];
   start(adapter, {
     post: async (options) => {

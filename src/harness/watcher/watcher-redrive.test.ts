@@ -6,6 +6,7 @@ import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import {
   fakeWatcherAdapter,
   fakeWatchHandle,
+  senderEnvelope,
   until,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
@@ -27,23 +28,6 @@ beforeEach(() => {
   );
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-/** Message `n` from its own sender session, so no per-sender rule applies. */
-function envelope(n: number): MessageEnvelope {
-  return {
-    protocol_version: "1",
-    kind: "text",
-    message_id: `m-${n}`,
-    team_ref: "t-1",
-    sender: { principal_ref: "p-1", session_id: `s-sender-${n}`, session_name: `sender-${n}` },
-    recipient_session_id: "s-1",
-    body: `message ${n}`,
-    reply_to: null,
-    hop_count: 0,
-    created_at: "2026-12-02T10:00:00Z",
-    delivery_state: "accepted",
-  };
-}
 
 /** Runs a watcher over `messages` (one watch burst) until every one is acknowledged. */
 async function deliver(
@@ -110,7 +94,9 @@ test("messages the full queue evicted are fetched again once it drains, and post
   // 60 messages at once (our server's unacked cap per recipient): the queue holds 50 and evicts
   // the 10 oldest. The server sends each only once per connection, so only a fetch (message
   // receive) brings the evicted ones back.
-  const { posted, receives } = await deliver(Array.from({ length: 60 }, (_, n) => envelope(n)));
+  const { posted, receives } = await deliver(
+    Array.from({ length: 60 }, (_, n) => senderEnvelope(n)),
+  );
   expect(ids(posted)).toHaveLength(60);
   expect(new Set(ids(posted)).size).toBe(60);
   expect(notices(posted)).toEqual([expect.stringContaining("set aside")]);
@@ -119,7 +105,7 @@ test("messages the full queue evicted are fetched again once it drains, and post
 
 test("messages over a sender's bucket are fetched again after its window, and posted once each", async () => {
   const burst = Array.from({ length: 13 }, (_, n) => ({
-    ...envelope(n),
+    ...senderEnvelope(n),
     sender: { principal_ref: "p-1", session_id: "s-chatty", session_name: "chatty" },
   }));
   const { posted } = await deliver(burst);
