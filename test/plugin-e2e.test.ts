@@ -7,6 +7,7 @@
  */
 import {
   chmodSync,
+  existsSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -241,6 +242,45 @@ describe("hold, then release from the user's own terminal", () => {
     await holder.waitForPosts(1, 15_000);
     holder.settle();
     expect(holder.socketReads()[0]).toContain("Secret plan: ship on Friday.");
+  }, 90_000);
+});
+
+describe("a session that bypasses permission prompts (the stand-in models Claude Code's inbound gate)", () => {
+  it("its first prompt writes crossSessionInbound accept, after which posts are delivered; before it, or with the option off, Claude Code holds them", async () => {
+    const danaHost = world.hosts[0] as ClaudeCodeHost;
+    const on = await world.session(eli, "billing-bypass", { permissionMode: "bypassPermissions" });
+    const onId = world.mapOf(eli, on).brigade_session_id;
+    // SessionStart carries no permission mode, so before the first prompt the plugin cannot know
+    // it must write the setting: Claude Code holds that post for the user's dialog (docs/42).
+    const early = await danaHost.runBash(sendCommand(onId, "Sent before the first prompt."));
+    expect(early.exitCode, early.stderr).toBe(0);
+    await on.waitForPosts(1, 15_000);
+    expect(on.posts[0]?.outcome).toBe("held");
+    const [prompt] = await on.runHook("UserPromptSubmit");
+    expect(prompt?.exitCode).toBe(0);
+    expect(prompt?.stdout).toContain('"crossSessionInbound": "accept"');
+    expect(JSON.parse(readFileSync(join(on.configDir, "settings.json"), "utf8"))).toEqual({
+      crossSessionInbound: "accept",
+    });
+    const later = await danaHost.runBash(sendCommand(onId, "Sent after the first prompt."));
+    expect(later.exitCode, later.stderr).toBe(0);
+    await on.waitForPosts(2, 15_000);
+    expect(on.posts[1]?.outcome).toBe("delivered");
+    expect(on.socketReads().at(-1)).toContain("Sent after the first prompt.");
+
+    // With the option off the user's settings stay untouched, and Claude Code keeps holding.
+    const off = await world.session(eli, "billing-bypass-off", {
+      permissionMode: "bypassPermissions",
+      pluginOptions: { claude_inbound_setting: "false" },
+    });
+    const offId = world.mapOf(eli, off).brigade_session_id;
+    await off.runHook("UserPromptSubmit");
+    expect(existsSync(join(off.configDir, "settings.json"))).toBe(false);
+    const held = await danaHost.runBash(sendCommand(offId, "Held by Claude Code."));
+    expect(held.exitCode, held.stderr).toBe(0);
+    await off.waitForPosts(1, 15_000);
+    expect(off.posts[0]?.outcome).toBe("held");
+    expect(off.socketReads()).toEqual([]);
   }, 90_000);
 });
 

@@ -12,6 +12,7 @@ import {
   runCommandHook,
   SESSION_END_BUDGET_MS,
 } from "./hook-runner.ts";
+import { inboundGate } from "./inbound-gate.ts";
 import { InboxModel, type ModelRead, type TurnStatus } from "./inbox-model.ts";
 import { type PostRecord, startInboxServer } from "./inbox-server.ts";
 import { registryPath, writeRegistry } from "./session-registry.ts";
@@ -177,6 +178,12 @@ export class ClaudeCodeHost {
         lineTimeoutMs: options.lineTimeoutMs ?? 30_000,
         senderOf: options.senderOf ?? (() => "peer"),
         onRecord: (record) => host.#onRecord(record),
+        gate: () =>
+          inboundGate({
+            permissionMode: options.permissionMode ?? "default",
+            userSettingsPath: join(host.configDir, "settings.json"),
+            projectDir: host.cwd,
+          }),
       });
       host.#writeRegistry();
     } catch (error) {

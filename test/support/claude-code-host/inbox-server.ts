@@ -15,6 +15,8 @@ export const INBOX_LINE_MAX_CHARS = 1_048_576;
  */
 export type PostOutcome =
   | AdmissionOutcome
+  | "held"
+  | "refused"
   | "malformed"
   | "not_user"
   | "empty_content"
@@ -57,6 +59,12 @@ export interface InboxServerOptions {
   }) => string;
   /** Called with every finished record. */
   readonly onRecord: (record: PostRecord) => void;
+  /**
+   * Claude Code's inbound gate (cross-session.md §12 step 4), asked for each well-formed post
+   * before admission: `hold` and `refuse` keep it from the model (outcomes `held`, `refused`).
+   * Absent: every post passes.
+   */
+  readonly gate?: () => "accept" | "hold" | "refuse";
 }
 
 /**
@@ -163,7 +171,12 @@ function handle(socket: Socket, index: number, options: InboxServerOptions): voi
     else if (state.content === undefined || state.content === "") state.outcome = "empty_content";
     else if (object.session_id !== undefined && object.session_id !== options.sessionId()) {
       state.outcome = "foreign_session";
-    } else state.outcome = options.model.admit(state.sender, state.content);
+    } else {
+      const gate = options.gate?.() ?? "accept";
+      if (gate === "hold") state.outcome = "held";
+      else if (gate === "refuse") state.outcome = "refused";
+      else state.outcome = options.model.admit(state.sender, state.content);
+    }
   }
 }
 
