@@ -6353,6 +6353,27 @@ function readPrivateStateFile(path, options) {
 	}
 }
 /**
+* Takes a one-shot state file another process keeps writing (a release request, a notice): it is
+* first renamed to a name of our own, then read through {@link readPrivateStateFile} and deleted,
+* so what the writer puts there meanwhile lands in a new file, read next time, instead of being
+* deleted unread. `missing` when there is nothing to take (or it cannot be taken). Never throws.
+*
+* @example const r = takePrivateStateFile(layout.notice("4242"), { maxBytes: 4096, uid });
+*/
+function takePrivateStateFile(path, options) {
+	const taken = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.taken`;
+	try {
+		renameSync(path, taken);
+	} catch {
+		return { kind: "missing" };
+	}
+	const read = readPrivateStateFile(taken, options);
+	try {
+		rmSync(taken, { force: true });
+	} catch {}
+	return read;
+}
+/**
 * Writes `text` to `path` under the state directory `root`: every folder from `root` down to the
 * file's folder is created (or tightened to) 0700, then the file is written atomically (temporary
 * file created 0600, fsync, rename).
@@ -7184,14 +7205,16 @@ function isPendingRecord(value) {
 	if (value.message_id === "") return false;
 	return typeof value.held_at === "number" && Number.isFinite(value.held_at);
 }
-function readJson(path, uid) {
-	const read = readPrivateStateFile(path, {
-		maxBytes: MAX_HOLD_FILE_BYTES,
-		uid
-	});
+function jsonOf(read) {
 	if (read.kind !== "ok") return void 0;
 	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_HOLD_FILE_BYTES });
 	return parsed.ok ? parsed.value : void 0;
+}
+function readJson(path, uid) {
+	return jsonOf(readPrivateStateFile(path, {
+		maxBytes: MAX_HOLD_FILE_BYTES,
+		uid
+	}));
 }
 /**
 * Reads `state/pending/<stem>.json` (`{version: 1, records: [...]}`, oldest first, at most 100
@@ -7276,18 +7299,10 @@ function releaseIds(value) {
 * @example pipeline.release(consumeReleaseRequests(layout, "s-1", uid));
 */
 function consumeReleaseRequests(layout, sessionId, uid) {
-	const path = layout.release(sessionId);
-	const claimed = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.claimed`;
-	try {
-		renameSync(path, claimed);
-	} catch {
-		return [];
-	}
-	const value = readJson(claimed, uid);
-	try {
-		rmSync(claimed, { force: true });
-	} catch {}
-	return releaseIds(value);
+	return releaseIds(jsonOf(takePrivateStateFile(layout.release(sessionId), {
+		maxBytes: MAX_HOLD_FILE_BYTES,
+		uid
+	})));
 }
 var MAX_HOLD_FILE_BYTES, PENDING_TEXT;
 var init_pending_file = __esmMin((() => {
@@ -12600,33 +12615,15 @@ function applyInboundSetting(input, ctx, out) {
 	}
 	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
-/**
-* Prints the watcher's one-shot notice and deletes it. The file is first renamed to a name of the
-* hook's own, then read: a notice the watcher writes meanwhile lands in a new file, printed at the
-* next prompt, instead of being deleted unread.
-*/
+/** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */
 function printNotice(ctx, where, out) {
-	const path = where.layout.notice(where.claudePid);
-	const taken = `${path}.${process.pid}.taken`;
-	try {
-		renameSync(path, taken);
-	} catch (error) {
-		if (error.code !== "ENOENT") ctx.log("brigade hook: notice_not_taken\n");
-		return;
-	}
-	const read = readPrivateStateFile(taken, {
+	const read = takePrivateStateFile(where.layout.notice(where.claudePid), {
 		maxBytes: HOOK_LIMITS.maxNoticeBytes,
 		uid: ctx.uid
 	});
-	if (read.kind === "ok") {
-		const text = Buffer.from(read.bytes).toString("utf8");
-		for (const line of text.split("\n")) if (line.startsWith("Brigade: ") && !line.includes("\r")) out.line(line);
-	}
-	try {
-		rmSync(taken, { force: true });
-	} catch {
-		ctx.log("brigade hook: notice_not_removed\n");
-	}
+	if (read.kind !== "ok") return;
+	const text = Buffer.from(read.bytes).toString("utf8");
+	for (const line of text.split("\n")) if (line.startsWith("Brigade: ") && !line.includes("\r")) out.line(line);
 }
 async function retryRegistration(input, ctx, where, out, deadline) {
 	const retry = readRegistrationRetry(where.layout, where.claudePid, ctx.uid);

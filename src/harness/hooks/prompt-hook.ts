@@ -1,10 +1,9 @@
-import { renameSync, rmSync } from "node:fs";
 import { noticeName } from "../../formats/sanitize/index.ts";
 import {
   type ByPidMap,
   readByPidMap,
   readPendingRecords,
-  readPrivateStateFile,
+  takePrivateStateFile,
   writeByPidMap,
 } from "../state/index.ts";
 import { describeAdapter } from "./adapter-features.ts";
@@ -173,33 +172,16 @@ function applyInboundSetting(input: HookInput, ctx: HookContext, out: HookOutput
   if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
-/**
- * Prints the watcher's one-shot notice and deletes it. The file is first renamed to a name of the
- * hook's own, then read: a notice the watcher writes meanwhile lands in a new file, printed at the
- * next prompt, instead of being deleted unread.
- */
+/** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */
 function printNotice(ctx: HookContext, where: HookSession, out: HookOutput): void {
-  const path = where.layout.notice(where.claudePid);
-  const taken = `${path}.${process.pid}.taken`;
-  try {
-    renameSync(path, taken);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      ctx.log("brigade hook: notice_not_taken\n");
-    }
-    return;
-  }
-  const read = readPrivateStateFile(taken, { maxBytes: HOOK_LIMITS.maxNoticeBytes, uid: ctx.uid });
-  if (read.kind === "ok") {
-    const text = Buffer.from(read.bytes).toString("utf8");
-    for (const line of text.split("\n")) {
-      if (line.startsWith(HOOK_LINE_PREFIX) && !line.includes("\r")) out.line(line);
-    }
-  }
-  try {
-    rmSync(taken, { force: true });
-  } catch {
-    ctx.log("brigade hook: notice_not_removed\n");
+  const read = takePrivateStateFile(where.layout.notice(where.claudePid), {
+    maxBytes: HOOK_LIMITS.maxNoticeBytes,
+    uid: ctx.uid,
+  });
+  if (read.kind !== "ok") return;
+  const text = Buffer.from(read.bytes).toString("utf8");
+  for (const line of text.split("\n")) {
+    if (line.startsWith(HOOK_LINE_PREFIX) && !line.includes("\r")) out.line(line);
   }
 }
 

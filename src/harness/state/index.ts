@@ -30,6 +30,7 @@ export {
   type PrivateStateRead,
   type PrivateStateReadOptions,
   readPrivateStateFile,
+  takePrivateStateFile,
   writePrivateStateFile,
 } from "./private-state-file.ts";
 export { FileSeenStore, MAX_SEEN_FILE_BYTES, parseSeenFile, type SeenFile } from "./seen-file.ts";

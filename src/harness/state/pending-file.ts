@@ -1,9 +1,13 @@
-import { randomBytes } from "node:crypto";
-import { renameSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
 import type { PendingRecord, PendingStore } from "../inbound/index.ts";
 import { INBOUND_LIMITS } from "../inbound/index.ts";
-import { readPrivateStateFile, writePrivateStateFile } from "./private-state-file.ts";
+import {
+  type PrivateStateRead,
+  readPrivateStateFile,
+  takePrivateStateFile,
+  writePrivateStateFile,
+} from "./private-state-file.ts";
 import type { StateLayout } from "./state-layout.ts";
 
 /** Largest pending or release file read, bytes. */
@@ -25,11 +29,14 @@ function isPendingRecord(value: JsonValue): value is JsonValue & PendingRecord {
   return typeof value.held_at === "number" && Number.isFinite(value.held_at);
 }
 
-function readJson(path: string, uid: number): JsonValue | undefined {
-  const read = readPrivateStateFile(path, { maxBytes: MAX_HOLD_FILE_BYTES, uid });
+function jsonOf(read: PrivateStateRead): JsonValue | undefined {
   if (read.kind !== "ok") return undefined;
   const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_HOLD_FILE_BYTES });
   return parsed.ok ? parsed.value : undefined;
+}
+
+function readJson(path: string, uid: number): JsonValue | undefined {
+  return jsonOf(readPrivateStateFile(path, { maxBytes: MAX_HOLD_FILE_BYTES, uid }));
 }
 
 /**
@@ -132,18 +139,7 @@ export function consumeReleaseRequests(
   sessionId: string,
   uid: number,
 ): string[] {
-  const path = layout.release(sessionId);
-  const claimed = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.claimed`;
-  try {
-    renameSync(path, claimed);
-  } catch {
-    return []; // no file (the usual case), or one we cannot take: read again next time
-  }
-  const value = readJson(claimed, uid);
-  try {
-    rmSync(claimed, { force: true });
-  } catch {
-    // a leftover claimed file is never read again
-  }
-  return releaseIds(value);
+  return releaseIds(
+    jsonOf(takePrivateStateFile(layout.release(sessionId), { maxBytes: MAX_HOLD_FILE_BYTES, uid })),
+  );
 }

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync } from "node:fs";
 import { dirname, relative, sep } from "node:path";
 import { ensurePrivateDir, writePrivateFileAtomic } from "../../adapters/index.ts";
 
@@ -68,6 +69,33 @@ export function readPrivateStateFile(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Takes a one-shot state file another process keeps writing (a release request, a notice): it is
+ * first renamed to a name of our own, then read through {@link readPrivateStateFile} and deleted,
+ * so what the writer puts there meanwhile lands in a new file, read next time, instead of being
+ * deleted unread. `missing` when there is nothing to take (or it cannot be taken). Never throws.
+ *
+ * @example const r = takePrivateStateFile(layout.notice("4242"), { maxBytes: 4096, uid });
+ */
+export function takePrivateStateFile(
+  path: string,
+  options: PrivateStateReadOptions,
+): PrivateStateRead {
+  const taken = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.taken`;
+  try {
+    renameSync(path, taken);
+  } catch {
+    return { kind: "missing" };
+  }
+  const read = readPrivateStateFile(taken, options);
+  try {
+    rmSync(taken, { force: true });
+  } catch {
+    // a leftover taken file is never read again
+  }
+  return read;
 }
 
 /**
