@@ -732,11 +732,14 @@ class Watcher {
       const code = codeOf(error);
       log.write("warn", "heartbeat_failed", { code });
       // A flip or a stale value would otherwise retry at every tick against a server that is
-      // down: back off from the watch's minimum delay up to the heartbeat interval.
+      // down: the watch's back-off schedule, capped at the heartbeat interval.
       this.#heartbeatFailures += 1;
-      const exponent = Math.min(this.#heartbeatFailures - 1, 20);
-      const wait = Math.min(this.#heartbeatMs, this.#backoff.minMs * 2 ** exponent);
-      this.#heartbeatNotBefore = this.#now() + wait;
+      const schedule = {
+        ...this.#backoff,
+        maxMs: Math.min(this.#backoff.maxMs, this.#heartbeatMs),
+      };
+      this.#heartbeatNotBefore =
+        this.#now() + nextRetryDelay(schedule, this.#heartbeatFailures, false, Math.random);
       if (code === "not_found" || code === "conflict") await this.#resume(activity);
     } finally {
       this.#lastHeartbeatAt = this.#now();
