@@ -487,23 +487,15 @@ function writeBindingFile(path: string, text: string): boolean {
 }
 
 /**
- * True when the person already vouched for the binding's server and team: this checkout's consent
- * names them, or the team's profile (named by `teamKeyFor(server, team)`) holds a credential from
- * an earlier join on that very server (a rejoin after `team leave`, or another checkout).
+ * True when the person already vouched for the binding's server and team: the team's profile
+ * (named by `teamKeyFor(server, team)`) holds a credential from an earlier join on that very
+ * server (a rejoin after `team leave`, or another checkout). A consent record is written only
+ * after such a join, so it adds nothing.
  */
 function alreadyVouched(
   configDir: string,
-  checkout: string,
   binding: { readonly server: string; readonly team_ref: string },
 ): boolean {
-  const consent = readConsent(configDir, checkout);
-  if (
-    consent.ok &&
-    consent.record.server === binding.server &&
-    consent.record.team_ref === binding.team_ref
-  ) {
-    return true;
-  }
   const store = new ProfileStore(configDir, teamKeyFor(binding.server, binding.team_ref));
   const profile = store.readProfile();
   return (
@@ -570,7 +562,7 @@ async function join_(argv: string[], io: CliIo, cwd: string): Promise<number> {
         "this checkout's .brigade.json names another server than the one given with the secret (--server or the --secret-file); nothing was sent",
       ).status;
     }
-    if (vouched === undefined && !alreadyVouched(configDir, found.checkout, found.binding)) {
+    if (vouched === undefined && !alreadyVouched(configDir, found.binding)) {
       return fail(
         io,
         "join",
