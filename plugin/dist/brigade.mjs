@@ -9299,9 +9299,11 @@ var init_run_watcher = __esmMin((() => {
 				const code = codeOf(error);
 				log.write("warn", "heartbeat_failed", { code });
 				this.#heartbeatFailures += 1;
-				const exponent = Math.min(this.#heartbeatFailures - 1, 20);
-				const wait = Math.min(this.#heartbeatMs, this.#backoff.minMs * 2 ** exponent);
-				this.#heartbeatNotBefore = this.#now() + wait;
+				const schedule = {
+					...this.#backoff,
+					maxMs: Math.min(this.#backoff.maxMs, this.#heartbeatMs)
+				};
+				this.#heartbeatNotBefore = this.#now() + nextRetryDelay(schedule, this.#heartbeatFailures, false, Math.random);
 				if (code === "not_found" || code === "conflict") await this.#resume(activity);
 			} finally {
 				this.#lastHeartbeatAt = this.#now();
@@ -13124,13 +13126,12 @@ function writeBindingFile(path, text) {
 	}
 }
 /**
-* True when the person already vouched for the binding's server and team: this checkout's consent
-* names them, or the team's profile (named by `teamKeyFor(server, team)`) holds a credential from
-* an earlier join on that very server (a rejoin after `team leave`, or another checkout).
+* True when the person already vouched for the binding's server and team: the team's profile
+* (named by `teamKeyFor(server, team)`) holds a credential from an earlier join on that very
+* server (a rejoin after `team leave`, or another checkout). A consent record is written only
+* after such a join, so it adds nothing.
 */
-function alreadyVouched(configDir, checkout, binding) {
-	const consent = readConsent(configDir, checkout);
-	if (consent.ok && consent.record.server === binding.server && consent.record.team_ref === binding.team_ref) return true;
+function alreadyVouched(configDir, binding) {
 	const store = new ProfileStore(configDir, teamKeyFor(binding.server, binding.team_ref));
 	const profile = store.readProfile();
 	return profile.kind === "ok" && profile.value.server !== void 0 && normalizeServerUrl(profile.value.server) === binding.server && store.readCredential().kind === "ok";
@@ -13159,7 +13160,7 @@ async function join_(argv, io, cwd) {
 	if (found.ok) {
 		if (found.binding.team_ref !== secret.teamRef) return fail(io, "join", 2, "the join secret is for another team than this checkout's .brigade.json names; nothing was sent").status;
 		if (vouched !== void 0 && vouched !== found.binding.server) return fail(io, "join", 2, "this checkout's .brigade.json names another server than the one given with the secret (--server or the --secret-file); nothing was sent").status;
-		if (vouched === void 0 && !alreadyVouched(configDir, found.checkout, found.binding)) return fail(io, "join", 2, "a join secret goes only to a server you name: pass --server <url> (the server your teammate gave you with the secret), or use the file brigade team create --secret-file wrote; nothing was sent").status;
+		if (vouched === void 0 && !alreadyVouched(configDir, found.binding)) return fail(io, "join", 2, "a join secret goes only to a server you name: pass --server <url> (the server your teammate gave you with the secret), or use the file brigade team create --secret-file wrote; nothing was sent").status;
 		server = found.binding.server;
 	} else server = vouched ?? envServer(io);
 	if (server === void 0) throw new CliUsageError("no server: run this inside a checkout whose .brigade.json names the team, or pass --server <url>");

@@ -10,7 +10,7 @@ export type {
 } from "./process-binding-io.ts";
 export { readStdinDocument } from "./read-stdin-document.ts";
 export type { AdapterProcessIo, RunAsProcessOptions } from "./run-as-process.ts";
-export { ADAPTER_EXIT_GRACE_MS, runAsProcess } from "./run-as-process.ts";
+export { runAsProcess } from "./run-as-process.ts";
 export type { ProcessBindingOptions } from "./run-process-binding.ts";
 export { runProcessBinding } from "./run-process-binding.ts";
 export { runWatch, WATCH_EOF_DRAIN_MS } from "./run-watch.ts";
