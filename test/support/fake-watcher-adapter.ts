@@ -146,3 +146,23 @@ export function senderEnvelope(n: number): MessageEnvelope {
     delivery_state: "accepted",
   };
 }
+
+/**
+ * The environment a watcher test hands `runWatcher`: Claude pid `claudePid`, HOME and
+ * XDG_STATE_HOME `base`, CLAUDE_CONFIG_DIR `<base>/claude`, the messaging token `token`.
+ *
+ * @example runWatcher({ claudePid: "4242", env: watcherTestEnv(base, "4242"), … })
+ */
+export function watcherTestEnv(
+  base: string,
+  claudePid: string,
+  token = "tok",
+): Record<string, string> {
+  return {
+    CLAUDE_PID: claudePid,
+    HOME: base,
+    XDG_STATE_HOME: base,
+    CLAUDE_CONFIG_DIR: `${base}/claude`,
+    CLAUDE_CODE_MESSAGING_TOKEN: token,
+  };
+}

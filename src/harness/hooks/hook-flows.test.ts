@@ -226,6 +226,17 @@ afterAll(async () => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
+/** A new session of the team's creator ("web"), to send from. */
+async function creatorSession() {
+  return creator.sessionRegister({
+    harness: "test",
+    harness_version: "1",
+    session_name: "web",
+    activity: "idle",
+    inbound: "accept",
+  });
+}
+
 async function sessions(includeOffline = false) {
   return (await member.sessionList({ includeOffline })).sessions;
 }
@@ -306,13 +317,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
 
   test("prompt polls when there is no socket: preamble + bare frame, acked once printed", async () => {
     const mine = readMap().brigade_session_id as string;
-    const sender = await creator.sessionRegister({
-      harness: "test",
-      harness_version: "1",
-      session_name: "web",
-      activity: "idle",
-      inbound: "accept",
-    });
+    const sender = await creatorSession();
     await creator.messageSend({
       sender_session_id: sender.session_id,
       recipient_session_id: mine,
@@ -344,13 +349,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     await hook("session-start", start("native-a"), newCalls());
     const mine = readMap().brigade_session_id as string;
     expect(readMap().socket_path).not.toBe("");
-    const sender = await creator.sessionRegister({
-      harness: "test",
-      harness_version: "1",
-      session_name: "web",
-      activity: "idle",
-      inbound: "accept",
-    });
+    const sender = await creatorSession();
     await creator.messageSend({
       sender_session_id: sender.session_id,
       recipient_session_id: mine,

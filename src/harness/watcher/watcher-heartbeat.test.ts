@@ -7,6 +7,7 @@ import {
   type FakeAdapterOptions,
   fakeWatcherAdapter,
   until,
+  watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import { BapError, type HeartbeatRequest } from "../../protocol/index.ts";
 import { type ByPidMap, type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
@@ -84,13 +85,7 @@ function start(adapter: FakeAdapterOptions, options: Partial<RunWatcherOptions> 
   const controller = new AbortController();
   const exit = runWatcher({
     claudePid: CLAUDE,
-    env: {
-      CLAUDE_PID: CLAUDE,
-      HOME: base,
-      XDG_STATE_HOME: base,
-      CLAUDE_CONFIG_DIR: join(base, "claude"),
-      CLAUDE_CODE_MESSAGING_TOKEN: "tok-secret",
-    },
+    env: watcherTestEnv(base, CLAUDE, "tok-secret"),
     probe,
     signal: controller.signal,
     tickMs: 20,

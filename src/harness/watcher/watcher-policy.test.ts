@@ -9,6 +9,7 @@ import {
   fakeWatchHandle,
   senderEnvelope,
   until,
+  watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import {
   type Adapter,
@@ -93,13 +94,7 @@ function start(adapter: Adapter, options: Partial<RunWatcherOptions> = {}): void
   const controller = new AbortController();
   const exit = runWatcher({
     claudePid: CLAUDE,
-    env: {
-      CLAUDE_PID: CLAUDE,
-      HOME: base,
-      XDG_STATE_HOME: base,
-      CLAUDE_CONFIG_DIR: join(base, "claude"),
-      CLAUDE_CODE_MESSAGING_TOKEN: "tok",
-    },
+    env: watcherTestEnv(base, CLAUDE),
     probe: alive,
     signal: controller.signal,
     tickMs: 10,

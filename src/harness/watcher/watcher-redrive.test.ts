@@ -8,6 +8,7 @@ import {
   fakeWatchHandle,
   senderEnvelope,
   until,
+  watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
@@ -64,13 +65,7 @@ async function deliver(
   const controller = new AbortController();
   const exit = runWatcher({
     claudePid: CLAUDE,
-    env: {
-      CLAUDE_PID: CLAUDE,
-      HOME: base,
-      XDG_STATE_HOME: base,
-      CLAUDE_CONFIG_DIR: join(base, "claude"),
-      CLAUDE_CODE_MESSAGING_TOKEN: "tok",
-    },
+    env: watcherTestEnv(base, CLAUDE),
     probe,
     signal: controller.signal,
     now: () => origin + (Date.now() - origin) * 200,
