@@ -221,7 +221,6 @@ describe("brigade sessions", () => {
   });
 
   test("hostile session names (forged tags, BIPIA text, newlines) are sanitised to one cell", async () => {
-    if (loadBipia().length === 0) console.warn("BIPIA corpus missing: forged names only");
     const run = await runCli(["sessions"], "", sessionEnv());
     expect(run.status).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");

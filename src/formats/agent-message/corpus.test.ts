@@ -17,7 +17,7 @@ function payloadOf(out: string): string {
   return payload;
 }
 
-describe.skipIf(corpus.length === 0)("BIPIA corpus through the sentinel", () => {
+describe("BIPIA corpus through the sentinel", () => {
   test("the corpus is loaded (250 attack strings)", () => {
     expect(corpus.length).toBe(250);
   });

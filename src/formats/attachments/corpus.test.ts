@@ -9,7 +9,7 @@ const SPEC_LINE =
   /^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)" name="((?:[^"\\]|\\["\\])*)"\]$/;
 const CONTROL = /\p{Cc}/gu;
 
-describe.skipIf(corpus.length === 0)("BIPIA corpus through the attachment manifest", () => {
+describe("BIPIA corpus through the attachment manifest", () => {
   test("every attack as a file-name suffix: rejected for a stated reason, or one intact line", () => {
     let composed = 0;
     for (const { source, text } of corpus) {
