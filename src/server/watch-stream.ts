@@ -107,7 +107,7 @@ class WatchConnection {
   async subscribe(): Promise<void> {
     const { principalRef, teamRef, sessionId } = this.#target;
     this.#subscription = await this.#service.subscribe(principalRef, teamRef, sessionId, {
-      onMessages: (ids) => this.#owe(ids),
+      onMessages: (ids) => this.#owe(ids, true),
       onRevoked: () => {
         this.#revoked = true;
         this.#wakePump?.();
@@ -208,10 +208,14 @@ class WatchConnection {
     this.#wakeReader?.();
   }
 
-  #owe(ids: readonly string[]): void {
+  /**
+   * Adds ids to what the stream owes its reader. Only new traffic is held against the backlog:
+   * the catch-up is bounded by the inbox cap, and a reader that just connected is not behind.
+   */
+  #owe(ids: readonly string[], bounded: boolean): void {
     if (this.#finished) return;
     for (const id of ids) if (!this.#sent.has(id)) this.#owed.add(id);
-    if (this.#owed.size > this.#backlog) {
+    if (bounded && this.#owed.size > this.#backlog) {
       this.end("overflow", {}, true);
       return;
     }
@@ -236,7 +240,7 @@ class WatchConnection {
       // The catch-up goes first; ids heard while it was read follow it.
       const heard = this.#owed;
       this.#owed = new Set();
-      this.#owe([...catchUp.messages.map((m) => m.message_id), ...heard]);
+      this.#owe([...catchUp.messages.map((m) => m.message_id), ...heard], false);
       while (!this.#finished) {
         if (this.#revoked) {
           this.end("error", notMemberError());
