@@ -5693,6 +5693,10 @@ var init_http_watch = __esmMin((() => {
 					kind: "dropped",
 					detail: "server_shutdown"
 				};
+				case "overflow": return {
+					kind: "dropped",
+					detail: "server_overflow"
+				};
 				default:
 					this.#log.debug("watch_unknown_sse_event");
 					return;

@@ -16,9 +16,11 @@ import {
 import type { BrigadeService } from "../service/index.ts";
 import { httpStatusFor } from "./http-status.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { refuseUndefinedMethods } from "./method-guard.ts";
 import { readJsonBody } from "./request-body.ts";
 import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
-import { openWatchStream, WatchRegistry } from "./watch-stream.ts";
+import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
+import { openWatchStream } from "./watch-stream.ts";
 
 /** Principals one client address may mint per minute (`POST /v1/principals`). */
 export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
@@ -30,13 +32,15 @@ export interface AppOptions {
   readonly clientAddress?: (c: Context) => string;
   /** The clock of the principal limiter, ms; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** Caps on open watches and the watch backlog; defaults to {@link DEFAULT_WATCH_LIMITS}. */
+  readonly watchLimits?: WatchLimits;
 }
 
 /** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
 export interface BrigadeApp {
   /** Handles one request (docs/30-http-api.md). Never rejects: every failure is an envelope. */
   readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
-  /** The open watch streams; shutdown ends each with a `shutdown` event. */
+  /** The open watch streams and their count; shutdown ends each with a `shutdown` event. */
   readonly watches: WatchRegistry;
 }
 
@@ -56,7 +60,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     60_000,
     options.now ?? Date.now,
   );
-  const watches = new WatchRegistry();
+  const watches = new WatchRegistry(options.watchLimits ?? DEFAULT_WATCH_LIMITS);
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
@@ -76,6 +80,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
       ms: Math.round(performance.now() - started),
     });
   });
+  app.use("*", refuseUndefinedMethods(app));
 
   app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
 
@@ -164,7 +169,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   authed.get("/teams/:team/sessions/:session/watch", async (c) => {
     const { team, session } = c.req.param();
     const target = { principalRef: c.get("principal"), teamRef: team, sessionId: session };
-    return openWatchStream(service, target, watches);
+    return openWatchStream(service, target, watches, c.req.raw.signal);
   });
 
   app.route("/v1", authed);

@@ -7,6 +7,7 @@ import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../ser
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
 import type { Logger } from "./logger.ts";
+import type { WatchLimits } from "./watch-registry.ts";
 
 /** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +31,8 @@ export interface ServeOptions {
    * a deliberately broken variant; `brigade serve` never does. The store is still closed by `stop`.
    */
   readonly createService?: (store: Store, deps: ServiceDeps) => BrigadeService;
+  /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
+  readonly watchLimits?: WatchLimits;
 }
 
 /** A running server. */
@@ -39,6 +42,11 @@ export interface RunningServer {
   readonly port: number;
   /** `http://host:port`. */
   readonly url: string;
+  /**
+   * The watches open now: `streams` counted by the HTTP layer (claimed, not yet released),
+   * `subscriptions` held in the service's fan-out. Both return to 0 once every client has gone.
+   */
+  watchCounts(): { readonly streams: number; readonly subscriptions: number };
   /**
    * Graceful stop: no new connections; every watcher gets a final `shutdown` event; in-flight
    * requests finish (at most {@link SHUTDOWN_GRACE_MS}); the database is closed. Idempotent.
@@ -63,6 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp(service, {
     logger: options.logger,
     clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",
+    ...(options.watchLimits === undefined ? {} : { watchLimits: options.watchLimits }),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host });
   await new Promise<void>((resolve, reject) => {
@@ -109,5 +118,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return stopping;
   };
 
-  return { host: address.address, port: address.port, url: `http://${host}:${address.port}`, stop };
+  return {
+    host: address.address,
+    port: address.port,
+    url: `http://${host}:${address.port}`,
+    watchCounts: () => ({
+      streams: app.watches.size,
+      subscriptions: service.watchSubscriptionCount,
+    }),
+    stop,
+  };
 }

@@ -1,41 +1,30 @@
 import {
   BapError,
   internalError,
-  type MessageEnvelope,
+  MAX_RECEIVE_LIMIT,
   notMemberError,
   type ProtocolError,
 } from "../protocol/index.ts";
 import type { BrigadeService, WatchSubscription } from "../service/index.ts";
+import type { WatchRegistry, WatchSlot } from "./watch-registry.ts";
 
 /** How often an idle stream gets a keep-alive comment, in ms. */
 export const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Bytes of events a stream holds for a connection that has not taken them yet. While the stream
+ * holds this much, it fetches no more messages: the reader's pace sets the stream's.
+ */
+export const WATCH_HIGH_WATER_BYTES: number = 64 * 1024;
+
+/** Messages fetched from the store at a time for one stream. */
+const FETCH_BATCH = 16;
 
 /** The caller of one watch: who, in which team, for which owned session. */
 export interface WatchTarget {
   readonly principalRef: string;
   readonly teamRef: string;
   readonly sessionId: string;
-}
-
-/** The open watch streams of a server, so shutdown can say goodbye to each. */
-export class WatchRegistry {
-  readonly #open = new Set<{ end: (event: string, data: unknown) => void }>();
-
-  /** Ends every open stream with a final `shutdown` event. */
-  shutdownAll(): void {
-    for (const stream of [...this.#open]) stream.end("shutdown", {});
-  }
-
-  /** How many streams are open. */
-  get size(): number {
-    return this.#open.size;
-  }
-
-  /** @internal Tracks a stream until it ends. */
-  track(stream: { end: (event: string, data: unknown) => void }): () => void {
-    this.#open.add(stream);
-    return () => this.#open.delete(stream);
-  }
 }
 
 const encoder = new TextEncoder();
@@ -47,122 +36,35 @@ function sseEvent(event: string, data: unknown, id?: string): Uint8Array {
 }
 
 /**
- * Opens `message watch` as a Server-Sent Events response (docs/30-http-api.md). Ownership and
- * membership are checked before the response starts, so a failure is an ordinary error reply:
- * this function rejects with the service's `BapError`. Then: subscribe, `ready`, the catch-up of
- * every unacknowledged message oldest first, then each new message right after its commit. A
- * message goes out at most once per connection. A revoked membership ends the stream with an
- * `unauthorized` `error` event; server shutdown ends it with `shutdown`.
+ * Opens `message watch` as a Server-Sent Events response (docs/30-http-api.md). First a slot is
+ * claimed in `registry` (over a cap: `BapError` `rate_limited`), then ownership and membership are
+ * checked before the response starts, so any failure is an ordinary error reply: this function
+ * rejects with the service's `BapError`. Then: subscribe, `ready`, the catch-up of every
+ * unacknowledged message oldest first, then each new message right after its commit. A message
+ * goes out at most once per connection, and only as fast as the connection takes the bytes.
+ *
+ * The watch ends, releasing its subscription, keep-alive timer and slot, when the client goes away
+ * (`signal` aborts, or the body is cancelled), when its membership is revoked (final `error`
+ * `unauthorized`), when the server shuts down (final `shutdown`), or when the reader falls more
+ * than `registry.limits.backlog` messages behind (final `overflow`, the unsent messages dropped
+ * from the stream; they stay unacknowledged in the store).
  */
 export async function openWatchStream(
   service: BrigadeService,
   target: WatchTarget,
   registry: WatchRegistry,
+  signal?: AbortSignal,
 ): Promise<Response> {
-  const { principalRef, teamRef, sessionId } = target;
-  const pendingIds: string[] = [];
-  let wake: (() => void) | undefined;
-  let revoked = false;
-  const subscription: WatchSubscription = await service.subscribe(
-    principalRef,
-    teamRef,
-    sessionId,
-    {
-      onMessages(ids) {
-        pendingIds.push(...ids);
-        wake?.();
-      },
-      onRevoked() {
-        revoked = true;
-        wake?.();
-      },
-    },
-  );
-
-  let closed = false;
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let untrack: () => void = () => {};
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
-  const finish = (): void => {
-    if (closed) return;
-    closed = true;
-    subscription.unsubscribe();
-    untrack();
-    if (keepAlive !== undefined) clearInterval(keepAlive);
-    wake?.();
-  };
-  const write = (chunk: Uint8Array): void => {
-    if (closed || controllerRef === undefined) return;
-    try {
-      controllerRef.enqueue(chunk);
-    } catch {
-      finish();
-    }
-  };
-  const end = (event: string, data: unknown): void => {
-    if (closed) return;
-    write(sseEvent(event, data));
-    const controller = controllerRef;
-    finish();
-    try {
-      controller?.close();
-    } catch {
-      // Already closed by the client.
-    }
-  };
-
-  const sent = new Set<string>();
-  const emit = (messages: readonly MessageEnvelope[]): void => {
-    for (const message of messages) {
-      if (sent.has(message.message_id)) continue;
-      sent.add(message.message_id);
-      write(sseEvent("message", message, message.message_id));
-    }
-  };
-
-  const pump = async (): Promise<void> => {
-    try {
-      const catchUp = await service.receiveMessages(principalRef, teamRef, sessionId, 200);
-      emit(catchUp.messages);
-      while (!closed) {
-        if (revoked) {
-          end("error", notMemberError());
-          return;
-        }
-        if (pendingIds.length === 0) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-          continue;
-        }
-        const ids = pendingIds.splice(0, pendingIds.length).filter((id) => !sent.has(id));
-        if (ids.length > 0) {
-          emit(await service.fetchMessages(principalRef, teamRef, sessionId, ids));
-        }
-      }
-    } catch (error) {
-      const wire: ProtocolError =
-        error instanceof BapError ? error.toProtocolError() : internalError();
-      end("error", wire);
-    }
-  };
-
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controllerRef = controller;
-      untrack = registry.track({ end });
-      write(sseEvent("ready", { session_id: sessionId, mode: "push" }));
-      keepAlive = setInterval(() => write(encoder.encode(": keep-alive\n\n")), KEEP_ALIVE_MS);
-      keepAlive.unref?.();
-      void pump();
-    },
-    cancel() {
-      finish();
-    },
-  });
-
-  return new Response(stream, {
+  const slot = registry.claim(target.principalRef, target.sessionId);
+  const watch = new WatchConnection(service, target, slot, registry.limits.backlog);
+  try {
+    await watch.subscribe();
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+  watch.endWhenAborted(signal);
+  return new Response(watch.body(), {
     status: 200,
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
@@ -170,4 +72,198 @@ export async function openWatchStream(
       "x-accel-buffering": "no",
     },
   });
+}
+
+/** One watch: the subscription, the messages owed, and the bytes the connection has not taken. */
+class WatchConnection {
+  readonly #service: BrigadeService;
+  readonly #target: WatchTarget;
+  readonly #slot: WatchSlot;
+  readonly #backlog: number;
+  /** Encoded events waiting for the connection, oldest first. */
+  readonly #outbox: Uint8Array[] = [];
+  #outboxBytes = 0;
+  /** Ids heard of (or found by the catch-up) and not yet fetched, in delivery order. */
+  #owed = new Set<string>();
+  readonly #sent = new Set<string>();
+  #subscription: WatchSubscription | undefined;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  #dropSignal: (() => void) | undefined;
+  /** The subscription and slot are released; nothing but a final event is written after. */
+  #finished = false;
+  /** No event follows what the outbox holds: the body closes once it is drained. */
+  #ending = false;
+  #revoked = false;
+  #wakePump: (() => void) | undefined;
+  #wakeReader: (() => void) | undefined;
+
+  constructor(service: BrigadeService, target: WatchTarget, slot: WatchSlot, backlog: number) {
+    this.#service = service;
+    this.#target = target;
+    this.#slot = slot;
+    this.#backlog = backlog;
+  }
+
+  async subscribe(): Promise<void> {
+    const { principalRef, teamRef, sessionId } = this.#target;
+    this.#subscription = await this.#service.subscribe(principalRef, teamRef, sessionId, {
+      onMessages: (ids) => this.#owe(ids, true),
+      onRevoked: () => {
+        this.#revoked = true;
+        this.#wakePump?.();
+      },
+    });
+    this.#slot.attach(this);
+    this.#write(sseEvent("ready", { session_id: sessionId, mode: "push" }));
+    this.#keepAlive = setInterval(() => {
+      // A keep-alive only matters on a quiet line; behind queued events it would only add bytes.
+      if (this.#outbox.length === 0) this.#write(encoder.encode(": keep-alive\n\n"));
+    }, KEEP_ALIVE_MS);
+    this.#keepAlive.unref?.();
+    void this.#pump();
+  }
+
+  /** Ties the watch to the request: an abort (the client went away) ends it at once. */
+  endWhenAborted(signal: AbortSignal | undefined): void {
+    if (signal === undefined) return;
+    if (signal.aborted) {
+      this.#abandon();
+      return;
+    }
+    const onAbort = (): void => this.#abandon();
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.#dropSignal = () => signal.removeEventListener("abort", onAbort);
+  }
+
+  /** The response body: each read takes the oldest waiting event. */
+  body(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          while (this.#outbox.length === 0 && !this.#ending) {
+            await new Promise<void>((resolve) => {
+              this.#wakeReader = resolve;
+            });
+          }
+          this.#wakeReader = undefined;
+          const chunk = this.#outbox.shift();
+          try {
+            if (chunk === undefined) {
+              controller.close();
+              return;
+            }
+            this.#outboxBytes -= chunk.byteLength;
+            controller.enqueue(chunk);
+          } catch {
+            // The body was cancelled meanwhile.
+            return;
+          }
+          if (this.#outboxBytes < WATCH_HIGH_WATER_BYTES) this.#wakePump?.();
+        },
+        cancel: () => this.#abandon(),
+      },
+      // Nothing is pulled ahead of a read: the outbox is the only buffer.
+      { highWaterMark: 0 },
+    );
+  }
+
+  /** Writes a final event after what is queued (or instead of it), then closes. Idempotent. */
+  end(event: string, data: unknown, discardQueued = false): void {
+    if (this.#ending) return;
+    if (discardQueued) this.#clearOutbox();
+    if (!this.#finished) this.#write(sseEvent(event, data));
+    this.#ending = true;
+    this.#finish();
+    this.#wakeReader?.();
+  }
+
+  /** The client went away: nothing more is written, and what was queued is freed. */
+  #abandon(): void {
+    this.#clearOutbox();
+    this.#ending = true;
+    this.#finish();
+    this.#wakeReader?.();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#subscription?.unsubscribe();
+    this.#slot.release();
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#dropSignal?.();
+    this.#owed.clear();
+    this.#wakePump?.();
+  }
+
+  #clearOutbox(): void {
+    this.#outbox.length = 0;
+    this.#outboxBytes = 0;
+  }
+
+  #write(chunk: Uint8Array): void {
+    if (this.#finished) return;
+    this.#outbox.push(chunk);
+    this.#outboxBytes += chunk.byteLength;
+    this.#wakeReader?.();
+  }
+
+  /**
+   * Adds ids to what the stream owes its reader. Only new traffic is held against the backlog:
+   * the catch-up is bounded by the inbox cap, and a reader that just connected is not behind.
+   */
+  #owe(ids: readonly string[], bounded: boolean): void {
+    if (this.#finished) return;
+    for (const id of ids) if (!this.#sent.has(id)) this.#owed.add(id);
+    if (bounded && this.#owed.size > this.#backlog) {
+      this.end("overflow", {}, true);
+      return;
+    }
+    this.#wakePump?.();
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wakePump = resolve;
+    });
+  }
+
+  async #pump(): Promise<void> {
+    const { principalRef, teamRef, sessionId } = this.#target;
+    try {
+      const catchUp = await this.#service.receiveMessages(
+        principalRef,
+        teamRef,
+        sessionId,
+        MAX_RECEIVE_LIMIT,
+      );
+      // The catch-up goes first; ids heard while it was read follow it.
+      const heard = this.#owed;
+      this.#owed = new Set();
+      this.#owe([...catchUp.messages.map((m) => m.message_id), ...heard], false);
+      while (!this.#finished) {
+        if (this.#revoked) {
+          this.end("error", notMemberError());
+          return;
+        }
+        if (this.#owed.size === 0 || this.#outboxBytes >= WATCH_HIGH_WATER_BYTES) {
+          await this.#sleep();
+          this.#wakePump = undefined;
+          continue;
+        }
+        const ids = [...this.#owed].slice(0, FETCH_BATCH);
+        for (const id of ids) this.#owed.delete(id);
+        const messages = await this.#service.fetchMessages(principalRef, teamRef, sessionId, ids);
+        for (const message of messages) {
+          if (this.#sent.has(message.message_id)) continue;
+          this.#sent.add(message.message_id);
+          this.#write(sseEvent("message", message, message.message_id));
+        }
+      }
+    } catch (error) {
+      const wire: ProtocolError =
+        error instanceof BapError ? error.toProtocolError() : internalError();
+      this.end("error", wire);
+    }
+  }
 }

@@ -764,6 +764,11 @@ export class BrigadeService {
     return this.#hub.add(sessionId, principalRef, teamRef, listener);
   }
 
+  /** Live watch subscriptions (every {@link subscribe} not yet unsubscribed or revoked). */
+  get watchSubscriptionCount(): number {
+    return this.#hub.size;
+  }
+
   /**
    * Whether the principal is still an active member of the team (a watch may poll this as a
    * fallback to `onRevoked`).

@@ -681,6 +681,35 @@ describe("message watch", () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  test("overflow (the server dropped a reader that fell behind) reconnects and catches up", async () => {
+    const { stub, adapter } = await setup();
+    await adapter.teamCreate({ team_name: "core" });
+    const me = await adapter.sessionRegister(REGISTRATION);
+    const events: WatchEvent[] = [];
+    const watch = adapter.messageWatch(me.session_id);
+    const done = collect(watch, events);
+    await until(events, (e) => e.event === "ready");
+    await new Promise((r) => setTimeout(r, 50));
+    const pending = stub.deliver(me.session_id, "sent before the drop, never acked");
+    await until(events, (e) => e.event === "message");
+    const before = events.length;
+    // The stub keeps the connection open: the event alone must end this stream.
+    stub.broadcast("overflow", {});
+    expect(await until(events, (e) => e.event === "status" && e.state === "reconnecting")).toEqual({
+      event: "status",
+      state: "reconnecting",
+      detail: "server_overflow",
+    });
+    await until(events, (e) => e.event === "status" && e.state === "live");
+    await until(
+      events.slice(before),
+      (e) => e.event === "message" && e.message.message_id === pending.message_id,
+    );
+    expect(events.some((e) => e.event === "error")).toBe(false);
+    await watch.close();
+    await done;
+  });
+
   test("no credential → unauthenticated error event, no ready", async () => {
     const { adapter } = await setup();
     const events: WatchEvent[] = [];

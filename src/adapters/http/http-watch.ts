@@ -56,7 +56,8 @@ type StreamOutcome =
  * ones); a dropped stream reconnects with exponential backoff and reports `status`
  * (`reconnecting`, then `live`) — never before `ready`; a non-retryable failure (at connect, or
  * an `error` event from the server such as `unauthorized` after a leave) is emitted as one `error`
- * event and ends the stream. Commands (`ack`, `heartbeat`, `close`) run one at a time, in order,
+ * event and ends the stream. The server's `shutdown` and `overflow` (this reader fell behind) are
+ * drops, not failures: they reconnect like a cut connection. Commands (`ack`, `heartbeat`, `close`) run one at a time, in order,
  * so at most one heartbeat is outstanding. `close()` ends the stream at once.
  *
  * @example
@@ -315,6 +316,10 @@ export class HttpWatch implements WatchHandle {
       }
       case "shutdown":
         return { kind: "dropped", detail: "server_shutdown" };
+      case "overflow":
+        // The server dropped this reader for falling behind; what it did not send is still
+        // unacknowledged, so the reconnect's catch-up brings it.
+        return { kind: "dropped", detail: "server_overflow" };
       default:
         this.#log.debug("watch_unknown_sse_event");
         return undefined;
