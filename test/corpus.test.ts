@@ -236,7 +236,7 @@ describe("BIPIA corpus through every format together", () => {
 
           const wrapped = wrap(frame, hostile);
           expectOneFrameTag(wrapped, where);
-          // The wrapper's own closer is the one left unescaped, in any spelling (cross-session.md §6).
+          // The wrapper's own closer is the one left unescaped, in any spelling (docs/spec/cross-session.md §6).
           const closers = [...wrapped.matchAll(WRAPPER_CLOSER)].map((m) => m.index);
           expect(closers, where).toEqual([wrapped.length - "</cross-session-message>".length]);
           expect(

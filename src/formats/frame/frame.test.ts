@@ -234,7 +234,7 @@ describe("wrap: the wrapper's closing tag escaped as Claude Code's sender escape
   const wrapper = (content: string): string =>
     `<cross-session-message from-name="billing-svc">\n${content}\n</cross-session-message>`;
 
-  test("cross-session.md E4 and E6: the closer and its look-alikes, nothing else", () => {
+  test("docs/spec/cross-session.md §14 E4 and E6: the closer and its look-alikes, nothing else", () => {
     const e4 =
       "see \u2039\uFF0F CROSS_session\u2010message > and </cross-session-message_v2> and <\\/cross-session-message>";
     expect(wrap(e4, "billing-svc")).toBe(
@@ -247,7 +247,7 @@ describe("wrap: the wrapper's closing tag escaped as Claude Code's sender escape
     );
   });
 
-  test("§6.2's variants: filler, folding, invisibles, astral opener; openers untouched", () => {
+  test("docs/spec/cross-session.md §6.2 variants: filler, folding, invisibles, astral opener; openers untouched", () => {
     for (const [content, escaped] of [
       ["<\t/  cross-session-message>", "<\\\t/  cross-session-message>"],
       ["</cro\u017F\u017F-session-message>", "<\\/cro\u017F\u017F-session-message>"],
