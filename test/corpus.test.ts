@@ -236,12 +236,23 @@ describe("BIPIA corpus through every format together", () => {
 
           const wrapped = wrap(frame, hostile);
           expectOneFrameTag(wrapped, where);
+          // The wrapper's own closer is the one left unescaped, in any spelling (docs/spec/cross-session.md §6).
+          const closers = [...wrapped.matchAll(WRAPPER_CLOSER)].map((m) => m.index);
+          expect(closers, where).toEqual([wrapped.length - "</cross-session-message>".length]);
+          expect(
+            [...wrapped.matchAll(LOOKALIKE_CLOSER)].map((m) => m.index),
+            where,
+          ).toEqual(closers);
           const unwrapped = parse(wrapped);
           if (!unwrapped.ok) throw new Error(`${where}: wrapped ${unwrapped.reason}`);
           expect(unwrapped.frame.wrapped, where).toBe(true);
           expect(unwrapped.frame.wrapperFromName, where).toBe(sanitizeAttribute(hostile));
-          expect(unwrapped.frame.frame, where).toBe(frame);
-          expectTrueFrame(unwrapped.frame, hostile, hostile, where);
+          // The frame is nested as Claude Code's sender nests content: its closer look-alikes
+          // escaped (U+FF1C and U+2039 spellings survive the frame's sanitiser), nothing else.
+          expect(unwrapped.frame.frame, where).toBe(escapeEnvelopeTag(frame));
+          expect(unwrapped.frame.fromPrincipal, where).toBe(ENVELOPE_TRUTH.principal_ref);
+          expect(unwrapped.frame.messageId, where).toBe(ENVELOPE_TRUTH.message_id);
+          expect(unwrapped.frame.replyToSessionId, where).toBe(ENVELOPE_TRUTH.session_id);
         }
       }
     }

@@ -2380,8 +2380,13 @@ function formatHops(hopCount) {
 *
 * Every value is sanitised: team, from-name, from-label by `sanitizeAttribute` (64 cp, no
 * marker); the three ids by `sanitizeId`, in full; the summary by `sanitizeSummary` or, when
-* empty, the first 80 code points of the sanitised body; the body by `sanitizeBody`. So no sender
-* text can open, close or forge a frame. Never throws.
+* empty, the first 80 code points of the sanitised body; the body by `sanitizeBody`. Then the
+* sanitiser's tag rule (`neutraliseTags`) runs once more over everything between the frame's own
+* open-tag name and its close tag, so no family tag can form across a line break or separator
+* the frame joins values with (a summary ending in `<` above a body starting
+* `/brigade-message>`): that `<` becomes `&lt;`, so the summary line may grow by 3 code points.
+* Text that forms no such tag is left byte for byte. So no sender text, in any field or across
+* fields, can open, close or forge a frame. Never throws.
 *
 * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
 */
@@ -2389,15 +2394,16 @@ function build(envelope, teamName, instruction) {
 	const messageId = sanitizeId(envelope.message_id);
 	const sessionId = sanitizeId(envelope.sender.session_id);
 	const label = sanitizeAttribute(envelope.sender.human_label ?? "");
-	let tagLine = OPEN_TAG + attribute("team", sanitizeAttribute(teamName)) + attribute("message-id", messageId) + attribute("reply-to-session-id", sessionId) + attribute("from-principal", sanitizeId(envelope.sender.principal_ref)) + attribute("from-name", sanitizeAttribute(envelope.sender.session_name)) + attribute("from-label", label === "" ? UNVERIFIED_SUFFIX.slice(1) : label + UNVERIFIED_SUFFIX) + attribute("hops", formatHops(envelope.hop_count)) + attribute("sent-at", formatSentAt(envelope.created_at));
+	let attributes = attribute("team", sanitizeAttribute(teamName)) + attribute("message-id", messageId) + attribute("reply-to-session-id", sessionId) + attribute("from-principal", sanitizeId(envelope.sender.principal_ref)) + attribute("from-name", sanitizeAttribute(envelope.sender.session_name)) + attribute("from-label", label === "" ? UNVERIFIED_SUFFIX.slice(1) : label + UNVERIFIED_SUFFIX) + attribute("hops", formatHops(envelope.hop_count)) + attribute("sent-at", formatSentAt(envelope.created_at));
 	if (typeof envelope.reply_to === "string") {
 		const inReplyTo = sanitizeId(envelope.reply_to);
-		if (inReplyTo !== "" && utf8ByteLength(inReplyTo) <= 200) tagLine += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
+		if (inReplyTo !== "" && utf8ByteLength(inReplyTo) <= 200) attributes += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
 	}
 	const body = sanitizeBody(envelope.body);
 	let summary = sanitizeSummary(envelope.summary ?? "");
 	if (summary === "") summary = firstCodePoints(body, 80);
-	return `${tagLine}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}\n${CLOSE_TAG}`;
+	const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
+	return `${OPEN_TAG}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
 }
 var NEWLINE_ALL;
 var init_build = __esmMin((() => {
@@ -2565,17 +2571,21 @@ var init_parse = __esmMin((() => {
 
 // src/formats/frame/wrap.ts
 /**
-* Nests a frame in the native wrapper of variant C (formats.md §2.7):
-* `<cross-session-message from-name="F">\n` + frame + `\n</cross-session-message>`, with
-* `F = sanitizeAttribute(fromName)`. Only `from-name` is ever set, and it is cosmetic (any member
-* can copy a name); the inner frame is unchanged.
+* Nests a frame in the native wrapper of variant C (docs/spec/formats.md §2.7):
+* `<cross-session-message from-name="F">\n` + content + `\n</cross-session-message>`, with
+* `F = sanitizeAttribute(fromName)` and content = `escapeEnvelopeTag(frame)`: the wrapper's
+* closing-tag escaping exactly as Claude Code's own sender applies it
+* (docs/spec/cross-session.md §6), so no spelling of `</cross-session-message>` in the frame can
+* close the wrapper early. A frame holding no such spelling is nested byte for byte. Only
+* `from-name` is ever set, and it is cosmetic (any member can copy a name).
 *
 * @example wrap("F", "billing-svc") === '<cross-session-message from-name="billing-svc">\nF\n</cross-session-message>'
 */
 function wrap(frame, fromName) {
-	return `${WRAPPER_OPEN} from-name="${sanitizeAttribute(fromName)}">\n${frame}\n${WRAPPER_CLOSE}`;
+	return `${WRAPPER_OPEN} from-name="${sanitizeAttribute(fromName)}">\n${escapeEnvelopeTag(frame)}\n${WRAPPER_CLOSE}`;
 }
 var init_wrap = __esmMin((() => {
+	init_cross_session();
 	init_sanitize();
 	init_tokens();
 }));

@@ -1,4 +1,10 @@
-import { sanitizeAttribute, sanitizeBody, sanitizeId, sanitizeSummary } from "../sanitize/index.ts";
+import {
+  neutraliseTags,
+  sanitizeAttribute,
+  sanitizeBody,
+  sanitizeId,
+  sanitizeSummary,
+} from "../sanitize/index.ts";
 import { firstCodePoints, utf8ByteLength } from "../text/index.ts";
 import { clauseOf, type Instruction } from "./instruction.ts";
 import { preambleLine } from "./preamble.ts";
@@ -51,8 +57,13 @@ function formatHops(hopCount: number): string {
  *
  * Every value is sanitised: team, from-name, from-label by `sanitizeAttribute` (64 cp, no
  * marker); the three ids by `sanitizeId`, in full; the summary by `sanitizeSummary` or, when
- * empty, the first 80 code points of the sanitised body; the body by `sanitizeBody`. So no sender
- * text can open, close or forge a frame. Never throws.
+ * empty, the first 80 code points of the sanitised body; the body by `sanitizeBody`. Then the
+ * sanitiser's tag rule (`neutraliseTags`) runs once more over everything between the frame's own
+ * open-tag name and its close tag, so no family tag can form across a line break or separator
+ * the frame joins values with (a summary ending in `<` above a body starting
+ * `/brigade-message>`): that `<` becomes `&lt;`, so the summary line may grow by 3 code points.
+ * Text that forms no such tag is left byte for byte. So no sender text, in any field or across
+ * fields, can open, close or forge a frame. Never throws.
  *
  * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
  */
@@ -60,8 +71,7 @@ export function build(envelope: FrameEnvelope, teamName: string, instruction: In
   const messageId = sanitizeId(envelope.message_id);
   const sessionId = sanitizeId(envelope.sender.session_id);
   const label = sanitizeAttribute(envelope.sender.human_label ?? "");
-  let tagLine =
-    OPEN_TAG +
+  let attributes =
     attribute("team", sanitizeAttribute(teamName)) +
     attribute("message-id", messageId) +
     attribute("reply-to-session-id", sessionId) +
@@ -73,11 +83,16 @@ export function build(envelope: FrameEnvelope, teamName: string, instruction: In
   if (typeof envelope.reply_to === "string") {
     const inReplyTo = sanitizeId(envelope.reply_to);
     if (inReplyTo !== "" && utf8ByteLength(inReplyTo) <= MAX_IN_REPLY_TO_BYTES) {
-      tagLine += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
+      attributes += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
     }
   }
   const body = sanitizeBody(envelope.body);
   let summary = sanitizeSummary(envelope.summary ?? "");
   if (summary === "") summary = firstCodePoints(body, EXCERPT_CHARS);
-  return `${tagLine}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}\n${CLOSE_TAG}`;
+  const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
+  // Each value was neutralised on its own, so the only family tag left to find is one that a
+  // line break or separator of the frame completes. The sanitiser's own rule over the assembled
+  // text finds it, whatever spellings that rule recognises. The open tag's name stays outside
+  // the scan; the close tag begins with `<`, which nothing a body ends with can reach across.
+  return `${OPEN_TAG}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
 }
