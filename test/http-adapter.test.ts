@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -206,5 +207,31 @@ describe("http adapter against the real brigade serve", () => {
       JSON.stringify({ join_secret: team.join_secret }),
     );
     expect(again.out).toMatchObject({ ok: true, result: { rejoined: true } });
+  });
+
+  test("a credential file that is a symlink or a FIFO exits 11 (config), never 4", async () => {
+    const created = await cli("d", ["team", "create", "--name", "linked"]);
+    expect(created.status).toBe(0);
+    const credentials = join(root, "d", "config", "credentials");
+    const path = join(credentials, "default.json");
+    const real = join(credentials, "real.json");
+    renameSync(path, real);
+    // A symlink to a private copy of the very token: still refused, the link is never followed.
+    symlinkSync(real, path);
+    for (const verb of [
+      ["session", "list"],
+      ["message", "receive", "--session", "s-1"],
+    ]) {
+      const answer = await cli("d", verb);
+      expect(answer.status).toBe(11);
+      expect(answer.out).toMatchObject({ ok: false, error: { code: "config" } });
+    }
+    rmSync(path);
+    execFileSync("mkfifo", ["-m", "600", path]);
+    const fifo = await cli("d", ["session", "list"]);
+    expect(fifo.status).toBe(11);
+    rmSync(path);
+    copyFileSync(real, path);
+    expect((await cli("d", ["session", "list"])).status).toBe(0);
   });
 });

@@ -6150,11 +6150,16 @@ var init_http_adapter = __esmMin((() => {
 			if (read.kind !== "ok") throw new BapError(configError());
 			return read.value;
 		}
+		/**
+		* Only an absent credential is `unauthenticated`: one that exists but is not a private regular
+		* file (a symlink, a FIFO, group/other bits, a foreign owner) or does not parse is `config`, so
+		* the person fixes the file instead of being told to create a credential over it.
+		*/
 		#readCredential(store) {
 			const read = store.readCredential();
 			if (read.kind === "ok") return read.value;
-			if (read.kind === "world_readable") throw new BapError(configError());
-			throw credentialMissing();
+			if (read.kind === "missing") throw credentialMissing();
+			throw new BapError(configError());
 		}
 		/** A bound profile with its credential and server, or the §3.3 error (4, then 11). */
 		#teamContext() {
