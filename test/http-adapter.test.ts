@@ -234,4 +234,29 @@ describe("http adapter against the real brigade serve", () => {
     copyFileSync(real, path);
     expect((await cli("d", ["session", "list"])).status).toBe(0);
   });
+
+  test("every POST verb passes the server's application/json rule through the process binding", async () => {
+    // The server answers 415 to a body not declared JSON; each verb below is a POST.
+    expect((await cli("e", ["team", "create", "--name", "typed"])).status).toBe(0);
+    const registered = await cli("e", ["session", "register"], registration("typed"));
+    expect(registered.status).toBe(0);
+    const sid = (registered.out.result as { session_id: string }).session_id;
+    const beat = await cli("e", ["session", "heartbeat", "--session", sid], "{}");
+    expect(beat.out).toMatchObject({ ok: true, result: { session_id: sid } });
+    const sent = await cli(
+      "e",
+      ["message", "send"],
+      JSON.stringify({ sender_session_id: sid, recipient_session_id: sid, body: "self" }),
+    );
+    expect(sent.status).toBe(0);
+    const id = (sent.out.result as { message_id: string }).message_id;
+    const acked = await cli(
+      "e",
+      ["message", "ack", "--session", sid],
+      JSON.stringify({ message_ids: [id] }),
+    );
+    expect(acked.out).toMatchObject({ ok: true, result: { acked: [id] } });
+    expect((await cli("e", ["session", "close", "--session", sid])).status).toBe(0);
+    expect((await cli("e", ["team", "leave"])).status).toBe(0);
+  });
 });

@@ -37,7 +37,7 @@ async function call(
       : typeof options.body === "string"
         ? options.body
         : JSON.stringify(options.body);
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || method === "POST") headers["content-type"] = "application/json";
   const response = await app.fetch(
     new Request(`http://brigade.test${path}`, {
       method,
@@ -261,7 +261,10 @@ describe("startServer", () => {
       logger: silentLogger,
     });
     try {
-      const minted = await fetch(`${server.url}/v1/principals`, { method: "POST" });
+      const minted = await fetch(`${server.url}/v1/principals`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
       expect(minted.status).toBe(200);
       for (const file of [dataFile, `${dataFile}-wal`]) {
         expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -15,6 +15,7 @@ import {
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
 import { httpStatusFor } from "./http-status.ts";
+import { requireJsonBodies } from "./json-content-type.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { readJsonBody } from "./request-body.ts";
 import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
@@ -76,6 +77,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
       ms: Math.round(performance.now() - started),
     });
   });
+  app.use("*", requireJsonBodies());
 
   app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
 
