@@ -3016,7 +3016,10 @@ var init_error_messages = __esmMin((() => {
 		recipient_inbox_full: "the recipient's inbox is full",
 		join_attempts: "too many join attempts",
 		register_session: "too many session registrations",
-		realtime: "the push service rate limit is exhausted"
+		realtime: "the push service rate limit is exhausted",
+		register_principal: "too many new principals from this address",
+		server_principal_budget: "the server's budget for new principals is exhausted",
+		create_team: "too many teams created by this principal"
 	});
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
@@ -4119,7 +4122,10 @@ var init_error_reasons = __esmMin((() => {
 		"recipient_inbox_full",
 		"join_attempts",
 		"register_session",
-		"realtime"
+		"realtime",
+		"register_principal",
+		"server_principal_budget",
+		"create_team"
 	];
 }));
 
@@ -9547,7 +9553,10 @@ var init_bap_error_line = __esmMin((() => {
 		recipient_inbox_full: "the recipient's inbox is full",
 		join_attempts: "too many join attempts",
 		register_session: "too many session registrations",
-		realtime: "the push service's rate limit is exhausted"
+		realtime: "the push service's rate limit is exhausted",
+		register_principal: "too many new credentials were minted from this address",
+		server_principal_budget: "the server minted too many new credentials; try again later",
+		create_team: "this credential created too many teams recently"
 	};
 }));
 

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
-import { type BrigadeApp, createApp, PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./app.ts";
+import { type BrigadeApp, createApp } from "./app.ts";
 import { declaresJson } from "./json-content-type.ts";
 import { silentLogger } from "./logger.ts";
+import { PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./principal-minting-budget.ts";
 
 type Json = Record<string, unknown>;
 
