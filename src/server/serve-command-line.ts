@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DataFileError } from "./data-file.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
 
@@ -75,7 +76,8 @@ export async function runServeCommandLine(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
-    io.stderr(`brigade serve: cannot start (${why})\n`);
+    const detail = error instanceof DataFileError ? `: ${error.message}` : "";
+    io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
     return 1;
   }
   io.stdout(`brigade serve: listening on ${server.url}\n`);

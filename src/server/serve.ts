@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -6,6 +6,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
+import { openPrivateDataFile } from "./data-file.ts";
 import type { Logger } from "./logger.ts";
 
 /** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
@@ -19,7 +20,11 @@ export interface ServeOptions {
   readonly host: string;
   /** 0 picks a free port (tests). */
   readonly port: number;
-  /** The SQLite file: a new one is created 0600, its folder 0700 when missing. */
+  /**
+   * The SQLite file: a new one is created 0600, its folder 0700 when missing; an existing one (or
+   * its -wal/-shm) that is a symlink, not a regular file, foreign or not owner-only is refused
+   * with a `DataFileError` (see `openPrivateDataFile`).
+   */
   readonly dataFile: string;
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
@@ -54,10 +59,8 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
-  // Message bodies are private: a new database file is created 0600 before SQLite opens it, and
-  // SQLite gives its -wal and -shm files the database file's mode.
-  closeSync(openSync(options.dataFile, "a", 0o600));
-  const store = openSqliteStore(options.dataFile);
+  // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
+  const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const app = createApp(service, {
