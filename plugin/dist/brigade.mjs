@@ -5279,6 +5279,7 @@ async function callServer(transport, request, validate) {
 	const log = transport.logger;
 	const headers = { accept: "application/json" };
 	if (request.token !== void 0) headers.authorization = `Bearer ${request.token}`;
+	if (request.operatorKey !== void 0) headers["x-brigade-operator-key"] = request.operatorKey;
 	let body;
 	if (request.method === "POST") {
 		headers["content-type"] = "application/json";
@@ -6051,11 +6052,13 @@ var init_http_adapter = __esmMin((() => {
 			const profile = this.#readProfileForSetup(store);
 			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
 			const body = unwrap(validateTeamCreateRequest(request));
+			const operatorKey = this.#readOperatorKey();
 			const setup = await this.#setup(store, profile, void 0, options);
 			const result = await this.#call(setup, {
 				method: "POST",
 				path: "/v1/teams",
-				body
+				body,
+				...operatorKey === void 0 ? {} : { operatorKey }
 			}, validateTeamCreateResult, options);
 			this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
 			this.#log.info("team_created");
@@ -6144,6 +6147,22 @@ var init_http_adapter = __esmMin((() => {
 				timeoutMs: this.#timeoutMs,
 				logger: this.#log.child("http-client")
 			};
+		}
+		/**
+		* The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
+		* `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
+		* not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
+		* one line of 1–256 printable ASCII characters, is `config`.
+		*/
+		#readOperatorKey() {
+			const path = this.#env.BRIGADE_OPERATOR_KEY_FILE;
+			if (path === void 0 || path === "") return void 0;
+			if (!isAbsolute(path)) throw new BapError(configError());
+			const file = readPrivateFile(path);
+			if (file.kind !== "ok") throw new BapError(configError());
+			const key = file.text.trim();
+			if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
+			return key;
 		}
 		#requireStore() {
 			if (this.#store === void 0) throw new BapError(configError("profile_missing"));
@@ -8069,8 +8088,9 @@ function harnessConfigDir(env, optionConfigDir) {
 }
 /**
 * The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
-* verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` reaches the adapter: nothing
-* else of the caller's environment can redirect it. Errors surface as `BapError` from each call.
+* verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator key file a
+* person named on `brigade team create`) reaches the adapter: nothing else of the caller's
+* environment can redirect it. Errors surface as `BapError` from each call.
 *
 * @example
 * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });
@@ -8078,7 +8098,10 @@ function harnessConfigDir(env, optionConfigDir) {
 */
 function openHarnessAdapter(target, options = {}) {
 	return new HttpAdapter({
-		env: { BRIGADE_CONFIG_DIR: target.configDir },
+		env: {
+			BRIGADE_CONFIG_DIR: target.configDir,
+			...options.operatorKeyFile === void 0 ? {} : { BRIGADE_OPERATOR_KEY_FILE: options.operatorKeyFile }
+		},
 		profile: target.teamKey,
 		...options.timeoutMs === void 0 ? {} : { timeoutMs: options.timeoutMs },
 		...options.logger === void 0 ? {} : { logger: options.logger }
@@ -12885,6 +12908,7 @@ function reportAdapterError(io, sub, error) {
 }
 function hintFor(sub, code) {
 	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
+	if (sub === "create" && code === "unauthorized") return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
 	if (code === "unavailable") return " — check the server address and try again";
 	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
 	return "";
@@ -13047,11 +13071,13 @@ async function create(argv, io, cwd) {
 	const { values, positionals } = parse(argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
-		"human-label": { type: "string" }
+		"human-label": { type: "string" },
+		"operator-key-file": { type: "string" }
 	}, 1);
 	const teamName = positionals[0];
 	const label = stringOption(values, "human-label");
 	const secretOption = stringOption(values, "secret-file");
+	const operatorKeyOption = stringOption(values, "operator-key-file");
 	const configDir = configDirOf(io, "create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
@@ -13077,7 +13103,7 @@ async function create(argv, io, cwd) {
 		result = await openHarnessAdapter({
 			configDir,
 			teamKey: pending.profile
-		}).teamCreate({
+		}, operatorKeyOption === void 0 ? {} : { operatorKeyFile: resolve(cwd, operatorKeyOption) }).teamCreate({
 			team_name: teamName,
 			...label === void 0 ? {} : { human_label: label }
 		});
@@ -13320,6 +13346,7 @@ var init_team_command = __esmMin((() => {
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
+		"         [--operator-key-file <path>]   (a server whose registration is closed)",
 		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
 		"  leave",
 		"  members [--json]",

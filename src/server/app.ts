@@ -18,6 +18,7 @@ import { httpStatusFor } from "./http-status.ts";
 import { requireJsonBodies } from "./json-content-type.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
+import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
 import { openWatchStream, WatchRegistry } from "./watch-stream.ts";
 
@@ -28,6 +29,8 @@ export interface AppOptions {
   readonly clientAddress?: (c: Context) => string;
   /** The clock of the principal minting budget, ms; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** Who may create teams (`brigade serve --registration`); defaults to open. */
+  readonly registration?: RegistrationPolicy;
 }
 
 /** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
@@ -71,6 +74,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     });
   });
   app.use("*", requireJsonBodies());
+  app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
   app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -8,6 +8,12 @@ import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
 import { openPrivateDataFile } from "./data-file.ts";
 import type { Logger } from "./logger.ts";
+import {
+  loadOrCreateOperatorKey,
+  type OperatorKeyState,
+  operatorKeyFileFor,
+  type RegistrationMode,
+} from "./operator-key.ts";
 
 /** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -35,6 +41,12 @@ export interface ServeOptions {
    * a deliberately broken variant; `brigade serve` never does. The store is still closed by `stop`.
    */
   readonly createService?: (store: Store, deps: ServiceDeps) => BrigadeService;
+  /**
+   * Who may create teams; default `open`. `closed` needs the operator key, whose digest lives in
+   * `<data>.operator-key` (created with a new key on the first closed start, see
+   * `loadOrCreateOperatorKey`).
+   */
+  readonly registration?: RegistrationMode;
 }
 
 /** A running server. */
@@ -44,6 +56,11 @@ export interface RunningServer {
   readonly port: number;
   /** `http://host:port`. */
   readonly url: string;
+  /**
+   * The operator key created by this start (closed registration, no key file yet): to be shown
+   * once to the operator and never again; only its digest is stored.
+   */
+  readonly newOperatorKey?: string;
   /**
    * Graceful stop: no new connections; every watcher gets a final `shutdown` event; in-flight
    * requests finish (at most {@link SHUTDOWN_GRACE_MS}); the database is closed. Idempotent.
@@ -61,20 +78,39 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
   // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
   const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
+  const keyFile = operatorKeyFileFor(options.dataFile);
+  let operatorKey: OperatorKeyState | undefined;
+  try {
+    operatorKey = options.registration === "closed" ? loadOrCreateOperatorKey(keyFile) : undefined;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const app = createApp(service, {
     logger: options.logger,
     clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",
+    registration:
+      operatorKey === undefined
+        ? { mode: "open" }
+        : { mode: "closed", operatorKeyDigest: operatorKey.digest },
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // A key nobody was shown must not lock the operator out on the next start.
+    if (operatorKey?.newKey !== undefined) rmSync(keyFile, { force: true });
+    await store.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.address.includes(":") ? `[${address.address}]` : address.address;
   options.logger.log("info", "listening", { host: address.address, port: address.port });
@@ -112,5 +148,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return stopping;
   };
 
-  return { host: address.address, port: address.port, url: `http://${host}:${address.port}`, stop };
+  return {
+    host: address.address,
+    port: address.port,
+    url: `http://${host}:${address.port}`,
+    stop,
+    ...(operatorKey?.newKey === undefined ? {} : { newOperatorKey: operatorKey.newKey }),
+  };
 }

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import {
   type AckRequest,
   type AckResult,
@@ -50,7 +51,7 @@ import {
   type WatchHandle,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, silentLogger } from "../adapter-logger.ts";
-import { PrivateFileError } from "../private-files.ts";
+import { PrivateFileError, readPrivateFile } from "../private-files.ts";
 import {
   type HttpAdapterEnv,
   isValidProfileName,
@@ -284,10 +285,16 @@ export class HttpAdapter implements Adapter {
     const profile = this.#readProfileForSetup(store);
     if (profile.team_ref !== undefined) throw new BapError(conflictError("profile_bound"));
     const body = unwrap(validateTeamCreateRequest(request));
+    const operatorKey = this.#readOperatorKey();
     const setup = await this.#setup(store, profile, undefined, options);
     const result = await this.#call(
       setup,
-      { method: "POST", path: "/v1/teams", body },
+      {
+        method: "POST",
+        path: "/v1/teams",
+        body,
+        ...(operatorKey === undefined ? {} : { operatorKey }),
+      },
       validateTeamCreateResult,
       options,
     );
@@ -403,6 +410,23 @@ export class HttpAdapter implements Adapter {
       timeoutMs: this.#timeoutMs,
       logger: this.#log.child("http-client"),
     };
+  }
+
+  /**
+   * The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
+   * `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
+   * not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
+   * one line of 1–256 printable ASCII characters, is `config`.
+   */
+  #readOperatorKey(): string | undefined {
+    const path = this.#env.BRIGADE_OPERATOR_KEY_FILE;
+    if (path === undefined || path === "") return undefined;
+    if (!isAbsolute(path)) throw new BapError(configError());
+    const file = readPrivateFile(path);
+    if (file.kind !== "ok") throw new BapError(configError());
+    const key = file.text.trim();
+    if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
+    return key;
   }
 
   #requireStore(): ProfileStore {
