@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -258,5 +267,31 @@ describe("http adapter against the real brigade serve", () => {
     expect(acked.out).toMatchObject({ ok: true, result: { acked: [id] } });
     expect((await cli("e", ["session", "close", "--session", sid])).status).toBe(0);
     expect((await cli("e", ["team", "leave"])).status).toBe(0);
+  });
+
+  test("a stored credential the server no longer knows is replaced once on team create and join", async () => {
+    // What a principal collected after 7 days without a team looks like from the client.
+    for (const [who, argv, stdin] of [
+      ["f", ["team", "create", "--name", "again"], undefined],
+      ["g", ["team", "join"], "join"],
+    ] as const) {
+      const credentials = join(root, who, "config", "credentials");
+      mkdirSync(credentials, { recursive: true, mode: 0o700 });
+      const path = join(credentials, "default.json");
+      const unknown = JSON.stringify({ token: "A".repeat(43), principal_ref: "p-gone" });
+      writeFileSync(path, unknown, { mode: 0o600 });
+      let input: string | undefined;
+      if (stdin !== undefined) {
+        const made = await cli(`${who}-owner`, ["team", "create", "--name", "for-join"]);
+        input = JSON.stringify({
+          join_secret: (made.out.result as { join_secret: string }).join_secret,
+        });
+      }
+      const answer = await cli(who, [...argv], input);
+      expect(answer.status).toBe(0);
+      const stored = JSON.parse(readFileSync(path, "utf8")) as { token: string };
+      expect(stored.token).not.toBe("A".repeat(43));
+      expect(answer.stderr).not.toContain(stored.token);
+    }
   });
 });

@@ -6053,14 +6053,13 @@ var init_http_adapter = __esmMin((() => {
 			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
 			const body = unwrap(validateTeamCreateRequest(request));
 			const operatorKey = this.#readOperatorKey();
-			const setup = await this.#setup(store, profile, void 0, options);
-			const result = await this.#call(setup, {
+			const { baseUrl, result } = await this.#setupAndCall(store, profile, void 0, {
 				method: "POST",
 				path: "/v1/teams",
 				body,
 				...operatorKey === void 0 ? {} : { operatorKey }
 			}, validateTeamCreateResult, options);
-			this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
+			this.#bindProfile(store, baseUrl, result, body.human_label);
 			this.#log.info("team_created");
 			return result;
 		}
@@ -6081,14 +6080,13 @@ var init_http_adapter = __esmMin((() => {
 			}
 			const body = { join_secret: parsed.join_secret };
 			if (parsed.human_label !== void 0) body.human_label = parsed.human_label;
-			const setup = await this.#setup(store, profile, backendServer, options);
-			const result = await this.#call(setup, {
+			const { baseUrl, result } = await this.#setupAndCall(store, profile, backendServer, {
 				method: "POST",
 				path: "/v1/teams/join",
 				body
 			}, validateTeamJoinResult, options);
 			const label = parsed.human_label ?? (profile.team_ref === result.team_ref ? profile.human_label : void 0);
-			this.#bindProfile(store, setup.transport.baseUrl, result, label);
+			this.#bindProfile(store, baseUrl, result, label);
 			this.#log.info("team_joined", { rejoined: result.rejoined });
 			return result;
 		}
@@ -6229,9 +6227,18 @@ var init_http_adapter = __esmMin((() => {
 				});
 				return {
 					transport,
-					token: existing.value.token
+					token: existing.value.token,
+					minted: false
 				};
 			}
+			return {
+				transport,
+				token: await this.#mint(store, profile, transport, options),
+				minted: true
+			};
+		}
+		/** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
+		async #mint(store, profile, transport, options) {
 			const minted = await callServer(transport, {
 				method: "POST",
 				path: "/v1/principals",
@@ -6240,17 +6247,41 @@ var init_http_adapter = __esmMin((() => {
 			}, validateMintedPrincipal);
 			this.#writeProfile(store, {
 				...profile,
-				server
+				server: transport.baseUrl
 			});
 			this.#writeCredential(store, {
 				token: minted.token,
 				principal_ref: minted.principal_ref
 			});
 			this.#log.info("credential_minted");
-			return {
-				transport,
-				token: minted.token
-			};
+			return minted.token;
+		}
+		/**
+		* `team create` / `team join` with {@link #setup}'s credential. When a stored credential is
+		* answered `unauthenticated`, the server no longer knows its principal (collected after days
+		* without any team, docs/21-service.md, or the server's data was reset): such a principal holds
+		* no membership there, so a new one is minted over it and the call is made once more.
+		*/
+		async #setupAndCall(store, profile, backendServer, request, validate, options) {
+			const setup = await this.#setup(store, profile, backendServer, options);
+			const baseUrl = setup.transport.baseUrl;
+			try {
+				return {
+					baseUrl,
+					result: await this.#call(setup, request, validate, options)
+				};
+			} catch (error) {
+				if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") throw error;
+				this.#log.warn("credential_unknown_to_server");
+				const token = await this.#mint(store, profile, setup.transport, options);
+				return {
+					baseUrl,
+					result: await this.#call({
+						...setup,
+						token
+					}, request, validate, options)
+				};
+			}
 		}
 		/** Records the team a create or join bound this profile to (the label only when known). */
 		#bindProfile(store, server, team, label) {

@@ -286,9 +286,10 @@ export class HttpAdapter implements Adapter {
     if (profile.team_ref !== undefined) throw new BapError(conflictError("profile_bound"));
     const body = unwrap(validateTeamCreateRequest(request));
     const operatorKey = this.#readOperatorKey();
-    const setup = await this.#setup(store, profile, undefined, options);
-    const result = await this.#call(
-      setup,
+    const { baseUrl, result } = await this.#setupAndCall(
+      store,
+      profile,
+      undefined,
       {
         method: "POST",
         path: "/v1/teams",
@@ -298,7 +299,7 @@ export class HttpAdapter implements Adapter {
       validateTeamCreateResult,
       options,
     );
-    this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
+    this.#bindProfile(store, baseUrl, result, body.human_label);
     this.#log.info("team_created");
     return result;
   }
@@ -328,9 +329,10 @@ export class HttpAdapter implements Adapter {
     }
     const body: Record<string, string> = { join_secret: parsed.join_secret };
     if (parsed.human_label !== undefined) body.human_label = parsed.human_label;
-    const setup = await this.#setup(store, profile, backendServer, options);
-    const result = await this.#call(
-      setup,
+    const { baseUrl, result } = await this.#setupAndCall(
+      store,
+      profile,
+      backendServer,
       { method: "POST", path: "/v1/teams/join", body },
       validateTeamJoinResult,
       options,
@@ -338,7 +340,7 @@ export class HttpAdapter implements Adapter {
     const label =
       parsed.human_label ??
       (profile.team_ref === result.team_ref ? profile.human_label : undefined);
-    this.#bindProfile(store, setup.transport.baseUrl, result, label);
+    this.#bindProfile(store, baseUrl, result, label);
     this.#log.info("team_joined", { rejoined: result.rejoined });
     return result;
   }
@@ -491,7 +493,7 @@ export class HttpAdapter implements Adapter {
     profile: StoredProfile,
     backendServer: string | undefined,
     options: AdapterCallOptions | undefined,
-  ): Promise<{ transport: ServerTransport; token: string }> {
+  ): Promise<{ transport: ServerTransport; token: string; minted: boolean }> {
     const configured = profile.server ?? backendServer ?? this.#env.BRIGADE_SERVER;
     const server =
       configured === undefined || configured === "" ? undefined : normalizeServerUrl(configured);
@@ -505,17 +507,56 @@ export class HttpAdapter implements Adapter {
     }
     if (existing.kind === "ok") {
       if (profile.server === undefined) this.#writeProfile(store, { ...profile, server });
-      return { transport, token: existing.value.token };
+      return { transport, token: existing.value.token, minted: false };
     }
+    return { transport, token: await this.#mint(store, profile, transport, options), minted: true };
+  }
+
+  /** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
+  async #mint(
+    store: ProfileStore,
+    profile: StoredProfile,
+    transport: ServerTransport,
+    options: AdapterCallOptions | undefined,
+  ): Promise<string> {
     const minted = await callServer(
       transport,
       { method: "POST", path: "/v1/principals", body: {}, signal: options?.signal },
       validateMintedPrincipal,
     );
-    this.#writeProfile(store, { ...profile, server });
+    this.#writeProfile(store, { ...profile, server: transport.baseUrl });
     this.#writeCredential(store, { token: minted.token, principal_ref: minted.principal_ref });
     this.#log.info("credential_minted");
-    return { transport, token: minted.token };
+    return minted.token;
+  }
+
+  /**
+   * `team create` / `team join` with {@link #setup}'s credential. When a stored credential is
+   * answered `unauthenticated`, the server no longer knows its principal (collected after days
+   * without any team, docs/21-service.md, or the server's data was reset): such a principal holds
+   * no membership there, so a new one is minted over it and the call is made once more.
+   */
+  async #setupAndCall<T>(
+    store: ProfileStore,
+    profile: StoredProfile,
+    backendServer: string | undefined,
+    request: Omit<ServerRequest, "token" | "signal">,
+    validate: (value: unknown) => ValidationResult<T>,
+    options: AdapterCallOptions | undefined,
+  ): Promise<{ baseUrl: string; result: T }> {
+    const setup = await this.#setup(store, profile, backendServer, options);
+    const baseUrl = setup.transport.baseUrl;
+    try {
+      return { baseUrl, result: await this.#call(setup, request, validate, options) };
+    } catch (error) {
+      if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") {
+        throw error;
+      }
+      this.#log.warn("credential_unknown_to_server");
+      const token = await this.#mint(store, profile, setup.transport, options);
+      const result = await this.#call({ ...setup, token }, request, validate, options);
+      return { baseUrl, result };
+    }
   }
 
   /** Records the team a create or join bound this profile to (the label only when known). */
