@@ -96,10 +96,9 @@ function call(method, path, token, body) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers = {};
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
-  if (payload !== undefined) {
-    headers["content-type"] = "application/json";
-    headers["content-length"] = Buffer.byteLength(payload);
-  }
+  // Every POST declares JSON, even an empty one (the server refuses it otherwise: 415).
+  if (method === "POST") headers["content-type"] = "application/json";
+  if (payload !== undefined) headers["content-length"] = Buffer.byteLength(payload);
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: server.host, port: server.port, method, path, headers, agent },

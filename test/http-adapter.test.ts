@@ -1,4 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -206,5 +216,82 @@ describe("http adapter against the real brigade serve", () => {
       JSON.stringify({ join_secret: team.join_secret }),
     );
     expect(again.out).toMatchObject({ ok: true, result: { rejoined: true } });
+  });
+
+  test("a credential file that is a symlink or a FIFO exits 11 (config), never 4", async () => {
+    const created = await cli("d", ["team", "create", "--name", "linked"]);
+    expect(created.status).toBe(0);
+    const credentials = join(root, "d", "config", "credentials");
+    const path = join(credentials, "default.json");
+    const real = join(credentials, "real.json");
+    renameSync(path, real);
+    // A symlink to a private copy of the very token: still refused, the link is never followed.
+    symlinkSync(real, path);
+    for (const verb of [
+      ["session", "list"],
+      ["message", "receive", "--session", "s-1"],
+    ]) {
+      const answer = await cli("d", verb);
+      expect(answer.status).toBe(11);
+      expect(answer.out).toMatchObject({ ok: false, error: { code: "config" } });
+    }
+    rmSync(path);
+    execFileSync("mkfifo", ["-m", "600", path]);
+    const fifo = await cli("d", ["session", "list"]);
+    expect(fifo.status).toBe(11);
+    rmSync(path);
+    copyFileSync(real, path);
+    expect((await cli("d", ["session", "list"])).status).toBe(0);
+  });
+
+  test("every POST verb passes the server's application/json rule through the process binding", async () => {
+    // The server answers 415 to a body not declared JSON; each verb below is a POST.
+    expect((await cli("e", ["team", "create", "--name", "typed"])).status).toBe(0);
+    const registered = await cli("e", ["session", "register"], registration("typed"));
+    expect(registered.status).toBe(0);
+    const sid = (registered.out.result as { session_id: string }).session_id;
+    const beat = await cli("e", ["session", "heartbeat", "--session", sid], "{}");
+    expect(beat.out).toMatchObject({ ok: true, result: { session_id: sid } });
+    const sent = await cli(
+      "e",
+      ["message", "send"],
+      JSON.stringify({ sender_session_id: sid, recipient_session_id: sid, body: "self" }),
+    );
+    expect(sent.status).toBe(0);
+    const id = (sent.out.result as { message_id: string }).message_id;
+    const acked = await cli(
+      "e",
+      ["message", "ack", "--session", sid],
+      JSON.stringify({ message_ids: [id] }),
+    );
+    expect(acked.out).toMatchObject({ ok: true, result: { acked: [id] } });
+    expect((await cli("e", ["session", "close", "--session", sid])).status).toBe(0);
+    expect((await cli("e", ["team", "leave"])).status).toBe(0);
+  });
+
+  test("a stored credential the server no longer knows is replaced once on team create and join", async () => {
+    // What a principal collected after 7 days without a team looks like from the client.
+    for (const [who, argv, stdin] of [
+      ["f", ["team", "create", "--name", "again"], undefined],
+      ["g", ["team", "join"], "join"],
+    ] as const) {
+      const credentials = join(root, who, "config", "credentials");
+      mkdirSync(credentials, { recursive: true, mode: 0o700 });
+      const path = join(credentials, "default.json");
+      const unknown = JSON.stringify({ token: "A".repeat(43), principal_ref: "p-gone" });
+      writeFileSync(path, unknown, { mode: 0o600 });
+      let input: string | undefined;
+      if (stdin !== undefined) {
+        const made = await cli(`${who}-owner`, ["team", "create", "--name", "for-join"]);
+        input = JSON.stringify({
+          join_secret: (made.out.result as { join_secret: string }).join_secret,
+        });
+      }
+      const answer = await cli(who, [...argv], input);
+      expect(answer.status).toBe(0);
+      const stored = JSON.parse(readFileSync(path, "utf8")) as { token: string };
+      expect(stored.token).not.toBe("A".repeat(43));
+      expect(answer.stderr).not.toContain(stored.token);
+    }
   });
 });

@@ -3026,7 +3026,10 @@ var init_error_messages = __esmMin((() => {
 		recipient_inbox_full: "the recipient's inbox is full",
 		join_attempts: "too many join attempts",
 		register_session: "too many session registrations",
-		realtime: "the push service rate limit is exhausted"
+		realtime: "the push service rate limit is exhausted",
+		register_principal: "too many new principals from this address",
+		server_principal_budget: "the server's budget for new principals is exhausted",
+		create_team: "too many teams created by this principal"
 	});
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
@@ -4129,7 +4132,10 @@ var init_error_reasons = __esmMin((() => {
 		"recipient_inbox_full",
 		"join_attempts",
 		"register_session",
-		"realtime"
+		"realtime",
+		"register_principal",
+		"server_principal_budget",
+		"create_team"
 	];
 }));
 
@@ -5283,6 +5289,7 @@ async function callServer(transport, request, validate) {
 	const log = transport.logger;
 	const headers = { accept: "application/json" };
 	if (request.token !== void 0) headers.authorization = `Bearer ${request.token}`;
+	if (request.operatorKey !== void 0) headers["x-brigade-operator-key"] = request.operatorKey;
 	let body;
 	if (request.method === "POST") {
 		headers["content-type"] = "application/json";
@@ -6059,13 +6066,14 @@ var init_http_adapter = __esmMin((() => {
 			const profile = this.#readProfileForSetup(store);
 			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
 			const body = unwrap(validateTeamCreateRequest(request));
-			const setup = await this.#setup(store, profile, void 0, options);
-			const result = await this.#call(setup, {
+			const operatorKey = this.#readOperatorKey();
+			const { baseUrl, result } = await this.#setupAndCall(store, profile, void 0, {
 				method: "POST",
 				path: "/v1/teams",
-				body
+				body,
+				...operatorKey === void 0 ? {} : { operatorKey }
 			}, validateTeamCreateResult, options);
-			this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
+			this.#bindProfile(store, baseUrl, result, body.human_label);
 			this.#log.info("team_created");
 			return result;
 		}
@@ -6086,14 +6094,13 @@ var init_http_adapter = __esmMin((() => {
 			}
 			const body = { join_secret: parsed.join_secret };
 			if (parsed.human_label !== void 0) body.human_label = parsed.human_label;
-			const setup = await this.#setup(store, profile, backendServer, options);
-			const result = await this.#call(setup, {
+			const { baseUrl, result } = await this.#setupAndCall(store, profile, backendServer, {
 				method: "POST",
 				path: "/v1/teams/join",
 				body
 			}, validateTeamJoinResult, options);
 			const label = parsed.human_label ?? (profile.team_ref === result.team_ref ? profile.human_label : void 0);
-			this.#bindProfile(store, setup.transport.baseUrl, result, label);
+			this.#bindProfile(store, baseUrl, result, label);
 			this.#log.info("team_joined", { rejoined: result.rejoined });
 			return result;
 		}
@@ -6153,6 +6160,22 @@ var init_http_adapter = __esmMin((() => {
 				logger: this.#log.child("http-client")
 			};
 		}
+		/**
+		* The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
+		* `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
+		* not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
+		* one line of 1–256 printable ASCII characters, is `config`.
+		*/
+		#readOperatorKey() {
+			const path = this.#env.BRIGADE_OPERATOR_KEY_FILE;
+			if (path === void 0 || path === "") return void 0;
+			if (!isAbsolute(path)) throw new BapError(configError());
+			const file = readPrivateFile(path);
+			if (file.kind !== "ok") throw new BapError(configError());
+			const key = file.text.trim();
+			if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
+			return key;
+		}
 		#requireStore() {
 			if (this.#store === void 0) throw new BapError(configError("profile_missing"));
 			return this.#store;
@@ -6164,11 +6187,16 @@ var init_http_adapter = __esmMin((() => {
 			if (read.kind !== "ok") throw new BapError(configError());
 			return read.value;
 		}
+		/**
+		* Only an absent credential is `unauthenticated`: one that exists but is not a private regular
+		* file (a symlink, a FIFO, group/other bits, a foreign owner) or does not parse is `config`, so
+		* the person fixes the file instead of being told to create a credential over it.
+		*/
 		#readCredential(store) {
 			const read = store.readCredential();
 			if (read.kind === "ok") return read.value;
-			if (read.kind === "world_readable") throw new BapError(configError());
-			throw credentialMissing();
+			if (read.kind === "missing") throw credentialMissing();
+			throw new BapError(configError());
 		}
 		/** A bound profile with its credential and server, or the §3.3 error (4, then 11). */
 		#teamContext() {
@@ -6213,9 +6241,18 @@ var init_http_adapter = __esmMin((() => {
 				});
 				return {
 					transport,
-					token: existing.value.token
+					token: existing.value.token,
+					minted: false
 				};
 			}
+			return {
+				transport,
+				token: await this.#mint(store, profile, transport, options),
+				minted: true
+			};
+		}
+		/** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
+		async #mint(store, profile, transport, options) {
 			const minted = await callServer(transport, {
 				method: "POST",
 				path: "/v1/principals",
@@ -6224,17 +6261,41 @@ var init_http_adapter = __esmMin((() => {
 			}, validateMintedPrincipal);
 			this.#writeProfile(store, {
 				...profile,
-				server
+				server: transport.baseUrl
 			});
 			this.#writeCredential(store, {
 				token: minted.token,
 				principal_ref: minted.principal_ref
 			});
 			this.#log.info("credential_minted");
-			return {
-				transport,
-				token: minted.token
-			};
+			return minted.token;
+		}
+		/**
+		* `team create` / `team join` with {@link #setup}'s credential. When a stored credential is
+		* answered `unauthenticated`, the server no longer knows its principal (collected after days
+		* without any team, docs/21-service.md, or the server's data was reset): such a principal holds
+		* no membership there, so a new one is minted over it and the call is made once more.
+		*/
+		async #setupAndCall(store, profile, backendServer, request, validate, options) {
+			const setup = await this.#setup(store, profile, backendServer, options);
+			const baseUrl = setup.transport.baseUrl;
+			try {
+				return {
+					baseUrl,
+					result: await this.#call(setup, request, validate, options)
+				};
+			} catch (error) {
+				if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") throw error;
+				this.#log.warn("credential_unknown_to_server");
+				const token = await this.#mint(store, profile, setup.transport, options);
+				return {
+					baseUrl,
+					result: await this.#call({
+						...setup,
+						token
+					}, request, validate, options)
+				};
+			}
 		}
 		/** Records the team a create or join bound this profile to (the label only when known). */
 		#bindProfile(store, server, team, label) {
@@ -8072,8 +8133,9 @@ function harnessConfigDir(env, optionConfigDir) {
 }
 /**
 * The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
-* verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` reaches the adapter: nothing
-* else of the caller's environment can redirect it. Errors surface as `BapError` from each call.
+* verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator key file a
+* person named on `brigade team create`) reaches the adapter: nothing else of the caller's
+* environment can redirect it. Errors surface as `BapError` from each call.
 *
 * @example
 * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });
@@ -8081,7 +8143,10 @@ function harnessConfigDir(env, optionConfigDir) {
 */
 function openHarnessAdapter(target, options = {}) {
 	return new HttpAdapter({
-		env: { BRIGADE_CONFIG_DIR: target.configDir },
+		env: {
+			BRIGADE_CONFIG_DIR: target.configDir,
+			...options.operatorKeyFile === void 0 ? {} : { BRIGADE_OPERATOR_KEY_FILE: options.operatorKeyFile }
+		},
 		profile: target.teamKey,
 		...options.timeoutMs === void 0 ? {} : { timeoutMs: options.timeoutMs },
 		...options.logger === void 0 ? {} : { logger: options.logger }
@@ -9556,7 +9621,10 @@ var init_bap_error_line = __esmMin((() => {
 		recipient_inbox_full: "the recipient's inbox is full",
 		join_attempts: "too many join attempts",
 		register_session: "too many session registrations",
-		realtime: "the push service's rate limit is exhausted"
+		realtime: "the push service's rate limit is exhausted",
+		register_principal: "too many new credentials were minted from this address",
+		server_principal_budget: "the server minted too many new credentials; try again later",
+		create_team: "this credential created too many teams recently"
 	};
 }));
 
@@ -12885,6 +12953,7 @@ function reportAdapterError(io, sub, error) {
 }
 function hintFor(sub, code) {
 	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
+	if (sub === "create" && code === "unauthorized") return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
 	if (code === "unavailable") return " — check the server address and try again";
 	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
 	return "";
@@ -13047,11 +13116,13 @@ async function create(argv, io, cwd) {
 	const { values, positionals } = parse(argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
-		"human-label": { type: "string" }
+		"human-label": { type: "string" },
+		"operator-key-file": { type: "string" }
 	}, 1);
 	const teamName = positionals[0];
 	const label = stringOption(values, "human-label");
 	const secretOption = stringOption(values, "secret-file");
+	const operatorKeyOption = stringOption(values, "operator-key-file");
 	const configDir = configDirOf(io, "create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
@@ -13077,7 +13148,7 @@ async function create(argv, io, cwd) {
 		result = await openHarnessAdapter({
 			configDir,
 			teamKey: pending.profile
-		}).teamCreate({
+		}, operatorKeyOption === void 0 ? {} : { operatorKeyFile: resolve(cwd, operatorKeyOption) }).teamCreate({
 			team_name: teamName,
 			...label === void 0 ? {} : { human_label: label }
 		});
@@ -13320,6 +13391,7 @@ var init_team_command = __esmMin((() => {
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
+		"         [--operator-key-file <path>]   (a server whose registration is closed)",
 		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
 		"  leave",
 		"  members [--json]",

@@ -59,6 +59,7 @@ export interface TeamCommandOptions {
 const USAGE = [
   "usage: brigade team <subcommand>",
   "  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
+  "         [--operator-key-file <path>]   (a server whose registration is closed)",
   "  join --secret-file <path> [--server <url>] [--human-label <text>]",
   "  leave",
   "  members [--json]",
@@ -99,6 +100,9 @@ function reportAdapterError(io: CliIo, sub: string, error: unknown): number {
 
 function hintFor(sub: string, code: string): string {
   if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
+  if (sub === "create" && code === "unauthorized") {
+    return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+  }
   if (code === "unavailable") return " — check the server address and try again";
   if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
   return "";
@@ -341,12 +345,14 @@ async function create(argv: string[], io: CliIo, cwd: string): Promise<number> {
       server: { type: "string" },
       "secret-file": { type: "string" },
       "human-label": { type: "string" },
+      "operator-key-file": { type: "string" },
     },
     1,
   );
   const teamName = positionals[0] as string;
   const label = stringOption(values, "human-label");
   const secretOption = stringOption(values, "secret-file");
+  const operatorKeyOption = stringOption(values, "operator-key-file");
   const configDir = configDirOf(io, "create");
   if (typeof configDir !== "string") return configDir.status;
   const location = locateCheckout(cwd);
@@ -386,7 +392,10 @@ async function create(argv: string[], io: CliIo, cwd: string): Promise<number> {
   let result: Awaited<ReturnType<ReturnType<typeof openHarnessAdapter>["teamCreate"]>>;
   try {
     pending.writeProfile({ server });
-    const adapter = openHarnessAdapter({ configDir, teamKey: pending.profile });
+    const adapter = openHarnessAdapter(
+      { configDir, teamKey: pending.profile },
+      operatorKeyOption === undefined ? {} : { operatorKeyFile: resolve(cwd, operatorKeyOption) },
+    );
     result = await adapter.teamCreate({
       team_name: teamName,
       ...(label === undefined ? {} : { human_label: label }),

@@ -62,6 +62,9 @@ export const RATE_LIMITED_MESSAGES: Readonly<Record<RateLimitedReason, string>> 
   join_attempts: "too many join attempts",
   register_session: "too many session registrations",
   realtime: "the push service rate limit is exhausted",
+  register_principal: "too many new principals from this address",
+  server_principal_budget: "the server's budget for new principals is exhausted",
+  create_team: "too many teams created by this principal",
 });
 
 /** Fixed `message` of the uniform `team join` rejection (wrong secret, unknown team, banned). */

@@ -61,7 +61,9 @@ export type ConflictReason = (typeof CONFLICT_REASONS)[number];
 
 /**
  * `details.reason` tokens for `rate_limited` (spec §3.4). `realtime` is Brigade's push-service
- * limit, kept for compatibility; we never emit it.
+ * limit, kept for compatibility; we never emit it. `register_principal`,
+ * `server_principal_budget` and `create_team` are **[ours]**: the limits of `brigade serve` on
+ * minting principals and creating teams.
  */
 export const RATE_LIMITED_REASONS = [
   "send_per_minute",
@@ -73,6 +75,9 @@ export const RATE_LIMITED_REASONS = [
   "join_attempts",
   "register_session",
   "realtime",
+  "register_principal",
+  "server_principal_budget",
+  "create_team",
 ] as const;
 
 /** A `details.reason` for `rate_limited`. */

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
-import { type BrigadeApp, createApp, PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./app.ts";
+import { type BrigadeApp, createApp } from "./app.ts";
 import { silentLogger } from "./logger.ts";
+import { PRINCIPALS_PER_ADDRESS_PER_MINUTE } from "./principal-minting-budget.ts";
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ async function call(
       : typeof options.body === "string"
         ? options.body
         : JSON.stringify(options.body);
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || method === "POST") headers["content-type"] = "application/json";
   const response = await app.fetch(
     new Request(`http://brigade.test${path}`, {
       method,
@@ -261,7 +262,10 @@ describe("startServer", () => {
       logger: silentLogger,
     });
     try {
-      const minted = await fetch(`${server.url}/v1/principals`, { method: "POST" });
+      const minted = await fetch(`${server.url}/v1/principals`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
       expect(minted.status).toBe(200);
       for (const file of [dataFile, `${dataFile}-wal`]) {
         expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -15,25 +15,26 @@ import {
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
 import { httpStatusFor } from "./http-status.ts";
+import { requireJsonBodies } from "./json-content-type.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { refuseUndefinedMethods } from "./method-guard.ts";
+import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
+import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
-import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
 import { openWatchStream } from "./watch-stream.ts";
-
-/** Principals one client address may mint per minute (`POST /v1/principals`). */
-export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
 
 /** What {@link createApp} needs besides the service. */
 export interface AppOptions {
   readonly logger?: Logger;
   /** The client's address for a request (the limiter's key); defaults to one shared key. */
   readonly clientAddress?: (c: Context) => string;
-  /** The clock of the principal limiter, ms; defaults to `Date.now`. */
+  /** The clock of the principal minting budget, ms; defaults to `Date.now`. */
   readonly now?: () => number;
   /** Caps on open watches and the watch backlog; defaults to {@link DEFAULT_WATCH_LIMITS}. */
   readonly watchLimits?: WatchLimits;
+  /** Who may create teams (`brigade serve --registration`); defaults to open. */
+  readonly registration?: RegistrationPolicy;
 }
 
 /** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
@@ -55,11 +56,7 @@ type Env = { Variables: { principal: string } };
 export function createApp(service: BrigadeService, options: AppOptions = {}): BrigadeApp {
   const logger = options.logger ?? silentLogger;
   const clientAddress = options.clientAddress ?? (() => "local");
-  const principalLimiter = new SlidingWindowLimiter(
-    PRINCIPALS_PER_ADDRESS_PER_MINUTE,
-    60_000,
-    options.now ?? Date.now,
-  );
+  const mintingBudget = new PrincipalMintingBudget(options.now ?? Date.now);
   const watches = new WatchRegistry(options.watchLimits ?? DEFAULT_WATCH_LIMITS);
   const app = new Hono<Env>();
 
@@ -81,17 +78,14 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     });
   });
   app.use("*", refuseUndefinedMethods(app));
+  app.use("*", requireJsonBodies());
+  app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
   app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
 
   app.post("/v1/principals", async (c) => {
-    const retryAfter = principalLimiter.take(clientAddress(c));
-    if (retryAfter > 0) {
-      return reply(c, {
-        ...protocolError("rate_limited", { reason: "register_principal" }),
-        retry_after_ms: retryAfter,
-      });
-    }
+    const refusal = mintingBudget.take(clientAddress(c));
+    if (refusal !== null) return reply(c, refusal);
     await readJsonBody(c.req.raw, false);
     return ok(c, await service.createPrincipal());
   });

@@ -83,7 +83,10 @@ describe("every route answers only the methods it defines", () => {
 
   test("HEAD of a watch opens no watch, even with a valid token", async () => {
     const minted = await app.fetch(
-      new Request("http://brigade.test/v1/principals", { method: "POST" }),
+      new Request("http://brigade.test/v1/principals", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      }),
     );
     const { token } = ((await minted.json()) as { result: { token: string } }).result;
     const response = await app.fetch(

@@ -1,7 +1,9 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DataFileError } from "./data-file.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
+import { OperatorKeyFileError, REGISTRATION_MODES, type RegistrationMode } from "./operator-key.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
 
 /** Defaults of `brigade serve`. */
@@ -34,10 +36,12 @@ export function defaultDataFile(env: Readonly<Record<string, string | undefined>
 }
 
 /**
- * Runs `brigade serve [--host] [--port] [--data] [--log-level]` from its arguments: prints
- * `brigade serve: listening on <url>` on stdout once it accepts connections, logs JSON lines on
- * stderr, and resolves with 0 after a graceful stop on SIGTERM/SIGINT. A bad flag is one stderr
- * line and 2; a port in use or an unusable data file is one stderr line and 1.
+ * Runs `brigade serve [--host] [--port] [--data] [--registration open|closed] [--log-level]` from
+ * its arguments: prints `brigade serve: listening on <url>` on stdout once it accepts
+ * connections — followed, on the first closed start of a data file, by one line with the new
+ * operator key, shown this once — logs JSON lines on stderr, and resolves with 0 after a graceful
+ * stop on SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use or an unusable data
+ * or operator key file is one stderr line and 1.
  */
 export async function runServeCommandLine(
   argv: string[],
@@ -58,6 +62,8 @@ export async function runServeCommandLine(
   if (!/^\d{1,5}$/.test(flags.port ?? "0") || port > 65535) {
     return usage("--port must be a number from 0 to 65535");
   }
+  const registration = flags.registration ?? "open";
+  if (!isRegistrationMode(registration)) return usage("--registration must be open or closed");
   const level = (flags["log-level"] ?? "info") as LogLevel;
   if (!["debug", "info", "warn", "error"].includes(level)) {
     return usage("--log-level must be debug, info, warn or error");
@@ -70,15 +76,24 @@ export async function runServeCommandLine(
       port,
       dataFile: flags.data ?? defaultDataFile(io.env),
       logger,
+      registration,
       ...(options.createService === undefined ? {} : { createService: options.createService }),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
-    io.stderr(`brigade serve: cannot start (${why})\n`);
+    const explained = error instanceof DataFileError || error instanceof OperatorKeyFileError;
+    const detail = explained ? `: ${error.message}` : "";
+    io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
     return 1;
   }
   io.stdout(`brigade serve: listening on ${server.url}\n`);
+  if (server.newOperatorKey !== undefined) {
+    // The only time the key exists outside the operator's hands: only its digest is stored.
+    io.stdout(
+      `brigade serve: registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}\n`,
+    );
+  }
   options.onListening?.(server);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
@@ -101,6 +116,7 @@ function parseFlags(argv: string[]) {
         host: { type: "string" },
         port: { type: "string" },
         data: { type: "string" },
+        registration: { type: "string" },
         "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -110,4 +126,8 @@ function parseFlags(argv: string[]) {
   } catch {
     return undefined;
   }
+}
+
+function isRegistrationMode(value: string): value is RegistrationMode {
+  return (REGISTRATION_MODES as readonly string[]).includes(value);
 }

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -6,7 +6,14 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
+import { openPrivateDataFile } from "./data-file.ts";
 import type { Logger } from "./logger.ts";
+import {
+  loadOrCreateOperatorKey,
+  type OperatorKeyState,
+  operatorKeyFileFor,
+  type RegistrationMode,
+} from "./operator-key.ts";
 import type { WatchLimits } from "./watch-registry.ts";
 
 /** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
@@ -20,7 +27,11 @@ export interface ServeOptions {
   readonly host: string;
   /** 0 picks a free port (tests). */
   readonly port: number;
-  /** The SQLite file: a new one is created 0600, its folder 0700 when missing. */
+  /**
+   * The SQLite file: a new one is created 0600, its folder 0700 when missing; an existing one (or
+   * its -wal/-shm) that is a symlink, not a regular file, foreign or not owner-only is refused
+   * with a `DataFileError` (see `openPrivateDataFile`).
+   */
   readonly dataFile: string;
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
@@ -31,6 +42,12 @@ export interface ServeOptions {
    * a deliberately broken variant; `brigade serve` never does. The store is still closed by `stop`.
    */
   readonly createService?: (store: Store, deps: ServiceDeps) => BrigadeService;
+  /**
+   * Who may create teams; default `open`. `closed` needs the operator key, whose digest lives in
+   * `<data>.operator-key` (created with a new key on the first closed start, see
+   * `loadOrCreateOperatorKey`).
+   */
+  readonly registration?: RegistrationMode;
   /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
   readonly watchLimits?: WatchLimits;
 }
@@ -48,6 +65,11 @@ export interface RunningServer {
    */
   watchCounts(): { readonly streams: number; readonly subscriptions: number };
   /**
+   * The operator key created by this start (closed registration, no key file yet): to be shown
+   * once to the operator and never again; only its digest is stored.
+   */
+  readonly newOperatorKey?: string;
+  /**
    * Graceful stop: no new connections; every watcher gets a final `shutdown` event; in-flight
    * requests finish (at most {@link SHUTDOWN_GRACE_MS}); the database is closed. Idempotent.
    */
@@ -62,25 +84,42 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
-  // Message bodies are private: a new database file is created 0600 before SQLite opens it, and
-  // SQLite gives its -wal and -shm files the database file's mode.
-  closeSync(openSync(options.dataFile, "a", 0o600));
-  const store = openSqliteStore(options.dataFile);
+  // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
+  const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
+  const keyFile = operatorKeyFileFor(options.dataFile);
+  let operatorKey: OperatorKeyState | undefined;
+  try {
+    operatorKey = options.registration === "closed" ? loadOrCreateOperatorKey(keyFile) : undefined;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const app = createApp(service, {
     logger: options.logger,
     clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",
+    registration:
+      operatorKey === undefined
+        ? { mode: "open" }
+        : { mode: "closed", operatorKeyDigest: operatorKey.digest },
     ...(options.watchLimits === undefined ? {} : { watchLimits: options.watchLimits }),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // A key nobody was shown must not lock the operator out on the next start.
+    if (operatorKey?.newKey !== undefined) rmSync(keyFile, { force: true });
+    await store.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.address.includes(":") ? `[${address.address}]` : address.address;
   options.logger.log("info", "listening", { host: address.address, port: address.port });
@@ -127,5 +166,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       subscriptions: service.watchSubscriptionCount,
     }),
     stop,
+    ...(operatorKey?.newKey === undefined ? {} : { newOperatorKey: operatorKey.newKey }),
   };
 }

@@ -17,21 +17,35 @@ export class SlidingWindowLimiter {
   }
 
   /**
+   * 0 when the window of `key` has room for one more event, else the whole milliseconds (≥ 1)
+   * until its oldest event leaves the window. Records nothing.
+   */
+  wait(key: string): number {
+    const now = this.#now();
+    const events = this.#current(key, now);
+    if (events.length < this.#limit) return 0;
+    return Math.max(1, (events[0] as number) + this.#windowMs - now);
+  }
+
+  /**
    * Records one event for `key` when the window has room and returns 0; otherwise records
-   * nothing and returns the whole milliseconds (≥ 1) until the oldest event leaves the window.
+   * nothing and returns {@link wait}'s milliseconds.
    */
   take(key: string): number {
+    const waitMs = this.wait(key);
+    if (waitMs > 0) return waitMs;
     const now = this.#now();
+    this.#current(key, now).push(now);
+    if (this.#events.size > 10_000) this.#prune(now - this.#windowMs);
+    return 0;
+  }
+
+  /** The events of `key` still inside the window at `now`, oldest first (stored back trimmed). */
+  #current(key: string, now: number): number[] {
     const since = now - this.#windowMs;
     const events = (this.#events.get(key) ?? []).filter((t) => t > since);
-    if (events.length >= this.#limit) {
-      this.#events.set(key, events);
-      return Math.max(1, (events[0] as number) + this.#windowMs - now);
-    }
-    events.push(now);
     this.#events.set(key, events);
-    if (this.#events.size > 10_000) this.#prune(since);
-    return 0;
+    return events;
   }
 
   #prune(since: number): void {

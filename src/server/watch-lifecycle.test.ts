@@ -38,7 +38,7 @@ async function call(method: string, path: string, token?: string, body?: Json): 
     method,
     headers: {
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(method === "POST" ? { "content-type": "application/json" } : {}),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });

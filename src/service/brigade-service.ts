@@ -53,6 +53,9 @@ import {
   SERVICE_LEASE,
   SERVICE_RETENTION,
   SESSION_LIST_MAX,
+  TEAM_CREATE_RATE,
+  UNUSED_PRINCIPAL_RETENTION_MS,
+  UNUSED_TEAM_RETENTION_MS,
 } from "./service-config.ts";
 import type { ServiceDeps } from "./service-deps.ts";
 import { systemDeps } from "./service-deps.ts";
@@ -79,6 +82,7 @@ import {
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 const SECOND_MS = 1000;
 /** Longest bearer token `authenticate` looks at; ours are 43 characters. */
 const MAX_TOKEN_CHARS = 512;
@@ -214,8 +218,9 @@ export class BrigadeService {
   /**
    * The principal a bearer token belongs to, or `null` (never throws on a bad token). Known
    * principals are answered from an in-memory cache filled only after their row is durable
-   * (principals are never re-keyed or deleted), so a request usually costs no store unit for
-   * authentication; unknown tokens always ask the store and are never cached.
+   * (principals are never re-keyed; the retention sweep clears the cache whenever it deletes
+   * one), so a request usually costs no store unit for authentication; unknown tokens always ask
+   * the store and are never cached.
    */
   async authenticate(token: string): Promise<string | null> {
     if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS)
@@ -233,7 +238,9 @@ export class BrigadeService {
   /**
    * `team create`: a new team with the caller as its first active member (and creator). The join
    * secret `brg1.<team_ref>.<43 base64url chars>` is returned once; only its digest is stored.
-   * Errors: `invalid_input` (`team_name` empty or > 64 cp, `human_label` > 128 cp).
+   * Errors: `invalid_input` (`team_name` empty or > 64 cp, `human_label` > 128 cp);
+   * `rate_limited` `create_team` past {@link TEAM_CREATE_RATE} teams created by the caller in the
+   * last hour or day (nothing stored).
    */
   async createTeam(principalRef: string, request: TeamCreateRequest): Promise<TeamCreateResult> {
     const { team_name: teamName, human_label: label } = valid(validateTeamCreateRequest(request));
@@ -244,6 +251,13 @@ export class BrigadeService {
     const digest = digestJoinSecret(parsed.value);
     const now = this.#deps.now();
     await this.#store.transact(async (tx) => {
+      for (const [limit, windowMs] of [
+        [TEAM_CREATE_RATE.per_hour, HOUR_MS],
+        [TEAM_CREATE_RATE.per_day, DAY_MS],
+      ] as const) {
+        const created = await tx.teamsCreatedSince(principalRef, now - windowMs);
+        checkWindow(created, limit, windowMs, now, "create_team");
+      }
       await tx.insertTeam({
         team_ref: teamRef,
         team_name: teamName,
@@ -293,6 +307,7 @@ export class BrigadeService {
         await tx.recordJoinFailure(principalRef, now);
         return null;
       }
+      if (principalRef !== team.creator_principal_ref) await tx.markTeamUsed(team.team_ref, now);
       const humanLabel =
         label === undefined || label === "" ? (existing?.human_label ?? null) : label;
       await tx.putMembership({
@@ -425,6 +440,7 @@ export class BrigadeService {
           ...fields,
         };
         await tx.insertSession(row);
+        await tx.markTeamUsed(teamRef, now);
       }
       let label = membership.human_label;
       const offered = request.human_label;
@@ -785,30 +801,47 @@ export class BrigadeService {
   /**
    * Retention sweep (spec §6.9), never earlier than the floors: acked messages 86,400 s after their
    * ack, unacked messages 604,800 s after creation, sessions offline for 604,800 s once no message
-   * addressed to them remains, join-failure records after the limiter window. Deletes in batches of
-   * `batchSize` rows per kind, one transaction per batch, until a batch comes back short.
+   * addressed to them remains, join-failure records after the limiter window; and what was never
+   * used (docs/21-service.md): teams older than {@link UNUSED_TEAM_RETENTION_MS} in which no
+   * session was ever registered and nobody but the creator ever joined, then principals older
+   * than {@link UNUSED_PRINCIPAL_RETENTION_MS} that belong to no team at all. Deletes in batches
+   * of `batchSize` rows per kind, one transaction per batch, until a batch comes back short.
    */
   async collectGarbage(
     now: number = this.#deps.now(),
     batchSize: number = GC_BATCH_SIZE,
   ): Promise<GarbageCounts> {
-    const total: GarbageCounts = { messages: 0, sessions: 0, join_failures: 0 };
+    const total: GarbageCounts = {
+      messages: 0,
+      sessions: 0,
+      join_failures: 0,
+      teams: 0,
+      principals: 0,
+    };
     const bounds = {
       ackedBefore: now - SERVICE_RETENTION.acked_message_seconds * SECOND_MS,
       unackedCreatedBefore: now - SERVICE_RETENTION.unacked_message_seconds * SECOND_MS,
       sessionOfflineBefore: now - SERVICE_RETENTION.closed_session_seconds * SECOND_MS,
       joinFailuresBefore: now - JOIN_ATTEMPT_WINDOW_MS,
+      unusedTeamCreatedBefore: now - UNUSED_TEAM_RETENTION_MS,
+      unusedPrincipalCreatedBefore: now - UNUSED_PRINCIPAL_RETENTION_MS,
       limit: Math.max(1, Math.floor(batchSize)),
     };
     for (;;) {
       const counts = await this.#store.transact((tx) => tx.collectGarbage(bounds));
-      total.messages += counts.messages;
-      total.sessions += counts.sessions;
-      total.join_failures += counts.join_failures;
-      const more =
-        counts.messages >= bounds.limit ||
-        counts.sessions >= bounds.limit ||
-        counts.join_failures >= bounds.limit;
+      // A deleted principal's token must stop authenticating at once.
+      if (counts.principals > 0) this.#principals.clear();
+      let more = false;
+      for (const kind of [
+        "messages",
+        "sessions",
+        "join_failures",
+        "teams",
+        "principals",
+      ] as const) {
+        total[kind] += counts[kind];
+        if (counts[kind] >= bounds.limit) more = true;
+      }
       if (!more) return total;
     }
   }

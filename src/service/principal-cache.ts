@@ -3,11 +3,12 @@ export const PRINCIPAL_CACHE_MAX_ENTRIES = 100_000;
 
 /**
  * token digest → `principal_ref` for principals whose row is known to be committed and durable,
- * least recently used evicted first. Sound because a principal is never re-keyed and nothing
- * deletes or revokes one (no statement touches `principals` after its insert; revocation is per
- * team membership, checked inside every unit). Only positive answers are kept, so a principal
- * minted by another process is found on its first request, and a flood of unknown tokens cannot
- * grow the cache. Anything that ever deletes or re-keys a principal must call {@link forget}.
+ * least recently used evicted first. Sound because a principal is never re-keyed, revocation is
+ * per team membership (checked inside every unit), and the only deletion — the retention sweep
+ * of principals that belong to no team — calls {@link clear} after it. Only positive answers are
+ * kept, so a principal minted by another process is found on its first request, and a flood of
+ * unknown tokens cannot grow the cache. Anything that ever deletes or re-keys a principal must
+ * call {@link forget} or {@link clear}.
  *
  * @example
  * const cache = new PrincipalCache(2);
@@ -47,6 +48,11 @@ export class PrincipalCache {
   /** Drops `digest` (for a future principal deletion or re-key). */
   forget(digest: string): void {
     this.#byDigest.delete(digest);
+  }
+
+  /** Drops every entry (after a retention sweep deleted principals). */
+  clear(): void {
+    this.#byDigest.clear();
   }
 
   /** Number of cached principals. */

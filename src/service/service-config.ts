@@ -53,6 +53,30 @@ export const REGISTER_RATE: Readonly<{ per_minute: number; per_hour: number }> =
   per_hour: 300,
 });
 
+/**
+ * Teams one principal may create per hour / per day **[ours]** (`rate_limited`, reason
+ * `create_team`). A person creates a handful of teams; the limit bounds what one credential can
+ * fill a server with.
+ */
+export const TEAM_CREATE_RATE: Readonly<{ per_hour: number; per_day: number }> = Object.freeze({
+  per_hour: 10,
+  per_day: 50,
+});
+
+/**
+ * How long a never-used team is kept, in ms (30 days) **[ours]**: a team in which no session was
+ * ever registered and no member besides its creator ever joined is collected once it is older.
+ * Long enough that a join secret handed to a teammate who is away for weeks still works.
+ */
+export const UNUSED_TEAM_RETENTION_MS: number = 30 * 24 * 3_600_000;
+
+/**
+ * How long a principal that belongs to nothing is kept, in ms (7 days) **[ours]**: no membership
+ * of any status and no team, e.g. minted by a client that never created or joined a team, or
+ * whose only team was collected as never used.
+ */
+export const UNUSED_PRINCIPAL_RETENTION_MS: number = 7 * 24 * 3_600_000;
+
 /** The fixed `retry_after_ms` hint for the two unacked caps, which clear on ack (spec §6.12). */
 export const CAP_RETRY_AFTER_MS = 5000;
 

@@ -328,12 +328,26 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         unackedCreatedBefore: 20,
         sessionOfflineBefore: 20,
         joinFailuresBefore: 20,
+        unusedTeamCreatedBefore: 0,
+        unusedPrincipalCreatedBefore: 0,
         limit: 1,
       };
       const first = await store.transact((tx) => tx.collectGarbage(bounds));
-      expect(first).toEqual({ messages: 2, sessions: 1, join_failures: 1 });
+      expect(first).toEqual({
+        messages: 2,
+        sessions: 1,
+        join_failures: 1,
+        teams: 0,
+        principals: 0,
+      });
       const second = await store.transact((tx) => tx.collectGarbage(bounds));
-      expect(second).toEqual({ messages: 1, sessions: 0, join_failures: 0 });
+      expect(second).toEqual({
+        messages: 1,
+        sessions: 0,
+        join_failures: 0,
+        teams: 0,
+        principals: 0,
+      });
       const left = await store.transact(async (tx) => [
         await tx.getMessage("m-acked-new"),
         await tx.getMessage("m-unacked-new"),
@@ -346,6 +360,104 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.joinFailuresSince("p-a", 0))).toEqual({
         count: 1,
         oldest: now,
+      });
+    });
+
+    test("collectGarbage takes unused teams with their creator, then principals that belong to nothing", async () => {
+      const team = (ref: string, creator: string, createdAt: number) => ({
+        team_ref: ref,
+        team_name: ref,
+        secret_digest: "d",
+        creator_principal_ref: creator,
+        created_at: createdAt,
+      });
+      const member = (teamRef: string, principalRef: string) => ({
+        team_ref: teamRef,
+        principal_ref: principalRef,
+        human_label: null,
+        status: "active" as const,
+        joined_at: 10,
+        updated_at: 10,
+      });
+      await store.transact(async (tx) => {
+        for (const p of ["p-lone", "p-lone-new", "p-u1", "p-u2", "p-used", "p-joiner"]) {
+          await tx.insertPrincipal({
+            principal_ref: p,
+            token_digest: `digest-${p}`,
+            created_at: p === "p-lone-new" ? 500 : 10,
+          });
+        }
+        // t-unused: only its creator, never a session → collected with its creator.
+        await tx.insertTeam(team("t-unused", "p-u1", 10));
+        await tx.putMembership(member("t-unused", "p-u1"));
+        // t-young: unused but younger than the bound → kept.
+        await tx.insertTeam(team("t-young", "p-u2", 500));
+        await tx.putMembership(member("t-young", "p-u2"));
+        // t-marked: marked used (its session may since have been collected) → kept.
+        await tx.insertTeam(team("t-marked", "p-used", 10));
+        await tx.putMembership(member("t-marked", "p-used"));
+        await tx.markTeamUsed("t-marked", 20);
+        // t-joined: a second member, even one that left → kept (never relies on the mark alone).
+        await tx.insertTeam(team("t-joined", "p-used", 10));
+        await tx.putMembership(member("t-joined", "p-used"));
+        await tx.putMembership({ ...member("t-joined", "p-joiner"), status: "left" });
+      });
+      const bounds = {
+        ackedBefore: 0,
+        unackedCreatedBefore: 0,
+        sessionOfflineBefore: 0,
+        joinFailuresBefore: 0,
+        unusedTeamCreatedBefore: 100,
+        unusedPrincipalCreatedBefore: 100,
+        limit: 100,
+      };
+      const counts = await store.transact((tx) => tx.collectGarbage(bounds));
+      expect(counts).toMatchObject({ teams: 1, principals: 3 });
+      const kept = await store.transact(async (tx) => ({
+        teams: await Promise.all(
+          ["t-unused", "t-young", "t-marked", "t-joined", "t-1"].map(
+            async (t) => (await tx.getTeam(t)) !== null,
+          ),
+        ),
+        principals: await Promise.all(
+          ["p-lone", "p-lone-new", "p-u1", "p-u2", "p-used", "p-joiner", "p-a", "p-c"].map(
+            async (p) => (await tx.principalByTokenDigest(`digest-${p}`)) !== null,
+          ),
+        ),
+        creatorMembership: await tx.getMembership("t-unused", "p-u1"),
+      }));
+      expect(kept.teams).toEqual([false, true, true, true, true]);
+      // p-c (seeded at time 1, member of nothing) goes too; p-a is the seed team's member.
+      expect(kept.principals).toEqual([false, true, false, true, true, true, true, false]);
+      expect(kept.creatorMembership).toBeNull();
+    });
+
+    test("teamsCreatedSince counts the teams a principal created inside the window", async () => {
+      await store.transact(async (tx) => {
+        for (const [ref, at] of [
+          ["t-2", 100],
+          ["t-3", 200],
+        ] as const) {
+          await tx.insertTeam({
+            team_ref: ref,
+            team_name: ref,
+            secret_digest: "d",
+            creator_principal_ref: "p-b",
+            created_at: at,
+          });
+        }
+      });
+      expect(await store.transact((tx) => tx.teamsCreatedSince("p-b", 0))).toEqual({
+        count: 2,
+        oldest: 100,
+      });
+      expect(await store.transact((tx) => tx.teamsCreatedSince("p-b", 100))).toEqual({
+        count: 1,
+        oldest: 200,
+      });
+      expect(await store.transact((tx) => tx.teamsCreatedSince("p-c", 0))).toEqual({
+        count: 0,
+        oldest: null,
       });
     });
 

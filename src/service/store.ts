@@ -109,6 +109,13 @@ export interface GarbageBounds {
   sessionOfflineBefore: number;
   /** Join-failure records at or before this go. */
   joinFailuresBefore: number;
+  /**
+   * Teams never used (no session ever registered, no member ever joined besides the creator)
+   * created at or before this go, with their creator's membership.
+   */
+  unusedTeamCreatedBefore: number;
+  /** Principals with no membership of any status and no team, created at or before this, go. */
+  unusedPrincipalCreatedBefore: number;
   /** Most rows of one kind deleted by one call. */
   limit: number;
 }
@@ -118,6 +125,8 @@ export interface GarbageCounts {
   messages: number;
   sessions: number;
   join_failures: number;
+  teams: number;
+  principals: number;
 }
 
 /**
@@ -131,6 +140,13 @@ export interface StoreTx {
 
   insertTeam(row: TeamRow): Promise<void>;
   getTeam(teamRef: string): Promise<TeamRow | null>;
+  /**
+   * Records that the team is in use (a session registered, or a member besides the creator
+   * joined) at `at`; a team already marked keeps its first time. Used teams are never collected.
+   */
+  markTeamUsed(teamRef: string, at: number): Promise<void>;
+  /** Teams whose creator is the principal with `created_at` > `since`. */
+  teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
 
   getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null>;
   /** Inserts or replaces the membership row of `(team_ref, principal_ref)`. */
@@ -178,7 +194,10 @@ export interface StoreTx {
    */
   ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean>;
 
-  /** Deletes at most `bounds.limit` rows of each kind that are past their retention floor. */
+  /**
+   * Deletes at most `bounds.limit` rows of each kind that are past their retention floor. Teams
+   * go before principals, so a principal whose only team was collected may go in the same call.
+   */
   collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts>;
 }
 

@@ -15,7 +15,7 @@ export async function callServer(
 ): Promise<ServerEnvelope> {
   const headers: Record<string, string> = {};
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || method === "POST") headers["content-type"] = "application/json";
   const response = await fetch(`${base}${path}`, {
     method,
     headers,

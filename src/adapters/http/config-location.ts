@@ -5,6 +5,11 @@ export interface HttpAdapterEnv {
   readonly BRIGADE_CONFIG_DIR?: string | undefined;
   readonly BRIGADE_PROFILE?: string | undefined;
   readonly BRIGADE_SERVER?: string | undefined;
+  /**
+   * Absolute path of a private file holding the operator key of a server whose registration is
+   * closed; read by `team create` only (docs/31-http-adapter.md).
+   */
+  readonly BRIGADE_OPERATOR_KEY_FILE?: string | undefined;
   readonly XDG_CONFIG_HOME?: string | undefined;
   readonly HOME?: string | undefined;
 }

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import {
   type AckRequest,
   type AckResult,
@@ -50,7 +51,7 @@ import {
   type WatchHandle,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, silentLogger } from "../adapter-logger.ts";
-import { PrivateFileError } from "../private-files.ts";
+import { PrivateFileError, readPrivateFile } from "../private-files.ts";
 import {
   type HttpAdapterEnv,
   isValidProfileName,
@@ -284,14 +285,21 @@ export class HttpAdapter implements Adapter {
     const profile = this.#readProfileForSetup(store);
     if (profile.team_ref !== undefined) throw new BapError(conflictError("profile_bound"));
     const body = unwrap(validateTeamCreateRequest(request));
-    const setup = await this.#setup(store, profile, undefined, options);
-    const result = await this.#call(
-      setup,
-      { method: "POST", path: "/v1/teams", body },
+    const operatorKey = this.#readOperatorKey();
+    const { baseUrl, result } = await this.#setupAndCall(
+      store,
+      profile,
+      undefined,
+      {
+        method: "POST",
+        path: "/v1/teams",
+        body,
+        ...(operatorKey === undefined ? {} : { operatorKey }),
+      },
       validateTeamCreateResult,
       options,
     );
-    this.#bindProfile(store, setup.transport.baseUrl, result, body.human_label);
+    this.#bindProfile(store, baseUrl, result, body.human_label);
     this.#log.info("team_created");
     return result;
   }
@@ -321,9 +329,10 @@ export class HttpAdapter implements Adapter {
     }
     const body: Record<string, string> = { join_secret: parsed.join_secret };
     if (parsed.human_label !== undefined) body.human_label = parsed.human_label;
-    const setup = await this.#setup(store, profile, backendServer, options);
-    const result = await this.#call(
-      setup,
+    const { baseUrl, result } = await this.#setupAndCall(
+      store,
+      profile,
+      backendServer,
       { method: "POST", path: "/v1/teams/join", body },
       validateTeamJoinResult,
       options,
@@ -331,7 +340,7 @@ export class HttpAdapter implements Adapter {
     const label =
       parsed.human_label ??
       (profile.team_ref === result.team_ref ? profile.human_label : undefined);
-    this.#bindProfile(store, setup.transport.baseUrl, result, label);
+    this.#bindProfile(store, baseUrl, result, label);
     this.#log.info("team_joined", { rejoined: result.rejoined });
     return result;
   }
@@ -405,6 +414,23 @@ export class HttpAdapter implements Adapter {
     };
   }
 
+  /**
+   * The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
+   * `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
+   * not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
+   * one line of 1–256 printable ASCII characters, is `config`.
+   */
+  #readOperatorKey(): string | undefined {
+    const path = this.#env.BRIGADE_OPERATOR_KEY_FILE;
+    if (path === undefined || path === "") return undefined;
+    if (!isAbsolute(path)) throw new BapError(configError());
+    const file = readPrivateFile(path);
+    if (file.kind !== "ok") throw new BapError(configError());
+    const key = file.text.trim();
+    if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
+    return key;
+  }
+
   #requireStore(): ProfileStore {
     if (this.#store === undefined) throw new BapError(configError("profile_missing"));
     return this.#store;
@@ -418,11 +444,16 @@ export class HttpAdapter implements Adapter {
     return read.value;
   }
 
+  /**
+   * Only an absent credential is `unauthenticated`: one that exists but is not a private regular
+   * file (a symlink, a FIFO, group/other bits, a foreign owner) or does not parse is `config`, so
+   * the person fixes the file instead of being told to create a credential over it.
+   */
   #readCredential(store: ProfileStore): StoredCredential {
     const read = store.readCredential();
     if (read.kind === "ok") return read.value;
-    if (read.kind === "world_readable") throw new BapError(configError());
-    throw credentialMissing();
+    if (read.kind === "missing") throw credentialMissing();
+    throw new BapError(configError());
   }
 
   /** A bound profile with its credential and server, or the §3.3 error (4, then 11). */
@@ -462,7 +493,7 @@ export class HttpAdapter implements Adapter {
     profile: StoredProfile,
     backendServer: string | undefined,
     options: AdapterCallOptions | undefined,
-  ): Promise<{ transport: ServerTransport; token: string }> {
+  ): Promise<{ transport: ServerTransport; token: string; minted: boolean }> {
     const configured = profile.server ?? backendServer ?? this.#env.BRIGADE_SERVER;
     const server =
       configured === undefined || configured === "" ? undefined : normalizeServerUrl(configured);
@@ -476,17 +507,56 @@ export class HttpAdapter implements Adapter {
     }
     if (existing.kind === "ok") {
       if (profile.server === undefined) this.#writeProfile(store, { ...profile, server });
-      return { transport, token: existing.value.token };
+      return { transport, token: existing.value.token, minted: false };
     }
+    return { transport, token: await this.#mint(store, profile, transport, options), minted: true };
+  }
+
+  /** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
+  async #mint(
+    store: ProfileStore,
+    profile: StoredProfile,
+    transport: ServerTransport,
+    options: AdapterCallOptions | undefined,
+  ): Promise<string> {
     const minted = await callServer(
       transport,
       { method: "POST", path: "/v1/principals", body: {}, signal: options?.signal },
       validateMintedPrincipal,
     );
-    this.#writeProfile(store, { ...profile, server });
+    this.#writeProfile(store, { ...profile, server: transport.baseUrl });
     this.#writeCredential(store, { token: minted.token, principal_ref: minted.principal_ref });
     this.#log.info("credential_minted");
-    return { transport, token: minted.token };
+    return minted.token;
+  }
+
+  /**
+   * `team create` / `team join` with {@link #setup}'s credential. When a stored credential is
+   * answered `unauthenticated`, the server no longer knows its principal (collected after days
+   * without any team, docs/21-service.md, or the server's data was reset): such a principal holds
+   * no membership there, so a new one is minted over it and the call is made once more.
+   */
+  async #setupAndCall<T>(
+    store: ProfileStore,
+    profile: StoredProfile,
+    backendServer: string | undefined,
+    request: Omit<ServerRequest, "token" | "signal">,
+    validate: (value: unknown) => ValidationResult<T>,
+    options: AdapterCallOptions | undefined,
+  ): Promise<{ baseUrl: string; result: T }> {
+    const setup = await this.#setup(store, profile, backendServer, options);
+    const baseUrl = setup.transport.baseUrl;
+    try {
+      return { baseUrl, result: await this.#call(setup, request, validate, options) };
+    } catch (error) {
+      if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") {
+        throw error;
+      }
+      this.#log.warn("credential_unknown_to_server");
+      const token = await this.#mint(store, profile, setup.transport, options);
+      const result = await this.#call({ ...setup, token }, request, validate, options);
+      return { baseUrl, result };
+    }
   }
 
   /** Records the team a create or join bound this profile to (the label only when known). */

@@ -21,6 +21,8 @@ export interface ServerRequest {
   readonly body?: unknown;
   /** Bearer token; absent only for `POST /v1/principals`. */
   readonly token?: string;
+  /** The server's operator key (`team create` on a closed server); sent only in its header. */
+  readonly operatorKey?: string;
   /** Caller cancellation; reported as `unavailable`, reason `timeout`. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -94,6 +96,7 @@ export async function callServer<T>(
   const log = transport.logger;
   const headers: Record<string, string> = { accept: "application/json" };
   if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
+  if (request.operatorKey !== undefined) headers["x-brigade-operator-key"] = request.operatorKey;
   let body: string | undefined;
   if (request.method === "POST") {
     headers["content-type"] = "application/json";

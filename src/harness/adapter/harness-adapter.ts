@@ -47,8 +47,9 @@ export function harnessConfigDir(
 
 /**
  * The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
- * verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` reaches the adapter: nothing
- * else of the caller's environment can redirect it. Errors surface as `BapError` from each call.
+ * verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator key file a
+ * person named on `brigade team create`) reaches the adapter: nothing else of the caller's
+ * environment can redirect it. Errors surface as `BapError` from each call.
  *
  * @example
  * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });
@@ -56,10 +57,20 @@ export function harnessConfigDir(
  */
 export function openHarnessAdapter(
   target: HarnessAdapterTarget,
-  options: { readonly timeoutMs?: number; readonly logger?: AdapterLogger } = {},
+  options: {
+    readonly timeoutMs?: number;
+    readonly logger?: AdapterLogger;
+    /** Absolute path of the operator key file `team create` presents (a closed server). */
+    readonly operatorKeyFile?: string;
+  } = {},
 ): HttpAdapter {
   return new HttpAdapter({
-    env: { BRIGADE_CONFIG_DIR: target.configDir },
+    env: {
+      BRIGADE_CONFIG_DIR: target.configDir,
+      ...(options.operatorKeyFile === undefined
+        ? {}
+        : { BRIGADE_OPERATOR_KEY_FILE: options.operatorKeyFile }),
+    },
     profile: target.teamKey,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),

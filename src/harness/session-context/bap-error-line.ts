@@ -39,6 +39,9 @@ const RATE_SENTENCES: Readonly<Record<RateLimitedReason, string>> = {
   join_attempts: "too many join attempts",
   register_session: "too many session registrations",
   realtime: "the push service's rate limit is exhausted",
+  register_principal: "too many new credentials were minted from this address",
+  server_principal_budget: "the server minted too many new credentials; try again later",
+  create_team: "this credential created too many teams recently",
 };
 
 function isRateReason(value: string | undefined): value is RateLimitedReason {

@@ -46,9 +46,11 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(2);
+    expect(SQLITE_SCHEMA_VERSION).toBe(3);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
+    // A team older than the mark counts as used: the retention sweep never guesses otherwise.
+    expect(db.prepare("SELECT used_at FROM teams").all()).toEqual([{ used_at: 0 }]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
   });
 
@@ -87,6 +89,12 @@ describe("schema migrations", () => {
       "messages_sender_window",
       "s",
       "r",
+      0,
+    );
+    covering(
+      "SELECT COUNT(*), MIN(created_at) FROM teams WHERE creator_principal_ref = ? AND created_at > ?",
+      "teams_by_creator",
+      "p",
       0,
     );
     // Deleting a session finds its messages (ON DELETE CASCADE) through an index, not a scan.

@@ -109,6 +109,21 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_recipient_state
     ON messages(recipient_session_id, acked_at, sender_session_id);
   `,
+  // 3: retention of what was never used, and the per-principal team creation limit.
+  // - teams.used_at: first time a session registered or a member besides the creator joined;
+  //   sessions are themselves collected, so only a mark can remember that a team was ever used.
+  //   Teams that exist before this migration count as used: nothing recorded says otherwise, and
+  //   a retention rule must never delete what someone may rely on.
+  // - indexes for the sweep (unused teams by age, principals by age, memberships by principal)
+  //   and for counting the teams a principal created inside a window.
+  `
+  ALTER TABLE teams ADD COLUMN used_at INTEGER;
+  UPDATE teams SET used_at = created_at;
+  CREATE INDEX teams_by_creator ON teams(creator_principal_ref, created_at);
+  CREATE INDEX teams_unused ON teams(created_at) WHERE used_at IS NULL;
+  CREATE INDEX memberships_by_principal ON memberships(principal_ref);
+  CREATE INDEX principals_by_age ON principals(created_at);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

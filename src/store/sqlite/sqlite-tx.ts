@@ -50,6 +50,10 @@ function prepareAll(db: Database.Database) {
     getTeam: db.prepare(
       "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = ?",
     ),
+    markTeamUsed: db.prepare("UPDATE teams SET used_at = ? WHERE team_ref = ? AND used_at IS NULL"),
+    teamsCreatedSince: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM teams WHERE creator_principal_ref = ? AND created_at > ?",
+    ),
     getMembership: db.prepare(
       "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
         "WHERE team_ref = ? AND principal_ref = ?",
@@ -144,6 +148,20 @@ function prepareAll(db: Database.Database) {
         "WHERE (CASE WHEN s.closed_at IS NULL THEN s.lease_until ELSE MIN(s.closed_at, s.lease_until) END) <= @bound " +
         "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.recipient_session_id = s.session_id) LIMIT @limit)",
     ),
+    gcUnusedTeams: db.prepare(
+      "SELECT t.team_ref FROM teams t WHERE t.used_at IS NULL AND t.created_at <= ? " +
+        "AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.team_ref = t.team_ref) " +
+        "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.team_ref = t.team_ref " +
+        "AND m.principal_ref <> t.creator_principal_ref) LIMIT ?",
+    ),
+    deleteMemberships: db.prepare("DELETE FROM memberships WHERE team_ref = ?"),
+    deleteTeam: db.prepare("DELETE FROM teams WHERE team_ref = ?"),
+    gcUnusedPrincipals: db.prepare(
+      "DELETE FROM principals WHERE principal_ref IN (SELECT p.principal_ref FROM principals p " +
+        "WHERE p.created_at <= ? " +
+        "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.principal_ref = p.principal_ref) " +
+        "AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.creator_principal_ref = p.principal_ref) LIMIT ?)",
+    ),
     gcJoinFailures: db.prepare(
       "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= ? LIMIT ?)",
     ),
@@ -184,6 +202,14 @@ export class SqliteTx implements StoreTx {
 
   async getTeam(teamRef: string): Promise<TeamRow | null> {
     return (this.#s.getTeam.get(teamRef) as TeamRow | undefined) ?? null;
+  }
+
+  async markTeamUsed(teamRef: string, at: number): Promise<void> {
+    this.#s.markTeamUsed.run(at, teamRef);
+  }
+
+  async teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.teamsCreatedSince.get(principalRef, since));
   }
 
   async getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null> {
@@ -303,6 +329,23 @@ export class SqliteTx implements StoreTx {
       bounds.joinFailuresBefore,
       bounds.limit,
     ).changes;
-    return { messages: acked + unacked, sessions, join_failures: joinFailures };
+    const unusedTeams = this.#s.gcUnusedTeams.all(bounds.unusedTeamCreatedBefore, bounds.limit) as {
+      team_ref: string;
+    }[];
+    for (const { team_ref } of unusedTeams) {
+      this.#s.deleteMemberships.run(team_ref);
+      this.#s.deleteTeam.run(team_ref);
+    }
+    const principals = this.#s.gcUnusedPrincipals.run(
+      bounds.unusedPrincipalCreatedBefore,
+      bounds.limit,
+    ).changes;
+    return {
+      messages: acked + unacked,
+      sessions,
+      join_failures: joinFailures,
+      teams: unusedTeams.length,
+      principals,
+    };
   }
 }

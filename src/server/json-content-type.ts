@@ -1,0 +1,70 @@
+import type { MiddlewareHandler } from "hono";
+import { errorEnvelope, type ProtocolError, protocolError } from "../protocol/index.ts";
+
+/** HTTP status of a request whose body is not declared `application/json`. */
+export const UNSUPPORTED_MEDIA_TYPE_STATUS = 415;
+
+/**
+ * The refusal of a body that is not declared JSON: `usage`, reason `unsupported_media_type`, sent
+ * with HTTP 415. Fixed text; it never echoes the header the client sent.
+ */
+export function unsupportedMediaTypeError(): ProtocolError {
+  return protocolError(
+    "usage",
+    { reason: "unsupported_media_type" },
+    "a request body must be sent with Content-Type: application/json",
+  );
+}
+
+/**
+ * Whether a `Content-Type` header value declares JSON: the media type `application/json` in any
+ * letter case, optionally followed by parameters, where a `charset` parameter (if any) must name
+ * UTF-8 (the only encoding the body reader accepts). `null` (no header) is not JSON.
+ *
+ * @example
+ * declaresJson("application/json; charset=UTF-8") === true; declaresJson("text/plain") === false;
+ */
+export function declaresJson(value: string | null): boolean {
+  if (value === null) return false;
+  const [mediaType, ...parameters] = value.split(";");
+  if (mediaType?.trim().toLowerCase() !== "application/json") return false;
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf("=");
+    if (equals < 0) continue;
+    if (parameter.slice(0, equals).trim().toLowerCase() !== "charset") continue;
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
+    if (charset !== "utf-8" && charset !== "utf8") return false;
+  }
+  return true;
+}
+
+/** Whether the request has a body on the wire: a non-zero `Content-Length`, or any `Transfer-Encoding`. */
+function carriesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null && length.trim() !== "0") return true;
+  return request.headers.has("transfer-encoding");
+}
+
+/**
+ * Middleware for every route: a `POST` (even with an empty body) and any request that carries a
+ * body must declare `Content-Type: application/json`, else it is answered 415 before routing,
+ * authentication, rate limits or any read of the body. A web page can send `text/plain`, form or
+ * multipart bodies to a loopback server without a CORS preflight; it cannot send
+ * `application/json` without one, so this rule keeps a page the user visits from minting
+ * principals or acting with the user's server on its own.
+ */
+export function requireJsonBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    const needsJson = request.method === "POST" || carriesBody(request);
+    if (needsJson && !declaresJson(request.headers.get("content-type"))) {
+      return c.json(errorEnvelope(unsupportedMediaTypeError()), UNSUPPORTED_MEDIA_TYPE_STATUS);
+    }
+    await next();
+    return undefined;
+  };
+}

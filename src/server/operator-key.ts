@@ -1,0 +1,139 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+
+/** How `brigade serve` admits team creation: anyone with a principal, or only with the key. */
+export const REGISTRATION_MODES = ["open", "closed"] as const;
+
+/** One of {@link REGISTRATION_MODES}. */
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
+/** The operator key's shape: `brgop1.` and 43 base64url characters (32 random bytes). */
+export const OPERATOR_KEY_PATTERN: RegExp = /^brgop1\.[A-Za-z0-9_-]{43}$/;
+
+/** Why the operator key file was refused. */
+export const OPERATOR_KEY_FILE_ERROR_CODES = [
+  "operator_key_file_unsafe",
+  "operator_key_file_invalid",
+] as const;
+
+/** One of {@link OPERATOR_KEY_FILE_ERROR_CODES}. */
+export type OperatorKeyFileErrorCode = (typeof OPERATOR_KEY_FILE_ERROR_CODES)[number];
+
+const MESSAGES: Readonly<Record<OperatorKeyFileErrorCode, string>> = {
+  operator_key_file_unsafe:
+    "the operator key file is a symbolic link, not a regular file, foreign or accessible to others",
+  operator_key_file_invalid: "the operator key file does not hold an operator key digest",
+};
+
+/** The operator key file cannot be used; the message names no path and no content. */
+export class OperatorKeyFileError extends Error {
+  readonly code: OperatorKeyFileErrorCode;
+  constructor(code: OperatorKeyFileErrorCode) {
+    super(MESSAGES[code]);
+    this.name = "OperatorKeyFileError";
+    this.code = code;
+  }
+}
+
+/**
+ * Where the digest of a data file's operator key lives: beside the data file, `<data>.operator-key`,
+ * so it moves, is backed up and is protected with the database it guards.
+ *
+ * @example operatorKeyFileFor("/srv/brigade.sqlite") === "/srv/brigade.sqlite.operator-key";
+ */
+export function operatorKeyFileFor(dataFile: string): string {
+  return `${dataFile}.operator-key`;
+}
+
+/**
+ * The stored form of an operator key: `sha256:` and the hex SHA-256 of its UTF-8 text.
+ *
+ * @example digestOperatorKey("brgop1.…").startsWith("sha256:");
+ */
+export function digestOperatorKey(key: string): string {
+  return `sha256:${createHash("sha256").update(key, "utf8").digest("hex")}`;
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Whether `presented` is the key whose digest is `digest`, compared in constant time over the
+ * digests (so neither the length nor the content of the key shapes the timing).
+ */
+export function operatorKeyMatches(presented: string, digest: string): boolean {
+  const offered = Buffer.from(digestOperatorKey(presented), "utf8");
+  const stored = Buffer.from(digest, "utf8");
+  return offered.length === stored.length && timingSafeEqual(offered, stored);
+}
+
+/** The operator key in force: its digest, and the key itself only when it was just created. */
+export interface OperatorKeyState {
+  readonly digest: string;
+  /** Present only on the start that created the key: shown once, never stored. */
+  readonly newKey?: string;
+}
+
+/**
+ * Loads the digest from `path`, or, when the file does not exist, creates a new operator key,
+ * stores its digest there (created exclusively, mode 0600, never through a symlink) and returns
+ * the key once. An existing file must be a regular file of this user with no group or other bit
+ * and hold exactly one digest line. Deleting the file and restarting replaces a lost key.
+ *
+ * @throws OperatorKeyFileError
+ * @example
+ * const { digest, newKey } = loadOrCreateOperatorKey("/srv/brigade.sqlite.operator-key");
+ */
+export function loadOrCreateOperatorKey(path: string): OperatorKeyState {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return createKey(path);
+    throw new OperatorKeyFileError("operator_key_file_unsafe");
+  }
+  try {
+    const info = fstatSync(fd);
+    const uid = process.getuid?.();
+    const foreign = uid !== undefined && info.uid !== uid;
+    if (!info.isFile() || foreign || (info.mode & 0o077) !== 0 || info.size > 1024) {
+      throw new OperatorKeyFileError("operator_key_file_unsafe");
+    }
+    const digest = readFileSync(fd, "utf8").trim();
+    if (!DIGEST.test(digest)) throw new OperatorKeyFileError("operator_key_file_invalid");
+    return { digest };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function createKey(path: string): OperatorKeyState {
+  const key = `brgop1.${randomBytes(32).toString("base64url")}`;
+  const digest = digestOperatorKey(key);
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+  } catch {
+    throw new OperatorKeyFileError("operator_key_file_unsafe");
+  }
+  try {
+    writeSync(fd, `${digest}\n`);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(path);
+    throw error;
+  }
+  closeSync(fd);
+  return { digest, newKey: key };
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { BrigadeService } from "../service/index.ts";
+import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
+import { type BrigadeApp, createApp } from "./app.ts";
+import {
+  PRINCIPALS_PER_ADDRESS_PER_MINUTE,
+  PRINCIPALS_PER_SERVER,
+  PrincipalMintingBudget,
+} from "./principal-minting-budget.ts";
+
+let dir: string;
+let store: SqliteStore;
+let app: BrigadeApp;
+const clock = { t: 1_000_000 };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "brigade-mint-"));
+  store = openSqliteStore(join(dir, "db.sqlite"));
+  clock.t = 1_000_000;
+  app = createApp(new BrigadeService(store), {
+    // Each test request names its client address in a header only this test reads.
+    clientAddress: (c) => c.req.header("x-test-address") ?? "none",
+    now: () => clock.t,
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function mint(address: string) {
+  const response = await app.fetch(
+    new Request("http://brigade.test/v1/principals", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-test-address": address },
+    }),
+  );
+  const json = (await response.json()) as {
+    ok: boolean;
+    error?: { code: string; message: string; retry_after_ms: number; details: { reason: string } };
+  };
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), json };
+}
+
+describe("minting principals: per address and server-wide", () => {
+  test("many addresses together stop at the server's per-minute budget, with a clear reason", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_SERVER.per_minute; i += 1) {
+      expect((await mint(`10.0.${Math.floor(i / 20)}.${i % 20}`)).status).toBe(200);
+    }
+    const refused = await mint("192.0.2.1");
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({
+      code: "rate_limited",
+      message: "the server's budget for new principals is exhausted",
+      details: { reason: "server_principal_budget" },
+    });
+    expect(refused.json.error?.retry_after_ms).toBe(60_000);
+    expect(refused.retryAfter).toBe("60");
+    clock.t += 60_000;
+    expect((await mint("192.0.2.1")).status).toBe(200);
+  });
+
+  test("the hourly server budget holds even when each minute stays under its own", async () => {
+    const budget = new PrincipalMintingBudget(() => clock.t);
+    let minted = 0;
+    while (minted < PRINCIPALS_PER_SERVER.per_hour) {
+      for (let i = 0; i < PRINCIPALS_PER_SERVER.per_minute / 2; i += 1) {
+        expect(budget.take(`a${minted}`)).toBeNull();
+        minted += 1;
+      }
+      clock.t += 60_000;
+    }
+    expect(budget.take("fresh")).toMatchObject({ details: { reason: "server_principal_budget" } });
+  });
+
+  test("an address over its own budget gets register_principal and spends none of the server's", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i += 1) {
+      expect((await mint("198.51.100.7")).status).toBe(200);
+    }
+    for (let i = 0; i < PRINCIPALS_PER_SERVER.per_minute; i += 1) {
+      const refused = await mint("198.51.100.7");
+      expect(refused.json.error).toMatchObject({
+        message: "too many new principals from this address",
+        details: { reason: "register_principal" },
+      });
+    }
+    // The refusals above spent nothing: the rest of the server budget is still there.
+    const left = PRINCIPALS_PER_SERVER.per_minute - PRINCIPALS_PER_ADDRESS_PER_MINUTE;
+    for (let i = 0; i < left; i += 1) expect((await mint(`203.0.113.${i}`)).status).toBe(200);
+    expect((await mint("203.0.113.250")).json.error?.details.reason).toBe(
+      "server_principal_budget",
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { type ProtocolError, rateLimitedError } from "../protocol/index.ts";
+import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
+
+/** Principals one client address may mint per minute (`POST /v1/principals`). */
+export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
+
+/**
+ * Principals the whole server mints per minute and per hour, whatever the addresses **[ours]**:
+ * a bound on what many addresses together (a botnet, an IPv6 prefix) can add, while a team
+ * onboarding dozens of people at once stays far below it.
+ */
+export const PRINCIPALS_PER_SERVER: Readonly<{ per_minute: number; per_hour: number }> =
+  Object.freeze({ per_minute: 120, per_hour: 1200 });
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const SERVER_KEY = "server";
+
+/**
+ * The budget of anonymous principal minting: per client address and server-wide. A mint is
+ * counted against every window only when all of them have room, so a refused request spends
+ * nothing. In memory: a restart forgets it, which is harmless (principals hold nothing until they
+ * join or create a team, and unused ones are collected, docs/21-service.md).
+ *
+ * @example
+ * const budget = new PrincipalMintingBudget(Date.now);
+ * budget.take("127.0.0.1"); // null: mint
+ */
+export class PrincipalMintingBudget {
+  readonly #perAddress: SlidingWindowLimiter;
+  readonly #serverMinute: SlidingWindowLimiter;
+  readonly #serverHour: SlidingWindowLimiter;
+
+  /** `now` is the clock in ms. */
+  constructor(now: () => number) {
+    this.#perAddress = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_MINUTE, MINUTE_MS, now);
+    this.#serverMinute = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_minute, MINUTE_MS, now);
+    this.#serverHour = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_hour, HOUR_MS, now);
+  }
+
+  /**
+   * Spends one mint for `address` and returns `null`, or returns the `rate_limited` refusal and
+   * spends nothing: reason `register_principal` when the address's own budget is spent (checked
+   * first), `server_principal_budget` when the server-wide one is; `retry_after_ms` is the wait
+   * of the window that refused.
+   */
+  take(address: string): ProtocolError | null {
+    const addressWait = this.#perAddress.wait(address);
+    if (addressWait > 0) return rateLimitedError("register_principal", addressWait);
+    const serverWait = Math.max(
+      this.#serverMinute.wait(SERVER_KEY),
+      this.#serverHour.wait(SERVER_KEY),
+    );
+    if (serverWait > 0) return rateLimitedError("server_principal_budget", serverWait);
+    this.#perAddress.take(address);
+    this.#serverMinute.take(SERVER_KEY);
+    this.#serverHour.take(SERVER_KEY);
+    return null;
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "vitest";
+import { runServeCommandLine } from "./serve-command-line.ts";
+
+async function run(argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const status = await runServeCommandLine(
+    argv,
+    {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+      env: {},
+    },
+    { help: "HELP\n" },
+  );
+  return { status, stdout, stderr };
+}
+
+describe("brigade serve --registration parsing", () => {
+  test("anything but open or closed is a usage error (2), before anything is opened", async () => {
+    for (const value of ["ajar", "OPEN", "Closed", "", "open,closed"]) {
+      expect(
+        await run(["--registration", value, "--data", "/nonexistent/x/brigade.sqlite"]),
+      ).toEqual({
+        status: 2,
+        stdout: "",
+        stderr: "brigade serve: --registration must be open or closed\n",
+      });
+    }
+  });
+
+  test("the flag without a value, or twice with a bad last value, is refused too", async () => {
+    expect((await run(["--registration"])).status).toBe(2);
+    expect((await run(["--registration", "closed", "--registration", "x"])).status).toBe(2);
+  });
+
+  test("--help still answers without starting", async () => {
+    expect(await run(["--registration", "closed", "--help"])).toEqual({
+      status: 0,
+      stdout: "HELP\n",
+      stderr: "",
+    });
+  });
+});
