@@ -131,6 +131,11 @@ export interface StoreTx {
 
   insertTeam(row: TeamRow): Promise<void>;
   getTeam(teamRef: string): Promise<TeamRow | null>;
+  /**
+   * Replaces the admin columns (`secret_digest`, `creator_principal_ref`) of the existing team
+   * `row.team_ref`; its name and creation time never change.
+   */
+  updateTeam(row: TeamRow): Promise<void>;
 
   getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null>;
   /** Inserts or replaces the membership row of `(team_ref, principal_ref)`. */

@@ -50,6 +50,10 @@ function prepareAll(db: Database.Database) {
     getTeam: db.prepare(
       "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = ?",
     ),
+    updateTeam: db.prepare(
+      "UPDATE teams SET secret_digest = @secret_digest, creator_principal_ref = @creator_principal_ref " +
+        "WHERE team_ref = @team_ref",
+    ),
     getMembership: db.prepare(
       "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
         "WHERE team_ref = ? AND principal_ref = ?",
@@ -184,6 +188,14 @@ export class SqliteTx implements StoreTx {
 
   async getTeam(teamRef: string): Promise<TeamRow | null> {
     return (this.#s.getTeam.get(teamRef) as TeamRow | undefined) ?? null;
+  }
+
+  async updateTeam(row: TeamRow): Promise<void> {
+    this.#s.updateTeam.run({
+      team_ref: row.team_ref,
+      secret_digest: row.secret_digest,
+      creator_principal_ref: row.creator_principal_ref,
+    });
   }
 
   async getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null> {
