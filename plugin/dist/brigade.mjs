@@ -12976,13 +12976,14 @@ function reportAdapterError(io, sub, error) {
 	if (!isBapError(error)) throw error;
 	const reason = error.details?.reason;
 	const shown = reason !== void 0 && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
-	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code)}`);
+	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`);
 	return error.exitStatus;
 }
-function hintFor(sub, code) {
+function hintFor(sub, code, reason) {
 	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
 	if (ADMIN_SUBCOMMANDS.has(sub)) {
-		if (code === "unauthorized") return " — only the team's creator may do this";
+		if (reason === "not_creator") return " — only the team's creator may do this";
+		if (code === "unauthorized") return " — you are not an active member of this team";
 		if (code === "not_found") return " — no such member in this team (see brigade team members)";
 		if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
 	}

@@ -509,6 +509,10 @@ describe("brigade team: the creator controls who is in it", () => {
     expect(removed.status).toBe(0);
     expect(removed.stdout).toContain(`Removed ${leeRef}`);
     expect((await team(["members"], lee.clone, lee.env)).status).toBe(5);
+    const barred = await team(["rotate-secret"], lee.clone, lee.env);
+    expect(barred.status).toBe(5);
+    expect(barred.stderr).toContain("you are not an active member");
+    expect(barred.stderr).not.toContain("not_creator");
     for (const secret of [first, second]) {
       expect((await team(["join", "--secret-file", secret], lee.clone, lee.env)).status).toBe(5);
     }

@@ -98,14 +98,19 @@ function reportAdapterError(io: CliIo, sub: string, error: unknown): number {
   const reason = error.details?.reason;
   const shown = reason !== undefined && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
   // The code's fixed message, never the error's own text: a server's message passes through.
-  say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code)}`);
+  say(
+    io,
+    sub,
+    `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`,
+  );
   return error.exitStatus;
 }
 
-function hintFor(sub: string, code: string): string {
+function hintFor(sub: string, code: string, reason: string | undefined): string {
   if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
   if (ADMIN_SUBCOMMANDS.has(sub)) {
-    if (code === "unauthorized") return " — only the team's creator may do this";
+    if (reason === "not_creator") return " — only the team's creator may do this";
+    if (code === "unauthorized") return " — you are not an active member of this team";
     if (code === "not_found") return " — no such member in this team (see brigade team members)";
     if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
   }
