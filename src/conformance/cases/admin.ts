@@ -148,15 +148,11 @@ const C49 = defineCase(
       "the revoked member's watch did not exit with an error",
     );
     for (const args of [
-      ["session", "list"],
+      ["message", "receive", "--session", memberSession],
       ["team", "members"],
     ]) {
-      ctx.expectError(
-        await ctx.call(member, args),
-        "unauthorized",
-        5,
-        `${args.join(" ")} after revoke`,
-      );
+      const what = `${args.slice(0, 2).join(" ")} after revoke`;
+      ctx.expectError(await ctx.call(member, args), "unauthorized", 5, what);
     }
     ctx.expectError(
       await join(ctx, member, team.secret),
