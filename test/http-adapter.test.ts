@@ -6,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -293,5 +294,45 @@ describe("http adapter against the real brigade serve", () => {
       expect(stored.token).not.toBe("A".repeat(43));
       expect(answer.stderr).not.toContain(stored.token);
     }
+  });
+
+  test("team.admin through the process binding: rotate-secret --secret-file, revoke-member, transfer", async () => {
+    const created = await cli("admin-a", ["team", "create", "--name", "ops"]);
+    const team = (created.out as { result: { team_ref: string; join_secret: string } }).result;
+    const joinWith = (who: string, secret: string) =>
+      cli(who, ["team", "join"], JSON.stringify({ join_secret: secret }));
+    const b = (await joinWith("admin-b", team.join_secret)).out.result as { principal_ref: string };
+    const c = (await joinWith("admin-c", team.join_secret)).out.result as { principal_ref: string };
+
+    const refused = await cli("admin-b", ["team", "rotate-secret"]);
+    expect(refused.status).toBe(5);
+    expect(refused.out).toMatchObject({ error: { details: { reason: "not_creator" } } });
+
+    const secretFile = join(root, "admin-a", "rotated.secret");
+    const rotated = await cli("admin-a", ["team", "rotate-secret", "--secret-file", secretFile]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.out).toEqual({
+      ok: true,
+      protocol_version: "1",
+      result: { team_ref: team.team_ref, team_name: "ops" },
+    });
+    const secret = readFileSync(secretFile, "utf8").trim();
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    expect(rotated.stderr).not.toContain(secret);
+    expect((await joinWith("admin-d", team.join_secret)).status).toBe(5);
+
+    const missing = await cli("admin-a", ["team", "revoke-member"]);
+    expect(missing.status).toBe(2);
+    const revoked = await cli("admin-a", ["team", "revoke-member", "--principal", b.principal_ref]);
+    expect(revoked.out).toMatchObject({ ok: true, result: { revoked: true } });
+    expect((await cli("admin-b", ["team", "members"])).status).toBe(5);
+    expect((await joinWith("admin-b", secret)).status).toBe(5);
+
+    const moved = await cli("admin-a", ["team", "transfer", "--principal", c.principal_ref]);
+    expect(moved.out).toMatchObject({ result: { creator_principal_ref: c.principal_ref } });
+    expect((await cli("admin-a", ["team", "rotate-secret"])).status).toBe(5);
+    const byC = await cli("admin-c", ["team", "rotate-secret"]);
+    expect(byC.status).toBe(0);
+    expect(byC.stderr).toContain("join_secret_shown_once");
   });
 });

@@ -3860,9 +3860,9 @@ var init_adapter_argv = __esmMin((() => {
 		"team join": row$1(["prompt", "label"], [], "document", "convention"),
 		"team leave": row$1([], [], "none", "convention"),
 		"team members": row$1([], [], "none", "convention"),
-		"team rotate-secret": row$1([], [], "adapter_defined", "convention"),
-		"team revoke-member": row$1([], [], "adapter_defined", "convention"),
-		"team transfer": row$1([], [], "adapter_defined", "convention"),
+		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
+		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
+		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
@@ -4664,6 +4664,84 @@ var init_session_registration = __esmMin((() => {
 	init_session_vocabulary();
 }));
 
+// src/protocol/team-admin.ts
+/**
+* Validates a {@link TeamMemberTarget}: `principal_ref` required, a non-empty string. Unknown
+* members are dropped.
+*
+* @example
+* validateTeamMemberTarget({ principal_ref: "" }).ok === false; // field "principal_ref"
+*/
+function validateTeamMemberTarget(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { principal_ref: requiredString(o, "principal_ref", "", { nonEmpty: true }) };
+	});
+}
+/**
+* Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`).
+*
+* @example
+* validateTeamRotateSecretResult({ team_ref: "t", team_name: "core", join_secret: "x" }).ok === false;
+*/
+function validateTeamRotateSecretResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const team_ref = requiredString(o, "team_ref", "", { nonEmpty: true });
+		const team_name = requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints });
+		const join_secret = requiredString(o, "join_secret", "");
+		if (!parseJoinSecret(join_secret).ok) failField("join_secret", "invalid_value");
+		return {
+			team_ref,
+			team_name,
+			join_secret
+		};
+	});
+}
+/**
+* Validates a `team revoke-member` result; `revoked` must be `true`.
+*
+* @example
+* validateTeamRevokeMemberResult({ team_ref: "t", principal_ref: "p", revoked: false }).ok === false;
+*/
+function validateTeamRevokeMemberResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const team_ref = requiredString(o, "team_ref", "", { nonEmpty: true });
+		const principal_ref = requiredString(o, "principal_ref", "", { nonEmpty: true });
+		const revoked = member(o, "revoked");
+		if (revoked === void 0) failField("revoked", "required");
+		if (revoked !== true) failField("revoked", "invalid_value");
+		return {
+			team_ref,
+			principal_ref,
+			revoked
+		};
+	});
+}
+/**
+* Validates a `team transfer` result (all three members required, non-empty).
+*
+* @example
+* validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+*/
+function validateTeamTransferResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		return {
+			team_ref: requiredString(o, "team_ref", "", id),
+			creator_principal_ref: requiredString(o, "creator_principal_ref", "", id),
+			previous_creator_principal_ref: requiredString(o, "previous_creator_principal_ref", "", id)
+		};
+	});
+}
+var init_team_admin = __esmMin((() => {
+	init_field_rules();
+	init_join_secret();
+	init_limits();
+}));
+
 // src/protocol/team-create.ts
 /**
 * Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp; `human_label`
@@ -4882,6 +4960,7 @@ var init_protocol = __esmMin((() => {
 	init_session_registration();
 	init_session_vocabulary();
 	init_strict_json();
+	init_team_admin();
 	init_team_create();
 	init_team_join();
 	init_team_leave_result();
@@ -5044,6 +5123,7 @@ var init_http_adapter_constants = __esmMin((() => {
 		"team.create",
 		"team.join",
 		"team.roster",
+		"team.admin",
 		"message.receive",
 		"message.watch.push",
 		"message.watch.stdin_commands",
@@ -5943,7 +6023,10 @@ var init_http_adapter = __esmMin((() => {
 		"message receive",
 		"message watch",
 		"message ack",
-		"team members"
+		"team members",
+		"team rotate-secret",
+		"team revoke-member",
+		"team transfer"
 	]);
 	credentialMissing = () => new BapError(unauthenticatedError("credential_missing"));
 	HttpAdapter = class {
@@ -6138,6 +6221,33 @@ var init_http_adapter = __esmMin((() => {
 				method: "GET",
 				path: this.#teamPath(ctx, "/members")
 			}, validateTeamMembersResult, options);
+		}
+		async teamRotateSecret(options) {
+			const ctx = this.#teamContext();
+			const result = await this.#call(ctx, {
+				method: "POST",
+				path: this.#teamPath(ctx, "/rotate-secret")
+			}, validateTeamRotateSecretResult, options);
+			this.#log.info("team_secret_rotated");
+			return result;
+		}
+		async teamRevokeMember(target, options) {
+			const ctx = this.#teamContext();
+			const body = unwrap(validateTeamMemberTarget(target));
+			return this.#call(ctx, {
+				method: "POST",
+				path: this.#teamPath(ctx, "/revoke-member"),
+				body
+			}, validateTeamRevokeMemberResult, options);
+		}
+		async teamTransfer(target, options) {
+			const ctx = this.#teamContext();
+			const body = unwrap(validateTeamMemberTarget(target));
+			return this.#call(ctx, {
+				method: "POST",
+				path: this.#teamPath(ctx, "/transfer"),
+				body
+			}, validateTeamTransferResult, options);
 		}
 		#teamPath(ctx, rest) {
 			return `/v1/teams/${segment(ctx.teamRef)}${rest}`;
@@ -12948,12 +13058,18 @@ function reportAdapterError(io, sub, error) {
 	if (!isBapError(error)) throw error;
 	const reason = error.details?.reason;
 	const shown = reason !== void 0 && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
-	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code)}`);
+	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`);
 	return error.exitStatus;
 }
-function hintFor(sub, code) {
+function hintFor(sub, code, reason) {
 	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
 	if (sub === "create" && code === "unauthorized") return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+	if (ADMIN_SUBCOMMANDS.has(sub)) {
+		if (reason === "not_creator") return " — only the team's creator may do this";
+		if (code === "unauthorized") return " — you are not an active member of this team";
+		if (code === "not_found") return " — no such member in this team (see brigade team members)";
+		if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
+	}
 	if (code === "unavailable") return " — check the server address and try again";
 	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
 	return "";
@@ -12962,7 +13078,7 @@ function inSession(io) {
 	const pid = io.env.CLAUDE_PID;
 	return pid !== void 0 && pid !== "";
 }
-function parse(args, options, positionals) {
+function parse(args, options, positionals, positionalName = "team name") {
 	let parsed;
 	try {
 		parsed = parseArgs({
@@ -12974,7 +13090,7 @@ function parse(args, options, positionals) {
 	} catch {
 		throw new CliUsageError("unknown option, missing value or stray argument (run \"brigade team help\")");
 	}
-	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? "this subcommand takes no argument (run \"brigade team help\")" : "expected exactly one team name (run \"brigade team help\")");
+	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? "this subcommand takes no argument (run \"brigade team help\")" : `expected exactly one ${positionalName} (run "brigade team help")`);
 	const values = {};
 	for (const [name, value] of Object.entries(parsed.values)) {
 		if (Array.isArray(value)) throw new CliUsageError("an option is given more than once");
@@ -13355,15 +13471,99 @@ async function members(argv, io, cwd) {
 	io.stdout(`${lines.join("\n")}\n`);
 	return 0;
 }
+/** The team of the folder for an admin subcommand, or the exit status already reported. */
+function adminTeam(io, sub, cwd) {
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, sub, 11, SESSION_TEAM_LINES[team.reason] ?? team.reason);
+	return team;
+}
 /**
-* `brigade team create|join|leave|members` for the folder `options.cwd` (docs/44-team-binding.md).
-* Exit statuses: 0 success; 2 bad usage (`CliUsageError`, one value-free line) or a local
-* refusal — `create`, `join` and `leave` while `CLAUDE_PID` is set (nothing touched), a
+* The principal a `<member>` argument names: the roster entry whose id, or whose id as
+* `team members` prints it, equals the argument; otherwise the argument itself (a member who left
+* is off the roster and can still be removed for good). Labels never select a member: anyone can
+* choose any label.
+*/
+function memberRef(roster, argument) {
+	return roster.find((m) => m.principal_ref === argument || sanitizeAttribute(m.principal_ref) === argument)?.principal_ref ?? argument;
+}
+function memberArgument(positionals) {
+	const argument = positionals[0];
+	if (argument === "" || argument.length > MAX_MEMBER_ARGUMENT || /[\p{Cc}\p{Cf}]/u.test(argument)) throw new CliUsageError("<member> must be a principal id as brigade team members lists it");
+	return argument;
+}
+async function rotateSecret(argv, io, cwd) {
+	const { values } = parse(argv, { "secret-file": { type: "string" } }, 0);
+	const secretOption = stringOption(values, "secret-file");
+	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
+	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const team = adminTeam(io, "rotate-secret", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamRotateSecret();
+	} catch (error) {
+		return reportAdapterError(io, "rotate-secret", error);
+	}
+	const secretInFile = secretPath !== void 0 && writeSecretFile(secretPath, result.join_secret, team.server);
+	if (!secretInFile) {
+		if (secretPath !== void 0) say(io, "rotate-secret", "could not write the --secret-file");
+		say(io, "rotate-secret", "the new join secret is shown once, below on stdout: keep it private (anyone holding it can join the team)");
+		io.stdout(`Join secret (shown once): ${result.join_secret}\n`);
+	}
+	io.stdout([
+		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
+		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		"Give the new secret privately to anyone who still needs to join.",
+		""
+	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
+	return 0;
+}
+async function remove(argv, io, cwd) {
+	const { positionals } = parse(argv, {}, 1, "member");
+	const argument = memberArgument(positionals);
+	const team = adminTeam(io, "remove", cwd);
+	if (!("ok" in team)) return team.status;
+	const adapter = openHarnessAdapter(team);
+	let result;
+	try {
+		const roster = (await adapter.teamMembers()).members;
+		result = await adapter.teamRevokeMember({ principal_ref: memberRef(roster, argument) });
+	} catch (error) {
+		return reportAdapterError(io, "remove", error);
+	}
+	io.stdout(`Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
+	return 0;
+}
+async function transfer(argv, io, cwd) {
+	const { positionals } = parse(argv, {}, 1, "member");
+	const argument = memberArgument(positionals);
+	const team = adminTeam(io, "transfer", cwd);
+	if (!("ok" in team)) return team.status;
+	const adapter = openHarnessAdapter(team);
+	let result;
+	try {
+		const roster = (await adapter.teamMembers()).members;
+		result = await adapter.teamTransfer({ principal_ref: memberRef(roster, argument) });
+	} catch (error) {
+		return reportAdapterError(io, "transfer", error);
+	}
+	io.stdout(`Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
+	return 0;
+}
+/**
+* `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+* `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
+* (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
+* while `CLAUDE_PID` is set (nothing touched), a
 * `.brigade.json` that already names a team (`create`) or another team than the secret
 * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`) or a private file that cannot be written; an adapter failure
-* exits with its code's protocol status (1..12, one line naming the code). The join secret is
-* read only from a file and printed only by `create` without `--secret-file`.
+* the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+* written; an adapter failure exits with its code's protocol status (1..12, one line naming the
+* code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
+* file and printed only by `create` and `rotate-secret` without `--secret-file`.
 *
 * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
 */
@@ -13378,7 +13578,7 @@ async function runTeamCommand(argv, io, options) {
 	if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
 	return sub.run(rest, io, options.cwd);
 }
-var MAX_SECRET_FILE_BYTES, USAGE, IN_SESSION_LINE, PRINTABLE_REASON, BINDING_PROBLEM, displayName, SERVER_LINE, SESSION_TEAM_LINES, SUBCOMMANDS, runTeam;
+var MAX_SECRET_FILE_BYTES, USAGE, IN_SESSION_LINE, PRINTABLE_REASON, BINDING_PROBLEM, displayName, SERVER_LINE, SESSION_TEAM_LINES, ADMIN_SUBCOMMANDS, MAX_MEMBER_ARGUMENT, SUBCOMMANDS, runTeam;
 var init_team_command = __esmMin((() => {
 	init_http();
 	init_adapters();
@@ -13395,8 +13595,12 @@ var init_team_command = __esmMin((() => {
 		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
 		"  leave",
 		"  members [--json]",
+		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one stops working",
+		"  remove <member>                        (creator) revoke a member for good: its sessions close, no rejoin",
+		"  transfer <member>                      (creator) make another member the team's creator",
 		"",
-		"create, join and leave are yours to run in your own terminal, never from a Claude Code session.",
+		"<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
+		"All but members are yours to run in your own terminal, never from a Claude Code session.",
 		""
 	].join("\n");
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
@@ -13415,6 +13619,12 @@ var init_team_command = __esmMin((() => {
 		consent_mismatch: "this checkout's .brigade.json names another server or team than the one you joined here",
 		no_config_dir: "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path"
 	};
+	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
+		"rotate-secret",
+		"remove",
+		"transfer"
+	]);
+	MAX_MEMBER_ARGUMENT = 256;
 	SUBCOMMANDS = {
 		create: {
 			human: true,
@@ -13431,6 +13641,18 @@ var init_team_command = __esmMin((() => {
 		members: {
 			human: false,
 			run: members
+		},
+		"rotate-secret": {
+			human: true,
+			run: rotateSecret
+		},
+		remove: {
+			human: true,
+			run: remove
+		},
+		transfer: {
+			human: true,
+			run: transfer
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });

@@ -446,6 +446,123 @@ describe("brigade team against a real brigade serve", () => {
   });
 });
 
+describe("brigade team: the creator controls who is in it", () => {
+  /** A person with a config folder of their own and a clone of `top` (its .brigade.json). */
+  function person(name: string, top: string) {
+    const clone = join(root, `${name}-clone`);
+    mkdirSync(join(clone, ".git"), { recursive: true });
+    copyFileSync(join(top, TEAM_BINDING_FILE_NAME), join(clone, TEAM_BINDING_FILE_NAME));
+    return { clone, env: { HOME: join(root, name, "home"), BRIGADE_CONFIG_DIR: join(root, name) } };
+  }
+
+  test("rotate-secret, remove and transfer: creator only, old secret dead, removed member barred, rights handed over", async () => {
+    const [top] = repo("admin-api");
+    const owner = { HOME: join(root, "owner", "home"), BRIGADE_CONFIG_DIR: join(root, "owner") };
+    mkdirSync(join(root, "owner"), { recursive: true });
+    const first = join(root, "owner", "first.secret");
+    const created = await team(
+      ["create", "ops", "--server", server.url, "--secret-file", first],
+      top,
+      owner,
+    );
+    expect(created.status).toBe(0);
+    const [lee, sam, kai] = ["lee-adm", "sam-adm", "kai-adm"].map((n) => person(n, top));
+    if (lee === undefined || sam === undefined || kai === undefined) throw new Error("people");
+    for (const who of [lee, sam]) {
+      expect((await team(["join", "--secret-file", first], who.clone, who.env)).status).toBe(0);
+    }
+    const roster = async (cwd: string, env: Record<string, string>) =>
+      (
+        JSON.parse((await team(["members", "--json"], cwd, env)).stdout) as {
+          members: { principal_ref: string }[];
+        }
+      ).members.map((m) => m.principal_ref);
+    const [ownerRef, leeRef, samRef] = await roster(top, owner);
+    if (ownerRef === undefined || leeRef === undefined || samRef === undefined)
+      throw new Error("roster");
+
+    // Only the creator: a member hears why, with the protocol status of unauthorized.
+    for (const argv of [["rotate-secret"], ["remove", samRef], ["transfer", leeRef]]) {
+      const refused = await team(argv, lee.clone, lee.env);
+      expect(refused.status, argv[0]).toBe(5);
+      expect(refused.stderr).toContain("(not_creator)");
+      expect(refused.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+    }
+
+    // rotate-secret writes the new secret like create does; the old one is dead at once.
+    const second = join(root, "owner", "second.secret");
+    const rotated = await team(["rotate-secret", "--secret-file", second], top, owner);
+    expect(rotated.status).toBe(0);
+    expect(mode(second)).toBe(0o600);
+    const [secretLine, serverLine] = readFileSync(second, "utf8").split("\n");
+    expect(serverLine).toBe(`server ${server.url}`);
+    expect(parseJoinSecret(secretLine as string).ok).toBe(true);
+    expect(secretLine).not.toBe(readFileSync(first, "utf8").split("\n")[0]);
+    expect(rotated.stdout + rotated.stderr).not.toContain(secretLine);
+    expect(rotated.stdout).toContain("old secret no longer admits anyone");
+    expect((await team(["join", "--secret-file", first], kai.clone, kai.env)).status).toBe(5);
+    const existing = await team(["rotate-secret", "--secret-file", second], top, owner);
+    expect(existing.status).toBe(2);
+
+    // remove: lee's token no longer works in the team; neither secret lets it back.
+    const removed = await team(["remove", leeRef], top, owner);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain(`Removed ${leeRef}`);
+    expect((await team(["members"], lee.clone, lee.env)).status).toBe(5);
+    const barred = await team(["rotate-secret"], lee.clone, lee.env);
+    expect(barred.status).toBe(5);
+    expect(barred.stderr).toContain("you are not an active member");
+    expect(barred.stderr).not.toContain("not_creator");
+    for (const secret of [first, second]) {
+      expect((await team(["join", "--secret-file", secret], lee.clone, lee.env)).status).toBe(5);
+    }
+    expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
+    const self = await team(["remove", ownerRef], top, owner);
+    expect(self.status).toBe(7);
+    expect(self.stderr).toContain("transfer the team first");
+    const stranger = await team(["remove", "p-nobody"], top, owner);
+    expect(stranger.status).toBe(6);
+
+    // transfer: sam administers now; the owner stays a member without the rights.
+    const moved = await team(["transfer", samRef], top, owner);
+    expect(moved.status).toBe(0);
+    expect(moved.stdout).toContain(`now belongs to ${samRef}`);
+    expect((await team(["rotate-secret"], top, owner)).status).toBe(5);
+    expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
+    const bySam = await team(["rotate-secret"], sam.clone, sam.env);
+    expect(bySam.status).toBe(0);
+    expect(bySam.stdout.match(/brg1\.[^\s]+/g) ?? []).toHaveLength(1);
+    expect(bySam.stderr).toContain("shown once");
+    expect(bySam.stderr).not.toMatch(/brg1\./);
+  });
+
+  test("the creator-only subcommands refuse inside a session and take one value-free member", async () => {
+    const [top] = repo("admin-usage");
+    const env = { BRIGADE_CONFIG_DIR: join(root, "admin-usage-config") };
+    for (const argv of [["rotate-secret"], ["remove", "p-1"], ["transfer", "p-1"]]) {
+      const r = await team(argv, top, { ...env, CLAUDE_PID: "42" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("your own terminal");
+    }
+    for (const argv of [
+      ["remove"],
+      ["remove", "p-1", "hunter2"],
+      ["transfer"],
+      ["remove", "p-hunter2\u0007"],
+      ["remove", "x".repeat(300)],
+      ["rotate-secret", "hunter2"],
+      ["rotate-secret", "--secret-file", join(root, "no-such-folder", "hunter2.secret")],
+    ]) {
+      const r = await team(argv, top, env);
+      expect(r.status, argv.join(" ")).toBe(2);
+      expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      expect(r.stderr).not.toContain("hunter2");
+    }
+    const unbound = await team(["remove", "p-1"], top, env);
+    expect(unbound.status).toBe(11);
+  });
+});
+
 describe("registration", () => {
   test("`brigade team` is in the command table; create refuses inside a session there too", async () => {
     const { main } = await import("./brigade.ts");

@@ -30,6 +30,7 @@ import {
   locateCheckout,
   readConsent,
   resolveSessionTeam,
+  type SessionTeam,
   serializeTeamBinding,
   TEAM_BINDING_FILE_NAME,
   type TeamBindingLookup,
@@ -63,8 +64,12 @@ const USAGE = [
   "  join --secret-file <path> [--server <url>] [--human-label <text>]",
   "  leave",
   "  members [--json]",
+  "  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one stops working",
+  "  remove <member>                        (creator) revoke a member for good: its sessions close, no rejoin",
+  "  transfer <member>                      (creator) make another member the team's creator",
   "",
-  "create, join and leave are yours to run in your own terminal, never from a Claude Code session.",
+  "<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
+  "All but members are yours to run in your own terminal, never from a Claude Code session.",
   "",
 ].join("\n");
 
@@ -94,14 +99,24 @@ function reportAdapterError(io: CliIo, sub: string, error: unknown): number {
   const reason = error.details?.reason;
   const shown = reason !== undefined && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
   // The code's fixed message, never the error's own text: a server's message passes through.
-  say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code)}`);
+  say(
+    io,
+    sub,
+    `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`,
+  );
   return error.exitStatus;
 }
 
-function hintFor(sub: string, code: string): string {
+function hintFor(sub: string, code: string, reason: string | undefined): string {
   if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
   if (sub === "create" && code === "unauthorized") {
     return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+  }
+  if (ADMIN_SUBCOMMANDS.has(sub)) {
+    if (reason === "not_creator") return " — only the team's creator may do this";
+    if (code === "unauthorized") return " — you are not an active member of this team";
+    if (code === "not_found") return " — no such member in this team (see brigade team members)";
+    if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
   }
   if (code === "unavailable") return " — check the server address and try again";
   if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
@@ -117,6 +132,7 @@ function parse(
   args: string[],
   options: Record<string, { type: "string" | "boolean" }>,
   positionals: number,
+  positionalName = "team name",
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -131,7 +147,7 @@ function parse(
     throw new CliUsageError(
       positionals === 0
         ? 'this subcommand takes no argument (run "brigade team help")'
-        : 'expected exactly one team name (run "brigade team help")',
+        : `expected exactly one ${positionalName} (run "brigade team help")`,
     );
   }
   const values: Record<string, string | boolean | undefined> = {};
@@ -734,6 +750,129 @@ async function members(argv: string[], io: CliIo, cwd: string): Promise<number> 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Creator-only subcommands (team.admin)
+// ---------------------------------------------------------------------------------------------
+
+const ADMIN_SUBCOMMANDS: ReadonlySet<string> = new Set(["rotate-secret", "remove", "transfer"]);
+
+/** The longest `<member>` argument taken (server-issued ids are far shorter). */
+const MAX_MEMBER_ARGUMENT = 256;
+
+/** The team of the folder for an admin subcommand, or the exit status already reported. */
+function adminTeam(
+  io: CliIo,
+  sub: string,
+  cwd: string,
+): (SessionTeam & { readonly ok: true }) | Failed {
+  const team = resolveSessionTeam({ cwd, configDir: harnessConfigDir(io.env) });
+  if (!team.ok) return fail(io, sub, 11, SESSION_TEAM_LINES[team.reason] ?? team.reason);
+  return team;
+}
+
+/**
+ * The principal a `<member>` argument names: the roster entry whose id, or whose id as
+ * `team members` prints it, equals the argument; otherwise the argument itself (a member who left
+ * is off the roster and can still be removed for good). Labels never select a member: anyone can
+ * choose any label.
+ */
+function memberRef(roster: readonly TeamMember[], argument: string): string {
+  const hit = roster.find(
+    (m) => m.principal_ref === argument || sanitizeAttribute(m.principal_ref) === argument,
+  );
+  return hit?.principal_ref ?? argument;
+}
+
+function memberArgument(positionals: string[]): string {
+  const argument = positionals[0] as string;
+  if (
+    argument === "" ||
+    argument.length > MAX_MEMBER_ARGUMENT ||
+    /[\p{Cc}\p{Cf}]/u.test(argument)
+  ) {
+    throw new CliUsageError("<member> must be a principal id as brigade team members lists it");
+  }
+  return argument;
+}
+
+async function rotateSecret(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  const { values } = parse(argv, { "secret-file": { type: "string" } }, 0);
+  const secretOption = stringOption(values, "secret-file");
+  const secretPath = secretOption === undefined ? undefined : resolve(cwd, secretOption);
+  if (secretPath !== undefined) checkNewSecretFile(secretPath);
+  const team = adminTeam(io, "rotate-secret", cwd);
+  if (!("ok" in team)) return team.status;
+  let result: Awaited<ReturnType<ReturnType<typeof openHarnessAdapter>["teamRotateSecret"]>>;
+  try {
+    result = await openHarnessAdapter(team).teamRotateSecret();
+  } catch (error) {
+    return reportAdapterError(io, "rotate-secret", error);
+  }
+  // The old secret no longer works: the new one must reach the person whatever happens next.
+  const secretInFile =
+    secretPath !== undefined && writeSecretFile(secretPath, result.join_secret, team.server);
+  if (!secretInFile) {
+    if (secretPath !== undefined) say(io, "rotate-secret", "could not write the --secret-file");
+    say(
+      io,
+      "rotate-secret",
+      "the new join secret is shown once, below on stdout: keep it private (anyone holding it can join the team)",
+    );
+    io.stdout(`Join secret (shown once): ${result.join_secret}\n`);
+  }
+  io.stdout(
+    [
+      `Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
+      secretInFile
+        ? "The new join secret is in the --secret-file (mode 0600); it was not printed."
+        : "",
+      "Give the new secret privately to anyone who still needs to join.",
+      "",
+    ]
+      .filter((line, i, all) => line !== "" || i === all.length - 1)
+      .join("\n"),
+  );
+  return 0;
+}
+
+async function remove(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  const { positionals } = parse(argv, {}, 1, "member");
+  const argument = memberArgument(positionals);
+  const team = adminTeam(io, "remove", cwd);
+  if (!("ok" in team)) return team.status;
+  const adapter = openHarnessAdapter(team);
+  let result: Awaited<ReturnType<typeof adapter.teamRevokeMember>>;
+  try {
+    const roster = (await adapter.teamMembers()).members;
+    result = await adapter.teamRevokeMember({ principal_ref: memberRef(roster, argument) });
+  } catch (error) {
+    return reportAdapterError(io, "remove", error);
+  }
+  io.stdout(
+    `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`,
+  );
+  return 0;
+}
+
+async function transfer(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  const { positionals } = parse(argv, {}, 1, "member");
+  const argument = memberArgument(positionals);
+  const team = adminTeam(io, "transfer", cwd);
+  if (!("ok" in team)) return team.status;
+  const adapter = openHarnessAdapter(team);
+  let result: Awaited<ReturnType<typeof adapter.teamTransfer>>;
+  try {
+    const roster = (await adapter.teamMembers()).members;
+    result = await adapter.teamTransfer({ principal_ref: memberRef(roster, argument) });
+  } catch (error) {
+    return reportAdapterError(io, "transfer", error);
+  }
+  io.stdout(
+    `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`,
+  );
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const SUBCOMMANDS: Readonly<
   Record<
@@ -748,17 +887,22 @@ const SUBCOMMANDS: Readonly<
   join: { human: true, run: join_ },
   leave: { human: true, run: leave },
   members: { human: false, run: members },
+  "rotate-secret": { human: true, run: rotateSecret },
+  remove: { human: true, run: remove },
+  transfer: { human: true, run: transfer },
 };
 
 /**
- * `brigade team create|join|leave|members` for the folder `options.cwd` (docs/44-team-binding.md).
- * Exit statuses: 0 success; 2 bad usage (`CliUsageError`, one value-free line) or a local
- * refusal — `create`, `join` and `leave` while `CLAUDE_PID` is set (nothing touched), a
+ * `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+ * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
+ * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
+ * while `CLAUDE_PID` is set (nothing touched), a
  * `.brigade.json` that already names a team (`create`) or another team than the secret
  * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
- * the folder (`members`, `leave`) or a private file that cannot be written; an adapter failure
- * exits with its code's protocol status (1..12, one line naming the code). The join secret is
- * read only from a file and printed only by `create` without `--secret-file`.
+ * the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+ * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
+ * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
+ * file and printed only by `create` and `rotate-secret` without `--secret-file`.
  *
  * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
  */

@@ -126,12 +126,13 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("49 cases, unique ids, no C-09, C-14 alone is slow", () => {
+  test("52 cases, unique ids, no C-09, C-14 alone is slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(49);
-    expect(new Set(ids).size).toBe(49);
+    expect(ids).toHaveLength(52);
+    expect(new Set(ids).size).toBe(52);
     expect(ids).not.toContain("C-09");
-    for (const extra of ["C-03b", "C-19b", "C-29b", "C-01", "C-47"]) expect(ids).toContain(extra);
+    for (const extra of ["C-03b", "C-19b", "C-29b", "C-01", "C-47", "C-48", "C-50"])
+      expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual(["C-14"]);
   });
 
@@ -140,7 +141,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(49);
+    expect(slow.ok && slow.cases).toHaveLength(52);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -151,6 +152,8 @@ describe("case table and selection", () => {
     });
     const roster = selectCases(ALL_CASES, { ...base, tags: ["cap:team.roster"] });
     expect(roster.ok && roster.cases.map((c) => c.id)).toEqual(["C-43", "C-45"]);
+    const admin = selectCases(ALL_CASES, { ...base, tags: ["cap:team.admin"] });
+    expect(admin.ok && admin.cases.map((c) => c.id)).toEqual(["C-48", "C-49", "C-50"]);
   });
 });
 

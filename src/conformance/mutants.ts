@@ -9,11 +9,13 @@ export const CONFORMANCE_MUTANTS: {
   readonly team_leak: readonly ["C-12", "C-26"];
   readonly trusted_sender: readonly ["C-23", "C-24"];
   readonly caps_swapped: readonly ["C-28"];
+  readonly weak_admin: readonly ["C-48", "C-49", "C-50"];
 } = {
   no_ack_persistence: ["C-30", "C-36"],
   team_leak: ["C-12", "C-26"],
   trusted_sender: ["C-23", "C-24"],
   caps_swapped: ["C-28"],
+  weak_admin: ["C-48", "C-49", "C-50"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

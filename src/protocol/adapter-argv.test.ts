@@ -133,6 +133,24 @@ describe("parseAdapterArgv (spec §1.2)", () => {
     expect(init.ok && init.command.flags).toEqual({ force: true });
   });
 
+  test("team.admin verbs: rotate-secret takes --secret-file; revoke-member and transfer need --principal", () => {
+    const rotate = parseAdapterArgv(["team", "rotate-secret", "--secret-file=/tmp/s"]);
+    expect(rotate.ok && rotate.command.flags).toEqual({ secretFile: "/tmp/s" });
+    expect(usageReason(["team", "rotate-secret", "--principal", "p"])).toBe("unknown_flag");
+    for (const verb of ["revoke-member", "transfer"]) {
+      const r = parseAdapterArgv(["team", verb, "--principal", "p-77aa"]);
+      expect(r.ok && r.command.flags).toEqual({ principal: "p-77aa" });
+      const missing = parseAdapterArgv(["team", verb]);
+      expect(missing.ok ? undefined : missing.error.details).toEqual({
+        reason: "missing_flag",
+        flag: "--principal",
+      });
+      expect(usageReason(["team", verb, "p-77aa"])).toBe("unexpected_argument");
+      expect(usageReason(["team", verb, "--principal="])).toBe("invalid_value");
+      expect(usageReason(["team", verb, "--principal"])).toBe("missing_value");
+    }
+  });
+
   test("adapters may add flags to conventions, never to the core", () => {
     const options = {
       conventionFlags: {
@@ -150,8 +168,8 @@ describe("parseAdapterArgv (spec §1.2)", () => {
     for (const name of ADAPTER_COMMAND_NAMES) {
       const argv = name.split(" ");
       const r = parseAdapterArgv(argv);
-      const needsSession = !r.ok && r.error.details?.reason === "missing_flag";
-      const r2 = needsSession ? parseAdapterArgv([...argv, "--session", "s"]) : r;
+      const missing = r.ok ? undefined : r.error.details?.flag;
+      const r2 = missing === undefined ? r : parseAdapterArgv([...argv, missing, "x"]);
       expect(r2.ok).toBe(true);
       if (r2.ok) expect(r2.command.name).toBe(name);
     }

@@ -27,6 +27,7 @@ type CommandFlag =
   | "label"
   | "prompt"
   | "secret-file"
+  | "principal"
   | "force";
 
 /** One row of {@link ADAPTER_COMMANDS}. */
@@ -89,9 +90,9 @@ export const ADAPTER_COMMANDS: {
   "team join": row(["prompt", "label"], [], "document", "convention"),
   "team leave": row([], [], "none", "convention"),
   "team members": row([], [], "none", "convention"),
-  "team rotate-secret": row([], [], "adapter_defined", "convention"),
-  "team revoke-member": row([], [], "adapter_defined", "convention"),
-  "team transfer": row([], [], "adapter_defined", "convention"),
+  "team rotate-secret": row(["secret-file"], [], "none", "convention"),
+  "team revoke-member": row(["principal"], ["principal"], "none", "convention"),
+  "team transfer": row(["principal"], ["principal"], "none", "convention"),
   "profile init": row(["force"], [], "adapter_defined", "convention"),
   "profile status": row([], [], "adapter_defined", "convention"),
   "profile reset": row([], [], "adapter_defined", "convention"),
@@ -124,8 +125,10 @@ export interface AdapterFlags {
   label?: string;
   /** `--prompt` (`team create`, `team join`); without a TTY the command answers `usage`. */
   prompt?: boolean;
-  /** `--secret-file <path>` (`team create`). */
+  /** `--secret-file <path>` (`team create`, `team rotate-secret`). */
   secretFile?: string;
+  /** `--principal <principal_ref>` (`team revoke-member`, `team transfer`): the member acted on. */
+  principal?: string;
   /** `--force` (`profile init`). */
   force?: boolean;
   /** Convention flags an adapter added through {@link AdapterArgvOptions}, keyed without `--`. */
@@ -175,6 +178,7 @@ const FLAG_KINDS: Readonly<Record<CommandFlag | "profile" | "log-level", FlagKin
   label: "string",
   prompt: "boolean",
   "secret-file": "string",
+  principal: "string",
   force: "boolean",
 };
 
@@ -200,8 +204,8 @@ const fail = (reason: UsageReason, flag?: string): AdapterArgvResult => ({
  * - positional leftovers → `unexpected_argument`; a flag twice → `duplicate_flag`;
  * - a value flag without value (end of argv or next token starting `--`) → `missing_value`; a
  *   boolean flag given `=value`, an empty value, a bad `--log-level` or non-decimal `--limit` →
- *   `invalid_value`; `--limit` outside 1..200 → `out_of_range`; a required `--session` absent →
- *   `missing_flag`.
+ *   `invalid_value`; `--limit` outside 1..200 → `out_of_range`; a required flag (`--session`,
+ *   `--principal`) absent → `missing_flag`.
  * Flags take `--flag value` or `--flag=value`. `message receive` always gets `limit` (default 50).
  * Terminal checks (`--prompt` without a TTY) belong to the caller.
  *
@@ -319,6 +323,9 @@ export function parseAdapterArgv(
         break;
       case "secret-file":
         flags.secretFile = value as string;
+        break;
+      case "principal":
+        flags.principal = value as string;
         break;
       case "force":
         flags.force = true;

@@ -9,6 +9,12 @@ import type { SendResponse } from "./send-response.ts";
 import type { SessionCloseResult } from "./session-close-result.ts";
 import type { SessionListResult } from "./session-list-result.ts";
 import type { SessionRegistration, SessionRegistrationResult } from "./session-registration.ts";
+import type {
+  TeamMemberTarget,
+  TeamRevokeMemberResult,
+  TeamRotateSecretResult,
+  TeamTransferResult,
+} from "./team-admin.ts";
 import type { TeamCreateRequest, TeamCreateResult } from "./team-create.ts";
 import type { TeamJoinRequest, TeamJoinResult } from "./team-join.ts";
 import type { TeamLeaveResult } from "./team-leave-result.ts";
@@ -119,12 +125,29 @@ export interface Adapter {
   teamLeave?(options?: AdapterCallOptions): Promise<TeamLeaveResult>;
   /** `team members` (cap `team.roster`). */
   teamMembers?(options?: AdapterCallOptions): Promise<TeamMembersResult>;
-  /** `team rotate-secret` (cap `team.admin`, creator only); adapter-defined shapes. */
-  teamRotateSecret?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
-  /** `team revoke-member` (cap `team.admin`, creator only); adapter-defined shapes. */
-  teamRevokeMember?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
-  /** `team transfer` (cap `team.admin`, creator only); adapter-defined shapes. */
-  teamTransfer?(input: JsonObject, options?: AdapterCallOptions): Promise<ConventionResult>;
+  /**
+   * `team rotate-secret` (cap `team.admin`, creator only): a new join secret; the old one stops
+   * admitting at once. Another member → `unauthorized` `not_creator`; a non-member → the uniform
+   * `unauthorized`.
+   */
+  teamRotateSecret?(options?: AdapterCallOptions): Promise<TeamRotateSecretResult>;
+  /**
+   * `team revoke-member` (cap `team.admin`, creator only): closes the member's sessions in the
+   * team and bars it from the team for good. Not a member (never, or unknown) → uniform
+   * `not_found`; the creator itself → `conflict` `team_creator`; idempotent on a revoked member.
+   */
+  teamRevokeMember?(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamRevokeMemberResult>;
+  /**
+   * `team transfer` (cap `team.admin`, creator only): makes another **active** member the creator
+   * (anyone else → uniform `not_found`); the caller stays a member.
+   */
+  teamTransfer?(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamTransferResult>;
 
   /** `profile init [--force]`; configured profile without `force` → `conflict`. Never a secret. */
   profileInit?(input: JsonObject, options?: ProfileInitOptions): Promise<ConventionResult>;

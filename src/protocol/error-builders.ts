@@ -4,6 +4,7 @@ import {
   ERROR_MESSAGES,
   INVALID_INPUT_MESSAGES,
   JOIN_REJECTED_MESSAGE,
+  NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
   USAGE_MESSAGES,
 } from "./error-messages.ts";
@@ -120,6 +121,17 @@ export function notMemberError(): ProtocolError {
  */
 export function joinRejectedError(): ProtocolError {
   return protocolError("unauthorized", undefined, JOIN_REJECTED_MESSAGE);
+}
+
+/**
+ * `unauthorized` `not_creator`: an active member asked for a creator-only `team.admin` verb. Only
+ * ever given to an active member; anyone else gets {@link notMemberError}.
+ *
+ * @example
+ * notCreatorError().details?.reason === "not_creator";
+ */
+export function notCreatorError(): ProtocolError {
+  return protocolError("unauthorized", { reason: "not_creator" }, NOT_CREATOR_MESSAGE);
 }
 
 /**

@@ -70,5 +70,8 @@ export const RATE_LIMITED_MESSAGES: Readonly<Record<RateLimitedReason, string>> 
 /** Fixed `message` of the uniform `team join` rejection (wrong secret, unknown team, banned). */
 export const JOIN_REJECTED_MESSAGE = "the join secret was rejected";
 
+/** Fixed `message` of `unauthorized` `not_creator`: a member asked for a creator-only verb. */
+export const NOT_CREATOR_MESSAGE = "only the team's creator may do this";
+
 /** Fixed `message` for a malformed join secret (spec §9: contains no part of the input). */
 export const MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";

@@ -46,7 +46,8 @@ export type UsageReason = (typeof USAGE_REASONS)[number];
 
 /**
  * `details.reason` tokens for `conflict` (spec §3.4): `session_live` and `profile_bound` are fixed,
- * the other three are the reference's and ours.
+ * the next three are the reference's and ours; `team_creator` **[ours]**: `team revoke-member`
+ * named the team's creator, who cannot be revoked (transfer the team first).
  */
 export const CONFLICT_REASONS = [
   "session_live",
@@ -54,10 +55,22 @@ export const CONFLICT_REASONS = [
   "session_closed",
   "idempotency_key_reused",
   "profile_exists",
+  "team_creator",
 ] as const;
 
 /** A `details.reason` for `conflict`. */
 export type ConflictReason = (typeof CONFLICT_REASONS)[number];
+
+/**
+ * `details.reason` tokens for `unauthorized` **[ours]**. The uniform "not an active member" answer
+ * (spec §3.5) carries no details at all; `not_creator` answers an active member who asks for a
+ * creator-only `team.admin` verb (the caller already knows the team, so telling it why leaks
+ * nothing).
+ */
+export const UNAUTHORIZED_REASONS = ["not_creator"] as const;
+
+/** A `details.reason` for `unauthorized`. */
+export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
 
 /**
  * `details.reason` tokens for `rate_limited` (spec §3.4). `realtime` is Brigade's push-service

@@ -74,6 +74,7 @@ export {
   invalidInputError,
   joinRejectedError,
   loopDetectedError,
+  notCreatorError,
   notFoundError,
   notMemberError,
   protocolError,
@@ -99,6 +100,7 @@ export {
   INVALID_INPUT_MESSAGES,
   JOIN_REJECTED_MESSAGE,
   MALFORMED_JOIN_SECRET_MESSAGE,
+  NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
   USAGE_MESSAGES,
 } from "./error-messages.ts";
@@ -111,6 +113,7 @@ export type {
   LoopDetectedReason,
   ProfileReason,
   RateLimitedReason,
+  UnauthorizedReason,
   UnavailableReason,
   UsageReason,
 } from "./error-reasons.ts";
@@ -123,6 +126,7 @@ export {
   LOOP_DETECTED_REASONS,
   PROFILE_REASONS,
   RATE_LIMITED_REASONS,
+  UNAUTHORIZED_REASONS,
   UNAVAILABLE_REASONS,
   USAGE_REASONS,
 } from "./error-reasons.ts";
@@ -219,6 +223,18 @@ export type { Activity, InboundPolicy, SessionState } from "./session-vocabulary
 export { ACTIVITIES, INBOUND_POLICIES, SESSION_STATES } from "./session-vocabulary.ts";
 export type { StrictJsonFailure, StrictJsonResult } from "./strict-json.ts";
 export { isNonIntegerLexeme, parseStrictJson, STRICT_JSON_FAILURES } from "./strict-json.ts";
+export type {
+  TeamMemberTarget,
+  TeamRevokeMemberResult,
+  TeamRotateSecretResult,
+  TeamTransferResult,
+} from "./team-admin.ts";
+export {
+  validateTeamMemberTarget,
+  validateTeamRevokeMemberResult,
+  validateTeamRotateSecretResult,
+  validateTeamTransferResult,
+} from "./team-admin.ts";
 export type { TeamCreateRequest, TeamCreateResult } from "./team-create.ts";
 export { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
 export type { ParsedTeamJoinRequest, TeamJoinRequest, TeamJoinResult } from "./team-join.ts";

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { validateConventionResult } from "./convention-result.ts";
+import {
+  validateTeamMemberTarget,
+  validateTeamRevokeMemberResult,
+  validateTeamRotateSecretResult,
+  validateTeamTransferResult,
+} from "./team-admin.ts";
 import { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
 import { validateTeamJoinRequest, validateTeamJoinResult } from "./team-join.ts";
 import { validateTeamLeaveResult } from "./team-leave-result.ts";
@@ -126,5 +132,54 @@ describe("team leave and members", () => {
   test("convention results must be objects", () => {
     expect(validateConventionResult({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
     expect(validateConventionResult("x").ok).toBe(false);
+  });
+});
+
+describe("team.admin shapes", () => {
+  const fieldOf = (r: { ok: boolean; error?: { details?: Record<string, string> } }) =>
+    r.ok ? undefined : r.error?.details?.field;
+
+  test("member target: principal_ref required, a non-empty string; other members dropped", () => {
+    expect(validateTeamMemberTarget({ principal_ref: "p-77aa", x: 1 })).toEqual({
+      ok: true,
+      value: { principal_ref: "p-77aa" },
+    });
+    for (const bad of [{}, { principal_ref: "" }, { principal_ref: null }, [], "p"]) {
+      const r = validateTeamMemberTarget(bad);
+      expect(r.ok).toBe(false);
+      if (!Array.isArray(bad) && typeof bad === "object") expect(fieldOf(r)).toBe("principal_ref");
+    }
+  });
+
+  test("rotate-secret result: the secret must parse", () => {
+    const result = { team_ref: "t-9c1e", team_name: "core", join_secret: SECRET };
+    expect(validateTeamRotateSecretResult(result)).toEqual({ ok: true, value: result });
+    expect(fieldOf(validateTeamRotateSecretResult({ ...result, join_secret: "nope" }))).toBe(
+      "join_secret",
+    );
+    expect(fieldOf(validateTeamRotateSecretResult({ team_ref: "t", team_name: "c" }))).toBe(
+      "join_secret",
+    );
+  });
+
+  test("revoke-member result: revoked must be true", () => {
+    const result = { team_ref: "t-9c1e", principal_ref: "p-77aa", revoked: true };
+    expect(validateTeamRevokeMemberResult(result)).toEqual({ ok: true, value: result });
+    expect(fieldOf(validateTeamRevokeMemberResult({ ...result, revoked: false }))).toBe("revoked");
+    expect(fieldOf(validateTeamRevokeMemberResult({ team_ref: "t", principal_ref: "p" }))).toBe(
+      "revoked",
+    );
+  });
+
+  test("transfer result: all three refs required and non-empty", () => {
+    const result = {
+      team_ref: "t-9c1e",
+      creator_principal_ref: "p-77aa",
+      previous_creator_principal_ref: "p-41c9",
+    };
+    expect(validateTeamTransferResult(result)).toEqual({ ok: true, value: result });
+    expect(
+      fieldOf(validateTeamTransferResult({ ...result, previous_creator_principal_ref: "" })),
+    ).toBe("previous_creator_principal_ref");
   });
 });

@@ -161,6 +161,62 @@ describe("brigade serve HTTP API", () => {
     expect(notMember.text).toBe(noTeam.text);
   });
 
+  test("team.admin routes: creator only, rotate refuses the old secret, revoke bars the member, transfer hands over", async () => {
+    const a = await principal();
+    const b = await principal();
+    const x = await principal();
+    const team = (await call("POST", "/v1/teams", { token: a, body: { team_name: "core" } })).json
+      .result as Json;
+    const base = `/v1/teams/${team.team_ref}`;
+    const join = (token: string, secret: unknown) =>
+      call("POST", "/v1/teams/join", { token, body: { join_secret: secret as string } });
+    const bRef = ((await join(b, team.join_secret)).json.result as Json).principal_ref as string;
+    const aRef = team.principal_ref as string;
+
+    const notCreator = await call("POST", `${base}/rotate-secret`, { token: b });
+    expect(notCreator.status).toBe(403);
+    expect(notCreator.json.error).toMatchObject({ details: { reason: "not_creator" } });
+    const outsider = await call("POST", `${base}/rotate-secret`, { token: x });
+    const noTeam = await call("POST", "/v1/teams/t-nothing/rotate-secret", { token: x });
+    expect(outsider.status).toBe(403);
+    expect(outsider.text).toBe(noTeam.text);
+    expect(outsider.text).not.toContain("not_creator");
+
+    const rotated = await call("POST", `${base}/rotate-secret`, { token: a });
+    expect(rotated.status).toBe(200);
+    const secret = (rotated.json.result as Json).join_secret as string;
+    expect(secret).not.toBe(team.join_secret);
+    expect((await join(x, team.join_secret)).status).toBe(403);
+
+    const badBody = await call("POST", `${base}/revoke-member`, { token: a, body: {} });
+    expect(badBody.json.error).toMatchObject({ details: { field: "principal_ref" } });
+    const revoked = await call("POST", `${base}/revoke-member`, {
+      token: a,
+      body: { principal_ref: bRef },
+    });
+    expect(revoked.json.result).toEqual({
+      team_ref: team.team_ref,
+      principal_ref: bRef,
+      revoked: true,
+    });
+    expect((await call("GET", `${base}/members`, { token: b })).status).toBe(403);
+    expect((await join(b, secret)).status).toBe(403);
+
+    expect(((await join(x, secret)).json.result as Json).team_ref).toBe(team.team_ref);
+    const xRef = ((await join(x, secret)).json.result as Json).principal_ref as string;
+    const transferred = await call("POST", `${base}/transfer`, {
+      token: a,
+      body: { principal_ref: xRef },
+    });
+    expect(transferred.json.result).toEqual({
+      team_ref: team.team_ref,
+      creator_principal_ref: xRef,
+      previous_creator_principal_ref: aRef,
+    });
+    expect((await call("POST", `${base}/rotate-secret`, { token: a })).status).toBe(403);
+    expect((await call("POST", `${base}/rotate-secret`, { token: x })).status).toBe(200);
+  });
+
   test.each([
     ["not JSON", "{", "malformed_json"],
     ["a duplicate member", '{"team_name":"a","team_name":"b"}', "duplicate_member"],

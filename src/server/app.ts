@@ -117,6 +117,24 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   authed.get("/teams/:team/members", async (c) =>
     ok(c, await service.listMembers(c.get("principal"), c.req.param("team"))),
   );
+  authed.post("/teams/:team/rotate-secret", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    return ok(c, await service.rotateSecret(c.get("principal"), c.req.param("team")));
+  });
+  authed.post("/teams/:team/revoke-member", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(
+      c,
+      await service.revokeMember(c.get("principal"), c.req.param("team"), body as never),
+    );
+  });
+  authed.post("/teams/:team/transfer", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(
+      c,
+      await service.transferTeam(c.get("principal"), c.req.param("team"), body as never),
+    );
+  });
 
   authed.post("/teams/:team/sessions", async (c) => {
     const body = await readJsonBody(c.req.raw, true);

@@ -10,6 +10,7 @@ import {
   invalidInputError,
   joinRejectedError,
   type MessageEnvelope,
+  notCreatorError,
   notFoundError,
   notMemberError,
   PROTOCOL_LIMITS,
@@ -31,12 +32,17 @@ import {
   type TeamJoinResult,
   type TeamLeaveResult,
   type TeamMembersResult,
+  type TeamMemberTarget,
+  type TeamRevokeMemberResult,
+  type TeamRotateSecretResult,
+  type TeamTransferResult,
   validateAckRequest,
   validateHeartbeatRequest,
   validateSendRequest,
   validateSessionRegistration,
   validateTeamCreateRequest,
   validateTeamJoinRequest,
+  validateTeamMemberTarget,
   verifyJoinSecretDigest,
 } from "../protocol/index.ts";
 import { PrincipalCache } from "./principal-cache.ts";
@@ -148,6 +154,20 @@ async function requireMember(
   return { team, membership };
 }
 
+/**
+ * The team when the caller is its creator. A non-member (or unknown team) gets the uniform
+ * `unauthorized` first, so only a member ever learns that the verb is creator-only.
+ */
+async function requireCreator(
+  tx: StoreTx,
+  teamRef: string,
+  principalRef: string,
+): Promise<TeamRow> {
+  const { team } = await requireMember(tx, teamRef, principalRef);
+  if (team.creator_principal_ref !== principalRef) fail(notCreatorError());
+  return team;
+}
+
 async function requireOwnedSession(
   tx: StoreTx,
   teamRef: string,
@@ -245,10 +265,7 @@ export class BrigadeService {
   async createTeam(principalRef: string, request: TeamCreateRequest): Promise<TeamCreateResult> {
     const { team_name: teamName, human_label: label } = valid(validateTeamCreateRequest(request));
     const teamRef = this.#deps.newId("t");
-    const joinSecret = generateJoinSecret(teamRef, this.#deps.randomBytes(32));
-    const parsed = parseJoinSecret(joinSecret);
-    if (!parsed.ok) fail(protocolError("internal"));
-    const digest = digestJoinSecret(parsed.value);
+    const { secret: joinSecret, digest } = this.#mintSecret(teamRef);
     const now = this.#deps.now();
     await this.#store.transact(async (tx) => {
       for (const [limit, windowMs] of [
@@ -346,6 +363,83 @@ export class BrigadeService {
     });
     this.#hub.revoke(principalRef, teamRef);
     return { team_ref: teamRef, principal_ref: principalRef, left: true };
+  }
+
+  /**
+   * `team rotate-secret` (cap `team.admin`): a fresh join secret replaces the team's digest in one
+   * unit, so the old secret admits nobody from the moment this resolves (a join racing it sees
+   * either the old digest or the new one, never both). Members stay members. Errors: non-member
+   * → uniform `unauthorized`; another member → `unauthorized` `not_creator`.
+   */
+  async rotateSecret(principalRef: string, teamRef: string): Promise<TeamRotateSecretResult> {
+    return this.#store.transact(async (tx) => {
+      const team = await requireCreator(tx, teamRef, principalRef);
+      const { secret, digest } = this.#mintSecret(team.team_ref);
+      await tx.updateTeam({ ...team, secret_digest: digest });
+      return { team_ref: team.team_ref, team_name: team.team_name, join_secret: secret };
+    });
+  }
+
+  /**
+   * `team revoke-member` (cap `team.admin`): the target's membership becomes `revoked` — its
+   * sessions in the team close, its watches end, every team verb answers it the uniform
+   * `unauthorized`, and `team join` refuses it with any secret. Messages it already sent stay
+   * with their recipients. A `left` member can be revoked (so it cannot come back); revoking a
+   * revoked member again succeeds. Errors (after the creator checks of {@link rotateSecret}):
+   * `invalid_input` (`principal_ref`); a principal that never was a member → uniform
+   * `not_found`; the creator itself → `conflict` `team_creator`.
+   */
+  async revokeMember(
+    principalRef: string,
+    teamRef: string,
+    target: TeamMemberTarget,
+  ): Promise<TeamRevokeMemberResult> {
+    const { principal_ref: targetRef } = valid(validateTeamMemberTarget(target));
+    await this.#store.transact(async (tx) => {
+      const team = await requireCreator(tx, teamRef, principalRef);
+      const membership = await tx.getMembership(team.team_ref, targetRef);
+      if (membership === null) fail(notFoundError());
+      if (targetRef === team.creator_principal_ref) fail(conflictError("team_creator"));
+      if (membership.status === "revoked") return;
+      const now = this.#deps.now();
+      await tx.putMembership({ ...membership, status: "revoked", updated_at: now });
+      await tx.closeOpenSessions(team.team_ref, targetRef, now);
+    });
+    this.#hub.revoke(targetRef, teamRef);
+    return { team_ref: teamRef, principal_ref: targetRef, revoked: true };
+  }
+
+  /**
+   * `team transfer` (cap `team.admin`): makes another **active** member the team's creator; the
+   * caller stays an active member without admin rights. Transferring to oneself changes nothing.
+   * Errors (after the creator checks of {@link rotateSecret}): `invalid_input`
+   * (`principal_ref`); a principal that is not an active member → uniform `not_found`.
+   */
+  async transferTeam(
+    principalRef: string,
+    teamRef: string,
+    target: TeamMemberTarget,
+  ): Promise<TeamTransferResult> {
+    const { principal_ref: targetRef } = valid(validateTeamMemberTarget(target));
+    return this.#store.transact(async (tx) => {
+      const team = await requireCreator(tx, teamRef, principalRef);
+      const membership = await tx.getMembership(team.team_ref, targetRef);
+      if (membership?.status !== "active") fail(notFoundError());
+      await tx.updateTeam({ ...team, creator_principal_ref: targetRef });
+      return {
+        team_ref: team.team_ref,
+        creator_principal_ref: targetRef,
+        previous_creator_principal_ref: principalRef,
+      };
+    });
+  }
+
+  /** A new join secret for the team and the digest the store keeps of it. */
+  #mintSecret(teamRef: string): { secret: string; digest: string } {
+    const secret = generateJoinSecret(teamRef, this.#deps.randomBytes(32));
+    const parsed = parseJoinSecret(secret);
+    if (!parsed.ok) fail(protocolError("internal"));
+    return { secret, digest: digestJoinSecret(parsed.value) };
   }
 
   /** `team members`: every active member with its roster fields. Non-member → `unauthorized`. */

@@ -12,6 +12,7 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "team.create",
   "team.join",
   "team.roster",
+  "team.admin",
   "message.receive",
   "session.description",
   "session.resume",

@@ -126,6 +126,44 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.getMembership("t-1", "p-c"))).toBeNull();
     });
 
+    test("updateTeam replaces the secret digest and the creator, nothing else", async () => {
+      const before = await store.transact((tx) => tx.getTeam("t-1"));
+      if (before === null) throw new Error("seeded team missing");
+      await store.transact(async (tx) => {
+        await tx.insertTeam({ ...before, team_ref: "t-2", secret_digest: "other" });
+        await tx.updateTeam({
+          ...before,
+          team_name: "ignored",
+          created_at: 99,
+          secret_digest: "rotated",
+          creator_principal_ref: "p-b",
+        });
+      });
+      expect(await store.transact((tx) => tx.getTeam("t-1"))).toEqual({
+        ...before,
+        secret_digest: "rotated",
+        creator_principal_ref: "p-b",
+      });
+      expect((await store.transact((tx) => tx.getTeam("t-2")))?.secret_digest).toBe("other");
+    });
+
+    test("a revoked membership keeps its row, drops off the roster and hides its sessions", async () => {
+      const active = await store.transact((tx) => tx.getMembership("t-1", "p-b"));
+      if (active === null) throw new Error("seeded membership missing");
+      await store.transact((tx) =>
+        tx.putMembership({ ...active, status: "revoked", updated_at: 9 }),
+      );
+      expect((await store.transact((tx) => tx.getMembership("t-1", "p-b")))?.status).toBe(
+        "revoked",
+      );
+      const roster = await store.transact((tx) => tx.listActiveMembers("t-1", 1_000_000));
+      expect(roster.map((m) => m.principal_ref)).toEqual(["p-a"]);
+      const sessions = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 10 }),
+      );
+      expect(sessions.map((s) => s.session_id)).toEqual(["s-a"]);
+    });
+
     test("a unit that throws leaves nothing behind and rejects with its own error", async () => {
       const boom = new Error("boom");
       await expect(

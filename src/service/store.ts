@@ -147,6 +147,11 @@ export interface StoreTx {
   markTeamUsed(teamRef: string, at: number): Promise<void>;
   /** Teams whose creator is the principal with `created_at` > `since`. */
   teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
+  /**
+   * Replaces the admin columns (`secret_digest`, `creator_principal_ref`) of the existing team
+   * `row.team_ref`; its name and creation time never change.
+   */
+  updateTeam(row: TeamRow): Promise<void>;
 
   getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null>;
   /** Inserts or replaces the membership row of `(team_ref, principal_ref)`. */

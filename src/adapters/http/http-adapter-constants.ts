@@ -24,6 +24,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "team.create",
   "team.join",
   "team.roster",
+  "team.admin",
   "message.receive",
   "message.watch.push",
   "message.watch.stdin_commands",

@@ -184,6 +184,25 @@ async function startStub(): Promise<Stub> {
       send(200, ok({ team_ref: "t-1", principal_ref: principal, left: true }));
       return;
     }
+    if (req.method === "POST" && rest === "/rotate-secret") {
+      send(200, ok({ team_ref: "t-1", team_name: "core", join_secret: `${SECRET}-rotated` }));
+      return;
+    }
+    if (req.method === "POST" && rest === "/revoke-member") {
+      send(200, ok({ team_ref: "t-1", principal_ref: b.principal_ref, revoked: true }));
+      return;
+    }
+    if (req.method === "POST" && rest === "/transfer") {
+      send(
+        200,
+        ok({
+          team_ref: "t-1",
+          creator_principal_ref: b.principal_ref,
+          previous_creator_principal_ref: principal,
+        }),
+      );
+      return;
+    }
     if (req.method === "GET" && rest === "/members") {
       send(
         200,
@@ -583,6 +602,49 @@ async function until(
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe("team.admin verbs", () => {
+  test("each posts to its team route with the target in the body and validates the answer", async () => {
+    const { stub, adapter } = await setup();
+    await adapter.teamCreate({ team_name: "core" });
+    expect((await adapter.teamRotateSecret()).join_secret).toBe(`${SECRET}-rotated`);
+    expect(stub.log.at(-1)).toMatchObject({ method: "POST", path: "/v1/teams/t-1/rotate-secret" });
+    expect(await adapter.teamRevokeMember({ principal_ref: "p-9" })).toEqual({
+      team_ref: "t-1",
+      principal_ref: "p-9",
+      revoked: true,
+    });
+    expect(stub.log.at(-1)).toMatchObject({
+      path: "/v1/teams/t-1/revoke-member",
+      body: { principal_ref: "p-9" },
+    });
+    expect((await adapter.teamTransfer({ principal_ref: "p-9" })).creator_principal_ref).toBe(
+      "p-9",
+    );
+    expect(stub.log.at(-1)).toMatchObject({ path: "/v1/teams/t-1/transfer" });
+    stub.malformed = true;
+    expect(await codeOf(adapter.teamRotateSecret())).toBe("internal:");
+  });
+
+  test("no credential, no team, or an empty target fail locally, before any network call", async () => {
+    const { stub, adapter } = await setup();
+    expect(await codeOf(adapter.teamRotateSecret())).toBe("unauthenticated:credential_missing");
+    expect(await codeOf(adapter.teamTransfer({ principal_ref: "p-1" }))).toBe(
+      "unauthenticated:credential_missing",
+    );
+    await adapter.teamCreate({ team_name: "core" });
+    await adapter.teamLeave();
+    expect(await codeOf(adapter.teamRevokeMember({ principal_ref: "p-1" }))).toBe(
+      "config:no_team_bound",
+    );
+    await adapter.teamJoin({ join_secret: SECRET });
+    const calls = stub.log.length;
+    expect(await codeOf(adapter.teamRevokeMember({ principal_ref: "" }))).toBe(
+      "invalid_input:invalid_value",
+    );
+    expect(stub.log.length).toBe(calls);
+  });
+});
 
 describe("message watch", () => {
   test("ready first, catch-up, push, ack, heartbeat, reconnect with status, close", async () => {

@@ -29,6 +29,10 @@ import {
   type TeamJoinResult,
   type TeamLeaveResult,
   type TeamMembersResult,
+  type TeamMemberTarget,
+  type TeamRevokeMemberResult,
+  type TeamRotateSecretResult,
+  type TeamTransferResult,
   unauthenticatedError,
   type ValidationResult,
   validateAckRequest,
@@ -48,6 +52,10 @@ import {
   validateTeamJoinResult,
   validateTeamLeaveResult,
   validateTeamMembersResult,
+  validateTeamMemberTarget,
+  validateTeamRevokeMemberResult,
+  validateTeamRotateSecretResult,
+  validateTeamTransferResult,
   type WatchHandle,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, silentLogger } from "../adapter-logger.ts";
@@ -109,6 +117,9 @@ const TEAM_SCOPED: ReadonlySet<AdapterCommandName> = new Set<AdapterCommandName>
   "message watch",
   "message ack",
   "team members",
+  "team rotate-secret",
+  "team revoke-member",
+  "team transfer",
 ]);
 
 function unwrap<T>(result: ValidationResult<T>): T {
@@ -380,6 +391,46 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "GET", path: this.#teamPath(ctx, "/members") },
       validateTeamMembersResult,
+      options,
+    );
+  }
+
+  async teamRotateSecret(options?: AdapterCallOptions): Promise<TeamRotateSecretResult> {
+    const ctx = this.#teamContext();
+    const result = await this.#call(
+      ctx,
+      { method: "POST", path: this.#teamPath(ctx, "/rotate-secret") },
+      validateTeamRotateSecretResult,
+      options,
+    );
+    this.#log.info("team_secret_rotated");
+    return result;
+  }
+
+  async teamRevokeMember(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamRevokeMemberResult> {
+    const ctx = this.#teamContext();
+    const body = unwrap(validateTeamMemberTarget(target));
+    return this.#call(
+      ctx,
+      { method: "POST", path: this.#teamPath(ctx, "/revoke-member"), body },
+      validateTeamRevokeMemberResult,
+      options,
+    );
+  }
+
+  async teamTransfer(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamTransferResult> {
+    const ctx = this.#teamContext();
+    const body = unwrap(validateTeamMemberTarget(target));
+    return this.#call(
+      ctx,
+      { method: "POST", path: this.#teamPath(ctx, "/transfer"), body },
+      validateTeamTransferResult,
       options,
     );
   }

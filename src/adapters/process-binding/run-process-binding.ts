@@ -185,12 +185,25 @@ async function dispatch(
       if (adapter.teamMembers === undefined) throw usage("unknown_command");
       local();
       return adapter.teamMembers();
-    case "team rotate-secret":
-      return documentConvention(adapter.teamRotateSecret?.bind(adapter), io);
-    case "team revoke-member":
-      return documentConvention(adapter.teamRevokeMember?.bind(adapter), io);
-    case "team transfer":
-      return documentConvention(adapter.teamTransfer?.bind(adapter), io);
+    case "team rotate-secret": {
+      const rotate = adapter.teamRotateSecret?.bind(adapter);
+      if (rotate === undefined) throw usage("unknown_command");
+      local();
+      if (flags.secretFile !== undefined) checkSecretFileTarget(flags.secretFile);
+      return withSecretWritten(await rotate(), flags.secretFile, logger);
+    }
+    case "team revoke-member": {
+      const revoke = adapter.teamRevokeMember?.bind(adapter);
+      if (revoke === undefined) throw usage("unknown_command");
+      local();
+      return revoke({ principal_ref: flags.principal ?? "" });
+    }
+    case "team transfer": {
+      const transfer = adapter.teamTransfer?.bind(adapter);
+      if (transfer === undefined) throw usage("unknown_command");
+      local();
+      return transfer({ principal_ref: flags.principal ?? "" });
+    }
     case "profile init": {
       const init = adapter.profileInit?.bind(adapter);
       if (init === undefined) throw usage("unknown_command");
@@ -203,14 +216,6 @@ async function dispatch(
     case "profile revoke-credentials":
       return noInputConvention(adapter.profileRevokeCredentials?.bind(adapter));
   }
-}
-
-async function documentConvention(
-  method: ((input: JsonObject) => Promise<ConventionResult>) | undefined,
-  io: ProcessBindingIo,
-): Promise<ConventionResult> {
-  if (method === undefined) throw usage("unknown_command");
-  return method(await readObjectDocument(io));
 }
 
 async function noInputConvention(
@@ -257,7 +262,20 @@ async function teamCreate(
   const request: TeamCreateRequest = unwrap(validateTeamCreateRequest(draft));
   const secretFile = flags.secretFile;
   if (secretFile !== undefined) checkSecretFileTarget(secretFile);
-  const result = await create(request);
+  return withSecretWritten(await create(request), secretFile, logger);
+}
+
+/**
+ * The stdout result of a verb that returns a join secret (`team create`, `team rotate-secret`):
+ * with `--secret-file` the secret goes to that file (0600, atomic) and leaves the result; when the
+ * write fails, or without the flag, the secret stays in the result and stderr warns it is shown
+ * once (the secret exists nowhere else, so losing it would be worse).
+ */
+function withSecretWritten<T extends { join_secret: string }>(
+  result: T,
+  secretFile: string | undefined,
+  logger: AdapterLogger,
+): object {
   if (secretFile !== undefined) {
     try {
       writePrivateFileAtomic(secretFile, `${result.join_secret}\n`);

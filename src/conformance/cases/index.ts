@@ -1,4 +1,5 @@
 import type { ConformanceCase } from "../case.ts";
+import { ADMIN_CASES } from "./admin.ts";
 import { MESSAGE_CASES } from "./messages.ts";
 import { METADATA_CASES } from "./metadata.ts";
 import { PROFILE_AND_TEAM_CASES } from "./profile-and-team.ts";
@@ -6,9 +7,10 @@ import { SESSION_CASES } from "./sessions.ts";
 import { WATCH_CASES } from "./watch.ts";
 
 /**
- * All 49 cases of §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b; there is no C-09).
+ * All 49 cases of §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b; there is no C-09),
+ * then our `team.admin` cases C-48…C-50.
  *
- * @example ALL_CASES.length === 49
+ * @example ALL_CASES.length === 52
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,
@@ -16,4 +18,5 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...MESSAGE_CASES,
   ...WATCH_CASES,
   ...METADATA_CASES,
+  ...ADMIN_CASES,
 ];

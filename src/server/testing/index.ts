@@ -18,3 +18,4 @@ export {
   TrustedSenderService,
   trustedSendTx,
 } from "./trusted-sender.ts";
+export { weakAdminTx } from "./weak-admin.ts";

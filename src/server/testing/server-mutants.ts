@@ -4,6 +4,7 @@ import { DecoratedStore } from "./decorated-store.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
 import { TeamLeakService } from "./team-leak.ts";
 import { TrustedSenderService } from "./trusted-sender.ts";
+import { weakAdminTx } from "./weak-admin.ts";
 
 /**
  * The mutants the test server knows: the keys of `CONFORMANCE_MUTANTS` (src/conformance/mutants.ts;
@@ -17,6 +18,7 @@ export const SERVER_MUTANTS = [
   "team_leak",
   "trusted_sender",
   "caps_swapped",
+  "weak_admin",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -33,7 +35,7 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
- * of `mutant` over the real store: `no_ack_persistence` and `caps_swapped` are store decorators
+ * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped` and `weak_admin` are store decorators
  * under the real service; `team_leak` and `trusted_sender` are service subclasses over decorated
  * stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -52,5 +54,7 @@ export function mutantServiceFactory(
       return (store, deps) => new TeamLeakService(store, deps);
     case "trusted_sender":
       return (store, deps) => new TrustedSenderService(store, deps);
+    case "weak_admin":
+      return (store, deps) => new BrigadeService(new DecoratedStore(store, weakAdminTx), deps);
   }
 }

@@ -54,6 +54,10 @@ function prepareAll(db: Database.Database) {
     teamsCreatedSince: db.prepare(
       "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM teams WHERE creator_principal_ref = ? AND created_at > ?",
     ),
+    updateTeam: db.prepare(
+      "UPDATE teams SET secret_digest = @secret_digest, creator_principal_ref = @creator_principal_ref " +
+        "WHERE team_ref = @team_ref",
+    ),
     getMembership: db.prepare(
       "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
         "WHERE team_ref = ? AND principal_ref = ?",
@@ -210,6 +214,14 @@ export class SqliteTx implements StoreTx {
 
   async teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount> {
     return windowCount(this.#s.teamsCreatedSince.get(principalRef, since));
+  }
+
+  async updateTeam(row: TeamRow): Promise<void> {
+    this.#s.updateTeam.run({
+      team_ref: row.team_ref,
+      secret_digest: row.secret_digest,
+      creator_principal_ref: row.creator_principal_ref,
+    });
   }
 
   async getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null> {

@@ -40,7 +40,7 @@ describe("runAdapterMutant", () => {
     expect(r.lines).not.toContain("nonsense");
   });
 
-  test.each(["no_ack_persistence", "team_leak", "trusted_sender", "caps_swapped"])(
+  test.each(["no_ack_persistence", "team_leak", "trusted_sender", "caps_swapped", "weak_admin"])(
     "%s runs the real adapter: describe on an empty profile is unconfigured",
     async (mutant) => {
       const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);

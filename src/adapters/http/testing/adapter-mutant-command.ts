@@ -29,6 +29,7 @@ export const ADAPTER_MUTANTS = [
   "team_leak",
   "trusted_sender",
   "caps_swapped",
+  "weak_admin",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */

@@ -1,0 +1,236 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { BapError, type SessionRegistration } from "../protocol/index.ts";
+import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
+import { BrigadeService } from "./brigade-service.ts";
+
+const registration = (name: string): SessionRegistration => ({
+  harness: "claude-code",
+  harness_version: "2.1.270",
+  session_name: name,
+  activity: "busy",
+  inbound: "accept",
+});
+
+const stores: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+/** Creator A and member B in T1 (one session each); C in T2; X a principal in no team. */
+async function world() {
+  const store = openSqliteStore(":memory:");
+  stores.push(store);
+  const service = new BrigadeService(store);
+  const [a, b, c, x] = await Promise.all(
+    [0, 1, 2, 3].map(async () => (await service.createPrincipal()).principal_ref),
+  );
+  if (a === undefined || b === undefined || c === undefined || x === undefined)
+    throw new Error("principals missing");
+  const t1 = await service.createTeam(a, { team_name: "core" });
+  await service.joinTeam(b, { join_secret: t1.join_secret });
+  const t2 = await service.createTeam(c, { team_name: "other" });
+  const T1 = t1.team_ref;
+  const sa = (await service.registerSession(a, T1, registration("a"))).session_id;
+  const sb = (await service.registerSession(b, T1, registration("b"))).session_id;
+  return { service, a, b, c, x, t1, t2, T1, T2: t2.team_ref, sa, sb };
+}
+
+async function wireError(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(BapError);
+    return JSON.stringify(error);
+  }
+  throw new Error("expected a BapError");
+}
+
+const NOT_MEMBER = JSON.stringify({
+  code: "unauthorized",
+  message: "not an active member of this team",
+  retryable: false,
+});
+const NOT_CREATOR = JSON.stringify({
+  code: "unauthorized",
+  message: "only the team's creator may do this",
+  retryable: false,
+  details: { reason: "not_creator" },
+});
+const NOT_FOUND = JSON.stringify({
+  code: "not_found",
+  message: "session or message not found",
+  retryable: false,
+});
+const JOIN_REJECTED = JSON.stringify({
+  code: "unauthorized",
+  message: "the join secret was rejected",
+  retryable: false,
+});
+
+describe("team.admin: creator only", () => {
+  test("a member gets not_creator; a non-member and an unknown team the uniform unauthorized", async () => {
+    const { service, b, c, T1 } = await world();
+    const verbs = (who: string, team: string) => [
+      service.rotateSecret(who, team),
+      service.revokeMember(who, team, { principal_ref: who }),
+      service.transferTeam(who, team, { principal_ref: who }),
+    ];
+    for (const call of verbs(b, T1)) expect(await wireError(call)).toBe(NOT_CREATOR);
+    for (const team of [T1, "t-doesnotexist"]) {
+      for (const call of verbs(c, team)) expect(await wireError(call)).toBe(NOT_MEMBER);
+    }
+  });
+
+  test("a bad principal_ref is invalid_input naming the member, never its value", async () => {
+    const { service, a, T1 } = await world();
+    for (const bad of [{}, { principal_ref: "" }, { principal_ref: 7 }]) {
+      const error = JSON.parse(
+        await wireError(service.revokeMember(a, T1, bad as { principal_ref: string })),
+      );
+      expect(error.code).toBe("invalid_input");
+      expect(error.details.field).toBe("principal_ref");
+      const transfer = JSON.parse(
+        await wireError(service.transferTeam(a, T1, bad as { principal_ref: string })),
+      );
+      expect(transfer.details.field).toBe("principal_ref");
+    }
+  });
+});
+
+describe("team rotate-secret", () => {
+  test("the old secret is refused at once, the new one admits; members stay members", async () => {
+    const { service, a, b, x, t1, T1 } = await world();
+    const rotated = await service.rotateSecret(a, T1);
+    expect(rotated).toEqual({ team_ref: T1, team_name: "core", join_secret: expect.any(String) });
+    expect(rotated.join_secret).not.toBe(t1.join_secret);
+    expect(rotated.join_secret.startsWith(`brg1.${T1}.`)).toBe(true);
+    expect(await wireError(service.joinTeam(x, { join_secret: t1.join_secret }))).toBe(
+      JOIN_REJECTED,
+    );
+    expect((await service.joinTeam(x, { join_secret: rotated.join_secret })).team_ref).toBe(T1);
+    const roster = await service.listMembers(b, T1);
+    expect(roster.members.map((m) => m.principal_ref).sort()).toEqual([a, b, x].sort());
+    const again = await service.rotateSecret(a, T1);
+    expect(await wireError(service.joinTeam(x, { join_secret: rotated.join_secret }))).toBe(
+      JOIN_REJECTED,
+    );
+    expect(again.join_secret).not.toBe(rotated.join_secret);
+  });
+
+  test("a member who left cannot come back with the old secret", async () => {
+    const { service, a, b, t1, T1 } = await world();
+    await service.leaveTeam(b, T1);
+    await service.rotateSecret(a, T1);
+    expect(await wireError(service.joinTeam(b, { join_secret: t1.join_secret }))).toBe(
+      JOIN_REJECTED,
+    );
+  });
+});
+
+describe("team revoke-member", () => {
+  test("closes the member's sessions, ends its watches, shuts it out; its sent messages stay", async () => {
+    const { service, a, b, T1, sa, sb } = await world();
+    const sent = await service.sendMessage(b, T1, {
+      sender_session_id: sb,
+      recipient_session_id: sa,
+      body: "before the ban",
+    });
+    let revoked = 0;
+    await service.subscribe(b, T1, sb, { onMessages: () => {}, onRevoked: () => (revoked += 1) });
+    expect(await service.revokeMember(a, T1, { principal_ref: b })).toEqual({
+      team_ref: T1,
+      principal_ref: b,
+      revoked: true,
+    });
+    expect(revoked).toBe(1);
+    expect(await wireError(service.listSessions(b, T1))).toBe(NOT_MEMBER);
+    expect(await wireError(service.listMembers(b, T1))).toBe(NOT_MEMBER);
+    expect(
+      await wireError(
+        service.sendMessage(b, T1, { sender_session_id: sb, recipient_session_id: sa, body: "x" }),
+      ),
+    ).toBe(NOT_MEMBER);
+    expect(await wireError(service.registerSession(b, T1, registration("again")))).toBe(NOT_MEMBER);
+    const listed = await service.listSessions(a, T1, { include_offline: true });
+    expect(listed.sessions.map((s) => s.session_id)).toEqual([sa]);
+    expect((await service.listMembers(a, T1)).members.map((m) => m.principal_ref)).toEqual([a]);
+    const inbox = await service.receiveMessages(a, T1, sa);
+    expect(inbox.messages.map((m) => m.message_id)).toEqual([sent.message_id]);
+    expect(await service.isActiveMember(b, T1)).toBe(false);
+  });
+
+  test("a rejoin is refused with the old secret and with a rotated one, byte-identically", async () => {
+    const { service, a, b, x, t1, T1 } = await world();
+    await service.revokeMember(a, T1, { principal_ref: b });
+    expect(await wireError(service.joinTeam(b, { join_secret: t1.join_secret }))).toBe(
+      JOIN_REJECTED,
+    );
+    const rotated = await service.rotateSecret(a, T1);
+    expect(await wireError(service.joinTeam(b, { join_secret: rotated.join_secret }))).toBe(
+      JOIN_REJECTED,
+    );
+    expect((await service.joinTeam(x, { join_secret: rotated.join_secret })).team_ref).toBe(T1);
+  });
+
+  test("a member who left can be revoked; revoking again succeeds; its token still works elsewhere", async () => {
+    const { service, a, b, c, T1, t2 } = await world();
+    await service.joinTeam(b, { join_secret: t2.join_secret });
+    await service.leaveTeam(b, T1);
+    const result = await service.revokeMember(a, T1, { principal_ref: b });
+    expect(result.revoked).toBe(true);
+    expect(await service.revokeMember(a, T1, { principal_ref: b })).toEqual(result);
+    const other = await service.listMembers(b, t2.team_ref);
+    expect(other.members.map((m) => m.principal_ref).sort()).toEqual([b, c].sort());
+  });
+
+  test("the creator cannot revoke itself; a stranger or another team's member is not_found", async () => {
+    const { service, a, c, x, T1 } = await world();
+    const self = JSON.parse(await wireError(service.revokeMember(a, T1, { principal_ref: a })));
+    expect(self).toEqual({
+      code: "conflict",
+      message: "the request conflicts with the current state",
+      retryable: false,
+      details: { reason: "team_creator" },
+    });
+    for (const stranger of [c, x, "p-doesnotexist"]) {
+      expect(await wireError(service.revokeMember(a, T1, { principal_ref: stranger }))).toBe(
+        NOT_FOUND,
+      );
+    }
+    expect(await service.isActiveMember(a, T1)).toBe(true);
+  });
+});
+
+describe("team transfer", () => {
+  test("the new creator can administer; the old one stays a member and cannot", async () => {
+    const { service, a, b, T1 } = await world();
+    expect(await service.transferTeam(a, T1, { principal_ref: b })).toEqual({
+      team_ref: T1,
+      creator_principal_ref: b,
+      previous_creator_principal_ref: a,
+    });
+    expect(await wireError(service.rotateSecret(a, T1))).toBe(NOT_CREATOR);
+    expect(await wireError(service.transferTeam(a, T1, { principal_ref: a }))).toBe(NOT_CREATOR);
+    expect(await service.isActiveMember(a, T1)).toBe(true);
+    expect((await service.rotateSecret(b, T1)).team_ref).toBe(T1);
+    const back = await service.revokeMember(b, T1, { principal_ref: a });
+    expect(back.revoked).toBe(true);
+    expect(await wireError(service.listMembers(a, T1))).toBe(NOT_MEMBER);
+  });
+
+  test("only an active member can receive the team; to oneself changes nothing", async () => {
+    const { service, a, b, c, x, T1 } = await world();
+    await service.leaveTeam(b, T1);
+    for (const target of [b, c, x, "p-doesnotexist"]) {
+      expect(await wireError(service.transferTeam(a, T1, { principal_ref: target }))).toBe(
+        NOT_FOUND,
+      );
+    }
+    expect(await service.transferTeam(a, T1, { principal_ref: a })).toEqual({
+      team_ref: T1,
+      creator_principal_ref: a,
+      previous_creator_principal_ref: a,
+    });
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+  });
+});
