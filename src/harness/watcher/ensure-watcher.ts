@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { isClaudePid, messagingSocketFromEnv } from "../claude-code/index.ts";
 import { type ByPidMap, resolveStateDir, type StateLayout, sha256Hex } from "../state/index.ts";
 import { ensureStateFolder } from "./private-folder.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
@@ -74,7 +75,6 @@ export interface EnsureWatcherOptions {
   readonly probe?: ProcessProbe;
 }
 
-const PID = /^[1-9][0-9]{0,9}$/;
 const PASSED = ["PATH", "HOME", "TMPDIR", "CLAUDE_CONFIG_DIR"] as const;
 
 /**
@@ -205,12 +205,10 @@ function serves(options: EnsureWatcherOptions, socketPath: string, probe: Proces
 async function ensure(options: EnsureWatcherOptions): Promise<EnsureWatcherResult> {
   const probe = options.probe ?? systemProcessProbe;
   const claudePid = String(options.map.claude_pid);
-  if (!PID.test(claudePid)) return { outcome: "failed", reason: "pid_invalid" };
+  if (!isClaudePid(claudePid)) return { outcome: "failed", reason: "pid_invalid" };
   if (!isAbsolute(options.entryScript)) return { outcome: "failed", reason: "entry_invalid" };
   const socketPath =
-    options.map.socket_path !== ""
-      ? options.map.socket_path
-      : (options.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "");
+    options.map.socket_path !== "" ? options.map.socket_path : messagingSocketFromEnv(options.env);
   if (serves(options, socketPath, probe)) return { outcome: "running" };
   const env = watcherEnvironment(options.env, options.layout, claudePid, socketPath, options.token);
   if (env === undefined) return { outcome: "failed", reason: "state_dir_mismatch" };

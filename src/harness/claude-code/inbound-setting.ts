@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+import { MAX_SETTINGS_BYTES } from "./settings-scan.ts";
 
 /**
  * Why `claude_inbound_setting` left the user `settings.json` alone (claude-code.md §4): `no_directory`
@@ -117,7 +117,7 @@ function readNoFollow(path: string, before: Stats): Uint8Array | InboundSettingR
     const info = fstatSync(fd);
     if (!info.isFile()) return "not_regular";
     if (info.ino !== before.ino || info.dev !== before.dev) return "changed_meanwhile";
-    const cap = HOOK_LIMITS.maxSettingsBytes;
+    const cap = MAX_SETTINGS_BYTES;
     const buffer = Buffer.alloc(cap + 1);
     let length = 0;
     while (length < buffer.length) {
@@ -193,10 +193,10 @@ export function ensureInboundAcceptSetting(
   if (before.isSymbolicLink()) return refused("symlink");
   if (!before.isFile()) return refused("not_regular");
   if (uid >= 0 && before.uid !== uid) return refused("not_owned");
-  if (before.size > HOOK_LIMITS.maxSettingsBytes) return refused("too_large");
+  if (before.size > MAX_SETTINGS_BYTES) return refused("too_large");
   const original = readNoFollow(path, before);
   if (typeof original === "string") return refused(original);
-  const parsed = parseJsonDocument(original, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
+  const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
   if (!parsed.ok || !isJsonObject(parsed.value)) return refused("not_json_object");
   if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
   const updated = insertAcceptMember(original);

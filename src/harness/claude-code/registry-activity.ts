@@ -1,26 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import type { Activity } from "../../protocol/index.ts";
-
-/** Largest session registry file read, bytes (claude-code.md §5). */
-export const MAX_REGISTRY_BYTES = 262_144;
-
-/**
- * The registry folder of Claude Code: `$CLAUDE_CONFIG_DIR/sessions` when `CLAUDE_CONFIG_DIR` is
- * absolute, else `$HOME/.claude/sessions`; `undefined` without an absolute base.
- *
- * @example registryFolder({ HOME: "/home/dana" }) === "/home/dana/.claude/sessions"
- */
-export function registryFolder(
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  const config = env.CLAUDE_CONFIG_DIR;
-  if (config !== undefined && config !== "" && isAbsolute(config)) return join(config, "sessions");
-  const home = env.HOME;
-  if (home !== undefined && home !== "" && isAbsolute(home))
-    return join(home, ".claude", "sessions");
-  return undefined;
-}
+import { MAX_REGISTRY_BYTES } from "./session-registry.ts";
 
 /**
  * Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json` (claude-code.md
