@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
-import { lstat, open, readFile, stat } from "node:fs/promises";
+import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { execFileSync, spawn } from "node:child_process";
 
@@ -2976,51 +2976,392 @@ function registryFolder(env) {
 }
 var init_config_dir = __esmMin((() => {}));
 
-// src/harness/hooks/bounded-file-read.ts
+// src/local-files/local-write-result.ts
+/** A failed {@link LocalWriteResult}. */
+function writeFailed(reason) {
+	return {
+		ok: false,
+		reason
+	};
+}
+var WRITTEN;
+var init_local_write_result = __esmMin((() => {
+	WRITTEN = { ok: true };
+}));
+
+// src/local-files/temp-file.ts
+/** Bytes of `data` (a string as UTF-8). */
+function bytesOf(data) {
+	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+/** Writes all of `bytes` at the descriptor's position (a short write continues). */
+function writeAll(fd, bytes) {
+	let offset = 0;
+	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+/** Removes `path`, ignoring every failure (it may never have been created). */
+function removeQuietly(path) {
+	try {
+		rmSync(path, { force: true });
+	} catch {}
+}
 /**
-* Reads a regular file of at most `maxBytes` (read to one byte past the cap, so a file that grew
-* after the `fstat` is still refused). `undefined` when the file is missing, not a regular file,
-* too large or unreadable. `noFollow` refuses a symbolic link at the last component. With `tail`,
-* a larger file is not refused: its last `maxBytes` bytes are returned. Never throws.
-*
-* @example const bytes = readBoundedFile("/home/dana/.claude/settings.json", 1_048_576);
+* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
+* file system): created exclusively without following a link, 0600 from the first moment, then
+* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
+* full and fsynced. On failure nothing is left behind.
 */
-function readBoundedFile(path, maxBytes, options = {}) {
+function writeTempFile(path, bytes, mode) {
+	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
 	let fd;
 	try {
-		fd = openSync(path, options.noFollow === true ? FLAGS$1 | constants.O_NOFOLLOW : FLAGS$1);
+		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
 	} catch {
-		return;
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	let failure;
+	try {
+		if (mode !== void 0) fchmodSync(fd, mode);
+		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
+		if (failure === void 0) {
+			writeAll(fd, bytes);
+			fsyncSync(fd);
+		}
+	} catch {
+		failure = "io_error";
 	}
 	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return void 0;
+		closeSync(fd);
+	} catch {
+		failure ??= "io_error";
+	}
+	if (failure !== void 0) {
+		removeQuietly(temp);
+		return {
+			ok: false,
+			reason: failure
+		};
+	}
+	return {
+		ok: true,
+		temp
+	};
+}
+var PRIVATE_FILE_MODE$1;
+var init_temp_file = __esmMin((() => {
+	PRIVATE_FILE_MODE$1 = 384;
+}));
+
+// src/local-files/append-file.ts
+/**
+* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`): created 0600 when
+* missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+* append text, use {@link appendPrivateFile}. Never throws.
+*
+* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
+*/
+function openAppendFile(path) {
+	try {
+		return {
+			ok: true,
+			fd: openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384)
+		};
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+}
+/**
+* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
+* a group or other bit private again (0600), on the open descriptor. Never throws.
+*
+* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
+*/
+function appendPrivateFile(path, data) {
+	const opened = openAppendFile(path);
+	if (!opened.ok) return opened;
+	try {
+		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
+		writeAll(opened.fd, bytesOf(data));
+		return WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	} finally {
+		closeSync(opened.fd);
+	}
+}
+var init_append_file = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/create-file-exclusive.ts
+/**
+* Creates `path` with complete content, never replacing anything there: the content goes to a
+* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
+* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
+* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
+* wins and no reader ever sees a half-written file. `exists` when something is already there.
+* The temporary is always removed. Never throws.
+*
+* @example createFileExclusive(layout.watcher("4242"), text).ok
+*/
+function createFileExclusive(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		linkSync(written.temp, path);
+		return WRITTEN;
+	} catch (error) {
+		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
+	} finally {
+		removeQuietly(written.temp);
+	}
+}
+var init_create_file_exclusive = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/entry-exists.ts
+/**
+* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
+* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
+* Never throws.
+*
+* @example entryExists("/home/dana/src/api/.git") === true
+*/
+function entryExists$1(path) {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+var init_entry_exists = __esmMin((() => {}));
+
+// src/local-files/open-local-file.ts
+/**
+* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
+* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
+* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
+* between check and read), in this order: a regular file, the owner and owner-only mode when
+* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
+* Never throws.
+*
+* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
+*/
+function openLocalFile(path, checks = {}) {
+	const follow = checks.followSymlink === true;
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
+	} catch (error) {
+		const code = error.code;
+		if (code === "ENOENT" || code === "ENOTDIR") return {
+			ok: false,
+			reason: "missing"
+		};
+		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
+			ok: false,
+			reason: "symlink"
+		};
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	}
+	const refusal = checkOpen(fd, checks);
+	if (typeof refusal === "string") {
+		closeSync(fd);
+		return {
+			ok: false,
+			reason: refusal
+		};
+	}
+	return {
+		ok: true,
+		fd,
+		stats: refusal
+	};
+}
+function checkOpen(fd, checks) {
+	let stats;
+	try {
+		stats = fstatSync(fd);
+	} catch {
+		return "unreadable";
+	}
+	if (!stats.isFile()) return "not_regular";
+	if (checks.privateTo !== void 0) {
+		if (stats.uid !== checks.privateTo) return "not_owned";
+		if ((stats.mode & 63) !== 0) return "not_private";
+	}
+	const same = checks.sameAs;
+	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
+	return stats;
+}
+var init_open_local_file = __esmMin((() => {}));
+
+// src/local-files/private-folder.ts
+function isLoose(path) {
+	return (statSync(path).mode & 63) !== 0;
+}
+/**
+* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
+* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
+* `io_error` when it cannot be created or examined. Never throws.
+*
+* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
+*/
+function ensurePrivateFolder(path) {
+	try {
+		mkdirSync(path, {
+			recursive: true,
+			mode: 448
+		});
+		if (isLoose(path)) chmodSync(path, 448);
+	} catch {
+		return writeFailed("io_error");
+	}
+	try {
+		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	}
+}
+/**
+* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
+* folder on the way below the root stays open to others (`folder` outside `root` is made private
+* on its own). Stops at the first failure. Never throws.
+*
+* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
+*/
+function ensurePrivateFolders(root, folder) {
+	const top = ensurePrivateFolder(root);
+	if (!top.ok) return top;
+	const rest = relative(root, folder);
+	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
+	let current = root;
+	for (const part of rest.split(sep)) {
+		current = join(current, part);
+		const made = ensurePrivateFolder(current);
+		if (!made.ok) return made;
+	}
+	return WRITTEN;
+}
+var PRIVATE_FOLDER_MODE;
+var init_private_folder = __esmMin((() => {
+	init_local_write_result();
+	PRIVATE_FOLDER_MODE = 448;
+}));
+
+// src/local-files/read-local-file.ts
+/**
+* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
+* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
+* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
+* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
+* larger file gives its last `maxBytes` bytes. Never throws.
+*
+* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
+*/
+function readLocalFile(path, options) {
+	const opened = openLocalFile(path, options);
+	if (!opened.ok) return opened;
+	const { fd, stats } = opened;
+	const max = options.maxBytes;
+	const tail = options.tail === true;
+	try {
 		let position = 0;
-		if (info.size > maxBytes) {
-			if (options.tail !== true) return void 0;
-			position = info.size - maxBytes;
+		if (stats.size > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			position = stats.size - max;
 		}
-		const buffer = Buffer.alloc(maxBytes + 1);
+		const buffer = Buffer.alloc(max + 1);
 		let length = 0;
 		while (length < buffer.length) {
 			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
 			if (n === 0) break;
 			length += n;
 		}
-		if (length > maxBytes) {
-			if (options.tail !== true) return void 0;
-			return buffer.subarray(length - maxBytes, length);
+		if (length > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			return {
+				ok: true,
+				bytes: buffer.subarray(length - max, length)
+			};
 		}
-		return buffer.subarray(0, length);
+		return {
+			ok: true,
+			bytes: buffer.subarray(0, length)
+		};
 	} catch {
-		return;
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
 	} finally {
 		closeSync(fd);
 	}
 }
-var FLAGS$1;
-var init_bounded_file_read = __esmMin((() => {
-	FLAGS$1 = constants.O_RDONLY | constants.O_NONBLOCK;
+var init_read_local_file = __esmMin((() => {
+	init_open_local_file();
+}));
+
+// src/local-files/write-file-atomic.ts
+/**
+* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
+* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
+* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
+* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
+* the temporary is removed and `path` is unchanged. Never throws.
+*
+* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
+*/
+function writeFileAtomic(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		if (options.unchanged !== void 0 && !options.unchanged()) {
+			removeQuietly(written.temp);
+			return writeFailed("changed_meanwhile");
+		}
+		renameSync(written.temp, path);
+		return WRITTEN;
+	} catch {
+		removeQuietly(written.temp);
+		return writeFailed("io_error");
+	}
+}
+var init_write_file_atomic = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/index.ts
+var init_local_files = __esmMin((() => {
+	init_append_file();
+	init_create_file_exclusive();
+	init_entry_exists();
+	init_local_write_result();
+	init_open_local_file();
+	init_private_folder();
+	init_read_local_file();
+	init_temp_file();
+	init_write_file_atomic();
 }));
 
 // src/harness/claude-code/display-name.ts
@@ -3058,8 +3399,13 @@ function chooseDisplayName(sources) {
 */
 function readTranscriptCustomTitle(path) {
 	if (path === "" || !isAbsolute(path)) return "";
-	const bytes = readBoundedFile(path, TRANSCRIPT_TITLE_TAIL_BYTES, { tail: true });
-	if (bytes === void 0) return "";
+	const read = readLocalFile(path, {
+		maxBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
+		tail: true,
+		followSymlink: true
+	});
+	if (!read.ok) return "";
+	const bytes = read.bytes;
 	const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 	if (!text.includes(CUSTOM_TITLE_MARK)) return "";
 	const lines = text.split("\n");
@@ -3078,7 +3424,7 @@ function readTranscriptCustomTitle(path) {
 var FALLBACK_SESSION_NAME, TRANSCRIPT_TITLE_TAIL_BYTES, CUSTOM_TITLE_MARK;
 var init_display_name = __esmMin((() => {
 	init_sanitize();
-	init_bounded_file_read();
+	init_local_files();
 	FALLBACK_SESSION_NAME = "claude-code";
 	TRANSCRIPT_TITLE_TAIL_BYTES = 262144;
 	CUSTOM_TITLE_MARK = "\"custom-title\"";
@@ -5077,17 +5423,20 @@ function scanInboundSettings(options) {
 	const hits = [];
 	for (const [name, path] of files) {
 		if (path === void 0) continue;
-		const bytes = readBoundedFile(path, MAX_SETTINGS_BYTES);
-		if (bytes === void 0) continue;
-		const value = crossSessionInboundOf(bytes);
+		const read = readLocalFile(path, {
+			maxBytes: MAX_SETTINGS_BYTES,
+			followSymlink: true
+		});
+		if (!read.ok) continue;
+		const value = crossSessionInboundOf(read.bytes);
 		if (value !== void 0 && value !== "accept") hits.push(name);
 	}
 	return { hits };
 }
 var MAX_SETTINGS_BYTES;
 var init_settings_scan = __esmMin((() => {
+	init_local_files();
 	init_protocol();
-	init_bounded_file_read();
 	MAX_SETTINGS_BYTES = 1048576;
 }));
 
@@ -5141,50 +5490,6 @@ function insertAcceptMember(original) {
 	out.set(original.subarray(brace + 1), at + insert.length);
 	return out;
 }
-function readNoFollow(path, before) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch {
-		return "unreadable";
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return "not_regular";
-		if (info.ino !== before.ino || info.dev !== before.dev) return "changed_meanwhile";
-		const cap = MAX_SETTINGS_BYTES;
-		const buffer = Buffer.alloc(cap + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > cap) return "too_large";
-		return new Uint8Array(buffer.subarray(0, length));
-	} catch {
-		return "unreadable";
-	} finally {
-		closeSync(fd);
-	}
-}
-/** Writes `bytes` to a fresh sibling temp file with exactly `mode`; returns its path. */
-function writeTemp(dir, bytes, mode) {
-	const temp = join(dir, `.settings.json.brigade-${process.pid}-${randomBytes(6).toString("hex")}`);
-	const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	try {
-		fchmodSync(fd, mode);
-		let at = 0;
-		while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-		fsyncSync(fd);
-	} catch (error) {
-		closeSync(fd);
-		rmSync(temp, { force: true });
-		throw error;
-	}
-	closeSync(fd);
-	return temp;
-}
 function sameFile(a, b) {
 	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
@@ -5219,8 +5524,12 @@ function ensureInboundAcceptSetting(claudeConfigDir, uid) {
 	if (!before.isFile()) return refused$1("not_regular");
 	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
 	if (before.size > 1048576) return refused$1("too_large");
-	const original = readNoFollow(path, before);
-	if (typeof original === "string") return refused$1(original);
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		sameAs: before
+	});
+	if (!read.ok) return refused$1(READ_REFUSAL[read.reason]);
+	const original = read.bytes;
 	const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
 	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
 	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
@@ -5231,24 +5540,15 @@ function ensureInboundAcceptSetting(claudeConfigDir, uid) {
 		...parsed.value,
 		crossSessionInbound: "accept"
 	}, reparsed.value)) return refused$1("verify_failed");
-	let temp;
-	try {
-		temp = writeTemp(claudeConfigDir, updated, before.mode & 4095);
-	} catch {
-		return refused$1("write_failed");
-	}
-	try {
-		const now = lstatSync(path);
-		if (!now.isFile() || !sameFile(before, now)) {
-			rmSync(temp, { force: true });
-			return refused$1("changed_meanwhile");
+	const written = writeFileAtomic(path, updated, {
+		mode: before.mode & 4095,
+		unchanged: () => {
+			const now = lstatSync(path);
+			return now.isFile() && sameFile(before, now);
 		}
-		renameSync(temp, path);
-		return { kind: "inserted" };
-	} catch {
-		rmSync(temp, { force: true });
-		return refused$1("write_failed");
-	}
+	});
+	if (!written.ok) return refused$1(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
+	return { kind: "inserted" };
 }
 function createSettings(dir, path) {
 	try {
@@ -5256,25 +5556,25 @@ function createSettings(dir, path) {
 	} catch {
 		return refused$1("no_directory");
 	}
-	let temp;
-	try {
-		temp = writeTemp(dir, encoder.encode(NEW_FILE), 384);
-	} catch {
-		return refused$1("write_failed");
-	}
-	try {
-		linkSync(temp, path);
-		return { kind: "created" };
-	} catch (error) {
-		return refused$1(error.code === "EEXIST" ? "changed_meanwhile" : "write_failed");
-	} finally {
-		rmSync(temp, { force: true });
-	}
+	const created = createFileExclusive(path, NEW_FILE, { mode: 384 });
+	if (!created.ok) return refused$1(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
+	return { kind: "created" };
 }
-var MEMBER, NEW_FILE, encoder;
+var READ_REFUSAL, MEMBER, NEW_FILE, encoder;
 var init_inbound_setting = __esmMin((() => {
+	init_local_files();
 	init_protocol();
 	init_settings_scan();
+	READ_REFUSAL = {
+		missing: "unreadable",
+		symlink: "unreadable",
+		not_regular: "not_regular",
+		not_owned: "not_owned",
+		not_private: "unreadable",
+		changed_meanwhile: "changed_meanwhile",
+		too_large: "too_large",
+		unreadable: "unreadable"
+	};
 	MEMBER = "\"crossSessionInbound\": \"accept\"";
 	NEW_FILE = `{${MEMBER}}\n`;
 	encoder = new TextEncoder();
@@ -5576,13 +5876,16 @@ function parseSessionRegistry(bytes) {
 */
 function readSessionRegistry(configDir, claudePid) {
 	if (configDir === void 0 || !isClaudePid(claudePid)) return EMPTY_REGISTRY;
-	const bytes = readBoundedFile(join(configDir, "sessions", `${claudePid}.json`), MAX_REGISTRY_BYTES);
-	return bytes === void 0 ? EMPTY_REGISTRY : parseSessionRegistry(bytes);
+	const read = readLocalFile(join(configDir, "sessions", `${claudePid}.json`), {
+		maxBytes: MAX_REGISTRY_BYTES,
+		followSymlink: true
+	});
+	return read.ok ? parseSessionRegistry(read.bytes) : EMPTY_REGISTRY;
 }
 var MAX_REGISTRY_BYTES, EMPTY_REGISTRY;
 var init_session_registry = __esmMin((() => {
+	init_local_files();
 	init_protocol();
-	init_bounded_file_read();
 	init_claude_pid();
 	MAX_REGISTRY_BYTES = 262144;
 	EMPTY_REGISTRY = {
@@ -5608,33 +5911,18 @@ var init_session_registry = __esmMin((() => {
 */
 function readRegistryActivity(folder, claudePid) {
 	if (folder === void 0) return "idle";
-	let fd;
+	const read = readLocalFile(join(folder, `${claudePid}.json`), { maxBytes: MAX_REGISTRY_BYTES });
+	if (!read.ok) return "idle";
 	try {
-		fd = openSync(join(folder, `${claudePid}.json`), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch {
-		return "idle";
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile() || info.size > 262144) return "idle";
-		const buffer = Buffer.alloc(MAX_REGISTRY_BYTES + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > 262144) return "idle";
-		const value = JSON.parse(buffer.subarray(0, length).toString("utf8"));
+		const value = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
 		if (typeof value !== "object" || value === null || Array.isArray(value)) return "idle";
 		return value.status === "busy" ? "busy" : "idle";
 	} catch {
 		return "idle";
-	} finally {
-		closeSync(fd);
 	}
 }
 var init_registry_activity = __esmMin((() => {
+	init_local_files();
 	init_session_registry();
 }));
 
@@ -5694,15 +5982,15 @@ function withRestart(outcome, restarted) {
 		restarted
 	};
 }
-var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, FLAGS, TranscriptUsageReader;
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, TranscriptUsageReader;
 var init_transcript_usage = __esmMin((() => {
 	init_sanitize();
+	init_local_files();
 	TRANSCRIPT_READ_MAX_BYTES = 1048576;
 	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
 	ASSISTANT_MARK = "\"assistant\"";
 	SYNTHETIC_MODEL = "<synthetic>";
 	NEWLINE = 10;
-	FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 	TranscriptUsageReader = class {
 		#maxReadBytes;
 		#path;
@@ -5742,14 +6030,11 @@ var init_transcript_usage = __esmMin((() => {
 				this.#path = path;
 				this.#startOver();
 			}
-			let fd;
+			const opened = openLocalFile(path);
+			if (!opened.ok) return withRestart(none, restarted);
+			const fd = opened.fd;
 			try {
-				fd = openSync(path, FLAGS);
-			} catch {
-				return withRestart(none, restarted);
-			}
-			try {
-				return this.#readOpen(fd, restarted);
+				return this.#readOpen(fd, opened.stats, restarted);
 			} catch {
 				return withRestart(none, restarted);
 			} finally {
@@ -5761,14 +6046,8 @@ var init_transcript_usage = __esmMin((() => {
 			this.#offset = 0;
 			this.#skipping = false;
 		}
-		#readOpen(fd, restartedBefore) {
+		#readOpen(fd, info, restartedBefore) {
 			let restarted = restartedBefore;
-			const info = fstatSync(fd);
-			if (!info.isFile()) return withRestart({
-				changed: false,
-				bytesRead: 0,
-				skippedBytes: 0
-			}, restarted);
 			const identity = `${info.dev}:${info.ino}`;
 			if (this.#identity !== void 0 && this.#identity !== identity) {
 				restarted = "replaced";
@@ -7308,44 +7587,23 @@ var init_adapters = __esmMin((() => {
 
 // src/harness/state/private-state-file.ts
 /**
-* Opens a state file as a trust boundary: without following a symlink (`O_NOFOLLOW`), then on the
-* open descriptor (`fstat`, no race with a swap): a regular file, no group/other permission bits,
-* owned by `uid`, at most `maxBytes` (read up to one byte more, so a file growing after the fstat
-* is still caught). Never throws.
+* Opens a state file as a trust boundary (`readLocalFile` of `src/local-files/`): without following
+* a symlink, a FIFO never hanging the open, then on the open descriptor (no race with a swap): a
+* regular file, no group/other permission bits, owned by `uid`, at most `maxBytes` (read up to
+* one byte more, so a file growing after the check is still caught). Never throws.
 *
 * @example if (r.kind === "ok") parse(r.bytes);
 */
 function readPrivateStateFile(path, options) {
-	let fd;
-	try {
-		fd = openSync(path, OPEN_FLAGS$1);
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-		if (code === "ELOOP" || code === "EMLINK") return { kind: "not_private" };
-		return { kind: "unreadable" };
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile() || (info.mode & 63) !== 0 || info.uid !== options.uid) return { kind: "not_private" };
-		if (info.size > options.maxBytes) return { kind: "too_large" };
-		const buffer = Buffer.alloc(options.maxBytes + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > options.maxBytes) return { kind: "too_large" };
-		return {
-			kind: "ok",
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return { kind: "unreadable" };
-	} finally {
-		closeSync(fd);
-	}
+	const read = readLocalFile(path, {
+		maxBytes: options.maxBytes,
+		privateTo: options.uid
+	});
+	if (read.ok) return {
+		kind: "ok",
+		bytes: read.bytes
+	};
+	return { kind: STATE_READ[read.reason] };
 }
 /**
 * Takes a one-shot state file another process keeps writing (a release request, a notice): it is
@@ -7370,28 +7628,36 @@ function takePrivateStateFile(path, options) {
 }
 /**
 * Writes `text` to `path` under the state directory `root`: every folder from `root` down to the
-* file's folder is created (or tightened to) 0700, then the file is written atomically (temporary
-* file created 0600, fsync, rename).
+* file's folder is created (or tightened to) 0700 (`ensurePrivateFolders`), then the file is
+* written atomically (`writeFileAtomic`: temporary created 0600, fsync, rename).
 *
 * @throws PrivateFileError (`not_private`, `io_error`) from `src/adapters/private-files.ts`.
 * @example writePrivateStateFile(layout.root, layout.seen("s-1"), '{"version":1,"message_ids":[]}\n');
 */
 function writePrivateStateFile(root, path, text) {
-	const folder = dirname(path);
-	ensurePrivateDir(root);
-	let current = root;
-	const rest = relative(root, folder);
-	if (rest !== "" && !rest.startsWith("..")) for (const part of rest.split(sep)) {
-		current = `${current}${sep}${part}`;
-		ensurePrivateDir(current);
-	}
-	else ensurePrivateDir(folder);
-	writePrivateFileAtomic(path, text);
+	const folders = ensurePrivateFolders(root, dirname(path));
+	if (!folders.ok) throw new PrivateFileError(privateFileCode(folders.reason));
+	const written = writeFileAtomic(path, text);
+	if (!written.ok) throw new PrivateFileError(privateFileCode(written.reason));
 }
-var OPEN_FLAGS$1;
+/** The adapters' private-file error code of a local write failure. */
+function privateFileCode(reason) {
+	return reason === "not_private" ? "not_private" : "io_error";
+}
+var STATE_READ;
 var init_private_state_file = __esmMin((() => {
 	init_adapters();
-	OPEN_FLAGS$1 = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+	init_local_files();
+	STATE_READ = {
+		missing: "missing",
+		symlink: "not_private",
+		not_regular: "not_private",
+		not_owned: "not_private",
+		not_private: "not_private",
+		changed_meanwhile: "unreadable",
+		too_large: "too_large",
+		unreadable: "unreadable"
+	};
 }));
 
 // src/harness/state/state-dir.ts
@@ -8393,31 +8659,6 @@ var init_state = __esmMin((() => {
 	init_state_layout();
 }));
 
-// src/harness/watcher/private-folder.ts
-/**
-* Creates (or tightens to 0700) every folder from the state root `root` down to `folder`, as the
-* private state writer does.
-*
-* @throws PrivateFileError (`not_private`, `io_error`) from `src/adapters/private-files.ts`.
-* @example ensureStateFolder("/s", "/s/logs");
-*/
-function ensureStateFolder(root, folder) {
-	ensurePrivateDir(root);
-	const rest = relative(root, folder);
-	if (rest === "" || rest.startsWith("..")) {
-		ensurePrivateDir(folder);
-		return;
-	}
-	let current = root;
-	for (const part of rest.split(sep)) {
-		current = join(current, part);
-		ensurePrivateDir(current);
-	}
-}
-var init_private_folder = __esmMin((() => {
-	init_adapters();
-}));
-
 // src/harness/watcher/process-probe.ts
 /**
 * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
@@ -8642,27 +8883,12 @@ function serializePidfile(p) {
 		version: p.version
 	})}\n`;
 }
-/** Creates `path` exclusively with complete content: a 0600 O_EXCL temporary, then link(2). */
+/** Creates `path` exclusively with complete content, its folders private first. */
 function createExclusive(root, path, text) {
-	const folder = dirname(path);
-	ensureStateFolder(root, folder);
-	const temp = join(folder, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-	const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	try {
-		writeSync(fd, text);
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
-	try {
-		linkSync(temp, path);
-		return "created";
-	} catch (error) {
-		if (error.code === "EEXIST") return "exists";
-		throw error;
-	} finally {
-		rmSync(temp, { force: true });
-	}
+	if (!ensurePrivateFolders(root, dirname(path)).ok) return "failed";
+	const created = createFileExclusive(path, text);
+	if (created.ok) return "created";
+	return created.reason === "exists" ? "exists" : "failed";
 }
 /**
 * Takes the pidfile of `claudePid` for `record` (single instance per Claude pid, claude-code.md
@@ -8676,11 +8902,9 @@ function createExclusive(root, path, text) {
 function acquirePidfile(layout, claudePid, record, probe = systemProcessProbe) {
 	const path = layout.watcher(claudePid);
 	for (let attempt = 0; attempt < 3; attempt += 1) {
-		try {
-			if (createExclusive(layout.root, path, serializePidfile(record)) === "created") return { outcome: "acquired" };
-		} catch {
-			return { outcome: "failed" };
-		}
+		const created = createExclusive(layout.root, path, serializePidfile(record));
+		if (created === "created") return { outcome: "acquired" };
+		if (created === "failed") return { outcome: "failed" };
 		const holder = readWatcherPidfile(layout, claudePid);
 		if (holder !== void 0 && isPidfileLive(holder, probe)) return {
 			outcome: "busy",
@@ -8750,9 +8974,9 @@ function tokenSha256(token) {
 }
 var MAX_WATCHER_FILE_BYTES, WATCHER_STATES, isPid, isText, NOTICE_LINE;
 var init_watcher_files = __esmMin((() => {
+	init_local_files();
 	init_protocol();
 	init_state();
-	init_private_folder();
 	init_process_probe();
 	MAX_WATCHER_FILE_BYTES = 65536;
 	WATCHER_STATES = [
@@ -8900,16 +9124,12 @@ async function ensure(options) {
 		reason: "stop_failed"
 	};
 	const logPath = options.layout.watcherLog(claudePid);
-	let logFd;
-	try {
-		ensureStateFolder(options.layout.root, dirname(logPath));
-		logFd = openSync(logPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384);
-	} catch {
-		return {
-			outcome: "failed",
-			reason: "log_unwritable"
-		};
-	}
+	const log = ensurePrivateFolders(options.layout.root, dirname(logPath)).ok ? openAppendFile(logPath) : void 0;
+	if (log === void 0 || !log.ok) return {
+		outcome: "failed",
+		reason: "log_unwritable"
+	};
+	const logFd = log.fd;
 	let child;
 	try {
 		child = spawn(process.execPath, [
@@ -8962,9 +9182,9 @@ async function ensure(options) {
 }
 var WATCHER_BUILD_VERSION, PASSED, sleep;
 var init_ensure_watcher = __esmMin((() => {
+	init_local_files();
 	init_claude_code();
 	init_state();
-	init_private_folder();
 	init_process_probe();
 	init_watcher_files();
 	WATCHER_BUILD_VERSION = "0.1.0";
@@ -9182,7 +9402,7 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 	return { write(level, event, fields = {}) {
 		try {
 			if (size < 0) {
-				ensureStateFolder(root, dirname(path));
+				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
 				try {
 					size = statSync(path).size;
 				} catch {
@@ -9203,27 +9423,13 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 				renameSync(path, `${path}.1`);
 				size = 0;
 			}
-			appendPrivate(path, line);
-			size += bytes;
+			if (appendPrivateFile(path, line).ok) size += bytes;
 		} catch {}
 	} };
 }
-/**
-* Appends to the log without following a symlink at its path, and makes a file that exists with
-* looser bits private again (0600), both on the open descriptor.
-*/
-function appendPrivate(path, line) {
-	const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384);
-	try {
-		if ((fstatSync(fd).mode & 63) !== 0) fchmodSync(fd, 384);
-		writeSync(fd, line);
-	} finally {
-		closeSync(fd);
-	}
-}
 var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
 var init_watcher_log = __esmMin((() => {
-	init_private_folder();
+	init_local_files();
 	WATCHER_LOG_MAX_BYTES = 5e6;
 	MAX_FIELD_CHARS = 200;
 }));
@@ -9879,7 +10085,6 @@ var init_run_watcher = __esmMin((() => {
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
 	init_ensure_watcher();
-	init_private_folder();
 	init_process_probe();
 	init_run_watcher();
 	init_watcher_backoff();
@@ -10511,27 +10716,17 @@ async function readInput(io, bodyFile) {
 	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
 	return readUpTo(io.stdin, 16386);
 }
-async function readBodyFile(path) {
-	try {
-		const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-		try {
-			const info = await handle.stat();
-			if (!info.isFile()) return "body_file_unreadable";
-			if (info.size > 16385) return "body_too_large";
-			const buffer = /* @__PURE__ */ new Uint8Array(16386);
-			let total = 0;
-			while (total < buffer.length) {
-				const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-				if (bytesRead === 0) break;
-				total += bytesRead;
-			}
-			return buffer.subarray(0, total);
-		} finally {
-			await handle.close();
-		}
-	} catch {
-		return "body_file_unreadable";
-	}
+/**
+* The body file, up to one byte past a full body (its final newline): the person names it, so a
+* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
+*/
+function readBodyFile(path) {
+	const read = readLocalFile(path, {
+		maxBytes: 16385,
+		followSymlink: true
+	});
+	if (read.ok) return read.bytes;
+	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
 }
 /** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
 async function sendWithOneRetry(ctx, request) {
@@ -10578,6 +10773,7 @@ var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSA
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
+	init_local_files();
 	init_protocol();
 	init_cli_io();
 	init_parse_command_flags();
@@ -11389,14 +11585,6 @@ var init_consent = __esmMin((() => {
 }));
 
 // src/harness/binding/find-team-binding.ts
-function exists(path) {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
 /**
 * Resolves `startDir` (made absolute, symlinks resolved) and finds the repository top above it:
 * the first folder, from `startDir` itself upwards, holding a `.git` entry (a folder, or the file
@@ -11412,7 +11600,7 @@ function locateCheckout(startDir) {
 		return;
 	}
 	for (let dir = start;;) {
-		if (exists(join(dir, ".git"))) return {
+		if (entryExists$1(join(dir, ".git"))) return {
 			start,
 			repositoryTop: dir
 		};
@@ -11422,37 +11610,6 @@ function locateCheckout(startDir) {
 			repositoryTop: void 0
 		};
 		dir = parent;
-	}
-}
-function readBindingBytes(path) {
-	let fd;
-	try {
-		fd = openSync(path, OPEN_FLAGS);
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-		return { kind: "unreadable" };
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return { kind: "unreadable" };
-		if (info.size > 65536) return { kind: "too_large" };
-		const buffer = Buffer.alloc(MAX_TEAM_BINDING_BYTES + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > 65536) return { kind: "too_large" };
-		return {
-			kind: "ok",
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return { kind: "unreadable" };
-	} finally {
-		closeSync(fd);
 	}
 }
 /**
@@ -11478,16 +11635,16 @@ function findTeamBinding(startDir) {
 	const top = location.repositoryTop;
 	for (let dir = location.start;; dir = dirname(dir)) {
 		const file = join(dir, TEAM_BINDING_FILE_NAME);
-		const read = readBindingBytes(file);
-		if (read.kind === "unreadable") return {
-			ok: false,
-			reason: "binding_unreadable"
-		};
-		if (read.kind === "too_large") return {
+		const read = readLocalFile(file, { maxBytes: MAX_TEAM_BINDING_BYTES });
+		if (!read.ok && read.reason === "too_large") return {
 			ok: false,
 			reason: "binding_invalid"
 		};
-		if (read.kind === "ok") {
+		if (!read.ok && read.reason !== "missing") return {
+			ok: false,
+			reason: "binding_unreadable"
+		};
+		if (read.ok) {
 			const parsed = parseTeamBindingFile(read.bytes);
 			if (!parsed.ok) return {
 				ok: false,
@@ -11506,10 +11663,9 @@ function findTeamBinding(startDir) {
 		};
 	}
 }
-var OPEN_FLAGS;
 var init_find_team_binding = __esmMin((() => {
+	init_local_files();
 	init_binding_file();
-	OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 }));
 
 // src/harness/binding/session-team.ts
@@ -11922,18 +12078,12 @@ function resolveFrameInstruction(options) {
 	};
 	const path = options.frameFile;
 	if (!isAbsolute(path)) return refused("relative_path");
-	let size;
-	try {
-		const info = statSync(path);
-		if (!info.isFile()) return refused("frame_file_unreadable");
-		size = info.size;
-	} catch {
-		return refused("frame_file_unreadable");
-	}
-	if (size > MAX_FRAME_FILE_BYTES) return refused("frame_file_too_large");
-	const bytes = readBoundedFile(path, MAX_FRAME_FILE_BYTES);
-	if (bytes === void 0) return refused("frame_file_unreadable");
-	const clause = clauseFromFile(bytes);
+	const read = readLocalFile(path, {
+		maxBytes: MAX_FRAME_FILE_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return refused(read.reason === "too_large" ? "frame_file_too_large" : "frame_file_unreadable");
+	const clause = clauseFromFile(read.bytes);
 	if (!clause.ok) return refused(clause.reason);
 	return {
 		ok: true,
@@ -11947,7 +12097,7 @@ var PREFIX, MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
 	init_sanitize();
-	init_bounded_file_read();
+	init_local_files();
 	PREFIX = "CLAUDE_PLUGIN_OPTION_";
 	MAX_FRAME_FILE_BYTES = 4096;
 }));
@@ -12840,7 +12990,6 @@ var init_run_hook_event = __esmMin((() => {
 // src/harness/hooks/index.ts
 var init_hooks = __esmMin((() => {
 	init_adapter_features();
-	init_bounded_file_read();
 	init_by_native_hint();
 	init_close_mapped_session();
 	init_hook_context();

@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { readLocalFile } from "../../local-files/index.ts";
 import type { Activity } from "../../protocol/index.ts";
 import { MAX_REGISTRY_BYTES } from "./session-registry.ts";
 
@@ -14,32 +14,13 @@ import { MAX_REGISTRY_BYTES } from "./session-registry.ts";
  */
 export function readRegistryActivity(folder: string | undefined, claudePid: string): Activity {
   if (folder === undefined) return "idle";
-  let fd: number;
+  const read = readLocalFile(join(folder, `${claudePid}.json`), { maxBytes: MAX_REGISTRY_BYTES });
+  if (!read.ok) return "idle";
   try {
-    fd = openSync(
-      join(folder, `${claudePid}.json`),
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
-  } catch {
-    return "idle";
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_REGISTRY_BYTES) return "idle";
-    const buffer = Buffer.alloc(MAX_REGISTRY_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > MAX_REGISTRY_BYTES) return "idle";
-    const value: unknown = JSON.parse(buffer.subarray(0, length).toString("utf8"));
+    const value: unknown = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
     if (typeof value !== "object" || value === null || Array.isArray(value)) return "idle";
     return (value as { status?: unknown }).status === "busy" ? "busy" : "idle";
   } catch {
     return "idle";
-  } finally {
-    closeSync(fd);
   }
 }

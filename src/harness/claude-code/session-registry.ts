@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { readLocalFile } from "../../local-files/index.ts";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
-import { readBoundedFile } from "../hooks/bounded-file-read.ts";
 import { isClaudePid } from "./claude-pid.ts";
 
 /**
@@ -71,9 +71,9 @@ export function readSessionRegistry(
   claudePid: string,
 ): SessionRegistryInfo {
   if (configDir === undefined || !isClaudePid(claudePid)) return EMPTY_REGISTRY;
-  const bytes = readBoundedFile(
-    join(configDir, "sessions", `${claudePid}.json`),
-    MAX_REGISTRY_BYTES,
-  );
-  return bytes === undefined ? EMPTY_REGISTRY : parseSessionRegistry(bytes);
+  const read = readLocalFile(join(configDir, "sessions", `${claudePid}.json`), {
+    maxBytes: MAX_REGISTRY_BYTES,
+    followSymlink: true,
+  });
+  return read.ok ? parseSessionRegistry(read.bytes) : EMPTY_REGISTRY;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { readLocalFile } from "../../local-files/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
-import { readBoundedFile } from "../hooks/bounded-file-read.ts";
 
 /** Largest settings file read, bytes (docs/spec/claude-code.md §4: 1 MiB). */
 export const MAX_SETTINGS_BYTES = 1_048_576;
@@ -67,9 +67,9 @@ export function scanInboundSettings(options: {
   const hits: ScannedSettings[] = [];
   for (const [name, path] of files) {
     if (path === undefined) continue;
-    const bytes = readBoundedFile(path, MAX_SETTINGS_BYTES);
-    if (bytes === undefined) continue;
-    const value = crossSessionInboundOf(bytes);
+    const read = readLocalFile(path, { maxBytes: MAX_SETTINGS_BYTES, followSymlink: true });
+    if (!read.ok) continue;
+    const value = crossSessionInboundOf(read.bytes);
     if (value !== undefined && value !== "accept") hits.push(name);
   }
   return { hits };

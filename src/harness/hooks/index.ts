@@ -10,7 +10,6 @@ export {
   type DescribeOutcome,
   describeAdapter,
 } from "./adapter-features.ts";
-export { readBoundedFile } from "./bounded-file-read.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 export { closeMappedSession } from "./close-mapped-session.ts";
 export {

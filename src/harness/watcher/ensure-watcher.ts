@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { ensurePrivateFolders, openAppendFile } from "../../local-files/index.ts";
 import { isClaudePid, messagingSocketFromEnv } from "../claude-code/index.ts";
 import { type ByPidMap, resolveStateDir, type StateLayout, sha256Hex } from "../state/index.ts";
-import { ensureStateFolder } from "./private-folder.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import {
   deletePidfileIfNames,
@@ -221,17 +221,11 @@ async function ensure(options: EnsureWatcherOptions): Promise<EnsureWatcherResul
   }
 
   const logPath = options.layout.watcherLog(claudePid);
-  let logFd: number;
-  try {
-    ensureStateFolder(options.layout.root, dirname(logPath));
-    logFd = openSync(
-      logPath,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-      0o600,
-    );
-  } catch {
-    return { outcome: "failed", reason: "log_unwritable" };
-  }
+  const log = ensurePrivateFolders(options.layout.root, dirname(logPath)).ok
+    ? openAppendFile(logPath)
+    : undefined;
+  if (log === undefined || !log.ok) return { outcome: "failed", reason: "log_unwritable" };
+  const logFd = log.fd;
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(process.execPath, [options.entryScript, "watch", "--claude-pid", claudePid], {

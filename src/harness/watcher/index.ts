@@ -15,7 +15,6 @@ export {
   watcherEnvironment,
   watcherVersion,
 } from "./ensure-watcher.ts";
-export { ensureStateFolder } from "./private-folder.ts";
 export {
   PROC_STAT_FAILURES,
   type ProcessLiveness,
