@@ -3057,24 +3057,34 @@ var init_temp_file = __esmMin((() => {
 
 // src/local-files/append-file.ts
 /**
-* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`): created 0600 when
-* missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
+* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
+* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
 * append text, use {@link appendPrivateFile}. Never throws.
 *
 * @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
 */
 function openAppendFile(path) {
+	let fd;
 	try {
-		return {
-			ok: true,
-			fd: openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384)
-		};
+		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
 	} catch {
 		return {
 			ok: false,
 			reason: "io_error"
 		};
 	}
+	try {
+		if (fstatSync(fd).isFile()) return {
+			ok: true,
+			fd
+		};
+	} catch {}
+	closeSync(fd);
+	return {
+		ok: false,
+		reason: "io_error"
+	};
 }
 /**
 * Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with

@@ -8,23 +8,35 @@ export type AppendFileOpen =
   | { readonly ok: false; readonly reason: "io_error" };
 
 /**
- * Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`): created 0600 when
- * missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+ * Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
+ * blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
+ * created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
  * append text, use {@link appendPrivateFile}. Never throws.
  *
  * @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
  */
 export function openAppendFile(path: string): AppendFileOpen {
+  let fd: number;
   try {
-    const fd = openSync(
+    fd = openSync(
       path,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      constants.O_WRONLY |
+        constants.O_APPEND |
+        constants.O_CREAT |
+        constants.O_NOFOLLOW |
+        constants.O_NONBLOCK,
       PRIVATE_FILE_MODE,
     );
-    return { ok: true, fd };
   } catch {
     return { ok: false, reason: "io_error" };
   }
+  try {
+    if (fstatSync(fd).isFile()) return { ok: true, fd };
+  } catch {
+    // refused below
+  }
+  closeSync(fd);
+  return { ok: false, reason: "io_error" };
 }
 
 /**

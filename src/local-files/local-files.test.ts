@@ -308,6 +308,17 @@ describe("appends", () => {
     expect(fs.statSync(join(d, "log")).mode & 0o777).toBe(0o600);
   });
 
+  test.runIf(process.platform !== "win32")(
+    "a FIFO or a folder at the path is refused, never hangs",
+    () => {
+      const d = fresh();
+      execFileSync("mkfifo", [join(d, "fifo")]);
+      expect(openAppendFile(join(d, "fifo"))).toEqual({ ok: false, reason: "io_error" });
+      expect(appendPrivateFile(join(d, "fifo"), "x")).toEqual({ ok: false, reason: "io_error" });
+      expect(openAppendFile(d)).toEqual({ ok: false, reason: "io_error" });
+    },
+  );
+
   test("a symlink or dangling symlink at the path is never followed", () => {
     const d = fresh();
     fs.writeFileSync(join(d, "target"), "keep");
