@@ -41,14 +41,25 @@ function layerOf(path: string): string {
 /** Layers each layer may import from (besides itself). Imports point down only. */
 const allowed: Record<string, readonly string[]> = {
   formats: [],
+  "local-files": [],
   protocol: ["formats"],
   service: ["formats", "protocol"],
   store: ["formats", "protocol", "service"],
   server: ["formats", "protocol", "service", "store"],
-  adapters: ["formats", "protocol"],
+  adapters: ["formats", "protocol", "local-files"],
   conformance: ["formats", "protocol"],
-  harness: ["formats", "protocol", "adapters"],
-  cli: ["formats", "protocol", "service", "store", "server", "adapters", "conformance", "harness"],
+  harness: ["formats", "protocol", "local-files", "adapters"],
+  cli: [
+    "formats",
+    "protocol",
+    "local-files",
+    "service",
+    "store",
+    "server",
+    "adapters",
+    "conformance",
+    "harness",
+  ],
 };
 
 describe("layering", () => {
@@ -62,6 +73,35 @@ describe("layering", () => {
         if (!inside) offenders.push(`${relative(src, file)} -> ${spec}`);
       }
     }
+    expect(offenders).toEqual([]);
+  });
+
+  test("src/local-files imports only node: modules and itself", () => {
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "local-files")) {
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        const inside =
+          spec.startsWith(".") && layerOf(resolve(dirname(file), spec)) === "local-files";
+        if (!inside && !spec.startsWith("node:"))
+          offenders.push(`${relative(src, file)} -> ${spec}`);
+      }
+    }
+    expect(files.some((f) => layerOf(f) === "local-files")).toBe(true);
+    expect(offenders).toEqual([]);
+  });
+
+  test("src/harness/claude-code (what the host does) imports no other harness folder", () => {
+    const home = join(src, "harness", "claude-code");
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => f.startsWith(home))) {
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        const target = resolve(dirname(file), spec);
+        if (spec.startsWith(".") && layerOf(target) === "harness" && !target.startsWith(home)) {
+          offenders.push(`${relative(src, file)} -> ${spec}`);
+        }
+      }
+    }
+    expect(files.some((f) => f.startsWith(home))).toBe(true);
     expect(offenders).toEqual([]);
   });
 

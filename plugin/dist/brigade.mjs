@@ -3,13 +3,13 @@
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
 import { parseArgs } from "node:util";
-import { execFileSync, spawn } from "node:child_process";
-import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { createHash, randomBytes } from "node:crypto";
-import { lstat, open, readFile, stat } from "node:fs/promises";
-import { createConnection } from "node:net";
 import { homedir } from "node:os";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { lstat, readFile, stat } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { execFileSync, spawn } from "node:child_process";
 
 // \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -2924,6 +2924,532 @@ forged, authority or neutralised tag. --json prints the full report as one JSON 
 `;
 }));
 
+// src/harness/claude-code/claude-pid.ts
+/**
+* Whether `text` is a Claude Code pid in the form `CLAUDE_PID` carries and the file names keyed
+* by it use (`sessions/<pid>.json`, `watchers/<pid>.json`): 1–10 decimal digits, no leading zero.
+* Anything else — empty, signed, padded, `0`, longer — is refused, so the value can safely name a
+* file.
+*
+* @example isClaudePid("4242") === true && isClaudePid("0042") === false
+*/
+function isClaudePid(text) {
+	return CLAUDE_PID.test(text);
+}
+/**
+* Whether this process runs inside a Claude Code session: `CLAUDE_PID` is set and non-empty
+* (docs/spec/claude-code.md §2; its form is checked where it is used).
+*
+* @example insideClaudeCode({ CLAUDE_PID: "4242" }) === true
+*/
+function insideClaudeCode(env) {
+	return env.CLAUDE_PID !== void 0 && env.CLAUDE_PID !== "";
+}
+var CLAUDE_PID;
+var init_claude_pid = __esmMin((() => {
+	CLAUDE_PID = /^[1-9][0-9]{0,9}$/;
+}));
+
+// src/harness/claude-code/config-dir.ts
+/** `CLAUDE_CONFIG_DIR` when it is set and absolute; a relative one is never resolved. */
+function explicitConfigDir(env) {
+	const explicit = env.CLAUDE_CONFIG_DIR;
+	return explicit !== void 0 && explicit !== "" && isAbsolute(explicit) ? explicit : void 0;
+}
+/**
+* Claude Code's config dir (docs/spec/claude-code.md §2): `CLAUDE_CONFIG_DIR` when absolute, else
+* `$HOME/.claude` (HOME from the given environment, else the OS home). `undefined` when nothing
+* absolute is found.
+*
+* @example claudeConfigDir({ HOME: "/home/dana" }) === "/home/dana/.claude"
+*/
+function claudeConfigDir(env) {
+	const explicit = explicitConfigDir(env);
+	if (explicit !== void 0) return explicit;
+	const home = env.HOME !== void 0 && env.HOME !== "" ? env.HOME : homedir();
+	return isAbsolute(home) ? join(home, ".claude") : void 0;
+}
+/**
+* The folder of Claude Code's session registry (docs/spec/claude-code.md §5) as the watcher finds
+* it: `$CLAUDE_CONFIG_DIR/sessions` when `CLAUDE_CONFIG_DIR` is absolute, else
+* `$HOME/.claude/sessions`; `undefined` without an absolute base. Unlike {@link claudeConfigDir}
+* it never falls back to the OS home: the watcher runs with the environment its hook handed over,
+* and a HOME missing there means no registry to watch.
+*
+* @example registryFolder({ HOME: "/home/dana" }) === "/home/dana/.claude/sessions"
+*/
+function registryFolder(env) {
+	const explicit = explicitConfigDir(env);
+	if (explicit !== void 0) return join(explicit, "sessions");
+	const home = env.HOME;
+	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".claude", "sessions");
+}
+var init_config_dir = __esmMin((() => {}));
+
+// src/local-files/local-write-result.ts
+/** A failed {@link LocalWriteResult}. */
+function writeFailed(reason) {
+	return {
+		ok: false,
+		reason
+	};
+}
+var WRITTEN;
+var init_local_write_result = __esmMin((() => {
+	WRITTEN = { ok: true };
+}));
+
+// src/local-files/temp-file.ts
+/** Bytes of `data` (a string as UTF-8). */
+function bytesOf(data) {
+	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+/** Writes all of `bytes` at the descriptor's position (a short write continues). */
+function writeAll(fd, bytes) {
+	let offset = 0;
+	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+/** Removes `path`, ignoring every failure (it may never have been created). */
+function removeQuietly(path) {
+	try {
+		rmSync(path, { force: true });
+	} catch {}
+}
+/**
+* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
+* file system): created exclusively without following a link, 0600 from the first moment, then
+* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
+* full and fsynced. On failure nothing is left behind.
+*/
+function writeTempFile(path, bytes, mode) {
+	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+	let fd;
+	try {
+		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	let failure;
+	try {
+		if (mode !== void 0) fchmodSync(fd, mode);
+		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
+		if (failure === void 0) {
+			writeAll(fd, bytes);
+			fsyncSync(fd);
+		}
+	} catch {
+		failure = "io_error";
+	}
+	try {
+		closeSync(fd);
+	} catch {
+		failure ??= "io_error";
+	}
+	if (failure !== void 0) {
+		removeQuietly(temp);
+		return {
+			ok: false,
+			reason: failure
+		};
+	}
+	return {
+		ok: true,
+		temp
+	};
+}
+var PRIVATE_FILE_MODE$1;
+var init_temp_file = __esmMin((() => {
+	PRIVATE_FILE_MODE$1 = 384;
+}));
+
+// src/local-files/append-file.ts
+/**
+* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
+* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
+* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+* append text, use {@link appendPrivateFile}. Never throws.
+*
+* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
+*/
+function openAppendFile(path) {
+	let fd;
+	try {
+		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	try {
+		if (fstatSync(fd).isFile()) return {
+			ok: true,
+			fd
+		};
+	} catch {}
+	closeSync(fd);
+	return {
+		ok: false,
+		reason: "io_error"
+	};
+}
+/**
+* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
+* a group or other bit private again (0600), on the open descriptor. Never throws.
+*
+* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
+*/
+function appendPrivateFile(path, data) {
+	const opened = openAppendFile(path);
+	if (!opened.ok) return opened;
+	try {
+		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
+		writeAll(opened.fd, bytesOf(data));
+		return WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	} finally {
+		closeSync(opened.fd);
+	}
+}
+var init_append_file = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/create-file-exclusive.ts
+/**
+* Creates `path` with complete content, never replacing anything there: the content goes to a
+* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
+* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
+* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
+* wins and no reader ever sees a half-written file. `exists` when something is already there.
+* The temporary is always removed. Never throws.
+*
+* @example createFileExclusive(layout.watcher("4242"), text).ok
+*/
+function createFileExclusive(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		linkSync(written.temp, path);
+		return WRITTEN;
+	} catch (error) {
+		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
+	} finally {
+		removeQuietly(written.temp);
+	}
+}
+var init_create_file_exclusive = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/entry-exists.ts
+/**
+* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
+* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
+* Never throws.
+*
+* @example entryExists("/home/dana/src/api/.git") === true
+*/
+function entryExists$1(path) {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+var init_entry_exists = __esmMin((() => {}));
+
+// src/local-files/open-local-file.ts
+/**
+* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
+* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
+* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
+* between check and read), in this order: a regular file, the owner and owner-only mode when
+* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
+* Never throws.
+*
+* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
+*/
+function openLocalFile(path, checks = {}) {
+	const follow = checks.followSymlink === true;
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
+	} catch (error) {
+		const code = error.code;
+		if (code === "ENOENT" || code === "ENOTDIR") return {
+			ok: false,
+			reason: "missing"
+		};
+		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
+			ok: false,
+			reason: "symlink"
+		};
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	}
+	const refusal = checkOpen(fd, checks);
+	if (typeof refusal === "string") {
+		closeSync(fd);
+		return {
+			ok: false,
+			reason: refusal
+		};
+	}
+	return {
+		ok: true,
+		fd,
+		stats: refusal
+	};
+}
+function checkOpen(fd, checks) {
+	let stats;
+	try {
+		stats = fstatSync(fd);
+	} catch {
+		return "unreadable";
+	}
+	if (!stats.isFile()) return "not_regular";
+	if (checks.privateTo !== void 0) {
+		if (stats.uid !== checks.privateTo) return "not_owned";
+		if ((stats.mode & 63) !== 0) return "not_private";
+	}
+	const same = checks.sameAs;
+	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
+	return stats;
+}
+var init_open_local_file = __esmMin((() => {}));
+
+// src/local-files/private-folder.ts
+function isLoose(path) {
+	return (statSync(path).mode & 63) !== 0;
+}
+/**
+* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
+* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
+* `io_error` when it cannot be created or examined. Never throws.
+*
+* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
+*/
+function ensurePrivateFolder(path) {
+	try {
+		mkdirSync(path, {
+			recursive: true,
+			mode: 448
+		});
+		if (isLoose(path)) chmodSync(path, 448);
+	} catch {
+		return writeFailed("io_error");
+	}
+	try {
+		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	}
+}
+/**
+* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
+* folder on the way below the root stays open to others (`folder` outside `root` is made private
+* on its own). Stops at the first failure. Never throws.
+*
+* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
+*/
+function ensurePrivateFolders(root, folder) {
+	const top = ensurePrivateFolder(root);
+	if (!top.ok) return top;
+	const rest = relative(root, folder);
+	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
+	let current = root;
+	for (const part of rest.split(sep)) {
+		current = join(current, part);
+		const made = ensurePrivateFolder(current);
+		if (!made.ok) return made;
+	}
+	return WRITTEN;
+}
+var PRIVATE_FOLDER_MODE;
+var init_private_folder = __esmMin((() => {
+	init_local_write_result();
+	PRIVATE_FOLDER_MODE = 448;
+}));
+
+// src/local-files/read-local-file.ts
+/**
+* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
+* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
+* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
+* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
+* larger file gives its last `maxBytes` bytes. Never throws.
+*
+* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
+*/
+function readLocalFile(path, options) {
+	const opened = openLocalFile(path, options);
+	if (!opened.ok) return opened;
+	const { fd, stats } = opened;
+	const max = options.maxBytes;
+	const tail = options.tail === true;
+	try {
+		let position = 0;
+		if (stats.size > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			position = stats.size - max;
+		}
+		const buffer = Buffer.alloc(max + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
+			if (n === 0) break;
+			length += n;
+		}
+		if (length > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			return {
+				ok: true,
+				bytes: buffer.subarray(length - max, length)
+			};
+		}
+		return {
+			ok: true,
+			bytes: buffer.subarray(0, length)
+		};
+	} catch {
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	} finally {
+		closeSync(fd);
+	}
+}
+var init_read_local_file = __esmMin((() => {
+	init_open_local_file();
+}));
+
+// src/local-files/write-file-atomic.ts
+/**
+* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
+* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
+* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
+* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
+* the temporary is removed and `path` is unchanged. Never throws.
+*
+* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
+*/
+function writeFileAtomic(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		if (options.unchanged !== void 0 && !options.unchanged()) {
+			removeQuietly(written.temp);
+			return writeFailed("changed_meanwhile");
+		}
+		renameSync(written.temp, path);
+		return WRITTEN;
+	} catch {
+		removeQuietly(written.temp);
+		return writeFailed("io_error");
+	}
+}
+var init_write_file_atomic = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/index.ts
+var init_local_files = __esmMin((() => {
+	init_append_file();
+	init_create_file_exclusive();
+	init_entry_exists();
+	init_local_write_result();
+	init_open_local_file();
+	init_private_folder();
+	init_read_local_file();
+	init_temp_file();
+	init_write_file_atomic();
+}));
+
+// src/harness/claude-code/display-name.ts
+/**
+* The session name a hook registers (claude-code.md §5), the first non-empty of, each through
+* `registeredName` (64 code points, one line, sanitised): the registry name unless its
+* `nameSource` is `derived`; the transcript's latest custom title; the derived registry name;
+* stdin `session_title`; `basename(cwd)`; else `claude-code`.
+*
+* @example chooseDisplayName({ registry: { name: "api-3f2a", nameSource: "derived" }, transcriptTitle: "", sessionTitle: "", cwd: "/w/api" }) === "api-3f2a"
+*/
+function chooseDisplayName(sources) {
+	const derived = sources.registry.nameSource === "derived";
+	const candidates = [
+		derived ? "" : sources.registry.name,
+		sources.transcriptTitle,
+		derived ? sources.registry.name : "",
+		sources.sessionTitle,
+		sources.cwd === "" ? "" : basename(sources.cwd)
+	];
+	for (const candidate of candidates) {
+		if (candidate === "") continue;
+		const name = registeredName(candidate);
+		if (name !== "") return name;
+	}
+	return FALLBACK_SESSION_NAME;
+}
+/**
+* The latest custom title in a Claude Code transcript (JSONL, an internal format: we read lines of
+* the shape `{"type":"custom-title","customTitle":"…"}`, as `/rename` writes them). Only the last
+* 256 KiB are read; an absent, relative or unreadable path, or no such line → `""`. The transcript
+* never leaves the machine; only the title, through `registeredName`, is registered. Never throws.
+*
+* @example readTranscriptCustomTitle("/home/dana/.claude/projects/w/5d1c.jsonl")
+*/
+function readTranscriptCustomTitle(path) {
+	if (path === "" || !isAbsolute(path)) return "";
+	const read = readLocalFile(path, {
+		maxBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
+		tail: true,
+		followSymlink: true
+	});
+	if (!read.ok) return "";
+	const bytes = read.bytes;
+	const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+	if (!text.includes(CUSTOM_TITLE_MARK)) return "";
+	const lines = text.split("\n");
+	for (let i = lines.length - 1; i >= 0; i -= 1) {
+		const line = lines[i];
+		if (!line.includes(CUSTOM_TITLE_MARK)) continue;
+		try {
+			const value = JSON.parse(line);
+			if (typeof value !== "object" || value === null) continue;
+			const o = value;
+			if (o.type === "custom-title" && typeof o.customTitle === "string") return o.customTitle;
+		} catch {}
+	}
+	return "";
+}
+var FALLBACK_SESSION_NAME, TRANSCRIPT_TITLE_TAIL_BYTES, CUSTOM_TITLE_MARK;
+var init_display_name = __esmMin((() => {
+	init_sanitize();
+	init_local_files();
+	FALLBACK_SESSION_NAME = "claude-code";
+	TRANSCRIPT_TITLE_TAIL_BYTES = 262144;
+	CUSTOM_TITLE_MARK = "\"custom-title\"";
+}));
+
 // src/protocol/error-codes.ts
 /**
 * True when `value` is one of the twelve error codes (exact spelling).
@@ -4970,6 +5496,764 @@ var init_protocol = __esmMin((() => {
 	init_watch_event();
 }));
 
+// src/harness/claude-code/settings-scan.ts
+/**
+* Reads the top-level `crossSessionInbound` of settings bytes: the string value, or `undefined`
+* when the document is not one JSON object or the key is absent or not a string. Never throws.
+*
+* @example crossSessionInboundOf(new TextEncoder().encode('{"crossSessionInbound":"hold"}')) === "hold"
+*/
+function crossSessionInboundOf(bytes) {
+	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_SETTINGS_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
+	const value = parsed.value.crossSessionInbound;
+	return typeof value === "string" ? value : void 0;
+}
+/**
+* The `crossSessionInbound` scan (claude-code.md §4), best effort: `<cwd>/.claude/settings.local.json`,
+* `<cwd>/.claude/settings.json`, `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level
+* key only. Any string other than `accept` (`hold`, `refuse`, or a value Claude Code does not
+* know, which it holds) is a hit: Claude Code would not deliver our posts, so Brigade's effective
+* policy becomes `refuse` (nothing injected, nothing acked). `--settings` and managed settings are
+* invisible here. Never throws.
+*
+* @example scanInboundSettings({ cwd: "/w/api", claudeConfigDir: "/home/dana/.claude" }).hits
+*/
+function scanInboundSettings(options) {
+	const files = [
+		[".claude/settings.local.json", options.cwd === "" ? void 0 : join(options.cwd, ".claude", "settings.local.json")],
+		[".claude/settings.json", options.cwd === "" ? void 0 : join(options.cwd, ".claude", "settings.json")],
+		["user settings.json", options.claudeConfigDir === void 0 ? void 0 : join(options.claudeConfigDir, "settings.json")]
+	];
+	const hits = [];
+	for (const [name, path] of files) {
+		if (path === void 0) continue;
+		const read = readLocalFile(path, {
+			maxBytes: MAX_SETTINGS_BYTES,
+			followSymlink: true
+		});
+		if (!read.ok) continue;
+		const value = crossSessionInboundOf(read.bytes);
+		if (value !== void 0 && value !== "accept") hits.push(name);
+	}
+	return { hits };
+}
+var MAX_SETTINGS_BYTES;
+var init_settings_scan = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	MAX_SETTINGS_BYTES = 1048576;
+}));
+
+// src/harness/claude-code/inbound-setting.ts
+function refused$1(reason) {
+	return {
+		kind: "refused",
+		reason
+	};
+}
+function isJsonSpace(b) {
+	return b === 32 || b === 10 || b === 13 || b === 9;
+}
+function jsonEqual(a, b) {
+	if (a === b) return true;
+	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		return a.every((v, i) => jsonEqual(v, b[i]));
+	}
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+}
+/**
+* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
+* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
+* that followed it (so an indented file stays indented), with a `,` when the object has members.
+* `undefined` when `original` does not start (after JSON whitespace) with `{`.
+*
+* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
+*/
+function insertAcceptMember(original) {
+	let brace = 0;
+	while (isJsonSpace(original[brace])) brace += 1;
+	if (original[brace] !== 123) return void 0;
+	let next = brace + 1;
+	while (isJsonSpace(original[next])) next += 1;
+	const empty = original[next] === 125;
+	const space = original.subarray(brace + 1, next);
+	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
+	const head = original.subarray(0, brace + 1);
+	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
+	out.set(head, 0);
+	let at = head.length;
+	if (!empty) {
+		out.set(space, at);
+		at += space.length;
+	}
+	out.set(insert, at);
+	out.set(original.subarray(brace + 1), at + insert.length);
+	return out;
+}
+function sameFile(a, b) {
+	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+/**
+* The `claude_inbound_setting` option (claude-code.md §4): makes the **user** `settings.json`
+* (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it says nothing,
+* so a session that bypasses permission prompts does not hold every post for a dialog. The caller
+* runs it only in such a session (`permission_mode` `bypassPermissions`, which only
+* UserPromptSubmit reports) and only while the option is on.
+* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
+* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
+*   exists (`created`; never over a file that appeared meanwhile);
+* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
+*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
+*   re-parsed and compared with the original object plus that member, written to a sibling temp
+*   file with the file's own permission bits, and renamed over it if the file did not change
+*   meanwhile (`inserted`).
+* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
+*
+* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
+*/
+function ensureInboundAcceptSetting(claudeConfigDir, uid) {
+	const path = join(claudeConfigDir, "settings.json");
+	let before;
+	try {
+		before = lstatSync(path);
+	} catch (error) {
+		if (error.code !== "ENOENT") return refused$1("unreadable");
+		return createSettings(claudeConfigDir, path);
+	}
+	if (before.isSymbolicLink()) return refused$1("symlink");
+	if (!before.isFile()) return refused$1("not_regular");
+	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
+	if (before.size > 1048576) return refused$1("too_large");
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		sameAs: before
+	});
+	if (!read.ok) return refused$1(READ_REFUSAL[read.reason]);
+	const original = read.bytes;
+	const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
+	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
+	const updated = insertAcceptMember(original);
+	if (updated === void 0) return refused$1("not_json_object");
+	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
+	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
+		...parsed.value,
+		crossSessionInbound: "accept"
+	}, reparsed.value)) return refused$1("verify_failed");
+	const written = writeFileAtomic(path, updated, {
+		mode: before.mode & 4095,
+		unchanged: () => {
+			const now = lstatSync(path);
+			return now.isFile() && sameFile(before, now);
+		}
+	});
+	if (!written.ok) return refused$1(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
+	return { kind: "inserted" };
+}
+function createSettings(dir, path) {
+	try {
+		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
+	} catch {
+		return refused$1("no_directory");
+	}
+	const created = createFileExclusive(path, NEW_FILE, { mode: 384 });
+	if (!created.ok) return refused$1(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
+	return { kind: "created" };
+}
+var READ_REFUSAL, MEMBER, NEW_FILE, encoder;
+var init_inbound_setting = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	init_settings_scan();
+	READ_REFUSAL = {
+		missing: "unreadable",
+		symlink: "unreadable",
+		not_regular: "not_regular",
+		not_owned: "not_owned",
+		not_private: "unreadable",
+		changed_meanwhile: "changed_meanwhile",
+		too_large: "too_large",
+		unreadable: "unreadable"
+	};
+	MEMBER = "\"crossSessionInbound\": \"accept\"";
+	NEW_FILE = `{${MEMBER}}\n`;
+	encoder = new TextEncoder();
+}));
+
+// src/harness/claude-code/inbox-post-lines.ts
+/**
+* The two NDJSON lines of one post to Claude Code's inbox socket (claude-code.md §3.2), byte-exact:
+*
+* ```
+* {"type":"auth","token":"<token>"}\n
+* {"type":"user","message":{"role":"user","content":"<content>"}}\n
+* ```
+*
+* Each line is `JSON.stringify` output (members in this order) plus `\n`; `JSON.stringify` escapes
+* `\n` and `\r`, so each stays one physical line. The result holds the token: never log it.
+*
+* @example encodeInboxPostLines("t0k", "hi") === '{"type":"auth","token":"t0k"}\n{"type":"user","message":{"role":"user","content":"hi"}}\n'
+*/
+function encodeInboxPostLines(token, content) {
+	return `${JSON.stringify({
+		type: "auth",
+		token
+	})}\n${JSON.stringify({
+		type: "user",
+		message: {
+			role: "user",
+			content
+		}
+	})}\n`;
+}
+var init_inbox_post_lines = __esmMin((() => {}));
+
+// src/harness/claude-code/inbox-socket-limits.ts
+/**
+* Largest socket path, in UTF-8 bytes, that fits a `sockaddr_un.sun_path` with its terminating
+* NUL (claude-code.md §3.2): 107 on Linux, 103 on macOS. Any other platform gets the smaller value.
+*
+* @example sunPathLimit("linux") === 107
+*/
+function sunPathLimit(platform) {
+	return platform === "linux" ? 107 : 103;
+}
+var INBOX_POST_MAX_CHARS, INBOX_CONNECT_TIMEOUT_MS, INBOX_WRITE_TIMEOUT_MS;
+var init_inbox_socket_limits = __esmMin((() => {
+	INBOX_POST_MAX_CHARS = 1048576;
+	INBOX_CONNECT_TIMEOUT_MS = 5e3;
+	INBOX_WRITE_TIMEOUT_MS = 5e3;
+}));
+
+// src/harness/claude-code/inbox-socket-path.ts
+/**
+* The pre-checks of claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is refused,
+* not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a socket;
+* permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed token of
+* {@link INBOX_SOCKET_REFUSALS} and never the path.
+*
+* The check and the later `connect` are two system calls, so a path swapped between them is not
+* caught here; Claude Code's socket lives in a private 0700 folder, which is what closes that gap.
+*
+* @example await checkInboxSocketPath("cc.sock") // { ok: false, reason: "path_not_absolute" }
+*/
+async function checkInboxSocketPath(path, options = {}) {
+	if (typeof path !== "string" || path.length === 0 || path.includes("\0")) return {
+		ok: false,
+		reason: "path_invalid"
+	};
+	if (!isAbsolute(path)) return {
+		ok: false,
+		reason: "path_not_absolute"
+	};
+	const platform = options.platform ?? process.platform;
+	if (Buffer.byteLength(path, "utf8") > sunPathLimit(platform)) return {
+		ok: false,
+		reason: "path_too_long"
+	};
+	let stats;
+	try {
+		stats = await lstat(path);
+	} catch (error) {
+		const code = error.code;
+		return {
+			ok: false,
+			reason: code === "ENOENT" || code === "ENOTDIR" ? "socket_missing" : "socket_unreadable"
+		};
+	}
+	if (stats.isSymbolicLink()) return {
+		ok: false,
+		reason: "socket_is_symlink"
+	};
+	if (!stats.isSocket()) return {
+		ok: false,
+		reason: "not_a_socket"
+	};
+	if ((stats.mode & PERMISSION_BITS) !== 384) return {
+		ok: false,
+		reason: "socket_mode_not_0600"
+	};
+	const uid = options.uid ?? process.getuid?.() ?? -1;
+	if (stats.uid !== uid) return {
+		ok: false,
+		reason: "socket_wrong_owner"
+	};
+	return { ok: true };
+}
+var PERMISSION_BITS;
+var init_inbox_socket_path = __esmMin((() => {
+	init_inbox_socket_limits();
+	PERMISSION_BITS = 4095;
+}));
+
+// src/harness/claude-code/messaging-socket.ts
+/**
+* `CLAUDE_CODE_MESSAGING_TOKEN` as the session's environment holds it, `""` when unset
+* (docs/spec/claude-code.md §2: set in hooks except SessionEnd, never inherited from a parent
+* session). The token is written on the socket's auth line only, never logged or stored.
+*
+* @example messagingToken({ CLAUDE_CODE_MESSAGING_TOKEN: "t" }) === "t"
+*/
+function messagingToken(env) {
+	return env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+}
+/**
+* `CLAUDE_CODE_MESSAGING_SOCKET` as the session's environment holds it, `""` when unset
+* (docs/spec/claude-code.md §3.1: the first source of the inbox socket's path; the path is never
+* derived).
+*
+* @example messagingSocketFromEnv({}) === ""
+*/
+function messagingSocketFromEnv(env) {
+	return env.CLAUDE_CODE_MESSAGING_SOCKET ?? "";
+}
+/**
+* The inbox socket a watcher may post to (docs/spec/claude-code.md §3.1): `fromEnv`
+* (`CLAUDE_CODE_MESSAGING_SOCKET`), else `fromRegistry` (the registry's `messagingSocketPath`),
+* if absolute and passing the one-`lstat` pre-checks of {@link checkInboxSocketPath}; else `""`.
+* Never throws.
+*
+* @example const socket = await usableSocket(messagingSocketFromEnv(env), registry.messagingSocketPath);
+*/
+async function usableSocket(fromEnv, fromRegistry) {
+	const path = fromEnv !== "" ? fromEnv : fromRegistry;
+	if (path === "" || !isAbsolute(path)) return "";
+	try {
+		return (await checkInboxSocketPath(path)).ok ? path : "";
+	} catch {
+		return "";
+	}
+}
+var init_messaging_socket = __esmMin((() => {
+	init_inbox_socket_path();
+}));
+
+// src/harness/claude-code/path-shadowing.ts
+function executableRealpath(path) {
+	try {
+		if (!statSync(path).isFile()) return void 0;
+		accessSync(path, constants.X_OK);
+		return realpathSync(path);
+	} catch {
+		return;
+	}
+}
+/**
+* Whether another `brigade` would run instead of the plugin's in the Bash tool (claude-code.md
+* §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that PATH, so the first
+* executable regular file `brigade` found in a `pathValue` entry (absolute entries only, in
+* order) shadows ours unless its realpath is the realpath of `<pluginRoot>/bin/brigade`. False
+* when no such file is found, or when `pluginRoot` is not absolute or its `bin/brigade` cannot
+* be resolved (nothing to compare with). Never throws.
+*
+* @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
+*/
+function isBrigadeShadowed(pathValue, pluginRoot) {
+	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return false;
+	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
+	if (ours === void 0) return false;
+	for (const entry of pathValue.split(delimiter)) {
+		if (entry === "" || !isAbsolute(entry)) continue;
+		const found = executableRealpath(join(entry, "brigade"));
+		if (found !== void 0) return found !== ours;
+	}
+	return false;
+}
+var init_path_shadowing = __esmMin((() => {}));
+
+// src/harness/claude-code/post-to-inbox.ts
+/**
+* Posts one message to Claude Code's inbox socket, byte-exact per claude-code.md §3.2:
+*
+* 1. refuses before dialling: empty content; the two lines over {@link INBOX_POST_MAX_CHARS};
+*    then the one-`lstat` path pre-checks of `checkInboxSocketPath`;
+* 2. connects (5 s timeout);
+* 3. writes `{"type":"auth","token":…}\n{"type":"user","message":{"role":"user","content":…}}\n`
+*    and closes, under one 5 s deadline;
+* 4. reads nothing.
+*
+* Never throws; logs nothing. The token appears only in the bytes written to the socket.
+*
+* @example
+* const r = await postToInbox({ socketPath, token, content: wrap(frame, name) });
+* if (r.ok) ack(); else if (r.stage === "failed" && r.connected) pacer.record(now, content);
+*/
+async function postToInbox(options) {
+	const { content } = options;
+	if (typeof content !== "string" || content.length === 0) return {
+		ok: false,
+		stage: "refused",
+		reason: "content_empty"
+	};
+	const payload = encodeInboxPostLines(String(options.token), content);
+	if (payload.length > 1048576) return {
+		ok: false,
+		stage: "refused",
+		reason: "message_too_large"
+	};
+	const check = await checkInboxSocketPath(options.socketPath, options);
+	if (!check.ok) return {
+		ok: false,
+		stage: "refused",
+		reason: check.reason
+	};
+	return dialAndWrite(options.socketPath, payload, options.connectTimeoutMs ?? 5e3, options.writeTimeoutMs ?? 5e3);
+}
+function dialAndWrite(path, payload, connectTimeoutMs, writeTimeoutMs) {
+	return new Promise((resolve) => {
+		let connected = false;
+		let finished = false;
+		let settled = false;
+		const socket = createConnection({ path });
+		const settle = (result) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			socket.destroy();
+			resolve(result);
+		};
+		const fail = (reason) => settle({
+			ok: false,
+			stage: "failed",
+			reason,
+			connected
+		});
+		let timer = setTimeout(() => fail("connect_timeout"), connectTimeoutMs);
+		socket.on("error", () => fail(connected ? "write_failed" : "connect_failed"));
+		socket.on("connect", () => {
+			connected = true;
+			clearTimeout(timer);
+			timer = setTimeout(() => fail("write_timeout"), writeTimeoutMs);
+			socket.end(payload, "utf8");
+		});
+		socket.on("finish", () => {
+			finished = true;
+			socket.destroy();
+		});
+		socket.on("close", (hadError) => {
+			if (finished && !hadError) settle({ ok: true });
+			else fail(connected ? "write_failed" : "connect_failed");
+		});
+	});
+}
+var init_post_to_inbox = __esmMin((() => {
+	init_inbox_post_lines();
+	init_inbox_socket_limits();
+	init_inbox_socket_path();
+}));
+
+// src/harness/claude-code/session-registry.ts
+/**
+* Parses registry bytes into {@link SessionRegistryInfo}; anything unusable gives empty values.
+* Never throws.
+*
+* @example parseSessionRegistry(new TextEncoder().encode('{"status":"busy"}')).status === "busy"
+*/
+function parseSessionRegistry(bytes) {
+	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REGISTRY_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return EMPTY_REGISTRY;
+	const o = parsed.value;
+	const s = (name) => {
+		const v = o[name];
+		return typeof v === "string" ? v : "";
+	};
+	return {
+		name: s("name"),
+		nameSource: s("nameSource"),
+		status: s("status") === "busy" ? "busy" : "idle",
+		messagingSocketPath: s("messagingSocketPath"),
+		entrypoint: s("entrypoint"),
+		kind: s("kind"),
+		version: s("version")
+	};
+}
+/**
+* Reads exactly `<configDir>/sessions/<claudePid>.json` (claude-code.md §5): never lists the
+* folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
+* non-decimal pid, a missing folder or any bad file → {@link EMPTY_REGISTRY}. Never throws.
+*
+* @example readSessionRegistry("/home/dana/.claude", "4242").version
+*/
+function readSessionRegistry(configDir, claudePid) {
+	if (configDir === void 0 || !isClaudePid(claudePid)) return EMPTY_REGISTRY;
+	const read = readLocalFile(join(configDir, "sessions", `${claudePid}.json`), {
+		maxBytes: MAX_REGISTRY_BYTES,
+		followSymlink: true
+	});
+	return read.ok ? parseSessionRegistry(read.bytes) : EMPTY_REGISTRY;
+}
+var MAX_REGISTRY_BYTES, EMPTY_REGISTRY;
+var init_session_registry = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	init_claude_pid();
+	MAX_REGISTRY_BYTES = 262144;
+	EMPTY_REGISTRY = {
+		name: "",
+		nameSource: "",
+		status: "idle",
+		messagingSocketPath: "",
+		entrypoint: "",
+		kind: "",
+		version: ""
+	};
+}));
+
+// src/harness/claude-code/registry-activity.ts
+/**
+* Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json` (claude-code.md
+* §5): exactly that file (the folder is never listed, the `.key` file beside it never opened),
+* read-only, without following a symlink, a regular file, at most 256 KiB. `busy` only when the
+* member is the string `busy`; anything else — a missing, unreadable, oversized or malformed file
+* included — is `idle`. Never writes, never throws.
+*
+* @example readRegistryActivity("/home/dana/.claude/sessions", "4242") // "idle"
+*/
+function readRegistryActivity(folder, claudePid) {
+	if (folder === void 0) return "idle";
+	const read = readLocalFile(join(folder, `${claudePid}.json`), { maxBytes: MAX_REGISTRY_BYTES });
+	if (!read.ok) return "idle";
+	try {
+		const value = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+		if (typeof value !== "object" || value === null || Array.isArray(value)) return "idle";
+		return value.status === "busy" ? "busy" : "idle";
+	} catch {
+		return "idle";
+	}
+}
+var init_registry_activity = __esmMin((() => {
+	init_local_files();
+	init_session_registry();
+}));
+
+// src/harness/claude-code/transcript-usage.ts
+/**
+* Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
+* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
+* `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
+* "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
+* sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
+* used = input + cache_read + cache_creation (absent cache members count 0; `input_tokens` must
+* be a non-negative integer, the sum at most 2^53 − 1). `undefined` for anything else, garbage
+* included. Never throws.
+*
+* @example parseTranscriptUsageLine('{"type":"assistant","message":{"model":"claude-x","usage":{"input_tokens":3,"cache_read_input_tokens":100}}}') // { model: "claude-x", contextUsedTokens: 103 }
+*/
+function parseTranscriptUsageLine(line) {
+	if (!line.includes(ASSISTANT_MARK)) return void 0;
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return;
+	}
+	if (!isRecord(value) || value.type !== "assistant" || value.isSidechain === true) return;
+	const message = value.message;
+	if (!isRecord(message)) return void 0;
+	const rawModel = message.model;
+	if (rawModel === SYNTHETIC_MODEL) return void 0;
+	const model = typeof rawModel === "string" ? oneLine(rawModel, 128) : "";
+	const tokens = contextTokens(message.usage);
+	if (model === "" && tokens === void 0) return void 0;
+	return {
+		...model === "" ? {} : { model },
+		...tokens === void 0 ? {} : { contextUsedTokens: tokens }
+	};
+}
+function contextTokens(usage) {
+	if (!isRecord(usage)) return void 0;
+	const input = count(usage.input_tokens, false);
+	const read = count(usage.cache_read_input_tokens, true);
+	const created = count(usage.cache_creation_input_tokens, true);
+	if (input === void 0 || read === void 0 || created === void 0) return void 0;
+	const sum = input + read + created;
+	return Number.isSafeInteger(sum) ? sum : void 0;
+}
+function count(value, optional) {
+	if (value === void 0 || value === null) return optional ? 0 : void 0;
+	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : void 0;
+}
+function isRecord(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function withRestart(outcome, restarted) {
+	return restarted === void 0 ? outcome : {
+		...outcome,
+		restarted
+	};
+}
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, TranscriptUsageReader;
+var init_transcript_usage = __esmMin((() => {
+	init_sanitize();
+	init_local_files();
+	TRANSCRIPT_READ_MAX_BYTES = 1048576;
+	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
+	ASSISTANT_MARK = "\"assistant\"";
+	SYNTHETIC_MODEL = "<synthetic>";
+	NEWLINE = 10;
+	TranscriptUsageReader = class {
+		#maxReadBytes;
+		#path;
+		#identity;
+		#offset = 0;
+		/** The byte at `#offset` is inside a line already given up on: drop through the next `\n`. */
+		#skipping = false;
+		#model;
+		#contextUsedTokens;
+		constructor(options = {}) {
+			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
+		}
+		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
+		get model() {
+			return this.#model;
+		}
+		/** The latest context size seen, tokens, if any. */
+		get contextUsedTokens() {
+			return this.#contextUsedTokens;
+		}
+		/**
+		* Reads what was appended to the transcript at `path` since the last call. `undefined`, `""`
+		* or a relative path reads nothing (the values stay). Never throws.
+		*
+		* @example reader.read("/home/dana/.claude/projects/w/5d1c.jsonl").changed
+		*/
+		read(path) {
+			const none = {
+				changed: false,
+				bytesRead: 0,
+				skippedBytes: 0
+			};
+			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
+			let restarted;
+			if (path !== this.#path) {
+				if (this.#path !== void 0) restarted = "path_changed";
+				this.#path = path;
+				this.#startOver();
+			}
+			const opened = openLocalFile(path);
+			if (!opened.ok) return withRestart(none, restarted);
+			const fd = opened.fd;
+			try {
+				return this.#readOpen(fd, opened.stats, restarted);
+			} catch {
+				return withRestart(none, restarted);
+			} finally {
+				closeSync(fd);
+			}
+		}
+		#startOver() {
+			this.#identity = void 0;
+			this.#offset = 0;
+			this.#skipping = false;
+		}
+		#readOpen(fd, info, restartedBefore) {
+			let restarted = restartedBefore;
+			const identity = `${info.dev}:${info.ino}`;
+			if (this.#identity !== void 0 && this.#identity !== identity) {
+				restarted = "replaced";
+				this.#startOver();
+			} else if (info.size < this.#offset) {
+				restarted = "truncated";
+				this.#startOver();
+			}
+			this.#identity = identity;
+			const size = info.size;
+			let skippedBytes = 0;
+			if (size - this.#offset > this.#maxReadBytes) {
+				const target = size - this.#maxReadBytes;
+				skippedBytes = target - this.#offset;
+				this.#offset = target;
+				this.#skipping = true;
+			}
+			const wanted = size - this.#offset;
+			if (wanted <= 0) return withRestart({
+				changed: false,
+				bytesRead: 0,
+				skippedBytes
+			}, restarted);
+			const data = Buffer.allocUnsafe(wanted);
+			let length = 0;
+			while (length < wanted) {
+				const n = readSync(fd, data, length, wanted - length, this.#offset + length);
+				if (n === 0) break;
+				length += n;
+			}
+			return withRestart({
+				changed: this.#consume(data.subarray(0, length)),
+				bytesRead: length,
+				skippedBytes
+			}, restarted);
+		}
+		/** Takes the whole lines of `data` (read at `#offset`) and moves `#offset` past them. */
+		#consume(data) {
+			let start = 0;
+			if (this.#skipping) {
+				const end = data.indexOf(NEWLINE);
+				if (end < 0) {
+					this.#offset += data.length;
+					return false;
+				}
+				start = end + 1;
+				this.#skipping = false;
+			}
+			const last = data.lastIndexOf(NEWLINE);
+			if (last < start) {
+				if (data.length - start >= this.#maxReadBytes) {
+					this.#offset += data.length;
+					this.#skipping = true;
+				} else this.#offset += start;
+				return false;
+			}
+			this.#offset += last + 1;
+			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+		}
+		/** Scans `lines` from the newest back until both values are found. */
+		#takeLatest(lines) {
+			let model;
+			let tokens;
+			for (let i = lines.length - 1; i >= 0 && (model === void 0 || tokens === void 0); i -= 1) {
+				const usage = parseTranscriptUsageLine(lines[i]);
+				if (usage === void 0) continue;
+				model ??= usage.model;
+				tokens ??= usage.contextUsedTokens;
+			}
+			let changed = false;
+			if (model !== void 0 && model !== this.#model) {
+				this.#model = model;
+				changed = true;
+			}
+			if (tokens !== void 0 && tokens !== this.#contextUsedTokens) {
+				this.#contextUsedTokens = tokens;
+				changed = true;
+			}
+			return changed;
+		}
+	};
+}));
+
+// src/harness/claude-code/index.ts
+var init_claude_code = __esmMin((() => {
+	init_claude_pid();
+	init_config_dir();
+	init_display_name();
+	init_inbound_setting();
+	/* @__PURE__ */ init_inbox_post_lines();
+	init_inbox_socket_limits();
+	init_inbox_socket_path();
+	init_messaging_socket();
+	init_path_shadowing();
+	init_post_to_inbox();
+	init_registry_activity();
+	init_session_registry();
+	init_settings_scan();
+	init_transcript_usage();
+}));
+
 // src/adapters/adapter-logger.ts
 /**
 * A logger that drops everything (in-process use without diagnostics).
@@ -6498,44 +7782,23 @@ var init_adapters = __esmMin((() => {
 
 // src/harness/state/private-state-file.ts
 /**
-* Opens a state file as a trust boundary: without following a symlink (`O_NOFOLLOW`), then on the
-* open descriptor (`fstat`, no race with a swap): a regular file, no group/other permission bits,
-* owned by `uid`, at most `maxBytes` (read up to one byte more, so a file growing after the fstat
-* is still caught). Never throws.
+* Opens a state file as a trust boundary (`readLocalFile` of `src/local-files/`): without following
+* a symlink, a FIFO never hanging the open, then on the open descriptor (no race with a swap): a
+* regular file, no group/other permission bits, owned by `uid`, at most `maxBytes` (read up to
+* one byte more, so a file growing after the check is still caught). Never throws.
 *
 * @example if (r.kind === "ok") parse(r.bytes);
 */
 function readPrivateStateFile(path, options) {
-	let fd;
-	try {
-		fd = openSync(path, OPEN_FLAGS$1);
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-		if (code === "ELOOP" || code === "EMLINK") return { kind: "not_private" };
-		return { kind: "unreadable" };
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile() || (info.mode & 63) !== 0 || info.uid !== options.uid) return { kind: "not_private" };
-		if (info.size > options.maxBytes) return { kind: "too_large" };
-		const buffer = Buffer.alloc(options.maxBytes + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > options.maxBytes) return { kind: "too_large" };
-		return {
-			kind: "ok",
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return { kind: "unreadable" };
-	} finally {
-		closeSync(fd);
-	}
+	const read = readLocalFile(path, {
+		maxBytes: options.maxBytes,
+		privateTo: options.uid
+	});
+	if (read.ok) return {
+		kind: "ok",
+		bytes: read.bytes
+	};
+	return { kind: STATE_READ[read.reason] };
 }
 /**
 * Takes a one-shot state file another process keeps writing (a release request, a notice): it is
@@ -6560,28 +7823,36 @@ function takePrivateStateFile(path, options) {
 }
 /**
 * Writes `text` to `path` under the state directory `root`: every folder from `root` down to the
-* file's folder is created (or tightened to) 0700, then the file is written atomically (temporary
-* file created 0600, fsync, rename).
+* file's folder is created (or tightened to) 0700 (`ensurePrivateFolders`), then the file is
+* written atomically (`writeFileAtomic`: temporary created 0600, fsync, rename).
 *
 * @throws PrivateFileError (`not_private`, `io_error`) from `src/adapters/private-files.ts`.
 * @example writePrivateStateFile(layout.root, layout.seen("s-1"), '{"version":1,"message_ids":[]}\n');
 */
 function writePrivateStateFile(root, path, text) {
-	const folder = dirname(path);
-	ensurePrivateDir(root);
-	let current = root;
-	const rest = relative(root, folder);
-	if (rest !== "" && !rest.startsWith("..")) for (const part of rest.split(sep)) {
-		current = `${current}${sep}${part}`;
-		ensurePrivateDir(current);
-	}
-	else ensurePrivateDir(folder);
-	writePrivateFileAtomic(path, text);
+	const folders = ensurePrivateFolders(root, dirname(path));
+	if (!folders.ok) throw new PrivateFileError(privateFileCode(folders.reason));
+	const written = writeFileAtomic(path, text);
+	if (!written.ok) throw new PrivateFileError(privateFileCode(written.reason));
 }
-var OPEN_FLAGS$1;
+/** The adapters' private-file error code of a local write failure. */
+function privateFileCode(reason) {
+	return reason === "not_private" ? "not_private" : "io_error";
+}
+var STATE_READ;
 var init_private_state_file = __esmMin((() => {
 	init_adapters();
-	OPEN_FLAGS$1 = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+	init_local_files();
+	STATE_READ = {
+		missing: "missing",
+		symlink: "not_private",
+		not_regular: "not_private",
+		not_owned: "not_private",
+		not_private: "not_private",
+		changed_meanwhile: "unreadable",
+		too_large: "too_large",
+		unreadable: "unreadable"
+	};
 }));
 
 // src/harness/state/state-dir.ts
@@ -7289,7 +8560,7 @@ function failure$1(reason, field) {
 function readByPidMap(options) {
 	const pid = options.claudePid;
 	if (pid === void 0 || pid === "") return failure$1("not_in_session");
-	if (!PID$5.test(pid)) return failure$1("not_in_session");
+	if (!isClaudePid(pid)) return failure$1("not_in_session");
 	const dir = resolveStateDir(options.env);
 	if (!dir.ok) return failure$1("state_dir_relative");
 	const path = stateLayout(dir.dir).byPid(pid);
@@ -7336,16 +8607,16 @@ function serializeByPidMap(map) {
 function writeByPidMap(layout, map) {
 	writePrivateStateFile(layout.root, layout.byPid(String(map.claude_pid)), serializeByPidMap(map));
 }
-var MAX_BY_PID_MAP_BYTES, UNKNOWN_PERMISSION_MODE, PID$5, MAX_TEXT, text$1, nonEmptyText, absoluteOrEmpty, absolute, timestamp, oneOf, argv, REQUIRED, OPTIONAL, TOKEN_NAME;
+var MAX_BY_PID_MAP_BYTES, UNKNOWN_PERMISSION_MODE, MAX_TEXT, text$1, nonEmptyText, absoluteOrEmpty, absolute, timestamp, oneOf, argv, REQUIRED, OPTIONAL, TOKEN_NAME;
 var init_by_pid_map = __esmMin((() => {
 	init_frame();
 	init_protocol();
+	init_claude_code();
 	init_private_state_file();
 	init_state_dir();
 	init_state_layout();
 	MAX_BY_PID_MAP_BYTES = 65536;
 	UNKNOWN_PERMISSION_MODE = "unknown";
-	PID$5 = /^[1-9][0-9]{0,9}$/;
 	MAX_TEXT = 4096;
 	text$1 = (v) => typeof v === "string" && v.length <= MAX_TEXT;
 	nonEmptyText = (v) => text$1(v) && v !== "";
@@ -7583,31 +8854,6 @@ var init_state = __esmMin((() => {
 	init_state_layout();
 }));
 
-// src/harness/watcher/private-folder.ts
-/**
-* Creates (or tightens to 0700) every folder from the state root `root` down to `folder`, as the
-* private state writer does.
-*
-* @throws PrivateFileError (`not_private`, `io_error`) from `src/adapters/private-files.ts`.
-* @example ensureStateFolder("/s", "/s/logs");
-*/
-function ensureStateFolder(root, folder) {
-	ensurePrivateDir(root);
-	const rest = relative(root, folder);
-	if (rest === "" || rest.startsWith("..")) {
-		ensurePrivateDir(folder);
-		return;
-	}
-	let current = root;
-	for (const part of rest.split(sep)) {
-		current = join(current, part);
-		ensurePrivateDir(current);
-	}
-}
-var init_private_folder = __esmMin((() => {
-	init_adapters();
-}));
-
 // src/harness/watcher/process-probe.ts
 /**
 * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
@@ -7832,27 +9078,12 @@ function serializePidfile(p) {
 		version: p.version
 	})}\n`;
 }
-/** Creates `path` exclusively with complete content: a 0600 O_EXCL temporary, then link(2). */
+/** Creates `path` exclusively with complete content, its folders private first. */
 function createExclusive(root, path, text) {
-	const folder = dirname(path);
-	ensureStateFolder(root, folder);
-	const temp = join(folder, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-	const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	try {
-		writeSync(fd, text);
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
-	try {
-		linkSync(temp, path);
-		return "created";
-	} catch (error) {
-		if (error.code === "EEXIST") return "exists";
-		throw error;
-	} finally {
-		rmSync(temp, { force: true });
-	}
+	if (!ensurePrivateFolders(root, dirname(path)).ok) return "failed";
+	const created = createFileExclusive(path, text);
+	if (created.ok) return "created";
+	return created.reason === "exists" ? "exists" : "failed";
 }
 /**
 * Takes the pidfile of `claudePid` for `record` (single instance per Claude pid, claude-code.md
@@ -7866,11 +9097,9 @@ function createExclusive(root, path, text) {
 function acquirePidfile(layout, claudePid, record, probe = systemProcessProbe) {
 	const path = layout.watcher(claudePid);
 	for (let attempt = 0; attempt < 3; attempt += 1) {
-		try {
-			if (createExclusive(layout.root, path, serializePidfile(record)) === "created") return { outcome: "acquired" };
-		} catch {
-			return { outcome: "failed" };
-		}
+		const created = createExclusive(layout.root, path, serializePidfile(record));
+		if (created === "created") return { outcome: "acquired" };
+		if (created === "failed") return { outcome: "failed" };
 		const holder = readWatcherPidfile(layout, claudePid);
 		if (holder !== void 0 && isPidfileLive(holder, probe)) return {
 			outcome: "busy",
@@ -7940,9 +9169,9 @@ function tokenSha256(token) {
 }
 var MAX_WATCHER_FILE_BYTES, WATCHER_STATES, isPid, isText, NOTICE_LINE;
 var init_watcher_files = __esmMin((() => {
+	init_local_files();
 	init_protocol();
 	init_state();
-	init_private_folder();
 	init_process_probe();
 	MAX_WATCHER_FILE_BYTES = 65536;
 	WATCHER_STATES = [
@@ -8063,7 +9292,7 @@ function serves(options, socketPath, probe) {
 async function ensure(options) {
 	const probe = options.probe ?? systemProcessProbe;
 	const claudePid = String(options.map.claude_pid);
-	if (!PID$4.test(claudePid)) return {
+	if (!isClaudePid(claudePid)) return {
 		outcome: "failed",
 		reason: "pid_invalid"
 	};
@@ -8071,7 +9300,7 @@ async function ensure(options) {
 		outcome: "failed",
 		reason: "entry_invalid"
 	};
-	const socketPath = options.map.socket_path !== "" ? options.map.socket_path : options.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "";
+	const socketPath = options.map.socket_path !== "" ? options.map.socket_path : messagingSocketFromEnv(options.env);
 	if (serves(options, socketPath, probe)) return { outcome: "running" };
 	const env = watcherEnvironment(options.env, options.layout, claudePid, socketPath, options.token);
 	if (env === void 0) return {
@@ -8090,16 +9319,12 @@ async function ensure(options) {
 		reason: "stop_failed"
 	};
 	const logPath = options.layout.watcherLog(claudePid);
-	let logFd;
-	try {
-		ensureStateFolder(options.layout.root, dirname(logPath));
-		logFd = openSync(logPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384);
-	} catch {
-		return {
-			outcome: "failed",
-			reason: "log_unwritable"
-		};
-	}
+	const log = ensurePrivateFolders(options.layout.root, dirname(logPath)).ok ? openAppendFile(logPath) : void 0;
+	if (log === void 0 || !log.ok) return {
+		outcome: "failed",
+		reason: "log_unwritable"
+	};
+	const logFd = log.fd;
 	let child;
 	try {
 		child = spawn(process.execPath, [
@@ -8150,14 +9375,14 @@ async function ensure(options) {
 		if (Date.now() >= deadline) return { outcome: existed ? "respawned" : "spawned" };
 	}
 }
-var WATCHER_BUILD_VERSION, PID$4, PASSED, sleep;
+var WATCHER_BUILD_VERSION, PASSED, sleep;
 var init_ensure_watcher = __esmMin((() => {
+	init_local_files();
+	init_claude_code();
 	init_state();
-	init_private_folder();
 	init_process_probe();
 	init_watcher_files();
 	WATCHER_BUILD_VERSION = "0.1.0";
-	PID$4 = /^[1-9][0-9]{0,9}$/;
 	PASSED = [
 		"PATH",
 		"HOME",
@@ -8165,61 +9390,6 @@ var init_ensure_watcher = __esmMin((() => {
 		"CLAUDE_CONFIG_DIR"
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-}));
-
-// src/harness/watcher/registry-activity.ts
-/**
-* The registry folder of Claude Code: `$CLAUDE_CONFIG_DIR/sessions` when `CLAUDE_CONFIG_DIR` is
-* absolute, else `$HOME/.claude/sessions`; `undefined` without an absolute base.
-*
-* @example registryFolder({ HOME: "/home/dana" }) === "/home/dana/.claude/sessions"
-*/
-function registryFolder(env) {
-	const config = env.CLAUDE_CONFIG_DIR;
-	if (config !== void 0 && config !== "" && isAbsolute(config)) return join(config, "sessions");
-	const home = env.HOME;
-	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".claude", "sessions");
-}
-/**
-* Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json` (claude-code.md
-* §5): exactly that file (the folder is never listed, the `.key` file beside it never opened),
-* read-only, without following a symlink, a regular file, at most 256 KiB. `busy` only when the
-* member is the string `busy`; anything else — a missing, unreadable, oversized or malformed file
-* included — is `idle`. Never writes, never throws.
-*
-* @example readRegistryActivity("/home/dana/.claude/sessions", "4242") // "idle"
-*/
-function readRegistryActivity(folder, claudePid) {
-	if (folder === void 0) return "idle";
-	let fd;
-	try {
-		fd = openSync(join(folder, `${claudePid}.json`), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch {
-		return "idle";
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile() || info.size > 262144) return "idle";
-		const buffer = Buffer.alloc(262145);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > 262144) return "idle";
-		const value = JSON.parse(buffer.subarray(0, length).toString("utf8"));
-		if (typeof value !== "object" || value === null || Array.isArray(value)) return "idle";
-		return value.status === "busy" ? "busy" : "idle";
-	} catch {
-		return "idle";
-	} finally {
-		closeSync(fd);
-	}
-}
-var MAX_REGISTRY_BYTES;
-var init_registry_activity = __esmMin((() => {
-	MAX_REGISTRY_BYTES = 262144;
 }));
 
 // src/harness/adapter/harness-adapter.ts
@@ -8234,7 +9404,7 @@ var init_registry_activity = __esmMin((() => {
 */
 function harnessConfigDir(env, optionConfigDir) {
 	if (optionConfigDir !== void 0 && optionConfigDir !== "" && isAbsolute(optionConfigDir)) return optionConfigDir;
-	const explicit = env.CLAUDE_PID !== void 0 && env.CLAUDE_PID !== "" ? void 0 : env.BRIGADE_CONFIG_DIR;
+	const explicit = insideClaudeCode(env) ? void 0 : env.BRIGADE_CONFIG_DIR;
 	return resolveConfigDir({
 		BRIGADE_CONFIG_DIR: explicit !== void 0 && isAbsolute(explicit) ? explicit : void 0,
 		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
@@ -8264,6 +9434,7 @@ function openHarnessAdapter(target, options = {}) {
 }
 var init_harness_adapter = __esmMin((() => {
 	init_http();
+	init_claude_code();
 }));
 
 // src/harness/adapter/index.ts
@@ -8387,415 +9558,6 @@ var init_pacing = __esmMin((() => {
 	init_pacer_limits();
 }));
 
-// src/harness/socket/inbox-post-lines.ts
-/**
-* The two NDJSON lines of one post to Claude Code's inbox socket (claude-code.md §3.2), byte-exact:
-*
-* ```
-* {"type":"auth","token":"<token>"}\n
-* {"type":"user","message":{"role":"user","content":"<content>"}}\n
-* ```
-*
-* Each line is `JSON.stringify` output (members in this order) plus `\n`; `JSON.stringify` escapes
-* `\n` and `\r`, so each stays one physical line. The result holds the token: never log it.
-*
-* @example encodeInboxPostLines("t0k", "hi") === '{"type":"auth","token":"t0k"}\n{"type":"user","message":{"role":"user","content":"hi"}}\n'
-*/
-function encodeInboxPostLines(token, content) {
-	return `${JSON.stringify({
-		type: "auth",
-		token
-	})}\n${JSON.stringify({
-		type: "user",
-		message: {
-			role: "user",
-			content
-		}
-	})}\n`;
-}
-var init_inbox_post_lines = __esmMin((() => {}));
-
-// src/harness/socket/inbox-socket-limits.ts
-/**
-* Largest socket path, in UTF-8 bytes, that fits a `sockaddr_un.sun_path` with its terminating
-* NUL (claude-code.md §3.2): 107 on Linux, 103 on macOS. Any other platform gets the smaller value.
-*
-* @example sunPathLimit("linux") === 107
-*/
-function sunPathLimit(platform) {
-	return platform === "linux" ? 107 : 103;
-}
-var INBOX_POST_MAX_CHARS, INBOX_CONNECT_TIMEOUT_MS, INBOX_WRITE_TIMEOUT_MS;
-var init_inbox_socket_limits = __esmMin((() => {
-	INBOX_POST_MAX_CHARS = 1048576;
-	INBOX_CONNECT_TIMEOUT_MS = 5e3;
-	INBOX_WRITE_TIMEOUT_MS = 5e3;
-}));
-
-// src/harness/socket/inbox-socket-path.ts
-/**
-* The pre-checks of claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is refused,
-* not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a socket;
-* permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed token of
-* {@link INBOX_SOCKET_REFUSALS} and never the path.
-*
-* The check and the later `connect` are two system calls, so a path swapped between them is not
-* caught here; Claude Code's socket lives in a private 0700 folder, which is what closes that gap.
-*
-* @example await checkInboxSocketPath("cc.sock") // { ok: false, reason: "path_not_absolute" }
-*/
-async function checkInboxSocketPath(path, options = {}) {
-	if (typeof path !== "string" || path.length === 0 || path.includes("\0")) return {
-		ok: false,
-		reason: "path_invalid"
-	};
-	if (!isAbsolute(path)) return {
-		ok: false,
-		reason: "path_not_absolute"
-	};
-	const platform = options.platform ?? process.platform;
-	if (Buffer.byteLength(path, "utf8") > sunPathLimit(platform)) return {
-		ok: false,
-		reason: "path_too_long"
-	};
-	let stats;
-	try {
-		stats = await lstat(path);
-	} catch (error) {
-		const code = error.code;
-		return {
-			ok: false,
-			reason: code === "ENOENT" || code === "ENOTDIR" ? "socket_missing" : "socket_unreadable"
-		};
-	}
-	if (stats.isSymbolicLink()) return {
-		ok: false,
-		reason: "socket_is_symlink"
-	};
-	if (!stats.isSocket()) return {
-		ok: false,
-		reason: "not_a_socket"
-	};
-	if ((stats.mode & PERMISSION_BITS) !== 384) return {
-		ok: false,
-		reason: "socket_mode_not_0600"
-	};
-	const uid = options.uid ?? process.getuid?.() ?? -1;
-	if (stats.uid !== uid) return {
-		ok: false,
-		reason: "socket_wrong_owner"
-	};
-	return { ok: true };
-}
-var PERMISSION_BITS;
-var init_inbox_socket_path = __esmMin((() => {
-	init_inbox_socket_limits();
-	PERMISSION_BITS = 4095;
-}));
-
-// src/harness/socket/post-to-inbox.ts
-/**
-* Posts one message to Claude Code's inbox socket, byte-exact per claude-code.md §3.2:
-*
-* 1. refuses before dialling: empty content; the two lines over {@link INBOX_POST_MAX_CHARS};
-*    then the one-`lstat` path pre-checks of `checkInboxSocketPath`;
-* 2. connects (5 s timeout);
-* 3. writes `{"type":"auth","token":…}\n{"type":"user","message":{"role":"user","content":…}}\n`
-*    and closes, under one 5 s deadline;
-* 4. reads nothing.
-*
-* Never throws; logs nothing. The token appears only in the bytes written to the socket.
-*
-* @example
-* const r = await postToInbox({ socketPath, token, content: wrap(frame, name) });
-* if (r.ok) ack(); else if (r.stage === "failed" && r.connected) pacer.record(now, content);
-*/
-async function postToInbox(options) {
-	const { content } = options;
-	if (typeof content !== "string" || content.length === 0) return {
-		ok: false,
-		stage: "refused",
-		reason: "content_empty"
-	};
-	const payload = encodeInboxPostLines(String(options.token), content);
-	if (payload.length > 1048576) return {
-		ok: false,
-		stage: "refused",
-		reason: "message_too_large"
-	};
-	const check = await checkInboxSocketPath(options.socketPath, options);
-	if (!check.ok) return {
-		ok: false,
-		stage: "refused",
-		reason: check.reason
-	};
-	return dialAndWrite(options.socketPath, payload, options.connectTimeoutMs ?? 5e3, options.writeTimeoutMs ?? 5e3);
-}
-function dialAndWrite(path, payload, connectTimeoutMs, writeTimeoutMs) {
-	return new Promise((resolve) => {
-		let connected = false;
-		let finished = false;
-		let settled = false;
-		const socket = createConnection({ path });
-		const settle = (result) => {
-			if (settled) return;
-			settled = true;
-			clearTimeout(timer);
-			socket.destroy();
-			resolve(result);
-		};
-		const fail = (reason) => settle({
-			ok: false,
-			stage: "failed",
-			reason,
-			connected
-		});
-		let timer = setTimeout(() => fail("connect_timeout"), connectTimeoutMs);
-		socket.on("error", () => fail(connected ? "write_failed" : "connect_failed"));
-		socket.on("connect", () => {
-			connected = true;
-			clearTimeout(timer);
-			timer = setTimeout(() => fail("write_timeout"), writeTimeoutMs);
-			socket.end(payload, "utf8");
-		});
-		socket.on("finish", () => {
-			finished = true;
-			socket.destroy();
-		});
-		socket.on("close", (hadError) => {
-			if (finished && !hadError) settle({ ok: true });
-			else fail(connected ? "write_failed" : "connect_failed");
-		});
-	});
-}
-var init_post_to_inbox = __esmMin((() => {
-	init_inbox_post_lines();
-	init_inbox_socket_limits();
-	init_inbox_socket_path();
-}));
-
-// src/harness/socket/index.ts
-var init_socket = __esmMin((() => {
-	/* @__PURE__ */ init_inbox_post_lines();
-	init_inbox_socket_limits();
-	init_inbox_socket_path();
-	init_post_to_inbox();
-}));
-
-// src/harness/watcher/transcript-usage.ts
-/**
-* Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
-* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
-* `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
-* "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
-* sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
-* used = input + cache_read + cache_creation (absent cache members count 0; `input_tokens` must
-* be a non-negative integer, the sum at most 2^53 − 1). `undefined` for anything else, garbage
-* included. Never throws.
-*
-* @example parseTranscriptUsageLine('{"type":"assistant","message":{"model":"claude-x","usage":{"input_tokens":3,"cache_read_input_tokens":100}}}') // { model: "claude-x", contextUsedTokens: 103 }
-*/
-function parseTranscriptUsageLine(line) {
-	if (!line.includes(ASSISTANT_MARK)) return void 0;
-	let value;
-	try {
-		value = JSON.parse(line);
-	} catch {
-		return;
-	}
-	if (!isRecord(value) || value.type !== "assistant" || value.isSidechain === true) return;
-	const message = value.message;
-	if (!isRecord(message)) return void 0;
-	const rawModel = message.model;
-	if (rawModel === SYNTHETIC_MODEL) return void 0;
-	const model = typeof rawModel === "string" ? oneLine(rawModel, 128) : "";
-	const tokens = contextTokens(message.usage);
-	if (model === "" && tokens === void 0) return void 0;
-	return {
-		...model === "" ? {} : { model },
-		...tokens === void 0 ? {} : { contextUsedTokens: tokens }
-	};
-}
-function contextTokens(usage) {
-	if (!isRecord(usage)) return void 0;
-	const input = count(usage.input_tokens, false);
-	const read = count(usage.cache_read_input_tokens, true);
-	const created = count(usage.cache_creation_input_tokens, true);
-	if (input === void 0 || read === void 0 || created === void 0) return void 0;
-	const sum = input + read + created;
-	return Number.isSafeInteger(sum) ? sum : void 0;
-}
-function count(value, optional) {
-	if (value === void 0 || value === null) return optional ? 0 : void 0;
-	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : void 0;
-}
-function isRecord(value) {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function withRestart(outcome, restarted) {
-	return restarted === void 0 ? outcome : {
-		...outcome,
-		restarted
-	};
-}
-var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, FLAGS$1, TranscriptUsageReader;
-var init_transcript_usage = __esmMin((() => {
-	init_sanitize();
-	TRANSCRIPT_READ_MAX_BYTES = 1048576;
-	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
-	ASSISTANT_MARK = "\"assistant\"";
-	SYNTHETIC_MODEL = "<synthetic>";
-	NEWLINE = 10;
-	FLAGS$1 = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
-	TranscriptUsageReader = class {
-		#maxReadBytes;
-		#path;
-		#identity;
-		#offset = 0;
-		/** The byte at `#offset` is inside a line already given up on: drop through the next `\n`. */
-		#skipping = false;
-		#model;
-		#contextUsedTokens;
-		constructor(options = {}) {
-			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
-		}
-		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
-		get model() {
-			return this.#model;
-		}
-		/** The latest context size seen, tokens, if any. */
-		get contextUsedTokens() {
-			return this.#contextUsedTokens;
-		}
-		/**
-		* Reads what was appended to the transcript at `path` since the last call. `undefined`, `""`
-		* or a relative path reads nothing (the values stay). Never throws.
-		*
-		* @example reader.read("/home/dana/.claude/projects/w/5d1c.jsonl").changed
-		*/
-		read(path) {
-			const none = {
-				changed: false,
-				bytesRead: 0,
-				skippedBytes: 0
-			};
-			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
-			let restarted;
-			if (path !== this.#path) {
-				if (this.#path !== void 0) restarted = "path_changed";
-				this.#path = path;
-				this.#startOver();
-			}
-			let fd;
-			try {
-				fd = openSync(path, FLAGS$1);
-			} catch {
-				return withRestart(none, restarted);
-			}
-			try {
-				return this.#readOpen(fd, restarted);
-			} catch {
-				return withRestart(none, restarted);
-			} finally {
-				closeSync(fd);
-			}
-		}
-		#startOver() {
-			this.#identity = void 0;
-			this.#offset = 0;
-			this.#skipping = false;
-		}
-		#readOpen(fd, restartedBefore) {
-			let restarted = restartedBefore;
-			const info = fstatSync(fd);
-			if (!info.isFile()) return withRestart({
-				changed: false,
-				bytesRead: 0,
-				skippedBytes: 0
-			}, restarted);
-			const identity = `${info.dev}:${info.ino}`;
-			if (this.#identity !== void 0 && this.#identity !== identity) {
-				restarted = "replaced";
-				this.#startOver();
-			} else if (info.size < this.#offset) {
-				restarted = "truncated";
-				this.#startOver();
-			}
-			this.#identity = identity;
-			const size = info.size;
-			let skippedBytes = 0;
-			if (size - this.#offset > this.#maxReadBytes) {
-				const target = size - this.#maxReadBytes;
-				skippedBytes = target - this.#offset;
-				this.#offset = target;
-				this.#skipping = true;
-			}
-			const wanted = size - this.#offset;
-			if (wanted <= 0) return withRestart({
-				changed: false,
-				bytesRead: 0,
-				skippedBytes
-			}, restarted);
-			const data = Buffer.allocUnsafe(wanted);
-			let length = 0;
-			while (length < wanted) {
-				const n = readSync(fd, data, length, wanted - length, this.#offset + length);
-				if (n === 0) break;
-				length += n;
-			}
-			return withRestart({
-				changed: this.#consume(data.subarray(0, length)),
-				bytesRead: length,
-				skippedBytes
-			}, restarted);
-		}
-		/** Takes the whole lines of `data` (read at `#offset`) and moves `#offset` past them. */
-		#consume(data) {
-			let start = 0;
-			if (this.#skipping) {
-				const end = data.indexOf(NEWLINE);
-				if (end < 0) {
-					this.#offset += data.length;
-					return false;
-				}
-				start = end + 1;
-				this.#skipping = false;
-			}
-			const last = data.lastIndexOf(NEWLINE);
-			if (last < start) {
-				if (data.length - start >= this.#maxReadBytes) {
-					this.#offset += data.length;
-					this.#skipping = true;
-				} else this.#offset += start;
-				return false;
-			}
-			this.#offset += last + 1;
-			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
-		}
-		/** Scans `lines` from the newest back until both values are found. */
-		#takeLatest(lines) {
-			let model;
-			let tokens;
-			for (let i = lines.length - 1; i >= 0 && (model === void 0 || tokens === void 0); i -= 1) {
-				const usage = parseTranscriptUsageLine(lines[i]);
-				if (usage === void 0) continue;
-				model ??= usage.model;
-				tokens ??= usage.contextUsedTokens;
-			}
-			let changed = false;
-			if (model !== void 0 && model !== this.#model) {
-				this.#model = model;
-				changed = true;
-			}
-			if (tokens !== void 0 && tokens !== this.#contextUsedTokens) {
-				this.#contextUsedTokens = tokens;
-				changed = true;
-			}
-			return changed;
-		}
-	};
-}));
-
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -8839,7 +9601,7 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 	return { write(level, event, fields = {}) {
 		try {
 			if (size < 0) {
-				ensureStateFolder(root, dirname(path));
+				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
 				try {
 					size = statSync(path).size;
 				} catch {
@@ -8860,27 +9622,13 @@ function fileWatcherLog(root, path, secrets, options = {}) {
 				renameSync(path, `${path}.1`);
 				size = 0;
 			}
-			appendPrivate(path, line);
-			size += bytes;
+			if (appendPrivateFile(path, line).ok) size += bytes;
 		} catch {}
 	} };
 }
-/**
-* Appends to the log without following a symlink at its path, and makes a file that exists with
-* looser bits private again (0600), both on the open descriptor.
-*/
-function appendPrivate(path, line) {
-	const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 384);
-	try {
-		if ((fstatSync(fd).mode & 63) !== 0) fchmodSync(fd, 384);
-		writeSync(fd, line);
-	} finally {
-		closeSync(fd);
-	}
-}
 var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
 var init_watcher_log = __esmMin((() => {
-	init_private_folder();
+	init_local_files();
 	WATCHER_LOG_MAX_BYTES = 5e6;
 	MAX_FIELD_CHARS = 200;
 }));
@@ -8899,7 +9647,7 @@ var init_watcher_log = __esmMin((() => {
 async function runWatcher(options) {
 	const claudePid = options.claudePid;
 	const env = options.env;
-	if (!PID$3.test(claudePid) || env.CLAUDE_PID !== claudePid) return {
+	if (!isClaudePid(claudePid) || env.CLAUDE_PID !== claudePid) return {
 		reason: "not_in_session",
 		status: ERROR_EXIT_STATUS.config
 	};
@@ -8910,7 +9658,7 @@ async function runWatcher(options) {
 	};
 	const layout = stateLayout(stateDir.dir);
 	const uid = options.uid ?? process.getuid?.() ?? -1;
-	const token = env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+	const token = messagingToken(env);
 	const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
 	const read = readByPidMap({
 		claudePid,
@@ -8933,7 +9681,8 @@ async function runWatcher(options) {
 			status: ERROR_EXIT_STATUS.config
 		};
 	}
-	const socketPath = env.CLAUDE_CODE_MESSAGING_SOCKET !== void 0 && env.CLAUDE_CODE_MESSAGING_SOCKET !== "" ? env.CLAUDE_CODE_MESSAGING_SOCKET : map.socket_path;
+	const fromEnv = messagingSocketFromEnv(env);
+	const socketPath = fromEnv !== "" ? fromEnv : map.socket_path;
 	const probe = options.probe ?? systemProcessProbe;
 	const startToken = probe.startToken(process.pid) ?? `pid:${process.pid}`;
 	const acquired = acquirePidfile(layout, claudePid, {
@@ -8981,18 +9730,16 @@ async function runWatcher(options) {
 function codeOf(error) {
 	return isBapError(error) ? error.code : "internal";
 }
-var FATAL_CODES, PID$3, SET_ASIDE_REDRIVE_MS, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
+var FATAL_CODES, SET_ASIDE_REDRIVE_MS, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
+	init_claude_code();
 	init_inbound();
 	init_pacing();
-	init_socket();
 	init_state();
 	init_ensure_watcher();
 	init_process_probe();
-	init_registry_activity();
-	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -9002,7 +9749,6 @@ var init_run_watcher = __esmMin((() => {
 		"protocol_mismatch",
 		"config"
 	]);
-	PID$3 = /^[1-9][0-9]{0,9}$/;
 	SET_ASIDE_REDRIVE_MS = 6e4;
 	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
 	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
@@ -9538,11 +10284,8 @@ var init_run_watcher = __esmMin((() => {
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
 	init_ensure_watcher();
-	init_private_folder();
 	init_process_probe();
-	init_registry_activity();
 	init_run_watcher();
-	init_transcript_usage();
 	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
@@ -9550,15 +10293,15 @@ var init_watcher = __esmMin((() => {
 
 // src/cli/watch-command.ts
 var watch_command_exports = /* @__PURE__ */ __exportAll({ runWatch: () => runWatch });
-var PID$2, runWatch;
+var runWatch;
 var init_watch_command = __esmMin((() => {
+	init_claude_code();
 	init_watcher();
 	init_cli_io();
-	PID$2 = /^[1-9][0-9]{0,9}$/;
 	runWatch = async (argv, io) => {
 		if (argv.length !== 2 || argv[0] !== "--claude-pid") throw new CliUsageError("usage: brigade watch --claude-pid <pid> (started by the plugin's hooks)");
 		const claudePid = argv[1];
-		if (!PID$2.test(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
+		if (!isClaudePid(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
 		const controller = new AbortController();
 		const stop = () => controller.abort();
 		process.on("SIGTERM", stop);
@@ -10175,27 +10918,17 @@ async function readInput(io, bodyFile) {
 	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
 	return readUpTo(io.stdin, 16386);
 }
-async function readBodyFile(path) {
-	try {
-		const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-		try {
-			const info = await handle.stat();
-			if (!info.isFile()) return "body_file_unreadable";
-			if (info.size > 16385) return "body_too_large";
-			const buffer = /* @__PURE__ */ new Uint8Array(16386);
-			let total = 0;
-			while (total < buffer.length) {
-				const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-				if (bytesRead === 0) break;
-				total += bytesRead;
-			}
-			return buffer.subarray(0, total);
-		} finally {
-			await handle.close();
-		}
-	} catch {
-		return "body_file_unreadable";
-	}
+/**
+* The body file, up to one byte past a full body (its final newline): the person names it, so a
+* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
+*/
+function readBodyFile(path) {
+	const read = readLocalFile(path, {
+		maxBytes: 16385,
+		followSymlink: true
+	});
+	if (read.ok) return read.bytes;
+	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
 }
 /** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
 async function sendWithOneRetry(ctx, request) {
@@ -10242,6 +10975,7 @@ var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSA
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
+	init_local_files();
 	init_protocol();
 	init_cli_io();
 	init_parse_command_flags();
@@ -10426,7 +11160,7 @@ async function runInbox(argv, io) {
 	return 0;
 }
 function inSession$1(env) {
-	return env.CLAUDE_PID !== void 0 && env.CLAUDE_PID !== "";
+	return insideClaudeCode(env);
 }
 function refuse(io, command, refusal, extra = "") {
 	io.stderr(`brigade ${command}: ${INBOX_REFUSAL_SENTENCES[refusal]}${extra}\n`);
@@ -10617,6 +11351,7 @@ async function runRelease(argv, io) {
 var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
 var init_inbox_command = __esmMin((() => {
 	init_sanitize();
+	init_claude_code();
 	init_session_context();
 	init_state();
 	init_cli_io();
@@ -10711,53 +11446,6 @@ var init_adapter_features = __esmMin((() => {
 	init_protocol();
 }));
 
-// src/harness/hooks/bounded-file-read.ts
-/**
-* Reads a regular file of at most `maxBytes` (read to one byte past the cap, so a file that grew
-* after the `fstat` is still refused). `undefined` when the file is missing, not a regular file,
-* too large or unreadable. `noFollow` refuses a symbolic link at the last component. With `tail`,
-* a larger file is not refused: its last `maxBytes` bytes are returned. Never throws.
-*
-* @example const bytes = readBoundedFile("/home/dana/.claude/settings.json", 1_048_576);
-*/
-function readBoundedFile(path, maxBytes, options = {}) {
-	let fd;
-	try {
-		fd = openSync(path, options.noFollow === true ? FLAGS | constants.O_NOFOLLOW : FLAGS);
-	} catch {
-		return;
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return void 0;
-		let position = 0;
-		if (info.size > maxBytes) {
-			if (options.tail !== true) return void 0;
-			position = info.size - maxBytes;
-		}
-		const buffer = Buffer.alloc(maxBytes + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > maxBytes) {
-			if (options.tail !== true) return void 0;
-			return buffer.subarray(length - maxBytes, length);
-		}
-		return buffer.subarray(0, length);
-	} catch {
-		return;
-	} finally {
-		closeSync(fd);
-	}
-}
-var FLAGS;
-var init_bounded_file_read = __esmMin((() => {
-	FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
-}));
-
 // src/harness/hooks/by-native-hint.ts
 /**
 * Reads the hint of `claudeSessionId` through the private-file checks (missing, foreign,
@@ -10808,11 +11496,12 @@ var init_by_native_hint = __esmMin((() => {
 // src/harness/hooks/hook-limits.ts
 var HOOK_LIMITS;
 var init_hook_limits = __esmMin((() => {
+	init_claude_code();
 	HOOK_LIMITS = {
 		maxStdinBytes: 1048576,
-		maxRegistryBytes: 262144,
-		maxSettingsBytes: 1048576,
-		maxTranscriptTailBytes: 262144,
+		maxRegistryBytes: MAX_REGISTRY_BYTES,
+		maxSettingsBytes: MAX_SETTINGS_BYTES,
+		maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
 		maxNoticeBytes: 16384,
 		maxOutputCodePoints: 1e4,
 		sessionStartMs: 55e3,
@@ -10850,67 +11539,6 @@ async function closeMappedSession(ctx, map) {
 }
 var init_close_mapped_session = __esmMin((() => {
 	init_hook_limits();
-}));
-
-// src/harness/hooks/display-name.ts
-/**
-* The session name a hook registers (claude-code.md §5), the first non-empty of, each through
-* `registeredName` (64 code points, one line, sanitised): the registry name unless its
-* `nameSource` is `derived`; the transcript's latest custom title; the derived registry name;
-* stdin `session_title`; `basename(cwd)`; else `claude-code`.
-*
-* @example chooseDisplayName({ registry: { name: "api-3f2a", nameSource: "derived" }, transcriptTitle: "", sessionTitle: "", cwd: "/w/api" }) === "api-3f2a"
-*/
-function chooseDisplayName(sources) {
-	const derived = sources.registry.nameSource === "derived";
-	const candidates = [
-		derived ? "" : sources.registry.name,
-		sources.transcriptTitle,
-		derived ? sources.registry.name : "",
-		sources.sessionTitle,
-		sources.cwd === "" ? "" : basename(sources.cwd)
-	];
-	for (const candidate of candidates) {
-		if (candidate === "") continue;
-		const name = registeredName(candidate);
-		if (name !== "") return name;
-	}
-	return FALLBACK_SESSION_NAME;
-}
-/**
-* The latest custom title in a Claude Code transcript (JSONL, an internal format: we read lines of
-* the shape `{"type":"custom-title","customTitle":"…"}`, as `/rename` writes them). Only the last
-* 256 KiB are read; an absent, relative or unreadable path, or no such line → `""`. The transcript
-* never leaves the machine; only the title, through `registeredName`, is registered. Never throws.
-*
-* @example readTranscriptCustomTitle("/home/dana/.claude/projects/w/5d1c.jsonl")
-*/
-function readTranscriptCustomTitle(path) {
-	if (path === "" || !isAbsolute(path)) return "";
-	const bytes = readBoundedFile(path, HOOK_LIMITS.maxTranscriptTailBytes, { tail: true });
-	if (bytes === void 0) return "";
-	const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-	if (!text.includes(CUSTOM_TITLE_MARK)) return "";
-	const lines = text.split("\n");
-	for (let i = lines.length - 1; i >= 0; i -= 1) {
-		const line = lines[i];
-		if (!line.includes(CUSTOM_TITLE_MARK)) continue;
-		try {
-			const value = JSON.parse(line);
-			if (typeof value !== "object" || value === null) continue;
-			const o = value;
-			if (o.type === "custom-title" && typeof o.customTitle === "string") return o.customTitle;
-		} catch {}
-	}
-	return "";
-}
-var FALLBACK_SESSION_NAME, CUSTOM_TITLE_MARK;
-var init_display_name = __esmMin((() => {
-	init_sanitize();
-	init_bounded_file_read();
-	init_hook_limits();
-	FALLBACK_SESSION_NAME = "claude-code";
-	CUSTOM_TITLE_MARK = "\"custom-title\"";
 }));
 
 // src/harness/binding/binding-file.ts
@@ -11159,14 +11787,6 @@ var init_consent = __esmMin((() => {
 }));
 
 // src/harness/binding/find-team-binding.ts
-function exists(path) {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
 /**
 * Resolves `startDir` (made absolute, symlinks resolved) and finds the repository top above it:
 * the first folder, from `startDir` itself upwards, holding a `.git` entry (a folder, or the file
@@ -11182,7 +11802,7 @@ function locateCheckout(startDir) {
 		return;
 	}
 	for (let dir = start;;) {
-		if (exists(join(dir, ".git"))) return {
+		if (entryExists$1(join(dir, ".git"))) return {
 			start,
 			repositoryTop: dir
 		};
@@ -11192,37 +11812,6 @@ function locateCheckout(startDir) {
 			repositoryTop: void 0
 		};
 		dir = parent;
-	}
-}
-function readBindingBytes(path) {
-	let fd;
-	try {
-		fd = openSync(path, OPEN_FLAGS);
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-		return { kind: "unreadable" };
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return { kind: "unreadable" };
-		if (info.size > 65536) return { kind: "too_large" };
-		const buffer = Buffer.alloc(MAX_TEAM_BINDING_BYTES + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > 65536) return { kind: "too_large" };
-		return {
-			kind: "ok",
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return { kind: "unreadable" };
-	} finally {
-		closeSync(fd);
 	}
 }
 /**
@@ -11248,16 +11837,16 @@ function findTeamBinding(startDir) {
 	const top = location.repositoryTop;
 	for (let dir = location.start;; dir = dirname(dir)) {
 		const file = join(dir, TEAM_BINDING_FILE_NAME);
-		const read = readBindingBytes(file);
-		if (read.kind === "unreadable") return {
-			ok: false,
-			reason: "binding_unreadable"
-		};
-		if (read.kind === "too_large") return {
+		const read = readLocalFile(file, { maxBytes: MAX_TEAM_BINDING_BYTES });
+		if (!read.ok && read.reason === "too_large") return {
 			ok: false,
 			reason: "binding_invalid"
 		};
-		if (read.kind === "ok") {
+		if (!read.ok && read.reason !== "missing") return {
+			ok: false,
+			reason: "binding_unreadable"
+		};
+		if (read.ok) {
 			const parsed = parseTeamBindingFile(read.bytes);
 			if (!parsed.ok) return {
 				ok: false,
@@ -11276,10 +11865,9 @@ function findTeamBinding(startDir) {
 		};
 	}
 }
-var OPEN_FLAGS;
 var init_find_team_binding = __esmMin((() => {
+	init_local_files();
 	init_binding_file();
-	OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 }));
 
 // src/harness/binding/session-team.ts
@@ -11612,228 +12200,6 @@ var init_hook_output = __esmMin((() => {
 	};
 }));
 
-// src/harness/hooks/inbound-setting.ts
-function refused$1(reason) {
-	return {
-		kind: "refused",
-		reason
-	};
-}
-function isJsonSpace(b) {
-	return b === 32 || b === 10 || b === 13 || b === 9;
-}
-function jsonEqual(a, b) {
-	if (a === b) return true;
-	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-		return a.every((v, i) => jsonEqual(v, b[i]));
-	}
-	const keys = Object.keys(a);
-	if (keys.length !== Object.keys(b).length) return false;
-	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-}
-/**
-* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
-* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
-* that followed it (so an indented file stays indented), with a `,` when the object has members.
-* `undefined` when `original` does not start (after JSON whitespace) with `{`.
-*
-* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
-*/
-function insertAcceptMember(original) {
-	let brace = 0;
-	while (isJsonSpace(original[brace])) brace += 1;
-	if (original[brace] !== 123) return void 0;
-	let next = brace + 1;
-	while (isJsonSpace(original[next])) next += 1;
-	const empty = original[next] === 125;
-	const space = original.subarray(brace + 1, next);
-	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
-	const head = original.subarray(0, brace + 1);
-	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
-	out.set(head, 0);
-	let at = head.length;
-	if (!empty) {
-		out.set(space, at);
-		at += space.length;
-	}
-	out.set(insert, at);
-	out.set(original.subarray(brace + 1), at + insert.length);
-	return out;
-}
-function readNoFollow(path, before) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch {
-		return "unreadable";
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile()) return "not_regular";
-		if (info.ino !== before.ino || info.dev !== before.dev) return "changed_meanwhile";
-		const cap = HOOK_LIMITS.maxSettingsBytes;
-		const buffer = Buffer.alloc(cap + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > cap) return "too_large";
-		return new Uint8Array(buffer.subarray(0, length));
-	} catch {
-		return "unreadable";
-	} finally {
-		closeSync(fd);
-	}
-}
-/** Writes `bytes` to a fresh sibling temp file with exactly `mode`; returns its path. */
-function writeTemp(dir, bytes, mode) {
-	const temp = join(dir, `.settings.json.brigade-${process.pid}-${randomBytes(6).toString("hex")}`);
-	const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	try {
-		fchmodSync(fd, mode);
-		let at = 0;
-		while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-		fsyncSync(fd);
-	} catch (error) {
-		closeSync(fd);
-		rmSync(temp, { force: true });
-		throw error;
-	}
-	closeSync(fd);
-	return temp;
-}
-function sameFile(a, b) {
-	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-/**
-* The `claude_inbound_setting` option (claude-code.md §4): makes the **user** `settings.json`
-* (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it says nothing,
-* so a session that bypasses permission prompts does not hold every post for a dialog. The caller
-* runs it only in such a session (`permission_mode` `bypassPermissions`, which only
-* UserPromptSubmit reports) and only while the option is on.
-* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
-* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
-*   exists (`created`; never over a file that appeared meanwhile);
-* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
-*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
-*   re-parsed and compared with the original object plus that member, written to a sibling temp
-*   file with the file's own permission bits, and renamed over it if the file did not change
-*   meanwhile (`inserted`).
-* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
-*
-* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
-*/
-function ensureInboundAcceptSetting(claudeConfigDir, uid) {
-	const path = join(claudeConfigDir, "settings.json");
-	let before;
-	try {
-		before = lstatSync(path);
-	} catch (error) {
-		if (error.code !== "ENOENT") return refused$1("unreadable");
-		return createSettings(claudeConfigDir, path);
-	}
-	if (before.isSymbolicLink()) return refused$1("symlink");
-	if (!before.isFile()) return refused$1("not_regular");
-	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
-	if (before.size > HOOK_LIMITS.maxSettingsBytes) return refused$1("too_large");
-	const original = readNoFollow(path, before);
-	if (typeof original === "string") return refused$1(original);
-	const parsed = parseJsonDocument(original, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
-	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
-	const updated = insertAcceptMember(original);
-	if (updated === void 0) return refused$1("not_json_object");
-	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
-	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
-		...parsed.value,
-		crossSessionInbound: "accept"
-	}, reparsed.value)) return refused$1("verify_failed");
-	let temp;
-	try {
-		temp = writeTemp(claudeConfigDir, updated, before.mode & 4095);
-	} catch {
-		return refused$1("write_failed");
-	}
-	try {
-		const now = lstatSync(path);
-		if (!now.isFile() || !sameFile(before, now)) {
-			rmSync(temp, { force: true });
-			return refused$1("changed_meanwhile");
-		}
-		renameSync(temp, path);
-		return { kind: "inserted" };
-	} catch {
-		rmSync(temp, { force: true });
-		return refused$1("write_failed");
-	}
-}
-function createSettings(dir, path) {
-	try {
-		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
-	} catch {
-		return refused$1("no_directory");
-	}
-	let temp;
-	try {
-		temp = writeTemp(dir, encoder.encode(NEW_FILE), 384);
-	} catch {
-		return refused$1("write_failed");
-	}
-	try {
-		linkSync(temp, path);
-		return { kind: "created" };
-	} catch (error) {
-		return refused$1(error.code === "EEXIST" ? "changed_meanwhile" : "write_failed");
-	} finally {
-		rmSync(temp, { force: true });
-	}
-}
-var MEMBER, NEW_FILE, encoder;
-var init_inbound_setting = __esmMin((() => {
-	init_protocol();
-	init_hook_limits();
-	MEMBER = "\"crossSessionInbound\": \"accept\"";
-	NEW_FILE = `{${MEMBER}}\n`;
-	encoder = new TextEncoder();
-}));
-
-// src/harness/hooks/path-shadowing.ts
-function executableRealpath(path) {
-	try {
-		if (!statSync(path).isFile()) return void 0;
-		accessSync(path, constants.X_OK);
-		return realpathSync(path);
-	} catch {
-		return;
-	}
-}
-/**
-* Whether another `brigade` would run instead of the plugin's in the Bash tool (claude-code.md
-* §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that PATH, so the first
-* executable regular file `brigade` found in a `pathValue` entry (absolute entries only, in
-* order) shadows ours unless its realpath is the realpath of `<pluginRoot>/bin/brigade`. False
-* when no such file is found, or when `pluginRoot` is not absolute or its `bin/brigade` cannot
-* be resolved (nothing to compare with). Never throws.
-*
-* @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
-*/
-function isBrigadeShadowed(pathValue, pluginRoot) {
-	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return false;
-	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
-	if (ours === void 0) return false;
-	for (const entry of pathValue.split(delimiter)) {
-		if (entry === "" || !isAbsolute(entry)) continue;
-		const found = executableRealpath(join(entry, "brigade"));
-		if (found !== void 0) return found !== ours;
-	}
-	return false;
-}
-var init_path_shadowing = __esmMin((() => {}));
-
 // src/harness/hooks/plugin-options.ts
 function option(env, key) {
 	return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
@@ -11914,18 +12280,12 @@ function resolveFrameInstruction(options) {
 	};
 	const path = options.frameFile;
 	if (!isAbsolute(path)) return refused("relative_path");
-	let size;
-	try {
-		const info = statSync(path);
-		if (!info.isFile()) return refused("frame_file_unreadable");
-		size = info.size;
-	} catch {
-		return refused("frame_file_unreadable");
-	}
-	if (size > MAX_FRAME_FILE_BYTES) return refused("frame_file_too_large");
-	const bytes = readBoundedFile(path, MAX_FRAME_FILE_BYTES);
-	if (bytes === void 0) return refused("frame_file_unreadable");
-	const clause = clauseFromFile(bytes);
+	const read = readLocalFile(path, {
+		maxBytes: MAX_FRAME_FILE_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return refused(read.reason === "too_large" ? "frame_file_too_large" : "frame_file_unreadable");
+	const clause = clauseFromFile(read.bytes);
 	if (!clause.ok) return refused(clause.reason);
 	return {
 		ok: true,
@@ -11939,7 +12299,7 @@ var PREFIX, MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
 	init_sanitize();
-	init_bounded_file_read();
+	init_local_files();
 	PREFIX = "CLAUDE_PLUGIN_OPTION_";
 	MAX_FRAME_FILE_BYTES = 4096;
 }));
@@ -12103,9 +12463,9 @@ function ownedByOtherWatcher(request, sessionId) {
 		return false;
 	}
 	for (const name of names) {
-		const match = /^([1-9][0-9]{0,9})\.json$/.exec(name);
-		if (match === null || match[1] === request.claudePid) continue;
-		if (request.ctx.services.watcherSession(request.layout, match[1]) === sessionId) return true;
+		const pid = name.endsWith(".json") ? name.slice(0, -5) : "";
+		if (!isClaudePid(pid) || pid === request.claudePid) continue;
+		if (request.ctx.services.watcherSession(request.layout, pid) === sessionId) return true;
 	}
 	return false;
 }
@@ -12309,125 +12669,14 @@ async function stopPidWatcher(ctx, layout, claudePid) {
 var init_session_connect = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
+	init_claude_code();
 	init_state();
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
-	init_display_name();
 	init_hook_limits();
 	init_plugin_options();
 	init_registration_retry();
-}));
-
-// src/harness/hooks/session-registry.ts
-/**
-* Claude Code's config dir: `CLAUDE_CONFIG_DIR` when absolute, else `$HOME/.claude` (HOME from the
-* given environment, else the OS home). `undefined` when nothing absolute is found.
-*
-* @example claudeConfigDir({ HOME: "/home/dana" }) === "/home/dana/.claude"
-*/
-function claudeConfigDir(env) {
-	const explicit = env.CLAUDE_CONFIG_DIR;
-	if (explicit !== void 0 && explicit !== "" && isAbsolute(explicit)) return explicit;
-	const home = env.HOME !== void 0 && env.HOME !== "" ? env.HOME : homedir();
-	return isAbsolute(home) ? join(home, ".claude") : void 0;
-}
-/**
-* Parses registry bytes into {@link SessionRegistryInfo}; anything unusable gives empty values.
-* Never throws.
-*
-* @example parseSessionRegistry(new TextEncoder().encode('{"status":"busy"}')).status === "busy"
-*/
-function parseSessionRegistry(bytes) {
-	const parsed = parseJsonDocument(bytes, { maxBytes: HOOK_LIMITS.maxRegistryBytes });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return EMPTY_REGISTRY;
-	const o = parsed.value;
-	const s = (name) => {
-		const v = o[name];
-		return typeof v === "string" ? v : "";
-	};
-	return {
-		name: s("name"),
-		nameSource: s("nameSource"),
-		status: s("status") === "busy" ? "busy" : "idle",
-		messagingSocketPath: s("messagingSocketPath"),
-		entrypoint: s("entrypoint"),
-		kind: s("kind"),
-		version: s("version")
-	};
-}
-/**
-* Reads exactly `<configDir>/sessions/<claudePid>.json` (claude-code.md §5): never lists the
-* folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
-* non-decimal pid, a missing folder or any bad file → {@link EMPTY_REGISTRY}. Never throws.
-*
-* @example readSessionRegistry("/home/dana/.claude", "4242").version
-*/
-function readSessionRegistry(configDir, claudePid) {
-	if (configDir === void 0 || !PID$1.test(claudePid)) return EMPTY_REGISTRY;
-	const bytes = readBoundedFile(join(configDir, "sessions", `${claudePid}.json`), HOOK_LIMITS.maxRegistryBytes);
-	return bytes === void 0 ? EMPTY_REGISTRY : parseSessionRegistry(bytes);
-}
-var EMPTY_REGISTRY, PID$1;
-var init_session_registry = __esmMin((() => {
-	init_protocol();
-	init_bounded_file_read();
-	init_hook_limits();
-	EMPTY_REGISTRY = {
-		name: "",
-		nameSource: "",
-		status: "idle",
-		messagingSocketPath: "",
-		entrypoint: "",
-		kind: "",
-		version: ""
-	};
-	PID$1 = /^[1-9][0-9]{0,9}$/;
-}));
-
-// src/harness/hooks/settings-scan.ts
-/**
-* Reads the top-level `crossSessionInbound` of settings bytes: the string value, or `undefined`
-* when the document is not one JSON object or the key is absent or not a string. Never throws.
-*
-* @example crossSessionInboundOf(new TextEncoder().encode('{"crossSessionInbound":"hold"}')) === "hold"
-*/
-function crossSessionInboundOf(bytes) {
-	const parsed = parseJsonDocument(bytes, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
-	const value = parsed.value.crossSessionInbound;
-	return typeof value === "string" ? value : void 0;
-}
-/**
-* The `crossSessionInbound` scan (claude-code.md §4), best effort: `<cwd>/.claude/settings.local.json`,
-* `<cwd>/.claude/settings.json`, `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level
-* key only. Any string other than `accept` (`hold`, `refuse`, or a value Claude Code does not
-* know, which it holds) is a hit: Claude Code would not deliver our posts, so Brigade's effective
-* policy becomes `refuse` (nothing injected, nothing acked). `--settings` and managed settings are
-* invisible here. Never throws.
-*
-* @example scanInboundSettings({ cwd: "/w/api", claudeConfigDir: "/home/dana/.claude" }).hits
-*/
-function scanInboundSettings(options) {
-	const files = [
-		[".claude/settings.local.json", options.cwd === "" ? void 0 : join(options.cwd, ".claude", "settings.local.json")],
-		[".claude/settings.json", options.cwd === "" ? void 0 : join(options.cwd, ".claude", "settings.json")],
-		["user settings.json", options.claudeConfigDir === void 0 ? void 0 : join(options.claudeConfigDir, "settings.json")]
-	];
-	const hits = [];
-	for (const [name, path] of files) {
-		if (path === void 0) continue;
-		const bytes = readBoundedFile(path, HOOK_LIMITS.maxSettingsBytes);
-		if (bytes === void 0) continue;
-		const value = crossSessionInboundOf(bytes);
-		if (value !== void 0 && value !== "accept") hits.push(name);
-	}
-	return { hits };
-}
-var init_settings_scan = __esmMin((() => {
-	init_protocol();
-	init_bounded_file_read();
-	init_hook_limits();
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -12465,7 +12714,7 @@ var init_start_watcher = __esmMin((() => {}));
 */
 function hookSession(ctx) {
 	const pid = ctx.env.CLAUDE_PID ?? "";
-	if (!PID.test(pid)) {
+	if (!isClaudePid(pid)) {
 		ctx.log("brigade hook: not_in_session\n");
 		return;
 	}
@@ -12487,21 +12736,6 @@ function hookSession(ctx) {
 */
 function effectivePolicy(option, hits) {
 	return hits.length > 0 ? "refuse" : option;
-}
-/**
-* The inbox socket a watcher may post to: `CLAUDE_CODE_MESSAGING_SOCKET`, else the registry's
-* `messagingSocketPath`, if absolute and passing the one-`lstat` pre-checks; else `""`.
-*
-* @example const socket = await usableSocket(ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "", registry.messagingSocketPath);
-*/
-async function usableSocket(fromEnv, fromRegistry) {
-	const path = fromEnv !== "" ? fromEnv : fromRegistry;
-	if (path === "" || !isAbsolute(path)) return "";
-	try {
-		return (await checkInboxSocketPath(path)).ok ? path : "";
-	} catch {
-		return "";
-	}
 }
 /**
 * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
@@ -12540,7 +12774,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
 	const policy = effectivePolicy(options.teamInbound, scan.hits);
 	const registry = readSessionRegistry(ccConfig, claudePid);
-	const socketPath = await usableSocket(ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "", registry.messagingSocketPath);
+	const socketPath = await usableSocket(messagingSocketFromEnv(ctx.env), registry.messagingSocketPath);
 	const result = await connectSession({
 		input,
 		ctx,
@@ -12569,7 +12803,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		return "failed";
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
-	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+	const token = messagingToken(ctx.env);
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
 		sessionName: result.map.session_name,
@@ -12641,7 +12875,7 @@ async function refreshAfterCompact(input, ctx, where, out) {
 	});
 	if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
 	const registry = readSessionRegistry(ccConfig, where.claudePid);
-	const socketPath = await usableSocket(ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "", registry.messagingSocketPath);
+	const socketPath = await usableSocket(messagingSocketFromEnv(ctx.env), registry.messagingSocketPath);
 	const transcript = input.transcript_path;
 	const refreshed = {
 		...map,
@@ -12663,21 +12897,16 @@ async function refreshAfterCompact(input, ctx, where, out) {
 	}));
 	return "connected";
 }
-var PID;
 var init_session_start_hook = __esmMin((() => {
 	init_adapter();
-	init_socket();
+	init_claude_code();
 	init_state();
 	init_hook_limits();
 	init_hook_lines();
-	init_path_shadowing();
 	init_plugin_options();
 	init_registration_retry();
 	init_session_connect();
-	init_session_registry();
-	init_settings_scan();
 	init_start_watcher();
-	PID = /^[1-9][0-9]{0,9}$/;
 }));
 
 // src/harness/hooks/prompt-hook.ts
@@ -12711,7 +12940,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	applyInboundSetting(input, ctx, out);
 	const map = updateMap(input, ctx, where, read.map, out);
 	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
-	const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
 	if (map.socket_path !== "" && token !== "") {
 		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
@@ -12835,19 +13064,17 @@ async function retryRegistration(input, ctx, where, out, deadline) {
 var PERMISSION_MODE;
 var init_prompt_hook = __esmMin((() => {
 	init_sanitize();
+	init_claude_code();
 	init_state();
 	init_adapter_features();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
-	init_inbound_setting();
 	init_plugin_options();
 	init_poll_messages();
 	init_registration_retry();
 	init_session_connect();
-	init_session_registry();
 	init_session_start_hook();
-	init_settings_scan();
 	init_start_watcher();
 	PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 }));
@@ -12965,17 +13192,13 @@ var init_run_hook_event = __esmMin((() => {
 // src/harness/hooks/index.ts
 var init_hooks = __esmMin((() => {
 	init_adapter_features();
-	init_bounded_file_read();
 	init_by_native_hint();
 	init_close_mapped_session();
-	init_display_name();
 	init_hook_context();
 	init_hook_input();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
-	init_inbound_setting();
-	init_path_shadowing();
 	init_plugin_options();
 	init_poll_messages();
 	init_prompt_hook();
@@ -12983,9 +13206,7 @@ var init_hooks = __esmMin((() => {
 	init_run_hook_event();
 	init_session_connect();
 	init_session_end_hook();
-	init_session_registry();
 	init_session_start_hook();
-	init_settings_scan();
 	/* @__PURE__ */ init_start_watcher();
 }));
 

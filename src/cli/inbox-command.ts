@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { oneLine, sanitizeAttribute, sanitizeId } from "../formats/sanitize/index.ts";
+import { insideClaudeCode } from "../harness/claude-code/index.ts";
 import type { PendingRecord } from "../harness/inbound/index.ts";
 import {
   displayId,
@@ -151,7 +152,7 @@ export async function runInbox(argv: string[], io: CliIo): Promise<number> {
 }
 
 function inSession(env: CliIo["env"]): boolean {
-  return env.CLAUDE_PID !== undefined && env.CLAUDE_PID !== "";
+  return insideClaudeCode(env);
 }
 
 function refuse(io: CliIo, command: string, refusal: InboxRefusal, extra = ""): number {

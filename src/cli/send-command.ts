@@ -1,5 +1,3 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
 import {
   bapErrorLine,
@@ -8,6 +6,7 @@ import {
   loadSessionContext,
   type SessionContext,
 } from "../harness/session-context/index.ts";
+import { readLocalFile } from "../local-files/index.ts";
 import {
   type BapError,
   type ErrorCode,
@@ -283,28 +282,14 @@ async function readInput(
   return readUpTo(io.stdin, SEND_MAX_BODY_BYTES + 2);
 }
 
-async function readBodyFile(path: string): Promise<Uint8Array | SendRefusal> {
-  try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) return "body_file_unreadable";
-      if (info.size > SEND_MAX_BODY_BYTES + 1) return "body_too_large";
-      const buffer = new Uint8Array(SEND_MAX_BODY_BYTES + 2);
-      let total = 0;
-      while (total < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-      }
-      return buffer.subarray(0, total);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return "body_file_unreadable";
-  }
+/**
+ * The body file, up to one byte past a full body (its final newline): the person names it, so a
+ * symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
+ */
+function readBodyFile(path: string): Uint8Array | SendRefusal {
+  const read = readLocalFile(path, { maxBytes: SEND_MAX_BODY_BYTES + 1, followSymlink: true });
+  if (read.ok) return read.bytes;
+  return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
 }
 
 /** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */

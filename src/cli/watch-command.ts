@@ -1,8 +1,7 @@
+import { isClaudePid } from "../harness/claude-code/index.ts";
 import { runWatcher } from "../harness/watcher/index.ts";
 import { CliUsageError } from "./cli-io.ts";
 import type { CommandRunner } from "./command-table.ts";
-
-const PID = /^[1-9][0-9]{0,9}$/;
 
 /**
  * `brigade watch --claude-pid <pid>`: the detached watcher of one Claude Code session
@@ -21,7 +20,7 @@ export const runWatch: CommandRunner = async (argv, io) => {
     );
   }
   const claudePid = argv[1] as string;
-  if (!PID.test(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
+  if (!isClaudePid(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   process.on("SIGTERM", stop);

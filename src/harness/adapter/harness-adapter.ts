@@ -1,6 +1,7 @@
 import { isAbsolute } from "node:path";
 import { HttpAdapter, resolveConfigDir } from "../../adapters/http/index.ts";
 import type { AdapterLogger } from "../../adapters/index.ts";
+import { insideClaudeCode } from "../claude-code/index.ts";
 
 /** Where a session's team lives locally: the adapter config dir and the profile (`team_key`). */
 export interface HarnessAdapterTarget {
@@ -34,7 +35,7 @@ export function harnessConfigDir(
   if (optionConfigDir !== undefined && optionConfigDir !== "" && isAbsolute(optionConfigDir)) {
     return optionConfigDir;
   }
-  const inSession = env.CLAUDE_PID !== undefined && env.CLAUDE_PID !== "";
+  const inSession = insideClaudeCode(env);
   const explicit = inSession ? undefined : env.BRIGADE_CONFIG_DIR;
   // The adapter's own rule refuses a relative BRIGADE_CONFIG_DIR outright; here it is skipped so
   // the XDG/HOME fallback still applies.

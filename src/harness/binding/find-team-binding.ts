@@ -1,13 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-} from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { entryExists, readLocalFile } from "../../local-files/index.ts";
 import {
   MAX_TEAM_BINDING_BYTES,
   parseTeamBindingFile,
@@ -44,15 +37,6 @@ export interface CheckoutLocation {
   readonly repositoryTop: string | undefined;
 }
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Resolves `startDir` (made absolute, symlinks resolved) and finds the repository top above it:
  * the first folder, from `startDir` itself upwards, holding a `.git` entry (a folder, or the file
@@ -68,49 +52,10 @@ export function locateCheckout(startDir: string): CheckoutLocation | undefined {
     return undefined;
   }
   for (let dir = start; ; ) {
-    if (exists(join(dir, ".git"))) return { start, repositoryTop: dir };
+    if (entryExists(join(dir, ".git"))) return { start, repositoryTop: dir };
     const parent = dirname(dir);
     if (parent === dir) return { start, repositoryTop: undefined };
     dir = parent;
-  }
-}
-
-// A committed file is read, not trusted: a symlink (it could point anywhere, even at a FIFO) and
-// anything but a regular file are refused; O_NONBLOCK keeps a planted FIFO from hanging the open.
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-type FileRead =
-  | { readonly kind: "ok"; readonly bytes: Uint8Array }
-  | { readonly kind: "missing" }
-  | { readonly kind: "unreadable" }
-  | { readonly kind: "too_large" };
-
-function readBindingBytes(path: string): FileRead {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-    return { kind: "unreadable" };
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { kind: "unreadable" };
-    if (info.size > MAX_TEAM_BINDING_BYTES) return { kind: "too_large" };
-    const buffer = Buffer.alloc(MAX_TEAM_BINDING_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > MAX_TEAM_BINDING_BYTES) return { kind: "too_large" };
-    return { kind: "ok", bytes: buffer.subarray(0, length) };
-  } catch {
-    return { kind: "unreadable" };
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -134,10 +79,12 @@ export function findTeamBinding(startDir: string): TeamBindingLookup {
   const top = location.repositoryTop;
   for (let dir = location.start; ; dir = dirname(dir)) {
     const file = join(dir, TEAM_BINDING_FILE_NAME);
-    const read = readBindingBytes(file);
-    if (read.kind === "unreadable") return { ok: false, reason: "binding_unreadable" };
-    if (read.kind === "too_large") return { ok: false, reason: "binding_invalid" };
-    if (read.kind === "ok") {
+    // A committed file is read, not trusted: a symlink (it could point anywhere, even at a FIFO)
+    // and anything but a regular file are refused.
+    const read = readLocalFile(file, { maxBytes: MAX_TEAM_BINDING_BYTES });
+    if (!read.ok && read.reason === "too_large") return { ok: false, reason: "binding_invalid" };
+    if (!read.ok && read.reason !== "missing") return { ok: false, reason: "binding_unreadable" };
+    if (read.ok) {
       const parsed = parseTeamBindingFile(read.bytes);
       if (!parsed.ok) return { ok: false, reason: parsed.reason };
       return { ok: true, checkout: top ?? dir, file, binding: parsed.binding };

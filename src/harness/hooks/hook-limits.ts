@@ -1,3 +1,9 @@
+import {
+  MAX_REGISTRY_BYTES,
+  MAX_SETTINGS_BYTES,
+  TRANSCRIPT_TITLE_TAIL_BYTES,
+} from "../claude-code/index.ts";
+
 /**
  * The hooks' fixed limits (claude-code.md §1.2–§1.4, §4, §5). Budgets are in milliseconds and sit
  * inside the timeouts `hooks.json` declares (60 s, 5 s, 5 s; SessionEnd shares a 1.5 s budget).
@@ -37,9 +43,9 @@ export const HOOK_LIMITS: {
   readonly stopWatcherGraceMs: number;
 } = {
   maxStdinBytes: 1_048_576,
-  maxRegistryBytes: 262_144,
-  maxSettingsBytes: 1_048_576,
-  maxTranscriptTailBytes: 262_144,
+  maxRegistryBytes: MAX_REGISTRY_BYTES,
+  maxSettingsBytes: MAX_SETTINGS_BYTES,
+  maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
   maxNoticeBytes: 16_384,
   maxOutputCodePoints: 10_000,
   sessionStartMs: 55_000,

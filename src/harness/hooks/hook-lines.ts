@@ -1,8 +1,8 @@
 import { noticeName, sanitizeAttribute, sanitizeId } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import type { SessionTeamReason } from "../binding/index.ts";
+import type { ScannedSettings } from "../claude-code/index.ts";
 import type { FrameOptionReason } from "./plugin-options.ts";
-import type { ScannedSettings } from "./settings-scan.ts";
 
 const POLICY_PHRASE: Readonly<Record<InboundPolicy, string>> = {
   accept: "accept (teammates' messages are delivered into this session)",

@@ -1,7 +1,8 @@
 /**
- * The three Claude Code hooks (claude-code.md §1, §4, §5, §6.2, §7.3, §7.6): stdin, the session
- * registry, plugin options, the settings scan, output discipline, and the SessionStart,
- * UserPromptSubmit and SessionEnd flows. docs/42-hooks.md.
+ * The three Claude Code hooks (claude-code.md §1, §6.2, §7.3, §7.6) and their I/O: stdin, plugin
+ * options, output discipline, and the SessionStart, UserPromptSubmit and SessionEnd flows. What
+ * the host itself does (registry, settings, socket, names) is in `../claude-code/`.
+ * docs/42-hooks.md.
  */
 
 export {
@@ -9,15 +10,8 @@ export {
   type DescribeOutcome,
   describeAdapter,
 } from "./adapter-features.ts";
-export { readBoundedFile } from "./bounded-file-read.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 export { closeMappedSession } from "./close-mapped-session.ts";
-export {
-  chooseDisplayName,
-  type DisplayNameSources,
-  FALLBACK_SESSION_NAME,
-  readTranscriptCustomTitle,
-} from "./display-name.ts";
 export {
   defaultHookServices,
   type HookContext,
@@ -45,14 +39,6 @@ export {
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 export { HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";
-export {
-  ensureInboundAcceptSetting,
-  INBOUND_SETTING_REFUSALS,
-  type InboundSettingOutcome,
-  type InboundSettingRefusal,
-  insertAcceptMember,
-} from "./inbound-setting.ts";
-export { isBrigadeShadowed } from "./path-shadowing.ts";
 export {
   FRAME_OPTION_REASONS,
   type FrameOptionReason,
@@ -82,26 +68,11 @@ export {
 } from "./session-connect.ts";
 export { CONTINUING_END_KINDS, runSessionEnd } from "./session-end-hook.ts";
 export {
-  claudeConfigDir,
-  EMPTY_REGISTRY,
-  parseSessionRegistry,
-  readSessionRegistry,
-  type SessionRegistryInfo,
-} from "./session-registry.ts";
-export {
   connectFromHook,
   effectivePolicy,
   type HookConnectOutcome,
   type HookSession,
   hookSession,
   runSessionStart,
-  usableSocket,
 } from "./session-start-hook.ts";
-export {
-  crossSessionInboundOf,
-  type InboundSettingsScan,
-  SCANNED_SETTINGS,
-  type ScannedSettings,
-  scanInboundSettings,
-} from "./settings-scan.ts";
 export { startWatcherFromHook } from "./start-watcher.ts";

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import {
   clauseFromFile,
@@ -7,8 +6,8 @@ import {
   parseLevel,
 } from "../../formats/frame/index.ts";
 import { oneLine } from "../../formats/sanitize/index.ts";
+import { readLocalFile } from "../../local-files/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
-import { readBoundedFile } from "./bounded-file-read.ts";
 
 /**
  * The plugin options a hook reads (claude-code.md §6.2), every default applied here because Claude
@@ -158,18 +157,11 @@ export function resolveFrameInstruction(
     return { ok: true, instruction: { level: level.level, custom: "" } };
   const path = options.frameFile;
   if (!isAbsolute(path)) return refused("relative_path");
-  let size: number;
-  try {
-    const info = statSync(path);
-    if (!info.isFile()) return refused("frame_file_unreadable");
-    size = info.size;
-  } catch {
-    return refused("frame_file_unreadable");
+  const read = readLocalFile(path, { maxBytes: MAX_FRAME_FILE_BYTES, followSymlink: true });
+  if (!read.ok) {
+    return refused(read.reason === "too_large" ? "frame_file_too_large" : "frame_file_unreadable");
   }
-  if (size > MAX_FRAME_FILE_BYTES) return refused("frame_file_too_large");
-  const bytes = readBoundedFile(path, MAX_FRAME_FILE_BYTES);
-  if (bytes === undefined) return refused("frame_file_unreadable");
-  const clause = clauseFromFile(bytes);
+  const clause = clauseFromFile(read.bytes);
   if (!clause.ok) return refused(clause.reason as FrameOptionReason);
   return { ok: true, instruction: { level: "custom", custom: clause.clause } };
 }

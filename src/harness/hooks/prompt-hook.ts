@@ -1,5 +1,11 @@
 import { noticeName } from "../../formats/sanitize/index.ts";
 import {
+  claudeConfigDir,
+  ensureInboundAcceptSetting,
+  messagingToken,
+  scanInboundSettings,
+} from "../claude-code/index.ts";
+import {
   type ByPidMap,
   readByPidMap,
   readPendingRecords,
@@ -12,19 +18,16 @@ import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { heldLine, INBOUND_SETTING_ADDED_LINE, settingsLine } from "./hook-lines.ts";
 import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
-import { ensureInboundAcceptSetting } from "./inbound-setting.ts";
 import { readPluginOptions } from "./plugin-options.ts";
 import { pollMessages } from "./poll-messages.ts";
 import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
 import { isoSeconds } from "./session-connect.ts";
-import { claudeConfigDir } from "./session-registry.ts";
 import {
   connectFromHook,
   effectivePolicy,
   type HookSession,
   hookSession,
 } from "./session-start-hook.ts";
-import { scanInboundSettings } from "./settings-scan.ts";
 import { startWatcherFromHook } from "./start-watcher.ts";
 
 const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -60,7 +63,7 @@ export async function runPrompt(
   applyInboundSetting(input, ctx, out);
   const map = updateMap(input, ctx, where, read.map, out);
   if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
-  const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  const token = messagingToken(ctx.env);
   let watcherDelivers = false;
   if (map.socket_path !== "" && token !== "") {
     watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);

@@ -9,6 +9,12 @@ import {
   type SessionRegistration,
 } from "../../protocol/index.ts";
 import {
+  chooseDisplayName,
+  isClaudePid,
+  readTranscriptCustomTitle,
+  type SessionRegistryInfo,
+} from "../claude-code/index.ts";
+import {
   type ByPidMap,
   readByPidMap,
   type StateLayout,
@@ -18,13 +24,11 @@ import {
 import { describeAdapter } from "./adapter-features.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
-import { chooseDisplayName, readTranscriptCustomTitle } from "./display-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { humanLabelOf, type PluginOptions } from "./plugin-options.ts";
 import { clearRegistrationRetry } from "./registration-retry.ts";
-import type { SessionRegistryInfo } from "./session-registry.ts";
 
 /** The team a session connects to (a resolved `SessionTeam`). */
 export interface ConnectTeam {
@@ -88,9 +92,9 @@ function ownedByOtherWatcher(request: ConnectRequest, sessionId: string): boolea
     return false;
   }
   for (const name of names) {
-    const match = /^([1-9][0-9]{0,9})\.json$/.exec(name);
-    if (match === null || match[1] === request.claudePid) continue;
-    if (request.ctx.services.watcherSession(request.layout, match[1] as string) === sessionId) {
+    const pid = name.endsWith(".json") ? name.slice(0, -".json".length) : "";
+    if (!isClaudePid(pid) || pid === request.claudePid) continue;
+    if (request.ctx.services.watcherSession(request.layout, pid) === sessionId) {
       return true;
     }
   }

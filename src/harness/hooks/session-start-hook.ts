@@ -2,7 +2,16 @@ import { rmSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
-import { checkInboxSocketPath } from "../socket/index.ts";
+import {
+  claudeConfigDir,
+  isBrigadeShadowed,
+  isClaudePid,
+  messagingSocketFromEnv,
+  messagingToken,
+  readSessionRegistry,
+  scanInboundSettings,
+  usableSocket,
+} from "../claude-code/index.ts";
 import {
   readByPidMap,
   resolveStateDir,
@@ -24,7 +33,6 @@ import {
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
-import { isBrigadeShadowed } from "./path-shadowing.ts";
 import { readPluginOptions, resolveFrameInstruction } from "./plugin-options.ts";
 import { writeRegistrationRetry } from "./registration-retry.ts";
 import {
@@ -33,11 +41,7 @@ import {
   retireReplacedSession,
   stopPidWatcher,
 } from "./session-connect.ts";
-import { claudeConfigDir, readSessionRegistry } from "./session-registry.ts";
-import { scanInboundSettings } from "./settings-scan.ts";
 import { startWatcherFromHook } from "./start-watcher.ts";
-
-const PID = /^[1-9][0-9]{0,9}$/;
 
 /** Where a hook's session lives locally: the validated `CLAUDE_PID` and the state layout. */
 export interface HookSession {
@@ -53,7 +57,7 @@ export interface HookSession {
  */
 export function hookSession(ctx: HookContext): HookSession | undefined {
   const pid = ctx.env.CLAUDE_PID ?? "";
-  if (!PID.test(pid)) {
+  if (!isClaudePid(pid)) {
     ctx.log("brigade hook: not_in_session\n");
     return undefined;
   }
@@ -73,23 +77,6 @@ export function hookSession(ctx: HookContext): HookSession | undefined {
  */
 export function effectivePolicy(option: InboundPolicy, hits: readonly unknown[]): InboundPolicy {
   return hits.length > 0 ? "refuse" : option;
-}
-
-/**
- * The inbox socket a watcher may post to: `CLAUDE_CODE_MESSAGING_SOCKET`, else the registry's
- * `messagingSocketPath`, if absolute and passing the one-`lstat` pre-checks; else `""`.
- *
- * @example const socket = await usableSocket(ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "", registry.messagingSocketPath);
- */
-export async function usableSocket(fromEnv: string, fromRegistry: string): Promise<string> {
-  const path = fromEnv !== "" ? fromEnv : fromRegistry;
-  if (path === "" || !isAbsolute(path)) return "";
-  try {
-    const check = await checkInboxSocketPath(path);
-    return check.ok ? path : "";
-  } catch {
-    return "";
-  }
 }
 
 /** The outcome of {@link connectFromHook}. */
@@ -133,7 +120,7 @@ export async function connectFromHook(
   const policy = effectivePolicy(options.teamInbound, scan.hits);
   const registry = readSessionRegistry(ccConfig, claudePid);
   const socketPath = await usableSocket(
-    ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "",
+    messagingSocketFromEnv(ctx.env),
     registry.messagingSocketPath,
   );
   const result = await connectSession({
@@ -167,7 +154,7 @@ export async function connectFromHook(
   if (result.replaced !== undefined) {
     await retireReplacedSession(ctx, layout, claudePid, result.replaced);
   }
-  const token = ctx.env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  const token = messagingToken(ctx.env);
   if (socketPath !== "" && token !== "") {
     await startWatcherFromHook(ctx, layout, result.map, token);
   }
@@ -250,7 +237,7 @@ async function refreshAfterCompact(
   if (scan.hits.length > 0) out.line(settingsLine(scan.hits));
   const registry = readSessionRegistry(ccConfig, where.claudePid);
   const socketPath = await usableSocket(
-    ctx.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "",
+    messagingSocketFromEnv(ctx.env),
     registry.messagingSocketPath,
   );
   const transcript = input.transcript_path;

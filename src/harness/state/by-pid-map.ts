@@ -10,6 +10,7 @@ import {
   parseJsonDocument,
   protocolError,
 } from "../../protocol/index.ts";
+import { isClaudePid } from "../claude-code/index.ts";
 import { readPrivateStateFile, writePrivateStateFile } from "./private-state-file.ts";
 import { resolveStateDir, type StateDirEnv } from "./state-dir.ts";
 import { type StateLayout, stateLayout } from "./state-layout.ts";
@@ -95,7 +96,6 @@ export type ByPidMapRead =
       readonly error: ProtocolError;
     };
 
-const PID = /^[1-9][0-9]{0,9}$/;
 const MAX_TEXT = 4_096;
 
 type Check = (value: JsonValue | undefined) => boolean;
@@ -221,7 +221,7 @@ export interface ReadByPidMapOptions {
 export function readByPidMap(options: ReadByPidMapOptions): ByPidMapRead {
   const pid = options.claudePid;
   if (pid === undefined || pid === "") return failure("not_in_session");
-  if (!PID.test(pid)) return failure("not_in_session");
+  if (!isClaudePid(pid)) return failure("not_in_session");
   const dir = resolveStateDir(options.env);
   if (!dir.ok) return failure("state_dir_relative");
   const path = stateLayout(dir.dir).byPid(pid);

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync } from "node:fs";
-import { dirname, relative, sep } from "node:path";
-import { ensurePrivateDir, writePrivateFileAtomic } from "../../adapters/index.ts";
+import { renameSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { PrivateFileError, type PrivateFileErrorCode } from "../../adapters/index.ts";
+import {
+  ensurePrivateFolders,
+  type LocalFileRefusal,
+  type LocalWriteFailure,
+  readLocalFile,
+  writeFileAtomic,
+} from "../../local-files/index.ts";
 
 /**
  * What {@link readPrivateStateFile} found: `ok` with the raw bytes; `missing`; `not_private` (a
@@ -25,14 +32,23 @@ export interface PrivateStateReadOptions {
   readonly uid: number;
 }
 
-// O_NONBLOCK: a planted FIFO must not hang the open; the fstat below refuses it anyway.
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** How each refusal of the local-file checks reads as a state file outcome. */
+const STATE_READ: Readonly<Record<LocalFileRefusal, Exclude<PrivateStateRead["kind"], "ok">>> = {
+  missing: "missing",
+  symlink: "not_private",
+  not_regular: "not_private",
+  not_owned: "not_private",
+  not_private: "not_private",
+  changed_meanwhile: "unreadable",
+  too_large: "too_large",
+  unreadable: "unreadable",
+};
 
 /**
- * Opens a state file as a trust boundary: without following a symlink (`O_NOFOLLOW`), then on the
- * open descriptor (`fstat`, no race with a swap): a regular file, no group/other permission bits,
- * owned by `uid`, at most `maxBytes` (read up to one byte more, so a file growing after the fstat
- * is still caught). Never throws.
+ * Opens a state file as a trust boundary (`readLocalFile` of `src/local-files/`): without following
+ * a symlink, a FIFO never hanging the open, then on the open descriptor (no race with a swap): a
+ * regular file, no group/other permission bits, owned by `uid`, at most `maxBytes` (read up to
+ * one byte more, so a file growing after the check is still caught). Never throws.
  *
  * @example if (r.kind === "ok") parse(r.bytes);
  */
@@ -40,35 +56,9 @@ export function readPrivateStateFile(
   path: string,
   options: PrivateStateReadOptions,
 ): PrivateStateRead {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-    if (code === "ELOOP" || code === "EMLINK") return { kind: "not_private" };
-    return { kind: "unreadable" };
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || (info.mode & 0o077) !== 0 || info.uid !== options.uid) {
-      return { kind: "not_private" };
-    }
-    if (info.size > options.maxBytes) return { kind: "too_large" };
-    const buffer = Buffer.alloc(options.maxBytes + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > options.maxBytes) return { kind: "too_large" };
-    return { kind: "ok", bytes: buffer.subarray(0, length) };
-  } catch {
-    return { kind: "unreadable" };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readLocalFile(path, { maxBytes: options.maxBytes, privateTo: options.uid });
+  if (read.ok) return { kind: "ok", bytes: read.bytes };
+  return { kind: STATE_READ[read.reason] };
 }
 
 /**
@@ -100,24 +90,20 @@ export function takePrivateStateFile(
 
 /**
  * Writes `text` to `path` under the state directory `root`: every folder from `root` down to the
- * file's folder is created (or tightened to) 0700, then the file is written atomically (temporary
- * file created 0600, fsync, rename).
+ * file's folder is created (or tightened to) 0700 (`ensurePrivateFolders`), then the file is
+ * written atomically (`writeFileAtomic`: temporary created 0600, fsync, rename).
  *
  * @throws PrivateFileError (`not_private`, `io_error`) from `src/adapters/private-files.ts`.
  * @example writePrivateStateFile(layout.root, layout.seen("s-1"), '{"version":1,"message_ids":[]}\n');
  */
 export function writePrivateStateFile(root: string, path: string, text: string): void {
-  const folder = dirname(path);
-  ensurePrivateDir(root);
-  let current = root;
-  const rest = relative(root, folder);
-  if (rest !== "" && !rest.startsWith("..")) {
-    for (const part of rest.split(sep)) {
-      current = `${current}${sep}${part}`;
-      ensurePrivateDir(current);
-    }
-  } else {
-    ensurePrivateDir(folder);
-  }
-  writePrivateFileAtomic(path, text);
+  const folders = ensurePrivateFolders(root, dirname(path));
+  if (!folders.ok) throw new PrivateFileError(privateFileCode(folders.reason));
+  const written = writeFileAtomic(path, text);
+  if (!written.ok) throw new PrivateFileError(privateFileCode(written.reason));
+}
+
+/** The adapters' private-file error code of a local write failure. */
+function privateFileCode(reason: LocalWriteFailure): PrivateFileErrorCode {
+  return reason === "not_private" ? "not_private" : "io_error";
 }

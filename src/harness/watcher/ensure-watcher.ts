@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { ensurePrivateFolders, openAppendFile } from "../../local-files/index.ts";
+import { isClaudePid, messagingSocketFromEnv } from "../claude-code/index.ts";
 import { type ByPidMap, resolveStateDir, type StateLayout, sha256Hex } from "../state/index.ts";
-import { ensureStateFolder } from "./private-folder.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import {
   deletePidfileIfNames,
@@ -74,7 +75,6 @@ export interface EnsureWatcherOptions {
   readonly probe?: ProcessProbe;
 }
 
-const PID = /^[1-9][0-9]{0,9}$/;
 const PASSED = ["PATH", "HOME", "TMPDIR", "CLAUDE_CONFIG_DIR"] as const;
 
 /**
@@ -205,12 +205,10 @@ function serves(options: EnsureWatcherOptions, socketPath: string, probe: Proces
 async function ensure(options: EnsureWatcherOptions): Promise<EnsureWatcherResult> {
   const probe = options.probe ?? systemProcessProbe;
   const claudePid = String(options.map.claude_pid);
-  if (!PID.test(claudePid)) return { outcome: "failed", reason: "pid_invalid" };
+  if (!isClaudePid(claudePid)) return { outcome: "failed", reason: "pid_invalid" };
   if (!isAbsolute(options.entryScript)) return { outcome: "failed", reason: "entry_invalid" };
   const socketPath =
-    options.map.socket_path !== ""
-      ? options.map.socket_path
-      : (options.env.CLAUDE_CODE_MESSAGING_SOCKET ?? "");
+    options.map.socket_path !== "" ? options.map.socket_path : messagingSocketFromEnv(options.env);
   if (serves(options, socketPath, probe)) return { outcome: "running" };
   const env = watcherEnvironment(options.env, options.layout, claudePid, socketPath, options.token);
   if (env === undefined) return { outcome: "failed", reason: "state_dir_mismatch" };
@@ -223,17 +221,11 @@ async function ensure(options: EnsureWatcherOptions): Promise<EnsureWatcherResul
   }
 
   const logPath = options.layout.watcherLog(claudePid);
-  let logFd: number;
-  try {
-    ensureStateFolder(options.layout.root, dirname(logPath));
-    logFd = openSync(
-      logPath,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-      0o600,
-    );
-  } catch {
-    return { outcome: "failed", reason: "log_unwritable" };
-  }
+  const log = ensurePrivateFolders(options.layout.root, dirname(logPath)).ok
+    ? openAppendFile(logPath)
+    : undefined;
+  if (log === undefined || !log.ok) return { outcome: "failed", reason: "log_unwritable" };
+  const logFd = log.fd;
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(process.execPath, [options.entryScript, "watch", "--claude-pid", claudePid], {

@@ -1,7 +1,6 @@
 /**
  * The watcher (`brigade watch`, claude-code.md §7.4): its files (pidfile, status, notice), the
- * process probe (start token, zombie check), spawning and stopping it, its loop, and the
- * incremental transcript reading behind the heartbeats' model and context size.
+ * process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
 
 export {
@@ -16,7 +15,6 @@ export {
   watcherEnvironment,
   watcherVersion,
 } from "./ensure-watcher.ts";
-export { ensureStateFolder } from "./private-folder.ts";
 export {
   PROC_STAT_FAILURES,
   type ProcessLiveness,
@@ -28,7 +26,6 @@ export {
   processStartToken,
   systemProcessProbe,
 } from "./process-probe.ts";
-export { MAX_REGISTRY_BYTES, readRegistryActivity, registryFolder } from "./registry-activity.ts";
 export {
   type RunWatcherOptions,
   runWatcher,
@@ -36,17 +33,6 @@ export {
   type WatcherExit,
   type WatcherExitReason,
 } from "./run-watcher.ts";
-export {
-  parseTranscriptUsageLine,
-  TRANSCRIPT_MODEL_MAX_CODEPOINTS,
-  TRANSCRIPT_READ_MAX_BYTES,
-  TRANSCRIPT_RESTART_REASONS,
-  type TranscriptLineUsage,
-  type TranscriptReadOutcome,
-  type TranscriptRestartReason,
-  TranscriptUsageReader,
-  type TranscriptUsageReaderOptions,
-} from "./transcript-usage.ts";
 export { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 export {
   acquirePidfile,

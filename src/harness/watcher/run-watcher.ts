@@ -12,9 +12,19 @@ import {
   harnessConfigDir,
   openHarnessAdapter,
 } from "../adapter/index.ts";
+import {
+  type InboxPostOptions,
+  type InboxPostResult,
+  isClaudePid,
+  messagingSocketFromEnv,
+  messagingToken,
+  postToInbox,
+  readRegistryActivity,
+  registryFolder,
+  TranscriptUsageReader,
+} from "../claude-code/index.ts";
 import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
 import { InjectionPacer, PACER_LIMITS } from "../pacing/index.ts";
-import { type InboxPostOptions, type InboxPostResult, postToInbox } from "../socket/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
@@ -29,8 +39,6 @@ import {
 } from "../state/index.ts";
 import { watcherVersion } from "./ensure-watcher.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
-import { readRegistryActivity, registryFolder } from "./registry-activity.ts";
-import { TranscriptUsageReader } from "./transcript-usage.ts";
 import { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 import {
   acquirePidfile,
@@ -114,8 +122,6 @@ export interface RunWatcherOptions {
   readonly log?: WatcherLog;
 }
 
-const PID = /^[1-9][0-9]{0,9}$/;
-
 /** When a message the pipeline set aside is fetched again, in ms: its 60 s sender and body windows. */
 const SET_ASIDE_REDRIVE_MS = 60_000;
 
@@ -138,14 +144,14 @@ const FATAL_NOTICE =
 export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExit> {
   const claudePid = options.claudePid;
   const env = options.env;
-  if (!PID.test(claudePid) || env.CLAUDE_PID !== claudePid) {
+  if (!isClaudePid(claudePid) || env.CLAUDE_PID !== claudePid) {
     return { reason: "not_in_session", status: ERROR_EXIT_STATUS.config };
   }
   const stateDir = resolveStateDir(env);
   if (!stateDir.ok) return { reason: "state_dir_relative", status: ERROR_EXIT_STATUS.config };
   const layout = stateLayout(stateDir.dir);
   const uid = options.uid ?? process.getuid?.() ?? -1;
-  const token = env.CLAUDE_CODE_MESSAGING_TOKEN ?? "";
+  const token = messagingToken(env);
   const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
   const read = readByPidMap({ claudePid, env, uid });
   if (!read.ok) {
@@ -158,10 +164,8 @@ export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExi
     log.write("error", "watcher_no_config_dir");
     return { reason: "no_config_dir", status: ERROR_EXIT_STATUS.config };
   }
-  const socketPath =
-    env.CLAUDE_CODE_MESSAGING_SOCKET !== undefined && env.CLAUDE_CODE_MESSAGING_SOCKET !== ""
-      ? env.CLAUDE_CODE_MESSAGING_SOCKET
-      : map.socket_path;
+  const fromEnv = messagingSocketFromEnv(env);
+  const socketPath = fromEnv !== "" ? fromEnv : map.socket_path;
   const probe = options.probe ?? systemProcessProbe;
   const startToken = probe.startToken(process.pid) ?? `pid:${process.pid}`;
   const acquired = acquirePidfile(

@@ -1,5 +1,6 @@
-import { closeSync, constants, fsyncSync, linkSync, openSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { createFileExclusive, ensurePrivateFolders } from "../../local-files/index.ts";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
 import {
   readPrivateStateFile,
@@ -7,7 +8,6 @@ import {
   sha256Hex,
   writePrivateStateFile,
 } from "../state/index.ts";
-import { ensureStateFolder } from "./private-folder.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 
 /** Largest pidfile or status file read, bytes. */
@@ -188,31 +188,16 @@ function serializePidfile(p: WatcherPidfile): string {
   })}\n`;
 }
 
-/** Creates `path` exclusively with complete content: a 0600 O_EXCL temporary, then link(2). */
-function createExclusive(root: string, path: string, text: string): "created" | "exists" {
-  const folder = dirname(path);
-  ensureStateFolder(root, folder);
-  const temp = join(folder, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(
-    temp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(temp, path);
-    return "created";
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "exists";
-    throw error;
-  } finally {
-    rmSync(temp, { force: true });
-  }
+/** Creates `path` exclusively with complete content, its folders private first. */
+function createExclusive(
+  root: string,
+  path: string,
+  text: string,
+): "created" | "exists" | "failed" {
+  if (!ensurePrivateFolders(root, dirname(path)).ok) return "failed";
+  const created = createFileExclusive(path, text);
+  if (created.ok) return "created";
+  return created.reason === "exists" ? "exists" : "failed";
 }
 
 /**
@@ -232,13 +217,9 @@ export function acquirePidfile(
 ): PidfileAcquisition {
   const path = layout.watcher(claudePid);
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      if (createExclusive(layout.root, path, serializePidfile(record)) === "created") {
-        return { outcome: "acquired" };
-      }
-    } catch {
-      return { outcome: "failed" };
-    }
+    const created = createExclusive(layout.root, path, serializePidfile(record));
+    if (created === "created") return { outcome: "acquired" };
+    if (created === "failed") return { outcome: "failed" };
     const holder = readWatcherPidfile(layout, claudePid);
     if (holder !== undefined && isPidfileLive(holder, probe)) return { outcome: "busy", holder };
     if (holder === undefined) {

@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  openSync,
-  renameSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { ensureStateFolder } from "./private-folder.ts";
+import { appendPrivateFile, ensurePrivateFolders } from "../../local-files/index.ts";
 
 /** The watcher log rotates when it would grow past this many bytes (5 MB). */
 export const WATCHER_LOG_MAX_BYTES = 5_000_000;
@@ -50,7 +41,8 @@ export function fileWatcherLog(
     write(level, event, fields = {}) {
       try {
         if (size < 0) {
-          ensureStateFolder(root, dirname(path));
+          const folders = ensurePrivateFolders(root, dirname(path));
+          if (!folders.ok) return;
           try {
             size = statSync(path).size;
           } catch {
@@ -79,29 +71,11 @@ export function fileWatcherLog(
           renameSync(path, `${path}.1`);
           size = 0;
         }
-        appendPrivate(path, line);
-        size += bytes;
+        // never through a symlink; a loose file is made 0600 again
+        if (appendPrivateFile(path, line).ok) size += bytes;
       } catch {
         // A log that cannot be written must never stop delivery.
       }
     },
   };
-}
-
-/**
- * Appends to the log without following a symlink at its path, and makes a file that exists with
- * looser bits private again (0600), both on the open descriptor.
- */
-function appendPrivate(path: string, line: string): void {
-  const fd = openSync(
-    path,
-    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
-    writeSync(fd, line);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -17,7 +17,7 @@ import {
   type MessageEnvelope,
   type WatchEvent,
 } from "../../protocol/index.ts";
-import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
+import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
 import { type ByPidMap, requestRelease, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { type RunWatcherOptions, runWatcher } from "./run-watcher.ts";

@@ -11,7 +11,7 @@ import {
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
-import type { InboxPostOptions, InboxPostResult } from "../socket/index.ts";
+import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
 import { stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { runWatcher } from "./run-watcher.ts";

@@ -173,7 +173,7 @@ describe("the watcher in process (real server, real inbox socket)", () => {
       post: async (options) => {
         const id = /message-id="([^"]+)"/.exec(options.content)?.[1] as string;
         unackedAtPost.push((await unacked()).includes(id));
-        const { postToInbox } = await import("../socket/index.ts");
+        const { postToInbox } = await import("../claude-code/index.ts");
         return postToInbox(options);
       },
     });

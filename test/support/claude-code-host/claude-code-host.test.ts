@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { wrap } from "../../../src/formats/frame/index.ts";
+import { postToInbox } from "../../../src/harness/claude-code/index.ts";
 import { InjectionPacer } from "../../../src/harness/pacing/index.ts";
-import { postToInbox } from "../../../src/harness/socket/index.ts";
 import { ClaudeCodeHost } from "./index.ts";
 
 const hosts: ClaudeCodeHost[] = [];

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+import { HOOK_LIMITS } from "../hooks/hook-limits.ts";
 import { ensureInboundAcceptSetting, insertAcceptMember } from "./inbound-setting.ts";
 
 const uid = process.getuid?.() ?? -1;

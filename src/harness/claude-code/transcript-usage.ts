@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync, type Stats } from "node:fs";
 import { isAbsolute } from "node:path";
 import { oneLine } from "../../formats/sanitize/index.ts";
+import { openLocalFile } from "../../local-files/index.ts";
 
 /** Most bytes of a transcript one {@link TranscriptUsageReader.read} reads (1 MiB). */
 export const TRANSCRIPT_READ_MAX_BYTES = 1_048_576;
@@ -47,7 +48,6 @@ const ASSISTANT_MARK = '"assistant"';
 // and a zero usage: they say nothing about the conversation's context.
 const SYNTHETIC_MODEL = "<synthetic>";
 const NEWLINE = 0x0a;
-const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
  * Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
@@ -163,14 +163,12 @@ export class TranscriptUsageReader {
       this.#path = path;
       this.#startOver();
     }
-    let fd: number;
+    const opened = openLocalFile(path);
+    // not a regular file (a FIFO never hangs the open), a symlink, missing: nothing to read
+    if (!opened.ok) return withRestart(none, restarted);
+    const fd = opened.fd;
     try {
-      fd = openSync(path, FLAGS);
-    } catch {
-      return withRestart(none, restarted);
-    }
-    try {
-      return this.#readOpen(fd, restarted);
+      return this.#readOpen(fd, opened.stats, restarted);
     } catch {
       return withRestart(none, restarted);
     } finally {
@@ -186,12 +184,10 @@ export class TranscriptUsageReader {
 
   #readOpen(
     fd: number,
+    info: Stats,
     restartedBefore: TranscriptRestartReason | undefined,
   ): TranscriptReadOutcome {
     let restarted = restartedBefore;
-    const info = fstatSync(fd);
-    if (!info.isFile())
-      return withRestart({ changed: false, bytesRead: 0, skippedBytes: 0 }, restarted);
     const identity = `${info.dev}:${info.ino}`;
     if (this.#identity !== undefined && this.#identity !== identity) {
       restarted = "replaced";

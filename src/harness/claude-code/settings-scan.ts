@@ -1,7 +1,9 @@
 import { join } from "node:path";
+import { readLocalFile } from "../../local-files/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
-import { readBoundedFile } from "./bounded-file-read.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+
+/** Largest settings file read, bytes (docs/spec/claude-code.md §4: 1 MiB). */
+export const MAX_SETTINGS_BYTES = 1_048_576;
 
 /** The three settings files of the scan, by the name a warning line may show (never a path). */
 export const SCANNED_SETTINGS = [
@@ -26,7 +28,7 @@ export interface InboundSettingsScan {
  * @example crossSessionInboundOf(new TextEncoder().encode('{"crossSessionInbound":"hold"}')) === "hold"
  */
 export function crossSessionInboundOf(bytes: Uint8Array): string | undefined {
-  const parsed = parseJsonDocument(bytes, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
+  const parsed = parseJsonDocument(bytes, { maxBytes: MAX_SETTINGS_BYTES });
   if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
   const value = parsed.value.crossSessionInbound;
   return typeof value === "string" ? value : undefined;
@@ -65,9 +67,9 @@ export function scanInboundSettings(options: {
   const hits: ScannedSettings[] = [];
   for (const [name, path] of files) {
     if (path === undefined) continue;
-    const bytes = readBoundedFile(path, HOOK_LIMITS.maxSettingsBytes);
-    if (bytes === undefined) continue;
-    const value = crossSessionInboundOf(bytes);
+    const read = readLocalFile(path, { maxBytes: MAX_SETTINGS_BYTES, followSymlink: true });
+    if (!read.ok) continue;
+    const value = crossSessionInboundOf(read.bytes);
     if (value !== undefined && value !== "accept") hits.push(name);
   }
   return { hits };

@@ -1,7 +1,6 @@
 import { basename, isAbsolute } from "node:path";
 import { registeredName } from "../../formats/sanitize/index.ts";
-import { readBoundedFile } from "./bounded-file-read.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+import { readLocalFile } from "../../local-files/index.ts";
 import type { SessionRegistryInfo } from "./session-registry.ts";
 
 /** The name registered when no source gives one (claude-code.md §5). */
@@ -43,6 +42,9 @@ export function chooseDisplayName(sources: DisplayNameSources): string {
   return FALLBACK_SESSION_NAME;
 }
 
+/** The tail of the transcript read for the latest custom title, bytes. */
+export const TRANSCRIPT_TITLE_TAIL_BYTES = 262_144;
+
 const CUSTOM_TITLE_MARK = '"custom-title"';
 
 /**
@@ -55,10 +57,13 @@ const CUSTOM_TITLE_MARK = '"custom-title"';
  */
 export function readTranscriptCustomTitle(path: string): string {
   if (path === "" || !isAbsolute(path)) return "";
-  const bytes = readBoundedFile(path, HOOK_LIMITS.maxTranscriptTailBytes, {
+  const read = readLocalFile(path, {
+    maxBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
     tail: true,
+    followSymlink: true,
   });
-  if (bytes === undefined) return "";
+  if (!read.ok) return "";
+  const bytes = read.bytes;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (!text.includes(CUSTOM_TITLE_MARK)) return "";
   const lines = text.split("\n");

@@ -1,23 +1,13 @@
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  type Stats,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
+import {
+  createFileExclusive,
+  type LocalFileRefusal,
+  readLocalFile,
+  writeFileAtomic,
+} from "../../local-files/index.ts";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+import { MAX_SETTINGS_BYTES } from "./settings-scan.ts";
 
 /**
  * Why `claude_inbound_setting` left the user `settings.json` alone (claude-code.md §4): `no_directory`
@@ -50,6 +40,18 @@ export type InboundSettingRefusal = (typeof INBOUND_SETTING_REFUSALS)[number];
 export type InboundSettingOutcome =
   | { readonly kind: "inserted" | "created" | "present" }
   | { readonly kind: "refused"; readonly reason: InboundSettingRefusal };
+
+/** How a refused read of the settings file is reported: a symlink or a file gone since the lstat is `unreadable`, as any other failure. */
+const READ_REFUSAL: Readonly<Record<LocalFileRefusal, InboundSettingRefusal>> = {
+  missing: "unreadable",
+  symlink: "unreadable",
+  not_regular: "not_regular",
+  not_owned: "not_owned",
+  not_private: "unreadable",
+  changed_meanwhile: "changed_meanwhile",
+  too_large: "too_large",
+  unreadable: "unreadable",
+};
 
 /** The member inserted, exactly these bytes. */
 const MEMBER = '"crossSessionInbound": "accept"';
@@ -106,56 +108,6 @@ export function insertAcceptMember(original: Uint8Array): Uint8Array | undefined
   return out;
 }
 
-function readNoFollow(path: string, before: Stats): Uint8Array | InboundSettingRefusal {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return "unreadable";
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return "not_regular";
-    if (info.ino !== before.ino || info.dev !== before.dev) return "changed_meanwhile";
-    const cap = HOOK_LIMITS.maxSettingsBytes;
-    const buffer = Buffer.alloc(cap + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, length);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > cap) return "too_large";
-    return new Uint8Array(buffer.subarray(0, length));
-  } catch {
-    return "unreadable";
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Writes `bytes` to a fresh sibling temp file with exactly `mode`; returns its path. */
-function writeTemp(dir: string, bytes: Uint8Array, mode: number): string {
-  const temp = join(dir, `.settings.json.brigade-${process.pid}-${randomBytes(6).toString("hex")}`);
-  const fd = openSync(
-    temp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    fchmodSync(fd, mode);
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  return temp;
-}
-
 function sameFile(a: Stats, b: Stats): boolean {
   return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
@@ -193,10 +145,11 @@ export function ensureInboundAcceptSetting(
   if (before.isSymbolicLink()) return refused("symlink");
   if (!before.isFile()) return refused("not_regular");
   if (uid >= 0 && before.uid !== uid) return refused("not_owned");
-  if (before.size > HOOK_LIMITS.maxSettingsBytes) return refused("too_large");
-  const original = readNoFollow(path, before);
-  if (typeof original === "string") return refused(original);
-  const parsed = parseJsonDocument(original, { maxBytes: HOOK_LIMITS.maxSettingsBytes });
+  if (before.size > MAX_SETTINGS_BYTES) return refused("too_large");
+  const read = readLocalFile(path, { maxBytes: MAX_SETTINGS_BYTES, sameAs: before });
+  if (!read.ok) return refused(READ_REFUSAL[read.reason]);
+  const original = read.bytes;
+  const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
   if (!parsed.ok || !isJsonObject(parsed.value)) return refused("not_json_object");
   if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
   const updated = insertAcceptMember(original);
@@ -210,24 +163,17 @@ export function ensureInboundAcceptSetting(
   ) {
     return refused("verify_failed");
   }
-  let temp: string;
-  try {
-    temp = writeTemp(claudeConfigDir, updated, before.mode & 0o7777);
-  } catch {
-    return refused("write_failed");
+  const written = writeFileAtomic(path, updated, {
+    mode: before.mode & 0o7777,
+    unchanged: () => {
+      const now = lstatSync(path);
+      return now.isFile() && sameFile(before, now);
+    },
+  });
+  if (!written.ok) {
+    return refused(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
   }
-  try {
-    const now = lstatSync(path);
-    if (!now.isFile() || !sameFile(before, now)) {
-      rmSync(temp, { force: true });
-      return refused("changed_meanwhile");
-    }
-    renameSync(temp, path);
-    return { kind: "inserted" };
-  } catch {
-    rmSync(temp, { force: true });
-    return refused("write_failed");
-  }
+  return { kind: "inserted" };
 }
 
 function createSettings(dir: string, path: string): InboundSettingOutcome {
@@ -236,21 +182,9 @@ function createSettings(dir: string, path: string): InboundSettingOutcome {
   } catch {
     return refused("no_directory");
   }
-  let temp: string;
-  try {
-    temp = writeTemp(dir, encoder.encode(NEW_FILE), 0o600);
-  } catch {
-    return refused("write_failed");
-  }
-  try {
-    // link, not rename: never replaces a settings.json that appeared meanwhile
-    linkSync(temp, path);
-    return { kind: "created" };
-  } catch (error) {
-    return refused(
-      (error as NodeJS.ErrnoException).code === "EEXIST" ? "changed_meanwhile" : "write_failed",
-    );
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  // exclusive: never replaces a settings.json that appeared meanwhile
+  const created = createFileExclusive(path, NEW_FILE, { mode: 0o600 });
+  if (!created.ok)
+    return refused(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
+  return { kind: "created" };
 }

@@ -1,8 +1,7 @@
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
+import { readLocalFile } from "../../local-files/index.ts";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
-import { readBoundedFile } from "./bounded-file-read.ts";
-import { HOOK_LIMITS } from "./hook-limits.ts";
+import { isClaudePid } from "./claude-pid.ts";
 
 /**
  * What a hook takes from Claude Code's session registry `sessions/<pid>.json` (claude-code.md
@@ -21,6 +20,9 @@ export interface SessionRegistryInfo {
   readonly version: string;
 }
 
+/** Largest session registry file read, bytes (docs/spec/claude-code.md §5: 256 KiB). */
+export const MAX_REGISTRY_BYTES = 262_144;
+
 /** The registry of a session whose file is missing or unusable. */
 export const EMPTY_REGISTRY: SessionRegistryInfo = {
   name: "",
@@ -33,30 +35,13 @@ export const EMPTY_REGISTRY: SessionRegistryInfo = {
 };
 
 /**
- * Claude Code's config dir: `CLAUDE_CONFIG_DIR` when absolute, else `$HOME/.claude` (HOME from the
- * given environment, else the OS home). `undefined` when nothing absolute is found.
- *
- * @example claudeConfigDir({ HOME: "/home/dana" }) === "/home/dana/.claude"
- */
-export function claudeConfigDir(
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  const explicit = env.CLAUDE_CONFIG_DIR;
-  if (explicit !== undefined && explicit !== "" && isAbsolute(explicit)) return explicit;
-  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
-  return isAbsolute(home) ? join(home, ".claude") : undefined;
-}
-
-const PID = /^[1-9][0-9]{0,9}$/;
-
-/**
  * Parses registry bytes into {@link SessionRegistryInfo}; anything unusable gives empty values.
  * Never throws.
  *
  * @example parseSessionRegistry(new TextEncoder().encode('{"status":"busy"}')).status === "busy"
  */
 export function parseSessionRegistry(bytes: Uint8Array): SessionRegistryInfo {
-  const parsed = parseJsonDocument(bytes, { maxBytes: HOOK_LIMITS.maxRegistryBytes });
+  const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REGISTRY_BYTES });
   if (!parsed.ok || !isJsonObject(parsed.value)) return EMPTY_REGISTRY;
   const o = parsed.value;
   const s = (name: string): string => {
@@ -85,10 +70,10 @@ export function readSessionRegistry(
   configDir: string | undefined,
   claudePid: string,
 ): SessionRegistryInfo {
-  if (configDir === undefined || !PID.test(claudePid)) return EMPTY_REGISTRY;
-  const bytes = readBoundedFile(
-    join(configDir, "sessions", `${claudePid}.json`),
-    HOOK_LIMITS.maxRegistryBytes,
-  );
-  return bytes === undefined ? EMPTY_REGISTRY : parseSessionRegistry(bytes);
+  if (configDir === undefined || !isClaudePid(claudePid)) return EMPTY_REGISTRY;
+  const read = readLocalFile(join(configDir, "sessions", `${claudePid}.json`), {
+    maxBytes: MAX_REGISTRY_BYTES,
+    followSymlink: true,
+  });
+  return read.ok ? parseSessionRegistry(read.bytes) : EMPTY_REGISTRY;
 }

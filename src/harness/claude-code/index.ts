@@ -1,0 +1,74 @@
+/**
+ * What Claude Code does, in one place (docs/spec/claude-code.md; docs/40-harness.md "Host
+ * knowledge"): its pid format, config dir and session registry, the inbox socket (finding it, the
+ * token, the one-`lstat` pre-checks, the byte-exact post), the `crossSessionInbound` settings scan
+ * and the inbound setting, `PATH` shadowing of our `brigade`, display names, and the transcript
+ * lines we read. A second host version's differences go here.
+ */
+
+export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
+export { claudeConfigDir, registryFolder } from "./config-dir.ts";
+export {
+  chooseDisplayName,
+  type DisplayNameSources,
+  FALLBACK_SESSION_NAME,
+  readTranscriptCustomTitle,
+  TRANSCRIPT_TITLE_TAIL_BYTES,
+} from "./display-name.ts";
+export {
+  ensureInboundAcceptSetting,
+  INBOUND_SETTING_REFUSALS,
+  type InboundSettingOutcome,
+  type InboundSettingRefusal,
+  insertAcceptMember,
+} from "./inbound-setting.ts";
+export { encodeInboxPostLines } from "./inbox-post-lines.ts";
+export {
+  INBOX_CONNECT_TIMEOUT_MS,
+  INBOX_POST_MAX_CHARS,
+  INBOX_WRITE_TIMEOUT_MS,
+  sunPathLimit,
+} from "./inbox-socket-limits.ts";
+export {
+  checkInboxSocketPath,
+  INBOX_SOCKET_REFUSALS,
+  type InboxSocketPathCheck,
+  type InboxSocketPathCheckOptions,
+  type InboxSocketRefusal,
+} from "./inbox-socket-path.ts";
+export { messagingSocketFromEnv, messagingToken, usableSocket } from "./messaging-socket.ts";
+export { isBrigadeShadowed } from "./path-shadowing.ts";
+export {
+  INBOX_POST_FAILURES,
+  type InboxPostFailure,
+  type InboxPostOptions,
+  type InboxPostResult,
+  postToInbox,
+} from "./post-to-inbox.ts";
+export { readRegistryActivity } from "./registry-activity.ts";
+export {
+  EMPTY_REGISTRY,
+  MAX_REGISTRY_BYTES,
+  parseSessionRegistry,
+  readSessionRegistry,
+  type SessionRegistryInfo,
+} from "./session-registry.ts";
+export {
+  crossSessionInboundOf,
+  type InboundSettingsScan,
+  MAX_SETTINGS_BYTES,
+  SCANNED_SETTINGS,
+  type ScannedSettings,
+  scanInboundSettings,
+} from "./settings-scan.ts";
+export {
+  parseTranscriptUsageLine,
+  TRANSCRIPT_MODEL_MAX_CODEPOINTS,
+  TRANSCRIPT_READ_MAX_BYTES,
+  TRANSCRIPT_RESTART_REASONS,
+  type TranscriptLineUsage,
+  type TranscriptReadOutcome,
+  type TranscriptRestartReason,
+  TranscriptUsageReader,
+  type TranscriptUsageReaderOptions,
+} from "./transcript-usage.ts";
