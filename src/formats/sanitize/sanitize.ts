@@ -1,5 +1,5 @@
 import { isWellFormed, toWellFormed } from "../text/index.ts";
-import { neutraliseTags } from "./neutralise-tags.ts";
+import { neutralisePlainTags, neutraliseTags } from "./neutralise-tags.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
@@ -54,5 +54,5 @@ export function cleanMixedText(s: string): string {
  * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
  */
 export function sanitize(s: string): string {
-  return neutraliseTags(cleanText(s));
+  return isPlainAscii(s) ? neutralisePlainTags(s) : neutraliseTags(cleanMixedText(s));
 }

@@ -1,0 +1,120 @@
+import { CONFUSABLE_FOLD_TABLE } from "../cross-session/confusable-fold-table.ts";
+import {
+  CLOSE_LOOK_ALIKES,
+  OPEN_LOOK_ALIKES,
+  QUOTE_LOOK_ALIKES,
+  SKIP_RANGES,
+  SLASH_LOOK_ALIKES,
+} from "./tag-reading-table.ts";
+
+// One bit per letter `a`-`z` (bit 0 is `a`), then the classes of the tag reading. A code point may
+// carry several letter bits (Cyrillic `і` reads as `i` or `l`).
+/** Bit of `-` (and of `_` and every dash look-alike) in a reading class. */
+export const DASH_BIT: number = 1 << 26;
+/** Bit of what the reading skips (docs/11-sanitizer.md): never part of the tag, never blocks it. */
+export const SKIP_BIT: number = 1 << 27;
+/** Bit of the whitespace allowed around the `/` of a tag (§1.2 WS). */
+export const SPACE_BIT: number = 1 << 28;
+/** Bit of `<` and its look-alikes. */
+export const OPEN_BIT: number = 1 << 29;
+/** Bit of `/` and its look-alikes. */
+export const SLASH_BIT: number = 1 << 30;
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+// GO_SPACE as it survives R3: the only whitespace the tag rule has ever allowed.
+const SPACES =
+  "\t\n \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000";
+
+/**
+ * The reading bits of one letter or `-`: its letter bit or {@link DASH_BIT}; 0 for anything else.
+ *
+ * @example letterBit("c") === 1 << 2
+ */
+export function letterBit(x: string): number {
+  if (x === "-") return DASH_BIT;
+  const i = LETTERS.indexOf(x);
+  return x.length === 1 && i !== -1 ? 1 << i : 0;
+}
+
+interface ReadingClasses {
+  readonly bmp: Uint32Array;
+  readonly astral: ReadonlyMap<number, number>;
+}
+
+/** Calls `each` for every code point of a generated `"hex hex-hex …"` list. */
+function forEachCodePoint(ranges: string, each: (cp: number) => void): void {
+  for (const range of ranges.split(" ")) {
+    const [from, to] = range.split("-");
+    const first = Number.parseInt(from ?? "", 16);
+    const last = to === undefined ? first : Number.parseInt(to, 16);
+    for (let cp = first; cp <= last; cp++) each(cp);
+  }
+}
+
+function buildClasses(): ReadingClasses {
+  const bmp = new Uint32Array(0x10000);
+  const astral = new Map<number, number>();
+  const add = (cp: number, bits: number): void => {
+    if (cp < 0x10000) bmp[cp] = (bmp[cp] ?? 0) | bits;
+    else astral.set(cp, (astral.get(cp) ?? 0) | bits);
+  };
+  for (const [i, x] of [...LETTERS].entries()) {
+    add(x.charCodeAt(0), 1 << i);
+    add(x.toUpperCase().charCodeAt(0), 1 << i);
+  }
+  // Simple case folding: the two non-ASCII code points that fold to an ASCII letter.
+  add(0x17f, letterBit("s"));
+  add(0x212a, letterBit("k"));
+  add(0x2d, DASH_BIT);
+  add(0x5f, DASH_BIT);
+  // Confusable letters and dashes; a multi-letter skeleton (`dz`, `ss`) is not a single letter
+  // and is left out.
+  for (const [value, ranges] of CONFUSABLE_FOLD_TABLE) {
+    let bits = 0;
+    for (const alternative of value.split("|")) bits |= letterBit(alternative);
+    if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
+  }
+  for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+  add(0x3c, OPEN_BIT);
+  add(0x2f, SLASH_BIT);
+  forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
+  forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+  forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
+  return { bmp, astral };
+}
+
+let classes: ReadingClasses | undefined;
+
+/**
+ * The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
+ * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, or 0. The table (256 KiB) is built on
+ * the first call, so a process that only ever sanitises ASCII never builds it.
+ *
+ * @example (readingClass(0xff1c) & OPEN_BIT) !== 0
+ */
+export function readingClass(cp: number): number {
+  classes ??= buildClasses();
+  return cp < 0x10000 ? (classes.bmp[cp] ?? 0) : (classes.astral.get(cp) ?? 0);
+}
+
+/** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
+function classBody(ranges: string): string {
+  return ranges
+    .split(" ")
+    .map((range) =>
+      range
+        .split("-")
+        .map((cp) => `\\u{${cp}}`)
+        .join("-"),
+    )
+    .join("");
+}
+
+/** Regex class body (flag `u`) of every character that reads as `<`. */
+export const OPEN_CLASS: string = `<${classBody(OPEN_LOOK_ALIKES)}`;
+
+/** Regex class body (flag `u`) of every character that reads as `>`. */
+export const CLOSE_CLASS: string = `>${classBody(CLOSE_LOOK_ALIKES)}`;
+
+/** Regex class body (flag `u`) of every character that reads as `"`. */
+export const QUOTE_CLASS: string = `"${classBody(QUOTE_LOOK_ALIKES)}`;
