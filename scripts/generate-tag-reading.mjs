@@ -74,21 +74,25 @@ const EXTRA_QUOTE = [0x201e, 0x301d, 0x301e, 0x301f];
 /** Prototype (UTS #39 skeleton without normalisation) of a string: each code point mapped. */
 const proto = (s) => [...s].map((c) => prototypes[c] ?? c).join("");
 
+/** Prototype and NFKC form of every non-ASCII code point that has either (computed once). */
+const readings = [];
+for (let c = 0x80; c <= 0x10ffff; c++) {
+  if (c >= 0xd800 && c <= 0xdfff) continue;
+  const ch = String.fromCodePoint(c);
+  const nfkc = ch.normalize("NFKC");
+  const p = prototypes[ch];
+  if (p !== undefined || nfkc.length === 1) readings.push({ c, p: p ?? ch, nfkc });
+}
+
 /**
  * Every non-ASCII code point that reads as `ascii`: its prototype is one or more copies of the
  * prototype of `ascii` (so `≪` reads as `<`), or its NFKC form is `ascii` (fullwidth, small form).
  */
 function lookAlikesOf(ascii) {
   const unit = proto(ascii);
-  const found = [];
-  for (let c = 0x80; c <= 0x10ffff; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) continue;
-    const ch = String.fromCodePoint(c);
-    const p = proto(ch);
-    const repeated = p.length >= unit.length && p.split(unit).every((part) => part === "");
-    if (repeated || ch.normalize("NFKC") === ascii) found.push(c);
-  }
-  return found;
+  return readings
+    .filter(({ p, nfkc }) => nfkc === ascii || p.split(unit).every((part) => part === ""))
+    .map(({ c }) => c);
 }
 
 const sorted = (...lists) => [...new Set(lists.flat())].sort((a, b) => a - b);
