@@ -1,6 +1,5 @@
-import { findFamilyTag } from "./family-tag.ts";
+import { familyTagAt, nextLookAlikeOpener } from "./family-tag.ts";
 import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
-import { OPEN_CLASS } from "./reading-classes.ts";
 
 /** What replaces the opener (`<` or a look-alike) of a family tag. */
 export const NEUTRALISED_LT = "&lt;";
@@ -12,7 +11,6 @@ const PLAIN_AFTER_LT = new RegExp(
   `[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`,
   "iy",
 );
-const ANY_OPENER = new RegExp(`[${OPEN_CLASS}]`, "u");
 
 /**
  * {@link neutraliseTags} for text known to hold only printable ASCII, tab and newline.
@@ -37,7 +35,7 @@ export function neutralisePlainTags(s: string): string {
 
 /**
  * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
- * {@link findFamilyTag} finds on the tag reading (look-alike brackets, slashes, dashes and
+ * {@link familyTagAt} finds on the tag reading (look-alike brackets, slashes, dashes and
  * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
  * else changes, nothing is deleted. On text without look-alikes or skipped code points this is
  * formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
@@ -47,12 +45,25 @@ export function neutralisePlainTags(s: string): string {
  */
 export function neutraliseTags(s: string): string {
   if (!NOT_PLAIN_ASCII.test(s)) return neutralisePlainTags(s);
-  if (!ANY_OPENER.test(s)) return s;
+  // Two native scans merged in order: `<` by indexOf, its look-alikes by one regex.
+  let lt = s.indexOf("<");
+  let alike = nextLookAlikeOpener(s, 0);
   let out = "";
   let copied = 0;
-  for (let tag = findFamilyTag(s); tag !== null; tag = findFamilyTag(s, tag.openerEnd)) {
-    out += s.slice(copied, tag.start) + NEUTRALISED_LT;
-    copied = tag.openerEnd;
+  while (lt !== -1 || alike !== -1) {
+    let at: number;
+    if (alike === -1 || (lt !== -1 && lt < alike)) {
+      at = lt;
+      lt = s.indexOf("<", lt + 1);
+    } else {
+      at = alike;
+      alike = nextLookAlikeOpener(s, alike + 1);
+    }
+    const tag = familyTagAt(s, at);
+    if (tag !== null) {
+      out += s.slice(copied, at) + NEUTRALISED_LT;
+      copied = tag.openerEnd;
+    }
   }
   return copied === 0 ? s : out + s.slice(copied);
 }
