@@ -44,11 +44,15 @@ async function property(path) {
 // selectors, CGJ, Hangul fillers, …), every combining mark (Mn, Me and Mc: a mark stacked on a
 // bracket or a letter does not hide the tag from a reader), and every code point R3 deletes (Cc
 // but tab and newline, Cf), so the reading is right on text that has not passed R3 yet.
+// R3: Cc but tab and newline, and Cf.
+const strip = [
+  ...(await property("General_Category/Control")).filter((c) => c !== 0x09 && c !== 0x0a),
+  ...(await property("General_Category/Format")),
+];
 const skip = new Set([
   ...(await property("Binary_Property/Default_Ignorable_Code_Point")),
   ...(await property("General_Category/Mark")),
-  ...(await property("General_Category/Format")),
-  ...(await property("General_Category/Control")).filter((c) => c !== 0x09 && c !== 0x0a),
+  ...strip,
 ]);
 
 // The look-alike sets of cross-session.md §6.1 (kept in step with
@@ -142,6 +146,7 @@ ${constant(
   "What the tag reading skips: Default_Ignorable_Code_Point, Mn, Me, Mc, Cf, and Cc but tab and newline.",
   skipped,
 )}
+${constant("STRIP_RANGES", "What rule R3 deletes: Cc but tab and newline, and Cf.", sorted(strip))}
 ${constant("OPEN_LOOK_ALIKES", "Non-ASCII code points that read as `<`.", open)}
 ${constant("CLOSE_LOOK_ALIKES", "Non-ASCII code points that read as `>`.", close)}
 ${constant("SLASH_LOOK_ALIKES", "Non-ASCII code points that read as `/`.", slash)}

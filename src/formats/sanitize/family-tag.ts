@@ -2,13 +2,17 @@ import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
 import {
   bmpClasses,
   classAt,
+  DASH_CLASS,
+  LOWEST_LOOK_ALIKE_OPENER,
   letterBit,
   OPEN_BIT,
-  OPEN_CLASS,
   PAIR_BIT,
   SKIP_BIT,
+  SKIP_CLASS,
   SLASH_BIT,
+  SLASH_CLASS,
   SPACE_BIT,
+  SPACE_CLASS,
   unitsAt,
 } from "./reading-classes.ts";
 
@@ -33,6 +37,7 @@ export interface FamilyTag {
 const FAMILY_BITS: readonly (readonly number[])[] = FRAME_TAG_FAMILIES.map((family) =>
   [...family].map(letterBit),
 );
+const LT = 0x3c;
 /** The bits of every family's first letter: a name can only start on one of them. */
 const FIRST_LETTERS: number = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
 
@@ -98,37 +103,52 @@ export function familyTagAt(s: string, at: number): FamilyTag | null {
   return null;
 }
 
-/** Every look-alike of `<` as a string (one or two UTF-16 units). */
-const LOOK_ALIKES: readonly string[] = [...OPEN_CLASS.slice(1).matchAll(/\\u\{([0-9a-f]+)\}/g)].map(
-  ([, hex]) => String.fromCodePoint(Number.parseInt(hex ?? "", 16)),
-);
+/** One name character as a regex class: ASCII in either case, `ſ` for `s`, dash look-alikes. */
+function simpleClass(x: string): string {
+  if (x === "-") return `[${DASH_CLASS}]`;
+  return x === "s" ? "[sS\\u{17f}]" : `[${x}${x.toUpperCase()}]`;
+}
 
-// Code units, no `u`, one class: the BMP look-alikes and the high surrogates of the astral ones
-// (U+1D236). A single class of code units is the fastest native scan there is; a surrogate found
-// is checked afterwards.
-const LOOK_ALIKE_UNITS = new RegExp(
-  `[${[...new Set(LOOK_ALIKES.map((c) => c.charAt(0)))].join("")}]`,
-  "g",
+const GAP = `[${SPACE_CLASS}${SKIP_CLASS}]*`;
+/**
+ * The common spellings, decided by one native sticky regex at the opener's end: skipped code
+ * points and whitespace around one optional slash, then a name of ASCII letters (`ſ` for `s`) and
+ * dashes, nothing skipped inside it. Every match is also a match of {@link familyTagAt} (flag `u`
+ * without `i`, so no class gains case variants the table does not have).
+ */
+const SIMPLE_TAG_AFTER_OPENER = new RegExp(
+  `${GAP}(?:[${SLASH_CLASS}]${GAP})?(?:${FRAME_TAG_FAMILIES.map((f) => [...f].map(simpleClass).join("")).join("|")})`,
+  "uy",
 );
 
 /**
- * Offset of the first look-alike of `<` (not `<` itself) in `s` at or after `from`, or -1.
- *
- * @example nextLookAlikeOpener("<a\uFF1C", 0) === 2
+ * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
+ * {@link familyTagAt}'s answer, most often found by one native regex.
  */
-export function nextLookAlikeOpener(s: string, from: number): number {
-  LOOK_ALIKE_UNITS.lastIndex = from;
-  for (let m = LOOK_ALIKE_UNITS.exec(s); m !== null; m = LOOK_ALIKE_UNITS.exec(s)) {
-    if ((classAt(s, m.index) & OPEN_BIT) !== 0) return m.index;
-  }
-  return -1;
+export function isFamilyTagAt(s: string, at: number): boolean {
+  SIMPLE_TAG_AFTER_OPENER.lastIndex = at + unitsAt(s, at);
+  return SIMPLE_TAG_AFTER_OPENER.test(s) || familyTagAt(s, at) !== null;
 }
 
-/** Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. */
-function nextOpener(s: string, from: number): number {
-  const lt = s.indexOf("<", from);
-  const alike = nextLookAlikeOpener(s, from);
-  return alike === -1 || (lt !== -1 && lt < alike) ? lt : alike;
+/**
+ * Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. Reads code
+ * units against the class table: one pass, no allocation. Text without a look-alike opener is
+ * faster served by `indexOf("<")`.
+ *
+ * @example nextOpener("ab\uFF1C<", 0) === 2
+ */
+export function nextOpener(s: string, from: number): number {
+  const bmp = bmpClasses();
+  for (let i = Math.max(0, from); i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === LT) return i;
+    if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
+    const k = bmp[c] ?? 0;
+    if ((k & OPEN_BIT) !== 0 || ((k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0)) {
+      return i;
+    }
+  }
+  return -1;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   MAX_NAME_CODEPOINTS,
   MAX_SUMMARY_CODEPOINTS,
 } from "./limits.ts";
-import { neutralisePlainTags, neutraliseTags } from "./neutralise-tags.ts";
+import { neutralisePlainTags, neutraliseScannedTags } from "./neutralise-tags.ts";
 import { CLOSE_CLASS, OPEN_CLASS, QUOTE_CLASS } from "./reading-classes.ts";
 import { cleanMixedText, isPlainAscii, sanitize } from "./sanitize.ts";
 import { truncateBytes, truncateRunes } from "./truncate.ts";
@@ -31,7 +31,8 @@ export function sanitizeBody(s: string): string {
     const t = neutralisePlainTags(s);
     return t.length <= MAX_BODY_BYTES ? t : truncateBytes(t, MAX_BODY_BYTES);
   }
-  return truncateBytes(neutraliseTags(cleanMixedText(s)), MAX_BODY_BYTES);
+  const clean = cleanMixedText(s);
+  return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), MAX_BODY_BYTES);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { familyTagAt, nextLookAlikeOpener } from "./family-tag.ts";
+import { isFamilyTagAt, nextOpener } from "./family-tag.ts";
 import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import { OPEN_CLASS, unitsAt } from "./reading-classes.ts";
 
 /** What replaces the opener (`<` or a look-alike) of a family tag. */
 export const NEUTRALISED_LT = "&lt;";
@@ -11,6 +12,7 @@ const PLAIN_AFTER_LT = new RegExp(
   `[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`,
   "iy",
 );
+const LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 
 /**
  * {@link neutraliseTags} for text known to hold only printable ASCII, tab and newline.
@@ -34,8 +36,28 @@ export function neutralisePlainTags(s: string): string {
 }
 
 /**
+ * {@link neutraliseTags} when the caller knows whether `s` may hold a look-alike of `<`: without
+ * one, `indexOf("<")` finds every opener (a native scan); with one, the class table does.
+ *
+ * @example neutraliseScannedTags("\uFF1Cchannel", true) === "&lt;channel"
+ */
+export function neutraliseScannedTags(s: string, lookAlikes: boolean): string {
+  let at = lookAlikes ? nextOpener(s, 0) : s.indexOf("<");
+  let out = "";
+  let copied = 0;
+  while (at !== -1) {
+    if (isFamilyTagAt(s, at)) {
+      out += s.slice(copied, at) + NEUTRALISED_LT;
+      copied = at + unitsAt(s, at);
+    }
+    at = lookAlikes ? nextOpener(s, at + 1) : s.indexOf("<", at + 1);
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
  * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
- * {@link familyTagAt} finds on the tag reading (look-alike brackets, slashes, dashes and
+ * `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
  * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
  * else changes, nothing is deleted. On text without look-alikes or skipped code points this is
  * formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
@@ -45,25 +67,5 @@ export function neutralisePlainTags(s: string): string {
  */
 export function neutraliseTags(s: string): string {
   if (!NOT_PLAIN_ASCII.test(s)) return neutralisePlainTags(s);
-  // Two native scans merged in order: `<` by indexOf, its look-alikes by one regex.
-  let lt = s.indexOf("<");
-  let alike = nextLookAlikeOpener(s, 0);
-  let out = "";
-  let copied = 0;
-  while (lt !== -1 || alike !== -1) {
-    let at: number;
-    if (alike === -1 || (lt !== -1 && lt < alike)) {
-      at = lt;
-      lt = s.indexOf("<", lt + 1);
-    } else {
-      at = alike;
-      alike = nextLookAlikeOpener(s, alike + 1);
-    }
-    const tag = familyTagAt(s, at);
-    if (tag !== null) {
-      out += s.slice(copied, at) + NEUTRALISED_LT;
-      copied = tag.openerEnd;
-    }
-  }
-  return copied === 0 ? s : out + s.slice(copied);
+  return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
 }

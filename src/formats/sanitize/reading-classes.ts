@@ -6,6 +6,7 @@ import {
   QUOTE_LOOK_ALIKES,
   SKIP_RANGES,
   SLASH_LOOK_ALIKES,
+  STRIP_RANGES,
 } from "./tag-reading-table.ts";
 
 // One bit per letter that some family name uses, then the classes of the tag reading; every
@@ -27,6 +28,8 @@ export const SLASH_BIT: number = DASH_BIT << 4;
  * loop over code units takes {@link classAt}'s slow path only there.
  */
 export const PAIR_BIT: number = DASH_BIT << 5;
+/** Bit of what rule R3 deletes: Cc but tab and newline, and Cf. */
+export const STRIP_BIT: number = DASH_BIT << 6;
 
 // GO_SPACE as it survives R3: the only whitespace the tag rule has ever allowed.
 const SPACES =
@@ -88,6 +91,7 @@ function buildClasses(): ReadingClasses {
   forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
   forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
   forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
+  forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
   bmp.fill(PAIR_BIT, 0xd800, 0xdc00);
   return { bmp, astral };
 }
@@ -101,7 +105,7 @@ function tables(): ReadingClasses {
 
 /**
  * The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
- * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, or 0. The table (256 KiB) is built on
+ * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link STRIP_BIT}, or 0. The table (256 KiB) is built on
  * the first call, so a process that only ever sanitises ASCII never builds it.
  *
  * @example (readingClass(0xff1c) & OPEN_BIT) !== 0
@@ -158,3 +162,25 @@ export const CLOSE_CLASS: string = `>${classBody(CLOSE_LOOK_ALIKES)}`;
 
 /** Regex class body (flag `u`) of every character that reads as `"`. */
 export const QUOTE_CLASS: string = `"${classBody(QUOTE_LOOK_ALIKES)}`;
+
+/** The lowest look-alike of `<` (U+00AB `«`): below it, only `<` itself opens a tag. */
+export const LOWEST_LOOK_ALIKE_OPENER: number = Number.parseInt(
+  OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0",
+  16,
+);
+
+/** Regex class body (flag `u`) of the whitespace the tag rule allows around the `/`. */
+export const SPACE_CLASS: string = [...SPACES]
+  .map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`)
+  .join("");
+
+/** Regex class body (flag `u`) of what the tag reading skips. */
+export const SKIP_CLASS: string = classBody(SKIP_RANGES);
+
+/** Regex class body (flag `u`) of every character that reads as `/`. */
+export const SLASH_CLASS: string = `/${classBody(SLASH_LOOK_ALIKES)}`;
+
+/** Regex class body (flag `u`) of `-`, `_` and the code points the confusable table reads as `-`. */
+export const DASH_CLASS: string = `\\-_${classBody(
+  CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010",
+)}`;

@@ -18,7 +18,7 @@ import {
   sanitizeName,
   sanitizeSummary,
 } from "./index.ts";
-import { readingClass, SKIP_BIT } from "./reading-classes.ts";
+import { readingClass, SKIP_BIT, STRIP_BIT } from "./reading-classes.ts";
 import {
   CLOSE_LOOK_ALIKES,
   OPEN_LOOK_ALIKES,
@@ -65,16 +65,34 @@ describe("the generated tag-reading table", () => {
     expect(out).toContain("up to date");
   }, 60_000);
 
-  test("skips exactly Default_Ignorable_Code_Point, marks, Cf and Cc but tab and newline", () => {
+  test("skips DI, marks, Cf and Cc but tab and newline; strips (R3) Cf and that Cc", () => {
     // The runtime's Unicode (Node 20.20: 17.0) against the pinned package's: they must agree.
     const skipped = /^(?:\p{Default_Ignorable_Code_Point}|\p{M}|\p{Cf}|[^\P{Cc}\t\n])$/u;
+    const stripped = /^(?:\p{Cf}|[^\P{Cc}\t\n])$/u;
     const differ: number[] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
-      const table = (readingClass(cp) & SKIP_BIT) !== 0;
-      if (table !== skipped.test(String.fromCodePoint(cp))) differ.push(cp);
+      const c = String.fromCodePoint(cp);
+      if (((readingClass(cp) & SKIP_BIT) !== 0) !== skipped.test(c)) differ.push(cp);
+      if (((readingClass(cp) & STRIP_BIT) !== 0) !== stripped.test(c)) differ.push(cp);
     }
     expect(differ).toEqual([]);
+  });
+
+  test("NFC makes a look-alike of `<` only from one, or from a `<`-like base and U+0338", () => {
+    // sanitize decides before NFC whether R5 must look past `<` (cleanMixedText).
+    const open = new Set(listed(OPEN_LOOK_ALIKES)).add("<");
+    const bad: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const parts = [...c.normalize("NFD")];
+      const makesOpener = [...c.normalize("NFC")].some((x) => open.has(x) && x !== "<");
+      const explained = open.has(c) || parts.every((x) => open.has(x) || x === "\u0338");
+      if (makesOpener && !explained) bad.push(cp);
+    }
+    expect(bad).toEqual([]);
+    expect("<\u0338".normalize("NFC")).toBe("\u226E");
   });
 
   test("holds the look-alike sets of the cross-session reading and the named kin", () => {
