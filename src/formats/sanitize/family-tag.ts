@@ -8,11 +8,8 @@ import {
   OPEN_BIT,
   PAIR_BIT,
   SKIP_BIT,
-  SKIP_CLASS,
   SLASH_BIT,
-  SLASH_CLASS,
   SPACE_BIT,
-  SPACE_CLASS,
   unitsAt,
 } from "./reading-classes.ts";
 
@@ -70,6 +67,51 @@ function nameEnd(s: string, i: number, bits: readonly number[], bmp: Int32Array)
 }
 
 /**
+ * The common spellings of a name, decided by one native sticky regex where the name starts: ASCII
+ * letters in any case (`iu` folds only `ſ` and the Kelvin sign to ASCII, as the table does), `-`,
+ * `_` and the dash look-alikes, nothing skipped inside. Every match is also a match of the table
+ * walk; a miss is decided by the walk.
+ */
+const SIMPLE_NAME = new RegExp(
+  `(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`,
+  "iuy",
+);
+
+/**
+ * Where a family name would start after the opener at `at`: past skipped code points and
+ * whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
+ * `closing` tells whether a slash was passed.
+ */
+function nameStart(s: string, at: number): { readonly i: number; readonly closing: boolean } {
+  let i = at + unitsAt(s, at);
+  let closing = false;
+  let c = classAt(s, i);
+  while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || ((c & SLASH_BIT) !== 0 && !closing)) {
+    if ((c & SLASH_BIT) !== 0) closing = true;
+    i += unitsAt(s, i);
+    c = classAt(s, i);
+  }
+  return { i: (c & FIRST_LETTERS) === 0 ? -1 : i, closing };
+}
+
+/**
+ * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
+ * {@link familyTagAt}'s answer, most often found by one native regex.
+ */
+export function isFamilyTagAt(s: string, at: number): boolean {
+  const { i } = nameStart(s, at);
+  if (i === -1) return false;
+  SIMPLE_NAME.lastIndex = i;
+  if (SIMPLE_NAME.test(s)) return true;
+  const bmp = bmpClasses();
+  const c = classAt(s, i);
+  for (const bits of FAMILY_BITS) {
+    if ((c & (bits[0] ?? 0)) !== 0 && nameEnd(s, i, bits, bmp) !== -1) return true;
+  }
+  return false;
+}
+
+/**
  * The family tag that begins at offset `at` of `s`, or `null`. The rule (docs/11-sanitizer.md)
  * reads the text the way a person or a model does: an opener (`<` or one of its look-alikes),
  * then whitespace, at most one `/` (or look-alike), whitespace, then a family name (prefix match,
@@ -82,52 +124,20 @@ function nameEnd(s: string, i: number, bits: readonly number[], bmp: Int32Array)
  */
 export function familyTagAt(s: string, at: number): FamilyTag | null {
   if (at < 0 || (classAt(s, at) & OPEN_BIT) === 0) return null;
+  const { i, closing } = nameStart(s, at);
+  if (i === -1) return null;
   const bmp = bmpClasses();
-  const openerEnd = at + unitsAt(s, at);
-  let i = openerEnd;
-  let closing = false;
-  let c = classAt(s, i);
-  while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || ((c & SLASH_BIT) !== 0 && !closing)) {
-    if ((c & SLASH_BIT) !== 0) closing = true;
-    i += unitsAt(s, i);
-    c = classAt(s, i);
-  }
-  if ((c & FIRST_LETTERS) === 0) return null;
+  const c = classAt(s, i);
   for (let k = 0; k < FAMILY_BITS.length; k++) {
     const bits = FAMILY_BITS[k] ?? [];
     if ((c & (bits[0] ?? 0)) === 0) continue;
     const end = nameEnd(s, i, bits, bmp);
     const family = FRAME_TAG_FAMILIES[k];
-    if (end !== -1 && family !== undefined) return { start: at, openerEnd, end, family, closing };
+    if (end !== -1 && family !== undefined) {
+      return { start: at, openerEnd: at + unitsAt(s, at), end, family, closing };
+    }
   }
   return null;
-}
-
-/** One name character as a regex class: ASCII in either case, `ſ` for `s`, dash look-alikes. */
-function simpleClass(x: string): string {
-  if (x === "-") return `[${DASH_CLASS}]`;
-  return x === "s" ? "[sS\\u{17f}]" : `[${x}${x.toUpperCase()}]`;
-}
-
-const GAP = `[${SPACE_CLASS}${SKIP_CLASS}]*`;
-/**
- * The common spellings, decided by one native sticky regex at the opener's end: skipped code
- * points and whitespace around one optional slash, then a name of ASCII letters (`ſ` for `s`) and
- * dashes, nothing skipped inside it. Every match is also a match of {@link familyTagAt} (flag `u`
- * without `i`, so no class gains case variants the table does not have).
- */
-const SIMPLE_TAG_AFTER_OPENER = new RegExp(
-  `${GAP}(?:[${SLASH_CLASS}]${GAP})?(?:${FRAME_TAG_FAMILIES.map((f) => [...f].map(simpleClass).join("")).join("|")})`,
-  "uy",
-);
-
-/**
- * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
- * {@link familyTagAt}'s answer, most often found by one native regex.
- */
-export function isFamilyTagAt(s: string, at: number): boolean {
-  SIMPLE_TAG_AFTER_OPENER.lastIndex = at + unitsAt(s, at);
-  return SIMPLE_TAG_AFTER_OPENER.test(s) || familyTagAt(s, at) !== null;
 }
 
 /**

@@ -169,17 +169,6 @@ export const LOWEST_LOOK_ALIKE_OPENER: number = Number.parseInt(
   16,
 );
 
-/** Regex class body (flag `u`) of the whitespace the tag rule allows around the `/`. */
-export const SPACE_CLASS: string = [...SPACES]
-  .map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`)
-  .join("");
-
-/** Regex class body (flag `u`) of what the tag reading skips. */
-export const SKIP_CLASS: string = classBody(SKIP_RANGES);
-
-/** Regex class body (flag `u`) of every character that reads as `/`. */
-export const SLASH_CLASS: string = `/${classBody(SLASH_LOOK_ALIKES)}`;
-
 /** Regex class body (flag `u`) of `-`, `_` and the code points the confusable table reads as `-`. */
 export const DASH_CLASS: string = `\\-_${classBody(
   CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010",
