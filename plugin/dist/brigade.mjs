@@ -2053,19 +2053,19 @@ function nextOpener(s, from) {
 	const bmp = bmpClasses();
 	for (let i = Math.max(0, from); i < s.length; i++) {
 		const c = s.charCodeAt(i);
-		if (c === LT) return i;
+		if (c === LT$1) return i;
 		if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
 		const k = bmp[c] ?? 0;
 		if ((k & OPEN_BIT) !== 0 || (k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0) return i;
 	}
 	return -1;
 }
-var FAMILY_BITS, LT, FIRST_LETTERS, SIMPLE_NAME;
+var FAMILY_BITS, LT$1, FIRST_LETTERS, SIMPLE_NAME;
 var init_family_tag = __esmMin((() => {
 	init_frame_tag_families();
 	init_reading_classes();
 	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
-	LT = 60;
+	LT$1 = 60;
 	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
 	SIMPLE_NAME = new RegExp(`(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`, "iuy");
 }));
@@ -2117,6 +2117,21 @@ function neutraliseScannedTags(s, lookAlikes) {
 	}
 	return copied === 0 ? s : out + s.slice(copied);
 }
+/**
+* {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
+* ascending), as R3's pass records them.
+*
+* @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
+*/
+function neutraliseAtOpeners(s, openers) {
+	let out = "";
+	let copied = 0;
+	for (const at of openers) if (isFamilyTagAt(s, at)) {
+		out += s.slice(copied, at) + NEUTRALISED_LT;
+		copied = at + unitsAt(s, at);
+	}
+	return copied === 0 ? s : out + s.slice(copied);
+}
 var NEUTRALISED_LT, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
 	init_family_tag();
@@ -2138,27 +2153,37 @@ function isPlainAscii(s) {
 	return !NOT_PLAIN_ASCII.test(s);
 }
 /**
-* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII, in one
-* pass over the code units that also notes whether a look-alike of `<` occurs (so R5 can use
-* `indexOf` when none does).
+* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
+* pass over the code units that also records every opener, so R5 need not scan again.
 *
-* Computed as repair, strip, ONE NFC: equal to the spec's NFC-strip-NFC because no stripped code
-* point (Cc, Cf) has a canonical decomposition, appears in one, or has a non-zero combining class,
-* so stripping commutes with canonical decomposition and reordering (sanitize.test.ts checks the
-* premises over every code point and compares against the literal four-step pipeline).
+* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
+* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
+* composition or a reordering when the code point now following the deleted run is at or above
+* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
+* stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
+* code point and compares against the literal four-step pipeline.
 *
 * @example cleanMixedText("ok\r\n").text === "ok\n"
 */
 function cleanMixedText(s) {
-	const t = isWellFormed(s) ? s : toWellFormed(s);
+	const repaired = isWellFormed(s) ? s : toWellFormed(s);
+	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
 	const bmp = bmpClasses();
+	const openers = [];
 	let out = "";
 	let copied = 0;
-	let needsNfc = false;
+	let removed = 0;
+	let afterStrip = false;
+	let needsR4 = false;
 	let lookAlikes = false;
 	for (let i = 0; i < t.length; i++) {
 		const c = t.charCodeAt(i);
-		if (c >= 32 && c < 127) continue;
+		if (c >= 32 && c < 127) {
+			if (c === LT) openers.push(i - removed);
+			afterStrip = false;
+			continue;
+		}
 		let k = bmp[c] ?? 0;
 		let units = 1;
 		if ((k & PAIR_BIT) !== 0) {
@@ -2168,15 +2193,27 @@ function cleanMixedText(s) {
 		if ((k & STRIP_BIT) !== 0) {
 			out += t.slice(copied, i);
 			copied = i + units;
-		} else if (c >= FIRST_NFC_UNSTABLE) {
-			needsNfc = true;
-			if ((k & OPEN_BIT) !== 0 || c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
-		} else if (c >= LOWEST_LOOK_ALIKE_OPENER && (k & OPEN_BIT) !== 0) lookAlikes = true;
+			removed += units;
+			afterStrip = true;
+		} else {
+			if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+			afterStrip = false;
+			if ((k & OPEN_BIT) !== 0) {
+				openers.push(i - removed);
+				lookAlikes = true;
+			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
+		}
 		i += units - 1;
 	}
 	const stripped = copied === 0 ? t : out + t.slice(copied);
+	if (!needsR4) return {
+		text: stripped,
+		openers,
+		lookAlikes
+	};
 	return {
-		text: needsNfc ? stripped.normalize("NFC") : stripped,
+		text: stripped.normalize("NFC"),
+		openers: null,
 		lookAlikes
 	};
 }
@@ -2190,17 +2227,26 @@ function cleanMixedText(s) {
 * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
 */
 function sanitize(s) {
-	if (isPlainAscii(s)) return neutralisePlainTags(s);
-	const clean = cleanMixedText(s);
-	return neutraliseScannedTags(clean.text, clean.lookAlikes);
+	return isPlainAscii(s) ? neutralisePlainTags(s) : sanitizeMixedText(s);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, COMBINING_LONG_SOLIDUS_OVERLAY;
+/**
+* {@link sanitize} for text known not to be plain ASCII, so that scan is not repeated.
+*
+* @example sanitizeMixedText("\uFF1Cchannel\r") === "&lt;channel"
+*/
+function sanitizeMixedText(s) {
+	const clean = cleanMixedText(s);
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
+}
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
 	init_neutralise_tags();
 	init_reading_classes();
 	NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
 	FIRST_NFC_UNSTABLE = 768;
+	MAY_NEED_NFC = /[^\0-\u02FF]/;
+	LT = 60;
 	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
 }));
 
@@ -2260,8 +2306,7 @@ function sanitizeBody(s) {
 		const t = neutralisePlainTags(s);
 		return t.length <= 16384 ? t : truncateBytes(t, MAX_BODY_BYTES);
 	}
-	const clean = cleanMixedText(s);
-	return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), MAX_BODY_BYTES);
+	return truncateBytes(sanitizeMixedText(s), MAX_BODY_BYTES);
 }
 /**
 * A sender summary: {@link sanitize}, then capped at 200 code points, marker included.

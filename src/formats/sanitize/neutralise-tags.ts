@@ -56,6 +56,24 @@ export function neutraliseScannedTags(s: string, lookAlikes: boolean): string {
 }
 
 /**
+ * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
+ * ascending), as R3's pass records them.
+ *
+ * @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
+ */
+export function neutraliseAtOpeners(s: string, openers: readonly number[]): string {
+  let out = "";
+  let copied = 0;
+  for (const at of openers) {
+    if (isFamilyTagAt(s, at)) {
+      out += s.slice(copied, at) + NEUTRALISED_LT;
+      copied = at + unitsAt(s, at);
+    }
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
  * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
  * `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
  * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing

@@ -95,6 +95,25 @@ describe("the generated tag-reading table", () => {
     expect("<\u0338".normalize("NFC")).toBe("\u226E");
   });
 
+  test("R4 is needed only where a deleted run is followed by a code point at or above U+0300", () => {
+    // cleanMixedText skips R4 (and keeps the openers it recorded) otherwise: below U+0300 no code
+    // point combines (combining class 0) or is the second half of a canonical composition.
+    const bad: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if ([...c.normalize("NFD")].slice(1).some((x) => (x.codePointAt(0) ?? 0) < 0x300)) {
+        bad.push(cp);
+      }
+      if (cp < 0x300 && `a\u0345${c}`.normalize("NFD") !== `a\u0345${c.normalize("NFD")}`) {
+        bad.push(cp);
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(sanitize("n\u200D\u0303<channel")).toBe("\u00F1&lt;channel");
+    expect(sanitize("\u00E9\u200B<\u200Bchannel")).toBe("\u00E9&lt;channel");
+  });
+
   test("holds the look-alike sets of the cross-session reading and the named kin", () => {
     const open = new Set(listed(OPEN_LOOK_ALIKES)).add("<");
     const close = new Set(listed(CLOSE_LOOK_ALIKES)).add(">");
