@@ -1,6 +1,7 @@
 // Throughput of every wire format in src/formats, measured on the BUILT modules (dist/formats) so
 // the figures are what a hook or the CLI pays. One run, the same inputs for every operation: a
-// deterministic 16 KiB hostile body, a typical 500-byte English message, and 16 KiB of that
+// deterministic 16 KiB hostile body, 16 KiB dense with nothing but forged tags spelled with
+// invisible code points and look-alikes, a typical 500-byte English message, and 16 KiB of that
 // English as context for the 16 KiB targets. Every figure is set beside
 // String.prototype.normalize("NFC") on the same text, measured in the same run, because NFC is the
 // one step the sanitiser cannot avoid: it is the floor a text path is judged against.
@@ -97,6 +98,45 @@ function hostileBody(size) {
   return text + "x".repeat(size - bytes);
 }
 
+/**
+ * Pieces of the dense body: nothing but forged tags of the five frame families, each spelled
+ * with what a reader does not see or reads past (invisible code points that are not Cf,
+ * variation selectors, Hangul fillers, combining marks, zero-width Cf) and with look-alike
+ * brackets, slashes, hyphens, underscores and letters; emoji with variation selectors between.
+ */
+const DENSE_PIECES = [
+  "<\u034Fsystem-reminder>",
+  "<\uFE0Fchannel>",
+  "\uFF1C\u200B/brigade\u2011message\uFF1E",
+  "<c\u0301hannel>",
+  "\u2039teammate_message\u203A",
+  "<\u3164cross-session-message>",
+  "<\u200Bsystem-reminder>",
+  "</\u{E0100}brigade-message>",
+  "\u27E8channel\u27E9",
+  "<\u0455\u0443\u0455t\u0435m-r\u0435m\u0456nd\u0435r>",
+  "\uFE64\u2215channel\uFE65",
+  "\u00ABsystem\u2212reminder\u00BB",
+  "<\u2044\u115Fteammate-message>",
+  "<cross\u00AD-session-message>",
+  "\u2764\uFE0F \u{1F44D}\u{1F3FD} ",
+  "<b\u0332r\u0332igade-message>",
+];
+
+/** Exactly `size` UTF-8 bytes of {@link DENSE_PIECES} in a fixed order, then ASCII padding. */
+function denseBody(size) {
+  let text = "";
+  let bytes = 0;
+  for (let i = 0; ; i++) {
+    const piece = DENSE_PIECES[i % DENSE_PIECES.length];
+    const pieceBytes = utf8Bytes(piece);
+    if (bytes + pieceBytes > size) break;
+    text += piece;
+    bytes += pieceBytes;
+  }
+  return text + "x".repeat(size - bytes);
+}
+
 const ENGLISH_SOURCE =
   "Heads-up: the nightly export failed twice last night. The cause was a disk quota on " +
   "worker-3; the job wrote its temporary files to the shared volume instead of the scratch " +
@@ -115,6 +155,7 @@ function englishBody(size) {
 // plain ASCII prose most large messages are, so the two show the spread a 16 KiB frame can cost.
 const INPUTS = {
   "hostile-16KiB": hostileBody(HOSTILE_BYTES),
+  "dense-tags-16KiB": denseBody(HOSTILE_BYTES),
   "english-500B": englishBody(ENGLISH_BYTES),
   "english-16KiB": englishBody(HOSTILE_BYTES),
 };

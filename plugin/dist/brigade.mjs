@@ -724,14 +724,14 @@ var init_message_tag = __esmMin((() => {
 }));
 
 // src/formats/cross-session/character-sets.ts
-var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
+var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS$1, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
 var init_character_sets = __esmMin((() => {
 	NAME_SET = "A-Za-z0-9_\\-";
 	OPEN_SET = `<${String.fromCodePoint(706, 5176, 5810, 8249, 8814, 8826, 8832, 8918, 9001, 10092, 10094, 10096, 10216, 10641, 10643, 10748, 10873, 10918, 12296, 65087, 65124, 65308, 119350, 8810, 8920, 10913, 10999, 10218, 65085)}`;
 	CLOSE_SET = `>${String.fromCodePoint(707, 5171, 8250, 8815, 8827, 8833, 8919, 9002, 10093, 10095, 10097, 10217, 10749, 12297, 65088, 65125, 65310, 94015, 119351)}`;
 	SLASH_SET = `/${String.fromCodePoint(65295, 8725, 8260)}`;
 	DASH_SET = String.raw`_\p{Pc}\u2017\u02cd\u07fa\u0640\p{Pd}\u2212\u207b\u208b\u02d7\u2796\u2043\u30fc\uff70`;
-	DASH_CLASS = `[${DASH_SET}]`;
+	DASH_CLASS$1 = `[${DASH_SET}]`;
 	EXTRA_DASH_SET = String.raw`\u2e40\u30a0\u1400`;
 	COLON_SET = String.raw`:\uff1a\ufe55\ufe13\ua789\u2236\u02d0\u02f8\u05c3\u0589\u0703\u0704\u16ec\u1803\u1809\u205a\ua4fd\ufe30`;
 	EQUALS_SET = String.raw`=\u207c\u208c\ufe66\uff1d\ua78a\u2550\u268c\ua4ff\u{1f7f0}\u2e40\u30a0\u1400`;
@@ -800,7 +800,7 @@ function singleTagPatternSource(tag, closeOnly) {
 	let spell = "";
 	for (const [index, ch] of [...tag].entries()) {
 		if (index > 0) spell += groups.run(INVIS_SET);
-		spell += ch === "-" || ch === "_" ? DASH_CLASS : ch;
+		spell += ch === "-" || ch === "_" ? DASH_CLASS$1 : ch;
 	}
 	return `[${OPEN_SET}](?!\\\\)(?=${head}(?:${spell})(?:[^${NAME_SET}]|$))`;
 }
@@ -1809,6 +1809,267 @@ var init_cross_session = __esmMin((() => {
 	init_permission_mode();
 }));
 
+// src/formats/sanitize/frame-tag-families.ts
+var FRAME_TAG_FAMILIES;
+var init_frame_tag_families = __esmMin((() => {
+	FRAME_TAG_FAMILIES = [
+		"brigade-message",
+		"cross-session-message",
+		"teammate-message",
+		"channel",
+		"system-reminder"
+	];
+}));
+
+// src/formats/sanitize/tag-reading-table.ts
+var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
+var init_tag_reading_table = __esmMin((() => {
+	SKIP_RANGES = [
+		"0-8 b-1f 7f-9f ad 300-36f 483-489 591-5bd 5bf 5c1-5c2 5c4-5c5 5c7 600-605 610-61a 61c",
+		"64b-65f 670 6d6-6dd 6df-6e4 6e7-6e8 6ea-6ed 70f 711 730-74a 7a6-7b0 7eb-7f3 7fd 816-819",
+		"81b-823 825-827 829-82d 859-85b 890-891 897-89f 8ca-903 93a-93c 93e-94f 951-957 962-963",
+		"981-983 9bc 9be-9c4 9c7-9c8 9cb-9cd 9d7 9e2-9e3 9fe a01-a03 a3c a3e-a42 a47-a48 a4b-a4d",
+		"a51 a70-a71 a75 a81-a83 abc abe-ac5 ac7-ac9 acb-acd ae2-ae3 afa-aff b01-b03 b3c b3e-b44",
+		"b47-b48 b4b-b4d b55-b57 b62-b63 b82 bbe-bc2 bc6-bc8 bca-bcd bd7 c00-c04 c3c c3e-c44",
+		"c46-c48 c4a-c4d c55-c56 c62-c63 c81-c83 cbc cbe-cc4 cc6-cc8 cca-ccd cd5-cd6 ce2-ce3 cf3",
+		"d00-d03 d3b-d3c d3e-d44 d46-d48 d4a-d4d d57 d62-d63 d81-d83 dca dcf-dd4 dd6 dd8-ddf",
+		"df2-df3 e31 e34-e3a e47-e4e eb1 eb4-ebc ec8-ece f18-f19 f35 f37 f39 f3e-f3f f71-f84",
+		"f86-f87 f8d-f97 f99-fbc fc6 102b-103e 1056-1059 105e-1060 1062-1064 1067-106d 1071-1074",
+		"1082-108d 108f 109a-109d 115f-1160 135d-135f 1712-1715 1732-1734 1752-1753 1772-1773",
+		"17b4-17d3 17dd 180b-180f 1885-1886 18a9 1920-192b 1930-193b 1a17-1a1b 1a55-1a5e",
+		"1a60-1a7c 1a7f 1ab0-1add 1ae0-1aeb 1b00-1b04 1b34-1b44 1b6b-1b73 1b80-1b82 1ba1-1bad",
+		"1be6-1bf3 1c24-1c37 1cd0-1cd2 1cd4-1ce8 1ced 1cf4 1cf7-1cf9 1dc0-1dff 200b-200f",
+		"202a-202e 2060-206f 20d0-20f0 2cef-2cf1 2d7f 2de0-2dff 302a-302f 3099-309a 3164",
+		"a66f-a672 a674-a67d a69e-a69f a6f0-a6f1 a802 a806 a80b a823-a827 a82c a880-a881",
+		"a8b4-a8c5 a8e0-a8f1 a8ff a926-a92d a947-a953 a980-a983 a9b3-a9c0 a9e5 aa29-aa36 aa43",
+		"aa4c-aa4d aa7b-aa7d aab0 aab2-aab4 aab7-aab8 aabe-aabf aac1 aaeb-aaef aaf5-aaf6",
+		"abe3-abea abec-abed fb1e fe00-fe0f fe20-fe2f feff ffa0 fff0-fffb 101fd 102e0 10376-1037a",
+		"10a01-10a03 10a05-10a06 10a0c-10a0f 10a38-10a3a 10a3f 10ae5-10ae6 10d24-10d27",
+		"10d69-10d6d 10eab-10eac 10efa-10eff 10f46-10f50 10f82-10f85 11000-11002 11038-11046",
+		"11070 11073-11074 1107f-11082 110b0-110ba 110bd 110c2 110cd 11100-11102 11127-11134",
+		"11145-11146 11173 11180-11182 111b3-111c0 111c9-111cc 111ce-111cf 1122c-11237 1123e",
+		"11241 112df-112ea 11300-11303 1133b-1133c 1133e-11344 11347-11348 1134b-1134d 11357",
+		"11362-11363 11366-1136c 11370-11374 113b8-113c0 113c2 113c5 113c7-113ca 113cc-113d0",
+		"113d2 113e1-113e2 11435-11446 1145e 114b0-114c3 115af-115b5 115b8-115c0 115dc-115dd",
+		"11630-11640 116ab-116b7 1171d-1172b 1182c-1183a 11930-11935 11937-11938 1193b-1193e",
+		"11940 11942-11943 119d1-119d7 119da-119e0 119e4 11a01-11a0a 11a33-11a39 11a3b-11a3e",
+		"11a47 11a51-11a5b 11a8a-11a99 11b60-11b67 11c2f-11c36 11c38-11c3f 11c92-11ca7",
+		"11ca9-11cb6 11d31-11d36 11d3a 11d3c-11d3d 11d3f-11d45 11d47 11d8a-11d8e 11d90-11d91",
+		"11d93-11d97 11ef3-11ef6 11f00-11f01 11f03 11f34-11f3a 11f3e-11f42 11f5a 13430-13440",
+		"13447-13455 1611e-1612f 16af0-16af4 16b30-16b36 16f4f 16f51-16f87 16f8f-16f92 16fe4",
+		"16ff0-16ff1 1bc9d-1bc9e 1bca0-1bca3 1cf00-1cf2d 1cf30-1cf46 1d165-1d169 1d16d-1d182",
+		"1d185-1d18b 1d1aa-1d1ad 1d242-1d244 1da00-1da36 1da3b-1da6c 1da75 1da84 1da9b-1da9f",
+		"1daa1-1daaf 1e000-1e006 1e008-1e018 1e01b-1e021 1e023-1e024 1e026-1e02a 1e08f",
+		"1e130-1e136 1e2ae 1e2ec-1e2ef 1e4ec-1e4ef 1e5ee-1e5ef 1e6e3 1e6e6 1e6ee-1e6ef 1e6f5",
+		"1e8d0-1e8d6 1e944-1e94a e0000-e0fff"
+	].join(" ");
+	STRIP_RANGES = [
+		"0-8 b-1f 7f-9f ad 600-605 61c 6dd 70f 890-891 8e2 180e 200b-200f 202a-202e 2060-2064",
+		"2066-206f feff fff9-fffb 110bd 110cd 13430-1343f 1bca0-1bca3 1d173-1d17a e0001",
+		"e0020-e007f"
+	].join(" ");
+	OPEN_LOOK_ALIKES = ["ab 2c2 1438 16b2 2039 226a 226e 227a 2280 22d6 22d8 2329 276c 276e 2770 27e8 27ea 2991", "2993 29fc 2a79 2aa1 2aa6 2af7 3008 fe3d fe3f fe64 ff1c 1d236"].join(" ");
+	CLOSE_LOOK_ALIKES = ["bb 2c3 1433 203a 226b 226f 227b 2281 22d7 22d9 232a 276d 276f 2771 27e9 29fd 2a20 3009", "fe40 fe65 ff1e 16f3f 1d237"].join(" ");
+	SLASH_LOOK_ALIKES = "1735 2041 2044 2215 2571 27cb 29f8 2afb 2afd 2cc6 2f03 3033 30ce 31d3 4e3f ff0f 1d23a";
+	QUOTE_LOOK_ALIKES = "2ba 2dd 2ee 2f6 5f2 5f4 1cd3 201c-201f 2033 2036 2057 3003 301d-301f ff02";
+}));
+
+// src/formats/sanitize/reading-classes.ts
+/**
+* The reading bits of one letter or `-`: its letter bit or {@link DASH_BIT}; 0 for anything else,
+* including a letter that no family name uses.
+*
+* @example letterBit("c") !== 0 && letterBit("z") === 0
+*/
+function letterBit(x) {
+	if (x === "-") return DASH_BIT;
+	const i = LETTERS.indexOf(x);
+	return x.length === 1 && i !== -1 ? 1 << i : 0;
+}
+/** Calls `each` for every code point of a generated `"hex hex-hex …"` list. */
+function forEachCodePoint(ranges, each) {
+	for (const range of ranges.split(" ")) {
+		const [from, to] = range.split("-");
+		const first = Number.parseInt(from ?? "", 16);
+		const last = to === void 0 ? first : Number.parseInt(to, 16);
+		for (let cp = first; cp <= last; cp++) each(cp);
+	}
+}
+function buildClasses() {
+	const bmp = /* @__PURE__ */ new Int32Array(65536);
+	const astral = /* @__PURE__ */ new Map();
+	const add = (cp, bits) => {
+		if (cp < 65536) bmp[cp] = (bmp[cp] ?? 0) | bits;
+		else astral.set(cp, (astral.get(cp) ?? 0) | bits);
+	};
+	for (const x of LETTERS) {
+		add(x.charCodeAt(0), letterBit(x));
+		add(x.toUpperCase().charCodeAt(0), letterBit(x));
+	}
+	add(383, letterBit("s"));
+	add(8490, letterBit("k"));
+	add(45, DASH_BIT);
+	add(95, DASH_BIT);
+	for (const [value, ranges] of CONFUSABLE_FOLD_TABLE) {
+		let bits = 0;
+		for (const alternative of value.split("|")) bits |= letterBit(alternative);
+		if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
+	}
+	for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+	add(60, OPEN_BIT);
+	add(47, SLASH_BIT);
+	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
+	forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+	forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
+	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
+	bmp.fill(PAIR_BIT, 55296, 56320);
+	return {
+		bmp,
+		astral
+	};
+}
+function tables() {
+	classes ??= buildClasses();
+	return classes;
+}
+/**
+* The BMP part of the class table, indexed by code unit: for loops that read code units and call
+* {@link classAt} only where an entry has {@link PAIR_BIT} (a high surrogate; low ones are 0).
+*/
+function bmpClasses() {
+	return tables().bmp;
+}
+/**
+* The reading class of the code point that starts at UTF-16 offset `i` of `s`: 0 past the end
+* and for a lone surrogate. Example: `classAt("a\uFF1C", 1)` has {@link OPEN_BIT}.
+*/
+function classAt(s, i) {
+	if (i >= s.length) return 0;
+	const c = s.charCodeAt(i);
+	if ((c & 64512) !== 55296) return tables().bmp[c] ?? 0;
+	const d = s.charCodeAt(i + 1);
+	if ((d & 64512) !== 56320) return 0;
+	return tables().astral.get((c - 55296 << 10) + (d - 56320) + 65536) ?? 0;
+}
+/** UTF-16 length of the code point at offset `i` of `s`: 2 for a surrogate pair, else 1. */
+function unitsAt(s, i) {
+	return (s.charCodeAt(i) & 64512) === 55296 && (s.charCodeAt(i + 1) & 64512) === 56320 ? 2 : 1;
+}
+/** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
+function classBody(ranges) {
+	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
+}
+var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER, DASH_CLASS;
+var init_reading_classes = __esmMin((() => {
+	init_confusable_fold_table();
+	init_frame_tag_families();
+	init_tag_reading_table();
+	LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+	DASH_BIT = 1 << LETTERS.length;
+	SKIP_BIT = DASH_BIT << 1;
+	SPACE_BIT = DASH_BIT << 2;
+	OPEN_BIT = DASH_BIT << 3;
+	SLASH_BIT = DASH_BIT << 4;
+	PAIR_BIT = DASH_BIT << 5;
+	STRIP_BIT = DASH_BIT << 6;
+	SPACES = "	\n \xA0            \u2028\u2029  　";
+	;
+	OPEN_CLASS = `<${classBody(OPEN_LOOK_ALIKES)}`;
+	CLOSE_CLASS = `>${classBody(CLOSE_LOOK_ALIKES)}`;
+	QUOTE_CLASS = `"${classBody(QUOTE_LOOK_ALIKES)}`;
+	LOWEST_LOOK_ALIKE_OPENER = Number.parseInt(OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0", 16);
+	DASH_CLASS = `\\-_${classBody(CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010")}`;
+}));
+
+// src/formats/sanitize/family-tag.ts
+/**
+* Offset just past the name spelled by `bits` when it starts at `i` on the reading, else -1.
+* `bmp` is {@link bmpClasses}: code units are read directly, a pair only where one starts.
+*/
+function nameEnd(s, i, bits, bmp) {
+	let j = i;
+	for (const bit of bits) {
+		let c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+		let units = 1;
+		if ((c & PAIR_BIT) !== 0) {
+			c = classAt(s, j);
+			units = unitsAt(s, j);
+		}
+		while ((c & SKIP_BIT) !== 0) {
+			j += units;
+			c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+			units = 1;
+			if ((c & PAIR_BIT) !== 0) {
+				c = classAt(s, j);
+				units = unitsAt(s, j);
+			}
+		}
+		if ((c & bit) === 0) return -1;
+		j += units;
+	}
+	return j;
+}
+/**
+* Where a family name would start after the opener at `at`: past skipped code points and
+* whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
+* `closing` tells whether a slash was passed.
+*/
+function nameStart(s, at) {
+	let i = at + unitsAt(s, at);
+	let closing = false;
+	let c = classAt(s, i);
+	while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || (c & SLASH_BIT) !== 0 && !closing) {
+		if ((c & SLASH_BIT) !== 0) closing = true;
+		i += unitsAt(s, i);
+		c = classAt(s, i);
+	}
+	return {
+		i: (c & FIRST_LETTERS) === 0 ? -1 : i,
+		closing
+	};
+}
+/**
+* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer, most often found by one native regex.
+*/
+function isFamilyTagAt(s, at) {
+	const { i } = nameStart(s, at);
+	if (i === -1) return false;
+	SIMPLE_NAME.lastIndex = i;
+	if (SIMPLE_NAME.test(s)) return true;
+	const bmp = bmpClasses();
+	const c = classAt(s, i);
+	for (const bits of FAMILY_BITS) if ((c & (bits[0] ?? 0)) !== 0 && nameEnd(s, i, bits, bmp) !== -1) return true;
+	return false;
+}
+/**
+* Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. Reads code
+* units against the class table: one pass, no allocation. Text without a look-alike opener is
+* faster served by `indexOf("<")`.
+*
+* @example nextOpener("ab\uFF1C<", 0) === 2
+*/
+function nextOpener(s, from) {
+	const bmp = bmpClasses();
+	for (let i = Math.max(0, from); i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c === LT$1) return i;
+		if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
+		const k = bmp[c] ?? 0;
+		if ((k & OPEN_BIT) !== 0 || (k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0) return i;
+	}
+	return -1;
+}
+var FAMILY_BITS, LT$1, FIRST_LETTERS, SIMPLE_NAME;
+var init_family_tag = __esmMin((() => {
+	init_frame_tag_families();
+	init_reading_classes();
+	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
+	LT$1 = 60;
+	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
+	SIMPLE_NAME = new RegExp(`(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`, "iuy");
+}));
+
 // src/formats/sanitize/limits.ts
 var TRUNCATION_MARKER, MAX_BODY_BYTES;
 var init_limits$1 = __esmMin((() => {
@@ -1818,20 +2079,18 @@ var init_limits$1 = __esmMin((() => {
 
 // src/formats/sanitize/neutralise-tags.ts
 /**
-* Rule R5 (formats.md §1.2): every `<` followed by optional whitespace, at most one `/`, optional
-* whitespace and one of {@link FRAME_TAG_FAMILIES} (prefix match, no boundary) becomes `&lt;`;
-* nothing else changes. Expects text that already passed R1–R4. Scans only at `<` positions.
+* {@link neutraliseTags} for text known to hold only printable ASCII, tab and newline.
 *
-* @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
+* @example neutralisePlainTags("<<system_reminder>") === "<&lt;system_reminder>"
 */
-function neutraliseTags(s) {
+function neutralisePlainTags(s) {
 	let lt = s.indexOf("<");
 	if (lt === -1) return s;
 	let out = "";
 	let copied = 0;
 	while (lt !== -1) {
-		AFTER_LT.lastIndex = lt + 1;
-		if (AFTER_LT.test(s)) {
+		PLAIN_AFTER_LT.lastIndex = lt + 1;
+		if (PLAIN_AFTER_LT.test(s)) {
 			out += s.slice(copied, lt) + NEUTRALISED_LT;
 			copied = lt + 1;
 		}
@@ -1839,32 +2098,51 @@ function neutraliseTags(s) {
 	}
 	return copied === 0 ? s : out + s.slice(copied);
 }
-var FRAME_TAG_FAMILIES, NEUTRALISED_LT, WS, AFTER_LT;
+/**
+* {@link neutraliseTags} when the caller knows whether `s` may hold a look-alike of `<`: without
+* one, `indexOf("<")` finds every opener (a native scan); with one, the class table does.
+*
+* @example neutraliseScannedTags("\uFF1Cchannel", true) === "&lt;channel"
+*/
+function neutraliseScannedTags(s, lookAlikes) {
+	let at = lookAlikes ? nextOpener(s, 0) : s.indexOf("<");
+	let out = "";
+	let copied = 0;
+	while (at !== -1) {
+		if (isFamilyTagAt(s, at)) {
+			out += s.slice(copied, at) + NEUTRALISED_LT;
+			copied = at + unitsAt(s, at);
+		}
+		at = lookAlikes ? nextOpener(s, at + 1) : s.indexOf("<", at + 1);
+	}
+	return copied === 0 ? s : out + s.slice(copied);
+}
+/**
+* {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
+* ascending), as R3's pass records them.
+*
+* @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
+*/
+function neutraliseAtOpeners(s, openers) {
+	let out = "";
+	let copied = 0;
+	for (const at of openers) if (isFamilyTagAt(s, at)) {
+		out += s.slice(copied, at) + NEUTRALISED_LT;
+		copied = at + unitsAt(s, at);
+	}
+	return copied === 0 ? s : out + s.slice(copied);
+}
+var NEUTRALISED_LT, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
-	FRAME_TAG_FAMILIES = [
-		"brigade-message",
-		"cross-session-message",
-		"teammate-message",
-		"channel",
-		"system-reminder"
-	];
+	init_family_tag();
+	init_frame_tag_families();
+	init_reading_classes();
 	NEUTRALISED_LT = "&lt;";
-	WS = "[\\t\\n \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]*";
-	AFTER_LT = new RegExp(`${WS}(?:/${WS})?(?:${FRAME_TAG_FAMILIES.join("|")})`, "iuy");
+	PLAIN_AFTER_LT = new RegExp(`[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`, "iy");
+	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
 
 // src/formats/sanitize/sanitize.ts
-/**
-* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) without the tag scan.
-*
-* Computed as repair, strip, ONE NFC: equal to the spec's NFC-strip-NFC because no stripped code
-* point (Cc, Cf) has a canonical decomposition, appears in one, or has a non-zero combining class,
-* so stripping commutes with canonical decomposition and reordering (sanitize.test.ts checks the
-* premises over every code point and compares against the literal four-step pipeline).
-*/
-function cleanText(s) {
-	return isPlainAscii(s) ? s : cleanMixedText(s);
-}
 /**
 * Reports whether `s` holds only printable ASCII, tab and newline: text that R1-R4 leave
 * unchanged and that R5 keeps ASCII (one UTF-8 byte per UTF-16 code unit).
@@ -1875,36 +2153,101 @@ function isPlainAscii(s) {
 	return !NOT_PLAIN_ASCII.test(s);
 }
 /**
-* {@link cleanText} for text already known not to be plain ASCII, so the scan is not repeated.
+* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
+* pass over the code units that also records every opener, so R5 need not scan again.
 *
-* @example cleanMixedText("ok\r\n") === "ok\n"
+* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
+* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
+* composition or a reordering when the code point now following the deleted run is at or above
+* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
+* stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
+* code point and compares against the literal four-step pipeline.
+*
+* @example cleanMixedText("ok\r\n").text === "ok\n"
 */
 function cleanMixedText(s) {
-	let t = s;
-	if (!isWellFormed(t)) t = toWellFormed(t);
-	if (STRIP.test(t)) t = t.replace(STRIP_ALL, "");
-	if (MAY_NEED_NFC.test(t)) t = t.normalize("NFC");
-	return t;
+	const repaired = isWellFormed(s) ? s : toWellFormed(s);
+	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
+	const bmp = bmpClasses();
+	const openers = [];
+	let out = "";
+	let copied = 0;
+	let removed = 0;
+	let afterStrip = false;
+	let needsR4 = false;
+	let lookAlikes = false;
+	for (let i = 0; i < t.length; i++) {
+		const c = t.charCodeAt(i);
+		if (c >= 32 && c < 127) {
+			if (c === LT) openers.push(i - removed);
+			afterStrip = false;
+			continue;
+		}
+		let k = bmp[c] ?? 0;
+		let units = 1;
+		if ((k & PAIR_BIT) !== 0) {
+			k = classAt(t, i);
+			units = unitsAt(t, i);
+		}
+		if ((k & STRIP_BIT) !== 0) {
+			out += t.slice(copied, i);
+			copied = i + units;
+			removed += units;
+			afterStrip = true;
+		} else {
+			if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+			afterStrip = false;
+			if ((k & OPEN_BIT) !== 0) {
+				openers.push(i - removed);
+				lookAlikes = true;
+			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
+		}
+		i += units - 1;
+	}
+	const stripped = copied === 0 ? t : out + t.slice(copied);
+	if (!needsR4) return {
+		text: stripped,
+		openers,
+		lookAlikes
+	};
+	return {
+		text: stripped.normalize("NFC"),
+		openers: null,
+		lookAlikes
+	};
 }
 /**
-* The sanitiser, rules R1-R5 of formats.md §1.1, no length cap: lone surrogates become U+FFFD;
-* NFC; every Cc except `\t` and `\n` and every Cf is deleted; NFC again; every `<` that starts one
-* of the five frame tag families (any case, any interior whitespace, one optional `/`) becomes
-* `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
+* The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
+* length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
+* deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
+* brackets, slashes, dashes and letters, invisible code points and combining marks read past)
+* becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
 *
 * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
 */
 function sanitize(s) {
-	return neutraliseTags(cleanText(s));
+	return isPlainAscii(s) ? neutralisePlainTags(s) : sanitizeMixedText(s);
 }
-var NOT_PLAIN_ASCII, STRIP, STRIP_ALL, MAY_NEED_NFC;
+/**
+* {@link sanitize} for text known not to be plain ASCII, so that scan is not repeated.
+*
+* @example sanitizeMixedText("\uFF1Cchannel\r") === "&lt;channel"
+*/
+function sanitizeMixedText(s) {
+	const clean = cleanMixedText(s);
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
+}
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
 	init_neutralise_tags();
+	init_reading_classes();
 	NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
-	STRIP = /[^\P{Cc}\t\n]|\p{Cf}/u;
-	STRIP_ALL = /[^\P{Cc}\t\n]|\p{Cf}/gu;
+	FIRST_NFC_UNSTABLE = 768;
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
+	LT = 60;
+	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
 }));
 
 // src/formats/sanitize/truncate.ts
@@ -1960,10 +2303,10 @@ var init_truncate = __esmMin((() => {
 */
 function sanitizeBody(s) {
 	if (isPlainAscii(s)) {
-		const t = neutraliseTags(s);
+		const t = neutralisePlainTags(s);
 		return t.length <= 16384 ? t : truncateBytes(t, MAX_BODY_BYTES);
 	}
-	return truncateBytes(neutraliseTags(cleanMixedText(s)), MAX_BODY_BYTES);
+	return truncateBytes(sanitizeMixedText(s), MAX_BODY_BYTES);
 }
 /**
 * A sender summary: {@link sanitize}, then capped at 200 code points, marker included.
@@ -1990,8 +2333,9 @@ function sanitizeLabel(s) {
 	return truncateRunes(sanitize(s), 128);
 }
 /**
-* The id rule (formats.md §1.5): {@link sanitize}, then every `"`, `<`, `>` and `\n` deleted.
-* NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
+* The id rule (formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then every
+* `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`, `„`,
+* `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
 * (a deleted character between a base and a combining mark).
 *
 * @example sanitizeId('s-2b8e"\n') === "s-2b8e"
@@ -2002,22 +2346,25 @@ function sanitizeId(s) {
 }
 /**
 * A tag attribute value: {@link sanitizeId}'s rule, then the first 64 code points, with NO
-* marker. The result can neither contain a tag nor end an attribute or a tag line.
+* marker. The result can neither contain a tag nor end an attribute or a tag line, nor show a
+* look-alike quote or bracket that would seem to.
 *
 * @example sanitizeAttribute('Ops "blue"\n<team> & co') === "Ops blueteam & co"
 */
 function sanitizeAttribute(s) {
 	return firstCodePoints(sanitizeId(s), 64);
 }
-var ATTRIBUTE_BREAKERS, ATTRIBUTE_BREAKERS_ALL;
+var BREAKERS, ATTRIBUTE_BREAKERS, ATTRIBUTE_BREAKERS_ALL;
 var init_field_variants = __esmMin((() => {
 	init_text();
 	init_limits$1();
 	init_neutralise_tags();
+	init_reading_classes();
 	init_sanitize$1();
 	init_truncate();
-	ATTRIBUTE_BREAKERS = /["<>\n]/;
-	ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;
+	BREAKERS = `[${QUOTE_CLASS}${OPEN_CLASS}${CLOSE_CLASS}\n]`;
+	ATTRIBUTE_BREAKERS = new RegExp(BREAKERS, "u");
+	ATTRIBUTE_BREAKERS_ALL = new RegExp(BREAKERS, "gu");
 }));
 
 // src/formats/sanitize/one-line.ts
@@ -2068,7 +2415,9 @@ var init_sanitize_bytes = __esmMin((() => {
 // src/formats/sanitize/index.ts
 var init_sanitize = __esmMin((() => {
 	init_text();
+	init_family_tag();
 	init_field_variants();
+	init_frame_tag_families();
 	init_limits$1();
 	init_neutralise_tags();
 	init_one_line();

@@ -8,12 +8,16 @@ import {
   MAX_NAME_CODEPOINTS,
   MAX_SUMMARY_CODEPOINTS,
 } from "./limits.ts";
-import { neutraliseTags } from "./neutralise-tags.ts";
-import { cleanMixedText, isPlainAscii, sanitize } from "./sanitize.ts";
+import { neutralisePlainTags } from "./neutralise-tags.ts";
+import { CLOSE_CLASS, OPEN_CLASS, QUOTE_CLASS } from "./reading-classes.ts";
+import { isPlainAscii, sanitize, sanitizeMixedText } from "./sanitize.ts";
 import { truncateBytes, truncateRunes } from "./truncate.ts";
 
-const ATTRIBUTE_BREAKERS = /["<>\n]/;
-const ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;
+// `"`, `<`, `>`, `\n`, and every character that reads as `"`, `<` or `>`: a look-alike quote
+// could fake the end of the value and the start of another attribute, a look-alike bracket a tag.
+const BREAKERS = `[${QUOTE_CLASS}${OPEN_CLASS}${CLOSE_CLASS}\n]`;
+const ATTRIBUTE_BREAKERS = new RegExp(BREAKERS, "u");
+const ATTRIBUTE_BREAKERS_ALL = new RegExp(BREAKERS, "gu");
 
 /**
  * A message body: {@link sanitize}, then capped at {@link MAX_BODY_BYTES} (16,384) UTF-8 bytes,
@@ -24,10 +28,10 @@ const ATTRIBUTE_BREAKERS_ALL = /["<>\n]/g;
 export function sanitizeBody(s: string): string {
   if (isPlainAscii(s)) {
     // R5 keeps ASCII ASCII, so the byte length is the UTF-16 length: no second scan.
-    const t = neutraliseTags(s);
+    const t = neutralisePlainTags(s);
     return t.length <= MAX_BODY_BYTES ? t : truncateBytes(t, MAX_BODY_BYTES);
   }
-  return truncateBytes(neutraliseTags(cleanMixedText(s)), MAX_BODY_BYTES);
+  return truncateBytes(sanitizeMixedText(s), MAX_BODY_BYTES);
 }
 
 /**
@@ -76,8 +80,9 @@ export function sanitizeModel(s: string): string {
 }
 
 /**
- * The id rule (formats.md §1.5): {@link sanitize}, then every `"`, `<`, `>` and `\n` deleted.
- * NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
+ * The id rule (formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then every
+ * `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`, `„`,
+ * `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
  * (a deleted character between a base and a combining mark).
  *
  * @example sanitizeId('s-2b8e"\n') === "s-2b8e"
@@ -89,7 +94,8 @@ export function sanitizeId(s: string): string {
 
 /**
  * A tag attribute value: {@link sanitizeId}'s rule, then the first 64 code points, with NO
- * marker. The result can neither contain a tag nor end an attribute or a tag line.
+ * marker. The result can neither contain a tag nor end an attribute or a tag line, nor show a
+ * look-alike quote or bracket that would seem to.
  *
  * @example sanitizeAttribute('Ops "blue"\n<team> & co') === "Ops blueteam & co"
  */

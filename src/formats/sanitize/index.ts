@@ -8,6 +8,8 @@ export {
   repairUtf8,
   utf8ByteLength,
 } from "../text/index.ts";
+export type { FamilyTag, FrameTagFamily } from "./family-tag.ts";
+export { familyTagAt, findFamilyTag } from "./family-tag.ts";
 export {
   sanitizeAttribute,
   sanitizeBody,
@@ -18,6 +20,7 @@ export {
   sanitizeName,
   sanitizeSummary,
 } from "./field-variants.ts";
+export { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
 export {
   MAX_ATTRIBUTE_CODEPOINTS,
   MAX_BODY_BYTES,
@@ -28,7 +31,7 @@ export {
   MAX_SUMMARY_CODEPOINTS,
   TRUNCATION_MARKER,
 } from "./limits.ts";
-export { FRAME_TAG_FAMILIES, NEUTRALISED_LT, neutraliseTags } from "./neutralise-tags.ts";
+export { NEUTRALISED_LT, neutraliseTags } from "./neutralise-tags.ts";
 export { noticeName, oneLine, registeredName, UNNAMED_SESSION } from "./one-line.ts";
 export { sanitize } from "./sanitize.ts";
 export { sanitizeBytes } from "./sanitize-bytes.ts";

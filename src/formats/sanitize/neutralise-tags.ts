@@ -1,45 +1,89 @@
-/**
- * The five frame tag families of formats.md §1.2, a closed list: widening it is a design change.
- * Compared under Unicode simple case folding, so `ſ` (U+017F) matches `s`.
- *
- * @example FRAME_TAG_FAMILIES.includes("system-reminder") === true
- */
-export const FRAME_TAG_FAMILIES: readonly [
-  "brigade-message",
-  "cross-session-message",
-  "teammate-message",
-  "channel",
-  "system-reminder",
-] = ["brigade-message", "cross-session-message", "teammate-message", "channel", "system-reminder"];
+import { isFamilyTagAt, nextOpener } from "./family-tag.ts";
+import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import { OPEN_CLASS, unitsAt } from "./reading-classes.ts";
 
-/** What replaces a `<` that starts a family tag. */
+/** What replaces the opener (`<` or a look-alike) of a family tag. */
 export const NEUTRALISED_LT = "&lt;";
 
-// The whitespace of GO_SPACE that survives R3 (U+000B-D and U+0085 are Cc and already gone).
-const WS = "[\\t\\n \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]*";
-// Sticky, `iu`: JavaScript's `iu` canonicalisation IS Unicode simple case folding, which is
-// exactly the comparison §1.2 asks for (U+017F and U+212A fold, U+0130 and U+0131 do not).
-const AFTER_LT = new RegExp(`${WS}(?:/${WS})?(?:${FRAME_TAG_FAMILIES.join("|")})`, "iuy");
+// Printable ASCII, tab and newline: text whose tag reading needs no table (nothing to skip, no
+// look-alike but `_`), so one sticky regex per `<` decides.
+const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
+const PLAIN_AFTER_LT = new RegExp(
+  `[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`,
+  "iy",
+);
+const LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 
 /**
- * Rule R5 (formats.md §1.2): every `<` followed by optional whitespace, at most one `/`, optional
- * whitespace and one of {@link FRAME_TAG_FAMILIES} (prefix match, no boundary) becomes `&lt;`;
- * nothing else changes. Expects text that already passed R1–R4. Scans only at `<` positions.
+ * {@link neutraliseTags} for text known to hold only printable ASCII, tab and newline.
  *
- * @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
+ * @example neutralisePlainTags("<<system_reminder>") === "<&lt;system_reminder>"
  */
-export function neutraliseTags(s: string): string {
+export function neutralisePlainTags(s: string): string {
   let lt = s.indexOf("<");
   if (lt === -1) return s;
   let out = "";
   let copied = 0;
   while (lt !== -1) {
-    AFTER_LT.lastIndex = lt + 1;
-    if (AFTER_LT.test(s)) {
+    PLAIN_AFTER_LT.lastIndex = lt + 1;
+    if (PLAIN_AFTER_LT.test(s)) {
       out += s.slice(copied, lt) + NEUTRALISED_LT;
       copied = lt + 1;
     }
     lt = s.indexOf("<", lt + 1);
   }
   return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
+ * {@link neutraliseTags} when the caller knows whether `s` may hold a look-alike of `<`: without
+ * one, `indexOf("<")` finds every opener (a native scan); with one, the class table does.
+ *
+ * @example neutraliseScannedTags("\uFF1Cchannel", true) === "&lt;channel"
+ */
+export function neutraliseScannedTags(s: string, lookAlikes: boolean): string {
+  let at = lookAlikes ? nextOpener(s, 0) : s.indexOf("<");
+  let out = "";
+  let copied = 0;
+  while (at !== -1) {
+    if (isFamilyTagAt(s, at)) {
+      out += s.slice(copied, at) + NEUTRALISED_LT;
+      copied = at + unitsAt(s, at);
+    }
+    at = lookAlikes ? nextOpener(s, at + 1) : s.indexOf("<", at + 1);
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
+ * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
+ * ascending), as R3's pass records them.
+ *
+ * @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
+ */
+export function neutraliseAtOpeners(s: string, openers: readonly number[]): string {
+  let out = "";
+  let copied = 0;
+  for (const at of openers) {
+    if (isFamilyTagAt(s, at)) {
+      out += s.slice(copied, at) + NEUTRALISED_LT;
+      copied = at + unitsAt(s, at);
+    }
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+/**
+ * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
+ * `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
+ * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
+ * else changes, nothing is deleted. On text without look-alikes or skipped code points this is
+ * formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
+ *
+ * @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
+ * @example neutraliseTags("\uFF1C\u034Fchannel>") === "&lt;\u034Fchannel>"
+ */
+export function neutraliseTags(s: string): string {
+  if (!NOT_PLAIN_ASCII.test(s)) return neutralisePlainTags(s);
+  return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
 }

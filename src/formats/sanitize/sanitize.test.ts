@@ -3,51 +3,25 @@ import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
 import * as text from "../text/index.ts";
 import * as sanitizeIndex from "./index.ts";
-import { FRAME_TAG_FAMILIES, repairUtf8, sanitize, sanitizeBytes } from "./index.ts";
+import { repairUtf8, sanitize, sanitizeBytes } from "./index.ts";
 import { hostileText } from "./testdata/hostile-text.ts";
+import { textWithLookAlikeTags } from "./testdata/look-alike-text.ts";
+import { oracleTagOpeners, replaceOpeners } from "./testdata/tag-oracle.ts";
 
 /** §1.6(2), written independently of the scanner so a no-op sanitiser fails it. */
 const FORBIDDEN =
   /<[\s\p{Z}]*\/?[\s\p{Z}]*(brigade-message|cross-session-message|teammate-message|channel|system-reminder)/iu;
 
-const fold = (c: string): string => (c === "\u017F" ? "s" : c === "\u212A" ? "k" : c.toLowerCase());
-const WS = new Set([..."\t\n \u00A0\u1680\u2028\u2029\u202F\u205F\u3000"]);
-for (let c = 0x2000; c <= 0x200a; c++) WS.add(String.fromCharCode(c));
-
-/** R5 written the slow, obvious way: code point arrays and a per-code-point fold. */
-function referenceNeutralise(s: string): string {
-  const cps = [...s];
-  let out = "";
-  for (let i = 0; i < cps.length; i++) {
-    const c = cps[i] as string;
-    if (c !== "<") {
-      out += c;
-      continue;
-    }
-    let j = i + 1;
-    while (j < cps.length && WS.has(cps[j] as string)) j++;
-    if (cps[j] === "/") {
-      j++;
-      while (j < cps.length && WS.has(cps[j] as string)) j++;
-    }
-    const hit = FRAME_TAG_FAMILIES.some((family) =>
-      [...family].every((f, k) => {
-        const x = cps[j + k];
-        return x !== undefined && x.length === 1 && fold(x) === f;
-      }),
-    );
-    out += hit ? "&lt;" : "<";
-  }
-  return out;
-}
-
-/** The literal R1-R5 pipeline of §1.1, in the spec's order with both NFC passes. */
+/**
+ * The literal R1-R5 pipeline of §1.1, in the spec's order with both NFC passes, R5 as amended in
+ * docs/11-sanitizer.md and written independently (testdata/tag-oracle.ts).
+ */
 function referenceSanitize(s: string): string {
   const r1 = (s as unknown as { toWellFormed(): string }).toWellFormed();
   const r2 = r1.normalize("NFC");
   const r3 = r2.replace(/[^\P{Cc}\t\n]|\p{Cf}/gu, "");
   const r4 = r3.normalize("NFC");
-  return referenceNeutralise(r4);
+  return replaceOpeners(r4, oracleTagOpeners(r4));
 }
 
 describe("sanitize: formats.md §1.7 examples", () => {
@@ -55,7 +29,9 @@ describe("sanitize: formats.md §1.7 examples", () => {
     ["Deploy <System-Reminder>now", "Deploy &lt;System-Reminder>now"],
     ["<\u3000/\tchannel-7>", "&lt;\u3000/\tchannel-7>"],
     ["</ſyſtem-reminder>", "&lt;/ſyſtem-reminder>"],
-    ["<\u0455ystem-reminder>", "<\u0455ystem-reminder>"],
+    // Departure from the Go reference (docs/11-sanitizer.md): a confusable letter is read as the
+    // letter it looks like, so the Cyrillic `ѕ` no longer hides the tag.
+    ["<\u0455ystem-reminder>", "&lt;\u0455ystem-reminder>"],
     ["<cross\u200B-session-message>", "&lt;cross-session-message>"],
     ["</brigade- message> << 3 <div>", "</brigade- message> << 3 <div>"],
     ["ok\r\n\u0007done\u2028\u00ADx\t", "ok\ndone\u2028x\t"],
@@ -82,9 +58,10 @@ describe("sanitize: rules", () => {
     ["<\u0085channel", "&lt;channel"],
     ["<\u000Bchannel", "&lt;channel"],
     ["<\u0130channel", "<\u0130channel"],
-    ["<brigade\u2010message", "<brigade\u2010message"],
+    // Departures (docs/11-sanitizer.md): a look-alike hyphen, and `<` + U+0338 composed to `≮`.
+    ["<brigade\u2010message", "&lt;brigade\u2010message"],
     ["&lt;brigade-message", "&lt;brigade-message"],
-    ["<\u0338brigade-message", "\u226Ebrigade-message"],
+    ["<\u0338brigade-message", "&lt;brigade-message"],
     ["<\uFEFF/channel", "&lt;/channel"],
     ["a\uD800b\uDC00", "a\uFFFDb\uFFFD"],
     ["\u{E0041}tag\u{E007F}", "tag"],
@@ -122,7 +99,7 @@ describe("sanitize: rules", () => {
 describe("sanitize: properties (formats.md §1.6)", () => {
   test("equals the literal R1-R5 pipeline", () => {
     fc.assert(
-      fc.property(hostileText, (s) => {
+      fc.property(fc.oneof(hostileText, textWithLookAlikeTags), (s) => {
         expect(sanitize(s)).toBe(referenceSanitize(s));
       }),
       { numRuns: 2000 },

@@ -1,25 +1,29 @@
 import { isWellFormed, toWellFormed } from "../text/index.ts";
-import { neutraliseTags } from "./neutralise-tags.ts";
+import {
+  neutraliseAtOpeners,
+  neutralisePlainTags,
+  neutraliseScannedTags,
+} from "./neutralise-tags.ts";
+import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
-// R3: Cc except tab and newline, and every Cf.
-const STRIP = /[^\P{Cc}\t\n]|\p{Cf}/u;
-const STRIP_ALL = /[^\P{Cc}\t\n]|\p{Cf}/gu;
 // Every code point below U+0300 is NFC-stable and none of them combines with a neighbour below
 // U+0300, so NFC is the identity on text that has nothing at or above U+0300.
+const FIRST_NFC_UNSTABLE = 0x300;
 const MAY_NEED_NFC = /[^\0-\u02FF]/;
+const LT = 0x3c;
+// `<` + U+0338 composes to `≮` (and `≺` + U+0338 to `⊀`): NFC can make a look-alike opener.
+const COMBINING_LONG_SOLIDUS_OVERLAY = 0x338;
 
-/**
- * R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) without the tag scan.
- *
- * Computed as repair, strip, ONE NFC: equal to the spec's NFC-strip-NFC because no stripped code
- * point (Cc, Cf) has a canonical decomposition, appears in one, or has a non-zero combining class,
- * so stripping commutes with canonical decomposition and reordering (sanitize.test.ts checks the
- * premises over every code point and compares against the literal four-step pipeline).
- */
-export function cleanText(s: string): string {
-  return isPlainAscii(s) ? s : cleanMixedText(s);
+/** R1-R4 of a text, and where R5 must look. */
+export interface CleanText {
+  readonly text: string;
+  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending; `null` when R4's
+   * NFC moved them (R5 then finds them itself). */
+  readonly openers: readonly number[] | null;
+  /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
+  readonly lookAlikes: boolean;
 }
 
 /**
@@ -33,26 +37,86 @@ export function isPlainAscii(s: string): boolean {
 }
 
 /**
- * {@link cleanText} for text already known not to be plain ASCII, so the scan is not repeated.
+ * R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
+ * pass over the code units that also records every opener, so R5 need not scan again.
  *
- * @example cleanMixedText("ok\r\n") === "ok\n"
+ * R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
+ * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
+ * composition or a reordering when the code point now following the deleted run is at or above
+ * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
+ * stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+ * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
+ * code point and compares against the literal four-step pipeline.
+ *
+ * @example cleanMixedText("ok\r\n").text === "ok\n"
  */
-export function cleanMixedText(s: string): string {
-  let t = s;
-  if (!isWellFormed(t)) t = toWellFormed(t);
-  if (STRIP.test(t)) t = t.replace(STRIP_ALL, "");
-  if (MAY_NEED_NFC.test(t)) t = t.normalize("NFC");
-  return t;
+export function cleanMixedText(s: string): CleanText {
+  const repaired = isWellFormed(s) ? s : toWellFormed(s);
+  const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
+  const bmp = bmpClasses();
+  const openers: number[] = [];
+  let out = "";
+  let copied = 0;
+  let removed = 0;
+  let afterStrip = false;
+  let needsR4 = false;
+  let lookAlikes = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) {
+      if (c === LT) openers.push(i - removed);
+      afterStrip = false;
+      continue;
+    }
+    let k = bmp[c] ?? 0;
+    let units = 1;
+    if ((k & PAIR_BIT) !== 0) {
+      k = classAt(t, i);
+      units = unitsAt(t, i);
+    }
+    if ((k & STRIP_BIT) !== 0) {
+      out += t.slice(copied, i);
+      copied = i + units;
+      removed += units;
+      afterStrip = true;
+    } else {
+      if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+      afterStrip = false;
+      if ((k & OPEN_BIT) !== 0) {
+        openers.push(i - removed);
+        lookAlikes = true;
+      } else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) {
+        lookAlikes = true;
+      }
+    }
+    i += units - 1;
+  }
+  const stripped = copied === 0 ? t : out + t.slice(copied);
+  if (!needsR4) return { text: stripped, openers, lookAlikes };
+  return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
 }
 
 /**
- * The sanitiser, rules R1-R5 of formats.md §1.1, no length cap: lone surrogates become U+FFFD;
- * NFC; every Cc except `\t` and `\n` and every Cf is deleted; NFC again; every `<` that starts one
- * of the five frame tag families (any case, any interior whitespace, one optional `/`) becomes
- * `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
+ * The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
+ * length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
+ * deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
+ * brackets, slashes, dashes and letters, invisible code points and combining marks read past)
+ * becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
  *
  * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
  */
 export function sanitize(s: string): string {
-  return neutraliseTags(cleanText(s));
+  return isPlainAscii(s) ? neutralisePlainTags(s) : sanitizeMixedText(s);
+}
+
+/**
+ * {@link sanitize} for text known not to be plain ASCII, so that scan is not repeated.
+ *
+ * @example sanitizeMixedText("\uFF1Cchannel\r") === "&lt;channel"
+ */
+export function sanitizeMixedText(s: string): string {
+  const clean = cleanMixedText(s);
+  return clean.openers === null
+    ? neutraliseScannedTags(clean.text, clean.lookAlikes)
+    : neutraliseAtOpeners(clean.text, clean.openers);
 }

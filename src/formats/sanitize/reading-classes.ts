@@ -1,0 +1,175 @@
+import { CONFUSABLE_FOLD_TABLE } from "../cross-session/confusable-fold-table.ts";
+import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import {
+  CLOSE_LOOK_ALIKES,
+  OPEN_LOOK_ALIKES,
+  QUOTE_LOOK_ALIKES,
+  SKIP_RANGES,
+  SLASH_LOOK_ALIKES,
+  STRIP_RANGES,
+} from "./tag-reading-table.ts";
+
+// One bit per letter that some family name uses, then the classes of the tag reading; every
+// class fits in 21 bits, so a class is always a small integer (never a boxed number). A code point
+// may carry several letter bits (Cyrillic `і` reads as `i` or `l`).
+const LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+/** Bit of `-` (and of `_` and every dash look-alike) in a reading class. */
+export const DASH_BIT: number = 1 << LETTERS.length;
+/** Bit of what the reading skips (docs/11-sanitizer.md): never part of the tag, never blocks it. */
+export const SKIP_BIT: number = DASH_BIT << 1;
+/** Bit of the whitespace allowed around the `/` of a tag (§1.2 WS). */
+export const SPACE_BIT: number = DASH_BIT << 2;
+/** Bit of `<` and its look-alikes. */
+export const OPEN_BIT: number = DASH_BIT << 3;
+/** Bit of `/` and its look-alikes. */
+export const SLASH_BIT: number = DASH_BIT << 4;
+/**
+ * Bit of a high surrogate in the BMP table ({@link bmpClasses}): the class is the pair's, so a
+ * loop over code units takes {@link classAt}'s slow path only there.
+ */
+export const PAIR_BIT: number = DASH_BIT << 5;
+/** Bit of what rule R3 deletes: Cc but tab and newline, and Cf. */
+export const STRIP_BIT: number = DASH_BIT << 6;
+
+// GO_SPACE as it survives R3: the only whitespace the tag rule has ever allowed.
+const SPACES =
+  "\t\n \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000";
+
+/**
+ * The reading bits of one letter or `-`: its letter bit or {@link DASH_BIT}; 0 for anything else,
+ * including a letter that no family name uses.
+ *
+ * @example letterBit("c") !== 0 && letterBit("z") === 0
+ */
+export function letterBit(x: string): number {
+  if (x === "-") return DASH_BIT;
+  const i = LETTERS.indexOf(x);
+  return x.length === 1 && i !== -1 ? 1 << i : 0;
+}
+
+interface ReadingClasses {
+  readonly bmp: Int32Array;
+  readonly astral: ReadonlyMap<number, number>;
+}
+
+/** Calls `each` for every code point of a generated `"hex hex-hex …"` list. */
+function forEachCodePoint(ranges: string, each: (cp: number) => void): void {
+  for (const range of ranges.split(" ")) {
+    const [from, to] = range.split("-");
+    const first = Number.parseInt(from ?? "", 16);
+    const last = to === undefined ? first : Number.parseInt(to, 16);
+    for (let cp = first; cp <= last; cp++) each(cp);
+  }
+}
+
+function buildClasses(): ReadingClasses {
+  const bmp = new Int32Array(0x10000);
+  const astral = new Map<number, number>();
+  const add = (cp: number, bits: number): void => {
+    if (cp < 0x10000) bmp[cp] = (bmp[cp] ?? 0) | bits;
+    else astral.set(cp, (astral.get(cp) ?? 0) | bits);
+  };
+  for (const x of LETTERS) {
+    add(x.charCodeAt(0), letterBit(x));
+    add(x.toUpperCase().charCodeAt(0), letterBit(x));
+  }
+  // Simple case folding: the two non-ASCII code points that fold to an ASCII letter.
+  add(0x17f, letterBit("s"));
+  add(0x212a, letterBit("k"));
+  add(0x2d, DASH_BIT);
+  add(0x5f, DASH_BIT);
+  // Confusable letters and dashes; a multi-letter skeleton (`dz`, `ss`) is not a single letter
+  // and is left out.
+  for (const [value, ranges] of CONFUSABLE_FOLD_TABLE) {
+    let bits = 0;
+    for (const alternative of value.split("|")) bits |= letterBit(alternative);
+    if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
+  }
+  for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+  add(0x3c, OPEN_BIT);
+  add(0x2f, SLASH_BIT);
+  forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
+  forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+  forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
+  forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
+  bmp.fill(PAIR_BIT, 0xd800, 0xdc00);
+  return { bmp, astral };
+}
+
+let classes: ReadingClasses | undefined;
+
+function tables(): ReadingClasses {
+  classes ??= buildClasses();
+  return classes;
+}
+
+/**
+ * The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
+ * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link STRIP_BIT}, or 0. The table (256 KiB) is built on
+ * the first call, so a process that only ever sanitises ASCII never builds it.
+ *
+ * @example (readingClass(0xff1c) & OPEN_BIT) !== 0
+ */
+export function readingClass(cp: number): number {
+  const { bmp, astral } = tables();
+  return cp < 0x10000 ? (bmp[cp] ?? 0) : (astral.get(cp) ?? 0);
+}
+
+/**
+ * The BMP part of the class table, indexed by code unit: for loops that read code units and call
+ * {@link classAt} only where an entry has {@link PAIR_BIT} (a high surrogate; low ones are 0).
+ */
+export function bmpClasses(): Int32Array {
+  return tables().bmp;
+}
+
+/**
+ * The reading class of the code point that starts at UTF-16 offset `i` of `s`: 0 past the end
+ * and for a lone surrogate. Example: `classAt("a\uFF1C", 1)` has {@link OPEN_BIT}.
+ */
+export function classAt(s: string, i: number): number {
+  if (i >= s.length) return 0;
+  const c = s.charCodeAt(i);
+  if ((c & 0xfc00) !== 0xd800) return tables().bmp[c] ?? 0;
+  const d = s.charCodeAt(i + 1);
+  if ((d & 0xfc00) !== 0xdc00) return 0;
+  return tables().astral.get(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) ?? 0;
+}
+
+/** UTF-16 length of the code point at offset `i` of `s`: 2 for a surrogate pair, else 1. */
+export function unitsAt(s: string, i: number): number {
+  return (s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+}
+
+/** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
+function classBody(ranges: string): string {
+  return ranges
+    .split(" ")
+    .map((range) =>
+      range
+        .split("-")
+        .map((cp) => `\\u{${cp}}`)
+        .join("-"),
+    )
+    .join("");
+}
+
+/** Regex class body (flag `u`) of every character that reads as `<`. */
+export const OPEN_CLASS: string = `<${classBody(OPEN_LOOK_ALIKES)}`;
+
+/** Regex class body (flag `u`) of every character that reads as `>`. */
+export const CLOSE_CLASS: string = `>${classBody(CLOSE_LOOK_ALIKES)}`;
+
+/** Regex class body (flag `u`) of every character that reads as `"`. */
+export const QUOTE_CLASS: string = `"${classBody(QUOTE_LOOK_ALIKES)}`;
+
+/** The lowest look-alike of `<` (U+00AB `«`): below it, only `<` itself opens a tag. */
+export const LOWEST_LOOK_ALIKE_OPENER: number = Number.parseInt(
+  OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0",
+  16,
+);
+
+/** Regex class body (flag `u`) of `-`, `_` and the code points the confusable table reads as `-`. */
+export const DASH_CLASS: string = `\\-_${classBody(
+  CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010",
+)}`;
