@@ -2132,12 +2132,27 @@ function neutraliseAtOpeners(s, openers) {
 	}
 	return copied === 0 ? s : out + s.slice(copied);
 }
-var NEUTRALISED_LT, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
+/**
+* Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
+* `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
+* letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
+* else changes, nothing is deleted. On text without look-alikes or skipped code points this is
+* formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
+*
+* @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
+* @example neutraliseTags("\uFF1C\u034Fchannel>") === "&lt;\u034Fchannel>"
+*/
+function neutraliseTags(s) {
+	if (!NOT_PLAIN_ASCII$1.test(s)) return neutralisePlainTags(s);
+	return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
+}
+var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
 	init_family_tag();
 	init_frame_tag_families();
 	init_reading_classes();
 	NEUTRALISED_LT = "&lt;";
+	NOT_PLAIN_ASCII$1 = /[^\t\n\x20-\x7E]/;
 	PLAIN_AFTER_LT = new RegExp(`[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`, "iy");
 	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
