@@ -273,14 +273,13 @@ describe("wrap: the wrapper's closing tag escaped as Claude Code's sender escape
     );
   });
 
-  test("a frame with a look-alike closer: escaped inside the wrapper, bare frame unchanged", () => {
+  test("a look-alike closer in the body: the frame neutralises it, the wrapper holds one envelope", () => {
     const body = "ok \u2039\uFF0F CROSS_session\u2010message > now";
     const frame = build({ ...E, body }, "core", OPEN);
-    expect(frame).toContain(body);
+    expect(frame).toContain("ok &lt;\uFF0F CROSS_session\u2010message > now");
     const wrapped = wrap(frame, "billing-svc");
-    expect(wrapped).toContain("ok <\\\uFF0F CROSS_session\u2010message > now");
     const decoded = decodeCcPeerFrame(wrapped);
-    expect(decoded.ok && decoded.body).toBe(frame.replace("\u2039", "<\\"));
+    expect(decoded.ok && decoded.body).toBe(frame);
     const parsed = parse(wrapped);
     expect(parsed.ok && parsed.frame.fromPrincipal).toBe("p-41c9");
     expect(parsed.ok && parsed.frame.wrapperFromName).toBe("billing-svc");
