@@ -3814,7 +3814,7 @@ var init_display_name = __esmMin((() => {
 	CUSTOM_TITLE_MARK = "\"custom-title\"";
 }));
 
-// src/protocol/error-codes.ts
+// src/protocol/errors/error-codes.ts
 /**
 * True when `value` is one of the twelve error codes (exact spelling).
 *
@@ -3866,7 +3866,7 @@ var init_error_codes = __esmMin((() => {
 	});
 }));
 
-// src/protocol/error-messages.ts
+// src/protocol/errors/error-messages.ts
 var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
@@ -3924,7 +3924,7 @@ var init_error_messages = __esmMin((() => {
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
 
-// src/protocol/error-builders.ts
+// src/protocol/errors/error-builders.ts
 /**
 * Builds a wire error with the code's fixed message and `retryable` (spec §3.1). `details`, when
 * given, must hold no input value.
@@ -4025,7 +4025,94 @@ var init_error_builders = __esmMin((() => {
 	init_error_messages();
 }));
 
-// src/protocol/rfc3339.ts
+// src/protocol/limits.ts
+var PROTOCOL_LIMITS, MAX_CONTEXT_USED_TOKENS, DEFAULT_LEASE, RETENTION_FLOORS, MAX_STDIN_DOCUMENT_BYTES, HARNESS_TIMEOUTS_MS;
+var init_limits = __esmMin((() => {
+	PROTOCOL_LIMITS = Object.freeze({
+		max_body_bytes: 16384,
+		max_summary_chars: 200,
+		max_session_name_codepoints: 64,
+		max_team_name_codepoints: 64,
+		max_description_chars: 256,
+		max_human_label_chars: 128,
+		max_workspace_label_chars: 128,
+		max_model_chars: 128,
+		max_idempotency_key_chars: 128,
+		send_rate: Object.freeze({
+			per_minute: 20,
+			per_hour: 200
+		}),
+		principal_send_rate: Object.freeze({
+			per_minute: 60,
+			per_hour: 600
+		}),
+		max_unacked_per_recipient: 60,
+		max_unacked_per_sender_recipient: 15,
+		max_hop_count: 32,
+		implicit_reply_window_seconds: 600
+	});
+	MAX_CONTEXT_USED_TOKENS = Number.MAX_SAFE_INTEGER;
+	DEFAULT_LEASE = Object.freeze({
+		default_seconds: 90,
+		min_seconds: 30,
+		max_seconds: 600
+	});
+	RETENTION_FLOORS = Object.freeze({
+		unacked_message_seconds: 604800,
+		acked_message_seconds: 86400,
+		closed_session_seconds: 604800
+	});
+	MAX_STDIN_DOCUMENT_BYTES = 1048576;
+	HARNESS_TIMEOUTS_MS = Object.freeze({
+		request: 2e4,
+		session_start_register: 8e3,
+		session_end_close: 1e3,
+		watcher_call: 3e3
+	});
+}));
+
+// src/protocol/adapter/adapter-argv.ts
+var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
+var init_adapter_argv = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	row$1 = (flags, required, stdin, tier) => Object.freeze({
+		flags,
+		required,
+		stdin,
+		tier
+	});
+	ADAPTER_COMMANDS = Object.freeze({
+		describe: row$1([], [], "none", "core"),
+		"session register": row$1([], [], "document", "core"),
+		"session heartbeat": row$1(["session"], ["session"], "document", "core"),
+		"session list": row$1(["session", "include-offline"], [], "none", "core"),
+		"session close": row$1(["session"], ["session"], "none", "core"),
+		"message send": row$1([], [], "document", "core"),
+		"message receive": row$1(["session", "limit"], ["session"], "none", "core"),
+		"message watch": row$1(["session"], ["session"], "ndjson", "core"),
+		"message ack": row$1(["session"], ["session"], "document", "core"),
+		"team create": row$1([
+			"name",
+			"label",
+			"prompt",
+			"secret-file"
+		], [], "document", "convention"),
+		"team join": row$1(["prompt", "label"], [], "document", "convention"),
+		"team leave": row$1([], [], "none", "convention"),
+		"team members": row$1([], [], "none", "convention"),
+		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
+		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
+		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
+		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
+		"profile status": row$1([], [], "adapter_defined", "convention"),
+		"profile reset": row$1([], [], "adapter_defined", "convention"),
+		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
+	});
+	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
+}));
+
+// src/protocol/encoding/rfc3339.ts
 /**
 * True when `value` is an RFC 3339 `date-time` (spec §2.7): `T` or `t` separator, optional fraction
 * of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years), hour 0–23, minute
@@ -4068,7 +4155,7 @@ var init_rfc3339 = __esmMin((() => {
 	];
 }));
 
-// src/protocol/strict-json.ts
+// src/protocol/encoding/strict-json.ts
 /**
 * True when the member `key` of `container` (an object member name or an array index) was parsed
 * by {@link parseStrictJson} from a number written with a fraction or an exponent. Values built
@@ -4389,7 +4476,7 @@ var init_strict_json = __esmMin((() => {
 	BACKSLASH = 92;
 }));
 
-// src/protocol/text-measure.ts
+// src/protocol/encoding/text-measure.ts
 /**
 * Counts the Unicode code points of `text` (a lone surrogate counts one). Never allocates.
 *
@@ -4425,7 +4512,7 @@ var init_text_measure = __esmMin((() => {
 	init_text();
 }));
 
-// src/protocol/field-rules.ts
+// src/protocol/validation/field-rules.ts
 /** Aborts the running validation with `error`. */
 function failWith(error) {
 	throw new FieldFailure(error);
@@ -4625,10 +4712,10 @@ function structuredCloneJson(value) {
 }
 var FieldFailure;
 var init_field_rules = __esmMin((() => {
-	init_error_builders();
 	init_rfc3339();
 	init_strict_json();
 	init_text_measure();
+	init_error_builders();
 	FieldFailure = class {
 		error;
 		constructor(error) {
@@ -4637,189 +4724,12 @@ var init_field_rules = __esmMin((() => {
 	};
 }));
 
-// src/protocol/ack.ts
-/** Reads the `message_ids` member (required, non-empty array of non-empty strings). */
-function readMessageIds(o, prefix) {
-	const ids = requiredArray(o, "message_ids", prefix, false, nonEmptyStringElement);
-	if (ids.length === 0) failField(prefix === "" ? "message_ids" : `${prefix}.message_ids`, "required");
-	return ids;
-}
-/**
-* Validates a `message ack` document: `message_ids` required and non-empty (`reason = "required"`
-* when absent or `[]`), every element a non-empty string (`field = "message_ids.<index>"`).
-*
-* @example
-* validateAckRequest({ message_ids: [] }).ok === false;
-*/
-function validateAckRequest(value) {
-	return runValidation(() => ({ message_ids: readMessageIds(expectObject(value, ""), "") }));
-}
-/** Reads an AckResult's two arrays (absent reads as `[]`). */
-function readAckArrays(o, prefix, ackedName) {
-	return {
-		acked: requiredArray(o, ackedName, prefix, true, nonEmptyStringElement),
-		unknown: requiredArray(o, "unknown", prefix, true, nonEmptyStringElement)
-	};
-}
-/**
-* Validates a `message ack` result; absent arrays read as `[]` (spec §2.3).
-*
-* @example
-* validateAckResult({ acked: ["m-1"] }); // { ok: true, value: { acked: ["m-1"], unknown: [] } }
-*/
-function validateAckResult(value) {
-	return runValidation(() => readAckArrays(expectObject(value, ""), "", "acked"));
-}
-var init_ack = __esmMin((() => {
-	init_field_rules();
-}));
-
-// src/protocol/limits.ts
-var PROTOCOL_LIMITS, MAX_CONTEXT_USED_TOKENS, DEFAULT_LEASE, RETENTION_FLOORS, MAX_STDIN_DOCUMENT_BYTES, HARNESS_TIMEOUTS_MS;
-var init_limits = __esmMin((() => {
-	PROTOCOL_LIMITS = Object.freeze({
-		max_body_bytes: 16384,
-		max_summary_chars: 200,
-		max_session_name_codepoints: 64,
-		max_team_name_codepoints: 64,
-		max_description_chars: 256,
-		max_human_label_chars: 128,
-		max_workspace_label_chars: 128,
-		max_model_chars: 128,
-		max_idempotency_key_chars: 128,
-		send_rate: Object.freeze({
-			per_minute: 20,
-			per_hour: 200
-		}),
-		principal_send_rate: Object.freeze({
-			per_minute: 60,
-			per_hour: 600
-		}),
-		max_unacked_per_recipient: 60,
-		max_unacked_per_sender_recipient: 15,
-		max_hop_count: 32,
-		implicit_reply_window_seconds: 600
-	});
-	MAX_CONTEXT_USED_TOKENS = Number.MAX_SAFE_INTEGER;
-	DEFAULT_LEASE = Object.freeze({
-		default_seconds: 90,
-		min_seconds: 30,
-		max_seconds: 600
-	});
-	RETENTION_FLOORS = Object.freeze({
-		unacked_message_seconds: 604800,
-		acked_message_seconds: 86400,
-		closed_session_seconds: 604800
-	});
-	MAX_STDIN_DOCUMENT_BYTES = 1048576;
-	HARNESS_TIMEOUTS_MS = Object.freeze({
-		request: 2e4,
-		session_start_register: 8e3,
-		session_end_close: 1e3,
-		watcher_call: 3e3
-	});
-}));
-
-// src/protocol/adapter-argv.ts
-var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
-var init_adapter_argv = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	row$1 = (flags, required, stdin, tier) => Object.freeze({
-		flags,
-		required,
-		stdin,
-		tier
-	});
-	ADAPTER_COMMANDS = Object.freeze({
-		describe: row$1([], [], "none", "core"),
-		"session register": row$1([], [], "document", "core"),
-		"session heartbeat": row$1(["session"], ["session"], "document", "core"),
-		"session list": row$1(["session", "include-offline"], [], "none", "core"),
-		"session close": row$1(["session"], ["session"], "none", "core"),
-		"message send": row$1([], [], "document", "core"),
-		"message receive": row$1(["session", "limit"], ["session"], "none", "core"),
-		"message watch": row$1(["session"], ["session"], "ndjson", "core"),
-		"message ack": row$1(["session"], ["session"], "document", "core"),
-		"team create": row$1([
-			"name",
-			"label",
-			"prompt",
-			"secret-file"
-		], [], "document", "convention"),
-		"team join": row$1(["prompt", "label"], [], "document", "convention"),
-		"team leave": row$1([], [], "none", "convention"),
-		"team members": row$1([], [], "none", "convention"),
-		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
-		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
-		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
-		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
-		"profile status": row$1([], [], "adapter_defined", "convention"),
-		"profile reset": row$1([], [], "adapter_defined", "convention"),
-		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
-	});
-	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
-}));
-
-// src/protocol/bap-error.ts
-/**
-* True when `value` is a {@link BapError}.
-*
-* @example
-* catch (e) { if (isBapError(e) && e.code === "not_found") … }
-*/
-function isBapError(value) {
-	return value instanceof BapError;
-}
-var BapError;
-var init_bap_error = __esmMin((() => {
-	init_error_codes();
-	BapError = class extends Error {
-		/** One of the twelve codes. */
-		code;
-		/** Whether a retry may succeed (`rate_limited`, `unavailable`). */
-		retryable;
-		/** `retry_after_ms`, when the error carries one. */
-		retryAfterMs;
-		/** `details`, when the error carries them (string values only). */
-		details;
-		/** Wraps `error`; the message is the error's fixed message. */
-		constructor(error, options) {
-			super(error.message, options);
-			this.name = "BapError";
-			this.code = error.code;
-			this.retryable = error.retryable;
-			this.retryAfterMs = error.retry_after_ms;
-			this.details = error.details === void 0 ? void 0 : Object.freeze({ ...error.details });
-		}
-		/** The process exit status for this error's code (1..12). */
-		get exitStatus() {
-			return ERROR_EXIT_STATUS[this.code];
-		}
-		/** The wire error object (a fresh copy), in wire member order. */
-		toProtocolError() {
-			const error = {
-				code: this.code,
-				message: this.message,
-				retryable: this.retryable
-			};
-			if (this.retryAfterMs !== void 0) error.retry_after_ms = this.retryAfterMs;
-			if (this.details !== void 0) error.details = { ...this.details };
-			return error;
-		}
-		/** `JSON.stringify(bapError)` gives the wire error object, never a stack. */
-		toJSON() {
-			return this.toProtocolError();
-		}
-	};
-}));
-
-// src/protocol/convention-result.ts
+// src/protocol/adapter/convention-result.ts
 var init_convention_result = __esmMin((() => {
 	init_field_rules();
 }));
 
-// src/protocol/describe-result.ts
+// src/protocol/adapter/describe-result.ts
 /** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
 function readProtocolVersion(object, prefix) {
 	const path = fieldPath(prefix, "protocol_version");
@@ -4831,11 +4741,11 @@ function readProtocolVersion(object, prefix) {
 }
 var init_describe_result = __esmMin((() => {
 	init_error_builders();
-	init_field_rules();
 	init_limits();
+	init_field_rules();
 }));
 
-// src/protocol/json-document.ts
+// src/protocol/encoding/json-document.ts
 /**
 * Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
 *
@@ -4919,7 +4829,7 @@ var init_json_document = __esmMin((() => {
 	});
 }));
 
-// src/protocol/protocol-error-reader.ts
+// src/protocol/errors/protocol-error-reader.ts
 /**
 * Reads a wire error object as a consumer (spec §3.1): `code` and `message` required strings; a
 * code that is not one of the twelve reads as `internal` (the harness's rule, §3.3); `retryable`
@@ -4962,11 +4872,11 @@ function validateProtocolError(value) {
 	return runValidation(() => readProtocolError(expectObject(value, ""), ""));
 }
 var init_protocol_error_reader = __esmMin((() => {
-	init_error_codes();
 	init_field_rules();
+	init_error_codes();
 }));
 
-// src/protocol/envelope.ts
+// src/protocol/adapter/envelope.ts
 /**
 * Validates an envelope as a consumer: `ok` boolean; `protocol_version` `"1"` (another version is
 * `protocol_mismatch`); `result` (a JSON object, kept as is for the per-command validator) present
@@ -5002,15 +4912,86 @@ function validateEnvelope(value) {
 	});
 }
 var init_envelope = __esmMin((() => {
-	init_describe_result();
-	init_error_builders();
-	init_field_rules();
 	init_json_document();
-	init_limits();
+	init_error_builders();
 	init_protocol_error_reader();
+	init_limits();
+	init_field_rules();
+	init_describe_result();
 }));
 
-// src/protocol/error-reasons.ts
+// src/protocol/encoding/json-value.ts
+/**
+* True when `value` is a JSON object: not `null`, not an array, a plain object.
+*
+* @example
+* isJsonObject({}) === true; isJsonObject([]) === false; isJsonObject(null) === false;
+*/
+function isJsonObject(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var init_json_value = __esmMin((() => {}));
+
+// src/protocol/encoding/ndjson-decoder.ts
+var init_ndjson_decoder = __esmMin((() => {
+	init_limits();
+	init_json_document();
+}));
+
+// src/protocol/errors/bap-error.ts
+/**
+* True when `value` is a {@link BapError}.
+*
+* @example
+* catch (e) { if (isBapError(e) && e.code === "not_found") … }
+*/
+function isBapError(value) {
+	return value instanceof BapError;
+}
+var BapError;
+var init_bap_error = __esmMin((() => {
+	init_error_codes();
+	BapError = class extends Error {
+		/** One of the twelve codes. */
+		code;
+		/** Whether a retry may succeed (`rate_limited`, `unavailable`). */
+		retryable;
+		/** `retry_after_ms`, when the error carries one. */
+		retryAfterMs;
+		/** `details`, when the error carries them (string values only). */
+		details;
+		/** Wraps `error`; the message is the error's fixed message. */
+		constructor(error, options) {
+			super(error.message, options);
+			this.name = "BapError";
+			this.code = error.code;
+			this.retryable = error.retryable;
+			this.retryAfterMs = error.retry_after_ms;
+			this.details = error.details === void 0 ? void 0 : Object.freeze({ ...error.details });
+		}
+		/** The process exit status for this error's code (1..12). */
+		get exitStatus() {
+			return ERROR_EXIT_STATUS[this.code];
+		}
+		/** The wire error object (a fresh copy), in wire member order. */
+		toProtocolError() {
+			const error = {
+				code: this.code,
+				message: this.message,
+				retryable: this.retryable
+			};
+			if (this.retryAfterMs !== void 0) error.retry_after_ms = this.retryAfterMs;
+			if (this.details !== void 0) error.details = { ...this.details };
+			return error;
+		}
+		/** `JSON.stringify(bapError)` gives the wire error object, never a stack. */
+		toJSON() {
+			return this.toProtocolError();
+		}
+	};
+}));
+
+// src/protocol/errors/error-reasons.ts
 var RATE_LIMITED_REASONS;
 var init_error_reasons = __esmMin((() => {
 	RATE_LIMITED_REASONS = [
@@ -5029,7 +5010,219 @@ var init_error_reasons = __esmMin((() => {
 	];
 }));
 
-// src/protocol/session-vocabulary.ts
+// src/protocol/messages/ack.ts
+/** Reads the `message_ids` member (required, non-empty array of non-empty strings). */
+function readMessageIds(o, prefix) {
+	const ids = requiredArray(o, "message_ids", prefix, false, nonEmptyStringElement);
+	if (ids.length === 0) failField(prefix === "" ? "message_ids" : `${prefix}.message_ids`, "required");
+	return ids;
+}
+/**
+* Validates a `message ack` document: `message_ids` required and non-empty (`reason = "required"`
+* when absent or `[]`), every element a non-empty string (`field = "message_ids.<index>"`).
+*
+* @example
+* validateAckRequest({ message_ids: [] }).ok === false;
+*/
+function validateAckRequest(value) {
+	return runValidation(() => ({ message_ids: readMessageIds(expectObject(value, ""), "") }));
+}
+/** Reads an AckResult's two arrays (absent reads as `[]`). */
+function readAckArrays(o, prefix, ackedName) {
+	return {
+		acked: requiredArray(o, ackedName, prefix, true, nonEmptyStringElement),
+		unknown: requiredArray(o, "unknown", prefix, true, nonEmptyStringElement)
+	};
+}
+/**
+* Validates a `message ack` result; absent arrays read as `[]` (spec §2.3).
+*
+* @example
+* validateAckResult({ acked: ["m-1"] }); // { ok: true, value: { acked: ["m-1"], unknown: [] } }
+*/
+function validateAckResult(value) {
+	return runValidation(() => readAckArrays(expectObject(value, ""), "", "acked"));
+}
+var init_ack = __esmMin((() => {
+	init_field_rules();
+}));
+
+// src/protocol/messages/idempotency-key.ts
+/**
+* The harness key rule of `brigade send` (spec §6.4):
+* `base64url_unpadded(sha256(sender ␀ recipient ␀ body ␀ decimal(floor(unixSeconds / 60))))`,
+* UTF-8 throughout, 43 characters; stable within one clock minute, so a retry inside the minute is
+* one message. `unixSeconds` comes from the injected clock.
+*
+* @example
+* harnessIdempotencyKey("s-2b8e", "s-51d0", "hello", 1_790_000_000).length === 43;
+*/
+function harnessIdempotencyKey(senderSessionId, recipientSessionId, body, unixSeconds) {
+	const minute = Math.floor(unixSeconds / 60);
+	return createHash("sha256").update(`${senderSessionId}\u0000${recipientSessionId}\u0000${body}\u0000${minute}`, "utf8").digest("base64url");
+}
+var init_idempotency_key = __esmMin((() => {}));
+
+// src/protocol/messages/message-envelope.ts
+/** Reads a MessageEnvelope from `o`; throws the validators' failure. */
+function readMessageEnvelope(o, prefix) {
+	const id = { nonEmpty: true };
+	const protocol_version = readProtocolVersion(o, prefix);
+	const kind = requiredEnum(o, "kind", prefix, MESSAGE_KINDS);
+	const message_id = requiredString(o, "message_id", prefix, id);
+	const team_ref = requiredString(o, "team_ref", prefix, id);
+	const senderPath = fieldPath(prefix, "sender");
+	const senderObject = requiredObject(o, "sender", prefix);
+	const principal_ref = requiredString(senderObject, "principal_ref", senderPath, id);
+	const label = optionalString(senderObject, "human_label", senderPath, { cap: PROTOCOL_LIMITS.max_human_label_chars });
+	const sender = {
+		principal_ref,
+		...label === void 0 ? {} : { human_label: label },
+		session_id: requiredString(senderObject, "session_id", senderPath, id),
+		session_name: requiredString(senderObject, "session_name", senderPath, { cap: PROTOCOL_LIMITS.max_session_name_codepoints })
+	};
+	const recipient_session_id = requiredString(o, "recipient_session_id", prefix, id);
+	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
+	const body = requiredString(o, "body", prefix, {
+		nonEmpty: true,
+		cap: PROTOCOL_LIMITS.max_body_bytes,
+		unit: "bytes"
+	});
+	const reply_to = member(o, "reply_to") === null ? null : optionalString(o, "reply_to", prefix, id);
+	return {
+		protocol_version,
+		kind,
+		message_id,
+		team_ref,
+		sender,
+		recipient_session_id,
+		...summary === void 0 ? {} : { summary },
+		body,
+		...reply_to === void 0 ? {} : { reply_to },
+		hop_count: requiredInteger(o, "hop_count", prefix, 0, PROTOCOL_LIMITS.max_hop_count),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		delivery_state: requiredEnum(o, "delivery_state", prefix, DELIVERY_STATES)
+	};
+}
+/**
+* Validates one `MessageEnvelope` (spec §4.6): ids non-empty, `body` 1..16,384 bytes, `summary`
+* ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A `protocol_version` other
+* than `"1"` is `protocol_mismatch`. Unknown members (at any level) are dropped.
+*
+* @example
+* validateMessageEnvelope({ ...m, body: "" }).ok === false; // field "body"
+*/
+function validateMessageEnvelope(value) {
+	return runValidation(() => readMessageEnvelope(expectObject(value, ""), ""));
+}
+var DELIVERY_STATES, MESSAGE_KINDS;
+var init_message_envelope = __esmMin((() => {
+	init_describe_result();
+	init_limits();
+	init_field_rules();
+	DELIVERY_STATES = [
+		"accepted",
+		"injected",
+		"processed"
+	];
+	MESSAGE_KINDS = ["text"];
+}));
+
+// src/protocol/messages/receive-result.ts
+/**
+* Validates a `message receive` result; an absent `messages` reads as `[]`; element failures name
+* `messages.<index>.<member>`.
+*
+* @example
+* validateReceiveResult({}); // { ok: true, value: { messages: [] } }
+*/
+function validateReceiveResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { messages: requiredArray(o, "messages", "", true, (element, path) => readMessageEnvelope(expectObject(element, path), path)) };
+	});
+}
+var init_receive_result = __esmMin((() => {
+	init_field_rules();
+	init_message_envelope();
+}));
+
+// src/protocol/messages/send-request.ts
+/**
+* Validates a `message send` document (spec §4.7, §6.16 a). The first forbidden member present
+* fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`, before any
+* other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp), `reply_to`
+* (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty `idempotency_key`
+* reads as absent (no key). Unknown members are dropped.
+*
+* @example
+* validateSendRequest({ sender: null, body: "" });
+* // { ok: false, error: { code: "invalid_input", …, details: { field: "sender", reason: "forbidden_member" } } }
+*/
+function validateSendRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		for (const name of SEND_REQUEST_FORBIDDEN_MEMBERS) if (hasMember(o, name)) failField(name, "forbidden_member");
+		const id = { nonEmpty: true };
+		const out = {
+			sender_session_id: requiredString(o, "sender_session_id", "", id),
+			recipient_session_id: requiredString(o, "recipient_session_id", "", id),
+			body: requiredString(o, "body", "", {
+				nonEmpty: true,
+				cap: PROTOCOL_LIMITS.max_body_bytes,
+				unit: "bytes"
+			})
+		};
+		const summary = optionalString(o, "summary", "", { cap: PROTOCOL_LIMITS.max_summary_chars });
+		if (summary !== void 0) out.summary = summary;
+		const replyTo = optionalString(o, "reply_to", "", id);
+		if (replyTo !== void 0) out.reply_to = replyTo;
+		const key = optionalString(o, "idempotency_key", "", { cap: PROTOCOL_LIMITS.max_idempotency_key_chars });
+		if (key !== void 0 && key !== "") out.idempotency_key = key;
+		return out;
+	});
+}
+var SEND_REQUEST_FORBIDDEN_MEMBERS;
+var init_send_request = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	SEND_REQUEST_FORBIDDEN_MEMBERS = [
+		"sender",
+		"principal_ref",
+		"human_label",
+		"team_ref",
+		"created_at",
+		"hop_count"
+	];
+}));
+
+// src/protocol/messages/send-response.ts
+/**
+* Validates a `message send` result (spec §4.8).
+*
+* @example
+* validateSendResponse({ status: "delivered" }).ok === false; // field "status"
+*/
+function validateSendResponse(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		return {
+			status: requiredEnum(o, "status", "", ["accepted"]),
+			message_id: requiredString(o, "message_id", "", id),
+			recipient_session_id: requiredString(o, "recipient_session_id", "", id),
+			created_at: requiredTimestamp(o, "created_at", ""),
+			duplicate: requiredBoolean(o, "duplicate", ""),
+			hop_count: requiredInteger(o, "hop_count", "", 0, PROTOCOL_LIMITS.max_hop_count)
+		};
+	});
+}
+var init_send_response = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+}));
+
+// src/protocol/sessions/session-vocabulary.ts
 var ACTIVITIES, INBOUND_POLICIES, SESSION_STATES;
 var init_session_vocabulary = __esmMin((() => {
 	ACTIVITIES = ["busy", "idle"];
@@ -5045,7 +5238,7 @@ var init_session_vocabulary = __esmMin((() => {
 	];
 }));
 
-// src/protocol/heartbeat.ts
+// src/protocol/sessions/heartbeat.ts
 /** Reads the shared heartbeat members of `o` into `out`; throws the validators' failure. */
 function readHeartbeatChanges(o, prefix, lease, out) {
 	const activity = nullableEnum(o, "activity", prefix, ACTIVITIES);
@@ -5107,28 +5300,179 @@ function validateHeartbeatResult(value) {
 	return runValidation(() => readHeartbeatResult(expectObject(value, ""), ""));
 }
 var init_heartbeat = __esmMin((() => {
-	init_field_rules();
 	init_limits();
+	init_field_rules();
 	init_session_vocabulary();
 }));
 
-// src/protocol/idempotency-key.ts
+// src/protocol/sessions/session-close-result.ts
 /**
-* The harness key rule of `brigade send` (spec §6.4):
-* `base64url_unpadded(sha256(sender ␀ recipient ␀ body ␀ decimal(floor(unixSeconds / 60))))`,
-* UTF-8 throughout, 43 characters; stable within one clock minute, so a retry inside the minute is
-* one message. `unixSeconds` comes from the injected clock.
+* Validates a `session close` result: `state` must be `"offline"`.
 *
 * @example
-* harnessIdempotencyKey("s-2b8e", "s-51d0", "hello", 1_790_000_000).length === 43;
+* validateSessionCloseResult({ session_id: "s-51d0", state: "offline" }).ok === true;
 */
-function harnessIdempotencyKey(senderSessionId, recipientSessionId, body, unixSeconds) {
-	const minute = Math.floor(unixSeconds / 60);
-	return createHash("sha256").update(`${senderSessionId}\u0000${recipientSessionId}\u0000${body}\u0000${minute}`, "utf8").digest("base64url");
+function validateSessionCloseResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			session_id: requiredString(o, "session_id", "", { nonEmpty: true }),
+			state: requiredEnum(o, "state", "", ["offline"])
+		};
+	});
 }
-var init_idempotency_key = __esmMin((() => {}));
+var init_session_close_result = __esmMin((() => {
+	init_field_rules();
+}));
 
-// src/protocol/join-secret.ts
+// src/protocol/sessions/session-record.ts
+/** Reads a SessionRecord from `o` (members at `prefix`); throws the validators' failure. */
+function readSessionRecord(o, prefix) {
+	const id = { nonEmpty: true };
+	const record = {
+		session_id: requiredString(o, "session_id", prefix, id),
+		session_name: requiredString(o, "session_name", prefix, { cap: PROTOCOL_LIMITS.max_session_name_codepoints }),
+		principal_ref: requiredString(o, "principal_ref", prefix, id),
+		state: requiredEnum(o, "state", prefix, SESSION_STATES),
+		activity: requiredEnum(o, "activity", prefix, ACTIVITIES),
+		inbound: requiredEnum(o, "inbound", prefix, INBOUND_POLICIES),
+		last_seen_at: requiredTimestamp(o, "last_seen_at", prefix),
+		lease_until: requiredTimestamp(o, "lease_until", prefix),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		is_self: requiredBoolean(o, "is_self", prefix)
+	};
+	const description = nullableString(o, "session_description", prefix, { cap: PROTOCOL_LIMITS.max_description_chars });
+	if (description !== void 0) record.session_description = description;
+	const label = optionalString(o, "human_label", prefix, { cap: PROTOCOL_LIMITS.max_human_label_chars });
+	if (label !== void 0) record.human_label = label;
+	const harness = optionalString(o, "harness", prefix);
+	if (harness !== void 0) record.harness = harness;
+	const harnessVersion = optionalString(o, "harness_version", prefix);
+	if (harnessVersion !== void 0) record.harness_version = harnessVersion;
+	const workspace = nullableString(o, "workspace_label", prefix, { cap: PROTOCOL_LIMITS.max_workspace_label_chars });
+	if (workspace !== void 0) record.workspace_label = workspace;
+	const model = nullableString(o, "model", prefix, { cap: PROTOCOL_LIMITS.max_model_chars });
+	if (model !== void 0) record.model = model;
+	const tokens = nullableInteger(o, "context_used_tokens", prefix, 0, MAX_CONTEXT_USED_TOKENS);
+	if (tokens !== void 0) record.context_used_tokens = tokens;
+	const version = optionalString(o, "brigade_version", prefix, { cap: 64 });
+	if (version !== void 0) record.brigade_version = version;
+	const peer = optionalString(o, "sync_peer", prefix, { cap: 256 });
+	if (peer !== void 0) record.sync_peer = peer;
+	return record;
+}
+var init_session_record = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_session_vocabulary();
+}));
+
+// src/protocol/sessions/session-list-result.ts
+/**
+* Validates a `session list` result; an absent `sessions` reads as `[]` (spec §2.3). Element
+* failures name `sessions.<index>.<member>`.
+*
+* @example
+* validateSessionListResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z", truncated: false });
+* // ok, sessions: []
+*/
+function validateSessionListResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			team_ref: requiredString(o, "team_ref", "", { nonEmpty: true }),
+			team_name: requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints }),
+			server_time: requiredTimestamp(o, "server_time", ""),
+			sessions: requiredArray(o, "sessions", "", true, (element, path) => readSessionRecord(expectObject(element, path), path)),
+			truncated: requiredBoolean(o, "truncated", "")
+		};
+	});
+}
+var init_session_list_result = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_session_record();
+}));
+
+// src/protocol/sessions/session-registration.ts
+/**
+* Validates a `session register` document (spec §4.3, §2). Over-cap and shape failures are
+* `invalid_input` naming the member (`session_name`, `resume.session_id`, …); `lease_seconds`
+* outside the lease range is `out_of_range` with `min`/`max`. Unknown members are dropped.
+*
+* @example
+* validateSessionRegistration({ harness: "claude-code", harness_version: "2.1.270",
+*   session_name: "x".repeat(65), activity: "busy", inbound: "accept" });
+* // { ok: false, error: { code: "invalid_input", …, details: { field: "session_name",
+* //   reason: "too_long", limit: "64", actual: "65", unit: "codepoints" } } }
+*/
+function validateSessionRegistration(value, options) {
+	const lease = options?.lease ?? DEFAULT_LEASE;
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const out = {
+			harness: requiredString(o, "harness", ""),
+			harness_version: requiredString(o, "harness_version", ""),
+			session_name: requiredString(o, "session_name", "", { cap: PROTOCOL_LIMITS.max_session_name_codepoints }),
+			activity: requiredEnum(o, "activity", "", ACTIVITIES),
+			inbound: requiredEnum(o, "inbound", "", INBOUND_POLICIES)
+		};
+		const description = nullableString(o, "session_description", "", { cap: PROTOCOL_LIMITS.max_description_chars });
+		if (description !== void 0) out.session_description = description;
+		const leaseSeconds = nullableInteger(o, "lease_seconds", "", lease.min_seconds, lease.max_seconds);
+		if (leaseSeconds !== void 0) out.lease_seconds = leaseSeconds;
+		const workspace = nullableString(o, "workspace_label", "", { cap: PROTOCOL_LIMITS.max_workspace_label_chars });
+		if (workspace !== void 0) out.workspace_label = workspace;
+		const label = nullableString(o, "human_label", "", { cap: PROTOCOL_LIMITS.max_human_label_chars });
+		if (label !== void 0) out.human_label = label;
+		const model = nullableString(o, "model", "", { cap: PROTOCOL_LIMITS.max_model_chars });
+		if (model !== void 0) out.model = model;
+		const tokens = nullableInteger(o, "context_used_tokens", "", 0, MAX_CONTEXT_USED_TOKENS);
+		if (tokens !== void 0) out.context_used_tokens = tokens;
+		const version = optionalString(o, "brigade_version", "", { cap: 64 });
+		if (version !== void 0) out.brigade_version = version;
+		const peer = optionalString(o, "sync_peer", "", { cap: 256 });
+		if (peer !== void 0) out.sync_peer = peer;
+		const resume = member(o, "resume");
+		if (resume === null) out.resume = null;
+		else if (resume !== void 0) {
+			const resumeObject = expectObject(resume, "resume");
+			out.resume = { session_id: requiredString(resumeObject, "session_id", "resume", { nonEmpty: true }) };
+		}
+		return out;
+	});
+}
+/**
+* Validates a `session register` result (spec §4.3): a `SessionRecord` plus `resumed`,
+* `lease_seconds` (integer ≥ 1) and `server_time`.
+*
+* @example
+* const r = validateSessionRegistrationResult(envelope.result);
+* if (r.ok) r.value.resumed; // boolean
+*/
+function validateSessionRegistrationResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const record = readSessionRecord(o, "");
+		const resumed = requiredBoolean(o, "resumed", "");
+		const leaseSeconds = requiredInteger(o, "lease_seconds", "", 1, Number.MAX_SAFE_INTEGER);
+		const serverTime = requiredTimestamp(o, "server_time", "");
+		return {
+			...record,
+			resumed,
+			lease_seconds: leaseSeconds,
+			server_time: serverTime
+		};
+	});
+}
+var init_session_registration = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_session_record();
+	init_session_vocabulary();
+}));
+
+// src/protocol/teams/join-secret.ts
 /** The §9 malformed-secret error: fixed message, no part of the input. */
 function malformedJoinSecret() {
 	return {
@@ -5210,351 +5554,7 @@ var init_join_secret = __esmMin((() => {
 	} });
 }));
 
-// src/protocol/json-value.ts
-/**
-* True when `value` is a JSON object: not `null`, not an array, a plain object.
-*
-* @example
-* isJsonObject({}) === true; isJsonObject([]) === false; isJsonObject(null) === false;
-*/
-function isJsonObject(value) {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var init_json_value = __esmMin((() => {}));
-
-// src/protocol/message-envelope.ts
-/** Reads a MessageEnvelope from `o`; throws the validators' failure. */
-function readMessageEnvelope(o, prefix) {
-	const id = { nonEmpty: true };
-	const protocol_version = readProtocolVersion(o, prefix);
-	const kind = requiredEnum(o, "kind", prefix, MESSAGE_KINDS);
-	const message_id = requiredString(o, "message_id", prefix, id);
-	const team_ref = requiredString(o, "team_ref", prefix, id);
-	const senderPath = fieldPath(prefix, "sender");
-	const senderObject = requiredObject(o, "sender", prefix);
-	const principal_ref = requiredString(senderObject, "principal_ref", senderPath, id);
-	const label = optionalString(senderObject, "human_label", senderPath, { cap: PROTOCOL_LIMITS.max_human_label_chars });
-	const sender = {
-		principal_ref,
-		...label === void 0 ? {} : { human_label: label },
-		session_id: requiredString(senderObject, "session_id", senderPath, id),
-		session_name: requiredString(senderObject, "session_name", senderPath, { cap: PROTOCOL_LIMITS.max_session_name_codepoints })
-	};
-	const recipient_session_id = requiredString(o, "recipient_session_id", prefix, id);
-	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
-	const body = requiredString(o, "body", prefix, {
-		nonEmpty: true,
-		cap: PROTOCOL_LIMITS.max_body_bytes,
-		unit: "bytes"
-	});
-	const reply_to = member(o, "reply_to") === null ? null : optionalString(o, "reply_to", prefix, id);
-	return {
-		protocol_version,
-		kind,
-		message_id,
-		team_ref,
-		sender,
-		recipient_session_id,
-		...summary === void 0 ? {} : { summary },
-		body,
-		...reply_to === void 0 ? {} : { reply_to },
-		hop_count: requiredInteger(o, "hop_count", prefix, 0, PROTOCOL_LIMITS.max_hop_count),
-		created_at: requiredTimestamp(o, "created_at", prefix),
-		delivery_state: requiredEnum(o, "delivery_state", prefix, DELIVERY_STATES)
-	};
-}
-/**
-* Validates one `MessageEnvelope` (spec §4.6): ids non-empty, `body` 1..16,384 bytes, `summary`
-* ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A `protocol_version` other
-* than `"1"` is `protocol_mismatch`. Unknown members (at any level) are dropped.
-*
-* @example
-* validateMessageEnvelope({ ...m, body: "" }).ok === false; // field "body"
-*/
-function validateMessageEnvelope(value) {
-	return runValidation(() => readMessageEnvelope(expectObject(value, ""), ""));
-}
-var DELIVERY_STATES, MESSAGE_KINDS;
-var init_message_envelope = __esmMin((() => {
-	init_describe_result();
-	init_field_rules();
-	init_limits();
-	DELIVERY_STATES = [
-		"accepted",
-		"injected",
-		"processed"
-	];
-	MESSAGE_KINDS = ["text"];
-}));
-
-// src/protocol/ndjson-decoder.ts
-var init_ndjson_decoder = __esmMin((() => {
-	init_json_document();
-	init_limits();
-}));
-
-// src/protocol/receive-result.ts
-/**
-* Validates a `message receive` result; an absent `messages` reads as `[]`; element failures name
-* `messages.<index>.<member>`.
-*
-* @example
-* validateReceiveResult({}); // { ok: true, value: { messages: [] } }
-*/
-function validateReceiveResult(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		return { messages: requiredArray(o, "messages", "", true, (element, path) => readMessageEnvelope(expectObject(element, path), path)) };
-	});
-}
-var init_receive_result = __esmMin((() => {
-	init_field_rules();
-	init_message_envelope();
-}));
-
-// src/protocol/send-request.ts
-/**
-* Validates a `message send` document (spec §4.7, §6.16 a). The first forbidden member present
-* fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`, before any
-* other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp), `reply_to`
-* (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty `idempotency_key`
-* reads as absent (no key). Unknown members are dropped.
-*
-* @example
-* validateSendRequest({ sender: null, body: "" });
-* // { ok: false, error: { code: "invalid_input", …, details: { field: "sender", reason: "forbidden_member" } } }
-*/
-function validateSendRequest(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		for (const name of SEND_REQUEST_FORBIDDEN_MEMBERS) if (hasMember(o, name)) failField(name, "forbidden_member");
-		const id = { nonEmpty: true };
-		const out = {
-			sender_session_id: requiredString(o, "sender_session_id", "", id),
-			recipient_session_id: requiredString(o, "recipient_session_id", "", id),
-			body: requiredString(o, "body", "", {
-				nonEmpty: true,
-				cap: PROTOCOL_LIMITS.max_body_bytes,
-				unit: "bytes"
-			})
-		};
-		const summary = optionalString(o, "summary", "", { cap: PROTOCOL_LIMITS.max_summary_chars });
-		if (summary !== void 0) out.summary = summary;
-		const replyTo = optionalString(o, "reply_to", "", id);
-		if (replyTo !== void 0) out.reply_to = replyTo;
-		const key = optionalString(o, "idempotency_key", "", { cap: PROTOCOL_LIMITS.max_idempotency_key_chars });
-		if (key !== void 0 && key !== "") out.idempotency_key = key;
-		return out;
-	});
-}
-var SEND_REQUEST_FORBIDDEN_MEMBERS;
-var init_send_request = __esmMin((() => {
-	init_field_rules();
-	init_limits();
-	SEND_REQUEST_FORBIDDEN_MEMBERS = [
-		"sender",
-		"principal_ref",
-		"human_label",
-		"team_ref",
-		"created_at",
-		"hop_count"
-	];
-}));
-
-// src/protocol/send-response.ts
-/**
-* Validates a `message send` result (spec §4.8).
-*
-* @example
-* validateSendResponse({ status: "delivered" }).ok === false; // field "status"
-*/
-function validateSendResponse(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		const id = { nonEmpty: true };
-		return {
-			status: requiredEnum(o, "status", "", ["accepted"]),
-			message_id: requiredString(o, "message_id", "", id),
-			recipient_session_id: requiredString(o, "recipient_session_id", "", id),
-			created_at: requiredTimestamp(o, "created_at", ""),
-			duplicate: requiredBoolean(o, "duplicate", ""),
-			hop_count: requiredInteger(o, "hop_count", "", 0, PROTOCOL_LIMITS.max_hop_count)
-		};
-	});
-}
-var init_send_response = __esmMin((() => {
-	init_field_rules();
-	init_limits();
-}));
-
-// src/protocol/session-close-result.ts
-/**
-* Validates a `session close` result: `state` must be `"offline"`.
-*
-* @example
-* validateSessionCloseResult({ session_id: "s-51d0", state: "offline" }).ok === true;
-*/
-function validateSessionCloseResult(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		return {
-			session_id: requiredString(o, "session_id", "", { nonEmpty: true }),
-			state: requiredEnum(o, "state", "", ["offline"])
-		};
-	});
-}
-var init_session_close_result = __esmMin((() => {
-	init_field_rules();
-}));
-
-// src/protocol/session-record.ts
-/** Reads a SessionRecord from `o` (members at `prefix`); throws the validators' failure. */
-function readSessionRecord(o, prefix) {
-	const id = { nonEmpty: true };
-	const record = {
-		session_id: requiredString(o, "session_id", prefix, id),
-		session_name: requiredString(o, "session_name", prefix, { cap: PROTOCOL_LIMITS.max_session_name_codepoints }),
-		principal_ref: requiredString(o, "principal_ref", prefix, id),
-		state: requiredEnum(o, "state", prefix, SESSION_STATES),
-		activity: requiredEnum(o, "activity", prefix, ACTIVITIES),
-		inbound: requiredEnum(o, "inbound", prefix, INBOUND_POLICIES),
-		last_seen_at: requiredTimestamp(o, "last_seen_at", prefix),
-		lease_until: requiredTimestamp(o, "lease_until", prefix),
-		created_at: requiredTimestamp(o, "created_at", prefix),
-		is_self: requiredBoolean(o, "is_self", prefix)
-	};
-	const description = nullableString(o, "session_description", prefix, { cap: PROTOCOL_LIMITS.max_description_chars });
-	if (description !== void 0) record.session_description = description;
-	const label = optionalString(o, "human_label", prefix, { cap: PROTOCOL_LIMITS.max_human_label_chars });
-	if (label !== void 0) record.human_label = label;
-	const harness = optionalString(o, "harness", prefix);
-	if (harness !== void 0) record.harness = harness;
-	const harnessVersion = optionalString(o, "harness_version", prefix);
-	if (harnessVersion !== void 0) record.harness_version = harnessVersion;
-	const workspace = nullableString(o, "workspace_label", prefix, { cap: PROTOCOL_LIMITS.max_workspace_label_chars });
-	if (workspace !== void 0) record.workspace_label = workspace;
-	const model = nullableString(o, "model", prefix, { cap: PROTOCOL_LIMITS.max_model_chars });
-	if (model !== void 0) record.model = model;
-	const tokens = nullableInteger(o, "context_used_tokens", prefix, 0, MAX_CONTEXT_USED_TOKENS);
-	if (tokens !== void 0) record.context_used_tokens = tokens;
-	const version = optionalString(o, "brigade_version", prefix, { cap: 64 });
-	if (version !== void 0) record.brigade_version = version;
-	const peer = optionalString(o, "sync_peer", prefix, { cap: 256 });
-	if (peer !== void 0) record.sync_peer = peer;
-	return record;
-}
-var init_session_record = __esmMin((() => {
-	init_field_rules();
-	init_limits();
-	init_session_vocabulary();
-}));
-
-// src/protocol/session-list-result.ts
-/**
-* Validates a `session list` result; an absent `sessions` reads as `[]` (spec §2.3). Element
-* failures name `sessions.<index>.<member>`.
-*
-* @example
-* validateSessionListResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z", truncated: false });
-* // ok, sessions: []
-*/
-function validateSessionListResult(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		return {
-			team_ref: requiredString(o, "team_ref", "", { nonEmpty: true }),
-			team_name: requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints }),
-			server_time: requiredTimestamp(o, "server_time", ""),
-			sessions: requiredArray(o, "sessions", "", true, (element, path) => readSessionRecord(expectObject(element, path), path)),
-			truncated: requiredBoolean(o, "truncated", "")
-		};
-	});
-}
-var init_session_list_result = __esmMin((() => {
-	init_field_rules();
-	init_limits();
-	init_session_record();
-}));
-
-// src/protocol/session-registration.ts
-/**
-* Validates a `session register` document (spec §4.3, §2). Over-cap and shape failures are
-* `invalid_input` naming the member (`session_name`, `resume.session_id`, …); `lease_seconds`
-* outside the lease range is `out_of_range` with `min`/`max`. Unknown members are dropped.
-*
-* @example
-* validateSessionRegistration({ harness: "claude-code", harness_version: "2.1.270",
-*   session_name: "x".repeat(65), activity: "busy", inbound: "accept" });
-* // { ok: false, error: { code: "invalid_input", …, details: { field: "session_name",
-* //   reason: "too_long", limit: "64", actual: "65", unit: "codepoints" } } }
-*/
-function validateSessionRegistration(value, options) {
-	const lease = options?.lease ?? DEFAULT_LEASE;
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		const out = {
-			harness: requiredString(o, "harness", ""),
-			harness_version: requiredString(o, "harness_version", ""),
-			session_name: requiredString(o, "session_name", "", { cap: PROTOCOL_LIMITS.max_session_name_codepoints }),
-			activity: requiredEnum(o, "activity", "", ACTIVITIES),
-			inbound: requiredEnum(o, "inbound", "", INBOUND_POLICIES)
-		};
-		const description = nullableString(o, "session_description", "", { cap: PROTOCOL_LIMITS.max_description_chars });
-		if (description !== void 0) out.session_description = description;
-		const leaseSeconds = nullableInteger(o, "lease_seconds", "", lease.min_seconds, lease.max_seconds);
-		if (leaseSeconds !== void 0) out.lease_seconds = leaseSeconds;
-		const workspace = nullableString(o, "workspace_label", "", { cap: PROTOCOL_LIMITS.max_workspace_label_chars });
-		if (workspace !== void 0) out.workspace_label = workspace;
-		const label = nullableString(o, "human_label", "", { cap: PROTOCOL_LIMITS.max_human_label_chars });
-		if (label !== void 0) out.human_label = label;
-		const model = nullableString(o, "model", "", { cap: PROTOCOL_LIMITS.max_model_chars });
-		if (model !== void 0) out.model = model;
-		const tokens = nullableInteger(o, "context_used_tokens", "", 0, MAX_CONTEXT_USED_TOKENS);
-		if (tokens !== void 0) out.context_used_tokens = tokens;
-		const version = optionalString(o, "brigade_version", "", { cap: 64 });
-		if (version !== void 0) out.brigade_version = version;
-		const peer = optionalString(o, "sync_peer", "", { cap: 256 });
-		if (peer !== void 0) out.sync_peer = peer;
-		const resume = member(o, "resume");
-		if (resume === null) out.resume = null;
-		else if (resume !== void 0) {
-			const resumeObject = expectObject(resume, "resume");
-			out.resume = { session_id: requiredString(resumeObject, "session_id", "resume", { nonEmpty: true }) };
-		}
-		return out;
-	});
-}
-/**
-* Validates a `session register` result (spec §4.3): a `SessionRecord` plus `resumed`,
-* `lease_seconds` (integer ≥ 1) and `server_time`.
-*
-* @example
-* const r = validateSessionRegistrationResult(envelope.result);
-* if (r.ok) r.value.resumed; // boolean
-*/
-function validateSessionRegistrationResult(value) {
-	return runValidation(() => {
-		const o = expectObject(value, "");
-		const record = readSessionRecord(o, "");
-		const resumed = requiredBoolean(o, "resumed", "");
-		const leaseSeconds = requiredInteger(o, "lease_seconds", "", 1, Number.MAX_SAFE_INTEGER);
-		const serverTime = requiredTimestamp(o, "server_time", "");
-		return {
-			...record,
-			resumed,
-			lease_seconds: leaseSeconds,
-			server_time: serverTime
-		};
-	});
-}
-var init_session_registration = __esmMin((() => {
-	init_field_rules();
-	init_limits();
-	init_session_record();
-	init_session_vocabulary();
-}));
-
-// src/protocol/team-admin.ts
+// src/protocol/teams/team-admin.ts
 /**
 * Validates a {@link TeamMemberTarget}: `principal_ref` required, a non-empty string. Unknown
 * members are dropped.
@@ -5627,12 +5627,12 @@ function validateTeamTransferResult(value) {
 	});
 }
 var init_team_admin = __esmMin((() => {
+	init_limits();
 	init_field_rules();
 	init_join_secret();
-	init_limits();
 }));
 
-// src/protocol/team-create.ts
+// src/protocol/teams/team-create.ts
 /**
 * Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp; `human_label`
 * optional, ≤ 128 cp. Unknown members are dropped.
@@ -5675,12 +5675,12 @@ function validateTeamCreateResult(value) {
 	});
 }
 var init_team_create = __esmMin((() => {
+	init_limits();
 	init_field_rules();
 	init_join_secret();
-	init_limits();
 }));
 
-// src/protocol/team-join.ts
+// src/protocol/teams/team-join.ts
 /**
 * Validates a `team join` document: `join_secret` required and well-formed (§9; malformed →
 * `field = "join_secret"`, `reason = "invalid_value"`, fixed message), `human_label` ≤ 128 cp,
@@ -5726,12 +5726,12 @@ function validateTeamJoinResult(value) {
 	});
 }
 var init_team_join = __esmMin((() => {
+	init_limits();
 	init_field_rules();
 	init_join_secret();
-	init_limits();
 }));
 
-// src/protocol/team-leave-result.ts
+// src/protocol/teams/team-leave-result.ts
 /**
 * Validates a `team leave` result; `left` must be `true`.
 *
@@ -5758,7 +5758,7 @@ var init_team_leave_result = __esmMin((() => {
 	init_field_rules();
 }));
 
-// src/protocol/team-members-result.ts
+// src/protocol/teams/team-members-result.ts
 function readMember(o, prefix) {
 	const principal_ref = requiredString(o, "principal_ref", prefix, { nonEmpty: true });
 	const human_label = requiredString(o, "human_label", prefix, { cap: PROTOCOL_LIMITS.max_human_label_chars });
@@ -5796,66 +5796,66 @@ function validateTeamMembersResult(value) {
 	});
 }
 var init_team_members_result = __esmMin((() => {
-	init_field_rules();
-	init_limits();
 	init_rfc3339();
-}));
-
-// src/protocol/watch-command.ts
-var init_watch_command$1 = __esmMin((() => {
-	init_ack();
-	init_field_rules();
-	init_heartbeat();
 	init_limits();
+	init_field_rules();
 }));
 
-// src/protocol/watch-event.ts
-var init_watch_event = __esmMin((() => {
+// src/protocol/watch/watch-command.ts
+var init_watch_command$1 = __esmMin((() => {
+	init_limits();
 	init_ack();
-	init_describe_result();
-	init_field_rules();
 	init_heartbeat();
-	init_message_envelope();
+	init_field_rules();
+}));
+
+// src/protocol/watch/watch-event.ts
+var init_watch_event = __esmMin((() => {
+	init_describe_result();
 	init_protocol_error_reader();
+	init_ack();
+	init_message_envelope();
+	init_heartbeat();
+	init_field_rules();
 }));
 
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
-	init_ack();
 	init_adapter_argv();
-	init_bap_error();
 	init_convention_result();
 	init_describe_result();
 	init_envelope();
+	init_json_document();
+	init_json_value();
+	init_ndjson_decoder();
+	init_rfc3339();
+	init_strict_json();
+	init_text_measure();
+	init_bap_error();
 	init_error_builders();
 	init_error_codes();
 	init_error_messages();
 	init_error_reasons();
-	init_heartbeat();
-	init_idempotency_key();
-	init_join_secret();
-	init_json_document();
-	init_json_value();
-	init_limits();
-	init_message_envelope();
-	init_ndjson_decoder();
 	init_protocol_error_reader();
+	init_limits();
+	init_ack();
+	init_idempotency_key();
+	init_message_envelope();
 	init_receive_result();
-	init_rfc3339();
 	init_send_request();
 	init_send_response();
+	init_heartbeat();
 	init_session_close_result();
 	init_session_list_result();
 	init_session_record();
 	init_session_registration();
 	init_session_vocabulary();
-	init_strict_json();
+	init_join_secret();
 	init_team_admin();
 	init_team_create();
 	init_team_join();
 	init_team_leave_result();
 	init_team_members_result();
-	init_text_measure();
 	init_watch_command$1();
 	init_watch_event();
 }));
@@ -10770,8 +10770,8 @@ var FRAME_MAX_INPUT_BYTES, HELP$4;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
-	init_message_envelope();
 	init_strict_json();
+	init_message_envelope();
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;

@@ -11,8 +11,8 @@ import {
   wrap,
 } from "../formats/frame/index.ts";
 import { isWellFormedUtf8, repairUtf8 } from "../formats/sanitize/index.ts";
-import { validateMessageEnvelope } from "../protocol/message-envelope.ts";
-import { parseStrictJson } from "../protocol/strict-json.ts";
+import { parseStrictJson } from "../protocol/encoding/strict-json.ts";
+import { validateMessageEnvelope } from "../protocol/messages/message-envelope.ts";
 import { type CliIo, CliUsageError, readAll } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 

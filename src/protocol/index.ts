@@ -3,8 +3,6 @@
  * validators, the error taxonomy, limits, capabilities, the strict JSON reader, NDJSON, join
  * secrets, the argv grammar and the in-process `Adapter` interface.
  */
-export type { AckRequest, AckResult } from "./ack.ts";
-export { validateAckRequest, validateAckResult } from "./ack.ts";
 export type {
   Adapter,
   AdapterCallOptions,
@@ -12,7 +10,7 @@ export type {
   ReceiveOptions,
   SessionListOptions,
   WatchHandle,
-} from "./adapter.ts";
+} from "./adapter/adapter.ts";
 export type {
   AdapterArgvOptions,
   AdapterArgvResult,
@@ -24,25 +22,23 @@ export type {
   ConventionFlagSpec,
   LogLevel,
   StdinUse,
-} from "./adapter-argv.ts";
+} from "./adapter/adapter-argv.ts";
 export {
   ADAPTER_COMMAND_NAMES,
   ADAPTER_COMMANDS,
   ADAPTER_GROUPS,
   LOG_LEVELS,
   parseAdapterArgv,
-} from "./adapter-argv.ts";
-export { BapError, isBapError } from "./bap-error.ts";
-export { base64UrlEncode } from "./base64url.ts";
-export type { Capability } from "./capabilities.ts";
+} from "./adapter/adapter-argv.ts";
+export type { Capability } from "./adapter/capabilities.ts";
 export {
   CAPABILITIES,
   hasCapability,
   isCapability,
   REQUIRED_CAPABILITY,
-} from "./capabilities.ts";
-export type { ConventionResult } from "./convention-result.ts";
-export { validateConventionResult } from "./convention-result.ts";
+} from "./adapter/capabilities.ts";
+export type { ConventionResult } from "./adapter/convention-result.ts";
+export { validateConventionResult } from "./adapter/convention-result.ts";
 export type {
   AckState,
   AdapterIdentity,
@@ -56,17 +52,38 @@ export type {
   RateBudget,
   RetentionPolicy,
   UnboundProfileSummary,
-} from "./describe-result.ts";
-export { ACK_STATES, PROFILE_STATES, validateDescribeResult } from "./describe-result.ts";
-export type { Envelope, ErrorEnvelope, OkEnvelope } from "./envelope.ts";
+} from "./adapter/describe-result.ts";
+export { ACK_STATES, PROFILE_STATES, validateDescribeResult } from "./adapter/describe-result.ts";
+export type { Envelope, ErrorEnvelope, OkEnvelope } from "./adapter/envelope.ts";
 export {
   decodeEnvelopeOutput,
   envelopeLine,
   errorEnvelope,
   okEnvelope,
   validateEnvelope,
-} from "./envelope.ts";
-export type { InvalidInputExtras } from "./error-builders.ts";
+} from "./adapter/envelope.ts";
+export { base64UrlEncode } from "./encoding/base64url.ts";
+export type { JsonDocumentOptions } from "./encoding/json-document.ts";
+export { decodeUtf8Strict, parseJsonDocument } from "./encoding/json-document.ts";
+export type { JsonObject, JsonValue } from "./encoding/json-value.ts";
+export { isJsonObject } from "./encoding/json-value.ts";
+export type {
+  NdjsonDecoderOptions,
+  NdjsonLineIssue,
+  NdjsonLineIssueReason,
+} from "./encoding/ndjson-decoder.ts";
+export { NDJSON_LINE_ISSUES, NdjsonDecoder, readNdjson } from "./encoding/ndjson-decoder.ts";
+export { ndjsonLine } from "./encoding/ndjson-writer.ts";
+export { isRfc3339Timestamp } from "./encoding/rfc3339.ts";
+export type { StrictJsonFailure, StrictJsonResult } from "./encoding/strict-json.ts";
+export {
+  isNonIntegerLexeme,
+  parseStrictJson,
+  STRICT_JSON_FAILURES,
+} from "./encoding/strict-json.ts";
+export { codePointLength, hasLoneSurrogate, utf8ByteLength } from "./encoding/text-measure.ts";
+export { BapError, isBapError } from "./errors/bap-error.ts";
+export type { InvalidInputExtras } from "./errors/error-builders.ts";
 export {
   configError,
   conflictError,
@@ -83,8 +100,8 @@ export {
   unauthenticatedError,
   unavailableError,
   usageError,
-} from "./error-builders.ts";
-export type { ErrorCode, RetryableErrorCode } from "./error-codes.ts";
+} from "./errors/error-builders.ts";
+export type { ErrorCode, RetryableErrorCode } from "./errors/error-codes.ts";
 export {
   codeForExitStatus,
   ERROR_CODES,
@@ -94,7 +111,7 @@ export {
   isErrorCode,
   isRetryableCode,
   RETRYABLE_ERROR_CODES,
-} from "./error-codes.ts";
+} from "./errors/error-codes.ts";
 export {
   ERROR_MESSAGES,
   INVALID_INPUT_MESSAGES,
@@ -103,7 +120,7 @@ export {
   NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
   USAGE_MESSAGES,
-} from "./error-messages.ts";
+} from "./errors/error-messages.ts";
 export type {
   CapUnit,
   ConflictReason,
@@ -116,7 +133,7 @@ export type {
   UnauthorizedReason,
   UnavailableReason,
   UsageReason,
-} from "./error-reasons.ts";
+} from "./errors/error-reasons.ts";
 export {
   CAP_UNITS,
   CONFLICT_REASONS,
@@ -129,38 +146,9 @@ export {
   UNAUTHORIZED_REASONS,
   UNAVAILABLE_REASONS,
   USAGE_REASONS,
-} from "./error-reasons.ts";
-export type {
-  HeartbeatChanges,
-  HeartbeatOptions,
-  HeartbeatRequest,
-  HeartbeatResult,
-} from "./heartbeat.ts";
-export { validateHeartbeatRequest, validateHeartbeatResult } from "./heartbeat.ts";
-export { harnessIdempotencyKey } from "./idempotency-key.ts";
-export type { JoinSecretErrorCode, ParseJoinSecretResult } from "./join-secret.ts";
-export {
-  containsJoinSecretShape,
-  formatJoinSecret,
-  generateJoinSecret,
-  JOIN_SECRET_ERROR_CODES,
-  JOIN_SECRET_LEAK_PATTERN_SOURCE,
-  JOIN_SECRET_PREFIX,
-  JoinSecret,
-  JoinSecretError,
-  MIN_JOIN_SECRET_RANDOM_BYTES,
-  parseJoinSecret,
-  REDACTED_SECRET_HALF,
-} from "./join-secret.ts";
-export {
-  digestJoinSecret,
-  JOIN_SECRET_DIGEST_PREFIX,
-  verifyJoinSecretDigest,
-} from "./join-secret-digest.ts";
-export type { JsonDocumentOptions } from "./json-document.ts";
-export { decodeUtf8Strict, parseJsonDocument } from "./json-document.ts";
-export type { JsonObject, JsonValue } from "./json-value.ts";
-export { isJsonObject } from "./json-value.ts";
+} from "./errors/error-reasons.ts";
+export type { ErrorDetails, ProtocolError } from "./errors/protocol-error.ts";
+export { shouldRetry, validateProtocolError } from "./errors/protocol-error-reader.ts";
 export type { ProtocolVersion } from "./limits.ts";
 export {
   DEFAULT_LEASE,
@@ -179,72 +167,92 @@ export {
   PROTOCOL_VERSION,
   RETENTION_FLOORS,
 } from "./limits.ts";
+export type { AckRequest, AckResult } from "./messages/ack.ts";
+export { validateAckRequest, validateAckResult } from "./messages/ack.ts";
+export { harnessIdempotencyKey } from "./messages/idempotency-key.ts";
 export type {
   DeliveryState,
   MessageEnvelope,
   MessageKind,
   MessageSender,
-} from "./message-envelope.ts";
-export { DELIVERY_STATES, MESSAGE_KINDS, validateMessageEnvelope } from "./message-envelope.ts";
+} from "./messages/message-envelope.ts";
+export {
+  DELIVERY_STATES,
+  MESSAGE_KINDS,
+  validateMessageEnvelope,
+} from "./messages/message-envelope.ts";
+export type { ReceiveResult } from "./messages/receive-result.ts";
+export { validateReceiveResult } from "./messages/receive-result.ts";
+export type { SendRequest, SendRequestForbiddenMember } from "./messages/send-request.ts";
+export { SEND_REQUEST_FORBIDDEN_MEMBERS, validateSendRequest } from "./messages/send-request.ts";
+export type { SendResponse } from "./messages/send-response.ts";
+export { validateSendResponse } from "./messages/send-response.ts";
 export type {
-  NdjsonDecoderOptions,
-  NdjsonLineIssue,
-  NdjsonLineIssueReason,
-} from "./ndjson-decoder.ts";
-export { NDJSON_LINE_ISSUES, NdjsonDecoder, readNdjson } from "./ndjson-decoder.ts";
-export { ndjsonLine } from "./ndjson-writer.ts";
-export type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
-export { shouldRetry, validateProtocolError } from "./protocol-error-reader.ts";
-export type { ReceiveResult } from "./receive-result.ts";
-export { validateReceiveResult } from "./receive-result.ts";
-export { isRfc3339Timestamp } from "./rfc3339.ts";
-export type { SendRequest, SendRequestForbiddenMember } from "./send-request.ts";
-export { SEND_REQUEST_FORBIDDEN_MEMBERS, validateSendRequest } from "./send-request.ts";
-export type { SendResponse } from "./send-response.ts";
-export { validateSendResponse } from "./send-response.ts";
-export type { SessionCloseResult } from "./session-close-result.ts";
-export { validateSessionCloseResult } from "./session-close-result.ts";
-export type { SessionListResult } from "./session-list-result.ts";
-export { validateSessionListResult } from "./session-list-result.ts";
-export type { SessionRecord } from "./session-record.ts";
-export { validateSessionRecord } from "./session-record.ts";
+  HeartbeatChanges,
+  HeartbeatOptions,
+  HeartbeatRequest,
+  HeartbeatResult,
+} from "./sessions/heartbeat.ts";
+export { validateHeartbeatRequest, validateHeartbeatResult } from "./sessions/heartbeat.ts";
+export type { SessionCloseResult } from "./sessions/session-close-result.ts";
+export { validateSessionCloseResult } from "./sessions/session-close-result.ts";
+export type { SessionListResult } from "./sessions/session-list-result.ts";
+export { validateSessionListResult } from "./sessions/session-list-result.ts";
+export type { SessionRecord } from "./sessions/session-record.ts";
+export { validateSessionRecord } from "./sessions/session-record.ts";
 export type {
   LeaseBounds,
   SessionRegistration,
   SessionRegistrationOptions,
   SessionRegistrationResult,
   SessionResumeRequest,
-} from "./session-registration.ts";
+} from "./sessions/session-registration.ts";
 export {
   validateSessionRegistration,
   validateSessionRegistrationResult,
-} from "./session-registration.ts";
-export type { Activity, InboundPolicy, SessionState } from "./session-vocabulary.ts";
-export { ACTIVITIES, INBOUND_POLICIES, SESSION_STATES } from "./session-vocabulary.ts";
-export type { StrictJsonFailure, StrictJsonResult } from "./strict-json.ts";
-export { isNonIntegerLexeme, parseStrictJson, STRICT_JSON_FAILURES } from "./strict-json.ts";
+} from "./sessions/session-registration.ts";
+export type { Activity, InboundPolicy, SessionState } from "./sessions/session-vocabulary.ts";
+export { ACTIVITIES, INBOUND_POLICIES, SESSION_STATES } from "./sessions/session-vocabulary.ts";
+export type { JoinSecretErrorCode, ParseJoinSecretResult } from "./teams/join-secret.ts";
+export {
+  containsJoinSecretShape,
+  formatJoinSecret,
+  generateJoinSecret,
+  JOIN_SECRET_ERROR_CODES,
+  JOIN_SECRET_LEAK_PATTERN_SOURCE,
+  JOIN_SECRET_PREFIX,
+  JoinSecret,
+  JoinSecretError,
+  MIN_JOIN_SECRET_RANDOM_BYTES,
+  parseJoinSecret,
+  REDACTED_SECRET_HALF,
+} from "./teams/join-secret.ts";
+export {
+  digestJoinSecret,
+  JOIN_SECRET_DIGEST_PREFIX,
+  verifyJoinSecretDigest,
+} from "./teams/join-secret-digest.ts";
 export type {
   TeamMemberTarget,
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
   TeamTransferResult,
-} from "./team-admin.ts";
+} from "./teams/team-admin.ts";
 export {
   validateTeamMemberTarget,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
   validateTeamTransferResult,
-} from "./team-admin.ts";
-export type { TeamCreateRequest, TeamCreateResult } from "./team-create.ts";
-export { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
-export type { ParsedTeamJoinRequest, TeamJoinRequest, TeamJoinResult } from "./team-join.ts";
-export { validateTeamJoinRequest, validateTeamJoinResult } from "./team-join.ts";
-export type { TeamLeaveResult } from "./team-leave-result.ts";
-export { validateTeamLeaveResult } from "./team-leave-result.ts";
-export type { TeamMember, TeamMembersResult } from "./team-members-result.ts";
-export { validateTeamMembersResult } from "./team-members-result.ts";
-export { codePointLength, hasLoneSurrogate, utf8ByteLength } from "./text-measure.ts";
-export type { ValidationResult } from "./validation-result.ts";
+} from "./teams/team-admin.ts";
+export type { TeamCreateRequest, TeamCreateResult } from "./teams/team-create.ts";
+export { validateTeamCreateRequest, validateTeamCreateResult } from "./teams/team-create.ts";
+export type { ParsedTeamJoinRequest, TeamJoinRequest, TeamJoinResult } from "./teams/team-join.ts";
+export { validateTeamJoinRequest, validateTeamJoinResult } from "./teams/team-join.ts";
+export type { TeamLeaveResult } from "./teams/team-leave-result.ts";
+export { validateTeamLeaveResult } from "./teams/team-leave-result.ts";
+export type { TeamMember, TeamMembersResult } from "./teams/team-members-result.ts";
+export { validateTeamMembersResult } from "./teams/team-members-result.ts";
+export type { ValidationResult } from "./validation/validation-result.ts";
 export type {
   WatchAckCommand,
   WatchCloseCommand,
@@ -252,8 +260,8 @@ export type {
   WatchCommandOptions,
   WatchCommandType,
   WatchHeartbeatCommand,
-} from "./watch-command.ts";
-export { validateWatchCommand, WATCH_COMMAND_TYPES } from "./watch-command.ts";
+} from "./watch/watch-command.ts";
+export { validateWatchCommand, WATCH_COMMAND_TYPES } from "./watch/watch-command.ts";
 export type {
   WatchAckedEvent,
   WatchErrorEvent,
@@ -265,10 +273,10 @@ export type {
   WatchReadyEvent,
   WatchStatusEvent,
   WatchStatusState,
-} from "./watch-event.ts";
+} from "./watch/watch-event.ts";
 export {
   validateWatchEvent,
   WATCH_EVENT_KINDS,
   WATCH_MODES,
   WATCH_STATUS_STATES,
-} from "./watch-event.ts";
+} from "./watch/watch-event.ts";

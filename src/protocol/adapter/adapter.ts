@@ -1,0 +1,163 @@
+import type { JsonObject } from "../encoding/json-value.ts";
+import type { AckRequest, AckResult } from "../messages/ack.ts";
+import type { ReceiveResult } from "../messages/receive-result.ts";
+import type { SendRequest } from "../messages/send-request.ts";
+import type { SendResponse } from "../messages/send-response.ts";
+import type { HeartbeatRequest, HeartbeatResult } from "../sessions/heartbeat.ts";
+import type { SessionCloseResult } from "../sessions/session-close-result.ts";
+import type { SessionListResult } from "../sessions/session-list-result.ts";
+import type {
+  SessionRegistration,
+  SessionRegistrationResult,
+} from "../sessions/session-registration.ts";
+import type {
+  TeamMemberTarget,
+  TeamRevokeMemberResult,
+  TeamRotateSecretResult,
+  TeamTransferResult,
+} from "../teams/team-admin.ts";
+import type { TeamCreateRequest, TeamCreateResult } from "../teams/team-create.ts";
+import type { TeamJoinRequest, TeamJoinResult } from "../teams/team-join.ts";
+import type { TeamLeaveResult } from "../teams/team-leave-result.ts";
+import type { TeamMembersResult } from "../teams/team-members-result.ts";
+import type { WatchCommand } from "../watch/watch-command.ts";
+import type { WatchEvent } from "../watch/watch-event.ts";
+import type { ConventionResult } from "./convention-result.ts";
+import type { DescribeResult } from "./describe-result.ts";
+
+/** Per-call options of every {@link Adapter} method. */
+export interface AdapterCallOptions {
+  /** Cancels the call; the method then rejects with `unavailable`, reason `timeout`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link Adapter.sessionList} (`--session`, `--include-offline`). */
+export interface SessionListOptions extends AdapterCallOptions {
+  /** Marks this session `is_self: true` in the result. */
+  readonly session?: string;
+  /** Include offline sessions. */
+  readonly includeOffline?: boolean;
+}
+
+/** Options of {@link Adapter.messageReceive} (`--limit`). */
+export interface ReceiveOptions extends AdapterCallOptions {
+  /** 1..200, default 50. */
+  readonly limit?: number;
+}
+
+/** Options of {@link Adapter.profileInit} (`--force`). */
+export interface ProfileInitOptions extends AdapterCallOptions {
+  /** Re-initialise a configured profile instead of failing `conflict` `profile_exists`. */
+  readonly force?: boolean;
+}
+
+/**
+ * A running `message watch` (spec §5). Iterate it (or `events`) for events: exactly one `ready`
+ * first, then `message`, `status`, `acked`, `heartbeat_ok`, `error`. After an `error` event with
+ * `retryable: false` the iteration ends (the process binding exits with the code's status).
+ * Unknown event kinds never reach the iterator.
+ *
+ * @example
+ * const watch = adapter.messageWatch("s-51d0");
+ * for await (const event of watch) {
+ *   if (event.event === "message") await watch.send({ type: "ack", message_ids: [event.message.message_id] });
+ * }
+ */
+export interface WatchHandle extends AsyncIterable<WatchEvent> {
+  /** The event stream (the same iterator the handle itself yields). */
+  readonly events: AsyncIterable<WatchEvent>;
+  /**
+   * Sends one stdin command (requires `message.watch.stdin_commands`; otherwise rejects with
+   * `usage`). Answers arrive as `acked` / `heartbeat_ok` events; `close` closes the session and
+   * ends the stream.
+   */
+  send(command: WatchCommand): Promise<void>;
+  /** Ends the watch as stdin EOF would (the session stays open); the stream ends within 5 s. */
+  close(): Promise<void>;
+}
+
+/**
+ * The in-process binding of BAP/1: one method per verb of the command table (spec §4.1), taking
+ * and returning the wire shapes and failing (rejecting) with a `BapError` carrying the same error
+ * object an adapter process would print. Exit statuses exist only at the process boundary. The
+ * adapter instance is bound to one profile. Convention methods are optional: an adapter without
+ * the capability leaves them out (`brigade adapter` then answers `usage`).
+ *
+ * @example
+ * const result = await adapter.messageSend({ sender_session_id: "s-2b8e", recipient_session_id: "s-51d0", body: "hi" });
+ * result.status === "accepted";
+ */
+export interface Adapter {
+  /** `describe`: offline, no credential, creates nothing, no network, never fails. */
+  describe(options?: AdapterCallOptions): Promise<DescribeResult>;
+
+  /** `session register` (resume: `not_found` uniform, `conflict` `session_live`). */
+  sessionRegister(
+    registration: SessionRegistration,
+    options?: AdapterCallOptions,
+  ): Promise<SessionRegistrationResult>;
+  /** `session heartbeat --session <id>`; closed session → `conflict`. */
+  sessionHeartbeat(
+    sessionId: string,
+    heartbeat: HeartbeatRequest,
+    options?: AdapterCallOptions,
+  ): Promise<HeartbeatResult>;
+  /** `session list [--session <id>] [--include-offline]`; own team only. */
+  sessionList(options?: SessionListOptions): Promise<SessionListResult>;
+  /** `session close --session <id>`; idempotent. */
+  sessionClose(sessionId: string, options?: AdapterCallOptions): Promise<SessionCloseResult>;
+
+  /** `message send` (check order spec §6.16). */
+  messageSend(request: SendRequest, options?: AdapterCallOptions): Promise<SendResponse>;
+  /** `message receive --session <id> [--limit <n>]`; one-shot, never acks. */
+  messageReceive(sessionId: string, options?: ReceiveOptions): Promise<ReceiveResult>;
+  /** `message ack --session <id>`; idempotent, unknown ids are `unknown`, never an error. */
+  messageAck(
+    sessionId: string,
+    request: AckRequest,
+    options?: AdapterCallOptions,
+  ): Promise<AckResult>;
+  /** `message watch --session <id>`; failures arrive as `error` events. */
+  messageWatch(sessionId: string, options?: AdapterCallOptions): WatchHandle;
+
+  /** `team create` (cap `team.create`); bound profile → `conflict` `profile_bound`. */
+  teamCreate?(request: TeamCreateRequest, options?: AdapterCallOptions): Promise<TeamCreateResult>;
+  /** `team join` (cap `team.join`); rejected secret → uniform `unauthorized`. */
+  teamJoin?(request: TeamJoinRequest, options?: AdapterCallOptions): Promise<TeamJoinResult>;
+  /** `team leave` (cap `team.join`); idempotent. */
+  teamLeave?(options?: AdapterCallOptions): Promise<TeamLeaveResult>;
+  /** `team members` (cap `team.roster`). */
+  teamMembers?(options?: AdapterCallOptions): Promise<TeamMembersResult>;
+  /**
+   * `team rotate-secret` (cap `team.admin`, creator only): a new join secret; the old one stops
+   * admitting at once. Another member → `unauthorized` `not_creator`; a non-member → the uniform
+   * `unauthorized`.
+   */
+  teamRotateSecret?(options?: AdapterCallOptions): Promise<TeamRotateSecretResult>;
+  /**
+   * `team revoke-member` (cap `team.admin`, creator only): closes the member's sessions in the
+   * team and bars it from the team for good. Not a member (never, or unknown) → uniform
+   * `not_found`; the creator itself → `conflict` `team_creator`; idempotent on a revoked member.
+   */
+  teamRevokeMember?(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamRevokeMemberResult>;
+  /**
+   * `team transfer` (cap `team.admin`, creator only): makes another **active** member the creator
+   * (anyone else → uniform `not_found`); the caller stays a member.
+   */
+  teamTransfer?(
+    target: TeamMemberTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamTransferResult>;
+
+  /** `profile init [--force]`; configured profile without `force` → `conflict`. Never a secret. */
+  profileInit?(input: JsonObject, options?: ProfileInitOptions): Promise<ConventionResult>;
+  /** `profile status`; never a secret. */
+  profileStatus?(options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `profile reset`; never a secret. */
+  profileReset?(options?: AdapterCallOptions): Promise<ConventionResult>;
+  /** `profile revoke-credentials`; never a secret. */
+  profileRevokeCredentials?(options?: AdapterCallOptions): Promise<ConventionResult>;
+}

@@ -1,0 +1,138 @@
+import { PROTOCOL_LIMITS } from "../limits.ts";
+import {
+  expectObject,
+  failField,
+  member,
+  requiredString,
+  runValidation,
+} from "../validation/field-rules.ts";
+import type { ValidationResult } from "../validation/validation-result.ts";
+import { parseJoinSecret } from "./join-secret.ts";
+
+/**
+ * The input of `team revoke-member` and `team transfer` (cap `team.admin`, creator only): the
+ * member the verb acts on, by its `principal_ref` as `team members` lists it. The process binding
+ * builds it from `--principal <ref>`; over HTTP it is the request body.
+ *
+ * @example
+ * { principal_ref: "p-77aa" }
+ */
+export interface TeamMemberTarget {
+  /** Non-empty. */
+  principal_ref: string;
+}
+
+/**
+ * Validates a {@link TeamMemberTarget}: `principal_ref` required, a non-empty string. Unknown
+ * members are dropped.
+ *
+ * @example
+ * validateTeamMemberTarget({ principal_ref: "" }).ok === false; // field "principal_ref"
+ */
+export function validateTeamMemberTarget(value: unknown): ValidationResult<TeamMemberTarget> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    return { principal_ref: requiredString(o, "principal_ref", "", { nonEmpty: true }) };
+  });
+}
+
+/**
+ * The `team rotate-secret` result (cap `team.admin`, creator only): the team's new join secret.
+ * The old secret stops admitting anyone the moment this result exists. Besides `team create`, this
+ * is the only output that carries a secret; with `--secret-file` the secret is written there (mode
+ * 0600) and omitted from stdout.
+ *
+ * @example
+ * { team_ref: "t-9c1e", team_name: "core", join_secret: "brg1.t-9c1e.Zm9vYmFy" }
+ */
+export interface TeamRotateSecretResult {
+  team_ref: string;
+  team_name: string;
+  join_secret: string;
+}
+
+/**
+ * Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`).
+ *
+ * @example
+ * validateTeamRotateSecretResult({ team_ref: "t", team_name: "core", join_secret: "x" }).ok === false;
+ */
+export function validateTeamRotateSecretResult(
+  value: unknown,
+): ValidationResult<TeamRotateSecretResult> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    const team_ref = requiredString(o, "team_ref", "", { nonEmpty: true });
+    const team_name = requiredString(o, "team_name", "", {
+      cap: PROTOCOL_LIMITS.max_team_name_codepoints,
+    });
+    const join_secret = requiredString(o, "join_secret", "");
+    if (!parseJoinSecret(join_secret).ok) failField("join_secret", "invalid_value");
+    return { team_ref, team_name, join_secret };
+  });
+}
+
+/**
+ * The `team revoke-member` result (cap `team.admin`, creator only): the member is `revoked` — its
+ * sessions in the team are closed, its token no longer acts in the team and no join secret admits
+ * it again. Revoking a revoked member again gives the same result.
+ *
+ * @example
+ * { team_ref: "t-9c1e", principal_ref: "p-77aa", revoked: true }
+ */
+export interface TeamRevokeMemberResult {
+  team_ref: string;
+  principal_ref: string;
+  revoked: true;
+}
+
+/**
+ * Validates a `team revoke-member` result; `revoked` must be `true`.
+ *
+ * @example
+ * validateTeamRevokeMemberResult({ team_ref: "t", principal_ref: "p", revoked: false }).ok === false;
+ */
+export function validateTeamRevokeMemberResult(
+  value: unknown,
+): ValidationResult<TeamRevokeMemberResult> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    const team_ref = requiredString(o, "team_ref", "", { nonEmpty: true });
+    const principal_ref = requiredString(o, "principal_ref", "", { nonEmpty: true });
+    const revoked = member(o, "revoked");
+    if (revoked === undefined) failField("revoked", "required");
+    if (revoked !== true) failField("revoked", "invalid_value");
+    return { team_ref, principal_ref, revoked };
+  });
+}
+
+/**
+ * The `team transfer` result (cap `team.admin`, creator only): `creator_principal_ref` is now the
+ * team's creator; `previous_creator_principal_ref` stays an active member without admin rights.
+ *
+ * @example
+ * { team_ref: "t-9c1e", creator_principal_ref: "p-77aa", previous_creator_principal_ref: "p-41c9" }
+ */
+export interface TeamTransferResult {
+  team_ref: string;
+  creator_principal_ref: string;
+  previous_creator_principal_ref: string;
+}
+
+/**
+ * Validates a `team transfer` result (all three members required, non-empty).
+ *
+ * @example
+ * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+ */
+export function validateTeamTransferResult(value: unknown): ValidationResult<TeamTransferResult> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    const id = { nonEmpty: true } as const;
+    return {
+      team_ref: requiredString(o, "team_ref", "", id),
+      creator_principal_ref: requiredString(o, "creator_principal_ref", "", id),
+      previous_creator_principal_ref: requiredString(o, "previous_creator_principal_ref", "", id),
+    };
+  });
+}

@@ -1,0 +1,185 @@
+import { describe, expect, test } from "vitest";
+import { validateConventionResult } from "../adapter/convention-result.ts";
+import {
+  validateTeamMemberTarget,
+  validateTeamRevokeMemberResult,
+  validateTeamRotateSecretResult,
+  validateTeamTransferResult,
+} from "./team-admin.ts";
+import { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
+import { validateTeamJoinRequest, validateTeamJoinResult } from "./team-join.ts";
+import { validateTeamLeaveResult } from "./team-leave-result.ts";
+import { validateTeamMembersResult } from "./team-members-result.ts";
+
+const SECRET = "brg1.t-9c1e.Zm9vYmFyYmF6cXV4";
+
+describe("team create", () => {
+  test("request: team_name required ≤ 64 cp, human_label ≤ 128 cp", () => {
+    expect(validateTeamCreateRequest({ team_name: "core", human_label: "dana", x: 1 })).toEqual({
+      ok: true,
+      value: { team_name: "core", human_label: "dana" },
+    });
+    for (const [value, field] of [
+      [{}, "team_name"],
+      [{ team_name: "" }, "team_name"],
+      [{ team_name: "é".repeat(65) }, "team_name"],
+      [{ team_name: "c", human_label: "é".repeat(129) }, "human_label"],
+    ] as const) {
+      const r = validateTeamCreateRequest(value);
+      expect(r.ok ? undefined : r.error.details?.field).toBe(field);
+    }
+  });
+
+  test("result: four members, the secret must parse", () => {
+    const result = {
+      team_ref: "t-9c1e",
+      team_name: "core",
+      join_secret: SECRET,
+      principal_ref: "p-41c9",
+    };
+    expect(validateTeamCreateResult(result)).toEqual({ ok: true, value: result });
+    const r = validateTeamCreateResult({ ...result, join_secret: "nope" });
+    expect(r.ok ? undefined : r.error.details).toEqual({
+      field: "join_secret",
+      reason: "invalid_value",
+    });
+  });
+});
+
+describe("team join", () => {
+  test("request: parses the secret; backend must be an object and is kept as is", () => {
+    const r = validateTeamJoinRequest({
+      join_secret: SECRET,
+      human_label: "sam",
+      backend: { url: "https://brigade.example.org", nested: { a: [1] } },
+      extra: true,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.join_secret).toBe(SECRET);
+    expect(r.value.backend).toEqual({ url: "https://brigade.example.org", nested: { a: [1] } });
+    expect(r.value.parsed_secret.teamRef).toBe("t-9c1e");
+    expect(String(r.value.parsed_secret)).toBe("brg1.t-9c1e.[redacted]");
+    expect(r.value).not.toHaveProperty("extra");
+  });
+
+  test.each([["x"], [[]], [null], [3]])("backend %j → invalid_input field=backend", (backend) => {
+    const r = validateTeamJoinRequest({ join_secret: SECRET, backend });
+    expect(r.ok ? undefined : r.error).toMatchObject({
+      code: "invalid_input",
+      details: { field: "backend", reason: "invalid_value" },
+    });
+  });
+
+  test("a malformed secret is refused with a fixed message containing no part of it", () => {
+    const bad = "brg1.t-9c1e.has space";
+    const r = validateTeamJoinRequest({ join_secret: bad });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toEqual({
+      code: "invalid_input",
+      message: "the join secret is malformed",
+      retryable: false,
+      details: { field: "join_secret", reason: "invalid_value" },
+    });
+    expect(validateTeamJoinRequest({}).ok).toBe(false);
+  });
+
+  test("result", () => {
+    const result = {
+      team_ref: "t-9c1e",
+      team_name: "core",
+      principal_ref: "p-77aa",
+      rejoined: true,
+    };
+    expect(validateTeamJoinResult(result)).toEqual({ ok: true, value: result });
+    expect(validateTeamJoinResult({ ...result, rejoined: "yes" }).ok).toBe(false);
+  });
+});
+
+describe("team leave and members", () => {
+  test("leave: left must be true", () => {
+    const result = { team_ref: "t-9c1e", principal_ref: "p-77aa", left: true };
+    expect(validateTeamLeaveResult(result)).toEqual({ ok: true, value: result });
+    expect(validateTeamLeaveResult({ ...result, left: false }).ok).toBe(false);
+  });
+
+  test("members: six member fields, last_seen_at nullable but present", () => {
+    const m = {
+      principal_ref: "p-41c9",
+      human_label: "dana@example.org",
+      status: "active",
+      joined_at: "2026-10-01T08:00:00Z",
+      last_seen_at: null,
+      session_count: 0,
+    };
+    const base = { team_ref: "t-9c1e", team_name: "core", server_time: "2026-10-02T09:15:42Z" };
+    expect(validateTeamMembersResult({ ...base, members: [m] })).toEqual({
+      ok: true,
+      value: { ...base, members: [m] },
+    });
+    expect(validateTeamMembersResult(base)).toEqual({ ok: true, value: { ...base, members: [] } });
+    const { last_seen_at: _l, ...noSeen } = m;
+    const r = validateTeamMembersResult({ ...base, members: [noSeen] });
+    expect(r.ok ? undefined : r.error.details).toEqual({
+      field: "members.0.last_seen_at",
+      reason: "required",
+    });
+    const r2 = validateTeamMembersResult({ ...base, members: [{ ...m, session_count: -1 }] });
+    expect(r2.ok ? undefined : r2.error.details?.field).toBe("members.0.session_count");
+  });
+
+  test("convention results must be objects", () => {
+    expect(validateConventionResult({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+    expect(validateConventionResult("x").ok).toBe(false);
+  });
+});
+
+describe("team.admin shapes", () => {
+  const fieldOf = (r: { ok: boolean; error?: { details?: Record<string, string> } }) =>
+    r.ok ? undefined : r.error?.details?.field;
+
+  test("member target: principal_ref required, a non-empty string; other members dropped", () => {
+    expect(validateTeamMemberTarget({ principal_ref: "p-77aa", x: 1 })).toEqual({
+      ok: true,
+      value: { principal_ref: "p-77aa" },
+    });
+    for (const bad of [{}, { principal_ref: "" }, { principal_ref: null }, [], "p"]) {
+      const r = validateTeamMemberTarget(bad);
+      expect(r.ok).toBe(false);
+      if (!Array.isArray(bad) && typeof bad === "object") expect(fieldOf(r)).toBe("principal_ref");
+    }
+  });
+
+  test("rotate-secret result: the secret must parse", () => {
+    const result = { team_ref: "t-9c1e", team_name: "core", join_secret: SECRET };
+    expect(validateTeamRotateSecretResult(result)).toEqual({ ok: true, value: result });
+    expect(fieldOf(validateTeamRotateSecretResult({ ...result, join_secret: "nope" }))).toBe(
+      "join_secret",
+    );
+    expect(fieldOf(validateTeamRotateSecretResult({ team_ref: "t", team_name: "c" }))).toBe(
+      "join_secret",
+    );
+  });
+
+  test("revoke-member result: revoked must be true", () => {
+    const result = { team_ref: "t-9c1e", principal_ref: "p-77aa", revoked: true };
+    expect(validateTeamRevokeMemberResult(result)).toEqual({ ok: true, value: result });
+    expect(fieldOf(validateTeamRevokeMemberResult({ ...result, revoked: false }))).toBe("revoked");
+    expect(fieldOf(validateTeamRevokeMemberResult({ team_ref: "t", principal_ref: "p" }))).toBe(
+      "revoked",
+    );
+  });
+
+  test("transfer result: all three refs required and non-empty", () => {
+    const result = {
+      team_ref: "t-9c1e",
+      creator_principal_ref: "p-77aa",
+      previous_creator_principal_ref: "p-41c9",
+    };
+    expect(validateTeamTransferResult(result)).toEqual({ ok: true, value: result });
+    expect(
+      fieldOf(validateTeamTransferResult({ ...result, previous_creator_principal_ref: "" })),
+    ).toBe("previous_creator_principal_ref");
+  });
+});
