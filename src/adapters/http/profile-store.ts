@@ -1,5 +1,6 @@
-import { linkSync, lstatSync, unlinkSync } from "node:fs";
+import { linkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { entryExists } from "../../local-files/index.ts";
 import { isJsonObject, parseStrictJson } from "../../protocol/index.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
 
@@ -49,15 +50,6 @@ export type ProfileMoveFailure = (typeof PROFILE_MOVE_FAILURES)[number];
 export type ProfileMove =
   | { readonly ok: true; readonly store: ProfileStore }
   | { readonly ok: false; readonly reason: ProfileMoveFailure };
-
-function entryExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function unlinkQuietly(path: string): void {
   try {
