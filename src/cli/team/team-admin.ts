@@ -101,29 +101,52 @@ export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): 
   return 0;
 }
 
+type HarnessAdapter = ReturnType<typeof openHarnessAdapter>;
+
+/**
+ * Runs a creator-only act on the member `argv` names: the folder's team, the roster (to resolve
+ * the argument, see memberRef), then `act`; prints `report(result)` on success.
+ */
+async function actOnMember<R>(
+  argv: string[],
+  io: CliIo,
+  cwd: string,
+  sub: string,
+  act: (adapter: HarnessAdapter, principalRef: string) => Promise<R>,
+  report: (result: R) => string,
+): Promise<number> {
+  const { positionals } = parseTeamFlags(argv, {}, 1, "member");
+  const argument = memberArgument(positionals);
+  const team = adminTeam(io, sub, cwd);
+  if (!("ok" in team)) return team.status;
+  const adapter = openHarnessAdapter(team);
+  let result: R;
+  try {
+    const roster = (await adapter.teamMembers()).members;
+    result = await act(adapter, memberRef(roster, argument));
+  } catch (error) {
+    return reportAdapterError(io, sub, error);
+  }
+  io.stdout(report(result));
+  return 0;
+}
+
 /**
  * `brigade team remove <member>`: revokes a member for good (its sessions close, no rejoin).
  * Exit 0, 2 (usage), 11 (no team for the folder), or the adapter failure's status.
  *
  * @example await teamRemove(["p-41c9"], io, "/home/dana/src/api");
  */
-export async function teamRemove(argv: string[], io: CliIo, cwd: string): Promise<number> {
-  const { positionals } = parseTeamFlags(argv, {}, 1, "member");
-  const argument = memberArgument(positionals);
-  const team = adminTeam(io, "remove", cwd);
-  if (!("ok" in team)) return team.status;
-  const adapter = openHarnessAdapter(team);
-  let result: Awaited<ReturnType<typeof adapter.teamRevokeMember>>;
-  try {
-    const roster = (await adapter.teamMembers()).members;
-    result = await adapter.teamRevokeMember({ principal_ref: memberRef(roster, argument) });
-  } catch (error) {
-    return reportAdapterError(io, "remove", error);
-  }
-  io.stdout(
-    `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`,
+export function teamRemove(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  return actOnMember(
+    argv,
+    io,
+    cwd,
+    "remove",
+    (adapter, principalRef) => adapter.teamRevokeMember({ principal_ref: principalRef }),
+    (result) =>
+      `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`,
   );
-  return 0;
 }
 
 /**
@@ -132,21 +155,14 @@ export async function teamRemove(argv: string[], io: CliIo, cwd: string): Promis
  *
  * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
  */
-export async function teamTransfer(argv: string[], io: CliIo, cwd: string): Promise<number> {
-  const { positionals } = parseTeamFlags(argv, {}, 1, "member");
-  const argument = memberArgument(positionals);
-  const team = adminTeam(io, "transfer", cwd);
-  if (!("ok" in team)) return team.status;
-  const adapter = openHarnessAdapter(team);
-  let result: Awaited<ReturnType<typeof adapter.teamTransfer>>;
-  try {
-    const roster = (await adapter.teamMembers()).members;
-    result = await adapter.teamTransfer({ principal_ref: memberRef(roster, argument) });
-  } catch (error) {
-    return reportAdapterError(io, "transfer", error);
-  }
-  io.stdout(
-    `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`,
+export function teamTransfer(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  return actOnMember(
+    argv,
+    io,
+    cwd,
+    "transfer",
+    (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }),
+    (result) =>
+      `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`,
   );
-  return 0;
 }
