@@ -3284,6 +3284,20 @@ var init_private_folder = __esmMin((() => {
 	PRIVATE_FOLDER_MODE = 448;
 }));
 
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
 // src/local-files/read-local-file.ts
 /**
 * Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
@@ -3381,6 +3395,7 @@ var init_local_files = __esmMin((() => {
 	init_local_write_result();
 	init_open_local_file();
 	init_private_folder();
+	init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
@@ -6554,10 +6569,9 @@ function writePrivateFileAtomic(path, text) {
 * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
 */
 function readPrivateFile(path) {
-	const uid = process.getuid?.();
-	const read = readLocalFile(path, uid === void 0 ? { maxBytes: MAX_PRIVATE_FILE_BYTES } : {
+	const read = readLocalFile(path, {
 		maxBytes: MAX_PRIVATE_FILE_BYTES,
-		privateTo: uid
+		...privateToThisUser()
 	});
 	if (read.ok) {
 		const { buffer, byteOffset, byteLength } = read.bytes;

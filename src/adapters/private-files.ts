@@ -3,6 +3,7 @@ import {
   type LocalWriteResult,
   PRIVATE_FILE_MODE,
   PRIVATE_FOLDER_MODE,
+  privateToThisUser,
   readLocalFile,
   writeFileAtomic,
 } from "../local-files/index.ts";
@@ -105,13 +106,7 @@ const MAX_PRIVATE_FILE_BYTES = 1_048_576;
  * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
  */
 export function readPrivateFile(path: string): PrivateFileRead {
-  const uid = process.getuid?.();
-  const read = readLocalFile(
-    path,
-    uid === undefined
-      ? { maxBytes: MAX_PRIVATE_FILE_BYTES }
-      : { maxBytes: MAX_PRIVATE_FILE_BYTES, privateTo: uid },
-  );
+  const read = readLocalFile(path, { maxBytes: MAX_PRIVATE_FILE_BYTES, ...privateToThisUser() });
   if (read.ok) {
     const { buffer, byteOffset, byteLength } = read.bytes;
     return { kind: "ok", text: Buffer.from(buffer, byteOffset, byteLength).toString("utf8") };

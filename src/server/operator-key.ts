@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { createFileExclusive, readLocalFile } from "../local-files/index.ts";
+import { createFileExclusive, privateToThisUser, readLocalFile } from "../local-files/index.ts";
 
 /** How `brigade serve` admits team creation: anyone with a principal, or only with the key. */
 export const REGISTRATION_MODES = ["open", "closed"] as const;
@@ -90,13 +90,10 @@ export interface OperatorKeyState {
  * const { digest, newKey } = loadOrCreateOperatorKey("/srv/brigade.sqlite.operator-key");
  */
 export function loadOrCreateOperatorKey(path: string): OperatorKeyState {
-  const uid = process.getuid?.();
-  const read = readLocalFile(
-    path,
-    uid === undefined
-      ? { maxBytes: MAX_OPERATOR_KEY_FILE_BYTES }
-      : { maxBytes: MAX_OPERATOR_KEY_FILE_BYTES, privateTo: uid },
-  );
+  const read = readLocalFile(path, {
+    maxBytes: MAX_OPERATOR_KEY_FILE_BYTES,
+    ...privateToThisUser(),
+  });
   if (!read.ok) {
     if (read.reason === "missing") return createKey(path);
     throw new OperatorKeyFileError("operator_key_file_unsafe");
