@@ -45,7 +45,7 @@ const allowed: Record<string, readonly string[]> = {
   protocol: ["formats"],
   service: ["formats", "protocol"],
   store: ["formats", "protocol", "service"],
-  server: ["formats", "protocol", "service", "store"],
+  server: ["formats", "protocol", "local-files", "service", "store"],
   adapters: ["formats", "protocol", "local-files"],
   conformance: ["formats", "protocol"],
   harness: ["formats", "protocol", "local-files", "adapters"],

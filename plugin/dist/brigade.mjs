@@ -433,7 +433,7 @@ function decodeOrigin(json) {
 * parse('<!-- lsp:agent-message-v1 {"fromSession":"ses_5","mode":"injected"} -->\nbody')
 * // { found: true, origin: { fromSession: "ses_5", mode: "injected" }, text: "body" }
 */
-function parse$3(text) {
+function parse$2(text) {
 	const input = toWellFormed(text);
 	const notFound = {
 		found: false,
@@ -599,7 +599,7 @@ var init_trailing_block = __esmMin((() => {
 * parse('Review:\n\n[llmsafespaces:attachment path="/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-x.csv" name="x.csv"]\n')
 * // { attachments: [{ path: "/workspace/uploads/…-x.csv", name: "x.csv" }], text: "Review:" }
 */
-function parse$2(text) {
+function parse$1(text) {
 	const input = toWellFormed(text);
 	const core = stripTrailingLf(input);
 	if (core === "") return {
@@ -2863,7 +2863,7 @@ function malformed(detail) {
 *
 * @example parse("hello") → { ok: false, reason: "no_frame", detail: "no_open_tag" }
 */
-function parse$1(text) {
+function parse(text) {
 	const open = findOpenTag(text);
 	if (open === -1) return {
 		ok: false,
@@ -2986,8 +2986,8 @@ function inspectText(text) {
 	const structural = /* @__PURE__ */ new Set();
 	const frames = findFrames(text, at, structural);
 	const envelopes = findEnvelopes(text, at, structural);
-	const sentinel = parse$3(text);
-	const manifest = parse$2(sentinel.found ? sentinel.text : text);
+	const sentinel = parse$2(text);
+	const manifest = parse$1(sentinel.found ? sentinel.text : text);
 	const forgedTags = [];
 	for (const match of text.matchAll(RAW_FAMILY_TAG)) {
 		if (structural.has(match.index)) continue;
@@ -3034,7 +3034,7 @@ function findFrames(text, at, structural) {
 		const open = opens[k];
 		if (open < segmentStart) continue;
 		const segmentEnd = opens[k + 1] ?? text.length;
-		const result = parse$1(text.slice(segmentStart, segmentEnd));
+		const result = parse(text.slice(segmentStart, segmentEnd));
 		if (!result.ok) {
 			found.push({
 				...at(open),
@@ -3182,12 +3182,14 @@ var init_inspect = __esmMin((() => {
 * Parses `argv` strictly for the command `brigade <command>`: an unknown option, a missing or
 * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
 * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
-* the argument (possibly hostile).
+* the argument (possibly hostile). `refusal` replaces that fixed message for a command whose help
+* is reached otherwise (`brigade team help`).
 *
-* @throws CliUsageError `unknown option or argument (run "brigade <command> --help")` (exit 2).
+* @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
+* `refusal` (exit 2).
 * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
 */
-function parseCommandFlags(command, argv, options, allowPositionals) {
+function parseCommandFlags(command, argv, options, allowPositionals, refusal) {
 	try {
 		return parseArgs({
 			args: argv,
@@ -3196,7 +3198,7 @@ function parseCommandFlags(command, argv, options, allowPositionals) {
 			strict: true
 		});
 	} catch {
-		throw new CliUsageError(`unknown option or argument (run "brigade ${command} --help")`);
+		throw new CliUsageError(refusal ?? `unknown option or argument (run "brigade ${command} --help")`);
 	}
 }
 var init_parse_command_flags = __esmMin((() => {
@@ -3424,9 +3426,9 @@ function writeTempFile(path, bytes, mode) {
 		temp
 	};
 }
-var PRIVATE_FILE_MODE$1;
+var PRIVATE_FILE_MODE;
 var init_temp_file = __esmMin((() => {
-	PRIVATE_FILE_MODE$1 = 384;
+	PRIVATE_FILE_MODE = 384;
 }));
 
 // src/local-files/append-file.ts
@@ -3520,7 +3522,7 @@ var init_create_file_exclusive = __esmMin((() => {
 *
 * @example entryExists("/home/dana/src/api/.git") === true
 */
-function entryExists$1(path) {
+function entryExists(path) {
 	try {
 		lstatSync(path);
 		return true;
@@ -3646,6 +3648,20 @@ var init_private_folder = __esmMin((() => {
 	PRIVATE_FOLDER_MODE = 448;
 }));
 
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
 // src/local-files/read-local-file.ts
 /**
 * Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
@@ -3743,6 +3759,7 @@ var init_local_files = __esmMin((() => {
 	init_local_write_result();
 	init_open_local_file();
 	init_private_folder();
+	init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
@@ -5626,7 +5643,7 @@ function validateTeamTransferResult(value) {
 		};
 	});
 }
-var init_team_admin = __esmMin((() => {
+var init_team_admin$1 = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_join_secret();
@@ -5674,7 +5691,7 @@ function validateTeamCreateResult(value) {
 		};
 	});
 }
-var init_team_create = __esmMin((() => {
+var init_team_create$1 = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_join_secret();
@@ -5725,7 +5742,7 @@ function validateTeamJoinResult(value) {
 		};
 	});
 }
-var init_team_join = __esmMin((() => {
+var init_team_join$1 = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_join_secret();
@@ -5851,9 +5868,9 @@ var init_protocol = __esmMin((() => {
 	init_session_registration();
 	init_session_vocabulary();
 	init_join_secret();
-	init_team_admin();
-	init_team_create();
-	init_team_join();
+	init_team_admin$1();
+	init_team_create$1();
+	init_team_join$1();
 	init_team_leave_result();
 	init_team_members_result();
 	init_watch_command$1();
@@ -6869,8 +6886,18 @@ var init_describe_profile = __esmMin((() => {
 
 // src/adapters/private-files.ts
 /**
-* Creates `path` (and missing parents) with mode 0700, then verifies the leaf: a folder that
-* exists with group or other bits is tightened to 0700 and checked again.
+* Throws the {@link PrivateFileError} of a failed local write: `not_private` stays `not_private`,
+* every other reason (`exists`, `changed_meanwhile`, `io_error`) is `io_error`.
+*
+* @throws PrivateFileError when `result` is a failure.
+* @example throwUnlessWritten(writeFileAtomic(path, text));
+*/
+function throwUnlessWritten(result) {
+	if (!result.ok) throw new PrivateFileError(result.reason === "not_private" ? "not_private" : "io_error");
+}
+/**
+* Creates `path` (and missing parents) 0700, tightening a loose existing folder
+* (`ensurePrivateFolder`).
 *
 * @throws PrivateFileError `not_private` when the folder stays accessible to others, `io_error`
 * when it cannot be created.
@@ -6878,89 +6905,52 @@ var init_describe_profile = __esmMin((() => {
 * ensurePrivateDir("/home/dana/.config/brigade/credentials");
 */
 function ensurePrivateDir(path) {
-	try {
-		mkdirSync(path, {
-			recursive: true,
-			mode: 448
-		});
-		if ((statSync(path).mode & 63) !== 0) chmodSync(path, 448);
-	} catch (cause) {
-		throw new PrivateFileError("io_error", { cause });
-	}
-	if ((statSync(path).mode & 63) !== 0) throw new PrivateFileError("not_private");
+	throwUnlessWritten(ensurePrivateFolder(path));
 }
 /**
-* Writes `text` to `path` atomically and privately: a fresh temporary file in the same folder is
-* created exclusively **with** mode 0600 (never readable by others at any moment), written,
-* fsynced, its mode verified, then renamed over `path`. The folder must already be private
-* ({@link ensurePrivateDir}). On failure the temporary file is removed and `path` is unchanged.
+* Writes `text` to `path` atomically and privately (`writeFileAtomic`: a temporary created 0600,
+* fsynced, renamed over `path`). The folder must already be private ({@link ensurePrivateDir}).
+* On failure `path` is unchanged and no temporary is left.
 *
-* @throws PrivateFileError
+* @throws PrivateFileError `not_private` or `io_error`.
 * @example
 * writePrivateFileAtomic(join(dir, "default.json"), '{"token":"…"}\n');
 */
 function writePrivateFileAtomic(path, text) {
-	const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-	let fd;
-	try {
-		fd = openSync(temporary, "wx", 384);
-		if ((fstatSync(fd).mode & 63) !== 0) throw new PrivateFileError("not_private");
-		const bytes = Buffer.from(text, "utf8");
-		let offset = 0;
-		while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-		fsyncSync(fd);
-		closeSync(fd);
-		fd = void 0;
-		renameSync(temporary, path);
-	} catch (cause) {
-		if (fd !== void 0) try {
-			closeSync(fd);
-		} catch {}
-		try {
-			unlinkSync(temporary);
-		} catch {}
-		if (cause instanceof PrivateFileError) throw cause;
-		throw new PrivateFileError("io_error", { cause });
-	}
+	throwUnlessWritten(writeFileAtomic(path, text));
 }
 /**
-* Reads a private file, every check on the open descriptor (no race between check and read):
-* opened without following a symlink and without blocking (a FIFO never hangs a hook), a regular
-* file of at most 1 MiB owned by this user. `missing` when absent; `world_readable` when anyone
-* but its owner may read or write it (any group or other bit: every file is 0600, claude-code.md
-* §7.1; the caller refuses it with `config`); `unreadable` on any other failure, a symlink or a
-* foreign owner included. Never throws.
+* Reads a private file through `readLocalFile` (no symlink followed, no FIFO hang, a regular file
+* of at most 1 MiB owned by this user, checked on the open descriptor). `missing` when nothing is
+* there (a path through a file included); `world_readable` when any group or other bit is set
+* (every file is 0600, docs/spec/claude-code.md §7.1; the caller refuses it with `config`) — this
+* check comes before the size, so a loose file over the cap is `world_readable` too;
+* `unreadable` on any other refusal (a symlink, a FIFO, a folder, a foreign owner, too large).
+* Where the platform has no uids (`process.getuid` absent) owner and mode are not checked.
+* Never throws.
 *
 * @example
 * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
 */
 function readPrivateFile(path) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch (error) {
-		return error.code === "ENOENT" ? { kind: "missing" } : { kind: "unreadable" };
-	}
-	try {
-		const info = fstatSync(fd);
-		if (!info.isFile() || info.size > MAX_PRIVATE_FILE_BYTES) return { kind: "unreadable" };
-		const uid = process.getuid?.();
-		if (uid !== void 0 && info.uid !== uid) return { kind: "unreadable" };
-		if ((info.mode & 63) !== 0) return { kind: "world_readable" };
+	const read = readLocalFile(path, {
+		maxBytes: MAX_PRIVATE_FILE_BYTES,
+		...privateToThisUser()
+	});
+	if (read.ok) {
+		const { buffer, byteOffset, byteLength } = read.bytes;
 		return {
 			kind: "ok",
-			text: readFileSync(fd, "utf8")
+			text: Buffer.from(buffer, byteOffset, byteLength).toString("utf8")
 		};
-	} catch {
-		return { kind: "unreadable" };
-	} finally {
-		closeSync(fd);
 	}
+	if (read.reason === "missing") return { kind: "missing" };
+	if (read.reason === "not_private") return { kind: "world_readable" };
+	return { kind: "unreadable" };
 }
-var PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, PrivateFileError, MAX_PRIVATE_FILE_BYTES;
+var PrivateFileError, MAX_PRIVATE_FILE_BYTES;
 var init_private_files = __esmMin((() => {
-	PRIVATE_FILE_MODE = 384;
-	PRIVATE_DIR_MODE = 448;
+	init_local_files();
 	PrivateFileError = class extends Error {
 		/** `not_private` (mode could not be made owner-only) or `io_error`. */
 		code;
@@ -7451,14 +7441,6 @@ var init_http_watch = __esmMin((() => {
 }));
 
 // src/adapters/http/profile-store.ts
-function entryExists(path) {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
 function unlinkQuietly(path) {
 	try {
 		unlinkSync(path);
@@ -7469,12 +7451,14 @@ function parseObject(text) {
 	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
 	return parsed.value;
 }
-var PROFILES_DIR, CREDENTIALS_DIR, PROFILE_STRING_MEMBERS, ProfileStore;
+var PROFILES_DIR, CREDENTIALS_DIR, PENDING_PROFILE_PREFIX, PROFILE_STRING_MEMBERS, ProfileStore;
 var init_profile_store = __esmMin((() => {
+	init_local_files();
 	init_protocol();
 	init_private_files();
 	PROFILES_DIR = "profiles";
 	CREDENTIALS_DIR = "credentials";
+	PENDING_PROFILE_PREFIX = "pending-";
 	PROFILE_STRING_MEMBERS = [
 		"server",
 		"team_ref",
@@ -7491,6 +7475,26 @@ var init_profile_store = __esmMin((() => {
 		constructor(configDir, profile) {
 			this.configDir = configDir;
 			this.profile = profile;
+		}
+		/**
+		* A pending profile under `configDir` with a fresh random name (`pending-` and 12 hex digits);
+		* nothing is written yet. For a profile whose name is known only once the server answered
+		* (`brigade team create` names profiles by team): write it, then {@link ProfileStore.moveTo}
+		* the final name, or {@link ProfileStore.discard} it on failure.
+		*
+		* @example const pending = ProfileStore.pending(dir); pending.writeProfile({ server });
+		*/
+		static pending(configDir) {
+			return new ProfileStore(configDir, `${PENDING_PROFILE_PREFIX}${randomBytes(6).toString("hex")}`);
+		}
+		/**
+		* Removes this profile's credential and profile files; an absent one is fine. Never throws.
+		*
+		* @example ProfileStore.pending(dir).discard();
+		*/
+		discard() {
+			unlinkQuietly(this.credentialPath);
+			unlinkQuietly(this.profilePath);
 		}
 		/** `<configDir>/profiles/<profile>.json`. */
 		get profilePath() {
@@ -8194,14 +8198,8 @@ function takePrivateStateFile(path, options) {
 * @example writePrivateStateFile(layout.root, layout.seen("s-1"), '{"version":1,"message_ids":[]}\n');
 */
 function writePrivateStateFile(root, path, text) {
-	const folders = ensurePrivateFolders(root, dirname(path));
-	if (!folders.ok) throw new PrivateFileError(privateFileCode(folders.reason));
-	const written = writeFileAtomic(path, text);
-	if (!written.ok) throw new PrivateFileError(privateFileCode(written.reason));
-}
-/** The adapters' private-file error code of a local write failure. */
-function privateFileCode(reason) {
-	return reason === "not_private" ? "not_private" : "io_error";
+	throwUnlessWritten(ensurePrivateFolders(root, dirname(path)));
+	throwUnlessWritten(writeFileAtomic(path, text));
 }
 var STATE_READ;
 var init_private_state_file = __esmMin((() => {
@@ -12166,7 +12164,7 @@ function locateCheckout(startDir) {
 		return;
 	}
 	for (let dir = start;;) {
-		if (entryExists$1(join(dir, ".git"))) return {
+		if (entryExists(join(dir, ".git"))) return {
 			start,
 			repositoryTop: dir
 		};
@@ -12234,6 +12232,80 @@ var init_find_team_binding = __esmMin((() => {
 	init_binding_file();
 }));
 
+// src/harness/binding/join-secret-file.ts
+/**
+* The join-secret file text: two lines, the join secret, then `server <url>` — the server travels
+* with the secret through the same private channel, so `team join` never takes it from a
+* repository's file alone.
+*
+* @example serializeJoinSecretFile("brg1.t-9c1e.…", "http://127.0.0.1:7777") === "brg1.t-9c1e.…\nserver http://127.0.0.1:7777\n"
+*/
+function serializeJoinSecretFile(secret, server) {
+	return `${secret}\nserver ${server}\n`;
+}
+/**
+* Parses a join-secret file's bytes: strict UTF-8; the first non-blank line is the join secret
+* (`parseJoinSecret`), an optional second one `server <url>` names the team's server (normalised,
+* http(s) only); surrounding whitespace and blank lines are ignored, anything more is
+* `not_a_join_secret`. Never throws.
+*
+* @example parseJoinSecretFile(bytes).ok
+*/
+function parseJoinSecretFile(bytes) {
+	const lines = (decodeUtf8Strict(bytes) ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
+	const parsed = lines.length === 0 ? void 0 : parseJoinSecret(lines[0]);
+	const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1])?.[1] : void 0;
+	const server = serverText === void 0 ? void 0 : normalizeServerUrl(serverText);
+	if (parsed === void 0 || !parsed.ok || lines.length > 2 || lines.length === 2 && server === void 0) return {
+		ok: false,
+		reason: "not_a_join_secret"
+	};
+	return {
+		ok: true,
+		secret: parsed.value,
+		server
+	};
+}
+/**
+* Reads and parses the join-secret file a person names (`readLocalFile`: a symlink is followed —
+* the person chose the path —, a FIFO never hangs, a regular file of at most 4 KiB). Never throws.
+*
+* @example const r = readJoinSecretFile("/home/lee/team.secret"); if (r.ok) r.secret.teamRef;
+*/
+function readJoinSecretFile(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_JOIN_SECRET_FILE_BYTES,
+		followSymlink: true
+	});
+	if (read.ok) return parseJoinSecretFile(read.bytes);
+	if (read.reason === "not_regular" || read.reason === "too_large") return {
+		ok: false,
+		reason: read.reason
+	};
+	return {
+		ok: false,
+		reason: "cannot_open"
+	};
+}
+/**
+* Creates the join-secret file `path` ({@link serializeJoinSecretFile}) with `createFileExclusive`:
+* 0600 and complete from the first moment, never replacing anything there (a dangling symlink
+* included). `exists`, `not_private` or `io_error` when not written. Never throws.
+*
+* @example writeJoinSecretFile("/home/dana/team.secret", secret, "http://127.0.0.1:7777").ok
+*/
+function writeJoinSecretFile(path, secret, server) {
+	return createFileExclusive(path, serializeJoinSecretFile(secret, server));
+}
+var MAX_JOIN_SECRET_FILE_BYTES, SERVER_LINE;
+var init_join_secret_file = __esmMin((() => {
+	init_http();
+	init_local_files();
+	init_protocol();
+	MAX_JOIN_SECRET_FILE_BYTES = 4096;
+	SERVER_LINE = /^server\s+(\S+)$/;
+}));
+
 // src/harness/binding/session-team.ts
 /**
 * Resolves the team of a session started in `cwd` (claude-code.md §7.3) and never throws: the
@@ -12291,6 +12363,7 @@ var init_binding = __esmMin((() => {
 	init_binding_file();
 	init_consent();
 	init_find_team_binding();
+	init_join_secret_file();
 	init_session_team();
 	init_team_key();
 }));
@@ -13625,20 +13698,31 @@ var init_hook_command = __esmMin((() => {
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 
-// src/cli/team-command.ts
-var team_command_exports = /* @__PURE__ */ __exportAll({
-	MAX_SECRET_FILE_BYTES: () => MAX_SECRET_FILE_BYTES,
-	runTeam: () => runTeam,
-	runTeamCommand: () => runTeamCommand
-});
+// src/cli/team/team-report.ts
+/**
+* Writes `brigade team <sub>: <line>` to stderr.
+*
+* @example say(io, "create", "could not write the --secret-file");
+*/
 function say(io, sub, line) {
 	io.stderr(`brigade team ${sub}: ${line}\n`);
 }
+/**
+* {@link say}s `line` and returns the failure with exit `status`.
+*
+* @example return fail(io, "leave", 11, "nothing to leave").status;
+*/
 function fail(io, sub, status, line) {
 	say(io, sub, line);
 	return { status };
 }
-/** One value-free line for an adapter failure; its exit status is the protocol's (§3.3). */
+/**
+* One value-free line for an adapter failure (the code, a plain-token reason, the code's fixed
+* message and a hint); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
+*
+* @throws the error itself when it is not a `BapError`.
+* @example return reportAdapterError(io, "join", error);
+*/
 function reportAdapterError(io, sub, error) {
 	if (!isBapError(error)) throw error;
 	const reason = error.details?.reason;
@@ -13659,39 +13743,81 @@ function hintFor(sub, code, reason) {
 	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
 	return "";
 }
-function inSession(io) {
-	const pid = io.env.CLAUDE_PID;
-	return pid !== void 0 && pid !== "";
-}
-function parse(args, options, positionals, positionalName = "team name") {
-	let parsed;
-	try {
-		parsed = parseArgs({
-			args,
-			options,
-			strict: true,
-			allowPositionals: positionals > 0
-		});
-	} catch {
-		throw new CliUsageError("unknown option, missing value or stray argument (run \"brigade team help\")");
-	}
-	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? "this subcommand takes no argument (run \"brigade team help\")" : `expected exactly one ${positionalName} (run "brigade team help")`);
-	const values = {};
-	for (const [name, value] of Object.entries(parsed.values)) {
-		if (Array.isArray(value)) throw new CliUsageError("an option is given more than once");
-		values[name] = value;
-	}
-	return {
-		values,
-		positionals: parsed.positionals
+var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;
+var init_team_report = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	PRINTABLE_REASON = /^[a-z][a-z0-9_]{0,47}$/;
+	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
+		"rotate-secret",
+		"remove",
+		"transfer"
+	]);
+	displayName = (name) => oneLine(sanitizeName(name), 64);
+	SESSION_TEAM_LINES = {
+		no_binding: "no .brigade.json names a team for this folder",
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding",
+		binding_unreadable: "this checkout's .brigade.json cannot be read",
+		no_consent: "you have not joined this checkout's team: run `brigade team join --secret-file <path>` here",
+		consent_mismatch: "this checkout's .brigade.json names another server or team than the one you joined here",
+		no_config_dir: "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path"
 	};
+}));
+
+// src/cli/team/hand-over-secret.ts
+/**
+* Hands a new join secret to the person: into the `--secret-file` (`writeJoinSecretFile`: 0600,
+* never replacing anything) when one is given and can be written, else shown once on stdout with
+* a warning on stderr — the secret exists nowhere else, so it must reach the person whatever
+* fails. True when it went to the file (and was not printed).
+*
+* @example const inFile = handOverJoinSecret(io, { sub: "create", secret, server, path, noun: "the join secret" });
+*/
+function handOverJoinSecret(io, secret) {
+	if (secret.path !== void 0) {
+		if (writeJoinSecretFile(secret.path, secret.secret, secret.server).ok) return true;
+		say(io, secret.sub, "could not write the --secret-file");
+	}
+	say(io, secret.sub, `${secret.noun} is shown once, below on stdout: keep it private (anyone holding it can join the team)`);
+	io.stdout(`Join secret (shown once): ${secret.secret}\n`);
+	return false;
 }
+var init_hand_over_secret = __esmMin((() => {
+	init_binding();
+	init_team_report();
+}));
+
+// src/cli/team/team-flags.ts
+/**
+* Parses a `brigade team <sub>` argv through the shared parser: strict options, and exactly
+* `positionals` positional arguments (0 or 1, called `positionalName` in the refusal).
+*
+* @throws CliUsageError one fixed line naming `brigade team help` (exit 2).
+* @example const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
+*/
+function parseTeamFlags(argv, options, positionals, positionalName = "team name") {
+	const parsed = parseCommandFlags("team", argv, options, positionals > 0, FLAGS_REFUSAL);
+	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? "this subcommand takes no argument (run \"brigade team help\")" : `expected exactly one ${positionalName} (run "brigade team help")`);
+	return parsed;
+}
+/**
+* The value of the string option `--<name>`, or `undefined` when absent.
+*
+* @throws CliUsageError `--<name> needs a non-empty value`.
+* @example stringOption(values, "human-label") // "Dana"
+*/
 function stringOption(values, name) {
 	const value = values[name];
 	if (value === void 0) return void 0;
 	if (typeof value !== "string" || value === "") throw new CliUsageError(`--${name} needs a non-empty value`);
 	return value;
 }
+/**
+* `--server`, normalised (`normalizeServerUrl`), or `undefined` when absent.
+*
+* @throws CliUsageError when it is not an http(s) URL without user, query or fragment.
+* @example serverOption({ server: "http://127.0.0.1:7777/" }) === "http://127.0.0.1:7777"
+*/
 function serverOption(values) {
 	const text = stringOption(values, "server");
 	if (text === void 0) return void 0;
@@ -13699,7 +13825,158 @@ function serverOption(values) {
 	if (server === void 0) throw new CliUsageError("--server must be an http(s) URL without user, query or fragment");
 	return server;
 }
-/** `BRIGADE_SERVER`, outside a session only (an inherited `BRIGADE_*` is ignored inside one). */
+/**
+* Before any network call: a `--secret-file` must name a new entry (nothing there, not even a
+* dangling link) in an existing folder we may write to.
+*
+* @throws CliUsageError `--secret-file must name a new file in an existing, writable folder`.
+* @example checkNewSecretFile("/home/dana/team.secret");
+*/
+function checkNewSecretFile(path) {
+	let folderOk = false;
+	try {
+		folderOk = statSync(dirname(path)).isDirectory();
+		accessSync(dirname(path), constants.W_OK);
+	} catch {
+		folderOk = false;
+	}
+	if (entryExists(path) || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
+}
+var FLAGS_REFUSAL;
+var init_team_flags = __esmMin((() => {
+	init_http();
+	init_local_files();
+	init_cli_io();
+	init_parse_command_flags();
+	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
+}));
+
+// src/cli/team/team-admin.ts
+/** The team of the folder for an admin subcommand, or the exit status already reported. */
+function adminTeam(io, sub, cwd) {
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, sub, 11, SESSION_TEAM_LINES[team.reason] ?? team.reason);
+	return team;
+}
+/**
+* The principal a `<member>` argument names: the roster entry whose id, or whose id as
+* `team members` prints it, equals the argument; otherwise the argument itself (a member who left
+* is off the roster and can still be removed for good). Labels never select a member: anyone can
+* choose any label.
+*/
+function memberRef(roster, argument) {
+	return roster.find((m) => m.principal_ref === argument || sanitizeAttribute(m.principal_ref) === argument)?.principal_ref ?? argument;
+}
+function memberArgument(positionals) {
+	const argument = positionals[0];
+	if (argument === "" || argument.length > MAX_MEMBER_ARGUMENT || /[\p{Cc}\p{Cf}]/u.test(argument)) throw new CliUsageError("<member> must be a principal id as brigade team members lists it");
+	return argument;
+}
+/**
+* `brigade team rotate-secret [--secret-file <path>]`: replaces the team's join secret (the old
+* one stops admitting anyone) and hands the new one over like `create`. Exit 0, 2 (usage), 11 (no
+* team for the folder), or the adapter failure's status (`unauthorized` 5 when not the creator).
+*
+* @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
+*/
+async function teamRotateSecret(argv, io, cwd) {
+	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
+	const secretOption = stringOption(values, "secret-file");
+	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
+	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const team = adminTeam(io, "rotate-secret", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamRotateSecret();
+	} catch (error) {
+		return reportAdapterError(io, "rotate-secret", error);
+	}
+	const secretInFile = handOverJoinSecret(io, {
+		sub: "rotate-secret",
+		secret: result.join_secret,
+		server: team.server,
+		path: secretPath,
+		noun: "the new join secret"
+	});
+	io.stdout([
+		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
+		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		"Give the new secret privately to anyone who still needs to join.",
+		""
+	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
+	return 0;
+}
+/**
+* Runs a creator-only act on the member `argv` names: the folder's team, the roster (to resolve
+* the argument, see memberRef), then `act`; prints `report(result)` on success.
+*/
+async function actOnMember(argv, io, cwd, sub, act, report) {
+	const { positionals } = parseTeamFlags(argv, {}, 1, "member");
+	const argument = memberArgument(positionals);
+	const team = adminTeam(io, sub, cwd);
+	if (!("ok" in team)) return team.status;
+	const adapter = openHarnessAdapter(team);
+	let result;
+	try {
+		const roster = (await adapter.teamMembers()).members;
+		result = await act(adapter, memberRef(roster, argument));
+	} catch (error) {
+		return reportAdapterError(io, sub, error);
+	}
+	io.stdout(report(result));
+	return 0;
+}
+/**
+* `brigade team remove <member>`: revokes a member for good (its sessions close, no rejoin).
+* Exit 0, 2 (usage), 11 (no team for the folder), or the adapter failure's status.
+*
+* @example await teamRemove(["p-41c9"], io, "/home/dana/src/api");
+*/
+function teamRemove(argv, io, cwd) {
+	return actOnMember(argv, io, cwd, "remove", (adapter, principalRef) => adapter.teamRevokeMember({ principal_ref: principalRef }), (result) => `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
+}
+/**
+* `brigade team transfer <member>`: makes another member the team's creator. Exit 0, 2 (usage),
+* 11 (no team for the folder), or the adapter failure's status.
+*
+* @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
+*/
+function teamTransfer(argv, io, cwd) {
+	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
+}
+var MAX_MEMBER_ARGUMENT;
+var init_team_admin = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_cli_io();
+	init_hand_over_secret();
+	init_team_flags();
+	init_team_report();
+	MAX_MEMBER_ARGUMENT = 256;
+}));
+
+// src/cli/team/team-context.ts
+/**
+* True inside a Claude Code session (`CLAUDE_PID` set and non-empty).
+*
+* @example inSession({ ...io, env: { CLAUDE_PID: "4242" } }) === true
+*/
+function inSession(io) {
+	const pid = io.env.CLAUDE_PID;
+	return pid !== void 0 && pid !== "";
+}
+/**
+* `BRIGADE_SERVER`, outside a session only (an inherited `BRIGADE_*` is ignored inside one);
+* `undefined` when unset or empty.
+*
+* @throws CliUsageError `BRIGADE_SERVER is not an http(s) URL`.
+* @example envServer(io) // "http://127.0.0.1:7777"
+*/
 function envServer(io) {
 	if (inSession(io)) return void 0;
 	const text = io.env.BRIGADE_SERVER;
@@ -13708,113 +13985,52 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
+/**
+* The configuration folder, or the exit status 11 already reported when HOME (or
+* XDG_CONFIG_HOME) gives none.
+*
+* @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
+*/
 function configDirOf(io, sub) {
 	const dir = harnessConfigDir(io.env);
 	if (dir !== void 0) return dir;
 	return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
 }
-/** Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored). */
+/**
+* Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
+* the exit status 2 already reported, or `undefined` when the lookup found one or none.
+*
+* @example const problem = bindingProblem(io, "join", found); if (problem) return problem.status;
+*/
 function bindingProblem(io, sub, found) {
 	if (found.ok || found.reason === "no_binding") return void 0;
 	return fail(io, sub, 2, BINDING_PROBLEM[found.reason] ?? "this checkout's .brigade.json is unusable");
 }
-/** Before any network call: the secret file must be new, in an existing writable folder. */
-function checkNewSecretFile(path) {
-	let exists = true;
-	try {
-		lstatSync(path);
-	} catch {
-		exists = false;
-	}
-	let folderOk = false;
-	try {
-		folderOk = statSync(dirname(path)).isDirectory();
-		accessSync(dirname(path), constants.W_OK);
-	} catch {
-		folderOk = false;
-	}
-	if (exists || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
-}
-/**
-* Creates `path` for writing with `mode` from the first moment, never replacing a file and never
-* through a symlink (`O_EXCL | O_NOFOLLOW`); `undefined` when it cannot be created.
-*/
-function createNewFile(path, mode) {
-	try {
-		return openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-	} catch {
-		return;
-	}
-}
-/** Writes all of `text` as UTF-8 at the descriptor's position (a short write continues). */
-function writeAllSync(fd, text) {
-	const bytes = Buffer.from(text, "utf8");
-	let offset = 0;
-	while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-}
-/**
-* Creates the secret file exclusively, mode 0600 from the first moment; `false` on any failure.
-* Two lines: the join secret, then `server <url>` — the server travels with the secret, through
-* the same private channel, so `team join` never takes it from a repository's file alone.
-*/
-function writeSecretFile(path, secret, server) {
-	const fd = createNewFile(path, 384);
-	if (fd === void 0) return false;
-	try {
-		if ((fstatSync(fd).mode & 63) !== 0) throw new Error("secret file not private");
-		writeAllSync(fd, `${secret}\nserver ${server}\n`);
-		closeSync(fd);
-		return true;
-	} catch {
-		closeSync(fd);
-		try {
-			unlinkSync(path);
-		} catch {}
-		return false;
-	}
-}
-/**
-* Reads a join secret from a file: ≤ 4 KiB, UTF-8; its first non-blank line is the secret and an
-* optional second one `server <url>` names the team's server (what `team create --secret-file`
-* writes); surrounding whitespace is ignored, anything more is refused.
-*/
-function readSecretFile(io, path) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-	} catch {
-		return fail(io, "join", 2, "cannot open the --secret-file");
-	}
-	let bytes;
-	try {
-		if (!fstatSync(fd).isFile()) return fail(io, "join", 2, "the --secret-file is not a regular file");
-		const buffer = Buffer.alloc(4097);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, null);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > 4096) return fail(io, "join", 2, "the --secret-file is larger than 4 KiB: it is not a join secret");
-		bytes = buffer.subarray(0, length);
-	} catch {
-		return fail(io, "join", 2, "cannot read the --secret-file");
-	} finally {
-		closeSync(fd);
-	}
-	const lines = (decodeUtf8Strict(bytes) ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
-	const parsed = lines.length === 0 ? void 0 : parseJoinSecret(lines[0]);
-	const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1])?.[1] : void 0;
-	const server = serverText === void 0 ? void 0 : normalizeServerUrl(serverText);
-	if (parsed === void 0 || !parsed.ok || lines.length > 2 || lines.length === 2 && server === void 0) return fail(io, "join", 3, "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)");
-	return {
-		ok: true,
-		secret: parsed.value,
-		server
+var IN_SESSION_LINE, BINDING_PROBLEM;
+var init_team_context = __esmMin((() => {
+	init_http();
+	init_adapter();
+	init_cli_io();
+	init_team_report();
+	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	BINDING_PROBLEM = {
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
+		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
-}
-async function create(argv, io, cwd) {
-	const { values, positionals } = parse(argv, {
+}));
+
+// src/cli/team/team-create.ts
+/**
+* `brigade team create <team-name>` (docs/44-team-binding.md): creates the team on the server
+* under a pending profile, hands the join secret over (the `--secret-file`, else shown once),
+* names the profile for the team, writes the checkout's `.brigade.json` (never replacing one) and
+* this checkout's consent. Exit 0, 2 (usage, a binding already there), 11 (no private config),
+* 1 (created, but a local step failed: said how), or the adapter failure's status.
+*
+* @example await teamCreate(["core", "--server", "http://127.0.0.1:7777"], io, "/home/dana/src/api");
+*/
+async function teamCreate(argv, io, cwd) {
+	const { values, positionals } = parseTeamFlags(argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
 		"human-label": { type: "string" },
@@ -13837,12 +14053,7 @@ async function create(argv, io, cwd) {
 	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
 	if (secretPath !== void 0) checkNewSecretFile(secretPath);
 	const bindingDir = location.repositoryTop ?? location.start;
-	const pending = new ProfileStore(configDir, `pending-${randomBytes(6).toString("hex")}`);
-	const discardPending = () => {
-		for (const path of [pending.credentialPath, pending.profilePath]) try {
-			unlinkSync(path);
-		} catch {}
-	};
+	const pending = ProfileStore.pending(configDir);
 	let result;
 	try {
 		pending.writeProfile({ server });
@@ -13854,16 +14065,17 @@ async function create(argv, io, cwd) {
 			...label === void 0 ? {} : { human_label: label }
 		});
 	} catch (error) {
-		discardPending();
+		pending.discard();
 		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
 		return reportAdapterError(io, "create", error);
 	}
-	const secretInFile = secretPath !== void 0 && writeSecretFile(secretPath, result.join_secret, server);
-	if (!secretInFile) {
-		if (secretPath !== void 0) say(io, "create", "could not write the --secret-file");
-		say(io, "create", "the join secret is shown once, below on stdout: keep it private (anyone holding it can join the team)");
-		io.stdout(`Join secret (shown once): ${result.join_secret}\n`);
-	}
+	const secretInFile = handOverJoinSecret(io, {
+		sub: "create",
+		secret: result.join_secret,
+		server,
+		path: secretPath,
+		noun: "the join secret"
+	});
 	const teamKey = teamKeyFor(server, result.team_ref);
 	const moved = pending.moveTo(teamKey);
 	if (!moved.ok) return fail(io, "create", 1, `the team was created, but its profile could not be named for it (${moved.reason}); the credential stays under profile ${pending.profile}`).status;
@@ -13874,7 +14086,7 @@ async function create(argv, io, cwd) {
 		team_ref: result.team_ref,
 		team_name: result.team_name
 	};
-	if (!writeBindingFile(bindingPath, serializeTeamBinding(binding))) return fail(io, "create", 1, "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)").status;
+	if (!createFileExclusive(bindingPath, serializeTeamBinding(binding), { mode: 420 }).ok) return fail(io, "create", 1, "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)").status;
 	try {
 		writeConsent(configDir, consentRecord({
 			checkout: bindingDir,
@@ -13898,19 +14110,21 @@ async function create(argv, io, cwd) {
 	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
 	return 0;
 }
-/** Writes the committed `.brigade.json` (mode 0644: it is meant to be shared), never replacing one. */
-function writeBindingFile(path, text) {
-	const fd = createNewFile(path, 420);
-	if (fd === void 0) return false;
-	try {
-		writeAllSync(fd, text);
-		return true;
-	} catch {
-		return false;
-	} finally {
-		closeSync(fd);
-	}
-}
+var init_team_create = __esmMin((() => {
+	init_http();
+	init_adapters();
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_local_files();
+	init_cli_io();
+	init_hand_over_secret();
+	init_team_context();
+	init_team_flags();
+	init_team_report();
+}));
+
+// src/cli/team/team-join.ts
 /**
 * True when the person already vouched for the binding's server and team: the team's profile
 * (named by `teamKeyFor(server, team)`) holds a credential from an earlier join on that very
@@ -13922,8 +14136,18 @@ function alreadyVouched(configDir, binding) {
 	const profile = store.readProfile();
 	return profile.kind === "ok" && profile.value.server !== void 0 && normalizeServerUrl(profile.value.server) === binding.server && store.readCredential().kind === "ok";
 }
-async function join_(argv, io, cwd) {
-	const { values } = parse(argv, {
+/**
+* `brigade team join --secret-file <path>` (docs/44-team-binding.md): joins the team the secret
+* names, sending the secret only to a server the person vouched for (`--server`, the secret
+* file's `server` line, or an earlier join of that very team), never to a server a checkout's
+* `.brigade.json` names on its own; records this checkout's consent when its binding names the
+* team. Exit 0, 2 (usage or a refusal; nothing sent), 3 (no join secret in the file), 11 (no
+* private config), or the adapter failure's status.
+*
+* @example await teamJoin(["--secret-file", "team.secret"], io, "/home/lee/src/api");
+*/
+async function teamJoin(argv, io, cwd) {
+	const { values } = parseTeamFlags(argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
 		"human-label": { type: "string" }
@@ -13934,8 +14158,11 @@ async function join_(argv, io, cwd) {
 	const serverFlag = serverOption(values);
 	const configDir = configDirOf(io, "join");
 	if (typeof configDir !== "string") return configDir.status;
-	const read = readSecretFile(io, resolve(cwd, secretOption));
-	if (!("ok" in read)) return read.status;
+	const read = readJoinSecretFile(resolve(cwd, secretOption));
+	if (!read.ok) {
+		const refusal = SECRET_FILE_REFUSALS[read.reason];
+		return fail(io, "join", refusal.status, refusal.line).status;
+	}
 	const secret = read.secret;
 	const found = findTeamBinding(cwd);
 	const problem = bindingProblem(io, "join", found);
@@ -13983,8 +14210,47 @@ async function join_(argv, io, cwd) {
 	io.stdout(lines.join("\n"));
 	return 0;
 }
-async function leave(argv, io, cwd) {
-	parse(argv, {}, 0);
+var SECRET_FILE_REFUSALS;
+var init_team_join = __esmMin((() => {
+	init_http();
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_cli_io();
+	init_team_context();
+	init_team_flags();
+	init_team_report();
+	SECRET_FILE_REFUSALS = {
+		cannot_open: {
+			status: 2,
+			line: "cannot open the --secret-file"
+		},
+		not_regular: {
+			status: 2,
+			line: "the --secret-file is not a regular file"
+		},
+		too_large: {
+			status: 2,
+			line: "the --secret-file is larger than 4 KiB: it is not a join secret"
+		},
+		not_a_join_secret: {
+			status: 3,
+			line: "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)"
+		}
+	};
+}));
+
+// src/cli/team/team-leave.ts
+/**
+* `brigade team leave` (docs/44-team-binding.md): leaves the team this checkout's consent (else
+* its `.brigade.json`) names and deletes the consent, so its sessions no longer connect. Exit 0,
+* 2 (usage), 11 (no config, nothing to leave, or the consent not deleted), or the adapter
+* failure's status.
+*
+* @example await teamLeave([], io, "/home/dana/src/api");
+*/
+async function teamLeave(argv, io, cwd) {
+	parseTeamFlags(argv, {}, 0);
 	const configDir = configDirOf(io, "leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
@@ -14011,6 +14277,16 @@ async function leave(argv, io, cwd) {
 	io.stdout(`Left team ${sanitizeAttribute(result.team_ref)}; this checkout's consent is removed and its sessions no longer connect.\n`);
 	return 0;
 }
+var init_team_leave = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_context();
+	init_team_flags();
+	init_team_report();
+}));
+
+// src/cli/team/team-members.ts
 function memberJson(m) {
 	return {
 		principal_ref: sanitizeAttribute(m.principal_ref),
@@ -14021,8 +14297,15 @@ function memberJson(m) {
 		session_count: m.session_count
 	};
 }
-async function members(argv, io, cwd) {
-	const { values } = parse(argv, { json: { type: "boolean" } }, 0);
+/**
+* `brigade team members [--json]`: the active members of the folder's team, every server string
+* sanitised (labels are each member's own choice, never verified). Allowed inside a session.
+* Exit 0, 2 (usage), 11 (no team for the folder), or the adapter failure's status.
+*
+* @example await teamMembers(["--json"], io, "/home/dana/src/api");
+*/
+async function teamMembers(argv, io, cwd) {
+	const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
 	const team = resolveSessionTeam({
 		cwd,
 		configDir: harnessConfigDir(io.env)
@@ -14056,88 +14339,19 @@ async function members(argv, io, cwd) {
 	io.stdout(`${lines.join("\n")}\n`);
 	return 0;
 }
-/** The team of the folder for an admin subcommand, or the exit status already reported. */
-function adminTeam(io, sub, cwd) {
-	const team = resolveSessionTeam({
-		cwd,
-		configDir: harnessConfigDir(io.env)
-	});
-	if (!team.ok) return fail(io, sub, 11, SESSION_TEAM_LINES[team.reason] ?? team.reason);
-	return team;
-}
-/**
-* The principal a `<member>` argument names: the roster entry whose id, or whose id as
-* `team members` prints it, equals the argument; otherwise the argument itself (a member who left
-* is off the roster and can still be removed for good). Labels never select a member: anyone can
-* choose any label.
-*/
-function memberRef(roster, argument) {
-	return roster.find((m) => m.principal_ref === argument || sanitizeAttribute(m.principal_ref) === argument)?.principal_ref ?? argument;
-}
-function memberArgument(positionals) {
-	const argument = positionals[0];
-	if (argument === "" || argument.length > MAX_MEMBER_ARGUMENT || /[\p{Cc}\p{Cf}]/u.test(argument)) throw new CliUsageError("<member> must be a principal id as brigade team members lists it");
-	return argument;
-}
-async function rotateSecret(argv, io, cwd) {
-	const { values } = parse(argv, { "secret-file": { type: "string" } }, 0);
-	const secretOption = stringOption(values, "secret-file");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
-	const team = adminTeam(io, "rotate-secret", cwd);
-	if (!("ok" in team)) return team.status;
-	let result;
-	try {
-		result = await openHarnessAdapter(team).teamRotateSecret();
-	} catch (error) {
-		return reportAdapterError(io, "rotate-secret", error);
-	}
-	const secretInFile = secretPath !== void 0 && writeSecretFile(secretPath, result.join_secret, team.server);
-	if (!secretInFile) {
-		if (secretPath !== void 0) say(io, "rotate-secret", "could not write the --secret-file");
-		say(io, "rotate-secret", "the new join secret is shown once, below on stdout: keep it private (anyone holding it can join the team)");
-		io.stdout(`Join secret (shown once): ${result.join_secret}\n`);
-	}
-	io.stdout([
-		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
-		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
-		"Give the new secret privately to anyone who still needs to join.",
-		""
-	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
-	return 0;
-}
-async function remove(argv, io, cwd) {
-	const { positionals } = parse(argv, {}, 1, "member");
-	const argument = memberArgument(positionals);
-	const team = adminTeam(io, "remove", cwd);
-	if (!("ok" in team)) return team.status;
-	const adapter = openHarnessAdapter(team);
-	let result;
-	try {
-		const roster = (await adapter.teamMembers()).members;
-		result = await adapter.teamRevokeMember({ principal_ref: memberRef(roster, argument) });
-	} catch (error) {
-		return reportAdapterError(io, "remove", error);
-	}
-	io.stdout(`Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
-	return 0;
-}
-async function transfer(argv, io, cwd) {
-	const { positionals } = parse(argv, {}, 1, "member");
-	const argument = memberArgument(positionals);
-	const team = adminTeam(io, "transfer", cwd);
-	if (!("ok" in team)) return team.status;
-	const adapter = openHarnessAdapter(team);
-	let result;
-	try {
-		const roster = (await adapter.teamMembers()).members;
-		result = await adapter.teamTransfer({ principal_ref: memberRef(roster, argument) });
-	} catch (error) {
-		return reportAdapterError(io, "transfer", error);
-	}
-	io.stdout(`Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
-	return 0;
-}
+var init_team_members = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_flags();
+	init_team_report();
+}));
+
+// src/cli/team-command.ts
+var team_command_exports = /* @__PURE__ */ __exportAll({
+	runTeam: () => runTeam,
+	runTeamCommand: () => runTeamCommand
+});
 /**
 * `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
@@ -14163,16 +14377,16 @@ async function runTeamCommand(argv, io, options) {
 	if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
 	return sub.run(rest, io, options.cwd);
 }
-var MAX_SECRET_FILE_BYTES, USAGE, IN_SESSION_LINE, PRINTABLE_REASON, BINDING_PROBLEM, displayName, SERVER_LINE, SESSION_TEAM_LINES, ADMIN_SUBCOMMANDS, MAX_MEMBER_ARGUMENT, SUBCOMMANDS, runTeam;
+var USAGE, SUBCOMMANDS, runTeam;
 var init_team_command = __esmMin((() => {
-	init_http();
-	init_adapters();
-	init_sanitize();
-	init_adapter();
-	init_binding();
-	init_protocol();
 	init_cli_io();
-	MAX_SECRET_FILE_BYTES = 4096;
+	init_team_admin();
+	init_team_context();
+	init_team_create();
+	init_team_join();
+	init_team_leave();
+	init_team_members();
+	init_team_report();
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
@@ -14188,56 +14402,34 @@ var init_team_command = __esmMin((() => {
 		"All but members are yours to run in your own terminal, never from a Claude Code session.",
 		""
 	].join("\n");
-	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
-	PRINTABLE_REASON = /^[a-z][a-z0-9_]{0,47}$/;
-	BINDING_PROBLEM = {
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
-		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
-	};
-	displayName = (name) => oneLine(sanitizeName(name), 64);
-	SERVER_LINE = /^server\s+(\S+)$/;
-	SESSION_TEAM_LINES = {
-		no_binding: "no .brigade.json names a team for this folder",
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding",
-		binding_unreadable: "this checkout's .brigade.json cannot be read",
-		no_consent: "you have not joined this checkout's team: run `brigade team join --secret-file <path>` here",
-		consent_mismatch: "this checkout's .brigade.json names another server or team than the one you joined here",
-		no_config_dir: "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path"
-	};
-	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
-		"rotate-secret",
-		"remove",
-		"transfer"
-	]);
-	MAX_MEMBER_ARGUMENT = 256;
 	SUBCOMMANDS = {
 		create: {
 			human: true,
-			run: create
+			run: teamCreate
 		},
 		join: {
 			human: true,
-			run: join_
+			run: teamJoin
 		},
 		leave: {
 			human: true,
-			run: leave
+			run: teamLeave
 		},
 		members: {
 			human: false,
-			run: members
+			run: teamMembers
 		},
 		"rotate-secret": {
 			human: true,
-			run: rotateSecret
+			run: teamRotateSecret
 		},
 		remove: {
 			human: true,
-			run: remove
+			run: teamRemove
 		},
 		transfer: {
 			human: true,
-			run: transfer
+			run: teamTransfer
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });

@@ -14,11 +14,12 @@ export { HTTP_ADAPTER_NAME, HttpAdapter } from "./http/index.ts";
 export type { PrivateFileErrorCode, PrivateFileRead } from "./private-files.ts";
 export {
   ensurePrivateDir,
-  PRIVATE_DIR_MODE,
   PRIVATE_FILE_ERROR_CODES,
   PRIVATE_FILE_MODE,
+  PRIVATE_FOLDER_MODE,
   PrivateFileError,
   readPrivateFile,
+  throwUnlessWritten,
   writePrivateFileAtomic,
 } from "./private-files.ts";
 export type {

@@ -1,24 +1,21 @@
-import { randomBytes } from "node:crypto";
 import {
-  chmodSync,
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+  ensurePrivateFolder,
+  type LocalWriteResult,
+  PRIVATE_FILE_MODE,
+  PRIVATE_FOLDER_MODE,
+  privateToThisUser,
+  readLocalFile,
+  writeFileAtomic,
+} from "../local-files/index.ts";
+
+/**
+ * The adapters' view of the local-file rules (`src/local-files/`): the same checks, with a thrown
+ * {@link PrivateFileError} for writes and the three outcomes the adapters act on for reads.
+ */
 
 /** File mode of every profile, credential and secret file we write: owner read/write only. */
-export const PRIVATE_FILE_MODE = 0o600;
-
 /** Folder mode of every folder holding them: owner only. */
-export const PRIVATE_DIR_MODE = 0o700;
+export { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE };
 
 /** Why {@link ensurePrivateDir} or {@link writePrivateFileAtomic} failed. */
 export const PRIVATE_FILE_ERROR_CODES = ["not_private", "io_error"] as const;
@@ -47,8 +44,21 @@ export class PrivateFileError extends Error {
 }
 
 /**
- * Creates `path` (and missing parents) with mode 0700, then verifies the leaf: a folder that
- * exists with group or other bits is tightened to 0700 and checked again.
+ * Throws the {@link PrivateFileError} of a failed local write: `not_private` stays `not_private`,
+ * every other reason (`exists`, `changed_meanwhile`, `io_error`) is `io_error`.
+ *
+ * @throws PrivateFileError when `result` is a failure.
+ * @example throwUnlessWritten(writeFileAtomic(path, text));
+ */
+export function throwUnlessWritten(result: LocalWriteResult): void {
+  if (!result.ok) {
+    throw new PrivateFileError(result.reason === "not_private" ? "not_private" : "io_error");
+  }
+}
+
+/**
+ * Creates `path` (and missing parents) 0700, tightening a loose existing folder
+ * (`ensurePrivateFolder`).
  *
  * @throws PrivateFileError `not_private` when the folder stays accessible to others, `io_error`
  * when it cannot be created.
@@ -56,54 +66,20 @@ export class PrivateFileError extends Error {
  * ensurePrivateDir("/home/dana/.config/brigade/credentials");
  */
 export function ensurePrivateDir(path: string): void {
-  try {
-    mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
-    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, PRIVATE_DIR_MODE);
-  } catch (cause) {
-    throw new PrivateFileError("io_error", { cause });
-  }
-  if ((statSync(path).mode & 0o077) !== 0) throw new PrivateFileError("not_private");
+  throwUnlessWritten(ensurePrivateFolder(path));
 }
 
 /**
- * Writes `text` to `path` atomically and privately: a fresh temporary file in the same folder is
- * created exclusively **with** mode 0600 (never readable by others at any moment), written,
- * fsynced, its mode verified, then renamed over `path`. The folder must already be private
- * ({@link ensurePrivateDir}). On failure the temporary file is removed and `path` is unchanged.
+ * Writes `text` to `path` atomically and privately (`writeFileAtomic`: a temporary created 0600,
+ * fsynced, renamed over `path`). The folder must already be private ({@link ensurePrivateDir}).
+ * On failure `path` is unchanged and no temporary is left.
  *
- * @throws PrivateFileError
+ * @throws PrivateFileError `not_private` or `io_error`.
  * @example
  * writePrivateFileAtomic(join(dir, "default.json"), '{"token":"…"}\n');
  */
 export function writePrivateFileAtomic(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  let fd: number | undefined;
-  try {
-    fd = openSync(temporary, "wx", PRIVATE_FILE_MODE);
-    if ((fstatSync(fd).mode & 0o077) !== 0) throw new PrivateFileError("not_private");
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temporary, path);
-  } catch (cause) {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already failing; the original cause is what matters
-      }
-    }
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // it may never have been created
-    }
-    if (cause instanceof PrivateFileError) throw cause;
-    throw new PrivateFileError("io_error", { cause });
-  }
+  throwUnlessWritten(writeFileAtomic(path, text));
 }
 
 /** What {@link readPrivateFile} found. */
@@ -117,35 +93,25 @@ export type PrivateFileRead =
 const MAX_PRIVATE_FILE_BYTES = 1_048_576;
 
 /**
- * Reads a private file, every check on the open descriptor (no race between check and read):
- * opened without following a symlink and without blocking (a FIFO never hangs a hook), a regular
- * file of at most 1 MiB owned by this user. `missing` when absent; `world_readable` when anyone
- * but its owner may read or write it (any group or other bit: every file is 0600, claude-code.md
- * §7.1; the caller refuses it with `config`); `unreadable` on any other failure, a symlink or a
- * foreign owner included. Never throws.
+ * Reads a private file through `readLocalFile` (no symlink followed, no FIFO hang, a regular file
+ * of at most 1 MiB owned by this user, checked on the open descriptor). `missing` when nothing is
+ * there (a path through a file included); `world_readable` when any group or other bit is set
+ * (every file is 0600, docs/spec/claude-code.md §7.1; the caller refuses it with `config`) — this
+ * check comes before the size, so a loose file over the cap is `world_readable` too;
+ * `unreadable` on any other refusal (a symlink, a FIFO, a folder, a foreign owner, too large).
+ * Where the platform has no uids (`process.getuid` absent) owner and mode are not checked.
+ * Never throws.
  *
  * @example
  * const r = readPrivateFile(path); if (r.kind === "ok") JSON.parse(r.text);
  */
 export function readPrivateFile(path: string): PrivateFileRead {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT"
-      ? { kind: "missing" }
-      : { kind: "unreadable" };
+  const read = readLocalFile(path, { maxBytes: MAX_PRIVATE_FILE_BYTES, ...privateToThisUser() });
+  if (read.ok) {
+    const { buffer, byteOffset, byteLength } = read.bytes;
+    return { kind: "ok", text: Buffer.from(buffer, byteOffset, byteLength).toString("utf8") };
   }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_PRIVATE_FILE_BYTES) return { kind: "unreadable" };
-    const uid = process.getuid?.();
-    if (uid !== undefined && info.uid !== uid) return { kind: "unreadable" };
-    if ((info.mode & 0o077) !== 0) return { kind: "world_readable" };
-    return { kind: "ok", text: readFileSync(fd, "utf8") };
-  } catch {
-    return { kind: "unreadable" };
-  } finally {
-    closeSync(fd);
-  }
+  if (read.reason === "missing") return { kind: "missing" };
+  if (read.reason === "not_private") return { kind: "world_readable" };
+  return { kind: "unreadable" };
 }

@@ -29,4 +29,12 @@ describe("parseCommandFlags", () => {
       expect(message).toBe(expected);
     }
   });
+
+  test("a command's own refusal line replaces the default, still never the input", () => {
+    const refusal = 'unknown option, missing value or stray argument (run "brigade team help")';
+    const message = usageMessage(() =>
+      parseCommandFlags("team", ["--<system>evil"], OPTIONS, false, refusal),
+    );
+    expect(message).toBe(refusal);
+  });
 });

@@ -13,15 +13,23 @@ export type ParsedCommandFlags<O extends CommandFlagOptions, P extends boolean> 
  * Parses `argv` strictly for the command `brigade <command>`: an unknown option, a missing or
  * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
  * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
- * the argument (possibly hostile).
+ * the argument (possibly hostile). `refusal` replaces that fixed message for a command whose help
+ * is reached otherwise (`brigade team help`).
  *
- * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")` (exit 2).
+ * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
+ * `refusal` (exit 2).
  * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
  */
 export function parseCommandFlags<
   const O extends CommandFlagOptions,
   const P extends boolean = false,
->(command: string, argv: string[], options: O, allowPositionals?: P): ParsedCommandFlags<O, P> {
+>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals?: P,
+  refusal?: string,
+): ParsedCommandFlags<O, P> {
   try {
     return parseArgs({
       args: argv,
@@ -30,6 +38,8 @@ export function parseCommandFlags<
       strict: true,
     });
   } catch {
-    throw new CliUsageError(`unknown option or argument (run "brigade ${command} --help")`);
+    throw new CliUsageError(
+      refusal ?? `unknown option or argument (run "brigade ${command} --help")`,
+    );
   }
 }

@@ -10,6 +10,7 @@ import {
   ensurePrivateFolders,
   entryExists,
   openAppendFile,
+  privateToThisUser,
   readLocalFile,
   writeFileAtomic,
 } from "./index.ts";
@@ -179,6 +180,12 @@ describe("readLocalFile refuses every trick, with its token", () => {
       ok: false,
       reason: "changed_meanwhile",
     });
+  });
+});
+
+describe("privateToThisUser", () => {
+  test.runIf(uid >= 0)("asks for this process's user", () => {
+    expect(privateToThisUser()).toEqual({ privateTo: uid });
   });
 });
 

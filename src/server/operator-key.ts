@@ -1,19 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readFileSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { createFileExclusive, privateToThisUser, readLocalFile } from "../local-files/index.ts";
 
 /** How `brigade serve` admits team creation: anyone with a principal, or only with the key. */
 export const REGISTRATION_MODES = ["open", "closed"] as const;
 
 /** One of {@link REGISTRATION_MODES}. */
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
+/** The largest operator key file read, bytes (one digest line is 72). */
+const MAX_OPERATOR_KEY_FILE_BYTES = 1024;
 
 /** The operator key's shape: `brgop1.` and 43 base64url characters (32 random bytes). */
 export const OPERATOR_KEY_PATTERN: RegExp = /^brgop1\.[A-Za-z0-9_-]{43}$/;
@@ -83,57 +78,37 @@ export interface OperatorKeyState {
 
 /**
  * Loads the digest from `path`, or, when the file does not exist, creates a new operator key,
- * stores its digest there (created exclusively, mode 0600, never through a symlink) and returns
- * the key once. An existing file must be a regular file of this user with no group or other bit
- * and hold exactly one digest line. Deleting the file and restarting replaces a lost key.
+ * stores its digest there (`createFileExclusive`: mode 0600, complete from the first moment,
+ * never replacing anything, a dangling symlink included) and returns the key once. An existing
+ * file is read through `readLocalFile`: a regular file of at most 1 KiB, of this user with no
+ * group or other bit, never through a symlink and never hanging on a FIFO, holding exactly one
+ * digest line. Deleting the file and restarting replaces a lost key.
  *
- * @throws OperatorKeyFileError
+ * @throws OperatorKeyFileError `operator_key_file_unsafe` (any refusal, or a file that cannot be
+ * created), `operator_key_file_invalid` (not one digest line).
  * @example
  * const { digest, newKey } = loadOrCreateOperatorKey("/srv/brigade.sqlite.operator-key");
  */
 export function loadOrCreateOperatorKey(path: string): OperatorKeyState {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return createKey(path);
+  const read = readLocalFile(path, {
+    maxBytes: MAX_OPERATOR_KEY_FILE_BYTES,
+    ...privateToThisUser(),
+  });
+  if (!read.ok) {
+    if (read.reason === "missing") return createKey(path);
     throw new OperatorKeyFileError("operator_key_file_unsafe");
   }
-  try {
-    const info = fstatSync(fd);
-    const uid = process.getuid?.();
-    const foreign = uid !== undefined && info.uid !== uid;
-    if (!info.isFile() || foreign || (info.mode & 0o077) !== 0 || info.size > 1024) {
-      throw new OperatorKeyFileError("operator_key_file_unsafe");
-    }
-    const digest = readFileSync(fd, "utf8").trim();
-    if (!DIGEST.test(digest)) throw new OperatorKeyFileError("operator_key_file_invalid");
-    return { digest };
-  } finally {
-    closeSync(fd);
-  }
+  const { buffer, byteOffset, byteLength } = read.bytes;
+  const digest = Buffer.from(buffer, byteOffset, byteLength).toString("utf8").trim();
+  if (!DIGEST.test(digest)) throw new OperatorKeyFileError("operator_key_file_invalid");
+  return { digest };
 }
 
 function createKey(path: string): OperatorKeyState {
   const key = `brgop1.${randomBytes(32).toString("base64url")}`;
   const digest = digestOperatorKey(key);
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-  } catch {
+  if (!createFileExclusive(path, `${digest}\n`).ok) {
     throw new OperatorKeyFileError("operator_key_file_unsafe");
   }
-  try {
-    writeSync(fd, `${digest}\n`);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(path);
-    throw error;
-  }
-  closeSync(fd);
   return { digest, newKey: key };
 }

@@ -6,19 +6,29 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
 import { resolveConfigDir, resolveProfileName } from "./config-location.ts";
 import { summarizeProfile } from "./describe-profile.ts";
 import { ProfileStore } from "./profile-store.ts";
 
-const fresh = (): string => mkdtempSync(join(tmpdir(), "brigade-profile-"));
+const made: string[] = [];
+/** A fresh temporary folder, removed after the file's tests. */
+const fresh = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "brigade-profile-"));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 describe("config location", () => {
@@ -101,6 +111,13 @@ describe("private files", () => {
     execFileSync("mkfifo", [join(dir, "fifo")]);
     expect(readPrivateFile(join(dir, "fifo"))).toEqual({ kind: "unreadable" });
     expect(readPrivateFile(dir)).toEqual({ kind: "unreadable" });
+    // A path through a file finds nothing there; a loose file is refused whatever its size.
+    expect(readPrivateFile(join(path, "inner"))).toEqual({ kind: "missing" });
+    writeFileSync(join(dir, "big"), Buffer.alloc(1_048_577), { mode: 0o644 });
+    chmodSync(join(dir, "big"), 0o644);
+    expect(readPrivateFile(join(dir, "big"))).toEqual({ kind: "world_readable" });
+    chmodSync(join(dir, "big"), 0o600);
+    expect(readPrivateFile(join(dir, "big"))).toEqual({ kind: "unreadable" });
     // Another user's file, however private.
     if (process.getuid?.() === 0) {
       chownSync(path, 65534, 65534);
@@ -223,5 +240,23 @@ describe("ProfileStore.moveTo", () => {
     const store = new ProfileStore(join(fresh(), "cfg"), "lonely");
     store.writeProfile({ server: "http://127.0.0.1:1" });
     expect(store.moveTo("elsewhere")).toEqual({ ok: false, reason: "source_missing" });
+  });
+
+  test("a pending profile has a fresh random name; discard removes both files and only them", () => {
+    const dir = join(fresh(), "cfg");
+    const a = ProfileStore.pending(dir);
+    const b = ProfileStore.pending(dir);
+    expect(a.profile).toMatch(/^pending-[0-9a-f]{12}$/);
+    expect(b.profile).not.toBe(a.profile);
+    a.writeProfile({ server: "http://127.0.0.1:1" });
+    a.writeCredential({ token: "tok-secret" });
+    b.writeProfile({ server: "http://127.0.0.1:2" });
+    a.discard();
+    expect(a.readProfile()).toEqual({ kind: "missing" });
+    expect(a.readCredential()).toEqual({ kind: "missing" });
+    expect(b.readProfile().kind).toBe("ok");
+    b.discard();
+    b.discard();
+    expect(readdirSync(join(dir, "profiles"))).toEqual([]);
   });
 });

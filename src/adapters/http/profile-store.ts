@@ -1,5 +1,7 @@
-import { linkSync, lstatSync, unlinkSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { linkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { entryExists } from "../../local-files/index.ts";
 import { isJsonObject, parseStrictJson } from "../../protocol/index.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
 
@@ -8,6 +10,9 @@ export const PROFILES_DIR = "profiles";
 
 /** Folder (under the config dir) of the credential files. */
 export const CREDENTIALS_DIR = "credentials";
+
+/** Name prefix of a pending profile: one whose final name is known only later. */
+export const PENDING_PROFILE_PREFIX = "pending-";
 
 /**
  * A profile file `profiles/<profile>.json` (docs/31-http-adapter.md): the server URL and, while
@@ -50,15 +55,6 @@ export type ProfileMove =
   | { readonly ok: true; readonly store: ProfileStore }
   | { readonly ok: false; readonly reason: ProfileMoveFailure };
 
-function entryExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
@@ -100,6 +96,31 @@ export class ProfileStore {
   constructor(configDir: string, profile: string) {
     this.configDir = configDir;
     this.profile = profile;
+  }
+
+  /**
+   * A pending profile under `configDir` with a fresh random name (`pending-` and 12 hex digits);
+   * nothing is written yet. For a profile whose name is known only once the server answered
+   * (`brigade team create` names profiles by team): write it, then {@link ProfileStore.moveTo}
+   * the final name, or {@link ProfileStore.discard} it on failure.
+   *
+   * @example const pending = ProfileStore.pending(dir); pending.writeProfile({ server });
+   */
+  static pending(configDir: string): ProfileStore {
+    return new ProfileStore(
+      configDir,
+      `${PENDING_PROFILE_PREFIX}${randomBytes(6).toString("hex")}`,
+    );
+  }
+
+  /**
+   * Removes this profile's credential and profile files; an absent one is fine. Never throws.
+   *
+   * @example ProfileStore.pending(dir).discard();
+   */
+  discard(): void {
+    unlinkQuietly(this.credentialPath);
+    unlinkQuietly(this.profilePath);
   }
 
   /** `<configDir>/profiles/<profile>.json`. */

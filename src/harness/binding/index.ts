@@ -1,8 +1,8 @@
 /**
  * Team binding (docs/44-team-binding.md): the committed `.brigade.json` that names a repository's
  * team, its discovery from a folder, the per-checkout consent record a person writes by joining
- * from their own terminal, the team key (http adapter profile) of a team, and the session rule
- * that needs both to agree.
+ * from their own terminal, the team key (http adapter profile) of a team, the join-secret file a
+ * team's creator hands on, and the session rule that needs both to agree.
  */
 export {
   isValidTeamRef,
@@ -38,6 +38,16 @@ export {
   locateCheckout,
   type TeamBindingLookup,
 } from "./find-team-binding.ts";
+export {
+  JOIN_SECRET_FILE_REFUSALS,
+  type JoinSecretFileRead,
+  type JoinSecretFileRefusal,
+  MAX_JOIN_SECRET_FILE_BYTES,
+  parseJoinSecretFile,
+  readJoinSecretFile,
+  serializeJoinSecretFile,
+  writeJoinSecretFile,
+} from "./join-secret-file.ts";
 export {
   resolveSessionTeam,
   SESSION_TEAM_REASONS,

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { PrivateFileError, type PrivateFileErrorCode } from "../../adapters/index.ts";
+import { throwUnlessWritten } from "../../adapters/index.ts";
 import {
   ensurePrivateFolders,
   type LocalFileRefusal,
-  type LocalWriteFailure,
   readLocalFile,
   writeFileAtomic,
 } from "../../local-files/index.ts";
@@ -97,13 +96,6 @@ export function takePrivateStateFile(
  * @example writePrivateStateFile(layout.root, layout.seen("s-1"), '{"version":1,"message_ids":[]}\n');
  */
 export function writePrivateStateFile(root: string, path: string, text: string): void {
-  const folders = ensurePrivateFolders(root, dirname(path));
-  if (!folders.ok) throw new PrivateFileError(privateFileCode(folders.reason));
-  const written = writeFileAtomic(path, text);
-  if (!written.ok) throw new PrivateFileError(privateFileCode(written.reason));
-}
-
-/** The adapters' private-file error code of a local write failure. */
-function privateFileCode(reason: LocalWriteFailure): PrivateFileErrorCode {
-  return reason === "not_private" ? "not_private" : "io_error";
+  throwUnlessWritten(ensurePrivateFolders(root, dirname(path)));
+  throwUnlessWritten(writeFileAtomic(path, text));
 }

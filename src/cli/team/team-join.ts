@@ -1,0 +1,177 @@
+import { resolve } from "node:path";
+import { normalizeServerUrl, ProfileStore } from "../../adapters/http/index.ts";
+import { sanitizeAttribute } from "../../formats/sanitize/index.ts";
+import { openHarnessAdapter } from "../../harness/adapter/index.ts";
+import {
+  consentRecord,
+  findTeamBinding,
+  type JoinSecretFileRefusal,
+  readJoinSecretFile,
+  TEAM_BINDING_FILE_NAME,
+  teamKeyFor,
+  writeConsent,
+} from "../../harness/binding/index.ts";
+import { type CliIo, CliUsageError } from "../cli-io.ts";
+import { bindingProblem, configDirOf, envServer } from "./team-context.ts";
+import { parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
+import { displayName, type Failed, fail, reportAdapterError } from "./team-report.ts";
+
+/**
+ * True when the person already vouched for the binding's server and team: the team's profile
+ * (named by `teamKeyFor(server, team)`) holds a credential from an earlier join on that very
+ * server (a rejoin after `team leave`, or another checkout). A consent record is written only
+ * after such a join, so it adds nothing.
+ */
+function alreadyVouched(
+  configDir: string,
+  binding: { readonly server: string; readonly team_ref: string },
+): boolean {
+  const store = new ProfileStore(configDir, teamKeyFor(binding.server, binding.team_ref));
+  const profile = store.readProfile();
+  return (
+    profile.kind === "ok" &&
+    profile.value.server !== undefined &&
+    normalizeServerUrl(profile.value.server) === binding.server &&
+    store.readCredential().kind === "ok"
+  );
+}
+
+/** The line for each refusal of the `--secret-file`, with its exit status. */
+const SECRET_FILE_REFUSALS: Readonly<
+  Record<JoinSecretFileRefusal, Failed & { readonly line: string }>
+> = {
+  cannot_open: { status: 2, line: "cannot open the --secret-file" },
+  not_regular: { status: 2, line: "the --secret-file is not a regular file" },
+  too_large: { status: 2, line: "the --secret-file is larger than 4 KiB: it is not a join secret" },
+  not_a_join_secret: {
+    status: 3,
+    line: "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)",
+  },
+};
+
+/**
+ * `brigade team join --secret-file <path>` (docs/44-team-binding.md): joins the team the secret
+ * names, sending the secret only to a server the person vouched for (`--server`, the secret
+ * file's `server` line, or an earlier join of that very team), never to a server a checkout's
+ * `.brigade.json` names on its own; records this checkout's consent when its binding names the
+ * team. Exit 0, 2 (usage or a refusal; nothing sent), 3 (no join secret in the file), 11 (no
+ * private config), or the adapter failure's status.
+ *
+ * @example await teamJoin(["--secret-file", "team.secret"], io, "/home/lee/src/api");
+ */
+export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  const { values } = parseTeamFlags(
+    argv,
+    {
+      server: { type: "string" },
+      "secret-file": { type: "string" },
+      "human-label": { type: "string" },
+    },
+    0,
+  );
+  const secretOption = stringOption(values, "secret-file");
+  if (secretOption === undefined) {
+    throw new CliUsageError(
+      "--secret-file <path> is required (a secret is never taken from the command line)",
+    );
+  }
+  const label = stringOption(values, "human-label");
+  const serverFlag = serverOption(values);
+  const configDir = configDirOf(io, "join");
+  if (typeof configDir !== "string") return configDir.status;
+  const read = readJoinSecretFile(resolve(cwd, secretOption));
+  if (!read.ok) {
+    const refusal = SECRET_FILE_REFUSALS[read.reason];
+    return fail(io, "join", refusal.status, refusal.line).status;
+  }
+  const secret = read.secret;
+  const found = findTeamBinding(cwd);
+  const problem = bindingProblem(io, "join", found);
+  if (problem !== undefined) return problem.status;
+  // The server the person vouches for: typed (--server) or carried with the secret. A checkout's
+  // .brigade.json is the repository's word, and a fork or a hostile change can name any server:
+  // on its word alone the secret (a bearer capability) would go there, and every later session.
+  if (serverFlag !== undefined && read.server !== undefined && serverFlag !== read.server) {
+    return fail(
+      io,
+      "join",
+      2,
+      "--server differs from the server the --secret-file names; nothing was sent",
+    ).status;
+  }
+  const vouched = serverFlag ?? read.server;
+  let server: string | undefined;
+  if (found.ok) {
+    if (found.binding.team_ref !== secret.teamRef) {
+      return fail(
+        io,
+        "join",
+        2,
+        "the join secret is for another team than this checkout's .brigade.json names; nothing was sent",
+      ).status;
+    }
+    if (vouched !== undefined && vouched !== found.binding.server) {
+      return fail(
+        io,
+        "join",
+        2,
+        "this checkout's .brigade.json names another server than the one given with the secret (--server or the --secret-file); nothing was sent",
+      ).status;
+    }
+    if (vouched === undefined && !alreadyVouched(configDir, found.binding)) {
+      return fail(
+        io,
+        "join",
+        2,
+        "a join secret goes only to a server you name: pass --server <url> (the server your teammate gave you with the secret), or use the file brigade team create --secret-file wrote; nothing was sent",
+      ).status;
+    }
+    server = found.binding.server;
+  } else {
+    server = vouched ?? envServer(io);
+  }
+  if (server === undefined) {
+    throw new CliUsageError(
+      "no server: run this inside a checkout whose .brigade.json names the team, or pass --server <url>",
+    );
+  }
+  const adapter = openHarnessAdapter({ configDir, teamKey: teamKeyFor(server, secret.teamRef) });
+  let result: Awaited<ReturnType<typeof adapter.teamJoin>>;
+  try {
+    result = await adapter.teamJoin({
+      join_secret: secret.reveal(),
+      ...(label === undefined ? {} : { human_label: label }),
+      backend: { server },
+    });
+  } catch (error) {
+    return reportAdapterError(io, "join", error);
+  }
+  const name = displayName(result.team_name);
+  const lines = [
+    `${result.rejoined ? "Rejoined" : "Joined"} team "${name}" (${sanitizeAttribute(result.team_ref)}) on ${server} as ${sanitizeAttribute(result.principal_ref)}.`,
+  ];
+  if (found.ok && result.team_ref === secret.teamRef) {
+    try {
+      writeConsent(
+        configDir,
+        consentRecord({
+          checkout: found.checkout,
+          server,
+          teamRef: result.team_ref,
+          teamName: result.team_name,
+        }),
+      );
+    } catch {
+      return fail(io, "join", 11, "joined, but the consent record could not be written privately")
+        .status;
+    }
+    lines.push("Claude Code sessions started in this checkout now connect to the team.");
+  } else {
+    lines.push(
+      `No ${TEAM_BINDING_FILE_NAME} binds this folder to the team, so no session connects yet: run this command again inside a checkout whose ${TEAM_BINDING_FILE_NAME} names it.`,
+    );
+  }
+  lines.push("You may delete the secret file now.", "");
+  io.stdout(lines.join("\n"));
+  return 0;
+}
