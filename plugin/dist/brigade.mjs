@@ -9558,6 +9558,60 @@ var init_pacing = __esmMin((() => {
 	init_pacer_limits();
 }));
 
+// src/harness/watcher/redelivery-schedule.ts
+var SET_ASIDE_REFETCH_MS, RedeliverySchedule;
+var init_redelivery_schedule = __esmMin((() => {
+	SET_ASIDE_REFETCH_MS = 6e4;
+	RedeliverySchedule = class {
+		#retryMs;
+		#at;
+		#fetching = false;
+		/** `retryMs`: the wait before fetching again after a failed post or ack, ms. */
+		constructor(retryMs) {
+			this.#retryMs = retryMs;
+		}
+		/** The planned fetch time (ms), if any. */
+		get plannedAt() {
+			return this.#at;
+		}
+		/** True from {@link takeDue} handing out a fetch until {@link fetchDone}. */
+		get fetching() {
+			return this.#fetching;
+		}
+		/** Plans a fetch no later than `at` (ms). */
+		at(at) {
+			this.#at = this.#at === void 0 ? at : Math.min(this.#at, at);
+		}
+		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
+		afterOffer(offered, now) {
+			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical") this.at(now + SET_ASIDE_REFETCH_MS);
+			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
+		}
+		/** Plans a fetch `retryMs` after a failed ack at `now`. */
+		afterAckFailed(now) {
+			this.at(now + this.#retryMs);
+		}
+		/** Plans a fetch `retryMs` after a failed post at `now`, unless one is already planned. */
+		afterPostFailed(now) {
+			this.#at ??= now + this.#retryMs;
+		}
+		/**
+		* True when a planned fetch is due at `now`, the queue holds nothing (`queued === 0`) and no
+		* fetch runs: the plan is then cleared and the caller must fetch, then call {@link fetchDone}.
+		*/
+		takeDue(now, queued) {
+			if (this.#at === void 0 || now < this.#at || queued !== 0 || this.#fetching) return false;
+			this.#at = void 0;
+			this.#fetching = true;
+			return true;
+		}
+		/** Ends the fetch {@link takeDue} handed out. */
+		fetchDone() {
+			this.#fetching = false;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9580,6 +9634,190 @@ var init_watcher_backoff = __esmMin((() => {
 		failureLimit: 10,
 		failureWindowMs: 3e5,
 		slowMs: 3e5
+	};
+}));
+
+// src/harness/watcher/watcher-error-code.ts
+/**
+* The stable code of a failed adapter call for the watcher's log: a BAP/1 error's `code`, else
+* `internal` (never the message of a foreign error, which may carry a value).
+*
+* @example errorCodeOf(new Error("x")) === "internal"
+*/
+function errorCodeOf(error) {
+	return isBapError(error) ? error.code : "internal";
+}
+var init_watcher_error_code = __esmMin((() => {
+	init_protocol();
+}));
+
+// src/harness/watcher/session-heartbeats.ts
+var SessionHeartbeats;
+var init_session_heartbeats = __esmMin((() => {
+	init_watcher_backoff();
+	init_watcher_error_code();
+	SessionHeartbeats = class {
+		#o;
+		#intervalMs;
+		#schedule;
+		#random;
+		#sendModel = false;
+		#sendContext = false;
+		#busy = false;
+		#task = Promise.resolve();
+		#lastAt;
+		#sentActivity;
+		#sentModel;
+		#sentContext;
+		/** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
+		#failures = 0;
+		#notBefore = 0;
+		constructor(options) {
+			this.#o = options;
+			this.#intervalMs = options.intervalMs ?? 3e4;
+			const backoff = options.backoff ?? WATCHER_BACKOFF;
+			this.#schedule = {
+				...backoff,
+				maxMs: Math.min(backoff.maxMs, this.#intervalMs)
+			};
+			this.#random = options.random ?? Math.random;
+			this.#lastAt = options.now();
+		}
+		/** Sends the transcript values the adapter's `describe` capabilities allow. */
+		enable(capabilities) {
+			this.#sendModel = capabilities.model;
+			this.#sendContext = capabilities.contextUsedTokens;
+		}
+		/** True when some transcript value may be sent (the caller then reads the transcript). */
+		get wantsTranscript() {
+			return this.#sendModel || this.#sendContext;
+		}
+		/** The running heartbeat (and resume), or a settled promise. */
+		get task() {
+			return this.#task;
+		}
+		/** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
+		tick(now, activity) {
+			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs) || now < this.#notBefore) return;
+			if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
+		}
+		/** The transcript values a heartbeat carries (a heartbeat never clears them). */
+		#changes() {
+			const model = this.#o.transcript.model;
+			const tokens = this.#o.transcript.contextUsedTokens;
+			return {
+				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
+				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
+			};
+		}
+		#accepted(activity, sent) {
+			this.#sentActivity = activity;
+			if (typeof sent.model === "string") this.#sentModel = sent.model;
+			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
+		}
+		async #beat(activity) {
+			this.#busy = true;
+			const transcript = this.#changes();
+			try {
+				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+					activity,
+					...transcript
+				});
+				this.#accepted(activity, transcript);
+				this.#failures = 0;
+				this.#notBefore = 0;
+			} catch (error) {
+				const code = errorCodeOf(error);
+				this.#o.log.write("warn", "heartbeat_failed", { code });
+				this.#failures += 1;
+				this.#notBefore = this.#o.now() + nextRetryDelay(this.#schedule, this.#failures, false, this.#random);
+				if (code === "not_found" || code === "conflict") await this.#resume(activity);
+			} finally {
+				this.#lastAt = this.#o.now();
+				this.#busy = false;
+			}
+		}
+		/**
+		* Re-opens our own session in place after a heartbeat found it gone or closed, with what
+		* SessionStart registered plus the transcript values under the same capabilities.
+		*/
+		async #resume(activity) {
+			if (!this.#o.running()) return;
+			const { adapter, log, map, sessionId } = this.#o;
+			const model = this.#sendModel ? this.#o.transcript.model : void 0;
+			const tokens = this.#sendContext ? this.#o.transcript.contextUsedTokens : void 0;
+			const values = {
+				...model === void 0 ? {} : { model },
+				...tokens === void 0 ? {} : { context_used_tokens: tokens }
+			};
+			try {
+				const resumed = await adapter.sessionRegister({
+					harness: "claude-code",
+					harness_version: map.harness_version,
+					session_name: map.session_name,
+					activity,
+					inbound: this.#o.policy(),
+					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					resume: { session_id: sessionId }
+				});
+				this.#accepted(activity, values);
+				log.write("info", "session_resumed", { same: resumed.session_id === sessionId });
+				this.#o.onResumed();
+			} catch (resumeError) {
+				log.write("warn", "session_resume_failed", { code: errorCodeOf(resumeError) });
+			}
+		}
+	};
+}));
+
+// src/harness/watcher/watch-supervision.ts
+var DEGRADED_NOTICE, RECONNECTED_NOTICE, WatchSupervision;
+var init_watch_supervision = __esmMin((() => {
+	init_watcher_backoff();
+	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
+	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
+	WatchSupervision = class {
+		#backoff;
+		#random;
+		#failures = [];
+		#consecutive = 0;
+		#degraded = false;
+		constructor(backoff = WATCHER_BACKOFF, random = Math.random) {
+			this.#backoff = backoff;
+			this.#random = random;
+		}
+		/** True while in slow mode (from the announcing failure until {@link live}). */
+		get degraded() {
+			return this.#degraded;
+		}
+		/** Records a failed watch at `now` (ms) and returns how long to wait before the next one. */
+		failed(now) {
+			this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
+			this.#failures.push(now);
+			this.#consecutive += 1;
+			const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
+			const announce = slow && !this.#degraded;
+			if (announce) this.#degraded = true;
+			return {
+				delayMs: nextRetryDelay(this.#backoff, this.#consecutive, slow, this.#random),
+				slow,
+				announce
+			};
+		}
+		/**
+		* Records that the watch is live (`ready`, or a `live` status): the back-off starts over.
+		* Returns true when this ends slow mode, so {@link RECONNECTED_NOTICE} is due (short outages
+		* stay silent).
+		*/
+		live() {
+			this.#consecutive = 0;
+			if (!this.#degraded) return false;
+			this.#degraded = false;
+			this.#failures = [];
+			return true;
+		}
 	};
 }));
 
@@ -9727,10 +9965,7 @@ async function runWatcher(options) {
 		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
 	}
 }
-function codeOf(error) {
-	return isBapError(error) ? error.code : "internal";
-}
-var FATAL_CODES, SET_ASIDE_REDRIVE_MS, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
+var FATAL_CODES, FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
@@ -9740,7 +9975,11 @@ var init_run_watcher = __esmMin((() => {
 	init_state();
 	init_ensure_watcher();
 	init_process_probe();
+	init_redelivery_schedule();
+	init_session_heartbeats();
+	init_watch_supervision();
 	init_watcher_backoff();
+	init_watcher_error_code();
 	init_watcher_files();
 	init_watcher_log();
 	FATAL_CODES = /* @__PURE__ */ new Set([
@@ -9749,25 +9988,24 @@ var init_run_watcher = __esmMin((() => {
 		"protocol_mismatch",
 		"config"
 	]);
-	SET_ASIDE_REDRIVE_MS = 6e4;
-	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
-	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
 	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
 	Watcher = class {
 		#d;
 		#now;
 		#tickMs;
-		#heartbeatMs;
-		#backoff;
 		#sessionId;
 		#pipeline;
 		#pacer;
+		#supervision;
+		#heartbeats;
+		#redelivery;
+		#transcript = new TranscriptUsageReader();
 		#registry;
 		#post;
+		#done;
+		#finished;
 		#running = true;
 		#exit;
-		#finished;
-		#done;
 		#wake;
 		#sleepWake;
 		#handle;
@@ -9775,34 +10013,17 @@ var init_run_watcher = __esmMin((() => {
 		#delivered = 0;
 		#lastDeliveryAt = null;
 		#activity = "idle";
-		#sentActivity;
-		#heartbeatBusy = false;
-		#heartbeatTask = Promise.resolve();
-		#lastHeartbeatAt;
-		/** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
-		#heartbeatFailures = 0;
-		#heartbeatNotBefore = 0;
-		#transcript = new TranscriptUsageReader();
-		#sendModel = false;
-		#sendContext = false;
-		#sentModel;
-		#sentContext;
 		#ticking = false;
-		#redriving = false;
-		#redriveAt;
-		#failures = [];
-		#consecutive = 0;
-		#degraded = false;
 		constructor(deps) {
 			this.#d = deps;
 			this.#now = deps.now ?? Date.now;
 			this.#tickMs = deps.tickMs ?? 2e3;
-			this.#heartbeatMs = deps.heartbeatMs ?? 3e4;
-			this.#backoff = deps.backoff ?? WATCHER_BACKOFF;
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
 			this.#registry = registryFolder(deps.env);
-			this.#lastHeartbeatAt = this.#now();
+			const backoff = deps.backoff ?? WATCHER_BACKOFF;
+			this.#supervision = new WatchSupervision(backoff);
+			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
 			this.#pipeline = new InboundPipeline({
 				now: this.#now,
 				hashBody: sha256Hex,
@@ -9816,6 +10037,21 @@ var init_run_watcher = __esmMin((() => {
 					custom: deps.map.frame_text
 				},
 				delivery: "socket"
+			});
+			this.#heartbeats = new SessionHeartbeats({
+				adapter: deps.adapter,
+				sessionId: this.#sessionId,
+				map: deps.map,
+				log: deps.log,
+				now: this.#now,
+				...deps.heartbeatMs === void 0 ? {} : { intervalMs: deps.heartbeatMs },
+				backoff,
+				transcript: this.#transcript,
+				policy: () => this.#pipeline.policy,
+				running: () => this.#running,
+				onResumed: () => {
+					if (this.#state === "retrying") this.#sleepWake?.();
+				}
 			});
 			this.#pacer = new InjectionPacer({
 				now: this.#now(),
@@ -9842,8 +10078,10 @@ var init_run_watcher = __esmMin((() => {
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
 				const { capabilities } = await this.#d.adapter.describe();
-				this.#sendModel = capabilities.includes("session.model");
-				this.#sendContext = capabilities.includes("session.context_used_tokens");
+				this.#heartbeats.enable({
+					model: capabilities.includes("session.model"),
+					contextUsedTokens: capabilities.includes("session.context_used_tokens")
+				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
 			const tasks = [this.#deliver()];
@@ -9862,7 +10100,7 @@ var init_run_watcher = __esmMin((() => {
 				status: 0
 			};
 			if (exit.reason === "claude_gone" || exit.reason === "map_gone" || exit.reason === "map_changed") {
-				await this.#settled(this.#heartbeatTask, this.#d.closeTimeoutMs ?? 3e3);
+				await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3e3);
 				await this.#closeSession();
 			}
 			this.#state = "stopped";
@@ -9892,7 +10130,7 @@ var init_run_watcher = __esmMin((() => {
 				await this.#d.adapter.sessionClose(this.#sessionId, { signal: controller.signal });
 				this.#d.log.write("info", "session_closed");
 			} catch (error) {
-				this.#d.log.write("warn", "session_close_failed", { code: codeOf(error) });
+				this.#d.log.write("warn", "session_close_failed", { code: errorCodeOf(error) });
 			} finally {
 				clearTimeout(timer);
 			}
@@ -9920,15 +10158,14 @@ var init_run_watcher = __esmMin((() => {
 		#wait(ms) {
 			return new Promise((resolve) => {
 				const timer = setTimeout(done, Math.max(0, ms));
-				const wake = () => done();
-				this.#wake = wake;
+				this.#wake = done;
 				function done() {
 					clearTimeout(timer);
 					resolve();
 				}
 			});
 		}
-		/** Sleeps `ms`, woken early only by stop. */
+		/** Sleeps `ms`, woken early only by stop (or a resumed session). */
 		#sleep(ms) {
 			return new Promise((resolve) => {
 				const timer = setTimeout(done, Math.max(0, ms));
@@ -9938,9 +10175,6 @@ var init_run_watcher = __esmMin((() => {
 					resolve();
 				}
 			});
-		}
-		#kick() {
-			this.#wake?.();
 		}
 		async #supervise() {
 			const { adapter, log } = this.#d;
@@ -9975,7 +10209,7 @@ var init_run_watcher = __esmMin((() => {
 						}
 					}
 				} catch (error) {
-					lastCode = codeOf(error);
+					lastCode = errorCodeOf(error);
 					log.write("warn", "watch_crashed", { code: lastCode });
 				}
 				this.#handle = void 0;
@@ -9990,32 +10224,19 @@ var init_run_watcher = __esmMin((() => {
 					});
 					return;
 				}
-				const now = this.#now();
-				this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
-				this.#failures.push(now);
-				this.#consecutive += 1;
-				const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
-				if (slow && !this.#degraded) {
-					this.#degraded = true;
-					this.#notice(DEGRADED_NOTICE);
-				}
-				const delay = nextRetryDelay(this.#backoff, this.#consecutive, slow, Math.random);
+				const retry = this.#supervision.failed(this.#now());
+				if (retry.announce) this.#notice(DEGRADED_NOTICE);
 				this.#setState("retrying");
 				log.write("warn", "watch_restart", {
 					code: lastCode,
-					delay_ms: delay,
-					slow
+					delay_ms: retry.delayMs,
+					slow: retry.slow
 				});
-				await this.#sleep(delay);
+				await this.#sleep(retry.delayMs);
 			}
 		}
 		#onLive() {
-			this.#consecutive = 0;
-			if (this.#degraded) {
-				this.#degraded = false;
-				this.#failures = [];
-				this.#notice(RECONNECTED_NOTICE);
-			}
+			if (this.#supervision.live()) this.#notice(RECONNECTED_NOTICE);
 			this.#setState("live");
 			this.#d.log.write("info", "watch_live");
 		}
@@ -10026,18 +10247,9 @@ var init_run_watcher = __esmMin((() => {
 			else fields.message_id = result.messageId;
 			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
 			if (result.ack) this.#ack(result.messageId);
-			if (result.outcome === "rate_limited" || result.outcome === "deferred_identical") this.#redriveBy(this.#now() + SET_ASIDE_REDRIVE_MS);
-			if (result.outcome === "queued") {
-				if (result.evicted !== void 0) {
-					this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
-					this.#redriveBy(this.#now());
-				}
-				this.#kick();
-			}
-		}
-		/** Schedules a fetch of the unacknowledged messages no later than `at` (ms). */
-		#redriveBy(at) {
-			this.#redriveAt = this.#redriveAt === void 0 ? at : Math.min(this.#redriveAt, at);
+			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
+			this.#redelivery.afterOffer(result, this.#now());
+			if (result.outcome === "queued") this.#wake?.();
 		}
 		/**
 		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
@@ -10051,9 +10263,9 @@ var init_run_watcher = __esmMin((() => {
 			} catch (error) {
 				this.#d.log.write("warn", "ack_failed", {
 					message_id: messageId,
-					code: codeOf(error)
+					code: errorCodeOf(error)
 				});
-				this.#redriveBy(this.#now() + 10 * this.#tickMs);
+				this.#redelivery.afterAckFailed(this.#now());
 			}
 		}
 		async #deliver() {
@@ -10089,7 +10301,7 @@ var init_run_watcher = __esmMin((() => {
 					stage: result.stage,
 					reason: result.reason
 				});
-				if (item.kind === "message") this.#redriveAt ??= this.#now() + 10 * this.#tickMs;
+				if (item.kind === "message") this.#redelivery.afterPostFailed(this.#now());
 				return false;
 			}
 			log.write("info", "posted", { item: id });
@@ -10151,9 +10363,9 @@ var init_run_watcher = __esmMin((() => {
 					policy: read.map.inbound,
 					withdrawn: withdrawn.length
 				});
-				if (read.map.inbound === "accept") this.#redriveBy(this.#now());
+				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
-			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
+			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
@@ -10166,16 +10378,11 @@ var init_run_watcher = __esmMin((() => {
 				const before = this.#pipeline.queued;
 				const count = this.#pipeline.release(released);
 				log.write("info", "released", { count });
-				if (this.#pipeline.queued - before < count) this.#redriveAt = now;
+				if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
 			}
-			this.#kick();
-			if ((this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) && now >= this.#heartbeatNotBefore) {
-				if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
-			}
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && this.#pipeline.queued === 0 && !this.#redriving) {
-				this.#redriveAt = void 0;
-				this.#redrive();
-			}
+			this.#wake?.();
+			this.#heartbeats.tick(now, this.#activity);
+			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
 		}
 		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
 		#readTranscript(path) {
@@ -10183,99 +10390,16 @@ var init_run_watcher = __esmMin((() => {
 			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
-		/**
-		* Fetches the oldest unacknowledged messages once and offers them: after a failed post, a
-		* release of a message no longer in memory, or a message the pipeline set aside.
-		*/
-		async #redrive() {
-			if (this.#d.socketPath === "" || this.#redriving) return;
-			this.#redriving = true;
+		/** Fetches the oldest unacknowledged messages once and offers them again. */
+		async #redeliver() {
 			try {
+				if (this.#d.socketPath === "") return;
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (this.#running) for (const message of result.messages) this.#offer(message);
 			} catch (error) {
-				this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
 			} finally {
-				this.#redriving = false;
-			}
-		}
-		/**
-		* The transcript values a heartbeat carries: only with the adapter's capability and only when
-		* they differ from what the server last accepted (a heartbeat never clears them).
-		*/
-		#transcriptChanges() {
-			const model = this.#transcript.model;
-			const tokens = this.#transcript.contextUsedTokens;
-			return {
-				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
-				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
-			};
-		}
-		#acceptedTranscript(sent) {
-			if (typeof sent.model === "string") this.#sentModel = sent.model;
-			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
-		}
-		async #heartbeat() {
-			if (this.#heartbeatBusy || !this.#running) return;
-			this.#heartbeatBusy = true;
-			const activity = this.#activity;
-			const transcript = this.#transcriptChanges();
-			const { adapter, log } = this.#d;
-			try {
-				await adapter.sessionHeartbeat(this.#sessionId, {
-					activity,
-					...transcript
-				});
-				this.#sentActivity = activity;
-				this.#acceptedTranscript(transcript);
-				this.#heartbeatFailures = 0;
-				this.#heartbeatNotBefore = 0;
-			} catch (error) {
-				const code = codeOf(error);
-				log.write("warn", "heartbeat_failed", { code });
-				this.#heartbeatFailures += 1;
-				const schedule = {
-					...this.#backoff,
-					maxMs: Math.min(this.#backoff.maxMs, this.#heartbeatMs)
-				};
-				this.#heartbeatNotBefore = this.#now() + nextRetryDelay(schedule, this.#heartbeatFailures, false, Math.random);
-				if (code === "not_found" || code === "conflict") await this.#resume(activity);
-			} finally {
-				this.#lastHeartbeatAt = this.#now();
-				this.#heartbeatBusy = false;
-			}
-		}
-		/**
-		* Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
-		* §4.3 resume), with what SessionStart registered from the map plus the transcript values,
-		* then ends a retry wait of the message watch so it reconnects at once.
-		*/
-		async #resume(activity) {
-			if (!this.#running) return;
-			const { adapter, log, map } = this.#d;
-			const model = this.#sendModel ? this.#transcript.model : void 0;
-			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
-			try {
-				const resumed = await adapter.sessionRegister({
-					harness: "claude-code",
-					harness_version: map.harness_version,
-					session_name: map.session_name,
-					activity,
-					inbound: this.#pipeline.policy,
-					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens },
-					resume: { session_id: this.#sessionId }
-				});
-				this.#sentActivity = activity;
-				this.#acceptedTranscript({
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens }
-				});
-				log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-				if (this.#state === "retrying") this.#sleepWake?.();
-			} catch (resumeError) {
-				log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
+				this.#redelivery.fetchDone();
 			}
 		}
 	};

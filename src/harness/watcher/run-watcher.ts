@@ -3,8 +3,6 @@ import {
   type Adapter,
   ERROR_EXIT_STATUS,
   type ErrorCode,
-  type HeartbeatChanges,
-  isBapError,
   type WatchHandle,
 } from "../../protocol/index.ts";
 import {
@@ -39,7 +37,11 @@ import {
 } from "../state/index.ts";
 import { watcherVersion } from "./ensure-watcher.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
-import { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
+import { RedeliverySchedule } from "./redelivery-schedule.ts";
+import { SessionHeartbeats } from "./session-heartbeats.ts";
+import { DEGRADED_NOTICE, RECONNECTED_NOTICE, WatchSupervision } from "./watch-supervision.ts";
+import { WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
+import { errorCodeOf as codeOf } from "./watcher-error-code.ts";
 import {
   acquirePidfile,
   deletePidfileIfNames,
@@ -122,12 +124,6 @@ export interface RunWatcherOptions {
   readonly log?: WatcherLog;
 }
 
-/** When a message the pipeline set aside is fetched again, in ms: its 60 s sender and body windows. */
-const SET_ASIDE_REDRIVE_MS = 60_000;
-
-const DEGRADED_NOTICE =
-  "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
-const RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
 const FATAL_NOTICE =
   "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
 
@@ -218,23 +214,29 @@ interface WatcherDeps extends RunWatcherOptions {
   readonly adapter: Adapter;
 }
 
-/** One running watcher; {@link runWatcher} builds it after taking the pidfile. */
+/**
+ * One running watcher; {@link runWatcher} builds it after taking the pidfile. It wires the pieces
+ * (each with its own contract and tests): {@link WatchSupervision} (restarts and back-off),
+ * {@link SessionHeartbeats}, {@link RedeliverySchedule} (fetching unacked messages again), the
+ * inbound pipeline and the injection pacer, to the timers, the adapter and the files.
+ */
 class Watcher {
   readonly #d: WatcherDeps;
   readonly #now: () => number;
   readonly #tickMs: number;
-  readonly #heartbeatMs: number;
-  readonly #backoff: WatcherBackoff;
   readonly #sessionId: string;
   readonly #pipeline: InboundPipeline;
   readonly #pacer: InjectionPacer;
+  readonly #supervision: WatchSupervision;
+  readonly #heartbeats: SessionHeartbeats;
+  readonly #redelivery: RedeliverySchedule;
+  readonly #transcript = new TranscriptUsageReader();
   readonly #registry: string | undefined;
   readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
-
+  readonly #done: Promise<void>;
+  #finished: (() => void) | undefined;
   #running = true;
   #exit: WatcherExit | undefined;
-  #finished: (() => void) | undefined;
-  readonly #done: Promise<void>;
   #wake: (() => void) | undefined;
   #sleepWake: (() => void) | undefined;
   #handle: WatchHandle | undefined;
@@ -242,35 +244,18 @@ class Watcher {
   #delivered = 0;
   #lastDeliveryAt: string | null = null;
   #activity: Activity = "idle";
-  #sentActivity: Activity | undefined;
-  #heartbeatBusy = false;
-  #heartbeatTask: Promise<void> = Promise.resolve();
-  #lastHeartbeatAt: number;
-  /** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
-  #heartbeatFailures = 0;
-  #heartbeatNotBefore = 0;
-  readonly #transcript = new TranscriptUsageReader();
-  #sendModel = false;
-  #sendContext = false;
-  #sentModel: string | undefined;
-  #sentContext: number | undefined;
   #ticking = false;
-  #redriving = false;
-  #redriveAt: number | undefined;
-  #failures: number[] = [];
-  #consecutive = 0;
-  #degraded = false;
 
   constructor(deps: WatcherDeps) {
     this.#d = deps;
     this.#now = deps.now ?? Date.now;
     this.#tickMs = deps.tickMs ?? 2_000;
-    this.#heartbeatMs = deps.heartbeatMs ?? 30_000;
-    this.#backoff = deps.backoff ?? WATCHER_BACKOFF;
     this.#sessionId = deps.map.brigade_session_id;
     this.#post = deps.post ?? postToInbox;
     this.#registry = registryFolder(deps.env);
-    this.#lastHeartbeatAt = this.#now();
+    const backoff = deps.backoff ?? WATCHER_BACKOFF;
+    this.#supervision = new WatchSupervision(backoff);
+    this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
     this.#pipeline = new InboundPipeline({
       now: this.#now,
       hashBody: sha256Hex,
@@ -281,6 +266,22 @@ class Watcher {
       teamName: deps.map.team_name,
       instruction: { level: deps.map.frame_level, custom: deps.map.frame_text },
       delivery: "socket",
+    });
+    this.#heartbeats = new SessionHeartbeats({
+      adapter: deps.adapter,
+      sessionId: this.#sessionId,
+      map: deps.map,
+      log: deps.log,
+      now: this.#now,
+      ...(deps.heartbeatMs === undefined ? {} : { intervalMs: deps.heartbeatMs }),
+      backoff,
+      transcript: this.#transcript,
+      policy: () => this.#pipeline.policy,
+      running: () => this.#running,
+      // A resumed session is open again: a retry wait of the message watch ends at once.
+      onResumed: () => {
+        if (this.#state === "retrying") this.#sleepWake?.();
+      },
     });
     // A predecessor may have posted within the last minute: start the mirror bucket half full.
     // Its posts may also still wait in a busy turn's queue: start with the outstanding count
@@ -308,8 +309,10 @@ class Watcher {
     this.#d.signal?.addEventListener("abort", abort, { once: true });
     try {
       const { capabilities } = await this.#d.adapter.describe();
-      this.#sendModel = capabilities.includes("session.model");
-      this.#sendContext = capabilities.includes("session.context_used_tokens");
+      this.#heartbeats.enable({
+        model: capabilities.includes("session.model"),
+        contextUsedTokens: capabilities.includes("session.context_used_tokens"),
+      });
     } catch {
       // without capabilities, the transcript values are simply not sent
     }
@@ -332,7 +335,7 @@ class Watcher {
       exit.reason === "map_changed"
     ) {
       // A heartbeat's resume still in flight would re-open the session after the close.
-      await this.#settled(this.#heartbeatTask, this.#d.closeTimeoutMs ?? 3_000);
+      await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3_000);
       await this.#closeSession();
     }
     this.#state = "stopped";
@@ -394,8 +397,7 @@ class Watcher {
   #wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, Math.max(0, ms));
-      const wake = (): void => done();
-      this.#wake = wake;
+      this.#wake = done;
       function done(): void {
         clearTimeout(timer);
         resolve();
@@ -403,7 +405,7 @@ class Watcher {
     });
   }
 
-  /** Sleeps `ms`, woken early only by stop. */
+  /** Sleeps `ms`, woken early only by stop (or a resumed session). */
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, Math.max(0, ms));
@@ -413,10 +415,6 @@ class Watcher {
         resolve();
       }
     });
-  }
-
-  #kick(): void {
-    this.#wake?.();
   }
 
   // ---- the message watch, supervised ----------------------------------------------------
@@ -471,31 +469,20 @@ class Watcher {
         this.#stop({ reason: "fatal_error", status: ERROR_EXIT_STATUS[fatal], code: fatal });
         return;
       }
-      const now = this.#now();
-      this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
-      this.#failures.push(now);
-      this.#consecutive += 1;
-      // Once slow, stay slow until the watch is live again: the failure window empties during
-      // one slow wait, and falling back to fast retries then would hammer a server that is down.
-      const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
-      if (slow && !this.#degraded) {
-        this.#degraded = true;
-        this.#notice(DEGRADED_NOTICE);
-      }
-      const delay = nextRetryDelay(this.#backoff, this.#consecutive, slow, Math.random);
+      const retry = this.#supervision.failed(this.#now());
+      if (retry.announce) this.#notice(DEGRADED_NOTICE);
       this.#setState("retrying");
-      log.write("warn", "watch_restart", { code: lastCode, delay_ms: delay, slow });
-      await this.#sleep(delay);
+      log.write("warn", "watch_restart", {
+        code: lastCode,
+        delay_ms: retry.delayMs,
+        slow: retry.slow,
+      });
+      await this.#sleep(retry.delayMs);
     }
   }
 
   #onLive(): void {
-    this.#consecutive = 0;
-    if (this.#degraded) {
-      this.#degraded = false;
-      this.#failures = [];
-      this.#notice(RECONNECTED_NOTICE);
-    }
+    if (this.#supervision.live()) this.#notice(RECONNECTED_NOTICE);
     this.#setState("live");
     this.#d.log.write("info", "watch_live");
   }
@@ -507,24 +494,11 @@ class Watcher {
     else fields.message_id = result.messageId;
     this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
     if (result.ack) void this.#ack(result.messageId);
-    // Our server sends a message once per watch connection, so what the pipeline sets aside
-    // comes back only if we fetch it: after the pipeline's 60 s windows for the sender bucket and
-    // the identical-body rule, and as soon as the queue has drained for an evicted message.
-    if (result.outcome === "rate_limited" || result.outcome === "deferred_identical") {
-      this.#redriveBy(this.#now() + SET_ASIDE_REDRIVE_MS);
+    if (result.outcome === "queued" && result.evicted !== undefined) {
+      this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
     }
-    if (result.outcome === "queued") {
-      if (result.evicted !== undefined) {
-        this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
-        this.#redriveBy(this.#now());
-      }
-      this.#kick();
-    }
-  }
-
-  /** Schedules a fetch of the unacknowledged messages no later than `at` (ms). */
-  #redriveBy(at: number): void {
-    this.#redriveAt = this.#redriveAt === undefined ? at : Math.min(this.#redriveAt, at);
+    this.#redelivery.afterOffer(result, this.#now());
+    if (result.outcome === "queued") this.#wake?.();
   }
 
   /**
@@ -538,9 +512,7 @@ class Watcher {
       this.#d.log.write("info", "ack_sent", { message_id: messageId });
     } catch (error) {
       this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
-      // Unacked, it still counts against the sender's quota on the server: fetched again soon,
-      // it is a duplicate (already in the seen store) and is acked then.
-      this.#redriveBy(this.#now() + 10 * this.#tickMs);
+      this.#redelivery.afterAckFailed(this.#now());
     }
   }
 
@@ -579,7 +551,7 @@ class Watcher {
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     if (!result.ok) {
       log.write("warn", "post_failed", { item: id, stage: result.stage, reason: result.reason });
-      if (item.kind === "message") this.#redriveAt ??= this.#now() + 10 * this.#tickMs;
+      if (item.kind === "message") this.#redelivery.afterPostFailed(this.#now());
       return false;
     }
     log.write("info", "posted", { item: id });
@@ -637,9 +609,9 @@ class Watcher {
       });
       // Our server sends a message once per watch connection: what was refused or held before
       // comes back only if we fetch it.
-      if (read.map.inbound === "accept") this.#redriveBy(this.#now());
+      if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
     }
-    if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
+    if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
     const now = this.#now();
     const activity = readRegistryActivity(this.#registry, claudePid);
     this.#pacer.observeActivity(now, activity);
@@ -652,22 +624,12 @@ class Watcher {
       const before = this.#pipeline.queued;
       const count = this.#pipeline.release(released);
       log.write("info", "released", { count });
-      if (this.#pipeline.queued - before < count) this.#redriveAt = now;
+      if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
     }
-    this.#kick();
-    const heartbeatDue =
-      this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs;
-    if (heartbeatDue && now >= this.#heartbeatNotBefore) {
-      // At most one heartbeat outstanding: a tick that finds one running leaves it be.
-      if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
-    }
-    // Only into an empty queue: a fetch into a full one would evict what it refills.
-    const redriveDue = this.#redriveAt !== undefined && now >= this.#redriveAt;
-    if (redriveDue && this.#pipeline.queued === 0 && !this.#redriving) {
-      this.#redriveAt = undefined;
-      // Not awaited: a slow server must never hold up the next liveness check.
-      void this.#redrive();
-    }
+    this.#wake?.();
+    this.#heartbeats.tick(now, this.#activity);
+    // Not awaited: a slow server must never hold up the next liveness check.
+    if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();
   }
 
   /** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
@@ -681,111 +643,16 @@ class Watcher {
     }
   }
 
-  /**
-   * Fetches the oldest unacknowledged messages once and offers them: after a failed post, a
-   * release of a message no longer in memory, or a message the pipeline set aside.
-   */
-  async #redrive(): Promise<void> {
-    if (this.#d.socketPath === "" || this.#redriving) return;
-    this.#redriving = true;
+  /** Fetches the oldest unacknowledged messages once and offers them again. */
+  async #redeliver(): Promise<void> {
     try {
+      if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
       if (this.#running) for (const message of result.messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
     } finally {
-      this.#redriving = false;
+      this.#redelivery.fetchDone();
     }
   }
-
-  // ---- heartbeats ---------------------------------------------------------------------------
-
-  /**
-   * The transcript values a heartbeat carries: only with the adapter's capability and only when
-   * they differ from what the server last accepted (a heartbeat never clears them).
-   */
-  #transcriptChanges(): Pick<HeartbeatChanges, "model" | "context_used_tokens"> {
-    const model = this.#transcript.model;
-    const tokens = this.#transcript.contextUsedTokens;
-    return {
-      ...(this.#sendModel && model !== undefined && model !== this.#sentModel ? { model } : {}),
-      ...(this.#sendContext && tokens !== undefined && tokens !== this.#sentContext
-        ? { context_used_tokens: tokens }
-        : {}),
-    };
-  }
-
-  #acceptedTranscript(sent: Pick<HeartbeatChanges, "model" | "context_used_tokens">): void {
-    if (typeof sent.model === "string") this.#sentModel = sent.model;
-    if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
-  }
-
-  async #heartbeat(): Promise<void> {
-    if (this.#heartbeatBusy || !this.#running) return;
-    this.#heartbeatBusy = true;
-    const activity = this.#activity;
-    const transcript = this.#transcriptChanges();
-    const { adapter, log } = this.#d;
-    try {
-      await adapter.sessionHeartbeat(this.#sessionId, { activity, ...transcript });
-      this.#sentActivity = activity;
-      this.#acceptedTranscript(transcript);
-      this.#heartbeatFailures = 0;
-      this.#heartbeatNotBefore = 0;
-    } catch (error) {
-      const code = codeOf(error);
-      log.write("warn", "heartbeat_failed", { code });
-      // A flip or a stale value would otherwise retry at every tick against a server that is
-      // down: the watch's back-off schedule, capped at the heartbeat interval.
-      this.#heartbeatFailures += 1;
-      const schedule = {
-        ...this.#backoff,
-        maxMs: Math.min(this.#backoff.maxMs, this.#heartbeatMs),
-      };
-      this.#heartbeatNotBefore =
-        this.#now() + nextRetryDelay(schedule, this.#heartbeatFailures, false, Math.random);
-      if (code === "not_found" || code === "conflict") await this.#resume(activity);
-    } finally {
-      this.#lastHeartbeatAt = this.#now();
-      this.#heartbeatBusy = false;
-    }
-  }
-
-  /**
-   * Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
-   * §4.3 resume), with what SessionStart registered from the map plus the transcript values,
-   * then ends a retry wait of the message watch so it reconnects at once.
-   */
-  async #resume(activity: Activity): Promise<void> {
-    if (!this.#running) return;
-    const { adapter, log, map } = this.#d;
-    const model = this.#sendModel ? this.#transcript.model : undefined;
-    const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : undefined;
-    try {
-      const resumed = await adapter.sessionRegister({
-        harness: "claude-code",
-        harness_version: map.harness_version,
-        session_name: map.session_name,
-        activity,
-        inbound: this.#pipeline.policy,
-        ...(map.workspace_label === undefined ? {} : { workspace_label: map.workspace_label }),
-        ...(model === undefined ? {} : { model }),
-        ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
-        resume: { session_id: this.#sessionId },
-      });
-      this.#sentActivity = activity;
-      this.#acceptedTranscript({
-        ...(model === undefined ? {} : { model }),
-        ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
-      });
-      log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-      if (this.#state === "retrying") this.#sleepWake?.();
-    } catch (resumeError) {
-      log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
-    }
-  }
-}
-
-function codeOf(error: unknown): string {
-  return isBapError(error) ? error.code : "internal";
 }
