@@ -9772,6 +9772,38 @@ var init_session_heartbeats = __esmMin((() => {
 	};
 }));
 
+// src/harness/watcher/wakeable-wait.ts
+var GLOBAL_TIMERS, WakeableWait;
+var init_wakeable_wait = __esmMin((() => {
+	GLOBAL_TIMERS = {
+		setTimeout: (callback, ms) => setTimeout(callback, ms),
+		clearTimeout: (handle) => clearTimeout(handle)
+	};
+	WakeableWait = class {
+		#timers;
+		#end;
+		constructor(timers = GLOBAL_TIMERS) {
+			this.#timers = timers;
+		}
+		/** Resolves after `ms` or at the next {@link wake}, whichever comes first. */
+		wait(ms) {
+			const timers = this.#timers;
+			return new Promise((resolve) => {
+				const timer = timers.setTimeout(end, Math.max(0, ms));
+				this.#end = end;
+				function end() {
+					timers.clearTimeout(timer);
+					resolve();
+				}
+			});
+		}
+		/** Ends the latest wait now. */
+		wake() {
+			this.#end?.();
+		}
+	};
+}));
+
 // src/harness/watcher/watch-supervision.ts
 var DEGRADED_NOTICE, RECONNECTED_NOTICE, WatchSupervision;
 var init_watch_supervision = __esmMin((() => {
@@ -9817,6 +9849,98 @@ var init_watch_supervision = __esmMin((() => {
 			this.#degraded = false;
 			this.#failures = [];
 			return true;
+		}
+	};
+}));
+
+// src/harness/watcher/supervised-watch.ts
+var FATAL_CODES, SupervisedWatch;
+var init_supervised_watch = __esmMin((() => {
+	init_wakeable_wait();
+	init_watch_supervision();
+	init_watcher_error_code();
+	FATAL_CODES = /* @__PURE__ */ new Set([
+		"unauthenticated",
+		"unauthorized",
+		"protocol_mismatch",
+		"config"
+	]);
+	SupervisedWatch = class {
+		#o;
+		#retryWait;
+		#handle;
+		constructor(options) {
+			this.#o = options;
+			this.#retryWait = options.retryWait ?? new WakeableWait();
+		}
+		/**
+		* Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its code; the
+		* caller writes the notice and stops).
+		*/
+		async run() {
+			const { adapter, log, sessionId } = this.#o;
+			while (this.#o.running()) {
+				let fatal;
+				let lastCode = "stream_ended";
+				const handle = adapter.messageWatch(sessionId);
+				this.#handle = handle;
+				try {
+					for await (const event of handle.events) {
+						if (!this.#o.running()) break;
+						switch (event.event) {
+							case "ready":
+								this.#live();
+								break;
+							case "message":
+								this.#o.onMessage(event.message);
+								break;
+							case "status":
+								if (event.state === "live") this.#live();
+								else this.#o.onRetrying();
+								break;
+							case "error":
+								lastCode = event.error.code;
+								log.write("warn", "watch_error", {
+									code: event.error.code,
+									retryable: event.error.retryable
+								});
+								if (!event.error.retryable && FATAL_CODES.has(event.error.code)) fatal = event.error.code;
+								break;
+							case "acked": log.write("debug", "acked", { count: event.message_ids.length });
+						}
+					}
+				} catch (error) {
+					lastCode = errorCodeOf(error);
+					log.write("warn", "watch_crashed", { code: lastCode });
+				}
+				this.#handle = void 0;
+				await handle.close().catch(() => {});
+				if (!this.#o.running()) return void 0;
+				if (fatal !== void 0) return fatal;
+				const retry = this.#o.supervision.failed(this.#o.now());
+				if (retry.announce) this.#o.notice(DEGRADED_NOTICE);
+				this.#o.onRetrying();
+				log.write("warn", "watch_restart", {
+					code: lastCode,
+					delay_ms: retry.delayMs,
+					slow: retry.slow
+				});
+				await this.#retryWait.wait(retry.delayMs);
+			}
+		}
+		/** Ends a retry wait now (the session was just re-opened), so the watch reconnects at once. */
+		retryNow() {
+			this.#retryWait.wake();
+		}
+		/** After `running()` turned false: closes the open handle and ends a retry wait. */
+		stop() {
+			this.#handle?.close().catch(() => {});
+			this.#retryWait.wake();
+		}
+		#live() {
+			if (this.#o.supervision.live()) this.#o.notice(RECONNECTED_NOTICE);
+			this.#o.onLive();
+			this.#o.log.write("info", "watch_live");
 		}
 	};
 }));
@@ -9869,6 +9993,49 @@ var init_watcher_log = __esmMin((() => {
 	init_local_files();
 	WATCHER_LOG_MAX_BYTES = 5e6;
 	MAX_FIELD_CHARS = 200;
+}));
+
+// src/harness/watcher/watcher-status-board.ts
+var WatcherStatusBoard;
+var init_watcher_status_board = __esmMin((() => {
+	init_watcher_files();
+	WatcherStatusBoard = class {
+		#o;
+		#state = "connecting";
+		#delivered = 0;
+		#lastDeliveryAt = null;
+		constructor(options) {
+			this.#o = options;
+		}
+		/** The current state. */
+		get state() {
+			return this.#state;
+		}
+		/** Moves to `state`, writing the file only when it changes. */
+		set(state) {
+			if (state === this.#state) return;
+			this.#state = state;
+			this.write();
+		}
+		/** Counts one delivered message at the clock's now and writes the file. */
+		delivered() {
+			this.#delivered += 1;
+			this.#lastDeliveryAt = new Date(this.#o.now()).toISOString();
+			this.write();
+		}
+		/** Writes the file as it stands. */
+		write() {
+			writeWatcherStatus(this.#o.layout, this.#o.claudePid, {
+				version: 1,
+				pid: this.#o.pid,
+				brigade_session_id: this.#o.sessionId,
+				state: this.#state,
+				last_delivery_at: this.#lastDeliveryAt,
+				delivered: this.#delivered,
+				updated_at: new Date(this.#o.now()).toISOString()
+			});
+		}
+	};
 }));
 
 // src/harness/watcher/run-watcher.ts
@@ -9965,7 +10132,7 @@ async function runWatcher(options) {
 		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
 	}
 }
-var FATAL_CODES, FATAL_NOTICE, Watcher;
+var FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
@@ -9977,17 +10144,14 @@ var init_run_watcher = __esmMin((() => {
 	init_process_probe();
 	init_redelivery_schedule();
 	init_session_heartbeats();
+	init_supervised_watch();
+	init_wakeable_wait();
 	init_watch_supervision();
 	init_watcher_backoff();
 	init_watcher_error_code();
 	init_watcher_files();
 	init_watcher_log();
-	FATAL_CODES = /* @__PURE__ */ new Set([
-		"unauthenticated",
-		"unauthorized",
-		"protocol_mismatch",
-		"config"
-	]);
+	init_watcher_status_board();
 	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
 	Watcher = class {
 		#d;
@@ -9996,7 +10160,6 @@ var init_run_watcher = __esmMin((() => {
 		#sessionId;
 		#pipeline;
 		#pacer;
-		#supervision;
 		#heartbeats;
 		#redelivery;
 		#transcript = new TranscriptUsageReader();
@@ -10006,12 +10169,9 @@ var init_run_watcher = __esmMin((() => {
 		#finished;
 		#running = true;
 		#exit;
-		#wake;
-		#sleepWake;
-		#handle;
-		#state = "connecting";
-		#delivered = 0;
-		#lastDeliveryAt = null;
+		#work = new WakeableWait();
+		#watch;
+		#status;
 		#activity = "idle";
 		#ticking = false;
 		constructor(deps) {
@@ -10022,7 +10182,25 @@ var init_run_watcher = __esmMin((() => {
 			this.#post = deps.post ?? postToInbox;
 			this.#registry = registryFolder(deps.env);
 			const backoff = deps.backoff ?? WATCHER_BACKOFF;
-			this.#supervision = new WatchSupervision(backoff);
+			this.#status = new WatcherStatusBoard({
+				layout: deps.layout,
+				claudePid: String(deps.map.claude_pid),
+				sessionId: this.#sessionId,
+				pid: process.pid,
+				now: this.#now
+			});
+			this.#watch = new SupervisedWatch({
+				adapter: deps.adapter,
+				sessionId: this.#sessionId,
+				log: deps.log,
+				now: this.#now,
+				supervision: new WatchSupervision(backoff),
+				running: () => this.#running,
+				notice: (line) => this.#notice(line),
+				onMessage: (envelope) => this.#offer(envelope),
+				onLive: () => this.#status.set("live"),
+				onRetrying: () => this.#status.set("retrying")
+			});
 			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
 			this.#pipeline = new InboundPipeline({
 				now: this.#now,
@@ -10050,7 +10228,7 @@ var init_run_watcher = __esmMin((() => {
 				policy: () => this.#pipeline.policy,
 				running: () => this.#running,
 				onResumed: () => {
-					if (this.#state === "retrying") this.#sleepWake?.();
+					if (this.#status.state === "retrying") this.#watch.retryNow();
 				}
 			});
 			this.#pacer = new InjectionPacer({
@@ -10069,7 +10247,7 @@ var init_run_watcher = __esmMin((() => {
 				socket: this.#d.socketPath === "" ? "none" : "set",
 				policy: this.#pipeline.policy
 			});
-			this.#writeStatus();
+			this.#status.write();
 			const abort = () => this.#stop({
 				reason: "signal",
 				status: 0
@@ -10091,9 +10269,8 @@ var init_run_watcher = __esmMin((() => {
 			await this.#done;
 			clearInterval(timer);
 			this.#d.signal?.removeEventListener("abort", abort);
-			this.#handle?.close().catch(() => {});
-			this.#wake?.();
-			this.#sleepWake?.();
+			this.#watch.stop();
+			this.#work.wake();
 			await Promise.allSettled(tasks);
 			const exit = this.#exit ?? {
 				reason: "signal",
@@ -10103,8 +10280,7 @@ var init_run_watcher = __esmMin((() => {
 				await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3e3);
 				await this.#closeSession();
 			}
-			this.#state = "stopped";
-			this.#writeStatus();
+			this.#status.set("stopped");
 			log.write("info", "watcher_stopped", {
 				reason: exit.reason,
 				status: exit.status
@@ -10135,110 +10311,19 @@ var init_run_watcher = __esmMin((() => {
 				clearTimeout(timer);
 			}
 		}
-		#setState(state) {
-			if (state === this.#state) return;
-			this.#state = state;
-			this.#writeStatus();
-		}
-		#writeStatus() {
-			writeWatcherStatus(this.#d.layout, String(this.#d.map.claude_pid), {
-				version: 1,
-				pid: process.pid,
-				brigade_session_id: this.#sessionId,
-				state: this.#state,
-				last_delivery_at: this.#lastDeliveryAt,
-				delivered: this.#delivered,
-				updated_at: new Date(this.#now()).toISOString()
+		/** Runs the supervised watch; a fatal error stops the watcher with its notice. */
+		async #supervise() {
+			const fatal = await this.#watch.run();
+			if (fatal === void 0) return;
+			this.#notice(FATAL_NOTICE);
+			this.#stop({
+				reason: "fatal_error",
+				status: ERROR_EXIT_STATUS[fatal],
+				code: fatal
 			});
 		}
 		#notice(line) {
 			writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
-		}
-		/** Waits for a wake-up (new work, a tick) or `ms`. */
-		#wait(ms) {
-			return new Promise((resolve) => {
-				const timer = setTimeout(done, Math.max(0, ms));
-				this.#wake = done;
-				function done() {
-					clearTimeout(timer);
-					resolve();
-				}
-			});
-		}
-		/** Sleeps `ms`, woken early only by stop (or a resumed session). */
-		#sleep(ms) {
-			return new Promise((resolve) => {
-				const timer = setTimeout(done, Math.max(0, ms));
-				this.#sleepWake = done;
-				function done() {
-					clearTimeout(timer);
-					resolve();
-				}
-			});
-		}
-		async #supervise() {
-			const { adapter, log } = this.#d;
-			while (this.#running) {
-				let fatal;
-				let lastCode = "stream_ended";
-				const handle = adapter.messageWatch(this.#sessionId);
-				this.#handle = handle;
-				try {
-					for await (const event of handle.events) {
-						if (!this.#running) break;
-						switch (event.event) {
-							case "ready":
-								this.#onLive();
-								break;
-							case "message":
-								this.#offer(event.message);
-								break;
-							case "status":
-								if (event.state === "live") this.#onLive();
-								else this.#setState("retrying");
-								break;
-							case "error":
-								lastCode = event.error.code;
-								log.write("warn", "watch_error", {
-									code: event.error.code,
-									retryable: event.error.retryable
-								});
-								if (!event.error.retryable && FATAL_CODES.has(event.error.code)) fatal = event.error.code;
-								break;
-							case "acked": log.write("debug", "acked", { count: event.message_ids.length });
-						}
-					}
-				} catch (error) {
-					lastCode = errorCodeOf(error);
-					log.write("warn", "watch_crashed", { code: lastCode });
-				}
-				this.#handle = void 0;
-				await handle.close().catch(() => {});
-				if (!this.#running) return;
-				if (fatal !== void 0) {
-					this.#notice(FATAL_NOTICE);
-					this.#stop({
-						reason: "fatal_error",
-						status: ERROR_EXIT_STATUS[fatal],
-						code: fatal
-					});
-					return;
-				}
-				const retry = this.#supervision.failed(this.#now());
-				if (retry.announce) this.#notice(DEGRADED_NOTICE);
-				this.#setState("retrying");
-				log.write("warn", "watch_restart", {
-					code: lastCode,
-					delay_ms: retry.delayMs,
-					slow: retry.slow
-				});
-				await this.#sleep(retry.delayMs);
-			}
-		}
-		#onLive() {
-			if (this.#supervision.live()) this.#notice(RECONNECTED_NOTICE);
-			this.#setState("live");
-			this.#d.log.write("info", "watch_live");
 		}
 		#offer(envelope) {
 			const result = this.#pipeline.offer(envelope);
@@ -10249,7 +10334,7 @@ var init_run_watcher = __esmMin((() => {
 			if (result.ack) this.#ack(result.messageId);
 			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
 			this.#redelivery.afterOffer(result, this.#now());
-			if (result.outcome === "queued") this.#wake?.();
+			if (result.outcome === "queued") this.#work.wake();
 		}
 		/**
 		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
@@ -10272,17 +10357,17 @@ var init_run_watcher = __esmMin((() => {
 			while (this.#running) {
 				const head = this.#pipeline.peek();
 				if (head === void 0) {
-					await this.#wait(this.#tickMs);
+					await this.#work.wait(this.#tickMs);
 					continue;
 				}
 				const now = this.#now();
 				const at = this.#pacer.nextPostAt(now, head.text);
 				if (at > now) {
-					await this.#wait(Math.min(at - now, this.#tickMs));
+					await this.#work.wait(Math.min(at - now, this.#tickMs));
 					continue;
 				}
 				const item = this.#pipeline.next();
-				if (!await this.#postItem(item)) await this.#wait(this.#tickMs);
+				if (!await this.#postItem(item)) await this.#work.wait(this.#tickMs);
 			}
 		}
 		async #postItem(item) {
@@ -10306,9 +10391,7 @@ var init_run_watcher = __esmMin((() => {
 			}
 			log.write("info", "posted", { item: id });
 			if (done.ack) {
-				this.#delivered += 1;
-				this.#lastDeliveryAt = new Date(this.#now()).toISOString();
-				this.#writeStatus();
+				this.#status.delivered();
 				await this.#ack(done.messageId);
 			}
 			return true;
@@ -10380,7 +10463,7 @@ var init_run_watcher = __esmMin((() => {
 				log.write("info", "released", { count });
 				if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
 			}
-			this.#wake?.();
+			this.#work.wake();
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
 		}

@@ -3,7 +3,6 @@ import {
   type Adapter,
   ERROR_EXIT_STATUS,
   type ErrorCode,
-  type WatchHandle,
 } from "../../protocol/index.ts";
 import {
   type HarnessAdapterTarget,
@@ -39,18 +38,19 @@ import { watcherVersion } from "./ensure-watcher.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import { RedeliverySchedule } from "./redelivery-schedule.ts";
 import { SessionHeartbeats } from "./session-heartbeats.ts";
-import { DEGRADED_NOTICE, RECONNECTED_NOTICE, WatchSupervision } from "./watch-supervision.ts";
+import { SupervisedWatch } from "./supervised-watch.ts";
+import { WakeableWait } from "./wakeable-wait.ts";
+import { WatchSupervision } from "./watch-supervision.ts";
 import { WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 import { errorCodeOf as codeOf } from "./watcher-error-code.ts";
 import {
   acquirePidfile,
   deletePidfileIfNames,
   tokenSha256,
-  type WatcherState,
   writeWatcherNotice,
-  writeWatcherStatus,
 } from "./watcher-files.ts";
 import { fileWatcherLog, type WatcherLog } from "./watcher-log.ts";
+import { WatcherStatusBoard } from "./watcher-status-board.ts";
 
 /**
  * Why {@link runWatcher} returned: `claude_gone` (Claude Code's pid is dead, a zombie or reused),
@@ -86,14 +86,6 @@ export interface WatcherExit {
   /** The error code, for `fatal_error`. */
   readonly code?: ErrorCode;
 }
-
-/** Codes that stop the watcher (claude-code.md §7.4: exit statuses 4, 5, 10, 11). */
-const FATAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "unauthenticated",
-  "unauthorized",
-  "protocol_mismatch",
-  "config",
-]);
 
 /** Inputs of {@link runWatcher}; everything but `claudePid` and `env` has a default. */
 export interface RunWatcherOptions {
@@ -227,7 +219,6 @@ class Watcher {
   readonly #sessionId: string;
   readonly #pipeline: InboundPipeline;
   readonly #pacer: InjectionPacer;
-  readonly #supervision: WatchSupervision;
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
   readonly #transcript = new TranscriptUsageReader();
@@ -237,12 +228,9 @@ class Watcher {
   #finished: (() => void) | undefined;
   #running = true;
   #exit: WatcherExit | undefined;
-  #wake: (() => void) | undefined;
-  #sleepWake: (() => void) | undefined;
-  #handle: WatchHandle | undefined;
-  #state: WatcherState = "connecting";
-  #delivered = 0;
-  #lastDeliveryAt: string | null = null;
+  readonly #work = new WakeableWait();
+  readonly #watch: SupervisedWatch;
+  readonly #status: WatcherStatusBoard;
   #activity: Activity = "idle";
   #ticking = false;
 
@@ -254,7 +242,25 @@ class Watcher {
     this.#post = deps.post ?? postToInbox;
     this.#registry = registryFolder(deps.env);
     const backoff = deps.backoff ?? WATCHER_BACKOFF;
-    this.#supervision = new WatchSupervision(backoff);
+    this.#status = new WatcherStatusBoard({
+      layout: deps.layout,
+      claudePid: String(deps.map.claude_pid),
+      sessionId: this.#sessionId,
+      pid: process.pid,
+      now: this.#now,
+    });
+    this.#watch = new SupervisedWatch({
+      adapter: deps.adapter,
+      sessionId: this.#sessionId,
+      log: deps.log,
+      now: this.#now,
+      supervision: new WatchSupervision(backoff),
+      running: () => this.#running,
+      notice: (line) => this.#notice(line),
+      onMessage: (envelope) => this.#offer(envelope),
+      onLive: () => this.#status.set("live"),
+      onRetrying: () => this.#status.set("retrying"),
+    });
     this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
     this.#pipeline = new InboundPipeline({
       now: this.#now,
@@ -280,7 +286,7 @@ class Watcher {
       running: () => this.#running,
       // A resumed session is open again: a retry wait of the message watch ends at once.
       onResumed: () => {
-        if (this.#state === "retrying") this.#sleepWake?.();
+        if (this.#status.state === "retrying") this.#watch.retryNow();
       },
     });
     // A predecessor may have posted within the last minute: start the mirror bucket half full.
@@ -303,7 +309,7 @@ class Watcher {
       socket: this.#d.socketPath === "" ? "none" : "set",
       policy: this.#pipeline.policy,
     });
-    this.#writeStatus();
+    this.#status.write();
     const abort = (): void => this.#stop({ reason: "signal", status: 0 });
     if (this.#d.signal?.aborted === true) abort();
     this.#d.signal?.addEventListener("abort", abort, { once: true });
@@ -324,9 +330,8 @@ class Watcher {
     await this.#done;
     clearInterval(timer);
     this.#d.signal?.removeEventListener("abort", abort);
-    this.#handle?.close().catch(() => {});
-    this.#wake?.();
-    this.#sleepWake?.();
+    this.#watch.stop();
+    this.#work.wake();
     await Promise.allSettled(tasks);
     const exit = this.#exit ?? { reason: "signal", status: 0 };
     if (
@@ -338,8 +343,7 @@ class Watcher {
       await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3_000);
       await this.#closeSession();
     }
-    this.#state = "stopped";
-    this.#writeStatus();
+    this.#status.set("stopped");
     log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
     return exit;
   }
@@ -371,120 +375,16 @@ class Watcher {
     }
   }
 
-  #setState(state: WatcherState): void {
-    if (state === this.#state) return;
-    this.#state = state;
-    this.#writeStatus();
-  }
-
-  #writeStatus(): void {
-    writeWatcherStatus(this.#d.layout, String(this.#d.map.claude_pid), {
-      version: 1,
-      pid: process.pid,
-      brigade_session_id: this.#sessionId,
-      state: this.#state,
-      last_delivery_at: this.#lastDeliveryAt,
-      delivered: this.#delivered,
-      updated_at: new Date(this.#now()).toISOString(),
-    });
+  /** Runs the supervised watch; a fatal error stops the watcher with its notice. */
+  async #supervise(): Promise<void> {
+    const fatal = await this.#watch.run();
+    if (fatal === undefined) return;
+    this.#notice(FATAL_NOTICE);
+    this.#stop({ reason: "fatal_error", status: ERROR_EXIT_STATUS[fatal], code: fatal });
   }
 
   #notice(line: string): void {
     writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
-  }
-
-  /** Waits for a wake-up (new work, a tick) or `ms`. */
-  #wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      this.#wake = done;
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  }
-
-  /** Sleeps `ms`, woken early only by stop (or a resumed session). */
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      this.#sleepWake = done;
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  }
-
-  // ---- the message watch, supervised ----------------------------------------------------
-
-  async #supervise(): Promise<void> {
-    const { adapter, log } = this.#d;
-    while (this.#running) {
-      let fatal: ErrorCode | undefined;
-      let lastCode = "stream_ended";
-      const handle = adapter.messageWatch(this.#sessionId);
-      this.#handle = handle;
-      try {
-        for await (const event of handle.events) {
-          if (!this.#running) break;
-          switch (event.event) {
-            case "ready":
-              this.#onLive();
-              break;
-            case "message":
-              this.#offer(event.message);
-              break;
-            case "status":
-              if (event.state === "live") this.#onLive();
-              else this.#setState("retrying");
-              break;
-            case "error":
-              lastCode = event.error.code;
-              log.write("warn", "watch_error", {
-                code: event.error.code,
-                retryable: event.error.retryable,
-              });
-              if (!event.error.retryable && FATAL_CODES.has(event.error.code)) {
-                fatal = event.error.code;
-              }
-              break;
-            case "acked":
-              log.write("debug", "acked", { count: event.message_ids.length });
-              break;
-            case "heartbeat_ok":
-              break;
-          }
-        }
-      } catch (error) {
-        lastCode = codeOf(error);
-        log.write("warn", "watch_crashed", { code: lastCode });
-      }
-      this.#handle = undefined;
-      await handle.close().catch(() => {});
-      if (!this.#running) return;
-      if (fatal !== undefined) {
-        this.#notice(FATAL_NOTICE);
-        this.#stop({ reason: "fatal_error", status: ERROR_EXIT_STATUS[fatal], code: fatal });
-        return;
-      }
-      const retry = this.#supervision.failed(this.#now());
-      if (retry.announce) this.#notice(DEGRADED_NOTICE);
-      this.#setState("retrying");
-      log.write("warn", "watch_restart", {
-        code: lastCode,
-        delay_ms: retry.delayMs,
-        slow: retry.slow,
-      });
-      await this.#sleep(retry.delayMs);
-    }
-  }
-
-  #onLive(): void {
-    if (this.#supervision.live()) this.#notice(RECONNECTED_NOTICE);
-    this.#setState("live");
-    this.#d.log.write("info", "watch_live");
   }
 
   #offer(envelope: unknown): void {
@@ -498,7 +398,7 @@ class Watcher {
       this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
     }
     this.#redelivery.afterOffer(result, this.#now());
-    if (result.outcome === "queued") this.#wake?.();
+    if (result.outcome === "queued") this.#work.wake();
   }
 
   /**
@@ -522,18 +422,18 @@ class Watcher {
     while (this.#running) {
       const head = this.#pipeline.peek();
       if (head === undefined) {
-        await this.#wait(this.#tickMs);
+        await this.#work.wait(this.#tickMs);
         continue;
       }
       const now = this.#now();
       const at = this.#pacer.nextPostAt(now, head.text);
       if (at > now) {
-        await this.#wait(Math.min(at - now, this.#tickMs));
+        await this.#work.wait(Math.min(at - now, this.#tickMs));
         continue;
       }
       const item = this.#pipeline.next() as InboundItem;
       const ok = await this.#postItem(item);
-      if (!ok) await this.#wait(this.#tickMs);
+      if (!ok) await this.#work.wait(this.#tickMs);
     }
   }
 
@@ -556,9 +456,7 @@ class Watcher {
     }
     log.write("info", "posted", { item: id });
     if (done.ack) {
-      this.#delivered += 1;
-      this.#lastDeliveryAt = new Date(this.#now()).toISOString();
-      this.#writeStatus();
+      this.#status.delivered();
       await this.#ack(done.messageId);
     }
     return true;
@@ -626,7 +524,7 @@ class Watcher {
       log.write("info", "released", { count });
       if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
     }
-    this.#wake?.();
+    this.#work.wake();
     this.#heartbeats.tick(now, this.#activity);
     // Not awaited: a slow server must never hold up the next liveness check.
     if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();

@@ -33,7 +33,9 @@ function setup(
     transcript: over.transcript ?? { model: undefined, contextUsedTokens: undefined },
     policy: () => "hold",
     running: over.running ?? (() => true),
-    onResumed: () => void (resumed += 1),
+    onResumed: () => {
+      resumed += 1;
+    },
   });
   /** Ticks at `at` (ms) with `activity` and waits for the heartbeat it started, if any. */
   const tickAt = async (at: number, activity: "idle" | "busy" = "idle"): Promise<void> => {
