@@ -9558,6 +9558,73 @@ var init_pacing = __esmMin((() => {
 	init_pacer_limits();
 }));
 
+// src/harness/watcher/inbox-delivery.ts
+/**
+* The pacer of a watcher that may follow another one (a respawn, a crash): the mirror bucket
+* starts with 12 of its 25 tokens, since the predecessor may have posted within the last minute
+* and Claude Code's bucket is per sender; and the outstanding count starts full, since the
+* predecessor's posts may still wait in a busy turn's queue, so nothing is posted until the
+* registry shows the session idle (at once when it already is).
+*
+* @example const pacer = successorPacer(clock());
+*/
+function successorPacer(now) {
+	return new InjectionPacer({
+		now,
+		initialTokens: 12,
+		initialOutstanding: PACER_LIMITS.outstandingCap
+	});
+}
+var InboxDelivery;
+var init_inbox_delivery = __esmMin((() => {
+	init_pacing();
+	InboxDelivery = class {
+		#o;
+		constructor(options) {
+			this.#o = options;
+		}
+		/** Delivers until `running()` is false. */
+		async run() {
+			const { pipeline, pacer, tickMs, work } = this.#o;
+			while (this.#o.running()) {
+				const head = pipeline.peek();
+				if (head === void 0) {
+					await work.wait(tickMs);
+					continue;
+				}
+				const now = this.#o.now();
+				const at = pacer.nextPostAt(now, head.text);
+				if (at > now) {
+					await work.wait(Math.min(at - now, tickMs));
+					continue;
+				}
+				const item = pipeline.next();
+				if (item === void 0) continue;
+				if (!await this.#postItem(item)) await work.wait(tickMs);
+			}
+		}
+		async #postItem(item) {
+			const { log, pacer, pipeline } = this.#o;
+			const result = await this.#o.post(item.text);
+			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
+			const done = pipeline.done(item, result.ok ? void 0 : result.reason);
+			const id = item.kind === "message" ? item.message.message_id : item.notice;
+			if (!result.ok) {
+				log.write("warn", "post_failed", {
+					item: id,
+					stage: result.stage,
+					reason: result.reason
+				});
+				if (item.kind === "message") this.#o.onPostFailed();
+				return false;
+			}
+			log.write("info", "posted", { item: id });
+			if (done.ack) await this.#o.onDelivered(done.messageId);
+			return true;
+		}
+	};
+}));
+
 // src/harness/watcher/redelivery-schedule.ts
 var SET_ASIDE_REFETCH_MS, RedeliverySchedule;
 var init_redelivery_schedule = __esmMin((() => {
@@ -10138,9 +10205,9 @@ var init_run_watcher = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_inbound();
-	init_pacing();
 	init_state();
 	init_ensure_watcher();
+	init_inbox_delivery();
 	init_process_probe();
 	init_redelivery_schedule();
 	init_session_heartbeats();
@@ -10160,6 +10227,7 @@ var init_run_watcher = __esmMin((() => {
 		#sessionId;
 		#pipeline;
 		#pacer;
+		#delivery;
 		#heartbeats;
 		#redelivery;
 		#transcript = new TranscriptUsageReader();
@@ -10231,10 +10299,25 @@ var init_run_watcher = __esmMin((() => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				}
 			});
-			this.#pacer = new InjectionPacer({
-				now: this.#now(),
-				initialTokens: 12,
-				initialOutstanding: PACER_LIMITS.outstandingCap
+			this.#pacer = successorPacer(this.#now());
+			this.#delivery = new InboxDelivery({
+				pipeline: this.#pipeline,
+				pacer: this.#pacer,
+				post: (content) => this.#post({
+					socketPath: deps.socketPath,
+					token: deps.token,
+					content
+				}),
+				log: deps.log,
+				now: this.#now,
+				tickMs: this.#tickMs,
+				work: this.#work,
+				running: () => this.#running,
+				onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
+				onDelivered: async (messageId) => {
+					this.#status.delivered();
+					await this.#ack(messageId);
+				}
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -10262,7 +10345,7 @@ var init_run_watcher = __esmMin((() => {
 				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
-			const tasks = [this.#deliver()];
+			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
 			this.#tick();
@@ -10352,49 +10435,6 @@ var init_run_watcher = __esmMin((() => {
 				});
 				this.#redelivery.afterAckFailed(this.#now());
 			}
-		}
-		async #deliver() {
-			while (this.#running) {
-				const head = this.#pipeline.peek();
-				if (head === void 0) {
-					await this.#work.wait(this.#tickMs);
-					continue;
-				}
-				const now = this.#now();
-				const at = this.#pacer.nextPostAt(now, head.text);
-				if (at > now) {
-					await this.#work.wait(Math.min(at - now, this.#tickMs));
-					continue;
-				}
-				const item = this.#pipeline.next();
-				if (!await this.#postItem(item)) await this.#work.wait(this.#tickMs);
-			}
-		}
-		async #postItem(item) {
-			const { log } = this.#d;
-			const result = await this.#post({
-				socketPath: this.#d.socketPath,
-				token: this.#d.token,
-				content: item.text
-			});
-			if (result.ok || result.stage === "failed" && result.connected) this.#pacer.record(this.#now(), item.text);
-			const done = this.#pipeline.done(item, result.ok ? void 0 : result.reason);
-			const id = item.kind === "message" ? item.message.message_id : item.notice;
-			if (!result.ok) {
-				log.write("warn", "post_failed", {
-					item: id,
-					stage: result.stage,
-					reason: result.reason
-				});
-				if (item.kind === "message") this.#redelivery.afterPostFailed(this.#now());
-				return false;
-			}
-			log.write("info", "posted", { item: id });
-			if (done.ack) {
-				this.#status.delivered();
-				await this.#ack(done.messageId);
-			}
-			return true;
 		}
 		async #tick() {
 			if (this.#ticking || !this.#running) return;

@@ -20,8 +20,8 @@ import {
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
-import { InjectionPacer, PACER_LIMITS } from "../pacing/index.ts";
+import { InboundPipeline } from "../inbound/index.ts";
+import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
@@ -35,6 +35,7 @@ import {
   stateLayout,
 } from "../state/index.ts";
 import { watcherVersion } from "./ensure-watcher.ts";
+import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import { RedeliverySchedule } from "./redelivery-schedule.ts";
 import { SessionHeartbeats } from "./session-heartbeats.ts";
@@ -219,6 +220,7 @@ class Watcher {
   readonly #sessionId: string;
   readonly #pipeline: InboundPipeline;
   readonly #pacer: InjectionPacer;
+  readonly #delivery: InboxDelivery;
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
   readonly #transcript = new TranscriptUsageReader();
@@ -289,13 +291,21 @@ class Watcher {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
     });
-    // A predecessor may have posted within the last minute: start the mirror bucket half full.
-    // Its posts may also still wait in a busy turn's queue: start with the outstanding count
-    // full, so nothing is posted until the registry shows the session idle.
-    this.#pacer = new InjectionPacer({
-      now: this.#now(),
-      initialTokens: 12,
-      initialOutstanding: PACER_LIMITS.outstandingCap,
+    this.#pacer = successorPacer(this.#now());
+    this.#delivery = new InboxDelivery({
+      pipeline: this.#pipeline,
+      pacer: this.#pacer,
+      post: (content) => this.#post({ socketPath: deps.socketPath, token: deps.token, content }),
+      log: deps.log,
+      now: this.#now,
+      tickMs: this.#tickMs,
+      work: this.#work,
+      running: () => this.#running,
+      onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
+      onDelivered: async (messageId) => {
+        this.#status.delivered();
+        await this.#ack(messageId);
+      },
     });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
@@ -323,7 +333,7 @@ class Watcher {
       // without capabilities, the transcript values are simply not sent
     }
     const timer = setInterval(() => void this.#tick(), this.#tickMs);
-    const tasks = [this.#deliver()];
+    const tasks = [this.#delivery.run()];
     if (this.#d.socketPath !== "") tasks.push(this.#supervise());
     else log.write("warn", "watcher_no_socket");
     void this.#tick();
@@ -414,52 +424,6 @@ class Watcher {
       this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
       this.#redelivery.afterAckFailed(this.#now());
     }
-  }
-
-  // ---- delivery ---------------------------------------------------------------------------
-
-  async #deliver(): Promise<void> {
-    while (this.#running) {
-      const head = this.#pipeline.peek();
-      if (head === undefined) {
-        await this.#work.wait(this.#tickMs);
-        continue;
-      }
-      const now = this.#now();
-      const at = this.#pacer.nextPostAt(now, head.text);
-      if (at > now) {
-        await this.#work.wait(Math.min(at - now, this.#tickMs));
-        continue;
-      }
-      const item = this.#pipeline.next() as InboundItem;
-      const ok = await this.#postItem(item);
-      if (!ok) await this.#work.wait(this.#tickMs);
-    }
-  }
-
-  async #postItem(item: InboundItem): Promise<boolean> {
-    const { log } = this.#d;
-    const result = await this.#post({
-      socketPath: this.#d.socketPath,
-      token: this.#d.token,
-      content: item.text,
-    });
-    if (result.ok || (result.stage === "failed" && result.connected)) {
-      this.#pacer.record(this.#now(), item.text);
-    }
-    const done = this.#pipeline.done(item, result.ok ? undefined : result.reason);
-    const id = item.kind === "message" ? item.message.message_id : item.notice;
-    if (!result.ok) {
-      log.write("warn", "post_failed", { item: id, stage: result.stage, reason: result.reason });
-      if (item.kind === "message") this.#redelivery.afterPostFailed(this.#now());
-      return false;
-    }
-    log.write("info", "posted", { item: id });
-    if (done.ack) {
-      this.#status.delivered();
-      await this.#ack(done.messageId);
-    }
-    return true;
   }
 
   // ---- the liveness tick ------------------------------------------------------------------
