@@ -9442,6 +9442,56 @@ var init_adapter = __esmMin((() => {
 	init_harness_adapter();
 }));
 
+// src/harness/watcher/watcher-log.ts
+/**
+* The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
+* `{"at","level","event",…fields}` per call. Redacted by construction and by a last guard: string
+* fields are cut to 200 characters, and every occurrence of each `secrets` entry (the messaging
+* token) is replaced by `[redacted]` before the line is written. When the file would pass `maxBytes`
+* it is renamed to `<path>.1` (replacing an older one) and a new file begins. Never throws.
+*
+* @example const log = fileWatcherLog(layout.root, layout.watcherLog("4242"), [token]); log.write("info", "watch_ready");
+*/
+function fileWatcherLog(root, path, secrets, options = {}) {
+	const maxBytes = options.maxBytes ?? 5e6;
+	const now = options.now ?? Date.now;
+	const guards = secrets.filter((s) => s.length >= 4);
+	let size = -1;
+	return { write(level, event, fields = {}) {
+		try {
+			if (size < 0) {
+				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
+				try {
+					size = statSync(path).size;
+				} catch {
+					size = 0;
+				}
+			}
+			const record = {
+				at: new Date(now()).toISOString(),
+				level,
+				event
+			};
+			const redact = (text) => guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
+			let line = `${JSON.stringify(record)}\n`;
+			for (const secret of guards) if (line.includes(secret)) line = line.split(secret).join("[redacted]");
+			const bytes = Buffer.byteLength(line);
+			if (size > 0 && size + bytes > maxBytes) {
+				renameSync(path, `${path}.1`);
+				size = 0;
+			}
+			if (appendPrivateFile(path, line).ok) size += bytes;
+		} catch {}
+	} };
+}
+var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
+var init_watcher_log = __esmMin((() => {
+	init_local_files();
+	WATCHER_LOG_MAX_BYTES = 5e6;
+	MAX_FIELD_CHARS = 200;
+}));
+
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -10012,56 +10062,6 @@ var init_supervised_watch = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/watcher-log.ts
-/**
-* The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
-* `{"at","level","event",…fields}` per call. Redacted by construction and by a last guard: string
-* fields are cut to 200 characters, and every occurrence of each `secrets` entry (the messaging
-* token) is replaced by `[redacted]` before the line is written. When the file would pass `maxBytes`
-* it is renamed to `<path>.1` (replacing an older one) and a new file begins. Never throws.
-*
-* @example const log = fileWatcherLog(layout.root, layout.watcherLog("4242"), [token]); log.write("info", "watch_ready");
-*/
-function fileWatcherLog(root, path, secrets, options = {}) {
-	const maxBytes = options.maxBytes ?? 5e6;
-	const now = options.now ?? Date.now;
-	const guards = secrets.filter((s) => s.length >= 4);
-	let size = -1;
-	return { write(level, event, fields = {}) {
-		try {
-			if (size < 0) {
-				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
-				try {
-					size = statSync(path).size;
-				} catch {
-					size = 0;
-				}
-			}
-			const record = {
-				at: new Date(now()).toISOString(),
-				level,
-				event
-			};
-			const redact = (text) => guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
-			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
-			let line = `${JSON.stringify(record)}\n`;
-			for (const secret of guards) if (line.includes(secret)) line = line.split(secret).join("[redacted]");
-			const bytes = Buffer.byteLength(line);
-			if (size > 0 && size + bytes > maxBytes) {
-				renameSync(path, `${path}.1`);
-				size = 0;
-			}
-			if (appendPrivateFile(path, line).ok) size += bytes;
-		} catch {}
-	} };
-}
-var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
-var init_watcher_log = __esmMin((() => {
-	init_local_files();
-	WATCHER_LOG_MAX_BYTES = 5e6;
-	MAX_FIELD_CHARS = 200;
-}));
-
 // src/harness/watcher/watcher-status-board.ts
 var WatcherStatusBoard;
 var init_watcher_status_board = __esmMin((() => {
@@ -10105,110 +10105,14 @@ var init_watcher_status_board = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/run-watcher.ts
-/**
-* The watcher of one Claude Code session (claude-code.md §7.4, docs/41-watcher.md): takes the
-* pidfile, runs the adapter's message watch in process and delivers every message through the
-* inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
-* successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
-* release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
-* never throws.
-*
-* @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
-*/
-async function runWatcher(options) {
-	const claudePid = options.claudePid;
-	const env = options.env;
-	if (!isClaudePid(claudePid) || env.CLAUDE_PID !== claudePid) return {
-		reason: "not_in_session",
-		status: ERROR_EXIT_STATUS.config
-	};
-	const stateDir = resolveStateDir(env);
-	if (!stateDir.ok) return {
-		reason: "state_dir_relative",
-		status: ERROR_EXIT_STATUS.config
-	};
-	const layout = stateLayout(stateDir.dir);
-	const uid = options.uid ?? process.getuid?.() ?? -1;
-	const token = messagingToken(env);
-	const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
-	const read = readByPidMap({
-		claudePid,
-		env,
-		uid
-	});
-	if (!read.ok) {
-		log.write("warn", "watcher_no_map", { reason: read.reason });
-		return {
-			reason: "not_in_session",
-			status: ERROR_EXIT_STATUS.config
-		};
-	}
-	const map = read.map;
-	const configDir = harnessConfigDir(env, map.config_dir);
-	if (configDir === void 0) {
-		log.write("error", "watcher_no_config_dir");
-		return {
-			reason: "no_config_dir",
-			status: ERROR_EXIT_STATUS.config
-		};
-	}
-	const fromEnv = messagingSocketFromEnv(env);
-	const socketPath = fromEnv !== "" ? fromEnv : map.socket_path;
-	const probe = options.probe ?? systemProcessProbe;
-	const startToken = probe.startToken(process.pid) ?? `pid:${process.pid}`;
-	const acquired = acquirePidfile(layout, claudePid, {
-		pid: process.pid,
-		start_token: startToken,
-		brigade_session_id: map.brigade_session_id,
-		socket_path: socketPath,
-		token_sha256: tokenSha256(token),
-		version: watcherVersion(options.entryScript ?? process.argv[1] ?? "")
-	}, probe);
-	if (acquired.outcome === "busy") {
-		log.write("info", "watcher_already_running", { holder: acquired.holder.pid });
-		return {
-			reason: "already_running",
-			status: 0
-		};
-	}
-	if (acquired.outcome === "failed") {
-		log.write("error", "watcher_pidfile_failed");
-		return {
-			reason: "pidfile_failed",
-			status: ERROR_EXIT_STATUS.internal
-		};
-	}
-	const watcher = new Watcher({
-		...options,
-		layout,
-		map,
-		uid,
-		log,
-		probe,
-		token,
-		socketPath,
-		adapter: (options.openAdapter ?? openHarnessAdapter)({
-			configDir,
-			teamKey: map.team_key
-		})
-	});
-	try {
-		return await watcher.run();
-	} finally {
-		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
-	}
-}
-var FATAL_NOTICE, Watcher;
-var init_run_watcher = __esmMin((() => {
+// src/harness/watcher/watcher-loop.ts
+var FATAL_NOTICE, WatcherLoop;
+var init_watcher_loop = __esmMin((() => {
 	init_protocol();
-	init_adapter();
 	init_claude_code();
 	init_inbound();
 	init_state();
-	init_ensure_watcher();
 	init_inbox_delivery();
-	init_process_probe();
 	init_redelivery_schedule();
 	init_session_heartbeats();
 	init_supervised_watch();
@@ -10217,10 +10121,9 @@ var init_run_watcher = __esmMin((() => {
 	init_watcher_backoff();
 	init_watcher_error_code();
 	init_watcher_files();
-	init_watcher_log();
 	init_watcher_status_board();
 	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
-	Watcher = class {
+	WatcherLoop = class {
 		#d;
 		#now;
 		#tickMs;
@@ -10526,6 +10429,112 @@ var init_run_watcher = __esmMin((() => {
 			}
 		}
 	};
+}));
+
+// src/harness/watcher/run-watcher.ts
+/**
+* The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md): takes the
+* pidfile, runs the adapter's message watch in process and delivers every message through the
+* inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
+* successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
+* release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
+* never throws.
+*
+* @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
+*/
+async function runWatcher(options) {
+	const claudePid = options.claudePid;
+	const env = options.env;
+	if (!isClaudePid(claudePid) || env.CLAUDE_PID !== claudePid) return {
+		reason: "not_in_session",
+		status: ERROR_EXIT_STATUS.config
+	};
+	const stateDir = resolveStateDir(env);
+	if (!stateDir.ok) return {
+		reason: "state_dir_relative",
+		status: ERROR_EXIT_STATUS.config
+	};
+	const layout = stateLayout(stateDir.dir);
+	const uid = options.uid ?? process.getuid?.() ?? -1;
+	const token = messagingToken(env);
+	const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
+	const read = readByPidMap({
+		claudePid,
+		env,
+		uid
+	});
+	if (!read.ok) {
+		log.write("warn", "watcher_no_map", { reason: read.reason });
+		return {
+			reason: "not_in_session",
+			status: ERROR_EXIT_STATUS.config
+		};
+	}
+	const map = read.map;
+	const configDir = harnessConfigDir(env, map.config_dir);
+	if (configDir === void 0) {
+		log.write("error", "watcher_no_config_dir");
+		return {
+			reason: "no_config_dir",
+			status: ERROR_EXIT_STATUS.config
+		};
+	}
+	const fromEnv = messagingSocketFromEnv(env);
+	const socketPath = fromEnv !== "" ? fromEnv : map.socket_path;
+	const probe = options.probe ?? systemProcessProbe;
+	const startToken = probe.startToken(process.pid) ?? `pid:${process.pid}`;
+	const acquired = acquirePidfile(layout, claudePid, {
+		pid: process.pid,
+		start_token: startToken,
+		brigade_session_id: map.brigade_session_id,
+		socket_path: socketPath,
+		token_sha256: tokenSha256(token),
+		version: watcherVersion(options.entryScript ?? process.argv[1] ?? "")
+	}, probe);
+	if (acquired.outcome === "busy") {
+		log.write("info", "watcher_already_running", { holder: acquired.holder.pid });
+		return {
+			reason: "already_running",
+			status: 0
+		};
+	}
+	if (acquired.outcome === "failed") {
+		log.write("error", "watcher_pidfile_failed");
+		return {
+			reason: "pidfile_failed",
+			status: ERROR_EXIT_STATUS.internal
+		};
+	}
+	const watcher = new WatcherLoop({
+		...options,
+		layout,
+		map,
+		uid,
+		log,
+		probe,
+		token,
+		socketPath,
+		adapter: (options.openAdapter ?? openHarnessAdapter)({
+			configDir,
+			teamKey: map.team_key
+		})
+	});
+	try {
+		return await watcher.run();
+	} finally {
+		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
+	}
+}
+var init_run_watcher = __esmMin((() => {
+	init_protocol();
+	init_adapter();
+	init_claude_code();
+	init_state();
+	init_ensure_watcher();
+	init_process_probe();
+	init_watcher_files();
+	init_watcher_log();
+	init_watcher_loop();
 }));
 
 // src/harness/watcher/index.ts
