@@ -9729,6 +9729,55 @@ var init_redelivery_schedule = __esmMin((() => {
 	};
 }));
 
+// src/harness/watcher/session-check.ts
+/**
+* The first steps of the watcher's liveness tick (docs/41-watcher.md "Liveness tick"): Claude
+* Code's pid not `alive` (dead, a zombie, reused) → `claude_gone`; the by-pid map failing
+* `readByPidMap` → `map_gone`; naming another Brigade session → `map_changed`. Each stop is
+* logged with its own event (`claude_gone` with the liveness, `map_gone` with the read's reason,
+* `map_changed`); nothing is logged while the session is still ours. Never throws.
+*
+* @example const check = checkSession(options); if (!check.ok) stop(check.reason);
+*/
+function checkSession(options) {
+	const { log } = options;
+	const liveness = options.probe.liveness(options.claudePid);
+	if (liveness !== "alive") {
+		log.write("info", "claude_gone", { liveness });
+		return {
+			ok: false,
+			reason: "claude_gone"
+		};
+	}
+	const claudePid = String(options.claudePid);
+	const read = readByPidMap({
+		claudePid,
+		env: options.env,
+		uid: options.uid
+	});
+	if (!read.ok) {
+		log.write("info", "map_gone", { reason: read.reason });
+		return {
+			ok: false,
+			reason: "map_gone"
+		};
+	}
+	if (read.map.brigade_session_id !== options.sessionId) {
+		log.write("info", "map_changed");
+		return {
+			ok: false,
+			reason: "map_changed"
+		};
+	}
+	return {
+		ok: true,
+		map: read.map
+	};
+}
+var init_session_check = __esmMin((() => {
+	init_state();
+}));
+
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9991,8 +10040,8 @@ var init_supervised_watch = __esmMin((() => {
 			this.#retryWait = options.retryWait ?? new WakeableWait();
 		}
 		/**
-		* Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its code; the
-		* caller writes the notice and stops).
+		* Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its
+		* code; the caller writes the notice and stops).
 		*/
 		async run() {
 			const { adapter, log, sessionId } = this.#o;
@@ -10114,6 +10163,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_state();
 	init_inbox_delivery();
 	init_redelivery_schedule();
+	init_session_check();
 	init_session_heartbeats();
 	init_supervised_watch();
 	init_wakeable_wait();
@@ -10353,32 +10403,17 @@ var init_watcher_loop = __esmMin((() => {
 		async #tickOnce() {
 			const { layout, log, map, probe, uid } = this.#d;
 			const claudePid = String(map.claude_pid);
-			const liveness = probe.liveness(map.claude_pid);
-			if (liveness !== "alive") {
-				log.write("info", "claude_gone", { liveness });
-				this.#stop({
-					reason: "claude_gone",
-					status: 0
-				});
-				return;
-			}
-			const read = readByPidMap({
-				claudePid,
+			const read = checkSession({
+				probe,
+				claudePid: map.claude_pid,
+				sessionId: this.#sessionId,
 				env: this.#d.env,
-				uid
+				uid,
+				log
 			});
 			if (!read.ok) {
-				log.write("info", "map_gone", { reason: read.reason });
 				this.#stop({
-					reason: "map_gone",
-					status: 0
-				});
-				return;
-			}
-			if (read.map.brigade_session_id !== this.#sessionId) {
-				log.write("info", "map_changed");
-				this.#stop({
-					reason: "map_changed",
+					reason: read.reason,
 					status: 0
 				});
 				return;
@@ -10433,12 +10468,12 @@ var init_watcher_loop = __esmMin((() => {
 
 // src/harness/watcher/run-watcher.ts
 /**
-* The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md): takes the
-* pidfile, runs the adapter's message watch in process and delivers every message through the
-* inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
-* successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
-* release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
-* never throws.
+* The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md):
+* checks its start-up values, takes the pidfile, then runs a {@link WatcherLoop}: the adapter's
+* message watch in process, every message delivered through the inbound pipeline, the injection
+* pacer and the inbox socket, acknowledged only after a successful post. Liveness tick every 2 s
+* (Claude's pid, the by-pid map, the registry status, release requests); heartbeats every 30 s
+* and on busy/idle flips. Resolves with how it ended; never throws.
 *
 * @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
 */

@@ -57,12 +57,12 @@ export interface RunWatcherOptions {
 }
 
 /**
- * The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md): takes the
- * pidfile, runs the adapter's message watch in process and delivers every message through the
- * inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
- * successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
- * release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
- * never throws.
+ * The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md):
+ * checks its start-up values, takes the pidfile, then runs a {@link WatcherLoop}: the adapter's
+ * message watch in process, every message delivered through the inbound pipeline, the injection
+ * pacer and the inbox socket, acknowledged only after a successful post. Liveness tick every 2 s
+ * (Claude's pid, the by-pid map, the registry status, release requests); heartbeats every 30 s
+ * and on busy/idle flips. Resolves with how it ended; never throws.
  *
  * @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
  */

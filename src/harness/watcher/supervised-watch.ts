@@ -54,8 +54,8 @@ export class SupervisedWatch {
   }
 
   /**
-   * Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its code; the
-   * caller writes the notice and stops).
+   * Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its
+   * code; the caller writes the notice and stops).
    */
   async run(): Promise<ErrorCode | undefined> {
     const { adapter, log, sessionId } = this.#o;

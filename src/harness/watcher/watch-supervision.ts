@@ -28,7 +28,9 @@ export interface WatchRetry {
  *
  * @example
  * const s = new WatchSupervision();
- * const retry = s.failed(clock()); if (retry.announce) notice(DEGRADED_NOTICE); await sleep(retry.delayMs);
+ * const retry = s.failed(clock());
+ * if (retry.announce) notice(DEGRADED_NOTICE);
+ * await sleep(retry.delayMs);
  */
 export class WatchSupervision {
   readonly #backoff: WatcherBackoff;

@@ -14,7 +14,6 @@ import {
   consumeReleaseRequests,
   FileSeenStore,
   pendingFileStore,
-  readByPidMap,
   readPendingRecords,
   type StateLayout,
   sha256Hex,
@@ -22,6 +21,7 @@ import {
 import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
 import type { ProcessProbe } from "./process-probe.ts";
 import { RedeliverySchedule } from "./redelivery-schedule.ts";
+import { checkSession } from "./session-check.ts";
 import { SessionHeartbeats } from "./session-heartbeats.ts";
 import { SupervisedWatch } from "./supervised-watch.ts";
 import { WakeableWait } from "./wakeable-wait.ts";
@@ -65,10 +65,11 @@ export interface WatcherLoopOptions {
 
 /**
  * One running watcher (docs/41-watcher.md "The loop"); `runWatcher` builds it after taking the
- * pidfile and the map, and {@link run} resolves with how it ended (never throws). It wires the pieces
- * (each with its own contract and tests): {@link WatchSupervision} (restarts and back-off),
- * {@link SessionHeartbeats}, {@link RedeliverySchedule} (fetching unacked messages again), the
- * inbound pipeline and the injection pacer, to the timers, the adapter and the files.
+ * pidfile and reading the map, and {@link run} resolves with how it ended (never throws). It only
+ * wires the pieces, each with its own contract and tests — {@link SupervisedWatch} with
+ * {@link WatchSupervision}, {@link SessionHeartbeats}, {@link RedeliverySchedule},
+ * {@link InboxDelivery}, {@link checkSession}, {@link WatcherStatusBoard}, the inbound pipeline
+ * and the injection pacer — to the interval timer, the adapter and the files.
  */
 export class WatcherLoop {
   readonly #d: WatcherLoopOptions;
@@ -303,21 +304,16 @@ export class WatcherLoop {
   async #tickOnce(): Promise<void> {
     const { layout, log, map, probe, uid } = this.#d;
     const claudePid = String(map.claude_pid);
-    const liveness = probe.liveness(map.claude_pid);
-    if (liveness !== "alive") {
-      log.write("info", "claude_gone", { liveness });
-      this.#stop({ reason: "claude_gone", status: 0 });
-      return;
-    }
-    const read = readByPidMap({ claudePid, env: this.#d.env, uid });
+    const read = checkSession({
+      probe,
+      claudePid: map.claude_pid,
+      sessionId: this.#sessionId,
+      env: this.#d.env,
+      uid,
+      log,
+    });
     if (!read.ok) {
-      log.write("info", "map_gone", { reason: read.reason });
-      this.#stop({ reason: "map_gone", status: 0 });
-      return;
-    }
-    if (read.map.brigade_session_id !== this.#sessionId) {
-      log.write("info", "map_changed");
-      this.#stop({ reason: "map_changed", status: 0 });
+      this.#stop({ reason: read.reason, status: 0 });
       return;
     }
     if (read.map.inbound !== this.#pipeline.policy) {
