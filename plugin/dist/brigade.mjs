@@ -9804,6 +9804,56 @@ var init_adapter = __esmMin((() => {
 	init_harness_adapter();
 }));
 
+// src/harness/watcher/watcher-log.ts
+/**
+* The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
+* `{"at","level","event",…fields}` per call. Redacted by construction and by a last guard: string
+* fields are cut to 200 characters, and every occurrence of each `secrets` entry (the messaging
+* token) is replaced by `[redacted]` before the line is written. When the file would pass `maxBytes`
+* it is renamed to `<path>.1` (replacing an older one) and a new file begins. Never throws.
+*
+* @example const log = fileWatcherLog(layout.root, layout.watcherLog("4242"), [token]); log.write("info", "watch_ready");
+*/
+function fileWatcherLog(root, path, secrets, options = {}) {
+	const maxBytes = options.maxBytes ?? 5e6;
+	const now = options.now ?? Date.now;
+	const guards = secrets.filter((s) => s.length >= 4);
+	let size = -1;
+	return { write(level, event, fields = {}) {
+		try {
+			if (size < 0) {
+				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
+				try {
+					size = statSync(path).size;
+				} catch {
+					size = 0;
+				}
+			}
+			const record = {
+				at: new Date(now()).toISOString(),
+				level,
+				event
+			};
+			const redact = (text) => guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
+			let line = `${JSON.stringify(record)}\n`;
+			for (const secret of guards) if (line.includes(secret)) line = line.split(secret).join("[redacted]");
+			const bytes = Buffer.byteLength(line);
+			if (size > 0 && size + bytes > maxBytes) {
+				renameSync(path, `${path}.1`);
+				size = 0;
+			}
+			if (appendPrivateFile(path, line).ok) size += bytes;
+		} catch {}
+	} };
+}
+var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
+var init_watcher_log = __esmMin((() => {
+	init_local_files();
+	WATCHER_LOG_MAX_BYTES = 5e6;
+	MAX_FIELD_CHARS = 200;
+}));
+
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -9920,6 +9970,176 @@ var init_pacing = __esmMin((() => {
 	init_pacer_limits();
 }));
 
+// src/harness/watcher/inbox-delivery.ts
+/**
+* The pacer of a watcher that may follow another one (a respawn, a crash): the mirror bucket
+* starts with 12 of its 25 tokens, since the predecessor may have posted within the last minute
+* and Claude Code's bucket is per sender; and the outstanding count starts full, since the
+* predecessor's posts may still wait in a busy turn's queue, so nothing is posted until the
+* registry shows the session idle (at once when it already is).
+*
+* @example const pacer = successorPacer(clock());
+*/
+function successorPacer(now) {
+	return new InjectionPacer({
+		now,
+		initialTokens: 12,
+		initialOutstanding: PACER_LIMITS.outstandingCap
+	});
+}
+var InboxDelivery;
+var init_inbox_delivery = __esmMin((() => {
+	init_pacing();
+	InboxDelivery = class {
+		#o;
+		constructor(options) {
+			this.#o = options;
+		}
+		/** Delivers until `running()` is false. */
+		async run() {
+			const { pipeline, pacer, tickMs, work } = this.#o;
+			while (this.#o.running()) {
+				const head = pipeline.peek();
+				if (head === void 0) {
+					await work.wait(tickMs);
+					continue;
+				}
+				const now = this.#o.now();
+				const at = pacer.nextPostAt(now, head.text);
+				if (at > now) {
+					await work.wait(Math.min(at - now, tickMs));
+					continue;
+				}
+				const item = pipeline.next();
+				if (item === void 0) continue;
+				if (!await this.#postItem(item)) await work.wait(tickMs);
+			}
+		}
+		async #postItem(item) {
+			const { log, pacer, pipeline } = this.#o;
+			const result = await this.#o.post(item.text);
+			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
+			const done = pipeline.done(item, result.ok ? void 0 : result.reason);
+			const id = item.kind === "message" ? item.message.message_id : item.notice;
+			if (!result.ok) {
+				log.write("warn", "post_failed", {
+					item: id,
+					stage: result.stage,
+					reason: result.reason
+				});
+				if (item.kind === "message") this.#o.onPostFailed();
+				return false;
+			}
+			log.write("info", "posted", { item: id });
+			if (done.ack) await this.#o.onDelivered(done.messageId);
+			return true;
+		}
+	};
+}));
+
+// src/harness/watcher/redelivery-schedule.ts
+var SET_ASIDE_REFETCH_MS, RedeliverySchedule;
+var init_redelivery_schedule = __esmMin((() => {
+	SET_ASIDE_REFETCH_MS = 6e4;
+	RedeliverySchedule = class {
+		#retryMs;
+		#at;
+		#fetching = false;
+		/** `retryMs`: the wait before fetching again after a failed post or ack, ms. */
+		constructor(retryMs) {
+			this.#retryMs = retryMs;
+		}
+		/** The planned fetch time (ms), if any. */
+		get plannedAt() {
+			return this.#at;
+		}
+		/** True from {@link takeDue} handing out a fetch until {@link fetchDone}. */
+		get fetching() {
+			return this.#fetching;
+		}
+		/** Plans a fetch no later than `at` (ms). */
+		at(at) {
+			this.#at = this.#at === void 0 ? at : Math.min(this.#at, at);
+		}
+		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
+		afterOffer(offered, now) {
+			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical") this.at(now + SET_ASIDE_REFETCH_MS);
+			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
+		}
+		/** Plans a fetch `retryMs` after a failed ack at `now`. */
+		afterAckFailed(now) {
+			this.at(now + this.#retryMs);
+		}
+		/** Plans a fetch `retryMs` after a failed post at `now`, unless one is already planned. */
+		afterPostFailed(now) {
+			this.#at ??= now + this.#retryMs;
+		}
+		/**
+		* True when a planned fetch is due at `now`, the queue holds nothing (`queued === 0`) and no
+		* fetch runs: the plan is then cleared and the caller must fetch, then call {@link fetchDone}.
+		*/
+		takeDue(now, queued) {
+			if (this.#at === void 0 || now < this.#at || queued !== 0 || this.#fetching) return false;
+			this.#at = void 0;
+			this.#fetching = true;
+			return true;
+		}
+		/** Ends the fetch {@link takeDue} handed out. */
+		fetchDone() {
+			this.#fetching = false;
+		}
+	};
+}));
+
+// src/harness/watcher/session-check.ts
+/**
+* The first steps of the watcher's liveness tick (docs/41-watcher.md "Liveness tick"): Claude
+* Code's pid not `alive` (dead, a zombie, reused) → `claude_gone`; the by-pid map failing
+* `readByPidMap` → `map_gone`; naming another Brigade session → `map_changed`. Each stop is
+* logged with its own event (`claude_gone` with the liveness, `map_gone` with the read's reason,
+* `map_changed`); nothing is logged while the session is still ours. Never throws.
+*
+* @example const check = checkSession(options); if (!check.ok) stop(check.reason);
+*/
+function checkSession(options) {
+	const { log } = options;
+	const liveness = options.probe.liveness(options.claudePid);
+	if (liveness !== "alive") {
+		log.write("info", "claude_gone", { liveness });
+		return {
+			ok: false,
+			reason: "claude_gone"
+		};
+	}
+	const claudePid = String(options.claudePid);
+	const read = readByPidMap({
+		claudePid,
+		env: options.env,
+		uid: options.uid
+	});
+	if (!read.ok) {
+		log.write("info", "map_gone", { reason: read.reason });
+		return {
+			ok: false,
+			reason: "map_gone"
+		};
+	}
+	if (read.map.brigade_session_id !== options.sessionId) {
+		log.write("info", "map_changed");
+		return {
+			ok: false,
+			reason: "map_changed"
+		};
+	}
+	return {
+		ok: true,
+		map: read.map
+	};
+}
+var init_session_check = __esmMin((() => {
+	init_state();
+}));
+
 // src/harness/watcher/watcher-backoff.ts
 /**
 * The delay before restart number `consecutive` (1-based): `min(maxMs, minMs · 2^(n−1))` scaled by
@@ -9945,64 +10165,677 @@ var init_watcher_backoff = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/watcher-log.ts
+// src/harness/watcher/watcher-error-code.ts
 /**
-* The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
-* `{"at","level","event",…fields}` per call. Redacted by construction and by a last guard: string
-* fields are cut to 200 characters, and every occurrence of each `secrets` entry (the messaging
-* token) is replaced by `[redacted]` before the line is written. When the file would pass `maxBytes`
-* it is renamed to `<path>.1` (replacing an older one) and a new file begins. Never throws.
+* The stable code of a failed adapter call for the watcher's log: a BAP/1 error's `code`, else
+* `internal` (never the message of a foreign error, which may carry a value).
 *
-* @example const log = fileWatcherLog(layout.root, layout.watcherLog("4242"), [token]); log.write("info", "watch_ready");
+* @example errorCodeOf(new Error("x")) === "internal"
 */
-function fileWatcherLog(root, path, secrets, options = {}) {
-	const maxBytes = options.maxBytes ?? 5e6;
-	const now = options.now ?? Date.now;
-	const guards = secrets.filter((s) => s.length >= 4);
-	let size = -1;
-	return { write(level, event, fields = {}) {
-		try {
-			if (size < 0) {
-				if (!ensurePrivateFolders(root, dirname(path)).ok) return;
-				try {
-					size = statSync(path).size;
-				} catch {
-					size = 0;
-				}
-			}
-			const record = {
-				at: new Date(now()).toISOString(),
-				level,
-				event
-			};
-			const redact = (text) => guards.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
-			for (const [name, value] of Object.entries(fields)) record[name] = typeof value === "string" ? redact(value).slice(0, MAX_FIELD_CHARS) : value;
-			let line = `${JSON.stringify(record)}\n`;
-			for (const secret of guards) if (line.includes(secret)) line = line.split(secret).join("[redacted]");
-			const bytes = Buffer.byteLength(line);
-			if (size > 0 && size + bytes > maxBytes) {
-				renameSync(path, `${path}.1`);
-				size = 0;
-			}
-			if (appendPrivateFile(path, line).ok) size += bytes;
-		} catch {}
-	} };
+function errorCodeOf(error) {
+	return isBapError(error) ? error.code : "internal";
 }
-var WATCHER_LOG_MAX_BYTES, MAX_FIELD_CHARS;
-var init_watcher_log = __esmMin((() => {
-	init_local_files();
-	WATCHER_LOG_MAX_BYTES = 5e6;
-	MAX_FIELD_CHARS = 200;
+var init_watcher_error_code = __esmMin((() => {
+	init_protocol();
+}));
+
+// src/harness/watcher/session-heartbeats.ts
+var SessionHeartbeats;
+var init_session_heartbeats = __esmMin((() => {
+	init_watcher_backoff();
+	init_watcher_error_code();
+	SessionHeartbeats = class {
+		#o;
+		#intervalMs;
+		#schedule;
+		#random;
+		#sendModel = false;
+		#sendContext = false;
+		#busy = false;
+		#task = Promise.resolve();
+		#lastAt;
+		#sentActivity;
+		#sentModel;
+		#sentContext;
+		/** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
+		#failures = 0;
+		#notBefore = 0;
+		constructor(options) {
+			this.#o = options;
+			this.#intervalMs = options.intervalMs ?? 3e4;
+			const backoff = options.backoff ?? WATCHER_BACKOFF;
+			this.#schedule = {
+				...backoff,
+				maxMs: Math.min(backoff.maxMs, this.#intervalMs)
+			};
+			this.#random = options.random ?? Math.random;
+			this.#lastAt = options.now();
+		}
+		/** Sends the transcript values the adapter's `describe` capabilities allow. */
+		enable(capabilities) {
+			this.#sendModel = capabilities.model;
+			this.#sendContext = capabilities.contextUsedTokens;
+		}
+		/** True when some transcript value may be sent (the caller then reads the transcript). */
+		get wantsTranscript() {
+			return this.#sendModel || this.#sendContext;
+		}
+		/** The running heartbeat (and resume), or a settled promise. */
+		get task() {
+			return this.#task;
+		}
+		/** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
+		tick(now, activity) {
+			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs) || now < this.#notBefore) return;
+			if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
+		}
+		/** The transcript values a heartbeat carries (a heartbeat never clears them). */
+		#changes() {
+			const model = this.#o.transcript.model;
+			const tokens = this.#o.transcript.contextUsedTokens;
+			return {
+				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
+				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
+			};
+		}
+		#accepted(activity, sent) {
+			this.#sentActivity = activity;
+			if (typeof sent.model === "string") this.#sentModel = sent.model;
+			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
+		}
+		async #beat(activity) {
+			this.#busy = true;
+			const transcript = this.#changes();
+			try {
+				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+					activity,
+					...transcript
+				});
+				this.#accepted(activity, transcript);
+				this.#failures = 0;
+				this.#notBefore = 0;
+			} catch (error) {
+				const code = errorCodeOf(error);
+				this.#o.log.write("warn", "heartbeat_failed", { code });
+				this.#failures += 1;
+				this.#notBefore = this.#o.now() + nextRetryDelay(this.#schedule, this.#failures, false, this.#random);
+				if (code === "not_found" || code === "conflict") await this.#resume(activity);
+			} finally {
+				this.#lastAt = this.#o.now();
+				this.#busy = false;
+			}
+		}
+		/**
+		* Re-opens our own session in place after a heartbeat found it gone or closed, with what
+		* SessionStart registered plus the transcript values under the same capabilities.
+		*/
+		async #resume(activity) {
+			if (!this.#o.running()) return;
+			const { adapter, log, map, sessionId } = this.#o;
+			const model = this.#sendModel ? this.#o.transcript.model : void 0;
+			const tokens = this.#sendContext ? this.#o.transcript.contextUsedTokens : void 0;
+			const values = {
+				...model === void 0 ? {} : { model },
+				...tokens === void 0 ? {} : { context_used_tokens: tokens }
+			};
+			try {
+				const resumed = await adapter.sessionRegister({
+					harness: "claude-code",
+					harness_version: map.harness_version,
+					session_name: map.session_name,
+					activity,
+					inbound: this.#o.policy(),
+					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
+					...model === void 0 ? {} : { model },
+					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					resume: { session_id: sessionId }
+				});
+				this.#accepted(activity, values);
+				log.write("info", "session_resumed", { same: resumed.session_id === sessionId });
+				this.#o.onResumed();
+			} catch (resumeError) {
+				log.write("warn", "session_resume_failed", { code: errorCodeOf(resumeError) });
+			}
+		}
+	};
+}));
+
+// src/harness/watcher/wakeable-wait.ts
+var GLOBAL_TIMERS, WakeableWait;
+var init_wakeable_wait = __esmMin((() => {
+	GLOBAL_TIMERS = {
+		setTimeout: (callback, ms) => setTimeout(callback, ms),
+		clearTimeout: (handle) => clearTimeout(handle)
+	};
+	WakeableWait = class {
+		#timers;
+		#end;
+		constructor(timers = GLOBAL_TIMERS) {
+			this.#timers = timers;
+		}
+		/** Resolves after `ms` or at the next {@link wake}, whichever comes first. */
+		wait(ms) {
+			const timers = this.#timers;
+			return new Promise((resolve) => {
+				const timer = timers.setTimeout(end, Math.max(0, ms));
+				this.#end = end;
+				function end() {
+					timers.clearTimeout(timer);
+					resolve();
+				}
+			});
+		}
+		/** Ends the latest wait now. */
+		wake() {
+			this.#end?.();
+		}
+	};
+}));
+
+// src/harness/watcher/watch-supervision.ts
+var DEGRADED_NOTICE, RECONNECTED_NOTICE, WatchSupervision;
+var init_watch_supervision = __esmMin((() => {
+	init_watcher_backoff();
+	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
+	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
+	WatchSupervision = class {
+		#backoff;
+		#random;
+		#failures = [];
+		#consecutive = 0;
+		#degraded = false;
+		constructor(backoff = WATCHER_BACKOFF, random = Math.random) {
+			this.#backoff = backoff;
+			this.#random = random;
+		}
+		/** True while in slow mode (from the announcing failure until {@link live}). */
+		get degraded() {
+			return this.#degraded;
+		}
+		/** Records a failed watch at `now` (ms) and returns how long to wait before the next one. */
+		failed(now) {
+			this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
+			this.#failures.push(now);
+			this.#consecutive += 1;
+			const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
+			const announce = slow && !this.#degraded;
+			if (announce) this.#degraded = true;
+			return {
+				delayMs: nextRetryDelay(this.#backoff, this.#consecutive, slow, this.#random),
+				slow,
+				announce
+			};
+		}
+		/**
+		* Records that the watch is live (`ready`, or a `live` status): the back-off starts over.
+		* Returns true when this ends slow mode, so {@link RECONNECTED_NOTICE} is due (short outages
+		* stay silent).
+		*/
+		live() {
+			this.#consecutive = 0;
+			if (!this.#degraded) return false;
+			this.#degraded = false;
+			this.#failures = [];
+			return true;
+		}
+	};
+}));
+
+// src/harness/watcher/supervised-watch.ts
+var FATAL_CODES, SupervisedWatch;
+var init_supervised_watch = __esmMin((() => {
+	init_wakeable_wait();
+	init_watch_supervision();
+	init_watcher_error_code();
+	FATAL_CODES = /* @__PURE__ */ new Set([
+		"unauthenticated",
+		"unauthorized",
+		"protocol_mismatch",
+		"config"
+	]);
+	SupervisedWatch = class {
+		#o;
+		#retryWait;
+		#handle;
+		constructor(options) {
+			this.#o = options;
+			this.#retryWait = options.retryWait ?? new WakeableWait();
+		}
+		/**
+		* Watches until `running()` is false (resolves `undefined`) or a fatal error (resolves its
+		* code; the caller writes the notice and stops).
+		*/
+		async run() {
+			const { adapter, log, sessionId } = this.#o;
+			while (this.#o.running()) {
+				let fatal;
+				let lastCode = "stream_ended";
+				const handle = adapter.messageWatch(sessionId);
+				this.#handle = handle;
+				try {
+					for await (const event of handle.events) {
+						if (!this.#o.running()) break;
+						switch (event.event) {
+							case "ready":
+								this.#live();
+								break;
+							case "message":
+								this.#o.onMessage(event.message);
+								break;
+							case "status":
+								if (event.state === "live") this.#live();
+								else this.#o.onRetrying();
+								break;
+							case "error":
+								lastCode = event.error.code;
+								log.write("warn", "watch_error", {
+									code: event.error.code,
+									retryable: event.error.retryable
+								});
+								if (!event.error.retryable && FATAL_CODES.has(event.error.code)) fatal = event.error.code;
+								break;
+							case "acked": log.write("debug", "acked", { count: event.message_ids.length });
+						}
+					}
+				} catch (error) {
+					lastCode = errorCodeOf(error);
+					log.write("warn", "watch_crashed", { code: lastCode });
+				}
+				this.#handle = void 0;
+				await handle.close().catch(() => {});
+				if (!this.#o.running()) return void 0;
+				if (fatal !== void 0) return fatal;
+				const retry = this.#o.supervision.failed(this.#o.now());
+				if (retry.announce) this.#o.notice(DEGRADED_NOTICE);
+				this.#o.onRetrying();
+				log.write("warn", "watch_restart", {
+					code: lastCode,
+					delay_ms: retry.delayMs,
+					slow: retry.slow
+				});
+				await this.#retryWait.wait(retry.delayMs);
+			}
+		}
+		/** Ends a retry wait now (the session was just re-opened), so the watch reconnects at once. */
+		retryNow() {
+			this.#retryWait.wake();
+		}
+		/** After `running()` turned false: closes the open handle and ends a retry wait. */
+		stop() {
+			this.#handle?.close().catch(() => {});
+			this.#retryWait.wake();
+		}
+		#live() {
+			if (this.#o.supervision.live()) this.#o.notice(RECONNECTED_NOTICE);
+			this.#o.onLive();
+			this.#o.log.write("info", "watch_live");
+		}
+	};
+}));
+
+// src/harness/watcher/watcher-status-board.ts
+var WatcherStatusBoard;
+var init_watcher_status_board = __esmMin((() => {
+	init_watcher_files();
+	WatcherStatusBoard = class {
+		#o;
+		#state = "connecting";
+		#delivered = 0;
+		#lastDeliveryAt = null;
+		constructor(options) {
+			this.#o = options;
+		}
+		/** The current state. */
+		get state() {
+			return this.#state;
+		}
+		/** Moves to `state`, writing the file only when it changes. */
+		set(state) {
+			if (state === this.#state) return;
+			this.#state = state;
+			this.write();
+		}
+		/** Counts one delivered message at the clock's now and writes the file. */
+		delivered() {
+			this.#delivered += 1;
+			this.#lastDeliveryAt = new Date(this.#o.now()).toISOString();
+			this.write();
+		}
+		/** Writes the file as it stands. */
+		write() {
+			writeWatcherStatus(this.#o.layout, this.#o.claudePid, {
+				version: 1,
+				pid: this.#o.pid,
+				brigade_session_id: this.#o.sessionId,
+				state: this.#state,
+				last_delivery_at: this.#lastDeliveryAt,
+				delivered: this.#delivered,
+				updated_at: new Date(this.#o.now()).toISOString()
+			});
+		}
+	};
+}));
+
+// src/harness/watcher/watcher-loop.ts
+var FATAL_NOTICE, WatcherLoop;
+var init_watcher_loop = __esmMin((() => {
+	init_protocol();
+	init_claude_code();
+	init_inbound();
+	init_state();
+	init_inbox_delivery();
+	init_redelivery_schedule();
+	init_session_check();
+	init_session_heartbeats();
+	init_supervised_watch();
+	init_wakeable_wait();
+	init_watch_supervision();
+	init_watcher_backoff();
+	init_watcher_error_code();
+	init_watcher_files();
+	init_watcher_status_board();
+	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
+	WatcherLoop = class {
+		#d;
+		#now;
+		#tickMs;
+		#sessionId;
+		#pipeline;
+		#pacer;
+		#delivery;
+		#heartbeats;
+		#redelivery;
+		#transcript = new TranscriptUsageReader();
+		#registry;
+		#post;
+		#done;
+		#finished;
+		#running = true;
+		#exit;
+		#work = new WakeableWait();
+		#watch;
+		#status;
+		#activity = "idle";
+		#ticking = false;
+		constructor(deps) {
+			this.#d = deps;
+			this.#now = deps.now ?? Date.now;
+			this.#tickMs = deps.tickMs ?? 2e3;
+			this.#sessionId = deps.map.brigade_session_id;
+			this.#post = deps.post ?? postToInbox;
+			this.#registry = registryFolder(deps.env);
+			const backoff = deps.backoff ?? WATCHER_BACKOFF;
+			this.#status = new WatcherStatusBoard({
+				layout: deps.layout,
+				claudePid: String(deps.map.claude_pid),
+				sessionId: this.#sessionId,
+				pid: process.pid,
+				now: this.#now
+			});
+			this.#watch = new SupervisedWatch({
+				adapter: deps.adapter,
+				sessionId: this.#sessionId,
+				log: deps.log,
+				now: this.#now,
+				supervision: new WatchSupervision(backoff),
+				running: () => this.#running,
+				notice: (line) => this.#notice(line),
+				onMessage: (envelope) => this.#offer(envelope),
+				onLive: () => this.#status.set("live"),
+				onRetrying: () => this.#status.set("retrying")
+			});
+			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
+			this.#pipeline = new InboundPipeline({
+				now: this.#now,
+				hashBody: sha256Hex,
+				seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
+				pendingStore: pendingFileStore(deps.layout, this.#sessionId),
+				pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
+				policy: deps.map.inbound,
+				teamName: deps.map.team_name,
+				instruction: {
+					level: deps.map.frame_level,
+					custom: deps.map.frame_text
+				},
+				delivery: "socket"
+			});
+			this.#heartbeats = new SessionHeartbeats({
+				adapter: deps.adapter,
+				sessionId: this.#sessionId,
+				map: deps.map,
+				log: deps.log,
+				now: this.#now,
+				...deps.heartbeatMs === void 0 ? {} : { intervalMs: deps.heartbeatMs },
+				backoff,
+				transcript: this.#transcript,
+				policy: () => this.#pipeline.policy,
+				running: () => this.#running,
+				onResumed: () => {
+					if (this.#status.state === "retrying") this.#watch.retryNow();
+				}
+			});
+			this.#pacer = successorPacer(this.#now());
+			this.#delivery = new InboxDelivery({
+				pipeline: this.#pipeline,
+				pacer: this.#pacer,
+				post: (content) => this.#post({
+					socketPath: deps.socketPath,
+					token: deps.token,
+					content
+				}),
+				log: deps.log,
+				now: this.#now,
+				tickMs: this.#tickMs,
+				work: this.#work,
+				running: () => this.#running,
+				onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
+				onDelivered: async (messageId) => {
+					this.#status.delivered();
+					await this.#ack(messageId);
+				}
+			});
+			this.#done = new Promise((resolve) => {
+				this.#finished = resolve;
+			});
+		}
+		async run() {
+			const { log } = this.#d;
+			log.write("info", "watcher_started", {
+				session_id: this.#sessionId,
+				socket: this.#d.socketPath === "" ? "none" : "set",
+				policy: this.#pipeline.policy
+			});
+			this.#status.write();
+			const abort = () => this.#stop({
+				reason: "signal",
+				status: 0
+			});
+			if (this.#d.signal?.aborted === true) abort();
+			this.#d.signal?.addEventListener("abort", abort, { once: true });
+			try {
+				const { capabilities } = await this.#d.adapter.describe();
+				this.#heartbeats.enable({
+					model: capabilities.includes("session.model"),
+					contextUsedTokens: capabilities.includes("session.context_used_tokens")
+				});
+			} catch {}
+			const timer = setInterval(() => void this.#tick(), this.#tickMs);
+			const tasks = [this.#delivery.run()];
+			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
+			else log.write("warn", "watcher_no_socket");
+			this.#tick();
+			await this.#done;
+			clearInterval(timer);
+			this.#d.signal?.removeEventListener("abort", abort);
+			this.#watch.stop();
+			this.#work.wake();
+			await Promise.allSettled(tasks);
+			const exit = this.#exit ?? {
+				reason: "signal",
+				status: 0
+			};
+			if (exit.reason === "claude_gone" || exit.reason === "map_gone" || exit.reason === "map_changed") {
+				await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3e3);
+				await this.#closeSession();
+			}
+			this.#status.set("stopped");
+			log.write("info", "watcher_stopped", {
+				reason: exit.reason,
+				status: exit.status
+			});
+			return exit;
+		}
+		/** Waits for `task`, at most `ms`. */
+		async #settled(task, ms) {
+			let timer;
+			await Promise.race([task, new Promise((r) => timer = setTimeout(r, ms))]);
+			clearTimeout(timer);
+		}
+		#stop(exit) {
+			if (!this.#running) return;
+			this.#running = false;
+			this.#exit = exit;
+			this.#finished?.();
+		}
+		async #closeSession() {
+			const controller = new AbortController();
+			const timer = setTimeout(() => controller.abort(), this.#d.closeTimeoutMs ?? 3e3);
+			try {
+				await this.#d.adapter.sessionClose(this.#sessionId, { signal: controller.signal });
+				this.#d.log.write("info", "session_closed");
+			} catch (error) {
+				this.#d.log.write("warn", "session_close_failed", { code: errorCodeOf(error) });
+			} finally {
+				clearTimeout(timer);
+			}
+		}
+		/** Runs the supervised watch; a fatal error stops the watcher with its notice. */
+		async #supervise() {
+			const fatal = await this.#watch.run();
+			if (fatal === void 0) return;
+			this.#notice(FATAL_NOTICE);
+			this.#stop({
+				reason: "fatal_error",
+				status: ERROR_EXIT_STATUS[fatal],
+				code: fatal
+			});
+		}
+		#notice(line) {
+			writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
+		}
+		#offer(envelope) {
+			const result = this.#pipeline.offer(envelope);
+			const fields = { outcome: result.outcome };
+			if (result.outcome === "rejected") fields.reason = result.reason;
+			else fields.message_id = result.messageId;
+			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
+			if (result.ack) this.#ack(result.messageId);
+			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
+			this.#redelivery.afterOffer(result, this.#now());
+			if (result.outcome === "queued") this.#work.wake();
+		}
+		/**
+		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
+		* failure arrives only as a later `error` event on the stream, with nothing tying it to this
+		* message, so a failed ack would pass for a sent one and never be retried.
+		*/
+		async #ack(messageId) {
+			try {
+				await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
+				this.#d.log.write("info", "ack_sent", { message_id: messageId });
+			} catch (error) {
+				this.#d.log.write("warn", "ack_failed", {
+					message_id: messageId,
+					code: errorCodeOf(error)
+				});
+				this.#redelivery.afterAckFailed(this.#now());
+			}
+		}
+		async #tick() {
+			if (this.#ticking || !this.#running) return;
+			this.#ticking = true;
+			try {
+				await this.#tickOnce();
+			} catch (error) {
+				this.#d.log.write("error", "tick_failed", { error: error instanceof Error ? error.name : "unknown" });
+			} finally {
+				this.#ticking = false;
+			}
+		}
+		async #tickOnce() {
+			const { layout, log, map, probe, uid } = this.#d;
+			const claudePid = String(map.claude_pid);
+			const read = checkSession({
+				probe,
+				claudePid: map.claude_pid,
+				sessionId: this.#sessionId,
+				env: this.#d.env,
+				uid,
+				log
+			});
+			if (!read.ok) {
+				this.#stop({
+					reason: read.reason,
+					status: 0
+				});
+				return;
+			}
+			if (read.map.inbound !== this.#pipeline.policy) {
+				const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
+				log.write("info", "policy_changed", {
+					policy: read.map.inbound,
+					withdrawn: withdrawn.length
+				});
+				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
+			}
+			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
+			const now = this.#now();
+			const activity = readRegistryActivity(this.#registry, claudePid);
+			this.#pacer.observeActivity(now, activity);
+			if (activity !== this.#activity) {
+				this.#activity = activity;
+				log.write("debug", "activity", { activity });
+			}
+			const released = consumeReleaseRequests(layout, this.#sessionId, uid);
+			if (released.length > 0) {
+				const before = this.#pipeline.queued;
+				const count = this.#pipeline.release(released);
+				log.write("info", "released", { count });
+				if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
+			}
+			this.#work.wake();
+			this.#heartbeats.tick(now, this.#activity);
+			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
+		}
+		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
+		#readTranscript(path) {
+			const outcome = this.#transcript.read(path);
+			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
+		}
+		/** Fetches the oldest unacknowledged messages once and offers them again. */
+		async #redeliver() {
+			try {
+				if (this.#d.socketPath === "") return;
+				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
+				if (this.#running) for (const message of result.messages) this.#offer(message);
+			} catch (error) {
+				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
+			} finally {
+				this.#redelivery.fetchDone();
+			}
+		}
+	};
 }));
 
 // src/harness/watcher/run-watcher.ts
 /**
-* The watcher of one Claude Code session (claude-code.md §7.4, docs/41-watcher.md): takes the
-* pidfile, runs the adapter's message watch in process and delivers every message through the
-* inbound pipeline, the injection pacer and the inbox socket, acknowledging only after a
-* successful post. Liveness tick every 2 s (Claude's pid, the by-pid map, the registry status,
-* release requests); heartbeats every 30 s and on busy/idle flips. Resolves with how it ended;
-* never throws.
+* The watcher of one Claude Code session (docs/spec/claude-code.md §7.4, docs/41-watcher.md):
+* checks its start-up values, takes the pidfile, then runs a {@link WatcherLoop}: the adapter's
+* message watch in process, every message delivered through the inbound pipeline, the injection
+* pacer and the inbox socket, acknowledged only after a successful post. Liveness tick every 2 s
+* (Claude's pid, the by-pid map, the registry status, release requests); heartbeats every 30 s
+* and on busy/idle flips. Resolves with how it ended; never throws.
 *
 * @example const exit = await runWatcher({ claudePid: "4242", env: process.env });
 */
@@ -10069,7 +10902,7 @@ async function runWatcher(options) {
 			status: ERROR_EXIT_STATUS.internal
 		};
 	}
-	const watcher = new Watcher({
+	const watcher = new WatcherLoop({
 		...options,
 		layout,
 		map,
@@ -10089,558 +10922,16 @@ async function runWatcher(options) {
 		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
 	}
 }
-function codeOf(error) {
-	return isBapError(error) ? error.code : "internal";
-}
-var FATAL_CODES, SET_ASIDE_REDRIVE_MS, DEGRADED_NOTICE, RECONNECTED_NOTICE, FATAL_NOTICE, Watcher;
 var init_run_watcher = __esmMin((() => {
 	init_protocol();
 	init_adapter();
 	init_claude_code();
-	init_inbound();
-	init_pacing();
 	init_state();
 	init_ensure_watcher();
 	init_process_probe();
-	init_watcher_backoff();
 	init_watcher_files();
 	init_watcher_log();
-	FATAL_CODES = /* @__PURE__ */ new Set([
-		"unauthenticated",
-		"unauthorized",
-		"protocol_mismatch",
-		"config"
-	]);
-	SET_ASIDE_REDRIVE_MS = 6e4;
-	DEGRADED_NOTICE = "Brigade: the team connection keeps failing; retrying about every five minutes (messages wait on the server).";
-	RECONNECTED_NOTICE = "Brigade: reconnected to the team; messages are delivered again.";
-	FATAL_NOTICE = "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
-	Watcher = class {
-		#d;
-		#now;
-		#tickMs;
-		#heartbeatMs;
-		#backoff;
-		#sessionId;
-		#pipeline;
-		#pacer;
-		#registry;
-		#post;
-		#running = true;
-		#exit;
-		#finished;
-		#done;
-		#wake;
-		#sleepWake;
-		#handle;
-		#state = "connecting";
-		#delivered = 0;
-		#lastDeliveryAt = null;
-		#activity = "idle";
-		#sentActivity;
-		#heartbeatBusy = false;
-		#heartbeatTask = Promise.resolve();
-		#lastHeartbeatAt;
-		/** Failed heartbeats in a row, and the earliest time of the next try after one (ms). */
-		#heartbeatFailures = 0;
-		#heartbeatNotBefore = 0;
-		#transcript = new TranscriptUsageReader();
-		#sendModel = false;
-		#sendContext = false;
-		#sentModel;
-		#sentContext;
-		#ticking = false;
-		#redriving = false;
-		#redriveAt;
-		#failures = [];
-		#consecutive = 0;
-		#degraded = false;
-		constructor(deps) {
-			this.#d = deps;
-			this.#now = deps.now ?? Date.now;
-			this.#tickMs = deps.tickMs ?? 2e3;
-			this.#heartbeatMs = deps.heartbeatMs ?? 3e4;
-			this.#backoff = deps.backoff ?? WATCHER_BACKOFF;
-			this.#sessionId = deps.map.brigade_session_id;
-			this.#post = deps.post ?? postToInbox;
-			this.#registry = registryFolder(deps.env);
-			this.#lastHeartbeatAt = this.#now();
-			this.#pipeline = new InboundPipeline({
-				now: this.#now,
-				hashBody: sha256Hex,
-				seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-				pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-				pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-				policy: deps.map.inbound,
-				teamName: deps.map.team_name,
-				instruction: {
-					level: deps.map.frame_level,
-					custom: deps.map.frame_text
-				},
-				delivery: "socket"
-			});
-			this.#pacer = new InjectionPacer({
-				now: this.#now(),
-				initialTokens: 12,
-				initialOutstanding: PACER_LIMITS.outstandingCap
-			});
-			this.#done = new Promise((resolve) => {
-				this.#finished = resolve;
-			});
-		}
-		async run() {
-			const { log } = this.#d;
-			log.write("info", "watcher_started", {
-				session_id: this.#sessionId,
-				socket: this.#d.socketPath === "" ? "none" : "set",
-				policy: this.#pipeline.policy
-			});
-			this.#writeStatus();
-			const abort = () => this.#stop({
-				reason: "signal",
-				status: 0
-			});
-			if (this.#d.signal?.aborted === true) abort();
-			this.#d.signal?.addEventListener("abort", abort, { once: true });
-			try {
-				const { capabilities } = await this.#d.adapter.describe();
-				this.#sendModel = capabilities.includes("session.model");
-				this.#sendContext = capabilities.includes("session.context_used_tokens");
-			} catch {}
-			const timer = setInterval(() => void this.#tick(), this.#tickMs);
-			const tasks = [this.#deliver()];
-			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
-			else log.write("warn", "watcher_no_socket");
-			this.#tick();
-			await this.#done;
-			clearInterval(timer);
-			this.#d.signal?.removeEventListener("abort", abort);
-			this.#handle?.close().catch(() => {});
-			this.#wake?.();
-			this.#sleepWake?.();
-			await Promise.allSettled(tasks);
-			const exit = this.#exit ?? {
-				reason: "signal",
-				status: 0
-			};
-			if (exit.reason === "claude_gone" || exit.reason === "map_gone" || exit.reason === "map_changed") {
-				await this.#settled(this.#heartbeatTask, this.#d.closeTimeoutMs ?? 3e3);
-				await this.#closeSession();
-			}
-			this.#state = "stopped";
-			this.#writeStatus();
-			log.write("info", "watcher_stopped", {
-				reason: exit.reason,
-				status: exit.status
-			});
-			return exit;
-		}
-		/** Waits for `task`, at most `ms`. */
-		async #settled(task, ms) {
-			let timer;
-			await Promise.race([task, new Promise((r) => timer = setTimeout(r, ms))]);
-			clearTimeout(timer);
-		}
-		#stop(exit) {
-			if (!this.#running) return;
-			this.#running = false;
-			this.#exit = exit;
-			this.#finished?.();
-		}
-		async #closeSession() {
-			const controller = new AbortController();
-			const timer = setTimeout(() => controller.abort(), this.#d.closeTimeoutMs ?? 3e3);
-			try {
-				await this.#d.adapter.sessionClose(this.#sessionId, { signal: controller.signal });
-				this.#d.log.write("info", "session_closed");
-			} catch (error) {
-				this.#d.log.write("warn", "session_close_failed", { code: codeOf(error) });
-			} finally {
-				clearTimeout(timer);
-			}
-		}
-		#setState(state) {
-			if (state === this.#state) return;
-			this.#state = state;
-			this.#writeStatus();
-		}
-		#writeStatus() {
-			writeWatcherStatus(this.#d.layout, String(this.#d.map.claude_pid), {
-				version: 1,
-				pid: process.pid,
-				brigade_session_id: this.#sessionId,
-				state: this.#state,
-				last_delivery_at: this.#lastDeliveryAt,
-				delivered: this.#delivered,
-				updated_at: new Date(this.#now()).toISOString()
-			});
-		}
-		#notice(line) {
-			writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
-		}
-		/** Waits for a wake-up (new work, a tick) or `ms`. */
-		#wait(ms) {
-			return new Promise((resolve) => {
-				const timer = setTimeout(done, Math.max(0, ms));
-				const wake = () => done();
-				this.#wake = wake;
-				function done() {
-					clearTimeout(timer);
-					resolve();
-				}
-			});
-		}
-		/** Sleeps `ms`, woken early only by stop. */
-		#sleep(ms) {
-			return new Promise((resolve) => {
-				const timer = setTimeout(done, Math.max(0, ms));
-				this.#sleepWake = done;
-				function done() {
-					clearTimeout(timer);
-					resolve();
-				}
-			});
-		}
-		#kick() {
-			this.#wake?.();
-		}
-		async #supervise() {
-			const { adapter, log } = this.#d;
-			while (this.#running) {
-				let fatal;
-				let lastCode = "stream_ended";
-				const handle = adapter.messageWatch(this.#sessionId);
-				this.#handle = handle;
-				try {
-					for await (const event of handle.events) {
-						if (!this.#running) break;
-						switch (event.event) {
-							case "ready":
-								this.#onLive();
-								break;
-							case "message":
-								this.#offer(event.message);
-								break;
-							case "status":
-								if (event.state === "live") this.#onLive();
-								else this.#setState("retrying");
-								break;
-							case "error":
-								lastCode = event.error.code;
-								log.write("warn", "watch_error", {
-									code: event.error.code,
-									retryable: event.error.retryable
-								});
-								if (!event.error.retryable && FATAL_CODES.has(event.error.code)) fatal = event.error.code;
-								break;
-							case "acked": log.write("debug", "acked", { count: event.message_ids.length });
-						}
-					}
-				} catch (error) {
-					lastCode = codeOf(error);
-					log.write("warn", "watch_crashed", { code: lastCode });
-				}
-				this.#handle = void 0;
-				await handle.close().catch(() => {});
-				if (!this.#running) return;
-				if (fatal !== void 0) {
-					this.#notice(FATAL_NOTICE);
-					this.#stop({
-						reason: "fatal_error",
-						status: ERROR_EXIT_STATUS[fatal],
-						code: fatal
-					});
-					return;
-				}
-				const now = this.#now();
-				this.#failures = this.#failures.filter((t) => now - t < this.#backoff.failureWindowMs);
-				this.#failures.push(now);
-				this.#consecutive += 1;
-				const slow = this.#degraded || this.#failures.length >= this.#backoff.failureLimit;
-				if (slow && !this.#degraded) {
-					this.#degraded = true;
-					this.#notice(DEGRADED_NOTICE);
-				}
-				const delay = nextRetryDelay(this.#backoff, this.#consecutive, slow, Math.random);
-				this.#setState("retrying");
-				log.write("warn", "watch_restart", {
-					code: lastCode,
-					delay_ms: delay,
-					slow
-				});
-				await this.#sleep(delay);
-			}
-		}
-		#onLive() {
-			this.#consecutive = 0;
-			if (this.#degraded) {
-				this.#degraded = false;
-				this.#failures = [];
-				this.#notice(RECONNECTED_NOTICE);
-			}
-			this.#setState("live");
-			this.#d.log.write("info", "watch_live");
-		}
-		#offer(envelope) {
-			const result = this.#pipeline.offer(envelope);
-			const fields = { outcome: result.outcome };
-			if (result.outcome === "rejected") fields.reason = result.reason;
-			else fields.message_id = result.messageId;
-			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
-			if (result.ack) this.#ack(result.messageId);
-			if (result.outcome === "rate_limited" || result.outcome === "deferred_identical") this.#redriveBy(this.#now() + SET_ASIDE_REDRIVE_MS);
-			if (result.outcome === "queued") {
-				if (result.evicted !== void 0) {
-					this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
-					this.#redriveBy(this.#now());
-				}
-				this.#kick();
-			}
-		}
-		/** Schedules a fetch of the unacknowledged messages no later than `at` (ms). */
-		#redriveBy(at) {
-			this.#redriveAt = this.#redriveAt === void 0 ? at : Math.min(this.#redriveAt, at);
-		}
-		/**
-		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
-		* failure arrives only as a later `error` event on the stream, with nothing tying it to this
-		* message, so a failed ack would pass for a sent one and never be retried.
-		*/
-		async #ack(messageId) {
-			try {
-				await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
-				this.#d.log.write("info", "ack_sent", { message_id: messageId });
-			} catch (error) {
-				this.#d.log.write("warn", "ack_failed", {
-					message_id: messageId,
-					code: codeOf(error)
-				});
-				this.#redriveBy(this.#now() + 10 * this.#tickMs);
-			}
-		}
-		async #deliver() {
-			while (this.#running) {
-				const head = this.#pipeline.peek();
-				if (head === void 0) {
-					await this.#wait(this.#tickMs);
-					continue;
-				}
-				const now = this.#now();
-				const at = this.#pacer.nextPostAt(now, head.text);
-				if (at > now) {
-					await this.#wait(Math.min(at - now, this.#tickMs));
-					continue;
-				}
-				const item = this.#pipeline.next();
-				if (!await this.#postItem(item)) await this.#wait(this.#tickMs);
-			}
-		}
-		async #postItem(item) {
-			const { log } = this.#d;
-			const result = await this.#post({
-				socketPath: this.#d.socketPath,
-				token: this.#d.token,
-				content: item.text
-			});
-			if (result.ok || result.stage === "failed" && result.connected) this.#pacer.record(this.#now(), item.text);
-			const done = this.#pipeline.done(item, result.ok ? void 0 : result.reason);
-			const id = item.kind === "message" ? item.message.message_id : item.notice;
-			if (!result.ok) {
-				log.write("warn", "post_failed", {
-					item: id,
-					stage: result.stage,
-					reason: result.reason
-				});
-				if (item.kind === "message") this.#redriveAt ??= this.#now() + 10 * this.#tickMs;
-				return false;
-			}
-			log.write("info", "posted", { item: id });
-			if (done.ack) {
-				this.#delivered += 1;
-				this.#lastDeliveryAt = new Date(this.#now()).toISOString();
-				this.#writeStatus();
-				await this.#ack(done.messageId);
-			}
-			return true;
-		}
-		async #tick() {
-			if (this.#ticking || !this.#running) return;
-			this.#ticking = true;
-			try {
-				await this.#tickOnce();
-			} catch (error) {
-				this.#d.log.write("error", "tick_failed", { error: error instanceof Error ? error.name : "unknown" });
-			} finally {
-				this.#ticking = false;
-			}
-		}
-		async #tickOnce() {
-			const { layout, log, map, probe, uid } = this.#d;
-			const claudePid = String(map.claude_pid);
-			const liveness = probe.liveness(map.claude_pid);
-			if (liveness !== "alive") {
-				log.write("info", "claude_gone", { liveness });
-				this.#stop({
-					reason: "claude_gone",
-					status: 0
-				});
-				return;
-			}
-			const read = readByPidMap({
-				claudePid,
-				env: this.#d.env,
-				uid
-			});
-			if (!read.ok) {
-				log.write("info", "map_gone", { reason: read.reason });
-				this.#stop({
-					reason: "map_gone",
-					status: 0
-				});
-				return;
-			}
-			if (read.map.brigade_session_id !== this.#sessionId) {
-				log.write("info", "map_changed");
-				this.#stop({
-					reason: "map_changed",
-					status: 0
-				});
-				return;
-			}
-			if (read.map.inbound !== this.#pipeline.policy) {
-				const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
-				log.write("info", "policy_changed", {
-					policy: read.map.inbound,
-					withdrawn: withdrawn.length
-				});
-				if (read.map.inbound === "accept") this.#redriveBy(this.#now());
-			}
-			if (this.#sendModel || this.#sendContext) this.#readTranscript(read.map.transcript_path);
-			const now = this.#now();
-			const activity = readRegistryActivity(this.#registry, claudePid);
-			this.#pacer.observeActivity(now, activity);
-			if (activity !== this.#activity) {
-				this.#activity = activity;
-				log.write("debug", "activity", { activity });
-			}
-			const released = consumeReleaseRequests(layout, this.#sessionId, uid);
-			if (released.length > 0) {
-				const before = this.#pipeline.queued;
-				const count = this.#pipeline.release(released);
-				log.write("info", "released", { count });
-				if (this.#pipeline.queued - before < count) this.#redriveAt = now;
-			}
-			this.#kick();
-			if ((this.#activity !== this.#sentActivity || now - this.#lastHeartbeatAt >= this.#heartbeatMs) && now >= this.#heartbeatNotBefore) {
-				if (!this.#heartbeatBusy) this.#heartbeatTask = this.#heartbeat();
-			}
-			if (this.#redriveAt !== void 0 && now >= this.#redriveAt && this.#pipeline.queued === 0 && !this.#redriving) {
-				this.#redriveAt = void 0;
-				this.#redrive();
-			}
-		}
-		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
-		#readTranscript(path) {
-			const outcome = this.#transcript.read(path);
-			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
-			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
-		}
-		/**
-		* Fetches the oldest unacknowledged messages once and offers them: after a failed post, a
-		* release of a message no longer in memory, or a message the pipeline set aside.
-		*/
-		async #redrive() {
-			if (this.#d.socketPath === "" || this.#redriving) return;
-			this.#redriving = true;
-			try {
-				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				if (this.#running) for (const message of result.messages) this.#offer(message);
-			} catch (error) {
-				this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
-			} finally {
-				this.#redriving = false;
-			}
-		}
-		/**
-		* The transcript values a heartbeat carries: only with the adapter's capability and only when
-		* they differ from what the server last accepted (a heartbeat never clears them).
-		*/
-		#transcriptChanges() {
-			const model = this.#transcript.model;
-			const tokens = this.#transcript.contextUsedTokens;
-			return {
-				...this.#sendModel && model !== void 0 && model !== this.#sentModel ? { model } : {},
-				...this.#sendContext && tokens !== void 0 && tokens !== this.#sentContext ? { context_used_tokens: tokens } : {}
-			};
-		}
-		#acceptedTranscript(sent) {
-			if (typeof sent.model === "string") this.#sentModel = sent.model;
-			if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
-		}
-		async #heartbeat() {
-			if (this.#heartbeatBusy || !this.#running) return;
-			this.#heartbeatBusy = true;
-			const activity = this.#activity;
-			const transcript = this.#transcriptChanges();
-			const { adapter, log } = this.#d;
-			try {
-				await adapter.sessionHeartbeat(this.#sessionId, {
-					activity,
-					...transcript
-				});
-				this.#sentActivity = activity;
-				this.#acceptedTranscript(transcript);
-				this.#heartbeatFailures = 0;
-				this.#heartbeatNotBefore = 0;
-			} catch (error) {
-				const code = codeOf(error);
-				log.write("warn", "heartbeat_failed", { code });
-				this.#heartbeatFailures += 1;
-				const schedule = {
-					...this.#backoff,
-					maxMs: Math.min(this.#backoff.maxMs, this.#heartbeatMs)
-				};
-				this.#heartbeatNotBefore = this.#now() + nextRetryDelay(schedule, this.#heartbeatFailures, false, Math.random);
-				if (code === "not_found" || code === "conflict") await this.#resume(activity);
-			} finally {
-				this.#lastHeartbeatAt = this.#now();
-				this.#heartbeatBusy = false;
-			}
-		}
-		/**
-		* Re-opens our own session in place after a heartbeat found it gone or closed (protocol.md
-		* §4.3 resume), with what SessionStart registered from the map plus the transcript values,
-		* then ends a retry wait of the message watch so it reconnects at once.
-		*/
-		async #resume(activity) {
-			if (!this.#running) return;
-			const { adapter, log, map } = this.#d;
-			const model = this.#sendModel ? this.#transcript.model : void 0;
-			const tokens = this.#sendContext ? this.#transcript.contextUsedTokens : void 0;
-			try {
-				const resumed = await adapter.sessionRegister({
-					harness: "claude-code",
-					harness_version: map.harness_version,
-					session_name: map.session_name,
-					activity,
-					inbound: this.#pipeline.policy,
-					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens },
-					resume: { session_id: this.#sessionId }
-				});
-				this.#sentActivity = activity;
-				this.#acceptedTranscript({
-					...model === void 0 ? {} : { model },
-					...tokens === void 0 ? {} : { context_used_tokens: tokens }
-				});
-				log.write("info", "session_resumed", { same: resumed.session_id === this.#sessionId });
-				if (this.#state === "retrying") this.#sleepWake?.();
-			} catch (resumeError) {
-				log.write("warn", "session_resume_failed", { code: codeOf(resumeError) });
-			}
-		}
-	};
+	init_watcher_loop();
 }));
 
 // src/harness/watcher/index.ts

@@ -1,0 +1,169 @@
+import { describe, expect, test } from "vitest";
+import type { InboxPostResult } from "../claude-code/index.ts";
+import type { DoneResult, InboundItem, InboundMessage } from "../inbound/index.ts";
+import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
+import { type WaitTimers, WakeableWait } from "./wakeable-wait.ts";
+import type { WatcherLog } from "./watcher-log.ts";
+
+const message = (id: string): InboundItem => ({
+  kind: "message",
+  message: { message_id: id } as InboundMessage,
+  frame: `frame ${id}`,
+  text: `text ${id}`,
+});
+const notice: InboundItem = { kind: "notice", notice: "drop", text: "Brigade: dropped" };
+
+/**
+ * A delivery loop over a queue of items, a post answered from `answers` (then ok), a pacer that
+ * allows everything unless `holdUntil` says, and waits the test ends by hand: no timer runs.
+ */
+function setup(items: InboundItem[], answers: InboxPostResult[] = [], holdUntil = 0) {
+  const clock = { now: 1_000 };
+  const waits: number[] = [];
+  const pending: (() => void)[] = [];
+  const timers: WaitTimers = {
+    setTimeout: (callback, ms) => {
+      waits.push(ms);
+      pending.push(callback);
+      return pending.length;
+    },
+    clearTimeout: () => {},
+  };
+  const queue = [...items];
+  const events: string[] = [];
+  const posted: string[] = [];
+  const recorded: string[] = [];
+  const delivered: string[] = [];
+  const done: string[] = [];
+  let failedPosts = 0;
+  let running = true;
+  const pacer = {
+    holdUntil,
+    nextPostAt: (now: number) => Math.max(now, pacer.holdUntil),
+    record: (_now: number, text: string) => void recorded.push(text),
+  };
+  const log: WatcherLog = { write: (_level, event) => void events.push(event) };
+  const delivery = new InboxDelivery({
+    pipeline: {
+      peek: () => queue[0],
+      next: () => queue.shift(),
+      done: (item, error): DoneResult => {
+        done.push(item.text);
+        return item.kind === "message" && error === undefined
+          ? { ack: true, messageId: item.message.message_id, persisted: true }
+          : { ack: false };
+      },
+    },
+    pacer,
+    post: async (content) => {
+      posted.push(content);
+      return answers.shift() ?? { ok: true };
+    },
+    log,
+    now: () => clock.now,
+    tickMs: 2_000,
+    work: new WakeableWait(timers),
+    running: () => running,
+    onPostFailed: () => {
+      failedPosts += 1;
+    },
+    onDelivered: async (id) => {
+      delivered.push(id);
+    },
+  });
+  const run = delivery.run();
+  const settle = () => new Promise<void>((r) => setImmediate(r));
+  /** Ends the pending wait (as its timer would) and lets the loop run on. */
+  const fire = async (): Promise<void> => {
+    pending.shift()?.();
+    await settle();
+  };
+  const stop = async (): Promise<void> => {
+    running = false;
+    while (pending.length > 0) await fire();
+    await run;
+  };
+  return {
+    clock,
+    pacer,
+    queue,
+    waits,
+    events,
+    posted,
+    recorded,
+    delivered,
+    done,
+    failed: () => failedPosts,
+    settle,
+    fire,
+    stop,
+  };
+}
+
+describe("InboxDelivery", () => {
+  test("posts in order, records each post, and delivers only messages", async () => {
+    const d = setup([notice, message("m-1"), message("m-2")]);
+    await d.settle();
+    expect(d.posted).toEqual(["Brigade: dropped", "text m-1", "text m-2"]);
+    expect(d.recorded).toEqual(d.posted);
+    expect(d.delivered).toEqual(["m-1", "m-2"]);
+    expect(d.events).toEqual(["posted", "posted", "posted"]);
+    expect(d.waits).toEqual([2_000]);
+    await d.stop();
+  });
+
+  test("waits for the pacer, at most a tick at a time", async () => {
+    const d = setup([message("m-1")], [], 6_000);
+    await d.settle();
+    expect(d.waits).toEqual([2_000]);
+    d.clock.now = 5_500;
+    await d.fire();
+    expect(d.waits).toEqual([2_000, 500]);
+    expect(d.posted).toEqual([]);
+    d.clock.now = 6_000;
+    await d.fire();
+    expect(d.posted).toEqual(["text m-1"]);
+    await d.stop();
+  });
+
+  test("a failed post stays undelivered, asks for a fetch, and waits a tick", async () => {
+    const d = setup(
+      [message("m-1"), notice, message("m-2")],
+      [
+        { ok: false, stage: "refused", reason: "path_invalid" },
+        { ok: false, stage: "failed", reason: "connect_failed", connected: false },
+      ],
+    );
+    await d.settle();
+    expect(d.posted).toEqual(["text m-1"]);
+    expect(d.failed()).toBe(1);
+    expect(d.waits).toEqual([2_000]);
+    await d.fire();
+    expect(d.failed()).toBe(1); // a notice's failure asks for no fetch
+    await d.fire();
+    expect(d.posted).toEqual(["text m-1", "Brigade: dropped", "text m-2"]);
+    expect(d.delivered).toEqual(["m-2"]);
+    expect(d.recorded).toEqual(["text m-2"]);
+    expect(d.events).toEqual(["post_failed", "post_failed", "posted"]);
+    await d.stop();
+  });
+
+  test("a failed post that connected is recorded in the pacer (it may have arrived)", async () => {
+    const d = setup(
+      [message("m-1")],
+      [{ ok: false, stage: "failed", reason: "write_timeout", connected: true }],
+    );
+    await d.settle();
+    expect(d.recorded).toEqual(["text m-1"]);
+    expect(d.delivered).toEqual([]);
+    expect(d.done).toEqual(["text m-1"]);
+    await d.stop();
+  });
+
+  test("a successor's pacer posts nothing until an idle observation", () => {
+    const pacer = successorPacer(0);
+    expect(pacer.nextPostAt(0, "x")).toBe(Number.POSITIVE_INFINITY);
+    pacer.observeActivity(0, "idle");
+    expect(pacer.nextPostAt(0, "x")).toBe(0);
+  });
+});

@@ -1,0 +1,373 @@
+import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
+import {
+  type InboxPostOptions,
+  type InboxPostResult,
+  postToInbox,
+  readRegistryActivity,
+  registryFolder,
+  TranscriptUsageReader,
+} from "../claude-code/index.ts";
+import { InboundPipeline } from "../inbound/index.ts";
+import type { InjectionPacer } from "../pacing/index.ts";
+import {
+  type ByPidMap,
+  consumeReleaseRequests,
+  FileSeenStore,
+  pendingFileStore,
+  readPendingRecords,
+  type StateLayout,
+  sha256Hex,
+} from "../state/index.ts";
+import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
+import type { ProcessProbe } from "./process-probe.ts";
+import { RedeliverySchedule } from "./redelivery-schedule.ts";
+import { checkSession } from "./session-check.ts";
+import { SessionHeartbeats } from "./session-heartbeats.ts";
+import { SupervisedWatch } from "./supervised-watch.ts";
+import { WakeableWait } from "./wakeable-wait.ts";
+import { WatchSupervision } from "./watch-supervision.ts";
+import { WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
+import { errorCodeOf as codeOf } from "./watcher-error-code.ts";
+import type { WatcherExit } from "./watcher-exit.ts";
+import { writeWatcherNotice } from "./watcher-files.ts";
+import type { WatcherLog } from "./watcher-log.ts";
+import { WatcherStatusBoard } from "./watcher-status-board.ts";
+
+const FATAL_NOTICE =
+  "Brigade: message delivery stopped: this machine's team credential or configuration was refused; run `brigade team join` in your terminal, then send a prompt.";
+
+/** What {@link WatcherLoop} runs with: the checked start-up values and the timing options. */
+export interface WatcherLoopOptions {
+  /** The allow-listed environment (the by-pid map and the registry are found through it). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Ends the watcher as SIGTERM does (no session close). */
+  readonly signal?: AbortSignal;
+  /** The clock, ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
+  /** Liveness tick, ms (default 2,000). */
+  readonly tickMs?: number;
+  /** Heartbeat interval, ms (default 30,000). */
+  readonly heartbeatMs?: number;
+  /** Cap on the closing `session close`, ms (default 3,000). */
+  readonly closeTimeoutMs?: number;
+  readonly backoff?: WatcherBackoff;
+  /** Posts to the inbox socket (default {@link postToInbox}). */
+  readonly post?: (options: InboxPostOptions) => Promise<InboxPostResult>;
+  readonly layout: StateLayout;
+  readonly map: ByPidMap;
+  readonly uid: number;
+  readonly log: WatcherLog;
+  readonly probe: ProcessProbe;
+  readonly token: string;
+  readonly socketPath: string;
+  readonly adapter: Adapter;
+}
+
+/**
+ * One running watcher (docs/41-watcher.md "The loop"); `runWatcher` builds it after taking the
+ * pidfile and reading the map, and {@link run} resolves with how it ended (never throws). It only
+ * wires the pieces, each with its own contract and tests — {@link SupervisedWatch} with
+ * {@link WatchSupervision}, {@link SessionHeartbeats}, {@link RedeliverySchedule},
+ * {@link InboxDelivery}, {@link checkSession}, {@link WatcherStatusBoard}, the inbound pipeline
+ * and the injection pacer — to the interval timer, the adapter and the files.
+ */
+export class WatcherLoop {
+  readonly #d: WatcherLoopOptions;
+  readonly #now: () => number;
+  readonly #tickMs: number;
+  readonly #sessionId: string;
+  readonly #pipeline: InboundPipeline;
+  readonly #pacer: InjectionPacer;
+  readonly #delivery: InboxDelivery;
+  readonly #heartbeats: SessionHeartbeats;
+  readonly #redelivery: RedeliverySchedule;
+  readonly #transcript = new TranscriptUsageReader();
+  readonly #registry: string | undefined;
+  readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
+  readonly #done: Promise<void>;
+  #finished: (() => void) | undefined;
+  #running = true;
+  #exit: WatcherExit | undefined;
+  readonly #work = new WakeableWait();
+  readonly #watch: SupervisedWatch;
+  readonly #status: WatcherStatusBoard;
+  #activity: Activity = "idle";
+  #ticking = false;
+
+  constructor(deps: WatcherLoopOptions) {
+    this.#d = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#tickMs = deps.tickMs ?? 2_000;
+    this.#sessionId = deps.map.brigade_session_id;
+    this.#post = deps.post ?? postToInbox;
+    this.#registry = registryFolder(deps.env);
+    const backoff = deps.backoff ?? WATCHER_BACKOFF;
+    this.#status = new WatcherStatusBoard({
+      layout: deps.layout,
+      claudePid: String(deps.map.claude_pid),
+      sessionId: this.#sessionId,
+      pid: process.pid,
+      now: this.#now,
+    });
+    this.#watch = new SupervisedWatch({
+      adapter: deps.adapter,
+      sessionId: this.#sessionId,
+      log: deps.log,
+      now: this.#now,
+      supervision: new WatchSupervision(backoff),
+      running: () => this.#running,
+      notice: (line) => this.#notice(line),
+      onMessage: (envelope) => this.#offer(envelope),
+      onLive: () => this.#status.set("live"),
+      onRetrying: () => this.#status.set("retrying"),
+    });
+    this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
+    this.#pipeline = new InboundPipeline({
+      now: this.#now,
+      hashBody: sha256Hex,
+      seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
+      pendingStore: pendingFileStore(deps.layout, this.#sessionId),
+      pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
+      policy: deps.map.inbound,
+      teamName: deps.map.team_name,
+      instruction: { level: deps.map.frame_level, custom: deps.map.frame_text },
+      delivery: "socket",
+    });
+    this.#heartbeats = new SessionHeartbeats({
+      adapter: deps.adapter,
+      sessionId: this.#sessionId,
+      map: deps.map,
+      log: deps.log,
+      now: this.#now,
+      ...(deps.heartbeatMs === undefined ? {} : { intervalMs: deps.heartbeatMs }),
+      backoff,
+      transcript: this.#transcript,
+      policy: () => this.#pipeline.policy,
+      running: () => this.#running,
+      // A resumed session is open again: a retry wait of the message watch ends at once.
+      onResumed: () => {
+        if (this.#status.state === "retrying") this.#watch.retryNow();
+      },
+    });
+    this.#pacer = successorPacer(this.#now());
+    this.#delivery = new InboxDelivery({
+      pipeline: this.#pipeline,
+      pacer: this.#pacer,
+      post: (content) => this.#post({ socketPath: deps.socketPath, token: deps.token, content }),
+      log: deps.log,
+      now: this.#now,
+      tickMs: this.#tickMs,
+      work: this.#work,
+      running: () => this.#running,
+      onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
+      onDelivered: async (messageId) => {
+        this.#status.delivered();
+        await this.#ack(messageId);
+      },
+    });
+    this.#done = new Promise((resolve) => {
+      this.#finished = resolve;
+    });
+  }
+
+  async run(): Promise<WatcherExit> {
+    const { log } = this.#d;
+    log.write("info", "watcher_started", {
+      session_id: this.#sessionId,
+      socket: this.#d.socketPath === "" ? "none" : "set",
+      policy: this.#pipeline.policy,
+    });
+    this.#status.write();
+    const abort = (): void => this.#stop({ reason: "signal", status: 0 });
+    if (this.#d.signal?.aborted === true) abort();
+    this.#d.signal?.addEventListener("abort", abort, { once: true });
+    try {
+      const { capabilities } = await this.#d.adapter.describe();
+      this.#heartbeats.enable({
+        model: capabilities.includes("session.model"),
+        contextUsedTokens: capabilities.includes("session.context_used_tokens"),
+      });
+    } catch {
+      // without capabilities, the transcript values are simply not sent
+    }
+    const timer = setInterval(() => void this.#tick(), this.#tickMs);
+    const tasks = [this.#delivery.run()];
+    if (this.#d.socketPath !== "") tasks.push(this.#supervise());
+    else log.write("warn", "watcher_no_socket");
+    void this.#tick();
+    await this.#done;
+    clearInterval(timer);
+    this.#d.signal?.removeEventListener("abort", abort);
+    this.#watch.stop();
+    this.#work.wake();
+    await Promise.allSettled(tasks);
+    const exit = this.#exit ?? { reason: "signal", status: 0 };
+    if (
+      exit.reason === "claude_gone" ||
+      exit.reason === "map_gone" ||
+      exit.reason === "map_changed"
+    ) {
+      // A heartbeat's resume still in flight would re-open the session after the close.
+      await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3_000);
+      await this.#closeSession();
+    }
+    this.#status.set("stopped");
+    log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
+    return exit;
+  }
+
+  /** Waits for `task`, at most `ms`. */
+  async #settled(task: Promise<void>, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([task, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  #stop(exit: WatcherExit): void {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#exit = exit;
+    this.#finished?.();
+  }
+
+  async #closeSession(): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#d.closeTimeoutMs ?? 3_000);
+    try {
+      await this.#d.adapter.sessionClose(this.#sessionId, { signal: controller.signal });
+      this.#d.log.write("info", "session_closed");
+    } catch (error) {
+      this.#d.log.write("warn", "session_close_failed", { code: codeOf(error) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs the supervised watch; a fatal error stops the watcher with its notice. */
+  async #supervise(): Promise<void> {
+    const fatal = await this.#watch.run();
+    if (fatal === undefined) return;
+    this.#notice(FATAL_NOTICE);
+    this.#stop({ reason: "fatal_error", status: ERROR_EXIT_STATUS[fatal], code: fatal });
+  }
+
+  #notice(line: string): void {
+    writeWatcherNotice(this.#d.layout, String(this.#d.map.claude_pid), line);
+  }
+
+  #offer(envelope: unknown): void {
+    const result = this.#pipeline.offer(envelope);
+    const fields: Record<string, string> = { outcome: result.outcome };
+    if (result.outcome === "rejected") fields.reason = result.reason;
+    else fields.message_id = result.messageId;
+    this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
+    if (result.ack) void this.#ack(result.messageId);
+    if (result.outcome === "queued" && result.evicted !== undefined) {
+      this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
+    }
+    this.#redelivery.afterOffer(result, this.#now());
+    if (result.outcome === "queued") this.#work.wake();
+  }
+
+  /**
+   * Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
+   * failure arrives only as a later `error` event on the stream, with nothing tying it to this
+   * message, so a failed ack would pass for a sent one and never be retried.
+   */
+  async #ack(messageId: string): Promise<void> {
+    try {
+      await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
+      this.#d.log.write("info", "ack_sent", { message_id: messageId });
+    } catch (error) {
+      this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
+      this.#redelivery.afterAckFailed(this.#now());
+    }
+  }
+
+  // ---- the liveness tick ------------------------------------------------------------------
+
+  async #tick(): Promise<void> {
+    if (this.#ticking || !this.#running) return;
+    this.#ticking = true;
+    try {
+      await this.#tickOnce();
+    } catch (error) {
+      // A tick runs unawaited: an escaped error would end the process on an unhandled rejection.
+      this.#d.log.write("error", "tick_failed", {
+        error: error instanceof Error ? error.name : "unknown",
+      });
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async #tickOnce(): Promise<void> {
+    const { layout, log, map, probe, uid } = this.#d;
+    const claudePid = String(map.claude_pid);
+    const read = checkSession({
+      probe,
+      claudePid: map.claude_pid,
+      sessionId: this.#sessionId,
+      env: this.#d.env,
+      uid,
+      log,
+    });
+    if (!read.ok) {
+      this.#stop({ reason: read.reason, status: 0 });
+      return;
+    }
+    if (read.map.inbound !== this.#pipeline.policy) {
+      const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
+      log.write("info", "policy_changed", {
+        policy: read.map.inbound,
+        withdrawn: withdrawn.length,
+      });
+      // Our server sends a message once per watch connection: what was refused or held before
+      // comes back only if we fetch it.
+      if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
+    }
+    if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
+    const now = this.#now();
+    const activity = readRegistryActivity(this.#registry, claudePid);
+    this.#pacer.observeActivity(now, activity);
+    if (activity !== this.#activity) {
+      this.#activity = activity;
+      log.write("debug", "activity", { activity });
+    }
+    const released = consumeReleaseRequests(layout, this.#sessionId, uid);
+    if (released.length > 0) {
+      const before = this.#pipeline.queued;
+      const count = this.#pipeline.release(released);
+      log.write("info", "released", { count });
+      if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
+    }
+    this.#work.wake();
+    this.#heartbeats.tick(now, this.#activity);
+    // Not awaited: a slow server must never hold up the next liveness check.
+    if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();
+  }
+
+  /** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
+  #readTranscript(path: string | undefined): void {
+    const outcome = this.#transcript.read(path);
+    if (outcome.restarted !== undefined) {
+      this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+    }
+    if (outcome.skippedBytes > 0) {
+      this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
+    }
+  }
+
+  /** Fetches the oldest unacknowledged messages once and offers them again. */
+  async #redeliver(): Promise<void> {
+    try {
+      if (this.#d.socketPath === "") return;
+      const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
+      if (this.#running) for (const message of result.messages) this.#offer(message);
+    } catch (error) {
+      this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
+    } finally {
+      this.#redelivery.fetchDone();
+    }
+  }
+}
