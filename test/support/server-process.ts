@@ -24,7 +24,7 @@ export function ensureBuilt(): void {
 
 /**
  * Builds `dist-test/` from `tsconfig.test-build.json`: the test-only entries (the conformance
- * mutants under `src/**/testing/`) that `dist/` never contains. Always runs, because `tsc -b` is
+ * mutants under the `testing/` folders) that `dist/` never contains. Always runs, because `tsc -b` is
  * incremental and a stale mutant would test yesterday's code.
  */
 export function buildTestSeams(): void {
