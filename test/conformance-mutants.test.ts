@@ -8,7 +8,12 @@ import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
 import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
-import { buildTestSeams, ensureBuilt, REPO_ROOT, startServerProcess } from "./support/server-process.ts";
+import {
+  buildTestSeams,
+  ensureBuilt,
+  REPO_ROOT,
+  startServerProcess,
+} from "./support/server-process.ts";
 
 /** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
 const SERVE_MUTANT = join(REPO_ROOT, "dist-test/server/testing/serve-mutant.js");
