@@ -1,6 +1,7 @@
 import type { ErrorCode } from "./error-codes.ts";
 import { ERROR_EXIT_STATUS } from "./error-codes.ts";
 import type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
+import type { ValidationResult } from "./validation-result.ts";
 
 /**
  * The error every in-process `Adapter` method fails with (spec: in-process binding), wrapping one
@@ -62,4 +63,16 @@ export class BapError extends Error {
  */
 export function isBapError(value: unknown): value is BapError {
   return value instanceof BapError;
+}
+
+/**
+ * The validated value of `result`, or throws a {@link BapError} carrying its error (usually
+ * `invalid_input` naming the member): the one bridge from a never-throwing `validateX` to the
+ * throwing style of in-process adapters, the service and the HTTP routes.
+ *
+ * @example const request = valueOrThrow(validateSendRequest(json));
+ */
+export function valueOrThrow<T>(result: ValidationResult<T>): T {
+  if (!result.ok) throw new BapError(result.error);
+  return result.value;
 }

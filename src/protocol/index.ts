@@ -32,7 +32,7 @@ export {
   LOG_LEVELS,
   parseAdapterArgv,
 } from "./adapter-argv.ts";
-export { BapError, isBapError } from "./bap-error.ts";
+export { BapError, isBapError, valueOrThrow } from "./bap-error.ts";
 export { base64UrlEncode } from "./base64url.ts";
 export type { Capability } from "./capabilities.ts";
 export {
