@@ -8,17 +8,25 @@ import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
 import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
-import { ensureBuilt, REPO_ROOT, startServerProcess } from "./support/server-process.ts";
+import {
+  buildTestSeams,
+  ensureBuilt,
+  REPO_ROOT,
+  startServerProcess,
+} from "./support/server-process.ts";
 
 /** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
-const SERVE_MUTANT = join(REPO_ROOT, "dist/server/testing/serve-mutant.js");
+const SERVE_MUTANT = join(REPO_ROOT, "dist-test/server/testing/serve-mutant.js");
 /** Test-only adapter entry: `--test-mutant <name>` then the `brigade adapter http` argv. */
-const ADAPTER_MUTANT = join(REPO_ROOT, "dist/adapters/http/testing/adapter-mutant.js");
+const ADAPTER_MUTANT = join(REPO_ROOT, "dist-test/adapters/http/testing/adapter-mutant.js");
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
 
-beforeAll(() => ensureBuilt());
+beforeAll(() => {
+  ensureBuilt();
+  buildTestSeams();
+});
 
 afterEach(() => {
   child?.kill("SIGTERM");

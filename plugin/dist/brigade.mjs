@@ -4965,6 +4965,17 @@ var init_ndjson_decoder = __esmMin((() => {
 function isBapError(value) {
 	return value instanceof BapError;
 }
+/**
+* The validated value of `result`, or throws a {@link BapError} carrying its error (usually
+* `invalid_input` naming the member): the one bridge from a never-throwing `validateX` to the
+* throwing style of in-process adapters, the service and the HTTP routes.
+*
+* @example const request = valueOrThrow(validateSendRequest(json));
+*/
+function valueOrThrow(result) {
+	if (!result.ok) throw new BapError(result.error);
+	return result.value;
+}
 var BapError;
 var init_bap_error = __esmMin((() => {
 	init_error_codes();
@@ -7636,10 +7647,6 @@ function normalizeServerUrl(text) {
 var init_server_url = __esmMin((() => {}));
 
 // src/adapters/http/http-adapter.ts
-function unwrap(result) {
-	if (!result.ok) throw new BapError(result.error);
-	return result.value;
-}
 /** `POST /v1/principals` result: `{principal_ref, token}`, both non-empty strings. */
 function validateMintedPrincipal(value) {
 	if (isJsonObject(value) && typeof value.principal_ref === "string" && value.principal_ref !== "" && typeof value.token === "string" && value.token !== "") return {
@@ -7714,7 +7721,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async sessionRegister(registration, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
+			const body = valueOrThrow(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/sessions"),
@@ -7723,7 +7730,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async sessionHeartbeat(sessionId, heartbeat, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
+			const body = valueOrThrow(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#sessionPath(ctx, sessionId, "/heartbeat"),
@@ -7750,7 +7757,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async messageSend(request, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateSendRequest(request));
+			const body = valueOrThrow(validateSendRequest(request));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/messages"),
@@ -7768,7 +7775,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async messageAck(sessionId, request, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateAckRequest(request));
+			const body = valueOrThrow(validateAckRequest(request));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#sessionPath(ctx, sessionId, "/ack"),
@@ -7800,7 +7807,7 @@ var init_http_adapter = __esmMin((() => {
 			const store = this.#requireStore();
 			const profile = this.#readProfileForSetup(store);
 			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
-			const body = unwrap(validateTeamCreateRequest(request));
+			const body = valueOrThrow(validateTeamCreateRequest(request));
 			const operatorKey = this.#readOperatorKey();
 			const { baseUrl, result } = await this.#setupAndCall(store, profile, void 0, {
 				method: "POST",
@@ -7814,7 +7821,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async teamJoin(request, options) {
 			const store = this.#requireStore();
-			const parsed = unwrap(validateTeamJoinRequest(request));
+			const parsed = valueOrThrow(validateTeamJoinRequest(request));
 			const profile = this.#readProfileForSetup(store);
 			const secret = parseJoinSecret(parsed.join_secret);
 			const secretTeam = secret.ok ? secret.value.teamRef : "";
@@ -7885,7 +7892,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async teamRevokeMember(target, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateTeamMemberTarget(target));
+			const body = valueOrThrow(validateTeamMemberTarget(target));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/revoke-member"),
@@ -7894,7 +7901,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async teamTransfer(target, options) {
 			const ctx = this.#teamContext();
-			const body = unwrap(validateTeamMemberTarget(target));
+			const body = valueOrThrow(validateTeamMemberTarget(target));
 			return this.#call(ctx, {
 				method: "POST",
 				path: this.#teamPath(ctx, "/transfer"),

@@ -82,7 +82,7 @@ export {
   STRICT_JSON_FAILURES,
 } from "./encoding/strict-json.ts";
 export { codePointLength, hasLoneSurrogate, utf8ByteLength } from "./encoding/text-measure.ts";
-export { BapError, isBapError } from "./errors/bap-error.ts";
+export { BapError, isBapError, valueOrThrow } from "./errors/bap-error.ts";
 export type { InvalidInputExtras } from "./errors/error-builders.ts";
 export {
   configError,

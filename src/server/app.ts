@@ -8,10 +8,6 @@ import {
   PROTOCOL_VERSION,
   type ProtocolError,
   protocolError,
-  type TeamCreateRequest,
-  type TeamJoinRequest,
-  validateTeamCreateRequest,
-  validateTeamJoinRequest,
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
 import { httpStatusFor } from "./http-status.ts";
@@ -102,13 +98,12 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   });
 
   authed.post("/teams", async (c) => {
-    const body = valid(validateTeamCreateRequest(await readJsonBody(c.req.raw, true)));
-    return ok(c, await service.createTeam(c.get("principal"), body as TeamCreateRequest));
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.createTeam(c.get("principal"), body));
   });
   authed.post("/teams/join", async (c) => {
-    const json = await readJsonBody(c.req.raw, true);
-    valid(validateTeamJoinRequest(json));
-    return ok(c, await service.joinTeam(c.get("principal"), json as unknown as TeamJoinRequest));
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.joinTeam(c.get("principal"), body));
   });
   authed.post("/teams/:team/leave", async (c) => {
     await readJsonBody(c.req.raw, false);
@@ -123,25 +118,16 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   });
   authed.post("/teams/:team/revoke-member", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
-    return ok(
-      c,
-      await service.revokeMember(c.get("principal"), c.req.param("team"), body as never),
-    );
+    return ok(c, await service.revokeMember(c.get("principal"), c.req.param("team"), body));
   });
   authed.post("/teams/:team/transfer", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
-    return ok(
-      c,
-      await service.transferTeam(c.get("principal"), c.req.param("team"), body as never),
-    );
+    return ok(c, await service.transferTeam(c.get("principal"), c.req.param("team"), body));
   });
 
   authed.post("/teams/:team/sessions", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
-    return ok(
-      c,
-      await service.registerSession(c.get("principal"), c.req.param("team"), body as never),
-    );
+    return ok(c, await service.registerSession(c.get("principal"), c.req.param("team"), body));
   });
   authed.get("/teams/:team/sessions", async (c) => {
     const session = c.req.query("session");
@@ -157,7 +143,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   authed.post("/teams/:team/sessions/:session/heartbeat", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
     const { team, session } = c.req.param();
-    return ok(c, await service.heartbeatSession(c.get("principal"), team, session, body as never));
+    return ok(c, await service.heartbeatSession(c.get("principal"), team, session, body));
   });
   authed.post("/teams/:team/sessions/:session/close", async (c) => {
     await readJsonBody(c.req.raw, false);
@@ -167,7 +153,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
 
   authed.post("/teams/:team/messages", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
-    return ok(c, await service.sendMessage(c.get("principal"), c.req.param("team"), body as never));
+    return ok(c, await service.sendMessage(c.get("principal"), c.req.param("team"), body));
   });
   authed.get("/teams/:team/sessions/:session/messages", async (c) => {
     const { team, session } = c.req.param();
@@ -176,7 +162,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   authed.post("/teams/:team/sessions/:session/ack", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
     const { team, session } = c.req.param();
-    return ok(c, await service.ackMessages(c.get("principal"), team, session, body as never));
+    return ok(c, await service.ackMessages(c.get("principal"), team, session, body));
   });
   authed.get("/teams/:team/sessions/:session/watch", async (c) => {
     const { team, session } = c.req.param();
@@ -203,15 +189,6 @@ function reply(c: Context, error: ProtocolError): Response {
     headers["retry-after"] = String(Math.ceil(error.retry_after_ms / 1000));
   }
   return c.json(errorEnvelope(error), status as 400, headers);
-}
-
-function valid<T>(
-  result:
-    | { readonly ok: true; readonly value: T }
-    | { readonly ok: false; readonly error: ProtocolError },
-): T {
-  if (!result.ok) throw new BapError(result.error);
-  return result.value;
 }
 
 /** `?limit=` as BAP/1's `--limit`: absent → 50; anything but a decimal 1..200 → `invalid_input`. */

@@ -4,6 +4,7 @@ import {
   type JsonValue,
   MAX_STDIN_DOCUMENT_BYTES,
   parseJsonDocument,
+  valueOrThrow,
 } from "../protocol/index.ts";
 
 /**
@@ -26,9 +27,7 @@ export async function readJsonBody(request: Request, required: boolean): Promise
       ? await readDeclared(request, MAX_STDIN_DOCUMENT_BYTES)
       : await readLimited(request, MAX_STDIN_DOCUMENT_BYTES);
   if (!required && isBlank(bytes)) return {};
-  const parsed = parseJsonDocument(bytes);
-  if (!parsed.ok) throw new BapError(parsed.error);
-  return parsed.value;
+  return valueOrThrow(parseJsonDocument(bytes));
 }
 
 function tooLong(actual: number): BapError {

@@ -22,6 +22,19 @@ export function ensureBuilt(): void {
   );
 }
 
+/**
+ * Builds `dist-test/` from `tsconfig.test-build.json`: the test-only entries (the conformance
+ * mutants under the `testing/` folders) that `dist/` never contains. Always runs, because `tsc -b` is
+ * incremental and a stale mutant would test yesterday's code.
+ */
+export function buildTestSeams(): void {
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.test-build.json"],
+    { cwd: REPO_ROOT, stdio: "inherit" },
+  );
+}
+
 /** A `brigade serve` child process and its base URL. */
 export interface ServerProcess {
   readonly url: string;

@@ -56,6 +56,7 @@ import {
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
   validateTeamTransferResult,
+  valueOrThrow,
   type WatchHandle,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, silentLogger } from "../adapter-logger.ts";
@@ -122,11 +123,6 @@ const TEAM_SCOPED: ReadonlySet<AdapterCommandName> = new Set<AdapterCommandName>
   "team transfer",
 ]);
 
-function unwrap<T>(result: ValidationResult<T>): T {
-  if (!result.ok) throw new BapError(result.error);
-  return result.value;
-}
-
 const credentialMissing = (): BapError => new BapError(unauthenticatedError("credential_missing"));
 
 /**
@@ -188,7 +184,9 @@ export class HttpAdapter implements Adapter {
     options?: AdapterCallOptions,
   ): Promise<SessionRegistrationResult> {
     const ctx = this.#teamContext();
-    const body = unwrap(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
+    const body = valueOrThrow(
+      validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }),
+    );
     return this.#call(
       ctx,
       { method: "POST", path: this.#teamPath(ctx, "/sessions"), body },
@@ -203,7 +201,7 @@ export class HttpAdapter implements Adapter {
     options?: AdapterCallOptions,
   ): Promise<HeartbeatResult> {
     const ctx = this.#teamContext();
-    const body = unwrap(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
+    const body = valueOrThrow(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
     return this.#call(
       ctx,
       { method: "POST", path: this.#sessionPath(ctx, sessionId, "/heartbeat"), body },
@@ -234,7 +232,7 @@ export class HttpAdapter implements Adapter {
   async messageSend(request: SendRequest, options?: AdapterCallOptions): Promise<SendResponse> {
     const ctx = this.#teamContext();
     // Forbidden sender members are refused here, before any network call (spec §4.7).
-    const body = unwrap(validateSendRequest(request));
+    const body = valueOrThrow(validateSendRequest(request));
     return this.#call(
       ctx,
       { method: "POST", path: this.#teamPath(ctx, "/messages"), body },
@@ -261,7 +259,7 @@ export class HttpAdapter implements Adapter {
     options?: AdapterCallOptions,
   ): Promise<AckResult> {
     const ctx = this.#teamContext();
-    const body = unwrap(validateAckRequest(request));
+    const body = valueOrThrow(validateAckRequest(request));
     return this.#call(
       ctx,
       { method: "POST", path: this.#sessionPath(ctx, sessionId, "/ack"), body },
@@ -295,7 +293,7 @@ export class HttpAdapter implements Adapter {
     const store = this.#requireStore();
     const profile = this.#readProfileForSetup(store);
     if (profile.team_ref !== undefined) throw new BapError(conflictError("profile_bound"));
-    const body = unwrap(validateTeamCreateRequest(request));
+    const body = valueOrThrow(validateTeamCreateRequest(request));
     const operatorKey = this.#readOperatorKey();
     const { baseUrl, result } = await this.#setupAndCall(
       store,
@@ -317,7 +315,7 @@ export class HttpAdapter implements Adapter {
 
   async teamJoin(request: TeamJoinRequest, options?: AdapterCallOptions): Promise<TeamJoinResult> {
     const store = this.#requireStore();
-    const parsed = unwrap(validateTeamJoinRequest(request));
+    const parsed = valueOrThrow(validateTeamJoinRequest(request));
     const profile = this.#readProfileForSetup(store);
     const secret = parseJoinSecret(parsed.join_secret);
     const secretTeam = secret.ok ? secret.value.teamRef : "";
@@ -412,7 +410,7 @@ export class HttpAdapter implements Adapter {
     options?: AdapterCallOptions,
   ): Promise<TeamRevokeMemberResult> {
     const ctx = this.#teamContext();
-    const body = unwrap(validateTeamMemberTarget(target));
+    const body = valueOrThrow(validateTeamMemberTarget(target));
     return this.#call(
       ctx,
       { method: "POST", path: this.#teamPath(ctx, "/revoke-member"), body },
@@ -426,7 +424,7 @@ export class HttpAdapter implements Adapter {
     options?: AdapterCallOptions,
   ): Promise<TeamTransferResult> {
     const ctx = this.#teamContext();
-    const body = unwrap(validateTeamMemberTarget(target));
+    const body = valueOrThrow(validateTeamMemberTarget(target));
     return this.#call(
       ctx,
       { method: "POST", path: this.#teamPath(ctx, "/transfer"), body },

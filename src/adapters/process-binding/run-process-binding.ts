@@ -18,13 +18,13 @@ import {
   type TeamCreateRequest,
   type TeamJoinRequest,
   usageError,
-  type ValidationResult,
   validateAckRequest,
   validateHeartbeatRequest,
   validateSendRequest,
   validateSessionRegistration,
   validateTeamCreateRequest,
   validateTeamJoinRequest,
+  valueOrThrow,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, createNdjsonLogger, resolveLogLevel } from "../adapter-logger.ts";
 import { PrivateFileError, writePrivateFileAtomic } from "../private-files.ts";
@@ -38,11 +38,6 @@ export interface ProcessBindingOptions {
   readonly comp?: string;
   /** Extra convention flags, passed to `parseAdapterArgv`. */
   readonly argv?: AdapterArgvOptions;
-}
-
-function unwrap<T>(result: ValidationResult<T>): T {
-  if (!result.ok) throw new BapError(result.error);
-  return result.value;
 }
 
 const usage = (reason: Parameters<typeof usageError>[0], flag?: string): BapError =>
@@ -110,7 +105,7 @@ function finish(io: ProcessBindingIo, error: BapError): number {
 /** Reads the stdin document of a document command (after the terminal courtesy check). */
 async function readDocument(io: ProcessBindingIo): Promise<JsonValue> {
   if (io.stdinIsTerminal === true) throw usage("terminal");
-  return unwrap(await readStdinDocument(io.stdin));
+  return valueOrThrow(await readStdinDocument(io.stdin));
 }
 
 async function readObjectDocument(io: ProcessBindingIo): Promise<JsonObject> {
@@ -135,13 +130,13 @@ async function dispatch(
     case "session register": {
       local();
       const lease = (await adapter.describe()).lease;
-      const doc = unwrap(validateSessionRegistration(await readDocument(io), { lease }));
+      const doc = valueOrThrow(validateSessionRegistration(await readDocument(io), { lease }));
       return adapter.sessionRegister(doc);
     }
     case "session heartbeat": {
       local();
       const lease = (await adapter.describe()).lease;
-      const doc = unwrap(validateHeartbeatRequest(await readDocument(io), { lease }));
+      const doc = valueOrThrow(validateHeartbeatRequest(await readDocument(io), { lease }));
       return adapter.sessionHeartbeat(session, doc);
     }
     case "session list":
@@ -155,7 +150,7 @@ async function dispatch(
       return adapter.sessionClose(session);
     case "message send": {
       local();
-      return adapter.messageSend(unwrap(validateSendRequest(await readDocument(io))));
+      return adapter.messageSend(valueOrThrow(validateSendRequest(await readDocument(io))));
     }
     case "message receive":
       local();
@@ -165,7 +160,7 @@ async function dispatch(
       );
     case "message ack": {
       local();
-      return adapter.messageAck(session, unwrap(validateAckRequest(await readDocument(io))));
+      return adapter.messageAck(session, valueOrThrow(validateAckRequest(await readDocument(io))));
     }
     case "message watch": {
       // No pre-check here: on the watch, stdout is NDJSON, so even a missing credential must
@@ -259,7 +254,7 @@ async function teamCreate(
     const label = await ask(io, "Your label (optional): ", false);
     if (label !== undefined) draft.human_label = label;
   }
-  const request: TeamCreateRequest = unwrap(validateTeamCreateRequest(draft));
+  const request: TeamCreateRequest = valueOrThrow(validateTeamCreateRequest(draft));
   const secretFile = flags.secretFile;
   if (secretFile !== undefined) checkSecretFileTarget(secretFile);
   return withSecretWritten(await create(request), secretFile, logger);
@@ -324,7 +319,7 @@ async function teamJoin(
     draft = { ...(await readObjectDocument(io)) };
   }
   if (flags.label !== undefined && draft.human_label === undefined) draft.human_label = flags.label;
-  const parsed = unwrap(validateTeamJoinRequest(draft));
+  const parsed = valueOrThrow(validateTeamJoinRequest(draft));
   const request: TeamJoinRequest = { join_secret: parsed.join_secret };
   if (parsed.human_label !== undefined) request.human_label = parsed.human_label;
   if (parsed.backend !== undefined) request.backend = parsed.backend;

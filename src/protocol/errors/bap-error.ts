@@ -1,3 +1,4 @@
+import type { ValidationResult } from "../validation/validation-result.ts";
 import type { ErrorCode } from "./error-codes.ts";
 import { ERROR_EXIT_STATUS } from "./error-codes.ts";
 import type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
@@ -62,4 +63,16 @@ export class BapError extends Error {
  */
 export function isBapError(value: unknown): value is BapError {
   return value instanceof BapError;
+}
+
+/**
+ * The validated value of `result`, or throws a {@link BapError} carrying its error (usually
+ * `invalid_input` naming the member): the one bridge from a never-throwing `validateX` to the
+ * throwing style of in-process adapters, the service and the HTTP routes.
+ *
+ * @example const request = valueOrThrow(validateSendRequest(json));
+ */
+export function valueOrThrow<T>(result: ValidationResult<T>): T {
+  if (!result.ok) throw new BapError(result.error);
+  return result.value;
 }

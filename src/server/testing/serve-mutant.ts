@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Test-only entry (conformance positive controls): `node dist/server/testing/serve-mutant.js
+// Test-only entry (conformance positive controls): `node dist-test/server/testing/serve-mutant.js
 // --data <file> --host 127.0.0.1 --port 0` with BRIGADE_TEST_MUTANT set; see serve-mutant-command.ts.
 import { runServeMutant } from "./serve-mutant-command.ts";
 

@@ -1,8 +1,4 @@
-import type {
-  SessionListResult,
-  SessionRegistration,
-  SessionRegistrationResult,
-} from "../../protocol/index.ts";
+import type { SessionListResult, SessionRegistrationResult } from "../../protocol/index.ts";
 import {
   BrigadeService,
   type MembershipRow,
@@ -119,7 +115,7 @@ export class TeamLeakService extends BrigadeService {
   override registerSession(
     principalRef: string,
     teamRef: string,
-    registration: SessionRegistration,
+    registration: unknown,
   ): Promise<SessionRegistrationResult> {
     return this.#store.withNextTransaction(membershipBypassTx, () =>
       super.registerSession(principalRef, teamRef, registration),

@@ -1,8 +1,4 @@
-import {
-  SEND_REQUEST_FORBIDDEN_MEMBERS,
-  type SendRequest,
-  type SendResponse,
-} from "../../protocol/index.ts";
+import { SEND_REQUEST_FORBIDDEN_MEMBERS, type SendResponse } from "../../protocol/index.ts";
 import {
   BrigadeService,
   type MessageRow,
@@ -119,13 +115,13 @@ export class TrustedSenderService extends BrigadeService {
   override sendMessage(
     principalRef: string,
     teamRef: string,
-    send: SendRequest,
+    send: unknown,
   ): Promise<SendResponse> {
     const { request, claims } = splitClaims(send);
     const senderId = (request as Partial<Record<string, unknown>> | null)?.sender_session_id;
     return this.#store.withNextTransaction(
       (tx) => trustedSendTx(tx, principalRef, teamRef, senderId, claims),
-      () => super.sendMessage(principalRef, teamRef, request as SendRequest),
+      () => super.sendMessage(principalRef, teamRef, request),
     );
   }
 }

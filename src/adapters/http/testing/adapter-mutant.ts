@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Test-only entry (conformance positive controls): `node dist/adapters/http/testing/adapter-mutant.js
+// Test-only entry (conformance positive controls): `node dist-test/adapters/http/testing/adapter-mutant.js
 // --test-mutant <name> adapter http <group> <verb> …`; see adapter-mutant-command.ts.
 import { runAdapterMutant } from "./adapter-mutant-command.ts";
 

@@ -1,0 +1,69 @@
+import {
+  conflictError,
+  notFoundError,
+  type TeamRevokeMemberResult,
+  type TeamRotateSecretResult,
+  type TeamTransferResult,
+  validateTeamMemberTarget,
+  valueOrThrow,
+} from "../protocol/index.ts";
+import { fail, requireCreator } from "./access-checks.ts";
+import type { ServiceContext } from "./service-context.ts";
+import { mintJoinSecret } from "./team-verbs.ts";
+
+/** `team rotate-secret` (cap `team.admin`); the contract is `BrigadeService.rotateSecret`. */
+export async function rotateSecret(
+  ctx: ServiceContext,
+  principalRef: string,
+  teamRef: string,
+): Promise<TeamRotateSecretResult> {
+  return ctx.store.transact(async (tx) => {
+    const team = await requireCreator(tx, teamRef, principalRef);
+    const { secret, digest } = mintJoinSecret(ctx.deps, team.team_ref);
+    await tx.updateTeam({ ...team, secret_digest: digest });
+    return { team_ref: team.team_ref, team_name: team.team_name, join_secret: secret };
+  });
+}
+
+/** `team revoke-member` (cap `team.admin`); the contract is `BrigadeService.revokeMember`. */
+export async function revokeMember(
+  ctx: ServiceContext,
+  principalRef: string,
+  teamRef: string,
+  target: unknown,
+): Promise<TeamRevokeMemberResult> {
+  const { principal_ref: targetRef } = valueOrThrow(validateTeamMemberTarget(target));
+  await ctx.store.transact(async (tx) => {
+    const team = await requireCreator(tx, teamRef, principalRef);
+    const membership = await tx.getMembership(team.team_ref, targetRef);
+    if (membership === null) fail(notFoundError());
+    if (targetRef === team.creator_principal_ref) fail(conflictError("team_creator"));
+    if (membership.status === "revoked") return;
+    const now = ctx.deps.now();
+    await tx.putMembership({ ...membership, status: "revoked", updated_at: now });
+    await tx.closeOpenSessions(team.team_ref, targetRef, now);
+  });
+  ctx.hub.revoke(targetRef, teamRef);
+  return { team_ref: teamRef, principal_ref: targetRef, revoked: true };
+}
+
+/** `team transfer` (cap `team.admin`); the contract is `BrigadeService.transferTeam`. */
+export async function transferTeam(
+  ctx: ServiceContext,
+  principalRef: string,
+  teamRef: string,
+  target: unknown,
+): Promise<TeamTransferResult> {
+  const { principal_ref: targetRef } = valueOrThrow(validateTeamMemberTarget(target));
+  return ctx.store.transact(async (tx) => {
+    const team = await requireCreator(tx, teamRef, principalRef);
+    const membership = await tx.getMembership(team.team_ref, targetRef);
+    if (membership?.status !== "active") fail(notFoundError());
+    await tx.updateTeam({ ...team, creator_principal_ref: targetRef });
+    return {
+      team_ref: team.team_ref,
+      creator_principal_ref: targetRef,
+      previous_creator_principal_ref: principalRef,
+    };
+  });
+}
