@@ -1,9 +1,6 @@
 import { isWellFormed, toWellFormed } from "../text/index.ts";
-import {
-  neutraliseAtOpeners,
-  neutralisePlainTags,
-  neutraliseScannedTags,
-} from "./neutralise-tags.ts";
+import { renormaliseAt } from "./local-nfc.ts";
+import { neutraliseAtOpeners, neutralisePlainTags } from "./neutralise-tags.ts";
 import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
@@ -19,9 +16,8 @@ const COMBINING_LONG_SOLIDUS_OVERLAY = 0x338;
 /** R1-R4 of a text, and where R5 must look. */
 export interface CleanText {
   readonly text: string;
-  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending; `null` when R4's
-   * NFC moved them (R5 then finds them itself). */
-  readonly openers: readonly number[] | null;
+  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending. */
+  readonly openers: readonly number[];
   /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
   readonly lookAlikes: boolean;
 }
@@ -44,7 +40,9 @@ export function isPlainAscii(s: string): boolean {
  * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
  * composition or a reordering when the code point now following the deleted run is at or above
  * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
- * stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+ * stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
+ * the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
+ * NFC of the whole text without a second pass over it. R2 is skipped when nothing is at or
  * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
  * code point and compares against the literal four-step pipeline.
  *
@@ -59,7 +57,8 @@ export function cleanMixedText(s: string): CleanText {
   let copied = 0;
   let removed = 0;
   let afterStrip = false;
-  let needsR4 = false;
+  // Where a deleted run is followed by a code unit at or above U+0300: the only places R4 can act.
+  const joins: number[] = [];
   let lookAlikes = false;
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
@@ -80,7 +79,7 @@ export function cleanMixedText(s: string): CleanText {
       removed += units;
       afterStrip = true;
     } else {
-      if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+      if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
       afterStrip = false;
       if ((k & OPEN_BIT) !== 0) {
         openers.push(i - removed);
@@ -92,8 +91,8 @@ export function cleanMixedText(s: string): CleanText {
     i += units - 1;
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
-  if (!needsR4) return { text: stripped, openers, lookAlikes };
-  return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
+  if (joins.length === 0) return { text: stripped, openers, lookAlikes };
+  return { ...renormaliseAt(stripped, joins, openers), lookAlikes };
 }
 
 /**
@@ -116,7 +115,5 @@ export function sanitize(s: string): string {
  */
 export function sanitizeMixedText(s: string): string {
   const clean = cleanMixedText(s);
-  return clean.openers === null
-    ? neutraliseScannedTags(clean.text, clean.lookAlikes)
-    : neutraliseAtOpeners(clean.text, clean.openers);
+  return neutraliseAtOpeners(clean.text, clean.openers);
 }
