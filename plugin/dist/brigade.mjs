@@ -2223,7 +2223,8 @@ function isPlainAscii(s) {
 * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
 * stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
 * the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
-* NFC of the whole text without a second pass over it. R2 is skipped when nothing is at or
+* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
+* the whole text instead. R2 is skipped when nothing is at or
 * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
 * code point and compares against the literal four-step pipeline.
 *
@@ -2274,6 +2275,11 @@ function cleanMixedText(s) {
 		openers,
 		lookAlikes
 	};
+	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
+		text: stripped.normalize("NFC"),
+		openers: null,
+		lookAlikes
+	};
 	return {
 		...renormaliseAt(stripped, joins, openers),
 		lookAlikes
@@ -2298,9 +2304,9 @@ function sanitize(s) {
 */
 function sanitizeMixedText(s) {
 	const clean = cleanMixedText(s);
-	return neutraliseAtOpeners(clean.text, clean.openers);
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY;
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
 	init_local_nfc();
@@ -2311,6 +2317,7 @@ var init_sanitize$1 = __esmMin((() => {
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
 	LT = 60;
 	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
+	UNITS_PER_LOCAL_NFC = 64;
 }));
 
 // src/formats/sanitize/truncate.ts

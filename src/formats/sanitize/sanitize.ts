@@ -1,6 +1,10 @@
 import { isWellFormed, toWellFormed } from "../text/index.ts";
 import { renormaliseAt } from "./local-nfc.ts";
-import { neutraliseAtOpeners, neutralisePlainTags } from "./neutralise-tags.ts";
+import {
+  neutraliseAtOpeners,
+  neutralisePlainTags,
+  neutraliseScannedTags,
+} from "./neutralise-tags.ts";
 import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
@@ -12,12 +16,17 @@ const MAY_NEED_NFC = /[^\0-\u02FF]/;
 const LT = 0x3c;
 // `<` + U+0338 composes to `≮` (and `≺` + U+0338 to `⊀`): NFC can make a look-alike opener.
 const COMBINING_LONG_SOLIDUS_OVERLAY = 0x338;
+// Each stretch R4 normalises locally costs a native call (about what NFC and a scan cost on 64
+// code units); past one join per 64 units, one whole-text NFC and a fresh opener scan are cheaper,
+// so text built of deletions before combining marks costs no more than it did before.
+const UNITS_PER_LOCAL_NFC = 64;
 
 /** R1-R4 of a text, and where R5 must look. */
 export interface CleanText {
   readonly text: string;
-  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending. */
-  readonly openers: readonly number[];
+  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending; `null` when R4
+   * normalised the whole text (R5 then finds them itself). */
+  readonly openers: readonly number[] | null;
   /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
   readonly lookAlikes: boolean;
 }
@@ -42,7 +51,8 @@ export function isPlainAscii(s: string): boolean {
  * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
  * stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
  * the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
- * NFC of the whole text without a second pass over it. R2 is skipped when nothing is at or
+ * NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
+ * the whole text instead. R2 is skipped when nothing is at or
  * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
  * code point and compares against the literal four-step pipeline.
  *
@@ -92,6 +102,9 @@ export function cleanMixedText(s: string): CleanText {
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
   if (joins.length === 0) return { text: stripped, openers, lookAlikes };
+  if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) {
+    return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
+  }
   return { ...renormaliseAt(stripped, joins, openers), lookAlikes };
 }
 
@@ -115,5 +128,7 @@ export function sanitize(s: string): string {
  */
 export function sanitizeMixedText(s: string): string {
   const clean = cleanMixedText(s);
-  return neutraliseAtOpeners(clean.text, clean.openers);
+  return clean.openers === null
+    ? neutraliseScannedTags(clean.text, clean.lookAlikes)
+    : neutraliseAtOpeners(clean.text, clean.openers);
 }
