@@ -2182,7 +2182,10 @@ function renormaliseAt(s, joins, openers) {
 		let end = join + 1;
 		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
 		while (j < joins.length && (joins[j] ?? 0) < end) j++;
-		for (; k < openers.length && (openers[k] ?? 0) < start; k++) moved.push((openers[k] ?? 0) + shift);
+		while (k < openers.length && (openers[k] ?? 0) < start) {
+			moved.push((openers[k] ?? 0) + shift);
+			k++;
+		}
 		while (k < openers.length && (openers[k] ?? 0) < end) k++;
 		const stretch = s.slice(start, end).normalize("NFC");
 		for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) moved.push(start + shift + at);

@@ -41,8 +41,10 @@ export function renormaliseAt(
     let end = join + 1;
     while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE) end++;
     while (j < joins.length && (joins[j] ?? 0) < end) j++;
-    for (; k < openers.length && (openers[k] ?? 0) < start; k++)
+    while (k < openers.length && (openers[k] ?? 0) < start) {
       moved.push((openers[k] ?? 0) + shift);
+      k++;
+    }
     // Openers inside the stretch are dropped: the stretch is searched again once normalised.
     while (k < openers.length && (openers[k] ?? 0) < end) k++;
     const stretch = s.slice(start, end).normalize("NFC");
