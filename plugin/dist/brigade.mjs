@@ -2157,6 +2157,55 @@ var init_neutralise_tags = __esmMin((() => {
 	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
 
+// src/formats/sanitize/local-nfc.ts
+/**
+* NFC of `s`, where `s` is NFC except near each offset in `joins` (ascending; each the first code
+* unit after a run that rule R3 deleted, at or above U+0300): only the stretch around each join,
+* out to the nearest code unit below U+0300 on either side, is normalised and spliced back. The
+* openers `openers` lists for `s` (ascending) are moved by what each stretch gained or lost, and
+* those inside a stretch are found again in the normalised stretch, since NFC can make one
+* (`<` + U+0338 is `≮`). Costs a walk over the stretches, not over the text.
+*
+* @example renormaliseAt("a<n\u0303", [3], [1]) → { text: "a<ñ", openers: [1] }
+*/
+function renormaliseAt(s, joins, openers) {
+	const pieces = [];
+	const moved = [];
+	let copied = 0;
+	let shift = 0;
+	let k = 0;
+	let j = 0;
+	while (j < joins.length) {
+		const join = joins[j] ?? 0;
+		let start = join;
+		while (start > copied && s.charCodeAt(start) >= FIRST_NFC_UNSTABLE$1) start--;
+		let end = join + 1;
+		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
+		while (j < joins.length && (joins[j] ?? 0) < end) j++;
+		while (k < openers.length && (openers[k] ?? 0) < start) {
+			moved.push((openers[k] ?? 0) + shift);
+			k++;
+		}
+		while (k < openers.length && (openers[k] ?? 0) < end) k++;
+		const stretch = s.slice(start, end).normalize("NFC");
+		for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) moved.push(start + shift + at);
+		pieces.push(s.slice(copied, start), stretch);
+		shift += stretch.length - (end - start);
+		copied = end;
+	}
+	for (; k < openers.length; k++) moved.push((openers[k] ?? 0) + shift);
+	pieces.push(s.slice(copied));
+	return {
+		text: pieces.join(""),
+		openers: moved
+	};
+}
+var FIRST_NFC_UNSTABLE$1;
+var init_local_nfc = __esmMin((() => {
+	init_family_tag();
+	FIRST_NFC_UNSTABLE$1 = 768;
+}));
+
 // src/formats/sanitize/sanitize.ts
 /**
 * Reports whether `s` holds only printable ASCII, tab and newline: text that R1-R4 leave
@@ -2175,7 +2224,10 @@ function isPlainAscii(s) {
 * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
 * composition or a reordering when the code point now following the deleted run is at or above
 * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
-* stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+* stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
+* the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
+* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
+* the whole text instead. R2 is skipped when nothing is at or
 * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
 * code point and compares against the literal four-step pipeline.
 *
@@ -2190,7 +2242,7 @@ function cleanMixedText(s) {
 	let copied = 0;
 	let removed = 0;
 	let afterStrip = false;
-	let needsR4 = false;
+	const joins = [];
 	let lookAlikes = false;
 	for (let i = 0; i < t.length; i++) {
 		const c = t.charCodeAt(i);
@@ -2211,7 +2263,7 @@ function cleanMixedText(s) {
 			removed += units;
 			afterStrip = true;
 		} else {
-			if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+			if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
 			afterStrip = false;
 			if ((k & OPEN_BIT) !== 0) {
 				openers.push(i - removed);
@@ -2221,14 +2273,18 @@ function cleanMixedText(s) {
 		i += units - 1;
 	}
 	const stripped = copied === 0 ? t : out + t.slice(copied);
-	if (!needsR4) return {
+	if (joins.length === 0) return {
 		text: stripped,
 		openers,
 		lookAlikes
 	};
-	return {
+	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
 		text: stripped.normalize("NFC"),
 		openers: null,
+		lookAlikes
+	};
+	return {
+		...renormaliseAt(stripped, joins, openers),
 		lookAlikes
 	};
 }
@@ -2253,9 +2309,10 @@ function sanitizeMixedText(s) {
 	const clean = cleanMixedText(s);
 	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY;
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
+	init_local_nfc();
 	init_neutralise_tags();
 	init_reading_classes();
 	NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
@@ -2263,6 +2320,7 @@ var init_sanitize$1 = __esmMin((() => {
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
 	LT = 60;
 	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
+	UNITS_PER_LOCAL_NFC = 64;
 }));
 
 // src/formats/sanitize/truncate.ts

@@ -106,6 +106,49 @@ describe("sanitize: properties (formats.md §1.6)", () => {
     );
   });
 
+  test("equals the literal pipeline where deletions let R4 act, between long stretches", () => {
+    // R4 normalises only the stretch around each deleted run followed by U+0300 or above (or the
+    // whole text when such joins are dense); bases at or above U+0300 (Cyrillic, Hangul, CJK)
+    // make the stretches long and let them meet, long fillers keep the joins sparse.
+    const piece = fc.constantFrom(
+      "<",
+      "\u227A",
+      "\u0338",
+      "\u0303",
+      "\u0301",
+      "\u0316",
+      "\u0345",
+      "\u200D",
+      "\u200B",
+      "\u00AD",
+      "\u0007",
+      "\u{E0041}",
+      "n",
+      "e",
+      "\u0438",
+      "\u1100",
+      "\u1161",
+      "\u11A8",
+      "\u6F22",
+      "\u6F22".repeat(90),
+      "plain words between them ".repeat(4),
+      "channel",
+      "\u0455ystem-reminder",
+      " ",
+      "\n",
+      "\uFF1C",
+      "\u{1D236}",
+      "\u00E9",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const s = pieces.join("");
+        expect(sanitize(s)).toBe(referenceSanitize(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   test("is idempotent", () => {
     fc.assert(
       fc.property(hostileText, (s) => {

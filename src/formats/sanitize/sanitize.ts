@@ -1,4 +1,5 @@
 import { isWellFormed, toWellFormed } from "../text/index.ts";
+import { renormaliseAt } from "./local-nfc.ts";
 import {
   neutraliseAtOpeners,
   neutralisePlainTags,
@@ -15,12 +16,16 @@ const MAY_NEED_NFC = /[^\0-\u02FF]/;
 const LT = 0x3c;
 // `<` + U+0338 composes to `≮` (and `≺` + U+0338 to `⊀`): NFC can make a look-alike opener.
 const COMBINING_LONG_SOLIDUS_OVERLAY = 0x338;
+// Each stretch R4 normalises locally costs a native call (about what NFC and a scan cost on 64
+// code units); past one join per 64 units, one whole-text NFC and a fresh opener scan are cheaper,
+// so text built of deletions before combining marks costs no more than it did before.
+const UNITS_PER_LOCAL_NFC = 64;
 
 /** R1-R4 of a text, and where R5 must look. */
 export interface CleanText {
   readonly text: string;
-  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending; `null` when R4's
-   * NFC moved them (R5 then finds them itself). */
+  /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending; `null` when R4
+   * normalised the whole text (R5 then finds them itself). */
   readonly openers: readonly number[] | null;
   /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
   readonly lookAlikes: boolean;
@@ -44,7 +49,10 @@ export function isPlainAscii(s: string): boolean {
  * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
  * composition or a reordering when the code point now following the deleted run is at or above
  * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
- * stripped text is already NFC and the recorded openers stand. R2 is skipped when nothing is at or
+ * stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
+ * the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
+ * NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
+ * the whole text instead. R2 is skipped when nothing is at or
  * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
  * code point and compares against the literal four-step pipeline.
  *
@@ -59,7 +67,8 @@ export function cleanMixedText(s: string): CleanText {
   let copied = 0;
   let removed = 0;
   let afterStrip = false;
-  let needsR4 = false;
+  // Where a deleted run is followed by a code unit at or above U+0300: the only places R4 can act.
+  const joins: number[] = [];
   let lookAlikes = false;
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
@@ -80,7 +89,7 @@ export function cleanMixedText(s: string): CleanText {
       removed += units;
       afterStrip = true;
     } else {
-      if (afterStrip && c >= FIRST_NFC_UNSTABLE) needsR4 = true;
+      if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
       afterStrip = false;
       if ((k & OPEN_BIT) !== 0) {
         openers.push(i - removed);
@@ -92,8 +101,11 @@ export function cleanMixedText(s: string): CleanText {
     i += units - 1;
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
-  if (!needsR4) return { text: stripped, openers, lookAlikes };
-  return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
+  if (joins.length === 0) return { text: stripped, openers, lookAlikes };
+  if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) {
+    return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
+  }
+  return { ...renormaliseAt(stripped, joins, openers), lookAlikes };
 }
 
 /**
