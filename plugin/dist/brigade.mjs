@@ -2119,18 +2119,26 @@ function neutraliseScannedTags(s, lookAlikes) {
 }
 /**
 * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
-* ascending), as R3's pass records them.
+* ascending), as R3's pass records them; also counts the bytes added, so that a capped caller
+* learns the UTF-8 length of the result without encoding it.
 *
-* @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
+* @example neutraliseAtOpeners("a<channel", [1]) → { text: "a&lt;channel", bytesAdded: 3 }
 */
 function neutraliseAtOpeners(s, openers) {
 	let out = "";
 	let copied = 0;
+	let bytesAdded = 0;
 	for (const at of openers) if (isFamilyTagAt(s, at)) {
+		const units = unitsAt(s, at);
+		const c = s.charCodeAt(at);
+		bytesAdded += 4 - (c < 128 ? 1 : c < 2048 ? 2 : units === 2 ? 4 : 3);
 		out += s.slice(copied, at) + NEUTRALISED_LT;
-		copied = at + unitsAt(s, at);
+		copied = at + units;
 	}
-	return copied === 0 ? s : out + s.slice(copied);
+	return {
+		text: copied === 0 ? s : out + s.slice(copied),
+		bytesAdded
+	};
 }
 /**
 * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
@@ -2158,6 +2166,14 @@ var init_neutralise_tags = __esmMin((() => {
 }));
 
 // src/formats/sanitize/local-nfc.ts
+function extraUtf8Bytes(s) {
+	let extra = 0;
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c >= 128) extra += c < 2048 || (c & 63488) === 55296 ? 1 : 2;
+	}
+	return extra;
+}
 /**
 * NFC of `s`, where `s` is NFC except near each offset in `joins` (ascending; each the first code
 * unit after a run that rule R3 deleted, at or above U+0300): only the stretch around each join,
@@ -2173,6 +2189,7 @@ function renormaliseAt(s, joins, openers) {
 	const moved = [];
 	let copied = 0;
 	let shift = 0;
+	let extraBytesGained = 0;
 	let k = 0;
 	let j = 0;
 	while (j < joins.length) {
@@ -2187,7 +2204,9 @@ function renormaliseAt(s, joins, openers) {
 			k++;
 		}
 		while (k < openers.length && (openers[k] ?? 0) < end) k++;
-		const stretch = s.slice(start, end).normalize("NFC");
+		const before = s.slice(start, end);
+		const stretch = before.normalize("NFC");
+		extraBytesGained += extraUtf8Bytes(stretch) - extraUtf8Bytes(before);
 		for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) moved.push(start + shift + at);
 		pieces.push(s.slice(copied, start), stretch);
 		shift += stretch.length - (end - start);
@@ -2197,130 +2216,14 @@ function renormaliseAt(s, joins, openers) {
 	pieces.push(s.slice(copied));
 	return {
 		text: pieces.join(""),
-		openers: moved
+		openers: moved,
+		extraBytesGained
 	};
 }
 var FIRST_NFC_UNSTABLE$1;
 var init_local_nfc = __esmMin((() => {
 	init_family_tag();
 	FIRST_NFC_UNSTABLE$1 = 768;
-}));
-
-// src/formats/sanitize/sanitize.ts
-/**
-* Reports whether `s` holds only printable ASCII, tab and newline: text that R1-R4 leave
-* unchanged and that R5 keeps ASCII (one UTF-8 byte per UTF-16 code unit).
-*
-* @example isPlainAscii("a\tb\n") === true; isPlainAscii("a\r") === false
-*/
-function isPlainAscii(s) {
-	return !NOT_PLAIN_ASCII.test(s);
-}
-/**
-* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
-* pass over the code units that also records every opener, so R5 need not scan again.
-*
-* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
-* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
-* composition or a reordering when the code point now following the deleted run is at or above
-* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
-* stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
-* the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
-* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
-* the whole text instead. R2 is skipped when nothing is at or
-* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
-* code point and compares against the literal four-step pipeline.
-*
-* @example cleanMixedText("ok\r\n").text === "ok\n"
-*/
-function cleanMixedText(s) {
-	const repaired = isWellFormed(s) ? s : toWellFormed(s);
-	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
-	const bmp = bmpClasses();
-	const openers = [];
-	let out = "";
-	let copied = 0;
-	let removed = 0;
-	let afterStrip = false;
-	const joins = [];
-	let lookAlikes = false;
-	for (let i = 0; i < t.length; i++) {
-		const c = t.charCodeAt(i);
-		if (c >= 32 && c < 127) {
-			if (c === LT) openers.push(i - removed);
-			afterStrip = false;
-			continue;
-		}
-		let k = bmp[c] ?? 0;
-		let units = 1;
-		if ((k & PAIR_BIT) !== 0) {
-			k = classAt(t, i);
-			units = unitsAt(t, i);
-		}
-		if ((k & STRIP_BIT) !== 0) {
-			out += t.slice(copied, i);
-			copied = i + units;
-			removed += units;
-			afterStrip = true;
-		} else {
-			if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
-			afterStrip = false;
-			if ((k & OPEN_BIT) !== 0) {
-				openers.push(i - removed);
-				lookAlikes = true;
-			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
-		}
-		i += units - 1;
-	}
-	const stripped = copied === 0 ? t : out + t.slice(copied);
-	if (joins.length === 0) return {
-		text: stripped,
-		openers,
-		lookAlikes
-	};
-	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
-		text: stripped.normalize("NFC"),
-		openers: null,
-		lookAlikes
-	};
-	return {
-		...renormaliseAt(stripped, joins, openers),
-		lookAlikes
-	};
-}
-/**
-* The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
-* length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
-* deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
-* brackets, slashes, dashes and letters, invisible code points and combining marks read past)
-* becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
-*
-* @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
-*/
-function sanitize(s) {
-	return isPlainAscii(s) ? neutralisePlainTags(s) : sanitizeMixedText(s);
-}
-/**
-* {@link sanitize} for text known not to be plain ASCII, so that scan is not repeated.
-*
-* @example sanitizeMixedText("\uFF1Cchannel\r") === "&lt;channel"
-*/
-function sanitizeMixedText(s) {
-	const clean = cleanMixedText(s);
-	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
-}
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
-var init_sanitize$1 = __esmMin((() => {
-	init_text();
-	init_local_nfc();
-	init_neutralise_tags();
-	init_reading_classes();
-	NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
-	FIRST_NFC_UNSTABLE = 768;
-	MAY_NEED_NFC = /[^\0-\u02FF]/;
-	LT = 60;
-	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
-	UNITS_PER_LOCAL_NFC = 64;
 }));
 
 // src/formats/sanitize/truncate.ts
@@ -2367,6 +2270,142 @@ var init_truncate = __esmMin((() => {
 	buffer = /* @__PURE__ */ new Uint8Array(0);
 }));
 
+// src/formats/sanitize/sanitize.ts
+/**
+* Reports whether `s` holds only printable ASCII, tab and newline: text that R1-R4 leave
+* unchanged and that R5 keeps ASCII (one UTF-8 byte per UTF-16 code unit).
+*
+* @example isPlainAscii("a\tb\n") === true; isPlainAscii("a\r") === false
+*/
+function isPlainAscii(s) {
+	return !NOT_PLAIN_ASCII.test(s);
+}
+/**
+* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
+* pass over the code units that also records every opener, so R5 need not scan again.
+*
+* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
+* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
+* composition or a reordering when the code point now following the deleted run is at or above
+* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
+* stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
+* the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
+* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
+* the whole text instead. R2 is skipped when nothing is at or
+* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
+* code point and compares against the literal four-step pipeline.
+*
+* @example cleanMixedText("ok\r\n").text === "ok\n"
+*/
+function cleanMixedText(s) {
+	const repaired = isWellFormed(s) ? s : toWellFormed(s);
+	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
+	const bmp = bmpClasses();
+	const openers = [];
+	let out = "";
+	let copied = 0;
+	let removed = 0;
+	let afterStrip = false;
+	const joins = [];
+	let lookAlikes = false;
+	let extraBytes = 0;
+	for (let i = 0; i < t.length; i++) {
+		const c = t.charCodeAt(i);
+		if (c >= 32 && c < 127) {
+			if (c === LT) openers.push(i - removed);
+			afterStrip = false;
+			continue;
+		}
+		let k = bmp[c] ?? 0;
+		let units = 1;
+		if ((k & PAIR_BIT) !== 0) {
+			k = classAt(t, i);
+			units = unitsAt(t, i);
+		}
+		if ((k & STRIP_BIT) !== 0) {
+			out += t.slice(copied, i);
+			copied = i + units;
+			removed += units;
+			afterStrip = true;
+		} else {
+			if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
+			afterStrip = false;
+			extraBytes += c < 128 ? 0 : c < 2048 ? 1 : 2;
+			if ((k & OPEN_BIT) !== 0) {
+				openers.push(i - removed);
+				lookAlikes = true;
+			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
+		}
+		i += units - 1;
+	}
+	const stripped = copied === 0 ? t : out + t.slice(copied);
+	if (joins.length === 0) return {
+		text: stripped,
+		openers,
+		lookAlikes,
+		extraBytes
+	};
+	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
+		text: stripped.normalize("NFC"),
+		openers: null,
+		lookAlikes,
+		extraBytes: null
+	};
+	const renormalised = renormaliseAt(stripped, joins, openers);
+	return {
+		text: renormalised.text,
+		openers: renormalised.openers,
+		lookAlikes,
+		extraBytes: extraBytes + renormalised.extraBytesGained
+	};
+}
+/**
+* The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
+* length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
+* deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
+* brackets, slashes, dashes and letters, invisible code points and combining marks read past)
+* becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
+*
+* @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
+*/
+function sanitize(s) {
+	return isPlainAscii(s) ? neutralisePlainTags(s) : sanitizeMixedText(s);
+}
+/**
+* {@link sanitize} for text known not to be plain ASCII, so that scan is not repeated.
+*
+* @example sanitizeMixedText("\uFF1Cchannel\r") === "&lt;channel"
+*/
+function sanitizeMixedText(s) {
+	const clean = cleanMixedText(s);
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers).text;
+}
+/**
+* {@link sanitizeMixedText} capped at `maxBytes` UTF-8 bytes as {@link truncateBytes} caps it.
+*
+* @example sanitizeMixedTextCapped("\u20AC".repeat(5462), 16384).endsWith("[truncated]")
+*/
+function sanitizeMixedTextCapped(s, maxBytes) {
+	const clean = cleanMixedText(s);
+	if (clean.openers === null || clean.extraBytes === null) return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
+	const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
+	return clean.text.length + clean.extraBytes + bytesAdded <= maxBytes ? text : truncateBytes(text, maxBytes);
+}
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
+var init_sanitize$1 = __esmMin((() => {
+	init_text();
+	init_local_nfc();
+	init_neutralise_tags();
+	init_reading_classes();
+	init_truncate();
+	NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
+	FIRST_NFC_UNSTABLE = 768;
+	MAY_NEED_NFC = /[^\0-\u02FF]/;
+	LT = 60;
+	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
+	UNITS_PER_LOCAL_NFC = 64;
+}));
+
 // src/formats/sanitize/field-variants.ts
 /**
 * A message body: {@link sanitize}, then capped at {@link MAX_BODY_BYTES} (16,384) UTF-8 bytes,
@@ -2379,7 +2418,7 @@ function sanitizeBody(s) {
 		const t = neutralisePlainTags(s);
 		return t.length <= 16384 ? t : truncateBytes(t, MAX_BODY_BYTES);
 	}
-	return truncateBytes(sanitizeMixedText(s), MAX_BODY_BYTES);
+	return sanitizeMixedTextCapped(s, MAX_BODY_BYTES);
 }
 /**
 * A sender summary: {@link sanitize}, then capped at 200 code points, marker included.

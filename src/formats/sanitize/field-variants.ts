@@ -10,7 +10,7 @@ import {
 } from "./limits.ts";
 import { neutralisePlainTags } from "./neutralise-tags.ts";
 import { CLOSE_CLASS, OPEN_CLASS, QUOTE_CLASS } from "./reading-classes.ts";
-import { isPlainAscii, sanitize, sanitizeMixedText } from "./sanitize.ts";
+import { isPlainAscii, sanitize, sanitizeMixedTextCapped } from "./sanitize.ts";
 import { truncateBytes, truncateRunes } from "./truncate.ts";
 
 // `"`, `<`, `>`, `\n`, and every character that reads as `"`, `<` or `>`: a look-alike quote
@@ -31,7 +31,7 @@ export function sanitizeBody(s: string): string {
     const t = neutralisePlainTags(s);
     return t.length <= MAX_BODY_BYTES ? t : truncateBytes(t, MAX_BODY_BYTES);
   }
-  return truncateBytes(sanitizeMixedText(s), MAX_BODY_BYTES);
+  return sanitizeMixedTextCapped(s, MAX_BODY_BYTES);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   neutraliseScannedTags,
 } from "./neutralise-tags.ts";
 import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
+import { truncateBytes } from "./truncate.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
@@ -29,6 +30,8 @@ export interface CleanText {
   readonly openers: readonly number[] | null;
   /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
   readonly lookAlikes: boolean;
+  /** UTF-8 length of `text` less its UTF-16 length; `null` when R4 normalised the whole text. */
+  readonly extraBytes: number | null;
 }
 
 /**
@@ -70,6 +73,9 @@ export function cleanMixedText(s: string): CleanText {
   // Where a deleted run is followed by a code unit at or above U+0300: the only places R4 can act.
   const joins: number[] = [];
   let lookAlikes = false;
+  // Counted here, where each kept code point is looked at anyway, so that a body needs no
+  // second pass to learn whether it fits its byte cap.
+  let extraBytes = 0;
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) {
@@ -91,6 +97,8 @@ export function cleanMixedText(s: string): CleanText {
     } else {
       if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
       afterStrip = false;
+      // Tab and newline take one byte, U+0080-U+07FF two, the rest of the BMP three, a pair four.
+      extraBytes += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
       if ((k & OPEN_BIT) !== 0) {
         openers.push(i - removed);
         lookAlikes = true;
@@ -101,11 +109,17 @@ export function cleanMixedText(s: string): CleanText {
     i += units - 1;
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
-  if (joins.length === 0) return { text: stripped, openers, lookAlikes };
+  if (joins.length === 0) return { text: stripped, openers, lookAlikes, extraBytes };
   if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) {
-    return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
+    return { text: stripped.normalize("NFC"), openers: null, lookAlikes, extraBytes: null };
   }
-  return { ...renormaliseAt(stripped, joins, openers), lookAlikes };
+  const renormalised = renormaliseAt(stripped, joins, openers);
+  return {
+    text: renormalised.text,
+    openers: renormalised.openers,
+    lookAlikes,
+    extraBytes: extraBytes + renormalised.extraBytesGained,
+  };
 }
 
 /**
@@ -130,5 +144,22 @@ export function sanitizeMixedText(s: string): string {
   const clean = cleanMixedText(s);
   return clean.openers === null
     ? neutraliseScannedTags(clean.text, clean.lookAlikes)
-    : neutraliseAtOpeners(clean.text, clean.openers);
+    : neutraliseAtOpeners(clean.text, clean.openers).text;
+}
+
+/**
+ * {@link sanitizeMixedText} capped at `maxBytes` UTF-8 bytes as {@link truncateBytes} caps it.
+ *
+ * @example sanitizeMixedTextCapped("\u20AC".repeat(5462), 16384).endsWith("[truncated]")
+ */
+export function sanitizeMixedTextCapped(s: string, maxBytes: number): string {
+  const clean = cleanMixedText(s);
+  if (clean.openers === null || clean.extraBytes === null) {
+    return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
+  }
+  const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
+  // The UTF-8 length is known from R3's count and R5's: text within the cap is returned without
+  // encoding it to find out.
+  const bytes = clean.text.length + clean.extraBytes + bytesAdded;
+  return bytes <= maxBytes ? text : truncateBytes(text, maxBytes);
 }
