@@ -54,4 +54,19 @@ describe("sanitizeBody fast paths equal the plain rule", () => {
       `&lt;channel>${"a".repeat(MAX_BODY_BYTES - 11 - 12)}${TRUNCATION_MARKER}`,
     );
   });
+
+  test("look-alike openers of 2, 3 and 4 bytes and composing joins, at and around the cap", () => {
+    // Each opener becomes `&lt;` (4 bytes). Across a deleted ZWJ, `a` U+0323 composes to U+1EA1
+    // (1 + 2 bytes become 3), `<` U+0338 to `≮`, and U+1100 U+1161 to U+AC00 (6 bytes become 3).
+    for (const opener of ["\u00AB", "\uFF1C", "\u{1D236}", "<"]) {
+      for (const join of ["", "a\u200D\u0323 ", "<\u200D\u0338 ", "\u1100\u200D\u1161 "]) {
+        const head = `${opener}channel> ${join}\u00E9\u20AC\u{1F600}`;
+        const headBytes = Buffer.byteLength(sanitize(head), "utf8");
+        for (let n = MAX_BODY_BYTES - headBytes - 3; n <= MAX_BODY_BYTES - headBytes + 3; n++) {
+          const s = head + "a".repeat(n);
+          expect(sanitizeBody(s)).toBe(referenceBody(s));
+        }
+      }
+    }
+  });
 });
