@@ -2252,6 +2252,15 @@ function truncateBytes(s, limit) {
 	if (n * 3 <= limit) return s;
 	if (n <= limit && !NON_ASCII.test(s)) return s;
 	if (encoder$1.encodeInto(s, scratch(limit)).read === n) return s;
+	return cutBytes(s, limit);
+}
+/**
+* {@link truncateBytes} for text known to be longer than `limit` UTF-8 bytes: the longest prefix
+* of whole code points within `max(limit - 11, 0)` bytes plus {@link TRUNCATION_MARKER}.
+*
+* @example cutBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
+*/
+function cutBytes(s, limit) {
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
 	return s.slice(0, encoder$1.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
 }
@@ -2389,7 +2398,7 @@ function sanitizeMixedTextCapped(s, maxBytes) {
 	const clean = cleanMixedText(s);
 	if (clean.openers === null || clean.extraBytes === null) return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
 	const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
-	return clean.text.length + clean.extraBytes + bytesAdded <= maxBytes ? text : truncateBytes(text, maxBytes);
+	return clean.text.length + clean.extraBytes + bytesAdded <= maxBytes ? text : cutBytes(text, maxBytes);
 }
 var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
 var init_sanitize$1 = __esmMin((() => {

@@ -6,7 +6,7 @@ import {
   neutraliseScannedTags,
 } from "./neutralise-tags.ts";
 import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
-import { truncateBytes } from "./truncate.ts";
+import { cutBytes, truncateBytes } from "./truncate.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
@@ -158,8 +158,7 @@ export function sanitizeMixedTextCapped(s: string, maxBytes: number): string {
     return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
   }
   const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
-  // The UTF-8 length is known from R3's count and R5's: text within the cap is returned without
-  // encoding it to find out.
+  // The UTF-8 length is known from R3's count and R5's, so the text is encoded only to cut it.
   const bytes = clean.text.length + clean.extraBytes + bytesAdded;
-  return bytes <= maxBytes ? text : truncateBytes(text, maxBytes);
+  return bytes <= maxBytes ? text : cutBytes(text, maxBytes);
 }

@@ -34,6 +34,16 @@ export function truncateBytes(s: string, limit: number): string {
   // encodeInto stops before the first code point that does not fit, which is exactly the cut
   // §1.4 describes (whole code points only); `read` is the UTF-16 length of what fit.
   if (encoder.encodeInto(s, scratch(limit)).read === n) return s;
+  return cutBytes(s, limit);
+}
+
+/**
+ * {@link truncateBytes} for text known to be longer than `limit` UTF-8 bytes: the longest prefix
+ * of whole code points within `max(limit - 11, 0)` bytes plus {@link TRUNCATION_MARKER}.
+ *
+ * @example cutBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
+ */
+export function cutBytes(s: string, limit: number): string {
   const keep = Math.max(limit - MARKER_LENGTH, 0);
   return s.slice(0, encoder.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
 }
