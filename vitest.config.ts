@@ -42,7 +42,7 @@ const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/support/global-setup.ts"],
+    globalSetup: ["test/support/global-setup.ts", "test/support/run-temp-dir.ts"],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
     // Most files wait on I/O or child processes, so two overlap well even there.

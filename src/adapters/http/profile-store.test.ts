@@ -3,22 +3,21 @@ import {
   chmodSync,
   chownSync,
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
 import { resolveConfigDir, resolveProfileName } from "./config-location.ts";
 import { summarizeProfile } from "./describe-profile.ts";
 import { ProfileStore } from "./profile-store.ts";
 
-const fresh = (): string => mkdtempSync(join(tmpdir(), "brigade-profile-"));
+const fresh = (): string => testTempDir("brigade-profile-");
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 describe("config location", () => {
