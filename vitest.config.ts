@@ -6,8 +6,9 @@ import { defineConfig } from "vitest/config";
  * - `pure`: the dependency-free codecs and pure cores. No timers, processes, sockets or module
  *   state a test leaves behind, so they share warm worker threads without isolation.
  * - `unit`: everything else that finishes in about a second: each file in its own process.
- * - `slow`: real servers, real child-process worlds, real-time budgets and generators that take
- *   seconds each (the e2e, pacing, crash and plugin-package runs).
+ * - `slow`: real servers, real child-process worlds, real-time budgets, the whole hostile corpus
+ *   and generators that take seconds each (the e2e, pacing, crash and plugin-package runs). Their
+ *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
  * - `conformance`: the two suites that start servers and spawn hundreds of adapter processes;
  *   they run after everything else, one file at a time.
  *
@@ -28,6 +29,7 @@ const SLOW = [
   "src/harness/watcher/watcher-redrive.test.ts",
   "test/cli-smoke.test.ts",
   "test/confusable-table.test.ts",
+  "test/corpus.test.ts",
   "test/crash.test.ts",
   "test/http-adapter.test.ts",
   "test/plugin-e2e.test.ts",
@@ -60,7 +62,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "slow", include: SLOW },
+        test: { name: "slow", include: SLOW, testTimeout: 120_000 },
       },
       {
         extends: true,
