@@ -30,6 +30,8 @@ export default function setup(): (() => void) | undefined {
     }
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     if (left.length > 0) {
+      // Vitest reports an error thrown at teardown but keeps the exit status of the tests.
+      process.exitCode = 1;
       throw new Error(
         `the tests left ${left.length} temp folder(s) behind (each test removes what it makes): ${left.sort().join(", ")}`,
       );
