@@ -9,7 +9,11 @@ import { onTestFinished } from "vitest";
  * in a helper a test calls; a folder shared by several tests belongs in `beforeAll`/`afterAll`.
  */
 export function testTempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+  // Registered first: outside a test it throws before anything is made.
+  let dir: string | undefined;
+  onTestFinished(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  });
+  dir = mkdtempSync(join(tmpdir(), prefix));
   return dir;
 }
