@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import {
   type Adapter,
   BapError,
@@ -394,7 +394,7 @@ describe("process binding: team create", () => {
   });
 
   test("--secret-file writes the secret 0600 and omits it from stdout", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "brigade-secret-"));
+    const dir = testTempDir("brigade-secret-");
     const file = join(dir, "secret.txt");
     const c = await run(
       ["team", "create", "--secret-file", file],
