@@ -269,7 +269,7 @@ describe("process binding: stdin", () => {
     expect(JSON.parse(stdout).error.details).toEqual({ field: "stdin", reason: "not_utf8" });
   });
 
-  test("the local check runs before stdin is read (spec §6.16 a)", async () => {
+  test("the local check runs before stdin is read (docs/spec/protocol.md §6.16 a)", async () => {
     const c = await run(["message", "send"], {}, {}, () => {
       throw new BapError({ code: "unauthenticated", message: "m", retryable: false });
     });

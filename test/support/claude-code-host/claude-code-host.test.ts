@@ -33,7 +33,7 @@ const userLine = (content: string, extra: Record<string, unknown> = {}): string 
   `${JSON.stringify({ type: "user", message: { role: "user", content }, ...extra })}\n`;
 
 describe("the session it stands in for", () => {
-  test("private socket, token, live CLAUDE_PID and the registry file of §5", async () => {
+  test("private socket, token, live CLAUDE_PID and the registry file of docs/spec/claude-code.md §5", async () => {
     const host = await start({ name: "api", entrypoint: "sdk-cli" });
     expect(lstatSync(host.socketPath).isSocket()).toBe(true);
     expect(lstatSync(host.socketPath).mode & 0o7777).toBe(0o600);
