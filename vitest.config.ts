@@ -1,23 +1,68 @@
 import { defineConfig } from "vitest/config";
 
-/** The conformance suites start real servers and spawn hundreds of adapter processes; they run
- * after everything else, one file at a time, so their rate-window cases see a quiet machine. */
+/**
+ * Which project runs which test file; each file is in exactly one (test/test-projects.test.ts).
+ *
+ * - `pure`: the dependency-free codecs and pure cores. No timers, processes, sockets or module
+ *   state a test leaves behind, so they share warm worker threads without isolation.
+ * - `unit`: everything else that finishes in about a second: each file in its own process.
+ * - `slow`: real servers, real child-process worlds, real-time budgets, the whole hostile corpus
+ *   and generators that take seconds each (the e2e, pacing, crash and plugin-package runs). Their
+ *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
+ * - `conformance`: the two suites that start servers and spawn hundreds of adapter processes;
+ *   they run after everything else, one file at a time.
+ *
+ * `npm run test:fast` runs `pure` and `unit`; `npm test` runs all four.
+ */
+const PURE = [
+  "src/formats/**/*.test.ts",
+  "src/protocol/**/*.test.ts",
+  "src/harness/inbound/**/*.test.ts",
+  "src/harness/pacing/**/*.test.ts",
+];
+
+const SLOW = [
+  "src/**/*.integration.test.ts",
+  "src/harness/hooks/hook-flows.test.ts",
+  "src/harness/watcher/watcher-heartbeat.test.ts",
+  "src/harness/watcher/watcher-policy.test.ts",
+  "src/harness/watcher/watcher-redrive.test.ts",
+  "test/cli-smoke.test.ts",
+  "test/confusable-table.test.ts",
+  "test/corpus.test.ts",
+  "test/crash.test.ts",
+  "test/http-adapter.test.ts",
+  "test/plugin-e2e.test.ts",
+  "test/plugin-pacing.test.ts",
+  "test/plugin-package.test.ts",
+];
+
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];
+
+/** Every test file of the repository; the projects split it. */
+const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/support/global-setup.ts"],
+    globalSetup: ["test/support/global-setup.ts", "test/support/run-temp-dir.ts"],
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
+    // Most files wait on I/O or child processes, so two overlap well even there.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
       {
         extends: true,
-        test: {
-          name: "unit",
-          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: CONFORMANCE,
-        },
+        test: { name: "pure", include: PURE, pool: "threads", isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: "unit", include: ALL, exclude: [...PURE, ...SLOW, ...CONFORMANCE] },
+      },
+      {
+        extends: true,
+        test: { name: "slow", include: SLOW, testTimeout: 120_000 },
       },
       {
         extends: true,

@@ -213,7 +213,8 @@ async function terminal(who, args) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A minimal stand-in Claude Code session (claude-code.md §2, §5; cross-session.md §12).
+// A minimal stand-in Claude Code session (docs/spec/claude-code.md §2, §5;
+// docs/spec/cross-session.md §12).
 
 async function startHost(who, name) {
   const dir = mkdtempSync(join(work, "cc-"));
@@ -651,7 +652,7 @@ try {
   }
   const cliPhaseMs = nowMs() - cliStarted;
 
-  // Every post carried the session's token on its auth line (cross-session.md §12).
+  // Every post carried the session's token on its auth line (docs/spec/cross-session.md §12).
   let postsWithToken = 0;
   let posts = 0;
   for (const host of recipients) {

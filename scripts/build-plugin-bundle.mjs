@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Builds plugin/dist/brigade.mjs: the Claude Code plugin's one committed, readable, dependency-free
-// JavaScript file (claude-code.md §6.1, §6.3). Input src/cli/plugin-main.ts (HARNESS_COMMANDS only),
-// bundled by rolldown into one ESM file for Node: every dynamic import inlined, only `node:`
-// builtins left as imports, not minified, no source map. Deterministic: the same tree and the same
-// rolldown give the same bytes, so CI can compare the committed file with a fresh build.
+// JavaScript file (docs/spec/claude-code.md §6.1, §6.3). Input src/cli/plugin-main.ts
+// (HARNESS_COMMANDS only), bundled by rolldown into one ESM file for Node: every dynamic import
+// inlined, only `node:` builtins left as imports, not minified, no source map. Deterministic: the
+// same tree and the same rolldown give the same bytes, so CI can compare the committed file with a
+// fresh build.
 //
 // Usage: node scripts/build-plugin-bundle.mjs           (writes the bundle; npm run bundle)
 //        node scripts/build-plugin-bundle.mjs --check   (exit 1 when the committed file differs)

@@ -55,7 +55,7 @@ const skip = new Set([
   ...strip,
 ]);
 
-// The look-alike sets of cross-session.md §6.1 (kept in step with
+// The look-alike sets of docs/spec/cross-session.md §6.1 (kept in step with
 // src/formats/cross-session/character-sets.ts; a test checks that these tables contain them).
 const SPEC_OPEN = [
   0x02c2, 0x1438, 0x16b2, 0x2039, 0x226e, 0x227a, 0x2280, 0x22d6, 0x2329, 0x276c, 0x276e, 0x2770,

@@ -54,7 +54,7 @@ describe("mutant names", () => {
   });
 });
 
-describe("positive controls (§12.4): each mutant fails exactly its cases", () => {
+describe("positive controls (docs/spec/protocol.md §12.4): each mutant fails exactly its cases", () => {
   test.each(Object.keys(CONFORMANCE_MUTANTS) as ConformanceMutant[])(
     "%s",
     async (mutant) => {

@@ -1,7 +1,7 @@
 // Cross-format corpus test: every BIPIA attack string, and hostile variants of it, through every
-// field of every format at once, composed the way the system composes them (formats.md §2, §3,
-// §4.4; cross-session.md §8-§10). Each format has its own corpus test; this one checks that the
-// formats stay sound when nested in one another.
+// field of every format at once, composed the way the system composes them
+// (docs/spec/formats.md §2, §3, §4.4; docs/spec/cross-session.md §8-§10). Each format has its own
+// corpus test; this one checks that the formats stay sound when nested in one another.
 import { describe, expect, test } from "vitest";
 import {
   compose as composeSentinel,
@@ -148,7 +148,10 @@ const isWellFormed = (s: string): boolean => (s as unknown as WellFormedString).
 
 /** A raw closing look-alike of the wrapper (ASCII angle, any spacing, case folding as in `iu`). */
 const WRAPPER_CLOSER = /<[\s\p{Z}\p{Cf}]*\/[\s\p{Z}\p{Cf}]*cross-session-message/giu;
-/** Any `<` look-alike of cross-session.md §6.1 followed by a slash look-alike and the name. */
+/**
+ * Any `<` look-alike of docs/spec/cross-session.md §6.1 followed by a slash look-alike and the
+ * name.
+ */
 const LOOKALIKE_CLOSER =
   /[<\u02C2\u1438\u16B2\u2039\u226E\u227A\u2280\u22D6\u2329\u276C\u276E\u2770\u27E8\u2991\u2993\u29FC\u2A79\u2AA6\u3008\uFE3F\uFE64\uFF1C\u{1D236}\u226A\u22D8\u2AA1\u2AF7\u27EA\uFE3D](?!\\)[^A-Za-z0-9_-]*[/\uFF0F\u2215\u2044][^A-Za-z0-9_-]*cross.session.message/giu;
 
@@ -265,7 +268,7 @@ describe("BIPIA corpus through every format together", () => {
       for (const variant of variantsOf(text)) {
         const where = `${source} (${variant.name})`;
         const hostile = variant.text;
-        // formats.md §4.4: the manifest first, the sentinel last (it is line 1).
+        // docs/spec/formats.md §4.4: the manifest first, the sentinel last (it is line 1).
         const decorated = composeSentinel(composeManifest(hostile, FILES), ORIGIN);
         const sentinel = parseSentinel(decorated);
         expect(sentinel.found, where).toBe(true);

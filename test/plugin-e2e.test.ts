@@ -173,7 +173,18 @@ describe("two people's sessions through the installed plugin", () => {
     const [ackFailedId] = messageIdsIn(eliHost.socketReads().slice(-1));
     expect(ackFailedId).toBeDefined();
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The watcher records a post as seen before it acks: once the ack has failed, a kill can no
+    // longer lose the record.
+    const watcherLog = join(eli.stateDir, "logs", `watcher-${eliHost.claudePid}.log`);
+    await waitFor(
+      () =>
+        existsSync(watcherLog) &&
+        readFileSync(watcherLog, "utf8")
+          .split("\n")
+          .some((line) => line.includes('"ack_failed"') && line.includes(`${ackFailedId}`)),
+      15_000,
+      "the failed ack",
+    );
     process.kill(world.watcherPidOf(eli, eliHost), "SIGKILL");
     writeFileSync(profile, original);
     const second = await danaHost.runBash(sendCommand(eliId, "Sent while nobody was watching."));

@@ -1,9 +1,9 @@
 /**
- * Pacing end to end (issue 4 item 6, claude-code.md §0 item 4): bursts of 100 messages to an idle
- * and to a busy session, through the installed plugin's watcher and the stand-in host's receiver
- * rules (per-sender bucket 30 + 0.5/s, 30 s duplicate filter, 50-post busy queue). Claude Code
- * drops a post it does not admit *after* the write succeeded, when the watcher may already have
- * acked: every post must be admitted, and every message read exactly once.
+ * Pacing end to end (issue 4 item 6, docs/spec/claude-code.md §0 item 4): bursts of 100 messages to
+ * an idle and to a busy session, through the installed plugin's watcher and the stand-in host's
+ * receiver rules (per-sender bucket 30 + 0.5/s, 30 s duplicate filter, 50-post busy queue). Claude
+ * Code drops a post it does not admit *after* the write succeeded, when the watcher may already
+ * have acked: every post must be admitted, and every message read exactly once.
  *
  * The bucket sets the pace, so this runs in real time: about 25 posts at once, then one every
  * 2.5 s — some four minutes for 100 messages. The two bursts run side by side.

@@ -1,6 +1,6 @@
-// The Claude Code plugin package (claude-code.md §1.1, §6): the committed bundle is what a fresh
-// build makes (the CI check), the entry is an executable node script, the manifests have the shapes
-// Claude Code reads, and the copied plugin runs with plain node and no node_modules.
+// The Claude Code plugin package (docs/spec/claude-code.md §1.1, §6): the committed bundle is what
+// a fresh build makes (the CI check), the entry is an executable node script, the manifests have
+// the shapes Claude Code reads, and the copied plugin runs with plain node and no node_modules.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -220,7 +220,7 @@ describe("bin/brigade", () => {
   });
 });
 
-describe("plugin layout and manifests (claude-code.md §6)", () => {
+describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
   const packageVersion = readJson("package.json").version;
 
   test("plugin/ holds only the manifest, hooks, skills, the entry and the bundle", () => {
@@ -233,7 +233,7 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
     expect(files).not.toContain("package.json");
   });
 
-  test("plugin.json: name, version = package.json, and userConfig per §6.2", () => {
+  test("plugin.json: name, version = package.json, and userConfig per docs/spec/claude-code.md §6.2", () => {
     const manifest = readJson("plugin/.claude-plugin/plugin.json");
     expect(manifest.name).toBe("brigade");
     expect(typeof packageVersion).toBe("string");
@@ -276,7 +276,7 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
     });
   });
 
-  test("hooks.json: exec form of §1.1 with a timeout on every hook", () => {
+  test("hooks.json: exec form of docs/spec/claude-code.md §1.1 with a timeout on every hook", () => {
     const doc = readJson("plugin/hooks/hooks.json");
     expect(typeof doc.description).toBe("string");
     const hooks = doc.hooks;
@@ -309,7 +309,7 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
     }
   });
 
-  test("skills: frontmatter with a description; team-messaging and sessions as §6.1 says", () => {
+  test("skills: frontmatter with a description; team-messaging and sessions as docs/spec/claude-code.md §6.1 says", () => {
     const names = readdirSync(join(pluginRoot, "skills")).sort();
     expect(names).toEqual(["join", "sessions", "setup", "team-messaging", "update"]);
     const skills = new Map<string, { fields: Map<string, string>; body: string }>();
@@ -333,7 +333,8 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
     expect(body).toContain("--reply-to");
     expect(body).toContain("--body-file");
     expect(body).toContain("<brigade-message");
-    // Every heredoc the model is shown to copy is quoted (§2.1: the text stays literal).
+    // Every heredoc the model is shown to copy is quoted (docs/spec/claude-code.md §2.1: the text
+    // stays literal).
     const blocks = [...body.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] as string);
     expect(blocks.length).toBeGreaterThan(0);
     for (const line of blocks
@@ -343,13 +344,14 @@ describe("plugin layout and manifests (claude-code.md §6)", () => {
       expect(line).toMatch(/^brigade send \S+( --reply-to \S+)? <<'EOF'$/);
     }
     expect(skills.get("join")?.body).toContain('brigade team join --secret-file "$ARGUMENTS"');
-    // The model is only ever shown the bare command, never a path to it (§2.1, §7.6).
+    // The model is only ever shown the bare command, never a path to it
+    // (docs/spec/claude-code.md §2.1, §7.6).
     for (const [name, { body: text }] of skills) {
       expect(text, name).not.toMatch(/CLAUDE_PLUGIN_ROOT|bin\/brigade|dist\/brigade/);
     }
   });
 
-  test("marketplace.json at the repository root per §6.3, same version, source ./plugin", () => {
+  test("marketplace.json at the repository root per docs/spec/claude-code.md §6.3, same version, source ./plugin", () => {
     const market = readJson(".claude-plugin/marketplace.json");
     expect(market.name).toBe("brigade");
     expect(isObject(market.owner) && typeof market.owner.name === "string").toBe(true);

@@ -290,10 +290,10 @@ function isWellFormedUtf8(bytes) {
 	return true;
 }
 /**
-* Decodes UTF-8 bytes with Go `strings.ToValidUTF8(s, "\uFFFD")` semantics (formats.md §0): a
-* byte that does not start a well-formed sequence is consumed alone, and each RUN of such bytes
-* becomes ONE U+FFFD. A well-formed sequence (an encoded U+FFFD included) ends a run. This is not
-* what `TextDecoder` does (one U+FFFD per maximal subpart).
+* Decodes UTF-8 bytes with Go `strings.ToValidUTF8(s, "\uFFFD")` semantics
+* (docs/spec/formats.md §0): a byte that does not start a well-formed sequence is consumed alone,
+* and each RUN of such bytes becomes ONE U+FFFD. A well-formed sequence (an encoded U+FFFD
+* included) ends a run. This is not what `TextDecoder` does (one U+FFFD per maximal subpart).
 *
 * @example repairUtf8(new Uint8Array([0x61, 0xc0, 0x80, 0x62])) === "a\uFFFDb"
 */
@@ -351,8 +351,9 @@ function isWellFormed(s) {
 	return !LONE_SURROGATE.test(s);
 }
 /**
-* Replaces every unpaired UTF-16 surrogate in `s` with U+FFFD, one for one (formats.md §0, "lone
-* surrogates"), so every value a codec writes or returns is valid Unicode.
+* Replaces every unpaired UTF-16 surrogate in `s` with U+FFFD, one for one
+* (docs/spec/formats.md §0, "lone surrogates"), so every value a codec writes or returns is valid
+* Unicode.
 *
 * Uses the native `String.prototype.toWellFormed` (Node 20) and falls back to a regex on older
 * engines. Returns `s` itself when it is already well formed.
@@ -387,8 +388,8 @@ var init_constants$1 = __esmMin((() => {
 
 // src/formats/agent-message/parse.ts
 /**
-* Reads an optional key per spec §3.2: absent, `null` or `""` → `undefined`; a string → its
-* well-formed value; anything else → `WRONG_TYPE`.
+* Reads an optional key per docs/spec/formats.md §3.2: absent, `null` or `""` → `undefined`; a
+* string → its well-formed value; anything else → `WRONG_TYPE`.
 */
 function optionalString$1(payload, key) {
 	if (!Object.hasOwn(payload, key)) return void 0;
@@ -421,13 +422,14 @@ function decodeOrigin(json) {
 	};
 }
 /**
-* Detects a leading v1 sentinel line (spec §3.5) and returns its origin and the message after
-* it. Never throws. Only the first line is examined: it must start with {@link PREFIX}, end with
-* {@link SUFFIX} (so a CRLF line is refused), carry one JSON object between them, with a non-blank
-* string `fromSession` and, when present, string `workspace` / `mode` (`null` and `""` count as
-* absent; any other type refuses the line). Unknown keys are ignored; keys are case-sensitive;
-* duplicate keys: the last wins. On any failure the text comes back unchanged. Unpaired surrogates
-* in the input become U+FFFD first (spec §0), also in the returned text.
+* Detects a leading v1 sentinel line (docs/spec/formats.md §3.5) and returns its origin and the
+* message after it. Never throws. Only the first line is examined: it must start with
+* {@link PREFIX}, end with {@link SUFFIX} (so a CRLF line is refused), carry one JSON object
+* between them, with a non-blank string `fromSession` and, when present, string `workspace` /
+* `mode` (`null` and `""` count as absent; any other type refuses the line). Unknown keys are
+* ignored; keys are case-sensitive; duplicate keys: the last wins. On any failure the text comes
+* back unchanged. Unpaired surrogates in the input become U+FFFD first (docs/spec/formats.md §0),
+* also in the returned text.
 *
 * @example
 * parse('<!-- lsp:agent-message-v1 {"fromSession":"ses_5","mode":"injected"} -->\nbody')
@@ -508,9 +510,10 @@ function valueEnd(line, from) {
 	return -1;
 }
 /**
-* The escaped path and name of `line` when it is a whole v1 manifest line (spec §4.1, the pattern
-* `^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)" name="((?:[^"\\]|\\["\\])*)"\]$`),
-* else `null`. `line` must not contain `\n`. Linear time, never throws.
+* The escaped path and name of `line` when it is a whole v1 manifest line
+* (docs/spec/formats.md §4.1, the pattern `^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)"
+* name="((?:[^"\\]|\\["\\])*)"\]$`), else `null`. `line` must not contain `\n`. Linear time, never
+* throws.
 *
 * @example matchLine('[llmsafespaces:attachment path="/p" name="n"]') // { path: "/p", name: "n" }
 */
@@ -547,9 +550,9 @@ function stripTrailingLf(text) {
 	return end === text.length ? text : text.slice(0, end);
 }
 /**
-* Finds the maximal run of trailing manifest lines of `core` (spec §4.3 step 3, §4.4 steps 2–4),
-* walking lines from the end so a long prose is never split. The prose is the lines before the
-* run, minus one directly preceding empty line (a line of spaces is not empty).
+* Finds the maximal run of trailing manifest lines of `core` (docs/spec/formats.md §4.3 step
+* 3, §4.4 steps 2–4), walking lines from the end so a long prose is never split. The prose is the
+* lines before the run, minus one directly preceding empty line (a line of spaces is not empty).
 *
 * @example findTrailingBlock('x\n\n[llmsafespaces:attachment path="/p" name="n"]').prose === "x"
 */
@@ -587,13 +590,14 @@ var init_trailing_block = __esmMin((() => {
 
 // src/formats/attachments/parse.ts
 /**
-* Reads the trailing v1 attachment manifest of `text` (spec §4.4). Never throws. Trailing LFs
-* after the block are tolerated; the block is the maximal run of trailing lines matching the v1
-* line pattern (a CR, an unknown attribute or anything after `]` makes a line prose); one empty
-* line above it is the optional separator. Returns the entries in order, unescaped, and the prose
-* before the block (`""` when the block starts the text). No block → `{ attachments: null, text }`
-* with `text` unchanged. Paths are NOT validated: re-check with `validatePaths` before rendering.
-* Unpaired surrogates in the input become U+FFFD first (spec §0).
+* Reads the trailing v1 attachment manifest of `text` (docs/spec/formats.md §4.4). Never throws.
+* Trailing LFs after the block are tolerated; the block is the maximal run of trailing lines
+* matching the v1 line pattern (a CR, an unknown attribute or anything after `]` makes a line
+* prose); one empty line above it is the optional separator. Returns the entries in order,
+* unescaped, and the prose before the block (`""` when the block starts the text). No block → `{
+* attachments: null, text }` with `text` unchanged. Paths are NOT validated: re-check with
+* `validatePaths` before rendering. Unpaired surrogates in the input become U+FFFD first
+* (docs/spec/formats.md §0).
 *
 * @example
 * parse('Review:\n\n[llmsafespaces:attachment path="/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-x.csv" name="x.csv"]\n')
@@ -790,9 +794,10 @@ var init_open_positions = __esmMin((() => {
 
 // src/formats/cross-session/tag-pattern.ts
 /**
-* Regex source of the single-tag pattern of cross-session.md §6.2 for tag `tag` (lower-case
-* `[a-z0-9_-]`). `closeOnly` matches closing tags only; otherwise openers and closers. Flags: `giu`.
-* The match is the one OPEN character to rewrite. Example: `singleTagPatternSource("cited", true)`.
+* Regex source of the single-tag pattern of docs/spec/cross-session.md §6.2 for tag `tag`
+* (lower-case `[a-z0-9_-]`). `closeOnly` matches closing tags only; otherwise openers and closers.
+* Flags: `giu`. The match is the one OPEN character to rewrite. Example:
+* `singleTagPatternSource("cited", true)`.
 */
 function singleTagPatternSource(tag, closeOnly) {
 	const groups = new GroupCounter();
@@ -887,7 +892,7 @@ function hexValue(unit) {
 	if (unit >= 65 && unit <= 70) return unit - 55;
 	return -1;
 }
-/** Rules 2–4 of cross-session.md §4 on a string that already passed rule 1's grammar. */
+/** Rules 2–4 of docs/spec/cross-session.md §4 on a string that already passed rule 1's grammar. */
 function decodeCanonical(encoded) {
 	if (!encoded.includes("%")) return encoded;
 	const bytes = new Uint8Array(encoded.length);
@@ -2145,7 +2150,7 @@ function neutraliseAtOpeners(s, openers) {
 * `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
 * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
 * else changes, nothing is deleted. On text without look-alikes or skipped code points this is
-* formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
+* docs/spec/formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
 *
 * @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
 * @example neutraliseTags("\uFF1C\u034Fchannel>") === "&lt;\u034Fchannel>"
@@ -2228,9 +2233,9 @@ var init_local_nfc = __esmMin((() => {
 
 // src/formats/sanitize/truncate.ts
 /**
-* Caps `s` at `limit` code points, marker included (formats.md §1.4): unchanged when it fits,
-* else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result has
-* exactly `limit` code points for every `limit >= 11`.
+* Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
+* fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
+* has exactly `limit` code points for every `limit >= 11`.
 *
 * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
 */
@@ -2241,9 +2246,10 @@ function truncateRunes(s, limit) {
 	return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
 }
 /**
-* Caps `s` at `limit` UTF-8 bytes, marker included (formats.md §1.4, body only): unchanged when
-* it fits, else the longest prefix of whole code points within `max(limit - 11, 0)` bytes plus
-* {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes shorter.
+* Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
+* unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
+* bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
+* shorter.
 *
 * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
 */
@@ -2290,8 +2296,8 @@ function isPlainAscii(s) {
 	return !NOT_PLAIN_ASCII.test(s);
 }
 /**
-* R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
-* pass over the code units that also records every opener, so R5 need not scan again.
+* R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3
+* is one pass over the code units that also records every opener, so R5 need not scan again.
 *
 * R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
 * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
@@ -2369,11 +2375,11 @@ function cleanMixedText(s) {
 	};
 }
 /**
-* The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
-* length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
-* deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
-* brackets, slashes, dashes and letters, invisible code points and combining marks read past)
-* becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
+* The sanitiser, rules R1-R5 of docs/spec/formats.md §1.1 with R5 as amended in
+* docs/11-sanitizer.md, no length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and
+* `\n` and every Cf is deleted; NFC again; the opener of every family tag on the tag reading (any
+* case, look-alike brackets, slashes, dashes and letters, invisible code points and combining marks
+* read past) becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
 *
 * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
 */
@@ -2454,10 +2460,11 @@ function sanitizeLabel(s) {
 	return truncateRunes(sanitize(s), 128);
 }
 /**
-* The id rule (formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then every
-* `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`, `„`,
-* `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
-* (a deleted character between a base and a combining mark).
+* The id rule (docs/spec/formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then
+* every `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`,
+* `„`, `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids
+* are printed whole so a model can copy them. Idempotent except the docs/spec/formats.md §1.6(4)
+* corner (a deleted character between a base and a combining mark).
 *
 * @example sanitizeId('s-2b8e"\n') === "s-2b8e"
 */
@@ -2490,9 +2497,9 @@ var init_field_variants = __esmMin((() => {
 
 // src/formats/sanitize/one-line.ts
 /**
-* One line of hook or CLI output from remote text (formats.md §1.5): {@link sanitize}; each `\n`,
-* `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n` code points
-* are kept, with no marker.
+* One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
+* each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
+* code points are kept, with no marker.
 *
 * @example oneLine(" a\nb\t", 10) === "a b"
 */
@@ -2581,7 +2588,7 @@ var init_config_error = __esmMin((() => {
 
 // src/formats/frame/levels.ts
 /**
-* Reads the `frame` option (formats.md §2.6). Never throws: Go-trimmed `""` is
+* Reads the `frame` option (docs/spec/formats.md §2.6). Never throws: Go-trimmed `""` is
 * {@link DEFAULT_LEVEL}; exactly `open`, `guarded` or `strict` (case-sensitive) is itself;
 * anything else, `custom` included, fails with reason `invalid_frame_level` and a
 * {@link FrameConfigError} (`details.option = "frame"`) the caller may throw. The value is never
@@ -2624,7 +2631,7 @@ var init_levels = __esmMin((() => {
 
 // src/formats/frame/preamble.ts
 /**
-* The preamble line (formats.md §2.4) without its newline:
+* The preamble line (docs/spec/formats.md §2.4) without its newline:
 * SHARED + clause + REPLY_INTRO + S + REPLY_JOIN + M + TAIL, where `sessionId` and `messageId` are
 * the same sanitised values as the tag line's `reply-to-session-id` and `message-id`, in full.
 *
@@ -2660,9 +2667,10 @@ var init_tokens = __esmMin((() => {
 
 // src/formats/frame/instruction.ts
 /**
-* Folds a `frame_file`'s text onto the one line the preamble must stay (formats.md §2.6): CRLF to
-* LF; every LF and tab to one space; Go whitespace trimmed; then exactly one trailing space. An
-* empty result stays `""` (no space). Nothing else changes: a clause is refused, never repaired.
+* Folds a `frame_file`'s text onto the one line the preamble must stay (docs/spec/formats.md §2.6):
+* CRLF to LF; every LF and tab to one space; Go whitespace trimmed; then exactly one trailing
+* space. An empty result stays `""` (no space). Nothing else changes: a clause is refused, never
+* repaired.
 *
 * @example foldClause("  Ask me\r\nbefore any deploy.\t\n") === "Ask me before any deploy. "
 */
@@ -2678,8 +2686,8 @@ function refuse$2(reason) {
 	};
 }
 /**
-* Checks an already-folded custom clause, first failure wins (formats.md §2.6): at most 4096
-* bytes (`frame_file_too_large`); well-formed text, i.e. no lone surrogate
+* Checks an already-folded custom clause, first failure wins (docs/spec/formats.md §2.6): at most
+* 4096 bytes (`frame_file_too_large`); well-formed text, i.e. no lone surrogate
 * (`frame_file_not_utf8`); non-empty (`frame_file_empty`); its own fold and its own sanitised
 * form (`frame_file_unsafe`: a forgeable tag, a Cc/Cf character, non-NFC text, a line break).
 * Errors carry `details.option = "frame_file"`. Never throws.
@@ -2795,7 +2803,7 @@ function daysInMonth(year, month) {
 	return daysFromCivil(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) - daysFromCivil(year, month, 1);
 }
 /**
-* The frame's `sent-at` (formats.md §2.3): `created_at` read as RFC 3339 (offset or `Z`
+* The frame's `sent-at` (docs/spec/formats.md §2.3): `created_at` read as RFC 3339 (offset or `Z`
 * required), converted to UTC, fractional seconds TRUNCATED, printed `YYYY-MM-DDTHH:MM:SSZ`.
 * Pure arithmetic, no `Date` parsing. Text that is not RFC 3339 (or a date outside years
 * 0000-9999 after conversion) gives {@link UNPARSABLE_SENT_AT}.
@@ -2844,9 +2852,10 @@ function formatHops(hopCount) {
 	return Number.isSafeInteger(hopCount) && hopCount >= 0 ? String(hopCount) : "0";
 }
 /**
-* Renders the `<brigade-message>` frame of one envelope (formats.md §2.2), `\n` line ends, no
-* trailing newline. `teamName` is the human team name (the envelope carries only `team_ref`);
-* `instruction` selects the clause and is NOT validated here (an unknown level renders as open).
+* Renders the `<brigade-message>` frame of one envelope (docs/spec/formats.md §2.2), `\n` line
+* ends, no trailing newline. `teamName` is the human team name (the envelope carries only
+* `team_ref`); `instruction` selects the clause and is NOT validated here (an unknown level renders
+* as open).
 *
 * Every value is sanitised: team, from-name, from-label by `sanitizeAttribute` (64 cp, no
 * marker); the three ids by `sanitizeId`, in full; the summary by `sanitizeSummary` or, when
@@ -2887,7 +2896,7 @@ var init_build = __esmMin((() => {
 }));
 
 // src/formats/frame/parse.ts
-/** Step 3 of §2.8: `name="value"` pairs separated by spaces or tabs. */
+/** Step 3 of docs/spec/formats.md §2.8: `name="value"` pairs separated by spaces or tabs. */
 function parseAttributes(text) {
 	const attributes = /* @__PURE__ */ new Map();
 	let i = 0;
@@ -2961,9 +2970,9 @@ function malformed(detail) {
 	};
 }
 /**
-* Reads one frame out of `text` (formats.md §2.8), the reference consumer. Never throws. Finds
-* the FIRST real open tag, reads the tag line's attributes up to its first `>`, takes the LAST
-* `\n</brigade-message>` as the close, splits at the first separator line, and reads the
+* Reads one frame out of `text` (docs/spec/formats.md §2.8), the reference consumer. Never throws.
+* Finds the FIRST real open tag, reads the tag line's attributes up to its first `>`, takes the
+* LAST `\n</brigade-message>` as the close, splits at the first separator line, and reads the
 * summary line. Text before the tag (a wrapper) and after the close is ignored, except that a
 * wrapper's `from-name` is reported. Failures: `no_frame` / `malformed` with a detail token.
 *
@@ -3873,8 +3882,8 @@ var init_local_files = __esmMin((() => {
 
 // src/harness/claude-code/display-name.ts
 /**
-* The session name a hook registers (claude-code.md §5), the first non-empty of, each through
-* `registeredName` (64 code points, one line, sanitised): the registry name unless its
+* The session name a hook registers (docs/spec/claude-code.md §5), the first non-empty of, each
+* through `registeredName` (64 code points, one line, sanitised): the registry name unless its
 * `nameSource` is `derived`; the transcript's latest custom title; the derived registry name;
 * stdin `session_title`; `basename(cwd)`; else `claude-code`.
 *
@@ -4049,8 +4058,8 @@ var init_error_messages = __esmMin((() => {
 
 // src/protocol/errors/error-builders.ts
 /**
-* Builds a wire error with the code's fixed message and `retryable` (spec §3.1). `details`, when
-* given, must hold no input value.
+* Builds a wire error with the code's fixed message and `retryable` (docs/spec/protocol.md §3.1).
+* `details`, when given, must hold no input value.
 *
 * @example
 * protocolError("conflict", { reason: "session_closed" });
@@ -4237,9 +4246,9 @@ var init_adapter_argv = __esmMin((() => {
 
 // src/protocol/encoding/rfc3339.ts
 /**
-* True when `value` is an RFC 3339 `date-time` (spec §2.7): `T` or `t` separator, optional fraction
-* of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years), hour 0–23, minute
-* 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
+* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
+* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
+* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
 *
 * @example
 * isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
@@ -4623,7 +4632,7 @@ function codePointLength(text) {
 }
 /**
 * True when `text` holds an unpaired UTF-16 surrogate (not representable in UTF-8; BAP/1 treats it
-* like invalid UTF-8, spec §2 TypeScript notes).
+* like invalid UTF-8, docs/spec/protocol.md §2 TypeScript notes).
 *
 * @example
 * hasLoneSurrogate("a\uD800") === true; hasLoneSurrogate("😀") === false;
@@ -4774,7 +4783,7 @@ function nullableEnum(object, name, prefix, allowed) {
 	if (value === void 0 || value === null) return value;
 	return checkEnum(value, fieldPath(prefix, name), allowed);
 }
-/** Required RFC 3339 timestamp member (spec §2.7). */
+/** Required RFC 3339 timestamp member (docs/spec/protocol.md §2.7). */
 function requiredTimestamp(object, name, prefix) {
 	const path = fieldPath(prefix, name);
 	const value = requiredString(object, name, prefix);
@@ -4789,8 +4798,8 @@ function requiredObject(object, name, prefix) {
 	return expectObject(value, path);
 }
 /**
-* A required array member (spec §2.3). Absent reads as `[]` when `absentAsEmpty` (consumers of
-* result arrays); otherwise absent is `required`. Elements are read by `readElement`.
+* A required array member (docs/spec/protocol.md §2.3). Absent reads as `[]` when `absentAsEmpty`
+* (consumers of result arrays); otherwise absent is `required`. Elements are read by `readElement`.
 */
 function requiredArray(object, name, prefix, absentAsEmpty, readElement) {
 	const path = fieldPath(prefix, name);
@@ -4891,7 +4900,7 @@ function isJsonWhitespaceOnly(bytes) {
 	return true;
 }
 /**
-* Reads one stdin JSON document (spec §1.3, §2.1) and never throws. In order:
+* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
 * - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
 *   `actual` (the bytes given), `unit = "bytes"`;
 * - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
@@ -4954,10 +4963,11 @@ var init_json_document = __esmMin((() => {
 
 // src/protocol/errors/protocol-error-reader.ts
 /**
-* Reads a wire error object as a consumer (spec §3.1): `code` and `message` required strings; a
-* code that is not one of the twelve reads as `internal` (the harness's rule, §3.3); `retryable`
-* absent reads as `false`, otherwise it must be a boolean; `retry_after_ms` an integer ≥ 0;
-* `details` an object whose non-string values are dropped. Throws the validators' failure.
+* Reads a wire error object as a consumer (docs/spec/protocol.md §3.1): `code` and `message`
+* required strings; a code that is not one of the twelve reads as `internal` (the harness's rule,
+* docs/spec/protocol.md §3.3); `retryable` absent reads as `false`, otherwise it must be a boolean;
+* `retry_after_ms` an integer ≥ 0; `details` an object whose non-string values are dropped. Throws
+* the validators' failure.
 */
 function readProtocolError(o, prefix) {
 	const rawCode = requiredString(o, "code", prefix);
@@ -5169,7 +5179,7 @@ function readAckArrays(o, prefix, ackedName) {
 	};
 }
 /**
-* Validates a `message ack` result; absent arrays read as `[]` (spec §2.3).
+* Validates a `message ack` result; absent arrays read as `[]` (docs/spec/protocol.md §2.3).
 *
 * @example
 * validateAckResult({ acked: ["m-1"] }); // { ok: true, value: { acked: ["m-1"], unknown: [] } }
@@ -5183,7 +5193,7 @@ var init_ack = __esmMin((() => {
 
 // src/protocol/messages/idempotency-key.ts
 /**
-* The harness key rule of `brigade send` (spec §6.4):
+* The harness key rule of `brigade send` (docs/spec/protocol.md §6.4):
 * `base64url_unpadded(sha256(sender ␀ recipient ␀ body ␀ decimal(floor(unixSeconds / 60))))`,
 * UTF-8 throughout, 43 characters; stable within one clock minute, so a retry inside the minute is
 * one message. `unixSeconds` comes from the injected clock.
@@ -5239,9 +5249,10 @@ function readMessageEnvelope(o, prefix) {
 	};
 }
 /**
-* Validates one `MessageEnvelope` (spec §4.6): ids non-empty, `body` 1..16,384 bytes, `summary`
-* ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A `protocol_version` other
-* than `"1"` is `protocol_mismatch`. Unknown members (at any level) are dropped.
+* Validates one `MessageEnvelope` (docs/spec/protocol.md §4.6): ids non-empty, `body` 1..16,384
+* bytes, `summary` ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A
+* `protocol_version` other than `"1"` is `protocol_mismatch`. Unknown members (at any level) are
+* dropped.
 *
 * @example
 * validateMessageEnvelope({ ...m, body: "" }).ok === false; // field "body"
@@ -5283,11 +5294,11 @@ var init_receive_result = __esmMin((() => {
 
 // src/protocol/messages/send-request.ts
 /**
-* Validates a `message send` document (spec §4.7, §6.16 a). The first forbidden member present
-* fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`, before any
-* other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp), `reply_to`
-* (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty `idempotency_key`
-* reads as absent (no key). Unknown members are dropped.
+* Validates a `message send` document (docs/spec/protocol.md §4.7, §6.16 a). The first forbidden
+* member present fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`,
+* before any other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp),
+* `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty
+* `idempotency_key` reads as absent (no key). Unknown members are dropped.
 *
 * @example
 * validateSendRequest({ sender: null, body: "" });
@@ -5332,7 +5343,7 @@ var init_send_request = __esmMin((() => {
 
 // src/protocol/messages/send-response.ts
 /**
-* Validates a `message send` result (spec §4.8).
+* Validates a `message send` result (docs/spec/protocol.md §4.8).
 *
 * @example
 * validateSendResponse({ status: "delivered" }).ok === false; // field "status"
@@ -5396,8 +5407,8 @@ function readHeartbeatChanges(o, prefix, lease, out) {
 	if (peer !== void 0) out.sync_peer = peer;
 }
 /**
-* Validates a `session heartbeat` document (spec §4.5). Failures are `invalid_input` naming the
-* member; unknown members (e.g. `workspace_label`) are dropped.
+* Validates a `session heartbeat` document (docs/spec/protocol.md §4.5). Failures are
+* `invalid_input` naming the member; unknown members (e.g. `workspace_label`) are dropped.
 *
 * @example
 * validateHeartbeatRequest({ session_name: "" }).ok === false; // field "session_name"
@@ -5424,7 +5435,7 @@ function readHeartbeatResult(o, prefix) {
 	};
 }
 /**
-* Validates a `session heartbeat` result (spec §4.5).
+* Validates a `session heartbeat` result (docs/spec/protocol.md §4.5).
 *
 * @example
 * validateHeartbeatResult({ session_id: "s-1", state: "idle", lease_until: "2026-10-02T09:17:12Z",
@@ -5503,8 +5514,8 @@ var init_session_record = __esmMin((() => {
 
 // src/protocol/sessions/session-list-result.ts
 /**
-* Validates a `session list` result; an absent `sessions` reads as `[]` (spec §2.3). Element
-* failures name `sessions.<index>.<member>`.
+* Validates a `session list` result; an absent `sessions` reads as `[]`
+* (docs/spec/protocol.md §2.3). Element failures name `sessions.<index>.<member>`.
 *
 * @example
 * validateSessionListResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z", truncated: false });
@@ -5530,9 +5541,10 @@ var init_session_list_result = __esmMin((() => {
 
 // src/protocol/sessions/session-registration.ts
 /**
-* Validates a `session register` document (spec §4.3, §2). Over-cap and shape failures are
-* `invalid_input` naming the member (`session_name`, `resume.session_id`, …); `lease_seconds`
-* outside the lease range is `out_of_range` with `min`/`max`. Unknown members are dropped.
+* Validates a `session register` document (docs/spec/protocol.md §4.3, §2). Over-cap and shape
+* failures are `invalid_input` naming the member (`session_name`, `resume.session_id`, …);
+* `lease_seconds` outside the lease range is `out_of_range` with `min`/`max`. Unknown members are
+* dropped.
 *
 * @example
 * validateSessionRegistration({ harness: "claude-code", harness_version: "2.1.270",
@@ -5577,8 +5589,8 @@ function validateSessionRegistration(value, options) {
 	});
 }
 /**
-* Validates a `session register` result (spec §4.3): a `SessionRecord` plus `resumed`,
-* `lease_seconds` (integer ≥ 1) and `server_time`.
+* Validates a `session register` result (docs/spec/protocol.md §4.3): a `SessionRecord` plus
+* `resumed`, `lease_seconds` (integer ≥ 1) and `server_time`.
 *
 * @example
 * const r = validateSessionRegistrationResult(envelope.result);
@@ -5607,7 +5619,7 @@ var init_session_registration = __esmMin((() => {
 }));
 
 // src/protocol/teams/join-secret.ts
-/** The §9 malformed-secret error: fixed message, no part of the input. */
+/** The docs/spec/protocol.md §9 malformed-secret error: fixed message, no part of the input. */
 function malformedJoinSecret() {
 	return {
 		code: "invalid_input",
@@ -5623,10 +5635,11 @@ function isValidHalf(half) {
 	return half.length > 0 && !FORBIDDEN_IN_SECRET.test(half);
 }
 /**
-* Parses `brg1.<team_ref>.<secret>` (spec §9) and never throws: prefix exact; `team_ref` is
-* everything up to the **last** `.`; both halves non-empty; neither contains a GO_SPACE, Cc or Cf
-* code point or an unpaired surrogate; no trimming. A malformed secret fails with `invalid_input`,
-* `details = { field: "join_secret", reason: "invalid_value" }` and a fixed message.
+* Parses `brg1.<team_ref>.<secret>` (docs/spec/protocol.md §9) and never throws: prefix exact;
+* `team_ref` is everything up to the **last** `.`; both halves non-empty; neither contains a
+* GO_SPACE, Cc or Cf code point or an unpaired surrogate; no trimming. A malformed secret fails
+* with `invalid_input`, `details = { field: "join_secret", reason: "invalid_value" }` and a fixed
+* message.
 *
 * @example
 * parseJoinSecret("brg1.team.with.dots.s3cr3t"); // ok, teamRef "team.with.dots"
@@ -5787,7 +5800,8 @@ function validateTeamCreateRequest(value) {
 	});
 }
 /**
-* Validates a `team create` result; `join_secret` must parse (§9, `field = "join_secret"`).
+* Validates a `team create` result; `join_secret` must parse (docs/spec/protocol.md §9, `field =
+* "join_secret"`).
 *
 * @example
 * validateTeamCreateResult({ team_ref: "t", team_name: "core", join_secret: "nope", principal_ref: "p" }).ok === false;
@@ -5816,10 +5830,10 @@ var init_team_create$1 = __esmMin((() => {
 
 // src/protocol/teams/team-join.ts
 /**
-* Validates a `team join` document: `join_secret` required and well-formed (§9; malformed →
-* `field = "join_secret"`, `reason = "invalid_value"`, fixed message), `human_label` ≤ 128 cp,
-* `backend` a JSON object when present (else `field = "backend"`), copied as is. The result also
-* carries `parsed_secret`. Never echoes the secret.
+* Validates a `team join` document: `join_secret` required and well-formed
+* (docs/spec/protocol.md §9; malformed → `field = "join_secret"`, `reason = "invalid_value"`, fixed
+* message), `human_label` ≤ 128 cp, `backend` a JSON object when present (else `field =
+* "backend"`), copied as is. The result also carries `parsed_secret`. Never echoes the secret.
 *
 * @example
 * validateTeamJoinRequest({ join_secret: "brg1.t.s", backend: "x" }).ok === false; // field "backend"
@@ -6008,12 +6022,12 @@ function crossSessionInboundOf(bytes) {
 	return typeof value === "string" ? value : void 0;
 }
 /**
-* The `crossSessionInbound` scan (claude-code.md §4), best effort: `<cwd>/.claude/settings.local.json`,
-* `<cwd>/.claude/settings.json`, `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level
-* key only. Any string other than `accept` (`hold`, `refuse`, or a value Claude Code does not
-* know, which it holds) is a hit: Claude Code would not deliver our posts, so Brigade's effective
-* policy becomes `refuse` (nothing injected, nothing acked). `--settings` and managed settings are
-* invisible here. Never throws.
+* The `crossSessionInbound` scan (docs/spec/claude-code.md §4), best effort:
+* `<cwd>/.claude/settings.local.json`, `<cwd>/.claude/settings.json`,
+* `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level key only. Any string other than
+* `accept` (`hold`, `refuse`, or a value Claude Code does not know, which it holds) is a hit:
+* Claude Code would not deliver our posts, so Brigade's effective policy becomes `refuse` (nothing
+* injected, nothing acked). `--settings` and managed settings are invisible here. Never throws.
 *
 * @example scanInboundSettings({ cwd: "/w/api", claudeConfigDir: "/home/dana/.claude" }).hits
 */
@@ -6097,11 +6111,11 @@ function sameFile(a, b) {
 	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 /**
-* The `claude_inbound_setting` option (claude-code.md §4): makes the **user** `settings.json`
-* (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it says nothing,
-* so a session that bypasses permission prompts does not hold every post for a dialog. The caller
-* runs it only in such a session (`permission_mode` `bypassPermissions`, which only
-* UserPromptSubmit reports) and only while the option is on.
+* The `claude_inbound_setting` option (docs/spec/claude-code.md §4): makes the **user**
+* `settings.json` (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it
+* says nothing, so a session that bypasses permission prompts does not hold every post for a
+* dialog. The caller runs it only in such a session (`permission_mode` `bypassPermissions`, which
+* only UserPromptSubmit reports) and only while the option is on.
 * - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
 * - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
 *   exists (`created`; never over a file that appeared meanwhile);
@@ -6185,7 +6199,8 @@ var init_inbound_setting = __esmMin((() => {
 
 // src/harness/claude-code/inbox-post-lines.ts
 /**
-* The two NDJSON lines of one post to Claude Code's inbox socket (claude-code.md §3.2), byte-exact:
+* The two NDJSON lines of one post to Claude Code's inbox socket (docs/spec/claude-code.md §3.2),
+* byte-exact:
 *
 * ```
 * {"type":"auth","token":"<token>"}\n
@@ -6214,7 +6229,8 @@ var init_inbox_post_lines = __esmMin((() => {}));
 // src/harness/claude-code/inbox-socket-limits.ts
 /**
 * Largest socket path, in UTF-8 bytes, that fits a `sockaddr_un.sun_path` with its terminating
-* NUL (claude-code.md §3.2): 107 on Linux, 103 on macOS. Any other platform gets the smaller value.
+* NUL (docs/spec/claude-code.md §3.2): 107 on Linux, 103 on macOS. Any other platform gets the
+* smaller value.
 *
 * @example sunPathLimit("linux") === 107
 */
@@ -6230,10 +6246,10 @@ var init_inbox_socket_limits = __esmMin((() => {
 
 // src/harness/claude-code/inbox-socket-path.ts
 /**
-* The pre-checks of claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is refused,
-* not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a socket;
-* permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed token of
-* {@link INBOX_SOCKET_REFUSALS} and never the path.
+* The pre-checks of docs/spec/claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is
+* refused, not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a
+* socket; permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed
+* token of {@link INBOX_SOCKET_REFUSALS} and never the path.
 *
 * The check and the later `connect` are two system calls, so a path swapped between them is not
 * caught here; Claude Code's socket lives in a private 0700 folder, which is what closes that gap.
@@ -6342,12 +6358,12 @@ function executableRealpath(path) {
 	}
 }
 /**
-* Whether another `brigade` would run instead of the plugin's in the Bash tool (claude-code.md
-* §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that PATH, so the first
-* executable regular file `brigade` found in a `pathValue` entry (absolute entries only, in
-* order) shadows ours unless its realpath is the realpath of `<pluginRoot>/bin/brigade`. False
-* when no such file is found, or when `pluginRoot` is not absolute or its `bin/brigade` cannot
-* be resolved (nothing to compare with). Never throws.
+* Whether another `brigade` would run instead of the plugin's in the Bash tool
+* (docs/spec/claude-code.md §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that
+* PATH, so the first executable regular file `brigade` found in a `pathValue` entry (absolute
+* entries only, in order) shadows ours unless its realpath is the realpath of
+* `<pluginRoot>/bin/brigade`. False when no such file is found, or when `pluginRoot` is not
+* absolute or its `bin/brigade` cannot be resolved (nothing to compare with). Never throws.
 *
 * @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
 */
@@ -6366,7 +6382,7 @@ var init_path_shadowing = __esmMin((() => {}));
 
 // src/harness/claude-code/post-to-inbox.ts
 /**
-* Posts one message to Claude Code's inbox socket, byte-exact per claude-code.md §3.2:
+* Posts one message to Claude Code's inbox socket, byte-exact per docs/spec/claude-code.md §3.2:
 *
 * 1. refuses before dialling: empty content; the two lines over {@link INBOX_POST_MAX_CHARS};
 *    then the one-`lstat` path pre-checks of `checkInboxSocketPath`;
@@ -6471,8 +6487,8 @@ function parseSessionRegistry(bytes) {
 	};
 }
 /**
-* Reads exactly `<configDir>/sessions/<claudePid>.json` (claude-code.md §5): never lists the
-* folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
+* Reads exactly `<configDir>/sessions/<claudePid>.json` (docs/spec/claude-code.md §5): never lists
+* the folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
 * non-decimal pid, a missing folder or any bad file → {@link EMPTY_REGISTRY}. Never throws.
 *
 * @example readSessionRegistry("/home/dana/.claude", "4242").version
@@ -6504,11 +6520,11 @@ var init_session_registry = __esmMin((() => {
 
 // src/harness/claude-code/registry-activity.ts
 /**
-* Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json` (claude-code.md
-* §5): exactly that file (the folder is never listed, the `.key` file beside it never opened),
-* read-only, without following a symlink, a regular file, at most 256 KiB. `busy` only when the
-* member is the string `busy`; anything else — a missing, unreadable, oversized or malformed file
-* included — is `idle`. Never writes, never throws.
+* Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json`
+* (docs/spec/claude-code.md §5): exactly that file (the folder is never listed, the `.key` file
+* beside it never opened), read-only, without following a symlink, a regular file, at most 256 KiB.
+* `busy` only when the member is the string `busy`; anything else — a missing, unreadable,
+* oversized or malformed file included — is `idle`. Never writes, never throws.
 *
 * @example readRegistryActivity("/home/dana/.claude/sessions", "4242") // "idle"
 */
@@ -6532,7 +6548,7 @@ var init_registry_activity = __esmMin((() => {
 // src/harness/claude-code/transcript-usage.ts
 /**
 * Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
-* claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
+* docs/spec/claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
 * `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
 * "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
 * sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context
@@ -6875,8 +6891,8 @@ function resolveProfileName(flag, env) {
 }
 /**
 * The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
-* `$HOME/.config/brigade`. Only absolute paths count (spec §1.5: never the cwd); `undefined`
-* when none is usable.
+* `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
+* `undefined` when none is usable.
 *
 * @example
 * resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
@@ -6931,9 +6947,10 @@ var init_http_adapter_constants = __esmMin((() => {
 
 // src/adapters/http/describe-profile.ts
 /**
-* `profile` of `describe` (spec §4.2), from local files only, never failing, creating nothing:
-* `unconfigured` without a (readable, valid) profile file, `unauthenticated` without a usable
-* credential, `not_member` without a bound team, else `joined` with the team members.
+* `profile` of `describe` (docs/spec/protocol.md §4.2), from local files only, never failing,
+* creating nothing: `unconfigured` without a (readable, valid) profile file, `unauthenticated`
+* without a usable credential, `not_member` without a bound team, else `joined` with the team
+* members.
 *
 * @example
 * summarizeProfile(undefined, "default"); // { name: "default", state: "unconfigured" }
@@ -6968,7 +6985,8 @@ function summarizeProfile(store, name) {
 	return joined;
 }
 /**
-* The http adapter's whole `describe` result (spec §4.2): constants plus {@link summarizeProfile}.
+* The http adapter's whole `describe` result (docs/spec/protocol.md §4.2): constants plus
+* {@link summarizeProfile}.
 *
 * @example
 * describeHttpAdapter(undefined, "default").limits.max_body_bytes === 16384;
@@ -7816,8 +7834,9 @@ var init_http_adapter = __esmMin((() => {
 			this.#watchBackoff = options.watch?.backoff ?? WATCH_BACKOFF_MS;
 		}
 		/**
-		* The local part of a command's checks (spec §6.16 (a)): run by the process binding before it
-		* reads stdin, so a missing credential or team wins over a bad document. Throws a `BapError`.
+		* The local part of a command's checks (docs/spec/protocol.md §6.16 (a)): run by the process
+		* binding before it reads stdin, so a missing credential or team wins over a bad document. Throws
+		* a `BapError`.
 		*/
 		checkLocalReady(command) {
 			if (TEAM_SCOPED.has(command)) this.#teamContext();
@@ -8073,7 +8092,10 @@ var init_http_adapter = __esmMin((() => {
 			if (read.kind === "missing") throw credentialMissing();
 			throw new BapError(configError());
 		}
-		/** A bound profile with its credential and server, or the §3.3 error (4, then 11). */
+		/**
+		* A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
+		* then 11).
+		*/
 		#teamContext() {
 			const store = this.#store;
 			if (store === void 0) {
@@ -8332,10 +8354,11 @@ var init_private_state_file = __esmMin((() => {
 
 // src/harness/state/state-dir.ts
 /**
-* `BRIGADE_STATE_DIR` (claude-code.md §7.1): `$XDG_STATE_HOME/brigade` when `XDG_STATE_HOME` is
-* set and non-empty, else `$HOME/.local/state/brigade`. The base must be absolute: a relative
-* `XDG_STATE_HOME` (or a missing/relative `HOME`) fails with `state_dir_relative` rather than
-* resolving against the working directory, where a repository could plant a map. Never throws.
+* `BRIGADE_STATE_DIR` (docs/spec/claude-code.md §7.1): `$XDG_STATE_HOME/brigade` when
+* `XDG_STATE_HOME` is set and non-empty, else `$HOME/.local/state/brigade`. The base must be
+* absolute: a relative `XDG_STATE_HOME` (or a missing/relative `HOME`) fails with
+* `state_dir_relative` rather than resolving against the working directory, where a repository
+* could plant a map. Never throws.
 *
 * @example resolveStateDir({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.local/state/brigade" }
 */
@@ -8380,7 +8403,7 @@ var init_inbound_limits = __esmMin((() => {
 /**
 * True when `id` is 1–64 characters of `[A-Za-z0-9_-]` (so also 1–64 bytes): the only ids the
 * harness frames, because ids are printed into a shell command (`brigade send <S> --reply-to <M>`)
-* and used as file stems (protocol.md §11, claude-code.md §7.5 [ours]).
+* and used as file stems (docs/spec/protocol.md §11, docs/spec/claude-code.md §7.5 [ours]).
 *
 * @example isSafeId("m-7f3a") === true; isSafeId("m 7f3a") === false
 */
@@ -8914,9 +8937,9 @@ var init_sha256_hex = __esmMin((() => {}));
 
 // src/harness/state/file-stem.ts
 /**
-* The `<stem>` of a per-session state file (claude-code.md §7.1): the id verbatim when it is 1–64
-* bytes of `[A-Za-z0-9_-]`, else `sha256hex(id) + ".sha256"` (so no id can name a path outside its
-* folder, and two ids never share a file).
+* The `<stem>` of a per-session state file (docs/spec/claude-code.md §7.1): the id verbatim when it
+* is 1–64 bytes of `[A-Za-z0-9_-]`, else `sha256hex(id) + ".sha256"` (so no id can name a path
+* outside its folder, and two ids never share a file).
 *
 * @example fileStem("s-2b8e") === "s-2b8e"; fileStem("../x").endsWith(".sha256")
 */
@@ -9023,7 +9046,7 @@ function failure$1(reason, field) {
 }
 /**
 * Reads the by-pid map of `CLAUDE_PID` — the trust boundary of every session-bound command
-* (claude-code.md §7.2): resolve the state directory (absolute); open
+* (docs/spec/claude-code.md §7.2): resolve the state directory (absolute); open
 * `sessions/by-pid/<pid>.json` without following symlinks; a regular file with no group/other
 * bits, owned by `uid` (checked on the descriptor); ≤ 64 KiB; one strict JSON object; every
 * member valid; `claude_pid` equal to the file's pid. Failures are `config` errors with
@@ -9395,8 +9418,8 @@ function ps(pid, column) {
 }
 /**
 * The process start token of `pid` at the finest grain Node can read without a native module
-* (claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`, clock
-* ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
+* (docs/spec/claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`,
+* clock ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
 * resolution: a pid reused within the same second is not told apart). `undefined` when the
 * process is gone or unreadable. Never throws.
 *
@@ -9561,11 +9584,12 @@ function createExclusive(root, path, text) {
 	return created.reason === "exists" ? "exists" : "failed";
 }
 /**
-* Takes the pidfile of `claudePid` for `record` (single instance per Claude pid, claude-code.md
-* §7.4). The file is created exclusively (an `O_EXCL` temporary linked into place, so no reader
-* ever sees it half written). When one exists: a live holder (pid alive, same start token) →
-* `busy`; a stale one (pid dead, a zombie, foreign, or alive with another start token; or an
-* unreadable file) is removed compare-then-delete and the creation retried. Never throws.
+* Takes the pidfile of `claudePid` for `record` (single instance per Claude pid,
+* docs/spec/claude-code.md §7.4). The file is created exclusively (an `O_EXCL` temporary linked
+* into place, so no reader ever sees it half written). When one exists: a live holder (pid alive,
+* same start token) → `busy`; a stale one (pid dead, a zombie, foreign, or alive with another start
+* token; or an unreadable file) is removed compare-then-delete and the creation retried. Never
+* throws.
 *
 * @example if (acquirePidfile(layout, "4242", record).outcome !== "acquired") process.exit(0);
 */
@@ -9672,8 +9696,8 @@ function watcherVersion(entryScript) {
 	return `${WATCHER_BUILD_VERSION}+${sha256Hex(resolve(entryScript)).slice(0, 12)}`;
 }
 /**
-* The watcher's environment, built from an allow-list only (claude-code.md §7.4): `PATH`, `HOME`,
-* `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
+* The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
+* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
 * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
 * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
 * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -9733,7 +9757,8 @@ async function stopWatcher(options) {
 	deletePidfileIfNames(options.layout, options.claudePid, pidfile.pid, pidfile.start_token);
 }
 /**
-* Makes sure a watcher serves `map`'s session for `map.claude_pid` (claude-code.md §7.3–§7.4):
+* Makes sure a watcher serves `map`'s session for `map.claude_pid`
+* (docs/spec/claude-code.md §7.3–§7.4):
 *
 * 1. a live watcher (pidfile pid alive with its start token) for the same Brigade session, socket
 *    path, token SHA-256 and {@link watcherVersion} → `running`;
@@ -9872,8 +9897,9 @@ var init_ensure_watcher = __esmMin((() => {
 * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
 * else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
 * `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
-* is ignored (claude-code.md §2: a repository's settings `env` must not redirect credentials).
-* Relative bases are skipped. `undefined` when nothing absolute is found. Never throws.
+* is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
+* credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
+* throws.
 *
 * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
 */
@@ -9887,10 +9913,10 @@ function harnessConfigDir(env, optionConfigDir) {
 	});
 }
 /**
-* The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
-* verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator key file a
-* person named on `brigade team create`) reaches the adapter: nothing else of the caller's
-* environment can redirect it. Errors surface as `BapError` from each call.
+* The bundled http adapter bound to `target`, in process (docs/00-architecture.md: the harness
+* calls BAP/1 verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator
+* key file a person named on `brigade team create`) reaches the adapter: nothing else of the
+* caller's environment can redirect it. Errors surface as `BapError` from each call.
 *
 * @example
 * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });
@@ -10064,9 +10090,9 @@ var init_injection_pacer = __esmMin((() => {
 			this.#outstanding += 1;
 		}
 		/**
-		* Feeds one reading of the session registry's `status` (claude-code.md §5). `idle` read at least
-		* `idleSettleMs` after our last post means Claude Code has taken everything we posted: the
-		* outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
+		* Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
+		* at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
+		* the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
 		*
 		* @example pacer.observeActivity(now, "idle");
 		*/
@@ -11334,8 +11360,8 @@ var init_session_context$1 = __esmMin((() => {
 // src/harness/session-context/session-display.ts
 /**
 * A remote name (session, team, sender) as the session CLI prints it: `sanitizeAttribute`
-* (formats.md §1.5: R1–R5, no `"` `<` `>` newline, first 64 code points), then each tab becomes
-* one space so a name cannot break a column; `-` when nothing is left.
+* (docs/spec/formats.md §1.5: R1–R5, no `"` `<` `>` newline, first 64 code points), then each tab
+* becomes one space so a name cannot break a column; `-` when nothing is left.
 *
 * @example displayName("api\t<worker>") === "api worker"
 */
@@ -11386,8 +11412,8 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 /**
 * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
 * (`--all` adds offline ones), ours marked. Names through `sanitizeAttribute`, ids through
-* `sanitizeId` in full, labels through `oneLine` (formats.md §1.5); the human label is said once
-* to be unverified. Exit 0; 11 with one line when the session cannot be found (by-pid map
+* `sanitizeId` in full, labels through `oneLine` (docs/spec/formats.md §1.5); the human label is
+* said once to be unverified. Exit 0; 11 with one line when the session cannot be found (by-pid map
 * reasons); the BAP exit status with one `<code>: <sentence>` line for an adapter error; 2 for a
 * bad flag.
 *
@@ -11607,12 +11633,12 @@ function refuse$1(io, refusal, extra = "") {
 * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
 * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
 * resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
-* harness idempotency key of protocol.md §6.4 (`harnessIdempotencyKey`, this clock minute); retries
-* once, with the same key, on `unavailable` unless the failure was our own call timeout; never
-* retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the message id and the
-* recipient, then whether the recipient is offline, holding or refusing. Errors: one line
-* `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
-* 2 / 3 for {@link SEND_REFUSALS}).
+* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
+* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
+* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
+* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
+* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
+* failure, 2 / 3 for {@link SEND_REFUSALS}).
 *
 * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
 */
@@ -12169,11 +12195,11 @@ function major(version) {
 }
 /**
 * Runs the adapter's `describe` (offline: no credential, no network, creates nothing) before a
-* hook registers (claude-code.md §7.3, protocol.md §6.13): a `protocol_version` whose major
-* differs from ours, or a `protocol_mismatch` error, → `{ok: false, code: "protocol_mismatch"}`
-* (not retryable: the user must update the plugin or the adapter); any other failure → its code
-* (`internal` for a non-protocol error). Otherwise the {@link AdapterFeatures} of its
-* `capabilities`. Never throws.
+* hook registers (docs/spec/claude-code.md §7.3, docs/spec/protocol.md §6.13): a `protocol_version`
+* whose major differs from ours, or a `protocol_mismatch` error, → `{ok: false, code:
+* "protocol_mismatch"}` (not retryable: the user must update the plugin or the adapter); any other
+* failure → its code (`internal` for a non-protocol error). Otherwise the {@link AdapterFeatures}
+* of its `capabilities`. Never throws.
 *
 * @example const d = await describeAdapter(adapter, 8_000); if (d.ok && d.features.resume) …
 */
@@ -12712,8 +12738,8 @@ var init_join_secret_file = __esmMin((() => {
 
 // src/harness/binding/session-team.ts
 /**
-* Resolves the team of a session started in `cwd` (claude-code.md §7.3) and never throws: the
-* `.brigade.json` that binds `cwd` (`findTeamBinding`) AND this checkout's consent record under
+* Resolves the team of a session started in `cwd` (docs/spec/claude-code.md §7.3) and never throws:
+* the `.brigade.json` that binds `cwd` (`findTeamBinding`) AND this checkout's consent record under
 * `configDir` naming the same server (both normalised) and `team_ref`. Reasons: `no_config_dir`
 * (`configDir` undefined or empty); the binding's `no_binding` / `binding_unreadable` /
 * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of
@@ -12892,8 +12918,8 @@ var init_hook_input = __esmMin((() => {
 
 // src/harness/hooks/hook-lines.ts
 /**
-* The one context line of a connected session (claude-code.md §7.3): its name and full id, the
-* team, the effective inbound policy and the bare commands. Remote text goes through
+* The one context line of a connected session (docs/spec/claude-code.md §7.3): its name and full
+* id, the team, the effective inbound policy and the bare commands. Remote text goes through
 * `sanitizeAttribute` (names) and `sanitizeId` (the id, whole); no path, token or native id.
 *
 * @example contextLine({ sessionName: "api", sessionId: "s-1", teamName: "core", policy: "accept" })
@@ -12912,7 +12938,7 @@ function bindingLine(reason) {
 }
 /**
 * The one line of a session left disconnected by an invalid `frame` / `frame_file` option
-* (claude-code.md §6.2): the fixed message and reason, never the value or the path.
+* (docs/spec/claude-code.md §6.2): the fixed message and reason, never the value or the path.
 *
 * @example frameOptionLine("relative_path", "the frame_file option is not an absolute path")
 */
@@ -12920,7 +12946,7 @@ function frameOptionLine(reason, message) {
 	return `Brigade: not connected: ${message} (${reason}). The user can fix the Brigade plugin options, then restart this session.`;
 }
 /**
-* The warning of the settings scan (claude-code.md §4), naming the files (never a path).
+* The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
 *
 * @example settingsLine([".claude/settings.json"])
 */
@@ -12928,8 +12954,8 @@ function settingsLine(files) {
 	return `Brigade: crossSessionInbound in ${files.join(", ")} is not "accept", so Claude Code would not deliver teammates' messages; Brigade delivers none (policy refuse) and they wait on the server.`;
 }
 /**
-* The failure line of a registration (claude-code.md §7.3): a retryable code says the next prompt
-* retries; any other points to `brigade team join` in the user's own terminal.
+* The failure line of a registration (docs/spec/claude-code.md §7.3): a retryable code says the
+* next prompt retries; any other points to `brigade team join` in the user's own terminal.
 *
 * @example registrationFailureLine("unavailable", true)
 */
@@ -12939,9 +12965,9 @@ function registrationFailureLine(code, retryable) {
 	return `Brigade: this session could not register with its Brigade team (${token}). The user can run \`brigade team join --secret-file <path>\` in their own terminal, then restart this session.`;
 }
 /**
-* The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
-* and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
-* own terminal.
+* The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
+* the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
+* user's own terminal.
 *
 * @example heldLine(["api", "web"]) === "Brigade: 2 teammate messages are held (from api, web). The user can review and release them with `brigade inbox` in their own terminal."
 */
@@ -13079,12 +13105,12 @@ function readPluginOptions(env) {
 	};
 }
 /**
-* The registration `human_label` the `label` option asks for (claude-code.md §6.2): `account`
-* (the default) and `none` send none; any other text is sent as that literal label, one line
-* through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
+* The registration `human_label` the `label` option asks for (docs/spec/claude-code.md §6.2):
+* `account` (the default) and `none` send none; any other text is sent as that literal label, one
+* line through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
 * **[ours]** `account` means "the Claude account email", but the spec names no source for that
 * email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
-* `human_label` only when the membership has none (protocol.md §4.3).
+* `human_label` only when the membership has none (docs/spec/protocol.md §4.3).
 *
 * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
 */
@@ -13101,11 +13127,11 @@ function refused(reason) {
 	};
 }
 /**
-* The frame instruction of the options (formats.md §2.6): `frame` through `parseLevel`; then, when
-* `frame_file` is set, the `custom` level with the file's folded clause — the path must be
-* absolute (`relative_path`), name a regular file (symlinks followed; `frame_file_unreadable`) of
-* at most 4096 bytes (`frame_file_too_large`), then `clauseFromFile`. Read once, at SessionStart.
-* The message is fixed per reason: never the path or the content. Never throws.
+* The frame instruction of the options (docs/spec/formats.md §2.6): `frame` through `parseLevel`;
+* then, when `frame_file` is set, the `custom` level with the file's folded clause — the path must
+* be absolute (`relative_path`), name a regular file (symlinks followed; `frame_file_unreadable`)
+* of at most 4096 bytes (`frame_file_too_large`), then `clauseFromFile`. Read once, at
+* SessionStart. The message is fixed per reason: never the path or the content. Never throws.
 *
 * @example resolveFrameInstruction(readPluginOptions({ CLAUDE_PLUGIN_OPTION_FRAME: "strict" })) // { ok: true, instruction: { level: "strict", custom: "" } }
 */
@@ -13147,13 +13173,14 @@ var init_plugin_options = __esmMin((() => {
 
 // src/harness/hooks/poll-messages.ts
 /**
-* The poll fallback (formats.md §2.9, claude-code.md §7.3): `message receive` (limit 50, capped by
-* `receiveMs`), release requests from the terminal, then every envelope through the inbound
-* pipeline (delivery `poll`, the map's policy, team name and frame level; seen and pending files
-* keyed by our session id). Notices print as one line each; a message prints as `POLL_PREAMBLE`
-* then the bare frame, all or nothing within the hook's 10,000-code-point budget. Printing stops at
-* the first item that does not fit; items not printed are reported failed (not acked). Then one
-* `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never throws.
+* The poll fallback (docs/spec/formats.md §2.9, docs/spec/claude-code.md §7.3): `message receive`
+* (limit 50, capped by `receiveMs`), release requests from the terminal, then every envelope
+* through the inbound pipeline (delivery `poll`, the map's policy, team name and frame level; seen
+* and pending files keyed by our session id). Notices print as one line each; a message prints as
+* `POLL_PREAMBLE` then the bare frame, all or nothing within the hook's 10,000-code-point budget.
+* Printing stops at the first item that does not fit; items not printed are reported failed (not
+* acked). Then one `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never
+* throws.
 *
 * @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, receiveMs: 4000, ackMs: 500 });
 */
@@ -13294,7 +13321,7 @@ function workspaceLabel(options, team) {
 }
 /**
 * A live watcher of another Claude process serves `sessionId` (its original process still runs):
-* a resume would re-open a live session (claude-code.md §1.5), so it is skipped.
+* a resume would re-open a live session (docs/spec/claude-code.md §1.5), so it is skipped.
 */
 function ownedByOtherWatcher(request, sessionId) {
 	let names;
@@ -13324,7 +13351,7 @@ function failure(error) {
 }
 /**
 * Registers, resumes or renews this Claude process's Brigade session and writes its by-pid map and
-* by-native hint (claude-code.md §7.3):
+* by-native hint (docs/spec/claude-code.md §7.3):
 * 0. the adapter's `describe` (offline): an unequal protocol major → `protocol_mismatch`, nothing
 *    registered; its `capabilities` decide the optional members (`workspace_label` needs
 *    `session.workspace_label`, `human_label` `session.human_label`, a resume `session.resume`, a
@@ -13570,8 +13597,9 @@ function hookSession(ctx) {
 	};
 }
 /**
-* The effective inbound policy (claude-code.md §4): the `team_inbound` option, unless the settings
-* scan found a `crossSessionInbound` other than `accept` — then `refuse`, with one warning line.
+* The effective inbound policy (docs/spec/claude-code.md §4): the `team_inbound` option, unless the
+* settings scan found a `crossSessionInbound` other than `accept` — then `refuse`, with one warning
+* line.
 *
 * @example effectivePolicy("accept", [".claude/settings.json"]) === "refuse"
 */
@@ -13655,13 +13683,14 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	return "connected";
 }
 /**
-* The SessionStart hook (claude-code.md §7.3). `source: compact` keeps the registration and only
-* refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and prints
-* the context line again, since compaction dropped it from the model's context. Any other source
-* runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
-* warning line when another `brigade` comes earlier on PATH than the plugin's (§2). Idempotent per `CLAUDE_PID`: the same
-* native session is renewed, a new one (after `/clear`) is registered and the old one retired.
-* Never throws; the caller prints `out` and exits 0.
+* The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
+* and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
+* prints the context line again, since compaction dropped it from the model's context. Any other
+* source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
+* warning line when another `brigade` comes earlier on PATH than the plugin's
+* (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
+* new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
+* `out` and exits 0.
 *
 * @example await runSessionStart(input, ctx, out);
 */
@@ -13752,8 +13781,8 @@ var init_session_start_hook = __esmMin((() => {
 
 // src/harness/hooks/prompt-hook.ts
 /**
-* The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
-* marker older than a minute → one registration retry (the marker's time is renewed first);
+* The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
+* retry marker older than a minute → one registration retry (the marker's time is renewed first);
 * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
 * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
 * `permission_mode` (only this event carries it) and the settings-scan policy in the
@@ -13864,8 +13893,9 @@ async function announcePolicy(ctx, map, deadline) {
 	}
 }
 /**
-* `claude_inbound_setting` (claude-code.md §4): only in a session that bypasses permission prompts
-* (`permission_mode` is reported by this event alone) and while the option is on.
+* `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
+* permission prompts (`permission_mode` is reported by this event alone) and while the option is
+* on.
 */
 function applyInboundSetting(input, ctx, out) {
 	if (input.permission_mode !== "bypassPermissions") return;
@@ -13922,11 +13952,11 @@ var init_prompt_hook = __esmMin((() => {
 
 // src/harness/hooks/session-end-hook.ts
 /**
-* The SessionEnd hook (claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume` it does
-* nothing: the SessionStart that follows in the same process renews or replaces the map, replaces
-* the watcher and closes the old session. Otherwise: delete the by-pid map (the watcher also exits
-* when its map is gone) and the retry marker, keep the by-native hint, then stop the watcher and
-* `session close` (capped at 1 s) side by side. Prints nothing. Never throws.
+* The SessionEnd hook (docs/spec/claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume`
+* it does nothing: the SessionStart that follows in the same process renews or replaces the map,
+* replaces the watcher and closes the old session. Otherwise: delete the by-pid map (the watcher
+* also exits when its map is gone) and the retry marker, keep the by-native hint, then stop the
+* watcher and `session close` (capped at 1 s) side by side. Prints nothing. Never throws.
 *
 * @example await runSessionEnd(input, ctx);
 */
@@ -13968,11 +13998,11 @@ var init_session_end_hook = __esmMin((() => {
 
 // src/harness/hooks/run-hook-event.ts
 /**
-* Runs one hook event within its internal budget (claude-code.md §1.4: SessionStart 55 s, prompt
-* 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: ` lines,
-* at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout reaches no
-* one) and for an unusable stdin (logged). When the budget runs out, what was printed so far is
-* returned and the flow is abandoned. Never throws: the caller always exits 0.
+* Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
+* prompt 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: `
+* lines, at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout
+* reaches no one) and for an unusable stdin (logged). When the budget runs out, what was printed so
+* far is returned and the flow is abandoned. Never throws: the caller always exits 0.
 *
 * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
 */
@@ -14066,10 +14096,10 @@ function entryScript() {
 	}
 }
 /**
-* `brigade hook session-start|prompt|session-end` (claude-code.md §1, §7.3), started by Claude
-* Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines (never
-* JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one line on
-* stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
+* `brigade hook session-start|prompt|session-end` (docs/spec/claude-code.md §1, §7.3), started by
+* Claude Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines
+* (never JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one
+* line on stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
 *
 * @example await runHook(["prompt"], processIo()) === 0
 */

@@ -4,9 +4,10 @@ import { LOG_LEVELS, type LogLevel } from "../protocol/index.ts";
 export type LogFields = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
- * Diagnostics of an adapter (spec §1.4): one NDJSON object per line on stderr, never on stdout,
- * never shown to a model. `event` is a fixed snake_case token; `fields` are redacted again before
- * writing (join-secret halves and bearer tokens are replaced), so a careless caller cannot leak.
+ * Diagnostics of an adapter (docs/spec/protocol.md §1.4): one NDJSON object per line on stderr,
+ * never on stdout, never shown to a model. `event` is a fixed snake_case token; `fields` are
+ * redacted again before writing (join-secret halves and bearer tokens are replaced), so a careless
+ * caller cannot leak.
  *
  * @example
  * logger.warn("stream_dropped", { attempt: 2 });
@@ -35,14 +36,15 @@ export interface NdjsonLoggerOptions {
 
 const RANK: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-// The §9 shape (with the backtick excluded) and bearer credentials; both replaced before writing.
+// The docs/spec/protocol.md §9 shape (with the backtick excluded) and bearer credentials; both
+// replaced before writing.
 const SECRET_SHAPE = /brg1\.([^\s"'<>`.]+(?:\.[^\s"'<>`.]+)*)\.[^\s"'<>`.]+/g;
 const BEARER = /\bBearer\s+[^\s"']+/gi;
 
 /**
- * Redacts text for a log line: a §9 join secret keeps its team_ref and loses its secret half
- * (`brg1.<team_ref>.[redacted]`), a `Bearer <token>` becomes `Bearer [redacted]`. Returns the
- * input itself when nothing matches (fast path).
+ * Redacts text for a log line: a docs/spec/protocol.md §9 join secret keeps its team_ref and loses
+ * its secret half (`brg1.<team_ref>.[redacted]`), a `Bearer <token>` becomes `Bearer [redacted]`.
+ * Returns the input itself when nothing matches (fast path).
  *
  * @example
  * redactLogText("join brg1.t-1.s3cr3t") === "join brg1.t-1.[redacted]";
@@ -66,8 +68,8 @@ export function resolveLogLevel(flag: LogLevel | undefined, env: string | undefi
 }
 
 /**
- * A logger writing `{"ts","level","comp","event",…}` lines (spec §1.4 recommendation). Reserved
- * keys in `fields` cannot overwrite the four leading members.
+ * A logger writing `{"ts","level","comp","event",…}` lines (docs/spec/protocol.md §1.4
+ * recommendation). Reserved keys in `fields` cannot overwrite the four leading members.
  *
  * @example
  * const log = createNdjsonLogger({ write: (l) => process.stderr.write(l), level: "info", comp: "http" });

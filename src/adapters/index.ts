@@ -1,5 +1,6 @@
 /**
- * In-process BAP/1 adapters and the process binding that exposes them (spec §1–§9).
+ * In-process BAP/1 adapters and the process binding that exposes them
+ * (docs/spec/protocol.md §1–§9).
  */
 export type { AdapterLogger, LogFields, NdjsonLoggerOptions } from "./adapter-logger.ts";
 export {

@@ -1,7 +1,6 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../test/support/temp-dir.ts";
 import { runAdapter } from "./adapter-command.ts";
 import type { CliIo } from "./cli-io.ts";
 
@@ -39,7 +38,7 @@ describe("brigade adapter", () => {
   });
 
   test("http describe works offline on an empty config dir", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "brigade-cli-")), "cfg");
+    const dir = join(testTempDir("brigade-cli-"), "cfg");
     const r = await run(["http", "describe", "--profile", "work"], { BRIGADE_CONFIG_DIR: dir });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -48,7 +47,7 @@ describe("brigade adapter", () => {
   });
 
   test("http session list on an unbound profile is 4 with an envelope", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "brigade-cli-")), "cfg");
+    const dir = join(testTempDir("brigade-cli-"), "cfg");
     const r = await run(["http", "session", "list"], { BRIGADE_CONFIG_DIR: dir });
     expect(r.status).toBe(4);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: "unauthenticated", retryable: false });

@@ -20,10 +20,10 @@ function entryScript(): string {
 }
 
 /**
- * `brigade hook session-start|prompt|session-end` (claude-code.md §1, §7.3), started by Claude
- * Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines (never
- * JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one line on
- * stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
+ * `brigade hook session-start|prompt|session-end` (docs/spec/claude-code.md §1, §7.3), started by
+ * Claude Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines
+ * (never JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one
+ * line on stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
  *
  * @example await runHook(["prompt"], processIo()) === 0
  */

@@ -19,7 +19,10 @@ import {
 import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
-/** Largest message body, bytes (protocol.md §4.7), after the one trailing newline is stripped. */
+/**
+ * Largest message body, bytes (docs/spec/protocol.md §4.7), after the one trailing newline is
+ * stripped.
+ */
 export const SEND_MAX_BODY_BYTES = 16_384;
 
 /** Shortest session id prefix `brigade send` resolves (a full id of any length is always taken). */
@@ -184,12 +187,12 @@ function refuse(io: CliIo, refusal: SendRefusal, extra = ""): number {
  * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
  * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
  * resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
- * harness idempotency key of protocol.md §6.4 (`harnessIdempotencyKey`, this clock minute); retries
- * once, with the same key, on `unavailable` unless the failure was our own call timeout; never
- * retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the message id and the
- * recipient, then whether the recipient is offline, holding or refusing. Errors: one line
- * `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
- * 2 / 3 for {@link SEND_REFUSALS}).
+ * harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
+ * minute); retries once, with the same key, on `unavailable` unless the failure was our own call
+ * timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
+ * message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
+ * one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
+ * failure, 2 / 3 for {@link SEND_REFUSALS}).
  *
  * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
  */

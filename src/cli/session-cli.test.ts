@@ -99,7 +99,7 @@ function registration(name: string, inbound: InboundPolicy = "accept"): SessionR
   };
 }
 
-/** protocol.md §6.4, computed here from the formula (not through the code under test). */
+/** docs/spec/protocol.md §6.4, computed here from the formula (not through the code under test). */
 function expectedKey(sender: string, recipient: string, body: string, unixSeconds: number): string {
   const nul = Buffer.from([0]);
   const digest = createHash("sha256")
@@ -285,7 +285,7 @@ describe("brigade send", () => {
     }
   });
 
-  test("the idempotency key is protocol.md §6.4's, and a retry within the minute is one message", async () => {
+  test("the idempotency key is docs/spec/protocol.md §6.4's, and a retry within the minute is one message", async () => {
     await roomInMinute();
     const body = `idempotent ${Date.now()}`;
     const first = await runCli(["send", bravo], `${body}\n`, sessionEnv());
@@ -365,7 +365,7 @@ describe("brigade send", () => {
   });
 });
 
-describe("the by-pid map is the trust boundary (claude-code.md §7.2)", () => {
+describe("the by-pid map is the trust boundary (docs/spec/claude-code.md §7.2)", () => {
   test("no CLAUDE_PID → not_in_session, exit 11, for every session-bound command", async () => {
     for (const command of ["sessions", "whoami"]) {
       const run = await runCli([command], "", terminalEnv());

@@ -40,8 +40,8 @@ export interface SessionsJsonRow {
 /**
  * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
  * (`--all` adds offline ones), ours marked. Names through `sanitizeAttribute`, ids through
- * `sanitizeId` in full, labels through `oneLine` (formats.md §1.5); the human label is said once
- * to be unverified. Exit 0; 11 with one line when the session cannot be found (by-pid map
+ * `sanitizeId` in full, labels through `oneLine` (docs/spec/formats.md §1.5); the human label is
+ * said once to be unverified. Exit 0; 11 with one line when the session cannot be found (by-pid map
  * reasons); the BAP exit status with one `<code>: <sentence>` line for an adapter error; 2 for a
  * bad flag.
  *

@@ -1,7 +1,7 @@
 import { parseSeed } from "./shuffle.ts";
 
 /**
- * Everything `brigade conformance` was asked to do (spec protocol.md §12.1).
+ * Everything `brigade conformance` was asked to do (docs/spec/protocol.md §12.1).
  *
  * `adapter` is the full argument array prefixing every call: the `--adapter` command (a path, a
  * name on `PATH`, or a JSON array) followed by the fixed arguments given after `--`.
@@ -19,7 +19,7 @@ export interface ConformanceOptions {
   readonly shuffle: bigint | undefined;
   readonly slow: boolean;
   readonly tags: readonly string[];
-  /** Per-spawn budget in milliseconds (default 20 s, §1.6). */
+  /** Per-spawn budget in milliseconds (default 20 s, docs/spec/protocol.md §1.6). */
   readonly timeoutMs: number;
   readonly verbose: boolean;
 }

@@ -2,8 +2,8 @@ import type { Principal, SuiteContext } from "./context.ts";
 import type { TeamInfo } from "./operations.ts";
 
 /**
- * The shared fixture of §12.2: principals A and B in team T1, C alone in T2, one session each
- * (`fixture-a/b/c`) registered with `lease.max_seconds`.
+ * The shared fixture of docs/spec/protocol.md §12.2: principals A and B in team T1, C alone in T2,
+ * one session each (`fixture-a/b/c`) registered with `lease.max_seconds`.
  */
 export interface Fixture {
   readonly a: Principal;

@@ -9,7 +9,7 @@ export interface ConformanceIo {
 }
 
 /**
- * `brigade conformance [flags] --adapter <cmd> [-- <fixed args>…]` (spec protocol.md §12.1).
+ * `brigade conformance [flags] --adapter <cmd> [-- <fixed args>…]` (docs/spec/protocol.md §12.1).
  * Exit 0 all selected cases passed (skips allowed), 1 a case failed, 2 usage (bad flag, unknown
  * case id, empty selection), 3 launcher error (the adapter or the fixture could not be set up).
  * Human lines go to stdout (`C-30  FAIL  0.31s  <rule> — <reasons>`); `--json` prints the report.

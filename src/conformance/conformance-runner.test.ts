@@ -38,7 +38,7 @@ function context(adapter: string[]): SuiteContext {
 const OK = '{"ok":true,"protocol_version":"1","result":{}}\n';
 
 describe("argument parsing", () => {
-  test("every flag of §12.1, fixed args after --", () => {
+  test("every flag of docs/spec/protocol.md §12.1, fixed args after --", () => {
     const parsed = parseConformanceArgs([
       "--adapter",
       "/opt/adapter",
@@ -243,7 +243,7 @@ describe("envelope and NDJSON global checks", () => {
 describe("secret scanner", () => {
   const known = secretsOf("T1", "brg1.t-1.Zq8sKw0pXy");
 
-  test("finds a known secret, its secret half alone, and the §9 shape; names never the value", () => {
+  test("finds a known secret, its secret half alone, and the docs/spec/protocol.md §9 shape; names never the value", () => {
     expect(scanForSecrets("log: brg1.t-1.Zq8sKw0pXy", known)).toEqual([
       "join secret of T1",
       "secret half of T1's join secret",
@@ -253,7 +253,7 @@ describe("secret scanner", () => {
     expect(scanForSecrets("brg1.team.with.dots.abc", [])).toEqual(["a §9 join-secret shape"]);
   });
 
-  test("the §9 redacted rendering and clean text pass", () => {
+  test("the docs/spec/protocol.md §9 redacted rendering and clean text pass", () => {
     expect(scanForSecrets("joining brg1.t-1.[redacted]", known)).toEqual([]);
     expect(scanForSecrets("nothing here brg1 brg1.x", known)).toEqual([]);
   });

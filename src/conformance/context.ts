@@ -59,9 +59,13 @@ export interface CaseLog {
 export interface CallOptions {
   readonly stdin?: unknown;
   readonly timeoutMs?: number;
-  /** Adds `BRIGADE_TEST_OFFLINE=1` (C-01/C-07 `describe` calls only, §12.2). */
+  /**
+   * Adds `BRIGADE_TEST_OFFLINE=1` (C-01/C-07 `describe` calls only, docs/spec/protocol.md §12.2).
+   */
   readonly offline?: boolean;
-  /** The call's stdout may carry a join secret (only `team create`, §6.14). */
+  /**
+   * The call's stdout may carry a join secret (only `team create`, docs/spec/protocol.md §6.14).
+   */
   readonly stdoutMayCarrySecret?: boolean;
 }
 
@@ -95,7 +99,7 @@ export function looksLikeStackTrace(text: string): boolean {
  * The state one suite run shares between the fixture and the cases: options, the run directory,
  * known secrets, the adapter's capabilities, and the log of the case running now. Every adapter
  * call goes through {@link SuiteContext.call} or {@link SuiteContext.watch}, which apply the
- * global checks of §12.3 and attribute violations to the current case.
+ * global checks of docs/spec/protocol.md §12.3 and attribute violations to the current case.
  */
 export class SuiteContext {
   readonly options: ConformanceOptions;
@@ -144,7 +148,7 @@ export class SuiteContext {
     return `${prefix}-${this.counter}`;
   }
 
-  /** The child environment of §12.2, built from scratch for principal `p`. */
+  /** The child environment of docs/spec/protocol.md §12.2, built from scratch for principal `p`. */
   env(p: Principal, offline = false): Record<string, string> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -254,7 +258,10 @@ export class SuiteContext {
     return error;
   }
 
-  /** Records a failure unless two calls' stdout and exit status are byte-identical (§3.5). */
+  /**
+   * Records a failure unless two calls' stdout and exit status are byte-identical
+   * (docs/spec/protocol.md §3.5).
+   */
   expectIdentical(a: Call, b: Call, what: string): void {
     this.check(
       a.stdout === b.stdout && a.exit === b.exit,

@@ -1,13 +1,13 @@
 import { CONFORMANCE_EXIT_STATUS } from "./wire-constants.ts";
 
-/** A parsed §3 envelope as the suite sees it. */
+/** A parsed docs/spec/protocol.md §3 envelope as the suite sees it. */
 export interface CheckedEnvelope {
   readonly ok: boolean;
   readonly result: Record<string, unknown> | undefined;
   readonly error: ErrorObject | undefined;
 }
 
-/** A §3 error object (`details` values are strings). */
+/** A docs/spec/protocol.md §3 error object (`details` values are strings). */
 export interface ErrorObject {
   readonly code: string;
   readonly message: string;
@@ -27,8 +27,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks a §3 error object. Returns the violations (empty when valid) and the typed object.
- * `retryable` missing is a violation (B-2, §3.1).
+ * Checks a docs/spec/protocol.md §3 error object. Returns the violations (empty when valid) and the
+ * typed object. `retryable` missing is a violation (B-2, docs/spec/protocol.md §3.1).
  *
  * @example checkErrorObject({ code: "usage", message: "m", retryable: false }).violations // []
  */
@@ -72,7 +72,8 @@ export function checkErrorObject(value: unknown): {
 
 /**
  * Checks a request/response stdout: exactly one JSON envelope followed by exactly one `\n`
- * (§1.4), with the §3.1 members, and an exit status that is the code's (§3.3).
+ * (docs/spec/protocol.md §1.4), with the docs/spec/protocol.md §3.1 members, and an exit status
+ * that is the code's (docs/spec/protocol.md §3.3).
  *
  * @example checkEnvelopeStdout('{"ok":true,"protocol_version":"1","result":{}}\n', 0).violations // []
  */
@@ -119,9 +120,9 @@ export function checkEnvelopeStdout(stdout: string, exitCode: number | null): En
 export type WatchEvent = Record<string, unknown> & { readonly event: string };
 
 /**
- * Checks a `message watch` stdout (§5): every line `\n`-terminated, no blank line, each one JSON
- * object with a string `event`; `ready` first and exactly once (when any event was written);
- * `error` events carry a valid error object with `retryable`.
+ * Checks a `message watch` stdout (docs/spec/protocol.md §5): every line `\n`-terminated, no blank
+ * line, each one JSON object with a string `event`; `ready` first and exactly once (when any event
+ * was written); `error` events carry a valid error object with `retryable`.
  *
  * @example checkNdjsonStdout('{"event":"ready","protocol_version":"1","session_id":"s","mode":"push"}\n').violations // []
  */

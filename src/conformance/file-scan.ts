@@ -7,7 +7,8 @@ const MAX_SCAN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Scans every regular file under `root` (recursively, symlinks not followed) for known secrets and
- * the §9 shape. Returns one line per hit: `<relative path>: <what>` (never the secret itself).
+ * the docs/spec/protocol.md §9 shape. Returns one line per hit: `<relative path>: <what>` (never
+ * the secret itself).
  *
  * @example scanTree("/tmp/run", secrets) // ["principals/A/state/log.txt: join secret of T1"]
  */

@@ -9,12 +9,16 @@ import {
   type TeamInfo,
 } from "./operations.ts";
 
-/** The wall budget of one run (§12.2): fixture sessions' leases must outlive it. */
+/**
+ * The wall budget of one run (docs/spec/protocol.md §12.2): fixture sessions' leases must outlive
+ * it.
+ */
 export const RUN_WALL_BUDGET_SECONDS = 480;
 
 /**
- * Sets up the §12.2 fixture. Reads `describe` first (capabilities, lease range) and refuses the
- * run (`CaseFailure`) when `lease.max_seconds` is shorter than the wall budget.
+ * Sets up the docs/spec/protocol.md §12.2 fixture. Reads `describe` first (capabilities, lease
+ * range) and refuses the run (`CaseFailure`) when `lease.max_seconds` is shorter than the wall
+ * budget.
  */
 export async function setUpFixture(ctx: SuiteContext): Promise<Fixture> {
   const a = ctx.principal("A");

@@ -1,6 +1,7 @@
 /**
- * The positive controls of §12.4: each mutant of our real stack (docs/22-conformance.md, "Mutant
- * contract") and the exact set of cases the suite must fail against it — no more, no fewer.
+ * The positive controls of docs/spec/protocol.md §12.4: each mutant of our real stack
+ * (docs/22-conformance.md, "Mutant contract") and the exact set of cases the suite must fail
+ * against it — no more, no fewer.
  *
  * @example CONFORMANCE_MUTANTS.caps_swapped // ["C-28"]
  */

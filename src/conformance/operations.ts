@@ -13,7 +13,7 @@ export interface TeamInfo {
 }
 
 /**
- * The baseline `SessionRegistration` (§4.3) for `name`, merged with `extra`.
+ * The baseline `SessionRegistration` (docs/spec/protocol.md §4.3) for `name`, merged with `extra`.
  *
  * @example registration("fixture-a", { lease_seconds: 600 })
  */
@@ -198,7 +198,7 @@ export async function runSetup(ctx: SuiteContext, p: Principal, teamLabel: strin
 }
 
 /**
- * Re-points `p`'s profile at `teamRef` (§12.2): the `--rebind` command as
+ * Re-points `p`'s profile at `teamRef` (docs/spec/protocol.md §12.2): the `--rebind` command as
  * `<cmd…> <principal> <team_ref>`, or by default the `team_ref` member of the JSON profile file
  * `$BRIGADE_CONFIG_DIR/profiles/default.json` (other members and the file mode kept).
  */

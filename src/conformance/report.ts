@@ -1,4 +1,4 @@
-/** The outcome of one case in the §12.1 report. */
+/** The outcome of one case in the docs/spec/protocol.md §12.1 report. */
 export interface CaseResult {
   readonly id: string;
   readonly rule: string;
@@ -9,7 +9,7 @@ export interface CaseResult {
   readonly notes?: readonly string[];
 }
 
-/** The `--json` report of §12.1. */
+/** The `--json` report of docs/spec/protocol.md §12.1. */
 export interface ConformanceReport {
   readonly adapter: {
     readonly name: string;

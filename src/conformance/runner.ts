@@ -10,7 +10,10 @@ import { setUpFixture } from "./fixture.ts";
 import { type CaseResult, type ConformanceReport, summarize } from "./report.ts";
 import { shuffleWithSeed } from "./shuffle.ts";
 
-/** What a run produced: the exit status of §12.1 and, unless it stopped early, the report. */
+/**
+ * What a run produced: the exit status of docs/spec/protocol.md §12.1 and, unless it stopped early,
+ * the report.
+ */
 export type SuiteOutcome =
   | { readonly exitCode: 0 | 1; readonly report: ConformanceReport; readonly runDir: string }
   | { readonly exitCode: 2 | 3; readonly error: string };
@@ -86,10 +89,10 @@ async function runCase(ctx: SuiteContext, c: ConformanceCase, fx: Fixture): Prom
 }
 
 /**
- * Runs the suite of §12: builds the run directory and fixture, runs the selected cases (in
- * `--shuffle` order when given), scans the run directory for secrets (attributed to C-05), and
- * returns the report. Exit 3 when the fixture cannot be built (adapter missing, team setup
- * refused, lease too short); exit 2 for a bad selection.
+ * Runs the suite of docs/spec/protocol.md §12: builds the run directory and fixture, runs the
+ * selected cases (in `--shuffle` order when given), scans the run directory for secrets (attributed
+ * to C-05), and returns the report. Exit 3 when the fixture cannot be built (adapter missing, team
+ * setup refused, lease too short); exit 2 for a bad selection.
  */
 export async function runSuite(
   options: ConformanceOptions,

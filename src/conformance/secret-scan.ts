@@ -8,8 +8,8 @@ export interface KnownSecret {
 }
 
 /**
- * Where secrets were found in one text. The strings name the secret's label or the §9 shape;
- * they never contain the secret itself.
+ * Where secrets were found in one text. The strings name the secret's label or the
+ * docs/spec/protocol.md §9 shape; they never contain the secret itself.
  *
  * @example scanForSecrets("brg1.t-1.s3cr3t", []) // ["a §9 join-secret shape"]
  */
@@ -18,7 +18,7 @@ export function scanForSecrets(text: string, known: readonly KnownSecret[]): str
   for (const secret of known) {
     if (secret.value !== "" && text.includes(secret.value)) hits.push(secret.label);
   }
-  // Fast path: without the prefix no §9 shape can match.
+  // Fast path: without the prefix no docs/spec/protocol.md §9 shape can match.
   if (text.includes("brg1.")) {
     for (const match of text.matchAll(JOIN_SECRET_SHAPE)) {
       if (!isRedactedRendering(match[0])) {

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 
 /**
  * How a child's stdin is wired: a document written then closed, the null device, or a pipe the
- * suite holds open and never writes (to prove a no-input command does not read stdin, §1.3).
+ * suite holds open and never writes (to prove a no-input command does not read stdin,
+ * docs/spec/protocol.md §1.3).
  */
 export type StdinMode =
   | { readonly kind: "document"; readonly data: string | Uint8Array }
@@ -32,7 +33,9 @@ export interface SpawnOutcome {
   readonly spawnError: string | undefined;
 }
 
-/** Adapter stdout the suite reads before cancelling the child (4 MiB, §1.6). */
+/**
+ * Adapter stdout the suite reads before cancelling the child (4 MiB, docs/spec/protocol.md §1.6).
+ */
 export const MAX_STDOUT_BYTES = 4_194_304;
 
 function startChild(request: SpawnRequest): ChildProcess {

@@ -1,12 +1,12 @@
 /**
- * The BAP/1 constants the suite checks an adapter against (spec protocol.md §3.3, §7, §9).
+ * The BAP/1 constants the suite checks an adapter against (docs/spec/protocol.md §3.3, §7, §9).
  *
  * The suite keeps its own copy on purpose: it is a black-box checker, and a shared constant would
  * let a wrong value in `src/protocol/` pass its own conformance run.
  */
 
 /**
- * The twelve error codes of §3.3 and the exit status each one maps to.
+ * The twelve error codes of docs/spec/protocol.md §3.3 and the exit status each one maps to.
  *
  * @example CONFORMANCE_EXIT_STATUS.not_found === 6
  */
@@ -26,7 +26,7 @@ export const CONFORMANCE_EXIT_STATUS: Readonly<Record<string, number>> = Object.
 });
 
 /**
- * The v1 limits of §7 the suite sends values exactly at (and one past).
+ * The v1 limits of docs/spec/protocol.md §7 the suite sends values exactly at (and one past).
  *
  * @example V1_LIMITS.max_body_bytes === 16384
  */
@@ -61,17 +61,18 @@ export const V1_LIMITS: {
 };
 
 /**
- * The §9 leak-scan shape of a join secret (`brg1.<team_ref>.<secret>`), global flag.
- * The redacted rendering `brg1.<team_ref>.[redacted]` also matches it; {@link isRedactedRendering}
- * tells the two apart.
+ * The docs/spec/protocol.md §9 leak-scan shape of a join secret (`brg1.<team_ref>.<secret>`),
+ * global flag. The redacted rendering `brg1.<team_ref>.[redacted]` also matches it;
+ * {@link isRedactedRendering} tells the two apart.
  *
  * @example JOIN_SECRET_SHAPE.test("brg1.t-1.abc") // true (reset lastIndex between uses)
  */
 export const JOIN_SECRET_SHAPE: RegExp = /brg1\.[^\s"'<>`.]+(\.[^\s"'<>`.]+)+/g;
 
 /**
- * True when a §9-shaped match is the redacted rendering §9 prescribes (last segment exactly
- * `[redacted]`), which carries no secret and is therefore allowed in logs.
+ * True when a docs/spec/protocol.md §9-shaped match is the redacted rendering
+ * docs/spec/protocol.md §9 prescribes (last segment exactly `[redacted]`), which carries no secret
+ * and is therefore allowed in logs.
  *
  * @example isRedactedRendering("brg1.t-1.[redacted]") // true
  */

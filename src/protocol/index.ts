@@ -1,5 +1,5 @@
 /**
- * BAP/1, the Brigade Adapter Protocol (spec/protocol.md §1–§9): wire types with hand-written
+ * BAP/1, the Brigade Adapter Protocol (docs/spec/protocol.md §1–§9): wire types with hand-written
  * validators, the error taxonomy, limits, capabilities, the strict JSON reader, NDJSON, join
  * secrets, the argv grammar and the in-process `Adapter` interface.
  */

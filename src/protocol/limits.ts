@@ -1,6 +1,6 @@
 /**
  * The BAP/1 protocol version string every envelope, `DescribeResult`, `MessageEnvelope` and
- * watch `ready` event carries (spec §3.1). A different value is a different major.
+ * watch `ready` event carries (docs/spec/protocol.md §3.1). A different value is a different major.
  *
  * @example
  * envelope.protocol_version === PROTOCOL_VERSION; // "1"
@@ -11,9 +11,9 @@ export const PROTOCOL_VERSION = "1" as const;
 export type ProtocolVersion = typeof PROTOCOL_VERSION;
 
 /**
- * The v1 limits an adapter advertises in `DescribeResult.limits` and enforces exactly (spec §7,
- * §4.2). Names and values are the wire's. `*_bytes` count UTF-8 bytes; `*_chars` and
- * `*_codepoints` count Unicode code points.
+ * The v1 limits an adapter advertises in `DescribeResult.limits` and enforces exactly
+ * (docs/spec/protocol.md §7, §4.2). Names and values are the wire's. `*_bytes` count UTF-8 bytes;
+ * `*_chars` and `*_codepoints` count Unicode code points.
  *
  * @example
  * utf8ByteLength(body) <= PROTOCOL_LIMITS.max_body_bytes; // 16384
@@ -52,18 +52,24 @@ export const PROTOCOL_LIMITS: {
   implicit_reply_window_seconds: 600,
 } as const);
 
-/** Cap on `brigade_version`, in code points; a wire bound with no `limits` member (spec §7). */
+/**
+ * Cap on `brigade_version`, in code points; a wire bound with no `limits` member
+ * (docs/spec/protocol.md §7).
+ */
 export const MAX_BRIGADE_VERSION_CODEPOINTS = 64;
 
-/** Cap on `sync_peer`, in code points; a wire bound with no `limits` member (spec §7). */
+/**
+ * Cap on `sync_peer`, in code points; a wire bound with no `limits` member
+ * (docs/spec/protocol.md §7).
+ */
 export const MAX_SYNC_PEER_CODEPOINTS = 256;
 
 /** Largest `context_used_tokens` (2^53 − 1, `Number.MAX_SAFE_INTEGER`); the smallest is 0. */
 export const MAX_CONTEXT_USED_TOKENS: number = Number.MAX_SAFE_INTEGER;
 
 /**
- * Lease bounds in seconds (spec §7): the reference adapter's `lease` range. An adapter advertises
- * its own range in `DescribeResult.lease` (`min ≤ default ≤ max`).
+ * Lease bounds in seconds (docs/spec/protocol.md §7): the reference adapter's `lease` range. An
+ * adapter advertises its own range in `DescribeResult.lease` (`min ≤ default ≤ max`).
  *
  * @example
  * const lease = registration.lease_seconds ?? DEFAULT_LEASE.default_seconds; // 90
@@ -75,7 +81,8 @@ export const DEFAULT_LEASE: {
 } = Object.freeze({ default_seconds: 90, min_seconds: 30, max_seconds: 600 } as const);
 
 /**
- * Retention floors in seconds (spec §6.9, §7): a backend keeps data at least this long.
+ * Retention floors in seconds (docs/spec/protocol.md §6.9, §7): a backend keeps data at least this
+ * long.
  *
  * @example
  * RETENTION_FLOORS.unacked_message_seconds === 604800; // 7 days
@@ -90,30 +97,38 @@ export const RETENTION_FLOORS: {
   closed_session_seconds: 604800,
 } as const);
 
-/** Cap on one stdin JSON document, in bytes (1 MiB, spec §1.3). */
+/** Cap on one stdin JSON document, in bytes (1 MiB, docs/spec/protocol.md §1.3). */
 export const MAX_STDIN_DOCUMENT_BYTES = 1_048_576;
 
-/** Cap on one NDJSON line (watch events and commands), in bytes, excluding the `\n` (spec §5). */
+/**
+ * Cap on one NDJSON line (watch events and commands), in bytes, excluding the `\n`
+ * (docs/spec/protocol.md §5).
+ */
 export const MAX_NDJSON_LINE_BYTES = 1_048_576;
 
-/** Cap on an adapter's stdout as read by the harness, in bytes (4 MiB, spec §1.6). */
+/**
+ * Cap on an adapter's stdout as read by the harness, in bytes (4 MiB, docs/spec/protocol.md §1.6).
+ */
 export const MAX_ADAPTER_STDOUT_BYTES = 4_194_304;
 
-/** `message receive --limit` default, in messages (spec §1.2). */
+/** `message receive --limit` default, in messages (docs/spec/protocol.md §1.2). */
 export const DEFAULT_RECEIVE_LIMIT = 50;
 
-/** `message receive --limit` smallest accepted value (spec §1.2). */
+/** `message receive --limit` smallest accepted value (docs/spec/protocol.md §1.2). */
 export const MIN_RECEIVE_LIMIT = 1;
 
-/** `message receive --limit` largest accepted value (spec §1.2). */
+/** `message receive --limit` largest accepted value (docs/spec/protocol.md §1.2). */
 export const MAX_RECEIVE_LIMIT = 200;
 
-/** Fixed `retry_after_ms` hint for the two inbox caps, which clear on ack (spec §6.12). */
+/**
+ * Fixed `retry_after_ms` hint for the two inbox caps, which clear on ack
+ * (docs/spec/protocol.md §6.12).
+ */
 export const INBOX_CAP_RETRY_AFTER_MS = 5000;
 
 /**
- * Harness call budgets in milliseconds (spec §1.6). `message watch` has no budget: it runs until
- * stdin EOF, `close`, SIGTERM or a fatal error.
+ * Harness call budgets in milliseconds (docs/spec/protocol.md §1.6). `message watch` has no budget:
+ * it runs until stdin EOF, `close`, SIGTERM or a fatal error.
  *
  * @example
  * setTimeout(kill, HARNESS_TIMEOUTS_MS.request); // 20 s

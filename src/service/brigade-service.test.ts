@@ -827,7 +827,7 @@ describe("messages: send, receive, ack", () => {
   });
 });
 
-describe("rate limits and caps (spec §6.12, order of §6.16 h–i)", () => {
+describe("rate limits and caps (docs/spec/protocol.md §6.12, order of docs/spec/protocol.md §6.16 h–i)", () => {
   test("send_per_minute: the 21st send in a minute; retry_after = until the oldest leaves", async () => {
     const { service, a, T1, sa, advance } = await world();
     const recipients: string[] = [];
@@ -1035,7 +1035,7 @@ describe("rate limits and caps (spec §6.12, order of §6.16 h–i)", () => {
   });
 });
 
-describe("hop counts (spec §6.12)", () => {
+describe("hop counts (docs/spec/protocol.md §6.12)", () => {
   test("a reply_to chain increments by one up to 32; the next is loop_detected", async () => {
     const { service, a, b, T1, sa, sb, advance } = await world();
     let parent = await service.sendMessage(a, T1, {
@@ -1181,7 +1181,7 @@ describe("watch subscription", () => {
   });
 });
 
-describe("retention (spec §6.9)", () => {
+describe("retention (docs/spec/protocol.md §6.9)", () => {
   test("unacked kept 7 d, acked kept 1 d after ack, dead sessions only after their messages", async () => {
     const { service, store, a, b, T1, sa, sb, advance } = await world();
     const keep = await service.sendMessage(a, T1, {

@@ -10,7 +10,7 @@ const row = (rule: { reason: string; limit: number; windowMs: number | null }) =
 ];
 
 describe("RATE_RULES", () => {
-  test("message send checks steps (h) then (i) of protocol §6.16, in order", () => {
+  test("message send checks steps (h) then (i) of docs/spec/protocol.md §6.16, in order", () => {
     expect(RATE_RULES.message_send.map(row)).toEqual([
       ["send_per_minute", PROTOCOL_LIMITS.send_rate.per_minute, 60_000],
       ["send_per_hour", PROTOCOL_LIMITS.send_rate.per_hour, 3_600_000],

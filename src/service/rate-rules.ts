@@ -61,8 +61,9 @@ async function standing(count: Promise<number>): Promise<WindowCount> {
  * trips decides the answer, and later rules are not even counted. For `message_send` this is steps
  * (h) and (i) of docs/spec/protocol.md §6.16 — the four sliding windows, then the per-pair cap
  * **before** the inbox cap (a MUST, so that one sender cannot make an inbox look full to others).
- * The limits are the protocol's (§6.12) for sends and ours (service-config.ts) for the rest.
- * `team_join` counts failed attempts only (a success records nothing).
+ * The limits are the protocol's (docs/spec/protocol.md §6.12) for sends and ours
+ * (service-config.ts) for the rest. `team_join` counts failed attempts only (a success records
+ * nothing).
  */
 export const RATE_RULES: { readonly [V in RateLimitedVerb]: readonly RateRule<RateSubjects[V]>[] } =
   {

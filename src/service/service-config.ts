@@ -1,10 +1,16 @@
 import type { Capability, DescribeLimits, LeaseRange, RetentionPolicy } from "../protocol/index.ts";
 import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../protocol/index.ts";
 
-/** The lease range the service grants, in seconds (spec §7: default 90, min 30, max 600). */
+/**
+ * The lease range the service grants, in seconds (docs/spec/protocol.md §7: default 90, min 30, max
+ * 600).
+ */
 export const SERVICE_LEASE: Readonly<LeaseRange> = Object.freeze({ ...DEFAULT_LEASE });
 
-/** The retention the service advertises, in seconds: exactly the floors of spec §6.9. */
+/**
+ * The retention the service advertises, in seconds: exactly the floors of
+ * docs/spec/protocol.md §6.9.
+ */
 export const SERVICE_RETENTION: Readonly<RetentionPolicy> = Object.freeze({ ...RETENTION_FLOORS });
 
 /** Capabilities the backend semantics support (the adapter adds its own transport ones). */
@@ -26,8 +32,8 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
 ] as const satisfies readonly Capability[]);
 
 /**
- * Backend-side data for `describe`: the v1 limits (spec §7), lease range, retention and the
- * service's capabilities.
+ * Backend-side data for `describe`: the v1 limits (docs/spec/protocol.md §7), lease range,
+ * retention and the service's capabilities.
  *
  * @example
  * describeBackend().limits.max_body_bytes === 16384;
@@ -78,13 +84,16 @@ export const UNUSED_TEAM_RETENTION_MS: number = 30 * 24 * 3_600_000;
  */
 export const UNUSED_PRINCIPAL_RETENTION_MS: number = 7 * 24 * 3_600_000;
 
-/** The fixed `retry_after_ms` hint for the two unacked caps, which clear on ack (spec §6.12). */
+/**
+ * The fixed `retry_after_ms` hint for the two unacked caps, which clear on ack
+ * (docs/spec/protocol.md §6.12).
+ */
 export const CAP_RETRY_AFTER_MS = 5000;
 
 /** Most sessions one `session list` returns; more sets `truncated: true` **[ours]**. */
 export const SESSION_LIST_MAX = 500;
 
-/** `message receive` default and maximum `limit` (spec §1.2, §7). */
+/** `message receive` default and maximum `limit` (docs/spec/protocol.md §1.2, §7). */
 export const RECEIVE_LIMIT: Readonly<{ default: number; max: number }> = Object.freeze({
   default: 50,
   max: 200,

@@ -19,8 +19,8 @@ export function isoTime(ms: number): string {
 }
 
 /**
- * True when the session is open and its lease has not run out at `now` (spec §6.8: offline when
- * `now > lease_until` or closed).
+ * True when the session is open and its lease has not run out at `now` (docs/spec/protocol.md §6.8:
+ * offline when `now > lease_until` or closed).
  *
  * @example
  * isLive({ closed_at: null, lease_until: 10 }, 10) === true;
@@ -30,8 +30,8 @@ export function isLive(row: Pick<SessionRow, "closed_at" | "lease_until">, now: 
 }
 
 /**
- * The session state at `now` (spec §6.8): `offline` when closed or past the lease; else `active`
- * when busy, `idle` otherwise.
+ * The session state at `now` (docs/spec/protocol.md §6.8): `offline` when closed or past the lease;
+ * else `active` when busy, `idle` otherwise.
  *
  * @example
  * sessionState(row, now); // "active"

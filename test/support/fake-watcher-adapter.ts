@@ -29,13 +29,18 @@ export async function until(
 
 /**
  * A watch handle that yields `events` (after `gate` resolves), then ends — or, with `hold`, stays
- * open until closed.
+ * open until closed. `drained` is called when the reader asks for the event after the last one,
+ * that is once it has handled every event.
  *
  * @example fakeWatchHandle([{ event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" }], { hold: true })
  */
 export function fakeWatchHandle(
   events: readonly WatchEvent[],
-  options: { readonly gate?: Promise<void>; readonly hold?: boolean } = {},
+  options: {
+    readonly gate?: Promise<void>;
+    readonly hold?: boolean;
+    readonly drained?: () => void;
+  } = {},
 ): WatchHandle {
   let close: () => void = () => {};
   const closed = new Promise<void>((r) => {
@@ -44,6 +49,7 @@ export function fakeWatchHandle(
   const stream = (async function* () {
     await options.gate;
     yield* events;
+    options.drained?.();
     if (options.hold === true) await closed;
   })();
   return {

@@ -1,6 +1,9 @@
 import { isAbsolute, join } from "node:path";
 
-/** The environment variables the http adapter reads (spec §1.5, plus `BRIGADE_SERVER` for setup). */
+/**
+ * The environment variables the http adapter reads (docs/spec/protocol.md §1.5, plus
+ * `BRIGADE_SERVER` for setup).
+ */
 export interface HttpAdapterEnv {
   readonly BRIGADE_CONFIG_DIR?: string | undefined;
   readonly BRIGADE_PROFILE?: string | undefined;
@@ -45,8 +48,8 @@ export function resolveProfileName(flag: string | undefined, env: HttpAdapterEnv
 
 /**
  * The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
- * `$HOME/.config/brigade`. Only absolute paths count (spec §1.5: never the cwd); `undefined`
- * when none is usable.
+ * `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
+ * `undefined` when none is usable.
  *
  * @example
  * resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";

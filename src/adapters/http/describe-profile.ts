@@ -14,9 +14,10 @@ import {
 import type { ProfileStore } from "./profile-store.ts";
 
 /**
- * `profile` of `describe` (spec §4.2), from local files only, never failing, creating nothing:
- * `unconfigured` without a (readable, valid) profile file, `unauthenticated` without a usable
- * credential, `not_member` without a bound team, else `joined` with the team members.
+ * `profile` of `describe` (docs/spec/protocol.md §4.2), from local files only, never failing,
+ * creating nothing: `unconfigured` without a (readable, valid) profile file, `unauthenticated`
+ * without a usable credential, `not_member` without a bound team, else `joined` with the team
+ * members.
  *
  * @example
  * summarizeProfile(undefined, "default"); // { name: "default", state: "unconfigured" }
@@ -42,7 +43,8 @@ export function summarizeProfile(store: ProfileStore | undefined, name: string):
 }
 
 /**
- * The http adapter's whole `describe` result (spec §4.2): constants plus {@link summarizeProfile}.
+ * The http adapter's whole `describe` result (docs/spec/protocol.md §4.2): constants plus
+ * {@link summarizeProfile}.
  *
  * @example
  * describeHttpAdapter(undefined, "default").limits.max_body_bytes === 16384;

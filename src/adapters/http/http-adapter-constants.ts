@@ -13,9 +13,9 @@ export const HTTP_ADAPTER_NAME = "brigade-adapter-http";
 export const HTTP_ADAPTER_VERSION = "0.1.0";
 
 /**
- * What `brigade serve` supports, advertised in `describe` (spec §8). The adapter cannot import
- * `src/service` (layering), so `test/http-adapter.test.ts` checks this list against the service's
- * capabilities plus the transport ones the adapter adds (`message.watch.*`).
+ * What `brigade serve` supports, advertised in `describe` (docs/spec/protocol.md §8). The adapter
+ * cannot import `src/service` (layering), so `test/http-adapter.test.ts` checks this list against
+ * the service's capabilities plus the transport ones the adapter adds (`message.watch.*`).
  *
  * @example
  * HTTP_ADAPTER_CAPABILITIES.includes("message.receive") === true;
@@ -46,14 +46,16 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
 export const HTTP_ADAPTER_LEASE: Readonly<LeaseRange> = Object.freeze({ ...DEFAULT_LEASE });
 
 /**
- * The server's retention in seconds: exactly the floors of spec §6.9. Duplicated from the
- * service; a cross-layer test keeps them equal.
+ * The server's retention in seconds: exactly the floors of docs/spec/protocol.md §6.9. Duplicated
+ * from the service; a cross-layer test keeps them equal.
  */
 export const HTTP_ADAPTER_RETENTION: Readonly<RetentionPolicy> = Object.freeze({
   ...RETENTION_FLOORS,
 });
 
-/** Per-call HTTP budget in ms: below the harness's 20 s request budget (spec §1.6). */
+/**
+ * Per-call HTTP budget in ms: below the harness's 20 s request budget (docs/spec/protocol.md §1.6).
+ */
 export const HTTP_CALL_TIMEOUT_MS = 15_000;
 
 /** The watch treats a stream silent this long (3 missed keep-alives) as dropped, in ms. */

@@ -1,17 +1,9 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import {
   BapError,
   type MessageEnvelope,
@@ -341,7 +333,7 @@ afterEach(async () => {
 async function setup(options: Partial<HttpAdapterOptions> = {}) {
   const stub = await startStub();
   stubs.push(stub);
-  const configDir = join(mkdtempSync(join(tmpdir(), "brigade-http-")), "cfg");
+  const configDir = join(testTempDir("brigade-http-"), "cfg");
   const make = (env: Record<string, string> = {}, extra: Partial<HttpAdapterOptions> = {}) =>
     new HttpAdapter({
       env: { BRIGADE_CONFIG_DIR: configDir, BRIGADE_SERVER: stub.url, ...env },

@@ -81,7 +81,10 @@ import { normalizeServerUrl } from "./server-url.ts";
 
 /** Options of {@link HttpAdapter}. */
 export interface HttpAdapterOptions {
-  /** Environment (spec §1.5): config dir, profile, and `BRIGADE_SERVER` for first-time setup. */
+  /**
+   * Environment (docs/spec/protocol.md §1.5): config dir, profile, and `BRIGADE_SERVER` for
+   * first-time setup.
+   */
   readonly env: HttpAdapterEnv;
   /** `--profile`; else `BRIGADE_PROFILE`, else `default`. */
   readonly profile?: string | undefined;
@@ -107,7 +110,10 @@ interface TeamContext {
   readonly credential: StoredCredential;
 }
 
-/** The session/message verbs that need a bound team (spec §3.3: 4 or 11 when unbound). */
+/**
+ * The session/message verbs that need a bound team (docs/spec/protocol.md §3.3: 4 or 11 when
+ * unbound).
+ */
 const TEAM_SCOPED: ReadonlySet<AdapterCommandName> = new Set<AdapterCommandName>([
   "session register",
   "session heartbeat",
@@ -168,8 +174,9 @@ export class HttpAdapter implements Adapter {
   }
 
   /**
-   * The local part of a command's checks (spec §6.16 (a)): run by the process binding before it
-   * reads stdin, so a missing credential or team wins over a bad document. Throws a `BapError`.
+   * The local part of a command's checks (docs/spec/protocol.md §6.16 (a)): run by the process
+   * binding before it reads stdin, so a missing credential or team wins over a bad document. Throws
+   * a `BapError`.
    */
   checkLocalReady(command: AdapterCommandName): void {
     if (TEAM_SCOPED.has(command)) this.#teamContext();
@@ -231,7 +238,8 @@ export class HttpAdapter implements Adapter {
 
   async messageSend(request: SendRequest, options?: AdapterCallOptions): Promise<SendResponse> {
     const ctx = this.#teamContext();
-    // Forbidden sender members are refused here, before any network call (spec §4.7).
+    // Forbidden sender members are refused here, before any network call
+    // (docs/spec/protocol.md §4.7).
     const body = valueOrThrow(validateSendRequest(request));
     return this.#call(
       ctx,
@@ -331,7 +339,8 @@ export class HttpAdapter implements Adapter {
         throw new BapError(invalidInputError("backend.server", "invalid_value"));
       }
       if (profile.server !== undefined && profile.server !== normalized) {
-        // `backend` is accepted only while the profile has no backend of its own (spec §4.10).
+        // `backend` is accepted only while the profile has no backend of its own
+        // (docs/spec/protocol.md §4.10).
         throw new BapError(invalidInputError("backend", "invalid_value"));
       }
       backendServer = normalized;
@@ -505,7 +514,10 @@ export class HttpAdapter implements Adapter {
     throw new BapError(configError());
   }
 
-  /** A bound profile with its credential and server, or the §3.3 error (4, then 11). */
+  /**
+   * A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
+   * then 11).
+   */
   #teamContext(): TeamContext {
     const store = this.#store;
     if (store === undefined) {

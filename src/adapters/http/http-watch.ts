@@ -51,14 +51,15 @@ type StreamOutcome =
   | { readonly kind: "closed" };
 
 /**
- * `message watch` over the server's Server-Sent Events route (docs/30-http-api.md, spec §5):
- * `ready` (mode `push`) exactly once and first; then `message` events (the catch-up, then new
- * ones); a dropped stream reconnects with exponential backoff and reports `status`
- * (`reconnecting`, then `live`) — never before `ready`; a non-retryable failure (at connect, or
- * an `error` event from the server such as `unauthorized` after a leave) is emitted as one `error`
- * event and ends the stream. The server's `shutdown` and `overflow` (this reader fell behind) are
- * drops, not failures: they reconnect like a cut connection. Commands (`ack`, `heartbeat`, `close`) run one at a time, in order,
- * so at most one heartbeat is outstanding. `close()` ends the stream at once.
+ * `message watch` over the server's Server-Sent Events route (docs/30-http-api.md,
+ * docs/spec/protocol.md §5): `ready` (mode `push`) exactly once and first; then `message` events
+ * (the catch-up, then new ones); a dropped stream reconnects with exponential backoff and reports
+ * `status` (`reconnecting`, then `live`) — never before `ready`; a non-retryable failure (at
+ * connect, or an `error` event from the server such as `unauthorized` after a leave) is emitted as
+ * one `error` event and ends the stream. The server's `shutdown` and `overflow` (this reader fell
+ * behind) are drops, not failures: they reconnect like a cut connection. Commands (`ack`,
+ * `heartbeat`, `close`) run one at a time, in order, so at most one heartbeat is outstanding.
+ * `close()` ends the stream at once.
  *
  * @example
  * const watch = new HttpWatch(deps);

@@ -3,32 +3,21 @@ import {
   chmodSync,
   chownSync,
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
 import { resolveConfigDir, resolveProfileName } from "./config-location.ts";
 import { summarizeProfile } from "./describe-profile.ts";
 import { ProfileStore } from "./profile-store.ts";
 
-const made: string[] = [];
-/** A fresh temporary folder, removed after the file's tests. */
-const fresh = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), "brigade-profile-"));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const fresh = (): string => testTempDir("brigade-profile-");
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 describe("config location", () => {

@@ -1,6 +1,6 @@
 /**
  * The BAP/1 process binding: exposes any in-process `Adapter` as `<group> <verb> [flags]` with
- * one envelope on stdout (NDJSON for `message watch`), spec §1–§5.
+ * one envelope on stdout (NDJSON for `message watch`), docs/spec/protocol.md §1–§5.
  */
 export type {
   AdapterFactory,

@@ -18,7 +18,7 @@ export interface ProcessBindingIo {
   readonly onTerminate?: (listener: () => void) => () => void;
 }
 
-/** An adapter plus its optional local pre-check (spec §6.16 (a)). */
+/** An adapter plus its optional local pre-check (docs/spec/protocol.md §6.16 (a)). */
 export interface BoundAdapter {
   readonly adapter: Adapter;
   /**

@@ -7,10 +7,10 @@ import {
 } from "../../protocol/index.ts";
 
 /**
- * Reads one stdin JSON document to EOF (spec §1.3) and never throws: ≤ 1 MiB (bytes past the cap
- * are counted, not kept, so `details.actual` is the size given), UTF-8, one strict JSON document
- * (duplicate members refused); failures are the `parseJsonDocument` ones, plus `field = "stdin"`,
- * `reason = "read_error"` when the stream fails.
+ * Reads one stdin JSON document to EOF (docs/spec/protocol.md §1.3) and never throws: ≤ 1 MiB
+ * (bytes past the cap are counted, not kept, so `details.actual` is the size given), UTF-8, one
+ * strict JSON document (duplicate members refused); failures are the `parseJsonDocument` ones, plus
+ * `field = "stdin"`, `reason = "read_error"` when the stream fails.
  *
  * @example
  * const doc = await readStdinDocument(process.stdin);

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import {
   type Adapter,
   BapError,
@@ -269,7 +269,7 @@ describe("process binding: stdin", () => {
     expect(JSON.parse(stdout).error.details).toEqual({ field: "stdin", reason: "not_utf8" });
   });
 
-  test("the local check runs before stdin is read (spec §6.16 a)", async () => {
+  test("the local check runs before stdin is read (docs/spec/protocol.md §6.16 a)", async () => {
     const c = await run(["message", "send"], {}, {}, () => {
       throw new BapError({ code: "unauthenticated", message: "m", retryable: false });
     });
@@ -394,7 +394,7 @@ describe("process binding: team create", () => {
   });
 
   test("--secret-file writes the secret 0600 and omits it from stdout", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "brigade-secret-"));
+    const dir = testTempDir("brigade-secret-");
     const file = join(dir, "secret.txt");
     const c = await run(
       ["team", "create", "--secret-file", file],

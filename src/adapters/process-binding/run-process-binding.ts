@@ -44,8 +44,8 @@ const usage = (reason: Parameters<typeof usageError>[0], flag?: string): BapErro
   new BapError(usageError(reason, flag));
 
 /**
- * Exposes any in-process BAP/1 `Adapter` over the process boundary (spec §1–§5) and returns the
- * exit status. `argv` is `<group> <verb> [flags]` (never through a shell). Rules:
+ * Exposes any in-process BAP/1 `Adapter` over the process boundary (docs/spec/protocol.md §1–§5)
+ * and returns the exit status. `argv` is `<group> <verb> [flags]` (never through a shell). Rules:
  * - stdout gets exactly one envelope + `\n` for every outcome (NDJSON events for `message
  *   watch`), nothing else at any log level; stderr gets NDJSON diagnostics at `--log-level` /
  *   `BRIGADE_LOG_LEVEL` (default `warn`), redacted;

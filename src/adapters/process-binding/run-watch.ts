@@ -13,12 +13,12 @@ import type { ProcessBindingIo } from "./process-binding-io.ts";
 export const WATCH_EOF_DRAIN_MS = 2500;
 
 /**
- * Runs `message watch --session <id>` at the process boundary (spec §5): every event is one
- * NDJSON line on stdout (nothing else); stdin is read as NDJSON commands (unknown types ignored,
- * invalid or over-long lines dropped and logged, reading continues); stdin EOF or a terminate
- * signal ends the watch (exit 0, after in-flight commands had up to 2.5 s); a `close` command
- * closes the session and exits 0; an `error` event with `retryable: false` ends it with that
- * code's exit status.
+ * Runs `message watch --session <id>` at the process boundary (docs/spec/protocol.md §5): every
+ * event is one NDJSON line on stdout (nothing else); stdin is read as NDJSON commands (unknown
+ * types ignored, invalid or over-long lines dropped and logged, reading continues); stdin EOF or a
+ * terminate signal ends the watch (exit 0, after in-flight commands had up to 2.5 s); a `close`
+ * command closes the session and exits 0; an `error` event with `retryable: false` ends it with
+ * that code's exit status.
  *
  * @example
  * const status = await runWatch(adapter, "s-51d0", io, logger, describe.lease);

@@ -7,8 +7,8 @@ import { SESSION_CASES } from "./sessions.ts";
 import { WATCH_CASES } from "./watch.ts";
 
 /**
- * All 49 cases of §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b; there is no C-09),
- * then our `team.admin` cases C-48…C-50.
+ * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
+ * there is no C-09), then our `team.admin` cases C-48…C-50.
  *
  * @example ALL_CASES.length === 52
  */

@@ -39,7 +39,7 @@ describe("constants", () => {
   });
 });
 
-describe("compose errors (§3.4 steps 1-2)", () => {
+describe("compose errors (docs/spec/formats.md §3.4 steps 1-2)", () => {
   test.each([
     ["empty", ""],
     ["space", " "],
@@ -93,7 +93,7 @@ describe("compose errors (§3.4 steps 1-2)", () => {
   });
 });
 
-describe("payload encoding (§3.3)", () => {
+describe("payload encoding (docs/spec/formats.md §3.3)", () => {
   test("fromSession is written untrimmed", () => {
     expect(payloadFor(" ses_1\t")).toBe('{"fromSession":" ses_1\\t","mode":"injected"}');
   });
@@ -156,7 +156,7 @@ describe("payload encoding (§3.3)", () => {
   });
 });
 
-describe("body (§3.4 steps 3-4)", () => {
+describe("body (docs/spec/formats.md §3.4 steps 3-4)", () => {
   const o: Origin = { fromSession: "ses_new", mode: "injected" };
   const line = `${P}{"fromSession":"ses_new","mode":"injected"}${Q}`;
 

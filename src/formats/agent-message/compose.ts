@@ -6,7 +6,7 @@ import type { Origin } from "./origin.ts";
 import { parse } from "./parse.ts";
 
 /**
- * Prepends the v1 provenance sentinel line to `message` (spec §3.4):
+ * Prepends the v1 provenance sentinel line to `message` (docs/spec/formats.md §3.4):
  * `PREFIX + {"fromSession":…[,"workspace":…],"mode":…} + SUFFIX + "\n" + body`, where `body` is
  * `message` without its own leading valid sentinel (a re-send replaces the previous hop's origin,
  * so `compose(compose(m, o1), o2) === compose(m, o2)`). Values are written untrimmed with Go's

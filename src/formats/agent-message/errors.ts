@@ -1,6 +1,7 @@
 /**
  * Every code an {@link AgentMessageError} can carry. There is a single code: a blank
- * `fromSession` and a missing `mode` are the same error in the reference (spec §3.4).
+ * `fromSession` and a missing `mode` are the same error in the reference
+ * (docs/spec/formats.md §3.4).
  *
  * @example AGENT_MESSAGE_ERROR_CODES.includes(error.code)
  */

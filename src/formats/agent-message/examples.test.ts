@@ -6,7 +6,7 @@ import { AgentMessageError, compose, PREFIX as P, parse, SUFFIX as Q } from "./i
 
 const dir = testdataDir(import.meta.url);
 
-/** The spec §3.6 compose examples whose output is also a golden (raw text). */
+/** The docs/spec/formats.md §3.6 compose examples whose output is also a golden (raw text). */
 const composeCases = [
   {
     golden: "compose-injected.txt",
@@ -36,7 +36,7 @@ const composeCases = [
   },
 ] as const;
 
-describe("spec §3.6 compose examples (goldens)", () => {
+describe("docs/spec/formats.md §3.6 compose examples (goldens)", () => {
   for (const c of composeCases) {
     test(c.golden, () => {
       const out = c.run();
@@ -59,7 +59,7 @@ describe("spec §3.6 compose examples (goldens)", () => {
   });
 });
 
-describe("spec §3.6 other examples", () => {
+describe("docs/spec/formats.md §3.6 other examples", () => {
   test("compose with an ideographic-space fromSession throws 'fromSession is required'", () => {
     const run = () => compose("hi", { fromSession: "\u3000", mode: "injected" });
     expect(run).toThrow(AgentMessageError);

@@ -1,6 +1,6 @@
 /**
- * Provenance of an agent message (spec §3.2): who sent it, from which workspace, and how the
- * platform established it. Metadata, never authentication.
+ * Provenance of an agent message (docs/spec/formats.md §3.2): who sent it, from which workspace,
+ * and how the platform established it. Metadata, never authentication.
  *
  * - `fromSession`: the sending session's id; non-blank under `goTrimSpace`, kept untrimmed.
  * - `workspace`: absent for same-workspace senders (v1 senders never set it); never `""` after parse.

@@ -99,7 +99,7 @@ describe("parse: found", () => {
   });
 });
 
-describe("parse: not found, text unchanged (§3.5)", () => {
+describe("parse: not found, text unchanged (docs/spec/formats.md §3.5)", () => {
   test.each([
     ["empty text", ""],
     ["plain prose", "hello\nworld"],
@@ -144,7 +144,7 @@ describe("parse: not found, text unchanged (§3.5)", () => {
     expect(parse(`${P}{"fromSession":"\ufeff"}${Q}`).found).toBe(true);
   });
 
-  test("unpaired surrogates in the text become U+FFFD (§0), also when nothing is found", () => {
+  test("unpaired surrogates in the text become U+FFFD (docs/spec/formats.md §0), also when nothing is found", () => {
     expect(parse("a\ud800")).toEqual({ found: false, origin: null, text: "a\ufffd" });
     expect(parse(`${P}{"fromSession":"s"}${Q}\n\udc00`).text).toBe("\ufffd");
   });

@@ -17,8 +17,8 @@ const MIN_LINE_LENGTH = PREFIX.length + 2 + SUFFIX.length;
 const WRONG_TYPE = Symbol("wrong type");
 
 /**
- * Reads an optional key per spec §3.2: absent, `null` or `""` → `undefined`; a string → its
- * well-formed value; anything else → `WRONG_TYPE`.
+ * Reads an optional key per docs/spec/formats.md §3.2: absent, `null` or `""` → `undefined`; a
+ * string → its well-formed value; anything else → `WRONG_TYPE`.
  */
 function optionalString(
   payload: Record<string, unknown>,
@@ -57,13 +57,14 @@ function decodeOrigin(json: string): Origin | null {
 }
 
 /**
- * Detects a leading v1 sentinel line (spec §3.5) and returns its origin and the message after
- * it. Never throws. Only the first line is examined: it must start with {@link PREFIX}, end with
- * {@link SUFFIX} (so a CRLF line is refused), carry one JSON object between them, with a non-blank
- * string `fromSession` and, when present, string `workspace` / `mode` (`null` and `""` count as
- * absent; any other type refuses the line). Unknown keys are ignored; keys are case-sensitive;
- * duplicate keys: the last wins. On any failure the text comes back unchanged. Unpaired surrogates
- * in the input become U+FFFD first (spec §0), also in the returned text.
+ * Detects a leading v1 sentinel line (docs/spec/formats.md §3.5) and returns its origin and the
+ * message after it. Never throws. Only the first line is examined: it must start with
+ * {@link PREFIX}, end with {@link SUFFIX} (so a CRLF line is refused), carry one JSON object
+ * between them, with a non-blank string `fromSession` and, when present, string `workspace` /
+ * `mode` (`null` and `""` count as absent; any other type refuses the line). Unknown keys are
+ * ignored; keys are case-sensitive; duplicate keys: the last wins. On any failure the text comes
+ * back unchanged. Unpaired surrogates in the input become U+FFFD first (docs/spec/formats.md §0),
+ * also in the returned text.
  *
  * @example
  * parse('<!-- lsp:agent-message-v1 {"fromSession":"ses_5","mode":"injected"} -->\nbody')

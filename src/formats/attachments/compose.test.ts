@@ -8,7 +8,7 @@ function L(p: string, n: string): string {
   return `[llmsafespaces:attachment path="${p}" name="${n}"]\n`;
 }
 
-describe("compose: zero files (§4.3 step 1)", () => {
+describe("compose: zero files (docs/spec/formats.md §4.3 step 1)", () => {
   test.each([
     ["prose with trailing LFs", "a\n\n\n"],
     ["an existing block", `x\n\n${L(`${U}a`, "a")}`],
@@ -20,7 +20,7 @@ describe("compose: zero files (§4.3 step 1)", () => {
   });
 });
 
-describe("compose: validation (§4.3 step 2)", () => {
+describe("compose: validation (docs/spec/formats.md §4.3 step 2)", () => {
   test("errors propagate unchanged", () => {
     expect(() => compose("t", ["/etc/passwd"])).toThrow(AttachmentsError);
     expect(() => compose("t", [`${U}a`, `${U}a`])).toThrow(/^duplicate file path at index 1$/);
@@ -33,7 +33,7 @@ describe("compose: validation (§4.3 step 2)", () => {
   });
 });
 
-describe("compose: strip the old block (§4.3 step 3)", () => {
+describe("compose: strip the old block (docs/spec/formats.md §4.3 step 3)", () => {
   const line = L(`${U}n`, "n");
 
   test("trailing LFs are dropped, CR and spaces stay", () => {
@@ -79,7 +79,7 @@ describe("compose: strip the old block (§4.3 step 3)", () => {
   });
 });
 
-describe("compose: lines (§4.3 steps 4-5)", () => {
+describe("compose: lines (docs/spec/formats.md §4.3 steps 4-5)", () => {
   test("C0, DEL and C1 controls vanish from name and path; Cf (U+202E) stays", () => {
     expect(compose("t", [`${U}a\u0000b\u001b\u007fc\u0085d\u009fe\u202ef\nz`])).toBe(
       `t\n\n${L(`${U}abcde\u202efz`, "abcde\u202efz")}`,

@@ -9,13 +9,13 @@ const CONTROL = /\p{Cc}/gu;
 const HAS_CONTROL = /\p{Cc}/u;
 
 /**
- * Appends a v1 attachment manifest to `text` (spec §4.3): one line
+ * Appends a v1 attachment manifest to `text` (docs/spec/formats.md §4.3): one line
  * `[llmsafespaces:attachment path="…" name="…"]` per file in input order, after exactly one blank
  * line, ending in exactly one LF. A trailing manifest block already in `text` is replaced (with at
  * most one blank line above it), so `compose(compose(t, f1), f2) === compose(t, f2)` for non-empty
  * `f2`. The name is the path after the UUID with every Cc control deleted, and the path is rebuilt
  * with that name. Zero files (or absent) → `text` returned as is, nothing validated. Unpaired
- * surrogates become U+FFFD (spec §0).
+ * surrogates become U+FFFD (docs/spec/formats.md §0).
  *
  * @throws {AttachmentsError} from {@link validatePaths}: `TOO_MANY_FILES`, `INVALID_PATH`,
  *   `DUPLICATE_PATH`.

@@ -7,7 +7,7 @@
 export const UPLOADS_PREFIX = "/workspace/uploads/";
 
 /**
- * Most files one message may carry (spec §4.2); more → `TOO_MANY_FILES`.
+ * Most files one message may carry (docs/spec/formats.md §4.2); more → `TOO_MANY_FILES`.
  *
  * @example if (files.length > MAX_FILES) reject();
  */

@@ -1,5 +1,5 @@
 /**
- * Every code an {@link AttachmentsError} can carry (spec §4.2).
+ * Every code an {@link AttachmentsError} can carry (docs/spec/formats.md §4.2).
  *
  * @example ATTACHMENTS_ERROR_CODES.includes(error.code)
  */
@@ -18,7 +18,7 @@ export type AttachmentsErrorCode = (typeof ATTACHMENTS_ERROR_CODES)[number];
 
 /**
  * Thrown by `validatePaths` and `compose` for a bad file list. Messages are exactly those of
- * spec §4.2 and carry only a count or an index, never the path:
+ * docs/spec/formats.md §4.2 and carry only a count or an index, never the path:
  * - `TOO_MANY_FILES`: `too many files: N exceeds the maximum of 10`
  * - `INVALID_PATH`: `invalid attachment path at index i` (shape), `…: empty or whitespace-padded
  *   entry`, `…: '..' segment`
@@ -29,7 +29,7 @@ export type AttachmentsErrorCode = (typeof ATTACHMENTS_ERROR_CODES)[number];
  * catch (e) { if (e instanceof AttachmentsError) e.code; } // "INVALID_PATH"
  */
 export class AttachmentsError extends Error {
-  /** Which rule of spec §4.2 failed. */
+  /** Which rule of docs/spec/formats.md §4.2 failed. */
   readonly code: AttachmentsErrorCode;
 
   /** `message` must be one of the exact texts above. */

@@ -12,7 +12,7 @@ function L(p: string, n: string): string {
   return `[llmsafespaces:attachment path="${p}" name="${n}"]`;
 }
 
-/** The spec §4.5 compose examples; their outputs are also goldens (raw text). */
+/** The docs/spec/formats.md §4.5 compose examples; their outputs are also goldens (raw text). */
 const composeCases = [
   {
     golden: "compose-two-files.txt",
@@ -37,7 +37,7 @@ const composeCases = [
   },
 ] as const;
 
-describe("spec §4.5 compose examples (goldens)", () => {
+describe("docs/spec/formats.md §4.5 compose examples (goldens)", () => {
   for (const c of composeCases) {
     test(c.golden, () => {
       const out = c.run();
@@ -71,7 +71,7 @@ function validationError(files: readonly string[]): AttachmentsError {
   throw new Error("validatePaths did not throw");
 }
 
-describe("spec §4.5 validation and parse examples", () => {
+describe("docs/spec/formats.md §4.5 validation and parse examples", () => {
   test("upper-case hex in the UUID → INVALID_PATH at index 1", () => {
     const error = validationError([
       `${U}a`,

@@ -11,8 +11,8 @@ export interface RawEntry {
 }
 
 /**
- * Escapes a value for a manifest line (spec §4.1): `\` → `\\` and `"` → `\"` in one pass; nothing
- * else changes.
+ * Escapes a value for a manifest line (docs/spec/formats.md §4.1): `\` → `\\` and `"` → `\"` in one
+ * pass; nothing else changes.
  *
  * @example escapeValue('say "hi"') === 'say \\"hi\\"'
  */
@@ -51,9 +51,10 @@ function valueEnd(line: string, from: number): number {
 }
 
 /**
- * The escaped path and name of `line` when it is a whole v1 manifest line (spec §4.1, the pattern
- * `^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)" name="((?:[^"\\]|\\["\\])*)"\]$`),
- * else `null`. `line` must not contain `\n`. Linear time, never throws.
+ * The escaped path and name of `line` when it is a whole v1 manifest line
+ * (docs/spec/formats.md §4.1, the pattern `^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)"
+ * name="((?:[^"\\]|\\["\\])*)"\]$`), else `null`. `line` must not contain `\n`. Linear time, never
+ * throws.
  *
  * @example matchLine('[llmsafespaces:attachment path="/p" name="n"]') // { path: "/p", name: "n" }
  */

@@ -11,7 +11,7 @@ function expectNoBlock(text: string): void {
   expect(parse(text)).toEqual({ attachments: null, text });
 }
 
-describe("parse: block found (§4.4)", () => {
+describe("parse: block found (docs/spec/formats.md §4.4)", () => {
   test("trailing LFs after the block are tolerated", () => {
     expect(parse(`p\n\n${L("a", "b")}\n\n\n`)).toEqual({
       attachments: [{ path: "a", name: "b" }],
@@ -70,7 +70,7 @@ describe("parse: block found (§4.4)", () => {
   });
 });
 
-describe("parse: no block → null, text unchanged (§4.4)", () => {
+describe("parse: no block → null, text unchanged (docs/spec/formats.md §4.4)", () => {
   test.each([
     ["empty", ""],
     ["only LFs", "\n\n"],
@@ -95,7 +95,7 @@ describe("parse: no block → null, text unchanged (§4.4)", () => {
     expectNoBlock(text);
   });
 
-  test("unpaired surrogates become U+FFFD (§0)", () => {
+  test("unpaired surrogates become U+FFFD (docs/spec/formats.md §0)", () => {
     expect(parse("a\udc00")).toEqual({ attachments: null, text: "a\ufffd" });
   });
 });

@@ -13,13 +13,14 @@ export interface ParseResult {
 }
 
 /**
- * Reads the trailing v1 attachment manifest of `text` (spec §4.4). Never throws. Trailing LFs
- * after the block are tolerated; the block is the maximal run of trailing lines matching the v1
- * line pattern (a CR, an unknown attribute or anything after `]` makes a line prose); one empty
- * line above it is the optional separator. Returns the entries in order, unescaped, and the prose
- * before the block (`""` when the block starts the text). No block → `{ attachments: null, text }`
- * with `text` unchanged. Paths are NOT validated: re-check with `validatePaths` before rendering.
- * Unpaired surrogates in the input become U+FFFD first (spec §0).
+ * Reads the trailing v1 attachment manifest of `text` (docs/spec/formats.md §4.4). Never throws.
+ * Trailing LFs after the block are tolerated; the block is the maximal run of trailing lines
+ * matching the v1 line pattern (a CR, an unknown attribute or anything after `]` makes a line
+ * prose); one empty line above it is the optional separator. Returns the entries in order,
+ * unescaped, and the prose before the block (`""` when the block starts the text). No block → `{
+ * attachments: null, text }` with `text` unchanged. Paths are NOT validated: re-check with
+ * `validatePaths` before rendering. Unpaired surrogates in the input become U+FFFD first
+ * (docs/spec/formats.md §0).
  *
  * @example
  * parse('Review:\n\n[llmsafespaces:attachment path="/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-x.csv" name="x.csv"]\n')

@@ -5,11 +5,14 @@ import { type Attachment, AttachmentsError, compose, parse, validatePaths } from
 
 const U = "/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-";
 
-/** The spec §4.1 line pattern, used here only as an independent oracle. */
+/** The docs/spec/formats.md §4.1 line pattern, used here only as an independent oracle. */
 const SPEC_LINE =
   /^\[llmsafespaces:attachment path="((?:[^"\\]|\\["\\])*)" name="((?:[^"\\]|\\["\\])*)"\]$/;
 
-/** Spec §4.4 written the way the spec words it (split, trailing run, one blank line). */
+/**
+ * docs/spec/formats.md §4.4 written the way the spec words it (split, trailing run, one blank
+ * line).
+ */
 function referenceParse(text: string): { attachments: Attachment[] | null; text: string } {
   const input = toWellFormed(text);
   const core = input.replace(/\n+$/, "");

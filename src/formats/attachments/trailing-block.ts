@@ -20,9 +20,9 @@ export function stripTrailingLf(text: string): string {
 }
 
 /**
- * Finds the maximal run of trailing manifest lines of `core` (spec §4.3 step 3, §4.4 steps 2–4),
- * walking lines from the end so a long prose is never split. The prose is the lines before the
- * run, minus one directly preceding empty line (a line of spaces is not empty).
+ * Finds the maximal run of trailing manifest lines of `core` (docs/spec/formats.md §4.3 step
+ * 3, §4.4 steps 2–4), walking lines from the end so a long prose is never split. The prose is the
+ * lines before the run, minus one directly preceding empty line (a line of spaces is not empty).
  *
  * @example findTrailingBlock('x\n\n[llmsafespaces:attachment path="/p" name="n"]').prose === "x"
  */

@@ -42,7 +42,7 @@ describe("constants", () => {
   });
 });
 
-describe("validatePaths (§4.2)", () => {
+describe("validatePaths (docs/spec/formats.md §4.2)", () => {
   test("empty and absent lists are valid", () => {
     expect(() => validatePaths([])).not.toThrow();
     expect(() => validatePaths()).not.toThrow();

@@ -13,14 +13,14 @@ function hasDotDotSegment(p: string): boolean {
 }
 
 /**
- * Checks a list of attachment paths (spec §4.2), shape only: nothing is read from disk and no
- * length is limited. An empty or absent list is valid. The count is checked first, then each
- * entry in order (first failing rule wins): empty or `GO_SPACE`-padded, wrong shape (must start
- * `/workspace/uploads/<lower-case uuid>-`), a `..` segment, an exact duplicate of an earlier
- * entry. Unpaired surrogates count as U+FFFD (spec §0).
+ * Checks a list of attachment paths (docs/spec/formats.md §4.2), shape only: nothing is read from
+ * disk and no length is limited. An empty or absent list is valid. The count is checked first, then
+ * each entry in order (first failing rule wins): empty or `GO_SPACE`-padded, wrong shape (must
+ * start `/workspace/uploads/<lower-case uuid>-`), a `..` segment, an exact duplicate of an earlier
+ * entry. Unpaired surrogates count as U+FFFD (docs/spec/formats.md §0).
  *
  * @throws {AttachmentsError} `TOO_MANY_FILES` (more than {@link MAX_FILES}), `INVALID_PATH`,
- *   `DUPLICATE_PATH`, with the exact messages of spec §4.2.
+ *   `DUPLICATE_PATH`, with the exact messages of docs/spec/formats.md §4.2.
  * @example validatePaths(["/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-b/.."]) // throws INVALID_PATH
  */
 export function validatePaths(files?: readonly string[]): void {

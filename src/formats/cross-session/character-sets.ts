@@ -1,6 +1,6 @@
-// The character sets of cross-session.md §6.1, as regex source text (for use inside `[…]`, flags
-// `giu`). OPEN, CLOSE and SLASH are literal characters in the spec's order; the regex sources and
-// their SHA-256 in §6.2 depend on that exact spelling.
+// The character sets of docs/spec/cross-session.md §6.1, as regex source text (for use inside
+// `[…]`, flags `giu`). OPEN, CLOSE and SLASH are literal characters in the spec's order; the regex
+// sources and their SHA-256 in docs/spec/cross-session.md §6.2 depend on that exact spelling.
 
 /** ASCII name characters. */
 export const NAME_SET = "A-Za-z0-9_\\-";
@@ -76,7 +76,10 @@ export const EXTRA_DASH_SET: string = String.raw`\u2e40\u30a0\u1400`;
 /** `:` and its look-alikes. */
 export const COLON_SET: string = String.raw`:\uff1a\ufe55\ufe13\ua789\u2236\u02d0\u02f8\u05c3\u0589\u0703\u0704\u16ec\u1803\u1809\u205a\ua4fd\ufe30`;
 
-/** `=` and its look-alikes, including the three §7 additions U+2E40, U+30A0, U+1400. */
+/**
+ * `=` and its look-alikes, including the three docs/spec/cross-session.md §7 additions U+2E40,
+ * U+30A0, U+1400.
+ */
 export const EQUALS_SET: string = String.raw`=\u207c\u208c\ufe66\uff1d\ua78a\u2550\u268c\ua4ff\u{1f7f0}\u2e40\u30a0\u1400`;
 
 /** Separators that count as a word boundary after `channel` even though they are invisible. */

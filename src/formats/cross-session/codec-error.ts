@@ -1,4 +1,4 @@
-/** Every code {@link CrossSessionCodecError} carries (cross-session.md §3). */
+/** Every code {@link CrossSessionCodecError} carries (docs/spec/cross-session.md §3). */
 export const CROSS_SESSION_CODEC_ERROR_CODES = [
   "cross_session.invalid_from",
   "cross_session.invalid_from_session",

@@ -2,7 +2,8 @@
 // and Node 20.20 NFKD. Do not edit; regenerate.
 
 /**
- * The confusable fold of cross-session.md §7.3: each row is `[value, ranges]`. `value` lists the
+ * The confusable fold of docs/spec/cross-session.md §7.3: each row is `[value, ranges]`.
+ * `value` lists the
  * skeletons the code points stand for, sorted and joined by `|` (a single letter or digit, `-` for a
  * dash, or a multi-letter skeleton such as `dz`); `ranges` is a space-separated list of hex code
  * points or `start-end` ranges. 2885 code points in 212 rows. Example: `["dz", "1c4-1c6 …"]`.

@@ -20,7 +20,7 @@ import {
 
 const dir = testdataDir(import.meta.url);
 
-describe("§6.2 regex construction", () => {
+describe("docs/spec/cross-session.md §6.2 regex construction", () => {
   test("the close-only cross-session-message pattern has the spec's length and SHA-256", () => {
     const source = CROSS_SESSION_CLOSE_PATTERN.source;
     expect(source.length).toBe(13_086);
@@ -33,7 +33,7 @@ describe("§6.2 regex construction", () => {
   });
 });
 
-describe("§2 constants", () => {
+describe("docs/spec/cross-session.md §2 constants", () => {
   test("tag, modes, carry window", () => {
     expect(CROSS_SESSION_MESSAGE_TAG).toBe("cross-session-message");
     expect(PERMISSION_MODE_CLASSES).toEqual(["bypass", "prompting"]);
@@ -46,7 +46,7 @@ describe("§2 constants", () => {
     expect(PEER_HOP_CHAIN_CARRY_WINDOW).toBe(32);
   });
 
-  test("§7.1 authority list: 40 frozen entries, CC's 35 then our five", () => {
+  test("docs/spec/cross-session.md §7.1 authority list: 40 frozen entries, CC's 35 then our five", () => {
     expect(ENGINE_AUTHORITY_ENVELOPE_TAGS).toHaveLength(40);
     expect(Object.isFrozen(ENGINE_AUTHORITY_ENVELOPE_TAGS)).toBe(true);
     expect(new Set(ENGINE_AUTHORITY_ENVELOPE_TAGS).size).toBe(40);
@@ -66,7 +66,7 @@ describe("§2 constants", () => {
     for (const tag of ENGINE_AUTHORITY_ENVELOPE_TAGS) expect(tag).toMatch(/^[a-z_-]+$/);
   });
 
-  test("§3 error codes and refusals", () => {
+  test("docs/spec/cross-session.md §3 error codes and refusals", () => {
     expect(CROSS_SESSION_CODEC_ERROR_CODES).toEqual([
       "cross_session.invalid_from",
       "cross_session.invalid_from_session",
@@ -86,7 +86,7 @@ describe("§2 constants", () => {
   });
 });
 
-describe("§11 notice and classifier rule", () => {
+describe("docs/spec/cross-session.md §11 notice and classifier rule", () => {
   test("notice: one ASCII paragraph, no angle brackets, ≤ 1,000 characters, inert", () => {
     const n = CROSS_SESSION_MESSAGE_NOTICE;
     expect(n.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
-// cross-session.md §15: every BIPIA attack string as a peer body through neutralizePeerBody and both
-// builders, with the invariants (idempotence, one frame, round trip).
+// docs/spec/cross-session.md §15: every BIPIA attack string as a peer body through
+// neutralizePeerBody and both builders, with the invariants (idempotence, one frame, round trip).
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
 import { CROSS_SESSION_CLOSE_PATTERN } from "./escape-envelope-tag.ts";

@@ -2,7 +2,9 @@ import { CROSS_SESSION_MESSAGE_TAG } from "./message-tag.ts";
 import { openPositions } from "./open-positions.ts";
 import { singleTagPatternSource } from "./tag-pattern.ts";
 
-/** The close-only `cross-session-message` pattern (cross-session.md §6.2), compiled once. */
+/**
+ * The close-only `cross-session-message` pattern (docs/spec/cross-session.md §6.2), compiled once.
+ */
 export const CROSS_SESSION_CLOSE_PATTERN: RegExp = new RegExp(
   singleTagPatternSource(CROSS_SESSION_MESSAGE_TAG, true),
   "giu",

@@ -4,7 +4,10 @@ import { CLOSE_SET, OPEN_SET, SLASH_SET } from "./character-sets.ts";
 import { CROSS_SESSION_CLOSE_PATTERN, escapeEnvelopeTag } from "./escape-envelope-tag.ts";
 import { openPositions } from "./open-positions.ts";
 
-/** The straightforward escaper the fast one replaced: one global replace of the §6.2 pattern. */
+/**
+ * The straightforward escaper the fast one replaced: one global replace of the
+ * docs/spec/cross-session.md §6.2 pattern.
+ */
 const WHOLE = new RegExp(CROSS_SESSION_CLOSE_PATTERN.source, "giu");
 const referenceEscape = (body: string): string => body.replace(WHOLE, "<\\");
 
@@ -68,7 +71,7 @@ const piece = fc.oneof(
 );
 const hostile = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join(""));
 
-describe("escapeEnvelopeTag equals one global replace of the §6.2 pattern", () => {
+describe("escapeEnvelopeTag equals one global replace of the docs/spec/cross-session.md §6.2 pattern", () => {
   test("hostile closers and near misses", () => {
     fc.assert(
       fc.property(hostile, (s) => {

@@ -1,5 +1,5 @@
-// cross-session.md §14: every example E1–E9 (and the pure part of E10), asserted against the spec's
-// literal values, and rendered into one golden file per example under testdata/.
+// docs/spec/cross-session.md §14: every example E1–E9 (and the pure part of E10), asserted against
+// the spec's literal values, and rendered into one golden file per example under testdata/.
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { expectGolden, expectNoOrphanGoldens, testdataDir } from "../../../test/support/golden.ts";
@@ -77,7 +77,7 @@ describe("E1 addresses", () => {
     ]);
   });
 
-  test("refusals the canonical check adds (§4, §13)", () => {
+  test("refusals the canonical check adds (docs/spec/cross-session.md §4, §13)", () => {
     for (const bad of [
       "",
       "uds:/x%",
@@ -162,7 +162,7 @@ describe("E4 escapeEnvelopeTag", () => {
     golden("e4-escape-envelope-tag.txt", [[JSON.stringify(input), escapeEnvelopeTag(input)]]);
   });
 
-  test("consequences listed in §6.2", () => {
+  test("consequences listed in docs/spec/cross-session.md §6.2", () => {
     expect(escapeEnvelopeTag("<\t/  cross-session-message>")).toBe(
       "<\\\t/  cross-session-message>",
     );
@@ -297,7 +297,7 @@ describe("E7 parseCrossSessionEnvelope", () => {
     ["empty scope", E(' from="uds:/x" from-scope=""', "hi")],
   ];
 
-  test("results of §14", () => {
+  test("results of docs/spec/cross-session.md §14", () => {
     const results = cases.map(([, text]) => parseCrossSessionEnvelope(text));
     expect(results[0]).toEqual({
       ok: true,
@@ -324,7 +324,7 @@ describe("E7 parseCrossSessionEnvelope", () => {
     );
   });
 
-  test("other not_an_envelope shapes of §8.2", () => {
+  test("other not_an_envelope shapes of docs/spec/cross-session.md §8.2", () => {
     for (const text of [
       E(' from="uds:/x" from-mode="auto"', "hi"),
       E('  from="uds:/x"', "hi"),
@@ -405,7 +405,7 @@ describe("E8 encodeCcPeerFrame", () => {
 });
 
 describe("E9 decodeCcPeerFrame", () => {
-  test("results of §14", () => {
+  test("results of docs/spec/cross-session.md §14", () => {
     const cases: [string, string][] = [
       [
         "non-canonical from, plugin",

@@ -124,9 +124,9 @@ export const END_MARKER: number = ALPHABET.endMarker;
 export const CONTINUATION_MARKERS: string = ALPHABET.continuationMarkers;
 
 /**
- * The folded reading of a text (cross-session.md §7.3) and how to map a reading offset back to the
- * input. `segments` holds `[readingStart, inputStart]` pairs; between two starts the two texts are
- * aligned unit for unit, and only raw (unfolded) characters are ever mapped back.
+ * The folded reading of a text (docs/spec/cross-session.md §7.3) and how to map a reading offset
+ * back to the input. `segments` holds `[readingStart, inputStart]` pairs; between two starts the
+ * two texts are aligned unit for unit, and only raw (unfolded) characters are ever mapped back.
  */
 export interface FoldedReading {
   readonly text: string;

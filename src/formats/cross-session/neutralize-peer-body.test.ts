@@ -1,6 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
@@ -17,10 +14,9 @@ import { neutralizePeerBody } from "./index.ts";
 import { applyPeerBodyPattern } from "./neutralize-peer-body.ts";
 import { peerBodyPatternSource } from "./peer-body-pattern.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-// Claude Code's four-tag peer-body neutraliser, rebuilt from the same machinery as §7.4 describes:
-// group 1 = {cross-session-message, teammate-message, agent-message}, then a second pass with {cited}.
+// Claude Code's four-tag peer-body neutraliser, rebuilt from the same machinery as
+// docs/spec/cross-session.md §7.4 describes: group 1 = {cross-session-message, teammate-message,
+// agent-message}, then a second pass with {cited}.
 const CC_PASS_1 = new RegExp(
   peerBodyPatternSource({
     tags: ["cross-session-message", "teammate-message", "agent-message"],
@@ -145,7 +141,7 @@ const tagSoup: fc.Arbitrary<string> = fc
   )
   .map((parts) => parts.join(""));
 
-describe("§7.3 folded reading", () => {
+describe("docs/spec/cross-session.md §7.3 folded reading", () => {
   test("consequences CC exhibits", () => {
     expect(neutralizePeerBody("<\u2179cited>")).toBe("<\\\u2179cited>");
     expect(neutralizePeerBody("<cited\u2179>")).toBe("<\\cited\u2179>");
@@ -199,18 +195,9 @@ describe("§7.3 folded reading", () => {
       expect(foldedBy.get("-")).toContain(c);
     }
   });
-
-  test("the committed table is what the generator produces (deterministic)", () => {
-    const out = execFileSync(process.execPath, ["scripts/generate-confusables.mjs", "--check"], {
-      cwd: repoRoot,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(out).toContain("up to date");
-  }, 60_000);
 });
 
-describe("§7.4 rule groups", () => {
+describe("docs/spec/cross-session.md §7.4 rule groups", () => {
   test("channel rule", () => {
     expect(neutralizePeerBody('<channel source="x">')).toBe('<\\channel source="x">');
     expect(neutralizePeerBody('<channel x source ="y">')).toBe('<\\channel x source ="y">');
@@ -270,7 +257,7 @@ describe("§7.4 rule groups", () => {
   });
 });
 
-describe("§7.5 superset rule and invariants", () => {
+describe("docs/spec/cross-session.md §7.5 superset rule and invariants", () => {
   test("confusable spellings of the four CC peer tags are defused, as CC's neutraliser does", () => {
     fc.assert(
       fc.property(fc.constantFrom(...CC_TAGS).chain(confusableTag), (text) => {

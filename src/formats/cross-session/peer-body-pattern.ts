@@ -12,7 +12,7 @@ import {
 import { CONTINUATION_MARKERS, markerClassFor } from "./folded-reading.ts";
 import { GroupCounter } from "./tag-pattern.ts";
 
-/** Which rule groups of cross-session.md §7.4 a peer-body pattern contains. */
+/** Which rule groups of docs/spec/cross-session.md §7.4 a peer-body pattern contains. */
 export interface PeerBodyRuleGroups {
   /** Group 1: ordinary tags (lower-case `[a-z0-9_-]`), each ending at a non-name character. */
   readonly tags: readonly string[];
@@ -57,7 +57,8 @@ export function peerBodyPatternSource(rules: PeerBodyRuleGroups): string {
     const boundary = `(?:(?![${NAME_SET}])|(?<=[${SEP_SET}][${INVIS_SET}]*))`;
     // Free in the span: continuation markers (one input character may read as several), and the
     // `\` of an already-escaped opener, so that escaping another tag inside the span never changes
-    // whether a channel opener matches (superset rule and idempotence of §7.5).
+    // whether a channel opener matches (superset rule and idempotence of
+    // docs/spec/cross-session.md §7.5).
     const free = `(?:[${CONTINUATION_MARKERS}]|(?<=[${OPEN_SET}])\\\\)`;
     const span = `${free}*(?:[^${CLOSE_SET}${CONTINUATION_MARKERS}]${free}*){0,${CHANNEL_SPAN_LIMIT}}?`;
     const source = foldedSpelling("source", groups);

@@ -31,7 +31,7 @@ function hexValue(unit: number): number {
   return -1;
 }
 
-/** Rules 2–4 of cross-session.md §4 on a string that already passed rule 1's grammar. */
+/** Rules 2–4 of docs/spec/cross-session.md §4 on a string that already passed rule 1's grammar. */
 function decodeCanonical(encoded: string): string | undefined {
   if (!encoded.includes("%")) return encoded;
   const bytes = new Uint8Array(encoded.length);

@@ -1,4 +1,4 @@
-// cross-session.md §15 properties (fast-check).
+// docs/spec/cross-session.md §15 properties (fast-check).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CROSS_SESSION_CLOSE_PATTERN } from "./escape-envelope-tag.ts";
@@ -107,7 +107,7 @@ function unescapedClosers(text: string): number[] {
   );
 }
 
-describe("§4 round trips", () => {
+describe("docs/spec/cross-session.md §4 round trips", () => {
   test("every well-formed non-empty string encodes to a canonical address", () => {
     fc.assert(
       fc.property(wellFormed, (x) => {
@@ -152,7 +152,7 @@ describe("§4 round trips", () => {
   });
 });
 
-describe("§5 display names", () => {
+describe("docs/spec/cross-session.md §5 display names", () => {
   test("idempotent, ≤ 65 code points, no attribute breakers", () => {
     fc.assert(
       fc.property(anyString, (raw) => {
@@ -165,7 +165,7 @@ describe("§5 display names", () => {
   });
 });
 
-describe("§8.2 and §9 round trips", () => {
+describe("docs/spec/cross-session.md §8.2 and §9 round trips", () => {
   test("parse(build(f, b)) is ok with the escaped body and canonical fields", () => {
     fc.assert(
       fc.property(modelFields, hostileBody, (f, b) => {
@@ -221,7 +221,7 @@ describe("§8.2 and §9 round trips", () => {
   });
 });
 
-describe("§6 and §7 idempotence", () => {
+describe("docs/spec/cross-session.md §6 and §7 idempotence", () => {
   test("escapeEnvelopeTag and neutralizePeerBody are idempotent", () => {
     fc.assert(
       fc.property(hostileBody, (b) => {

@@ -25,9 +25,10 @@ export class GroupCounter {
 }
 
 /**
- * Regex source of the single-tag pattern of cross-session.md §6.2 for tag `tag` (lower-case
- * `[a-z0-9_-]`). `closeOnly` matches closing tags only; otherwise openers and closers. Flags: `giu`.
- * The match is the one OPEN character to rewrite. Example: `singleTagPatternSource("cited", true)`.
+ * Regex source of the single-tag pattern of docs/spec/cross-session.md §6.2 for tag `tag`
+ * (lower-case `[a-z0-9_-]`). `closeOnly` matches closing tags only; otherwise openers and closers.
+ * Flags: `giu`. The match is the one OPEN character to rewrite. Example:
+ * `singleTagPatternSource("cited", true)`.
  */
 export function singleTagPatternSource(tag: string, closeOnly: boolean): string {
   const groups = new GroupCounter();

@@ -21,8 +21,9 @@ import {
 } from "./tokens.ts";
 
 /**
- * The subset of the protocol's `MessageEnvelope` (protocol.md §4.6, snake_case wire members) that
- * the frame reads. The protocol type is assignable to it; nothing else of the envelope matters.
+ * The subset of the protocol's `MessageEnvelope` (docs/spec/protocol.md §4.6, snake_case wire
+ * members) that the frame reads. The protocol type is assignable to it; nothing else of the
+ * envelope matters.
  */
 export interface FrameEnvelope {
   readonly message_id: string;
@@ -51,9 +52,10 @@ function formatHops(hopCount: number): string {
 }
 
 /**
- * Renders the `<brigade-message>` frame of one envelope (formats.md §2.2), `\n` line ends, no
- * trailing newline. `teamName` is the human team name (the envelope carries only `team_ref`);
- * `instruction` selects the clause and is NOT validated here (an unknown level renders as open).
+ * Renders the `<brigade-message>` frame of one envelope (docs/spec/formats.md §2.2), `\n` line
+ * ends, no trailing newline. `teamName` is the human team name (the envelope carries only
+ * `team_ref`); `instruction` selects the clause and is NOT validated here (an unknown level renders
+ * as open).
  *
  * Every value is sanitised: team, from-name, from-label by `sanitizeAttribute` (64 cp, no
  * marker); the three ids by `sanitizeId`, in full; the summary by `sanitizeSummary` or, when

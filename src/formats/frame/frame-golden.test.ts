@@ -6,7 +6,7 @@ import { build, type FrameEnvelope, type Instruction, parse, wrap } from "./inde
 
 const dir = testdataDir(import.meta.url);
 
-/** Envelope E of formats.md §2.11. */
+/** Envelope E of docs/spec/formats.md §2.11. */
 const E: FrameEnvelope = {
   message_id: "m-7f3a",
   sender: {
@@ -85,7 +85,7 @@ const cases: readonly { name: string; text: () => string }[] = [
   { name: "reply.txt", text: () => build({ ...E, reply_to: "m-11aa" }, "core", OPEN) },
 ];
 
-describe("frame goldens (formats.md §2.10)", () => {
+describe("frame goldens (docs/spec/formats.md §2.10)", () => {
   test.each(cases)("$name", ({ name, text }) => {
     const frame = text();
     expectGolden(join(dir, name), frame);

@@ -27,7 +27,7 @@ import {
   wrap,
 } from "./index.ts";
 
-/** Envelope E of formats.md §2.11. */
+/** Envelope E of docs/spec/formats.md §2.11. */
 const E: FrameEnvelope = {
   message_id: "m-7f3a",
   sender: {
@@ -46,7 +46,7 @@ const OPEN = { level: "open", custom: "" } as const;
 
 const lines = (frame: string): string[] => frame.split("\n");
 
-describe("build: formats.md §2.11", () => {
+describe("build: docs/spec/formats.md §2.11", () => {
   test("canonical frame of E", () => {
     const frame = build(E, "core", OPEN);
     expect(lines(frame)).toEqual([
@@ -328,7 +328,7 @@ describe("parse: every detail token", () => {
   });
 });
 
-describe("levels and clauses (§2.6)", () => {
+describe("levels and clauses (docs/spec/formats.md §2.6)", () => {
   test("parseLevel", () => {
     expect(parseLevel("")).toEqual({ ok: true, level: "open" });
     expect(parseLevel(" \u0085guarded\n")).toEqual({ ok: true, level: "guarded" });
@@ -406,7 +406,7 @@ describe("levels and clauses (§2.6)", () => {
   });
 });
 
-describe("preamble wording (§2.4)", () => {
+describe("preamble wording (docs/spec/formats.md §2.4)", () => {
   test("every fixed piece is its own sanitised form and one line", () => {
     for (const piece of [
       PREAMBLE_SHARED,
@@ -449,7 +449,7 @@ describe("preamble wording (§2.4)", () => {
   });
 });
 
-describe("sent-at (§2.3)", () => {
+describe("sent-at (docs/spec/formats.md §2.3)", () => {
   test.each([
     ["2026-10-02T11:15:42.618+02:00", "2026-10-02T09:15:42Z"],
     ["2026-10-02T09:15:42Z", "2026-10-02T09:15:42Z"],

@@ -38,9 +38,10 @@ const CRLF_ALL = /\r\n/g;
 const NEWLINE_OR_TAB_ALL = /[\n\t]/g;
 
 /**
- * Folds a `frame_file`'s text onto the one line the preamble must stay (formats.md §2.6): CRLF to
- * LF; every LF and tab to one space; Go whitespace trimmed; then exactly one trailing space. An
- * empty result stays `""` (no space). Nothing else changes: a clause is refused, never repaired.
+ * Folds a `frame_file`'s text onto the one line the preamble must stay (docs/spec/formats.md §2.6):
+ * CRLF to LF; every LF and tab to one space; Go whitespace trimmed; then exactly one trailing
+ * space. An empty result stays `""` (no space). Nothing else changes: a clause is refused, never
+ * repaired.
  *
  * @example foldClause("  Ask me\r\nbefore any deploy.\t\n") === "Ask me before any deploy. "
  */
@@ -54,8 +55,8 @@ function refuse(reason: FrameConfigReason): ClauseCheckResult {
 }
 
 /**
- * Checks an already-folded custom clause, first failure wins (formats.md §2.6): at most 4096
- * bytes (`frame_file_too_large`); well-formed text, i.e. no lone surrogate
+ * Checks an already-folded custom clause, first failure wins (docs/spec/formats.md §2.6): at most
+ * 4096 bytes (`frame_file_too_large`); well-formed text, i.e. no lone surrogate
  * (`frame_file_not_utf8`); non-empty (`frame_file_empty`); its own fold and its own sanitised
  * form (`frame_file_unsafe`: a forgeable tag, a Cc/Cf character, non-NFC text, a line break).
  * Errors carry `details.option = "frame_file"`. Never throws.

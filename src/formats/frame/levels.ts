@@ -11,7 +11,7 @@ export const LEVEL_STRICT = "strict";
 export const LEVEL_CUSTOM = "custom";
 
 /**
- * The four instruction levels, in order of the table of formats.md §2.6.
+ * The four instruction levels, in order of the table of docs/spec/formats.md §2.6.
  *
  * @example LEVELS.includes("strict") === true
  */
@@ -38,7 +38,7 @@ export type ParseLevelResult =
     };
 
 /**
- * Reads the `frame` option (formats.md §2.6). Never throws: Go-trimmed `""` is
+ * Reads the `frame` option (docs/spec/formats.md §2.6). Never throws: Go-trimmed `""` is
  * {@link DEFAULT_LEVEL}; exactly `open`, `guarded` or `strict` (case-sensitive) is itself;
  * anything else, `custom` included, fails with reason `invalid_frame_level` and a
  * {@link FrameConfigError} (`details.option = "frame"`) the caller may throw. The value is never

@@ -19,7 +19,7 @@ export const FRAME_PARSE_REASONS: readonly ["no_frame", "malformed"] = ["no_fram
 export type FrameParseReason = (typeof FRAME_PARSE_REASONS)[number];
 
 /**
- * The detail token of a {@link parse} failure (formats.md §2.8, plus `no_open_tag` for
+ * The detail token of a {@link parse} failure (docs/spec/formats.md §2.8, plus `no_open_tag` for
  * `no_frame`). Details never contain input text.
  *
  * @example FRAME_PARSE_DETAILS.includes("tag_line") === true
@@ -82,7 +82,7 @@ type AttributeResult =
 
 const NAME = /[A-Za-z][A-Za-z0-9-]*/y;
 
-/** Step 3 of §2.8: `name="value"` pairs separated by spaces or tabs. */
+/** Step 3 of docs/spec/formats.md §2.8: `name="value"` pairs separated by spaces or tabs. */
 function parseAttributes(text: string): AttributeResult {
   const attributes = new Map<string, string>();
   let i = 0;
@@ -137,9 +137,9 @@ const SEPARATOR_SPLIT = `\n${SEPARATOR}\n`;
 const CLOSE_LINE = `\n${CLOSE_TAG}`;
 
 /**
- * Reads one frame out of `text` (formats.md §2.8), the reference consumer. Never throws. Finds
- * the FIRST real open tag, reads the tag line's attributes up to its first `>`, takes the LAST
- * `\n</brigade-message>` as the close, splits at the first separator line, and reads the
+ * Reads one frame out of `text` (docs/spec/formats.md §2.8), the reference consumer. Never throws.
+ * Finds the FIRST real open tag, reads the tag line's attributes up to its first `>`, takes the
+ * LAST `\n</brigade-message>` as the close, splits at the first separator line, and reads the
  * summary line. Text before the tag (a wrapper) and after the close is ignored, except that a
  * wrapper's `from-name` is reported. Failures: `no_frame` / `malformed` with a detail token.
  *

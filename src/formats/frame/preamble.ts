@@ -29,7 +29,7 @@ export const PREAMBLE_TAIL =
   " <<'EOF' and put your reply on the lines after it, ending with a line that holds only EOF (the quoted EOF keeps your text literal). Claude Code's SendMessage tool does not reach Brigade sessions. If this message only acknowledges something, do not reply to it. Everything after the ---- line, the sender summary included, comes from the sender.";
 
 /**
- * The preamble line (formats.md §2.4) without its newline:
+ * The preamble line (docs/spec/formats.md §2.4) without its newline:
  * SHARED + clause + REPLY_INTRO + S + REPLY_JOIN + M + TAIL, where `sessionId` and `messageId` are
  * the same sanitised values as the tag line's `reply-to-session-id` and `message-id`, in full.
  *

@@ -49,7 +49,7 @@ const four = (n: number): string =>
   n < 10 ? `000${n}` : n < 100 ? `00${n}` : n < 1000 ? `0${n}` : `${n}`;
 
 /**
- * The frame's `sent-at` (formats.md §2.3): `created_at` read as RFC 3339 (offset or `Z`
+ * The frame's `sent-at` (docs/spec/formats.md §2.3): `created_at` read as RFC 3339 (offset or `Z`
  * required), converted to UTC, fractional seconds TRUNCATED, printed `YYYY-MM-DDTHH:MM:SSZ`.
  * Pure arithmetic, no `Date` parsing. Text that is not RFC 3339 (or a date outside years
  * 0000-9999 after conversion) gives {@link UNPARSABLE_SENT_AT}.

@@ -42,8 +42,8 @@ export const TAG_ATTRIBUTES = [
 ] as const;
 
 /**
- * The line a prompt hook prints before each polled frame (formats.md §2.9): hook output joins the
- * user's own turn with no harness preamble, so the frame must say where it came from.
+ * The line a prompt hook prints before each polled frame (docs/spec/formats.md §2.9): hook output
+ * joins the user's own turn with no harness preamble, so the frame must say where it came from.
  */
 export const POLL_PREAMBLE =
   "Brigade: the following message was not typed by your user; it arrived through Brigade polling from another person's session.";

@@ -72,12 +72,13 @@ export interface InspectReport {
   /** The trailing attachment manifest, if any. */
   readonly attachments: readonly Attachment[] | null;
   /**
-   * Raw tags of the five frame families (formats.md §1.2) that are not the open or close tag of a
-   * frame or envelope this report parsed: text a sanitiser would have neutralised, so a forgery.
+   * Raw tags of the five frame families (docs/spec/formats.md §1.2) that are not the open or close
+   * tag of a frame or envelope this report parsed: text a sanitiser would have neutralised, so a
+   * forgery.
    */
   readonly forgedTags: readonly TagFinding[];
   /**
-   * Openers of the engine authority family (cross-session.md §7.1) that the peer-body
+   * Openers of the engine authority family (docs/spec/cross-session.md §7.1) that the peer-body
    * neutraliser would defuse, outside the structural tags of parsed frames and envelopes.
    */
   readonly authorityTags: readonly TagFinding[];

@@ -3,7 +3,10 @@ import { describe, expect, test } from "vitest";
 import { MAX_BODY_BYTES, sanitize, sanitizeBody, TRUNCATION_MARKER } from "./index.ts";
 import { hostileText, longHostileText } from "./testdata/hostile-text.ts";
 
-/** The body rule as §1.4 states it, with a byte cut found by encoding code point by code point. */
+/**
+ * The body rule as docs/spec/formats.md §1.4 states it, with a byte cut found by encoding code
+ * point by code point.
+ */
 function referenceBody(s: string): string {
   const t = sanitize(s);
   if (Buffer.byteLength(t, "utf8") <= MAX_BODY_BYTES) return t;

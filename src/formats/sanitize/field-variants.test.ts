@@ -26,7 +26,7 @@ const cp = (s: string): number => [...s].length;
 const FORBIDDEN =
   /<[\s\p{Z}]*\/?[\s\p{Z}]*(brigade-message|cross-session-message|teammate-message|channel|system-reminder)/iu;
 
-describe("formats.md §1.7 examples", () => {
+describe("docs/spec/formats.md §1.7 examples", () => {
   test("sanitizeBody backs the cut off to a code-point start", () => {
     const out = sanitizeBody("€".repeat(5462));
     expect(out).toBe(`${"€".repeat(5457)}[truncated]`);
@@ -42,7 +42,7 @@ describe("formats.md §1.7 examples", () => {
   });
 });
 
-describe("truncation (§1.4)", () => {
+describe("truncation (docs/spec/formats.md §1.4)", () => {
   test("truncateRunes counts the marker inside the cap", () => {
     expect(truncateRunes("abcdefghijkl", 12)).toBe("abcdefghijkl");
     expect(truncateRunes("abcdefghijklm", 12)).toBe("a[truncated]");
@@ -81,7 +81,7 @@ const capped: readonly [string, (s: string) => string, number][] = [
   ["sanitizeModel", sanitizeModel, 128],
 ];
 
-describe("field variants (§1.5, §1.6)", () => {
+describe("field variants (docs/spec/formats.md §1.5, §1.6)", () => {
   test.each(capped)("%s: idempotent, within its cap, marker only when cut", (_name, fn, cap) => {
     fc.assert(
       fc.property(fc.oneof(hostileText, longHostileText), (s) => {
@@ -112,7 +112,7 @@ describe("field variants (§1.5, §1.6)", () => {
     );
   });
 
-  test("sanitizeAttribute and sanitizeId: no quote, angle bracket or newline; idempotent but for the §1.6(4) corner", () => {
+  test("sanitizeAttribute and sanitizeId: no quote, angle bracket or newline; idempotent but for the docs/spec/formats.md §1.6(4) corner", () => {
     fc.assert(
       fc.property(fc.oneof(hostileText, longHostileText), (s) => {
         const attr = sanitizeAttribute(s);
@@ -129,7 +129,7 @@ describe("field variants (§1.5, §1.6)", () => {
     );
   });
 
-  test("the §1.6(4) corner exists and is left alone", () => {
+  test("the docs/spec/formats.md §1.6(4) corner exists and is left alone", () => {
     const once = sanitizeId('n"\u0303');
     expect(once).toBe("n\u0303");
     expect(sanitizeId(once)).toBe("\u00F1");

@@ -80,10 +80,11 @@ export function sanitizeModel(s: string): string {
 }
 
 /**
- * The id rule (formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then every
- * `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`, `„`,
- * `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids are printed whole so a model can copy them. Idempotent except the §1.6(4) corner
- * (a deleted character between a base and a combining mark).
+ * The id rule (docs/spec/formats.md §1.5, amended in docs/11-sanitizer.md): {@link sanitize}, then
+ * every `"`, `<`, `>` and `\n` deleted, and every look-alike of `"`, `<` and `>` (`＂`, `“`, `”`,
+ * `„`, `″`, `〃`, `＜`, `‹`, `«`, `⟨`, …; the generated tables of docs/11-sanitizer.md). NO cap: ids
+ * are printed whole so a model can copy them. Idempotent except the docs/spec/formats.md §1.6(4)
+ * corner (a deleted character between a base and a combining mark).
  *
  * @example sanitizeId('s-2b8e"\n') === "s-2b8e"
  */

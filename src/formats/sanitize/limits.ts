@@ -1,18 +1,19 @@
 /**
- * The marker a capped sanitiser appends when it cuts text (formats.md §1.4). 11 code points and 11
- * UTF-8 bytes, counted INSIDE the cap, so a value sanitised at its cap still passes the wire cap.
+ * The marker a capped sanitiser appends when it cuts text (docs/spec/formats.md §1.4). 11 code
+ * points and 11 UTF-8 bytes, counted INSIDE the cap, so a value sanitised at its cap still passes
+ * the wire cap.
  *
  * @example truncateRunes("a".repeat(300), 200) === "a".repeat(189) + TRUNCATION_MARKER
  */
 export const TRUNCATION_MARKER = "[truncated]";
 
-/** Cap of `sanitizeBody`, in UTF-8 bytes (protocol.md §7 `max_body_bytes`). */
+/** Cap of `sanitizeBody`, in UTF-8 bytes (docs/spec/protocol.md §7 `max_body_bytes`). */
 export const MAX_BODY_BYTES = 16_384;
 
-/** Cap of `sanitizeSummary`, in code points (protocol.md §7 `max_summary_chars`). */
+/** Cap of `sanitizeSummary`, in code points (docs/spec/protocol.md §7 `max_summary_chars`). */
 export const MAX_SUMMARY_CODEPOINTS = 200;
 
-/** Cap of `sanitizeName`, in code points (session and team names, protocol.md §7). */
+/** Cap of `sanitizeName`, in code points (session and team names, docs/spec/protocol.md §7). */
 export const MAX_NAME_CODEPOINTS = 64;
 
 /** Cap of `sanitizeLabel`, in code points (`max_human_label_chars`). */

@@ -89,7 +89,7 @@ export function neutraliseAtOpeners(s: string, openers: readonly number[]): Neut
  * `familyTagAt` finds on the tag reading (look-alike brackets, slashes, dashes and
  * letters folded; invisible code points and combining marks skipped) becomes `&lt;`; nothing
  * else changes, nothing is deleted. On text without look-alikes or skipped code points this is
- * formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
+ * docs/spec/formats.md §1.2 byte for byte. Idempotent. Returns `s` itself when nothing matched.
  *
  * @example neutraliseTags("<<system-reminder>") === "<&lt;system-reminder>"
  * @example neutraliseTags("\uFF1C\u034Fchannel>") === "&lt;\u034Fchannel>"

@@ -12,9 +12,9 @@ const LINE_BREAKERS_ALL = /[\n\r\t]/g;
 export const UNNAMED_SESSION = "(unnamed session)";
 
 /**
- * One line of hook or CLI output from remote text (formats.md §1.5): {@link sanitize}; each `\n`,
- * `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n` code points
- * are kept, with no marker.
+ * One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
+ * each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
+ * code points are kept, with no marker.
  *
  * @example oneLine(" a\nb\t", 10) === "a b"
  */

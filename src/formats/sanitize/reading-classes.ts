@@ -17,7 +17,7 @@ const LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].so
 export const DASH_BIT: number = 1 << LETTERS.length;
 /** Bit of what the reading skips (docs/11-sanitizer.md): never part of the tag, never blocks it. */
 export const SKIP_BIT: number = DASH_BIT << 1;
-/** Bit of the whitespace allowed around the `/` of a tag (§1.2 WS). */
+/** Bit of the whitespace allowed around the `/` of a tag (docs/spec/formats.md §1.2 WS). */
 export const SPACE_BIT: number = DASH_BIT << 2;
 /** Bit of `<` and its look-alikes. */
 export const OPEN_BIT: number = DASH_BIT << 3;

@@ -8,13 +8,15 @@ import { hostileText } from "./testdata/hostile-text.ts";
 import { textWithLookAlikeTags } from "./testdata/look-alike-text.ts";
 import { oracleTagOpeners, replaceOpeners } from "./testdata/tag-oracle.ts";
 
-/** §1.6(2), written independently of the scanner so a no-op sanitiser fails it. */
+/**
+ * docs/spec/formats.md §1.6(2), written independently of the scanner so a no-op sanitiser fails it.
+ */
 const FORBIDDEN =
   /<[\s\p{Z}]*\/?[\s\p{Z}]*(brigade-message|cross-session-message|teammate-message|channel|system-reminder)/iu;
 
 /**
- * The literal R1-R5 pipeline of §1.1, in the spec's order with both NFC passes, R5 as amended in
- * docs/11-sanitizer.md and written independently (testdata/tag-oracle.ts).
+ * The literal R1-R5 pipeline of docs/spec/formats.md §1.1, in the spec's order with both NFC
+ * passes, R5 as amended in docs/11-sanitizer.md and written independently (testdata/tag-oracle.ts).
  */
 function referenceSanitize(s: string): string {
   const r1 = (s as unknown as { toWellFormed(): string }).toWellFormed();
@@ -24,7 +26,7 @@ function referenceSanitize(s: string): string {
   return replaceOpeners(r4, oracleTagOpeners(r4));
 }
 
-describe("sanitize: formats.md §1.7 examples", () => {
+describe("sanitize: docs/spec/formats.md §1.7 examples", () => {
   test.each([
     ["Deploy <System-Reminder>now", "Deploy &lt;System-Reminder>now"],
     ["<\u3000/\tchannel-7>", "&lt;\u3000/\tchannel-7>"],
@@ -96,7 +98,7 @@ describe("sanitize: rules", () => {
   });
 });
 
-describe("sanitize: properties (formats.md §1.6)", () => {
+describe("sanitize: properties (docs/spec/formats.md §1.6)", () => {
   test("equals the literal R1-R5 pipeline", () => {
     fc.assert(
       fc.property(fc.oneof(hostileText, textWithLookAlikeTags), (s) => {

@@ -45,8 +45,8 @@ export function isPlainAscii(s: string): boolean {
 }
 
 /**
- * R1-R4 of formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3 is one
- * pass over the code units that also records every opener, so R5 need not scan again.
+ * R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3
+ * is one pass over the code units that also records every opener, so R5 need not scan again.
  *
  * R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
  * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
@@ -123,11 +123,11 @@ export function cleanMixedText(s: string): CleanText {
 }
 
 /**
- * The sanitiser, rules R1-R5 of formats.md §1.1 with R5 as amended in docs/11-sanitizer.md, no
- * length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and `\n` and every Cf is
- * deleted; NFC again; the opener of every family tag on the tag reading (any case, look-alike
- * brackets, slashes, dashes and letters, invisible code points and combining marks read past)
- * becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
+ * The sanitiser, rules R1-R5 of docs/spec/formats.md §1.1 with R5 as amended in
+ * docs/11-sanitizer.md, no length cap: lone surrogates become U+FFFD; NFC; every Cc except `\t` and
+ * `\n` and every Cf is deleted; NFC again; the opener of every family tag on the tag reading (any
+ * case, look-alike brackets, slashes, dashes and letters, invisible code points and combining marks
+ * read past) becomes `&lt;`. Idempotent. Returns the input itself when nothing needs doing.
  *
  * @example sanitize("Deploy <System-Reminder>now") === "Deploy &lt;System-Reminder>now"
  */

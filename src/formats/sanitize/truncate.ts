@@ -5,9 +5,9 @@ const MARKER_LENGTH = 11;
 const NON_ASCII = /[^\0-\x7F]/;
 
 /**
- * Caps `s` at `limit` code points, marker included (formats.md §1.4): unchanged when it fits,
- * else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result has
- * exactly `limit` code points for every `limit >= 11`.
+ * Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
+ * fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
+ * has exactly `limit` code points for every `limit >= 11`.
  *
  * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
  */
@@ -19,9 +19,10 @@ export function truncateRunes(s: string, limit: number): string {
 }
 
 /**
- * Caps `s` at `limit` UTF-8 bytes, marker included (formats.md §1.4, body only): unchanged when
- * it fits, else the longest prefix of whole code points within `max(limit - 11, 0)` bytes plus
- * {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes shorter.
+ * Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
+ * unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
+ * bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
+ * shorter.
  *
  * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
  */
@@ -32,7 +33,8 @@ export function truncateBytes(s: string, limit: number): string {
   // ASCII text is one byte per code unit: one regex scan.
   if (n <= limit && !NON_ASCII.test(s)) return s;
   // encodeInto stops before the first code point that does not fit, which is exactly the cut
-  // §1.4 describes (whole code points only); `read` is the UTF-16 length of what fit.
+  // docs/spec/formats.md §1.4 describes (whole code points only); `read` is the UTF-16 length of
+  // what fit.
   if (encoder.encodeInto(s, scratch(limit)).read === n) return s;
   return cutBytes(s, limit);
 }

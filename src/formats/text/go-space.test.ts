@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { GO_SPACE, goCollapseSpace, goTrimSpace, isGoSpace } from "./index.ts";
 
-/** Every code point of Go's unicode.IsSpace (formats.md §0), listed independently of the code. */
+/**
+ * Every code point of Go's unicode.IsSpace (docs/spec/formats.md §0), listed independently of the
+ * code.
+ */
 const SPACE_CODE_POINTS = [
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
   0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,

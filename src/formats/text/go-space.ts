@@ -1,7 +1,7 @@
 /**
- * Every code point Go's `unicode.IsSpace` accepts (formats.md §0), as a string of single code
- * points: U+0009–U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F,
- * U+205F, U+3000. Unlike JavaScript's `\s` it holds U+0085 and not U+FEFF.
+ * Every code point Go's `unicode.IsSpace` accepts (docs/spec/formats.md §0), as a string of single
+ * code points: U+0009–U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000. Unlike JavaScript's `\s` it holds U+0085 and not U+FEFF.
  *
  * @example [...GO_SPACE].includes("\u0085") === true
  */

@@ -82,10 +82,10 @@ export function isWellFormedUtf8(bytes: Uint8Array): boolean {
 }
 
 /**
- * Decodes UTF-8 bytes with Go `strings.ToValidUTF8(s, "\uFFFD")` semantics (formats.md §0): a
- * byte that does not start a well-formed sequence is consumed alone, and each RUN of such bytes
- * becomes ONE U+FFFD. A well-formed sequence (an encoded U+FFFD included) ends a run. This is not
- * what `TextDecoder` does (one U+FFFD per maximal subpart).
+ * Decodes UTF-8 bytes with Go `strings.ToValidUTF8(s, "\uFFFD")` semantics
+ * (docs/spec/formats.md §0): a byte that does not start a well-formed sequence is consumed alone,
+ * and each RUN of such bytes becomes ONE U+FFFD. A well-formed sequence (an encoded U+FFFD
+ * included) ends a run. This is not what `TextDecoder` does (one U+FFFD per maximal subpart).
  *
  * @example repairUtf8(new Uint8Array([0x61, 0xc0, 0x80, 0x62])) === "a\uFFFDb"
  */

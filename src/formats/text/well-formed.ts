@@ -29,8 +29,9 @@ export function isWellFormed(s: string): boolean {
 }
 
 /**
- * Replaces every unpaired UTF-16 surrogate in `s` with U+FFFD, one for one (formats.md §0, "lone
- * surrogates"), so every value a codec writes or returns is valid Unicode.
+ * Replaces every unpaired UTF-16 surrogate in `s` with U+FFFD, one for one
+ * (docs/spec/formats.md §0, "lone surrogates"), so every value a codec writes or returns is valid
+ * Unicode.
  *
  * Uses the native `String.prototype.toWellFormed` (Node 20) and falls back to a regex on older
  * engines. Returns `s` itself when it is already well formed.

@@ -23,8 +23,9 @@ export interface HarnessConfigEnv {
  * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
  * else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
  * `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
- * is ignored (claude-code.md §2: a repository's settings `env` must not redirect credentials).
- * Relative bases are skipped. `undefined` when nothing absolute is found. Never throws.
+ * is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
+ * credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
+ * throws.
  *
  * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
  */
@@ -47,10 +48,10 @@ export function harnessConfigDir(
 }
 
 /**
- * The bundled http adapter bound to `target`, in process (DESIGN.md §1: the harness calls BAP/1
- * verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator key file a
- * person named on `brigade team create`) reaches the adapter: nothing else of the caller's
- * environment can redirect it. Errors surface as `BapError` from each call.
+ * The bundled http adapter bound to `target`, in process (docs/00-architecture.md: the harness
+ * calls BAP/1 verbs through the `Adapter` interface). Only `BRIGADE_CONFIG_DIR` (and the operator
+ * key file a person named on `brigade team create`) reaches the adapter: nothing else of the
+ * caller's environment can redirect it. Errors surface as `BapError` from each call.
  *
  * @example
  * const adapter = openHarnessAdapter({ configDir: "/home/dana/.config/brigade", teamKey: "team-1a2b" });

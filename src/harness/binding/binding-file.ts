@@ -13,7 +13,7 @@ export const MAX_TEAM_BINDING_BYTES = 65_536;
 /** The largest `team_ref` accepted, in UTF-8 bytes. */
 export const MAX_TEAM_REF_BYTES = 200;
 
-/** The largest `team_name` accepted, in code points (protocol.md §4.10). */
+/** The largest `team_name` accepted, in code points (docs/spec/protocol.md §4.10). */
 export const MAX_TEAM_NAME_CODEPOINTS = 64;
 
 /** Why a `.brigade.json` could not be used (`findTeamBinding`). */
@@ -43,8 +43,8 @@ export type TeamBindingParse =
   | { readonly ok: true; readonly binding: TeamBinding }
   | { readonly ok: false; readonly reason: "binding_invalid" };
 
-// GO_SPACE, Cc, Cf and lone surrogates: a team_ref is a file-stem-like opaque id (protocol.md §9
-// forbids the same characters in the join secret's team_ref half).
+// GO_SPACE, Cc, Cf and lone surrogates: a team_ref is a file-stem-like opaque id
+// (docs/spec/protocol.md §9 forbids the same characters in the join secret's team_ref half).
 const FORBIDDEN_IN_TEAM_REF =
   /[\t-\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\p{Cc}\p{Cf}]|[\uD800-\uDFFF]/u;
 

@@ -2,16 +2,15 @@ import { createHash } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   realpathSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import { isValidProfileName } from "../../adapters/http/index.ts";
 import {
   CONSENT_READ_REASONS,
@@ -36,7 +35,7 @@ const bindingText = (over: Record<string, unknown> = {}): string =>
   JSON.stringify({ version: 1, server: SERVER, team_ref: "t-9c1e", team_name: "core", ...over });
 
 function tempRoot(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "brigade-binding-")));
+  return realpathSync(testTempDir("brigade-binding-"));
 }
 
 /** root/repo (with .git) /a/b, and a config dir beside it. */

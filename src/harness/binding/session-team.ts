@@ -37,8 +37,8 @@ export type SessionTeam =
   | { readonly ok: false; readonly reason: SessionTeamReason };
 
 /**
- * Resolves the team of a session started in `cwd` (claude-code.md §7.3) and never throws: the
- * `.brigade.json` that binds `cwd` (`findTeamBinding`) AND this checkout's consent record under
+ * Resolves the team of a session started in `cwd` (docs/spec/claude-code.md §7.3) and never throws:
+ * the `.brigade.json` that binds `cwd` (`findTeamBinding`) AND this checkout's consent record under
  * `configDir` naming the same server (both normalised) and `team_ref`. Reasons: `no_config_dir`
  * (`configDir` undefined or empty); the binding's `no_binding` / `binding_unreadable` /
  * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of

@@ -3,7 +3,7 @@ import { registeredName } from "../../formats/sanitize/index.ts";
 import { readLocalFile } from "../../local-files/index.ts";
 import type { SessionRegistryInfo } from "./session-registry.ts";
 
-/** The name registered when no source gives one (claude-code.md §5). */
+/** The name registered when no source gives one (docs/spec/claude-code.md §5). */
 export const FALLBACK_SESSION_NAME = "claude-code";
 
 /** The inputs of {@link chooseDisplayName}. */
@@ -18,8 +18,8 @@ export interface DisplayNameSources {
 }
 
 /**
- * The session name a hook registers (claude-code.md §5), the first non-empty of, each through
- * `registeredName` (64 code points, one line, sanitised): the registry name unless its
+ * The session name a hook registers (docs/spec/claude-code.md §5), the first non-empty of, each
+ * through `registeredName` (64 code points, one line, sanitised): the registry name unless its
  * `nameSource` is `derived`; the transcript's latest custom title; the derived registry name;
  * stdin `session_title`; `basename(cwd)`; else `claude-code`.
  *

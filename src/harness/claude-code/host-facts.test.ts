@@ -21,7 +21,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("session registry and display name (§5)", () => {
+describe("session registry and display name (docs/spec/claude-code.md §5)", () => {
   test("wrong types become empty values; status other than busy is idle", () => {
     const r = parseSessionRegistry(enc('{"name":5,"status":"weird","version":"2.1.328"}'));
     expect(r.name).toBe("");
@@ -92,7 +92,7 @@ describe("session registry and display name (§5)", () => {
   });
 });
 
-describe("settings scan (§4)", () => {
+describe("settings scan (docs/spec/claude-code.md §4)", () => {
   test("top-level crossSessionInbound other than accept is a hit, per file, named not pathed", () => {
     const cwd = join(dir, "proj");
     const cc = join(dir, "ccs");
@@ -121,7 +121,7 @@ describe("settings scan (§4)", () => {
   });
 });
 
-describe("PATH shadowing (§2)", () => {
+describe("PATH shadowing (docs/spec/claude-code.md §2)", () => {
   const exe = (path: string): void => {
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, "#!/bin/sh\n", { mode: 0o755 });

@@ -59,7 +59,7 @@ describe("insertAcceptMember: first member, every other byte kept", () => {
   });
 });
 
-describe("ensureInboundAcceptSetting (claude-code.md §4)", () => {
+describe("ensureInboundAcceptSetting (docs/spec/claude-code.md §4)", () => {
   test("inserts first and keeps whitespace, key order, unicode escapes and raw unicode byte for byte", () => {
     const original =
       '{\n    "permissions" : { "allow" : [ "Bash(ls:*)" ] },\n' +

@@ -10,9 +10,9 @@ import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/
 import { MAX_SETTINGS_BYTES } from "./settings-scan.ts";
 
 /**
- * Why `claude_inbound_setting` left the user `settings.json` alone (claude-code.md §4): `no_directory`
- * (the file is missing and so is its folder: nothing is created), `symlink` (the file is a
- * symbolic link: never followed), `not_regular`, `not_owned` (owned by another user),
+ * Why `claude_inbound_setting` left the user `settings.json` alone (docs/spec/claude-code.md §4):
+ * `no_directory` (the file is missing and so is its folder: nothing is created), `symlink` (the
+ * file is a symbolic link: never followed), `not_regular`, `not_owned` (owned by another user),
  * `too_large` (over 1 MiB), `unreadable`, `not_json_object` (not one strict JSON object: invalid,
  * repeated member, BOM), `verify_failed` (the re-parsed result is not the original object with
  * the one member added — a bug guard), `changed_meanwhile` (the file changed while we worked),
@@ -113,11 +113,11 @@ function sameFile(a: Stats, b: Stats): boolean {
 }
 
 /**
- * The `claude_inbound_setting` option (claude-code.md §4): makes the **user** `settings.json`
- * (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it says nothing,
- * so a session that bypasses permission prompts does not hold every post for a dialog. The caller
- * runs it only in such a session (`permission_mode` `bypassPermissions`, which only
- * UserPromptSubmit reports) and only while the option is on.
+ * The `claude_inbound_setting` option (docs/spec/claude-code.md §4): makes the **user**
+ * `settings.json` (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it
+ * says nothing, so a session that bypasses permission prompts does not hold every post for a
+ * dialog. The caller runs it only in such a session (`permission_mode` `bypassPermissions`, which
+ * only UserPromptSubmit reports) and only while the option is on.
  * - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
  * - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
  *   exists (`created`; never over a file that appeared meanwhile);

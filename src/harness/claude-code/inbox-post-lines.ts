@@ -1,5 +1,6 @@
 /**
- * The two NDJSON lines of one post to Claude Code's inbox socket (claude-code.md §3.2), byte-exact:
+ * The two NDJSON lines of one post to Claude Code's inbox socket (docs/spec/claude-code.md §3.2),
+ * byte-exact:
  *
  * ```
  * {"type":"auth","token":"<token>"}\n

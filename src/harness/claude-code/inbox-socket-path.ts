@@ -3,8 +3,9 @@ import { isAbsolute } from "node:path";
 import { sunPathLimit } from "./inbox-socket-limits.ts";
 
 /**
- * Why a post to Claude Code's inbox socket was refused before dialling (claude-code.md §3.2). A
- * refused path is never connected to; none of these tokens carries the path or the content.
+ * Why a post to Claude Code's inbox socket was refused before dialling
+ * (docs/spec/claude-code.md §3.2). A refused path is never connected to; none of these tokens
+ * carries the path or the content.
  *
  * - `content_empty`: the content is not a non-empty string (Claude Code ignores such posts).
  * - `message_too_large`: the two lines exceed {@link INBOX_POST_MAX_CHARS}.
@@ -54,10 +55,10 @@ export interface InboxSocketPathCheckOptions {
 const PERMISSION_BITS = 0o7777;
 
 /**
- * The pre-checks of claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is refused,
- * not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a socket;
- * permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed token of
- * {@link INBOX_SOCKET_REFUSALS} and never the path.
+ * The pre-checks of docs/spec/claude-code.md §3.2, from ONE `lstat` (never `stat`: a symlink is
+ * refused, not followed): absolute path; at most {@link sunPathLimit} UTF-8 bytes; not a symlink; a
+ * socket; permission bits exactly 0600; owned by our uid. Never throws; the answer names a fixed
+ * token of {@link INBOX_SOCKET_REFUSALS} and never the path.
  *
  * The check and the later `connect` are two system calls, so a path swapped between them is not
  * caught here; Claude Code's socket lives in a private 0700 folder, which is what closes that gap.

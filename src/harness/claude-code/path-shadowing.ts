@@ -12,12 +12,12 @@ function executableRealpath(path: string): string | undefined {
 }
 
 /**
- * Whether another `brigade` would run instead of the plugin's in the Bash tool (claude-code.md
- * §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that PATH, so the first
- * executable regular file `brigade` found in a `pathValue` entry (absolute entries only, in
- * order) shadows ours unless its realpath is the realpath of `<pluginRoot>/bin/brigade`. False
- * when no such file is found, or when `pluginRoot` is not absolute or its `bin/brigade` cannot
- * be resolved (nothing to compare with). Never throws.
+ * Whether another `brigade` would run instead of the plugin's in the Bash tool
+ * (docs/spec/claude-code.md §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that
+ * PATH, so the first executable regular file `brigade` found in a `pathValue` entry (absolute
+ * entries only, in order) shadows ours unless its realpath is the realpath of
+ * `<pluginRoot>/bin/brigade`. False when no such file is found, or when `pluginRoot` is not
+ * absolute or its `bin/brigade` cannot be resolved (nothing to compare with). Never throws.
  *
  * @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
  */

@@ -12,7 +12,7 @@ import {
 } from "./inbox-socket-path.ts";
 
 /**
- * Why a post that was dialled did not succeed (claude-code.md §3.2):
+ * Why a post that was dialled did not succeed (docs/spec/claude-code.md §3.2):
  *
  * - `connect_timeout`: no connection within 5 s (nothing was written).
  * - `connect_failed`: connecting failed, e.g. nobody listens (nothing was written).
@@ -65,7 +65,7 @@ export interface InboxPostOptions extends InboxSocketPathCheckOptions {
 }
 
 /**
- * Posts one message to Claude Code's inbox socket, byte-exact per claude-code.md §3.2:
+ * Posts one message to Claude Code's inbox socket, byte-exact per docs/spec/claude-code.md §3.2:
  *
  * 1. refuses before dialling: empty content; the two lines over {@link INBOX_POST_MAX_CHARS};
  *    then the one-`lstat` path pre-checks of `checkInboxSocketPath`;

@@ -4,11 +4,11 @@ import type { Activity } from "../../protocol/index.ts";
 import { MAX_REGISTRY_BYTES } from "./session-registry.ts";
 
 /**
- * Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json` (claude-code.md
- * §5): exactly that file (the folder is never listed, the `.key` file beside it never opened),
- * read-only, without following a symlink, a regular file, at most 256 KiB. `busy` only when the
- * member is the string `busy`; anything else — a missing, unreadable, oversized or malformed file
- * included — is `idle`. Never writes, never throws.
+ * Reads `status` from Claude Code's session registry `<folder>/<claudePid>.json`
+ * (docs/spec/claude-code.md §5): exactly that file (the folder is never listed, the `.key` file
+ * beside it never opened), read-only, without following a symlink, a regular file, at most 256 KiB.
+ * `busy` only when the member is the string `busy`; anything else — a missing, unreadable,
+ * oversized or malformed file included — is `idle`. Never writes, never throws.
  *
  * @example readRegistryActivity("/home/dana/.claude/sessions", "4242") // "idle"
  */

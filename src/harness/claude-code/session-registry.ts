@@ -4,9 +4,10 @@ import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/
 import { isClaudePid } from "./claude-pid.ts";
 
 /**
- * What a hook takes from Claude Code's session registry `sessions/<pid>.json` (claude-code.md
- * §5). Every member is `""` when the file is missing, malformed, too large or the member is of
- * the wrong type; `status` is `busy` only when the file says exactly `busy`.
+ * What a hook takes from Claude Code's session registry `sessions/<pid>.json`
+ * (docs/spec/claude-code.md §5). Every member is `""` when the file is missing, malformed, too
+ * large or the member is of the wrong type; `status` is `busy` only when the file says exactly
+ * `busy`.
  *
  * @example const r: SessionRegistryInfo = { name: "api-3f2a", nameSource: "derived", status: "idle", messagingSocketPath: "", entrypoint: "cli", kind: "interactive", version: "2.1.328" };
  */
@@ -60,8 +61,8 @@ export function parseSessionRegistry(bytes: Uint8Array): SessionRegistryInfo {
 }
 
 /**
- * Reads exactly `<configDir>/sessions/<claudePid>.json` (claude-code.md §5): never lists the
- * folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
+ * Reads exactly `<configDir>/sessions/<claudePid>.json` (docs/spec/claude-code.md §5): never lists
+ * the folder, never opens the `<pid>.<sha>.key` beside it, never writes; at most 256 KiB; a
  * non-decimal pid, a missing folder or any bad file → {@link EMPTY_REGISTRY}. Never throws.
  *
  * @example readSessionRegistry("/home/dana/.claude", "4242").version

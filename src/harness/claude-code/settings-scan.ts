@@ -35,12 +35,12 @@ export function crossSessionInboundOf(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * The `crossSessionInbound` scan (claude-code.md §4), best effort: `<cwd>/.claude/settings.local.json`,
- * `<cwd>/.claude/settings.json`, `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level
- * key only. Any string other than `accept` (`hold`, `refuse`, or a value Claude Code does not
- * know, which it holds) is a hit: Claude Code would not deliver our posts, so Brigade's effective
- * policy becomes `refuse` (nothing injected, nothing acked). `--settings` and managed settings are
- * invisible here. Never throws.
+ * The `crossSessionInbound` scan (docs/spec/claude-code.md §4), best effort:
+ * `<cwd>/.claude/settings.local.json`, `<cwd>/.claude/settings.json`,
+ * `<claudeConfigDir>/settings.json`, at most 1 MiB each, top-level key only. Any string other than
+ * `accept` (`hold`, `refuse`, or a value Claude Code does not know, which it holds) is a hit:
+ * Claude Code would not deliver our posts, so Brigade's effective policy becomes `refuse` (nothing
+ * injected, nothing acked). `--settings` and managed settings are invisible here. Never throws.
  *
  * @example scanInboundSettings({ cwd: "/w/api", claudeConfigDir: "/home/dana/.claude" }).hits
  */

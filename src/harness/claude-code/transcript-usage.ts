@@ -6,7 +6,7 @@ import { openLocalFile } from "../../local-files/index.ts";
 /** Most bytes of a transcript one {@link TranscriptUsageReader.read} reads (1 MiB). */
 export const TRANSCRIPT_READ_MAX_BYTES = 1_048_576;
 
-/** Longest model name kept, code points (protocol.md §7 `max_model_chars`). */
+/** Longest model name kept, code points (docs/spec/protocol.md §7 `max_model_chars`). */
 export const TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
 
 /**
@@ -51,7 +51,7 @@ const NEWLINE = 0x0a;
 
 /**
  * Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
- * claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
+ * docs/spec/claude-code.md §1.2) for the two values a heartbeat may carry. Only entries shaped like
  * `{"type":"assistant","message":{"model":"…","usage":{"input_tokens":n,
  * "cache_read_input_tokens":n,"cache_creation_input_tokens":n,"output_tokens":n}}}` count;
  * sub-agent entries (`isSidechain: true`) and the `<synthetic>` model are passed over. Context

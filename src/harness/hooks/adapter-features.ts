@@ -1,8 +1,9 @@
 import { type Adapter, BapError, PROTOCOL_VERSION } from "../../protocol/index.ts";
 
 /**
- * The optional members a hook may send, as the adapter's `describe` advertises them (protocol.md
- * §6.13, §8): features are discovered only from `capabilities`, never assumed.
+ * The optional members a hook may send, as the adapter's `describe` advertises them
+ * (docs/spec/protocol.md §6.13, §8): features are discovered only from `capabilities`, never
+ * assumed.
  *
  * @example const f: AdapterFeatures = { workspaceLabel: true, humanLabel: true, resume: true, inbound: true };
  */
@@ -30,11 +31,11 @@ function major(version: string): string {
 
 /**
  * Runs the adapter's `describe` (offline: no credential, no network, creates nothing) before a
- * hook registers (claude-code.md §7.3, protocol.md §6.13): a `protocol_version` whose major
- * differs from ours, or a `protocol_mismatch` error, → `{ok: false, code: "protocol_mismatch"}`
- * (not retryable: the user must update the plugin or the adapter); any other failure → its code
- * (`internal` for a non-protocol error). Otherwise the {@link AdapterFeatures} of its
- * `capabilities`. Never throws.
+ * hook registers (docs/spec/claude-code.md §7.3, docs/spec/protocol.md §6.13): a `protocol_version`
+ * whose major differs from ours, or a `protocol_mismatch` error, → `{ok: false, code:
+ * "protocol_mismatch"}` (not retryable: the user must update the plugin or the adapter); any other
+ * failure → its code (`internal` for a non-protocol error). Otherwise the {@link AdapterFeatures}
+ * of its `capabilities`. Never throws.
  *
  * @example const d = await describeAdapter(adapter, 8_000); if (d.ok && d.features.resume) …
  */

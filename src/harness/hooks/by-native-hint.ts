@@ -2,9 +2,10 @@ import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
 import { readPrivateStateFile, type StateLayout, writePrivateStateFile } from "../state/index.ts";
 
 /**
- * The resume hint `sessions/by-native/<stem(claude_session_id)>.json` (claude-code.md §7.1): which
- * Brigade session a native Claude Code session had, so `claude --resume` re-opens it. It survives
- * SessionEnd. Holds no token and no native id (the file name is the native id's stem).
+ * The resume hint `sessions/by-native/<stem(claude_session_id)>.json`
+ * (docs/spec/claude-code.md §7.1): which Brigade session a native Claude Code session had, so
+ * `claude --resume` re-opens it. It survives SessionEnd. Holds no token and no native id (the file
+ * name is the native id's stem).
  *
  * @example const hint: ByNativeHint = { brigade_session_id: "s-1", team_ref: "t-1", session_name: "api", updated_at: "2026-11-02T09:15:42Z" };
  */

@@ -155,7 +155,7 @@ const end = (sessionId: string, reason = "logout") => ({
   reason,
 });
 
-/** Output rules every printed hook stdout must meet (claude-code.md §1.3, §7.6). */
+/** Output rules every printed hook stdout must meet (docs/spec/claude-code.md §1.3, §7.6). */
 function expectDisciplined(stdout: string): void {
   expect(stdout.startsWith("{")).toBe(false);
   for (const line of stdout.split("\n").filter((l) => l !== "")) {

@@ -2,7 +2,7 @@ import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/
 import { HOOK_LIMITS } from "./hook-limits.ts";
 
 /**
- * Why a hook's stdin document was not usable (claude-code.md §1.2): `empty`, `too_large`
+ * Why a hook's stdin document was not usable (docs/spec/claude-code.md §1.2): `empty`, `too_large`
  * (over 1 MiB), `not_json` (not strict UTF-8 JSON, or a repeated member), `not_object`. The hook
  * then logs the token to stderr and exits 0.
  *
@@ -14,9 +14,9 @@ export const HOOK_INPUT_FAILURES = ["empty", "too_large", "not_json", "not_objec
 export type HookInputFailure = (typeof HOOK_INPUT_FAILURES)[number];
 
 /**
- * The members of the stdin document a Brigade hook reads (claude-code.md §1.2, §0 item 1); every
- * other member is ignored — `prompt` above all, which is never read, stored or sent. A member
- * absent or of the wrong type is `""`.
+ * The members of the stdin document a Brigade hook reads (docs/spec/claude-code.md §1.2, §0 item
+ * 1); every other member is ignored — `prompt` above all, which is never read, stored or sent. A
+ * member absent or of the wrong type is `""`.
  *
  * @example const input: HookInput = { session_id: "5d1c…", cwd: "/work/app", hook_event_name: "SessionStart", transcript_path: "", permission_mode: "", source: "startup", session_title: "", reason: "" };
  */
@@ -25,7 +25,10 @@ export interface HookInput {
   readonly cwd: string;
   readonly hook_event_name: string;
   readonly transcript_path: string;
-  /** Only UserPromptSubmit carries it (SessionStart and SessionEnd do not, §0 item 1). */
+  /**
+   * Only UserPromptSubmit carries it (SessionStart and SessionEnd do not,
+   * docs/spec/claude-code.md §0 item 1).
+   */
   readonly permission_mode: string;
   /** SessionStart: `startup`, `resume`, `clear`, `compact`, `fork` (unknown values kept). */
   readonly source: string;

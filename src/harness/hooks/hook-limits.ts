@@ -5,8 +5,9 @@ import {
 } from "../claude-code/index.ts";
 
 /**
- * The hooks' fixed limits (claude-code.md §1.2–§1.4, §4, §5). Budgets are in milliseconds and sit
- * inside the timeouts `hooks.json` declares (60 s, 5 s, 5 s; SessionEnd shares a 1.5 s budget).
+ * The hooks' fixed limits (docs/spec/claude-code.md §1.2–§1.4, §4, §5). Budgets are in milliseconds
+ * and sit inside the timeouts `hooks.json` declares (60 s, 5 s, 5 s; SessionEnd shares a 1.5 s
+ * budget).
  *
  * @example AbortSignal.timeout(HOOK_LIMITS.registerMs)
  */

@@ -11,8 +11,8 @@ const POLICY_PHRASE: Readonly<Record<InboundPolicy, string>> = {
 };
 
 /**
- * The one context line of a connected session (claude-code.md §7.3): its name and full id, the
- * team, the effective inbound policy and the bare commands. Remote text goes through
+ * The one context line of a connected session (docs/spec/claude-code.md §7.3): its name and full
+ * id, the team, the effective inbound policy and the bare commands. Remote text goes through
  * `sanitizeAttribute` (names) and `sanitizeId` (the id, whole); no path, token or native id.
  *
  * @example contextLine({ sessionName: "api", sessionId: "s-1", teamName: "core", policy: "accept" })
@@ -55,7 +55,7 @@ export function bindingLine(reason: Exclude<SessionTeamReason, "no_binding">): s
 
 /**
  * The one line of a session left disconnected by an invalid `frame` / `frame_file` option
- * (claude-code.md §6.2): the fixed message and reason, never the value or the path.
+ * (docs/spec/claude-code.md §6.2): the fixed message and reason, never the value or the path.
  *
  * @example frameOptionLine("relative_path", "the frame_file option is not an absolute path")
  */
@@ -67,7 +67,7 @@ export function frameOptionLine(reason: FrameOptionReason, message: string): str
 }
 
 /**
- * The warning of the settings scan (claude-code.md §4), naming the files (never a path).
+ * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
  *
  * @example settingsLine([".claude/settings.json"])
  */
@@ -83,8 +83,8 @@ export const TEAM_INBOUND_INVALID_LINE =
   "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 
 /**
- * The failure line of a registration (claude-code.md §7.3): a retryable code says the next prompt
- * retries; any other points to `brigade team join` in the user's own terminal.
+ * The failure line of a registration (docs/spec/claude-code.md §7.3): a retryable code says the
+ * next prompt retries; any other points to `brigade team join` in the user's own terminal.
  *
  * @example registrationFailureLine("unavailable", true)
  */
@@ -101,8 +101,8 @@ export function registrationFailureLine(code: string, retryable: boolean): strin
 
 /**
  * The one line of a session left disconnected because the adapter's `describe` reports another
- * protocol major (protocol.md §6.13): names `protocol_mismatch`; retrying cannot help, so it points
- * to updating the plugin.
+ * protocol major (docs/spec/protocol.md §6.13): names `protocol_mismatch`; retrying cannot help, so
+ * it points to updating the plugin.
  *
  * @example PROTOCOL_MISMATCH_LINE.includes("(protocol_mismatch)") === true
  */
@@ -112,8 +112,8 @@ export const PROTOCOL_MISMATCH_LINE: string =
 
 /**
  * The SessionStart warning when another `brigade` comes earlier on the Bash tool's PATH than the
- * plugin's (claude-code.md §2). Names no path (§2.1: the model must never see an absolute tool
- * path).
+ * plugin's (docs/spec/claude-code.md §2). Names no path (docs/spec/claude-code.md §2.1: the model
+ * must never see an absolute tool path).
  *
  * @example SHADOWED_BRIGADE_LINE.startsWith("Brigade: ") === true
  */
@@ -123,7 +123,8 @@ export const SHADOWED_BRIGADE_LINE: string =
 
 /**
  * The line printed when `claude_inbound_setting` added `"crossSessionInbound": "accept"` to the
- * user settings (claude-code.md §4): says what changed and why, names the file, never its path.
+ * user settings (docs/spec/claude-code.md §4): says what changed and why, names the file, never its
+ * path.
  *
  * @example INBOUND_SETTING_ADDED_LINE.startsWith("Brigade: ") === true
  */
@@ -132,9 +133,9 @@ export const INBOUND_SETTING_ADDED_LINE: string =
   "so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 
 /**
- * The held notice (claude-code.md §7.3), printed on every prompt while anything is held: the count
- * and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the user's
- * own terminal.
+ * The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
+ * the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
+ * user's own terminal.
  *
  * @example heldLine(["api", "web"]) === "Brigade: 2 teammate messages are held (from api, web). The user can review and release them with `brigade inbox` in their own terminal."
  */

@@ -1,6 +1,9 @@
 import { HOOK_LIMITS } from "./hook-limits.ts";
 
-/** Every line a hook prints starts with this, so it cannot pass for the user's text (§7.6). */
+/**
+ * Every line a hook prints starts with this, so it cannot pass for the user's text
+ * (docs/spec/claude-code.md §7.6).
+ */
 export const HOOK_LINE_PREFIX = "Brigade: ";
 
 const LINE_BREAK = /[\r\n]/;
@@ -16,10 +19,10 @@ function codePoints(s: string): number {
 }
 
 /**
- * A hook's stdout (claude-code.md §1.3, §7.6): plain lines, at most 10,000 code points in all
- * (each line's code points + 1 for its newline). Brigade's own lines must start `Brigade: ` and be
- * one line; a block (a polled frame, formats.md §2.9) is added whole or not at all. Because every
- * first line starts `Brigade: `, the output never begins with `{`.
+ * A hook's stdout (docs/spec/claude-code.md §1.3, §7.6): plain lines, at most 10,000 code points in
+ * all (each line's code points + 1 for its newline). Brigade's own lines must start `Brigade: ` and
+ * be one line; a block (a polled frame, docs/spec/formats.md §2.9) is added whole or not at all.
+ * Because every first line starts `Brigade: `, the output never begins with `{`.
  *
  * @example const out = new HookOutput(); out.line("Brigade: hello"); out.text() === "Brigade: hello\n"
  */

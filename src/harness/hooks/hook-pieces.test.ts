@@ -33,7 +33,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("stdin document (§1.2)", () => {
+describe("stdin document (docs/spec/claude-code.md §1.2)", () => {
   test("reads the listed members, tolerates unknown ones, never exposes prompt", () => {
     const r = parseHookInput(
       enc(
@@ -64,7 +64,7 @@ describe("stdin document (§1.2)", () => {
   });
 });
 
-describe("plugin options (§6.2)", () => {
+describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
   test("defaults apply when nothing is set", () => {
     expect(readPluginOptions({})).toEqual({
       configDir: "",
@@ -169,7 +169,7 @@ describe("plugin options (§6.2)", () => {
   });
 });
 
-describe("output discipline (§1.3, §7.6)", () => {
+describe("output discipline (docs/spec/claude-code.md §1.3, §7.6)", () => {
   test("lines must start with the prefix, one line each; the budget counts code points + 1", () => {
     const out = new HookOutput(20);
     expect(() => out.line("hello")).toThrow(TypeError);
@@ -275,7 +275,7 @@ describe("closeMappedSession", () => {
   });
 });
 
-describe("describeAdapter (protocol.md §6.13, §8)", () => {
+describe("describeAdapter (docs/spec/protocol.md §6.13, §8)", () => {
   const adapterWith = (describe: () => Promise<unknown>) => ({ describe }) as unknown as Adapter;
   const real = {
     protocol_version: "1",
@@ -325,7 +325,7 @@ describe("describeAdapter (protocol.md §6.13, §8)", () => {
   });
 });
 
-describe("label option → human_label (§6.2)", () => {
+describe("label option → human_label (docs/spec/claude-code.md §6.2)", () => {
   test("account (the default) and none send nothing; other text is one sanitised line ≤ 128 cp", () => {
     expect(humanLabelOf(readPluginOptions({}).label)).toBeUndefined();
     expect(humanLabelOf("account")).toBeUndefined();
@@ -340,7 +340,7 @@ describe("label option → human_label (§6.2)", () => {
   });
 });
 
-describe("PATH shadowing (§2)", () => {
+describe("PATH shadowing (docs/spec/claude-code.md §2)", () => {
   test("the warning names no path", () => {
     expect(SHADOWED_BRIGADE_LINE.startsWith("Brigade: ")).toBe(true);
     expect(SHADOWED_BRIGADE_LINE).toContain("another `brigade` command earlier on PATH");

@@ -1,7 +1,7 @@
 /**
- * The three Claude Code hooks (claude-code.md §1, §6.2, §7.3, §7.6) and their I/O: stdin, plugin
- * options, output discipline, and the SessionStart, UserPromptSubmit and SessionEnd flows. What
- * the host itself does (registry, settings, socket, names) is in `../claude-code/`.
+ * The three Claude Code hooks (docs/spec/claude-code.md §1, §6.2, §7.3, §7.6) and their I/O: stdin,
+ * plugin options, output discipline, and the SessionStart, UserPromptSubmit and SessionEnd flows.
+ * What the host itself does (registry, settings, socket, names) is in `../claude-code/`.
  * docs/42-hooks.md.
  */
 

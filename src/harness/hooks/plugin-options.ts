@@ -10,8 +10,9 @@ import { readLocalFile } from "../../local-files/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 
 /**
- * The plugin options a hook reads (claude-code.md §6.2), every default applied here because Claude
- * Code exports only the values a user set (`CLAUDE_PLUGIN_OPTION_<KEY upper-cased>`).
+ * The plugin options a hook reads (docs/spec/claude-code.md §6.2), every default applied here
+ * because Claude Code exports only the values a user set (`CLAUDE_PLUGIN_OPTION_<KEY
+ * upper-cased>`).
  *
  * @example readPluginOptions({}).teamInbound === "accept"
  */
@@ -36,7 +37,8 @@ export interface PluginOptions {
   readonly shareWorkspaceLabel: boolean;
   /**
    * `claude_inbound_setting` [true]: in a session that bypasses permission prompts, insert
-   * `"crossSessionInbound": "accept"` into the user settings.json when the key is absent (§4).
+   * `"crossSessionInbound": "accept"` into the user settings.json when the key is absent
+   * (docs/spec/claude-code.md §4).
    */
   readonly claudeInboundSetting: boolean;
 }
@@ -89,12 +91,12 @@ export function readPluginOptions(
 }
 
 /**
- * The registration `human_label` the `label` option asks for (claude-code.md §6.2): `account`
- * (the default) and `none` send none; any other text is sent as that literal label, one line
- * through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
+ * The registration `human_label` the `label` option asks for (docs/spec/claude-code.md §6.2):
+ * `account` (the default) and `none` send none; any other text is sent as that literal label, one
+ * line through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
  * **[ours]** `account` means "the Claude account email", but the spec names no source for that
  * email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
- * `human_label` only when the membership has none (protocol.md §4.3).
+ * `human_label` only when the membership has none (docs/spec/protocol.md §4.3).
  *
  * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
  */
@@ -105,8 +107,9 @@ export function humanLabelOf(label: string): string | undefined {
 }
 
 /**
- * Why the `frame` / `frame_file` options leave a session disconnected (claude-code.md §6.2,
- * formats.md §2.6): the frame reasons plus `relative_path` (a `frame_file` that is not absolute).
+ * Why the `frame` / `frame_file` options leave a session disconnected
+ * (docs/spec/claude-code.md §6.2, docs/spec/formats.md §2.6): the frame reasons plus
+ * `relative_path` (a `frame_file` that is not absolute).
  *
  * @example FRAME_OPTION_REASONS.includes("relative_path") === true
  */
@@ -140,11 +143,11 @@ function refused(reason: FrameOptionReason): FrameOptionResult {
 }
 
 /**
- * The frame instruction of the options (formats.md §2.6): `frame` through `parseLevel`; then, when
- * `frame_file` is set, the `custom` level with the file's folded clause — the path must be
- * absolute (`relative_path`), name a regular file (symlinks followed; `frame_file_unreadable`) of
- * at most 4096 bytes (`frame_file_too_large`), then `clauseFromFile`. Read once, at SessionStart.
- * The message is fixed per reason: never the path or the content. Never throws.
+ * The frame instruction of the options (docs/spec/formats.md §2.6): `frame` through `parseLevel`;
+ * then, when `frame_file` is set, the `custom` level with the file's folded clause — the path must
+ * be absolute (`relative_path`), name a regular file (symlinks followed; `frame_file_unreadable`)
+ * of at most 4096 bytes (`frame_file_too_large`), then `clauseFromFile`. Read once, at
+ * SessionStart. The message is fixed per reason: never the path or the content. Never throws.
  *
  * @example resolveFrameInstruction(readPluginOptions({ CLAUDE_PLUGIN_OPTION_FRAME: "strict" })) // { ok: true, instruction: { level: "strict", custom: "" } }
  */

@@ -21,13 +21,14 @@ export interface PollResult {
 const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
 
 /**
- * The poll fallback (formats.md §2.9, claude-code.md §7.3): `message receive` (limit 50, capped by
- * `receiveMs`), release requests from the terminal, then every envelope through the inbound
- * pipeline (delivery `poll`, the map's policy, team name and frame level; seen and pending files
- * keyed by our session id). Notices print as one line each; a message prints as `POLL_PREAMBLE`
- * then the bare frame, all or nothing within the hook's 10,000-code-point budget. Printing stops at
- * the first item that does not fit; items not printed are reported failed (not acked). Then one
- * `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never throws.
+ * The poll fallback (docs/spec/formats.md §2.9, docs/spec/claude-code.md §7.3): `message receive`
+ * (limit 50, capped by `receiveMs`), release requests from the terminal, then every envelope
+ * through the inbound pipeline (delivery `poll`, the map's policy, team name and frame level; seen
+ * and pending files keyed by our session id). Notices print as one line each; a message prints as
+ * `POLL_PREAMBLE` then the bare frame, all or nothing within the hook's 10,000-code-point budget.
+ * Printing stops at the first item that does not fit; items not printed are reported failed (not
+ * acked). Then one `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never
+ * throws.
  *
  * @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, receiveMs: 4000, ackMs: 500 });
  */

@@ -33,8 +33,8 @@ import { startWatcherFromHook } from "./start-watcher.ts";
 const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /**
- * The UserPromptSubmit hook (claude-code.md §7.3), inside its 4.5 s budget: no map and a retry
- * marker older than a minute → one registration retry (the marker's time is renewed first);
+ * The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
+ * retry marker older than a minute → one registration retry (the marker's time is renewed first);
  * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
  * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
  * `permission_mode` (only this event carries it) and the settings-scan policy in the
@@ -159,8 +159,9 @@ async function announcePolicy(ctx: HookContext, map: ByPidMap, deadline: number)
 }
 
 /**
- * `claude_inbound_setting` (claude-code.md §4): only in a session that bypasses permission prompts
- * (`permission_mode` is reported by this event alone) and while the option is on.
+ * `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
+ * permission prompts (`permission_mode` is reported by this event alone) and while the option is
+ * on.
  */
 function applyInboundSetting(input: HookInput, ctx: HookContext, out: HookOutput): void {
   if (input.permission_mode !== "bypassPermissions") return;

@@ -19,11 +19,11 @@ const BUDGET_MS: Readonly<Record<HookEvent, number>> = {
 };
 
 /**
- * Runs one hook event within its internal budget (claude-code.md §1.4: SessionStart 55 s, prompt
- * 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: ` lines,
- * at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout reaches no
- * one) and for an unusable stdin (logged). When the budget runs out, what was printed so far is
- * returned and the flow is abandoned. Never throws: the caller always exits 0.
+ * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
+ * prompt 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: `
+ * lines, at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout
+ * reaches no one) and for an unusable stdin (logged). When the budget runs out, what was printed so
+ * far is returned and the flow is abandoned. Never throws: the caller always exits 0.
  *
  * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
  */

@@ -82,7 +82,7 @@ function workspaceLabel(options: PluginOptions, team: ConnectTeam): string | und
 
 /**
  * A live watcher of another Claude process serves `sessionId` (its original process still runs):
- * a resume would re-open a live session (claude-code.md §1.5), so it is skipped.
+ * a resume would re-open a live session (docs/spec/claude-code.md §1.5), so it is skipped.
  */
 function ownedByOtherWatcher(request: ConnectRequest, sessionId: string): boolean {
   let names: string[];
@@ -108,7 +108,7 @@ function failure(error: unknown): ConnectResult {
 
 /**
  * Registers, resumes or renews this Claude process's Brigade session and writes its by-pid map and
- * by-native hint (claude-code.md §7.3):
+ * by-native hint (docs/spec/claude-code.md §7.3):
  * 0. the adapter's `describe` (offline): an unequal protocol major → `protocol_mismatch`, nothing
  *    registered; its `capabilities` decide the optional members (`workspace_label` needs
  *    `session.workspace_label`, `human_label` `session.human_label`, a resume `session.resume`, a

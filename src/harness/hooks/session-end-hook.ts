@@ -11,11 +11,11 @@ import { hookSession } from "./session-start-hook.ts";
 export const CONTINUING_END_KINDS: readonly string[] = ["clear", "resume"];
 
 /**
- * The SessionEnd hook (claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume` it does
- * nothing: the SessionStart that follows in the same process renews or replaces the map, replaces
- * the watcher and closes the old session. Otherwise: delete the by-pid map (the watcher also exits
- * when its map is gone) and the retry marker, keep the by-native hint, then stop the watcher and
- * `session close` (capped at 1 s) side by side. Prints nothing. Never throws.
+ * The SessionEnd hook (docs/spec/claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume`
+ * it does nothing: the SessionStart that follows in the same process renews or replaces the map,
+ * replaces the watcher and closes the old session. Otherwise: delete the by-pid map (the watcher
+ * also exits when its map is gone) and the retry marker, keep the by-native hint, then stop the
+ * watcher and `session close` (capped at 1 s) side by side. Prints nothing. Never throws.
  *
  * @example await runSessionEnd(input, ctx);
  */

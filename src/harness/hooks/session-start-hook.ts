@@ -70,8 +70,9 @@ export function hookSession(ctx: HookContext): HookSession | undefined {
 }
 
 /**
- * The effective inbound policy (claude-code.md §4): the `team_inbound` option, unless the settings
- * scan found a `crossSessionInbound` other than `accept` — then `refuse`, with one warning line.
+ * The effective inbound policy (docs/spec/claude-code.md §4): the `team_inbound` option, unless the
+ * settings scan found a `crossSessionInbound` other than `accept` — then `refuse`, with one warning
+ * line.
  *
  * @example effectivePolicy("accept", [".claude/settings.json"]) === "refuse"
  */
@@ -170,13 +171,14 @@ export async function connectFromHook(
 }
 
 /**
- * The SessionStart hook (claude-code.md §7.3). `source: compact` keeps the registration and only
- * refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and prints
- * the context line again, since compaction dropped it from the model's context. Any other source
- * runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
- * warning line when another `brigade` comes earlier on PATH than the plugin's (§2). Idempotent per `CLAUDE_PID`: the same
- * native session is renewed, a new one (after `/clear`) is registered and the old one retired.
- * Never throws; the caller prints `out` and exits 0.
+ * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
+ * and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
+ * prints the context line again, since compaction dropped it from the model's context. Any other
+ * source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
+ * warning line when another `brigade` comes earlier on PATH than the plugin's
+ * (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
+ * new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
+ * `out` and exits 0.
  *
  * @example await runSessionStart(input, ctx, out);
  */

@@ -1,6 +1,6 @@
 /**
- * The inbound pipeline's fixed limits (claude-code.md §7.5). Units are in the names: bytes, ms or a
- * count of messages.
+ * The inbound pipeline's fixed limits (docs/spec/claude-code.md §7.5). Units are in the names:
+ * bytes, ms or a count of messages.
  *
  * @example INBOUND_LIMITS.queueCap === 50
  */

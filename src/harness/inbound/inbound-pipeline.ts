@@ -56,7 +56,7 @@ export type OfferResult =
  * One item handed out by {@link InboundPipeline.next}. A notice is one line of Brigade's own text
  * (`Brigade: …`); a message carries the bare `frame` and the `text` to deliver: the frame wrapped
  * by `wrap` (delivery `socket`) or the bare frame (delivery `poll`; the printer puts
- * `POLL_PREAMBLE` on the line before it, formats.md §2.9).
+ * `POLL_PREAMBLE` on the line before it, docs/spec/formats.md §2.9).
  *
  * @example if (item.kind === "message") post(item.text);
  */
@@ -117,8 +117,8 @@ interface IdenticalEntry {
 const SWEEP_THRESHOLD = 1_024;
 
 /**
- * The inbound pipeline of claude-code.md §7.5, shared by the watcher (socket) and the prompt-hook
- * poll: pure, clock and body hash injected, one instance per Brigade session of ours.
+ * The inbound pipeline of docs/spec/claude-code.md §7.5, shared by the watcher (socket) and the
+ * prompt-hook poll: pure, clock and body hash injected, one instance per Brigade session of ours.
  *
  * 1. `offer(candidate)` runs steps 1–6: loose validation (plus the safe-id rule), dedupe (LRU of
  *    2,000 + the seen store), policy (`refuse` → nothing; `hold` → a pending record, cap 100),

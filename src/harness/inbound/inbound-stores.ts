@@ -13,9 +13,9 @@ export interface SeenStore {
 }
 
 /**
- * A `hold` record (claude-code.md §7.1): everything a human needs to decide, **never the body**.
- * Text members are already sanitised (`sender_name` by `noticeName`, `summary` by `oneLine` to
- * 200 cp, `principal_ref` by `sanitizeId`); ids are safe ids. Times are ms since the epoch.
+ * A `hold` record (docs/spec/claude-code.md §7.1): everything a human needs to decide, **never the
+ * body**. Text members are already sanitised (`sender_name` by `noticeName`, `summary` by `oneLine`
+ * to 200 cp, `principal_ref` by `sanitizeId`); ids are safe ids. Times are ms since the epoch.
  *
  * @example const r: PendingRecord = { message_id: "m-1", sender_name: "api", sender_session_id: "s-1", principal_ref: "p-1", summary: "", created_at: "2026-10-02T09:15:42Z", held_at: 0 };
  */

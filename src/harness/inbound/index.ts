@@ -1,6 +1,6 @@
 /**
- * The inbound pipeline (claude-code.md §7.5): pure, clock injected, shared by the watcher and the
- * prompt-hook poll.
+ * The inbound pipeline (docs/spec/claude-code.md §7.5): pure, clock injected, shared by the watcher
+ * and the prompt-hook poll.
  */
 export { INBOUND_LIMITS } from "./inbound-limits.ts";
 export type { InboundMessage } from "./inbound-message.ts";

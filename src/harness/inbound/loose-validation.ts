@@ -4,9 +4,9 @@ import type { InboundMessage } from "./inbound-message.ts";
 import { isSafeId } from "./safe-id.ts";
 
 /**
- * Why step 1 (loose validation, claude-code.md §7.5) rejected a candidate: fixed tokens for the
- * warn log, never the offending value. `*_invalid` = missing, not a string or empty; `*_unsafe`
- * = outside `[A-Za-z0-9_-]{1,64}` (ours: ids are printed into a shell command).
+ * Why step 1 (loose validation, docs/spec/claude-code.md §7.5) rejected a candidate: fixed tokens
+ * for the warn log, never the offending value. `*_invalid` = missing, not a string or empty;
+ * `*_unsafe` = outside `[A-Za-z0-9_-]{1,64}` (ours: ids are printed into a shell command).
  *
  * @example INBOUND_REJECTION_REASONS.includes("body_too_long") === true
  */

@@ -1,6 +1,6 @@
 /**
  * The injection pacer: keeps the watcher's socket posts inside Claude Code's receiver limits
- * (claude-code.md §0 item 4, §3.3).
+ * (docs/spec/claude-code.md §0 item 4, §3.3).
  */
 export {
   InjectionPacer,

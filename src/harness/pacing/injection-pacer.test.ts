@@ -113,8 +113,8 @@ describe("InjectionPacer: posts outstanding", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// A tiny pure model of Claude Code 2.1.328's receiver (claude-code.md §0 item 4, §3.3), and a
-// simulated watcher that posts through the pacer. The model charges a token before the repeat
+// A tiny pure model of Claude Code 2.1.328's receiver (docs/spec/claude-code.md §0 item 4, §3.3),
+// and a simulated watcher that posts through the pacer. The model charges a token before the repeat
 // check and treats every post (even one it drops) as the sender's previous post: the strictest
 // reading of the facts.
 // ---------------------------------------------------------------------------------------------

@@ -46,7 +46,8 @@ export interface InjectionPacerOptions {
 
 /**
  * Paces the watcher's posts to one Claude Code inbox socket so Claude Code never discards one
- * (claude-code.md §0 item 4, §3.3). The watcher is ONE sender for Claude Code; the pacer keeps:
+ * (docs/spec/claude-code.md §0 item 4, §3.3). The watcher is ONE sender for Claude Code; the pacer
+ * keeps:
  *
  * 1. a mirror token bucket smaller and slower than Claude Code's (25 refilling 0.4/s vs 30 and
  *    0.5/s), so a post allowed by the mirror is always allowed by Claude Code;
@@ -163,9 +164,9 @@ export class InjectionPacer {
   }
 
   /**
-   * Feeds one reading of the session registry's `status` (claude-code.md §5). `idle` read at least
-   * `idleSettleMs` after our last post means Claude Code has taken everything we posted: the
-   * outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
+   * Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
+   * at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
+   * the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
    *
    * @example pacer.observeActivity(now, "idle");
    */

@@ -1,7 +1,8 @@
 /**
  * What Claude Code 2.1.328 does to socket posts from one sender, after the write succeeded
- * (claude-code.md §0 item 4, §3.3). A post that breaks one of these is discarded silently, after
- * we could already have acknowledged it: these are the limits the pacer must never reach.
+ * (docs/spec/claude-code.md §0 item 4, §3.3). A post that breaks one of these is discarded
+ * silently, after we could already have acknowledged it: these are the limits the pacer must never
+ * reach.
  *
  * - `bucketCapacity` / `refillPerSecond`: a token bucket of 30 refilling 0.5 per second.
  * - `repeatWindowMs`: a post byte-identical to the sender's previous post within 30 s is dropped.

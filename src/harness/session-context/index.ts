@@ -1,7 +1,7 @@
 /**
  * What every session-bound CLI command shares: finding the session through `CLAUDE_PID` (the
  * by-pid map trust boundary plus the adapter bound to its profile), one fixed line per failure,
- * and the sanitised display of remote text (claude-code.md §7.2, §7.6).
+ * and the sanitised display of remote text (docs/spec/claude-code.md §7.2, §7.6).
  */
 export { BAP_ERROR_SENTENCES, bapErrorLine } from "./bap-error-line.ts";
 export {

@@ -7,8 +7,8 @@ export const EMPTY_FIELD = "-";
 
 /**
  * A remote name (session, team, sender) as the session CLI prints it: `sanitizeAttribute`
- * (formats.md §1.5: R1–R5, no `"` `<` `>` newline, first 64 code points), then each tab becomes
- * one space so a name cannot break a column; `-` when nothing is left.
+ * (docs/spec/formats.md §1.5: R1–R5, no `"` `<` `>` newline, first 64 code points), then each tab
+ * becomes one space so a name cannot break a column; `-` when nothing is left.
  *
  * @example displayName("api\t<worker>") === "api worker"
  */

@@ -17,7 +17,7 @@ import { type StateLayout, stateLayout } from "./state-layout.ts";
 
 /**
  * `details.reason` of the `config` error (exit 11) the by-pid map reader fails with
- * (claude-code.md §7.2): `not_in_session` (no `CLAUDE_PID`), `not_registered` (no map),
+ * (docs/spec/claude-code.md §7.2): `not_in_session` (no `CLAUDE_PID`), `not_registered` (no map),
  * `map_not_private` (a symlink, not a regular file, group/other bits, or another owner),
  * `map_malformed` (over 64 KiB, not UTF-8, not one JSON object), `map_invalid` (a member of the
  * wrong shape; `details.field` names it), `map_mismatch` (`claude_pid` is not the file's pid),
@@ -42,12 +42,15 @@ export type ByPidMapReason = (typeof BY_PID_MAP_REASONS)[number];
 /** Largest by-pid map file accepted, bytes (64 KiB). */
 export const MAX_BY_PID_MAP_BYTES = 65_536;
 
-/** `permission_mode` before the first prompt told us (SessionStart carries none, §0 item 1). */
+/**
+ * `permission_mode` before the first prompt told us (SessionStart carries none,
+ * docs/spec/claude-code.md §0 item 1).
+ */
 export const UNKNOWN_PERMISSION_MODE = "unknown";
 
 /**
- * The by-pid map (claude-code.md §7.2), written by SessionStart on every start and read by every
- * session-bound command and the watcher. **Never the token**: no member may name one (the
+ * The by-pid map (docs/spec/claude-code.md §7.2), written by SessionStart on every start and read
+ * by every session-bound command and the watcher. **Never the token**: no member may name one (the
  * validator refuses any member whose name contains `token`). `claude_session_id` never leaves the
  * machine. Paths are absolute or `""`; `adapter_command` is `[]` (bundled) or an argv whose first
  * element is absolute; times are RFC 3339.
@@ -209,7 +212,7 @@ export interface ReadByPidMapOptions {
 
 /**
  * Reads the by-pid map of `CLAUDE_PID` — the trust boundary of every session-bound command
- * (claude-code.md §7.2): resolve the state directory (absolute); open
+ * (docs/spec/claude-code.md §7.2): resolve the state directory (absolute); open
  * `sessions/by-pid/<pid>.json` without following symlinks; a regular file with no group/other
  * bits, owned by `uid` (checked on the descriptor); ≤ 64 KiB; one strict JSON object; every
  * member valid; `claude_pid` equal to the file's pid. Failures are `config` errors with

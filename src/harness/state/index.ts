@@ -1,7 +1,7 @@
 /**
- * The harness's local state (claude-code.md §7.1–§7.2): the state directory, its layout, the
- * `<stem>` rule, private atomic writes, the by-pid map writer and its trust-boundary reader, the
- * seen file and the hold (pending / release) files.
+ * The harness's local state (docs/spec/claude-code.md §7.1–§7.2): the state directory, its layout,
+ * the `<stem>` rule, private atomic writes, the by-pid map writer and its trust-boundary reader,
+ * the seen file and the hold (pending / release) files.
  */
 export {
   BY_PID_MAP_REASONS,

@@ -12,10 +12,11 @@ export type StateDirResult =
   | { readonly ok: false; readonly reason: "state_dir_relative" };
 
 /**
- * `BRIGADE_STATE_DIR` (claude-code.md §7.1): `$XDG_STATE_HOME/brigade` when `XDG_STATE_HOME` is
- * set and non-empty, else `$HOME/.local/state/brigade`. The base must be absolute: a relative
- * `XDG_STATE_HOME` (or a missing/relative `HOME`) fails with `state_dir_relative` rather than
- * resolving against the working directory, where a repository could plant a map. Never throws.
+ * `BRIGADE_STATE_DIR` (docs/spec/claude-code.md §7.1): `$XDG_STATE_HOME/brigade` when
+ * `XDG_STATE_HOME` is set and non-empty, else `$HOME/.local/state/brigade`. The base must be
+ * absolute: a relative `XDG_STATE_HOME` (or a missing/relative `HOME`) fails with
+ * `state_dir_relative` rather than resolving against the working directory, where a repository
+ * could plant a map. Never throws.
  *
  * @example resolveStateDir({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.local/state/brigade" }
  */

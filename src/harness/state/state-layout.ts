@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { fileStem } from "./file-stem.ts";
 
 /**
- * The paths of claude-code.md §7.1 under one state directory. `pid` arguments must be decimal
- * process ids (the caller validated `CLAUDE_PID`); session ids go through {@link fileStem}.
+ * The paths of docs/spec/claude-code.md §7.1 under one state directory. `pid` arguments must be
+ * decimal process ids (the caller validated `CLAUDE_PID`); session ids go through {@link fileStem}.
  *
  * @example stateLayout("/s").seen("s-1") === "/s/state/seen/s-1.json"
  */

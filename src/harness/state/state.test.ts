@@ -128,7 +128,7 @@ describe("state directory and layout", () => {
     );
   });
 
-  test("every path of §7.1", () => {
+  test("every path of docs/spec/claude-code.md §7.1", () => {
     const l = stateLayout("/s");
     expect([
       l.byPid("42"),

@@ -78,8 +78,8 @@ export interface EnsureWatcherOptions {
 const PASSED = ["PATH", "HOME", "TMPDIR", "CLAUDE_CONFIG_DIR"] as const;
 
 /**
- * The watcher's environment, built from an allow-list only (claude-code.md §7.4): `PATH`, `HOME`,
- * `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
+ * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
+ * `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
  * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
  * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
  * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -165,7 +165,8 @@ export async function stopWatcher(options: StopWatcherOptions): Promise<void> {
 }
 
 /**
- * Makes sure a watcher serves `map`'s session for `map.claude_pid` (claude-code.md §7.3–§7.4):
+ * Makes sure a watcher serves `map`'s session for `map.claude_pid`
+ * (docs/spec/claude-code.md §7.3–§7.4):
  *
  * 1. a live watcher (pidfile pid alive with its start token) for the same Brigade session, socket
  *    path, token SHA-256 and {@link watcherVersion} → `running`;

@@ -1,6 +1,6 @@
 /**
- * The watcher (`brigade watch`, claude-code.md §7.4): its files (pidfile, status, notice), the
- * process probe (start token, zombie check), spawning and stopping it, and its loop.
+ * The watcher (`brigade watch`, docs/spec/claude-code.md §7.4): its files (pidfile, status,
+ * notice), the process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
 
 export {

@@ -51,8 +51,8 @@ export function parseProcStat(line: string): ProcStatParse {
 
 /**
  * How a pid looks from here: `alive` (exists, ours to signal, not a zombie), `zombie` (exited
- * but not yet reaped: `kill(pid, 0)` still succeeds — claude-code.md §7.4), `foreign` (exists
- * but belongs to another user: EPERM, treated as pid reuse), `dead` (no such process).
+ * but not yet reaped: `kill(pid, 0)` still succeeds — docs/spec/claude-code.md §7.4), `foreign`
+ * (exists but belongs to another user: EPERM, treated as pid reuse), `dead` (no such process).
  *
  * @example processLiveness(process.pid) === "alive"
  */
@@ -90,8 +90,8 @@ function ps(pid: number, column: string): string | undefined {
 
 /**
  * The process start token of `pid` at the finest grain Node can read without a native module
- * (claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`, clock
- * ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
+ * (docs/spec/claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`,
+ * clock ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
  * resolution: a pid reused within the same second is not told apart). `undefined` when the
  * process is gone or unreadable. Never throws.
  *

@@ -1,6 +1,6 @@
 /**
- * The watcher's restart schedule for a failed message watch (claude-code.md §7.4): jittered
- * exponential backoff between `minMs` and `maxMs`; after `failureLimit` failures within
+ * The watcher's restart schedule for a failed message watch (docs/spec/claude-code.md §7.4):
+ * jittered exponential backoff between `minMs` and `maxMs`; after `failureLimit` failures within
  * `failureWindowMs`, a slow jittered retry around `slowMs` (never giving up).
  *
  * @example const b: WatcherBackoff = WATCHER_BACKOFF;

@@ -14,10 +14,10 @@ import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 export const MAX_WATCHER_FILE_BYTES = 65_536;
 
 /**
- * The watcher pidfile `watchers/<claude_pid>.json` (claude-code.md §7.1, §7.4): written once by
- * the watcher itself, created exclusively. `pid` is the WATCHER's pid; `start_token` its process
- * start token (`processStartToken`); `token_sha256` the SHA-256 hex of the messaging token (never
- * the token); `version` the build the watcher runs (`watcherVersion`).
+ * The watcher pidfile `watchers/<claude_pid>.json` (docs/spec/claude-code.md §7.1, §7.4): written
+ * once by the watcher itself, created exclusively. `pid` is the WATCHER's pid; `start_token` its
+ * process start token (`processStartToken`); `token_sha256` the SHA-256 hex of the messaging token
+ * (never the token); `version` the build the watcher runs (`watcherVersion`).
  *
  * @example const p: WatcherPidfile = { pid: 5150, start_token: "linux:123456", brigade_session_id: "s-1", socket_path: "/tmp/cc-socks/4242.sock", token_sha256: "ab…", version: "0.1.0+1a2b3c4d5e6f" };
  */
@@ -201,11 +201,12 @@ function createExclusive(
 }
 
 /**
- * Takes the pidfile of `claudePid` for `record` (single instance per Claude pid, claude-code.md
- * §7.4). The file is created exclusively (an `O_EXCL` temporary linked into place, so no reader
- * ever sees it half written). When one exists: a live holder (pid alive, same start token) →
- * `busy`; a stale one (pid dead, a zombie, foreign, or alive with another start token; or an
- * unreadable file) is removed compare-then-delete and the creation retried. Never throws.
+ * Takes the pidfile of `claudePid` for `record` (single instance per Claude pid,
+ * docs/spec/claude-code.md §7.4). The file is created exclusively (an `O_EXCL` temporary linked
+ * into place, so no reader ever sees it half written). When one exists: a live holder (pid alive,
+ * same start token) → `busy`; a stale one (pid dead, a zombie, foreign, or alive with another start
+ * token; or an unreadable file) is removed compare-then-delete and the creation retried. Never
+ * throws.
  *
  * @example if (acquirePidfile(layout, "4242", record).outcome !== "acquired") process.exit(0);
  */

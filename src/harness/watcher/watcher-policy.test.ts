@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import {
-  type FakeAdapterOptions,
   fakeWatcherAdapter,
   fakeWatchHandle,
   senderEnvelope,
@@ -196,29 +195,51 @@ test("an ack that fails is fetched again and acked as a duplicate, never posted 
 });
 
 test("heartbeats back off while the server fails them, and resume their pace once one succeeds", async () => {
+  // The clock moves only when the test moves it; ticks still come every 10 ms of real time and
+  // are counted through the probe, so every wait is for an event, not for a time.
+  let clock = Date.now();
+  let ticks = 0;
   let fail = true;
-  const options: FakeAdapterOptions = {
+  const fake = fakeWatcherAdapter({
     heartbeat: async () => {
       if (fail) throw new BapError({ code: "unavailable", message: "x", retryable: true });
       return {};
     },
-  };
-  const fake = fakeWatcherAdapter(options);
-  // Without the back-off, an unsent activity makes every 10 ms tick try again (~100 in 1 s).
+  });
   start(fake.adapter, {
+    now: () => clock,
+    probe: {
+      ...alive,
+      liveness: (pid) => {
+        ticks += 1;
+        return alive.liveness(pid);
+      },
+    },
     heartbeatMs: 60_000,
     backoff: { minMs: 100, maxMs: 1_000, failureLimit: 10, failureWindowMs: 60_000, slowMs: 5_000 },
   });
-  await pause(1_000);
-  const failed = fake.calls.heartbeats.length;
-  expect(failed).toBeGreaterThanOrEqual(2);
-  expect(failed).toBeLessThanOrEqual(6);
+  const heartbeats = () => fake.calls.heartbeats.length;
+  const someTicks = async () => {
+    const from = ticks;
+    await until("20 more ticks", () => ticks >= from + 20);
+  };
+  await until("the first heartbeat", () => heartbeats() === 1);
+  // Without the back-off, an unsent activity makes every tick try again.
+  await someTicks();
+  expect(heartbeats()).toBe(1);
+  clock += 1_000; // the back-off is at most 1 s
+  await until("the retry once the back-off has passed", () => heartbeats() === 2);
+  await someTicks();
+  expect(heartbeats()).toBe(2);
   fail = false;
-  await until("a heartbeat accepted", () => fake.calls.heartbeats.length > failed, 3_000);
-  const accepted = fake.calls.heartbeats.length;
-  await pause(300);
+  clock += 1_000;
+  await until("a heartbeat accepted", () => heartbeats() === 3);
   // Accepted and nothing changed: the next one waits for the 60 s interval.
-  expect(fake.calls.heartbeats.length).toBe(accepted);
+  clock += 59_000;
+  await someTicks();
+  expect(heartbeats()).toBe(3);
+  clock += 1_000;
+  await until("the interval's heartbeat", () => heartbeats() === 4);
 });
 
 test("a tick that throws is logged and the watcher goes on delivering", async () => {

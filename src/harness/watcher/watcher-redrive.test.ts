@@ -39,8 +39,15 @@ async function deliver(
     ...messages.map((message): WatchEvent => ({ event: "message", message })),
   ];
   const acked = new Set<string>();
+  let drained: () => void = () => {};
+  // The first post waits until the watcher has taken the whole burst off the watch, as when
+  // Claude Code's socket is slow to accept: the pipeline then sees every message before any is
+  // posted.
+  const burstOffered = new Promise<void>((resolve) => {
+    drained = resolve;
+  });
   const fake = fakeWatcherAdapter({
-    handles: [fakeWatchHandle(events, { hold: true })],
+    handles: [fakeWatchHandle(events, { hold: true, drained })],
     receive: async () => ({ messages: messages.filter((m) => !acked.has(m.message_id)) }),
   });
   const adapter: Adapter = {
@@ -51,9 +58,6 @@ async function deliver(
     },
   };
   const posted: string[] = [];
-  // The first post waits until the whole burst has been offered, as when Claude Code's socket is
-  // slow to accept: the pipeline then sees every message before any is posted.
-  const burstOffered = new Promise((resolve) => setTimeout(resolve, 300));
   const post = async (options: InboxPostOptions): Promise<InboxPostResult> => {
     await burstOffered;
     posted.push(/--reply-to (m-\d+)/.exec(options.content)?.[1] ?? `notice:${options.content}`);

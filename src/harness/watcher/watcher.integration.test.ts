@@ -323,7 +323,7 @@ describe("the watcher as a detached process (dist)", () => {
     const map = writeMap();
     const pid = String(host.claudePid);
     // A watcher whose socket is wrong cannot post: the message stays unacknowledged.
-    const badSocket = join(mkdtempSync(join(tmpdir(), "cc-")), "none.sock");
+    const badSocket = join(mkdtempSync(join(root, "cc-")), "none.sock");
     mkdirSync(join(badSocket, ".."), { recursive: true });
     const first = await ensureWatcher({
       layout,

@@ -10,7 +10,7 @@ function usageReason(argv: string[]): string | undefined {
   return r.error.details?.reason;
 }
 
-describe("parseAdapterArgv (spec §1.2)", () => {
+describe("parseAdapterArgv (docs/spec/protocol.md §1.2)", () => {
   test("describe has no verb and takes only the common flags", () => {
     expect(parseAdapterArgv(["describe", "--profile", "work", "--log-level=debug"])).toEqual({
       ok: true,

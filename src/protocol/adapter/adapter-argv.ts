@@ -3,7 +3,7 @@ import type { UsageReason } from "../errors/error-reasons.ts";
 import type { ProtocolError } from "../errors/protocol-error.ts";
 import { DEFAULT_RECEIVE_LIMIT, MAX_RECEIVE_LIMIT, MIN_RECEIVE_LIMIT } from "../limits.ts";
 
-/** `--log-level` values (spec §1.2). */
+/** `--log-level` values (docs/spec/protocol.md §1.2). */
 export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
 
 /** A log level. */
@@ -15,7 +15,7 @@ export const ADAPTER_GROUPS = ["describe", "session", "message", "team", "profil
 /** A command group. */
 export type AdapterGroup = (typeof ADAPTER_GROUPS)[number];
 
-/** What a command reads on stdin (spec §1.3, §4.1). */
+/** What a command reads on stdin (docs/spec/protocol.md §1.3, §4.1). */
 export type StdinUse = "none" | "document" | "ndjson" | "adapter_defined";
 
 /** The flags a command accepts besides `--profile` and `--log-level` (which every command takes). */
@@ -50,7 +50,8 @@ const row = (
 ): AdapterCommandSpec => Object.freeze({ flags, required, stdin, tier });
 
 /**
- * The BAP/1 command table (spec §1.2, §4.1), keyed `"<group> <verb>"` (`"describe"` alone).
+ * The BAP/1 command table (docs/spec/protocol.md §1.2, §4.1), keyed `"<group> <verb>"`
+ * (`"describe"` alone).
  *
  * @example
  * ADAPTER_COMMANDS["message receive"].flags; // ["session", "limit"]
@@ -145,7 +146,10 @@ export interface AdapterCommand {
   flags: AdapterFlags;
 }
 
-/** An extra flag an adapter adds to a convention command (spec §1.2: conventions may add flags). */
+/**
+ * An extra flag an adapter adds to a convention command (docs/spec/protocol.md §1.2: conventions
+ * may add flags).
+ */
 export interface ConventionFlagSpec {
   /** Flag name without `--`; must not collide with a BAP/1 flag or be `join-secret`. */
   readonly name: string;
@@ -195,9 +199,9 @@ const fail = (reason: UsageReason, flag?: string): AdapterArgvResult => ({
 });
 
 /**
- * Parses `<group> <verb> [flags]` (spec §1.2) — pure, never throws, never echoes an argument in
- * its error (only flag names we define appear, in `details.flag`). Every failure is `usage`
- * (exit 2) with one of `USAGE_REASONS`:
+ * Parses `<group> <verb> [flags]` (docs/spec/protocol.md §1.2) — pure, never throws, never echoes
+ * an argument in its error (only flag names we define appear, in `details.flag`). Every failure is
+ * `usage` (exit 2) with one of `USAGE_REASONS`:
  * - `--join-secret` (any form, anywhere) → `secret_on_argv`, checked first;
  * - unknown group or verb → `unknown_command`; a flag the command does not take → `unknown_flag`
  *   (flags are per command: `describe --include-offline` fails);

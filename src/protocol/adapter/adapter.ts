@@ -52,10 +52,10 @@ export interface ProfileInitOptions extends AdapterCallOptions {
 }
 
 /**
- * A running `message watch` (spec §5). Iterate it (or `events`) for events: exactly one `ready`
- * first, then `message`, `status`, `acked`, `heartbeat_ok`, `error`. After an `error` event with
- * `retryable: false` the iteration ends (the process binding exits with the code's status).
- * Unknown event kinds never reach the iterator.
+ * A running `message watch` (docs/spec/protocol.md §5). Iterate it (or `events`) for events:
+ * exactly one `ready` first, then `message`, `status`, `acked`, `heartbeat_ok`, `error`. After an
+ * `error` event with `retryable: false` the iteration ends (the process binding exits with the
+ * code's status). Unknown event kinds never reach the iterator.
  *
  * @example
  * const watch = adapter.messageWatch("s-51d0");
@@ -77,11 +77,12 @@ export interface WatchHandle extends AsyncIterable<WatchEvent> {
 }
 
 /**
- * The in-process binding of BAP/1: one method per verb of the command table (spec §4.1), taking
- * and returning the wire shapes and failing (rejecting) with a `BapError` carrying the same error
- * object an adapter process would print. Exit statuses exist only at the process boundary. The
- * adapter instance is bound to one profile. Convention methods are optional: an adapter without
- * the capability leaves them out (`brigade adapter` then answers `usage`).
+ * The in-process binding of BAP/1: one method per verb of the command table
+ * (docs/spec/protocol.md §4.1), taking and returning the wire shapes and failing (rejecting) with a
+ * `BapError` carrying the same error object an adapter process would print. Exit statuses exist
+ * only at the process boundary. The adapter instance is bound to one profile. Convention methods
+ * are optional: an adapter without the capability leaves them out (`brigade adapter` then answers
+ * `usage`).
  *
  * @example
  * const result = await adapter.messageSend({ sender_session_id: "s-2b8e", recipient_session_id: "s-51d0", body: "hi" });
@@ -107,7 +108,7 @@ export interface Adapter {
   /** `session close --session <id>`; idempotent. */
   sessionClose(sessionId: string, options?: AdapterCallOptions): Promise<SessionCloseResult>;
 
-  /** `message send` (check order spec §6.16). */
+  /** `message send` (check order docs/spec/protocol.md §6.16). */
   messageSend(request: SendRequest, options?: AdapterCallOptions): Promise<SendResponse>;
   /** `message receive --session <id> [--limit <n>]`; one-shot, never acks. */
   messageReceive(sessionId: string, options?: ReceiveOptions): Promise<ReceiveResult>;

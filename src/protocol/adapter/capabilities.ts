@@ -1,6 +1,7 @@
 /**
- * Every capability string BAP/1 defines (spec §8), in registry order. A `DescribeResult` may list
- * others: consumers ignore unknown strings. `message.receive` is required in v1.
+ * Every capability string BAP/1 defines (docs/spec/protocol.md §8), in registry order. A
+ * `DescribeResult` may list others: consumers ignore unknown strings. `message.receive` is required
+ * in v1.
  *
  * @example
  * if (describe.capabilities.includes("message.watch.push")) mode = "push";
@@ -25,10 +26,10 @@ export const CAPABILITIES = [
   "delivery.processed",
 ] as const;
 
-/** A capability string BAP/1 defines (spec §8). */
+/** A capability string BAP/1 defines (docs/spec/protocol.md §8). */
 export type Capability = (typeof CAPABILITIES)[number];
 
-/** The one capability every v1 adapter MUST advertise (spec §4.2). */
+/** The one capability every v1 adapter MUST advertise (docs/spec/protocol.md §4.2). */
 export const REQUIRED_CAPABILITY: Capability = "message.receive";
 
 /**

@@ -4,8 +4,8 @@ import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
  * The result of an adapter-defined convention verb: `profile init` / `status` / `reset` /
- * `revoke-credentials` and `team rotate-secret` / `revoke-member` / `transfer` (spec §4.1). Any
- * JSON object; a `profile` result never carries a secret.
+ * `revoke-credentials` and `team rotate-secret` / `revoke-member` / `transfer`
+ * (docs/spec/protocol.md §4.1). Any JSON object; a `profile` result never carries a secret.
  *
  * @example
  * const status: ConventionResult = { profile: "default", state: "joined" };

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../limits.ts";
 import { validateDescribeResult } from "./describe-result.ts";
 
-// The spec's §4.2 example, verbatim.
+// The docs/spec/protocol.md §4.2 example, verbatim.
 const example = {
   protocol_version: "1",
   adapter: { name: "brigade-adapter-http", version: "0.3.0" },
@@ -63,7 +63,7 @@ function errorOf(value: unknown) {
   return r.ok ? undefined : r.error;
 }
 
-describe("validateDescribeResult (spec §4.2)", () => {
+describe("validateDescribeResult (docs/spec/protocol.md §4.2)", () => {
   test("accepts the spec example unchanged", () => {
     expect(validateDescribeResult(example)).toEqual({ ok: true, value: example });
   });

@@ -24,13 +24,13 @@ export interface AdapterIdentity {
   version: string;
 }
 
-/** `delivery.ack_state` values; `processed` is reserved (spec §4.2, §8). */
+/** `delivery.ack_state` values; `processed` is reserved (docs/spec/protocol.md §4.2, §8). */
 export const ACK_STATES = ["injected", "processed"] as const;
 
 /** What an ack means: `injected` in v1. */
 export type AckState = (typeof ACK_STATES)[number];
 
-/** `DescribeResult.delivery` (spec §4.2). */
+/** `DescribeResult.delivery` (docs/spec/protocol.md §4.2). */
 export interface DeliveryContract {
   /** Always `at_least_once`. */
   guarantee: "at_least_once";
@@ -47,8 +47,8 @@ export interface RateBudget {
 }
 
 /**
- * `DescribeResult.limits` (spec §4.2, §7): every member present and a positive integer; an adapter
- * advertises exactly `PROTOCOL_LIMITS`.
+ * `DescribeResult.limits` (docs/spec/protocol.md §4.2, §7): every member present and a positive
+ * integer; an adapter advertises exactly `PROTOCOL_LIMITS`.
  */
 export interface DescribeLimits {
   max_body_bytes: number;
@@ -75,14 +75,17 @@ export interface LeaseRange {
   max_seconds: number;
 }
 
-/** `DescribeResult.retention`: the adapter's retention, in seconds (floors in spec §6.9). */
+/**
+ * `DescribeResult.retention`: the adapter's retention, in seconds (floors in
+ * docs/spec/protocol.md §6.9).
+ */
 export interface RetentionPolicy {
   unacked_message_seconds: number;
   acked_message_seconds: number;
   closed_session_seconds: number;
 }
 
-/** `profile.state` values (spec §4.2), computed from local files only. */
+/** `profile.state` values (docs/spec/protocol.md §4.2), computed from local files only. */
 export const PROFILE_STATES = ["unconfigured", "unauthenticated", "not_member", "joined"] as const;
 
 /** A profile state. */
@@ -105,12 +108,13 @@ export interface JoinedProfileSummary {
   human_label?: string;
 }
 
-/** `DescribeResult.profile` (spec §4.2). */
+/** `DescribeResult.profile` (docs/spec/protocol.md §4.2). */
 export type ProfileSummary = UnboundProfileSummary | JoinedProfileSummary;
 
 /**
- * The `describe` result (spec §4.2). All members required; `capabilities` MUST include
- * `message.receive` and may include strings unknown to us (kept, ignored by feature checks).
+ * The `describe` result (docs/spec/protocol.md §4.2). All members required; `capabilities` MUST
+ * include `message.receive` and may include strings unknown to us (kept, ignored by feature
+ * checks).
  *
  * @example
  * const r = validateDescribeResult(JSON.parse(stdout).result);
@@ -228,10 +232,11 @@ export function readProtocolVersion(object: WireObject, prefix: string): Protoco
 }
 
 /**
- * Validates a `describe` result (spec §4.2). A `protocol_version` other than `"1"` fails with
- * `protocol_mismatch` (exit 10, §6.13); every other failure is `invalid_input` naming the member
- * (`limits.max_body_bytes`, `lease.min_seconds`, …). A missing `message.receive` capability fails
- * with `field = "capabilities"`, `reason = "invalid_value"`. Unknown members are dropped.
+ * Validates a `describe` result (docs/spec/protocol.md §4.2). A `protocol_version` other than `"1"`
+ * fails with `protocol_mismatch` (exit 10, docs/spec/protocol.md §6.13); every other failure is
+ * `invalid_input` naming the member (`limits.max_body_bytes`, `lease.min_seconds`, …). A missing
+ * `message.receive` capability fails with `field = "capabilities"`, `reason = "invalid_value"`.
+ * Unknown members are dropped.
  *
  * @example
  * validateDescribeResult({ protocol_version: "2" }).ok === false; // code "protocol_mismatch"

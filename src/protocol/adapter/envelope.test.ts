@@ -11,13 +11,13 @@ import {
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-// The spec's §3.1 examples, verbatim.
+// The docs/spec/protocol.md §3.1 examples, verbatim.
 const okExample =
   '{"ok": true, "protocol_version": "1", "result": {"session_id": "s-51d0", "state": "offline"}}';
 const errorExample =
   '{"ok": false, "protocol_version": "1", "error": {"code": "rate_limited", "message": "the send rate limit for this session is exhausted", "retryable": true, "retry_after_ms": 41250, "details": {"reason": "send_per_minute"}}}';
 
-describe("envelopes (spec §3.1)", () => {
+describe("envelopes (docs/spec/protocol.md §3.1)", () => {
   test("builders produce the spec's shapes, one line each", () => {
     expect(envelopeLine(okEnvelope({ session_id: "s-51d0", state: "offline" }))).toBe(
       `${JSON.stringify(JSON.parse(okExample))}\n`,

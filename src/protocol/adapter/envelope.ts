@@ -16,14 +16,14 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 import { readProtocolVersion } from "./describe-result.ts";
 
-/** A successful result envelope (spec §3.1). */
+/** A successful result envelope (docs/spec/protocol.md §3.1). */
 export interface OkEnvelope<T = JsonObject> {
   ok: true;
   protocol_version: ProtocolVersion;
   result: T;
 }
 
-/** A failed result envelope (spec §3.1). */
+/** A failed result envelope (docs/spec/protocol.md §3.1). */
 export interface ErrorEnvelope {
   ok: false;
   protocol_version: ProtocolVersion;
@@ -32,7 +32,7 @@ export interface ErrorEnvelope {
 
 /**
  * The one JSON document an adapter writes to stdout for every command but `message watch`
- * (spec §1.4, §3.1): `result` present iff `ok`, `error` iff not.
+ * (docs/spec/protocol.md §1.4, §3.1): `result` present iff `ok`, `error` iff not.
  *
  * @example
  * {"ok": true, "protocol_version": "1", "result": {"session_id": "s-51d0", "state": "offline"}}
@@ -63,8 +63,8 @@ export function errorEnvelope(error: ProtocolError | BapError): ErrorEnvelope {
 }
 
 /**
- * The stdout text of an envelope: compact JSON plus exactly one `\n` (spec §1.4), with U+2028
- * and U+2029 escaped as in {@link ndjsonLine}.
+ * The stdout text of an envelope: compact JSON plus exactly one `\n` (docs/spec/protocol.md §1.4),
+ * with U+2028 and U+2029 escaped as in {@link ndjsonLine}.
  *
  * @example
  * envelopeLine(okEnvelope({})) === '{"ok":true,"protocol_version":"1","result":{}}\n';
@@ -101,10 +101,10 @@ export function validateEnvelope(value: unknown): ValidationResult<Envelope> {
 }
 
 /**
- * The harness's reading of an adapter's whole stdout (spec §1.6): over 4 MiB → `internal`
- * `stdout_overflow`; not one JSON document → `internal` `stdout_not_json`; not a valid envelope →
- * `internal` `stdout_invalid_envelope` (a `protocol_version` mismatch stays `protocol_mismatch`).
- * Never throws.
+ * The harness's reading of an adapter's whole stdout (docs/spec/protocol.md §1.6): over 4 MiB →
+ * `internal` `stdout_overflow`; not one JSON document → `internal` `stdout_not_json`; not a valid
+ * envelope → `internal` `stdout_invalid_envelope` (a `protocol_version` mismatch stays
+ * `protocol_mismatch`). Never throws.
  *
  * @example
  * decodeEnvelopeOutput(new TextEncoder().encode('{"ok":true,"protocol_version":"1","result":{}}\n'));

@@ -38,7 +38,7 @@ function isJsonWhitespaceOnly(bytes: Uint8Array): boolean {
 }
 
 /**
- * Reads one stdin JSON document (spec §1.3, §2.1) and never throws. In order:
+ * Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
  * - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
  *   `actual` (the bytes given), `unit = "bytes"`;
  * - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;

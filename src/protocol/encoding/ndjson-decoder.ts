@@ -36,11 +36,11 @@ export interface NdjsonDecoderOptions {
 const NEWLINE = 0x0a;
 
 /**
- * Push-style NDJSON decoder (spec §5) for watch stdout and stdin: feed byte chunks with `push`
- * (split anywhere, even inside a UTF-8 sequence), then `end()`. Each `\n`-terminated line is parsed
- * strictly (UTF-8, duplicate members refused); blank lines are skipped; a final line without `\n`
- * is parsed at `end()`. A line over the cap is dropped **without buffering it** and reported once
- * as `too_long`; bad lines are reported through `onIssue`. Never throws on input.
+ * Push-style NDJSON decoder (docs/spec/protocol.md §5) for watch stdout and stdin: feed byte chunks
+ * with `push` (split anywhere, even inside a UTF-8 sequence), then `end()`. Each `\n`-terminated
+ * line is parsed strictly (UTF-8, duplicate members refused); blank lines are skipped; a final line
+ * without `\n` is parsed at `end()`. A line over the cap is dropped **without buffering it** and
+ * reported once as `too_long`; bad lines are reported through `onIssue`. Never throws on input.
  *
  * @example
  * const decoder = new NdjsonDecoder({ onValue: (v) => events.push(v), onIssue: (i) => log(i.reason) });

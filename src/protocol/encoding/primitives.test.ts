@@ -72,7 +72,7 @@ describe("capabilities", () => {
   });
 });
 
-describe("base64url and the harness idempotency key (spec §6.4)", () => {
+describe("base64url and the harness idempotency key (docs/spec/protocol.md §6.4)", () => {
   test("base64UrlEncode matches Buffer's base64url", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {

@@ -4,9 +4,9 @@ const RFC3339 =
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 /**
- * True when `value` is an RFC 3339 `date-time` (spec §2.7): `T` or `t` separator, optional fraction
- * of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years), hour 0–23, minute
- * 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
+ * True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
+ * optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
+ * hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
  *
  * @example
  * isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;

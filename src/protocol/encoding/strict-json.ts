@@ -14,8 +14,8 @@ export type StrictJsonResult =
 /**
  * Numbers written with a fraction or an exponent whose value is nevertheless an integer (`1.0`,
  * `2e1`), keyed by the container that holds them. BAP/1 integers are written without fraction or
- * exponent (spec §2 TypeScript notes), a distinction a JS number loses; validators ask
- * {@link isNonIntegerLexeme}. Weak, so it never keeps a document alive.
+ * exponent (docs/spec/protocol.md §2 TypeScript notes), a distinction a JS number loses; validators
+ * ask {@link isNonIntegerLexeme}. Weak, so it never keeps a document alive.
  */
 const nonIntegerLexemes = new WeakMap<object, Set<string | number>>();
 

@@ -27,7 +27,7 @@ export function codePointLength(text: string): number {
 
 /**
  * True when `text` holds an unpaired UTF-16 surrogate (not representable in UTF-8; BAP/1 treats it
- * like invalid UTF-8, spec §2 TypeScript notes).
+ * like invalid UTF-8, docs/spec/protocol.md §2 TypeScript notes).
  *
  * @example
  * hasLoneSurrogate("a\uD800") === true; hasLoneSurrogate("😀") === false;

@@ -6,7 +6,7 @@ import type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
 /**
  * The error every in-process `Adapter` method fails with (spec: in-process binding), wrapping one
  * {@link ProtocolError}. `toProtocolError()` / `toJSON()` give the wire object back, member for
- * member; `exitStatus` is the process-boundary status (§3.3).
+ * member; `exitStatus` is the process-boundary status (docs/spec/protocol.md §3.3).
  *
  * @example
  * throw new BapError(notFoundError());

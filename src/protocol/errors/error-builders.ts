@@ -21,8 +21,8 @@ import type {
 import type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
 
 /**
- * Builds a wire error with the code's fixed message and `retryable` (spec §3.1). `details`, when
- * given, must hold no input value.
+ * Builds a wire error with the code's fixed message and `retryable` (docs/spec/protocol.md §3.1).
+ * `details`, when given, must hold no input value.
  *
  * @example
  * protocolError("conflict", { reason: "session_closed" });
@@ -37,7 +37,10 @@ export function protocolError(
   return error;
 }
 
-/** Extra `details` of a validation failure (spec §3.2); all values are decimal strings or tokens. */
+/**
+ * Extra `details` of a validation failure (docs/spec/protocol.md §3.2); all values are decimal
+ * strings or tokens.
+ */
 export interface InvalidInputExtras {
   readonly limit?: string;
   readonly actual?: string;
@@ -90,8 +93,8 @@ export function usageError(reason: UsageReason, flag?: string): ProtocolError {
 }
 
 /**
- * The uniform `not_found` (spec §3.5): unknown, foreign-team and not-owned session or message ids
- * all get this byte-identical object, with no details.
+ * The uniform `not_found` (docs/spec/protocol.md §3.5): unknown, foreign-team and not-owned session
+ * or message ids all get this byte-identical object, with no details.
  *
  * @example
  * JSON.stringify(notFoundError()) ===
@@ -103,7 +106,7 @@ export function notFoundError(): ProtocolError {
 
 /**
  * The uniform `unauthorized` for "not an active member of this team" and for a `team_ref` that does
- * not exist (spec §3.5), with no details.
+ * not exist (docs/spec/protocol.md §3.5), with no details.
  *
  * @example
  * notMemberError().message === "not an active member of this team";
@@ -114,7 +117,7 @@ export function notMemberError(): ProtocolError {
 
 /**
  * The uniform `unauthorized` from `team join` for a wrong secret, an unknown team and a banned
- * principal (spec §3.5), with no details.
+ * principal (docs/spec/protocol.md §3.5), with no details.
  *
  * @example
  * joinRejectedError().code === "unauthorized";
@@ -135,8 +138,8 @@ export function notCreatorError(): ProtocolError {
 }
 
 /**
- * `rate_limited` (exit 8, retryable) with `retry_after_ms` (whole ms, clamped to ≥ 1 as §6.12
- * requires > 0) and `details.reason`.
+ * `rate_limited` (exit 8, retryable) with `retry_after_ms` (whole ms, clamped to ≥ 1 as
+ * docs/spec/protocol.md §6.12 requires > 0) and `details.reason`.
  *
  * @example
  * rateLimitedError("send_per_minute", 41250);

@@ -1,6 +1,6 @@
 /**
- * The twelve BAP/1 error codes (spec §3.3), in exit-status order (`internal` = 1 … `loop_detected`
- * = 12).
+ * The twelve BAP/1 error codes (docs/spec/protocol.md §3.3), in exit-status order (`internal` = 1 …
+ * `loop_detected` = 12).
  *
  * @example
  * ERROR_CODES.includes(envelope.error.code);
@@ -20,12 +20,12 @@ export const ERROR_CODES = [
   "loop_detected",
 ] as const;
 
-/** One of the twelve BAP/1 error codes (spec §3.3). */
+/** One of the twelve BAP/1 error codes (docs/spec/protocol.md §3.3). */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
- * Process exit status per error code (spec §3.3). Success is 0; an adapter never exits 126, 127 or
- * ≥ 128 from its own code.
+ * Process exit status per error code (docs/spec/protocol.md §3.3). Success is 0; an adapter never
+ * exits 126, 127 or ≥ 128 from its own code.
  *
  * @example
  * ERROR_EXIT_STATUS.not_found === 6;
@@ -48,7 +48,7 @@ export const ERROR_EXIT_STATUS: Readonly<Record<ErrorCode, number>> = Object.fre
 /** Exit status of a successful command. */
 export const EXIT_SUCCESS = 0;
 
-/** The only retryable codes (spec §3.1, §3.3). */
+/** The only retryable codes (docs/spec/protocol.md §3.1, §3.3). */
 export const RETRYABLE_ERROR_CODES = ["rate_limited", "unavailable"] as const;
 
 /** A retryable error code. */
@@ -77,7 +77,7 @@ export function isRetryableCode(code: ErrorCode): boolean {
 
 /**
  * The process exit status for an error code; any string that is not one of the twelve codes maps
- * to 1 (`internal`), as the harness reads an unrecognised code (spec §3.3).
+ * to 1 (`internal`), as the harness reads an unrecognised code (docs/spec/protocol.md §3.3).
  *
  * @example
  * exitStatusForCode("usage") === 2; exitStatusForCode("teapot") === 1;

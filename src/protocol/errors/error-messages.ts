@@ -3,7 +3,8 @@ import type { InvalidInputReason, RateLimitedReason, UsageReason } from "./error
 
 /**
  * The fixed, value-free `error.message` per code, used when no more specific fixed text applies.
- * Safe to show a model: no server text, no SQL, no token, no input value (spec §3.1).
+ * Safe to show a model: no server text, no SQL, no token, no input value
+ * (docs/spec/protocol.md §3.1).
  *
  * @example
  * ERROR_MESSAGES.not_found === "session or message not found";
@@ -73,5 +74,8 @@ export const JOIN_REJECTED_MESSAGE = "the join secret was rejected";
 /** Fixed `message` of `unauthorized` `not_creator`: a member asked for a creator-only verb. */
 export const NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 
-/** Fixed `message` for a malformed join secret (spec §9: contains no part of the input). */
+/**
+ * Fixed `message` for a malformed join secret (docs/spec/protocol.md §9: contains no part of the
+ * input).
+ */
 export const MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";

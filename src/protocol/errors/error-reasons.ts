@@ -1,6 +1,7 @@
 /**
- * `details.reason` tokens for `invalid_input` (spec §3.2, informative list we adopt), plus
- * `duplicate_member` **[ours]**: a stdin document or NDJSON line repeating a member name.
+ * `details.reason` tokens for `invalid_input` (docs/spec/protocol.md §3.2, informative list we
+ * adopt), plus `duplicate_member` **[ours]**: a stdin document or NDJSON line repeating a member
+ * name.
  *
  * @example
  * invalidInputError("session_name", "too_long", { limit: "64", actual: "65", unit: "codepoints" });
@@ -21,8 +22,8 @@ export const INVALID_INPUT_REASONS = [
 export type InvalidInputReason = (typeof INVALID_INPUT_REASONS)[number];
 
 /**
- * `details.reason` tokens for `usage` **[ours]** except `terminal` (spec §1.3): why an argv or
- * terminal check failed. None of them carries the offending argument.
+ * `details.reason` tokens for `usage` **[ours]** except `terminal` (docs/spec/protocol.md §1.3):
+ * why an argv or terminal check failed. None of them carries the offending argument.
  *
  * @example
  * usageError("unknown_flag");
@@ -45,9 +46,10 @@ export const USAGE_REASONS = [
 export type UsageReason = (typeof USAGE_REASONS)[number];
 
 /**
- * `details.reason` tokens for `conflict` (spec §3.4): `session_live` and `profile_bound` are fixed,
- * the next three are the reference's and ours; `team_creator` **[ours]**: `team revoke-member`
- * named the team's creator, who cannot be revoked (transfer the team first).
+ * `details.reason` tokens for `conflict` (docs/spec/protocol.md §3.4): `session_live` and
+ * `profile_bound` are fixed, the next three are the reference's and ours; `team_creator`
+ * **[ours]**: `team revoke-member` named the team's creator, who cannot be revoked (transfer the
+ * team first).
  */
 export const CONFLICT_REASONS = [
   "session_live",
@@ -63,9 +65,9 @@ export type ConflictReason = (typeof CONFLICT_REASONS)[number];
 
 /**
  * `details.reason` tokens for `unauthorized` **[ours]**. The uniform "not an active member" answer
- * (spec §3.5) carries no details at all; `not_creator` answers an active member who asks for a
- * creator-only `team.admin` verb (the caller already knows the team, so telling it why leaks
- * nothing).
+ * (docs/spec/protocol.md §3.5) carries no details at all; `not_creator` answers an active member
+ * who asks for a creator-only `team.admin` verb (the caller already knows the team, so telling it
+ * why leaks nothing).
  */
 export const UNAUTHORIZED_REASONS = ["not_creator"] as const;
 
@@ -73,8 +75,8 @@ export const UNAUTHORIZED_REASONS = ["not_creator"] as const;
 export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
 
 /**
- * `details.reason` tokens for `rate_limited` (spec §3.4). `realtime` is Brigade's push-service
- * limit, kept for compatibility; we never emit it. `register_principal`,
+ * `details.reason` tokens for `rate_limited` (docs/spec/protocol.md §3.4). `realtime` is Brigade's
+ * push-service limit, kept for compatibility; we never emit it. `register_principal`,
  * `server_principal_budget` and `create_team` are **[ours]**: the limits of `brigade serve` on
  * minting principals and creating teams.
  */
@@ -97,15 +99,15 @@ export const RATE_LIMITED_REASONS = [
 export type RateLimitedReason = (typeof RATE_LIMITED_REASONS)[number];
 
 /**
- * `details.reason` tokens for `unavailable` (spec §3.4). `project_paused` is Brigade/Supabase only
- * (we never emit it); `timeout` and `adapter_not_found` are harness-side.
+ * `details.reason` tokens for `unavailable` (docs/spec/protocol.md §3.4). `project_paused` is
+ * Brigade/Supabase only (we never emit it); `timeout` and `adapter_not_found` are harness-side.
  */
 export const UNAVAILABLE_REASONS = ["project_paused", "timeout", "adapter_not_found"] as const;
 
 /** A `details.reason` for `unavailable`. */
 export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
-/** `details.reason` tokens for `internal`, all harness-side (spec §1.6, §3.4). */
+/** `details.reason` tokens for `internal`, all harness-side (docs/spec/protocol.md §1.6, §3.4). */
 export const INTERNAL_REASONS = [
   "stdout_overflow",
   "stdout_not_json",
@@ -115,15 +117,15 @@ export const INTERNAL_REASONS = [
 /** A `details.reason` for `internal`. */
 export type InternalReason = (typeof INTERNAL_REASONS)[number];
 
-/** `details.reason` tokens for `loop_detected` (spec §3.4, reference). */
+/** `details.reason` tokens for `loop_detected` (docs/spec/protocol.md §3.4, reference). */
 export const LOOP_DETECTED_REASONS = ["max_hop_count"] as const;
 
 /** A `details.reason` for `loop_detected`. */
 export type LoopDetectedReason = (typeof LOOP_DETECTED_REASONS)[number];
 
 /**
- * `details.reason` tokens for `config` and `unauthenticated` (spec §3.4: adapter-defined; these
- * are the reference's).
+ * `details.reason` tokens for `config` and `unauthenticated` (docs/spec/protocol.md §3.4:
+ * adapter-defined; these are the reference's).
  */
 export const PROFILE_REASONS = ["profile_missing", "no_team_bound", "credential_missing"] as const;
 
@@ -131,8 +133,8 @@ export const PROFILE_REASONS = ["profile_missing", "no_team_bound", "credential_
 export type ProfileReason = (typeof PROFILE_REASONS)[number];
 
 /**
- * The `details` keys the spec names (§3.2, §1.6): `field`, `reason`, `limit`, `actual`, `unit`,
- * `allowed`, `min`, `max`, `signal`. All values are strings.
+ * The `details` keys the spec names (docs/spec/protocol.md §3.2, §1.6): `field`, `reason`, `limit`,
+ * `actual`, `unit`, `allowed`, `min`, `max`, `signal`. All values are strings.
  */
 export const DETAILS_KEYS = [
   "field",
@@ -149,7 +151,7 @@ export const DETAILS_KEYS = [
 /** A `details` key the spec names. */
 export type DetailsKey = (typeof DETAILS_KEYS)[number];
 
-/** Units a cap failure names in `details.unit` (spec §2.5). */
+/** Units a cap failure names in `details.unit` (docs/spec/protocol.md §2.5). */
 export const CAP_UNITS = ["bytes", "codepoints"] as const;
 
 /** A cap unit. */

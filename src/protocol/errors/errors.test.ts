@@ -18,7 +18,7 @@ import {
 } from "./error-codes.ts";
 import { ERROR_MESSAGES } from "./error-messages.ts";
 
-describe("exit statuses (spec §3.3)", () => {
+describe("exit statuses (docs/spec/protocol.md §3.3)", () => {
   const table: ReadonlyArray<[string, number, boolean]> = [
     ["internal", 1, false],
     ["usage", 2, false],

@@ -13,10 +13,11 @@ import { isErrorCode, isRetryableCode } from "./error-codes.ts";
 import type { ErrorDetails, ProtocolError } from "./protocol-error.ts";
 
 /**
- * Reads a wire error object as a consumer (spec §3.1): `code` and `message` required strings; a
- * code that is not one of the twelve reads as `internal` (the harness's rule, §3.3); `retryable`
- * absent reads as `false`, otherwise it must be a boolean; `retry_after_ms` an integer ≥ 0;
- * `details` an object whose non-string values are dropped. Throws the validators' failure.
+ * Reads a wire error object as a consumer (docs/spec/protocol.md §3.1): `code` and `message`
+ * required strings; a code that is not one of the twelve reads as `internal` (the harness's rule,
+ * docs/spec/protocol.md §3.3); `retryable` absent reads as `false`, otherwise it must be a boolean;
+ * `retry_after_ms` an integer ≥ 0; `details` an object whose non-string values are dropped. Throws
+ * the validators' failure.
  */
 export function readProtocolError(o: WireObject, prefix: string): ProtocolError {
   const rawCode = requiredString(o, "code", prefix);
@@ -58,8 +59,8 @@ export function validateProtocolError(value: unknown): ValidationResult<Protocol
 }
 
 /**
- * The retryability a consumer should act on: derived from the code (spec §3.1 SHOULD), not from
- * the possibly wrong `retryable` member.
+ * The retryability a consumer should act on: derived from the code (docs/spec/protocol.md §3.1
+ * SHOULD), not from the possibly wrong `retryable` member.
  *
  * @example
  * shouldRetry({ code: "unavailable", message: "…", retryable: false }) === true;

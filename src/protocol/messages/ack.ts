@@ -9,7 +9,8 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * `message ack --session <id>` stdin (spec §4.9): a non-empty list of non-empty message ids.
+ * `message ack --session <id>` stdin (docs/spec/protocol.md §4.9): a non-empty list of non-empty
+ * message ids.
  *
  * @example
  * { message_ids: ["m-7f3a", "m-0000"] }
@@ -19,9 +20,9 @@ export interface AckRequest {
 }
 
 /**
- * The `message ack` result (spec §4.9), both arrays always present. An already-acknowledged owned
- * id is `acked` again; an id not found or not addressed to the session is `unknown`, never an
- * error. Also the body of the watch `acked` event.
+ * The `message ack` result (docs/spec/protocol.md §4.9), both arrays always present. An
+ * already-acknowledged owned id is `acked` again; an id not found or not addressed to the session
+ * is `unknown`, never an error. Also the body of the watch `acked` event.
  *
  * @example
  * { acked: ["m-7f3a"], unknown: ["m-0000"] }
@@ -59,7 +60,7 @@ export function readAckArrays(o: WireObject, prefix: string, ackedName: string):
 }
 
 /**
- * Validates a `message ack` result; absent arrays read as `[]` (spec §2.3).
+ * Validates a `message ack` result; absent arrays read as `[]` (docs/spec/protocol.md §2.3).
  *
  * @example
  * validateAckResult({ acked: ["m-1"] }); // { ok: true, value: { acked: ["m-1"], unknown: [] } }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * The harness key rule of `brigade send` (spec §6.4):
+ * The harness key rule of `brigade send` (docs/spec/protocol.md §6.4):
  * `base64url_unpadded(sha256(sender ␀ recipient ␀ body ␀ decimal(floor(unixSeconds / 60))))`,
  * UTF-8 throughout, 43 characters; stable within one clock minute, so a retry inside the minute is
  * one message. `unixSeconds` comes from the injected clock.

@@ -4,7 +4,7 @@ import { validateMessageEnvelope } from "./message-envelope.ts";
 import { validateReceiveResult } from "./receive-result.ts";
 import { validateSendResponse } from "./send-response.ts";
 
-// The spec's §4.6 example, verbatim.
+// The docs/spec/protocol.md §4.6 example, verbatim.
 const message = {
   protocol_version: "1",
   kind: "text",
@@ -31,7 +31,7 @@ function fieldOf(value: unknown): string | undefined {
   return r.ok ? undefined : r.error.details?.field;
 }
 
-describe("validateMessageEnvelope (spec §4.6)", () => {
+describe("validateMessageEnvelope (docs/spec/protocol.md §4.6)", () => {
   test("accepts the spec example and serialises it in wire order", () => {
     const r = validateMessageEnvelope(message);
     expect(r).toEqual({ ok: true, value: message });

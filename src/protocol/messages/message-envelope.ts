@@ -15,7 +15,7 @@ import {
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
 
-/** `delivery_state` values (spec §4.6); `processed` is reserved. */
+/** `delivery_state` values (docs/spec/protocol.md §4.6); `processed` is reserved. */
 export const DELIVERY_STATES = ["accepted", "injected", "processed"] as const;
 
 /** A message's delivery state. */
@@ -29,7 +29,7 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /**
  * `MessageEnvelope.sender`: stamped by the adapter from its own authority, never from the
- * caller (spec §6.5).
+ * caller (docs/spec/protocol.md §6.5).
  */
 export interface MessageSender {
   principal_ref: string;
@@ -41,8 +41,9 @@ export interface MessageSender {
 }
 
 /**
- * The only message representation (spec §4.6), in `message receive` results and watch `message`
- * events. Everything but `summary` and `body` is adapter-stamped; all text is untrusted.
+ * The only message representation (docs/spec/protocol.md §4.6), in `message receive` results and
+ * watch `message` events. Everything but `summary` and `body` is adapter-stamped; all text is
+ * untrusted.
  *
  * @example
  * const m: MessageEnvelope = {
@@ -118,9 +119,10 @@ export function readMessageEnvelope(o: WireObject, prefix: string): MessageEnvel
 }
 
 /**
- * Validates one `MessageEnvelope` (spec §4.6): ids non-empty, `body` 1..16,384 bytes, `summary`
- * ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A `protocol_version` other
- * than `"1"` is `protocol_mismatch`. Unknown members (at any level) are dropped.
+ * Validates one `MessageEnvelope` (docs/spec/protocol.md §4.6): ids non-empty, `body` 1..16,384
+ * bytes, `summary` ≤ 200 cp, sender name ≤ 64 cp, `hop_count` 0..32, `kind` `text`. A
+ * `protocol_version` other than `"1"` is `protocol_mismatch`. Unknown members (at any level) are
+ * dropped.
  *
  * @example
  * validateMessageEnvelope({ ...m, body: "" }).ok === false; // field "body"

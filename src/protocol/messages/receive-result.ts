@@ -3,8 +3,8 @@ import type { ValidationResult } from "../validation/validation-result.ts";
 import { type MessageEnvelope, readMessageEnvelope } from "./message-envelope.ts";
 
 /**
- * The `message receive` result (spec §4.6): accepted, unacknowledged messages for the session,
- * oldest first (SHOULD), at most `--limit`. Receiving never acknowledges.
+ * The `message receive` result (docs/spec/protocol.md §4.6): accepted, unacknowledged messages for
+ * the session, oldest first (SHOULD), at most `--limit`. Receiving never acknowledges.
  *
  * @example
  * { messages: [] }

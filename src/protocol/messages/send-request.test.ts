@@ -14,7 +14,7 @@ function detailsOf(value: unknown): Record<string, string> | undefined {
   return r.ok ? undefined : r.error.details;
 }
 
-describe("validateSendRequest (spec §4.7)", () => {
+describe("validateSendRequest (docs/spec/protocol.md §4.7)", () => {
   test("accepts the minimal request and every optional member", () => {
     expect(validateSendRequest(valid)).toEqual({ ok: true, value: valid });
     const full = { ...valid, summary: "Schema bumped", reply_to: "m-7f3a", idempotency_key: "k1" };

@@ -10,9 +10,9 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * Members a `SendRequest` may never carry, with any value, `null` included (spec §4.7): the
- * adapter stamps them itself. Checked in this order, before every other rule and before any
- * network call.
+ * Members a `SendRequest` may never carry, with any value, `null` included
+ * (docs/spec/protocol.md §4.7): the adapter stamps them itself. Checked in this order, before every
+ * other rule and before any network call.
  *
  * @example
  * SEND_REQUEST_FORBIDDEN_MEMBERS.includes("sender") === true;
@@ -30,9 +30,10 @@ export const SEND_REQUEST_FORBIDDEN_MEMBERS = [
 export type SendRequestForbiddenMember = (typeof SEND_REQUEST_FORBIDDEN_MEMBERS)[number];
 
 /**
- * `message send` stdin (spec §4.7). `sender_session_id` must be owned by the caller's principal
- * and the recipient a session of the caller's team (else the uniform `not_found`); `reply_to` must
- * be a message the sender session received. `reply_to` is not nullable here.
+ * `message send` stdin (docs/spec/protocol.md §4.7). `sender_session_id` must be owned by the
+ * caller's principal and the recipient a session of the caller's team (else the uniform
+ * `not_found`); `reply_to` must be a message the sender session received. `reply_to` is not
+ * nullable here.
  *
  * @example
  * const req: SendRequest = { sender_session_id: "s-2b8e", recipient_session_id: "s-51d0",
@@ -47,16 +48,16 @@ export interface SendRequest {
   summary?: string;
   /** Non-empty message id. */
   reply_to?: string;
-  /** 1..128 code points; scoped to the sender session (spec §6.4). */
+  /** 1..128 code points; scoped to the sender session (docs/spec/protocol.md §6.4). */
   idempotency_key?: string;
 }
 
 /**
- * Validates a `message send` document (spec §4.7, §6.16 a). The first forbidden member present
- * fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`, before any
- * other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp), `reply_to`
- * (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty `idempotency_key`
- * reads as absent (no key). Unknown members are dropped.
+ * Validates a `message send` document (docs/spec/protocol.md §4.7, §6.16 a). The first forbidden
+ * member present fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`,
+ * before any other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp),
+ * `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty
+ * `idempotency_key` reads as absent (no key). Unknown members are dropped.
  *
  * @example
  * validateSendRequest({ sender: null, body: "" });

@@ -11,9 +11,9 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * The `message send` result (spec §4.8), all six members required. `status` is always
- * `accepted` (nothing ever claims delivery); `duplicate: true` marks an idempotency replay whose
- * `message_id`, `created_at` and `hop_count` are the original's.
+ * The `message send` result (docs/spec/protocol.md §4.8), all six members required. `status` is
+ * always `accepted` (nothing ever claims delivery); `duplicate: true` marks an idempotency replay
+ * whose `message_id`, `created_at` and `hop_count` are the original's.
  *
  * @example
  * { status: "accepted", message_id: "m-7f3a", recipient_session_id: "s-51d0",
@@ -30,7 +30,7 @@ export interface SendResponse {
 }
 
 /**
- * Validates a `message send` result (spec §4.8).
+ * Validates a `message send` result (docs/spec/protocol.md §4.8).
  *
  * @example
  * validateSendResponse({ status: "delivered" }).ok === false; // field "status"

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { validateHeartbeatRequest, validateHeartbeatResult } from "./heartbeat.ts";
 
-describe("validateHeartbeatRequest (spec §4.5)", () => {
+describe("validateHeartbeatRequest (docs/spec/protocol.md §4.5)", () => {
   test("every member is optional; {} is valid", () => {
     expect(validateHeartbeatRequest({})).toEqual({ ok: true, value: {} });
   });

@@ -28,8 +28,8 @@ import {
 } from "./session-vocabulary.ts";
 
 /**
- * The members a heartbeat may change (spec §4.5; shared with the watch `heartbeat` command).
- * Every member is optional; absent **and** `null` mean unchanged. `model`,
+ * The members a heartbeat may change (docs/spec/protocol.md §4.5; shared with the watch `heartbeat`
+ * command). Every member is optional; absent **and** `null` mean unchanged. `model`,
  * `context_used_tokens`, `brigade_version` and `sync_peer` are never cleared by a heartbeat.
  */
 export interface HeartbeatChanges {
@@ -50,8 +50,9 @@ export interface HeartbeatChanges {
 }
 
 /**
- * `session heartbeat --session <id>` stdin (spec §4.5): renews `lease_until = now + lease` and
- * applies present values. `session_description: ""` replaces the description and means none.
+ * `session heartbeat --session <id>` stdin (docs/spec/protocol.md §4.5): renews `lease_until = now
+ * + lease` and applies present values. `session_description: ""` replaces the description and means
+ * none.
  *
  * @example
  * const beat: HeartbeatRequest = { activity: "idle", session_description: "" };
@@ -62,8 +63,8 @@ export interface HeartbeatRequest extends HeartbeatChanges {
 }
 
 /**
- * The `session heartbeat` result (spec §4.5), all members required; also the body of the watch
- * `heartbeat_ok` event.
+ * The `session heartbeat` result (docs/spec/protocol.md §4.5), all members required; also the body
+ * of the watch `heartbeat_ok` event.
  *
  * @example
  * { session_id: "s-51d0", state: "active", lease_until: "2026-10-02T09:17:12Z", server_time: "2026-10-02T09:15:42Z" }
@@ -118,8 +119,8 @@ export function readHeartbeatChanges(
 }
 
 /**
- * Validates a `session heartbeat` document (spec §4.5). Failures are `invalid_input` naming the
- * member; unknown members (e.g. `workspace_label`) are dropped.
+ * Validates a `session heartbeat` document (docs/spec/protocol.md §4.5). Failures are
+ * `invalid_input` naming the member; unknown members (e.g. `workspace_label`) are dropped.
  *
  * @example
  * validateHeartbeatRequest({ session_name: "" }).ok === false; // field "session_name"
@@ -153,7 +154,7 @@ export function readHeartbeatResult(o: WireObject, prefix: string): HeartbeatRes
 }
 
 /**
- * Validates a `session heartbeat` result (spec §4.5).
+ * Validates a `session heartbeat` result (docs/spec/protocol.md §4.5).
  *
  * @example
  * validateHeartbeatResult({ session_id: "s-1", state: "idle", lease_until: "2026-10-02T09:17:12Z",

@@ -7,7 +7,8 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * The `session close` result (spec §4.4); closing twice succeeds with the same shape.
+ * The `session close` result (docs/spec/protocol.md §4.4); closing twice succeeds with the same
+ * shape.
  *
  * @example
  * { session_id: "s-51d0", state: "offline" }

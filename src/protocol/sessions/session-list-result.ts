@@ -11,8 +11,8 @@ import type { ValidationResult } from "../validation/validation-result.ts";
 import { readSessionRecord, type SessionRecord } from "./session-record.ts";
 
 /**
- * The `session list` result (spec §4.4): only sessions of the profile's team; offline sessions
- * only with `--include-offline`; `truncated: true` when the list was cut short.
+ * The `session list` result (docs/spec/protocol.md §4.4): only sessions of the profile's team;
+ * offline sessions only with `--include-offline`; `truncated: true` when the list was cut short.
  *
  * @example
  * { team_ref: "t-9c1e", team_name: "core", server_time: "2026-10-02T09:15:42Z", sessions: [], truncated: false }
@@ -28,8 +28,8 @@ export interface SessionListResult {
 }
 
 /**
- * Validates a `session list` result; an absent `sessions` reads as `[]` (spec §2.3). Element
- * failures name `sessions.<index>.<member>`.
+ * Validates a `session list` result; an absent `sessions` reads as `[]`
+ * (docs/spec/protocol.md §2.3). Element failures name `sessions.<index>.<member>`.
  *
  * @example
  * validateSessionListResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z", truncated: false });

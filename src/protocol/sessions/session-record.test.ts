@@ -16,7 +16,7 @@ const record = {
   is_self: true,
 };
 
-describe("validateSessionRecord (spec §4.4)", () => {
+describe("validateSessionRecord (docs/spec/protocol.md §4.4)", () => {
   test("accepts required members and every optional one", () => {
     const full = {
       ...record,

@@ -27,8 +27,8 @@ import {
 } from "./session-vocabulary.ts";
 
 /**
- * One session as an adapter reports it (spec §4.4), in `session list` and (extended) in the
- * `session register` result. Every display member is unverified text.
+ * One session as an adapter reports it (docs/spec/protocol.md §4.4), in `session list` and
+ * (extended) in the `session register` result. Every display member is unverified text.
  *
  * @example
  * const record: SessionRecord = {
@@ -117,7 +117,7 @@ export function readSessionRecord(o: WireObject, prefix: string): SessionRecord 
 }
 
 /**
- * Validates one `SessionRecord` (spec §4.4). Unknown members are dropped.
+ * Validates one `SessionRecord` (docs/spec/protocol.md §4.4). Unknown members are dropped.
  *
  * @example
  * validateSessionRecord({ session_id: "" }).ok === false; // field "session_id"

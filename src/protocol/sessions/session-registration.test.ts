@@ -18,7 +18,7 @@ function detailsOf(value: unknown, lease?: { min_seconds: number; max_seconds: n
   return r.ok ? undefined : r.error.details;
 }
 
-describe("validateSessionRegistration (spec §4.3)", () => {
+describe("validateSessionRegistration (docs/spec/protocol.md §4.3)", () => {
   test("accepts the minimal registration", () => {
     expect(validateSessionRegistration(minimal)).toEqual({ ok: true, value: minimal });
   });

@@ -27,16 +27,20 @@ import {
   type InboundPolicy,
 } from "./session-vocabulary.ts";
 
-/** `SessionRegistration.resume`: re-open an owned closed or expired session in place (§4.3). */
+/**
+ * `SessionRegistration.resume`: re-open an owned closed or expired session in place
+ * (docs/spec/protocol.md §4.3).
+ */
 export interface SessionResumeRequest {
   session_id: string;
 }
 
 /**
- * `session register` stdin (harness → adapter, spec §4.3). Optional members are omitted when
- * they have no value; the `| null` members may also carry an explicit `null` (no value). An adapter
- * lacking the matching `session.*` capability still accepts a member and ignores it. There is
- * deliberately no member for a native session id, cwd, hostname, username or transcript path.
+ * `session register` stdin (harness → adapter, docs/spec/protocol.md §4.3). Optional members are
+ * omitted when they have no value; the `| null` members may also carry an explicit `null` (no
+ * value). An adapter lacking the matching `session.*` capability still accepts a member and ignores
+ * it. There is deliberately no member for a native session id, cwd, hostname, username or
+ * transcript path.
  *
  * @example
  * const registration: SessionRegistration = {
@@ -74,8 +78,8 @@ export interface SessionRegistration {
 }
 
 /**
- * The `session register` result (spec §4.3): the `SessionRecord` plus `resumed`, the granted
- * `lease_seconds` and the adapter clock's `server_time`.
+ * The `session register` result (docs/spec/protocol.md §4.3): the `SessionRecord` plus `resumed`,
+ * the granted `lease_seconds` and the adapter clock's `server_time`.
  *
  * @example
  * result.lease_until; // ≈ server_time + lease_seconds
@@ -99,9 +103,10 @@ export interface SessionRegistrationOptions {
 }
 
 /**
- * Validates a `session register` document (spec §4.3, §2). Over-cap and shape failures are
- * `invalid_input` naming the member (`session_name`, `resume.session_id`, …); `lease_seconds`
- * outside the lease range is `out_of_range` with `min`/`max`. Unknown members are dropped.
+ * Validates a `session register` document (docs/spec/protocol.md §4.3, §2). Over-cap and shape
+ * failures are `invalid_input` naming the member (`session_name`, `resume.session_id`, …);
+ * `lease_seconds` outside the lease range is `out_of_range` with `min`/`max`. Unknown members are
+ * dropped.
  *
  * @example
  * validateSessionRegistration({ harness: "claude-code", harness_version: "2.1.270",
@@ -169,8 +174,8 @@ export function validateSessionRegistration(
 }
 
 /**
- * Validates a `session register` result (spec §4.3): a `SessionRecord` plus `resumed`,
- * `lease_seconds` (integer ≥ 1) and `server_time`.
+ * Validates a `session register` result (docs/spec/protocol.md §4.3): a `SessionRecord` plus
+ * `resumed`, `lease_seconds` (integer ≥ 1) and `server_time`.
  *
  * @example
  * const r = validateSessionRegistrationResult(envelope.result);

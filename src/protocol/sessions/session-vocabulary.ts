@@ -1,5 +1,6 @@
 /**
- * `activity` values a harness reports (spec §4.3): `busy` makes a live session `active`.
+ * `activity` values a harness reports (docs/spec/protocol.md §4.3): `busy` makes a live session
+ * `active`.
  *
  * @example
  * ACTIVITIES.includes("busy") === true;
@@ -10,7 +11,8 @@ export const ACTIVITIES = ["busy", "idle"] as const;
 export type Activity = (typeof ACTIVITIES)[number];
 
 /**
- * `inbound` values: the harness's policy for incoming messages, shown to senders (spec §4.3).
+ * `inbound` values: the harness's policy for incoming messages, shown to senders
+ * (docs/spec/protocol.md §4.3).
  *
  * @example
  * INBOUND_POLICIES; // ["accept", "hold", "refuse"]
@@ -21,8 +23,9 @@ export const INBOUND_POLICIES = ["accept", "hold", "refuse"] as const;
 export type InboundPolicy = (typeof INBOUND_POLICIES)[number];
 
 /**
- * Session `state` values, computed by the adapter with its own clock (spec §4.4, §6.8): `offline`
- * when the lease expired or the session is closed, `active` when live and busy, `idle` otherwise.
+ * Session `state` values, computed by the adapter with its own clock
+ * (docs/spec/protocol.md §4.4, §6.8): `offline` when the lease expired or the session is closed,
+ * `active` when live and busy, `idle` otherwise.
  *
  * @example
  * SESSION_STATES; // ["active", "idle", "offline"]

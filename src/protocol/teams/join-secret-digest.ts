@@ -5,9 +5,10 @@ import type { JoinSecret } from "./join-secret.ts";
 export const JOIN_SECRET_DIGEST_PREFIX = "sha256:";
 
 /**
- * The digest a backend stores instead of a join secret (spec §9, §11: "store only a digest"):
- * `sha256:` + lowercase hex of SHA-256 over the UTF-8 of the full secret `brg1.<team_ref>.<secret>`
- * (binding the digest to its team). A high-entropy secret needs no salt or slow hash.
+ * The digest a backend stores instead of a join secret (docs/spec/protocol.md §9, §11: "store only
+ * a digest"): `sha256:` + lowercase hex of SHA-256 over the UTF-8 of the full secret
+ * `brg1.<team_ref>.<secret>` (binding the digest to its team). A high-entropy secret needs no salt
+ * or slow hash.
  *
  * @example
  * digestJoinSecret(parsed); // "sha256:3b1f…" (71 characters)

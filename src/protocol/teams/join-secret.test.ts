@@ -10,7 +10,7 @@ import {
 } from "./join-secret.ts";
 import { digestJoinSecret, verifyJoinSecretDigest } from "./join-secret-digest.ts";
 
-describe("parseJoinSecret (spec §9)", () => {
+describe("parseJoinSecret (docs/spec/protocol.md §9)", () => {
   test("team_ref is everything up to the last dot", () => {
     const r = parseJoinSecret("brg1.team.with.dots.s3cr3t");
     expect(r.ok).toBe(true);

@@ -2,7 +2,7 @@ import { base64UrlEncode } from "../encoding/base64url.ts";
 import { MALFORMED_JOIN_SECRET_MESSAGE } from "../errors/error-messages.ts";
 import type { ProtocolError } from "../errors/protocol-error.ts";
 
-/** The fixed, case-sensitive join secret prefix (spec §9). */
+/** The fixed, case-sensitive join secret prefix (docs/spec/protocol.md §9). */
 export const JOIN_SECRET_PREFIX = "brg1.";
 
 /** What a rendering of a parsed secret shows instead of the secret half. */
@@ -10,13 +10,14 @@ export const REDACTED_SECRET_HALF = "[redacted]";
 
 /**
  * Smallest number of random bytes {@link generateJoinSecret} accepts (128 bits). The spec leaves
- * the secret half's format open (§10); ours is base64url of these bytes.
+ * the secret half's format open (docs/spec/protocol.md §10); ours is base64url of these bytes.
  */
 export const MIN_JOIN_SECRET_RANDOM_BYTES = 16;
 
 /**
- * The leak-scan pattern the conformance suite uses (spec §9), as regex source. Build a fresh
- * `RegExp` per use (a global regex is stateful) or call {@link containsJoinSecretShape}.
+ * The leak-scan pattern the conformance suite uses (docs/spec/protocol.md §9), as regex source.
+ * Build a fresh `RegExp` per use (a global regex is stateful) or call
+ * {@link containsJoinSecretShape}.
  *
  * @example
  * new RegExp(JOIN_SECRET_LEAK_PATTERN_SOURCE, "g");
@@ -25,7 +26,10 @@ export const JOIN_SECRET_LEAK_PATTERN_SOURCE = "brg1\\.[^\\s\"'<>`.]+(\\.[^\\s\"
 
 const LEAK_PATTERN = new RegExp(JOIN_SECRET_LEAK_PATTERN_SOURCE);
 
-/** GO_SPACE (formats §0), Cc and Cf — none may appear in either half — and lone surrogates. */
+/**
+ * GO_SPACE (docs/spec/formats.md §0), Cc and Cf — none may appear in either half — and lone
+ * surrogates.
+ */
 const FORBIDDEN_IN_SECRET =
   /[\t-\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\p{Cc}\p{Cf}]|[\uD800-\uDFFF]/u;
 
@@ -83,7 +87,7 @@ export type ParseJoinSecretResult =
   | { readonly ok: true; readonly value: JoinSecret }
   | { readonly ok: false; readonly error: ProtocolError };
 
-/** The §9 malformed-secret error: fixed message, no part of the input. */
+/** The docs/spec/protocol.md §9 malformed-secret error: fixed message, no part of the input. */
 function malformedJoinSecret(): ProtocolError {
   return {
     code: "invalid_input",
@@ -98,10 +102,11 @@ function isValidHalf(half: string): boolean {
 }
 
 /**
- * Parses `brg1.<team_ref>.<secret>` (spec §9) and never throws: prefix exact; `team_ref` is
- * everything up to the **last** `.`; both halves non-empty; neither contains a GO_SPACE, Cc or Cf
- * code point or an unpaired surrogate; no trimming. A malformed secret fails with `invalid_input`,
- * `details = { field: "join_secret", reason: "invalid_value" }` and a fixed message.
+ * Parses `brg1.<team_ref>.<secret>` (docs/spec/protocol.md §9) and never throws: prefix exact;
+ * `team_ref` is everything up to the **last** `.`; both halves non-empty; neither contains a
+ * GO_SPACE, Cc or Cf code point or an unpaired surrogate; no trimming. A malformed secret fails
+ * with `invalid_input`, `details = { field: "join_secret", reason: "invalid_value" }` and a fixed
+ * message.
  *
  * @example
  * parseJoinSecret("brg1.team.with.dots.s3cr3t"); // ok, teamRef "team.with.dots"
@@ -182,7 +187,7 @@ export function generateJoinSecret(teamRef: string, randomBytes: Uint8Array): st
 
 /**
  * True when `text` contains something shaped like a join secret (the suite's leak-scan pattern,
- * spec §9). Use it to guard logs, stderr and files.
+ * docs/spec/protocol.md §9). Use it to guard logs, stderr and files.
  *
  * @example
  * containsJoinSecretShape("token brg1.t-9c1e.Zm9v") === true;

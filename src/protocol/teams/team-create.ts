@@ -10,8 +10,8 @@ import type { ValidationResult } from "../validation/validation-result.ts";
 import { parseJoinSecret } from "./join-secret.ts";
 
 /**
- * `team create` stdin (convention, cap `team.create`, spec §4.10); the CLI may also build it from
- * `--name`/`--label` or `--prompt`.
+ * `team create` stdin (convention, cap `team.create`, docs/spec/protocol.md §4.10); the CLI may
+ * also build it from `--name`/`--label` or `--prompt`.
  *
  * @example
  * { team_name: "core", human_label: "dana@example.org" }
@@ -63,7 +63,8 @@ export function validateTeamCreateRequest(value: unknown): ValidationResult<Team
 }
 
 /**
- * Validates a `team create` result; `join_secret` must parse (§9, `field = "join_secret"`).
+ * Validates a `team create` result; `join_secret` must parse (docs/spec/protocol.md §9, `field =
+ * "join_secret"`).
  *
  * @example
  * validateTeamCreateResult({ team_ref: "t", team_name: "core", join_secret: "nope", principal_ref: "p" }).ok === false;

@@ -13,14 +13,14 @@ import type { ValidationResult } from "../validation/validation-result.ts";
 import { type JoinSecret, parseJoinSecret } from "./join-secret.ts";
 
 /**
- * `team join` stdin (convention, cap `team.join`, spec §4.10). The secret travels only here (or a
- * no-echo prompt), never on argv.
+ * `team join` stdin (convention, cap `team.join`, docs/spec/protocol.md §4.10). The secret travels
+ * only here (or a no-echo prompt), never on argv.
  *
  * @example
  * { join_secret: "brg1.t-9c1e.Zm9vYmFy", human_label: "sam", backend: { url: "https://brigade.example.org" } }
  */
 export interface TeamJoinRequest {
-  /** `brg1.<team_ref>.<secret>` (§9). */
+  /** `brg1.<team_ref>.<secret>` (docs/spec/protocol.md §9). */
   join_secret: string;
   /** ≤ 128 code points; kept when omitted on a rejoin. */
   human_label?: string;
@@ -49,10 +49,10 @@ export interface TeamJoinResult {
 }
 
 /**
- * Validates a `team join` document: `join_secret` required and well-formed (§9; malformed →
- * `field = "join_secret"`, `reason = "invalid_value"`, fixed message), `human_label` ≤ 128 cp,
- * `backend` a JSON object when present (else `field = "backend"`), copied as is. The result also
- * carries `parsed_secret`. Never echoes the secret.
+ * Validates a `team join` document: `join_secret` required and well-formed
+ * (docs/spec/protocol.md §9; malformed → `field = "join_secret"`, `reason = "invalid_value"`, fixed
+ * message), `human_label` ≤ 128 cp, `backend` a JSON object when present (else `field =
+ * "backend"`), copied as is. The result also carries `parsed_secret`. Never echoes the secret.
  *
  * @example
  * validateTeamJoinRequest({ join_secret: "brg1.t.s", backend: "x" }).ok === false; // field "backend"

@@ -8,8 +8,9 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * The `team leave` result (convention, cap `team.join`, spec §4.10): membership revoked, the
- * caller's open sessions in the team closed, the profile unbound (credential kept). Idempotent.
+ * The `team leave` result (convention, cap `team.join`, docs/spec/protocol.md §4.10): membership
+ * revoked, the caller's open sessions in the team closed, the profile unbound (credential kept).
+ * Idempotent.
  *
  * @example
  * { team_ref: "t-9c1e", principal_ref: "p-77aa", left: true }

@@ -16,7 +16,8 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * One active member in a `team members` result (spec §4.10), all six members present.
+ * One active member in a `team members` result (docs/spec/protocol.md §4.10), all six members
+ * present.
  *
  * @example
  * { principal_ref: "p-41c9", human_label: "dana@example.org", status: "active",
@@ -36,7 +37,8 @@ export interface TeamMember {
 }
 
 /**
- * The `team members` result (convention, cap `team.roster`, spec §4.10): every **active** member.
+ * The `team members` result (convention, cap `team.roster`, docs/spec/protocol.md §4.10): every
+ * **active** member.
  *
  * @example
  * { team_ref: "t-9c1e", team_name: "core", server_time: "2026-10-02T09:15:42Z", members: [] }

@@ -1,7 +1,7 @@
 /*
- * The building blocks of the hand-written validators (spec §2.6). Readers throw a private
- * FieldFailure on the first failed rule; `runValidation` turns it into a ValidationResult, so no
- * validator throws to its caller. Internal to src/protocol (not exported from index.ts).
+ * The building blocks of the hand-written validators (docs/spec/protocol.md §2.6). Readers throw a
+ * private FieldFailure on the first failed rule; `runValidation` turns it into a ValidationResult,
+ * so no validator throws to its caller. Internal to src/protocol (not exported from index.ts).
  */
 
 import type { JsonObject } from "../encoding/json-value.ts";
@@ -257,7 +257,7 @@ export function nullableEnum<T extends string>(
   return checkEnum(value, fieldPath(prefix, name), allowed);
 }
 
-/** Required RFC 3339 timestamp member (spec §2.7). */
+/** Required RFC 3339 timestamp member (docs/spec/protocol.md §2.7). */
 export function requiredTimestamp(object: WireObject, name: string, prefix: string): string {
   const path = fieldPath(prefix, name);
   const value = requiredString(object, name, prefix);
@@ -274,8 +274,8 @@ export function requiredObject(object: WireObject, name: string, prefix: string)
 }
 
 /**
- * A required array member (spec §2.3). Absent reads as `[]` when `absentAsEmpty` (consumers of
- * result arrays); otherwise absent is `required`. Elements are read by `readElement`.
+ * A required array member (docs/spec/protocol.md §2.3). Absent reads as `[]` when `absentAsEmpty`
+ * (consumers of result arrays); otherwise absent is `required`. Elements are read by `readElement`.
  */
 export function requiredArray<T>(
   object: WireObject,

@@ -6,8 +6,8 @@ import { expectObject, failField, member, runValidation } from "../validation/fi
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * The `type` discriminators of `message watch` stdin commands (spec §5), honoured only when the
- * adapter advertises `message.watch.stdin_commands`. Unknown types are ignored.
+ * The `type` discriminators of `message watch` stdin commands (docs/spec/protocol.md §5), honoured
+ * only when the adapter advertises `message.watch.stdin_commands`. Unknown types are ignored.
  */
 export const WATCH_COMMAND_TYPES = ["ack", "heartbeat", "close"] as const;
 
@@ -21,9 +21,9 @@ export interface WatchAckCommand {
 }
 
 /**
- * Heartbeat the watched session (§4.5 rules; no `session_description` on this command;
- * `brigade_version` and `sync_peer` are **[ours]**); answered by `heartbeat_ok`. The harness keeps
- * at most one outstanding.
+ * Heartbeat the watched session (docs/spec/protocol.md §4.5 rules; no `session_description` on this
+ * command; `brigade_version` and `sync_peer` are **[ours]**); answered by `heartbeat_ok`. The
+ * harness keeps at most one outstanding.
  */
 export interface WatchHeartbeatCommand extends HeartbeatChanges {
   type: "heartbeat";
@@ -35,7 +35,7 @@ export interface WatchCloseCommand {
 }
 
 /**
- * One NDJSON command on `message watch` stdin (spec §5), discriminated by `type`.
+ * One NDJSON command on `message watch` stdin (docs/spec/protocol.md §5), discriminated by `type`.
  *
  * @example
  * const c: WatchCommand = { type: "ack", message_ids: ["m-7f3a"] };

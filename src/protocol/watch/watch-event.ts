@@ -18,8 +18,8 @@ import {
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**
- * The `event` discriminators of `message watch` stdout (spec §5). A consumer ignores any other
- * kind (logged, never fatal).
+ * The `event` discriminators of `message watch` stdout (docs/spec/protocol.md §5). A consumer
+ * ignores any other kind (logged, never fatal).
  */
 export const WATCH_EVENT_KINDS = [
   "ready",
@@ -88,7 +88,7 @@ export interface WatchErrorEvent {
 }
 
 /**
- * One `message watch` NDJSON event (spec §5), discriminated by `event`.
+ * One `message watch` NDJSON event (docs/spec/protocol.md §5), discriminated by `event`.
  *
  * @example
  * const e: WatchEvent = { event: "ready", protocol_version: "1", session_id: "s-51d0", mode: "push" };
@@ -103,8 +103,8 @@ export type WatchEvent =
 
 /**
  * Validates one watch event. An object whose `event` is a string this version does not know
- * validates to `null` (ignore it, spec §5); a missing or non-string `event` is `invalid_input`
- * with `field = "event"`. Unknown members are dropped.
+ * validates to `null` (ignore it, docs/spec/protocol.md §5); a missing or non-string `event` is
+ * `invalid_input` with `field = "event"`. Unknown members are dropped.
  *
  * @example
  * validateWatchEvent({ event: "typing" }); // { ok: true, value: null }

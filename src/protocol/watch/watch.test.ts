@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { validateWatchCommand } from "./watch-command.ts";
 import { validateWatchEvent } from "./watch-event.ts";
 
-describe("validateWatchEvent (spec §5)", () => {
+describe("validateWatchEvent (docs/spec/protocol.md §5)", () => {
   test("the spec's example lines", () => {
     expect(
       validateWatchEvent(
@@ -77,7 +77,7 @@ describe("validateWatchEvent (spec §5)", () => {
   });
 });
 
-describe("validateWatchCommand (spec §5)", () => {
+describe("validateWatchCommand (docs/spec/protocol.md §5)", () => {
   test("ack, heartbeat and close", () => {
     expect(validateWatchCommand({ type: "ack", message_ids: ["m-1"] })).toEqual({
       ok: true,

@@ -69,7 +69,7 @@ describe("mutant caps_swapped", () => {
     ]);
   });
 
-  test("positive control: the real service checks the per-pair cap first (spec §6.16 i)", async () => {
+  test("positive control: the real service checks the per-pair cap first (docs/spec/protocol.md §6.16 i)", async () => {
     const reasons = await capReasons(await world());
     expect(reasons).toEqual([
       "sender_quota_for_recipient",

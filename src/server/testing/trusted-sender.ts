@@ -9,7 +9,10 @@ import {
 } from "../../service/index.ts";
 import { DecoratedStore, overrideTx } from "./decorated-store.ts";
 
-/** The identity members a `trusted_sender` caller may claim (spec §4.7's forbidden members). */
+/**
+ * The identity members a `trusted_sender` caller may claim (docs/spec/protocol.md §4.7's forbidden
+ * members).
+ */
 export type ClaimedMembers = Partial<
   Record<(typeof SEND_REQUEST_FORBIDDEN_MEMBERS)[number], unknown>
 >;
@@ -94,10 +97,11 @@ export function trustedSendTx(
 
 /**
  * Mutant `trusted_sender`, server half (docs/22-conformance.md, "Mutant contract"): `message send`
- * accepts the forbidden members of spec §4.7 and honours them ({@link applyClaims}), and skips the
- * ownership check of `sender_session_id` — an active member of the team may send as any session
- * of the team (membership, team, closed-sender and recipient checks stay). With the adapter half
- * (which forwards those members) the suite must fail C-23 and C-24, and nothing else.
+ * accepts the forbidden members of docs/spec/protocol.md §4.7 and honours them
+ * ({@link applyClaims}), and skips the ownership check of `sender_session_id` — an active member of
+ * the team may send as any session of the team (membership, team, closed-sender and recipient
+ * checks stay). With the adapter half (which forwards those members) the suite must fail C-23 and
+ * C-24, and nothing else.
  *
  * @example const service = new TrustedSenderService(openSqliteStore(":memory:"));
  */

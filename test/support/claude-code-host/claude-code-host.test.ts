@@ -33,7 +33,7 @@ const userLine = (content: string, extra: Record<string, unknown> = {}): string 
   `${JSON.stringify({ type: "user", message: { role: "user", content }, ...extra })}\n`;
 
 describe("the session it stands in for", () => {
-  test("private socket, token, live CLAUDE_PID and the registry file of §5", async () => {
+  test("private socket, token, live CLAUDE_PID and the registry file of docs/spec/claude-code.md §5", async () => {
     const host = await start({ name: "api", entrypoint: "sdk-cli" });
     expect(lstatSync(host.socketPath).isSocket()).toBe(true);
     expect(lstatSync(host.socketPath).mode & 0o7777).toBe(0o600);
@@ -270,7 +270,7 @@ describe("hooks and the Bash tool", () => {
             hook(["prompt-json", "json"], 5),
             hook(["prompt"], 5),
           ],
-          SessionEnd: [hook(["end", "sleep"], 5)],
+          SessionEnd: [hook(["end", "sleep"], 60)],
         },
       }),
     );
@@ -326,15 +326,16 @@ describe("hooks and the Bash tool", () => {
   });
 
   test("SessionEnd: no messaging variables, reason given, killed at the shared budget", async () => {
+    // The hook sleeps 10 s under a declared 60 s timeout: only the 300 ms budget can kill it.
+    // What it was given is read from the run, not from its dump: on a loaded machine the
+    // budget may end before Node has even started the hook.
     const host = await start({ pluginRoot: plugin, sessionEndBudgetMs: 300 });
-    const started = Date.now();
     const [run] = await host.runHook("SessionEnd", { reason: "clear" });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(run?.timedOut).toBe(true);
-    const seen = dumped("end");
-    expect(seen.stdin).toMatchObject({ hook_event_name: "SessionEnd", reason: "clear" });
-    expect(seen.env).not.toHaveProperty("CLAUDE_CODE_MESSAGING_SOCKET");
-    expect(seen.env).not.toHaveProperty("CLAUDE_CODE_MESSAGING_TOKEN");
+    expect(run?.stdin).toMatchObject({ hook_event_name: "SessionEnd", reason: "clear" });
+    expect(run?.env).not.toHaveProperty("CLAUDE_CODE_MESSAGING_SOCKET");
+    expect(run?.env).not.toHaveProperty("CLAUDE_CODE_MESSAGING_TOKEN");
+    expect(run?.env).toHaveProperty("CLAUDE_PID", String(host.claudePid));
     expect(host.reads).toEqual([]);
   });
 

@@ -20,13 +20,19 @@ import { registryPath, writeRegistry } from "./session-registry.ts";
 /** The Claude Code version the stand-in imitates. */
 export const CLAUDE_CODE_HOST_VERSION = "2.1.328";
 
-/** Hook output beyond this many characters reaches the model only as a preview (§0 item 7). */
+/**
+ * Hook output beyond this many characters reaches the model only as a preview
+ * (docs/spec/claude-code.md §0 item 7).
+ */
 export const HOOK_OUTPUT_PREVIEW_ABOVE = 10_000;
 
 /** Length of that preview, characters (measured as "about 1,950"; ours is an approximation). */
 export const HOOK_OUTPUT_PREVIEW_CHARS = 1_950;
 
-/** A shell metacharacter in the plugin's bin path keeps it off the Bash tool's PATH (§0 item 7). */
+/**
+ * A shell metacharacter in the plugin's bin path keeps it off the Bash tool's PATH
+ * (docs/spec/claude-code.md §0 item 7).
+ */
 const SHELL_METACHARACTER = /[\s$`"'\\;&|<>(){}[\]*?!#~]/;
 
 /** Options of {@link ClaudeCodeHost.start}; every one has a default. */
@@ -253,7 +259,10 @@ export class ClaudeCodeHost {
     this.#model.setStatus(status);
   }
 
-  /** The environment variables Claude Code gives its children in this session (§2). */
+  /**
+   * The environment variables Claude Code gives its children in this session
+   * (docs/spec/claude-code.md §2).
+   */
   get env(): Readonly<Record<string, string>> {
     return {
       CLAUDE_PID: String(this.claudePid),
@@ -284,9 +293,10 @@ export class ClaudeCodeHost {
   /**
    * Runs every command hook `pluginRoot/hooks/hooks.json` registers for `event`, in parallel, as
    * Claude Code does: exec form with `${CLAUDE_PLUGIN_ROOT}` substituted; stdin the event's JSON
-   * document (§1.2, §0 item 1); the hook environment (§2); each hook's declared `timeout`
-   * (default §0 item 3), SessionEnd all within one shared budget. For SessionStart and
-   * UserPromptSubmit, exit 0 adds the trimmed stdout to what the model reads (a stdout starting
+   * document (docs/spec/claude-code.md §1.2, §0 item 1); the hook environment
+   * (docs/spec/claude-code.md §2); each hook's declared `timeout` (default
+   * docs/spec/claude-code.md §0 item 3), SessionEnd all within one shared budget. For SessionStart
+   * and UserPromptSubmit, exit 0 adds the trimmed stdout to what the model reads (a stdout starting
    * with `{` delivers nothing).
    */
   async runHook(event: HookEvent, options: HookRunOptions = {}): Promise<HookRun[]> {
@@ -319,8 +329,9 @@ export class ClaudeCodeHost {
 
   /**
    * Runs `command` as the Bash tool does: `bash -c` in the session's cwd, the base environment
-   * plus the session variables (§2), the plugin's `bin/` appended LAST to `PATH` (only when its
-   * path holds no shell metacharacter), and no `CLAUDE_PLUGIN_*` or `CLAUDE_CODE_ENTRYPOINT`.
+   * plus the session variables (docs/spec/claude-code.md §2), the plugin's `bin/` appended LAST to
+   * `PATH` (only when its path holds no shell metacharacter), and no `CLAUDE_PLUGIN_*` or
+   * `CLAUDE_CODE_ENTRYPOINT`.
    */
   runBash(command: string, timeoutMs = 120_000): Promise<BashRun> {
     const env = this.bashEnv();

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-/** The three hook events Brigade registers (claude-code.md §1.1). */
+/** The three hook events Brigade registers (docs/spec/claude-code.md §1.1). */
 export type HookEvent = "SessionStart" | "UserPromptSubmit" | "SessionEnd";
 
 /** One exec-form command hook from `hooks/hooks.json`. */
@@ -29,14 +29,17 @@ export interface HookRun {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** Default per-command timeouts, seconds, when a hook declares none (claude-code.md §0 item 3). */
+/**
+ * Default per-command timeouts, seconds, when a hook declares none (docs/spec/claude-code.md §0
+ * item 3).
+ */
 export const DEFAULT_HOOK_TIMEOUT_S: Readonly<Record<HookEvent, number>> = {
   SessionStart: 600,
   UserPromptSubmit: 30,
   SessionEnd: 1.5,
 };
 
-/** The shared budget of every SessionEnd hook together, ms (claude-code.md §1.4). */
+/** The shared budget of every SessionEnd hook together, ms (docs/spec/claude-code.md §1.4). */
 export const SESSION_END_BUDGET_MS = 1_500;
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text Claude Code substitutes
@@ -77,7 +80,10 @@ export async function loadCommandHooks(
   return found;
 }
 
-/** Replaces every `${CLAUDE_PLUGIN_ROOT}` in `text` as plain text (exec form, §1.1). */
+/**
+ * Replaces every `${CLAUDE_PLUGIN_ROOT}` in `text` as plain text (exec form,
+ * docs/spec/claude-code.md §1.1).
+ */
 export function substitutePluginRoot(text: string, pluginRoot: string): string {
   return text.split(PLUGIN_ROOT_VARIABLE).join(pluginRoot);
 }

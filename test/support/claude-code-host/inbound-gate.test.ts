@@ -22,7 +22,7 @@ const gate = (permissionMode = "default") =>
 const setting = (path: string, value: unknown) =>
   writeFileSync(path, JSON.stringify({ model: "x", crossSessionInbound: value }));
 
-describe("the stand-in's inbound gate (cross-session.md §12 step 4, claude-code.md §4)", () => {
+describe("the stand-in's inbound gate (docs/spec/cross-session.md §12 step 4, docs/spec/claude-code.md §4)", () => {
   test("no setting: a bypassing receiver holds a post with no from-mode, a prompting one accepts", () => {
     expect(gate("bypassPermissions")).toBe("hold");
     expect(gate("default")).toBe("accept");

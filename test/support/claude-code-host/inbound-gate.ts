@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** What Claude Code's inbound gate does with a post (cross-session.md §12, receiver step 4). */
+/**
+ * What Claude Code's inbound gate does with a post (docs/spec/cross-session.md §12, receiver step
+ * 4).
+ */
 export type GateDecision = "accept" | "hold" | "refuse";
 
 /** Where the gate looks. */
@@ -27,16 +30,16 @@ function settingOf(path: string): GateDecision | undefined {
     return undefined;
   }
   if (value === undefined) return undefined;
-  // An unrecognised value holds (claude-code.md §4).
+  // An unrecognised value holds (docs/spec/claude-code.md §4).
   return value === "accept" || value === "refuse" ? value : "hold";
 }
 
 /**
  * The stand-in's reading of Claude Code's inbound gate for a post from another process (a
- * detached watcher is never "self-sent", claude-code.md §0 item 5) that declares no `from-mode`
- * (Brigade's wrapper carries only `from-name`), read afresh for every post:
+ * detached watcher is never "self-sent", docs/spec/claude-code.md §0 item 5) that declares no
+ * `from-mode` (Brigade's wrapper carries only `from-name`), read afresh for every post:
  * - the user setting `crossSessionInbound` decides when set (an unrecognised value holds);
- *   a project or local `hold`/`refuse` applies only when stricter (§4);
+ *   a project or local `hold`/`refuse` applies only when stricter (docs/spec/claude-code.md §4);
  * - with no user setting, a project or local `hold`/`refuse` decides (a project `accept` cannot
  *   loosen anything);
  * - otherwise the permission-mode class: a receiver that bypasses permission prompts holds

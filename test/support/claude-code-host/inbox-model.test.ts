@@ -19,7 +19,7 @@ function model(start: "busy" | "idle" = "idle", autoTurn = false) {
   };
 }
 
-describe("InboxModel: Claude Code's per-sender rules (claude-code.md §0 item 4)", () => {
+describe("InboxModel: Claude Code's per-sender rules (docs/spec/claude-code.md §0 item 4)", () => {
   test("bucket: 30 posts at once pass, the 31st is rate-limited; one more token after 2 s", () => {
     const { m, at } = model();
     for (let i = 0; i < 30; i += 1) expect(m.admit("s", `m${i}`)).toBe("delivered");

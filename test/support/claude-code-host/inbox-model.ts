@@ -1,9 +1,10 @@
 /**
- * Claude Code 2.1.328's handling of an accepted inbox post (claude-code.md §0 item 4, §3.3;
- * cross-session.md §12 "Receiver" step 5), as a small clock-injected state machine with no I/O.
- * The socket server in `inbox-server.ts` feeds it; tests may also drive it directly.
+ * Claude Code 2.1.328's handling of an accepted inbox post (docs/spec/claude-code.md §0 item
+ * 4, §3.3; docs/spec/cross-session.md §12 "Receiver" step 5), as a small clock-injected state
+ * machine with no I/O. The socket server in `inbox-server.ts` feeds it; tests may also drive it
+ * directly.
  *
- * Per sender, in the order §12 lists them:
+ * Per sender, in the order docs/spec/cross-session.md §12 lists them:
  * 1. `duplicate`: content byte-identical to that sender's previous post less than 30 s ago;
  * 2. `rate_limited`: the sender's token bucket (30, refilling 0.5/s) has no whole token;
  * 3. `queue_full`: a turn is busy and 50 posts are already queued.
@@ -15,7 +16,7 @@
  * duplicate or rate-limited takes no token.
  */
 
-/** Claude Code's receiver limits (claude-code.md §0 item 4). */
+/** Claude Code's receiver limits (docs/spec/claude-code.md §0 item 4). */
 export const CLAUDE_CODE_RECEIVER_LIMITS: {
   readonly bucketCapacity: number;
   readonly refillPerSecond: number;

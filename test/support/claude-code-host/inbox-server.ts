@@ -3,7 +3,9 @@ import { createServer, type Server, type Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import type { AdmissionOutcome, InboxModel } from "./inbox-model.ts";
 
-/** Claude Code's per-line limit on its inbox socket, characters (cross-session.md §12). */
+/**
+ * Claude Code's per-line limit on its inbox socket, characters (docs/spec/cross-session.md §12).
+ */
 export const INBOX_LINE_MAX_CHARS = 1_048_576;
 
 /**
@@ -60,8 +62,8 @@ export interface InboxServerOptions {
   /** Called with every finished record. */
   readonly onRecord: (record: PostRecord) => void;
   /**
-   * Claude Code's inbound gate (cross-session.md §12 step 4), asked for each well-formed post
-   * before admission: `hold` and `refuse` keep it from the model (outcomes `held`, `refused`).
+   * Claude Code's inbound gate (docs/spec/cross-session.md §12 step 4), asked for each well-formed
+   * post before admission: `hold` and `refuse` keep it from the model (outcomes `held`, `refused`).
    * Absent: every post passes.
    */
   readonly gate?: () => "accept" | "hold" | "refuse";

@@ -1,7 +1,10 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The members of `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` the stand-in writes (claude-code.md §5, cross-session.md §12). */
+/**
+ * The members of `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` the stand-in writes
+ * (docs/spec/claude-code.md §5, docs/spec/cross-session.md §12).
+ */
 export interface SessionRegistryEntry {
   readonly pid: number;
   readonly sessionId: string;

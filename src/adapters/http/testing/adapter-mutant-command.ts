@@ -40,10 +40,10 @@ export type AdapterMutant = (typeof ADAPTER_MUTANTS)[number];
  * `brigade adapter http <group> <verb> …` through the same `runAsProcess` as
  * src/cli/adapter-command.ts: same envelopes, exit statuses, SIGTERM handling and exit grace; no
  * terminal prompt (the suite never gives a terminal). With
- * `trusted_sender`, `message send` skips the forbidden-member refusal of spec §4.7: those
- * members are taken off the stdin document before the binding validates it and added back to the
- * request body the adapter POSTs. A malformed prefix or an unknown mutant is `usage` (exit 2,
- * one envelope on stdout).
+ * `trusted_sender`, `message send` skips the forbidden-member refusal of
+ * docs/spec/protocol.md §4.7: those members are taken off the stdin document before the binding
+ * validates it and added back to the request body the adapter POSTs. A malformed prefix or an
+ * unknown mutant is `usage` (exit 2, one envelope on stdout).
  *
  * @example await runAdapterMutant(["--test-mutant", "trusted_sender", "adapter", "http", "message", "send"], io)
  */

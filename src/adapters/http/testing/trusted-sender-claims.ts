@@ -6,9 +6,9 @@ import {
 } from "../../../protocol/index.ts";
 
 /**
- * The forbidden members (spec §4.7) of one `message send` document, held between the moment the
- * process binding reads stdin and the moment the adapter POSTs the request. Test-only (mutant
- * `trusted_sender`).
+ * The forbidden members (docs/spec/protocol.md §4.7) of one `message send` document, held between
+ * the moment the process binding reads stdin and the moment the adapter POSTs the request.
+ * Test-only (mutant `trusted_sender`).
  */
 export interface SendClaims {
   /** Members removed from stdin, in document order; empty when there were none. */
