@@ -7098,6 +7098,200 @@ var init_private_files = __esmMin((() => {
 	MAX_PRIVATE_FILE_BYTES = 1048576;
 }));
 
+// src/adapters/http/profile-store.ts
+function unlinkQuietly(path) {
+	try {
+		unlinkSync(path);
+	} catch {}
+}
+function parseObject(text) {
+	const parsed = parseStrictJson(text);
+	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
+	return parsed.value;
+}
+var PROFILES_DIR, CREDENTIALS_DIR, PENDING_PROFILE_PREFIX, PROFILE_STRING_MEMBERS, ProfileStore;
+var init_profile_store = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	init_private_files();
+	PROFILES_DIR = "profiles";
+	CREDENTIALS_DIR = "credentials";
+	PENDING_PROFILE_PREFIX = "pending-";
+	PROFILE_STRING_MEMBERS = [
+		"server",
+		"team_ref",
+		"team_name",
+		"principal_ref",
+		"human_label",
+		"left_team_ref"
+	];
+	ProfileStore = class ProfileStore {
+		/** The config folder. */
+		configDir;
+		/** The profile name (a validated file stem). */
+		profile;
+		constructor(configDir, profile) {
+			this.configDir = configDir;
+			this.profile = profile;
+		}
+		/**
+		* A pending profile under `configDir` with a fresh random name (`pending-` and 12 hex digits);
+		* nothing is written yet. For a profile whose name is known only once the server answered
+		* (`brigade team create` names profiles by team): write it, then {@link ProfileStore.moveTo}
+		* the final name, or {@link ProfileStore.discard} it on failure.
+		*
+		* @example const pending = ProfileStore.pending(dir); pending.writeProfile({ server });
+		*/
+		static pending(configDir) {
+			return new ProfileStore(configDir, `${PENDING_PROFILE_PREFIX}${randomBytes(6).toString("hex")}`);
+		}
+		/**
+		* Removes this profile's credential and profile files; an absent one is fine. Never throws.
+		*
+		* @example ProfileStore.pending(dir).discard();
+		*/
+		discard() {
+			unlinkQuietly(this.credentialPath);
+			unlinkQuietly(this.profilePath);
+		}
+		/** `<configDir>/profiles/<profile>.json`. */
+		get profilePath() {
+			return join(this.configDir, PROFILES_DIR, `${this.profile}.json`);
+		}
+		/** `<configDir>/credentials/<profile>.json`. */
+		get credentialPath() {
+			return join(this.configDir, CREDENTIALS_DIR, `${this.profile}.json`);
+		}
+		/** Reads the profile; unknown members are ignored, a non-string known member is `invalid`. */
+		readProfile() {
+			const file = readPrivateFile(this.profilePath);
+			if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
+			const o = parseObject(file.text);
+			if (o === void 0) return { kind: "invalid" };
+			const profile = {};
+			for (const name of PROFILE_STRING_MEMBERS) {
+				const value = o[name];
+				if (value === void 0 || value === null) continue;
+				if (typeof value !== "string" || value === "") return { kind: "invalid" };
+				profile[name] = value;
+			}
+			return {
+				kind: "ok",
+				value: profile
+			};
+		}
+		/** Reads the credential; a missing or empty `token` is `invalid`. */
+		readCredential() {
+			const file = readPrivateFile(this.credentialPath);
+			if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
+			const o = parseObject(file.text);
+			if (o === void 0 || typeof o.token !== "string" || o.token === "") return { kind: "invalid" };
+			const credential = { token: o.token };
+			if (typeof o.principal_ref === "string" && o.principal_ref !== "") credential.principal_ref = o.principal_ref;
+			return {
+				kind: "ok",
+				value: credential
+			};
+		}
+		/**
+		* Replaces the profile file (atomic, 0600 in a 0700 folder).
+		*
+		* @throws PrivateFileError
+		*/
+		writeProfile(profile) {
+			const out = {};
+			for (const name of PROFILE_STRING_MEMBERS) {
+				const value = profile[name];
+				if (value !== void 0) out[name] = value;
+			}
+			ensurePrivateDir(join(this.configDir, PROFILES_DIR));
+			writePrivateFileAtomic(this.profilePath, `${JSON.stringify(out, null, 2)}\n`);
+		}
+		/**
+		* Replaces the credential file (atomic, 0600 in a 0700 folder). The token goes nowhere else.
+		*
+		* @throws PrivateFileError
+		*/
+		writeCredential(credential) {
+			const out = { token: credential.token };
+			if (credential.principal_ref !== void 0) out.principal_ref = credential.principal_ref;
+			ensurePrivateDir(join(this.configDir, CREDENTIALS_DIR));
+			writePrivateFileAtomic(this.credentialPath, `${JSON.stringify(out)}\n`);
+		}
+		/**
+		* Renames this profile (its profile and credential files) to `profile` in the same config dir,
+		* never replacing anything: each file is hard-linked under the new name (which fails when that
+		* name exists) and only then unlinked under the old one, so a crash leaves both names, never
+		* neither. Used where a profile's name is only known after the team exists (`brigade team
+		* create` names profiles by team). Never throws.
+		* Failures: `source_missing` (no profile or no credential file here), `target_exists` (either
+		* file exists under the new name; nothing moved), `io_error` (links could not be made; nothing
+		* moved).
+		*
+		* @example
+		* const moved = new ProfileStore(dir, "pending-1a2b").moveTo("team-0123456789abcdef");
+		* if (moved.ok) moved.store.readProfile();
+		*/
+		moveTo(profile) {
+			const target = new ProfileStore(this.configDir, profile);
+			if (!entryExists(this.profilePath) || !entryExists(this.credentialPath)) return {
+				ok: false,
+				reason: "source_missing"
+			};
+			if (entryExists(target.profilePath) || entryExists(target.credentialPath)) return {
+				ok: false,
+				reason: "target_exists"
+			};
+			try {
+				linkSync(this.profilePath, target.profilePath);
+			} catch (error) {
+				return {
+					ok: false,
+					reason: error.code === "EEXIST" ? "target_exists" : "io_error"
+				};
+			}
+			try {
+				linkSync(this.credentialPath, target.credentialPath);
+			} catch (error) {
+				unlinkQuietly(target.profilePath);
+				return {
+					ok: false,
+					reason: error.code === "EEXIST" ? "target_exists" : "io_error"
+				};
+			}
+			unlinkQuietly(this.credentialPath);
+			unlinkQuietly(this.profilePath);
+			return {
+				ok: true,
+				store: target
+			};
+		}
+	};
+}));
+
+// src/adapters/http/http-adapter-options.ts
+/** Applies the defaults to {@link HttpAdapterOptions}; reads no file and never throws. */
+function resolveHttpAdapterRuntime(options) {
+	const profileName = resolveProfileName(options.profile, options.env);
+	const configDir = resolveConfigDir(options.env);
+	return {
+		profileName,
+		env: options.env,
+		store: configDir !== void 0 && isValidProfileName(profileName) ? new ProfileStore(configDir, profileName) : void 0,
+		fetch: options.fetch ?? globalThis.fetch,
+		timeoutMs: options.timeoutMs ?? 15e3,
+		log: options.logger ?? silentLogger(),
+		watchIdleMs: options.watch?.idleTimeoutMs ?? 45e3,
+		watchBackoff: options.watch?.backoff ?? WATCH_BACKOFF_MS
+	};
+}
+var init_http_adapter_options = __esmMin((() => {
+	init_adapter_logger();
+	init_config_location();
+	init_http_adapter_constants();
+	init_profile_store();
+}));
+
 // src/adapters/http/http-client.ts
 /**
 * Percent-encodes one path segment (`:team`, `:session`).
@@ -7575,175 +7769,68 @@ var init_http_watch = __esmMin((() => {
 	};
 }));
 
-// src/adapters/http/profile-store.ts
-function unlinkQuietly(path) {
+// src/adapters/http/profile-files.ts
+/** The `unauthenticated` (4) error, reason `credential_missing`: no credential is stored. */
+function credentialMissing() {
+	return new BapError(unauthenticatedError("credential_missing"));
+}
+/** The adapter's profile store, or `config` (11), reason `profile_missing`, when it has none. */
+function requireStore(store) {
+	if (store === void 0) throw new BapError(configError("profile_missing"));
+	return store;
+}
+/** The profile for create/join/leave: missing is `{}`; unsafe or invalid is `config`. */
+function readProfileForSetup(store) {
+	const read = store.readProfile();
+	if (read.kind === "missing") return {};
+	if (read.kind !== "ok") throw new BapError(configError());
+	return read.value;
+}
+/**
+* The stored credential. Only an absent credential is `unauthenticated` (`credential_missing`):
+* one that exists but is not a private regular file (a symlink, a FIFO, group/other bits, a
+* foreign owner) or does not parse is `config`, so the person fixes the file instead of being
+* told to create a credential over it.
+*/
+function readCredential(store) {
+	const read = store.readCredential();
+	if (read.kind === "ok") return read.value;
+	if (read.kind === "missing") throw credentialMissing();
+	throw new BapError(configError());
+}
+/**
+* Writes the profile file (atomic, 0600). A refused write is logged as `profile_write_failed`
+* and thrown as `config`; any other error passes through.
+*/
+function writeProfile(store, profile, log) {
 	try {
-		unlinkSync(path);
-	} catch {}
+		store.writeProfile(profile);
+	} catch (error) {
+		if (error instanceof PrivateFileError) {
+			log.error("profile_write_failed", { reason: error.code });
+			throw new BapError(configError(), { cause: error });
+		}
+		throw error;
+	}
 }
-function parseObject(text) {
-	const parsed = parseStrictJson(text);
-	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
-	return parsed.value;
+/**
+* Writes the credential file (atomic, 0600). A refused write is logged as
+* `credential_write_failed` and thrown as `config`; any other error passes through.
+*/
+function writeCredential(store, credential, log) {
+	try {
+		store.writeCredential(credential);
+	} catch (error) {
+		if (error instanceof PrivateFileError) {
+			log.error("credential_write_failed", { reason: error.code });
+			throw new BapError(configError(), { cause: error });
+		}
+		throw error;
+	}
 }
-var PROFILES_DIR, CREDENTIALS_DIR, PENDING_PROFILE_PREFIX, PROFILE_STRING_MEMBERS, ProfileStore;
-var init_profile_store = __esmMin((() => {
-	init_local_files();
+var init_profile_files = __esmMin((() => {
 	init_protocol();
 	init_private_files();
-	PROFILES_DIR = "profiles";
-	CREDENTIALS_DIR = "credentials";
-	PENDING_PROFILE_PREFIX = "pending-";
-	PROFILE_STRING_MEMBERS = [
-		"server",
-		"team_ref",
-		"team_name",
-		"principal_ref",
-		"human_label",
-		"left_team_ref"
-	];
-	ProfileStore = class ProfileStore {
-		/** The config folder. */
-		configDir;
-		/** The profile name (a validated file stem). */
-		profile;
-		constructor(configDir, profile) {
-			this.configDir = configDir;
-			this.profile = profile;
-		}
-		/**
-		* A pending profile under `configDir` with a fresh random name (`pending-` and 12 hex digits);
-		* nothing is written yet. For a profile whose name is known only once the server answered
-		* (`brigade team create` names profiles by team): write it, then {@link ProfileStore.moveTo}
-		* the final name, or {@link ProfileStore.discard} it on failure.
-		*
-		* @example const pending = ProfileStore.pending(dir); pending.writeProfile({ server });
-		*/
-		static pending(configDir) {
-			return new ProfileStore(configDir, `${PENDING_PROFILE_PREFIX}${randomBytes(6).toString("hex")}`);
-		}
-		/**
-		* Removes this profile's credential and profile files; an absent one is fine. Never throws.
-		*
-		* @example ProfileStore.pending(dir).discard();
-		*/
-		discard() {
-			unlinkQuietly(this.credentialPath);
-			unlinkQuietly(this.profilePath);
-		}
-		/** `<configDir>/profiles/<profile>.json`. */
-		get profilePath() {
-			return join(this.configDir, PROFILES_DIR, `${this.profile}.json`);
-		}
-		/** `<configDir>/credentials/<profile>.json`. */
-		get credentialPath() {
-			return join(this.configDir, CREDENTIALS_DIR, `${this.profile}.json`);
-		}
-		/** Reads the profile; unknown members are ignored, a non-string known member is `invalid`. */
-		readProfile() {
-			const file = readPrivateFile(this.profilePath);
-			if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
-			const o = parseObject(file.text);
-			if (o === void 0) return { kind: "invalid" };
-			const profile = {};
-			for (const name of PROFILE_STRING_MEMBERS) {
-				const value = o[name];
-				if (value === void 0 || value === null) continue;
-				if (typeof value !== "string" || value === "") return { kind: "invalid" };
-				profile[name] = value;
-			}
-			return {
-				kind: "ok",
-				value: profile
-			};
-		}
-		/** Reads the credential; a missing or empty `token` is `invalid`. */
-		readCredential() {
-			const file = readPrivateFile(this.credentialPath);
-			if (file.kind !== "ok") return file.kind === "unreadable" ? { kind: "invalid" } : file;
-			const o = parseObject(file.text);
-			if (o === void 0 || typeof o.token !== "string" || o.token === "") return { kind: "invalid" };
-			const credential = { token: o.token };
-			if (typeof o.principal_ref === "string" && o.principal_ref !== "") credential.principal_ref = o.principal_ref;
-			return {
-				kind: "ok",
-				value: credential
-			};
-		}
-		/**
-		* Replaces the profile file (atomic, 0600 in a 0700 folder).
-		*
-		* @throws PrivateFileError
-		*/
-		writeProfile(profile) {
-			const out = {};
-			for (const name of PROFILE_STRING_MEMBERS) {
-				const value = profile[name];
-				if (value !== void 0) out[name] = value;
-			}
-			ensurePrivateDir(join(this.configDir, PROFILES_DIR));
-			writePrivateFileAtomic(this.profilePath, `${JSON.stringify(out, null, 2)}\n`);
-		}
-		/**
-		* Replaces the credential file (atomic, 0600 in a 0700 folder). The token goes nowhere else.
-		*
-		* @throws PrivateFileError
-		*/
-		writeCredential(credential) {
-			const out = { token: credential.token };
-			if (credential.principal_ref !== void 0) out.principal_ref = credential.principal_ref;
-			ensurePrivateDir(join(this.configDir, CREDENTIALS_DIR));
-			writePrivateFileAtomic(this.credentialPath, `${JSON.stringify(out)}\n`);
-		}
-		/**
-		* Renames this profile (its profile and credential files) to `profile` in the same config dir,
-		* never replacing anything: each file is hard-linked under the new name (which fails when that
-		* name exists) and only then unlinked under the old one, so a crash leaves both names, never
-		* neither. Used where a profile's name is only known after the team exists (`brigade team
-		* create` names profiles by team). Never throws.
-		* Failures: `source_missing` (no profile or no credential file here), `target_exists` (either
-		* file exists under the new name; nothing moved), `io_error` (links could not be made; nothing
-		* moved).
-		*
-		* @example
-		* const moved = new ProfileStore(dir, "pending-1a2b").moveTo("team-0123456789abcdef");
-		* if (moved.ok) moved.store.readProfile();
-		*/
-		moveTo(profile) {
-			const target = new ProfileStore(this.configDir, profile);
-			if (!entryExists(this.profilePath) || !entryExists(this.credentialPath)) return {
-				ok: false,
-				reason: "source_missing"
-			};
-			if (entryExists(target.profilePath) || entryExists(target.credentialPath)) return {
-				ok: false,
-				reason: "target_exists"
-			};
-			try {
-				linkSync(this.profilePath, target.profilePath);
-			} catch (error) {
-				return {
-					ok: false,
-					reason: error.code === "EEXIST" ? "target_exists" : "io_error"
-				};
-			}
-			try {
-				linkSync(this.credentialPath, target.credentialPath);
-			} catch (error) {
-				unlinkQuietly(target.profilePath);
-				return {
-					ok: false,
-					reason: error.code === "EEXIST" ? "target_exists" : "io_error"
-				};
-			}
-			unlinkQuietly(this.credentialPath);
-			unlinkQuietly(this.profilePath);
-			return {
-				ok: true,
-				store: target
-			};
-		}
-	};
 }));
 
 // src/adapters/http/server-url.ts
@@ -7770,32 +7857,69 @@ function normalizeServerUrl(text) {
 }
 var init_server_url = __esmMin((() => {}));
 
-// src/adapters/http/http-adapter.ts
-/** `POST /v1/principals` result: `{principal_ref, token}`, both non-empty strings. */
-function validateMintedPrincipal(value) {
-	if (isJsonObject(value) && typeof value.principal_ref === "string" && value.principal_ref !== "" && typeof value.token === "string" && value.token !== "") return {
-		ok: true,
-		value: {
-			principal_ref: value.principal_ref,
-			token: value.token
-		}
-	};
+// src/adapters/http/team-context.ts
+/** The transport of every call to `baseUrl` (a normalised server URL). */
+function transportFor(runtime, baseUrl) {
 	return {
-		ok: false,
-		error: invalidInputError("token", "invalid_value")
+		baseUrl,
+		fetch: runtime.fetch,
+		timeoutMs: runtime.timeoutMs,
+		logger: runtime.log.child("http-client")
 	};
 }
-var TEAM_SCOPED, credentialMissing, HttpAdapter;
-var init_http_adapter = __esmMin((() => {
+/**
+* One authenticated call: `request` with the target's token and the caller's signal, its answer
+* checked by `validate`. Errors as {@link callServer}.
+*/
+function callTarget(target, request, validate, options) {
+	return callServer(target.transport, {
+		...request,
+		token: target.token,
+		signal: options?.signal
+	}, validate);
+}
+/** `/v1/teams/<team>` followed by `rest` (which starts with `/`). */
+function teamPath(ctx, rest) {
+	return `/v1/teams/${segment(ctx.teamRef)}${rest}`;
+}
+/** `/v1/teams/<team>/sessions/<session>` followed by `rest`; both ids percent-encoded. */
+function sessionPath(ctx, sessionId, rest) {
+	return `${teamPath(ctx, "/sessions")}/${segment(sessionId)}${rest}`;
+}
+/**
+* A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
+* then 11): an invalid profile name or unsafe profile file is `config`; no credential is
+* `unauthenticated` (`credential_missing`); no profile is `config` (`profile_missing`); no team
+* is `config` (`no_team_bound`); no usable server URL is `config`.
+*/
+function readTeamContext(runtime) {
+	const store = runtime.store;
+	if (store === void 0) {
+		if (!isValidProfileName(runtime.profileName)) throw new BapError(configError());
+		throw credentialMissing();
+	}
+	const profileRead = store.readProfile();
+	if (profileRead.kind === "world_readable" || profileRead.kind === "invalid") throw new BapError(configError());
+	const credential = readCredential(store);
+	if (profileRead.kind === "missing") throw new BapError(configError("profile_missing"));
+	const profile = profileRead.value;
+	if (profile.team_ref === void 0) throw new BapError(configError("no_team_bound"));
+	const server = profile.server === void 0 ? void 0 : normalizeServerUrl(profile.server);
+	if (server === void 0) throw new BapError(configError());
+	return {
+		transport: transportFor(runtime, server),
+		token: credential.token,
+		teamRef: profile.team_ref,
+		profile,
+		credential
+	};
+}
+var TEAM_SCOPED;
+var init_team_context$1 = __esmMin((() => {
 	init_protocol();
-	init_adapter_logger();
-	init_private_files();
 	init_config_location();
-	init_describe_profile();
-	init_http_adapter_constants();
 	init_http_client();
-	init_http_watch();
-	init_profile_store();
+	init_profile_files();
 	init_server_url();
 	TEAM_SCOPED = /* @__PURE__ */ new Set([
 		"session register",
@@ -7811,27 +7935,266 @@ var init_http_adapter = __esmMin((() => {
 		"team revoke-member",
 		"team transfer"
 	]);
-	credentialMissing = () => new BapError(unauthenticatedError("credential_missing"));
+}));
+
+// src/adapters/http/credential-setup.ts
+/**
+* `team create` / `team join` with a server and a credential, then the call itself; the server's
+* base URL and the validated answer.
+*
+* The server URL comes from the profile, the join document, or `BRIGADE_SERVER` (none usable is
+* `config`). A credential is minted with `POST /v1/principals` when the profile has none (profile
+* written first, then the token, both 0600). A credential file that exists but is world-readable,
+* unreadable or malformed is `config`, never replaced. When a stored credential is answered
+* `unauthenticated`, the server no longer knows its principal (collected after days without any
+* team, docs/21-service.md, or the server's data was reset): such a principal holds no membership
+* there, so a new one is minted over it and the call is made once more (logged as
+* `credential_unknown_to_server`). Any other error passes through.
+*/
+async function callWithSetup(runtime, target, request, validate, options) {
+	const setup = await setUp(runtime, target, options);
+	const baseUrl = setup.transport.baseUrl;
+	try {
+		return {
+			baseUrl,
+			result: await callTarget(setup, request, validate, options)
+		};
+	} catch (error) {
+		if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") throw error;
+		runtime.log.warn("credential_unknown_to_server");
+		const token = await mint(runtime, target, setup.transport, options);
+		return {
+			baseUrl,
+			result: await callTarget({
+				...setup,
+				token
+			}, request, validate, options)
+		};
+	}
+}
+/** The server and credential of {@link callWithSetup}, minting one only when none is stored. */
+async function setUp(runtime, { store, profile, backendServer }, options) {
+	const configured = profile.server ?? backendServer ?? runtime.env.BRIGADE_SERVER;
+	const server = configured === void 0 || configured === "" ? void 0 : normalizeServerUrl(configured);
+	if (server === void 0) throw new BapError(configError());
+	const transport = transportFor(runtime, server);
+	const existing = store.readCredential();
+	if (existing.kind === "world_readable" || existing.kind === "invalid") throw new BapError(configError());
+	if (existing.kind === "ok") {
+		if (profile.server === void 0) writeProfile(store, {
+			...profile,
+			server
+		}, runtime.log);
+		return {
+			transport,
+			token: existing.value.token,
+			minted: false
+		};
+	}
+	return {
+		transport,
+		token: await mint(runtime, {
+			store,
+			profile,
+			backendServer
+		}, transport, options),
+		minted: true
+	};
+}
+/** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
+async function mint(runtime, { store, profile }, transport, options) {
+	const minted = await callServer(transport, {
+		method: "POST",
+		path: "/v1/principals",
+		body: {},
+		signal: options?.signal
+	}, validateMintedPrincipal);
+	writeProfile(store, {
+		...profile,
+		server: transport.baseUrl
+	}, runtime.log);
+	writeCredential(store, {
+		token: minted.token,
+		principal_ref: minted.principal_ref
+	}, runtime.log);
+	runtime.log.info("credential_minted");
+	return minted.token;
+}
+/**
+* The `POST /v1/principals` answer: `{principal_ref, token}`, both non-empty strings; anything
+* else is `invalid_input` on `token` (which `callServer` reports as `internal`).
+*/
+function validateMintedPrincipal(value) {
+	if (isJsonObject(value) && typeof value.principal_ref === "string" && value.principal_ref !== "" && typeof value.token === "string" && value.token !== "") return {
+		ok: true,
+		value: {
+			principal_ref: value.principal_ref,
+			token: value.token
+		}
+	};
+	return {
+		ok: false,
+		error: invalidInputError("token", "invalid_value")
+	};
+}
+var init_credential_setup = __esmMin((() => {
+	init_protocol();
+	init_http_client();
+	init_profile_files();
+	init_server_url();
+	init_team_context$1();
+}));
+
+// src/adapters/http/team-membership.ts
+/**
+* `team create`: refused with `conflict` (`profile_bound`) on a bound profile, before any network
+* call; sends the operator key of `BRIGADE_OPERATOR_KEY_FILE` when set; binds the profile to the
+* new team. Server and credential as `callWithSetup`.
+*/
+async function createTeam(runtime, request, options) {
+	const store = requireStore(runtime.store);
+	const profile = readProfileForSetup(store);
+	if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
+	const body = valueOrThrow(validateTeamCreateRequest(request));
+	const operatorKey = readOperatorKey(runtime);
+	const { baseUrl, result } = await callWithSetup(runtime, {
+		store,
+		profile,
+		backendServer: void 0
+	}, {
+		method: "POST",
+		path: "/v1/teams",
+		body,
+		...operatorKey === void 0 ? {} : { operatorKey }
+	}, validateTeamCreateResult, options);
+	bindProfile(runtime, store, baseUrl, result, body.human_label);
+	runtime.log.info("team_created");
+	return result;
+}
+/**
+* `team join`: a bound profile may only rejoin its own team (else `conflict`, `profile_bound`);
+* a `backend.server` that is not a server URL, or differs from the profile's, is `invalid_input`
+* — all checked before any network call. Binds the profile to the team, keeping its label on a
+* rejoin without a new one. Server and credential as `callWithSetup`.
+*/
+async function joinTeam(runtime, request, options) {
+	const store = requireStore(runtime.store);
+	const parsed = valueOrThrow(validateTeamJoinRequest(request));
+	const profile = readProfileForSetup(store);
+	const secret = parseJoinSecret(parsed.join_secret);
+	const secretTeam = secret.ok ? secret.value.teamRef : "";
+	if (profile.team_ref !== void 0 && profile.team_ref !== secretTeam) throw new BapError(conflictError("profile_bound"));
+	let backendServer;
+	if (parsed.backend !== void 0) {
+		const server = parsed.backend.server;
+		const normalized = typeof server === "string" ? normalizeServerUrl(server) : void 0;
+		if (normalized === void 0) throw new BapError(invalidInputError("backend.server", "invalid_value"));
+		if (profile.server !== void 0 && profile.server !== normalized) throw new BapError(invalidInputError("backend", "invalid_value"));
+		backendServer = normalized;
+	}
+	const body = { join_secret: parsed.join_secret };
+	if (parsed.human_label !== void 0) body.human_label = parsed.human_label;
+	const { baseUrl, result } = await callWithSetup(runtime, {
+		store,
+		profile,
+		backendServer
+	}, {
+		method: "POST",
+		path: "/v1/teams/join",
+		body
+	}, validateTeamJoinResult, options);
+	bindProfile(runtime, store, baseUrl, result, parsed.human_label ?? (profile.team_ref === result.team_ref ? profile.human_label : void 0));
+	runtime.log.info("team_joined", { rejoined: result.rejoined });
+	return result;
+}
+/**
+* `team leave`: idempotent — a profile that already left answers from what it remembers
+* (`config`, `no_team_bound`, when it remembers no team or principal). Otherwise leaves on the
+* server, then unbinds the profile (keeping its server and `left_team_ref`) and records the
+* principal in the credential when it lacked one.
+*/
+async function leaveTeam(runtime, options) {
+	const store = requireStore(runtime.store);
+	const credential = readCredential(store);
+	const profile = readProfileForSetup(store);
+	if (profile.team_ref === void 0) {
+		const principal = credential.principal_ref ?? profile.principal_ref;
+		if (profile.left_team_ref === void 0 || principal === void 0) throw new BapError(configError("no_team_bound"));
+		return {
+			team_ref: profile.left_team_ref,
+			principal_ref: principal,
+			left: true
+		};
+	}
+	const ctx = readTeamContext(runtime);
+	const result = await callTarget(ctx, {
+		method: "POST",
+		path: teamPath(ctx, "/leave")
+	}, validateTeamLeaveResult, options);
+	const unbound = { left_team_ref: result.team_ref };
+	if (profile.server !== void 0) unbound.server = profile.server;
+	writeProfile(store, unbound, runtime.log);
+	if (credential.principal_ref === void 0) writeCredential(store, {
+		...credential,
+		principal_ref: result.principal_ref
+	}, runtime.log);
+	runtime.log.info("team_left");
+	return result;
+}
+/**
+* The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
+* `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
+* not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
+* one line of 1–256 printable ASCII characters, is `config`.
+*/
+function readOperatorKey(runtime) {
+	const path = runtime.env.BRIGADE_OPERATOR_KEY_FILE;
+	if (path === void 0 || path === "") return void 0;
+	if (!isAbsolute(path)) throw new BapError(configError());
+	const file = readPrivateFile(path);
+	if (file.kind !== "ok") throw new BapError(configError());
+	const key = file.text.trim();
+	if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
+	return key;
+}
+/** Records the team a create or join bound this profile to (the label only when known). */
+function bindProfile(runtime, store, server, team, label) {
+	const bound = {
+		server,
+		team_ref: team.team_ref,
+		team_name: team.team_name,
+		principal_ref: team.principal_ref
+	};
+	if (label !== void 0) bound.human_label = label;
+	writeProfile(store, bound, runtime.log);
+}
+var init_team_membership = __esmMin((() => {
+	init_protocol();
+	init_private_files();
+	init_credential_setup();
+	init_profile_files();
+	init_server_url();
+	init_team_context$1();
+}));
+
+// src/adapters/http/http-adapter.ts
+var HttpAdapter;
+var init_http_adapter = __esmMin((() => {
+	init_protocol();
+	init_describe_profile();
+	init_http_adapter_constants();
+	init_http_adapter_options();
+	init_http_client();
+	init_http_watch();
+	init_team_context$1();
+	init_team_membership();
 	HttpAdapter = class {
 		/** The profile this adapter is bound to. */
 		profileName;
-		#env;
-		#store;
-		#fetch;
-		#timeoutMs;
-		#log;
-		#watchIdleMs;
-		#watchBackoff;
+		#runtime;
 		constructor(options) {
-			this.#env = options.env;
-			this.profileName = resolveProfileName(options.profile, options.env);
-			const configDir = resolveConfigDir(options.env);
-			this.#store = configDir !== void 0 && isValidProfileName(this.profileName) ? new ProfileStore(configDir, this.profileName) : void 0;
-			this.#fetch = options.fetch ?? globalThis.fetch;
-			this.#timeoutMs = options.timeoutMs ?? 15e3;
-			this.#log = options.logger ?? silentLogger();
-			this.#watchIdleMs = options.watch?.idleTimeoutMs ?? 45e3;
-			this.#watchBackoff = options.watch?.backoff ?? WATCH_BACKOFF_MS;
+			this.#runtime = resolveHttpAdapterRuntime(options);
+			this.profileName = this.#runtime.profileName;
 		}
 		/**
 		* The local part of a command's checks (docs/spec/protocol.md §6.16 (a)): run by the process
@@ -7839,393 +8202,139 @@ var init_http_adapter = __esmMin((() => {
 		* a `BapError`.
 		*/
 		checkLocalReady(command) {
-			if (TEAM_SCOPED.has(command)) this.#teamContext();
+			if (TEAM_SCOPED.has(command)) readTeamContext(this.#runtime);
 		}
 		async describe(_options) {
-			return describeHttpAdapter(this.#store, this.profileName);
+			return describeHttpAdapter(this.#runtime.store, this.profileName);
 		}
 		async sessionRegister(registration, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateSessionRegistration(registration, { lease: HTTP_ADAPTER_LEASE }));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#teamPath(ctx, "/sessions"),
+				path: teamPath(ctx, "/sessions"),
 				body
 			}, validateSessionRegistrationResult, options);
 		}
 		async sessionHeartbeat(sessionId, heartbeat, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateHeartbeatRequest(heartbeat, { lease: HTTP_ADAPTER_LEASE }));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#sessionPath(ctx, sessionId, "/heartbeat"),
+				path: sessionPath(ctx, sessionId, "/heartbeat"),
 				body
 			}, validateHeartbeatResult, options);
 		}
 		async sessionList(options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const query = [];
 			if (options?.session !== void 0) query.push(`session=${segment(options.session)}`);
 			if (options?.includeOffline === true) query.push("include_offline=1");
-			const path = `${this.#teamPath(ctx, "/sessions")}${query.length > 0 ? `?${query.join("&")}` : ""}`;
-			return this.#call(ctx, {
+			const path = `${teamPath(ctx, "/sessions")}${query.length > 0 ? `?${query.join("&")}` : ""}`;
+			return callTarget(ctx, {
 				method: "GET",
 				path
 			}, validateSessionListResult, options);
 		}
 		async sessionClose(sessionId, options) {
-			const ctx = this.#teamContext();
-			return this.#call(ctx, {
+			return this.#teamCall((ctx) => ({
 				method: "POST",
-				path: this.#sessionPath(ctx, sessionId, "/close")
-			}, validateSessionCloseResult, options);
+				path: sessionPath(ctx, sessionId, "/close")
+			}), validateSessionCloseResult, options);
 		}
 		async messageSend(request, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateSendRequest(request));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#teamPath(ctx, "/messages"),
+				path: teamPath(ctx, "/messages"),
 				body
 			}, validateSendResponse, options);
 		}
 		async messageReceive(sessionId, options) {
-			const ctx = this.#teamContext();
 			const limit = options?.limit;
 			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
-			return this.#call(ctx, {
+			return this.#teamCall((ctx) => ({
 				method: "GET",
-				path: `${this.#sessionPath(ctx, sessionId, "/messages")}${query}`
-			}, validateReceiveResult, options);
+				path: `${sessionPath(ctx, sessionId, "/messages")}${query}`
+			}), validateReceiveResult, options);
 		}
 		async messageAck(sessionId, request, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateAckRequest(request));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#sessionPath(ctx, sessionId, "/ack"),
+				path: sessionPath(ctx, sessionId, "/ack"),
 				body
 			}, validateAckResult, options);
 		}
 		messageWatch(sessionId, _options) {
+			const runtime = this.#runtime;
 			return new HttpWatch({
 				sessionId,
 				target: () => {
-					const ctx = this.#teamContext();
+					const ctx = readTeamContext(runtime);
 					return {
 						baseUrl: ctx.transport.baseUrl,
 						token: ctx.token,
 						teamRef: ctx.teamRef
 					};
 				},
-				fetch: this.#fetch,
-				logger: this.#log.child("http-watch"),
-				connectTimeoutMs: this.#timeoutMs,
-				idleTimeoutMs: this.#watchIdleMs,
-				backoff: this.#watchBackoff,
+				fetch: runtime.fetch,
+				logger: runtime.log.child("http-watch"),
+				connectTimeoutMs: runtime.timeoutMs,
+				idleTimeoutMs: runtime.watchIdleMs,
+				backoff: runtime.watchBackoff,
 				ack: (ids) => this.messageAck(sessionId, { message_ids: ids }),
 				heartbeat: (changes) => this.sessionHeartbeat(sessionId, changes),
 				closeSession: () => this.sessionClose(sessionId)
 			});
 		}
 		async teamCreate(request, options) {
-			const store = this.#requireStore();
-			const profile = this.#readProfileForSetup(store);
-			if (profile.team_ref !== void 0) throw new BapError(conflictError("profile_bound"));
-			const body = valueOrThrow(validateTeamCreateRequest(request));
-			const operatorKey = this.#readOperatorKey();
-			const { baseUrl, result } = await this.#setupAndCall(store, profile, void 0, {
-				method: "POST",
-				path: "/v1/teams",
-				body,
-				...operatorKey === void 0 ? {} : { operatorKey }
-			}, validateTeamCreateResult, options);
-			this.#bindProfile(store, baseUrl, result, body.human_label);
-			this.#log.info("team_created");
-			return result;
+			return createTeam(this.#runtime, request, options);
 		}
 		async teamJoin(request, options) {
-			const store = this.#requireStore();
-			const parsed = valueOrThrow(validateTeamJoinRequest(request));
-			const profile = this.#readProfileForSetup(store);
-			const secret = parseJoinSecret(parsed.join_secret);
-			const secretTeam = secret.ok ? secret.value.teamRef : "";
-			if (profile.team_ref !== void 0 && profile.team_ref !== secretTeam) throw new BapError(conflictError("profile_bound"));
-			let backendServer;
-			if (parsed.backend !== void 0) {
-				const server = parsed.backend.server;
-				const normalized = typeof server === "string" ? normalizeServerUrl(server) : void 0;
-				if (normalized === void 0) throw new BapError(invalidInputError("backend.server", "invalid_value"));
-				if (profile.server !== void 0 && profile.server !== normalized) throw new BapError(invalidInputError("backend", "invalid_value"));
-				backendServer = normalized;
-			}
-			const body = { join_secret: parsed.join_secret };
-			if (parsed.human_label !== void 0) body.human_label = parsed.human_label;
-			const { baseUrl, result } = await this.#setupAndCall(store, profile, backendServer, {
-				method: "POST",
-				path: "/v1/teams/join",
-				body
-			}, validateTeamJoinResult, options);
-			const label = parsed.human_label ?? (profile.team_ref === result.team_ref ? profile.human_label : void 0);
-			this.#bindProfile(store, baseUrl, result, label);
-			this.#log.info("team_joined", { rejoined: result.rejoined });
-			return result;
+			return joinTeam(this.#runtime, request, options);
 		}
 		async teamLeave(options) {
-			const store = this.#requireStore();
-			const credential = this.#readCredential(store);
-			const profile = this.#readProfileForSetup(store);
-			if (profile.team_ref === void 0) {
-				const principal = credential.principal_ref ?? profile.principal_ref;
-				if (profile.left_team_ref === void 0 || principal === void 0) throw new BapError(configError("no_team_bound"));
-				return {
-					team_ref: profile.left_team_ref,
-					principal_ref: principal,
-					left: true
-				};
-			}
-			const ctx = this.#teamContext();
-			const result = await this.#call(ctx, {
-				method: "POST",
-				path: this.#teamPath(ctx, "/leave")
-			}, validateTeamLeaveResult, options);
-			const unbound = { left_team_ref: result.team_ref };
-			if (profile.server !== void 0) unbound.server = profile.server;
-			this.#writeProfile(store, unbound);
-			if (credential.principal_ref === void 0) this.#writeCredential(store, {
-				...credential,
-				principal_ref: result.principal_ref
-			});
-			this.#log.info("team_left");
-			return result;
+			return leaveTeam(this.#runtime, options);
 		}
 		async teamMembers(options) {
-			const ctx = this.#teamContext();
-			return this.#call(ctx, {
+			return this.#teamCall((ctx) => ({
 				method: "GET",
-				path: this.#teamPath(ctx, "/members")
-			}, validateTeamMembersResult, options);
+				path: teamPath(ctx, "/members")
+			}), validateTeamMembersResult, options);
 		}
 		async teamRotateSecret(options) {
-			const ctx = this.#teamContext();
-			const result = await this.#call(ctx, {
+			const result = await this.#teamCall((ctx) => ({
 				method: "POST",
-				path: this.#teamPath(ctx, "/rotate-secret")
-			}, validateTeamRotateSecretResult, options);
-			this.#log.info("team_secret_rotated");
+				path: teamPath(ctx, "/rotate-secret")
+			}), validateTeamRotateSecretResult, options);
+			this.#runtime.log.info("team_secret_rotated");
 			return result;
 		}
 		async teamRevokeMember(target, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateTeamMemberTarget(target));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#teamPath(ctx, "/revoke-member"),
+				path: teamPath(ctx, "/revoke-member"),
 				body
 			}, validateTeamRevokeMemberResult, options);
 		}
 		async teamTransfer(target, options) {
-			const ctx = this.#teamContext();
+			const ctx = readTeamContext(this.#runtime);
 			const body = valueOrThrow(validateTeamMemberTarget(target));
-			return this.#call(ctx, {
+			return callTarget(ctx, {
 				method: "POST",
-				path: this.#teamPath(ctx, "/transfer"),
+				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
 		}
-		#teamPath(ctx, rest) {
-			return `/v1/teams/${segment(ctx.teamRef)}${rest}`;
-		}
-		#sessionPath(ctx, sessionId, rest) {
-			return `${this.#teamPath(ctx, "/sessions")}/${segment(sessionId)}${rest}`;
-		}
-		#call(ctx, request, validate, options) {
-			return callServer(ctx.transport, {
-				...request,
-				token: ctx.token,
-				signal: options?.signal
-			}, validate);
-		}
-		#transport(baseUrl) {
-			return {
-				baseUrl,
-				fetch: this.#fetch,
-				timeoutMs: this.#timeoutMs,
-				logger: this.#log.child("http-client")
-			};
-		}
-		/**
-		* The operator key named by `BRIGADE_OPERATOR_KEY_FILE`, read before any network call, or
-		* `undefined` when the variable is unset or empty. A relative path, or a file that is missing,
-		* not a private regular file (symlink, FIFO, group/other bits, foreign owner) or does not hold
-		* one line of 1–256 printable ASCII characters, is `config`.
-		*/
-		#readOperatorKey() {
-			const path = this.#env.BRIGADE_OPERATOR_KEY_FILE;
-			if (path === void 0 || path === "") return void 0;
-			if (!isAbsolute(path)) throw new BapError(configError());
-			const file = readPrivateFile(path);
-			if (file.kind !== "ok") throw new BapError(configError());
-			const key = file.text.trim();
-			if (!/^[\x21-\x7e]{1,256}$/.test(key)) throw new BapError(configError());
-			return key;
-		}
-		#requireStore() {
-			if (this.#store === void 0) throw new BapError(configError("profile_missing"));
-			return this.#store;
-		}
-		/** The profile for create/join/leave: missing is `{}`; unsafe or invalid is `config`. */
-		#readProfileForSetup(store) {
-			const read = store.readProfile();
-			if (read.kind === "missing") return {};
-			if (read.kind !== "ok") throw new BapError(configError());
-			return read.value;
-		}
-		/**
-		* Only an absent credential is `unauthenticated`: one that exists but is not a private regular
-		* file (a symlink, a FIFO, group/other bits, a foreign owner) or does not parse is `config`, so
-		* the person fixes the file instead of being told to create a credential over it.
-		*/
-		#readCredential(store) {
-			const read = store.readCredential();
-			if (read.kind === "ok") return read.value;
-			if (read.kind === "missing") throw credentialMissing();
-			throw new BapError(configError());
-		}
-		/**
-		* A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
-		* then 11).
-		*/
-		#teamContext() {
-			const store = this.#store;
-			if (store === void 0) {
-				if (!isValidProfileName(this.profileName)) throw new BapError(configError());
-				throw credentialMissing();
-			}
-			const profileRead = store.readProfile();
-			if (profileRead.kind === "world_readable" || profileRead.kind === "invalid") throw new BapError(configError());
-			const credential = this.#readCredential(store);
-			if (profileRead.kind === "missing") throw new BapError(configError("profile_missing"));
-			const profile = profileRead.value;
-			if (profile.team_ref === void 0) throw new BapError(configError("no_team_bound"));
-			const server = profile.server === void 0 ? void 0 : normalizeServerUrl(profile.server);
-			if (server === void 0) throw new BapError(configError());
-			return {
-				transport: this.#transport(server),
-				token: credential.token,
-				teamRef: profile.team_ref,
-				profile,
-				credential
-			};
-		}
-		/**
-		* Server and credential for `team create`/`team join`: the server URL from the profile, the
-		* join document, or `BRIGADE_SERVER`; a credential minted with `POST /v1/principals` when the
-		* profile has none (profile written first, then the token, both 0600). A credential file that
-		* exists but is world-readable, unreadable or malformed is `config`, never replaced.
-		*/
-		async #setup(store, profile, backendServer, options) {
-			const configured = profile.server ?? backendServer ?? this.#env.BRIGADE_SERVER;
-			const server = configured === void 0 || configured === "" ? void 0 : normalizeServerUrl(configured);
-			if (server === void 0) throw new BapError(configError());
-			const transport = this.#transport(server);
-			const existing = store.readCredential();
-			if (existing.kind === "world_readable" || existing.kind === "invalid") throw new BapError(configError());
-			if (existing.kind === "ok") {
-				if (profile.server === void 0) this.#writeProfile(store, {
-					...profile,
-					server
-				});
-				return {
-					transport,
-					token: existing.value.token,
-					minted: false
-				};
-			}
-			return {
-				transport,
-				token: await this.#mint(store, profile, transport, options),
-				minted: true
-			};
-		}
-		/** Mints a principal, then writes the profile (`server`) and the credential; the new token. */
-		async #mint(store, profile, transport, options) {
-			const minted = await callServer(transport, {
-				method: "POST",
-				path: "/v1/principals",
-				body: {},
-				signal: options?.signal
-			}, validateMintedPrincipal);
-			this.#writeProfile(store, {
-				...profile,
-				server: transport.baseUrl
-			});
-			this.#writeCredential(store, {
-				token: minted.token,
-				principal_ref: minted.principal_ref
-			});
-			this.#log.info("credential_minted");
-			return minted.token;
-		}
-		/**
-		* `team create` / `team join` with {@link #setup}'s credential. When a stored credential is
-		* answered `unauthenticated`, the server no longer knows its principal (collected after days
-		* without any team, docs/21-service.md, or the server's data was reset): such a principal holds
-		* no membership there, so a new one is minted over it and the call is made once more.
-		*/
-		async #setupAndCall(store, profile, backendServer, request, validate, options) {
-			const setup = await this.#setup(store, profile, backendServer, options);
-			const baseUrl = setup.transport.baseUrl;
-			try {
-				return {
-					baseUrl,
-					result: await this.#call(setup, request, validate, options)
-				};
-			} catch (error) {
-				if (setup.minted || !(error instanceof BapError) || error.code !== "unauthenticated") throw error;
-				this.#log.warn("credential_unknown_to_server");
-				const token = await this.#mint(store, profile, setup.transport, options);
-				return {
-					baseUrl,
-					result: await this.#call({
-						...setup,
-						token
-					}, request, validate, options)
-				};
-			}
-		}
-		/** Records the team a create or join bound this profile to (the label only when known). */
-		#bindProfile(store, server, team, label) {
-			const bound = {
-				server,
-				team_ref: team.team_ref,
-				team_name: team.team_name,
-				principal_ref: team.principal_ref
-			};
-			if (label !== void 0) bound.human_label = label;
-			this.#writeProfile(store, bound);
-		}
-		#writeProfile(store, profile) {
-			try {
-				store.writeProfile(profile);
-			} catch (error) {
-				if (error instanceof PrivateFileError) {
-					this.#log.error("profile_write_failed", { reason: error.code });
-					throw new BapError(configError(), { cause: error });
-				}
-				throw error;
-			}
-		}
-		#writeCredential(store, credential) {
-			try {
-				store.writeCredential(credential);
-			} catch (error) {
-				if (error instanceof PrivateFileError) {
-					this.#log.error("credential_write_failed", { reason: error.code });
-					throw new BapError(configError(), { cause: error });
-				}
-				throw error;
-			}
+		/** A team-scoped call without a request body to check: context first, then the request. */
+		#teamCall(request, validate, options) {
+			const ctx = readTeamContext(this.#runtime);
+			return callTarget(ctx, request(ctx), validate, options);
 		}
 	};
 }));

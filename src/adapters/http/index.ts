@@ -9,7 +9,6 @@ export {
   resolveProfileName,
 } from "./config-location.ts";
 export { describeHttpAdapter, summarizeProfile } from "./describe-profile.ts";
-export type { HttpAdapterOptions } from "./http-adapter.ts";
 export { HttpAdapter } from "./http-adapter.ts";
 export {
   HTTP_ADAPTER_CAPABILITIES,
@@ -21,6 +20,7 @@ export {
   WATCH_BACKOFF_MS,
   WATCH_IDLE_TIMEOUT_MS,
 } from "./http-adapter-constants.ts";
+export type { HttpAdapterOptions } from "./http-adapter-options.ts";
 export type { HttpMethod, ServerRequest, ServerTransport } from "./http-client.ts";
 export { callServer, DEFAULT_HTTP_TIMEOUT_MS, segment } from "./http-client.ts";
 export type { HttpWatchDeps, WatchTarget } from "./http-watch.ts";
