@@ -3775,6 +3775,15 @@ function privateToThisUser() {
 	const uid = process.getuid?.();
 	return uid === void 0 ? {} : { privateTo: uid };
 }
+/**
+* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
+* ownership check against it refuses rather than passes). The default of every `uid` option.
+*
+* @example const uid = options.uid ?? currentUid();
+*/
+function currentUid() {
+	return process.getuid?.() ?? -1;
+}
 var init_private_to_this_user = __esmMin((() => {}));
 
 // src/local-files/read-local-file.ts
@@ -6292,7 +6301,7 @@ async function checkInboxSocketPath(path, options = {}) {
 		ok: false,
 		reason: "socket_mode_not_0600"
 	};
-	const uid = options.uid ?? process.getuid?.() ?? -1;
+	const uid = options.uid ?? currentUid();
 	if (stats.uid !== uid) return {
 		ok: false,
 		reason: "socket_wrong_owner"
@@ -6301,6 +6310,7 @@ async function checkInboxSocketPath(path, options = {}) {
 }
 var PERMISSION_BITS;
 var init_inbox_socket_path = __esmMin((() => {
+	init_local_files();
 	init_inbox_socket_limits();
 	PERMISSION_BITS = 4095;
 }));
@@ -9594,13 +9604,10 @@ var init_process_probe = __esmMin((() => {
 function watcherStatusPath(layout, claudePid) {
 	return layout.watcherStatus(claudePid);
 }
-function uid$1() {
-	return process.getuid?.() ?? -1;
-}
 function readObject(path) {
 	const read = readPrivateStateFile(path, {
 		maxBytes: MAX_WATCHER_FILE_BYTES,
-		uid: uid$1()
+		uid: currentUid()
 	});
 	if (read.kind !== "ok") return void 0;
 	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_WATCHER_FILE_BYTES });
@@ -11100,7 +11107,7 @@ async function runWatcher(options) {
 		status: ERROR_EXIT_STATUS.config
 	};
 	const layout = stateLayout(stateDir.dir);
-	const uid = options.uid ?? process.getuid?.() ?? -1;
+	const uid = options.uid ?? currentUid();
 	const token = messagingToken(env);
 	const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
 	const read = readByPidMap({
@@ -11171,6 +11178,7 @@ async function runWatcher(options) {
 	}
 }
 var init_run_watcher = __esmMin((() => {
+	init_local_files();
 	init_protocol();
 	init_adapter();
 	init_claude_code();
@@ -11414,7 +11422,7 @@ function failed(reason) {
 * if (!ctx.ok) { io.stderr(`brigade send: ${ctx.line}\n`); return ctx.status; }
 */
 function loadSessionContext(env, options = {}) {
-	const uid = options.uid ?? process.getuid?.() ?? -1;
+	const uid = options.uid ?? currentUid();
 	const claudePid = env.CLAUDE_PID;
 	const stateEnv = {
 		XDG_STATE_HOME: env.XDG_STATE_HOME,
@@ -11450,6 +11458,7 @@ function loadSessionContext(env, options = {}) {
 }
 var SESSION_CONTEXT_EXIT_STATUS, REMEDIES;
 var init_session_context$1 = __esmMin((() => {
+	init_local_files();
 	init_adapter();
 	init_state();
 	SESSION_CONTEXT_EXIT_STATUS = 11;
@@ -12086,9 +12095,6 @@ function parseReleaseFlags(argv) {
 		}
 	}, true);
 }
-function uid() {
-	return process.getuid?.() ?? -1;
-}
 function listJsonNames(dir) {
 	try {
 		return readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
@@ -12109,7 +12115,7 @@ function scanTerminal(env) {
 	const dir = resolveStateDir(stateEnv);
 	if (!dir.ok) return void 0;
 	const layout = stateLayout(dir.dir);
-	const me = uid();
+	const me = currentUid();
 	const known = /* @__PURE__ */ new Map();
 	for (const file of listJsonNames(dirname(layout.byPid("0")))) {
 		const pid = file.slice(0, -5);
@@ -12255,6 +12261,7 @@ var init_inbox_command = __esmMin((() => {
 	init_claude_code();
 	init_session_context();
 	init_state();
+	init_local_files();
 	init_cli_io();
 	init_parse_command_flags();
 	INBOX_REFUSALS = [
@@ -12604,7 +12611,7 @@ function writeConsent(configDir, record) {
 * if (c.ok) c.record.team_key;
 */
 function readConsent(configDir, checkout, options = {}) {
-	const uid = options.uid ?? process.getuid?.() ?? -1;
+	const uid = options.uid ?? currentUid();
 	const read = readPrivateStateFile(consentPath(configDir, checkout), {
 		maxBytes: MAX_CONSENT_BYTES,
 		uid
@@ -12678,6 +12685,7 @@ function deleteConsent(configDir, checkout) {
 var CONSENT_DIR, CONSENT_VERSION, MAX_CONSENT_BYTES;
 var init_consent = __esmMin((() => {
 	init_http();
+	init_local_files();
 	init_protocol();
 	init_state();
 	init_binding_file();
@@ -14220,7 +14228,7 @@ async function runHookWith(argv, io, overrides = {}) {
 	}
 	const ctx = {
 		env: io.env,
-		uid: process.getuid?.() ?? -1,
+		uid: currentUid(),
 		now: Date.now,
 		entryScript: overrides.entryScript ?? entryScript(),
 		services: defaultHookServices(),
@@ -14238,6 +14246,7 @@ async function runHookWith(argv, io, overrides = {}) {
 var runHook;
 var init_hook_command = __esmMin((() => {
 	init_hooks();
+	init_local_files();
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 

@@ -6,6 +6,7 @@ import {
   type HookEvent,
   runHookEvent,
 } from "../harness/hooks/index.ts";
+import { currentUid } from "../local-files/index.ts";
 import type { CliIo } from "./cli-io.ts";
 import type { CommandRunner } from "./command-table.ts";
 
@@ -39,7 +40,7 @@ export async function runHookWith(
   }
   const ctx: HookContext = {
     env: io.env,
-    uid: process.getuid?.() ?? -1,
+    uid: currentUid(),
     now: Date.now,
     entryScript: overrides.entryScript ?? entryScript(),
     services: defaultHookServices(),

@@ -18,6 +18,7 @@ import {
   type StateLayout,
   stateLayout,
 } from "../harness/state/index.ts";
+import { currentUid } from "../local-files/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
@@ -188,10 +189,6 @@ interface TerminalScan {
   readonly unknownFiles: number;
 }
 
-function uid(): number {
-  return process.getuid?.() ?? -1;
-}
-
 function listJsonNames(dir: string): string[] {
   try {
     return readdirSync(dir)
@@ -212,7 +209,7 @@ function scanTerminal(env: CliIo["env"]): TerminalScan | undefined {
   const dir = resolveStateDir(stateEnv);
   if (!dir.ok) return undefined;
   const layout = stateLayout(dir.dir);
-  const me = uid();
+  const me = currentUid();
   const known = new Map<string, { name: string; team: string; id: string }>();
   for (const file of listJsonNames(dirname(layout.byPid("0")))) {
     const pid = file.slice(0, -".json".length);

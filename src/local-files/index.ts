@@ -26,7 +26,7 @@ export {
   ensurePrivateFolders,
   PRIVATE_FOLDER_MODE,
 } from "./private-folder.ts";
-export { privateToThisUser } from "./private-to-this-user.ts";
+export { currentUid, privateToThisUser } from "./private-to-this-user.ts";
 export { type LocalFileRead, type LocalReadOptions, readLocalFile } from "./read-local-file.ts";
 export { PRIVATE_FILE_MODE } from "./temp-file.ts";
 export { type AtomicWriteOptions, writeFileAtomic } from "./write-file-atomic.ts";

@@ -1,6 +1,7 @@
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
+import { currentUid } from "../../local-files/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
 import { readPrivateStateFile, sha256Hex, writePrivateStateFile } from "../state/index.ts";
 import { isValidTeamRef } from "./binding-file.ts";
@@ -131,7 +132,7 @@ export function readConsent(
   checkout: string,
   options: { readonly uid?: number } = {},
 ): ConsentRead {
-  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const uid = options.uid ?? currentUid();
   const read = readPrivateStateFile(consentPath(configDir, checkout), {
     maxBytes: MAX_CONSENT_BYTES,
     uid,

@@ -1,5 +1,6 @@
 import { lstat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
+import { currentUid } from "../../local-files/index.ts";
 import { sunPathLimit } from "./inbox-socket-limits.ts";
 
 /**
@@ -90,7 +91,7 @@ export async function checkInboxSocketPath(
   if ((stats.mode & PERMISSION_BITS) !== 0o600) {
     return { ok: false, reason: "socket_mode_not_0600" };
   }
-  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const uid = options.uid ?? currentUid();
   if (stats.uid !== uid) return { ok: false, reason: "socket_wrong_owner" };
   return { ok: true };
 }

@@ -1,4 +1,5 @@
 import type { HttpAdapter } from "../../adapters/http/index.ts";
+import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../adapter/index.ts";
 import {
   type ByPidMap,
@@ -115,7 +116,7 @@ export function loadSessionContext(
   env: Readonly<Record<string, string | undefined>>,
   options: SessionContextOptions = {},
 ): SessionContextResult {
-  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const uid = options.uid ?? currentUid();
   const claudePid = env.CLAUDE_PID;
   const stateEnv = { XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME };
   const read = readByPidMap({ claudePid, env: stateEnv, uid });

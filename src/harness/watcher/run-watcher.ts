@@ -1,3 +1,4 @@
+import { currentUid } from "../../local-files/index.ts";
 import { type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
 import {
   type HarnessAdapterTarget,
@@ -75,7 +76,7 @@ export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExi
   const stateDir = resolveStateDir(env);
   if (!stateDir.ok) return { reason: "state_dir_relative", status: ERROR_EXIT_STATUS.config };
   const layout = stateLayout(stateDir.dir);
-  const uid = options.uid ?? process.getuid?.() ?? -1;
+  const uid = options.uid ?? currentUid();
   const token = messagingToken(env);
   const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(claudePid), [token]);
   const read = readByPidMap({ claudePid, env, uid });

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { createFileExclusive, ensurePrivateFolders } from "../../local-files/index.ts";
+import { createFileExclusive, currentUid, ensurePrivateFolders } from "../../local-files/index.ts";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
 import {
   readPrivateStateFile,
@@ -67,12 +67,8 @@ export function watcherStatusPath(layout: StateLayout, claudePid: string): strin
   return layout.watcherStatus(claudePid);
 }
 
-function uid(): number {
-  return process.getuid?.() ?? -1;
-}
-
 function readObject(path: string): Readonly<Record<string, JsonValue>> | undefined {
-  const read = readPrivateStateFile(path, { maxBytes: MAX_WATCHER_FILE_BYTES, uid: uid() });
+  const read = readPrivateStateFile(path, { maxBytes: MAX_WATCHER_FILE_BYTES, uid: currentUid() });
   if (read.kind !== "ok") return undefined;
   const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_WATCHER_FILE_BYTES });
   if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
