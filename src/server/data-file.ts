@@ -1,12 +1,5 @@
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  type Stats,
-} from "node:fs";
+import { chmodSync, closeSync, constants, lstatSync, openSync } from "node:fs";
+import { type LocalFileRefusal, openLocalFile, privateToThisUser } from "../local-files/index.ts";
 
 /** Why `brigade serve` refused its data file (or the file's `-wal` / `-shm` companion). */
 export const DATA_FILE_ERROR_CODES = [
@@ -45,13 +38,26 @@ function companions(path: string): readonly string[] {
   return [path, `${path}-wal`, `${path}-shm`];
 }
 
-function refusal(info: Stats): DataFileErrorCode | undefined {
-  if (info.isSymbolicLink()) return "data_file_symlink";
-  if (!info.isFile()) return "data_file_not_regular";
-  const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) return "data_file_foreign_owner";
-  if ((info.mode & 0o077) !== 0) return "data_file_not_private";
-  return undefined;
+/** The local-files refusals that make a data file unusable, as this file's error codes. */
+const REFUSALS: Partial<Record<LocalFileRefusal, DataFileErrorCode>> = {
+  symlink: "data_file_symlink",
+  not_regular: "data_file_not_regular",
+  not_owned: "data_file_foreign_owner",
+  not_private: "data_file_not_private",
+};
+
+/**
+ * Throws when `file` exists but is not a private regular file of this user. A missing file passes;
+ * one that cannot be opened for another reason passes too, and SQLite's own open reports it.
+ */
+function refuseUnlessPrivate(file: string): void {
+  const opened = openLocalFile(file, privateToThisUser());
+  if (opened.ok) {
+    closeSync(opened.fd);
+    return;
+  }
+  const code = REFUSALS[opened.reason];
+  if (code !== undefined) throw new DataFileError(code);
 }
 
 /**
@@ -68,24 +74,10 @@ function refusal(info: Stats): DataFileErrorCode | undefined {
  * const store = openPrivateDataFile("/var/lib/brigade/brigade.sqlite", openSqliteStore);
  */
 export function openPrivateDataFile<T>(path: string, open: (path: string) => T): T {
-  for (const file of companions(path)) {
-    let info: Stats;
-    try {
-      info = lstatSync(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw error;
-    }
-    const code = refusal(info);
-    if (code !== undefined) throw new DataFileError(code);
-  }
-  const fd = createPrivate(path);
-  try {
-    const code = refusal(fstatSync(fd));
-    if (code !== undefined) throw new DataFileError(code);
-  } finally {
-    closeSync(fd);
-  }
+  for (const file of companions(path)) refuseUnlessPrivate(file);
+  closeSync(createPrivate(path));
+  // Checked again on the path itself: a file swapped in between the check and the create is seen.
+  refuseUnlessPrivate(path);
   const store = withPrivateUmask(() => open(path));
   for (const file of companions(path)) {
     try {
