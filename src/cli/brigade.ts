@@ -18,6 +18,10 @@ const commands: CommandTable = {
     summary: "run the team backend (HTTP API on embedded SQLite)",
     load: async () => (await import("./serve-command.ts")).runServe,
   },
+  demo: {
+    summary: "see two teammates' sessions exchange messages, in seconds, with no Claude Code",
+    load: async () => (await import("./demo/demo-command.ts")).runDemo,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,
