@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { homedir } from "node:os";
 import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 
 // \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -12725,7 +12725,8 @@ function consentRecord(options) {
 		team_ref: options.teamRef,
 		team_name: options.teamName,
 		team_key: teamKeyFor(server, options.teamRef),
-		consented_at: at
+		consented_at: at,
+		...options.configDir === void 0 ? {} : { config_dir: options.configDir }
 	};
 }
 /**
@@ -12743,7 +12744,8 @@ function writeConsent(configDir, record) {
 		team_ref: record.team_ref,
 		team_name: record.team_name,
 		team_key: record.team_key,
-		consented_at: record.consented_at
+		consented_at: record.consented_at,
+		...record.config_dir === void 0 ? {} : { config_dir: record.config_dir }
 	}, null, 2)}\n`;
 	writePrivateStateFile(configDir, consentPath(configDir, record.checkout), text);
 }
@@ -12753,6 +12755,7 @@ function writeConsent(configDir, record) {
 * permission bits (`not_private`), ≤ 64 KiB of strict JSON (`malformed`), every member of
 * {@link ConsentRecord} present with its form — `version` 1, `server` an http(s) URL, a valid
 * `team_ref`, non-empty strings, `team_key` equal to `teamKeyFor(server, team_ref)` (`invalid`) —
+* an optional `config_dir` that is an absolute path (`invalid` otherwise) —
 * and `checkout` equal to the one asked for (`wrong_checkout`). Absent: `missing`; any other
 * failure: `unreadable`. Unknown members are ignored.
 *
@@ -12795,7 +12798,8 @@ function readConsent(configDir, checkout, options = {}) {
 	const teamName = text("team_name");
 	const teamKey = text("team_key");
 	const consentedAt = text("consented_at");
-	if (o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
+	const elsewhere = o.config_dir;
+	if (!(elsewhere === void 0 || typeof elsewhere === "string" && elsewhere.length <= 4096 && isAbsolute(elsewhere)) || o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
 		ok: false,
 		reason: "invalid"
 	};
@@ -12812,7 +12816,8 @@ function readConsent(configDir, checkout, options = {}) {
 			team_ref: teamRef,
 			team_name: teamName,
 			team_key: teamKey,
-			consented_at: consentedAt
+			consented_at: consentedAt,
+			...typeof elsewhere === "string" ? { config_dir: elsewhere } : {}
 		}
 	};
 }
@@ -13012,7 +13017,9 @@ var init_join_secret_file = __esmMin((() => {
 * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of
 * `readConsent` — a symlink, readable by others, another owner, malformed, for another
 * checkout); `consent_mismatch` (the repository now names another server or team than the person
-* joined: a cloned or edited `.brigade.json` cannot redirect a session).
+* joined: a cloned or edited `.brigade.json` cannot redirect a session). The result's `configDir`
+* is the record's `config_dir` when it names one (the person's own choice, from their terminal),
+* else `configDir`.
 *
 * @example
 * const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(process.env) });
@@ -13046,7 +13053,7 @@ function resolveSessionTeam(options) {
 		teamName: record.team_name,
 		teamKey: record.team_key,
 		checkout: found.checkout,
-		configDir
+		configDir: record.config_dir ?? configDir
 	};
 }
 var init_session_team = __esmMin((() => {
@@ -14579,6 +14586,72 @@ var init_team_flags = __esmMin((() => {
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
 }));
 
+// src/cli/team/secret-placement.ts
+/**
+* Whether git ignores `path` in the work tree whose top is `top`: `git -C <top> check-ignore -q`
+* (exit 0 ignored, 1 not ignored). Anything else — no git, an error, a timeout — is not ignored:
+* a secret is only allowed inside a work tree that provably keeps it out of commits.
+*/
+function gitIgnores(top, path) {
+	return spawnSync("git", [
+		"-C",
+		top,
+		"check-ignore",
+		"-q",
+		"--",
+		path
+	], {
+		stdio: "ignore",
+		timeout: GIT_TIMEOUT_MS
+	}).status === 0;
+}
+/**
+* Refuses a join-secret file inside a git work tree that does not ignore it (docs/44-team-binding.md):
+* anyone holding the secret can join, and a file there is one `git add -A` away from the
+* repository, beside the `.brigade.json` that is meant to be committed. The work tree is the first
+* folder from the file's folder upwards holding `.git`. Call it after the folder is known to exist.
+*
+* @throws CliUsageError naming the reason and the way out (exit 2); the path is never repeated.
+* @example checkSecretOutsideWorkTree("/home/dana/.config/brigade/join-secrets/core-1a2b.secret");
+*/
+function checkSecretOutsideWorkTree(path, flag = "--secret-file") {
+	const top = locateCheckout(dirname(path))?.repositoryTop;
+	if (top === void 0 || gitIgnores(top, path)) return;
+	throw new CliUsageError(`the ${flag} is inside a git work tree that does not ignore it, where it could be committed with the repository; choose a path outside the repository (or add it to .gitignore first)`);
+}
+/**
+* Where `team create` (and `rotate-secret`) write the join secret: the `--secret-file` given
+* (resolved from `cwd`: a new file in an existing, writable folder, outside any git work tree that
+* does not ignore it), else a new file `<config>/join-secrets/<team>-<8 hex>.secret` (the folder
+* created 0700), which is never inside the repository. Checked before any network call.
+*
+* @throws CliUsageError for an unusable `--secret-file`, or a default folder that is unusable or
+* lies inside a work tree that does not ignore it (exit 2).
+* @example joinSecretPath(undefined, "/home/dana/.config/brigade", "core", cwd) // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function joinSecretPath(given, configDir, teamName) {
+	if (given !== void 0) {
+		checkNewSecretFile(given);
+		checkSecretOutsideWorkTree(given);
+		return given;
+	}
+	const folder = join(configDir, JOIN_SECRETS_DIR);
+	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
+	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
+	const path = join(folder, `${slug}-${randomBytes(4).toString("hex")}.secret`);
+	checkSecretOutsideWorkTree(path, "default join-secret folder");
+	return path;
+}
+var JOIN_SECRETS_DIR, GIT_TIMEOUT_MS;
+var init_secret_placement = __esmMin((() => {
+	init_binding();
+	init_local_files();
+	init_cli_io();
+	init_team_flags();
+	JOIN_SECRETS_DIR = "join-secrets";
+	GIT_TIMEOUT_MS = 5e3;
+}));
+
 // src/cli/team/team-admin.ts
 /** The team of the folder for an admin subcommand, or the exit status already reported. */
 function adminTeam(io, sub, cwd) {
@@ -14614,7 +14687,10 @@ async function teamRotateSecret(argv, io, cwd) {
 	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
 	const secretOption = stringOption(values, "secret-file");
 	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	if (secretPath !== void 0) {
+		checkNewSecretFile(secretPath);
+		checkSecretOutsideWorkTree(secretPath);
+	}
 	const team = adminTeam(io, "rotate-secret", cwd);
 	if (!("ok" in team)) return team.status;
 	let result;
@@ -14683,6 +14759,7 @@ var init_team_admin = __esmMin((() => {
 	init_binding();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_flags();
 	init_team_report();
 	MAX_MEMBER_ARGUMENT = 256;
@@ -14734,10 +14811,57 @@ function bindingProblem(io, sub, found) {
 	if (found.ok || found.reason === "no_binding") return void 0;
 	return fail(io, sub, 2, BINDING_PROBLEM[found.reason] ?? "this checkout's .brigade.json is unusable");
 }
-var IN_SESSION_LINE, BINDING_PROBLEM;
+/**
+* The folder a Claude Code session looks in when the plugin option `config_dir` is unset:
+* `$XDG_CONFIG_HOME/brigade`, else `~/.config/brigade` (sessions ignore `BRIGADE_CONFIG_DIR`).
+*
+* @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
+*/
+function sessionDefaultConfigDir(io) {
+	return harnessConfigDir({
+		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
+		HOME: io.env.HOME
+	});
+}
+/**
+* Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
+* default (the person set `BRIGADE_CONFIG_DIR`), a second record there whose `config_dir` names
+* `configDir`: so the one configuration folder the person chose holds the credential, and sessions
+* — which ignore every inherited `BRIGADE_*` — still find the join (docs/44-team-binding.md, "One
+* configuration folder rule"). Returns whether the second record was written.
+*
+* @throws PrivateFileError (or another write error) when a record cannot be written privately.
+* @example recordConsent(io, "/srv/brigade-config", consentRecord({ ... }));
+*/
+function recordConsent(io, configDir, record) {
+	writeConsent(configDir, record);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || sessions === configDir) return false;
+	writeConsent(sessions, {
+		...record,
+		config_dir: configDir
+	});
+	return true;
+}
+/**
+* Deletes this checkout's consent in `configDir`, and the default folder's record when it points
+* to `configDir` (written by {@link recordConsent}); a record there for another folder is kept.
+*
+* @throws Error from the file system for any failure but a missing file.
+* @example forgetConsent(io, configDir, "/home/dana/src/api");
+*/
+function forgetConsent(io, configDir, checkout) {
+	deleteConsent(configDir, checkout);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || sessions === configDir) return;
+	const pointer = readConsent(sessions, checkout);
+	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
+}
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
+	init_binding();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
@@ -14745,6 +14869,7 @@ var init_team_context = __esmMin((() => {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -14778,8 +14903,7 @@ async function teamCreate(argv, io, cwd) {
 	if (problem !== void 0) return problem.status;
 	const server = serverOption(values) ?? envServer(io);
 	if (server === void 0) throw new CliUsageError("no server: pass --server <url> or set BRIGADE_SERVER");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const secretPath = joinSecretPath(secretOption === void 0 ? void 0 : resolve(cwd, secretOption), configDir, teamName);
 	const bindingDir = location.repositoryTop ?? location.start;
 	const pending = ProfileStore.pending(configDir);
 	let result;
@@ -14815,8 +14939,9 @@ async function teamCreate(argv, io, cwd) {
 		team_name: result.team_name
 	};
 	if (!createFileExclusive(bindingPath, serializeTeamBinding(binding), { mode: 420 }).ok) return fail(io, "create", 1, "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)").status;
+	let pointed = false;
 	try {
-		writeConsent(configDir, consentRecord({
+		pointed = recordConsent(io, configDir, consentRecord({
 			checkout: bindingDir,
 			server,
 			teamRef: result.team_ref,
@@ -14828,7 +14953,8 @@ async function teamCreate(argv, io, cwd) {
 	io.stdout([
 		`Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
 		`Wrote ${TEAM_BINDING_FILE_NAME} at ${location.repositoryTop === void 0 ? "this folder (no repository found)" : "the repository top"}.`,
-		secretInFile ? "The join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
+		pointed ? CONSENT_POINTER_LINE : "",
 		"Next steps:",
 		`  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
 		"  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
@@ -14847,6 +14973,7 @@ var init_team_create = __esmMin((() => {
 	init_local_files();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -14923,12 +15050,12 @@ async function teamJoin(argv, io, cwd) {
 	const lines = [`${result.rejoined ? "Rejoined" : "Joined"} team "${name}" (${sanitizeAttribute(result.team_ref)}) on ${server} as ${sanitizeAttribute(result.principal_ref)}.`];
 	if (found.ok && result.team_ref === secret.teamRef) {
 		try {
-			writeConsent(configDir, consentRecord({
+			if (recordConsent(io, configDir, consentRecord({
 				checkout: found.checkout,
 				server,
 				teamRef: result.team_ref,
 				teamName: result.team_name
-			}));
+			}))) lines.push(CONSENT_POINTER_LINE);
 		} catch {
 			return fail(io, "join", 11, "joined, but the consent record could not be written privately").status;
 		}
@@ -14986,19 +15113,21 @@ async function teamLeave(argv, io, cwd) {
 	const found = findTeamBinding(cwd);
 	const checkout = found.ok ? found.checkout : location.repositoryTop ?? location.start;
 	const consent = readConsent(configDir, checkout);
+	const teamDir = consent.ok ? consent.record.config_dir ?? configDir : configDir;
 	const teamKey = consent.ok ? consent.record.team_key : found.ok ? teamKeyFor(found.binding.server, found.binding.team_ref) : void 0;
 	if (teamKey === void 0) return fail(io, "leave", 11, "this checkout names no team and holds no consent: nothing to leave").status;
 	let result;
 	try {
 		result = await openHarnessAdapter({
-			configDir,
+			configDir: teamDir,
 			teamKey
 		}).teamLeave();
 	} catch (error) {
 		return reportAdapterError(io, "leave", error);
 	}
 	try {
-		deleteConsent(configDir, checkout);
+		forgetConsent(io, teamDir, checkout);
+		if (teamDir !== configDir) deleteConsent(configDir, checkout);
 	} catch {
 		return fail(io, "leave", 11, "left the team, but the consent record could not be deleted").status;
 	}

@@ -5,6 +5,7 @@ import { resolveSessionTeam, type SessionTeam } from "../../harness/binding/inde
 import type { TeamMember } from "../../protocol/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
 import { handOverJoinSecret } from "./hand-over-secret.ts";
+import { checkSecretOutsideWorkTree } from "./secret-placement.ts";
 import { checkNewSecretFile, parseTeamFlags, stringOption } from "./team-flags.ts";
 import {
   displayName,
@@ -69,7 +70,10 @@ export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): 
   const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
   const secretOption = stringOption(values, "secret-file");
   const secretPath = secretOption === undefined ? undefined : resolve(cwd, secretOption);
-  if (secretPath !== undefined) checkNewSecretFile(secretPath);
+  if (secretPath !== undefined) {
+    checkNewSecretFile(secretPath);
+    checkSecretOutsideWorkTree(secretPath);
+  }
   const team = adminTeam(io, "rotate-secret", cwd);
   if (!("ok" in team)) return team.status;
   let result: Awaited<ReturnType<ReturnType<typeof openHarnessAdapter>["teamRotateSecret"]>>;
