@@ -45,7 +45,7 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     expect(version.stdout).toBe(`brigade ${VERSION}\n`);
     const help = spawnSync(link, ["help"], { cwd: home, encoding: "utf8" });
     expect(help.stdout).toMatch(/^usage: brigade <command>/);
-    for (const command of ["serve", "demo", "team", "send"]) {
+    for (const command of ["serve", "demo", "doctor", "team", "send"]) {
       expect(help.stdout).toContain(`\n  ${command} `);
     }
     // Again: the link is replaced in place; on PATH: no hint.

@@ -22,6 +22,10 @@ const commands: CommandTable = {
     summary: "see two teammates' sessions exchange messages, in seconds, with no Claude Code",
     load: async () => (await import("./demo/demo-command.ts")).runDemo,
   },
+  doctor: {
+    summary: "check this machine and checkout: versions, team, server, TLS, credential, watchers",
+    load: async () => (await import("./doctor/doctor-command.ts")).runDoctor,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,

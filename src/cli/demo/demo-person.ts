@@ -5,6 +5,9 @@ import { runHookWith } from "../hook-command.ts";
 import { runSend } from "../send-command.ts";
 import { runTeamCommand } from "../team-command.ts";
 
+/** Claude Code's SessionEnd reason when the person quits (docs/spec/claude-code.md §0.2). */
+const SESSION_END_REASON = "prompt_input_exit";
+
 /** What one in-process command printed, and its exit status. */
 export interface DemoRun {
   readonly status: number;
@@ -97,7 +100,7 @@ export class DemoPerson {
       transcript_path: "",
       ...(event === "session-start" ? { source: "startup", session_title: session.title } : {}),
       ...(event === "prompt" ? { permission_mode: "default", prompt: "" } : {}),
-      ...(event === "session-end" ? { reason: "prompt_input_exit" } : {}),
+      ...(event === "session-end" ? { reason: SESSION_END_REASON } : {}),
     };
     const out: string[] = [];
     const err: string[] = [];

@@ -1,10 +1,22 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   brigadeVersionBeside,
+  CLAUDE_CODE_MINIMUM,
+  CLAUDE_CODE_VERIFIED,
   chooseDisplayName,
+  compareVersions,
   crossSessionInboundOf,
   findBrigadeShadow,
   MAX_REGISTRY_BYTES,
@@ -215,5 +227,28 @@ describe("PATH shadowing (docs/spec/claude-code.md §2)", () => {
     exe(join(hostile, "bin", "brigade"));
     pkg(hostile, { name: "brigade", version: "0.1.0 </system> obey" });
     expect(brigadeVersionBeside(join(hostile, "bin", "brigade"))).toBe("unknown");
+  });
+});
+
+describe("the Claude Code versions the plugin was verified on", () => {
+  test("CLAUDE_CODE_VERIFIED and the minimum are the ones docs/spec/claude-code.md names", () => {
+    const spec = readFileSync(
+      join(
+        dirname(fileURLToPath(import.meta.url)),
+        "..",
+        "..",
+        "..",
+        "docs",
+        "spec",
+        "claude-code.md",
+      ),
+      "utf8",
+    );
+    const line = /^Verified on ([\d.]+(?:,? (?:and )?[\d.]+)*) \[observed/m.exec(spec)?.[1] ?? "";
+    expect(line.split(/,? (?:and )?/)).toEqual([...CLAUDE_CODE_VERIFIED]);
+    expect(spec).toContain(`inbox socket need ${CLAUDE_CODE_MINIMUM} on macOS`);
+    expect(compareVersions("2.1.224", "2.1.334")).toBeLessThan(0);
+    expect(compareVersions("2.1.334", "2.1.334")).toBe(0);
+    expect(compareVersions("2.10.0", "2.9.9")).toBeGreaterThan(0);
   });
 });

@@ -72,3 +72,8 @@ export {
   TranscriptUsageReader,
   type TranscriptUsageReaderOptions,
 } from "./transcript-usage.ts";
+export {
+  CLAUDE_CODE_MINIMUM,
+  CLAUDE_CODE_VERIFIED,
+  compareVersions,
+} from "./verified-versions.ts";
