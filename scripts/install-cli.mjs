@@ -30,21 +30,26 @@ function refuse(line) {
   return 2;
 }
 
-/** True when `link` is a symbolic link to some Brigade checkout's bin/brigade (ours to replace). */
+/**
+ * True when `link` is a symbolic link to some Brigade checkout's bin/brigade (ours to replace):
+ * its target is named bin/brigade and the package.json above it names brigade, or the target is
+ * gone altogether (a link to a checkout since removed).
+ */
 function isBrigadeLink(link) {
+  let to;
   try {
     if (!lstatSync(link).isSymbolicLink()) return false;
-    const to = resolve(dirname(link), readlinkSync(link));
-    if (!to.endsWith(join("bin", "brigade"))) return false;
+    to = resolve(dirname(link), readlinkSync(link));
+  } catch {
+    return false;
+  }
+  if (!to.endsWith(join("bin", "brigade"))) return false;
+  if (!existsSync(to)) return true;
+  try {
     const pkg = JSON.parse(readFileSync(join(dirname(to), "..", "package.json"), "utf8"));
     return pkg.name === "brigade";
   } catch {
-    // a dangling link to a removed checkout's bin/brigade is still ours
-    try {
-      return readlinkSync(link).endsWith(join("bin", "brigade"));
-    } catch {
-      return false;
-    }
+    return false;
   }
 }
 

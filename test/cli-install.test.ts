@@ -9,6 +9,7 @@ import {
   readlinkSync,
   realpathSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -69,6 +70,15 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     expect(run.stderr).toContain("is not a link to a Brigade checkout; nothing changed");
     expect(readFileSync(join(bin, "brigade"), "utf8")).toBe("#!/bin/sh\necho mine\n");
     expect(install(home, ["--bin-dir", bin, "--uninstall"]).status).toBe(2);
+    // a link to another program's bin/brigade is not ours either
+    const other = join(home, "other");
+    mkdirSync(join(other, "bin"), { recursive: true });
+    writeFileSync(join(other, "bin", "brigade"), "#!/bin/sh\n", { mode: 0o755 });
+    const linkDir = join(home, "links");
+    mkdirSync(linkDir);
+    symlinkSync(join(other, "bin", "brigade"), join(linkDir, "brigade"));
+    expect(install(home, ["--bin-dir", linkDir]).status).toBe(2);
+    expect(readlinkSync(join(linkDir, "brigade"))).toBe(join(other, "bin", "brigade"));
     expect(install(home, ["--bin-dir", "relative/bin"]).status).toBe(2);
     const noHome = spawnSync(process.execPath, [SCRIPT], { env: {}, encoding: "utf8" });
     expect(noHome.status).toBe(2);

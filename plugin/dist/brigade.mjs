@@ -14836,7 +14836,7 @@ function sessionDefaultConfigDir(io) {
 function recordConsent(io, configDir, record) {
 	writeConsent(configDir, record);
 	const sessions = sessionDefaultConfigDir(io);
-	if (sessions === void 0 || sessions === configDir) return false;
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return false;
 	writeConsent(sessions, {
 		...record,
 		config_dir: configDir
@@ -14853,7 +14853,7 @@ function recordConsent(io, configDir, record) {
 function forgetConsent(io, configDir, checkout) {
 	deleteConsent(configDir, checkout);
 	const sessions = sessionDefaultConfigDir(io);
-	if (sessions === void 0 || sessions === configDir) return;
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return;
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }

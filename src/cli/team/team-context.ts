@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
 import { harnessConfigDir } from "../../harness/adapter/index.ts";
 import {
@@ -112,7 +113,7 @@ export function sessionDefaultConfigDir(io: CliIo): string | undefined {
 export function recordConsent(io: CliIo, configDir: string, record: ConsentRecord): boolean {
   writeConsent(configDir, record);
   const sessions = sessionDefaultConfigDir(io);
-  if (sessions === undefined || sessions === configDir) return false;
+  if (sessions === undefined || resolve(sessions) === resolve(configDir)) return false;
   writeConsent(sessions, { ...record, config_dir: configDir });
   return true;
 }
@@ -127,7 +128,7 @@ export function recordConsent(io: CliIo, configDir: string, record: ConsentRecor
 export function forgetConsent(io: CliIo, configDir: string, checkout: string): void {
   deleteConsent(configDir, checkout);
   const sessions = sessionDefaultConfigDir(io);
-  if (sessions === undefined || sessions === configDir) return;
+  if (sessions === undefined || resolve(sessions) === resolve(configDir)) return;
   const pointer = readConsent(sessions, checkout);
   if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
