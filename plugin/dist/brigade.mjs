@@ -14631,10 +14631,31 @@ function checkSecretOutsideWorkTree(path, flag = "--secret-file") {
 */
 function joinSecretPath(given, configDir, teamName) {
 	if (given !== void 0) {
-		checkNewSecretFile(given);
-		checkSecretOutsideWorkTree(given);
+		checkGivenSecretFile(given);
 		return given;
 	}
+	return defaultSecretPath(configDir, teamName);
+}
+/**
+* Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
+* work tree that does not ignore it.
+*
+* @throws CliUsageError (exit 2), the path never repeated.
+* @example checkGivenSecretFile("/home/dana/core.secret");
+*/
+function checkGivenSecretFile(path) {
+	checkNewSecretFile(path);
+	checkSecretOutsideWorkTree(path);
+}
+/**
+* A new file for a join secret in the configuration folder: `<config>/join-secrets/<team as
+* [a-z0-9-], ≤ 32>-<8 hex>.secret`, the folder created 0700, refused inside a git work tree that
+* does not ignore it (a home folder kept in git).
+*
+* @throws CliUsageError when the folder cannot be made private or lies in such a work tree.
+* @example defaultSecretPath("/home/dana/.config/brigade", "core") // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function defaultSecretPath(configDir, teamName) {
 	const folder = join(configDir, JOIN_SECRETS_DIR);
 	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
 	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
@@ -14678,7 +14699,8 @@ function memberArgument(positionals) {
 }
 /**
 * `brigade team rotate-secret [--secret-file <path>]`: replaces the team's join secret (the old
-* one stops admitting anyone) and hands the new one over like `create`. Exit 0, 2 (usage), 11 (no
+* one stops admitting anyone) and hands the new one over like `create` (the `--secret-file`, else
+* a new file under `<config>/join-secrets/`; never inside a git work tree that does not ignore it). Exit 0, 2 (usage), 11 (no
 * team for the folder), or the adapter failure's status (`unauthorized` 5 when not the creator).
 *
 * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
@@ -14686,13 +14708,11 @@ function memberArgument(positionals) {
 async function teamRotateSecret(argv, io, cwd) {
 	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
 	const secretOption = stringOption(values, "secret-file");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) {
-		checkNewSecretFile(secretPath);
-		checkSecretOutsideWorkTree(secretPath);
-	}
+	const given = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
+	if (given !== void 0) checkGivenSecretFile(given);
 	const team = adminTeam(io, "rotate-secret", cwd);
 	if (!("ok" in team)) return team.status;
+	const secretPath = given ?? defaultSecretPath(team.configDir, team.teamName);
 	let result;
 	try {
 		result = await openHarnessAdapter(team).teamRotateSecret();
@@ -14708,7 +14728,7 @@ async function teamRotateSecret(argv, io, cwd) {
 	});
 	io.stdout([
 		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
-		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
 		"Give the new secret privately to anyone who still needs to join.",
 		""
 	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
@@ -15314,7 +15334,8 @@ Lists the active members of this checkout's team. Labels are chosen by each memb
 			help: `usage: brigade team rotate-secret [--secret-file <path>]
 
 (The team's creator) replaces the join secret: the old one admits nobody from now on; members stay.
-Without --secret-file the new secret is shown once. Run it in your own terminal.
+The new secret goes to a new 0600 file: --secret-file, else <config>/join-secrets/. Run it in your
+own terminal.
 `,
 			run: teamRotateSecret
 		},

@@ -86,7 +86,8 @@ Lists the active members of this checkout's team. Labels are chosen by each memb
     help: `usage: brigade team rotate-secret [--secret-file <path>]
 
 (The team's creator) replaces the join secret: the old one admits nobody from now on; members stay.
-Without --secret-file the new secret is shown once. Run it in your own terminal.
+The new secret goes to a new 0600 file: --secret-file, else <config>/join-secrets/. Run it in your
+own terminal.
 `,
     run: teamRotateSecret,
   },

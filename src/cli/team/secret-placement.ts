@@ -58,10 +58,33 @@ export function joinSecretPath(
   teamName: string,
 ): string {
   if (given !== undefined) {
-    checkNewSecretFile(given);
-    checkSecretOutsideWorkTree(given);
+    checkGivenSecretFile(given);
     return given;
   }
+  return defaultSecretPath(configDir, teamName);
+}
+
+/**
+ * Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
+ * work tree that does not ignore it.
+ *
+ * @throws CliUsageError (exit 2), the path never repeated.
+ * @example checkGivenSecretFile("/home/dana/core.secret");
+ */
+export function checkGivenSecretFile(path: string): void {
+  checkNewSecretFile(path);
+  checkSecretOutsideWorkTree(path);
+}
+
+/**
+ * A new file for a join secret in the configuration folder: `<config>/join-secrets/<team as
+ * [a-z0-9-], ≤ 32>-<8 hex>.secret`, the folder created 0700, refused inside a git work tree that
+ * does not ignore it (a home folder kept in git).
+ *
+ * @throws CliUsageError when the folder cannot be made private or lies in such a work tree.
+ * @example defaultSecretPath("/home/dana/.config/brigade", "core") // ".../join-secrets/core-1a2b3c4d.secret"
+ */
+export function defaultSecretPath(configDir: string, teamName: string): string {
   const folder = join(configDir, JOIN_SECRETS_DIR);
   if (!ensurePrivateFolder(folder).ok) {
     throw new CliUsageError(
