@@ -78,6 +78,7 @@ describe("brigade serve --registration", () => {
 
   test("closed: the key is printed once, stored as a digest, and admits team create through the adapter and the CLI", async () => {
     const dataFile = join(root, "closed", "brigade.sqlite");
+    mkdirSync(join(root, "closed"));
     const first = await serve(dataFile, ["--registration", "closed"], true);
     const keyLine =
       first
