@@ -35,6 +35,8 @@ const SLOW = [
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
+  "test/serve-backup.test.ts",
+  "test/serve-tls.test.ts",
 ];
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];
