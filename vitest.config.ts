@@ -39,6 +39,7 @@ const SLOW = [
   "test/serve-metrics.test.ts",
   "test/serve-operator.test.ts",
   "test/serve-tls.test.ts",
+  "test/sqlite-schema-upgrade.test.ts",
 ];
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];

@@ -45,7 +45,7 @@ function backup(
 
 /** A team whose members own `count` sender sessions (split over two principals) and as many recipients. */
 async function loadWorld(url: string, count: number) {
-  const senders = [await mintToken(url), await mintToken(url)];
+  const senders: [string, string] = [await mintToken(url), await mintToken(url)];
   const reader = await mintToken(url);
   const team = (
     await apiCall(url, "POST", "/v1/teams", { token: senders[0], body: { team_name: "load" } })

@@ -29,13 +29,18 @@ export type BackupErrorCode = (typeof BACKUP_ERROR_CODES)[number];
 const MESSAGES: Readonly<Record<BackupErrorCode, string>> = {
   backup_source_missing: "the data file does not exist or is not a regular file",
   backup_source_invalid: "the data file is not a Brigade SQLite data file",
-  backup_source_too_new: "the data file has a newer schema than this program; back it up with the Brigade that runs it",
-  backup_target_exists: "the output file already exists; choose another name, or pass --force to replace it",
-  backup_target_not_regular: "the output path is a symbolic link, a folder or another non-regular file; it is never replaced",
+  backup_source_too_new:
+    "the data file has a newer schema than this program; back it up with the Brigade that runs it",
+  backup_target_exists:
+    "the output file already exists; choose another name, or pass --force to replace it",
+  backup_target_not_regular:
+    "the output path is a symbolic link, a folder or another non-regular file; it is never replaced",
   backup_target_folder_missing: "the output file's folder does not exist; create it first",
   backup_interrupted: "the backup was interrupted; nothing was written",
-  backup_failed: "the copy could not be written (disk full, no permission, or the data file is unreadable)",
-  backup_check_failed: "the copy failed its integrity check; nothing was written (check the data file with PRAGMA integrity_check)",
+  backup_failed:
+    "the copy could not be written (disk full, no permission, or the data file is unreadable)",
+  backup_check_failed:
+    "the copy failed its integrity check; nothing was written (check the data file with PRAGMA integrity_check)",
 };
 
 /** `brigade backup` made no copy; the message is fixed and names no path. */
@@ -116,7 +121,9 @@ export async function backupDataFile(
       if (!written.ok) {
         // A copy of a closed server without its key would restore a server nobody can administer.
         rmSync(out, { force: true });
-        throw new BackupError(written.reason === "exists" ? "backup_target_exists" : "backup_failed");
+        throw new BackupError(
+          written.reason === "exists" ? "backup_target_exists" : "backup_failed",
+        );
       }
     }
     return { schemaVersion: copy.schemaVersion, pages: copy.pages, operatorKey: key.ok };

@@ -149,6 +149,24 @@ export class SqliteSchemaError extends Error {
 }
 
 /**
+ * Throws {@link SqliteSchemaError} when `db` was written by a newer schema than this code knows,
+ * reading only (no table is created, no pragma changed), so a refused file is left byte for byte
+ * as it was. A file without a version table passes.
+ */
+export function refuseNewerSchema(db: Database.Database): void {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .get();
+  if (table === undefined) return;
+  const row = db.prepare("SELECT MAX(version) AS version FROM schema_version").get() as {
+    version: number | null;
+  };
+  if (row.version !== null && row.version > SQLITE_SCHEMA_VERSION) {
+    throw new SqliteSchemaError(row.version);
+  }
+}
+
+/**
  * Brings `db` to {@link SQLITE_SCHEMA_VERSION}: creates the version table when absent and applies
  * each missing migration in its own transaction, so a crash leaves a whole version or none.
  * Throws {@link SqliteSchemaError} when the file is newer than this code.
