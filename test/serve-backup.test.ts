@@ -203,6 +203,22 @@ describe("brigade backup", () => {
     expect(viaLink.stderr).toContain("(backup_target_not_regular)");
     expect(existsSync(join(root, "elsewhere.sqlite"))).toBe(false);
 
+    // Never over the live files, whatever the spelling and even with --force.
+    for (const live of [
+      `${dataFile}-wal`,
+      `${dataFile}-shm`,
+      join(root, "small", ".", "brigade.sqlite-wal"),
+    ]) {
+      const r = await backup([dataFile, live, "--force"]);
+      expect(r.stderr, live).toContain("(backup_target_is_source)");
+    }
+    const hardLink = join(root, "hard-link.sqlite");
+    spawnSync("ln", [dataFile, hardLink]);
+    expect((await backup([dataFile, hardLink, "--force"])).stderr).toContain(
+      "(backup_target_is_source)",
+    );
+    expect((await apiCall(server.url, "GET", "/v1/health")).status).toBe(200);
+
     const notData = join(root, "not-data.txt");
     writeFileSync(notData, "hello");
     expect((await backup([notData, join(root, "x.sqlite")])).stderr).toContain(

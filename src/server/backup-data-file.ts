@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, linkSync, lstatSync, openSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  linkSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   createFileExclusive,
@@ -16,6 +25,7 @@ export const BACKUP_ERROR_CODES = [
   "backup_source_invalid",
   "backup_source_too_new",
   "backup_target_exists",
+  "backup_target_is_source",
   "backup_target_not_regular",
   "backup_target_folder_missing",
   "backup_interrupted",
@@ -33,6 +43,8 @@ const MESSAGES: Readonly<Record<BackupErrorCode, string>> = {
     "the data file has a newer schema than this program; back it up with the Brigade that runs it",
   backup_target_exists:
     "the output file already exists; choose another name, or pass --force to replace it",
+  backup_target_is_source:
+    "the output path is the data file or one of the files beside it (-wal, -shm, .operator-key); it is never replaced",
   backup_target_not_regular:
     "the output path is a symbolic link, a folder or another non-regular file; it is never replaced",
   backup_target_folder_missing: "the output file's folder does not exist; create it first",
@@ -90,8 +102,15 @@ export async function backupDataFile(
   options: BackupOptions = {},
 ): Promise<BackupResult> {
   if (!isRegularFile(dataFile)) throw new BackupError("backup_source_missing");
-  refuseTarget(out, options.force === true);
   const keyFile = operatorKeyFileFor(dataFile);
+  const sources = [dataFile, `${dataFile}-wal`, `${dataFile}-shm`, `${dataFile}-journal`, keyFile];
+  // Whatever the spelling (a link, `..`, another hard link): replacing a live file corrupts it.
+  for (const target of [out, operatorKeyFileFor(out)]) {
+    if (sources.some((source) => sameFile(source, target))) {
+      throw new BackupError("backup_target_is_source");
+    }
+  }
+  refuseTarget(out, options.force === true);
   const key = readLocalFile(keyFile, { maxBytes: 4096 });
   if (key.ok) refuseTarget(operatorKeyFileFor(out), options.force === true);
 
@@ -176,6 +195,17 @@ function place(temp: string, out: string, force: boolean): void {
     if (error instanceof BackupError) throw error;
     const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
     throw new BackupError(exists ? "backup_target_exists" : "backup_failed");
+  }
+}
+
+/** Whether both paths exist and name the same file (device and inode). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
   }
 }
 
