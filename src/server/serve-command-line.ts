@@ -129,6 +129,11 @@ export async function runServeCommandLine(
   for (const line of startupLines(server, dataFile, registration, trustProxy !== undefined)) {
     io.stdout(`brigade serve: ${line}\n`);
   }
+  if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
+    io.stderr(
+      "brigade serve: warning: plain HTTP on a network address; tokens and messages cross the network unencrypted (use --tls-cert/--tls-key, or a TLS proxy with --trust-proxy)\n",
+    );
+  }
   options.onListening?.(server);
   await new Promise<void>((resolvePromise) => {
     // Without a handler SIGHUP would end the process: a reload must never stop the server.
@@ -167,6 +172,11 @@ function startupLines(
   if (server.metricsUrl !== undefined) lines.push(`metrics on ${server.metricsUrl}`);
   if (behindProxy) lines.push("client addresses read from X-Forwarded-For of trusted proxies");
   return lines;
+}
+
+/** Whether a bound address is a loopback one (this machine only). */
+function isLoopback(address: string): boolean {
+  return address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
 }
 
 /** A path as one line: JSON-quoted when it holds a control character. */
