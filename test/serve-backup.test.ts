@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -132,12 +140,13 @@ describe("brigade backup", () => {
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     db.close();
 
-    // Restore: a server started on the copy answers with every message acknowledged before.
-    const restoredData = join(root, "restored", "brigade.sqlite");
-    const restoredDir = join(root, "restored");
-    spawnSync("mkdir", ["-m", "700", restoredDir]);
-    spawnSync("cp", ["-p", copy, restoredData]);
-    const restored = await startServerProcess(restoredData);
+    // Restore as docs/50-operator.md says: stop, drop -wal/-shm, the copy in place, start.
+    server.child.kill("SIGTERM");
+    await exited(server.child);
+    rmSync(`${dataFile}-wal`, { force: true });
+    rmSync(`${dataFile}-shm`, { force: true });
+    copyFileSync(copy, dataFile);
+    const restored = await startServerProcess(dataFile);
     children.push(restored.child);
     const present = new Set<string>();
     for (const pair of world.pairs) {
