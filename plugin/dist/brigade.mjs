@@ -361,7 +361,7 @@ var init_open_local_file = __esmMin((() => {}));
 * the plugin's bundle, `brigade serve`'s start-up line, `brigade doctor`). The plugin's bundle has
 * it embedded at bundle time; the `tsc` build and the sources read the repository's `package.json`
 * two folders above this module, once. `"unknown"` when that file cannot be read or names no
-* version (a broken install). Never throws.
+* version of the usual shape (a broken install). `brigade serve` reports the same. Never throws.
 *
 * @example brigadeVersion() // "0.1.0"
 */

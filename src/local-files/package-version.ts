@@ -6,12 +6,15 @@ declare const BRIGADE_BUNDLED_VERSION: string | undefined;
 
 let cached: string | undefined;
 
+/** What a release version looks like; anything else is reported as `unknown` (people and models read it). */
+const VERSION_SHAPE = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+
 /**
  * Brigade's version: `package.json`'s `version`, the one every part reports (`brigade --version`,
  * the plugin's bundle, `brigade serve`'s start-up line, `brigade doctor`). The plugin's bundle has
  * it embedded at bundle time; the `tsc` build and the sources read the repository's `package.json`
  * two folders above this module, once. `"unknown"` when that file cannot be read or names no
- * version (a broken install). Never throws.
+ * version of the usual shape (a broken install). `brigade serve` reports the same. Never throws.
  *
  * @example brigadeVersion() // "0.1.0"
  */
@@ -28,7 +31,7 @@ function readPackageVersion(): string {
     );
     if (typeof parsed === "object" && parsed !== null && "version" in parsed) {
       const version = parsed.version;
-      if (typeof version === "string" && version !== "") return version;
+      if (typeof version === "string" && VERSION_SHAPE.test(version)) return version;
     }
     return "unknown";
   } catch {
