@@ -28,6 +28,7 @@ const SLOW = [
   "src/harness/watcher/watcher-policy.test.ts",
   "src/harness/watcher/watcher-redrive.test.ts",
   "test/cli-demo.test.ts",
+  "test/cli-doctor-tls.test.ts",
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
