@@ -120,7 +120,7 @@ describe("brigade demo (built CLI)", () => {
     expect(await refused(port)).toBe(true);
   });
 
-  test("--help is a person's help; an argument is refused", () => {
+  test("--help is a person's help; an argument is refused; no temp folder is one clear line", () => {
     const env = { PATH: process.env.PATH ?? "" };
     const help = runBuiltCli(["demo", "--help"], env);
     expect(help.status).toBe(0);

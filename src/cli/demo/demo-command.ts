@@ -204,7 +204,13 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
   }
   parseCommandFlags("demo", argv, {});
   const started = Date.now();
-  const root = mkdtempSync(join(tmpdir(), "brigade-demo-"));
+  let root: string;
+  try {
+    root = mkdtempSync(join(tmpdir(), "brigade-demo-"));
+  } catch {
+    io.stderr("brigade demo: cannot create a temporary folder (set TMPDIR to a writable folder)\n");
+    return 1;
+  }
   let server: RunningServer | undefined;
   let cleaned: Promise<void> | undefined;
   const cleanUp = (): Promise<void> => {
