@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Puts the person's `brigade` command on PATH: a symbolic link <bin-dir>/brigade → this checkout's
-// bin/brigade, which runs dist/cli/main.js (docs/45-plugin.md, "The CLI"). Run through
+// bin/brigade, which runs dist/cli/main.js (docs/46-cli.md). Run through
 // `npm run install-cli`, which builds first. No sudo and no npm global prefix: ~/.local/bin is the
 // user's own (XDG), for root and non-root alike.
 //

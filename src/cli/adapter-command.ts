@@ -38,8 +38,9 @@ function isHelpRequest(argv: readonly string[]): boolean {
  * never 126, 127 or ≥ 128). `brigade adapter --help` (or `brigade adapter http --help`) prints the
  * human help (exit 0), `brigade adapter` alone prints it on stderr (exit 2). Inside a Claude Code
  * session (`CLAUDE_PID` set) every call is refused as `usage` (exit 2, a line on stderr): the
- * model's bare `brigade` may be the person's CLI, and the raw binding is not the model's. stdout receives exactly one envelope + `\n` (NDJSON for
- * `message watch`); an unknown adapter name is `usage` (2) with an envelope too. When `io` is the
+ * model's bare `brigade` may be the person's CLI, and the raw binding is not the model's.
+ * stdout receives exactly one envelope + `\n` (NDJSON for `message watch`); an unknown adapter
+ * name is `usage` (2) with an envelope too. When `io` is the
  * real process, stdin's terminal state enables `--prompt`, SIGTERM/SIGINT end a watch cleanly,
  * and the process is made to exit shortly after the command finished.
  *
@@ -57,7 +58,7 @@ export async function runAdapter(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   if (io.env.CLAUDE_PID !== undefined && io.env.CLAUDE_PID !== "") {
-    // The person's CLI is on the model's PATH too (docs/45-plugin.md): the raw binding would let
+    // The person's CLI is on the model's PATH too (docs/46-cli.md): the raw binding would let
     // the model read held bodies unsanitised, acknowledge, close or leave.
     io.stderr(IN_SESSION_REFUSAL);
     io.stdout(envelopeLine(errorEnvelope(usageError("unknown_command"))));

@@ -192,8 +192,9 @@ async function play(
  * and a hostile message through a temporary in-process `brigade serve` on a random loopback port,
  * every step through the real team commands, hooks and `brigade send`; prints what each model
  * reads. Everything is made under one temporary folder, removed (and the server stopped) when the
- * demo ends, fails, gets SIGINT/SIGTERM (then exit 130/143) or loses its reader (exit 1). Exit 0 when every step worked,
- * 1 when one failed (one line naming it), 2 for any argument.
+ * demo ends, fails, gets SIGINT/SIGTERM (then exit 130/143) or loses its reader (exit 1). Exit 0
+ * when every step worked, 1 when one failed (one line naming it) or no temporary folder can be
+ * made, 2 for any argument.
  *
  * @example await runDemo([], processIo()) // 0
  */
