@@ -73,7 +73,10 @@ function sessionIdOf(person: DemoPerson, session: DemoSession): string {
   return read.map.brigade_session_id;
 }
 
-/** Stand-in `CLAUDE_PID`s: decimal process ids nothing signals (no watcher runs without a socket). */
+/**
+ * Stand-in `CLAUDE_PID`s above the largest pid Linux (2^22) or macOS (99,999) hands out, so they
+ * can never name a real process; nothing signals them anyway (no watcher runs without a socket).
+ */
 function standInSession(pid: number, title: string): DemoSession {
   return { claudePid: String(pid), nativeId: randomUUID(), title };
 }
@@ -111,8 +114,8 @@ async function play(
     await lee.team(["join", "--secret-file", join(root, "lee", "orders.secret")]),
   );
 
-  const danaSession = standInSession(4_000_001, "api-rename");
-  const leeSession = standInSession(4_000_002, "web-client");
+  const danaSession = standInSession(4_194_305, "api-rename");
+  const leeSession = standInSession(4_194_306, "web-client");
   const danaStart = expectOk("dana's session start", await dana.hook(danaSession, "session-start"));
   const leeStart = expectOk("lee's session start", await lee.hook(leeSession, "session-start"));
   say(
