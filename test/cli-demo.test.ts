@@ -120,6 +120,20 @@ describe("brigade demo (built CLI)", () => {
     expect(await refused(port)).toBe(true);
   });
 
+  test("a reader that goes away (brigade demo | head) leaves nothing behind either", async () => {
+    const tmp = testTempDir("demo-tmp-");
+    const home = testTempDir("demo-home-");
+    const child = spawn(process.execPath, [BUILT_MAIN, "demo"], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
+    });
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).not.toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
   test("--help is a person's help; an argument is refused; no temp folder is one clear line", () => {
     const env = { PATH: process.env.PATH ?? "" };
     const help = runBuiltCli(["demo", "--help"], env);
