@@ -6454,6 +6454,24 @@ function executableRealpath(path) {
 	}
 }
 /**
+* The first executable regular file `brigade` in an absolute entry of `pathValue`, in order, as a
+* shell finds it: where it was found and its real path. Relative and empty entries are skipped.
+* `undefined` when there is none. Never throws.
+*
+* @example firstBrigadeOnPath("/home/dana/.local/bin:/usr/bin")?.realpath
+*/
+function firstBrigadeOnPath(pathValue) {
+	for (const entry of pathValue.split(delimiter)) {
+		if (entry === "" || !isAbsolute(entry)) continue;
+		const found = join(entry, "brigade");
+		const real = executableRealpath(found);
+		if (real !== void 0) return {
+			found,
+			realpath: real
+		};
+	}
+}
+/**
 * The Brigade version a `brigade` executable (given by its real path) belongs to: `version` of the
 * first manifest beside it whose `name` is `brigade` — a checkout's `package.json` one or two
 * folders up, or a plugin copy's `.claude-plugin/plugin.json`. `unknown` when none is found or
@@ -6495,20 +6513,15 @@ function findBrigadeShadow(pathValue, pluginRoot, ourVersion) {
 	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return { shadowed: false };
 	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
 	if (ours === void 0) return { shadowed: false };
-	for (const entry of pathValue.split(delimiter)) {
-		if (entry === "" || !isAbsolute(entry)) continue;
-		const found = executableRealpath(join(entry, "brigade"));
-		if (found === void 0) continue;
-		if (found === ours) return { shadowed: false };
-		const theirs = brigadeVersionBeside(found);
-		if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
-		return {
-			shadowed: true,
-			theirs,
-			ours: ourVersion
-		};
-	}
-	return { shadowed: false };
+	const first = firstBrigadeOnPath(pathValue);
+	if (first === void 0 || first.realpath === ours) return { shadowed: false };
+	const theirs = brigadeVersionBeside(first.realpath);
+	if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
+	return {
+		shadowed: true,
+		theirs,
+		ours: ourVersion
+	};
 }
 var VERSION_SHAPE, MANIFESTS_BESIDE;
 var init_path_shadowing = __esmMin((() => {

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, readdirSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { sanitizeAttribute } from "../../formats/sanitize/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../../harness/adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../../harness/binding/index.ts";
@@ -10,6 +10,7 @@ import {
   CLAUDE_CODE_VERIFIED,
   claudeConfigDir,
   compareVersions,
+  firstBrigadeOnPath,
   scanInboundSettings,
 } from "../../harness/claude-code/index.ts";
 import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/index.ts";
@@ -54,33 +55,11 @@ export function checkNode(ctx: DoctorContext): DoctorCheck {
       };
 }
 
-/** The first executable regular file `name` in an absolute PATH entry, as a shell finds it. */
-function firstOnPath(pathValue: string, name: string): string | undefined {
-  for (const entry of pathValue.split(delimiter)) {
-    if (entry === "" || !isAbsolute(entry)) continue;
-    const candidate = join(entry, name);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
-}
-
-function realpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** The `brigade` a terminal (and a session's Bash tool) runs first: this CLI's version? */
 export function checkCli(ctx: DoctorContext): DoctorCheck {
   const title = "brigade on PATH";
-  const found = firstOnPath(ctx.env.PATH ?? "", "brigade");
-  if (found === undefined) {
+  const first = firstBrigadeOnPath(ctx.env.PATH ?? "");
+  if (first === undefined) {
     return {
       title,
       status: "fail",
@@ -88,8 +67,9 @@ export function checkCli(ctx: DoctorContext): DoctorCheck {
       fix: "run `npm run install-cli` in your Brigade checkout (it links ~/.local/bin/brigade) and put ~/.local/bin on PATH",
     };
   }
-  const real = realpath(found);
-  const version = real === ctx.cliScript ? ctx.cliVersion : brigadeVersionBeside(real);
+  const found = first.found;
+  const version =
+    first.realpath === ctx.cliScript ? ctx.cliVersion : brigadeVersionBeside(first.realpath);
   if (version === ctx.cliVersion) {
     return { title, status: "pass", detail: `${found} is Brigade ${version}` };
   }

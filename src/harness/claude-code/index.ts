@@ -37,7 +37,12 @@ export {
   type InboxSocketRefusal,
 } from "./inbox-socket-path.ts";
 export { messagingSocketFromEnv, messagingToken, usableSocket } from "./messaging-socket.ts";
-export { type BrigadeShadow, brigadeVersionBeside, findBrigadeShadow } from "./path-shadowing.ts";
+export {
+  type BrigadeShadow,
+  brigadeVersionBeside,
+  findBrigadeShadow,
+  firstBrigadeOnPath,
+} from "./path-shadowing.ts";
 export {
   INBOX_POST_FAILURES,
   type InboxPostFailure,

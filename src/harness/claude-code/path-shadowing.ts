@@ -33,6 +33,25 @@ function executableRealpath(path: string): string | undefined {
 }
 
 /**
+ * The first executable regular file `brigade` in an absolute entry of `pathValue`, in order, as a
+ * shell finds it: where it was found and its real path. Relative and empty entries are skipped.
+ * `undefined` when there is none. Never throws.
+ *
+ * @example firstBrigadeOnPath("/home/dana/.local/bin:/usr/bin")?.realpath
+ */
+export function firstBrigadeOnPath(
+  pathValue: string,
+): { readonly found: string; readonly realpath: string } | undefined {
+  for (const entry of pathValue.split(delimiter)) {
+    if (entry === "" || !isAbsolute(entry)) continue;
+    const found = join(entry, "brigade");
+    const real = executableRealpath(found);
+    if (real !== undefined) return { found, realpath: real };
+  }
+  return undefined;
+}
+
+/**
  * The Brigade version a `brigade` executable (given by its real path) belongs to: `version` of the
  * first manifest beside it whose `name` is `brigade` — a checkout's `package.json` one or two
  * folders up, or a plugin copy's `.claude-plugin/plugin.json`. `unknown` when none is found or
@@ -79,14 +98,9 @@ export function findBrigadeShadow(
   if (pluginRoot === "" || !isAbsolute(pluginRoot)) return { shadowed: false };
   const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
   if (ours === undefined) return { shadowed: false };
-  for (const entry of pathValue.split(delimiter)) {
-    if (entry === "" || !isAbsolute(entry)) continue;
-    const found = executableRealpath(join(entry, "brigade"));
-    if (found === undefined) continue;
-    if (found === ours) return { shadowed: false };
-    const theirs = brigadeVersionBeside(found);
-    if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
-    return { shadowed: true, theirs, ours: ourVersion };
-  }
-  return { shadowed: false };
+  const first = firstBrigadeOnPath(pathValue);
+  if (first === undefined || first.realpath === ours) return { shadowed: false };
+  const theirs = brigadeVersionBeside(first.realpath);
+  if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
+  return { shadowed: true, theirs, ours: ourVersion };
 }
