@@ -14607,6 +14607,8 @@ var init_team_flags = __esmMin((() => {
 */
 function gitIgnores(top, path) {
 	return spawnSync("git", [
+		"-c",
+		"core.fsmonitor=false",
 		"-C",
 		top,
 		"check-ignore",

@@ -18,10 +18,15 @@ const GIT_TIMEOUT_MS = 5_000;
  * a secret is only allowed inside a work tree that provably keeps it out of commits.
  */
 function gitIgnores(top: string, path: string): boolean {
-  const run = spawnSync("git", ["-C", top, "check-ignore", "-q", "--", path], {
-    stdio: "ignore",
-    timeout: GIT_TIMEOUT_MS,
-  });
+  // fsmonitor off: a repository's own configuration never gets to run a program here.
+  const run = spawnSync(
+    "git",
+    ["-c", "core.fsmonitor=false", "-C", top, "check-ignore", "-q", "--", path],
+    {
+      stdio: "ignore",
+      timeout: GIT_TIMEOUT_MS,
+    },
+  );
   return run.status === 0;
 }
 
