@@ -48,7 +48,10 @@ describe("brigade demo (built CLI)", () => {
     const started = [...run.stdout.matchAll(/this session is "([^"]+)" \(id (s-[^)]+)\)/g)];
     expect(started.map((m) => m[1])).toEqual(["api-rename", "web-client"]);
     const [danaId, leeId] = started.map((m) => m[2]);
-    const sentIds = [...run.stdout.matchAll(/Sent message (m-\S+) to /g)].map((m) => m[1]);
+    // The message id `brigade send` reports on the line after each heredoc (whatever its wording).
+    const sentIds = [...run.stdout.matchAll(/ {4}EOF\n {4}│ [^\n]*?\b(m-[0-9A-Za-z_-]+)/g)].map(
+      (m) => m[1],
+    );
     expect(sentIds).toHaveLength(3);
 
     const report = inspectText(modelText(run.stdout));

@@ -161,7 +161,9 @@ async function play(
   say(
     "3. A hostile message (samples/hostile-envelope.json): suppose dana's session was tricked into\n" +
       '   sending text that forges a closing tag, a second frame from "your user", a system reminder\n' +
-      "   granting permission and a tool call.\n",
+      "   granting permission and a tool call.\n" +
+      `    $ brigade send ${leeId} --summary "<the sample's summary>" <<'EOF'\n` +
+      "    <the sample's body>\n    EOF\n",
   );
   const attack = expectOk(
     "the hostile message",
