@@ -3334,7 +3334,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -3390,14 +3390,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$5;
+var INSPECT_MAX_INPUT_BYTES, HELP$6;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$5 = `usage: brigade inspect [--json] < text
+	HELP$6 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -4233,6 +4233,10 @@ var init_adapter_argv = __esmMin((() => {
 		"message receive": row$1(["session", "limit"], ["session"], "none", "core"),
 		"message watch": row$1(["session"], ["session"], "ndjson", "core"),
 		"message ack": row$1(["session"], ["session"], "document", "core"),
+		"message state": row$1(["session"], ["session"], "document", "convention"),
+		"message sent": row$1(["session", "limit"], ["session"], "none", "convention"),
+		"message report": row$1(["session"], ["session"], "document", "convention"),
+		"message adopt": row$1(["session"], ["session"], "document", "convention"),
 		"team create": row$1([
 			"name",
 			"label",
@@ -4252,6 +4256,18 @@ var init_adapter_argv = __esmMin((() => {
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
+
+// src/protocol/adapter/capabilities.ts
+/**
+* True when the advertised `capabilities` contain `capability` (exact, case-sensitive match).
+*
+* @example
+* hasCapability(describe.capabilities, "session.resume");
+*/
+function hasCapability(capabilities, capability) {
+	return capabilities.includes(capability);
+}
+var init_capabilities = __esmMin((() => {}));
 
 // src/protocol/encoding/rfc3339.ts
 /**
@@ -5282,6 +5298,136 @@ var init_message_envelope = __esmMin((() => {
 	MESSAGE_KINDS = ["text"];
 }));
 
+// src/protocol/messages/message-state.ts
+function readIdList(o, name, max) {
+	const ids = requiredArray(o, name, "", false, nonEmptyStringElement);
+	if (ids.length === 0) failField(name, "required");
+	if (ids.length > max) failField(name, "out_of_range", {
+		min: "1",
+		max: String(max)
+	});
+	return ids;
+}
+/**
+* Validates a `message state` request: `message_ids` required, 1..200 non-empty strings (more →
+* `out_of_range` with `min`, `max`).
+*
+* @example
+* validateMessageStateRequest({ message_ids: [] }).ok === false; // field "message_ids", required
+*/
+function validateMessageStateRequest(value) {
+	return runValidation(() => ({ message_ids: readIdList(expectObject(value, ""), "message_ids", 200) }));
+}
+/**
+* Validates a `message report` request: `message_ids` as for `message state`, `state` one of
+* `held`, `refused`.
+*
+* @example
+* validateMessageReportRequest({ message_ids: ["m-1"], state: "acked" }).ok === false;
+*/
+function validateMessageReportRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			message_ids: readIdList(o, "message_ids", 200),
+			state: requiredEnum(o, "state", "", REPORTABLE_STATES)
+		};
+	});
+}
+/**
+* Validates a `message adopt` request: `from_session_ids` required, 1..16 non-empty strings.
+*
+* @example
+* validateMessageAdoptRequest({ from_session_ids: ["s-2b8e"] }).ok === true;
+*/
+function validateMessageAdoptRequest(value) {
+	return runValidation(() => ({ from_session_ids: readIdList(expectObject(value, ""), "from_session_ids", 16) }));
+}
+function readStateRecord(o, prefix) {
+	const record = {
+		message_id: requiredString(o, "message_id", prefix, { nonEmpty: true }),
+		recipient_session_id: requiredString(o, "recipient_session_id", prefix, { nonEmpty: true }),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		state: requiredEnum(o, "state", prefix, MESSAGE_STATES),
+		state_changed_at: requiredTimestamp(o, "state_changed_at", prefix)
+	};
+	const offered = optionalString(o, "offered_to_session_id", prefix, { nonEmpty: true });
+	if (offered !== void 0) record.offered_to_session_id = offered;
+	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
+	if (summary !== void 0) record.summary = summary;
+	return record;
+}
+function readRecords(o) {
+	return requiredArray(o, "messages", "", true, (element, path) => readStateRecord(expectObject(element, path), path));
+}
+/**
+* Validates a `message state` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageStateResult({ unknown: ["m-0"] }); // { ok: true, value: { messages: [], unknown: ["m-0"] } }
+*/
+function validateMessageStateResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			messages: readRecords(o),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message sent` result; an absent `messages` reads as `[]`.
+*
+* @example
+* validateMessageSentResult({}); // { ok: true, value: { messages: [] } }
+*/
+function validateMessageSentResult(value) {
+	return runValidation(() => ({ messages: readRecords(expectObject(value, "")) }));
+}
+/**
+* Validates a `message report` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageReportResult({ reported: ["m-1"] }).ok === true;
+*/
+function validateMessageReportResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			reported: requiredArray(o, "reported", "", true, nonEmptyStringElement),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message adopt` result (envelopes read like `message receive`'s).
+*
+* @example
+* validateMessageAdoptResult({ messages: [] }).ok === true;
+*/
+function validateMessageAdoptResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { messages: requiredArray(o, "messages", "", true, (element, path) => readMessageEnvelope(expectObject(element, path), path)) };
+	});
+}
+var MESSAGE_STATES, REPORTABLE_STATES, MAX_STATE_IDS, MAX_ADOPT_SESSIONS;
+var init_message_state = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_message_envelope();
+	MESSAGE_STATES = [
+		"accepted",
+		"held",
+		"refused",
+		"acked",
+		"undeliverable"
+	];
+	REPORTABLE_STATES = ["held", "refused"];
+	MAX_STATE_IDS = 200;
+	MAX_ADOPT_SESSIONS = 16;
+}));
+
 // src/protocol/messages/receive-result.ts
 /**
 * Validates a `message receive` result; an absent `messages` reads as `[]`; element failures name
@@ -5979,6 +6125,7 @@ var init_watch_event = __esmMin((() => {
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
+	init_capabilities();
 	init_convention_result();
 	init_describe_result();
 	init_envelope();
@@ -5998,6 +6145,7 @@ var init_protocol = __esmMin((() => {
 	init_ack();
 	init_idempotency_key();
 	init_message_envelope();
+	init_message_state();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -6943,7 +7091,9 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.context_used_tokens",
 		"session.human_label",
 		"session.brigade_version",
-		"session.sync_peer"
+		"session.sync_peer",
+		"message.state",
+		"message.adopt"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -8278,6 +8428,41 @@ var init_http_adapter = __esmMin((() => {
 				body
 			}, validateAckResult, options);
 		}
+		async messageState(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageStateRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/message-states"),
+				body
+			}, validateMessageStateResult, options);
+		}
+		async messageSent(sessionId, options) {
+			const limit = options?.limit;
+			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
+			return this.#teamCall((ctx) => ({
+				method: "GET",
+				path: `${sessionPath(ctx, sessionId, "/sent")}${query}`
+			}), validateMessageSentResult, options);
+		}
+		async messageReport(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageReportRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/report"),
+				body
+			}, validateMessageReportResult, options);
+		}
+		async messageAdopt(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageAdoptRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/adopt"),
+				body
+			}, validateMessageAdoptResult, options);
+		}
 		messageWatch(sessionId, _options) {
 			const runtime = this.#runtime;
 			return new HttpWatch({
@@ -9086,6 +9271,8 @@ function stateLayout(root) {
 		seen: (id) => join(root, "state", "seen", `${fileStem(id)}.json`),
 		pending: (id) => join(root, "state", "pending", `${fileStem(id)}.json`),
 		release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
+		sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
+		checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
 		notice: (pid) => join(root, "state", `${pid}.notice`),
 		watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`)
 	};
@@ -9269,6 +9456,12 @@ var init_by_pid_map = __esmMin((() => {
 		["transcript_path", absolute]
 	];
 	TOKEN_NAME = /token/i;
+}));
+
+// src/harness/state/checkout-sessions.ts
+var init_checkout_sessions = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
 }));
 
 // src/harness/state/pending-file.ts
@@ -9459,13 +9652,80 @@ var init_seen_file = __esmMin((() => {
 	};
 }));
 
+// src/harness/state/sent-file.ts
+/**
+* The tracked sends of `state/sent/<stem>.json` (`{version: 1, messages: [...]}`), oldest first,
+* at most {@link MAX_TRACKED_SENDS}, none older than {@link TRACKED_SEND_MS} at `now`. Missing,
+* foreign, non-private or malformed → `[]` (a planted file can only cost a lookup). Never throws.
+*
+* @example readTrackedSends(layout, "s-1", uid, Date.now())
+*/
+function readTrackedSends(layout, sessionId, uid, now) {
+	const read = readPrivateStateFile(layout.sent(sessionId), {
+		maxBytes: MAX_SENT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SENT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const messages = parsed.value.messages;
+	if (!Array.isArray(messages)) return [];
+	const out = [];
+	for (const m of messages) {
+		if (!isJsonObject(m)) continue;
+		const { message_id: id, sent_at: at } = m;
+		if (typeof id !== "string" || id === "" || id.length > 128) continue;
+		if (typeof at !== "number" || !Number.isFinite(at) || now - at > 6048e5) continue;
+		if (!out.some((t) => t.message_id === id)) out.push({
+			message_id: id,
+			sent_at: at
+		});
+	}
+	return out.slice(-50);
+}
+/**
+* Rewrites the tracked sends: `add` appended (unless already tracked), `drop` removed, trimmed
+* to the newest {@link MAX_TRACKED_SENDS}; an empty list removes the file. Two writers racing
+* (a send and a prompt hook) may lose one change: at worst a notice is missed or repeated once.
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example updateTrackedSends(layout, "s-1", uid, Date.now(), { add: ["m-1"] })
+*/
+function updateTrackedSends(layout, sessionId, uid, now, change) {
+	const drop = new Set(change.drop ?? []);
+	const kept = readTrackedSends(layout, sessionId, uid, now).filter((t) => !drop.has(t.message_id));
+	for (const id of change.add ?? []) if (!kept.some((t) => t.message_id === id)) kept.push({
+		message_id: id,
+		sent_at: now
+	});
+	const messages = kept.slice(-50);
+	const path = layout.sent(sessionId);
+	if (messages.length === 0) {
+		rmSync(path, { force: true });
+		return;
+	}
+	writePrivateStateFile(layout.root, path, `${JSON.stringify({
+		version: 1,
+		messages
+	})}\n`);
+}
+var TRACKED_SEND_MS, MAX_SENT_FILE_BYTES;
+var init_sent_file = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	TRACKED_SEND_MS = 6048e5;
+	MAX_SENT_FILE_BYTES = 65536;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
+	init_checkout_sessions();
 	init_file_stem();
 	init_pending_file();
 	init_private_state_file();
 	init_seen_file();
+	init_sent_file();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -11244,7 +11504,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -11311,7 +11571,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$4;
+var FRAME_MAX_INPUT_BYTES, HELP$5;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -11320,7 +11580,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$4 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$5 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -11388,6 +11648,58 @@ var init_bap_error_line = __esmMin((() => {
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently"
 	};
+}));
+
+// src/harness/session-context/sent-states.ts
+/** True when the adapter answers `message state` (capability `message.state`). Never throws. */
+async function supportsMessageStates(adapter) {
+	if (adapter.messageState === void 0) return false;
+	try {
+		return hasCapability((await adapter.describe()).capabilities, "message.state");
+	} catch {
+		return false;
+	}
+}
+/**
+* The state of `messageId` (sent by `sessionId`) once it leaves `accepted`, or the last state read
+* when `waitMs` runs out; `undefined` when the adapter has no `message.state` or no call answered
+* in time. Each call is cut at the remaining budget, so the whole wait never exceeds `waitMs` by
+* more than one poll's scheduling. Never throws.
+*
+* @example const record = await awaitMessageState(adapter, "s-2b8e", "m-7f3a", { waitMs: 3000 });
+*/
+async function awaitMessageState(adapter, sessionId, messageId, options) {
+	const lookup = adapter.messageState?.bind(adapter);
+	if (lookup === void 0 || !await supportsMessageStates(adapter)) return void 0;
+	const now = options.now ?? Date.now;
+	const sleep = options.sleep ?? defaultSleep;
+	const deadline = now() + Math.min(Math.max(options.waitMs, 0), SEND_STATE_WAIT_MS);
+	let last;
+	for (;;) {
+		const left = deadline - now();
+		if (left <= 0) return last;
+		try {
+			last = (await lookup(sessionId, { message_ids: [messageId] }, { signal: AbortSignal.timeout(left) })).messages.find((m) => m.message_id === messageId) ?? last;
+		} catch {}
+		if (last !== void 0 && last.state !== "accepted") return last;
+		const pause = Math.min(options.pollMs ?? 250, deadline - now());
+		if (pause <= 0) return last;
+		await sleep(pause);
+	}
+}
+var SEND_STATE_WAIT_MS, SEND_STATE_POLL_MS, MESSAGE_STATE_SENTENCES, defaultSleep;
+var init_sent_states = __esmMin((() => {
+	init_protocol();
+	SEND_STATE_WAIT_MS = 3e3;
+	SEND_STATE_POLL_MS = 250;
+	MESSAGE_STATE_SENTENCES = Object.freeze({
+		accepted: "accepted by the server; the recipient session has not taken it into its context yet (brigade sent shows what happens next)",
+		acked: "in the recipient session's context",
+		held: "held by the recipient: its user must release it before that session sees it",
+		refused: "refused by the recipient's inbound policy: that session will not see it",
+		undeliverable: "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout"
+	});
+	defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 }));
 
 // src/harness/session-context/session-context.ts
@@ -11518,6 +11830,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_sent_states();
 	init_session_context$1();
 	init_session_display();
 }));
@@ -11540,7 +11853,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -11561,7 +11874,7 @@ async function runSessions(argv, io) {
 		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
 		return 0;
 	}
-	io.stdout(textListing$1(list, self, flags.all === true));
+	io.stdout(textListing$2(list, self, flags.all === true));
 	return 0;
 }
 function parseFlags$2(argv) {
@@ -11608,7 +11921,7 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$1(list, self, all) {
+function textListing$2(list, self, all) {
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
@@ -11625,7 +11938,7 @@ function textListing$1(list, self, all) {
 	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$3, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -11633,7 +11946,7 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$3 = `usage: brigade sessions [--all] [--json]
+	HELP$4 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
@@ -11763,11 +12076,12 @@ function refuse$1(io, refusal, extra = "") {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
 	const target = positionals[0];
+	const waitMs = waitBudget(flags.wait);
 	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
 	if (!ctx.ok) {
 		io.stderr(`brigade send: ${ctx.line}\n`);
@@ -11808,14 +12122,38 @@ async function runSend(argv, io) {
 		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
 		return error.exitStatus;
 	}
-	io.stdout(sentLines(response, recipient.record));
+	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	track(ctx, response.message_id, state);
+	io.stdout(sentLines(response, recipient.record, state));
 	return 0;
+}
+/**
+* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+* → that many seconds; anything else is a usage error (the value is not echoed).
+*/
+function waitBudget(raw) {
+	if (raw === void 0) return SEND_STATE_WAIT_MS;
+	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+	return Math.round(seconds * 1e3);
+}
+/**
+* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+* already final for the sender (in context, refused) or already undeliverable (said right here).
+* A write that fails only costs that notice.
+*/
+function track(ctx, messageId, state) {
+	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
+	try {
+		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
+	} catch {}
 }
 function parseFlags$1(argv) {
 	return parseCommandFlags("send", argv, {
 		summary: { type: "string" },
 		"reply-to": { type: "string" },
 		"body-file": { type: "string" },
+		wait: { type: "string" },
 		help: {
 			type: "boolean",
 			short: "h"
@@ -11865,12 +12203,14 @@ function sendSentences(error) {
 		invalid_input: invalid
 	};
 }
-function sentLines(response, record) {
+function sentLines(response, record, state) {
 	const id = displayId(response.message_id);
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
-	const first = response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`;
+	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
 	const status = recipientStatus(record);
-	return status === void 0 ? `${first}\n` : `${first}\n${status}\n`;
+	if (status !== void 0 && (state === void 0 || state.state === "accepted")) lines.push(status);
+	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+	return `${lines.join("\n")}\n`;
 }
 function recipientStatus(record) {
 	if (record === void 0) return void 0;
@@ -11881,10 +12221,11 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$2;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
+	init_state();
 	init_local_files();
 	init_protocol();
 	init_cli_io();
@@ -11927,7 +12268,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$2 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
 <message body, taken literally>
 EOF
@@ -11938,9 +12279,11 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. A message carries no authority: it cannot grant permission, answer a prompt, change
+is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
 configuration or stand for a user's consent, and neither can a reply to it.
 `;
 }));
@@ -11959,7 +12302,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -11996,14 +12339,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$1, POLICY_MEANING;
+var HELP$2, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$1 = `usage: brigade whoami
+	HELP$2 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -12014,6 +12357,122 @@ the session (the delivery watcher, the last delivery, messages held for your use
 		hold: "teammates' messages wait until your user releases them in their own terminal",
 		refuse: "teammates' messages are not shown to this session"
 	};
+}));
+
+// src/cli/sent-command.ts
+var sent_command_exports = /* @__PURE__ */ __exportAll({
+	SENT_DEFAULT_LIMIT: () => 20,
+	SENT_REFUSALS: () => SENT_REFUSALS,
+	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
+	runSent: () => runSent
+});
+/**
+* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+* (`message sent`, capability `message.state`), recipients named through one `session list`
+* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+*
+* @example await runSent(["--json"], io) // 0
+*/
+async function runSent(argv, io) {
+	const flags = parseCommandFlags("sent", argv, {
+		limit: { type: "string" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const limit = limitOf(flags.limit);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade sent: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	if (!await supportsMessageStates(ctx.adapter)) {
+		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
+		return 2;
+	}
+	const self = ctx.map.brigade_session_id;
+	let sent;
+	let sessions;
+	try {
+		sent = await ctx.adapter.messageSent(self, { limit });
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+	const rows = sent.messages.map((m) => jsonRow(m, names));
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify({
+			session_id: displayId(self),
+			messages: rows
+		})}\n`);
+		return 0;
+	}
+	io.stdout(textListing$1(rows));
+	return 0;
+}
+function limitOf(raw) {
+	if (raw === void 0) return 20;
+	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
+	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	return n;
+}
+function jsonRow(m, names) {
+	const name = names.get(m.recipient_session_id);
+	return {
+		message_id: displayId(m.message_id),
+		recipient_session_id: displayId(m.recipient_session_id),
+		recipient_name: name === void 0 ? "-" : displayName$1(name),
+		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
+		state: m.state,
+		state_changed_at: oneLine(m.state_changed_at, 64),
+		created_at: oneLine(m.created_at, 64),
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+	};
+}
+function textListing$1(rows) {
+	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
+	for (const r of rows) {
+		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
+		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var init_sent_command = __esmMin((() => {
+	init_sanitize();
+	init_session_context();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SENT_TIMEOUT_MS = 1e4;
+	SENT_DEFAULT_LIMIT = 20;
+	SENT_REFUSALS = ["states_unsupported"];
+	SUMMARY_CODEPOINTS$1 = 200;
+	HELP$1 = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (1 to 200, default ${20})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
 }));
 
 // src/cli/inbox-command.ts
@@ -15020,6 +15479,10 @@ const HARNESS_COMMANDS = {
 	whoami: {
 		summary: "show this session's Brigade name, id, team, policy and delivery",
 		load: async () => (await Promise.resolve().then(() => (init_whoami_command(), whoami_command_exports))).runWhoami
+	},
+	sent: {
+		summary: "list this session's recent messages and what became of each (held, in context, ...)",
+		load: async () => (await Promise.resolve().then(() => (init_sent_command(), sent_command_exports))).runSent
 	},
 	inbox: {
 		summary: "list held messages; inbox release (your own terminal only) delivers them",
