@@ -10268,6 +10268,69 @@ var init_ensure_watcher = __esmMin((() => {
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
 
+// src/harness/adapter/disposition-reporter.ts
+var REPORTED_MEMORY, DispositionReporter;
+var init_disposition_reporter = __esmMin((() => {
+	init_protocol();
+	REPORTED_MEMORY = 2e3;
+	DispositionReporter = class {
+		#adapter;
+		#sessionId;
+		#onFailure;
+		#reported = /* @__PURE__ */ new Set();
+		#waiting = {
+			held: /* @__PURE__ */ new Set(),
+			refused: /* @__PURE__ */ new Set()
+		};
+		#supported;
+		constructor(adapter, sessionId, onFailure = () => {}) {
+			this.#adapter = adapter;
+			this.#sessionId = sessionId;
+			this.#onFailure = onFailure;
+		}
+		/** Notes a pipeline outcome; only `held` and `refused` are reported, each pair once. */
+		note(outcome, messageId) {
+			if (outcome !== "held" && outcome !== "refused") return;
+			if (this.#reported.has(`${outcome}\u0000${messageId}`)) return;
+			this.#waiting[outcome].add(messageId);
+		}
+		/** Sends what was noted since the last flush (one call per state). Never throws. */
+		async flush(signal) {
+			const report = this.#adapter.messageReport?.bind(this.#adapter);
+			const batches = ["held", "refused"].map((state) => ({
+				state,
+				ids: [...this.#waiting[state]]
+			})).filter((b) => b.ids.length > 0);
+			if (batches.length === 0) return;
+			for (const b of batches) this.#waiting[b.state].clear();
+			if (report === void 0 || !await this.#isSupported()) return;
+			await Promise.all(batches.map(async ({ state, ids }) => {
+				try {
+					await report(this.#sessionId, {
+						message_ids: ids,
+						state
+					}, signal === void 0 ? {} : { signal });
+					for (const id of ids) this.#remember(`${state}\u0000${id}`);
+				} catch (error) {
+					const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "internal";
+					this.#onFailure(code);
+				}
+			}));
+		}
+		#isSupported() {
+			this.#supported ??= this.#adapter.describe().then((d) => hasCapability(d.capabilities, "message.state"), () => false);
+			return this.#supported;
+		}
+		#remember(key) {
+			this.#reported.add(key);
+			if (this.#reported.size > 2e3) {
+				const oldest = this.#reported.values().next();
+				if (oldest.done !== true) this.#reported.delete(oldest.value);
+			}
+		}
+	};
+}));
+
 // src/harness/adapter/harness-adapter.ts
 /**
 * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
@@ -10316,6 +10379,7 @@ var init_harness_adapter = __esmMin((() => {
 
 // src/harness/adapter/index.ts
 var init_adapter = __esmMin((() => {
+	init_disposition_reporter();
 	init_harness_adapter();
 }));
 
@@ -11035,6 +11099,7 @@ var init_watcher_status_board = __esmMin((() => {
 var FATAL_NOTICE, WatcherLoop;
 var init_watcher_loop = __esmMin((() => {
 	init_protocol();
+	init_adapter();
 	init_claude_code();
 	init_inbound();
 	init_state();
@@ -11061,6 +11126,7 @@ var init_watcher_loop = __esmMin((() => {
 		#heartbeats;
 		#redelivery;
 		#transcript = new TranscriptUsageReader();
+		#reporter;
 		#registry;
 		#post;
 		#done;
@@ -11078,6 +11144,7 @@ var init_watcher_loop = __esmMin((() => {
 			this.#tickMs = deps.tickMs ?? 2e3;
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
+			this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) => deps.log.write("warn", "report_failed", { code }));
 			this.#registry = registryFolder(deps.env);
 			const backoff = deps.backoff ?? WATCHER_BACKOFF;
 			this.#status = new WatcherStatusBoard({
@@ -11245,6 +11312,10 @@ var init_watcher_loop = __esmMin((() => {
 			else fields.message_id = result.messageId;
 			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
 			if (result.ack) this.#ack(result.messageId);
+			if (result.outcome === "held" || result.outcome === "refused") {
+				this.#reporter.note(result.outcome, result.messageId);
+				this.#reporter.flush();
+			}
 			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
 			this.#redelivery.afterOffer(result, this.#now());
 			if (result.outcome === "queued") this.#work.wake();
@@ -13791,9 +13862,11 @@ async function pollMessages(options) {
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
 	const acks = [];
+	const reporter = new DispositionReporter(adapter, sessionId);
 	for (const envelope of envelopes) try {
 		const offered = pipeline.offer(envelope);
 		if (offered.ack) acks.push(offered.messageId);
+		if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
 	} catch {}
 	let printed = 0;
 	let full = false;
@@ -13812,14 +13885,17 @@ async function pollMessages(options) {
 		if (item.kind === "message") printed += 1;
 		if (done.ack) acks.push(done.messageId);
 	}
+	const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
 	if (acks.length > 0) try {
 		await adapter.messageAck(sessionId, { message_ids: acks }, { signal: AbortSignal.timeout(Math.max(1, options.ackMs())) });
 	} catch {
+		await reported;
 		return {
 			printed,
 			acked: []
 		};
 	}
+	await reported;
 	return {
 		printed,
 		acked: acks
@@ -13828,6 +13904,7 @@ async function pollMessages(options) {
 var hashBody;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_adapter();
 	init_inbound();
 	init_state();
 	hashBody = (body) => createHash("sha256").update(body).digest("hex");
