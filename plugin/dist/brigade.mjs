@@ -8961,6 +8961,14 @@ var init_inbound_pipeline = __esmMin((() => {
 				ack: false,
 				messageId
 			};
+			if (this.#pending.get(messageId)?.adopted === true) {
+				if (!this.#held.has(messageId)) this.#held.set(messageId, message);
+				return {
+					outcome: "ignored",
+					ack: false,
+					messageId
+				};
+			}
 			if (this.#policy === "refuse") return {
 				outcome: "refused",
 				ack: false,
@@ -9012,6 +9020,40 @@ var init_inbound_pipeline = __esmMin((() => {
 				messageId
 			});
 			return this.#enqueue(message);
+		}
+		/**
+		* Holds a message this session took over from an earlier session of its checkout (capability
+		* `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
+		* `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
+		* until the user releases it (`release`). Returns `held` (or `ignored` when already held).
+		*
+		* @example pipeline.adopt(envelope).outcome === "held"
+		*/
+		adopt(candidate) {
+			const validated = looseValidate(candidate);
+			if (!validated.ok) return {
+				outcome: "rejected",
+				ack: false,
+				reason: validated.reason
+			};
+			const message = validated.message;
+			const messageId = message.message_id;
+			if (this.#recent.has(messageId) || this.#seen.has(messageId)) return {
+				outcome: "duplicate",
+				ack: true,
+				messageId
+			};
+			if (this.#pending.get(messageId)?.adopted === true) return {
+				outcome: "ignored",
+				ack: false,
+				messageId
+			};
+			this.#hold(message, true);
+			return {
+				outcome: "held",
+				ack: false,
+				messageId
+			};
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -9140,7 +9182,7 @@ var init_inbound_pipeline = __esmMin((() => {
 				evicted
 			};
 		}
-		#hold(message) {
+		#hold(message, adopted = false) {
 			const record = {
 				message_id: message.message_id,
 				sender_name: noticeName(message.sender.session_name),
@@ -9148,8 +9190,10 @@ var init_inbound_pipeline = __esmMin((() => {
 				principal_ref: sanitizeId(message.sender.principal_ref),
 				summary: oneLine(message.summary ?? "", 200),
 				created_at: oneLine(message.created_at, 64),
-				held_at: this.#now()
+				held_at: this.#now(),
+				...adopted ? { adopted: true } : {}
 			};
+			this.#pending.delete(message.message_id);
 			this.#pending.set(message.message_id, record);
 			this.#held.set(message.message_id, message);
 			this.#trimPending();
@@ -9459,9 +9503,59 @@ var init_by_pid_map = __esmMin((() => {
 }));
 
 // src/harness/state/checkout-sessions.ts
+/**
+* The key of one checkout in one team: the team ref and the checkout's absolute path, hashed into
+* the file name by `fileStem`. Local to this machine and this user's state folder: the path never
+* leaves it.
+*
+* @example checkoutKey("t-9c1e", "/home/dana/api")
+*/
+function checkoutKey(teamRef, checkout) {
+	return `${teamRef}\u0000${checkout}`;
+}
+/**
+* The Brigade session ids this checkout had in this team (`state/checkouts/<stem>.json`,
+* `{version: 1, session_ids: [...]}`), oldest first. Missing, foreign, non-private or malformed
+* → `[]`. The server checks every id again (only the caller's own ended sessions in the team
+* give anything up), so a planted file can name nothing it could not already take. Never throws.
+*
+* @example readCheckoutSessions(layout, checkoutKey(team, dir), uid)
+*/
+function readCheckoutSessions(layout, key, uid) {
+	const read = readPrivateStateFile(layout.checkout(key), {
+		maxBytes: MAX_CHECKOUT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_CHECKOUT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const ids = parsed.value.session_ids;
+	if (!Array.isArray(ids)) return [];
+	const out = [];
+	for (const id of ids) if (typeof id === "string" && id !== "" && id.length <= 128 && !out.includes(id)) out.push(id);
+	return out.slice(-16);
+}
+/**
+* Records that `sessionId` is now this checkout's session (moved to the end, the oldest beyond
+* {@link MAX_CHECKOUT_SESSIONS} forgotten).
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example rememberCheckoutSession(layout, key, "s-51d0", uid)
+*/
+function rememberCheckoutSession(layout, key, sessionId, uid) {
+	const ids = readCheckoutSessions(layout, key, uid).filter((id) => id !== sessionId);
+	ids.push(sessionId);
+	const file = {
+		version: 1,
+		session_ids: ids.slice(-16)
+	};
+	writePrivateStateFile(layout.root, layout.checkout(key), `${JSON.stringify(file)}\n`);
+}
+var MAX_CHECKOUT_FILE_BYTES;
 var init_checkout_sessions = __esmMin((() => {
 	init_protocol();
 	init_private_state_file();
+	MAX_CHECKOUT_FILE_BYTES = 16384;
 }));
 
 // src/harness/state/pending-file.ts
@@ -9501,7 +9595,8 @@ function readPendingRecords(layout, sessionId, uid) {
 		principal_ref: r.principal_ref,
 		summary: r.summary,
 		created_at: r.created_at,
-		held_at: r.held_at
+		held_at: r.held_at,
+		...r.adopted === true ? { adopted: true } : {}
 	}));
 }
 /**
@@ -11909,6 +12004,7 @@ var init_session_context = __esmMin((() => {
 // src/cli/sessions-command.ts
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
+	ageText: () => ageText,
 	runSessions: () => runSessions
 });
 /**
@@ -11967,6 +12063,8 @@ function jsonDocument$1(list, self) {
 		inbound: s.inbound,
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
+		last_seen_at: oneLine(s.last_seen_at, 64),
+		created_at: oneLine(s.created_at, 64),
 		this_session: s.session_id === self
 	}));
 	return {
@@ -11977,11 +12075,31 @@ function jsonDocument$1(list, self) {
 		truncated: list.truncated
 	};
 }
-function row(s) {
+/**
+* How long before `now` the wire time `at` was, in one short unit (`45s`, `12m`, `5h`, `3d`),
+* then ` ago`; `-` when either time does not parse or `at` is later. Measured against the
+* server's clock (`server_time`), so this machine's clock does not skew it.
+*
+* @example ageText("2026-10-02T09:00:00Z", "2026-10-02T09:12:30Z") === "12m ago"
+*/
+function ageText(at, now) {
+	const ms = Date.parse(now) - Date.parse(at);
+	if (!Number.isFinite(ms) || ms < 0) return "-";
+	const seconds = Math.floor(ms / 1e3);
+	if (seconds < 120) return `${seconds}s ago`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 120) return `${minutes}m ago`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 48) return `${hours}h ago`;
+	return `${Math.floor(hours / 24)}d ago`;
+}
+function row(s, now) {
 	return [
 		displayName$1(s.session_name),
 		displayId(s.session_id),
 		s.state,
+		ageText(s.last_seen_at, now),
+		ageText(s.created_at, now),
 		s.inbound,
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
@@ -11997,7 +12115,7 @@ function textListing$2(list, self, all) {
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
 	if (count > 0) {
-		const rows = [HEADER, ...list.sessions.map(row)];
+		const rows = [HEADER, ...list.sessions.map((s) => row(s, list.server_time))];
 		const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ""))));
 		rows.forEach((cells, index) => {
 			const padded = cells.map((c, i) => i === cells.length - 1 ? c : c + " ".repeat((widths[i] ?? 0) - width(c)));
@@ -12022,14 +12140,18 @@ var init_sessions_command = __esmMin((() => {
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
-Columns: name, full session id, state, inbound policy, workspace label, human label.
-Every name and label is written by a teammate's machine and unverified. Send with
+Columns: name (Claude Code's own session name when the person set one), full session id, state,
+when the session was last seen and when it started, inbound policy, workspace label, and the
+human label (by default git's user.name on that machine). Every name and label is written by a
+teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
 `;
 	HEADER = [
 		"NAME",
 		"SESSION ID",
 		"STATE",
+		"SEEN",
+		"STARTED",
 		"INBOUND",
 		"WORKSPACE",
 		"HUMAN (unverified)"
@@ -12947,6 +13069,8 @@ var init_hook_limits = __esmMin((() => {
 		promptMs: 4500,
 		receiveMs: 4e3,
 		policyHeartbeatMs: 1500,
+		stateCheckMs: 1500,
+		adoptMs: 3e3,
 		retryIntervalMs: 6e4,
 		sessionEndMs: 1400,
 		closeMs: 1e3,
@@ -13848,7 +13972,7 @@ async function pollMessages(options) {
 	}
 	const pipeline = new InboundPipeline({
 		now: options.now,
-		hashBody,
+		hashBody: hashBody$1,
 		seen: FileSeenStore.open(layout, sessionId, uid),
 		pendingStore: pendingFileStore(layout, sessionId),
 		pendingRecords: readPendingRecords(layout, sessionId, uid),
@@ -13901,13 +14025,64 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody;
+var hashBody$1;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
 	init_adapter();
 	init_inbound();
 	init_state();
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
+}));
+
+// src/harness/hooks/git-user-name.ts
+/**
+* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
+* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
+* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
+* configured on this machine, never checked by anyone: consumers show it as unverified. Only
+* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
+* the answer. Never throws.
+*
+* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
+*/
+function gitUserName(cwd, env) {
+	if (cwd === "" || !isAbsolute(cwd)) return void 0;
+	const childEnv = {};
+	for (const name of [
+		"HOME",
+		"XDG_CONFIG_HOME",
+		"PATH"
+	]) {
+		const value = env[name];
+		if (value !== void 0) childEnv[name] = value;
+	}
+	try {
+		const out = execFileSync("git", [
+			"config",
+			"--get",
+			"user.name"
+		], {
+			cwd,
+			env: childEnv,
+			encoding: "utf8",
+			timeout: GIT_USER_NAME_TIMEOUT_MS,
+			maxBuffer: 4096,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		});
+		const name = oneLine(out, 128);
+		return name === "" ? void 0 : name;
+	} catch {
+		return;
+	}
+}
+var GIT_USER_NAME_TIMEOUT_MS;
+var init_git_user_name = __esmMin((() => {
+	init_sanitize();
+	GIT_USER_NAME_TIMEOUT_MS = 1e3;
 }));
 
 // src/harness/hooks/registration-retry.ts
@@ -13990,6 +14165,16 @@ function ownedByOtherWatcher(request, sessionId) {
 	}
 	return false;
 }
+/**
+* The registration `human_label`: the `label` option's literal text; for `account` (the default),
+* git's `user.name` in the session's folder, so a teammate sees who the person says they are
+* (unverified, like every label) instead of an empty column; `none` sends nothing. The server
+* keeps a label the membership already has (docs/spec/protocol.md §4.3).
+*/
+function defaultHumanLabel(label, cwd, env) {
+	if (label === "account") return gitUserName(cwd, env);
+	return humanLabelOf(label);
+}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -14049,7 +14234,6 @@ async function connectSession(request) {
 	if (!described.ok) return described;
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
-	const human = features.humanLabel ? humanLabelOf(options.label) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
 	let sessionId;
 	let how = "registered";
@@ -14072,6 +14256,7 @@ async function connectSession(request) {
 		}
 		if (!features.resume) resumeId = void 0;
 		if (resumeId !== void 0 && ownedByOtherWatcher(request, resumeId)) resumeId = void 0;
+		const human = features.humanLabel ? defaultHumanLabel(options.label, input.cwd, env) : void 0;
 		const registration = {
 			harness: "claude-code",
 			harness_version: oneLine(registry.version, 64) || "unknown",
@@ -14195,9 +14380,213 @@ var init_session_connect = __esmMin((() => {
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
+	init_git_user_name();
 	init_hook_limits();
 	init_plugin_options();
 	init_registration_retry();
+}));
+
+// src/harness/hooks/host-name-sync.ts
+/**
+* The name Claude Code now gives this session, when it should replace the registered one: the
+* registry's name when the person set it (`nameSource` `user`: `--name` or `/rename`), or its
+* automatic name while the registered one is only the folder's name or the fallback (the registry
+* may not have existed yet at SessionStart). Through `registeredName`; `undefined` when nothing
+* should change.
+*
+* @example hostNameUpdate({ name: "billing", nameSource: "user" }, "api", "/w/api") === "billing"
+*/
+function hostNameUpdate(registry, current, cwd) {
+	const name = registeredName(registry.name);
+	if (name === "" || name === current) return void 0;
+	if (registry.nameSource === "user") return name;
+	const placeholder = current === "claude-code" || cwd !== "" && current === basename(cwd);
+	return registry.nameSource === "derived" && placeholder ? name : void 0;
+}
+/**
+* At a prompt, carries a name the person gave the session in Claude Code (`/rename`) to the team:
+* one `session heartbeat` with `session_name` (capped by `policyHeartbeatMs` and the prompt
+* budget), then the by-pid map. A failure is only logged; the next prompt tries again. Never
+* throws.
+*
+* @example map = await syncHostName(input.cwd, ctx, where, map, deadline);
+*/
+async function syncHostName(cwd, ctx, where, map, deadline) {
+	const name = hostNameUpdate(readSessionRegistry(claudeConfigDir(ctx.env), where.claudePid), map.session_name, cwd);
+	if (name === void 0) return map;
+	const ms = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+	if (ms < 100) return map;
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).sessionHeartbeat(map.brigade_session_id, { session_name: name }, { signal: AbortSignal.timeout(ms) });
+	} catch {
+		ctx.log("brigade hook: rename_failed\n");
+		return map;
+	}
+	const updated = {
+		...map,
+		session_name: name,
+		updated_at: isoSeconds(ctx.now())
+	};
+	try {
+		writeByPidMap(where.layout, updated);
+	} catch {
+		ctx.log("brigade hook: map_write_failed\n");
+	}
+	return updated;
+}
+var init_host_name_sync = __esmMin((() => {
+	init_sanitize();
+	init_claude_code();
+	init_state();
+	init_hook_limits();
+	init_session_connect();
+}));
+
+// src/harness/hooks/sent-notices.ts
+/**
+* The prompt hook's line for messages this session sent that became undeliverable (their
+* recipient session ended with them unacknowledged), naming up to three ids and recipients.
+*
+* @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
+*/
+function undeliverableLine(records) {
+	const named = records.slice(0, NAMED).map((r) => `${sanitizeId(r.message_id)} to ${sanitizeId(r.recipient_session_id)}`);
+	const more = records.length > NAMED ? ` and ${records.length - NAMED} more` : "";
+	const count = records.length;
+	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
+}
+/**
+* Tells the sender, once, about its messages that became undeliverable (docs/43-session-cli.md):
+* the sends `brigade send` tracked are looked up with one `message state` (capability
+* `message.state`, capped by `stateCheckMs` and the prompt budget); an undeliverable one is
+* announced and no longer tracked, and so is one in the recipient's context, refused or no longer
+* known; accepted and held ones stay tracked. Nothing tracked → no call. Never throws.
+*
+* @example await noticeUndeliverable(ctx, where, map, out, deadline);
+*/
+async function noticeUndeliverable(ctx, where, map, out, deadline) {
+	const self = map.brigade_session_id;
+	const tracked = readTrackedSends(where.layout, self, ctx.uid, ctx.now());
+	if (tracked.length === 0) return;
+	const ms = Math.min(HOOK_LIMITS.stateCheckMs, deadline - ctx.now() - 200);
+	if (ms < 100) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const lookup = adapter.messageState?.bind(adapter);
+		if (lookup === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.state")) return;
+		const result = await lookup(self, { message_ids: tracked.map((t) => t.message_id) }, { signal: AbortSignal.timeout(ms) });
+		const ended = result.messages.filter((m) => m.state === "undeliverable");
+		const settled = result.messages.filter((m) => m.state !== "accepted" && m.state !== "held");
+		if (ended.length > 0) out.line(undeliverableLine(ended));
+		const drop = [...settled.map((m) => m.message_id), ...result.unknown];
+		if (drop.length > 0) updateTrackedSends(where.layout, self, ctx.uid, ctx.now(), { drop });
+	} catch {
+		ctx.log("brigade hook: state_check_failed\n");
+	}
+}
+var NAMED;
+var init_sent_notices = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_state();
+	init_hook_limits();
+	NAMED = 3;
+}));
+
+// src/harness/hooks/adopt-stranded.ts
+/**
+* The SessionStart line for messages taken over from this checkout's earlier sessions: the count
+* and up to three sender names, and where the user releases them.
+*
+* @example adoptedLine(["api"]) === "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from api). The user can review and release it with `brigade inbox` in their own terminal."
+*/
+function adoptedLine(senderNames) {
+	const distinct = [];
+	for (const raw of senderNames) {
+		const name = sanitizeAttribute(noticeName(raw));
+		if (!distinct.includes(name)) distinct.push(name);
+	}
+	const shown = distinct.slice(0, 3);
+	const more = distinct.length - shown.length;
+	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+	const count = senderNames.length;
+	return `Brigade: ${count} ${count === 1 ? "teammate message sent to an earlier session in this checkout is" : "teammate messages sent to earlier sessions in this checkout are"} held for the user (from ${from}). The user can review and release ${count === 1 ? "it" : "them"} with \`brigade inbox\` in their own terminal.`;
+}
+/**
+* Offers this session what this checkout's ended sessions left unacknowledged (docs/43, "Messages
+* left for an earlier session"). The checkout's earlier Brigade session ids come from the state
+* folder (`state/checkouts/`, keyed by team and checkout path, this machine only); with the
+* capability `message.adopt` one `message adopt` (capped by `adoptMs`) moves their unacknowledged
+* messages to this session on the server, which checks that each named session is the caller's
+* own, in this team, and ended. Each moved message becomes a held record (`adopted`: held
+* whatever the policy, until the user releases it), announced in one line; one already injected
+* here is acked instead. Then this session is remembered for the checkout. Call it before the
+* watcher starts, so its catch-up finds the records. Never throws.
+*
+* @example await adoptStranded(ctx, layout, map, "/home/dana/api", out);
+*/
+async function adoptStranded(ctx, layout, map, checkout, out) {
+	const self = map.brigade_session_id;
+	const key = checkoutKey(map.team_ref, checkout);
+	const earlier = readCheckoutSessions(layout, key, ctx.uid).filter((id) => id !== self);
+	try {
+		rememberCheckoutSession(layout, key, self, ctx.uid);
+	} catch {
+		ctx.log("brigade hook: checkout_sessions_not_written\n");
+	}
+	if (earlier.length === 0) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const adopt = adapter.messageAdopt?.bind(adapter);
+		if (adopt === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
+		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
+		if (result.messages.length === 0) return;
+		const pipeline = new InboundPipeline({
+			now: ctx.now,
+			hashBody,
+			seen: FileSeenStore.open(layout, self, ctx.uid),
+			pendingStore: pendingFileStore(layout, self),
+			pendingRecords: readPendingRecords(layout, self, ctx.uid),
+			policy: map.inbound,
+			teamName: map.team_name,
+			instruction: {
+				level: map.frame_level,
+				custom: map.frame_text
+			},
+			delivery: "socket"
+		});
+		const senders = [];
+		const acks = [];
+		for (const envelope of result.messages) {
+			const held = pipeline.adopt(envelope);
+			if (held.outcome === "held") senders.push(envelope.sender.session_name);
+			if (held.ack) acks.push(held.messageId);
+		}
+		if (senders.length > 0) out.line(adoptedLine(senders));
+		if (acks.length > 0) await adapter.messageAck(self, { message_ids: acks }, { signal: AbortSignal.timeout(500) });
+	} catch {
+		ctx.log("brigade hook: adopt_failed\n");
+	}
+}
+var hashBody;
+var init_adopt_stranded = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_inbound();
+	init_state();
+	init_hook_limits();
+	hashBody = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -14263,7 +14652,8 @@ function effectivePolicy(option, hits) {
 * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
 * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
-* replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+* replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
+* `ensureWatcher` when a socket exists, and the one context line. A failed
 * registration writes the retry marker and prints one line. Never throws.
 *
 * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
@@ -14325,6 +14715,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		return "failed";
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
+	await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
@@ -14424,6 +14815,7 @@ var init_session_start_hook = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_adopt_stranded();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -14439,11 +14831,13 @@ var init_session_start_hook = __esmMin((() => {
 * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
 * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
 * `permission_mode` (only this event carries it) and the settings-scan policy in the
-* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
+* so is a name the person gave the session in Claude Code (`syncHostName`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
 * delivers (never beside a running one: one message read twice); print the held notice while
-* anything is held. The prompt text is never read. Never throws.
+* anything is held; tell, once, about sent messages that became undeliverable
+* (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
 * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
 */
@@ -14461,8 +14855,9 @@ async function runPrompt(input, ctx, out, deadline) {
 		return;
 	}
 	applyInboundSetting(input, ctx, out);
-	const map = updateMap(input, ctx, where, read.map, out);
-	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
+	const updated = updateMap(input, ctx, where, read.map, out);
+	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
+	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
 	if (map.socket_path !== "" && token !== "") {
@@ -14497,6 +14892,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
+	await noticeUndeliverable(ctx, where, map, out, deadline);
 }
 function updateMap(input, ctx, where, map, out) {
 	const options = readPluginOptions(ctx.env);
@@ -14594,9 +14990,11 @@ var init_prompt_hook = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_host_name_sync();
 	init_plugin_options();
 	init_poll_messages();
 	init_registration_retry();
+	init_sent_notices();
 	init_session_connect();
 	init_session_start_hook();
 	init_start_watcher();

@@ -190,13 +190,17 @@ describe("brigade sessions", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^Team core \(t-[0-9a-f]+\): \d+ sessions online\./);
     expect(lines[0]).toContain("unverified");
-    expect(lines[1]).toMatch(/^NAME +SESSION ID +STATE +INBOUND +WORKSPACE +HUMAN \(unverified\)$/);
+    expect(lines[1]).toMatch(
+      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +WORKSPACE +HUMAN \(unverified\)$/,
+    );
     const mine = lines.filter((l) => l.endsWith("(this session)"));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toContain(alpha);
     expect(mine[0]).toContain("dana@example.org");
     const bravoLine = lines.find((l) => l.includes(bravo)) as string;
-    expect(bravoLine).toMatch(/^bravo +s-[0-9a-f]{20} +idle +accept +main +<b>eve<\/b>$/);
+    expect(bravoLine).toMatch(
+      /^bravo +s-[0-9a-f]{20} +idle +\d+s ago +\d+s ago +accept +main +<b>eve<\/b>$/,
+    );
     expect(run.stdout).toContain(holder);
     expect(run.stdout).toContain(refuser);
     expect(run.stdout).not.toContain(sleeper);
@@ -206,7 +210,9 @@ describe("brigade sessions", () => {
   test("--all includes offline sessions; --json prints the list with sanitised members", async () => {
     const all = await runCli(["sessions", "--all"], "", sessionEnv());
     expect(all.status).toBe(0);
-    expect(all.stdout).toMatch(new RegExp(`^sleeper +${sleeper} +offline +accept`, "m"));
+    expect(all.stdout).toMatch(
+      new RegExp(`^sleeper +${sleeper} +offline +\\d+s ago +\\d+s ago +accept`, "m"),
+    );
     const json = await runCli(["sessions", "--json", "--all"], "", sessionEnv());
     expect(json.status).toBe(0);
     const doc = JSON.parse(json.stdout) as {
