@@ -216,22 +216,20 @@ describe("a person's next session in the same checkout (stranded messages)", () 
         inbound: "accept",
       })
     ).session_id;
-    const toLee = await (async () =>
-      (
-        await dana.messageSend({
-          sender_session_id: (
-            await dana.sessionRegister({
-              harness: "test",
-              harness_version: "1",
-              session_name: "dana-cli",
-              activity: "idle",
-              inbound: "accept",
-            })
-          ).session_id,
-          recipient_session_id: other,
-          body: "for lee only",
-        })
-      ).message_id)();
+    const danaCli = await dana.sessionRegister({
+      harness: "test",
+      harness_version: "1",
+      session_name: "dana-cli",
+      activity: "idle",
+      inbound: "accept",
+    });
+    const toLee = (
+      await dana.messageSend({
+        sender_session_id: danaCli.session_id,
+        recipient_session_id: other,
+        body: "for lee only",
+      })
+    ).message_id;
     await lee.sessionClose(other);
     // A planted checkout file naming lee's session: the server gives nothing up.
     writePrivateStateFile(
@@ -249,7 +247,8 @@ describe("a person's next session in the same checkout (stranded messages)", () 
 
 describe("the sender hears once that a message became undeliverable", () => {
   test("one notice at the next prompt, then none; accepted ones stay tracked", async () => {
-    const mine = (await startSession("native-4"), mapSession());
+    await startSession("native-4");
+    const mine = mapSession();
     const target = (
       await dana.sessionRegister({
         harness: "test",
