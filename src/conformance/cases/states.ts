@@ -5,8 +5,9 @@ import { expectInvalid, freshMember } from "./helpers.ts";
 
 /**
  * The message-state cases **[ours]**: `message.state` and `message.adopt` are Brigade's
- * extensions to the registry (docs/20-protocol.md, "Message states"), so docs/spec/protocol.md
- * §12.5 has no case for them. They run only when the adapter advertises the capability.
+ * extensions to the registry (docs/20-protocol.md, "Message states"), so the original case list
+ * of docs/spec/protocol.md §12.5 has none for them. They run only when the adapter advertises the
+ * capability.
  */
 
 /** `message state --session <session>` as `p` for `ids`. */
