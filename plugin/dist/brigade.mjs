@@ -14521,6 +14521,22 @@ function adoptedLine(senderNames) {
 	return `Brigade: ${count} ${count === 1 ? "teammate message sent to an earlier session in this checkout is" : "teammate messages sent to earlier sessions in this checkout are"} held for the user (from ${from}). The user can review and release ${count === 1 ? "it" : "them"} with \`brigade inbox\` in their own terminal.`;
 }
 /**
+* Removes the moved messages from the earlier sessions' held records here, so `brigade inbox` no
+* longer lists them under a session that cannot receive them. A write that fails only leaves a
+* stale line in that listing.
+*/
+function forgetMovedRecords(layout, earlier, moved, uid) {
+	const ids = new Set(moved.map((m) => m.message_id));
+	for (const sessionId of earlier) {
+		const records = readPendingRecords(layout, sessionId, uid);
+		const kept = records.filter((r) => !ids.has(r.message_id));
+		if (kept.length === records.length) continue;
+		try {
+			pendingFileStore(layout, sessionId).save(kept);
+		} catch {}
+	}
+}
+/**
 * Offers this session what this checkout's ended sessions left unacknowledged (docs/43, "Messages
 * left for an earlier session"). The checkout's earlier Brigade session ids come from the state
 * folder (`state/checkouts/`, keyed by team and checkout path, this machine only); with the
@@ -14575,6 +14591,7 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 			if (held.ack) acks.push(held.messageId);
 		}
 		if (senders.length > 0) out.line(adoptedLine(senders));
+		forgetMovedRecords(layout, earlier, result.messages, ctx.uid);
 		if (acks.length > 0) await adapter.messageAck(self, { message_ids: acks }, { signal: AbortSignal.timeout(500) });
 	} catch {
 		ctx.log("brigade hook: adopt_failed\n");
@@ -14716,7 +14733,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		return "failed";
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
-	await adoptStranded(ctx, layout, result.map, team.checkout, out);
+	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({

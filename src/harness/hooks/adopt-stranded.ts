@@ -46,6 +46,30 @@ export function adoptedLine(senderNames: readonly string[]): string {
 }
 
 /**
+ * Removes the moved messages from the earlier sessions' held records here, so `brigade inbox` no
+ * longer lists them under a session that cannot receive them. A write that fails only leaves a
+ * stale line in that listing.
+ */
+function forgetMovedRecords(
+  layout: StateLayout,
+  earlier: readonly string[],
+  moved: readonly { readonly message_id: string }[],
+  uid: number,
+): void {
+  const ids = new Set(moved.map((m) => m.message_id));
+  for (const sessionId of earlier) {
+    const records = readPendingRecords(layout, sessionId, uid);
+    const kept = records.filter((r) => !ids.has(r.message_id));
+    if (kept.length === records.length) continue;
+    try {
+      pendingFileStore(layout, sessionId).save(kept);
+    } catch {
+      // a stale record names a message the server no longer holds for that session
+    }
+  }
+}
+
+/**
  * Offers this session what this checkout's ended sessions left unacknowledged (docs/43, "Messages
  * left for an earlier session"). The checkout's earlier Brigade session ids come from the state
  * folder (`state/checkouts/`, keyed by team and checkout path, this machine only); with the
@@ -104,6 +128,7 @@ export async function adoptStranded(
       if (held.ack) acks.push(held.messageId);
     }
     if (senders.length > 0) out.line(adoptedLine(senders));
+    forgetMovedRecords(layout, earlier, result.messages, ctx.uid);
     if (acks.length > 0) {
       await adapter.messageAck(self, { message_ids: acks }, { signal: AbortSignal.timeout(500) });
     }

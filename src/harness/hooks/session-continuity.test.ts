@@ -15,6 +15,7 @@ import { runHookWith } from "../../cli/hook-command.ts";
 import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
 import {
   checkoutKey,
+  pendingFileStore,
   readCheckoutSessions,
   readPendingRecords,
   requestRelease,
@@ -179,6 +180,18 @@ describe("a person's next session in the same checkout (stranded messages)", () 
     await endSession("native-1");
     const left = await send(first, "the plan changed: use v2");
     expect(await stateOf(left)).toBe("undeliverable");
+    // The first session had held it (its record is still here): it moves with the message.
+    pendingFileStore(layout(), first).save([
+      {
+        message_id: left,
+        sender_name: "lee",
+        sender_session_id: leeSession,
+        principal_ref: "p-x",
+        summary: "",
+        created_at: "2026-10-02T09:00:00Z",
+        held_at: 1,
+      },
+    ]);
 
     const out = await startSession("native-2");
     const second = mapSession();
@@ -187,6 +200,7 @@ describe("a person's next session in the same checkout (stranded messages)", () 
       "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from lee).",
     );
     expect(out).not.toContain("use v2");
+    expect(readPendingRecords(layout(), first, uid)).toEqual([]);
     const held = readPendingRecords(layout(), second, uid);
     expect(held.map((r) => [r.message_id, r.adopted])).toEqual([[left, true]]);
     expect(await stateOf(left)).toBe("held");
@@ -199,6 +213,11 @@ describe("a person's next session in the same checkout (stranded messages)", () 
     const before = await prompt("native-2");
     expect(before).not.toContain("use v2");
     expect(before).toContain("1 teammate message is held");
+    // A renewal (the same native session starting again, its watcher maybe running) takes
+    // nothing over: that is left to the next new session.
+    const late = await send(first, "one more for the old session");
+    expect(await startSession("native-2")).not.toContain("earlier session");
+    expect(await stateOf(late)).toBe("undeliverable");
     requestRelease(layout(), second, [left], uid);
     const after = await prompt("native-2");
     expect(after).toContain("use v2");

@@ -157,8 +157,12 @@ export async function connectFromHook(
   if (result.replaced !== undefined) {
     await retireReplacedSession(ctx, layout, claudePid, result.replaced);
   }
-  // Before the watcher starts, so its catch-up finds what was taken over already held.
-  await adoptStranded(ctx, layout, result.map, team.checkout, out);
+  // Only for a session no watcher serves yet (registered or resumed here, never a renewal): the
+  // watcher's catch-up then finds what was taken over already held, and no running watcher
+  // rewrites the held records without them.
+  if (result.how !== "renewed") {
+    await adoptStranded(ctx, layout, result.map, team.checkout, out);
+  }
   const token = messagingToken(ctx.env);
   if (socketPath !== "" && token !== "") {
     await startWatcherFromHook(ctx, layout, result.map, token);
