@@ -12821,7 +12821,8 @@ function jsonMessage(r, withSummary) {
 		sender_session_id: sanitizeId(r.sender_session_id),
 		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
 		created_at: oneLine(r.created_at, 40),
-		held_at: isoFromMs(r.held_at)
+		held_at: isoFromMs(r.held_at),
+		...r.adopted === true ? { earlier_session: true } : {}
 	};
 }
 function jsonDocument(sessions, withSummary) {
@@ -12844,6 +12845,7 @@ function messageLine(r, withSummary) {
 		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
 		`sent ${displayText(r.created_at, 40)}`,
 		`held ${held === "" ? "-" : held}`,
+		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
 		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
 	].join("  ");
 }

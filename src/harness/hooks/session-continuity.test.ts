@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runCli } from "../../../test/support/cli-harness.ts";
 import {
   ensureBuilt,
   exited,
@@ -204,6 +205,10 @@ describe("a person's next session in the same checkout (stranded messages)", () 
     const held = readPendingRecords(layout(), second, uid);
     expect(held.map((r) => [r.message_id, r.adopted])).toEqual([[left, true]]);
     expect(await stateOf(left)).toBe("held");
+    const inbox = await runCli(["inbox"], "", { XDG_STATE_HOME: join(root, "state"), HOME: home });
+    expect(inbox.stdout).toMatch(
+      new RegExp(`${left} .*\\(sent to an earlier session in this checkout\\)`),
+    );
     expect(
       (await lee.messageState(leeSession, { message_ids: [left] })).messages[0]
         ?.offered_to_session_id,
