@@ -35,6 +35,11 @@ const SLOW = [
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
+  "test/serve-backup.test.ts",
+  "test/serve-metrics.test.ts",
+  "test/serve-operator.test.ts",
+  "test/serve-tls.test.ts",
+  "test/sqlite-schema-upgrade.test.ts",
 ];
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];

@@ -18,6 +18,10 @@ const commands: CommandTable = {
     summary: "run the team backend (HTTP API on embedded SQLite)",
     load: async () => (await import("./serve-command.ts")).runServe,
   },
+  backup: {
+    summary: "copy a serve data file while the server runs: brigade backup DATA-FILE OUT-FILE",
+    load: async () => (await import("./backup-command.ts")).runBackup,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,
