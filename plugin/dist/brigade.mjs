@@ -11467,6 +11467,11 @@ var init_watcher_loop = __esmMin((() => {
 					policy: read.map.inbound,
 					withdrawn: withdrawn.length
 				});
+				if (read.map.inbound !== "accept") {
+					const outcome = read.map.inbound === "hold" ? "held" : "refused";
+					for (const id of withdrawn) this.#reporter.note(outcome, id);
+					this.#reporter.flush();
+				}
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);

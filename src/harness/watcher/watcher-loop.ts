@@ -332,6 +332,11 @@ export class WatcherLoop {
         policy: read.map.inbound,
         withdrawn: withdrawn.length,
       });
+      if (read.map.inbound !== "accept") {
+        const outcome = read.map.inbound === "hold" ? "held" : "refused";
+        for (const id of withdrawn) this.#reporter.note(outcome, id);
+        void this.#reporter.flush();
+      }
       // Our server sends a message once per watch connection: what was refused or held before
       // comes back only if we fetch it.
       if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
