@@ -3842,7 +3842,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -3898,14 +3898,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$5;
+var INSPECT_MAX_INPUT_BYTES, HELP$6;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$5 = `usage: brigade inspect [--json] < text
+	HELP$6 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -4319,6 +4319,10 @@ var init_adapter_argv = __esmMin((() => {
 		"message receive": row$1(["session", "limit"], ["session"], "none", "core"),
 		"message watch": row$1(["session"], ["session"], "ndjson", "core"),
 		"message ack": row$1(["session"], ["session"], "document", "core"),
+		"message state": row$1(["session"], ["session"], "document", "convention"),
+		"message sent": row$1(["session", "limit"], ["session"], "none", "convention"),
+		"message report": row$1(["session"], ["session"], "document", "convention"),
+		"message adopt": row$1(["session"], ["session"], "document", "convention"),
 		"team create": row$1([
 			"name",
 			"label",
@@ -4338,6 +4342,18 @@ var init_adapter_argv = __esmMin((() => {
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
+
+// src/protocol/adapter/capabilities.ts
+/**
+* True when the advertised `capabilities` contain `capability` (exact, case-sensitive match).
+*
+* @example
+* hasCapability(describe.capabilities, "session.resume");
+*/
+function hasCapability(capabilities, capability) {
+	return capabilities.includes(capability);
+}
+var init_capabilities = __esmMin((() => {}));
 
 // src/protocol/encoding/rfc3339.ts
 /**
@@ -5368,6 +5384,136 @@ var init_message_envelope = __esmMin((() => {
 	MESSAGE_KINDS = ["text"];
 }));
 
+// src/protocol/messages/message-state.ts
+function readIdList(o, name, max) {
+	const ids = requiredArray(o, name, "", false, nonEmptyStringElement);
+	if (ids.length === 0) failField(name, "required");
+	if (ids.length > max) failField(name, "out_of_range", {
+		min: "1",
+		max: String(max)
+	});
+	return ids;
+}
+/**
+* Validates a `message state` request: `message_ids` required, 1..200 non-empty strings (more →
+* `out_of_range` with `min`, `max`).
+*
+* @example
+* validateMessageStateRequest({ message_ids: [] }).ok === false; // field "message_ids", required
+*/
+function validateMessageStateRequest(value) {
+	return runValidation(() => ({ message_ids: readIdList(expectObject(value, ""), "message_ids", 200) }));
+}
+/**
+* Validates a `message report` request: `message_ids` as for `message state`, `state` one of
+* `held`, `refused`.
+*
+* @example
+* validateMessageReportRequest({ message_ids: ["m-1"], state: "acked" }).ok === false;
+*/
+function validateMessageReportRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			message_ids: readIdList(o, "message_ids", 200),
+			state: requiredEnum(o, "state", "", REPORTABLE_STATES)
+		};
+	});
+}
+/**
+* Validates a `message adopt` request: `from_session_ids` required, 1..16 non-empty strings.
+*
+* @example
+* validateMessageAdoptRequest({ from_session_ids: ["s-2b8e"] }).ok === true;
+*/
+function validateMessageAdoptRequest(value) {
+	return runValidation(() => ({ from_session_ids: readIdList(expectObject(value, ""), "from_session_ids", 16) }));
+}
+function readStateRecord(o, prefix) {
+	const record = {
+		message_id: requiredString(o, "message_id", prefix, { nonEmpty: true }),
+		recipient_session_id: requiredString(o, "recipient_session_id", prefix, { nonEmpty: true }),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		state: requiredEnum(o, "state", prefix, MESSAGE_STATES),
+		state_changed_at: requiredTimestamp(o, "state_changed_at", prefix)
+	};
+	const offered = optionalString(o, "offered_to_session_id", prefix, { nonEmpty: true });
+	if (offered !== void 0) record.offered_to_session_id = offered;
+	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
+	if (summary !== void 0) record.summary = summary;
+	return record;
+}
+function readRecords(o) {
+	return requiredArray(o, "messages", "", true, (element, path) => readStateRecord(expectObject(element, path), path));
+}
+/**
+* Validates a `message state` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageStateResult({ unknown: ["m-0"] }); // { ok: true, value: { messages: [], unknown: ["m-0"] } }
+*/
+function validateMessageStateResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			messages: readRecords(o),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message sent` result; an absent `messages` reads as `[]`.
+*
+* @example
+* validateMessageSentResult({}); // { ok: true, value: { messages: [] } }
+*/
+function validateMessageSentResult(value) {
+	return runValidation(() => ({ messages: readRecords(expectObject(value, "")) }));
+}
+/**
+* Validates a `message report` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageReportResult({ reported: ["m-1"] }).ok === true;
+*/
+function validateMessageReportResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			reported: requiredArray(o, "reported", "", true, nonEmptyStringElement),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message adopt` result (envelopes read like `message receive`'s).
+*
+* @example
+* validateMessageAdoptResult({ messages: [] }).ok === true;
+*/
+function validateMessageAdoptResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { messages: requiredArray(o, "messages", "", true, (element, path) => readMessageEnvelope(expectObject(element, path), path)) };
+	});
+}
+var MESSAGE_STATES, REPORTABLE_STATES, MAX_STATE_IDS, MAX_ADOPT_SESSIONS;
+var init_message_state = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_message_envelope();
+	MESSAGE_STATES = [
+		"accepted",
+		"held",
+		"refused",
+		"acked",
+		"undeliverable"
+	];
+	REPORTABLE_STATES = ["held", "refused"];
+	MAX_STATE_IDS = 200;
+	MAX_ADOPT_SESSIONS = 16;
+}));
+
 // src/protocol/messages/receive-result.ts
 /**
 * Validates a `message receive` result; an absent `messages` reads as `[]`; element failures name
@@ -6065,6 +6211,7 @@ var init_watch_event = __esmMin((() => {
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
+	init_capabilities();
 	init_convention_result();
 	init_describe_result();
 	init_envelope();
@@ -6084,6 +6231,7 @@ var init_protocol = __esmMin((() => {
 	init_ack();
 	init_idempotency_key();
 	init_message_envelope();
+	init_message_state();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -7095,7 +7243,9 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.context_used_tokens",
 		"session.human_label",
 		"session.brigade_version",
-		"session.sync_peer"
+		"session.sync_peer",
+		"message.state",
+		"message.adopt"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -8430,6 +8580,41 @@ var init_http_adapter = __esmMin((() => {
 				body
 			}, validateAckResult, options);
 		}
+		async messageState(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageStateRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/message-states"),
+				body
+			}, validateMessageStateResult, options);
+		}
+		async messageSent(sessionId, options) {
+			const limit = options?.limit;
+			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
+			return this.#teamCall((ctx) => ({
+				method: "GET",
+				path: `${sessionPath(ctx, sessionId, "/sent")}${query}`
+			}), validateMessageSentResult, options);
+		}
+		async messageReport(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageReportRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/report"),
+				body
+			}, validateMessageReportResult, options);
+		}
+		async messageAdopt(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageAdoptRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/adopt"),
+				body
+			}, validateMessageAdoptResult, options);
+		}
 		messageWatch(sessionId, _options) {
 			const runtime = this.#runtime;
 			return new HttpWatch({
@@ -8928,6 +9113,14 @@ var init_inbound_pipeline = __esmMin((() => {
 				ack: false,
 				messageId
 			};
+			if (this.#pending.get(messageId)?.adopted === true) {
+				if (!this.#held.has(messageId)) this.#held.set(messageId, message);
+				return {
+					outcome: "ignored",
+					ack: false,
+					messageId
+				};
+			}
 			if (this.#policy === "refuse") return {
 				outcome: "refused",
 				ack: false,
@@ -8979,6 +9172,40 @@ var init_inbound_pipeline = __esmMin((() => {
 				messageId
 			});
 			return this.#enqueue(message);
+		}
+		/**
+		* Holds a message this session took over from an earlier session of its checkout (capability
+		* `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
+		* `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
+		* until the user releases it (`release`). Returns `held` (or `ignored` when already held).
+		*
+		* @example pipeline.adopt(envelope).outcome === "held"
+		*/
+		adopt(candidate) {
+			const validated = looseValidate(candidate);
+			if (!validated.ok) return {
+				outcome: "rejected",
+				ack: false,
+				reason: validated.reason
+			};
+			const message = validated.message;
+			const messageId = message.message_id;
+			if (this.#recent.has(messageId) || this.#seen.has(messageId)) return {
+				outcome: "duplicate",
+				ack: true,
+				messageId
+			};
+			if (this.#pending.get(messageId)?.adopted === true) return {
+				outcome: "ignored",
+				ack: false,
+				messageId
+			};
+			this.#hold(message, true);
+			return {
+				outcome: "held",
+				ack: false,
+				messageId
+			};
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -9107,7 +9334,7 @@ var init_inbound_pipeline = __esmMin((() => {
 				evicted
 			};
 		}
-		#hold(message) {
+		#hold(message, adopted = false) {
 			const record = {
 				message_id: message.message_id,
 				sender_name: noticeName(message.sender.session_name),
@@ -9115,8 +9342,10 @@ var init_inbound_pipeline = __esmMin((() => {
 				principal_ref: sanitizeId(message.sender.principal_ref),
 				summary: oneLine(message.summary ?? "", 200),
 				created_at: oneLine(message.created_at, 64),
-				held_at: this.#now()
+				held_at: this.#now(),
+				...adopted ? { adopted: true } : {}
 			};
+			this.#pending.delete(message.message_id);
 			this.#pending.set(message.message_id, record);
 			this.#held.set(message.message_id, message);
 			this.#trimPending();
@@ -9238,6 +9467,8 @@ function stateLayout(root) {
 		seen: (id) => join(root, "state", "seen", `${fileStem(id)}.json`),
 		pending: (id) => join(root, "state", "pending", `${fileStem(id)}.json`),
 		release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
+		sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
+		checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
 		notice: (pid) => join(root, "state", `${pid}.notice`),
 		watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`)
 	};
@@ -9423,6 +9654,62 @@ var init_by_pid_map = __esmMin((() => {
 	TOKEN_NAME = /token/i;
 }));
 
+// src/harness/state/checkout-sessions.ts
+/**
+* The key of one checkout in one team: the team ref and the checkout's absolute path, hashed into
+* the file name by `fileStem`. Local to this machine and this user's state folder: the path never
+* leaves it.
+*
+* @example checkoutKey("t-9c1e", "/home/dana/api")
+*/
+function checkoutKey(teamRef, checkout) {
+	return `${teamRef}\u0000${checkout}`;
+}
+/**
+* The Brigade session ids this checkout had in this team (`state/checkouts/<stem>.json`,
+* `{version: 1, session_ids: [...]}`), oldest first. Missing, foreign, non-private or malformed
+* → `[]`. The server checks every id again (only the caller's own ended sessions in the team
+* give anything up), so a planted file can name nothing it could not already take. Never throws.
+*
+* @example readCheckoutSessions(layout, checkoutKey(team, dir), uid)
+*/
+function readCheckoutSessions(layout, key, uid) {
+	const read = readPrivateStateFile(layout.checkout(key), {
+		maxBytes: MAX_CHECKOUT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_CHECKOUT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const ids = parsed.value.session_ids;
+	if (!Array.isArray(ids)) return [];
+	const out = [];
+	for (const id of ids) if (typeof id === "string" && id !== "" && id.length <= 128 && !out.includes(id)) out.push(id);
+	return out.slice(-16);
+}
+/**
+* Records that `sessionId` is now this checkout's session (moved to the end, the oldest beyond
+* {@link MAX_CHECKOUT_SESSIONS} forgotten).
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example rememberCheckoutSession(layout, key, "s-51d0", uid)
+*/
+function rememberCheckoutSession(layout, key, sessionId, uid) {
+	const ids = readCheckoutSessions(layout, key, uid).filter((id) => id !== sessionId);
+	ids.push(sessionId);
+	const file = {
+		version: 1,
+		session_ids: ids.slice(-16)
+	};
+	writePrivateStateFile(layout.root, layout.checkout(key), `${JSON.stringify(file)}\n`);
+}
+var MAX_CHECKOUT_FILE_BYTES;
+var init_checkout_sessions = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	MAX_CHECKOUT_FILE_BYTES = 16384;
+}));
+
 // src/harness/state/pending-file.ts
 function isPendingRecord(value) {
 	if (!isJsonObject(value)) return false;
@@ -9460,7 +9747,8 @@ function readPendingRecords(layout, sessionId, uid) {
 		principal_ref: r.principal_ref,
 		summary: r.summary,
 		created_at: r.created_at,
-		held_at: r.held_at
+		held_at: r.held_at,
+		...r.adopted === true ? { adopted: true } : {}
 	}));
 }
 /**
@@ -9611,13 +9899,80 @@ var init_seen_file = __esmMin((() => {
 	};
 }));
 
+// src/harness/state/sent-file.ts
+/**
+* The tracked sends of `state/sent/<stem>.json` (`{version: 1, messages: [...]}`), oldest first,
+* at most {@link MAX_TRACKED_SENDS}, none older than {@link TRACKED_SEND_MS} at `now`. Missing,
+* foreign, non-private or malformed → `[]` (a planted file can only cost a lookup). Never throws.
+*
+* @example readTrackedSends(layout, "s-1", uid, Date.now())
+*/
+function readTrackedSends(layout, sessionId, uid, now) {
+	const read = readPrivateStateFile(layout.sent(sessionId), {
+		maxBytes: MAX_SENT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SENT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const messages = parsed.value.messages;
+	if (!Array.isArray(messages)) return [];
+	const out = [];
+	for (const m of messages) {
+		if (!isJsonObject(m)) continue;
+		const { message_id: id, sent_at: at } = m;
+		if (typeof id !== "string" || id === "" || id.length > 128) continue;
+		if (typeof at !== "number" || !Number.isFinite(at) || now - at > 6048e5) continue;
+		if (!out.some((t) => t.message_id === id)) out.push({
+			message_id: id,
+			sent_at: at
+		});
+	}
+	return out.slice(-50);
+}
+/**
+* Rewrites the tracked sends: `add` appended (unless already tracked), `drop` removed, trimmed
+* to the newest {@link MAX_TRACKED_SENDS}; an empty list removes the file. Two writers racing
+* (a send and a prompt hook) may lose one change: at worst a notice is missed or repeated once.
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example updateTrackedSends(layout, "s-1", uid, Date.now(), { add: ["m-1"] })
+*/
+function updateTrackedSends(layout, sessionId, uid, now, change) {
+	const drop = new Set(change.drop ?? []);
+	const kept = readTrackedSends(layout, sessionId, uid, now).filter((t) => !drop.has(t.message_id));
+	for (const id of change.add ?? []) if (!kept.some((t) => t.message_id === id)) kept.push({
+		message_id: id,
+		sent_at: now
+	});
+	const messages = kept.slice(-50);
+	const path = layout.sent(sessionId);
+	if (messages.length === 0) {
+		rmSync(path, { force: true });
+		return;
+	}
+	writePrivateStateFile(layout.root, path, `${JSON.stringify({
+		version: 1,
+		messages
+	})}\n`);
+}
+var TRACKED_SEND_MS, MAX_SENT_FILE_BYTES;
+var init_sent_file = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	TRACKED_SEND_MS = 6048e5;
+	MAX_SENT_FILE_BYTES = 65536;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
+	init_checkout_sessions();
 	init_file_stem();
 	init_pending_file();
 	init_private_state_file();
 	init_seen_file();
+	init_sent_file();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -10160,6 +10515,69 @@ var init_ensure_watcher = __esmMin((() => {
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
 
+// src/harness/adapter/disposition-reporter.ts
+var REPORTED_MEMORY, DispositionReporter;
+var init_disposition_reporter = __esmMin((() => {
+	init_protocol();
+	REPORTED_MEMORY = 2e3;
+	DispositionReporter = class {
+		#adapter;
+		#sessionId;
+		#onFailure;
+		#reported = /* @__PURE__ */ new Set();
+		#waiting = {
+			held: /* @__PURE__ */ new Set(),
+			refused: /* @__PURE__ */ new Set()
+		};
+		#supported;
+		constructor(adapter, sessionId, onFailure = () => {}) {
+			this.#adapter = adapter;
+			this.#sessionId = sessionId;
+			this.#onFailure = onFailure;
+		}
+		/** Notes a pipeline outcome; only `held` and `refused` are reported, each pair once. */
+		note(outcome, messageId) {
+			if (outcome !== "held" && outcome !== "refused") return;
+			if (this.#reported.has(`${outcome}\u0000${messageId}`)) return;
+			this.#waiting[outcome].add(messageId);
+		}
+		/** Sends what was noted since the last flush (one call per state). Never throws. */
+		async flush(signal) {
+			const report = this.#adapter.messageReport?.bind(this.#adapter);
+			const batches = ["held", "refused"].map((state) => ({
+				state,
+				ids: [...this.#waiting[state]]
+			})).filter((b) => b.ids.length > 0);
+			if (batches.length === 0) return;
+			for (const b of batches) this.#waiting[b.state].clear();
+			if (report === void 0 || !await this.#isSupported()) return;
+			await Promise.all(batches.map(async ({ state, ids }) => {
+				try {
+					await report(this.#sessionId, {
+						message_ids: ids,
+						state
+					}, signal === void 0 ? {} : { signal });
+					for (const id of ids) this.#remember(`${state}\u0000${id}`);
+				} catch (error) {
+					const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "internal";
+					this.#onFailure(code);
+				}
+			}));
+		}
+		#isSupported() {
+			this.#supported ??= this.#adapter.describe().then((d) => hasCapability(d.capabilities, "message.state"), () => false);
+			return this.#supported;
+		}
+		#remember(key) {
+			this.#reported.add(key);
+			if (this.#reported.size > 2e3) {
+				const oldest = this.#reported.values().next();
+				if (oldest.done !== true) this.#reported.delete(oldest.value);
+			}
+		}
+	};
+}));
+
 // src/harness/adapter/harness-adapter.ts
 /**
 * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
@@ -10208,6 +10626,7 @@ var init_harness_adapter = __esmMin((() => {
 
 // src/harness/adapter/index.ts
 var init_adapter = __esmMin((() => {
+	init_disposition_reporter();
 	init_harness_adapter();
 }));
 
@@ -10927,6 +11346,7 @@ var init_watcher_status_board = __esmMin((() => {
 var FATAL_NOTICE, WatcherLoop;
 var init_watcher_loop = __esmMin((() => {
 	init_protocol();
+	init_adapter();
 	init_claude_code();
 	init_inbound();
 	init_state();
@@ -10953,6 +11373,7 @@ var init_watcher_loop = __esmMin((() => {
 		#heartbeats;
 		#redelivery;
 		#transcript = new TranscriptUsageReader();
+		#reporter;
 		#registry;
 		#post;
 		#done;
@@ -10970,6 +11391,7 @@ var init_watcher_loop = __esmMin((() => {
 			this.#tickMs = deps.tickMs ?? 2e3;
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
+			this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) => deps.log.write("warn", "report_failed", { code }));
 			this.#registry = registryFolder(deps.env);
 			const backoff = deps.backoff ?? WATCHER_BACKOFF;
 			this.#status = new WatcherStatusBoard({
@@ -11137,6 +11559,10 @@ var init_watcher_loop = __esmMin((() => {
 			else fields.message_id = result.messageId;
 			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
 			if (result.ack) this.#ack(result.messageId);
+			if (result.outcome === "held" || result.outcome === "refused") {
+				this.#reporter.note(result.outcome, result.messageId);
+				this.#reporter.flush();
+			}
 			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
 			this.#redelivery.afterOffer(result, this.#now());
 			if (result.outcome === "queued") this.#work.wake();
@@ -11193,6 +11619,11 @@ var init_watcher_loop = __esmMin((() => {
 					policy: read.map.inbound,
 					withdrawn: withdrawn.length
 				});
+				if (read.map.inbound !== "accept") {
+					const outcome = read.map.inbound === "hold" ? "held" : "refused";
+					for (const id of withdrawn) this.#reporter.note(outcome, id);
+					this.#reporter.flush();
+				}
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
@@ -11407,7 +11838,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -11474,7 +11905,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$4;
+var FRAME_MAX_INPUT_BYTES, HELP$5;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -11483,7 +11914,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$4 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$5 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -11551,6 +11982,58 @@ var init_bap_error_line = __esmMin((() => {
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently"
 	};
+}));
+
+// src/harness/session-context/sent-states.ts
+/** True when the adapter answers `message state` (capability `message.state`). Never throws. */
+async function supportsMessageStates(adapter) {
+	if (adapter.messageState === void 0) return false;
+	try {
+		return hasCapability((await adapter.describe()).capabilities, "message.state");
+	} catch {
+		return false;
+	}
+}
+/**
+* The state of `messageId` (sent by `sessionId`) once it leaves `accepted`, or the last state read
+* when `waitMs` runs out; `undefined` when the adapter has no `message.state` or no call answered
+* in time. Each call is cut at the remaining budget, so the whole wait never exceeds `waitMs` by
+* more than one poll's scheduling. Never throws.
+*
+* @example const record = await awaitMessageState(adapter, "s-2b8e", "m-7f3a", { waitMs: 3000 });
+*/
+async function awaitMessageState(adapter, sessionId, messageId, options) {
+	const lookup = adapter.messageState?.bind(adapter);
+	if (lookup === void 0 || !await supportsMessageStates(adapter)) return void 0;
+	const now = options.now ?? Date.now;
+	const sleep = options.sleep ?? defaultSleep;
+	const deadline = now() + Math.min(Math.max(options.waitMs, 0), SEND_STATE_WAIT_MS);
+	let last;
+	for (;;) {
+		const left = deadline - now();
+		if (left <= 0) return last;
+		try {
+			last = (await lookup(sessionId, { message_ids: [messageId] }, { signal: AbortSignal.timeout(left) })).messages.find((m) => m.message_id === messageId) ?? last;
+		} catch {}
+		if (last !== void 0 && last.state !== "accepted") return last;
+		const pause = Math.min(options.pollMs ?? 250, deadline - now());
+		if (pause <= 0) return last;
+		await sleep(pause);
+	}
+}
+var SEND_STATE_WAIT_MS, SEND_STATE_POLL_MS, MESSAGE_STATE_SENTENCES, defaultSleep;
+var init_sent_states = __esmMin((() => {
+	init_protocol();
+	SEND_STATE_WAIT_MS = 3e3;
+	SEND_STATE_POLL_MS = 250;
+	MESSAGE_STATE_SENTENCES = Object.freeze({
+		accepted: "accepted by the server; the recipient session has not taken it into its context yet (brigade sent shows what happens next)",
+		acked: "in the recipient session's context",
+		held: "held by the recipient: its user must release it before that session sees it",
+		refused: "refused by the recipient's inbound policy: that session will not see it",
+		undeliverable: "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout"
+	});
+	defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 }));
 
 // src/harness/session-context/session-context.ts
@@ -11681,6 +12164,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_sent_states();
 	init_session_context$1();
 	init_session_display();
 }));
@@ -11688,6 +12172,7 @@ var init_session_context = __esmMin((() => {
 // src/cli/sessions-command.ts
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
+	ageText: () => ageText,
 	runSessions: () => runSessions
 });
 /**
@@ -11703,7 +12188,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -11724,7 +12209,7 @@ async function runSessions(argv, io) {
 		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
 		return 0;
 	}
-	io.stdout(textListing$1(list, self, flags.all === true));
+	io.stdout(textListing$2(list, self, flags.all === true));
 	return 0;
 }
 function parseFlags$2(argv) {
@@ -11746,6 +12231,8 @@ function jsonDocument$1(list, self) {
 		inbound: s.inbound,
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
+		last_seen_at: oneLine(s.last_seen_at, 64),
+		created_at: oneLine(s.created_at, 64),
 		this_session: s.session_id === self
 	}));
 	return {
@@ -11756,11 +12243,31 @@ function jsonDocument$1(list, self) {
 		truncated: list.truncated
 	};
 }
-function row(s) {
+/**
+* How long before `now` the wire time `at` was, in one short unit (`45s`, `12m`, `5h`, `3d`),
+* then ` ago`; `-` when either time does not parse or `at` is later. Measured against the
+* server's clock (`server_time`), so this machine's clock does not skew it.
+*
+* @example ageText("2026-10-02T09:00:00Z", "2026-10-02T09:12:30Z") === "12m ago"
+*/
+function ageText(at, now) {
+	const ms = Date.parse(now) - Date.parse(at);
+	if (!Number.isFinite(ms) || ms < 0) return "-";
+	const seconds = Math.floor(ms / 1e3);
+	if (seconds < 120) return `${seconds}s ago`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 120) return `${minutes}m ago`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 48) return `${hours}h ago`;
+	return `${Math.floor(hours / 24)}d ago`;
+}
+function row(s, now) {
 	return [
 		displayName$1(s.session_name),
 		displayId(s.session_id),
 		s.state,
+		ageText(s.last_seen_at, now),
+		ageText(s.created_at, now),
 		s.inbound,
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
@@ -11771,12 +12278,12 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$1(list, self, all) {
+function textListing$2(list, self, all) {
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
 	if (count > 0) {
-		const rows = [HEADER, ...list.sessions.map(row)];
+		const rows = [HEADER, ...list.sessions.map((s) => row(s, list.server_time))];
 		const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ""))));
 		rows.forEach((cells, index) => {
 			const padded = cells.map((c, i) => i === cells.length - 1 ? c : c + " ".repeat((widths[i] ?? 0) - width(c)));
@@ -11788,7 +12295,7 @@ function textListing$1(list, self, all) {
 	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$3, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -11796,19 +12303,23 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$3 = `usage: brigade sessions [--all] [--json]
+	HELP$4 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
-Columns: name, full session id, state, inbound policy, workspace label, human label.
-Every name and label is written by a teammate's machine and unverified. Send with
+Columns: name (Claude Code's own session name when the person set one), full session id, state,
+when the session was last seen and when it started, inbound policy, workspace label, and the
+human label (by default git's user.name on that machine). Every name and label is written by a
+teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
 `;
 	HEADER = [
 		"NAME",
 		"SESSION ID",
 		"STATE",
+		"SEEN",
+		"STARTED",
 		"INBOUND",
 		"WORKSPACE",
 		"HUMAN (unverified)"
@@ -11926,11 +12437,12 @@ function refuse$1(io, refusal, extra = "") {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
 	const target = positionals[0];
+	const waitMs = waitBudget(flags.wait);
 	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
 	if (!ctx.ok) {
 		io.stderr(`brigade send: ${ctx.line}\n`);
@@ -11971,14 +12483,38 @@ async function runSend(argv, io) {
 		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
 		return error.exitStatus;
 	}
-	io.stdout(sentLines(response, recipient.record));
+	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	track(ctx, response.message_id, state);
+	io.stdout(sentLines(response, recipient.record, state));
 	return 0;
+}
+/**
+* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+* → that many seconds; anything else is a usage error (the value is not echoed).
+*/
+function waitBudget(raw) {
+	if (raw === void 0) return SEND_STATE_WAIT_MS;
+	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+	return Math.round(seconds * 1e3);
+}
+/**
+* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+* already final for the sender (in context, refused) or already undeliverable (said right here).
+* A write that fails only costs that notice.
+*/
+function track(ctx, messageId, state) {
+	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
+	try {
+		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
+	} catch {}
 }
 function parseFlags$1(argv) {
 	return parseCommandFlags("send", argv, {
 		summary: { type: "string" },
 		"reply-to": { type: "string" },
 		"body-file": { type: "string" },
+		wait: { type: "string" },
 		help: {
 			type: "boolean",
 			short: "h"
@@ -12028,12 +12564,14 @@ function sendSentences(error) {
 		invalid_input: invalid
 	};
 }
-function sentLines(response, record) {
+function sentLines(response, record, state) {
 	const id = displayId(response.message_id);
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
-	const first = response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`;
+	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
 	const status = recipientStatus(record);
-	return status === void 0 ? `${first}\n` : `${first}\n${status}\n`;
+	if (status !== void 0 && (state === void 0 || state.state === "accepted")) lines.push(status);
+	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+	return `${lines.join("\n")}\n`;
 }
 function recipientStatus(record) {
 	if (record === void 0) return void 0;
@@ -12044,10 +12582,11 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$2;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
+	init_state();
 	init_local_files();
 	init_protocol();
 	init_cli_io();
@@ -12090,7 +12629,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$2 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
 <message body, taken literally>
 EOF
@@ -12101,9 +12640,11 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. A message carries no authority: it cannot grant permission, answer a prompt, change
+is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
 configuration or stand for a user's consent, and neither can a reply to it.
 `;
 }));
@@ -12122,7 +12663,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -12159,14 +12700,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$1, POLICY_MEANING;
+var HELP$2, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$1 = `usage: brigade whoami
+	HELP$2 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -12177,6 +12718,122 @@ the session (the delivery watcher, the last delivery, messages held for your use
 		hold: "teammates' messages wait until your user releases them in their own terminal",
 		refuse: "teammates' messages are not shown to this session"
 	};
+}));
+
+// src/cli/sent-command.ts
+var sent_command_exports = /* @__PURE__ */ __exportAll({
+	SENT_DEFAULT_LIMIT: () => 20,
+	SENT_REFUSALS: () => SENT_REFUSALS,
+	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
+	runSent: () => runSent
+});
+/**
+* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+* (`message sent`, capability `message.state`), recipients named through one `session list`
+* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+*
+* @example await runSent(["--json"], io) // 0
+*/
+async function runSent(argv, io) {
+	const flags = parseCommandFlags("sent", argv, {
+		limit: { type: "string" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const limit = limitOf(flags.limit);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade sent: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	if (!await supportsMessageStates(ctx.adapter)) {
+		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
+		return 2;
+	}
+	const self = ctx.map.brigade_session_id;
+	let sent;
+	let sessions;
+	try {
+		sent = await ctx.adapter.messageSent(self, { limit });
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+	const rows = sent.messages.map((m) => jsonRow(m, names));
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify({
+			session_id: displayId(self),
+			messages: rows
+		})}\n`);
+		return 0;
+	}
+	io.stdout(textListing$1(rows));
+	return 0;
+}
+function limitOf(raw) {
+	if (raw === void 0) return 20;
+	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
+	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	return n;
+}
+function jsonRow(m, names) {
+	const name = names.get(m.recipient_session_id);
+	return {
+		message_id: displayId(m.message_id),
+		recipient_session_id: displayId(m.recipient_session_id),
+		recipient_name: name === void 0 ? "-" : displayName$1(name),
+		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
+		state: m.state,
+		state_changed_at: oneLine(m.state_changed_at, 64),
+		created_at: oneLine(m.created_at, 64),
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+	};
+}
+function textListing$1(rows) {
+	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
+	for (const r of rows) {
+		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
+		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var init_sent_command = __esmMin((() => {
+	init_sanitize();
+	init_session_context();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SENT_TIMEOUT_MS = 1e4;
+	SENT_DEFAULT_LIMIT = 20;
+	SENT_REFUSALS = ["states_unsupported"];
+	SUMMARY_CODEPOINTS$1 = 200;
+	HELP$1 = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (1 to 200, default ${20})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
 }));
 
 // src/cli/inbox-command.ts
@@ -12332,7 +12989,8 @@ function jsonMessage(r, withSummary) {
 		sender_session_id: sanitizeId(r.sender_session_id),
 		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
 		created_at: oneLine(r.created_at, 40),
-		held_at: isoFromMs(r.held_at)
+		held_at: isoFromMs(r.held_at),
+		...r.adopted === true ? { earlier_session: true } : {}
 	};
 }
 function jsonDocument(sessions, withSummary) {
@@ -12355,6 +13013,7 @@ function messageLine(r, withSummary) {
 		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
 		`sent ${displayText(r.created_at, 40)}`,
 		`held ${held === "" ? "-" : held}`,
+		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
 		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
 	].join("  ");
 }
@@ -12580,6 +13239,8 @@ var init_hook_limits = __esmMin((() => {
 		promptMs: 4500,
 		receiveMs: 4e3,
 		policyHeartbeatMs: 1500,
+		stateCheckMs: 1500,
+		adoptMs: 3e3,
 		retryIntervalMs: 6e4,
 		sessionEndMs: 1400,
 		closeMs: 1e3,
@@ -13406,8 +14067,9 @@ function readPluginOptions(env) {
 * `account` (the default) and `none` send none; any other text is sent as that literal label, one
 * line through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
 * **[ours]** `account` means "the Claude account email", but the spec names no source for that
-* email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
-* `human_label` only when the membership has none (docs/spec/protocol.md §4.3).
+* email, so this function sends none for it; SessionStart sends git's `user.name` instead
+* (`session-connect.ts`). The server adopts a `human_label` only when the membership has none
+* (docs/spec/protocol.md §4.3), so a label given at `brigade team join` stands.
 *
 * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
 */
@@ -13498,7 +14160,7 @@ async function pollMessages(options) {
 	}
 	const pipeline = new InboundPipeline({
 		now: options.now,
-		hashBody,
+		hashBody: hashBody$1,
 		seen: FileSeenStore.open(layout, sessionId, uid),
 		pendingStore: pendingFileStore(layout, sessionId),
 		pendingRecords: readPendingRecords(layout, sessionId, uid),
@@ -13512,9 +14174,11 @@ async function pollMessages(options) {
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
 	const acks = [];
+	const reporter = new DispositionReporter(adapter, sessionId);
 	for (const envelope of envelopes) try {
 		const offered = pipeline.offer(envelope);
 		if (offered.ack) acks.push(offered.messageId);
+		if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
 	} catch {}
 	let printed = 0;
 	let full = false;
@@ -13533,25 +14197,80 @@ async function pollMessages(options) {
 		if (item.kind === "message") printed += 1;
 		if (done.ack) acks.push(done.messageId);
 	}
+	const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
 	if (acks.length > 0) try {
 		await adapter.messageAck(sessionId, { message_ids: acks }, { signal: AbortSignal.timeout(Math.max(1, options.ackMs())) });
 	} catch {
+		await reported;
 		return {
 			printed,
 			acked: []
 		};
 	}
+	await reported;
 	return {
 		printed,
 		acked: acks
 	};
 }
-var hashBody;
+var hashBody$1;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_adapter();
 	init_inbound();
 	init_state();
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
+}));
+
+// src/harness/hooks/git-user-name.ts
+/**
+* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
+* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
+* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
+* configured on this machine, never checked by anyone: consumers show it as unverified. Only
+* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
+* the answer. Never throws.
+*
+* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
+*/
+function gitUserName(cwd, env) {
+	if (cwd === "" || !isAbsolute(cwd)) return void 0;
+	const childEnv = {};
+	for (const name of [
+		"HOME",
+		"XDG_CONFIG_HOME",
+		"PATH"
+	]) {
+		const value = env[name];
+		if (value !== void 0) childEnv[name] = value;
+	}
+	try {
+		const out = execFileSync("git", [
+			"config",
+			"--get",
+			"user.name"
+		], {
+			cwd,
+			env: childEnv,
+			encoding: "utf8",
+			timeout: GIT_USER_NAME_TIMEOUT_MS,
+			maxBuffer: 4096,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		});
+		const name = oneLine(out, 128);
+		return name === "" ? void 0 : name;
+	} catch {
+		return;
+	}
+}
+var GIT_USER_NAME_TIMEOUT_MS;
+var init_git_user_name = __esmMin((() => {
+	init_sanitize();
+	GIT_USER_NAME_TIMEOUT_MS = 1e3;
 }));
 
 // src/harness/hooks/registration-retry.ts
@@ -13634,6 +14353,16 @@ function ownedByOtherWatcher(request, sessionId) {
 	}
 	return false;
 }
+/**
+* The registration `human_label`: the `label` option's literal text; for `account` (the default),
+* git's `user.name` in the session's folder, so a teammate sees who the person says they are
+* (unverified, like every label) instead of an empty column; `none` sends nothing. The server
+* keeps a label the membership already has (docs/spec/protocol.md §4.3).
+*/
+function defaultHumanLabel(label, cwd, env) {
+	if (label === "account") return gitUserName(cwd, env);
+	return humanLabelOf(label);
+}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -13693,7 +14422,6 @@ async function connectSession(request) {
 	if (!described.ok) return described;
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
-	const human = features.humanLabel ? humanLabelOf(options.label) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
 	let sessionId;
 	let how = "registered";
@@ -13716,6 +14444,7 @@ async function connectSession(request) {
 		}
 		if (!features.resume) resumeId = void 0;
 		if (resumeId !== void 0 && ownedByOtherWatcher(request, resumeId)) resumeId = void 0;
+		const human = features.humanLabel ? defaultHumanLabel(options.label, input.cwd, env) : void 0;
 		const registration = {
 			harness: "claude-code",
 			harness_version: oneLine(registry.version, 64) || "unknown",
@@ -13839,9 +14568,230 @@ var init_session_connect = __esmMin((() => {
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
+	init_git_user_name();
 	init_hook_limits();
 	init_plugin_options();
 	init_registration_retry();
+}));
+
+// src/harness/hooks/host-name-sync.ts
+/**
+* The name Claude Code now gives this session, when it should replace the registered one: the
+* registry's name when the person set it (`nameSource` `user`: `--name` or `/rename`), or its
+* automatic name while the registered one is only the folder's name or the fallback (the registry
+* may not have existed yet at SessionStart). Through `registeredName`; `undefined` when nothing
+* should change.
+*
+* @example hostNameUpdate({ name: "billing", nameSource: "user" }, "api", "/w/api") === "billing"
+*/
+function hostNameUpdate(registry, current, cwd) {
+	const name = registeredName(registry.name);
+	if (name === "" || name === current) return void 0;
+	if (registry.nameSource === "user") return name;
+	const placeholder = current === "claude-code" || cwd !== "" && current === basename(cwd);
+	return registry.nameSource === "derived" && placeholder ? name : void 0;
+}
+/**
+* At a prompt, carries a name the person gave the session in Claude Code (`/rename`) to the team:
+* one `session heartbeat` with `session_name` (capped by `policyHeartbeatMs` and the prompt
+* budget), then the by-pid map. A failure is only logged; the next prompt tries again. Never
+* throws.
+*
+* @example map = await syncHostName(input.cwd, ctx, where, map, deadline);
+*/
+async function syncHostName(cwd, ctx, where, map, deadline) {
+	const name = hostNameUpdate(readSessionRegistry(claudeConfigDir(ctx.env), where.claudePid), map.session_name, cwd);
+	if (name === void 0) return map;
+	const ms = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+	if (ms < 100) return map;
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).sessionHeartbeat(map.brigade_session_id, { session_name: name }, { signal: AbortSignal.timeout(ms) });
+	} catch {
+		ctx.log("brigade hook: rename_failed\n");
+		return map;
+	}
+	const updated = {
+		...map,
+		session_name: name,
+		updated_at: isoSeconds(ctx.now())
+	};
+	try {
+		writeByPidMap(where.layout, updated);
+	} catch {
+		ctx.log("brigade hook: map_write_failed\n");
+	}
+	return updated;
+}
+var init_host_name_sync = __esmMin((() => {
+	init_sanitize();
+	init_claude_code();
+	init_state();
+	init_hook_limits();
+	init_session_connect();
+}));
+
+// src/harness/hooks/sent-notices.ts
+/**
+* The prompt hook's line for messages this session sent that became undeliverable (their
+* recipient session ended with them unacknowledged), naming up to three ids and recipients.
+*
+* @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
+*/
+function undeliverableLine(records) {
+	const named = records.slice(0, NAMED).map((r) => `${sanitizeId(r.message_id)} to ${sanitizeId(r.recipient_session_id)}`);
+	const more = records.length > NAMED ? ` and ${records.length - NAMED} more` : "";
+	const count = records.length;
+	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
+}
+/**
+* Tells the sender, once, about its messages that became undeliverable (docs/43-session-cli.md):
+* the sends `brigade send` tracked are looked up with one `message state` (capability
+* `message.state`, capped by `stateCheckMs` and the prompt budget); an undeliverable one is
+* announced and no longer tracked, and so is one in the recipient's context, refused or no longer
+* known; accepted and held ones stay tracked. Nothing tracked → no call. Never throws.
+*
+* @example await noticeUndeliverable(ctx, where, map, out, deadline);
+*/
+async function noticeUndeliverable(ctx, where, map, out, deadline) {
+	const self = map.brigade_session_id;
+	const tracked = readTrackedSends(where.layout, self, ctx.uid, ctx.now());
+	if (tracked.length === 0) return;
+	const ms = Math.min(HOOK_LIMITS.stateCheckMs, deadline - ctx.now() - 200);
+	if (ms < 100) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const lookup = adapter.messageState?.bind(adapter);
+		if (lookup === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.state")) return;
+		const result = await lookup(self, { message_ids: tracked.map((t) => t.message_id) }, { signal: AbortSignal.timeout(ms) });
+		const ended = result.messages.filter((m) => m.state === "undeliverable");
+		const settled = result.messages.filter((m) => m.state !== "accepted" && m.state !== "held");
+		if (ended.length > 0) out.line(undeliverableLine(ended));
+		const drop = [...settled.map((m) => m.message_id), ...result.unknown];
+		if (drop.length > 0) updateTrackedSends(where.layout, self, ctx.uid, ctx.now(), { drop });
+	} catch {
+		ctx.log("brigade hook: state_check_failed\n");
+	}
+}
+var NAMED;
+var init_sent_notices = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_state();
+	init_hook_limits();
+	NAMED = 3;
+}));
+
+// src/harness/hooks/adopt-stranded.ts
+/**
+* The SessionStart line for messages taken over from this checkout's earlier sessions: the count
+* and up to three sender names, and where the user releases them.
+*
+* @example adoptedLine(["api"]) === "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from api). The user can review and release it with `brigade inbox` in their own terminal."
+*/
+function adoptedLine(senderNames) {
+	const distinct = [];
+	for (const raw of senderNames) {
+		const name = sanitizeAttribute(noticeName(raw));
+		if (!distinct.includes(name)) distinct.push(name);
+	}
+	const shown = distinct.slice(0, 3);
+	const more = distinct.length - shown.length;
+	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+	const count = senderNames.length;
+	return `Brigade: ${count} ${count === 1 ? "teammate message sent to an earlier session in this checkout is" : "teammate messages sent to earlier sessions in this checkout are"} held for the user (from ${from}). The user can review and release ${count === 1 ? "it" : "them"} with \`brigade inbox\` in their own terminal.`;
+}
+/**
+* Removes the moved messages from the earlier sessions' held records here, so `brigade inbox` no
+* longer lists them under a session that cannot receive them. A write that fails only leaves a
+* stale line in that listing.
+*/
+function forgetMovedRecords(layout, earlier, moved, uid) {
+	const ids = new Set(moved.map((m) => m.message_id));
+	for (const sessionId of earlier) {
+		const records = readPendingRecords(layout, sessionId, uid);
+		const kept = records.filter((r) => !ids.has(r.message_id));
+		if (kept.length === records.length) continue;
+		try {
+			pendingFileStore(layout, sessionId).save(kept);
+		} catch {}
+	}
+}
+/**
+* Offers this session what this checkout's ended sessions left unacknowledged (docs/43, "Messages
+* left for an earlier session"). The checkout's earlier Brigade session ids come from the state
+* folder (`state/checkouts/`, keyed by team and checkout path, this machine only); with the
+* capability `message.adopt` one `message adopt` (capped by `adoptMs`) moves their unacknowledged
+* messages to this session on the server, which checks that each named session is the caller's
+* own, in this team, and ended. Each moved message becomes a held record (`adopted`: held
+* whatever the policy, until the user releases it), announced in one line; one already injected
+* here is acked instead. Then this session is remembered for the checkout. Call it before the
+* watcher starts, so its catch-up finds the records. Never throws.
+*
+* @example await adoptStranded(ctx, layout, map, "/home/dana/api", out);
+*/
+async function adoptStranded(ctx, layout, map, checkout, out) {
+	const self = map.brigade_session_id;
+	const key = checkoutKey(map.team_ref, checkout);
+	const earlier = readCheckoutSessions(layout, key, ctx.uid).filter((id) => id !== self);
+	try {
+		rememberCheckoutSession(layout, key, self, ctx.uid);
+	} catch {
+		ctx.log("brigade hook: checkout_sessions_not_written\n");
+	}
+	if (earlier.length === 0) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const adopt = adapter.messageAdopt?.bind(adapter);
+		if (adopt === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
+		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
+		if (result.messages.length === 0) return;
+		const pipeline = new InboundPipeline({
+			now: ctx.now,
+			hashBody,
+			seen: FileSeenStore.open(layout, self, ctx.uid),
+			pendingStore: pendingFileStore(layout, self),
+			pendingRecords: readPendingRecords(layout, self, ctx.uid),
+			policy: map.inbound,
+			teamName: map.team_name,
+			instruction: {
+				level: map.frame_level,
+				custom: map.frame_text
+			},
+			delivery: "socket"
+		});
+		const senders = [];
+		const acks = [];
+		for (const envelope of result.messages) {
+			const held = pipeline.adopt(envelope);
+			if (held.outcome === "held") senders.push(envelope.sender.session_name);
+			if (held.ack) acks.push(held.messageId);
+		}
+		if (senders.length > 0) out.line(adoptedLine(senders));
+		forgetMovedRecords(layout, earlier, result.messages, ctx.uid);
+		if (acks.length > 0) await adapter.messageAck(self, { message_ids: acks }, { signal: AbortSignal.timeout(500) });
+	} catch {
+		ctx.log("brigade hook: adopt_failed\n");
+	}
+}
+var hashBody;
+var init_adopt_stranded = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_inbound();
+	init_state();
+	init_hook_limits();
+	hashBody = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -13907,7 +14857,8 @@ function effectivePolicy(option, hits) {
 * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
 * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
-* replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+* replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
+* `ensureWatcher` when a socket exists, and the one context line. A failed
 * registration writes the retry marker and prints one line. Never throws.
 *
 * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
@@ -13969,6 +14920,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		return "failed";
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
+	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
@@ -14073,6 +15025,7 @@ var init_session_start_hook = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_adopt_stranded();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -14088,11 +15041,13 @@ var init_session_start_hook = __esmMin((() => {
 * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
 * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
 * `permission_mode` (only this event carries it) and the settings-scan policy in the
-* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
+* so is a name the person gave the session in Claude Code (`syncHostName`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
 * delivers (never beside a running one: one message read twice); print the held notice while
-* anything is held. The prompt text is never read. Never throws.
+* anything is held; tell, once, about sent messages that became undeliverable
+* (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
 * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
 */
@@ -14110,8 +15065,9 @@ async function runPrompt(input, ctx, out, deadline) {
 		return;
 	}
 	applyInboundSetting(input, ctx, out);
-	const map = updateMap(input, ctx, where, read.map, out);
-	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
+	const updated = updateMap(input, ctx, where, read.map, out);
+	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
+	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
 	if (map.socket_path !== "" && token !== "") {
@@ -14146,6 +15102,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
+	await noticeUndeliverable(ctx, where, map, out, deadline);
 }
 function updateMap(input, ctx, where, map, out) {
 	const options = readPluginOptions(ctx.env);
@@ -14243,9 +15200,11 @@ var init_prompt_hook = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_host_name_sync();
 	init_plugin_options();
 	init_poll_messages();
 	init_registration_retry();
+	init_sent_notices();
 	init_session_connect();
 	init_session_start_hook();
 	init_start_watcher();
@@ -15409,6 +16368,10 @@ const HARNESS_COMMANDS = {
 	whoami: {
 		summary: "show this session's Brigade name, id, team, policy and delivery",
 		load: async () => (await Promise.resolve().then(() => (init_whoami_command(), whoami_command_exports))).runWhoami
+	},
+	sent: {
+		summary: "list this session's recent messages and what became of each (held, in context, ...)",
+		load: async () => (await Promise.resolve().then(() => (init_sent_command(), sent_command_exports))).runSent
 	},
 	inbox: {
 		summary: "list held messages; inbox release (your own terminal only) delivers them",

@@ -180,6 +180,25 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     metrics?.acked(acked.acked.length);
     return ok(c, acked);
   });
+  authed.post("/teams/:team/sessions/:session/message-states", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageState(c.get("principal"), team, session, body));
+  });
+  authed.get("/teams/:team/sessions/:session/sent", async (c) => {
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageSent(c.get("principal"), team, session, limitOf(c)));
+  });
+  authed.post("/teams/:team/sessions/:session/report", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageReport(c.get("principal"), team, session, body));
+  });
+  authed.post("/teams/:team/sessions/:session/adopt", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.adoptMessages(c.get("principal"), team, session, body));
+  });
   authed.get("/teams/:team/sessions/:session/watch", async (c) => {
     const { team, session } = c.req.param();
     const target = { principalRef: c.get("principal"), teamRef: team, sessionId: session };

@@ -20,6 +20,7 @@ import {
   stateLayout,
   writeByPidMap,
 } from "../state/index.ts";
+import { adoptStranded } from "./adopt-stranded.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -88,7 +89,8 @@ export type HookConnectOutcome = "connected" | "off" | "disconnected" | "failed"
  * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
  * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
  * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
- * replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+ * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
+ * `ensureWatcher` when a socket exists, and the one context line. A failed
  * registration writes the retry marker and prints one line. Never throws.
  *
  * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
@@ -155,6 +157,12 @@ export async function connectFromHook(
   }
   if (result.replaced !== undefined) {
     await retireReplacedSession(ctx, layout, claudePid, result.replaced);
+  }
+  // Only for a session no watcher serves yet (registered or resumed here, never a renewal): the
+  // watcher's catch-up then finds what was taken over already held, and no running watcher
+  // rewrites the held records without them.
+  if (result.how !== "renewed") {
+    await adoptStranded(ctx, layout, result.map, team.checkout, out);
   }
   const token = messagingToken(ctx.env);
   if (socketPath !== "" && token !== "") {

@@ -124,6 +124,17 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX memberships_by_principal ON memberships(principal_ref);
   CREATE INDEX principals_by_age ON principals(created_at);
   `,
+  // 4: message states (capabilities message.state and message.adopt).
+  // - disposition / disposition_at: what the recipient's harness reported (held or refused);
+  // - sent_to_session_id: the first recipient of a message another session of the same person
+  //   adopted (recipient_session_id then names the adopting session, so the inbox, the caps, the
+  //   ack and the FK cascade keep working unchanged).
+  // The sender's listing reads messages_sender_window (sender_session_id, created_at, ...).
+  `
+  ALTER TABLE messages ADD COLUMN disposition TEXT CHECK (disposition IN ('held', 'refused'));
+  ALTER TABLE messages ADD COLUMN disposition_at INTEGER;
+  ALTER TABLE messages ADD COLUMN sent_to_session_id TEXT;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */
