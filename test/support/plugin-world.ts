@@ -170,7 +170,7 @@ export class PluginWorld {
   }
 
   /** The by-pid map of a session (what `brigade whoami` reads). */
-  mapOf(who: Person, host: ClaudeCodeHost): MappedSession {
+  mapOf(who: Person, host: { readonly claudePid: number }): MappedSession {
     const path = join(who.stateDir, "sessions", "by-pid", `${host.claudePid}.json`);
     return JSON.parse(readFileSync(path, "utf8")) as MappedSession;
   }
