@@ -54,6 +54,8 @@ export class PluginWorld {
   readonly root: string;
   readonly pluginRoot: string;
   readonly secretFile: string;
+  /** The server's SQLite data file. */
+  readonly dataFile: string;
   readonly server: ServerProcess;
   readonly hosts: ClaudeCodeHost[] = [];
   #founder: Person | undefined;
@@ -62,6 +64,7 @@ export class PluginWorld {
     this.root = root;
     this.pluginRoot = join(root, "plugins", "cache", "brigade", "brigade", "0.1.0");
     this.secretFile = join(root, "join-secret");
+    this.dataFile = join(root, "server.sqlite");
     this.server = server;
   }
 

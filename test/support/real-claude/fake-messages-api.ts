@@ -13,7 +13,8 @@ import { modelTranscript } from "./model-view.ts";
 /** One scripted answer to one conversation request. */
 export type ScriptStep =
   | { readonly say: string }
-  | { readonly bash: string; readonly description?: string };
+  | { readonly bash: string; readonly description?: string }
+  | { readonly decide: (request: unknown) => ScriptStep };
 
 /** `{ say: text }`: the model answers `text` and ends its turn. */
 export function say(text: string): ScriptStep {
@@ -23,6 +24,14 @@ export function say(text: string): ScriptStep {
 /** `{ bash: command }`: the model calls the Bash tool with `command`; the turn goes on after its result. */
 export function bash(command: string, description = "Run a Brigade command"): ScriptStep {
   return { bash: command, description };
+}
+
+/**
+ * `{ decide }`: the step is chosen from the request body the model reads, as a model would
+ * (e.g. run the reply command a delivered frame names). `decide` may not return another `decide`.
+ */
+export function decide(choose: (request: unknown) => ScriptStep): ScriptStep {
+  return { decide: choose };
 }
 
 /** One request as the fake received it. */
@@ -71,6 +80,23 @@ function hasBashTool(body: unknown): boolean {
     Array.isArray(body.tools) &&
     body.tools.some((tool) => isRecord(tool) && tool.name === "Bash")
   );
+}
+
+/**
+ * A `decide` step resolved against the body; a `decide` that throws or chooses another `decide`
+ * becomes a reply naming the fault (the model's answer, so the test's own assertion then fails
+ * with it in view; a throw here would take down the fake's request handler).
+ */
+function resolveStep(step: ScriptStep | undefined, body: unknown): ScriptStep | undefined {
+  if (step === undefined || !("decide" in step)) return step;
+  try {
+    const chosen = step.decide(body);
+    return "decide" in chosen ? say("fake API: a decide step chose another decide step") : chosen;
+  } catch (error) {
+    return say(
+      `fake API: the decide step threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -263,11 +289,12 @@ export class FakeMessagesApi {
     this.#answers += 1;
     const id = `msg_fake_${this.#answers}`;
     const model = typeof body.model === "string" ? body.model : "claude-fake";
-    const step = conversation ? this.#steps.shift() : undefined;
+    const step = resolveStep(conversation ? this.#steps.shift() : undefined, body);
     let content: AnswerBlock[];
     let stopReason: Answer["stopReason"] = "end_turn";
     if (step === undefined) content = [{ type: "text", text: DEFAULT_REPLY }];
     else if ("say" in step) content = [{ type: "text", text: step.say }];
+    else if ("decide" in step) content = [{ type: "text", text: "fake API: unresolved step" }];
     else {
       content = [
         {

@@ -11,9 +11,11 @@ export {
   PINNED_CLAUDE_CODE_VERSION,
 } from "./claude-executable.ts";
 export { type ClientConfigOptions, DUMMY_API_KEY, writeClientConfig } from "./client-config.ts";
+export { reportOnFailure, sessionReport } from "./failure-report.ts";
 export {
   bash,
   DEFAULT_REPLY,
+  decide,
   FakeMessagesApi,
   type RecordedRequest,
   type ScriptStep,
