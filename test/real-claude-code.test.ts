@@ -5,6 +5,7 @@
  * `brigade serve`. What the model reads is asserted byte for byte from the requests the fake
  * recorded; the expected frames are built from the envelopes the server stored.
  */
+import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
@@ -260,7 +261,12 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     const eliCc = eliSession();
     reportOnFailure({ dana: danaCc });
     await danaCc.waitForIdle();
+    // Without its watcher, whose liveness tick would also close the session once Claude Code is
+    // gone, only the SessionEnd hook can close it before the lease runs out.
+    const watcher = world.watcherPidOf(dana, { claudePid: danaCc.claudePid });
+    process.kill(watcher, "SIGKILL");
     await danaCc.end();
+    expect(existsSync(danaCc.byPidMapPath()), "SessionEnd removed the by-pid map").toBe(false);
     await waitFor(
       async () =>
         (await teamSessions(eli, eliCc)).find((s) => s.session_id === danaId)?.state === "offline",

@@ -179,7 +179,7 @@ export class PluginWorld {
   }
 
   /** The pid of a session's watcher, from its pidfile. */
-  watcherPidOf(who: Person, host: ClaudeCodeHost): number {
+  watcherPidOf(who: Person, host: { readonly claudePid: number }): number {
     const path = join(who.stateDir, "watchers", `${host.claudePid}.json`);
     return (JSON.parse(readFileSync(path, "utf8")) as { pid: number }).pid;
   }
