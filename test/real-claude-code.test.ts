@@ -11,6 +11,7 @@ import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { contextLine, heldLine } from "../src/harness/hooks/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
+import { hookContextText, skillListing } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import {
   bash,
@@ -34,9 +35,25 @@ function expectedPost(envelope: MessageEnvelope): string {
   return wrap(build(envelope, TEAM, { level: "open", custom: "" }), envelope.sender.session_name);
 }
 
-/** Texts of a request that came from the user turn or a hook: where a hook's context may sit. */
-function contextPlaces(text: ModelText): boolean {
-  return text.place === "system" || text.place === "user";
+/**
+ * Whether a hook's stdout `line` reached the model in either form the real client uses: a
+ * paragraph of its own in a system-role message (the first one also holds Claude Code's own
+ * paragraphs), or a
+ * `<system-reminder>` in a user message (the form for APIs that refuse system messages).
+ */
+function hookContextRead(
+  texts: readonly ModelText[],
+  event: "SessionStart" | "UserPromptSubmit",
+  line: string,
+): boolean {
+  const source = event === "SessionStart" ? "startup" : undefined;
+  const message = hookContextText(event, source, line, "system-message");
+  const reminder = hookContextText(event, source, line, "system-reminder");
+  return texts.some(
+    (text) =>
+      (text.place === "system" && text.text.split("\n\n").includes(message)) ||
+      (text.place === "user" && text.text.includes(reminder)),
+  );
 }
 
 const VERSIONS = [
@@ -112,12 +129,10 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     eliCc.api.script(say("Hello."));
     const request = await eliCc.prompt("Good morning.");
     const texts = modelTexts(request.body);
-    // 2.1.3xx carries a SessionStart hook's stdout as a system-role message after the first user
-    // message; a client talking to an API that refuses those uses a <system-reminder>. Either form
-    // must carry the line whole.
-    const carrier = texts.find((text) => contextPlaces(text) && text.text.includes(line));
-    expect(carrier, "the context line in a system message or a user reminder").toBeDefined();
-    if (carrier?.place === "user") expect(carrier.text).toContain("<system-reminder>");
+    expect(hookContextRead(texts, "SessionStart", line), "the context line, whole").toBe(true);
+    // The skills the model may invoke are listed as the stand-in host renders them.
+    for (const skill of skillListing(world.pluginRoot))
+      expect(texts.some((text) => text.text.includes(skill))).toBe(true);
     // Nothing secret beside it: not the native session id, not a path to the tool.
     const registry = eliCc.registry();
     for (const text of texts.filter((t) => t.text.includes("Brigade:"))) {
@@ -233,11 +248,8 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     holder.api.script(say("Understood."));
     const prompt = await holder.prompt("Anything new?");
     const texts = modelTexts(prompt.body);
-    expect(
-      texts.some(
-        (t) => contextPlaces(t) && t.text.includes(heldLine([envelope.sender.session_name])),
-      ),
-    ).toBe(true);
+    const held = heldLine([envelope.sender.session_name]);
+    expect(hookContextRead(texts, "UserPromptSubmit", held), "the held notice").toBe(true);
     expect(holder.api.requests.some((r) => r.raw.includes("Secret plan"))).toBe(false);
     await holder.waitForIdle();
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { wrap } from "../../../src/formats/frame/index.ts";
 import { postToInbox } from "../../../src/harness/claude-code/index.ts";
 import { InjectionPacer } from "../../../src/harness/pacing/index.ts";
+import { REPO_ROOT } from "../server-process.ts";
 import { ClaudeCodeHost } from "./index.ts";
 
 const hosts: ClaudeCodeHost[] = [];
@@ -307,8 +308,37 @@ describe("hooks and the Bash tool", () => {
     });
     expect(seen.env.PATH.split(":")).not.toContain(join(plugin, "bin"));
     expect(host.reads).toEqual([
-      { source: "hook", hookEvent: "SessionStart", text: "Brigade: start ran" },
+      {
+        source: "hook",
+        hookEvent: "SessionStart",
+        text: "Brigade: start ran",
+        rendered: "SessionStart:startup hook success: Brigade: start ran",
+      },
     ]);
+  });
+
+  test("hook stdout reaches the model as a system message, or inside a <system-reminder> where asked", async () => {
+    const host = await start({ pluginRoot: plugin, hookContextForm: "system-reminder" });
+    await host.runHook("SessionStart", { source: "resume" });
+    await host.runHook("UserPromptSubmit");
+    expect(host.reads.map((read) => read.rendered)).toEqual([
+      "<system-reminder>\nSessionStart:resume hook success: Brigade: start ran\n</system-reminder>",
+      "<system-reminder>\nUserPromptSubmit hook success: Brigade: prompt ran\n</system-reminder>",
+    ]);
+    const plain = await start({ pluginRoot: plugin });
+    await plain.runHook("UserPromptSubmit");
+    expect(plain.reads.map((read) => read.rendered)).toEqual([
+      "UserPromptSubmit hook success: Brigade: prompt ran",
+    ]);
+  });
+
+  test("the plugin's skills reach the model listed with < and > escaped, and only those the model may invoke", async () => {
+    const host = await start({ pluginRoot: join(REPO_ROOT, "plugin") });
+    const listing = host.skillListing();
+    expect(listing).toHaveLength(1);
+    expect(listing[0]).toMatch(/^- brigade:team-messaging: Send messages /);
+    expect(listing[0]).toContain("Use when a &lt;brigade-message&gt; arrives");
+    expect(listing[0]).not.toContain("<");
   });
 
   test("UserPromptSubmit: permission_mode, no source; failing or `{` stdout not read; duplicates run once", async () => {

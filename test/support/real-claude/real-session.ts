@@ -179,17 +179,23 @@ export class RealClaudeSession {
 
   /** Waits until Claude Code's registry says the session is idle (its turn is over). */
   async waitForIdle(timeoutMs = 60_000): Promise<void> {
-    await waitFor(
-      () => {
-        try {
-          return this.registry().status === "idle";
-        } catch {
-          return false;
-        }
-      },
-      timeoutMs,
-      "the session to be idle",
-    );
+    try {
+      await waitFor(
+        () => {
+          try {
+            return this.registry().status === "idle";
+          } catch {
+            return false;
+          }
+        },
+        timeoutMs,
+        "the session to be idle",
+      );
+    } catch {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for the session to be idle; the screen:\n${this.claude.pane()}`,
+      );
+    }
   }
 
   /**
