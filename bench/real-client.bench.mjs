@@ -22,7 +22,7 @@
 // Writes bench/results/real-client.json and prints a table. Nothing is asserted; the run fails
 // only when something did not work (a message that never arrived).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -131,11 +131,12 @@ try {
       `message ${k} in a model request`,
       from,
     );
-    let posted;
     const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-    while ((posted = postedAt(sent.message_id)) === undefined) {
+    let posted = postedAt(sent.message_id);
+    while (posted === undefined) {
       if (Date.now() > deadline) throw new Error(`bench: no posted log line for message ${k}`);
       await sleep(20);
+      posted = postedAt(sent.message_id);
     }
     lastPost = posted;
     return { socketMs: posted - t0, modelMs: request.at - t0 };
@@ -193,7 +194,6 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const { writeFileSync, mkdirSync } = await import("node:fs");
 mkdirSync(join(root, "bench", "results"), { recursive: true });
 writeFileSync(
   join(root, "bench", "results", "real-client.json"),
