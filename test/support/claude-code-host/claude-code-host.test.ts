@@ -369,7 +369,7 @@ describe("hooks and the Bash tool", () => {
     expect(host.reads).toEqual([]);
   });
 
-  test("Bash tool: plugin bin appended last to PATH, session variables, no CLAUDE_PLUGIN_*", async () => {
+  test("Bash tool: plugin bin appended last to PATH, session variables and the entrypoint, no CLAUDE_PLUGIN_*", async () => {
     const host = await start({ pluginRoot: plugin, baseEnv: { PATH: "/usr/bin:/bin" } });
     const run = await host.runBash('brigade send --to x; echo "$PATH"; env | grep ^CLAUDE_ | sort');
     expect(run.exitCode).toBe(0);
@@ -378,6 +378,7 @@ describe("hooks and the Bash tool", () => {
     expect(lines[1]).toBe(`/usr/bin:/bin:${plugin}/bin`);
     expect(lines.slice(2)).toEqual(
       [
+        "CLAUDE_CODE_ENTRYPOINT=cli",
         `CLAUDE_CODE_MESSAGING_SOCKET=${host.socketPath}`,
         `CLAUDE_CODE_MESSAGING_TOKEN=${host.token}`,
         `CLAUDE_CODE_SESSION_ID=${host.sessionId}`,

@@ -352,8 +352,8 @@ export class ClaudeCodeHost {
   /**
    * Runs `command` as the Bash tool does: `bash -c` in the session's cwd, the base environment
    * plus the session variables (docs/spec/claude-code.md §2), the plugin's `bin/` appended LAST to
-   * `PATH` (only when its path holds no shell metacharacter), and no `CLAUDE_PLUGIN_*` or
-   * `CLAUDE_CODE_ENTRYPOINT`.
+   * `PATH` (only when its path holds no shell metacharacter), `CLAUDE_CODE_ENTRYPOINT` (as the
+   * real 2.1.334 sets it for its tools too), and no `CLAUDE_PLUGIN_*`.
    */
   runBash(command: string, timeoutMs = 120_000): Promise<BashRun> {
     const env = this.bashEnv();
@@ -392,7 +392,11 @@ export class ClaudeCodeHost {
   /** The Bash tool's environment (see {@link runBash}). */
   bashEnv(): Record<string, string> {
     const base = this.#baseEnv();
-    const env: Record<string, string> = { ...base, ...this.env };
+    const env: Record<string, string> = {
+      ...base,
+      ...this.env,
+      CLAUDE_CODE_ENTRYPOINT: this.#options.entrypoint ?? "cli",
+    };
     const pluginRoot = this.#options.pluginRoot;
     if (pluginRoot !== undefined) {
       const bin = join(pluginRoot, "bin");
