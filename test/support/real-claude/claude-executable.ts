@@ -70,12 +70,16 @@ export async function latestClaudeCodeVersion(): Promise<string> {
  * first (`npm pack <package>@<version>` into a temporary folder beside the cache entry, `tar -x`,
  * then one rename, so an interrupted download never leaves a half-written executable where the
  * next run would take it). Rejects on a malformed version, a failed download or a package without
- * `package/claude`.
+ * `package/claude`, and on any machine but Linux x64 (the only executable the tests pin).
  *
  * @example await claudeCodeExecutable("2.1.334") // ~/.cache/brigade/claude-code/2.1.334/package/claude
  */
 export async function claudeCodeExecutable(version: string): Promise<string> {
   if (!VERSION.test(version)) throw new Error("claudeCodeExecutable: not a version");
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `the real-client tests run the linux-x64 Claude Code; this machine is ${process.platform}-${process.arch}`,
+    );
   const target = cachedClaudeCodePath(version);
   if (existsSync(target)) return target;
   const root = claudeCodeCacheRoot();
@@ -97,7 +101,12 @@ export async function claudeCodeExecutable(version: string): Promise<string> {
     const entry = join(root, version);
     if (!existsSync(target)) {
       rmSync(entry, { recursive: true, force: true });
-      renameSync(staging, entry);
+      try {
+        renameSync(staging, entry);
+      } catch (error) {
+        // Another run (a parallel bench or test) may have put the same version there first.
+        if (!existsSync(target)) throw error;
+      }
     }
     return target;
   } catch (error) {
