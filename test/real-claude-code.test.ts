@@ -5,7 +5,7 @@
  * `brigade serve`. What the model reads is asserted byte for byte from the requests the fake
  * recorded; the expected frames are built from the envelopes the server stored.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
@@ -15,8 +15,10 @@ import { hookContextText, skillListing } from "./support/claude-code-host/index.
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import {
   bash,
+  type ClaudeSession,
   claudeCodeExecutable,
   decide,
+  HeadlessClaudeSession,
   latestClaudeCodeVersion,
   type ModelText,
   modelTexts,
@@ -105,7 +107,7 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
   }
 
   /** The team as a member's own adapter sees it (offline sessions included). */
-  async function teamSessions(who: Person, teamKeyOf: RealClaudeSession) {
+  async function teamSessions(who: Person, teamKeyOf: ClaudeSession) {
     const map = world.mapOf(who, { claudePid: teamKeyOf.claudePid });
     const adapter = openHarnessAdapter({ configDir: who.configDir, teamKey: map.team_key });
     return (await adapter.sessionList({ includeOffline: true })).sessions;
@@ -266,6 +268,40 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
       60_000,
       "the released message in the holder's model request",
     );
+  });
+
+  it("headless `claude -p` binds the inbox socket, says sdk-cli, runs the hooks and reads the context line", async () => {
+    const run = await HeadlessClaudeSession.start(world, eli, {
+      executable: await claudeCodeExecutable(version),
+      prompt: "Summarise the repository.",
+      keepInputOpen: true,
+    });
+    try {
+      reportOnFailure({ headless: run });
+      await run.registered();
+      const registry = run.registry();
+      expect(registry.entrypoint).toBe("sdk-cli");
+      expect(lstatSync(registry.messagingSocketPath ?? "").isSocket()).toBe(true);
+      const runId = run.brigadeSessionId();
+      const [record] = (await teamSessions(eli, run)).filter((s) => s.session_id === runId);
+      const line = contextLine({
+        sessionName: record?.session_name ?? "",
+        sessionId: runId,
+        teamName: TEAM,
+        policy: "accept",
+      });
+      const { request } = await run.waitForModelText(
+        (t) => t.text.includes("Summarise the repository."),
+        60_000,
+        "the prompt",
+      );
+      expect(hookContextRead(modelTexts(request.body), "SessionStart", line)).toBe(true);
+      run.endInput();
+      expect((await run.waitForExit(60_000)).code).toBe(0);
+      expect(existsSync(run.byPidMapPath()), "SessionEnd removed the by-pid map").toBe(false);
+    } finally {
+      await run.close();
+    }
   });
 
   it("SessionEnd (the user's /exit) closes the session on the server", async () => {

@@ -10,6 +10,7 @@ import {
   modelTexts,
   modelTranscript,
   say,
+  stall,
 } from "./index.ts";
 
 const apis: FakeMessagesApi[] = [];
@@ -109,7 +110,7 @@ describe("the fake Messages API", () => {
     expect(JSON.parse(json)).toMatchObject({ command: "brigade sessions" });
     expect(streamed.at(-2)?.data.delta).toMatchObject({ stop_reason: "tool_use" });
 
-    const toolUseId = (streamed[2]?.data.content_block as { id: string }).id;
+    const toolUseId = (streamed[2]?.data.content_block as { id?: string } | undefined)?.id;
     const second = await call(
       api,
       "POST",
@@ -212,6 +213,37 @@ describe("the fake Messages API", () => {
     });
     expect((await call(api, "POST", "/v1/messages", turn([]))).status).toBe(200);
     expect(api.requests.every((r) => r.raw.length <= 200)).toBe(true);
+  });
+
+  test("a stalled turn opens its stream at once and finishes when released", async () => {
+    const api = await start();
+    let release: () => void = () => undefined;
+    api.script(
+      stall(
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+        say("Finally."),
+      ),
+    );
+    const chunks: string[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const req = request(`${api.url}/v1/messages`, { method: "POST" }, (res) => {
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => chunks.push(chunk));
+        res.on("end", () => resolve());
+      });
+      req.on("error", reject);
+      req.end(turn([{ role: "user", content: "think" }]));
+    });
+    await api.waitForRequest((r) => r.conversation, 5_000, "the request");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const early = chunks.join("");
+    expect(early).toContain("event: message_start");
+    expect(early).not.toContain("content_block_start");
+    release();
+    await done;
+    expect(chunks.join("")).toContain('"text":"Finally."');
   });
 
   test("waitForRequest resolves on arrival and rejects after its bound naming what it waited for", async () => {
