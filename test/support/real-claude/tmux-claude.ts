@@ -139,9 +139,12 @@ export class TmuxClaude {
     return screen;
   }
 
-  /** Types `text` literally, then presses Enter (as a separate key, as a person would). */
+  /**
+   * Types `text` literally (one line: a newline in it would press Enter), then presses Enter as a
+   * separate key, as a person would. Text starting with `-` is typed, never read as a tmux flag.
+   */
   async type(text: string): Promise<void> {
-    await run("tmux", ["-S", this.#socket, "send-keys", "-t", SESSION, "-l", text], {
+    await run("tmux", ["-S", this.#socket, "send-keys", "-t", SESSION, "-l", "--", text], {
       timeout: 10_000,
     });
     await this.keys("Enter");
