@@ -82,12 +82,19 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     world = await PluginWorld.start("dana", TEAM);
     dana = world.founder;
     eli = await world.join("eli");
-    [danaCc, eliCc] = await Promise.all([
-      RealClaudeSession.start(world, dana, { executable }),
-      RealClaudeSession.start(world, eli, { executable }),
+    // Both start at once; each is kept as soon as it runs, so afterAll stops a started one even
+    // when the other failed.
+    const starts = await Promise.allSettled([
+      RealClaudeSession.start(world, dana, { executable }).then((session) => {
+        danaCc = session;
+      }),
+      RealClaudeSession.start(world, eli, { executable }).then((session) => {
+        eliCc = session;
+      }),
     ]);
-    danaId = danaCc.brigadeSessionId();
-    eliId = eliCc.brigadeSessionId();
+    for (const start of starts) if (start.status === "rejected") throw start.reason;
+    danaId = danaSession().brigadeSessionId();
+    eliId = eliSession().brigadeSessionId();
   });
 
   afterAll(async () => {
