@@ -2,7 +2,7 @@
  * What a test asks of any real Claude Code session, interactive or headless: its ids, Claude
  * Code's registry entry, what its model read, and its clean-up.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Person, type PluginWorld, waitFor } from "../plugin-world.ts";
 import type { FakeMessagesApi, RecordedRequest } from "./fake-messages-api.ts";
@@ -70,6 +70,22 @@ export abstract class ClaudeSession {
     return JSON.parse(
       readFileSync(join(this.configDir, "sessions", `${this.claudePid}.json`), "utf8"),
     ) as ClaudeRegistryEntry;
+  }
+
+  /**
+   * The session's transcript, `$CLAUDE_CONFIG_DIR/projects/<slug>/<session id>.jsonl`, found by
+   * the registry's session id (so the slug rule of the checkout path need not be repeated here), or
+   * `undefined` while Claude Code has written none.
+   */
+  transcriptPath(): string | undefined {
+    const name = `${this.registry().sessionId}.jsonl`;
+    const projects = join(this.configDir, "projects");
+    if (!existsSync(projects)) return undefined;
+    for (const slug of readdirSync(projects)) {
+      const path = join(projects, slug, name);
+      if (existsSync(path)) return path;
+    }
+    return undefined;
   }
 
   /** Waits until SessionStart has registered the session (the by-pid map exists). */

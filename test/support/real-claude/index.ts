@@ -30,7 +30,7 @@ export {
 } from "./headless-session.ts";
 export { type Answer, type AnswerBlock, answerEvents, answerJson } from "./messages-stream.ts";
 export { type ModelText, type ModelTextPlace, modelTexts, modelTranscript } from "./model-view.ts";
-export { RealClaudeSession } from "./real-session.ts";
+export { HELD_DIALOG, RealClaudeSession } from "./real-session.ts";
 export {
   discardSession,
   prepareSession,

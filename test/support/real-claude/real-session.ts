@@ -3,7 +3,7 @@
  * folder, its own fake Messages API, the installed plugin loaded with `--plugin-dir`, driven
  * through tmux.
  */
-import type { Person, PluginWorld } from "../plugin-world.ts";
+import { type Person, type PluginWorld, waitFor } from "../plugin-world.ts";
 import { ClaudeSession } from "./claude-session.ts";
 import type { RecordedRequest } from "./fake-messages-api.ts";
 import { modelTexts } from "./model-view.ts";
@@ -14,6 +14,9 @@ import {
   type SessionSetup,
 } from "./session-setup.ts";
 import { TmuxClaude } from "./tmux-claude.ts";
+
+/** The title of Claude Code's dialog for a held peer message (2.1.334). */
+export const HELD_DIALOG = "Held message from another session";
 
 /**
  * A running interactive session. `start` resolves once Claude Code shows its prompt and the
@@ -93,6 +96,33 @@ export class RealClaudeSession extends ClaudeSession {
       "the prompt in a model request",
       from,
     );
+  }
+
+  /**
+   * Waits for Claude Code's held-message dialog (a post it holds for the user, e.g. in a session
+   * that bypasses prompts with no `crossSessionInbound` setting) and answers it as a person does:
+   * `deliver` ("Deliver this message to Claude") or `deny` ("Deny — drop it and tell the sender
+   * it was declined", selected by default). Resolves once the dialog has gone. Measured on
+   * 2.1.334, whose dialog also offers "ctrl+x a to always deliver" (not driven here).
+   */
+  async answerHeldDialog(answer: "deliver" | "deny", timeoutMs = 30_000): Promise<void> {
+    await this.claude.waitForPane(HELD_DIALOG, timeoutMs, "the held-message dialog");
+    await this.claude.chooseMenuItem(
+      answer === "deliver" ? "Deliver this message" : "Deny",
+      timeoutMs,
+    );
+    try {
+      await waitFor(
+        () => {
+          const screen = this.claude.pane();
+          return !screen.includes(HELD_DIALOG);
+        },
+        timeoutMs,
+        "the dialog to close",
+      );
+    } catch {
+      throw new Error(`the held-message dialog did not close; ${this.describe()}`);
+    }
   }
 
   /**
