@@ -232,6 +232,8 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     const holder = holderCc;
     reportOnFailure({ dana: danaCc, holder });
     const holderId = holder.brigadeSessionId();
+    // Dana's previous turn (reading the reply) is over before her script gets its next steps.
+    await danaCc.waitForIdle();
     const secret = "Secret plan: ship on Friday.";
     danaCc.api.script(
       bash(sendCommand(holderId, secret, ' --summary "Release date"')),
