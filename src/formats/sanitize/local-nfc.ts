@@ -11,19 +11,6 @@ export interface Renormalised {
   readonly text: string;
   /** UTF-16 offsets in `text` of every opener (`<` or a look-alike), ascending. */
   readonly openers: readonly number[];
-  /** What the UTF-8 length less the UTF-16 length of the text gained (negative when it lost). */
-  readonly extraBytesGained: number;
-}
-
-// UTF-8 length of well-formed `s` less its UTF-16 length.
-function extraUtf8Bytes(s: string): number {
-  let extra = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // Each half of a pair: four bytes for two code units.
-    if (c >= 0x80) extra += c < 0x800 || (c & 0xf800) === 0xd800 ? 1 : 2;
-  }
-  return extra;
 }
 
 /**
@@ -45,7 +32,6 @@ export function renormaliseAt(
   const moved: number[] = [];
   let copied = 0;
   let shift = 0;
-  let extraBytesGained = 0;
   let k = 0;
   let j = 0;
   while (j < joins.length) {
@@ -63,7 +49,6 @@ export function renormaliseAt(
     while (k < openers.length && (openers[k] ?? 0) < end) k++;
     const before = s.slice(start, end);
     const stretch = before.normalize("NFC");
-    extraBytesGained += extraUtf8Bytes(stretch) - extraUtf8Bytes(before);
     for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) {
       moved.push(start + shift + at);
     }
@@ -73,5 +58,5 @@ export function renormaliseAt(
   }
   for (; k < openers.length; k++) moved.push((openers[k] ?? 0) + shift);
   pieces.push(s.slice(copied));
-  return { text: pieces.join(""), openers: moved, extraBytesGained };
+  return { text: pieces.join(""), openers: moved };
 }
