@@ -2,7 +2,6 @@ import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
 import {
   bmpClasses,
   classAt,
-  DASH_CLASS,
   LOWEST_LOOK_ALIKE_OPENER,
   letterBit,
   OPEN_BIT,
@@ -67,17 +66,6 @@ function nameEnd(s: string, i: number, bits: readonly number[], bmp: Int32Array)
 }
 
 /**
- * The common spellings of a name, decided by one native sticky regex where the name starts: ASCII
- * letters in any case (`iu` folds only `ſ` and the Kelvin sign to ASCII, as the table does), `-`,
- * `_` and the dash look-alikes, nothing skipped inside. Every match is also a match of the table
- * walk; a miss is decided by the walk.
- */
-const SIMPLE_NAME = new RegExp(
-  `(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`,
-  "iuy",
-);
-
-/**
  * Where a family name would start after the opener at `at`: past skipped code points and
  * whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
  * `closing` tells whether a slash was passed.
@@ -96,12 +84,10 @@ function nameStart(s: string, at: number): { readonly i: number; readonly closin
 
 /** Every family's reading bits one after another, and where each family's run starts. */
 const NAME_BITS = new Int32Array(FAMILY_BITS.flat());
-const NAME_STARTS = new Int32Array(
-  FAMILY_BITS.reduce<number[]>(
-    (starts, bits) => [...starts, (starts.at(-1) ?? 0) + bits.length],
-    [0],
-  ),
-);
+const NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
+for (let f = 0; f < FAMILY_BITS.length; f++) {
+  NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
+}
 
 /**
  * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):

@@ -154,37 +154,67 @@ export const UNIT_ASTRAL_CHECK = 16;
 /** {@link unitKinds} bit: U+0338, which NFC composes with `<` (and `≺`) into a look-alike opener. */
 export const UNIT_LONG_SOLIDUS = 32;
 
-let kinds: Uint8Array | undefined;
+interface UnitKinds {
+  readonly units: Uint8Array;
+  readonly pairBases: Uint32Array;
+}
 
-function buildKinds(): Uint8Array {
+let kinds: UnitKinds | undefined;
+
+// The kind bits of one reading class that a pass over code units needs.
+function kindOf(k: number): number {
+  return ((k & STRIP_BIT) !== 0 ? UNIT_STRIP : 0) | ((k & OPEN_BIT) !== 0 ? UNIT_OPEN : 0);
+}
+
+function buildKinds(): UnitKinds {
   const { bmp, astral } = tables();
-  const out = new Uint8Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) {
-    const k = bmp[c] ?? 0;
-    out[c] = ((k & STRIP_BIT) !== 0 ? UNIT_STRIP : 0) | ((k & OPEN_BIT) !== 0 ? UNIT_OPEN : 0);
-  }
-  out.fill(UNIT_HIGH, 0xd800, 0xdc00);
-  out.fill(UNIT_LOW, 0xdc00, 0xe000);
+  // High surrogates whose code points include one R3 deletes or an opener, each given a block of
+  // 1,024 kinds (one per low surrogate) after the BMP's.
+  const highs = new Set<number>();
   for (const [cp, k] of astral) {
-    if ((k & (STRIP_BIT | OPEN_BIT)) === 0) continue;
-    const high = 0xd800 + ((cp - 0x10000) >> 10);
-    out[high] = UNIT_HIGH | UNIT_ASTRAL_CHECK;
+    if (kindOf(k) !== 0) highs.add(0xd800 + ((cp - 0x10000) >> 10));
   }
-  out[0x338] = UNIT_LONG_SOLIDUS;
-  return out;
+  const units = new Uint8Array(0x10000 + highs.size * 0x400);
+  const pairBases = new Uint32Array(0x400);
+  for (let c = 0; c < 0x10000; c++) units[c] = kindOf(bmp[c] ?? 0);
+  units.fill(UNIT_HIGH, 0xd800, 0xdc00);
+  units.fill(UNIT_LOW, 0xdc00, 0xe000);
+  let base = 0x10000;
+  for (const high of [...highs].sort((x, y) => x - y)) {
+    units[high] = UNIT_HIGH | UNIT_ASTRAL_CHECK;
+    pairBases[high - 0xd800] = base;
+    base += 0x400;
+  }
+  for (const [cp, k] of astral) {
+    const at = pairBases[(cp - 0x10000) >> 10] ?? 0;
+    if (at !== 0) units[at + ((cp - 0x10000) & 0x3ff)] = kindOf(k);
+  }
+  units[0x338] = UNIT_LONG_SOLIDUS;
+  return { units, pairBases };
 }
 
 /**
- * What one pass over the code units of a text needs to know of each (64 KiB, one byte per BMP
- * code unit, built on the first call): {@link UNIT_STRIP}, {@link UNIT_OPEN}, {@link UNIT_HIGH},
- * {@link UNIT_LOW}, {@link UNIT_ASTRAL_CHECK}, {@link UNIT_LONG_SOLIDUS}, or 0 for a code unit that
- * is none of these: printable ASCII but `<`, tab, newline and most other text. So the pass costs
- * one load and one test per ordinary unit, and a byte per unit keeps the table a quarter of the
- * size of the reading classes, in the fastest caches.
+ * What one pass over the code units of a text needs to know of each (one byte per BMP code
+ * unit, 64 KiB plus 1 KiB per high surrogate in {@link pairKindBases}, built on the first call):
+ * {@link UNIT_STRIP}, {@link UNIT_OPEN}, {@link UNIT_HIGH}, {@link UNIT_LOW},
+ * {@link UNIT_ASTRAL_CHECK}, {@link UNIT_LONG_SOLIDUS}, or 0 for a code unit that is none of these:
+ * printable ASCII but `<`, tab, newline and most other text. So the pass costs one load and one
+ * test per ordinary unit, and a byte per unit keeps the table a quarter of the size of the
+ * reading classes, in the fastest caches.
  */
 export function unitKinds(): Uint8Array {
   kinds ??= buildKinds();
-  return kinds;
+  return kinds.units;
+}
+
+/**
+ * For a high surrogate `h` with {@link UNIT_ASTRAL_CHECK}, `pairKindBases()[h - 0xD800]` is where
+ * the kinds ({@link UNIT_STRIP}, {@link UNIT_OPEN}) of the code points it starts begin in
+ * {@link unitKinds}, indexed by the low surrogate less 0xDC00; 0 for any other high surrogate.
+ */
+export function pairKindBases(): Uint32Array {
+  kinds ??= buildKinds();
+  return kinds.pairBases;
 }
 
 /** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
@@ -214,8 +244,3 @@ export const LOWEST_LOOK_ALIKE_OPENER: number = Number.parseInt(
   OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0",
   16,
 );
-
-/** Regex class body (flag `u`) of `-`, `_` and the code points the confusable table reads as `-`. */
-export const DASH_CLASS: string = `\\-_${classBody(
-  CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010",
-)}`;

@@ -5,9 +5,7 @@ import {
   neutraliseScannedTags,
 } from "./neutralise-tags.ts";
 import {
-  classAt,
-  OPEN_BIT,
-  STRIP_BIT,
+  pairKindBases,
   UNIT_ASTRAL_CHECK,
   UNIT_HIGH,
   UNIT_LONG_SOLIDUS,
@@ -50,19 +48,18 @@ export function isPlainAscii(s: string): boolean {
   return !NOT_PLAIN_ASCII.test(s);
 }
 
-/** Whether the code point at offset `i` of `t` opens a tag (`<` or a look-alike). */
-function isOpenerAt(t: string, i: number): boolean {
-  return (classAt(t, i) & OPEN_BIT) !== 0;
-}
-
 /**
- * How many UTF-16 code units the code point at offset `i` of well-formed `t` takes when rule R3
- * deletes it, else 0. `kind` is its first unit's {@link unitKinds} entry.
+ * How many UTF-16 code units the code point at offset `i` (< its length) of `t` takes when rule
+ * R3 deletes it, else 0; `kinds` and `pairBases` are {@link unitKinds} and {@link pairKindBases}.
  */
-function strippedUnits(t: string, i: number, kind: number): number {
+function strippedUnitsAt(t: string, i: number, kinds: Uint8Array, pairBases: Uint32Array): number {
+  const c = t.charCodeAt(i);
+  const kind = kinds[c] ?? 0;
   if ((kind & UNIT_STRIP) !== 0) return 1;
   if ((kind & UNIT_ASTRAL_CHECK) === 0) return 0;
-  return (classAt(t, i) & STRIP_BIT) !== 0 ? 2 : 0;
+  const d = t.charCodeAt(i + 1);
+  if (!(d >= 0xdc00 && d <= 0xdfff)) return 0;
+  return ((kinds[(pairBases[c - 0xd800] ?? 0) + d - 0xdc00] ?? 0) & UNIT_STRIP) !== 0 ? 2 : 0;
 }
 
 /**
@@ -88,11 +85,13 @@ function strippedUnits(t: string, i: number, kind: number): number {
 export function cleanMixedText(s: string): CleanText {
   const t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
   const kinds = unitKinds();
+  const pairBases = pairKindBases();
   // Imported bindings are read through their module on every use; locals cost nothing.
-  const high = UNIT_HIGH;
+  const surrogate = UNIT_HIGH | UNIT_LOW;
   const low = UNIT_LOW;
+  const strip = UNIT_STRIP;
   const open = UNIT_OPEN;
-  const astralCheck = UNIT_ASTRAL_CHECK;
+  const solidus = UNIT_LONG_SOLIDUS;
   const n = t.length;
   const openers: number[] = [];
   // Where a deleted run is followed by a code unit at or above U+0300: the only places R4 can act.
@@ -101,24 +100,34 @@ export function cleanMixedText(s: string): CleanText {
   let out = "";
   let copied = 0;
   let removed = 0;
-  for (let i = 0; i < n; i++) {
-    const kind = kinds[t.charCodeAt(i)] ?? 0;
-    if (kind === 0) continue;
-    if ((kind & (high | low)) !== 0) {
+  let i = 0;
+  for (;;) {
+    // The common path, a loop of its own so that it compiles to a load and a test per unit.
+    let kind = 0;
+    for (; i < n; i++) {
+      kind = kinds[t.charCodeAt(i)] ?? 0;
+      if (kind !== 0) break;
+    }
+    if (i >= n) break;
+    let units = 1;
+    if ((kind & surrogate) !== 0) {
       const next = t.charCodeAt(i + 1);
       if ((kind & low) !== 0 || !(next >= 0xdc00 && next <= 0xdfff)) {
         // R1: a lone surrogate becomes U+FFFD, one unit for one, so no offset moves.
         out += `${t.slice(copied, i)}\uFFFD`;
         copied = i + 1;
+        i++;
         continue;
       }
+      units = 2;
+      const base = pairBases[t.charCodeAt(i) - 0xd800] ?? 0;
+      kind = base === 0 ? 0 : (kinds[base + next - 0xdc00] ?? 0);
     }
-    let units = strippedUnits(t, i, kind);
-    if (units !== 0) {
+    if ((kind & strip) !== 0) {
       // R3: cut out the whole deleted run, then note a join if R4 may act there.
       let end = i + units;
       for (;;) {
-        units = end < n ? strippedUnits(t, end, kinds[t.charCodeAt(end)] ?? 0) : 0;
+        units = end < n ? strippedUnitsAt(t, end, kinds, pairBases) : 0;
         if (units === 0) break;
         end += units;
       }
@@ -126,16 +135,16 @@ export function cleanMixedText(s: string): CleanText {
       removed += end - i;
       copied = end;
       if (end < n && t.charCodeAt(end) >= FIRST_NFC_UNSTABLE) joins.push(end - removed);
-      i = end - 1;
+      i = end;
       continue;
     }
-    if ((kind & open) !== 0 || ((kind & astralCheck) !== 0 && isOpenerAt(t, i))) {
+    if ((kind & open) !== 0) {
       openers.push(i - removed);
       if (t.charCodeAt(i) !== LT) lookAlikes = true;
-    } else if ((kind & UNIT_LONG_SOLIDUS) !== 0) {
+    } else if ((kind & solidus) !== 0) {
       lookAlikes = true;
     }
-    if ((kind & high) !== 0) i++;
+    i += units;
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
   if (joins.length === 0) return { text: stripped, openers, lookAlikes };
