@@ -102,7 +102,8 @@ export function isFamilyTagAt(s: string, at: number): boolean {
   const pair = PAIR_BIT;
   const bmp = bmpClasses();
   const n = s.length;
-  let i = at + unitsAt(s, at);
+  // An opener that starts with a high surrogate is U+1D236, a pair (a lone one opens nothing).
+  let i = at + ((s.charCodeAt(at) & 0xfc00) === 0xd800 ? 2 : 1);
   let closing = false;
   let c = 0;
   let units = 1;
