@@ -161,33 +161,35 @@ interface UnitKinds {
 
 let kinds: UnitKinds | undefined;
 
-// The kind bits of one reading class that a pass over code units needs.
-function kindOf(k: number): number {
-  return ((k & STRIP_BIT) !== 0 ? UNIT_STRIP : 0) | ((k & OPEN_BIT) !== 0 ? UNIT_OPEN : 0);
-}
-
+// Built from the generated lists, not from the class table, so that text without an opener never
+// needs the class table at all.
 function buildKinds(): UnitKinds {
-  const { bmp, astral } = tables();
-  // High surrogates whose code points include one R3 deletes or an opener, each given a block of
-  // 1,024 kinds (one per low surrogate) after the BMP's.
-  const highs = new Set<number>();
-  for (const [cp, k] of astral) {
-    if (kindOf(k) !== 0) highs.add(0xd800 + ((cp - 0x10000) >> 10));
-  }
-  const units = new Uint8Array(0x10000 + highs.size * 0x400);
-  const pairBases = new Uint32Array(0x400);
-  for (let c = 0; c < 0x10000; c++) units[c] = kindOf(bmp[c] ?? 0);
+  const astral: [number, number][] = [];
+  const units0 = new Uint8Array(0x10000);
+  const add = (cp: number, kind: number): void => {
+    if (cp < 0x10000) units0[cp] = (units0[cp] ?? 0) | kind;
+    else astral.push([cp, kind]);
+  };
+  forEachCodePoint(STRIP_RANGES, (cp) => add(cp, UNIT_STRIP));
+  forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, UNIT_OPEN));
+  add(0x3c, UNIT_OPEN);
+  // High surrogates that start a deleted or opening code point, each given a block of 1,024 kinds
+  // (one per low surrogate) after the BMP's.
+  const highs = [...new Set(astral.map(([cp]) => 0xd800 + ((cp - 0x10000) >> 10)))].sort(
+    (x, y) => x - y,
+  );
+  const units = new Uint8Array(0x10000 + highs.length * 0x400);
+  units.set(units0);
   units.fill(UNIT_HIGH, 0xd800, 0xdc00);
   units.fill(UNIT_LOW, 0xdc00, 0xe000);
-  let base = 0x10000;
-  for (const high of [...highs].sort((x, y) => x - y)) {
+  const pairBases = new Uint32Array(0x400);
+  highs.forEach((high, k) => {
     units[high] = UNIT_HIGH | UNIT_ASTRAL_CHECK;
-    pairBases[high - 0xd800] = base;
-    base += 0x400;
-  }
-  for (const [cp, k] of astral) {
-    const at = pairBases[(cp - 0x10000) >> 10] ?? 0;
-    if (at !== 0) units[at + ((cp - 0x10000) & 0x3ff)] = kindOf(k);
+    pairBases[high - 0xd800] = 0x10000 + k * 0x400;
+  });
+  for (const [cp, kind] of astral) {
+    const at = (pairBases[(cp - 0x10000) >> 10] ?? 0) + ((cp - 0x10000) & 0x3ff);
+    units[at] = (units[at] ?? 0) | kind;
   }
   units[0x338] = UNIT_LONG_SOLIDUS;
   return { units, pairBases };

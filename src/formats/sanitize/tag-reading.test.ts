@@ -18,7 +18,18 @@ import {
   sanitizeName,
   sanitizeSummary,
 } from "./index.ts";
-import { readingClass, SKIP_BIT, STRIP_BIT } from "./reading-classes.ts";
+import {
+  OPEN_BIT,
+  pairKindBases,
+  readingClass,
+  SKIP_BIT,
+  STRIP_BIT,
+  UNIT_ASTRAL_CHECK,
+  UNIT_LONG_SOLIDUS,
+  UNIT_OPEN,
+  UNIT_STRIP,
+  unitKinds,
+} from "./reading-classes.ts";
 import {
   CLOSE_LOOK_ALIKES,
   OPEN_LOOK_ALIKES,
@@ -77,6 +88,27 @@ describe("the generated tag-reading table", () => {
       if (((readingClass(cp) & STRIP_BIT) !== 0) !== stripped.test(c)) differ.push(cp);
     }
     expect(differ).toEqual([]);
+  });
+
+  test("R3's byte-per-unit kinds agree with the reading classes on every code point", () => {
+    const units = unitKinds();
+    const bases = pairKindBases();
+    const differ: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      let kind = units[cp] ?? 0;
+      if (cp > 0xffff) {
+        const high = 0xd800 + ((cp - 0x10000) >> 10);
+        const base = bases[high - 0xd800] ?? 0;
+        kind = base === 0 ? 0 : (units[base + ((cp - 0x10000) & 0x3ff)] ?? 0);
+        if (((units[high] ?? 0) & UNIT_ASTRAL_CHECK) === 0 && base !== 0) differ.push(cp);
+      }
+      const k = readingClass(cp);
+      if (((kind & UNIT_STRIP) !== 0) !== ((k & STRIP_BIT) !== 0)) differ.push(cp);
+      if (((kind & UNIT_OPEN) !== 0) !== ((k & OPEN_BIT) !== 0)) differ.push(cp);
+    }
+    expect(differ).toEqual([]);
+    expect(units[0x338]).toBe(UNIT_LONG_SOLIDUS);
   });
 
   test("NFC makes a look-alike of `<` only from one, or from a `<`-like base and U+0338", () => {
