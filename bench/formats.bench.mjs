@@ -593,13 +593,15 @@ const sideLabels = builds.flatMap((b) => [
   `${b.label} neutralizePeerBody`,
 ]);
 console.log(`side by side, x NFC of the same input (median of ${SIDE_BY_SIDE_ROUNDS} rounds)`);
-console.log(
-  ["input".padEnd(24), "NFC ns/op".padStart(10), ...sideLabels.map((l) => l.padStart(28))].join(
-    " ",
-  ),
-);
+const width = Math.max(...sideLabels.map((l) => l.length)) + 1;
+const header2 = [
+  "input".padEnd(24),
+  "NFC ns/op".padStart(10),
+  ...sideLabels.map((l) => l.padStart(width)),
+];
+console.log(header2.join(" "));
 for (const e of sideBySide) {
-  const cells = sideLabels.map((l) => `${e[l].ratioToNfc.toFixed(2)}x`.padStart(28));
+  const cells = sideLabels.map((l) => `${e[l].ratioToNfc.toFixed(2)}x`.padStart(width));
   console.log([e.input.padEnd(24), e.nfcNsPerOp.toFixed(0).padStart(10), ...cells].join(" "));
 }
 console.log("");
