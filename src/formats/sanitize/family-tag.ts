@@ -95,7 +95,7 @@ for (let f = 0; f < FAMILY_BITS.length; f++) {
  * and no allocation on the common path, since it runs once per opener of every sanitised text.
  */
 export function isFamilyTagAt(s: string, at: number): boolean {
-  // Imported bindings are read through their module on every use; locals cost nothing.
+  // Imported bindings are loaded from their module at every use; locals stay in registers.
   const skip = SKIP_BIT;
   const skipOrSpace = SKIP_BIT | SPACE_BIT;
   const slash = SLASH_BIT;

@@ -86,7 +86,7 @@ export function cleanMixedText(s: string): CleanText {
   const t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
   const kinds = unitKinds();
   const pairBases = pairKindBases();
-  // Imported bindings are read through their module on every use; locals cost nothing.
+  // Imported bindings are loaded from their module at every use; locals stay in registers.
   const surrogate = UNIT_HIGH | UNIT_LOW;
   const low = UNIT_LOW;
   const strip = UNIT_STRIP;
