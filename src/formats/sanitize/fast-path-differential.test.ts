@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
-import { MAX_BODY_BYTES, neutraliseTags, sanitize, sanitizeBody } from "./index.ts";
+import {
+  MAX_BODY_BYTES,
+  neutraliseTags,
+  sanitize,
+  sanitizeBody,
+  TRUNCATION_MARKER,
+  truncateBytes,
+} from "./index.ts";
 import { OPEN_LOOK_ALIKES, SLASH_LOOK_ALIKES } from "./tag-reading-table.ts";
 import { hostileText } from "./testdata/hostile-text.ts";
 import { INVISIBLES, lookAlikeTag, ordinaryText } from "./testdata/look-alike-text.ts";
@@ -169,6 +176,57 @@ describe("fast paths against the literal reference", () => {
         expect(sanitize(s)).toBe(referenceSanitize(s));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("edges of the one pass", () => {
+  test.each([
+    "",
+    "\uD800",
+    "\uDC00\uD800",
+    "a\uDBFF",
+    "\uDB40",
+    "\uDB40\u200B",
+    "\uDB40\uDC41\uDB40",
+    "\u200B",
+    "\u{E0001}\u{E0041}\u200B\u00AD",
+    "a\u200B\uD800\u0301",
+    "n\u200D\u0303\u200D",
+    "<\u200D\u0338channel",
+    "\u{1D236}\u{E0100}channel",
+    "\u{1D236}\u{E0041}channel\uD800",
+    "\uFF1C\uDC00channel",
+    "<\u034F",
+    `${"\u00E9".repeat(3)}${"<".repeat(40)}channel`,
+  ])("sanitize(%j) equals the literal pipeline", (s) => {
+    expect(sanitize(s)).toBe(referenceSanitize(s));
+    expect(sanitizeBody(s)).toBe(referenceBody(s));
+  });
+
+  test("truncateBytes cuts any string, lone surrogates included, where the literal rule does", () => {
+    const unit = fc.constantFrom("a", "\u00E9", "\u20AC", "\u{1F600}", "\uD800", "\uDC00", "<");
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 60 }),
+        fc.integer({ min: 0, max: 120 }),
+        (units, limit) => {
+          const s = units.join("");
+          const encoder = new TextEncoder();
+          let expected = s;
+          if (encoder.encode(s).length > limit) {
+            const budget = Math.max(limit - TRUNCATION_MARKER.length, 0);
+            let kept = "";
+            for (const c of s) {
+              if (encoder.encode(kept + c).length > budget) break;
+              kept += c;
+            }
+            expected = kept + TRUNCATION_MARKER;
+          }
+          expect(truncateBytes(s, limit)).toBe(expected);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });
