@@ -27,6 +27,10 @@ const SLOW = [
   "src/harness/watcher/watcher-heartbeat.test.ts",
   "src/harness/watcher/watcher-policy.test.ts",
   "src/harness/watcher/watcher-redrive.test.ts",
+  "test/cli-demo.test.ts",
+  "test/cli-doctor-tls.test.ts",
+  "test/cli-help.test.ts",
+  "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
@@ -35,6 +39,11 @@ const SLOW = [
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
+  "test/serve-backup.test.ts",
+  "test/serve-metrics.test.ts",
+  "test/serve-operator.test.ts",
+  "test/serve-tls.test.ts",
+  "test/sqlite-schema-upgrade.test.ts",
 ];
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];

@@ -2,14 +2,14 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { parseArgs } from "node:util";
-import { homedir } from "node:os";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { homedir } from "node:os";
 import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 
 // \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -112,31 +112,539 @@ var init_cli_io = __esmMin((() => {
 	};
 }));
 
+// src/local-files/local-write-result.ts
+/** A failed {@link LocalWriteResult}. */
+function writeFailed(reason) {
+	return {
+		ok: false,
+		reason
+	};
+}
+var WRITTEN;
+var init_local_write_result = __esmMin((() => {
+	WRITTEN = { ok: true };
+}));
+
+// src/local-files/temp-file.ts
+/** Bytes of `data` (a string as UTF-8). */
+function bytesOf(data) {
+	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+/** Writes all of `bytes` at the descriptor's position (a short write continues). */
+function writeAll(fd, bytes) {
+	let offset = 0;
+	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+/** Removes `path`, ignoring every failure (it may never have been created). */
+function removeQuietly(path) {
+	try {
+		rmSync(path, { force: true });
+	} catch {}
+}
+/**
+* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
+* file system): created exclusively without following a link, 0600 from the first moment, then
+* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
+* full and fsynced. On failure nothing is left behind.
+*/
+function writeTempFile(path, bytes, mode) {
+	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+	let fd;
+	try {
+		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	let failure;
+	try {
+		if (mode !== void 0) fchmodSync(fd, mode);
+		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
+		if (failure === void 0) {
+			writeAll(fd, bytes);
+			fsyncSync(fd);
+		}
+	} catch {
+		failure = "io_error";
+	}
+	try {
+		closeSync(fd);
+	} catch {
+		failure ??= "io_error";
+	}
+	if (failure !== void 0) {
+		removeQuietly(temp);
+		return {
+			ok: false,
+			reason: failure
+		};
+	}
+	return {
+		ok: true,
+		temp
+	};
+}
+var PRIVATE_FILE_MODE;
+var init_temp_file = __esmMin((() => {
+	PRIVATE_FILE_MODE = 384;
+}));
+
+// src/local-files/append-file.ts
+/**
+* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
+* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
+* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+* append text, use {@link appendPrivateFile}. Never throws.
+*
+* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
+*/
+function openAppendFile(path) {
+	let fd;
+	try {
+		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	try {
+		if (fstatSync(fd).isFile()) return {
+			ok: true,
+			fd
+		};
+	} catch {}
+	closeSync(fd);
+	return {
+		ok: false,
+		reason: "io_error"
+	};
+}
+/**
+* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
+* a group or other bit private again (0600), on the open descriptor. Never throws.
+*
+* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
+*/
+function appendPrivateFile(path, data) {
+	const opened = openAppendFile(path);
+	if (!opened.ok) return opened;
+	try {
+		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
+		writeAll(opened.fd, bytesOf(data));
+		return WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	} finally {
+		closeSync(opened.fd);
+	}
+}
+var init_append_file = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/create-file-exclusive.ts
+/**
+* Creates `path` with complete content, never replacing anything there: the content goes to a
+* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
+* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
+* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
+* wins and no reader ever sees a half-written file. `exists` when something is already there.
+* The temporary is always removed. Never throws.
+*
+* @example createFileExclusive(layout.watcher("4242"), text).ok
+*/
+function createFileExclusive(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		linkSync(written.temp, path);
+		return WRITTEN;
+	} catch (error) {
+		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
+	} finally {
+		removeQuietly(written.temp);
+	}
+}
+var init_create_file_exclusive = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/entry-exists.ts
+/**
+* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
+* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
+* Never throws.
+*
+* @example entryExists("/home/dana/src/api/.git") === true
+*/
+function entryExists(path) {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+var init_entry_exists = __esmMin((() => {}));
+
+// src/local-files/open-local-file.ts
+/**
+* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
+* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
+* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
+* between check and read), in this order: a regular file, the owner and owner-only mode when
+* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
+* Never throws.
+*
+* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
+*/
+function openLocalFile(path, checks = {}) {
+	const follow = checks.followSymlink === true;
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
+	} catch (error) {
+		const code = error.code;
+		if (code === "ENOENT" || code === "ENOTDIR") return {
+			ok: false,
+			reason: "missing"
+		};
+		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
+			ok: false,
+			reason: "symlink"
+		};
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	}
+	const refusal = checkOpen(fd, checks);
+	if (typeof refusal === "string") {
+		closeSync(fd);
+		return {
+			ok: false,
+			reason: refusal
+		};
+	}
+	return {
+		ok: true,
+		fd,
+		stats: refusal
+	};
+}
+function checkOpen(fd, checks) {
+	let stats;
+	try {
+		stats = fstatSync(fd);
+	} catch {
+		return "unreadable";
+	}
+	if (!stats.isFile()) return "not_regular";
+	if (checks.privateTo !== void 0) {
+		if (stats.uid !== checks.privateTo) return "not_owned";
+		if ((stats.mode & 63) !== 0) return "not_private";
+	}
+	const same = checks.sameAs;
+	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
+	return stats;
+}
+var init_open_local_file = __esmMin((() => {}));
+
+// src/local-files/package-version.ts
+/**
+* Brigade's version: `package.json`'s `version`, the one every part reports (`brigade --version`,
+* the plugin's bundle, `brigade serve`'s start-up line, `brigade doctor`). The plugin's bundle has
+* it embedded at bundle time; the `tsc` build and the sources read the repository's `package.json`
+* two folders above this module, once. `"unknown"` when that file cannot be read or names no
+* version of the usual shape (a broken install). `brigade serve` reports the same. Never throws.
+*
+* @example brigadeVersion() // "0.1.0"
+*/
+function brigadeVersion() {
+	return "0.1.0";
+}
+var init_package_version = __esmMin((() => {}));
+
+// src/local-files/private-folder.ts
+function isLoose(path) {
+	return (statSync(path).mode & 63) !== 0;
+}
+/**
+* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
+* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
+* `io_error` when it cannot be created or examined. Never throws.
+*
+* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
+*/
+function ensurePrivateFolder(path) {
+	try {
+		mkdirSync(path, {
+			recursive: true,
+			mode: 448
+		});
+		if (isLoose(path)) chmodSync(path, 448);
+	} catch {
+		return writeFailed("io_error");
+	}
+	try {
+		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	}
+}
+/**
+* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
+* folder on the way below the root stays open to others (`folder` outside `root` is made private
+* on its own). Stops at the first failure. Never throws.
+*
+* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
+*/
+function ensurePrivateFolders(root, folder) {
+	const top = ensurePrivateFolder(root);
+	if (!top.ok) return top;
+	const rest = relative(root, folder);
+	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
+	let current = root;
+	for (const part of rest.split(sep)) {
+		current = join(current, part);
+		const made = ensurePrivateFolder(current);
+		if (!made.ok) return made;
+	}
+	return WRITTEN;
+}
+var PRIVATE_FOLDER_MODE;
+var init_private_folder = __esmMin((() => {
+	init_local_write_result();
+	PRIVATE_FOLDER_MODE = 448;
+}));
+
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+/**
+* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
+* ownership check against it refuses rather than passes). The default of every `uid` option.
+*
+* @example const uid = options.uid ?? currentUid();
+*/
+function currentUid() {
+	return process.getuid?.() ?? -1;
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
+// src/local-files/read-local-file.ts
+/**
+* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
+* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
+* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
+* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
+* larger file gives its last `maxBytes` bytes. Never throws.
+*
+* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
+*/
+function readLocalFile(path, options) {
+	const opened = openLocalFile(path, options);
+	if (!opened.ok) return opened;
+	const { fd, stats } = opened;
+	const max = options.maxBytes;
+	const tail = options.tail === true;
+	try {
+		let position = 0;
+		if (stats.size > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			position = stats.size - max;
+		}
+		const buffer = Buffer.alloc(max + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
+			if (n === 0) break;
+			length += n;
+		}
+		if (length > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			return {
+				ok: true,
+				bytes: buffer.subarray(length - max, length)
+			};
+		}
+		return {
+			ok: true,
+			bytes: buffer.subarray(0, length)
+		};
+	} catch {
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	} finally {
+		closeSync(fd);
+	}
+}
+var init_read_local_file = __esmMin((() => {
+	init_open_local_file();
+}));
+
+// src/local-files/write-file-atomic.ts
+/**
+* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
+* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
+* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
+* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
+* the temporary is removed and `path` is unchanged. Never throws.
+*
+* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
+*/
+function writeFileAtomic(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		if (options.unchanged !== void 0 && !options.unchanged()) {
+			removeQuietly(written.temp);
+			return writeFailed("changed_meanwhile");
+		}
+		renameSync(written.temp, path);
+		return WRITTEN;
+	} catch {
+		removeQuietly(written.temp);
+		return writeFailed("io_error");
+	}
+}
+var init_write_file_atomic = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/index.ts
+var init_local_files = __esmMin((() => {
+	init_append_file();
+	init_create_file_exclusive();
+	init_entry_exists();
+	init_local_write_result();
+	init_open_local_file();
+	init_package_version();
+	init_private_folder();
+	init_private_to_this_user();
+	init_read_local_file();
+	init_temp_file();
+	init_write_file_atomic();
+}));
+
+// src/cli/nearest-name.ts
+/**
+* The edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of two
+* neighbours, one each), by UTF-16 code unit: command names are ASCII.
+*
+* @example editDistance("sned", "send") === 1
+*/
+function editDistance(a, b) {
+	const rows = [];
+	for (let i = 0; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++) {
+			if (i === 0) {
+				row.push(j);
+				continue;
+			}
+			const above = rows[i - 1] ?? [];
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+			row.push(best);
+		}
+		rows.push(row);
+	}
+	return rows[a.length]?.[b.length] ?? 0;
+}
+/**
+* The known name nearest to `typed`, when it is near enough to be what the person meant: within
+* two edits (one for names of up to four characters), or a name `typed` is a prefix of (at least
+* two characters). Ties go to the earlier name of `known`. `undefined` when nothing is near, and
+* for input over 64 characters (nobody mistypes that much; the work stays small).
+*
+* @example nearestName("sesions", ["send", "sessions"]) === "sessions"
+*/
+function nearestName(typed, known) {
+	if (typed.length === 0 || typed.length > 64) return void 0;
+	const lower = typed.toLowerCase();
+	let best;
+	for (const name of known) {
+		const distance = editDistance(lower, name);
+		if (distance <= (name.length <= 4 ? 1 : 2) && (best === void 0 || distance < best.distance)) best = {
+			name,
+			distance
+		};
+	}
+	if (best !== void 0) return best.name;
+	if (lower.length >= 2) return known.find((name) => name.startsWith(lower));
+}
+var init_nearest_name = __esmMin((() => {}));
+
 // src/cli/command-table.ts
+init_local_files();
 init_cli_io();
+init_nearest_name();
 function usage(table) {
 	return [
 		"usage: brigade <command> [options]",
+		"",
+		"A command's own help: \"brigade <command> --help\". The version: \"brigade --version\".",
 		"",
 		"commands:",
 		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
 		""
 	].join("\n");
 }
+/** The words that ask for the version instead of a command. */
+const VERSION_WORDS = [
+	"--version",
+	"-V",
+	"version"
+];
 /**
 * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
 * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
-* here), 1 an internal error (the error's class name only, never its message).
+* here), 1 an internal error (the error's class name only, never its message). `--version`
+* (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+* `<command> --help`; an unknown command is refused with the nearest known name when one is near
+* (the typed text is never repeated: it may be hostile).
 */
 async function dispatchCommand(table, argv, io) {
-	const [name, ...rest] = argv;
+	const [first, ...afterFirst] = argv;
+	if (first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+		io.stdout(`brigade ${brigadeVersion()}\n`);
+		return 0;
+	}
+	const helpFor = first === "help" && afterFirst.length === 1 ? afterFirst[0] : void 0;
+	const [name, ...rest] = helpFor === void 0 ? argv : [helpFor, "--help"];
 	if (name === void 0 || name === "help" || name === "--help" || name === "-h") {
 		(name === void 0 ? io.stderr : io.stdout)(usage(table));
 		return name === void 0 ? 2 : 0;
 	}
 	const command = Object.hasOwn(table, name) ? table[name] : void 0;
 	if (command === void 0) {
-		io.stderr(`brigade: unknown command (run "brigade help")\n`);
+		const near = nearestName(name, Object.keys(table));
+		io.stderr(near === void 0 ? `brigade: unknown command (run "brigade help")\n` : `brigade: unknown command; did you mean "brigade ${near}"? (run "brigade help")\n`);
 		return 2;
 	}
 	try {
@@ -3536,428 +4044,6 @@ function registryFolder(env) {
 }
 var init_config_dir = __esmMin((() => {}));
 
-// src/local-files/local-write-result.ts
-/** A failed {@link LocalWriteResult}. */
-function writeFailed(reason) {
-	return {
-		ok: false,
-		reason
-	};
-}
-var WRITTEN;
-var init_local_write_result = __esmMin((() => {
-	WRITTEN = { ok: true };
-}));
-
-// src/local-files/temp-file.ts
-/** Bytes of `data` (a string as UTF-8). */
-function bytesOf(data) {
-	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
-}
-/** Writes all of `bytes` at the descriptor's position (a short write continues). */
-function writeAll(fd, bytes) {
-	let offset = 0;
-	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-}
-/** Removes `path`, ignoring every failure (it may never have been created). */
-function removeQuietly(path) {
-	try {
-		rmSync(path, { force: true });
-	} catch {}
-}
-/**
-* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
-* file system): created exclusively without following a link, 0600 from the first moment, then
-* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
-* full and fsynced. On failure nothing is left behind.
-*/
-function writeTempFile(path, bytes, mode) {
-	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-	let fd;
-	try {
-		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	} catch {
-		return {
-			ok: false,
-			reason: "io_error"
-		};
-	}
-	let failure;
-	try {
-		if (mode !== void 0) fchmodSync(fd, mode);
-		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
-		if (failure === void 0) {
-			writeAll(fd, bytes);
-			fsyncSync(fd);
-		}
-	} catch {
-		failure = "io_error";
-	}
-	try {
-		closeSync(fd);
-	} catch {
-		failure ??= "io_error";
-	}
-	if (failure !== void 0) {
-		removeQuietly(temp);
-		return {
-			ok: false,
-			reason: failure
-		};
-	}
-	return {
-		ok: true,
-		temp
-	};
-}
-var PRIVATE_FILE_MODE;
-var init_temp_file = __esmMin((() => {
-	PRIVATE_FILE_MODE = 384;
-}));
-
-// src/local-files/append-file.ts
-/**
-* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
-* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
-* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
-* append text, use {@link appendPrivateFile}. Never throws.
-*
-* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
-*/
-function openAppendFile(path) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
-	} catch {
-		return {
-			ok: false,
-			reason: "io_error"
-		};
-	}
-	try {
-		if (fstatSync(fd).isFile()) return {
-			ok: true,
-			fd
-		};
-	} catch {}
-	closeSync(fd);
-	return {
-		ok: false,
-		reason: "io_error"
-	};
-}
-/**
-* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
-* a group or other bit private again (0600), on the open descriptor. Never throws.
-*
-* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
-*/
-function appendPrivateFile(path, data) {
-	const opened = openAppendFile(path);
-	if (!opened.ok) return opened;
-	try {
-		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
-		writeAll(opened.fd, bytesOf(data));
-		return WRITTEN;
-	} catch {
-		return writeFailed("io_error");
-	} finally {
-		closeSync(opened.fd);
-	}
-}
-var init_append_file = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/create-file-exclusive.ts
-/**
-* Creates `path` with complete content, never replacing anything there: the content goes to a
-* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
-* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
-* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
-* wins and no reader ever sees a half-written file. `exists` when something is already there.
-* The temporary is always removed. Never throws.
-*
-* @example createFileExclusive(layout.watcher("4242"), text).ok
-*/
-function createFileExclusive(path, data, options = {}) {
-	const written = writeTempFile(path, bytesOf(data), options.mode);
-	if (!written.ok) return written;
-	try {
-		linkSync(written.temp, path);
-		return WRITTEN;
-	} catch (error) {
-		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
-	} finally {
-		removeQuietly(written.temp);
-	}
-}
-var init_create_file_exclusive = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/entry-exists.ts
-/**
-* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
-* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
-* Never throws.
-*
-* @example entryExists("/home/dana/src/api/.git") === true
-*/
-function entryExists(path) {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
-var init_entry_exists = __esmMin((() => {}));
-
-// src/local-files/open-local-file.ts
-/**
-* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
-* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
-* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
-* between check and read), in this order: a regular file, the owner and owner-only mode when
-* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
-* Never throws.
-*
-* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
-*/
-function openLocalFile(path, checks = {}) {
-	const follow = checks.followSymlink === true;
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return {
-			ok: false,
-			reason: "missing"
-		};
-		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
-			ok: false,
-			reason: "symlink"
-		};
-		return {
-			ok: false,
-			reason: "unreadable"
-		};
-	}
-	const refusal = checkOpen(fd, checks);
-	if (typeof refusal === "string") {
-		closeSync(fd);
-		return {
-			ok: false,
-			reason: refusal
-		};
-	}
-	return {
-		ok: true,
-		fd,
-		stats: refusal
-	};
-}
-function checkOpen(fd, checks) {
-	let stats;
-	try {
-		stats = fstatSync(fd);
-	} catch {
-		return "unreadable";
-	}
-	if (!stats.isFile()) return "not_regular";
-	if (checks.privateTo !== void 0) {
-		if (stats.uid !== checks.privateTo) return "not_owned";
-		if ((stats.mode & 63) !== 0) return "not_private";
-	}
-	const same = checks.sameAs;
-	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
-	return stats;
-}
-var init_open_local_file = __esmMin((() => {}));
-
-// src/local-files/private-folder.ts
-function isLoose(path) {
-	return (statSync(path).mode & 63) !== 0;
-}
-/**
-* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
-* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
-* `io_error` when it cannot be created or examined. Never throws.
-*
-* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
-*/
-function ensurePrivateFolder(path) {
-	try {
-		mkdirSync(path, {
-			recursive: true,
-			mode: 448
-		});
-		if (isLoose(path)) chmodSync(path, 448);
-	} catch {
-		return writeFailed("io_error");
-	}
-	try {
-		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
-	} catch {
-		return writeFailed("io_error");
-	}
-}
-/**
-* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
-* folder on the way below the root stays open to others (`folder` outside `root` is made private
-* on its own). Stops at the first failure. Never throws.
-*
-* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
-*/
-function ensurePrivateFolders(root, folder) {
-	const top = ensurePrivateFolder(root);
-	if (!top.ok) return top;
-	const rest = relative(root, folder);
-	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
-	let current = root;
-	for (const part of rest.split(sep)) {
-		current = join(current, part);
-		const made = ensurePrivateFolder(current);
-		if (!made.ok) return made;
-	}
-	return WRITTEN;
-}
-var PRIVATE_FOLDER_MODE;
-var init_private_folder = __esmMin((() => {
-	init_local_write_result();
-	PRIVATE_FOLDER_MODE = 448;
-}));
-
-// src/local-files/private-to-this-user.ts
-/**
-* The `privateTo` check for a file this process's user must own with an owner-only mode:
-* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
-* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
-*
-* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
-*/
-function privateToThisUser() {
-	const uid = process.getuid?.();
-	return uid === void 0 ? {} : { privateTo: uid };
-}
-/**
-* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
-* ownership check against it refuses rather than passes). The default of every `uid` option.
-*
-* @example const uid = options.uid ?? currentUid();
-*/
-function currentUid() {
-	return process.getuid?.() ?? -1;
-}
-var init_private_to_this_user = __esmMin((() => {}));
-
-// src/local-files/read-local-file.ts
-/**
-* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
-* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
-* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
-* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
-* larger file gives its last `maxBytes` bytes. Never throws.
-*
-* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
-*/
-function readLocalFile(path, options) {
-	const opened = openLocalFile(path, options);
-	if (!opened.ok) return opened;
-	const { fd, stats } = opened;
-	const max = options.maxBytes;
-	const tail = options.tail === true;
-	try {
-		let position = 0;
-		if (stats.size > max) {
-			if (!tail) return {
-				ok: false,
-				reason: "too_large"
-			};
-			position = stats.size - max;
-		}
-		const buffer = Buffer.alloc(max + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > max) {
-			if (!tail) return {
-				ok: false,
-				reason: "too_large"
-			};
-			return {
-				ok: true,
-				bytes: buffer.subarray(length - max, length)
-			};
-		}
-		return {
-			ok: true,
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return {
-			ok: false,
-			reason: "unreadable"
-		};
-	} finally {
-		closeSync(fd);
-	}
-}
-var init_read_local_file = __esmMin((() => {
-	init_open_local_file();
-}));
-
-// src/local-files/write-file-atomic.ts
-/**
-* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
-* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
-* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
-* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
-* the temporary is removed and `path` is unchanged. Never throws.
-*
-* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
-*/
-function writeFileAtomic(path, data, options = {}) {
-	const written = writeTempFile(path, bytesOf(data), options.mode);
-	if (!written.ok) return written;
-	try {
-		if (options.unchanged !== void 0 && !options.unchanged()) {
-			removeQuietly(written.temp);
-			return writeFailed("changed_meanwhile");
-		}
-		renameSync(written.temp, path);
-		return WRITTEN;
-	} catch {
-		removeQuietly(written.temp);
-		return writeFailed("io_error");
-	}
-}
-var init_write_file_atomic = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/index.ts
-var init_local_files = __esmMin((() => {
-	init_append_file();
-	init_create_file_exclusive();
-	init_entry_exists();
-	init_local_write_result();
-	init_open_local_file();
-	init_private_folder();
-	init_private_to_this_user();
-	init_read_local_file();
-	init_temp_file();
-	init_write_file_atomic();
-}));
-
 // src/harness/claude-code/display-name.ts
 /**
 * The session name a hook registers (docs/spec/claude-code.md §5), the first non-empty of, each
@@ -6437,27 +6523,93 @@ function executableRealpath(path) {
 	}
 }
 /**
+* The first executable regular file `brigade` in an absolute entry of `pathValue`, in order, as a
+* shell finds it: where it was found and its real path. Relative and empty entries are skipped.
+* `undefined` when there is none. Never throws.
+*
+* @example firstBrigadeOnPath("/home/dana/.local/bin:/usr/bin")?.realpath
+*/
+function firstBrigadeOnPath(pathValue) {
+	for (const entry of pathValue.split(delimiter)) {
+		if (entry === "" || !isAbsolute(entry)) continue;
+		const found = join(entry, "brigade");
+		const real = executableRealpath(found);
+		if (real !== void 0) return {
+			found,
+			realpath: real
+		};
+	}
+}
+/**
+* The Brigade version a `brigade` executable (given by its real path) belongs to: `version` of the
+* first manifest beside it whose `name` is `brigade` — a checkout's `package.json` one or two
+* folders up, or a plugin copy's `.claude-plugin/plugin.json`. `unknown` when none is found or
+* its version has an unexpected shape (the text reaches a model). Reads at most 64 KiB per file;
+* never throws.
+*
+* @example brigadeVersionBeside("/home/dana/src/brigade/bin/brigade") // "0.1.0"
+*/
+function brigadeVersionBeside(executable) {
+	for (const parts of MANIFESTS_BESIDE) {
+		const read = readLocalFile(join(dirname(executable), ...parts), {
+			maxBytes: 65536,
+			followSymlink: true
+		});
+		if (!read.ok) continue;
+		try {
+			const parsed = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+			if (typeof parsed !== "object" || parsed === null) continue;
+			if (!("name" in parsed) || parsed.name !== "brigade" || !("version" in parsed)) continue;
+			const version = parsed.version;
+			return typeof version === "string" && VERSION_SHAPE.test(version) ? version : "unknown";
+		} catch {}
+	}
+	return "unknown";
+}
+/**
 * Whether another `brigade` would run instead of the plugin's in the Bash tool
 * (docs/spec/claude-code.md §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that
 * PATH, so the first executable regular file `brigade` found in a `pathValue` entry (absolute
-* entries only, in order) shadows ours unless its realpath is the realpath of
-* `<pluginRoot>/bin/brigade`. False when no such file is found, or when `pluginRoot` is not
+* entries only, in order) runs instead of ours. That is no shadow when its realpath is the realpath
+* of `<pluginRoot>/bin/brigade`, nor when it is the same version of Brigade (`ourVersion`): a
+* person's CLI installed from a checkout of that version runs the same commands
+* (docs/45-plugin.md). Not shadowed either when no such file is found, or when `pluginRoot` is not
 * absolute or its `bin/brigade` cannot be resolved (nothing to compare with). Never throws.
 *
-* @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
+* @example findBrigadeShadow("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0", "0.1.0")
 */
-function isBrigadeShadowed(pathValue, pluginRoot) {
-	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return false;
+function findBrigadeShadow(pathValue, pluginRoot, ourVersion) {
+	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return { shadowed: false };
 	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
-	if (ours === void 0) return false;
-	for (const entry of pathValue.split(delimiter)) {
-		if (entry === "" || !isAbsolute(entry)) continue;
-		const found = executableRealpath(join(entry, "brigade"));
-		if (found !== void 0) return found !== ours;
-	}
-	return false;
+	if (ours === void 0) return { shadowed: false };
+	const first = firstBrigadeOnPath(pathValue);
+	if (first === void 0 || first.realpath === ours) return { shadowed: false };
+	const theirs = brigadeVersionBeside(first.realpath);
+	if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
+	return {
+		shadowed: true,
+		theirs,
+		ours: ourVersion
+	};
 }
-var init_path_shadowing = __esmMin((() => {}));
+var VERSION_SHAPE, MANIFESTS_BESIDE;
+var init_path_shadowing = __esmMin((() => {
+	init_local_files();
+	VERSION_SHAPE = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+	MANIFESTS_BESIDE = [
+		["..", "package.json"],
+		[
+			"..",
+			"..",
+			"package.json"
+		],
+		[
+			"..",
+			".claude-plugin",
+			"plugin.json"
+		]
+	];
+}));
 
 // src/harness/claude-code/post-to-inbox.ts
 /**
@@ -11271,12 +11423,23 @@ var init_watcher = __esmMin((() => {
 
 // src/cli/watch-command.ts
 var watch_command_exports = /* @__PURE__ */ __exportAll({ runWatch: () => runWatch });
-var runWatch;
+var WATCH_HELP, runWatch;
 var init_watch_command = __esmMin((() => {
 	init_claude_code();
 	init_watcher();
 	init_cli_io();
+	WATCH_HELP = `usage: brigade watch --claude-pid <pid>
+
+The message watcher of one Claude Code session: it receives the team's messages for the session and
+posts each, framed, to Claude Code's inbox socket. The plugin's hooks start and stop it; it is never
+run by hand (it needs the session's CLAUDE_PID and the map the SessionStart hook wrote).
+See whether a session's watcher runs with "brigade whoami" (in the session) or "brigade doctor".
+`;
 	runWatch = async (argv, io) => {
+		if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
+			io.stdout(WATCH_HELP);
+			return 0;
+		}
 		if (argv.length !== 2 || argv[0] !== "--claude-pid") throw new CliUsageError("usage: brigade watch --claude-pid <pid> (started by the plugin's hooks)");
 		const claudePid = argv[1];
 		if (!isClaudePid(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
@@ -12644,7 +12807,8 @@ function consentRecord(options) {
 		team_ref: options.teamRef,
 		team_name: options.teamName,
 		team_key: teamKeyFor(server, options.teamRef),
-		consented_at: at
+		consented_at: at,
+		...options.configDir === void 0 ? {} : { config_dir: options.configDir }
 	};
 }
 /**
@@ -12662,7 +12826,8 @@ function writeConsent(configDir, record) {
 		team_ref: record.team_ref,
 		team_name: record.team_name,
 		team_key: record.team_key,
-		consented_at: record.consented_at
+		consented_at: record.consented_at,
+		...record.config_dir === void 0 ? {} : { config_dir: record.config_dir }
 	}, null, 2)}\n`;
 	writePrivateStateFile(configDir, consentPath(configDir, record.checkout), text);
 }
@@ -12672,6 +12837,7 @@ function writeConsent(configDir, record) {
 * permission bits (`not_private`), ≤ 64 KiB of strict JSON (`malformed`), every member of
 * {@link ConsentRecord} present with its form — `version` 1, `server` an http(s) URL, a valid
 * `team_ref`, non-empty strings, `team_key` equal to `teamKeyFor(server, team_ref)` (`invalid`) —
+* an optional `config_dir` that is an absolute path (`invalid` otherwise) —
 * and `checkout` equal to the one asked for (`wrong_checkout`). Absent: `missing`; any other
 * failure: `unreadable`. Unknown members are ignored.
 *
@@ -12714,7 +12880,8 @@ function readConsent(configDir, checkout, options = {}) {
 	const teamName = text("team_name");
 	const teamKey = text("team_key");
 	const consentedAt = text("consented_at");
-	if (o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
+	const elsewhere = o.config_dir;
+	if (!(elsewhere === void 0 || typeof elsewhere === "string" && elsewhere.length <= 4096 && isAbsolute(elsewhere)) || o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
 		ok: false,
 		reason: "invalid"
 	};
@@ -12731,7 +12898,8 @@ function readConsent(configDir, checkout, options = {}) {
 			team_ref: teamRef,
 			team_name: teamName,
 			team_key: teamKey,
-			consented_at: consentedAt
+			consented_at: consentedAt,
+			...typeof elsewhere === "string" ? { config_dir: elsewhere } : {}
 		}
 	};
 }
@@ -12931,7 +13099,9 @@ var init_join_secret_file = __esmMin((() => {
 * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of
 * `readConsent` — a symlink, readable by others, another owner, malformed, for another
 * checkout); `consent_mismatch` (the repository now names another server or team than the person
-* joined: a cloned or edited `.brigade.json` cannot redirect a session).
+* joined: a cloned or edited `.brigade.json` cannot redirect a session). The result's `configDir`
+* is the record's `config_dir` when it names one (the person's own choice, from their terminal),
+* else `configDir`.
 *
 * @example
 * const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(process.env) });
@@ -12965,7 +13135,7 @@ function resolveSessionTeam(options) {
 		teamName: record.team_name,
 		teamKey: record.team_key,
 		checkout: found.checkout,
-		configDir
+		configDir: record.config_dir ?? configDir
 	};
 }
 var init_session_team = __esmMin((() => {
@@ -13151,6 +13321,17 @@ function registrationFailureLine(code, retryable) {
 	return `Brigade: this session could not register with its Brigade team (${token}). The user can run \`brigade team join --secret-file <path>\` in their own terminal, then restart this session.`;
 }
 /**
+* The SessionStart warning when another `brigade` of another version (or of none we can read) comes
+* earlier on the Bash tool's PATH than the plugin's (docs/spec/claude-code.md §2): names both
+* versions (each already checked to look like a version, or `unknown`) and no path
+* (docs/spec/claude-code.md §2.1: the model must never see an absolute tool path).
+*
+* @example shadowedBrigadeLine("0.0.9", "0.1.0").startsWith("Brigade: warning: ") === true
+*/
+function shadowedBrigadeLine(theirs, ours) {
+	return `Brigade: warning: another \`brigade\` command (version ${theirs}) comes earlier on PATH than this plugin's (version ${ours}), so the bare \`brigade\` commands in this session run that one. The user can install the Brigade CLI of version ${ours} (npm run install-cli in a Brigade checkout), or remove the other one from PATH.`;
+}
+/**
 * The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
 * the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
 * user's own terminal.
@@ -13169,7 +13350,7 @@ function heldLine(senderNames) {
 	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, SHADOWED_BRIGADE_LINE, INBOUND_SETTING_ADDED_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -13186,7 +13367,6 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
-	SHADOWED_BRIGADE_LINE = "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands in this session may run that one instead. The user can remove it from PATH or rename it.";
 	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
@@ -13873,7 +14053,8 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 * and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
 * prints the context line again, since compaction dropped it from the model's context. Any other
 * source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
-* warning line when another `brigade` comes earlier on PATH than the plugin's
+* warning line naming both versions when another `brigade` of another version comes earlier on
+* PATH than the plugin's
 * (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
 * new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
 * `out` and exits 0.
@@ -13886,7 +14067,10 @@ async function runSessionStart(input, ctx, out) {
 	if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
 	const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
 	if (outcome !== "connected") await retireLeftoverMap(ctx, where);
-	if (outcome !== "off" && isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")) out.line(SHADOWED_BRIGADE_LINE);
+	if (outcome !== "off") {
+		const shadow = findBrigadeShadow(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "", brigadeVersion());
+		if (shadow.shadowed) out.line(shadowedBrigadeLine(shadow.theirs, shadow.ours));
+	}
 	return outcome;
 }
 /**
@@ -13954,6 +14138,7 @@ async function refreshAfterCompact(input, ctx, where, out) {
 	return "connected";
 }
 var init_session_start_hook = __esmMin((() => {
+	init_local_files();
 	init_adapter();
 	init_claude_code();
 	init_state();
@@ -14291,6 +14476,10 @@ function entryScript() {
 */
 async function runHookWith(argv, io, overrides = {}) {
 	const event = argv[0];
+	if (argv.length === 1 && (event === "--help" || event === "-h")) {
+		io.stdout(HOOK_HELP);
+		return 0;
+	}
 	if (argv.length !== 1 || !HOOK_EVENTS.includes(event ?? "")) {
 		io.stderr("brigade hook: usage: brigade hook session-start|prompt|session-end\n");
 		return 0;
@@ -14312,10 +14501,17 @@ async function runHookWith(argv, io, overrides = {}) {
 	}
 	return 0;
 }
-var runHook;
+var HOOK_HELP, runHook;
 var init_hook_command = __esmMin((() => {
 	init_hooks();
 	init_local_files();
+	HOOK_HELP = `usage: brigade hook session-start|prompt|session-end   (JSON document on stdin)
+
+Claude Code runs these from the plugin's hooks.json; they are never run by hand. session-start
+registers the session with its team and starts the watcher, prompt keeps them going and reports
+held messages, session-end stops the watcher and closes the session. A hook always exits 0 and
+prints at most a few "Brigade: " lines for the model.
+`;
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 
@@ -14472,6 +14668,95 @@ var init_team_flags = __esmMin((() => {
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
 }));
 
+// src/cli/team/secret-placement.ts
+/**
+* Whether git ignores `path` in the work tree whose top is `top`: `git -C <top> check-ignore -q`
+* (exit 0 ignored, 1 not ignored). Anything else — no git, an error, a timeout — is not ignored:
+* a secret is only allowed inside a work tree that provably keeps it out of commits.
+*/
+function gitIgnores(top, path) {
+	return spawnSync("git", [
+		"-c",
+		"core.fsmonitor=false",
+		"-C",
+		top,
+		"check-ignore",
+		"-q",
+		"--",
+		path
+	], {
+		stdio: "ignore",
+		timeout: GIT_TIMEOUT_MS
+	}).status === 0;
+}
+/**
+* Refuses a join-secret file inside a git work tree that does not ignore it (docs/44-team-binding.md):
+* anyone holding the secret can join, and a file there is one `git add -A` away from the
+* repository, beside the `.brigade.json` that is meant to be committed. The work tree is the first
+* folder from the file's folder upwards holding `.git`. Call it after the folder is known to exist.
+*
+* @throws CliUsageError naming the reason and the way out (exit 2); the path is never repeated.
+* @example checkSecretOutsideWorkTree("/home/dana/.config/brigade/join-secrets/core-1a2b.secret");
+*/
+function checkSecretOutsideWorkTree(path, flag = "--secret-file") {
+	const top = locateCheckout(dirname(path))?.repositoryTop;
+	if (top === void 0 || gitIgnores(top, path)) return;
+	throw new CliUsageError(`the ${flag} is inside a git work tree that does not ignore it, where it could be committed with the repository; choose a path outside the repository (or add it to .gitignore first)`);
+}
+/**
+* Where `team create` (and `rotate-secret`) write the join secret: the `--secret-file` given
+* (resolved from `cwd`: a new file in an existing, writable folder, outside any git work tree that
+* does not ignore it), else a new file `<config>/join-secrets/<team>-<8 hex>.secret` (the folder
+* created 0700), which is never inside the repository. Checked before any network call.
+*
+* @throws CliUsageError for an unusable `--secret-file`, or a default folder that is unusable or
+* lies inside a work tree that does not ignore it (exit 2).
+* @example joinSecretPath(undefined, "/home/dana/.config/brigade", "core", cwd) // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function joinSecretPath(given, configDir, teamName) {
+	if (given !== void 0) {
+		checkGivenSecretFile(given);
+		return given;
+	}
+	return defaultSecretPath(configDir, teamName);
+}
+/**
+* Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
+* work tree that does not ignore it.
+*
+* @throws CliUsageError (exit 2), the path never repeated.
+* @example checkGivenSecretFile("/home/dana/core.secret");
+*/
+function checkGivenSecretFile(path) {
+	checkNewSecretFile(path);
+	checkSecretOutsideWorkTree(path);
+}
+/**
+* A new file for a join secret in the configuration folder: `<config>/join-secrets/<team as
+* [a-z0-9-], ≤ 32>-<8 hex>.secret`, the folder created 0700, refused inside a git work tree that
+* does not ignore it (a home folder kept in git).
+*
+* @throws CliUsageError when the folder cannot be made private or lies in such a work tree.
+* @example defaultSecretPath("/home/dana/.config/brigade", "core") // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function defaultSecretPath(configDir, teamName) {
+	const folder = join(configDir, JOIN_SECRETS_DIR);
+	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
+	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
+	const path = join(folder, `${slug}-${randomBytes(4).toString("hex")}.secret`);
+	checkSecretOutsideWorkTree(path, "default join-secret folder");
+	return path;
+}
+var JOIN_SECRETS_DIR, GIT_TIMEOUT_MS;
+var init_secret_placement = __esmMin((() => {
+	init_binding();
+	init_local_files();
+	init_cli_io();
+	init_team_flags();
+	JOIN_SECRETS_DIR = "join-secrets";
+	GIT_TIMEOUT_MS = 5e3;
+}));
+
 // src/cli/team/team-admin.ts
 /** The team of the folder for an admin subcommand, or the exit status already reported. */
 function adminTeam(io, sub, cwd) {
@@ -14498,7 +14783,8 @@ function memberArgument(positionals) {
 }
 /**
 * `brigade team rotate-secret [--secret-file <path>]`: replaces the team's join secret (the old
-* one stops admitting anyone) and hands the new one over like `create`. Exit 0, 2 (usage), 11 (no
+* one stops admitting anyone) and hands the new one over like `create` (the `--secret-file`, else
+* a new file under `<config>/join-secrets/`; never inside a git work tree that does not ignore it). Exit 0, 2 (usage), 11 (no
 * team for the folder), or the adapter failure's status (`unauthorized` 5 when not the creator).
 *
 * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
@@ -14506,10 +14792,11 @@ function memberArgument(positionals) {
 async function teamRotateSecret(argv, io, cwd) {
 	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
 	const secretOption = stringOption(values, "secret-file");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const given = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
+	if (given !== void 0) checkGivenSecretFile(given);
 	const team = adminTeam(io, "rotate-secret", cwd);
 	if (!("ok" in team)) return team.status;
+	const secretPath = given ?? defaultSecretPath(team.configDir, team.teamName);
 	let result;
 	try {
 		result = await openHarnessAdapter(team).teamRotateSecret();
@@ -14525,7 +14812,7 @@ async function teamRotateSecret(argv, io, cwd) {
 	});
 	io.stdout([
 		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
-		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
 		"Give the new secret privately to anyone who still needs to join.",
 		""
 	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
@@ -14576,6 +14863,7 @@ var init_team_admin = __esmMin((() => {
 	init_binding();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_flags();
 	init_team_report();
 	MAX_MEMBER_ARGUMENT = 256;
@@ -14627,10 +14915,57 @@ function bindingProblem(io, sub, found) {
 	if (found.ok || found.reason === "no_binding") return void 0;
 	return fail(io, sub, 2, BINDING_PROBLEM[found.reason] ?? "this checkout's .brigade.json is unusable");
 }
-var IN_SESSION_LINE, BINDING_PROBLEM;
+/**
+* The folder a Claude Code session looks in when the plugin option `config_dir` is unset:
+* `$XDG_CONFIG_HOME/brigade`, else `~/.config/brigade` (sessions ignore `BRIGADE_CONFIG_DIR`).
+*
+* @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
+*/
+function sessionDefaultConfigDir(io) {
+	return harnessConfigDir({
+		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
+		HOME: io.env.HOME
+	});
+}
+/**
+* Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
+* default (the person set `BRIGADE_CONFIG_DIR`), a second record there whose `config_dir` names
+* `configDir`: so the one configuration folder the person chose holds the credential, and sessions
+* — which ignore every inherited `BRIGADE_*` — still find the join (docs/44-team-binding.md, "One
+* configuration folder rule"). Returns whether the second record was written.
+*
+* @throws PrivateFileError (or another write error) when a record cannot be written privately.
+* @example recordConsent(io, "/srv/brigade-config", consentRecord({ ... }));
+*/
+function recordConsent(io, configDir, record) {
+	writeConsent(configDir, record);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return false;
+	writeConsent(sessions, {
+		...record,
+		config_dir: configDir
+	});
+	return true;
+}
+/**
+* Deletes this checkout's consent in `configDir`, and the default folder's record when it points
+* to `configDir` (written by {@link recordConsent}); a record there for another folder is kept.
+*
+* @throws Error from the file system for any failure but a missing file.
+* @example forgetConsent(io, configDir, "/home/dana/src/api");
+*/
+function forgetConsent(io, configDir, checkout) {
+	deleteConsent(configDir, checkout);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return;
+	const pointer = readConsent(sessions, checkout);
+	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
+}
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
+	init_binding();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
@@ -14638,6 +14973,7 @@ var init_team_context = __esmMin((() => {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -14671,8 +15007,7 @@ async function teamCreate(argv, io, cwd) {
 	if (problem !== void 0) return problem.status;
 	const server = serverOption(values) ?? envServer(io);
 	if (server === void 0) throw new CliUsageError("no server: pass --server <url> or set BRIGADE_SERVER");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const secretPath = joinSecretPath(secretOption === void 0 ? void 0 : resolve(cwd, secretOption), configDir, teamName);
 	const bindingDir = location.repositoryTop ?? location.start;
 	const pending = ProfileStore.pending(configDir);
 	let result;
@@ -14708,8 +15043,9 @@ async function teamCreate(argv, io, cwd) {
 		team_name: result.team_name
 	};
 	if (!createFileExclusive(bindingPath, serializeTeamBinding(binding), { mode: 420 }).ok) return fail(io, "create", 1, "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)").status;
+	let pointed = false;
 	try {
-		writeConsent(configDir, consentRecord({
+		pointed = recordConsent(io, configDir, consentRecord({
 			checkout: bindingDir,
 			server,
 			teamRef: result.team_ref,
@@ -14721,7 +15057,8 @@ async function teamCreate(argv, io, cwd) {
 	io.stdout([
 		`Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
 		`Wrote ${TEAM_BINDING_FILE_NAME} at ${location.repositoryTop === void 0 ? "this folder (no repository found)" : "the repository top"}.`,
-		secretInFile ? "The join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
+		pointed ? CONSENT_POINTER_LINE : "",
 		"Next steps:",
 		`  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
 		"  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
@@ -14740,6 +15077,7 @@ var init_team_create = __esmMin((() => {
 	init_local_files();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -14816,12 +15154,12 @@ async function teamJoin(argv, io, cwd) {
 	const lines = [`${result.rejoined ? "Rejoined" : "Joined"} team "${name}" (${sanitizeAttribute(result.team_ref)}) on ${server} as ${sanitizeAttribute(result.principal_ref)}.`];
 	if (found.ok && result.team_ref === secret.teamRef) {
 		try {
-			writeConsent(configDir, consentRecord({
+			if (recordConsent(io, configDir, consentRecord({
 				checkout: found.checkout,
 				server,
 				teamRef: result.team_ref,
 				teamName: result.team_name
-			}));
+			}))) lines.push(CONSENT_POINTER_LINE);
 		} catch {
 			return fail(io, "join", 11, "joined, but the consent record could not be written privately").status;
 		}
@@ -14879,19 +15217,21 @@ async function teamLeave(argv, io, cwd) {
 	const found = findTeamBinding(cwd);
 	const checkout = found.ok ? found.checkout : location.repositoryTop ?? location.start;
 	const consent = readConsent(configDir, checkout);
+	const teamDir = consent.ok ? consent.record.config_dir ?? configDir : configDir;
 	const teamKey = consent.ok ? consent.record.team_key : found.ok ? teamKeyFor(found.binding.server, found.binding.team_ref) : void 0;
 	if (teamKey === void 0) return fail(io, "leave", 11, "this checkout names no team and holds no consent: nothing to leave").status;
 	let result;
 	try {
 		result = await openHarnessAdapter({
-			configDir,
+			configDir: teamDir,
 			teamKey
 		}).teamLeave();
 	} catch (error) {
 		return reportAdapterError(io, "leave", error);
 	}
 	try {
-		deleteConsent(configDir, checkout);
+		forgetConsent(io, teamDir, checkout);
+		if (teamDir !== configDir) deleteConsent(configDir, checkout);
 	} catch {
 		return fail(io, "leave", 11, "left the team, but the consent record could not be deleted").status;
 	}
@@ -14994,13 +15334,21 @@ async function runTeamCommand(argv, io, options) {
 		return name === void 0 ? 2 : 0;
 	}
 	const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : void 0;
-	if (sub === void 0) throw new CliUsageError("unknown subcommand (run \"brigade team help\")");
+	if (sub === void 0) {
+		const near = nearestName(name, Object.keys(SUBCOMMANDS));
+		throw new CliUsageError(near === void 0 ? "unknown subcommand (run \"brigade team help\")" : `unknown subcommand; did you mean "brigade team ${near}"? (run "brigade team help")`);
+	}
+	if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) {
+		io.stdout(sub.help);
+		return 0;
+	}
 	if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
 	return sub.run(rest, io, options.cwd);
 }
 var USAGE, SUBCOMMANDS, runTeam;
 var init_team_command = __esmMin((() => {
 	init_cli_io();
+	init_nearest_name();
 	init_team_admin();
 	init_team_context();
 	init_team_create();
@@ -15021,35 +15369,76 @@ var init_team_command = __esmMin((() => {
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
 		"All but members are yours to run in your own terminal, never from a Claude Code session.",
+		"Run \"brigade team <subcommand> --help\" for one subcommand's help.",
 		""
 	].join("\n");
 	SUBCOMMANDS = {
 		create: {
 			human: true,
+			help: `usage: brigade team create <team-name> [--server <url>] [--secret-file <path>]
+                           [--human-label <text>] [--operator-key-file <path>]
+
+Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
+(commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
+else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+--operator-key-file: the operator key of a server started with --registration closed.
+Run it in your own terminal, never from a Claude Code session.
+`,
 			run: teamCreate
 		},
 		join: {
 			human: true,
+			help: `usage: brigade team join --secret-file <path> [--server <url>] [--human-label <text>]
+
+Joins the team whose join secret is in the file (its second line names the server; --server when it
+does not) and records your consent for this checkout, so Claude Code sessions started here connect.
+Run it in your own terminal, never from a Claude Code session.
+`,
 			run: teamJoin
 		},
 		leave: {
 			human: true,
+			help: `usage: brigade team leave
+
+Leaves this checkout's team: your membership ends, your sessions close, this checkout's consent is
+deleted. Run it in your own terminal.
+`,
 			run: teamLeave
 		},
 		members: {
 			human: false,
+			help: `usage: brigade team members [--json]
+
+Lists the active members of this checkout's team. Labels are chosen by each member: unverified.
+`,
 			run: teamMembers
 		},
 		"rotate-secret": {
 			human: true,
+			help: `usage: brigade team rotate-secret [--secret-file <path>]
+
+(The team's creator) replaces the join secret: the old one admits nobody from now on; members stay.
+The new secret goes to a new 0600 file: --secret-file, else <config>/join-secrets/. Run it in your
+own terminal.
+`,
 			run: teamRotateSecret
 		},
 		remove: {
 			human: true,
+			help: `usage: brigade team remove <member>
+
+(The team's creator) removes a member for good: its sessions close and no join secret lets it back.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
 			run: teamRemove
 		},
 		transfer: {
 			human: true,
+			help: `usage: brigade team transfer <member>
+
+(The team's creator) makes another member the team's creator; you stay a member.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
 			run: teamTransfer
 		}
 	};

@@ -1,10 +1,11 @@
 import { rmSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { brigadeVersion } from "../../local-files/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import {
   claudeConfigDir,
-  isBrigadeShadowed,
+  findBrigadeShadow,
   isClaudePid,
   messagingSocketFromEnv,
   messagingToken,
@@ -28,8 +29,8 @@ import {
   frameOptionLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
-  SHADOWED_BRIGADE_LINE,
   settingsLine,
+  shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
@@ -175,7 +176,8 @@ export async function connectFromHook(
  * and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
  * prints the context line again, since compaction dropped it from the model's context. Any other
  * source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
- * warning line when another `brigade` comes earlier on PATH than the plugin's
+ * warning line naming both versions when another `brigade` of another version comes earlier on
+ * PATH than the plugin's
  * (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
  * new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
  * `out` and exits 0.
@@ -192,11 +194,13 @@ export async function runSessionStart(
   if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
   const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
   if (outcome !== "connected") await retireLeftoverMap(ctx, where);
-  if (
-    outcome !== "off" &&
-    isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")
-  ) {
-    out.line(SHADOWED_BRIGADE_LINE);
+  if (outcome !== "off") {
+    const shadow = findBrigadeShadow(
+      ctx.env.PATH ?? "",
+      ctx.env.CLAUDE_PLUGIN_ROOT ?? "",
+      brigadeVersion(),
+    );
+    if (shadow.shadowed) out.line(shadowedBrigadeLine(shadow.theirs, shadow.ours));
   }
   return outcome;
 }
