@@ -2865,8 +2865,8 @@ function strippedUnitsAt(t, i, kinds, pairBases) {
 * R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII.
 * After R2 (one native NFC, skipped when nothing is at or above U+0300), one pass over the code
 * units reads a one-byte kind per unit ({@link unitKinds}): most units are of kind 0 and cost a
-* load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD), R3 (a deleted run is
-* cut out) and records every opener for R5.
+* load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD; past a few, the rest of
+* the text is repaired natively), R3 (a deleted run is cut out) and records every opener for R5.
 *
 * R1 after R2 gives the same text as before it: NFC passes a lone surrogate through untouched, as
 * it does U+FFFD (both are starters that compose with nothing). R4 runs only when needed: the
@@ -2882,7 +2882,7 @@ function strippedUnitsAt(t, i, kinds, pairBases) {
 * @example cleanMixedText("ok\r\n").text === "ok\n"
 */
 function cleanMixedText(s) {
-	const t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
+	let t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
 	const kinds = unitKinds();
 	const pairBases = pairKindBases();
 	const surrogate = 4 | 8;
@@ -2897,6 +2897,7 @@ function cleanMixedText(s) {
 	let out = "";
 	let copied = 0;
 	let removed = 0;
+	let lone = 0;
 	let i = 0;
 	for (;;) {
 		let kind = 0;
@@ -2909,9 +2910,11 @@ function cleanMixedText(s) {
 		if ((kind & surrogate) !== 0) {
 			const next = t.charCodeAt(i + 1);
 			if ((kind & low) !== 0 || !(next >= 56320 && next <= 57343)) {
-				out += `${t.slice(copied, i)}\uFFFD`;
-				copied = i + 1;
-				i++;
+				if (++lone <= SPLICED_LONE_SURROGATES) {
+					out += `${t.slice(copied, i)}\uFFFD`;
+					copied = i + 1;
+					i++;
+				} else t = t.slice(0, i) + toWellFormed(t.slice(i));
 				continue;
 			}
 			units = 2;
@@ -2985,8 +2988,9 @@ function sanitizeMixedText(s) {
 function sanitizeMixedTextCapped(s, maxBytes) {
 	return truncateBytes(sanitizeMixedText(s), maxBytes);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, UNITS_PER_LOCAL_NFC;
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, UNITS_PER_LOCAL_NFC, SPLICED_LONE_SURROGATES;
 var init_sanitize$1 = __esmMin((() => {
+	init_text();
 	init_local_nfc();
 	init_neutralise_tags();
 	init_reading_classes();
@@ -2996,6 +3000,7 @@ var init_sanitize$1 = __esmMin((() => {
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
 	LT = 60;
 	UNITS_PER_LOCAL_NFC = 64;
+	SPLICED_LONE_SURROGATES = 32;
 }));
 
 // src/formats/sanitize/field-variants.ts

@@ -199,9 +199,22 @@ describe("edges of the one pass", () => {
     "\uFF1C\uDC00channel",
     "<\u034F",
     `${"\u00E9".repeat(3)}${"<".repeat(40)}channel`,
+    "\uD800<\u200Bchannel\uDC00n\u200D\u0303".repeat(50),
   ])("sanitize(%j) equals the literal pipeline", (s) => {
     expect(sanitize(s)).toBe(referenceSanitize(s));
     expect(sanitizeBody(s)).toBe(referenceBody(s));
+  });
+
+  test("text with many lone surrogates among everything else (R1 then repairs the rest at once)", () => {
+    const manyLone = fc
+      .array(fc.oneof(fc.constantFrom(...LONE), piece), { minLength: 30, maxLength: 120 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(manyLone, (s) => {
+        expect(sanitize(s)).toBe(referenceSanitize(s));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test("truncateBytes cuts any string, lone surrogates included, where the literal rule does", () => {

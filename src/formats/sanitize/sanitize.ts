@@ -1,3 +1,4 @@
+import { toWellFormed } from "../text/index.ts";
 import { renormaliseAt } from "./local-nfc.ts";
 import {
   neutraliseAtOpeners,
@@ -27,6 +28,9 @@ const LT = 0x3c;
 // code units); past one join per 64 units, one whole-text NFC and a fresh opener scan are cheaper,
 // so text built of deletions before combining marks costs no more than it did before.
 const UNITS_PER_LOCAL_NFC = 64;
+// Lone surrogates R1 splices one by one before it repairs the rest of the text natively: a
+// splice is cheap, a native repair copies the rest of the text twice.
+const SPLICED_LONE_SURROGATES = 32;
 
 /** R1-R4 of a text, and where R5 must look. */
 export interface CleanText {
@@ -66,8 +70,8 @@ function strippedUnitsAt(t: string, i: number, kinds: Uint8Array, pairBases: Uin
  * R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII.
  * After R2 (one native NFC, skipped when nothing is at or above U+0300), one pass over the code
  * units reads a one-byte kind per unit ({@link unitKinds}): most units are of kind 0 and cost a
- * load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD), R3 (a deleted run is
- * cut out) and records every opener for R5.
+ * load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD; past a few, the rest of
+ * the text is repaired natively), R3 (a deleted run is cut out) and records every opener for R5.
  *
  * R1 after R2 gives the same text as before it: NFC passes a lone surrogate through untouched, as
  * it does U+FFFD (both are starters that compose with nothing). R4 runs only when needed: the
@@ -83,7 +87,7 @@ function strippedUnitsAt(t: string, i: number, kinds: Uint8Array, pairBases: Uin
  * @example cleanMixedText("ok\r\n").text === "ok\n"
  */
 export function cleanMixedText(s: string): CleanText {
-  const t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
+  let t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
   const kinds = unitKinds();
   const pairBases = pairKindBases();
   // Imported bindings are loaded from their module at every use; locals stay in registers.
@@ -100,6 +104,7 @@ export function cleanMixedText(s: string): CleanText {
   let out = "";
   let copied = 0;
   let removed = 0;
+  let lone = 0;
   let i = 0;
   for (;;) {
     // The common path, a loop of its own so that it compiles to a load and a test per unit.
@@ -113,10 +118,16 @@ export function cleanMixedText(s: string): CleanText {
     if ((kind & surrogate) !== 0) {
       const next = t.charCodeAt(i + 1);
       if ((kind & low) !== 0 || !(next >= 0xdc00 && next <= 0xdfff)) {
-        // R1: a lone surrogate becomes U+FFFD, one unit for one, so no offset moves.
-        out += `${t.slice(copied, i)}\uFFFD`;
-        copied = i + 1;
-        i++;
+        // R1: a lone surrogate becomes U+FFFD, one unit for one, so no offset moves. A few are
+        // spliced here; past that, the rest of the text is repaired at once, natively, so text
+        // made of them costs one native call instead of a piece each.
+        if (++lone <= SPLICED_LONE_SURROGATES) {
+          out += `${t.slice(copied, i)}\uFFFD`;
+          copied = i + 1;
+          i++;
+        } else {
+          t = t.slice(0, i) + toWellFormed(t.slice(i));
+        }
         continue;
       }
       units = 2;
