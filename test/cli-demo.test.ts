@@ -100,28 +100,35 @@ describe("brigade demo (built CLI)", () => {
     expect(await refused(port)).toBe(true);
   });
 
-  test("Ctrl-C in the middle stops the server and removes everything (exit 130)", async () => {
-    const tmp = testTempDir("demo-tmp-");
-    const home = testTempDir("demo-home-");
-    const child = spawn(process.execPath, [BUILT_MAIN, "demo"], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
-    });
-    let out = "";
-    const port = await new Promise<number>((resolve) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        out += chunk.toString("utf8");
-        const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (found !== null) resolve(Number(found[1]));
+  test.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const)(
+    "%s in the middle (Ctrl-C, kill, a closed terminal) stops the server and removes everything (exit %i)",
+    async (signal, status) => {
+      const tmp = testTempDir("demo-tmp-");
+      const home = testTempDir("demo-home-");
+      const child = spawn(process.execPath, [BUILT_MAIN, "demo"], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
       });
-    });
-    expect(readdirSync(tmp)).toHaveLength(1);
-    child.kill("SIGINT");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(130);
-    expect(readdirSync(tmp)).toEqual([]);
-    expect(await refused(port)).toBe(true);
-  });
+      let out = "";
+      const port = await new Promise<number>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString("utf8");
+          const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+          if (found !== null) resolve(Number(found[1]));
+        });
+      });
+      expect(readdirSync(tmp)).toHaveLength(1);
+      child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(status);
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(await refused(port)).toBe(true);
+    },
+  );
 
   test("a reader that goes away (brigade demo | head) leaves nothing behind either", async () => {
     const tmp = testTempDir("demo-tmp-");
