@@ -46,3 +46,22 @@ describe("brigade serve --registration parsing", () => {
     });
   });
 });
+
+describe("brigade serve: empty values", () => {
+  test("an empty --host (an unset variable in a unit file) is refused, never every interface", async () => {
+    expect(await run(["--host", "", "--port", "0", "--data", "/nonexistent/x/b.sqlite"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "brigade serve: --host needs an address to listen on (127.0.0.1, 0.0.0.0, ::, or a host name)\n",
+    });
+  });
+
+  test("an empty --data is refused as such, not as a file that is not regular", async () => {
+    expect(await run(["--data", "", "--port", "0"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "brigade serve: --data needs the path of the SQLite data file\n",
+    });
+  });
+});

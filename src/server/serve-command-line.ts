@@ -70,6 +70,12 @@ export async function runServeCommandLine(
   if (!/^\d{1,5}$/.test(flags.port ?? "0") || port > 65535) {
     return usage("--port must be a number from 0 to 65535");
   }
+  // Node reads an empty host as "every interface": a variable left unset in a unit file must
+  // not quietly expose the server to the network.
+  if (flags.host === "") {
+    return usage("--host needs an address to listen on (127.0.0.1, 0.0.0.0, ::, or a host name)");
+  }
+  if (flags.data === "") return usage("--data needs the path of the SQLite data file");
   const registration = flags.registration ?? "open";
   if (!isRegistrationMode(registration)) return usage("--registration must be open or closed");
   const level = (flags["log-level"] ?? "info") as LogLevel;
