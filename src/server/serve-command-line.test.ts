@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runServeCommandLine } from "./serve-command-line.ts";
 
@@ -63,5 +66,24 @@ describe("brigade serve: empty values", () => {
       stdout: "",
       stderr: "brigade serve: --data needs the path of the SQLite data file\n",
     });
+  });
+});
+
+describe("brigade serve: a --data file that is not SQLite", () => {
+  test("is one line saying so, and the file is left as it was", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "brigade-serve-notdb-"));
+    try {
+      const file = join(dir, "notes.txt");
+      writeFileSync(file, "not a database\n", { mode: 0o600 });
+      expect(await run(["--data", file, "--port", "0"])).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "brigade serve: cannot start (SQLITE_NOTADB): the --data file is not an SQLite database; check the path (nothing was written to it)\n",
+      });
+      expect(readFileSync(file, "utf8")).toBe("not a database\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

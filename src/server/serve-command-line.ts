@@ -121,7 +121,11 @@ export async function runServeCommandLine(
       error instanceof TlsFileError ||
       error instanceof ListenError ||
       error instanceof SqliteSchemaError;
-    const detail = explained ? `: ${error.message}` : "";
+    const detail = explained
+      ? `: ${error.message}`
+      : why === "SQLITE_NOTADB"
+        ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
+        : "";
     io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
     return 1;
   }
