@@ -87,3 +87,25 @@ describe("brigade serve: a --data file that is not SQLite", () => {
     }
   });
 });
+
+describe("brigade serve: a flag given twice", () => {
+  test("a value flag twice is refused, never last-one-wins; --trusted-proxy repeats", async () => {
+    for (const argv of [
+      ["--port", "0", "--port", "0"],
+      ["--data", "/nonexistent/a", "--data", "/nonexistent/b"],
+      ["--host", "127.0.0.1", "--host=0.0.0.0"],
+    ]) {
+      const flag = argv[0] as string;
+      expect(await run(argv)).toEqual({
+        status: 2,
+        stdout: "",
+        stderr: `brigade serve: ${flag} is given more than once (run "brigade serve --help")\n`,
+      });
+    }
+    const repeated = await run([
+      ...["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.0.0.2"],
+      ...["--data", "/nonexistent/x/b.sqlite"],
+    ]);
+    expect(repeated.stderr).toContain("(data_folder_missing)");
+  });
+});

@@ -62,6 +62,9 @@ export async function runServeCommandLine(
   };
   const flags = parseFlags(argv);
   if (flags === undefined) return usage('unknown option or argument (run "brigade serve --help")');
+  if (typeof flags === "string") {
+    return usage(`--${flags} is given more than once (run "brigade serve --help")`);
+  }
   if (flags.help === true) {
     io.stdout(options.help);
     return 0;
@@ -218,9 +221,10 @@ function metricsAddressOf(value: string): { host: string; port: number } | null 
   return { host, port };
 }
 
+/** `brigade serve`'s flags; `undefined` for a bad one, the flag's name for a value flag given twice. */
 function parseFlags(argv: string[]) {
   try {
-    return parseArgs({
+    const { values, tokens } = parseArgs({
       args: argv,
       options: {
         host: { type: "string" },
@@ -237,7 +241,18 @@ function parseFlags(argv: string[]) {
       },
       allowPositionals: false,
       strict: true,
-    }).values;
+      tokens: true,
+    });
+    // parseArgs keeps the last of a repeated flag; which one the operator meant is a guess.
+    const seen = new Set<string>();
+    for (const token of tokens) {
+      if (token.kind !== "option" || token.value === undefined || token.name === "trusted-proxy") {
+        continue;
+      }
+      if (seen.has(token.name)) return token.name;
+      seen.add(token.name);
+    }
+    return values;
   } catch {
     return undefined;
   }
