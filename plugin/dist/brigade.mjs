@@ -14851,12 +14851,16 @@ function envServer(io) {
 	return server;
 }
 /**
-* The configuration folder, or the exit status 11 already reported when HOME (or
-* XDG_CONFIG_HOME) gives none.
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none.
 *
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
+	const explicit = io.env.BRIGADE_CONFIG_DIR;
+	if (!inSession(io) && explicit !== void 0 && explicit !== "" && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
 	const dir = harnessConfigDir(io.env);
 	if (dir !== void 0) return dir;
 	return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
