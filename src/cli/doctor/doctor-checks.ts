@@ -318,7 +318,7 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     return {
       title,
       status: "pass",
-      detail: `accepted by the server (${members.members.length} active members)`,
+      detail: `accepted by the server (${members.members.length} active member${members.members.length === 1 ? "" : "s"})`,
     };
   } catch (error) {
     const why = error instanceof BapError ? error.code : "no answer";

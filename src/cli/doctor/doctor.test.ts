@@ -129,6 +129,7 @@ describe("brigade doctor", () => {
       ["inbound settings", "pass"],
     ]);
     expect(text).toMatch(/Nothing failed\.\n$/);
+    expect(byTitle(checks, "credential").detail).toBe("accepted by the server (1 active member)");
   });
 
   test("each check fails, with a fix, when its own thing is broken; the exit status says so", async () => {
