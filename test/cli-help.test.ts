@@ -121,4 +121,17 @@ describe("--version", () => {
     );
     expect(BUILT_MAIN.endsWith(join("dist", "cli", "main.js"))).toBe(true);
   });
+
+  test("after any command too (brigade serve --version), and never runs the command", () => {
+    for (const command of ["serve", "demo", "doctor", "team", "send", "backup", "adapter"]) {
+      for (const flag of ["--version", "-V"]) {
+        const cli = runBuiltCli([command, flag], env);
+        expect(cli.stdout, `${command} ${flag}`).toBe(`brigade ${VERSION}\n`);
+        expect(cli.stderr, `${command} ${flag}`).toBe("");
+        expect(cli.status, `${command} ${flag}`).toBe(0);
+      }
+    }
+    // with anything else it is the command's own argument (an unknown option)
+    expect(runBuiltCli(["serve", "--version", "--port", "0"], env).status).toBe(2);
+  });
 });

@@ -625,13 +625,15 @@ const VERSION_WORDS = [
 * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
 * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
 * here), 1 an internal error (the error's class name only, never its message). `--version`
-* (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+* (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
+* `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
 * `<command> --help`; an unknown command is refused with the nearest known name when one is near
 * (the typed text is never repeated: it may be hostile).
 */
 async function dispatchCommand(table, argv, io) {
 	const [first, ...afterFirst] = argv;
-	if (first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+	const second = afterFirst.length === 1 ? afterFirst[0] : void 0;
+	if (first !== void 0 && Object.hasOwn(table, first) && (second === "--version" || second === "-V") || first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
 		io.stdout(`brigade ${brigadeVersion()}\n`);
 		return 0;
 	}
