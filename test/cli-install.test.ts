@@ -84,4 +84,22 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     expect(noHome.status).toBe(2);
     expect(noHome.stderr).toContain("no bin folder");
   });
+
+  test("a bin folder it cannot make or write is one line and exit 2, never a stack trace", () => {
+    const home = testTempDir("cli-home-");
+    const file = join(home, "a-file");
+    writeFileSync(file, "not a folder\n");
+    const readOnly = join(home, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    // root writes anywhere: only the folder under a file is refused for every user
+    const cases = process.getuid?.() === 0 ? [join(file, "bin")] : [join(file, "bin"), readOnly];
+    for (const bin of cases) {
+      const run = install(home, ["--bin-dir", bin]);
+      expect(run.status, bin).toBe(2);
+      expect(run.stderr, bin).toMatch(
+        /^install-cli: cannot write the link in .+ \(E[A-Z]+\); nothing changed \(pick a folder you can write with --bin-dir <dir>\)\n$/,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("not a folder\n");
+  });
 });
