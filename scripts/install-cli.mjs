@@ -53,6 +53,13 @@ function isBrigadeLink(link) {
   }
 }
 
+/** The shell line that puts `folder` first on PATH; single quotes when the path needs them. */
+function exportLine(folder) {
+  return /["$`\\]/.test(folder)
+    ? `export PATH='${folder.replaceAll("'", "'\\''")}':"$PATH"`
+    : `export PATH="${folder}:$PATH"`;
+}
+
 function onPath(folder) {
   const real = (p) => {
     try {
@@ -127,8 +134,10 @@ function main() {
   if (!onPath(binDir)) {
     process.stdout.write(
       [
-        `${binDir} is not on your PATH. Add it (then open a new terminal):`,
-        `  echo 'export PATH="${binDir}:$PATH"' >> ~/.profile`,
+        `${binDir} is not on your PATH. For this terminal, run:`,
+        `  ${exportLine(binDir)}`,
+        "and add the same line to your shell's start-up file (~/.bashrc, ~/.zshrc; ~/.profile",
+        "is read only when you log in) so that new terminals have it too.",
         "",
       ].join("\n"),
     );

@@ -41,6 +41,10 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     // The folder is not on this PATH: the script says how to add it.
     expect(run.stdout).toContain(`Installed brigade ${VERSION}`);
     expect(run.stdout).toContain("is not on your PATH");
+    // Usable in the terminal the person is in (the README's next line is `brigade demo`), and
+    // for later ones through the shell's own start-up file: ~/.profile alone is read only at login.
+    expect(run.stdout).toContain(`\n  export PATH="${join(home, ".local", "bin")}:$PATH"\n`);
+    expect(run.stdout).toContain("~/.bashrc");
     // The installed command runs the built CLI, from any folder, by its link.
     const version = spawnSync(link, ["--version"], { cwd: home, encoding: "utf8" });
     expect(version.stdout).toBe(`brigade ${VERSION}\n`);
