@@ -2,7 +2,7 @@
 // against the formats (frames parsed by the inspector, bodies against the sanitiser), not against a
 // copy of its output; and it must leave nothing behind: no temp folder, no server, also after Ctrl-C.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -142,6 +142,20 @@ describe("brigade demo (built CLI)", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).not.toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("a relative TMPDIR works too, and is cleaned up", () => {
+    const cwd = testTempDir("demo-cwd-");
+    const home = testTempDir("demo-home-");
+    mkdirSync(join(cwd, "tmp"));
+    const run = runBuiltCli(
+      ["demo"],
+      { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: "tmp" },
+      { cwd, timeoutMs: 60_000 },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readdirSync(join(cwd, "tmp"))).toEqual([]);
   });
 
   test("--help is a person's help; an argument is refused; no temp folder is one clear line", () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { inspectText } from "../../formats/inspect/index.ts";
 import { readByPidMap } from "../../harness/state/index.ts";
 import { currentUid } from "../../local-files/index.ts";
@@ -219,7 +219,8 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
   const started = Date.now();
   let root: string;
   try {
-    root = mkdtempSync(join(tmpdir(), "brigade-demo-"));
+    // Absolute even under a relative TMPDIR: the simulated people's HOMEs live below it.
+    root = mkdtempSync(join(resolve(tmpdir()), "brigade-demo-"));
   } catch {
     io.stderr("brigade demo: cannot create a temporary folder (set TMPDIR to a writable folder)\n");
     return 1;
