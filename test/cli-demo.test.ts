@@ -1,7 +1,7 @@
 // `brigade demo` as a person runs it: the BUILT CLI as a child process. What it prints is checked
 // against the formats (frames parsed by the inspector, bodies against the sanitiser), not against a
 // copy of its output; and it must leave nothing behind: no temp folder, no server, also after Ctrl-C.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -156,6 +156,22 @@ describe("brigade demo (built CLI)", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(readdirSync(join(cwd, "tmp"))).toEqual([]);
+  });
+
+  test("a TMPDIR inside a git work tree works too (the demo's secret files are never committable)", () => {
+    const tmp = testTempDir("demo-git-tmp-");
+    const home = testTempDir("demo-home-");
+    expect(spawnSync("git", ["init", "-q", tmp]).status).toBe(0);
+    const run = runBuiltCli(
+      ["demo"],
+      { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readdirSync(tmp)).toEqual([".git"]);
   });
 
   test("--help is a person's help; an argument is refused; no temp folder is one clear line", () => {

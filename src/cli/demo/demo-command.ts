@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { inspectText } from "../../formats/inspect/index.ts";
@@ -248,6 +248,9 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
   for (const signal of SIGNAL_EXIT_STATUS.keys()) process.once(signal, onSignal);
   process.stdout.once("error", onOutputClosed);
   try {
+    // A TMPDIR inside some git work tree would make the real `team create` refuse the demo's
+    // secret file as committable; this folder's own .gitignore keeps everything in it out.
+    writeFileSync(join(root, ".gitignore"), "*\n");
     server = await startServer({
       host: "127.0.0.1",
       port: 0,
