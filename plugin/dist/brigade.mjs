@@ -71,8 +71,15 @@ async function readUpTo(stdin, cap) {
 	}
 	return out;
 }
-/** The process's real stdin, stdout, stderr and environment. */
+/**
+* The process's real stdin, stdout, stderr and environment. A reader of stdout or stderr that
+* goes away (`brigade inspect | head`, a log collector restarting under `brigade serve`) costs
+* only the output: without a listener Node would end the process on EPIPE with a stack trace (a
+* server would stop serving). Commands that must react, such as `brigade demo`, add their own.
+*/
 function processIo() {
+	process.stdout.on("error", ignoreOutputError);
+	process.stderr.on("error", ignoreOutputError);
 	return {
 		stdin: process.stdin,
 		stdout: (text) => {
@@ -84,6 +91,7 @@ function processIo() {
 		env: process.env
 	};
 }
+function ignoreOutputError() {}
 function flushed(stream) {
 	return new Promise((resolve) => {
 		stream.write("", () => resolve());

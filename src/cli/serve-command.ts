@@ -39,14 +39,5 @@ Operating a server: docs/50-operator.md.
  * output and exit statuses (0 after a graceful stop, 2 a bad flag, 1 cannot start).
  */
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
-  // A reader of the start-up lines or the log that goes away (`brigade serve | head -1`, a log
-  // collector restarting) must not stop the team's server: what is lost is output, not service.
-  // The handlers stay until the process ends: its last flush writes to the same streams.
-  process.stdout.on("error", ignoreOutputError);
-  process.stderr.on("error", ignoreOutputError);
   return runServeCommandLine(argv, io, { help: HELP });
-}
-
-function ignoreOutputError(): void {
-  // Nothing to do: the output has nowhere to go.
 }
