@@ -53,6 +53,13 @@ function isBrigadeLink(link) {
   }
 }
 
+/** The shell line that puts `folder` first on PATH; single quotes when the path needs them. */
+function exportLine(folder) {
+  return /["$`\\]/.test(folder)
+    ? `export PATH='${folder.replaceAll("'", "'\\''")}':"$PATH"`
+    : `export PATH="${folder}:$PATH"`;
+}
+
 function onPath(folder) {
   const real = (p) => {
     try {
@@ -100,12 +107,24 @@ function main() {
       "this checkout is not built: run `npm run build` first (npm run install-cli does)",
     );
   }
-  mkdirSync(binDir, { recursive: true, mode: 0o755 });
   // A new link beside the old one, renamed over it: the command is never missing meanwhile.
   const temporary = join(binDir, `.brigade.${process.pid}.tmp`);
-  rmSync(temporary, { force: true });
-  symlinkSync(target, temporary);
-  renameSync(temporary, link);
+  try {
+    mkdirSync(binDir, { recursive: true, mode: 0o755 });
+    rmSync(temporary, { force: true });
+    symlinkSync(target, temporary);
+    renameSync(temporary, link);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The folder itself is unusable: there is no temporary link to remove.
+    }
+    const code = typeof error?.code === "string" ? error.code : "unknown";
+    return refuse(
+      `cannot write the link in ${binDir} (${code}); nothing changed (pick a folder you can write with --bin-dir <dir>)`,
+    );
+  }
   const run = spawnSync(link, ["--version"], { encoding: "utf8", timeout: 30_000 });
   if (run.status !== 0) {
     process.stderr.write(`install-cli: ${link} was written but does not run: ${run.stderr}`);
@@ -115,8 +134,10 @@ function main() {
   if (!onPath(binDir)) {
     process.stdout.write(
       [
-        `${binDir} is not on your PATH. Add it (then open a new terminal):`,
-        `  echo 'export PATH="${binDir}:$PATH"' >> ~/.profile`,
+        `${binDir} is not on your PATH. For this terminal, run:`,
+        `  ${exportLine(binDir)}`,
+        "and add the same line to your shell's start-up file (~/.bashrc, ~/.zshrc; ~/.profile",
+        "is read only when you log in) so that new terminals have it too.",
         "",
       ].join("\n"),
     );

@@ -1,8 +1,8 @@
 // `brigade demo` as a person runs it: the BUILT CLI as a child process. What it prints is checked
 // against the formats (frames parsed by the inspector, bodies against the sanitiser), not against a
 // copy of its output; and it must leave nothing behind: no temp folder, no server, also after Ctrl-C.
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -100,28 +100,35 @@ describe("brigade demo (built CLI)", () => {
     expect(await refused(port)).toBe(true);
   });
 
-  test("Ctrl-C in the middle stops the server and removes everything (exit 130)", async () => {
-    const tmp = testTempDir("demo-tmp-");
-    const home = testTempDir("demo-home-");
-    const child = spawn(process.execPath, [BUILT_MAIN, "demo"], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
-    });
-    let out = "";
-    const port = await new Promise<number>((resolve) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        out += chunk.toString("utf8");
-        const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-        if (found !== null) resolve(Number(found[1]));
+  test.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const)(
+    "%s in the middle (Ctrl-C, kill, a closed terminal) stops the server and removes everything (exit %i)",
+    async (signal, status) => {
+      const tmp = testTempDir("demo-tmp-");
+      const home = testTempDir("demo-home-");
+      const child = spawn(process.execPath, [BUILT_MAIN, "demo"], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
       });
-    });
-    expect(readdirSync(tmp)).toHaveLength(1);
-    child.kill("SIGINT");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(130);
-    expect(readdirSync(tmp)).toEqual([]);
-    expect(await refused(port)).toBe(true);
-  });
+      let out = "";
+      const port = await new Promise<number>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString("utf8");
+          const found = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+          if (found !== null) resolve(Number(found[1]));
+        });
+      });
+      expect(readdirSync(tmp)).toHaveLength(1);
+      child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(status);
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(await refused(port)).toBe(true);
+    },
+  );
 
   test("a reader that goes away (brigade demo | head) leaves nothing behind either", async () => {
     const tmp = testTempDir("demo-tmp-");
@@ -135,6 +142,36 @@ describe("brigade demo (built CLI)", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).not.toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("a relative TMPDIR works too, and is cleaned up", () => {
+    const cwd = testTempDir("demo-cwd-");
+    const home = testTempDir("demo-home-");
+    mkdirSync(join(cwd, "tmp"));
+    const run = runBuiltCli(
+      ["demo"],
+      { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: "tmp" },
+      { cwd, timeoutMs: 60_000 },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readdirSync(join(cwd, "tmp"))).toEqual([]);
+  });
+
+  test("a TMPDIR inside a git work tree works too (the demo's secret files are never committable)", () => {
+    const tmp = testTempDir("demo-git-tmp-");
+    const home = testTempDir("demo-home-");
+    expect(spawnSync("git", ["init", "-q", tmp]).status).toBe(0);
+    const run = runBuiltCli(
+      ["demo"],
+      { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readdirSync(tmp)).toEqual([".git"]);
   });
 
   test("--help is a person's help; an argument is refused; no temp folder is one clear line", () => {

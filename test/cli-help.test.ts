@@ -1,7 +1,7 @@
 // The person's CLI (built) and the plugin's bundle: every command and subcommand answers --help
 // with a person's usage text, unknown names get the nearest known one, --version names
 // package.json's version everywhere, and the adapter's machine protocol stays as it was.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -120,5 +120,37 @@ describe("--version", () => {
       `return "${VERSION}";`,
     );
     expect(BUILT_MAIN.endsWith(join("dist", "cli", "main.js"))).toBe(true);
+  });
+
+  test("after any command too (brigade serve --version), and never runs the command", () => {
+    for (const command of ["serve", "demo", "doctor", "team", "send", "backup", "adapter"]) {
+      for (const flag of ["--version", "-V"]) {
+        const cli = runBuiltCli([command, flag], env);
+        expect(cli.stdout, `${command} ${flag}`).toBe(`brigade ${VERSION}\n`);
+        expect(cli.stderr, `${command} ${flag}`).toBe("");
+        expect(cli.status, `${command} ${flag}`).toBe(0);
+      }
+    }
+    // with anything else it is the command's own argument (an unknown option)
+    expect(runBuiltCli(["serve", "--version", "--port", "0"], env).status).toBe(2);
+  });
+});
+
+describe("a reader that goes away", () => {
+  test("brigade inspect --json | head: no stack trace, the command still ends with its status", async () => {
+    const input = readFileSync(join(REPO_ROOT, "samples", "hostile-message.txt"), "utf8").repeat(
+      300,
+    );
+    const child = spawn(process.execPath, [BUILT_MAIN, "inspect", "--json"], { env });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.stdin.end(input);
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const status = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
   });
 });

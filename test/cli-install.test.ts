@@ -41,6 +41,10 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     // The folder is not on this PATH: the script says how to add it.
     expect(run.stdout).toContain(`Installed brigade ${VERSION}`);
     expect(run.stdout).toContain("is not on your PATH");
+    // Usable in the terminal the person is in (the README's next line is `brigade demo`), and
+    // for later ones through the shell's own start-up file: ~/.profile alone is read only at login.
+    expect(run.stdout).toContain(`\n  export PATH="${join(home, ".local", "bin")}:$PATH"\n`);
+    expect(run.stdout).toContain("~/.bashrc");
     // The installed command runs the built CLI, from any folder, by its link.
     const version = spawnSync(link, ["--version"], { cwd: home, encoding: "utf8" });
     expect(version.stdout).toBe(`brigade ${VERSION}\n`);
@@ -83,5 +87,23 @@ describe("npm run install-cli (scripts/install-cli.mjs)", () => {
     const noHome = spawnSync(process.execPath, [SCRIPT], { env: {}, encoding: "utf8" });
     expect(noHome.status).toBe(2);
     expect(noHome.stderr).toContain("no bin folder");
+  });
+
+  test("a bin folder it cannot make or write is one line and exit 2, never a stack trace", () => {
+    const home = testTempDir("cli-home-");
+    const file = join(home, "a-file");
+    writeFileSync(file, "not a folder\n");
+    const readOnly = join(home, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    // root writes anywhere: only the folder under a file is refused for every user
+    const cases = process.getuid?.() === 0 ? [join(file, "bin")] : [join(file, "bin"), readOnly];
+    for (const bin of cases) {
+      const run = install(home, ["--bin-dir", bin]);
+      expect(run.status, bin).toBe(2);
+      expect(run.stderr, bin).toMatch(
+        /^install-cli: cannot write the link in .+ \(E[A-Z]+\); nothing changed \(pick a folder you can write with --bin-dir <dir>\)\n$/,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("not a folder\n");
   });
 });

@@ -243,13 +243,16 @@ describe("brigade backup", () => {
     expect((await backup([dataFile, dataFile])).status).toBe(2);
 
     // Interrupted at different moments: the output is either absent or a whole checked copy.
-    for (const delay of [0, 40, 120]) {
-      const target = join(root, `interrupted-${delay}.sqlite`);
+    // SIGHUP is what closing the terminal sends.
+    for (const [delay, signal] of [0, 40, 80, 120, 160].flatMap((d) =>
+      (["SIGINT", "SIGHUP"] as const).map((s) => [d, s] as const),
+    )) {
+      const target = join(root, `interrupted-${delay}-${signal}.sqlite`);
       const child = spawn(process.execPath, [BUILT_CLI, "backup", dataFile, target], {
         stdio: "ignore",
       });
       await new Promise((resolve) => setTimeout(resolve, delay));
-      child.kill("SIGINT");
+      child.kill(signal);
       await exited(child);
       if (existsSync(target)) {
         const db = new Database(target, { readonly: true });

@@ -54,6 +54,19 @@ async function spend(url: string, forwarded?: string): Promise<void> {
 }
 
 describe("brigade serve start-up", () => {
+  test("a reader of its output that goes away (brigade serve | head -1, a restarted log collector) does not stop the server", async () => {
+    const server = await serve("reader-gone", ["--log-level", "info"]);
+    server.child.stdout?.destroy();
+    server.child.stderr?.destroy();
+    // Each request logs a line on the closed stderr; the server must keep answering.
+    for (let i = 0; i < 5; i += 1) {
+      expect((await apiCall(server.url, "GET", "/v1/health")).status).toBe(200);
+    }
+    server.child.kill("SIGTERM");
+    await exited(server.child);
+    expect(server.child.exitCode).toBe(0);
+  });
+
   test("names the URL, the version, the data file and the registration mode", async () => {
     const server = await serve("startup");
     const lines = server.stdout().split("\n");

@@ -71,8 +71,15 @@ async function readUpTo(stdin, cap) {
 	}
 	return out;
 }
-/** The process's real stdin, stdout, stderr and environment. */
+/**
+* The process's real stdin, stdout, stderr and environment. A reader of stdout or stderr that
+* goes away (`brigade inspect | head`, a log collector restarting under `brigade serve`) costs
+* only the output: without a listener Node would end the process on EPIPE with a stack trace (a
+* server would stop serving). Commands that must react, such as `brigade demo`, add their own.
+*/
 function processIo() {
+	process.stdout.on("error", ignoreOutputError);
+	process.stderr.on("error", ignoreOutputError);
 	return {
 		stdin: process.stdin,
 		stdout: (text) => {
@@ -84,6 +91,7 @@ function processIo() {
 		env: process.env
 	};
 }
+function ignoreOutputError() {}
 function flushed(stream) {
 	return new Promise((resolve) => {
 		stream.write("", () => resolve());
@@ -625,13 +633,15 @@ const VERSION_WORDS = [
 * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
 * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
 * here), 1 an internal error (the error's class name only, never its message). `--version`
-* (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+* (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
+* `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
 * `<command> --help`; an unknown command is refused with the nearest known name when one is near
 * (the typed text is never repeated: it may be hostile).
 */
 async function dispatchCommand(table, argv, io) {
 	const [first, ...afterFirst] = argv;
-	if (first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+	const second = afterFirst.length === 1 ? afterFirst[0] : void 0;
+	if (first !== void 0 && Object.hasOwn(table, first) && (second === "--version" || second === "-V") || first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
 		io.stdout(`brigade ${brigadeVersion()}\n`);
 		return 0;
 	}
@@ -3879,23 +3889,48 @@ var init_inspect = __esmMin((() => {
 * Parses `argv` strictly for the command `brigade <command>`: an unknown option, a missing or
 * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
 * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
-* the argument (possibly hostile). `refusal` replaces that fixed message for a command whose help
+* the argument (possibly hostile). An option that takes a value, given twice, is a usage error
+* naming the option (from `options`, never the input). `refusal` replaces that fixed message for a command whose help
 * is reached otherwise (`brigade team help`).
 *
 * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
-* `refusal` (exit 2).
+* `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
 * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
 */
 function parseCommandFlags(command, argv, options, allowPositionals, refusal) {
+	let parsed;
+	let tokens;
 	try {
-		return parseArgs({
+		const config = {
 			args: argv,
 			options,
 			allowPositionals: allowPositionals ?? false,
 			strict: true
-		});
+		};
+		parsed = parseArgs(config);
+		tokens = parseArgs({
+			...config,
+			tokens: true
+		}).tokens;
 	} catch {
 		throw new CliUsageError(refusal ?? `unknown option or argument (run "brigade ${command} --help")`);
+	}
+	const repeated = repeatedValueOption(tokens, options);
+	if (repeated !== void 0) throw new CliUsageError(`--${repeated} is given more than once (run "brigade ${command} --help")`);
+	return parsed;
+}
+/**
+* The first option that takes a value and is not `multiple` yet appears twice in `tokens`:
+* `parseArgs` would keep the last silently. A switch given twice means the same and passes.
+*/
+function repeatedValueOption(tokens, options) {
+	const seen = /* @__PURE__ */ new Set();
+	for (const token of tokens) {
+		if (token.kind !== "option" || token.name === void 0) continue;
+		const option = options[token.name];
+		if (option === void 0 || option.type !== "string" || option.multiple === true) continue;
+		if (seen.has(token.name)) return token.name;
+		seen.add(token.name);
 	}
 }
 var init_parse_command_flags = __esmMin((() => {
@@ -15859,12 +15894,16 @@ function envServer(io) {
 	return server;
 }
 /**
-* The configuration folder, or the exit status 11 already reported when HOME (or
-* XDG_CONFIG_HOME) gives none.
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none.
 *
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
+	const explicit = io.env.BRIGADE_CONFIG_DIR;
+	if (!inSession(io) && explicit !== void 0 && explicit !== "" && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
 	const dir = harnessConfigDir(io.env);
 	if (dir !== void 0) return dir;
 	return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");

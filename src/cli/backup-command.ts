@@ -12,12 +12,16 @@ digest beside the data file (DATA-FILE.operator-key), when there is one, is
 copied to OUT-FILE.operator-key.
 
 OUT-FILE must not exist: --force replaces an existing regular file (never a
-link or a folder). Interrupted (Ctrl-C), it leaves nothing at OUT-FILE.
+link or a folder). Interrupted (Ctrl-C, kill, a closed terminal), it leaves
+nothing at OUT-FILE.
 
 Restore: stop the server, then start it on the copy
   (brigade serve --data OUT-FILE), or move the copy and its .operator-key file
   to the data file's place first. See docs/50-operator.md.
 `;
+
+/** The signals that stop a backup cleanly (Ctrl-C, kill, a closed terminal). */
+const INTERRUPTS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
  * `brigade backup DATA-FILE OUT-FILE [--force]`: see `backupDataFile`. Prints one line on success
@@ -49,8 +53,8 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
   const interrupt = (): void => {
     interrupted = true;
   };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
+  // SIGHUP too: a closed terminal must not leave the temporary copy behind.
+  for (const signal of INTERRUPTS) process.on(signal, interrupt);
   try {
     const result = await backupDataFile(dataFile, out, {
       force: parsed.values.force === true,
@@ -66,8 +70,7 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`brigade backup: cannot back up (${error.code}): ${error.message}\n`);
     return 1;
   } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
+    for (const signal of INTERRUPTS) process.off(signal, interrupt);
   }
 }
 

@@ -64,8 +64,15 @@ export async function readUpTo(stdin: AsyncIterable<Uint8Array>, cap: number): P
   return out;
 }
 
-/** The process's real stdin, stdout, stderr and environment. */
+/**
+ * The process's real stdin, stdout, stderr and environment. A reader of stdout or stderr that
+ * goes away (`brigade inspect | head`, a log collector restarting under `brigade serve`) costs
+ * only the output: without a listener Node would end the process on EPIPE with a stack trace (a
+ * server would stop serving). Commands that must react, such as `brigade demo`, add their own.
+ */
 export function processIo(): CliIo {
+  process.stdout.on("error", ignoreOutputError);
+  process.stderr.on("error", ignoreOutputError);
   return {
     stdin: process.stdin,
     stdout: (text) => {
@@ -76,6 +83,10 @@ export function processIo(): CliIo {
     },
     env: process.env,
   };
+}
+
+function ignoreOutputError(): void {
+  // The output has nowhere to go; the command goes on to its own exit status.
 }
 
 function flushed(stream: NodeJS.WritableStream): Promise<void> {

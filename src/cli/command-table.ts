@@ -33,7 +33,8 @@ const VERSION_WORDS: readonly string[] = ["--version", "-V", "version"];
  * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
  * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
  * here), 1 an internal error (the error's class name only, never its message). `--version`
- * (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+ * (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
+ * `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
  * `<command> --help`; an unknown command is refused with the nearest known name when one is near
  * (the typed text is never repeated: it may be hostile).
  */
@@ -43,7 +44,16 @@ export async function dispatchCommand(
   io: CliIo,
 ): Promise<number> {
   const [first, ...afterFirst] = argv;
-  if (first !== undefined && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+  // `brigade <command> --version` as well: no command takes --version or -V as its only argument.
+  const second = afterFirst.length === 1 ? afterFirst[0] : undefined;
+  const versionAfterCommand =
+    first !== undefined &&
+    Object.hasOwn(table, first) &&
+    (second === "--version" || second === "-V");
+  if (
+    versionAfterCommand ||
+    (first !== undefined && VERSION_WORDS.includes(first) && afterFirst.length === 0)
+  ) {
     io.stdout(`brigade ${brigadeVersion()}\n`);
     return 0;
   }

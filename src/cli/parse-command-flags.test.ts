@@ -37,4 +37,22 @@ describe("parseCommandFlags", () => {
     );
     expect(message).toBe(refusal);
   });
+
+  test("an option with a value given twice is refused: which one was meant is not a guess", () => {
+    for (const argv of [
+      ["--session", "s-1", "--session", "s-2"],
+      ["--session=s-1", "--session", "s-1"],
+    ]) {
+      expect(usageMessage(() => parseCommandFlags("inbox", argv, OPTIONS))).toBe(
+        '--session is given more than once (run "brigade inbox --help")',
+      );
+    }
+    // a repeatable option, and a switch given twice, are fine
+    const repeatable = { to: { type: "string", multiple: true } } as const;
+    expect(parseCommandFlags("x", ["--to", "a", "--to", "b"], repeatable).values.to).toEqual([
+      "a",
+      "b",
+    ]);
+    expect(parseCommandFlags("inbox", ["--json", "--json"], OPTIONS).values.json).toBe(true);
+  });
 });

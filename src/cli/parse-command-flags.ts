@@ -13,11 +13,12 @@ export type ParsedCommandFlags<O extends CommandFlagOptions, P extends boolean> 
  * Parses `argv` strictly for the command `brigade <command>`: an unknown option, a missing or
  * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
  * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
- * the argument (possibly hostile). `refusal` replaces that fixed message for a command whose help
+ * the argument (possibly hostile). An option that takes a value, given twice, is a usage error
+ * naming the option (from `options`, never the input). `refusal` replaces that fixed message for a command whose help
  * is reached otherwise (`brigade team help`).
  *
  * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
- * `refusal` (exit 2).
+ * `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
  * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
  */
 export function parseCommandFlags<
@@ -30,16 +31,46 @@ export function parseCommandFlags<
   allowPositionals?: P,
   refusal?: string,
 ): ParsedCommandFlags<O, P> {
+  let parsed: ParsedCommandFlags<O, P>;
+  let tokens: readonly { kind: string; name?: string }[];
   try {
-    return parseArgs({
+    const config = {
       args: argv,
       options,
       allowPositionals: (allowPositionals ?? false) as P,
       strict: true,
-    });
+    } as const;
+    parsed = parseArgs(config);
+    tokens = parseArgs({ ...config, tokens: true }).tokens;
   } catch {
     throw new CliUsageError(
       refusal ?? `unknown option or argument (run "brigade ${command} --help")`,
     );
   }
+  const repeated = repeatedValueOption(tokens, options);
+  if (repeated !== undefined) {
+    throw new CliUsageError(
+      `--${repeated} is given more than once (run "brigade ${command} --help")`,
+    );
+  }
+  return parsed;
+}
+
+/**
+ * The first option that takes a value and is not `multiple` yet appears twice in `tokens`:
+ * `parseArgs` would keep the last silently. A switch given twice means the same and passes.
+ */
+function repeatedValueOption(
+  tokens: readonly { kind: string; name?: string }[],
+  options: CommandFlagOptions,
+): string | undefined {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    const option = options[token.name];
+    if (option === undefined || option.type !== "string" || option.multiple === true) continue;
+    if (seen.has(token.name)) return token.name;
+    seen.add(token.name);
+  }
+  return undefined;
 }

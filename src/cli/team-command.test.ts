@@ -444,6 +444,26 @@ describe("brigade team against a real brigade serve", () => {
     expect(existsSync(consentPath(chosen, top))).toBe(false);
   });
 
+  test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
+    const [top] = repo("config-relative");
+    const home = join(root, "rel", "home");
+    mkdirSync(home, { recursive: true });
+    const env = { HOME: home, BRIGADE_CONFIG_DIR: "brigade-config", BRIGADE_SERVER: server.url };
+    for (const argv of [
+      ["create", "rel"],
+      ["join", "--secret-file", join(root, "none")],
+      ["leave"],
+    ]) {
+      const run = await team(argv, top, env);
+      expect(run.status, argv[0]).toBe(2);
+      expect(run.stderr, argv[0]).toBe(
+        `brigade team ${argv[0]}: BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)\n`,
+      );
+    }
+    expect(tree(home)).toEqual([]);
+    expect(existsSync(join(top, ".brigade.json"))).toBe(false);
+  });
+
   test("create, join and leave refuse while CLAUDE_PID is set, touching nothing", async () => {
     const [top] = repo("in-session");
     const config = join(root, "sess", "config");

@@ -35,6 +35,11 @@ export function explainListenFailure(code: string, listener: ListenerName, port:
       return `port ${port} needs privileges this user does not have; use a port above 1023 with ${flag} (and a reverse proxy in front for 443)`;
     case "EADDRNOTAVAIL":
       return `the address to listen on is not one of this machine's; check ${listener === "api" ? "--host" : "--metrics"}`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN": {
+      const hostFlag = listener === "api" ? "--host" : "--metrics";
+      return `the ${hostFlag}${listener === "api" ? "" : " host"} name does not resolve to an address of this machine; check ${hostFlag}`;
+    }
     default:
       return `port ${port} could not be opened; check ${flag} and the address`;
   }

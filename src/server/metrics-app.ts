@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { refuseUndefinedMethods } from "./method-guard.ts";
 import type { ServerMetrics } from "./server-metrics.ts";
 
 /**
@@ -11,7 +10,14 @@ import type { ServerMetrics } from "./server-metrics.ts";
  */
 export function createMetricsApp(metrics: ServerMetrics): Hono {
   const app = new Hono();
-  app.use("*", refuseUndefinedMethods(app));
+  // A middleware, not a route: Hono answers HEAD with the GET route. Plain text like the 404:
+  // this listener speaks no BAP/1.
+  app.use("/metrics", async (c, next) => {
+    if (c.req.method === "GET") return next();
+    return c.text("method not allowed: this listener serves only GET /metrics\n", 405, {
+      allow: "GET",
+    });
+  });
   app.get("/metrics", async (c) => {
     const { body, contentType } = await metrics.render();
     return c.body(body, 200, { "content-type": contentType, "cache-control": "no-store" });

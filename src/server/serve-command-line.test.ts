@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runServeCommandLine } from "./serve-command-line.ts";
 
@@ -44,5 +47,65 @@ describe("brigade serve --registration parsing", () => {
       stdout: "HELP\n",
       stderr: "",
     });
+  });
+});
+
+describe("brigade serve: empty values", () => {
+  test("an empty --host (an unset variable in a unit file) is refused, never every interface", async () => {
+    expect(await run(["--host", "", "--port", "0", "--data", "/nonexistent/x/b.sqlite"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "brigade serve: --host needs an address to listen on (127.0.0.1, 0.0.0.0, ::, or a host name)\n",
+    });
+  });
+
+  test("an empty --data is refused as such, not as a file that is not regular", async () => {
+    expect(await run(["--data", "", "--port", "0"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "brigade serve: --data needs the path of the SQLite data file\n",
+    });
+  });
+});
+
+describe("brigade serve: a --data file that is not SQLite", () => {
+  test("is one line saying so, and the file is left as it was", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "brigade-serve-notdb-"));
+    try {
+      const file = join(dir, "notes.txt");
+      writeFileSync(file, "not a database\n", { mode: 0o600 });
+      expect(await run(["--data", file, "--port", "0"])).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "brigade serve: cannot start (SQLITE_NOTADB): the --data file is not an SQLite database; check the path (nothing was written to it)\n",
+      });
+      expect(readFileSync(file, "utf8")).toBe("not a database\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("brigade serve: a flag given twice", () => {
+  test("a value flag twice is refused, never last-one-wins; --trusted-proxy repeats", async () => {
+    for (const argv of [
+      ["--port", "0", "--port", "0"],
+      ["--data", "/nonexistent/a", "--data", "/nonexistent/b"],
+      ["--host", "127.0.0.1", "--host=0.0.0.0"],
+    ]) {
+      const flag = argv[0] as string;
+      expect(await run(argv)).toEqual({
+        status: 2,
+        stdout: "",
+        stderr: `brigade serve: ${flag} is given more than once (run "brigade serve --help")\n`,
+      });
+    }
+    const repeated = await run([
+      ...["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.0.0.2"],
+      ...["--data", "/nonexistent/x/b.sqlite"],
+    ]);
+    expect(repeated.stderr).toContain("(data_folder_missing)");
   });
 });

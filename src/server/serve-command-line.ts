@@ -62,6 +62,9 @@ export async function runServeCommandLine(
   };
   const flags = parseFlags(argv);
   if (flags === undefined) return usage('unknown option or argument (run "brigade serve --help")');
+  if (typeof flags === "string") {
+    return usage(`--${flags} is given more than once (run "brigade serve --help")`);
+  }
   if (flags.help === true) {
     io.stdout(options.help);
     return 0;
@@ -70,6 +73,12 @@ export async function runServeCommandLine(
   if (!/^\d{1,5}$/.test(flags.port ?? "0") || port > 65535) {
     return usage("--port must be a number from 0 to 65535");
   }
+  // Node reads an empty host as "every interface": a variable left unset in a unit file must
+  // not quietly expose the server to the network.
+  if (flags.host === "") {
+    return usage("--host needs an address to listen on (127.0.0.1, 0.0.0.0, ::, or a host name)");
+  }
+  if (flags.data === "") return usage("--data needs the path of the SQLite data file");
   const registration = flags.registration ?? "open";
   if (!isRegistrationMode(registration)) return usage("--registration must be open or closed");
   const level = (flags["log-level"] ?? "info") as LogLevel;
@@ -115,20 +124,24 @@ export async function runServeCommandLine(
       error instanceof TlsFileError ||
       error instanceof ListenError ||
       error instanceof SqliteSchemaError;
-    const detail = explained ? `: ${error.message}` : "";
+    const detail = explained
+      ? `: ${error.message}`
+      : why === "SQLITE_NOTADB"
+        ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
+        : "";
     io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
     return 1;
   }
-  io.stdout(`brigade serve: listening on ${server.url}\n`);
+  const lines = [`listening on ${server.url}`];
   if (server.newOperatorKey !== undefined) {
     // The only time the key exists outside the operator's hands: only its digest is stored.
-    io.stdout(
-      `brigade serve: registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}\n`,
+    lines.push(
+      `registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}`,
     );
   }
-  for (const line of startupLines(server, dataFile, registration, trustProxy !== undefined)) {
-    io.stdout(`brigade serve: ${line}\n`);
-  }
+  lines.push(...startupLines(server, dataFile, registration, trustProxy !== undefined));
+  // One write: a reader that waits for the URL line gets the lines after it in the same chunk.
+  io.stdout(lines.map((line) => `brigade serve: ${line}\n`).join(""));
   if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
     io.stderr(
       "brigade serve: warning: plain HTTP on a network address; tokens and messages cross the network unencrypted (use --tls-cert/--tls-key, or a TLS proxy with --trust-proxy)\n",
@@ -208,9 +221,10 @@ function metricsAddressOf(value: string): { host: string; port: number } | null 
   return { host, port };
 }
 
+/** `brigade serve`'s flags; `undefined` for a bad one, the flag's name for a value flag given twice. */
 function parseFlags(argv: string[]) {
   try {
-    return parseArgs({
+    const { values, tokens } = parseArgs({
       args: argv,
       options: {
         host: { type: "string" },
@@ -227,7 +241,18 @@ function parseFlags(argv: string[]) {
       },
       allowPositionals: false,
       strict: true,
-    }).values;
+      tokens: true,
+    });
+    // parseArgs keeps the last of a repeated flag; which one the operator meant is a guess.
+    const seen = new Set<string>();
+    for (const token of tokens) {
+      if (token.kind !== "option" || token.value === undefined || token.name === "trusted-proxy") {
+        continue;
+      }
+      if (seen.has(token.name)) return token.name;
+      seen.add(token.name);
+    }
+    return values;
   } catch {
     return undefined;
   }

@@ -57,11 +57,20 @@ export function startServerProcess(
   extra: readonly string[] = [],
 ): Promise<ServerProcess> {
   mkdirSync(dirname(dataFile), { recursive: true, mode: 0o700 });
+  // A flag in `extra` replaces the default (brigade serve refuses a value flag given twice).
+  const defaults = {
+    "--host": "127.0.0.1",
+    "--port": "0",
+    "--data": dataFile,
+    "--log-level": "warn",
+  };
   const child = spawn(
     process.execPath,
     [
       ...entry,
-      ...["--host", "127.0.0.1", "--port", "0", "--data", dataFile, "--log-level", "warn"],
+      ...Object.entries(defaults)
+        .filter(([flag]) => !extra.includes(flag))
+        .flat(),
       ...extra,
     ],
     { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },

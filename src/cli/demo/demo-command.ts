@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { inspectText } from "../../formats/inspect/index.ts";
 import { readByPidMap } from "../../harness/state/index.ts";
 import { currentUid } from "../../local-files/index.ts";
@@ -23,6 +23,13 @@ at the end, also after Ctrl-C.
 
 /** The hostile sample: a message that forges frames, a system reminder, an approval and a tool call. */
 const HOSTILE_SAMPLE = new URL("../../../samples/hostile-envelope.json", import.meta.url);
+
+/** The signals the demo cleans up after, each with its exit status (128 + the signal's number). */
+const SIGNAL_EXIT_STATUS: ReadonlyMap<NodeJS.Signals, number> = new Map([
+  ["SIGHUP", 129],
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]);
 
 /** A step that did not go as the demo expects: reported as one line, exit 1. */
 class DemoStepFailed extends Error {
@@ -197,7 +204,7 @@ async function play(
  * and a hostile message through a temporary in-process `brigade serve` on a random loopback port,
  * every step through the real team commands, hooks and `brigade send`; prints what each model
  * reads. Everything is made under one temporary folder, removed (and the server stopped) when the
- * demo ends, fails, gets SIGINT/SIGTERM (then exit 130/143) or loses its reader (exit 1). Exit 0
+ * demo ends, fails, gets SIGINT/SIGTERM/SIGHUP (then exit 130/143/129) or loses its reader (exit 1). Exit 0
  * when every step worked, 1 when one failed (one line naming it) or no temporary folder can be
  * made, 2 for any argument.
  *
@@ -212,7 +219,8 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
   const started = Date.now();
   let root: string;
   try {
-    root = mkdtempSync(join(tmpdir(), "brigade-demo-"));
+    // Absolute even under a relative TMPDIR: the simulated people's HOMEs live below it.
+    root = mkdtempSync(join(resolve(tmpdir()), "brigade-demo-"));
   } catch {
     io.stderr("brigade demo: cannot create a temporary folder (set TMPDIR to a writable folder)\n");
     return 1;
@@ -229,17 +237,20 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
     })();
     return cleaned;
   };
+  // SIGHUP too: closing the terminal the demo runs in must not leave the folder behind.
   const onSignal = (signal: NodeJS.Signals): void => {
-    void cleanUp().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void cleanUp().finally(() => process.exit(SIGNAL_EXIT_STATUS.get(signal) ?? 1));
   };
   // A reader that goes away (`brigade demo | head`) must not leave the folder behind either.
   const onOutputClosed = (): void => {
     void cleanUp().finally(() => process.exit(1));
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  for (const signal of SIGNAL_EXIT_STATUS.keys()) process.once(signal, onSignal);
   process.stdout.once("error", onOutputClosed);
   try {
+    // A TMPDIR inside some git work tree would make the real `team create` refuse the demo's
+    // secret file as committable; this folder's own .gitignore keeps everything in it out.
+    writeFileSync(join(root, ".gitignore"), "*\n");
     server = await startServer({
       host: "127.0.0.1",
       port: 0,
@@ -260,8 +271,7 @@ export async function runDemo(argv: string[], io: CliIo): Promise<number> {
     return 1;
   } finally {
     await cleanUp();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of SIGNAL_EXIT_STATUS.keys()) process.off(signal, onSignal);
     process.stdout.off("error", onOutputClosed);
   }
 }

@@ -318,15 +318,21 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     return {
       title,
       status: "pass",
-      detail: `accepted by the server (${members.members.length} active members)`,
+      detail: `accepted by the server (${members.members.length} active member${members.members.length === 1 ? "" : "s"})`,
     };
   } catch (error) {
     const why = error instanceof BapError ? error.code : "no answer";
-    if (why === "unauthorized" || why === "config") {
+    // config: the local credential file is missing or unreadable, so nothing reached the server;
+    // unauthenticated: the server knows no such token (restored from a backup, or swept);
+    // unauthorized: the token is valid but not a member (removed). Joining again fixes each.
+    if (why === "unauthenticated" || why === "unauthorized" || why === "config") {
       return {
         title,
         status: "fail",
-        detail: `the server does not accept this machine's credential for the team (${why})`,
+        detail:
+          why === "config"
+            ? "this machine has no usable credential for the team (config)"
+            : `the server does not accept this machine's credential for the team (${why})`,
         fix: "join again: `brigade team join --secret-file <path>` (ask the team's creator for a fresh secret if yours was rotated)",
       };
     }

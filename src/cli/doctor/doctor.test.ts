@@ -129,6 +129,7 @@ describe("brigade doctor", () => {
       ["inbound settings", "pass"],
     ]);
     expect(text).toMatch(/Nothing failed\.\n$/);
+    expect(byTitle(checks, "credential").detail).toBe("accepted by the server (1 active member)");
   });
 
   test("each check fails, with a fix, when its own thing is broken; the exit status says so", async () => {
@@ -199,7 +200,20 @@ describe("brigade doctor", () => {
     const credentials = join(env.HOME as string, ".config", "brigade", "credentials");
     for (const file of readdirSync(credentials))
       writeFileSync(join(credentials, file), "t-forged\n", { mode: 0o600 });
-    await failing("credential", base);
+    expect((await failing("credential", base)).fix).toContain("join again");
+    // a well-formed credential the server does not know (a restored server, a swept principal)
+    for (const file of readdirSync(credentials))
+      writeFileSync(
+        join(credentials, file),
+        JSON.stringify({ token: "A".repeat(43), principal_ref: "p-00000000000000000000" }),
+        { mode: 0o600 },
+      );
+    const unknown = await failing("credential", base);
+    expect(unknown.fix).toContain("join again");
+    expect(unknown.detail).toContain("does not accept");
+    // no credential at all
+    for (const file of readdirSync(credentials)) rmSync(join(credentials, file));
+    expect((await failing("credential", base)).fix).toContain("join again");
     // watcher: a live session (this process) with a socket and no watcher; then with one
     const layout = stateLayout(join(env.HOME as string, ".local", "state", "brigade"));
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
 import { harnessConfigDir } from "../../harness/adapter/index.ts";
 import {
@@ -47,12 +47,23 @@ export function envServer(io: CliIo): string | undefined {
 }
 
 /**
- * The configuration folder, or the exit status 11 already reported when HOME (or
- * XDG_CONFIG_HOME) gives none.
+ * The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+ * set outside a session but not absolute (the folder it would mean depends on where the command
+ * runs, and silently using the default would put the credential where the person did not ask),
+ * 11 when HOME (or XDG_CONFIG_HOME) gives none.
  *
  * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
  */
 export function configDirOf(io: CliIo, sub: string): string | Failed {
+  const explicit = io.env.BRIGADE_CONFIG_DIR;
+  if (!inSession(io) && explicit !== undefined && explicit !== "" && !isAbsolute(explicit)) {
+    return fail(
+      io,
+      sub,
+      2,
+      "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)",
+    );
+  }
   const dir = harnessConfigDir(io.env);
   if (dir !== undefined) return dir;
   return fail(
