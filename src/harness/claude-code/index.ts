@@ -16,6 +16,15 @@ export {
   TRANSCRIPT_TITLE_TAIL_BYTES,
 } from "./display-name.ts";
 export {
+  argvMayBypass,
+  BYPASS_MODE,
+  type InboundGateFacts,
+  type InboundGateState,
+  inboundGateOpen,
+  launchMayBypass,
+  readClaudeArgv,
+} from "./inbound-gate.ts";
+export {
   ensureInboundAcceptSetting,
   INBOUND_SETTING_REFUSALS,
   type InboundSettingOutcome,
@@ -61,6 +70,11 @@ export {
   type ScannedSettings,
   scanInboundSettings,
 } from "./settings-scan.ts";
+export {
+  frameOpenTags,
+  parseTranscriptDeliveryLine,
+  type TranscriptDeliveryLine,
+} from "./transcript-deliveries.ts";
 export {
   parseTranscriptUsageLine,
   TRANSCRIPT_MODEL_MAX_CODEPOINTS,
