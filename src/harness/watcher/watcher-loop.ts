@@ -472,7 +472,12 @@ export class WatcherLoop {
     try {
       if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-      if (this.#running) for (const message of result.messages) this.#offer(message);
+      if (!this.#running) return;
+      for (const message of result.messages) this.#offer(message);
+      const ids = result.messages.map((message) =>
+        typeof message.message_id === "string" ? message.message_id : "",
+      );
+      this.#pipeline.refetched(ids, result.messages.length < 50);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
     } finally {
