@@ -11,8 +11,10 @@ import { defineConfig } from "vitest/config";
  *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
  * - `conformance`: the two suites that start servers and spawn hundreds of adapter processes;
  *   they run after everything else, one file at a time.
+ * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
+ *   (docs/46-real-client-tests.md); minutes per version, so it runs last, alone.
  *
- * `npm run test:fast` runs `pure` and `unit`; `npm test` runs all four.
+ * `npm run test:fast` runs `pure` and `unit`; `npm test` runs all five.
  */
 const PURE = [
   "src/formats/**/*.test.ts",
@@ -39,6 +41,8 @@ const SLOW = [
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];
 
+const REAL_CLIENT = ["test/real-claude-code.test.ts"];
+
 /** Every test file of the repository; the projects split it. */
 const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 
@@ -58,7 +62,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "unit", include: ALL, exclude: [...PURE, ...SLOW, ...CONFORMANCE] },
+        test: {
+          name: "unit",
+          include: ALL,
+          exclude: [...PURE, ...SLOW, ...CONFORMANCE, ...REAL_CLIENT],
+        },
       },
       {
         extends: true,
@@ -71,6 +79,17 @@ export default defineConfig({
           include: CONFORMANCE,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "real-client",
+          include: REAL_CLIENT,
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

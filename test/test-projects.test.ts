@@ -44,6 +44,7 @@ test("each *.test.ts of the repository is in exactly one project", () => {
   expect([...new Set(entries.map((entry) => entry.projectName))].sort()).toEqual([
     "conformance",
     "pure",
+    "real-client",
     "slow",
     "unit",
   ]);

@@ -54,6 +54,8 @@ export class PluginWorld {
   readonly root: string;
   readonly pluginRoot: string;
   readonly secretFile: string;
+  /** The server's SQLite data file. */
+  readonly dataFile: string;
   readonly server: ServerProcess;
   readonly hosts: ClaudeCodeHost[] = [];
   #founder: Person | undefined;
@@ -62,6 +64,7 @@ export class PluginWorld {
     this.root = root;
     this.pluginRoot = join(root, "plugins", "cache", "brigade", "brigade", "0.1.0");
     this.secretFile = join(root, "join-secret");
+    this.dataFile = join(root, "server.sqlite");
     this.server = server;
   }
 
@@ -170,13 +173,13 @@ export class PluginWorld {
   }
 
   /** The by-pid map of a session (what `brigade whoami` reads). */
-  mapOf(who: Person, host: ClaudeCodeHost): MappedSession {
+  mapOf(who: Person, host: { readonly claudePid: number }): MappedSession {
     const path = join(who.stateDir, "sessions", "by-pid", `${host.claudePid}.json`);
     return JSON.parse(readFileSync(path, "utf8")) as MappedSession;
   }
 
   /** The pid of a session's watcher, from its pidfile. */
-  watcherPidOf(who: Person, host: ClaudeCodeHost): number {
+  watcherPidOf(who: Person, host: { readonly claudePid: number }): number {
     const path = join(who.stateDir, "watchers", `${host.claudePid}.json`);
     return (JSON.parse(readFileSync(path, "utf8")) as { pid: number }).pid;
   }

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { wrap } from "../../../src/formats/frame/index.ts";
 import { postToInbox } from "../../../src/harness/claude-code/index.ts";
 import { InjectionPacer } from "../../../src/harness/pacing/index.ts";
+import { REPO_ROOT } from "../server-process.ts";
 import { ClaudeCodeHost } from "./index.ts";
 
 const hosts: ClaudeCodeHost[] = [];
@@ -307,8 +308,37 @@ describe("hooks and the Bash tool", () => {
     });
     expect(seen.env.PATH.split(":")).not.toContain(join(plugin, "bin"));
     expect(host.reads).toEqual([
-      { source: "hook", hookEvent: "SessionStart", text: "Brigade: start ran" },
+      {
+        source: "hook",
+        hookEvent: "SessionStart",
+        text: "Brigade: start ran",
+        rendered: "SessionStart:startup hook success: Brigade: start ran",
+      },
     ]);
+  });
+
+  test("hook stdout reaches the model as a system message, or inside a <system-reminder> where asked", async () => {
+    const host = await start({ pluginRoot: plugin, hookContextForm: "system-reminder" });
+    await host.runHook("SessionStart", { source: "resume" });
+    await host.runHook("UserPromptSubmit");
+    expect(host.reads.map((read) => read.rendered)).toEqual([
+      "<system-reminder>\nSessionStart:resume hook success: Brigade: start ran\n</system-reminder>",
+      "<system-reminder>\nUserPromptSubmit hook success: Brigade: prompt ran\n</system-reminder>",
+    ]);
+    const plain = await start({ pluginRoot: plugin });
+    await plain.runHook("UserPromptSubmit");
+    expect(plain.reads.map((read) => read.rendered)).toEqual([
+      "UserPromptSubmit hook success: Brigade: prompt ran",
+    ]);
+  });
+
+  test("the plugin's skills reach the model listed with < and > escaped, and only those the model may invoke", async () => {
+    const host = await start({ pluginRoot: join(REPO_ROOT, "plugin") });
+    const listing = host.skillListing();
+    expect(listing).toHaveLength(1);
+    expect(listing[0]).toMatch(/^- brigade:team-messaging: Send messages /);
+    expect(listing[0]).toContain("Use when a &lt;brigade-message&gt; arrives");
+    expect(listing[0]).not.toContain("<");
   });
 
   test("UserPromptSubmit: permission_mode, no source; failing or `{` stdout not read; duplicates run once", async () => {
@@ -339,7 +369,7 @@ describe("hooks and the Bash tool", () => {
     expect(host.reads).toEqual([]);
   });
 
-  test("Bash tool: plugin bin appended last to PATH, session variables, no CLAUDE_PLUGIN_*", async () => {
+  test("Bash tool: plugin bin appended last to PATH, session variables and the entrypoint, no CLAUDE_PLUGIN_*", async () => {
     const host = await start({ pluginRoot: plugin, baseEnv: { PATH: "/usr/bin:/bin" } });
     const run = await host.runBash('brigade send --to x; echo "$PATH"; env | grep ^CLAUDE_ | sort');
     expect(run.exitCode).toBe(0);
@@ -348,6 +378,7 @@ describe("hooks and the Bash tool", () => {
     expect(lines[1]).toBe(`/usr/bin:/bin:${plugin}/bin`);
     expect(lines.slice(2)).toEqual(
       [
+        "CLAUDE_CODE_ENTRYPOINT=cli",
         `CLAUDE_CODE_MESSAGING_SOCKET=${host.socketPath}`,
         `CLAUDE_CODE_MESSAGING_TOKEN=${host.token}`,
         `CLAUDE_CODE_SESSION_ID=${host.sessionId}`,

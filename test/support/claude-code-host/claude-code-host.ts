@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { type HookContextForm, hookContextText } from "./hook-context.ts";
 import {
   DEFAULT_HOOK_TIMEOUT_S,
   type HookEvent,
@@ -16,6 +17,7 @@ import { inboundGate } from "./inbound-gate.ts";
 import { InboxModel, type ModelRead, type PostRecording, type TurnStatus } from "./inbox-model.ts";
 import { type PostRecord, startInboxServer } from "./inbox-server.ts";
 import { registryPath, writeRegistry } from "./session-registry.ts";
+import { skillListing } from "./skill-listing.ts";
 import { TranscriptWriter } from "./transcript-writer.ts";
 
 /** The Claude Code version the stand-in imitates. */
@@ -79,6 +81,11 @@ export interface ClaudeCodeHostOptions {
   }) => string;
   /** SessionEnd's shared budget, ms; defaults to 1,500. */
   readonly sessionEndBudgetMs?: number;
+  /**
+   * How hook stdout reaches the model (`ModelRead.rendered`); defaults to `system-message`, the
+   * form of 2.1.3xx against an API that takes system messages.
+   */
+  readonly hookContextForm?: HookContextForm;
   /** Called synchronously as each post is recorded (a test can act at that exact moment). */
   readonly onPost?: (record: PostRecord) => void;
   /**
@@ -178,7 +185,9 @@ export class ClaudeCodeHost {
     const tempDir = mkdtempSync(join(tmpdir(), "cc-host-"));
     // The launch flag a bypassing session is started with, where the watcher reads it.
     const flags =
-      options.permissionMode === "bypassPermissions" ? ["--dangerously-skip-permissions"] : [];
+      options.permissionMode === "bypassPermissions"
+        ? ["--", "--dangerously-skip-permissions"]
+        : [];
     const claude = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)", ...flags], {
       stdio: "ignore",
     });
@@ -322,6 +331,14 @@ export class ClaudeCodeHost {
    * and UserPromptSubmit, exit 0 adds the trimmed stdout to what the model reads (a stdout starting
    * with `{` delivers nothing).
    */
+  /**
+   * The plugin's skills as the model reads them in Claude Code's skill list: one line each,
+   * descriptions with `<` and `>` escaped (docs/spec/claude-code.md §0).
+   */
+  skillListing(): string[] {
+    return skillListing(this.#pluginRoot());
+  }
+
   async runHook(event: HookEvent, options: HookRunOptions = {}): Promise<HookRun[]> {
     const pluginRoot = this.#pluginRoot();
     const hooks = await loadCommandHooks(pluginRoot, event);
@@ -340,10 +357,17 @@ export class ClaudeCodeHost {
         const text = run.stdout.trim();
         if (run.exitCode !== 0 || run.timedOut || text === "" || text.startsWith("{")) continue;
         const previewed = text.length > HOOK_OUTPUT_PREVIEW_ABOVE;
+        const read = previewed ? text.slice(0, HOOK_OUTPUT_PREVIEW_CHARS) : text;
         this.#model.readHookOutput(
           event,
-          previewed ? text.slice(0, HOOK_OUTPUT_PREVIEW_CHARS) : text,
+          read,
           previewed,
+          hookContextText(
+            event,
+            options.source,
+            read,
+            this.#options.hookContextForm ?? "system-message",
+          ),
         );
       }
     }
@@ -353,8 +377,8 @@ export class ClaudeCodeHost {
   /**
    * Runs `command` as the Bash tool does: `bash -c` in the session's cwd, the base environment
    * plus the session variables (docs/spec/claude-code.md §2), the plugin's `bin/` appended LAST to
-   * `PATH` (only when its path holds no shell metacharacter), and no `CLAUDE_PLUGIN_*` or
-   * `CLAUDE_CODE_ENTRYPOINT`.
+   * `PATH` (only when its path holds no shell metacharacter), `CLAUDE_CODE_ENTRYPOINT` (as the
+   * real 2.1.334 sets it for its tools too), and no `CLAUDE_PLUGIN_*`.
    */
   runBash(command: string, timeoutMs = 120_000): Promise<BashRun> {
     const env = this.bashEnv();
@@ -393,7 +417,11 @@ export class ClaudeCodeHost {
   /** The Bash tool's environment (see {@link runBash}). */
   bashEnv(): Record<string, string> {
     const base = this.#baseEnv();
-    const env: Record<string, string> = { ...base, ...this.env };
+    const env: Record<string, string> = {
+      ...base,
+      ...this.env,
+      CLAUDE_CODE_ENTRYPOINT: this.#options.entrypoint ?? "cli",
+    };
     const pluginRoot = this.#options.pluginRoot;
     if (pluginRoot !== undefined) {
       const bin = join(pluginRoot, "bin");

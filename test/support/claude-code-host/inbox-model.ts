@@ -58,6 +58,11 @@ export interface ModelRead {
   readonly hookEvent?: string;
   /** For `hook`: stdout was over 10,000 characters and only a preview reached the model. */
   readonly previewed?: boolean;
+  /**
+   * For `hook`: the text as it reaches the model, label and carrier included
+   * (`SessionStart:startup hook success: …`, see `hookContextText`).
+   */
+  readonly rendered?: string;
   /** For `socket`: the sender key the post was admitted under. */
   readonly sender?: string;
 }
@@ -189,9 +194,18 @@ export class InboxModel {
     this.#onRead?.(content, how);
   }
 
-  /** Records hook output the model reads (SessionStart / UserPromptSubmit, exit 0). */
-  readHookOutput(hookEvent: string, text: string, previewed: boolean): void {
-    this.reads.push({ source: "hook", text, hookEvent, ...(previewed ? { previewed } : {}) });
+  /**
+   * Records hook output the model reads (SessionStart / UserPromptSubmit, exit 0): `text` the
+   * trimmed stdout, `rendered` what the model reads of it.
+   */
+  readHookOutput(hookEvent: string, text: string, previewed: boolean, rendered?: string): void {
+    this.reads.push({
+      source: "hook",
+      text,
+      hookEvent,
+      ...(previewed ? { previewed } : {}),
+      ...(rendered === undefined ? {} : { rendered }),
+    });
   }
 
   /** A turn starts (e.g. the user typed a prompt): `busy`. */

@@ -8,6 +8,7 @@ export {
   HOOK_OUTPUT_PREVIEW_CHARS,
   type HookRunOptions,
 } from "./claude-code-host.ts";
+export { type HookContextForm, hookContextText } from "./hook-context.ts";
 export {
   type CommandHook,
   DEFAULT_HOOK_TIMEOUT_S,
@@ -28,6 +29,7 @@ export {
 } from "./inbox-model.ts";
 export { INBOX_LINE_MAX_CHARS, type PostOutcome, type PostRecord } from "./inbox-server.ts";
 export { registryPath, type SessionRegistryEntry } from "./session-registry.ts";
+export { escapeSkillDescription, skillListing } from "./skill-listing.ts";
 export {
   PEER_HEADER,
   PEER_HEADER_BUSY,

@@ -1,0 +1,32 @@
+/**
+ * The real Claude Code in the test suite: the executable, a fake Messages API, a tmux driver and
+ * the session glue. docs/46-real-client-tests.md says how the pieces fit.
+ */
+export {
+  CLAUDE_CODE_PACKAGE,
+  cachedClaudeCodePath,
+  claudeCodeCacheRoot,
+  claudeCodeExecutable,
+  latestClaudeCodeVersion,
+  PINNED_CLAUDE_CODE_VERSION,
+} from "./claude-executable.ts";
+export { type ClientConfigOptions, DUMMY_API_KEY, writeClientConfig } from "./client-config.ts";
+export { reportOnFailure, sessionReport } from "./failure-report.ts";
+export {
+  bash,
+  DEFAULT_REPLY,
+  decide,
+  FakeMessagesApi,
+  type RecordedRequest,
+  type ScriptStep,
+  say,
+} from "./fake-messages-api.ts";
+export { type Answer, type AnswerBlock, answerEvents, answerJson } from "./messages-stream.ts";
+export { type ModelText, type ModelTextPlace, modelTexts, modelTranscript } from "./model-view.ts";
+export {
+  type ClaudeRegistryEntry,
+  RealClaudeSession,
+  type RealSessionOptions,
+} from "./real-session.ts";
+export { storedEnvelope, storedMessageIds } from "./stored-envelope.ts";
+export { TmuxClaude, type TmuxClaudeOptions } from "./tmux-claude.ts";
