@@ -7,9 +7,9 @@ import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
+import { execFileSync, spawn } from "node:child_process";
 import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { execFileSync, spawn } from "node:child_process";
 
 // \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -2651,9 +2651,9 @@ var init_preamble = __esmMin((() => {
 }));
 
 // src/formats/frame/tokens.ts
-var OPEN_TAG, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
+var OPEN_TAG$1, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
 var init_tokens = __esmMin((() => {
-	OPEN_TAG = "<brigade-message";
+	OPEN_TAG$1 = "<brigade-message";
 	CLOSE_TAG = "</brigade-message>";
 	WRAPPER_OPEN = "<cross-session-message";
 	WRAPPER_CLOSE = "</cross-session-message>";
@@ -2882,7 +2882,7 @@ function build(envelope, teamName, instruction) {
 	let summary = sanitizeSummary(envelope.summary ?? "");
 	if (summary === "") summary = firstCodePoints(body, 80);
 	const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
-	return `${OPEN_TAG}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
+	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
 }
 var NEWLINE_ALL;
 var init_build = __esmMin((() => {
@@ -2938,8 +2938,8 @@ function parseAttributes(text) {
 }
 /** The first `<brigade-message` followed by end of text, space, `>`, `\n` or `\t`; or -1. */
 function findOpenTag(text) {
-	for (let at = text.indexOf(OPEN_TAG); at !== -1; at = text.indexOf(OPEN_TAG, at + 1)) {
-		const next = text[at + OPEN_TAG.length];
+	for (let at = text.indexOf(OPEN_TAG$1); at !== -1; at = text.indexOf(OPEN_TAG$1, at + 1)) {
+		const next = text[at + OPEN_TAG$1.length];
 		if (next === void 0 || next === " " || next === ">" || next === "\n" || next === "	") return at;
 	}
 	return -1;
@@ -2985,7 +2985,7 @@ function parse(text) {
 		reason: "no_frame",
 		detail: "no_open_tag"
 	};
-	const attrStart = open + OPEN_TAG.length;
+	const attrStart = open + OPEN_TAG$1.length;
 	const tagEnd = text.indexOf(">", attrStart);
 	if (tagEnd === -1) return malformed("tag_unterminated");
 	const parsed = parseAttributes(text.slice(attrStart, tagEnd));
@@ -3179,8 +3179,8 @@ function findFrames(text, at, structural) {
 }
 function openTagOffsets(text) {
 	const offsets = [];
-	for (let i = text.indexOf(OPEN_TAG); i !== -1; i = text.indexOf(OPEN_TAG, i + 1)) {
-		const next = text[i + OPEN_TAG.length];
+	for (let i = text.indexOf(OPEN_TAG$1); i !== -1; i = text.indexOf(OPEN_TAG$1, i + 1)) {
+		const next = text[i + OPEN_TAG$1.length];
 		if (next === void 0 || next === " " || next === ">" || next === "\n" || next === "	") offsets.push(i);
 	}
 	return offsets;
@@ -3209,7 +3209,7 @@ function findEnvelopes(text, at, structural) {
 				face: "wire",
 				fields: wire.fields,
 				bodyLength: wire.body.length,
-				wrapsFrame: wire.body.startsWith(OPEN_TAG)
+				wrapsFrame: wire.body.startsWith(OPEN_TAG$1)
 			});
 			else {
 				found.push({
@@ -6066,6 +6066,107 @@ var init_settings_scan = __esmMin((() => {
 	MAX_SETTINGS_BYTES = 1048576;
 }));
 
+// src/harness/claude-code/inbound-gate.ts
+/**
+* Whether Claude Code's argv lets the session bypass permission prompts: one of the bypass flags,
+* or `--permission-mode bypassPermissions` (either spelling). Pure.
+*
+* @example argvMayBypass(["claude", "--dangerously-skip-permissions"]) === true
+*/
+function argvMayBypass(argv) {
+	return argv.some((arg, i) => BYPASS_FLAGS.includes(arg) || arg === `--permission-mode=${"bypassPermissions"}` || arg === "--permission-mode" && argv[i + 1] === "bypassPermissions");
+}
+/**
+* Claude Code's argv, read from `/proc/<pid>/cmdline` (Linux) or `ps -o args=` (macOS, split at
+* spaces: good enough to find a flag). `undefined` when neither can be read. Never throws.
+*/
+function readClaudeArgv(claudePid) {
+	try {
+		const raw = readFileSync(`/proc/${claudePid}/cmdline`, "utf8");
+		if (raw !== "") return raw.split("\0").filter((arg) => arg !== "");
+	} catch {}
+	try {
+		const argv = execFileSync("ps", [
+			"-o",
+			"args=",
+			"-p",
+			claudePid
+		], {
+			encoding: "utf8",
+			timeout: 1e3,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		}).trim().split(/\s+/);
+		return argv[0] === "" ? void 0 : argv;
+	} catch {
+		return;
+	}
+}
+/** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
+function defaultModeBypasses(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return false;
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SETTINGS_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return false;
+	const permissions = parsed.value.permissions;
+	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
+}
+/**
+* Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
+* docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
+* never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
+* unless the user settings say `crossSessionInbound: "accept"`. Open when the user setting is
+* `accept`; otherwise held when the mode is known to bypass (`bypass`), or, before any prompt
+* named the mode, when the launch flags or a settings `permissions.defaultMode` may make it
+* bypass, or the argv cannot be read (`bypass_possible`). A `hold` or `refuse` setting is the
+* settings scan's business (the policy becomes `refuse`). Never throws.
+*
+* @example inboundGateOpen({ claudeConfigDir, cwd, permissionMode: "default", argv: ["claude"] }).open === true
+*/
+function inboundGateOpen(facts) {
+	if (facts.claudeConfigDir !== void 0) {
+		const read = readLocalFile(join(facts.claudeConfigDir, "settings.json"), {
+			maxBytes: MAX_SETTINGS_BYTES,
+			followSymlink: true
+		});
+		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") return { open: true };
+	}
+	const mode = facts.permissionMode;
+	if (mode !== void 0 && mode !== "unknown") return mode === "bypassPermissions" ? {
+		open: false,
+		reason: "bypass"
+	} : { open: true };
+	return launchMayBypass(facts) ? {
+		open: false,
+		reason: "bypass_possible"
+	} : { open: true };
+}
+/**
+* Whether the session may bypass permission prompts from its start, before any prompt named the
+* mode: its argv (unreadable counts as "may"), or a `permissions.defaultMode` of bypass in the
+* user, project or local settings. Never throws.
+*
+* @example launchMayBypass({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude"] }) === false
+*/
+function launchMayBypass(facts) {
+	if (facts.argv === void 0 || argvMayBypass(facts.argv)) return true;
+	return [...facts.claudeConfigDir === void 0 ? [] : [join(facts.claudeConfigDir, "settings.json")], ...facts.cwd === "" ? [] : [join(facts.cwd, ".claude", "settings.json"), join(facts.cwd, ".claude", "settings.local.json")]].some(defaultModeBypasses);
+}
+var BYPASS_MODE, BYPASS_FLAGS;
+var init_inbound_gate = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	init_settings_scan();
+	BYPASS_MODE = "bypassPermissions";
+	BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
+}));
+
 // src/harness/claude-code/inbound-setting.ts
 function refused$1(reason) {
 	return {
@@ -6555,6 +6656,95 @@ var init_registry_activity = __esmMin((() => {
 	init_session_registry();
 }));
 
+// src/harness/claude-code/transcript-deliveries.ts
+/**
+* The frame open-tag lines in `text`, in order: every line that starts `<brigade-message team="`
+* and ends with `>`.
+*
+* @example frameOpenTags('x\n<brigade-message team="core" message-id="m-1">\nbody') // ['<brigade-message team="core" message-id="m-1">']
+*/
+function frameOpenTags(text) {
+	const tags = [];
+	for (const match of text.matchAll(OPEN_TAG)) if (match[1] !== void 0) tags.push(match[1]);
+	return tags;
+}
+/**
+* Reads one transcript line for what it says about inbox posts ({@link TranscriptDeliveryLine}).
+* Lines that mention neither a frame nor a queue operation nor a permission mode are never
+* JSON-parsed; sub-agent entries (`isSidechain: true`), tool results and anything else give
+* `undefined`. An undocumented, version-dependent format: an unknown shape is simply not
+* recognised. Never throws.
+*
+* @example parseTranscriptDeliveryLine('{"type":"queue-operation","operation":"dequeue"}') // { kind: "dequeued" }
+*/
+function parseTranscriptDeliveryLine(line) {
+	const framed = line.includes(FRAME_MARK);
+	if (!framed && !line.includes("\"queue-operation\"") && !line.includes("\"permission-mode\"")) return;
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return;
+	}
+	if (!isRecord$1(value) || value.isSidechain === true) return void 0;
+	switch (value.type) {
+		case "queue-operation":
+			if (value.operation === "dequeue" || value.operation === "remove") return { kind: "dequeued" };
+			if (value.operation !== "enqueue") return void 0;
+			return {
+				kind: "enqueued",
+				tags: tagsOf(value.content)
+			};
+		case "permission-mode": return typeof value.permissionMode === "string" ? {
+			kind: "permission_mode",
+			mode: value.permissionMode
+		} : void 0;
+		case "user": return framed ? userEntry(value) : void 0;
+		case "attachment": return framed ? attachmentEntry(value.attachment) : void 0;
+		case "system": return framed && value.subtype === "informational" && typeof value.content === "string" && value.content.startsWith(HELD_PREFIX) ? {
+			kind: "held",
+			text: value.content
+		} : void 0;
+		default: return;
+	}
+}
+function userEntry(entry) {
+	if (!isRecord$1(entry.origin) || entry.origin.kind !== "peer") return void 0;
+	if (!isRecord$1(entry.message)) return void 0;
+	const content = entry.message.content;
+	if (typeof content === "string") return conversation(frameOpenTags(content));
+	if (!Array.isArray(content)) return void 0;
+	const tags = [];
+	for (const block of content) if (isRecord$1(block) && block.type === "text") tags.push(...tagsOf(block.text));
+	return conversation(tags);
+}
+function attachmentEntry(attachment) {
+	if (!isRecord$1(attachment)) return void 0;
+	if (attachment.type === "queued_command") {
+		if (!isRecord$1(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
+		return conversation(tagsOf(attachment.prompt));
+	}
+	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return conversation(attachment.content.flatMap((part) => tagsOf(part)));
+}
+function conversation(tags) {
+	return tags.length === 0 ? void 0 : {
+		kind: "conversation",
+		tags
+	};
+}
+function tagsOf(text) {
+	return typeof text === "string" ? frameOpenTags(text) : [];
+}
+function isRecord$1(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var FRAME_MARK, OPEN_TAG, HELD_PREFIX;
+var init_transcript_deliveries = __esmMin((() => {
+	FRAME_MARK = "<brigade-message";
+	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
+	HELD_PREFIX = "Held peer message";
+}));
+
 // src/harness/claude-code/transcript-usage.ts
 /**
 * Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
@@ -6622,6 +6812,8 @@ var init_transcript_usage = __esmMin((() => {
 	NEWLINE = 10;
 	TranscriptUsageReader = class {
 		#maxReadBytes;
+		#onLine;
+		#onGap;
 		#path;
 		#identity;
 		#offset = 0;
@@ -6631,6 +6823,8 @@ var init_transcript_usage = __esmMin((() => {
 		#contextUsedTokens;
 		constructor(options = {}) {
 			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
+			this.#onLine = options.onLine;
+			this.#onGap = options.onGap;
 		}
 		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
 		get model() {
@@ -6655,7 +6849,10 @@ var init_transcript_usage = __esmMin((() => {
 			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
 			let restarted;
 			if (path !== this.#path) {
-				if (this.#path !== void 0) restarted = "path_changed";
+				if (this.#path !== void 0) {
+					restarted = "path_changed";
+					this.#onGap?.();
+				}
 				this.#path = path;
 				this.#startOver();
 			}
@@ -6680,9 +6877,11 @@ var init_transcript_usage = __esmMin((() => {
 			const identity = `${info.dev}:${info.ino}`;
 			if (this.#identity !== void 0 && this.#identity !== identity) {
 				restarted = "replaced";
+				this.#onGap?.();
 				this.#startOver();
 			} else if (info.size < this.#offset) {
 				restarted = "truncated";
+				this.#onGap?.();
 				this.#startOver();
 			}
 			this.#identity = identity;
@@ -6692,6 +6891,7 @@ var init_transcript_usage = __esmMin((() => {
 				const target = size - this.#maxReadBytes;
 				skippedBytes = target - this.#offset;
 				this.#offset = target;
+				this.#onGap?.();
 				this.#skipping = true;
 			}
 			const wanted = size - this.#offset;
@@ -6734,7 +6934,9 @@ var init_transcript_usage = __esmMin((() => {
 				return false;
 			}
 			this.#offset += last + 1;
-			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+			const lines = data.toString("utf8", start, last).split("\n");
+			if (this.#onLine !== void 0) for (const line of lines) this.#onLine(line);
+			return this.#takeLatest(lines);
 		}
 		/** Scans `lines` from the newest back until both values are found. */
 		#takeLatest(lines) {
@@ -6765,6 +6967,7 @@ var init_claude_code = __esmMin((() => {
 	init_claude_pid();
 	init_config_dir();
 	init_display_name();
+	init_inbound_gate();
 	init_inbound_setting();
 	/* @__PURE__ */ init_inbox_post_lines();
 	init_inbox_socket_limits();
@@ -6775,6 +6978,7 @@ var init_claude_code = __esmMin((() => {
 	init_registry_activity();
 	init_session_registry();
 	init_settings_scan();
+	init_transcript_deliveries();
 	init_transcript_usage();
 }));
 
@@ -8686,6 +8890,12 @@ var init_inbound_pipeline = __esmMin((() => {
 		#policy;
 		#recent = new LruSet(INBOUND_LIMITS.seenCap);
 		#queue = [];
+		#seq = 0;
+		/**
+		* Per sender session, its messages left unacked on the server, oldest first: while any waits,
+		* a newer one of that sender waits behind it (docs/41-watcher.md "One sender's order").
+		*/
+		#waiting = /* @__PURE__ */ new Map();
 		#queuedIds = /* @__PURE__ */ new Set();
 		#handedOut = /* @__PURE__ */ new Set();
 		#pending = /* @__PURE__ */ new Map();
@@ -8727,6 +8937,7 @@ var init_inbound_pipeline = __esmMin((() => {
 		setPolicy(policy) {
 			this.#policy = policy;
 			if (policy === "accept") return [];
+			this.#waiting.clear();
 			const withdrawn = [];
 			const kept = this.#queue.filter(({ message }) => {
 				if (policy === "hold" && this.#released.has(message.message_id)) return true;
@@ -8765,6 +8976,7 @@ var init_inbound_pipeline = __esmMin((() => {
 			const messageId = message.message_id;
 			if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
 				this.#recent.add(messageId);
+				this.#stopWaiting(message.sender.session_id, messageId);
 				return {
 					outcome: "duplicate",
 					ack: true,
@@ -8806,7 +9018,17 @@ var init_inbound_pipeline = __esmMin((() => {
 			const now = this.#now();
 			this.#sweep(now);
 			const senderId = message.sender.session_id;
+			const waiting = this.#waiting.get(senderId);
+			if (waiting !== void 0 && waiting[0] !== messageId) {
+				if (!waiting.includes(messageId)) waiting.push(messageId);
+				return {
+					outcome: "behind",
+					ack: false,
+					messageId
+				};
+			}
 			if (!this.#acceptFromSender(senderId, now)) {
+				this.#setAside(senderId, messageId);
 				this.#raiseRateNotice(senderId, message, now);
 				return {
 					outcome: "rate_limited",
@@ -8817,16 +9039,44 @@ var init_inbound_pipeline = __esmMin((() => {
 			const key = `${senderId}\n${this.#hashBody(message.body)}`;
 			const first = this.#identical.get(key);
 			if (first !== void 0 && now - first.firstAt < INBOUND_LIMITS.identicalWindowMs) {
-				if (first.messageId !== messageId) return {
-					outcome: "deferred_identical",
-					ack: false,
-					messageId
-				};
+				if (first.messageId !== messageId) {
+					this.#setAside(senderId, messageId);
+					return {
+						outcome: "deferred_identical",
+						ack: false,
+						messageId
+					};
+				}
 			} else this.#identical.set(key, {
 				firstAt: now,
 				messageId
 			});
+			this.#stopWaiting(senderId, messageId);
 			return this.#enqueue(message);
+		}
+		/**
+		* A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
+		* (fewer than its limit), a waiting id it did not return is no longer on the server (acked
+		* elsewhere, expired): it stops holding its sender's newer messages back.
+		*
+		* @example pipeline.refetched(["m-3", "m-4"], true);
+		*/
+		refetched(ids, complete) {
+			if (!complete) return;
+			const present = new Set(ids);
+			for (const [sender, waiting] of this.#waiting) {
+				const kept = waiting.filter((id) => present.has(id));
+				if (kept.length === 0) this.#waiting.delete(sender);
+				else this.#waiting.set(sender, kept);
+			}
+		}
+		/**
+		* How many messages of `senderId` wait on the server, as far as this pipeline knows.
+		*
+		* @example pipeline.waitingFrom("s-a") === 51
+		*/
+		waitingFrom(senderId) {
+			return this.#waiting.get(senderId)?.length ?? 0;
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -8877,8 +9127,8 @@ var init_inbound_pipeline = __esmMin((() => {
 			if (item === void 0) return void 0;
 			if (item.kind === "notice") {
 				if (item.notice === "rate") {
-					const first = this.#rateNotices.keys().next();
-					if (first.done !== true) this.#rateNotices.delete(first.value);
+					const rate = this.#eligibleRate();
+					if (rate !== void 0) this.#rateNotices.delete(rate.sender);
 				} else this.#dropNotice = void 0;
 				return item;
 			}
@@ -8899,7 +9149,10 @@ var init_inbound_pipeline = __esmMin((() => {
 			if (item.kind === "notice") return { ack: false };
 			const messageId = item.message.message_id;
 			if (!this.#handedOut.delete(messageId)) return { ack: false };
-			if (error !== void 0) return { ack: false };
+			if (error !== void 0) {
+				this.#putBack(item.message);
+				return { ack: false };
+			}
 			this.#released.delete(messageId);
 			this.#recent.add(messageId);
 			let persisted = true;
@@ -8915,16 +9168,17 @@ var init_inbound_pipeline = __esmMin((() => {
 			};
 		}
 		#head() {
-			const rate = this.#rateNotices.values().next();
-			if (rate.done !== true) return {
+			const rate = this.#eligibleRate();
+			if (rate !== void 0) return {
 				kind: "notice",
 				notice: "rate",
-				text: rateNotice(rate.value.name, rate.value.ids.size)
+				text: rateNotice(rate.name, rate.count)
 			};
-			if (this.#dropNotice !== void 0) return {
+			const drop = this.#eligibleDrop();
+			if (drop !== void 0) return {
 				kind: "notice",
 				notice: "drop",
-				text: dropNotice(this.#dropNotice.size)
+				text: dropNotice(drop)
 			};
 			const entry = this.#queue[0];
 			if (entry === void 0) return void 0;
@@ -8938,22 +9192,99 @@ var init_inbound_pipeline = __esmMin((() => {
 			};
 		}
 		#enqueue(message) {
-			this.#queue.push({ message });
+			this.#seq += 1;
+			this.#queue.push({
+				message,
+				seq: this.#seq
+			});
 			this.#queuedIds.add(message.message_id);
 			if (this.#queue.length <= INBOUND_LIMITS.queueCap) return {
 				outcome: "queued",
 				ack: false,
 				messageId: message.message_id
 			};
-			const evicted = this.#queue.shift().message.message_id;
-			this.#queuedIds.delete(evicted);
-			this.#raiseDropNotice(evicted, this.#now());
-			return {
+			const oldest = this.#queue[0];
+			const evicted = oldest.message.message_id;
+			const withdrawn = this.#putBack(oldest.message);
+			for (const id of [evicted, ...withdrawn]) this.#raiseDropNotice(id, this.#now());
+			if (this.#queuedIds.has(message.message_id)) return {
 				outcome: "queued",
 				ack: false,
 				messageId: message.message_id,
 				evicted
 			};
+			return {
+				outcome: "behind",
+				ack: false,
+				messageId: message.message_id
+			};
+		}
+		/**
+		* The first rate notice that may be handed out: every message queued before it was raised has
+		* been handed out, and its count is what its sender has waiting now. A notice with nothing left
+		* to announce is dropped.
+		*/
+		#eligibleRate() {
+			const headSeq = this.#queue[0]?.seq ?? Number.POSITIVE_INFINITY;
+			for (const [sender, raised] of this.#rateNotices) {
+				if (raised.afterSeq >= headSeq) continue;
+				const count = this.waitingFrom(sender);
+				if (count > 0) return {
+					sender,
+					name: raised.name,
+					count
+				};
+				this.#rateNotices.delete(sender);
+			}
+		}
+		/** The drop notice's count: its messages that still wait on the server (none → no notice). */
+		#eligibleDrop() {
+			const drop = this.#dropNotice;
+			if (drop === void 0) return void 0;
+			const count = [...drop].filter((id) => this.#isWaiting(id)).length;
+			if (count > 0) return count;
+			this.#dropNotice = void 0;
+		}
+		/** Marks `messageId` of `senderId` as left on the server, behind its sender's waiting ones. */
+		#setAside(senderId, messageId) {
+			const waiting = this.#waiting.get(senderId);
+			if (waiting === void 0) this.#waiting.set(senderId, [messageId]);
+			else if (!waiting.includes(messageId)) waiting.push(messageId);
+		}
+		/**
+		* Leaves `message` to the server ahead of its sender's other messages: it goes first in the
+		* sender's waiting list, and the sender's messages still queued here (all newer) leave the
+		* queue and wait behind it, so none of them overtakes it.
+		*/
+		#putBack(message) {
+			const senderId = message.sender.session_id;
+			const withdrawn = [];
+			const kept = this.#queue.filter((entry) => {
+				if (entry.message.sender.session_id !== senderId) return true;
+				if (entry.message.message_id !== message.message_id) withdrawn.push(entry.message.message_id);
+				return false;
+			});
+			this.#queue.splice(0, this.#queue.length, ...kept);
+			this.#queuedIds.delete(message.message_id);
+			for (const id of withdrawn) this.#queuedIds.delete(id);
+			const waiting = (this.#waiting.get(senderId) ?? []).filter((id) => id !== message.message_id && !withdrawn.includes(id));
+			this.#waiting.set(senderId, [
+				message.message_id,
+				...withdrawn,
+				...waiting
+			]);
+			return withdrawn;
+		}
+		#stopWaiting(senderId, messageId) {
+			const waiting = this.#waiting.get(senderId);
+			if (waiting === void 0) return;
+			const kept = waiting.filter((id) => id !== messageId);
+			if (kept.length === 0) this.#waiting.delete(senderId);
+			else this.#waiting.set(senderId, kept);
+		}
+		#isWaiting(messageId) {
+			for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
+			return false;
 		}
 		#hold(message) {
 			const record = {
@@ -8995,17 +9326,13 @@ var init_inbound_pipeline = __esmMin((() => {
 			return true;
 		}
 		#raiseRateNotice(senderId, message, now) {
-			const raised = this.#rateNotices.get(senderId);
-			if (raised !== void 0) {
-				raised.ids.add(message.message_id);
-				return;
-			}
+			if (this.#rateNotices.has(senderId)) return;
 			const last = this.#rateRaisedAt.get(senderId);
 			if (last !== void 0 && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
 			this.#rateRaisedAt.set(senderId, now);
 			this.#rateNotices.set(senderId, {
 				name: message.sender.session_name,
-				ids: /* @__PURE__ */ new Set([message.message_id])
+				afterSeq: this.#seq
 			});
 		}
 		#raiseDropNotice(messageId, now) {
@@ -10109,6 +10436,190 @@ var init_watcher_log = __esmMin((() => {
 	MAX_FIELD_CHARS = 200;
 }));
 
+// src/harness/watcher/delivery-confirmations.ts
+/**
+* The first line of a frame: the tag that finds the message in the transcript.
+*
+* @example frameTag(item.frame) // '<brigade-message team="core" message-id="m-1" …>'
+*/
+function frameTag(frame) {
+	const end = frame.indexOf("\n");
+	return end < 0 ? frame : frame.slice(0, end);
+}
+var CONFIRMATION_LIMITS, DeliveryConfirmations;
+var init_delivery_confirmations = __esmMin((() => {
+	init_inbound();
+	CONFIRMATION_LIMITS = {
+		waitMs: 1e4,
+		settleMs: 2e3,
+		maxWaitMs: 3e5,
+		attempts: 3,
+		seenCap: 2e3
+	};
+	DeliveryConfirmations = class {
+		#limits;
+		#tracked = /* @__PURE__ */ new Map();
+		#inConversation;
+		#enqueued;
+		#confirmed = [];
+		#newlyHeld = [];
+		#heldTexts = [];
+		#depth = 0;
+		#permissionMode;
+		constructor(limits = CONFIRMATION_LIMITS) {
+			this.#limits = limits;
+			this.#inConversation = new LruSet(limits.seenCap);
+			this.#enqueued = new LruSet(limits.seenCap);
+		}
+		/** Messages posted and not yet confirmed or given up. */
+		get pending() {
+			return this.#tracked.size;
+		}
+		/** Tracked messages Claude Code holds for a dialog. */
+		get held() {
+			let held = 0;
+			for (const tracked of this.#tracked.values()) if (tracked.held) held += 1;
+			return held;
+		}
+		/**
+		* Posts Claude Code holds in its queue as the transcript tells it (enqueued minus taken), or
+		* `undefined` once the reader passed bytes over or started over ({@link gap}).
+		*/
+		get queueDepth() {
+			return this.#depth;
+		}
+		/** The session's latest permission mode the transcript named, if any. */
+		get permissionMode() {
+			return this.#permissionMode;
+		}
+		/**
+		* Where `item` already is: `conversation` (its frame is in the transcript's conversation: ack it,
+		* post nothing), `enqueued` (Claude Code admitted it and will take it: wait, post nothing), or
+		* `unknown`. A successor watcher's redrive meets its predecessor's posts this way.
+		*/
+		whereIs(item) {
+			const tag = frameTag(item.frame);
+			if (this.#inConversation.has(tag)) return "conversation";
+			return this.#enqueued.has(tag) ? "enqueued" : "unknown";
+		}
+		/** Records a post of `item` at `now` (or, without a post, that it waits in Claude Code's queue). */
+		posted(item, now, options = {}) {
+			const id = item.message.message_id;
+			const tracked = this.#tracked.get(id);
+			const written = options.written ?? true;
+			if (tracked !== void 0) {
+				tracked.postedAt = now;
+				if (written) tracked.attempts += 1;
+				return;
+			}
+			const tag = frameTag(item.frame);
+			this.#tracked.set(id, {
+				item,
+				tag,
+				postedAt: now,
+				attempts: written ? 1 : 0,
+				held: false
+			});
+			if (this.#inConversation.has(tag)) this.#confirm(id);
+		}
+		/** Takes one parsed transcript line (`undefined` lines are ignored). */
+		observe(line) {
+			if (line === void 0) return;
+			switch (line.kind) {
+				case "conversation":
+					for (const tag of line.tags) {
+						this.#inConversation.add(tag);
+						for (const [id, tracked] of this.#tracked) if (tracked.tag === tag) this.#confirm(id);
+					}
+					return;
+				case "enqueued":
+					for (const tag of line.tags) this.#enqueued.add(tag);
+					if (this.#depth !== void 0) this.#depth += 1;
+					return;
+				case "dequeued":
+					if (this.#depth !== void 0) this.#depth = Math.max(0, this.#depth - 1);
+					return;
+				case "held":
+					this.#heldTexts.push(line.text);
+					this.#matchHeld();
+					return;
+				case "permission_mode":
+					this.#permissionMode = line.mode;
+					return;
+			}
+		}
+		/** The transcript reader passed bytes over or started over: the queue depth is unknown now. */
+		gap() {
+			this.#depth = void 0;
+		}
+		/** Messages found in the conversation since the last call, in the order they were found. */
+		takeConfirmed() {
+			return this.#confirmed.splice(0);
+		}
+		/** Messages found held by Claude Code's dialog since the last call. */
+		takeNewlyHeld() {
+			return this.#newlyHeld.splice(0);
+		}
+		/**
+		* Posts that are missing at `now`: neither in the conversation nor admitted nor held, posted at
+		* least `waitMs` ago, and either the session was seen idle (`idleAt`, ms) at least `settleMs`
+		* after the post or `maxWaitMs` passed. Those with attempts left are handed back for another
+		* post (still tracked); the others are given up (no longer tracked).
+		*/
+		takeMissing(now, idleAt) {
+			const repost = [];
+			const givenUp = [];
+			for (const [id, tracked] of this.#tracked) {
+				if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
+				const age = now - tracked.postedAt;
+				if (age < this.#limits.waitMs) continue;
+				if (!(idleAt !== void 0 && idleAt - tracked.postedAt >= this.#limits.settleMs) && age < this.#limits.maxWaitMs) continue;
+				if (tracked.attempts < this.#limits.attempts) repost.push(tracked.item);
+				else {
+					this.#tracked.delete(id);
+					givenUp.push(tracked.item);
+				}
+			}
+			return {
+				repost,
+				givenUp
+			};
+		}
+		/** Stops tracking every message (the watcher stops); returns them, unacked. */
+		clear() {
+			const items = [...this.#tracked.values()].map((tracked) => tracked.item);
+			this.#tracked.clear();
+			return items;
+		}
+		#confirm(id) {
+			const tracked = this.#tracked.get(id);
+			if (tracked === void 0) return;
+			this.#tracked.delete(id);
+			this.#confirmed.push(tracked.item);
+		}
+		/** Claude Code names a held frame's id with the quotes removed: `message-id=<id> `. */
+		#matchHeld() {
+			if (this.#heldTexts.length > this.#limits.seenCap) this.#heldTexts.shift();
+			for (const tracked of this.#tracked.values()) {
+				if (tracked.held) continue;
+				const mark = `message-id=${tracked.item.message.message_id} `;
+				if (this.#heldTexts.some((text) => text.includes(mark))) {
+					tracked.held = true;
+					this.#newlyHeld.push(tracked.item);
+				}
+			}
+		}
+	};
+}));
+
+// src/harness/watcher/delivery-notices.ts
+var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
+var init_delivery_notices = __esmMin((() => {
+	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
+	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
+	GATE_CLOSED_NOTICE = "Brigade: teammates' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says \"crossSessionInbound\": \"accept\" (the plugin option claude_inbound_setting writes it).";
+}));
+
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -10206,6 +10717,19 @@ var init_injection_pacer = __esmMin((() => {
 			this.#outstanding += 1;
 		}
 		/**
+		* Feeds Claude Code's queue depth as its transcript tells it (posts admitted and not yet taken,
+		* docs/spec/claude-code.md §3.4). Read at least `idleSettleMs` after our last post (so that post
+		* is in the count), it bounds the outstanding count: posts Claude Code already took into the
+		* conversation no longer wait in its queue of 50. This is what lets a session that stays busy
+		* for its whole life (a headless `-p` run) receive posts between its tool calls.
+		*
+		* @example pacer.observeClaudeQueue(now, 0);
+		*/
+		observeClaudeQueue(now, depth) {
+			if (this.#lastPostAt !== void 0 && now - this.#lastPostAt < this.#limits.idleSettleMs) return;
+			this.#outstanding = Math.min(this.#outstanding, Math.max(0, depth));
+		}
+		/**
 		* Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
 		* at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
 		* the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
@@ -10254,10 +10778,22 @@ var init_inbox_delivery = __esmMin((() => {
 		async run() {
 			const { pipeline, pacer, tickMs, work } = this.#o;
 			while (this.#o.running()) {
-				const head = pipeline.peek();
+				if (this.#o.gateOpen?.() === false) {
+					await work.wait(tickMs);
+					continue;
+				}
+				const repost = this.#o.reposts?.peek();
+				const head = repost ?? pipeline.peek();
 				if (head === void 0) {
 					await work.wait(tickMs);
 					continue;
+				}
+				if (repost === void 0 && head.kind === "message") {
+					if ((this.#o.whereIs?.(head) ?? "unknown") !== "unknown") {
+						const item = pipeline.next();
+						if (item?.kind === "message") this.#o.onPosted(item, false);
+						continue;
+					}
 				}
 				const now = this.#o.now();
 				const at = pacer.nextPostAt(now, head.text);
@@ -10265,16 +10801,15 @@ var init_inbox_delivery = __esmMin((() => {
 					await work.wait(Math.min(at - now, tickMs));
 					continue;
 				}
-				const item = pipeline.next();
+				const item = repost === void 0 ? pipeline.next() : this.#o.reposts?.shift();
 				if (item === void 0) continue;
-				if (!await this.#postItem(item)) await work.wait(tickMs);
+				if (!await this.#postItem(item, repost !== void 0)) await work.wait(tickMs);
 			}
 		}
-		async #postItem(item) {
+		async #postItem(item, again) {
 			const { log, pacer, pipeline } = this.#o;
 			const result = await this.#o.post(item.text);
 			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
-			const done = pipeline.done(item, result.ok ? void 0 : result.reason);
 			const id = item.kind === "message" ? item.message.message_id : item.notice;
 			if (!result.ok) {
 				log.write("warn", "post_failed", {
@@ -10282,11 +10817,14 @@ var init_inbox_delivery = __esmMin((() => {
 					stage: result.stage,
 					reason: result.reason
 				});
-				if (item.kind === "message") this.#o.onPostFailed();
+				if (item.kind === "message" && again) this.#o.onPosted(item, true);
+				else pipeline.done(item, result.reason);
+				if (item.kind === "message" && !again) this.#o.onPostFailed();
 				return false;
 			}
-			log.write("info", "posted", { item: id });
-			if (done.ack) await this.#o.onDelivered(done.messageId);
+			log.write("info", again ? "reposted" : "posted", { item: id });
+			if (item.kind === "message") this.#o.onPosted(item, true);
+			else pipeline.done(item);
 			return true;
 		}
 	};
@@ -10318,7 +10856,7 @@ var init_redelivery_schedule = __esmMin((() => {
 		}
 		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
 		afterOffer(offered, now) {
-			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical") this.at(now + SET_ASIDE_REFETCH_MS);
+			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical" || offered.outcome === "behind") this.at(now + SET_ASIDE_REFETCH_MS);
 			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
 		}
 		/** Plans a fetch `retryMs` after a failed ack at `now`. */
@@ -10778,6 +11316,8 @@ var init_watcher_loop = __esmMin((() => {
 	init_claude_code();
 	init_inbound();
 	init_state();
+	init_delivery_confirmations();
+	init_delivery_notices();
 	init_inbox_delivery();
 	init_redelivery_schedule();
 	init_session_check();
@@ -10800,7 +11340,17 @@ var init_watcher_loop = __esmMin((() => {
 		#delivery;
 		#heartbeats;
 		#redelivery;
-		#transcript = new TranscriptUsageReader();
+		#confirmations = new DeliveryConfirmations();
+		#reposts = [];
+		#transcript = new TranscriptUsageReader({
+			onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
+			onGap: () => this.#confirmations.gap()
+		});
+		#argv;
+		#gate = { open: true };
+		#gateNoticed = false;
+		#idleAt;
+		#transcriptPath;
 		#registry;
 		#post;
 		#done;
@@ -10819,6 +11369,8 @@ var init_watcher_loop = __esmMin((() => {
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
 			this.#registry = registryFolder(deps.env);
+			this.#transcriptPath = deps.map.transcript_path;
+			this.#argv = "claudeArgv" in deps ? deps.claudeArgv : readClaudeArgv(String(deps.map.claude_pid));
 			const backoff = deps.backoff ?? WATCHER_BACKOFF;
 			this.#status = new WatcherStatusBoard({
 				layout: deps.layout,
@@ -10884,10 +11436,16 @@ var init_watcher_loop = __esmMin((() => {
 				work: this.#work,
 				running: () => this.#running,
 				onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
-				onDelivered: async (messageId) => {
-					this.#status.delivered();
-					await this.#ack(messageId);
-				}
+				onPosted: (item, written) => {
+					this.#confirmations.posted(item, this.#now(), { written });
+					this.#settleConfirmations();
+				},
+				whereIs: (item) => this.#confirmations.whereIs(item),
+				reposts: {
+					peek: () => this.#reposts[0],
+					shift: () => this.#reposts.shift()
+				},
+				gateOpen: () => this.#gate.open && this.#confirmations.held === 0
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -10915,12 +11473,16 @@ var init_watcher_loop = __esmMin((() => {
 				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
+			const confirmTimer = setInterval(() => {
+				if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+			}, this.#d.confirmPollMs ?? 250);
 			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
 			this.#tick();
 			await this.#done;
 			clearInterval(timer);
+			clearInterval(confirmTimer);
 			this.#d.signal?.removeEventListener("abort", abort);
 			this.#watch.stop();
 			this.#work.wake();
@@ -11043,10 +11605,14 @@ var init_watcher_loop = __esmMin((() => {
 				});
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
-			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
+			this.#transcriptPath = read.map.transcript_path;
+			this.#readTranscript(this.#transcriptPath);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
+			if (activity === "idle") this.#idleAt = now;
+			this.#checkGate(read.map.permission_mode);
+			this.#takeMissing(now);
 			if (activity !== this.#activity) {
 				this.#activity = activity;
 				log.write("debug", "activity", { activity });
@@ -11062,9 +11628,64 @@ var init_watcher_loop = __esmMin((() => {
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
 		}
+		/**
+		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
+		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
+		* logged and announced once.
+		*/
+		#checkGate(mapMode) {
+			const gate = inboundGateOpen({
+				claudeConfigDir: claudeConfigDir(this.#d.env),
+				cwd: "",
+				permissionMode: this.#confirmations.permissionMode ?? mapMode,
+				argv: this.#argv
+			});
+			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
+			this.#gate = gate;
+			if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+				this.#gateNoticed = true;
+				this.#notice(GATE_CLOSED_NOTICE);
+			}
+			if (gate.open) this.#work.wake();
+		}
+		/** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
+		#takeMissing(now) {
+			const missing = this.#confirmations.takeMissing(now, this.#idleAt);
+			for (const item of missing.repost) {
+				if (this.#reposts.includes(item)) continue;
+				this.#d.log.write("warn", "post_missing", { message_id: item.message.message_id });
+				this.#reposts.push(item);
+			}
+			for (const item of missing.givenUp) {
+				this.#pipeline.done(item, "unconfirmed");
+				this.#d.log.write("warn", "delivery_unconfirmed", { message_id: item.message.message_id });
+				this.#redelivery.at(now + CONFIRMATION_LIMITS.maxWaitMs);
+			}
+			if (missing.givenUp.length > 0) this.#notice(UNCONFIRMED_NOTICE);
+			if (missing.repost.length > 0) this.#work.wake();
+		}
+		/**
+		* Acks what the transcript shows in the conversation, reports what Claude Code holds for its
+		* dialog, and tells the pacer how deep Claude Code's queue is.
+		*/
+		#settleConfirmations() {
+			for (const item of this.#confirmations.takeConfirmed()) {
+				const done = this.#pipeline.done(item);
+				this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
+				if (!done.ack) continue;
+				this.#status.delivered();
+				this.#ack(done.messageId);
+			}
+			const held = this.#confirmations.takeNewlyHeld();
+			for (const item of held) this.#d.log.write("warn", "post_held", { message_id: item.message.message_id });
+			if (held.length > 0) this.#notice(HELD_BY_DIALOG_NOTICE);
+			const depth = this.#confirmations.queueDepth;
+			if (depth !== void 0 && this.#transcriptPath !== void 0) this.#pacer.observeClaudeQueue(this.#now(), depth);
+		}
 		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
 		#readTranscript(path) {
 			const outcome = this.#transcript.read(path);
+			this.#settleConfirmations();
 			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
@@ -11073,7 +11694,10 @@ var init_watcher_loop = __esmMin((() => {
 			try {
 				if (this.#d.socketPath === "") return;
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				if (this.#running) for (const message of result.messages) this.#offer(message);
+				if (!this.#running) return;
+				for (const message of result.messages) this.#offer(message);
+				const ids = result.messages.map((message) => typeof message.message_id === "string" ? message.message_id : "");
+				this.#pipeline.refetched(ids, result.messages.length < 50);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
 			} finally {
