@@ -6140,11 +6140,11 @@ function inboundGateOpen(facts) {
 	const mode = facts.permissionMode;
 	if (mode !== void 0 && mode !== "unknown") return mode === "bypassPermissions" ? {
 		open: false,
-		reason: "bypass"
+		reason: BYPASS
 	} : { open: true };
 	return launchMayBypass(facts) ? {
 		open: false,
-		reason: "bypass_possible"
+		reason: BYPASS_POSSIBLE
 	} : { open: true };
 }
 /**
@@ -6155,16 +6155,29 @@ function inboundGateOpen(facts) {
 * @example launchMayBypass({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude"] }) === false
 */
 function launchMayBypass(facts) {
-	if (facts.argv === void 0 || argvMayBypass(facts.argv)) return true;
+	return facts.argv === void 0 || launchBypasses(facts);
+}
+/**
+* Whether there is positive evidence that the session may bypass permission prompts from its
+* start: a bypass flag in its argv (an unreadable argv is no evidence), or a
+* `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
+* to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+*
+* @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
+*/
+function launchBypasses(facts) {
+	if (facts.argv !== void 0 && argvMayBypass(facts.argv)) return true;
 	return [...facts.claudeConfigDir === void 0 ? [] : [join(facts.claudeConfigDir, "settings.json")], ...facts.cwd === "" ? [] : [join(facts.cwd, ".claude", "settings.json"), join(facts.cwd, ".claude", "settings.local.json")]].some(defaultModeBypasses);
 }
-var BYPASS_MODE, BYPASS_FLAGS;
+var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE;
 var init_inbound_gate = __esmMin((() => {
 	init_local_files();
 	init_protocol();
 	init_settings_scan();
 	BYPASS_MODE = "bypassPermissions";
 	BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
+	INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"];
+	[BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
 }));
 
 // src/harness/claude-code/inbound-setting.ts
@@ -14414,6 +14427,11 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	const token = messagingToken(ctx.env);
+	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
+		claudePid,
+		cwd: input.cwd,
+		ccConfig
+	});
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
 		sessionName: result.map.session_name,
@@ -14422,6 +14440,26 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy: result.map.inbound
 	}));
 	return "connected";
+}
+/**
+* `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
+* insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
+* flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
+* evidence writes; the prompt hook still writes it once the mode is known.
+*/
+function applyInboundSettingAtStart(ctx, out, at) {
+	const argv = readClaudeArgv(at.claudePid);
+	if (!launchBypasses({
+		argv,
+		claudeConfigDir: at.ccConfig,
+		cwd: at.cwd
+	})) return;
+	const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
+	if (outcome.kind === "refused") {
+		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
+		return;
+	}
+	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 /**
 * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration

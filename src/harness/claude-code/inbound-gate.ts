@@ -83,10 +83,25 @@ export interface InboundGateFacts {
   readonly argv: readonly string[] | undefined;
 }
 
-/** The answer of {@link inboundGateOpen}: `open`, or `held` with why. */
+/**
+ * Why {@link inboundGateOpen} says Claude Code's gate would hold a post: `bypass` (the session's
+ * mode bypasses permission prompts), `bypass_possible` (no prompt named the mode yet, and the
+ * launch flags or settings may make it bypass, or the argv cannot be read). Logged as
+ * `gate_closed` by the watcher.
+ *
+ * @example INBOUND_GATE_HOLD_REASONS.includes("bypass") === true
+ */
+export const INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"] as const;
+
+const [BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
+
+/** One {@link INBOUND_GATE_HOLD_REASONS} token. */
+export type InboundGateHoldReason = (typeof INBOUND_GATE_HOLD_REASONS)[number];
+
+/** The answer of {@link inboundGateOpen}: `open`, or closed with why. */
 export type InboundGateState =
   | { readonly open: true }
-  | { readonly open: false; readonly reason: "bypass" | "bypass_possible" };
+  | { readonly open: false; readonly reason: InboundGateHoldReason };
 
 /**
  * Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
@@ -110,9 +125,9 @@ export function inboundGateOpen(facts: InboundGateFacts): InboundGateState {
   }
   const mode = facts.permissionMode;
   if (mode !== undefined && mode !== "unknown") {
-    return mode === BYPASS_MODE ? { open: false, reason: "bypass" } : { open: true };
+    return mode === BYPASS_MODE ? { open: false, reason: BYPASS } : { open: true };
   }
-  return launchMayBypass(facts) ? { open: false, reason: "bypass_possible" } : { open: true };
+  return launchMayBypass(facts) ? { open: false, reason: BYPASS_POSSIBLE } : { open: true };
 }
 
 /**
@@ -123,7 +138,19 @@ export function inboundGateOpen(facts: InboundGateFacts): InboundGateState {
  * @example launchMayBypass({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude"] }) === false
  */
 export function launchMayBypass(facts: InboundGateFacts): boolean {
-  if (facts.argv === undefined || argvMayBypass(facts.argv)) return true;
+  return facts.argv === undefined || launchBypasses(facts);
+}
+
+/**
+ * Whether there is positive evidence that the session may bypass permission prompts from its
+ * start: a bypass flag in its argv (an unreadable argv is no evidence), or a
+ * `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
+ * to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+ *
+ * @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
+ */
+export function launchBypasses(facts: Omit<InboundGateFacts, "permissionMode">): boolean {
+  if (facts.argv !== undefined && argvMayBypass(facts.argv)) return true;
   const files = [
     ...(facts.claudeConfigDir === undefined ? [] : [join(facts.claudeConfigDir, "settings.json")]),
     ...(facts.cwd === ""

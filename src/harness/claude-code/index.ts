@@ -18,9 +18,12 @@ export {
 export {
   argvMayBypass,
   BYPASS_MODE,
+  INBOUND_GATE_HOLD_REASONS,
   type InboundGateFacts,
+  type InboundGateHoldReason,
   type InboundGateState,
   inboundGateOpen,
+  launchBypasses,
   launchMayBypass,
   readClaudeArgv,
 } from "./inbound-gate.ts";
