@@ -10,7 +10,7 @@ export const BYPASS_MODE = "bypassPermissions";
 
 /**
  * The command-line flags that start Claude Code bypassing permission prompts, or able to switch
- * into that mode during the session (docs/spec/claude-code.md §4.1).
+ * into that mode during the session (docs/spec/claude-code.md §3.4).
  */
 const BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
 
