@@ -13759,7 +13759,7 @@ var init_hook_lines = __esmMin((() => {
 }));
 
 // src/harness/hooks/hook-output.ts
-function codePoints(s) {
+function codePoints$1(s) {
 	let n = 0;
 	for (let i = 0; i < s.length; i += 1) {
 		const c = s.charCodeAt(i);
@@ -13808,7 +13808,7 @@ var init_hook_output = __esmMin((() => {
 			if (first === void 0) return true;
 			if (!first.startsWith("Brigade: ")) throw new TypeError("a hook block must start with the Brigade prefix");
 			let cost = 0;
-			for (const l of lines) cost += codePoints(l) + 1;
+			for (const l of lines) cost += codePoints$1(l) + 1;
 			if (this.#used + cost > this.#limit) return false;
 			this.#used += cost;
 			this.#lines.push(...lines);
@@ -13955,7 +13955,7 @@ async function pollMessages(options) {
 	}
 	const pipeline = new InboundPipeline({
 		now: options.now,
-		hashBody,
+		hashBody: hashBody$1,
 		seen: FileSeenStore.open(layout, sessionId, uid),
 		pendingStore: pendingFileStore(layout, sessionId),
 		pendingRecords: readPendingRecords(layout, sessionId, uid),
@@ -14003,12 +14003,12 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody;
+var hashBody$1;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
 	init_inbound();
 	init_state();
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/registration-retry.ts
@@ -14729,6 +14729,184 @@ var init_prompt_hook = __esmMin((() => {
 	PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 }));
 
+// src/harness/hooks/post-tool-use-hook.ts
+/** `state/<pid>.hook-delivered.json`: frames this hook printed, not yet seen in the transcript. */
+function awaitingPath(where) {
+	return join(where.layout.root, "state", `${where.claudePid}.hook-delivered.json`);
+}
+function readAwaiting(where, uid) {
+	const read = readPrivateStateFile(awaitingPath(where), {
+		maxBytes: 262144,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: 262144 });
+	if (!parsed.ok || !isJsonObject(parsed.value) || !Array.isArray(parsed.value.items)) return [];
+	return parsed.value.items.flatMap((item) => isJsonObject(item) && typeof item.id === "string" && typeof item.tag === "string" && typeof item.at === "number" ? [{
+		id: item.id,
+		tag: item.tag,
+		at: item.at
+	}] : []);
+}
+function writeAwaiting(where, items) {
+	const kept = items.slice(-POST_TOOL_USE_LIMITS.maxAwaiting);
+	writePrivateStateFile(where.layout.root, awaitingPath(where), `${JSON.stringify({
+		version: 1,
+		items: kept
+	})}\n`);
+}
+/** The frame tags the transcript shows in the conversation (its last 1 MiB). */
+function conversationTags(transcriptPath) {
+	const tags = /* @__PURE__ */ new Set();
+	new TranscriptUsageReader({ onLine: (line) => {
+		const parsed = parseTranscriptDeliveryLine(line);
+		if (parsed?.kind === "conversation") for (const tag of parsed.tags) tags.add(tag);
+	} }).read(transcriptPath);
+	return tags;
+}
+function codePoints(text) {
+	let n = 0;
+	for (const _ of text) n += 1;
+	return n;
+}
+/**
+* The PostToolUse hook (docs/42-hooks.md "PostToolUse"): a way in between tool calls, also under
+* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running). It
+* returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
+* "PostToolUse", "additionalContext": …}}`, with the same bare frames the prompt's poll prints
+* (`POLL_PREAMBLE` before each), or `""`. The ack rule is the watcher's: nothing is acked when
+* printed; a later run (this hook's next call) acks a printed message once the transcript shows
+* its frame in a `hook_additional_context` entry, and prints again one not seen after 60 s.
+* Never throws.
+*
+* @example process.stdout.write(await runPostToolUse(input, ctx, deadline));
+*/
+async function runPostToolUse(input, ctx, deadline) {
+	const where = hookSession(ctx);
+	if (where === void 0) return "";
+	const read = readByPidMap({
+		claudePid: where.claudePid,
+		env: ctx.env,
+		uid: ctx.uid
+	});
+	if (!read.ok) return "";
+	const map = read.map;
+	const awaiting = readAwaiting(where, ctx.uid);
+	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
+	if (awaiting.length === 0 && (watcherDelivers || map.inbound !== "accept")) return "";
+	const adapter = ctx.services.openAdapter({
+		configDir: map.config_dir,
+		teamKey: map.team_key
+	});
+	const seen = FileSeenStore.open(where.layout, map.brigade_session_id, ctx.uid);
+	const stillAwaiting = await ackConfirmed(ctx, map, awaiting, input.transcript_path, seen, deadline);
+	if (watcherDelivers || map.inbound !== "accept") {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	const remaining = deadline - ctx.now();
+	if (remaining < 300) {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	let envelopes;
+	try {
+		envelopes = (await adapter.messageReceive(map.brigade_session_id, {
+			limit: POST_TOOL_USE_LIMITS.receiveLimit,
+			signal: AbortSignal.timeout(Math.min(HOOK_LIMITS.receiveMs, remaining - 200))
+		})).messages;
+	} catch {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
+	const pipeline = new InboundPipeline({
+		now: ctx.now,
+		hashBody,
+		seen,
+		pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
+		pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
+		policy: map.inbound,
+		teamName: map.team_name,
+		instruction: {
+			level: map.frame_level,
+			custom: map.frame_text
+		},
+		delivery: "poll"
+	});
+	const duplicates = [];
+	for (const envelope of envelopes) {
+		const offered = pipeline.offer(envelope);
+		if (offered.ack) duplicates.push(offered.messageId);
+	}
+	const blocks = [];
+	let used = 0;
+	const printed = [];
+	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
+		pipeline.done(item, /* @__PURE__ */ new Error("awaiting the transcript"));
+		if (item.kind !== "message") continue;
+		const id = item.message.message_id;
+		const before = recent.get(id);
+		if (before !== void 0 && ctx.now() - before.at < POST_TOOL_USE_LIMITS.reprintAfterMs) continue;
+		const block = `${POLL_PREAMBLE}\n${item.frame}`;
+		const size = codePoints(block) + 2;
+		if (used + size > POST_TOOL_USE_LIMITS.maxContextCodePoints) break;
+		used += size;
+		blocks.push(block);
+		const tag = item.frame.slice(0, Math.max(0, item.frame.indexOf("\n")));
+		printed.push({
+			id,
+			tag,
+			at: ctx.now()
+		});
+		recent.delete(id);
+	}
+	writeAwaiting(where, [...recent.values(), ...printed]);
+	if (duplicates.length > 0) try {
+		await adapter.messageAck(map.brigade_session_id, { message_ids: duplicates }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
+	} catch {}
+	if (blocks.length === 0) return "";
+	return JSON.stringify({ hookSpecificOutput: {
+		hookEventName: "PostToolUse",
+		additionalContext: blocks.join("\n\n")
+	} });
+}
+/** Acks the printed messages the transcript shows in the conversation; returns the others. */
+async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) {
+	if (awaiting.length === 0 || transcriptPath === "") return [...awaiting];
+	const tags = conversationTags(transcriptPath);
+	const confirmed = awaiting.filter((item) => tags.has(item.tag));
+	if (confirmed.length === 0) return [...awaiting];
+	const ids = confirmed.map((item) => item.id);
+	for (const id of ids) try {
+		seen.add(id);
+	} catch {}
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).messageAck(map.brigade_session_id, { message_ids: ids }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
+	} catch {}
+	return awaiting.filter((item) => !tags.has(item.tag));
+}
+var POST_TOOL_USE_LIMITS, hashBody;
+var init_post_tool_use_hook = __esmMin((() => {
+	init_frame();
+	init_protocol();
+	init_claude_code();
+	init_inbound();
+	init_state();
+	init_hook_limits();
+	init_session_start_hook();
+	POST_TOOL_USE_LIMITS = {
+		receiveLimit: 10,
+		maxContextCodePoints: 1e4,
+		reprintAfterMs: 6e4,
+		maxAwaiting: 200
+	};
+	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+}));
+
 // src/harness/hooks/session-end-hook.ts
 /**
 * The SessionEnd hook (docs/spec/claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume`
@@ -14778,9 +14956,10 @@ var init_session_end_hook = __esmMin((() => {
 // src/harness/hooks/run-hook-event.ts
 /**
 * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
-* prompt 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: `
-* lines, at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout
-* reaches no one) and for an unusable stdin (logged). When the budget runs out, what was printed so
+* prompt and PostToolUse 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout:
+* plain `Brigade: ` lines, at most 10,000 code points, never starting with `{`; for PostToolUse
+* Claude Code's JSON hook output or `""`; `""` for SessionEnd (its stdout reaches no one) and for
+* an unusable stdin (logged). When the budget runs out, what was printed so
 * far is returned and the flow is abandoned. Never throws: the caller always exits 0.
 *
 * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
@@ -14789,6 +14968,7 @@ async function runHookEvent(event, stdin, ctx) {
 	const started = ctx.now();
 	const budget = BUDGET_MS[event];
 	const out = new HookOutput();
+	let json = "";
 	let timer;
 	const expired = new Promise((resolve) => {
 		timer = setTimeout(() => resolve("expired"), budget);
@@ -14807,6 +14987,9 @@ async function runHookEvent(event, stdin, ctx) {
 			case "prompt":
 				await runPrompt(parsed.input, ctx, out, started + budget);
 				return;
+			case "post-tool-use":
+				json = await runPostToolUse(parsed.input, ctx, started + budget);
+				return;
 			case "session-end":
 				await runSessionEnd(parsed.input, ctx);
 				return;
@@ -14817,6 +15000,7 @@ async function runHookEvent(event, stdin, ctx) {
 	const outcome = await Promise.race([flow.then(() => "done"), expired]);
 	if (timer !== void 0) clearTimeout(timer);
 	if (outcome === "expired") ctx.log("brigade hook: budget_exceeded\n");
+	if (event === "post-tool-use") return outcome === "done" ? json : "";
 	return event === "session-end" ? "" : out.text();
 }
 var HOOK_EVENTS, BUDGET_MS;
@@ -14824,17 +15008,20 @@ var init_run_hook_event = __esmMin((() => {
 	init_hook_input();
 	init_hook_limits();
 	init_hook_output();
+	init_post_tool_use_hook();
 	init_prompt_hook();
 	init_session_end_hook();
 	init_session_start_hook();
 	HOOK_EVENTS = [
 		"session-start",
 		"prompt",
+		"post-tool-use",
 		"session-end"
 	];
 	BUDGET_MS = {
 		"session-start": HOOK_LIMITS.sessionStartMs,
 		prompt: HOOK_LIMITS.promptMs,
+		"post-tool-use": HOOK_LIMITS.promptMs,
 		"session-end": HOOK_LIMITS.sessionEndMs
 	};
 }));
@@ -14875,9 +15062,10 @@ function entryScript() {
 	}
 }
 /**
-* `brigade hook session-start|prompt|session-end` (docs/spec/claude-code.md §1, §7.3), started by
-* Claude Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines
-* (never JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one
+* `brigade hook session-start|prompt|post-tool-use|session-end` (docs/spec/claude-code.md §1,
+* §7.3), started by Claude Code from `hooks.json` with one JSON document on stdin. Prints plain
+* `Brigade: ` lines (at most 10,000 code points; PostToolUse alone answers in Claude Code's JSON
+* hook form) and **always exits 0**, even for an unknown event (one
 * line on stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
 *
 * @example await runHook(["prompt"], processIo()) === 0
@@ -14885,7 +15073,7 @@ function entryScript() {
 async function runHookWith(argv, io, overrides = {}) {
 	const event = argv[0];
 	if (argv.length !== 1 || !HOOK_EVENTS.includes(event ?? "")) {
-		io.stderr("brigade hook: usage: brigade hook session-start|prompt|session-end\n");
+		io.stderr("brigade hook: usage: brigade hook session-start|prompt|post-tool-use|session-end\n");
 		return 0;
 	}
 	const ctx = {
@@ -15688,7 +15876,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_inbox_command(), inbox_command_exports))).runInbox
 	},
 	hook: {
-		summary: "run a Claude Code hook: brigade hook session-start|prompt|session-end (exits 0)",
+		summary: "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
 	},
 	team: {
