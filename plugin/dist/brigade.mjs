@@ -6105,6 +6105,14 @@ function readClaudeArgv(claudePid) {
 		return;
 	}
 }
+/** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
+function modifiedAt(path) {
+	try {
+		return statSync(path).mtimeMs;
+	} catch {
+		return;
+	}
+}
 /** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
 function defaultModeBypasses(path) {
 	const read = readLocalFile(path, {
@@ -6131,11 +6139,20 @@ function defaultModeBypasses(path) {
 */
 function inboundGateOpen(facts) {
 	if (facts.claudeConfigDir !== void 0) {
-		const read = readLocalFile(join(facts.claudeConfigDir, "settings.json"), {
+		const path = join(facts.claudeConfigDir, "settings.json");
+		const read = readLocalFile(path, {
 			maxBytes: MAX_SETTINGS_BYTES,
 			followSymlink: true
 		});
-		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") return { open: true };
+		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") {
+			const changedAt = modifiedAt(path);
+			const now = facts.now ?? Date.now();
+			if (changedAt === void 0 || now - changedAt >= 5e3) return { open: true };
+			return {
+				open: false,
+				reason: SETTINGS_SETTLING
+			};
+		}
 	}
 	const mode = facts.permissionMode;
 	if (mode !== void 0 && mode !== "unknown") return mode === "bypassPermissions" ? {
@@ -6169,15 +6186,20 @@ function launchBypasses(facts) {
 	if (facts.argv !== void 0 && argvMayBypass(facts.argv)) return true;
 	return [...facts.claudeConfigDir === void 0 ? [] : [join(facts.claudeConfigDir, "settings.json")], ...facts.cwd === "" ? [] : [join(facts.cwd, ".claude", "settings.json"), join(facts.cwd, ".claude", "settings.local.json")]].some(defaultModeBypasses);
 }
-var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE;
+var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE, SETTINGS_SETTLING, SETTINGS_SETTLE_MS;
 var init_inbound_gate = __esmMin((() => {
 	init_local_files();
 	init_protocol();
 	init_settings_scan();
 	BYPASS_MODE = "bypassPermissions";
 	BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
-	INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"];
-	[BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
+	INBOUND_GATE_HOLD_REASONS = [
+		"bypass",
+		"bypass_possible",
+		"settings_settling"
+	];
+	[BYPASS, BYPASS_POSSIBLE, SETTINGS_SETTLING] = INBOUND_GATE_HOLD_REASONS;
+	SETTINGS_SETTLE_MS = 5e3;
 }));
 
 // src/harness/claude-code/inbound-setting.ts
@@ -11456,7 +11478,11 @@ var init_watcher_loop = __esmMin((() => {
 				whereIs: (item) => this.#confirmations.whereIs(item),
 				reposts: {
 					peek: () => this.#reposts[0],
-					shift: () => this.#reposts.shift()
+					shift: () => {
+						const item = this.#reposts.shift();
+						if (item !== void 0) this.#confirmations.posted(item, this.#now(), { written: false });
+						return item;
+					}
 				},
 				gateOpen: () => this.#gate.open && this.#confirmations.held === 0
 			});
@@ -11651,11 +11677,12 @@ var init_watcher_loop = __esmMin((() => {
 				claudeConfigDir: claudeConfigDir(this.#d.env),
 				cwd: "",
 				permissionMode: this.#confirmations.permissionMode ?? mapMode,
-				argv: this.#argv
+				argv: this.#argv,
+				now: Date.now()
 			});
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
-			if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
 				this.#gateNoticed = true;
 				this.#notice(GATE_CLOSED_NOTICE);
 			}

@@ -197,7 +197,15 @@ export class WatcherLoop {
         this.#settleConfirmations();
       },
       whereIs: (item) => this.#confirmations.whereIs(item),
-      reposts: { peek: () => this.#reposts[0], shift: () => this.#reposts.shift() },
+      reposts: {
+        peek: () => this.#reposts[0],
+        shift: () => {
+          const item = this.#reposts.shift();
+          // Its wait starts again now: while the repost is being written it is not missing.
+          if (item !== undefined) this.#confirmations.posted(item, this.#now(), { written: false });
+          return item;
+        },
+      },
       gateOpen: () => this.#gate.open && this.#confirmations.held === 0,
     });
     this.#done = new Promise((resolve) => {
@@ -401,6 +409,8 @@ export class WatcherLoop {
       cwd: "",
       permissionMode: this.#confirmations.permissionMode ?? mapMode,
       argv: this.#argv,
+      // The settle time is Claude Code's, on the wall clock, whatever clock the loop runs on.
+      now: Date.now(),
     });
     if (gate.open !== this.#gate.open) {
       this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", {
@@ -408,7 +418,9 @@ export class WatcherLoop {
       });
     }
     this.#gate = gate;
-    if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+    // A settling setting opens by itself within seconds: nothing to tell the user.
+    const lasting = !gate.open && gate.reason !== "settings_settling";
+    if (lasting && !this.#gateNoticed && this.#pipeline.queued > 0) {
       this.#gateNoticed = true;
       this.#notice(GATE_CLOSED_NOTICE);
     }

@@ -1,0 +1,127 @@
+/**
+ * Acked means the model has it, on the real Claude Code (the pinned version; docs/41-watcher.md
+ * "Acked means in the conversation", "The gate rule"): the watcher acks a message only after the
+ * real client recorded it in the conversation, and never posts into a gate that would hold it for
+ * a dialog. The sender is a stand-in session (`brigade send` through its Bash tool); the recipient
+ * is the real executable under tmux against a fake Messages API.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build, wrap } from "../src/formats/frame/index.ts";
+import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
+import type { MessageEnvelope } from "../src/protocol/index.ts";
+import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
+import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
+import {
+  claudeCodeExecutable,
+  PINNED_CLAUDE_CODE_VERSION,
+  RealClaudeSession,
+  reportOnFailure,
+  storedEnvelope,
+  storedMessageIds,
+} from "./support/real-claude/index.ts";
+
+const TEAM = "billing";
+
+describe("acked means in the conversation, on the real Claude Code", () => {
+  let executable: string;
+  let world: PluginWorld;
+  let dana: Person;
+  let eli: Person;
+  let sender: ClaudeCodeHost;
+  let danaId: string;
+  const sessions: RealClaudeSession[] = [];
+
+  beforeAll(async () => {
+    executable = await claudeCodeExecutable(PINNED_CLAUDE_CODE_VERSION);
+    world = await PluginWorld.start("dana", TEAM);
+    dana = world.founder;
+    eli = await world.join("eli");
+    sender = await world.session(dana, "api");
+    danaId = world.mapOf(dana, sender).brigade_session_id;
+  });
+
+  afterAll(async () => {
+    await Promise.all(sessions.map((session) => session.close()));
+    await world?.close();
+  });
+
+  async function start(options: Partial<Parameters<typeof RealClaudeSession.start>[2]> = {}) {
+    const session = await RealClaudeSession.start(world, eli, { executable, ...options });
+    sessions.push(session);
+    return session;
+  }
+
+  async function unacked(session: RealClaudeSession): Promise<string[]> {
+    const map = world.mapOf(eli, session);
+    const adapter = openHarnessAdapter({ configDir: eli.configDir, teamKey: map.team_key });
+    return (await adapter.messageReceive(map.brigade_session_id)).messages.map((m) => m.message_id);
+  }
+
+  async function send(to: string, body: string): Promise<MessageEnvelope> {
+    const run = await sender.runBash(sendCommand(to, body));
+    expect(run.exitCode, run.stderr).toBe(0);
+    const ids = storedMessageIds(world.dataFile, danaId, to);
+    const envelope = storedEnvelope(world.dataFile, ids.at(-1) ?? "");
+    if (envelope === undefined) throw new Error("the server stored no message");
+    return envelope;
+  }
+
+  const watcherLog = (session: RealClaudeSession) =>
+    readFileSync(join(eli.stateDir, "logs", `watcher-${session.claudePid}.log`), "utf8");
+
+  it("the ack follows the frame into the real client's conversation, never the socket write alone", async () => {
+    const eliCc = await start();
+    reportOnFailure({ eli: eliCc });
+    const to = eliCc.brigadeSessionId();
+    const envelope = await send(to, "Column plan_tier is now NOT NULL.");
+    const post = wrap(build(envelope, TEAM, { level: "open", custom: "" }), "api");
+    await waitFor(async () => (await unacked(eliCc)).length === 0, 60_000, "the ack");
+    expect(eliCc.api.requests.some((r) => r.raw.includes(JSON.stringify(post).slice(1, -1)))).toBe(
+      true,
+    );
+    // The watcher saw it in the transcript before it acked.
+    const events = watcherLog(eliCc)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string; message_id?: string; item?: string })
+      .filter((e) => e.message_id === envelope.message_id || e.item === envelope.message_id)
+      .map((e) => e.event);
+    expect(events).toEqual(["message_offered", "posted", "in_conversation", "ack_sent"]);
+  });
+
+  it("a bypassing session: nothing is posted into the dialog; once the user settings accept, it is delivered and acked", async () => {
+    const eliCc = await start({
+      permissionMode: "bypassPermissions",
+      pluginOptions: { claude_inbound_setting: "false" },
+    });
+    reportOnFailure({ eli: eliCc });
+    const to = eliCc.brigadeSessionId();
+    const envelope = await send(to, "Deploy window moved to 14:00.");
+    await waitFor(() => watcherLog(eliCc).includes('"gate_closed"'), 30_000, "the gate closed");
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(await unacked(eliCc)).toEqual([envelope.message_id]);
+    expect(eliCc.claude.pane()).not.toContain("Held peer message");
+    expect(eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id))).toBe(false);
+    // The user's own choice (as Claude Code's "always deliver" writes it).
+    const settingsPath = join(eliCc.configDir, "settings.json");
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as Record<string, unknown>;
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, crossSessionInbound: "accept" }));
+    await waitFor(async () => (await unacked(eliCc)).length === 0, 60_000, "the ack");
+    expect(eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id))).toBe(true);
+    // Posted only once Claude Code had taken the setting in: never held.
+    expect(eliCc.claude.pane()).not.toContain("Held peer message");
+  });
+
+  it("a bypassing session with the option on: the setting is in place before the first post, no dialog", async () => {
+    const eliCc = await start({ permissionMode: "bypassPermissions" });
+    reportOnFailure({ eli: eliCc });
+    const settings = JSON.parse(readFileSync(join(eliCc.configDir, "settings.json"), "utf8"));
+    expect(settings.crossSessionInbound).toBe("accept");
+    const envelope = await send(eliCc.brigadeSessionId(), "Tests are green.");
+    await waitFor(async () => (await unacked(eliCc)).length === 0, 60_000, "the ack");
+    expect(eliCc.claude.pane()).not.toContain("Held peer message");
+    expect(eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id))).toBe(true);
+  });
+});
