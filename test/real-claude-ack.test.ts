@@ -124,4 +124,29 @@ describe("acked means in the conversation, on the real Claude Code", () => {
     expect(eliCc.claude.pane()).not.toContain("Held peer message");
     expect(eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id))).toBe(true);
   });
+
+  it("a burst over the per-sender window reaches the real model in the order sent, each once", async () => {
+    const eliCc = await start();
+    reportOnFailure({ eli: eliCc });
+    const to = eliCc.brigadeSessionId();
+    const before = storedMessageIds(world.dataFile, danaId, to).length;
+    const bodies = Array.from({ length: 12 }, (_, n) => `Burst message ${n + 1} of 12.`);
+    const script = bodies.map((body) => sendCommand(to, body)).join("\n");
+    const run = await sender.runBash(script);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const ids = storedMessageIds(world.dataFile, danaId, to).slice(before);
+    expect(ids).toHaveLength(12);
+    // Ten pass the window at once; the other two wait about a minute on the server.
+    await waitFor(async () => (await unacked(eliCc)).length === 0, 150_000, "every ack");
+    const last = eliCc.api.requests.at(-1)?.raw ?? "";
+    const positions = ids.map((id) => last.indexOf(`message-id=\\"${id}\\"`));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    for (const id of ids) {
+      expect(last.split(`message-id=\\"${id}\\"`).length - 1, id).toBe(1);
+    }
+    expect(last).toMatch(
+      /api sent more than 10 messages within one minute; (\d+ messages were|1 message was) left on the server/,
+    );
+  }, 180_000);
 });
