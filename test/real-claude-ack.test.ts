@@ -5,7 +5,8 @@
  * a dialog. The sender is a stand-in session (`brigade send` through its Bash tool); the recipient
  * is the real executable under tmux against a fake Messages API.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
@@ -14,12 +15,17 @@ import type { MessageEnvelope } from "../src/protocol/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import {
+  bash,
   claudeCodeExecutable,
+  DUMMY_API_KEY,
+  FakeMessagesApi,
   PINNED_CLAUDE_CODE_VERSION,
   RealClaudeSession,
   reportOnFailure,
+  say,
   storedEnvelope,
   storedMessageIds,
+  writeClientConfig,
 } from "./support/real-claude/index.ts";
 
 const TEAM = "billing";
@@ -149,4 +155,72 @@ describe("acked means in the conversation, on the real Claude Code", () => {
       /api sent more than 10 messages within one minute; (\d+ messages were|1 message was) left on the server/,
     );
   }, 180_000);
+
+  it("a headless -p run, busy from start to exit, receives a message between its tool calls; the ack follows it", async () => {
+    const api = await FakeMessagesApi.start();
+    const dir = mkdtempSync(join(world.root, "p-"));
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp, { mode: 0o700 });
+    const configDir = join(dir, "config");
+    writeClientConfig({
+      configDir,
+      projectDir: eli.checkout,
+      apiKey: DUMMY_API_KEY,
+      settings: { permissions: { allow: ["Bash(brigade:*)", "Bash(sleep:*)"] } },
+    });
+    // The run works through four tool calls of 3 s each, then answers and exits.
+    api.script(
+      bash("sleep 3", "wait"),
+      bash("sleep 3", "wait"),
+      bash("sleep 3", "wait"),
+      bash("sleep 3", "wait"),
+      say("Done."),
+    );
+    const child = spawn(executable, ["-p", "Work on the task.", "--plugin-dir", world.pluginRoot], {
+      cwd: eli.checkout,
+      env: {
+        ...eli.env,
+        TMPDIR: tmp,
+        CLAUDE_CONFIG_DIR: configDir,
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: DUMMY_API_KEY,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+      },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      const pid = child.pid ?? 0;
+      await waitFor(
+        () => existsSync(join(eli.stateDir, "sessions", "by-pid", `${pid}.json`)),
+        60_000,
+        "the -p run's SessionStart",
+      );
+      const map = world.mapOf(eli, { claudePid: pid });
+      const envelope = await send(map.brigade_session_id, "Headless hello.");
+      await waitFor(
+        () => api.requests.some((r) => r.conversation && r.raw.includes(envelope.message_id)),
+        60_000,
+        "the message in a model request of the busy run",
+      );
+      // Taken between tool calls: first read in a request that carries a tool result.
+      const conversation = api.requests.filter((r) => r.conversation);
+      const readAt = conversation.findIndex((r) => r.raw.includes(envelope.message_id));
+      expect(readAt).toBeGreaterThan(0);
+      expect(conversation[readAt]?.raw).toContain('"tool_result"');
+      const adapter = openHarnessAdapter({ configDir: eli.configDir, teamKey: map.team_key });
+      await waitFor(
+        async () =>
+          !(await adapter.messageReceive(map.brigade_session_id)).messages.some(
+            (m) => m.message_id === envelope.message_id,
+          ),
+        30_000,
+        "the ack",
+      );
+    } finally {
+      await exited;
+      await api.close();
+    }
+  }, 150_000);
 });
