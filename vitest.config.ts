@@ -12,7 +12,7 @@ import { defineConfig } from "vitest/config";
  * - `conformance`: the two suites that start servers and spawn hundreds of adapter processes;
  *   they run after everything else, one file at a time.
  * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
- *   (docs/46-real-client-tests.md); minutes per version, so it runs last, alone.
+ *   (docs/47-real-client-tests.md); minutes per version, so it runs last, alone.
  *
  * `npm run test:fast` runs `pure` and `unit`; `npm test` runs all five.
  */
@@ -29,6 +29,10 @@ const SLOW = [
   "src/harness/watcher/watcher-heartbeat.test.ts",
   "src/harness/watcher/watcher-policy.test.ts",
   "src/harness/watcher/watcher-redrive.test.ts",
+  "test/cli-demo.test.ts",
+  "test/cli-doctor-tls.test.ts",
+  "test/cli-help.test.ts",
+  "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
@@ -37,6 +41,11 @@ const SLOW = [
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
+  "test/serve-backup.test.ts",
+  "test/serve-metrics.test.ts",
+  "test/serve-operator.test.ts",
+  "test/serve-tls.test.ts",
+  "test/sqlite-schema-upgrade.test.ts",
 ];
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];

@@ -35,6 +35,14 @@ const BANNER = [
 
 class BundleRefused extends Error {}
 
+function packageVersion() {
+  const version = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")).version;
+  if (typeof version !== "string" || version === "") {
+    throw new BundleRefused("package.json names no version");
+  }
+  return version;
+}
+
 /**
  * Builds the bundle in memory and returns its text. Throws BundleRefused when the module graph
  * holds a forbidden module or the output would import anything but a `node:` builtin or span more
@@ -54,6 +62,8 @@ export async function buildPluginBundle(entry = DEFAULT_ENTRY) {
     platform: "node",
     external: [/^node:/],
     treeshake: true,
+    // The plugin ships without package.json: its bundle carries the version (brigadeVersion).
+    transform: { define: { BRIGADE_BUNDLED_VERSION: JSON.stringify(packageVersion()) } },
     logLevel: "warn",
     onLog(level, log) {
       throw new BundleRefused(`rolldown ${level}: ${log.message}`);

@@ -45,7 +45,7 @@ describe("conformance against brigade serve + the http adapter", () => {
       if (!("report" in outcome)) throw new Error(outcome.error);
       const failed = outcome.report.results.filter((r) => r.status !== "pass");
       expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-      expect(outcome.report.results).toHaveLength(51);
+      expect(outcome.report.results).toHaveLength(53);
       expect(outcome.exitCode).toBe(0);
     },
     15 * 60_000,

@@ -1,11 +1,11 @@
 /**
- * The plugin on the real Claude Code (docs/46-real-client-tests.md): the linux-x64 executable of
+ * The plugin on the real Claude Code (docs/47-real-client-tests.md): the linux-x64 executable of
  * the pinned version and of the newest published one, interactive under tmux, each session with
  * its own home and config folder and its own loopback fake of the Messages API, on one local
  * `brigade serve`. What the model reads is asserted byte for byte from the requests the fake
  * recorded; the expected frames are built from the envelopes the server stored.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
@@ -15,8 +15,10 @@ import { hookContextText, skillListing } from "./support/claude-code-host/index.
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import {
   bash,
+  type ClaudeSession,
   claudeCodeExecutable,
   decide,
+  HeadlessClaudeSession,
   latestClaudeCodeVersion,
   type ModelText,
   modelTexts,
@@ -80,12 +82,19 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     world = await PluginWorld.start("dana", TEAM);
     dana = world.founder;
     eli = await world.join("eli");
-    [danaCc, eliCc] = await Promise.all([
-      RealClaudeSession.start(world, dana, { executable }),
-      RealClaudeSession.start(world, eli, { executable }),
+    // Both start at once; each is kept as soon as it runs, so afterAll stops a started one even
+    // when the other failed.
+    const starts = await Promise.allSettled([
+      RealClaudeSession.start(world, dana, { executable }).then((session) => {
+        danaCc = session;
+      }),
+      RealClaudeSession.start(world, eli, { executable }).then((session) => {
+        eliCc = session;
+      }),
     ]);
-    danaId = danaCc.brigadeSessionId();
-    eliId = eliCc.brigadeSessionId();
+    for (const start of starts) if (start.status === "rejected") throw start.reason;
+    danaId = danaSession().brigadeSessionId();
+    eliId = eliSession().brigadeSessionId();
   });
 
   afterAll(async () => {
@@ -105,7 +114,7 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
   }
 
   /** The team as a member's own adapter sees it (offline sessions included). */
-  async function teamSessions(who: Person, teamKeyOf: RealClaudeSession) {
+  async function teamSessions(who: Person, teamKeyOf: ClaudeSession) {
     const map = world.mapOf(who, { claudePid: teamKeyOf.claudePid });
     const adapter = openHarnessAdapter({ configDir: who.configDir, teamKey: map.team_key });
     return (await adapter.sessionList({ includeOffline: true })).sessions;
@@ -223,6 +232,8 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
     const holder = holderCc;
     reportOnFailure({ dana: danaCc, holder });
     const holderId = holder.brigadeSessionId();
+    // Dana's previous turn (reading the reply) is over before her script gets its next steps.
+    await danaCc.waitForIdle();
     const secret = "Secret plan: ship on Friday.";
     danaCc.api.script(
       bash(sendCommand(holderId, secret, ' --summary "Release date"')),
@@ -266,6 +277,40 @@ describe.each(VERSIONS)("the real Claude Code, $which version", ({ version: reso
       60_000,
       "the released message in the holder's model request",
     );
+  });
+
+  it("headless `claude -p` binds the inbox socket, says sdk-cli, runs the hooks and reads the context line", async () => {
+    const run = await HeadlessClaudeSession.start(world, eli, {
+      executable: await claudeCodeExecutable(version),
+      prompt: "Summarise the repository.",
+      keepInputOpen: true,
+    });
+    try {
+      reportOnFailure({ headless: run });
+      await run.registered();
+      const registry = run.registry();
+      expect(registry.entrypoint).toBe("sdk-cli");
+      expect(lstatSync(registry.messagingSocketPath ?? "").isSocket()).toBe(true);
+      const runId = run.brigadeSessionId();
+      const [record] = (await teamSessions(eli, run)).filter((s) => s.session_id === runId);
+      const line = contextLine({
+        sessionName: record?.session_name ?? "",
+        sessionId: runId,
+        teamName: TEAM,
+        policy: "accept",
+      });
+      const { request } = await run.waitForModelText(
+        (t) => t.text.includes("Summarise the repository."),
+        60_000,
+        "the prompt",
+      );
+      expect(hookContextRead(modelTexts(request.body), "SessionStart", line)).toBe(true);
+      run.endInput();
+      expect((await run.waitForExit(60_000)).code).toBe(0);
+      expect(existsSync(run.byPidMapPath()), "SessionEnd removed the by-pid map").toBe(false);
+    } finally {
+      await run.close();
+    }
   });
 
   it("SessionEnd (the user's /exit) closes the session on the server", async () => {

@@ -2,12 +2,12 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { parseArgs } from "node:util";
-import { homedir } from "node:os";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
-import { execFileSync, spawn } from "node:child_process";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { homedir } from "node:os";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
 
@@ -112,31 +112,539 @@ var init_cli_io = __esmMin((() => {
 	};
 }));
 
+// src/local-files/local-write-result.ts
+/** A failed {@link LocalWriteResult}. */
+function writeFailed(reason) {
+	return {
+		ok: false,
+		reason
+	};
+}
+var WRITTEN;
+var init_local_write_result = __esmMin((() => {
+	WRITTEN = { ok: true };
+}));
+
+// src/local-files/temp-file.ts
+/** Bytes of `data` (a string as UTF-8). */
+function bytesOf(data) {
+	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
+}
+/** Writes all of `bytes` at the descriptor's position (a short write continues). */
+function writeAll(fd, bytes) {
+	let offset = 0;
+	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+/** Removes `path`, ignoring every failure (it may never have been created). */
+function removeQuietly(path) {
+	try {
+		rmSync(path, { force: true });
+	} catch {}
+}
+/**
+* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
+* file system): created exclusively without following a link, 0600 from the first moment, then
+* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
+* full and fsynced. On failure nothing is left behind.
+*/
+function writeTempFile(path, bytes, mode) {
+	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+	let fd;
+	try {
+		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	let failure;
+	try {
+		if (mode !== void 0) fchmodSync(fd, mode);
+		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
+		if (failure === void 0) {
+			writeAll(fd, bytes);
+			fsyncSync(fd);
+		}
+	} catch {
+		failure = "io_error";
+	}
+	try {
+		closeSync(fd);
+	} catch {
+		failure ??= "io_error";
+	}
+	if (failure !== void 0) {
+		removeQuietly(temp);
+		return {
+			ok: false,
+			reason: failure
+		};
+	}
+	return {
+		ok: true,
+		temp
+	};
+}
+var PRIVATE_FILE_MODE;
+var init_temp_file = __esmMin((() => {
+	PRIVATE_FILE_MODE = 384;
+}));
+
+// src/local-files/append-file.ts
+/**
+* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
+* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
+* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
+* append text, use {@link appendPrivateFile}. Never throws.
+*
+* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
+*/
+function openAppendFile(path) {
+	let fd;
+	try {
+		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	try {
+		if (fstatSync(fd).isFile()) return {
+			ok: true,
+			fd
+		};
+	} catch {}
+	closeSync(fd);
+	return {
+		ok: false,
+		reason: "io_error"
+	};
+}
+/**
+* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
+* a group or other bit private again (0600), on the open descriptor. Never throws.
+*
+* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
+*/
+function appendPrivateFile(path, data) {
+	const opened = openAppendFile(path);
+	if (!opened.ok) return opened;
+	try {
+		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
+		writeAll(opened.fd, bytesOf(data));
+		return WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	} finally {
+		closeSync(opened.fd);
+	}
+}
+var init_append_file = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/create-file-exclusive.ts
+/**
+* Creates `path` with complete content, never replacing anything there: the content goes to a
+* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
+* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
+* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
+* wins and no reader ever sees a half-written file. `exists` when something is already there.
+* The temporary is always removed. Never throws.
+*
+* @example createFileExclusive(layout.watcher("4242"), text).ok
+*/
+function createFileExclusive(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		linkSync(written.temp, path);
+		return WRITTEN;
+	} catch (error) {
+		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
+	} finally {
+		removeQuietly(written.temp);
+	}
+}
+var init_create_file_exclusive = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/entry-exists.ts
+/**
+* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
+* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
+* Never throws.
+*
+* @example entryExists("/home/dana/src/api/.git") === true
+*/
+function entryExists(path) {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+var init_entry_exists = __esmMin((() => {}));
+
+// src/local-files/open-local-file.ts
+/**
+* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
+* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
+* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
+* between check and read), in this order: a regular file, the owner and owner-only mode when
+* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
+* Never throws.
+*
+* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
+*/
+function openLocalFile(path, checks = {}) {
+	const follow = checks.followSymlink === true;
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
+	} catch (error) {
+		const code = error.code;
+		if (code === "ENOENT" || code === "ENOTDIR") return {
+			ok: false,
+			reason: "missing"
+		};
+		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
+			ok: false,
+			reason: "symlink"
+		};
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	}
+	const refusal = checkOpen(fd, checks);
+	if (typeof refusal === "string") {
+		closeSync(fd);
+		return {
+			ok: false,
+			reason: refusal
+		};
+	}
+	return {
+		ok: true,
+		fd,
+		stats: refusal
+	};
+}
+function checkOpen(fd, checks) {
+	let stats;
+	try {
+		stats = fstatSync(fd);
+	} catch {
+		return "unreadable";
+	}
+	if (!stats.isFile()) return "not_regular";
+	if (checks.privateTo !== void 0) {
+		if (stats.uid !== checks.privateTo) return "not_owned";
+		if ((stats.mode & 63) !== 0) return "not_private";
+	}
+	const same = checks.sameAs;
+	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
+	return stats;
+}
+var init_open_local_file = __esmMin((() => {}));
+
+// src/local-files/package-version.ts
+/**
+* Brigade's version: `package.json`'s `version`, the one every part reports (`brigade --version`,
+* the plugin's bundle, `brigade serve`'s start-up line, `brigade doctor`). The plugin's bundle has
+* it embedded at bundle time; the `tsc` build and the sources read the repository's `package.json`
+* two folders above this module, once. `"unknown"` when that file cannot be read or names no
+* version of the usual shape (a broken install). `brigade serve` reports the same. Never throws.
+*
+* @example brigadeVersion() // "0.1.0"
+*/
+function brigadeVersion() {
+	return "0.1.0";
+}
+var init_package_version = __esmMin((() => {}));
+
+// src/local-files/private-folder.ts
+function isLoose(path) {
+	return (statSync(path).mode & 63) !== 0;
+}
+/**
+* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
+* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
+* `io_error` when it cannot be created or examined. Never throws.
+*
+* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
+*/
+function ensurePrivateFolder(path) {
+	try {
+		mkdirSync(path, {
+			recursive: true,
+			mode: 448
+		});
+		if (isLoose(path)) chmodSync(path, 448);
+	} catch {
+		return writeFailed("io_error");
+	}
+	try {
+		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
+	} catch {
+		return writeFailed("io_error");
+	}
+}
+/**
+* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
+* folder on the way below the root stays open to others (`folder` outside `root` is made private
+* on its own). Stops at the first failure. Never throws.
+*
+* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
+*/
+function ensurePrivateFolders(root, folder) {
+	const top = ensurePrivateFolder(root);
+	if (!top.ok) return top;
+	const rest = relative(root, folder);
+	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
+	let current = root;
+	for (const part of rest.split(sep)) {
+		current = join(current, part);
+		const made = ensurePrivateFolder(current);
+		if (!made.ok) return made;
+	}
+	return WRITTEN;
+}
+var PRIVATE_FOLDER_MODE;
+var init_private_folder = __esmMin((() => {
+	init_local_write_result();
+	PRIVATE_FOLDER_MODE = 448;
+}));
+
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+/**
+* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
+* ownership check against it refuses rather than passes). The default of every `uid` option.
+*
+* @example const uid = options.uid ?? currentUid();
+*/
+function currentUid() {
+	return process.getuid?.() ?? -1;
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
+// src/local-files/read-local-file.ts
+/**
+* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
+* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
+* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
+* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
+* larger file gives its last `maxBytes` bytes. Never throws.
+*
+* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
+*/
+function readLocalFile(path, options) {
+	const opened = openLocalFile(path, options);
+	if (!opened.ok) return opened;
+	const { fd, stats } = opened;
+	const max = options.maxBytes;
+	const tail = options.tail === true;
+	try {
+		let position = 0;
+		if (stats.size > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			position = stats.size - max;
+		}
+		const buffer = Buffer.alloc(max + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
+			if (n === 0) break;
+			length += n;
+		}
+		if (length > max) {
+			if (!tail) return {
+				ok: false,
+				reason: "too_large"
+			};
+			return {
+				ok: true,
+				bytes: buffer.subarray(length - max, length)
+			};
+		}
+		return {
+			ok: true,
+			bytes: buffer.subarray(0, length)
+		};
+	} catch {
+		return {
+			ok: false,
+			reason: "unreadable"
+		};
+	} finally {
+		closeSync(fd);
+	}
+}
+var init_read_local_file = __esmMin((() => {
+	init_open_local_file();
+}));
+
+// src/local-files/write-file-atomic.ts
+/**
+* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
+* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
+* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
+* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
+* the temporary is removed and `path` is unchanged. Never throws.
+*
+* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
+*/
+function writeFileAtomic(path, data, options = {}) {
+	const written = writeTempFile(path, bytesOf(data), options.mode);
+	if (!written.ok) return written;
+	try {
+		if (options.unchanged !== void 0 && !options.unchanged()) {
+			removeQuietly(written.temp);
+			return writeFailed("changed_meanwhile");
+		}
+		renameSync(written.temp, path);
+		return WRITTEN;
+	} catch {
+		removeQuietly(written.temp);
+		return writeFailed("io_error");
+	}
+}
+var init_write_file_atomic = __esmMin((() => {
+	init_local_write_result();
+	init_temp_file();
+}));
+
+// src/local-files/index.ts
+var init_local_files = __esmMin((() => {
+	init_append_file();
+	init_create_file_exclusive();
+	init_entry_exists();
+	init_local_write_result();
+	init_open_local_file();
+	init_package_version();
+	init_private_folder();
+	init_private_to_this_user();
+	init_read_local_file();
+	init_temp_file();
+	init_write_file_atomic();
+}));
+
+// src/cli/nearest-name.ts
+/**
+* The edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of two
+* neighbours, one each), by UTF-16 code unit: command names are ASCII.
+*
+* @example editDistance("sned", "send") === 1
+*/
+function editDistance(a, b) {
+	const rows = [];
+	for (let i = 0; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++) {
+			if (i === 0) {
+				row.push(j);
+				continue;
+			}
+			const above = rows[i - 1] ?? [];
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+			row.push(best);
+		}
+		rows.push(row);
+	}
+	return rows[a.length]?.[b.length] ?? 0;
+}
+/**
+* The known name nearest to `typed`, when it is near enough to be what the person meant: within
+* two edits (one for names of up to four characters), or a name `typed` is a prefix of (at least
+* two characters). Ties go to the earlier name of `known`. `undefined` when nothing is near, and
+* for input over 64 characters (nobody mistypes that much; the work stays small).
+*
+* @example nearestName("sesions", ["send", "sessions"]) === "sessions"
+*/
+function nearestName(typed, known) {
+	if (typed.length === 0 || typed.length > 64) return void 0;
+	const lower = typed.toLowerCase();
+	let best;
+	for (const name of known) {
+		const distance = editDistance(lower, name);
+		if (distance <= (name.length <= 4 ? 1 : 2) && (best === void 0 || distance < best.distance)) best = {
+			name,
+			distance
+		};
+	}
+	if (best !== void 0) return best.name;
+	if (lower.length >= 2) return known.find((name) => name.startsWith(lower));
+}
+var init_nearest_name = __esmMin((() => {}));
+
 // src/cli/command-table.ts
+init_local_files();
 init_cli_io();
+init_nearest_name();
 function usage(table) {
 	return [
 		"usage: brigade <command> [options]",
+		"",
+		"A command's own help: \"brigade <command> --help\". The version: \"brigade --version\".",
 		"",
 		"commands:",
 		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
 		""
 	].join("\n");
 }
+/** The words that ask for the version instead of a command. */
+const VERSION_WORDS = [
+	"--version",
+	"-V",
+	"version"
+];
 /**
 * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
 * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
-* here), 1 an internal error (the error's class name only, never its message).
+* here), 1 an internal error (the error's class name only, never its message). `--version`
+* (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+* `<command> --help`; an unknown command is refused with the nearest known name when one is near
+* (the typed text is never repeated: it may be hostile).
 */
 async function dispatchCommand(table, argv, io) {
-	const [name, ...rest] = argv;
+	const [first, ...afterFirst] = argv;
+	if (first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+		io.stdout(`brigade ${brigadeVersion()}\n`);
+		return 0;
+	}
+	const helpFor = first === "help" && afterFirst.length === 1 ? afterFirst[0] : void 0;
+	const [name, ...rest] = helpFor === void 0 ? argv : [helpFor, "--help"];
 	if (name === void 0 || name === "help" || name === "--help" || name === "-h") {
 		(name === void 0 ? io.stderr : io.stdout)(usage(table));
 		return name === void 0 ? 2 : 0;
 	}
 	const command = Object.hasOwn(table, name) ? table[name] : void 0;
 	if (command === void 0) {
-		io.stderr(`brigade: unknown command (run "brigade help")\n`);
+		const near = nearestName(name, Object.keys(table));
+		io.stderr(near === void 0 ? `brigade: unknown command (run "brigade help")\n` : `brigade: unknown command; did you mean "brigade ${near}"? (run "brigade help")\n`);
 		return 2;
 	}
 	try {
@@ -728,14 +1236,14 @@ var init_message_tag = __esmMin((() => {
 }));
 
 // src/formats/cross-session/character-sets.ts
-var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS$1, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
+var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
 var init_character_sets = __esmMin((() => {
 	NAME_SET = "A-Za-z0-9_\\-";
 	OPEN_SET = `<${String.fromCodePoint(706, 5176, 5810, 8249, 8814, 8826, 8832, 8918, 9001, 10092, 10094, 10096, 10216, 10641, 10643, 10748, 10873, 10918, 12296, 65087, 65124, 65308, 119350, 8810, 8920, 10913, 10999, 10218, 65085)}`;
 	CLOSE_SET = `>${String.fromCodePoint(707, 5171, 8250, 8815, 8827, 8833, 8919, 9002, 10093, 10095, 10097, 10217, 10749, 12297, 65088, 65125, 65310, 94015, 119351)}`;
 	SLASH_SET = `/${String.fromCodePoint(65295, 8725, 8260)}`;
 	DASH_SET = String.raw`_\p{Pc}\u2017\u02cd\u07fa\u0640\p{Pd}\u2212\u207b\u208b\u02d7\u2796\u2043\u30fc\uff70`;
-	DASH_CLASS$1 = `[${DASH_SET}]`;
+	DASH_CLASS = `[${DASH_SET}]`;
 	EXTRA_DASH_SET = String.raw`\u2e40\u30a0\u1400`;
 	COLON_SET = String.raw`:\uff1a\ufe55\ufe13\ua789\u2236\u02d0\u02f8\u05c3\u0589\u0703\u0704\u16ec\u1803\u1809\u205a\ua4fd\ufe30`;
 	EQUALS_SET = String.raw`=\u207c\u208c\ufe66\uff1d\ua78a\u2550\u268c\ua4ff\u{1f7f0}\u2e40\u30a0\u1400`;
@@ -805,7 +1313,7 @@ function singleTagPatternSource(tag, closeOnly) {
 	let spell = "";
 	for (const [index, ch] of [...tag].entries()) {
 		if (index > 0) spell += groups.run(INVIS_SET);
-		spell += ch === "-" || ch === "_" ? DASH_CLASS$1 : ch;
+		spell += ch === "-" || ch === "_" ? DASH_CLASS : ch;
 	}
 	return `[${OPEN_SET}](?!\\\\)(?=${head}(?:${spell})(?:[^${NAME_SET}]|$))`;
 }
@@ -1960,11 +2468,63 @@ function classAt(s, i) {
 function unitsAt(s, i) {
 	return (s.charCodeAt(i) & 64512) === 55296 && (s.charCodeAt(i + 1) & 64512) === 56320 ? 2 : 1;
 }
+function buildKinds() {
+	const astral = [];
+	const units0 = /* @__PURE__ */ new Uint8Array(65536);
+	const add = (cp, kind) => {
+		if (cp < 65536) units0[cp] = (units0[cp] ?? 0) | kind;
+		else astral.push([cp, kind]);
+	};
+	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, 1));
+	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, 2));
+	add(60, 2);
+	const highs = [...new Set(astral.map(([cp]) => 55296 + (cp - 65536 >> 10)))].sort((x, y) => x - y);
+	const units = new Uint8Array(65536 + highs.length * 1024);
+	units.set(units0);
+	units.fill(4, 55296, 56320);
+	units.fill(8, 56320, 57344);
+	const pairBases = /* @__PURE__ */ new Uint32Array(1024);
+	highs.forEach((high, k) => {
+		units[high] = 20;
+		pairBases[high - 55296] = 65536 + k * 1024;
+	});
+	for (const [cp, kind] of astral) {
+		const at = (pairBases[cp - 65536 >> 10] ?? 0) + (cp - 65536 & 1023);
+		units[at] = (units[at] ?? 0) | kind;
+	}
+	units[824] = 32;
+	return {
+		units,
+		pairBases
+	};
+}
+/**
+* What one pass over the code units of a text needs to know of each (one byte per BMP code
+* unit, 64 KiB plus 1 KiB per high surrogate in {@link pairKindBases}, built on the first call):
+* {@link UNIT_STRIP}, {@link UNIT_OPEN}, {@link UNIT_HIGH}, {@link UNIT_LOW},
+* {@link UNIT_ASTRAL_CHECK}, {@link UNIT_LONG_SOLIDUS}, or 0 for a code unit that is none of these:
+* printable ASCII but `<`, tab, newline and most other text. So the pass costs one load and one
+* test per ordinary unit, and a byte per unit keeps the table a quarter of the size of the
+* reading classes, in the fastest caches.
+*/
+function unitKinds() {
+	kinds ??= buildKinds();
+	return kinds.units;
+}
+/**
+* For a high surrogate `h` with {@link UNIT_ASTRAL_CHECK}, `pairKindBases()[h - 0xD800]` is where
+* the kinds ({@link UNIT_STRIP}, {@link UNIT_OPEN}) of the code points it starts begin in
+* {@link unitKinds}, indexed by the low surrogate less 0xDC00; 0 for any other high surrogate.
+*/
+function pairKindBases() {
+	kinds ??= buildKinds();
+	return kinds.pairBases;
+}
 /** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
 function classBody(ranges) {
 	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
 }
-var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER, DASH_CLASS;
+var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
 var init_reading_classes = __esmMin((() => {
 	init_confusable_fold_table();
 	init_frame_tag_families();
@@ -1979,72 +2539,70 @@ var init_reading_classes = __esmMin((() => {
 	STRIP_BIT = DASH_BIT << 6;
 	SPACES = "	\n \xA0            \u2028\u2029  　";
 	;
+	UNIT_STRIP = 1;
+	UNIT_OPEN = 2;
+	UNIT_HIGH = 4;
+	UNIT_LOW = 8;
+	UNIT_LONG_SOLIDUS = 32;
+	;
 	OPEN_CLASS = `<${classBody(OPEN_LOOK_ALIKES)}`;
 	CLOSE_CLASS = `>${classBody(CLOSE_LOOK_ALIKES)}`;
 	QUOTE_CLASS = `"${classBody(QUOTE_LOOK_ALIKES)}`;
 	LOWEST_LOOK_ALIKE_OPENER = Number.parseInt(OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0", 16);
-	DASH_CLASS = `\\-_${classBody(CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010")}`;
 }));
 
 // src/formats/sanitize/family-tag.ts
 /**
-* Offset just past the name spelled by `bits` when it starts at `i` on the reading, else -1.
-* `bmp` is {@link bmpClasses}: code units are read directly, a pair only where one starts.
+* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
+* and no allocation on the common path, since it runs once per opener of every sanitised text.
 */
-function nameEnd(s, i, bits, bmp) {
-	let j = i;
-	for (const bit of bits) {
-		let c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
-		let units = 1;
-		if ((c & PAIR_BIT) !== 0) {
-			c = classAt(s, j);
-			units = unitsAt(s, j);
+function isFamilyTagAt(s, at) {
+	const skip = SKIP_BIT;
+	const skipOrSpace = SKIP_BIT | SPACE_BIT;
+	const slash = SLASH_BIT;
+	const pair = PAIR_BIT;
+	const bmp = bmpClasses();
+	const n = s.length;
+	let i = at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1);
+	let closing = false;
+	let c = 0;
+	let units = 1;
+	for (;;) {
+		if (i >= n) return false;
+		c = bmp[s.charCodeAt(i)] ?? 0;
+		units = 1;
+		if ((c & pair) !== 0) {
+			c = classAt(s, i);
+			units = unitsAt(s, i);
 		}
-		while ((c & SKIP_BIT) !== 0) {
-			j += units;
-			c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+		if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
+		if ((c & slash) !== 0) closing = true;
+		i += units;
+	}
+	if ((c & FIRST_LETTERS) === 0) return false;
+	const first = c;
+	const second = i + units;
+	for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
+		let p = NAME_STARTS[f] ?? 0;
+		const end = NAME_STARTS[f + 1] ?? 0;
+		if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
+		p++;
+		let j = second;
+		while (p < end && j < n) {
+			c = bmp[s.charCodeAt(j)] ?? 0;
 			units = 1;
-			if ((c & PAIR_BIT) !== 0) {
+			if ((c & pair) !== 0) {
 				c = classAt(s, j);
 				units = unitsAt(s, j);
 			}
+			j += units;
+			if ((c & skip) !== 0) continue;
+			if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
+			p++;
 		}
-		if ((c & bit) === 0) return -1;
-		j += units;
+		if (p === end) return true;
 	}
-	return j;
-}
-/**
-* Where a family name would start after the opener at `at`: past skipped code points and
-* whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
-* `closing` tells whether a slash was passed.
-*/
-function nameStart(s, at) {
-	let i = at + unitsAt(s, at);
-	let closing = false;
-	let c = classAt(s, i);
-	while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || (c & SLASH_BIT) !== 0 && !closing) {
-		if ((c & SLASH_BIT) !== 0) closing = true;
-		i += unitsAt(s, i);
-		c = classAt(s, i);
-	}
-	return {
-		i: (c & FIRST_LETTERS) === 0 ? -1 : i,
-		closing
-	};
-}
-/**
-* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
-* {@link familyTagAt}'s answer, most often found by one native regex.
-*/
-function isFamilyTagAt(s, at) {
-	const { i } = nameStart(s, at);
-	if (i === -1) return false;
-	SIMPLE_NAME.lastIndex = i;
-	if (SIMPLE_NAME.test(s)) return true;
-	const bmp = bmpClasses();
-	const c = classAt(s, i);
-	for (const bits of FAMILY_BITS) if ((c & (bits[0] ?? 0)) !== 0 && nameEnd(s, i, bits, bmp) !== -1) return true;
 	return false;
 }
 /**
@@ -2065,14 +2623,16 @@ function nextOpener(s, from) {
 	}
 	return -1;
 }
-var FAMILY_BITS, LT$1, FIRST_LETTERS, SIMPLE_NAME;
+var FAMILY_BITS, LT$1, FIRST_LETTERS, NAME_BITS, NAME_STARTS;
 var init_family_tag = __esmMin((() => {
 	init_frame_tag_families();
 	init_reading_classes();
 	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
 	LT$1 = 60;
 	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-	SIMPLE_NAME = new RegExp(`(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`, "iuy");
+	NAME_BITS = new Int32Array(FAMILY_BITS.flat());
+	NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
+	for (let f = 0; f < FAMILY_BITS.length; f++) NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
 }));
 
 // src/formats/sanitize/limits.ts
@@ -2124,26 +2684,18 @@ function neutraliseScannedTags(s, lookAlikes) {
 }
 /**
 * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
-* ascending), as R3's pass records them; also counts the bytes added, so that a capped caller
-* learns the UTF-8 length of the result without encoding it.
+* ascending), as R3's pass records them.
 *
-* @example neutraliseAtOpeners("a<channel", [1]) → { text: "a&lt;channel", bytesAdded: 3 }
+* @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
 */
 function neutraliseAtOpeners(s, openers) {
 	let out = "";
 	let copied = 0;
-	let bytesAdded = 0;
 	for (const at of openers) if (isFamilyTagAt(s, at)) {
-		const units = unitsAt(s, at);
-		const c = s.charCodeAt(at);
-		bytesAdded += 4 - (c < 128 ? 1 : c < 2048 ? 2 : units === 2 ? 4 : 3);
 		out += s.slice(copied, at) + NEUTRALISED_LT;
-		copied = at + units;
+		copied = at + unitsAt(s, at);
 	}
-	return {
-		text: copied === 0 ? s : out + s.slice(copied),
-		bytesAdded
-	};
+	return copied === 0 ? s : out + s.slice(copied);
 }
 /**
 * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
@@ -2171,58 +2723,59 @@ var init_neutralise_tags = __esmMin((() => {
 }));
 
 // src/formats/sanitize/local-nfc.ts
-function extraUtf8Bytes(s) {
-	let extra = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		if (c >= 128) extra += c < 2048 || (c & 63488) === 55296 ? 1 : 2;
-	}
-	return extra;
-}
 /**
 * NFC of `s`, where `s` is NFC except near each offset in `joins` (ascending; each the first code
 * unit after a run that rule R3 deleted, at or above U+0300): only the stretch around each join,
 * out to the nearest code unit below U+0300 on either side, is normalised and spliced back. The
 * openers `openers` lists for `s` (ascending) are moved by what each stretch gained or lost, and
 * those inside a stretch are found again in the normalised stretch, since NFC can make one
-* (`<` + U+0338 is `≮`). Costs a walk over the stretches, not over the text.
+* (`<` + U+0338 is `≮`). Costs a walk over the stretches and one native NFC of them all, not a
+* pass over the text.
 *
 * @example renormaliseAt("a<n\u0303", [3], [1]) → { text: "a<ñ", openers: [1] }
 */
 function renormaliseAt(s, joins, openers) {
+	const starts = [];
+	const ends = [];
+	const befores = [];
+	let end = 0;
+	for (let j = 0; j < joins.length;) {
+		const join = joins[j] ?? 0;
+		let start = join;
+		while (start > end && s.charCodeAt(start) >= FIRST_NFC_UNSTABLE$1) start--;
+		end = join + 1;
+		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
+		while (j < joins.length && (joins[j] ?? 0) < end) j++;
+		starts.push(start);
+		ends.push(end);
+		befores.push(s.slice(start, end));
+	}
+	let afters = befores.join("\0").normalize("NFC").split("\0");
+	if (afters.length !== befores.length) afters = befores.map((b) => b.normalize("NFC"));
 	const pieces = [];
 	const moved = [];
 	let copied = 0;
 	let shift = 0;
-	let extraBytesGained = 0;
 	let k = 0;
-	let j = 0;
-	while (j < joins.length) {
-		const join = joins[j] ?? 0;
-		let start = join;
-		while (start > copied && s.charCodeAt(start) >= FIRST_NFC_UNSTABLE$1) start--;
-		let end = join + 1;
-		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
-		while (j < joins.length && (joins[j] ?? 0) < end) j++;
+	for (let m = 0; m < starts.length; m++) {
+		const start = starts[m] ?? 0;
+		const stop = ends[m] ?? 0;
+		const stretch = afters[m] ?? "";
 		while (k < openers.length && (openers[k] ?? 0) < start) {
 			moved.push((openers[k] ?? 0) + shift);
 			k++;
 		}
-		while (k < openers.length && (openers[k] ?? 0) < end) k++;
-		const before = s.slice(start, end);
-		const stretch = before.normalize("NFC");
-		extraBytesGained += extraUtf8Bytes(stretch) - extraUtf8Bytes(before);
+		while (k < openers.length && (openers[k] ?? 0) < stop) k++;
 		for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) moved.push(start + shift + at);
 		pieces.push(s.slice(copied, start), stretch);
-		shift += stretch.length - (end - start);
-		copied = end;
+		shift += stretch.length - (stop - start);
+		copied = stop;
 	}
 	for (; k < openers.length; k++) moved.push((openers[k] ?? 0) + shift);
 	pieces.push(s.slice(copied));
 	return {
 		text: pieces.join(""),
-		openers: moved,
-		extraBytesGained
+		openers: moved
 	};
 }
 var FIRST_NFC_UNSTABLE$1;
@@ -2257,18 +2810,18 @@ function truncateBytes(s, limit) {
 	const n = s.length;
 	if (n * 3 <= limit) return s;
 	if (n <= limit && !NON_ASCII.test(s)) return s;
-	if (encoder$1.encodeInto(s, scratch(limit)).read === n) return s;
-	return cutBytes(s, limit);
-}
-/**
-* {@link truncateBytes} for text known to be longer than `limit` UTF-8 bytes: the longest prefix
-* of whole code points within `max(limit - 11, 0)` bytes plus {@link TRUNCATION_MARKER}.
-*
-* @example cutBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
-*/
-function cutBytes(s, limit) {
+	const fit = encoder$1.encodeInto(s, scratch(limit));
+	if (fit.read === n) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, encoder$1.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
+	let read = fit.read;
+	let written = fit.written;
+	while (written > keep) {
+		const c = s.charCodeAt(read - 1);
+		const pair = (c & 64512) === 56320 && read >= 2 && (s.charCodeAt(read - 2) & 64512) === 55296;
+		written -= pair ? 4 : c < 128 ? 1 : c < 2048 ? 2 : 3;
+		read -= pair ? 2 : 1;
+	}
+	return s.slice(0, read) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
@@ -2296,82 +2849,114 @@ function isPlainAscii(s) {
 	return !NOT_PLAIN_ASCII.test(s);
 }
 /**
-* R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3
-* is one pass over the code units that also records every opener, so R5 need not scan again.
+* How many UTF-16 code units the code point at offset `i` (< its length) of `t` takes when rule
+* R3 deletes it, else 0; `kinds` and `pairBases` are {@link unitKinds} and {@link pairKindBases}.
+*/
+function strippedUnitsAt(t, i, kinds, pairBases) {
+	const c = t.charCodeAt(i);
+	const kind = kinds[c] ?? 0;
+	if ((kind & 1) !== 0) return 1;
+	if ((kind & 16) === 0) return 0;
+	const d = t.charCodeAt(i + 1);
+	if (!(d >= 56320 && d <= 57343)) return 0;
+	return ((kinds[(pairBases[c - 55296] ?? 0) + d - 56320] ?? 0) & 1) !== 0 ? 2 : 0;
+}
+/**
+* R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII.
+* After R2 (one native NFC, skipped when nothing is at or above U+0300), one pass over the code
+* units reads a one-byte kind per unit ({@link unitKinds}): most units are of kind 0 and cost a
+* load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD; past a few, the rest of
+* the text is repaired natively), R3 (a deleted run is cut out) and records every opener for R5.
 *
-* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
-* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
-* composition or a reordering when the code point now following the deleted run is at or above
-* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
-* stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
-* the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
-* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
-* the whole text instead. R2 is skipped when nothing is at or
-* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
-* code point and compares against the literal four-step pipeline.
+* R1 after R2 gives the same text as before it: NFC passes a lone surrogate through untouched, as
+* it does U+FFFD (both are starters that compose with nothing). R4 runs only when needed: the
+* text is NFC after R2, and deleting a Cc or Cf code point (none decomposes, appears in a
+* decomposition, or has a non-zero combining class) can only un-block a composition or a
+* reordering when the code point now following the deleted run is at or above U+0300 (every
+* combining mark and every second half of a canonical composition is). Otherwise the stripped text
+* is already NFC and the recorded openers stand; where it is, R4 normalises only the stretch
+* around each such join and moves the openers ({@link renormaliseAt}); where joins are dense, R4
+* is one NFC of the whole text instead. sanitize.test.ts and tag-reading.test.ts check these
+* premises over every code point and compare against the literal four-step pipeline.
 *
 * @example cleanMixedText("ok\r\n").text === "ok\n"
 */
 function cleanMixedText(s) {
-	const repaired = isWellFormed(s) ? s : toWellFormed(s);
-	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
-	const bmp = bmpClasses();
+	let t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
+	const kinds = unitKinds();
+	const pairBases = pairKindBases();
+	const surrogate = 4 | 8;
+	const low = 8;
+	const strip = 1;
+	const open = 2;
+	const solidus = 32;
+	const n = t.length;
 	const openers = [];
+	const joins = [];
+	let lookAlikes = false;
 	let out = "";
 	let copied = 0;
 	let removed = 0;
-	let afterStrip = false;
-	const joins = [];
-	let lookAlikes = false;
-	let extraBytes = 0;
-	for (let i = 0; i < t.length; i++) {
-		const c = t.charCodeAt(i);
-		if (c >= 32 && c < 127) {
-			if (c === LT) openers.push(i - removed);
-			afterStrip = false;
+	let lone = 0;
+	let i = 0;
+	for (;;) {
+		let kind = 0;
+		for (; i < n; i++) {
+			kind = kinds[t.charCodeAt(i)] ?? 0;
+			if (kind !== 0) break;
+		}
+		if (i >= n) break;
+		let units = 1;
+		if ((kind & surrogate) !== 0) {
+			const next = t.charCodeAt(i + 1);
+			if ((kind & low) !== 0 || !(next >= 56320 && next <= 57343)) {
+				if (++lone <= SPLICED_LONE_SURROGATES) {
+					out += `${t.slice(copied, i)}\uFFFD`;
+					copied = i + 1;
+					i++;
+				} else t = t.slice(0, i) + toWellFormed(t.slice(i));
+				continue;
+			}
+			units = 2;
+			const base = pairBases[t.charCodeAt(i) - 55296] ?? 0;
+			kind = base === 0 ? 0 : kinds[base + next - 56320] ?? 0;
+		}
+		if ((kind & strip) !== 0) {
+			let end = i + units;
+			for (;;) {
+				units = end < n ? strippedUnitsAt(t, end, kinds, pairBases) : 0;
+				if (units === 0) break;
+				end += units;
+			}
+			out += t.slice(copied, i);
+			removed += end - i;
+			copied = end;
+			if (end < n && t.charCodeAt(end) >= FIRST_NFC_UNSTABLE) joins.push(end - removed);
+			i = end;
 			continue;
 		}
-		let k = bmp[c] ?? 0;
-		let units = 1;
-		if ((k & PAIR_BIT) !== 0) {
-			k = classAt(t, i);
-			units = unitsAt(t, i);
-		}
-		if ((k & STRIP_BIT) !== 0) {
-			out += t.slice(copied, i);
-			copied = i + units;
-			removed += units;
-			afterStrip = true;
-		} else {
-			if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
-			afterStrip = false;
-			extraBytes += c < 128 ? 0 : c < 2048 ? 1 : 2;
-			if ((k & OPEN_BIT) !== 0) {
-				openers.push(i - removed);
-				lookAlikes = true;
-			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
-		}
-		i += units - 1;
+		if ((kind & open) !== 0) {
+			openers.push(i - removed);
+			if (t.charCodeAt(i) !== LT) lookAlikes = true;
+		} else if ((kind & solidus) !== 0) lookAlikes = true;
+		i += units;
 	}
 	const stripped = copied === 0 ? t : out + t.slice(copied);
 	if (joins.length === 0) return {
 		text: stripped,
 		openers,
-		lookAlikes,
-		extraBytes
+		lookAlikes
 	};
 	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
 		text: stripped.normalize("NFC"),
 		openers: null,
-		lookAlikes,
-		extraBytes: null
+		lookAlikes
 	};
 	const renormalised = renormaliseAt(stripped, joins, openers);
 	return {
 		text: renormalised.text,
 		openers: renormalised.openers,
-		lookAlikes,
-		extraBytes: extraBytes + renormalised.extraBytesGained
+		lookAlikes
 	};
 }
 /**
@@ -2393,7 +2978,7 @@ function sanitize(s) {
 */
 function sanitizeMixedText(s) {
 	const clean = cleanMixedText(s);
-	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers).text;
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
 }
 /**
 * {@link sanitizeMixedText} capped at `maxBytes` UTF-8 bytes as {@link truncateBytes} caps it.
@@ -2401,12 +2986,9 @@ function sanitizeMixedText(s) {
 * @example sanitizeMixedTextCapped("\u20AC".repeat(5462), 16384).endsWith("[truncated]")
 */
 function sanitizeMixedTextCapped(s, maxBytes) {
-	const clean = cleanMixedText(s);
-	if (clean.openers === null || clean.extraBytes === null) return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
-	const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
-	return clean.text.length + clean.extraBytes + bytesAdded <= maxBytes ? text : cutBytes(text, maxBytes);
+	return truncateBytes(sanitizeMixedText(s), maxBytes);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, UNITS_PER_LOCAL_NFC, SPLICED_LONE_SURROGATES;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
 	init_local_nfc();
@@ -2417,8 +2999,8 @@ var init_sanitize$1 = __esmMin((() => {
 	FIRST_NFC_UNSTABLE = 768;
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
 	LT = 60;
-	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
 	UNITS_PER_LOCAL_NFC = 64;
+	SPLICED_LONE_SURROGATES = 32;
 }));
 
 // src/formats/sanitize/field-variants.ts
@@ -3334,7 +3916,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -3390,14 +3972,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$5;
+var INSPECT_MAX_INPUT_BYTES, HELP$6;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$5 = `usage: brigade inspect [--json] < text
+	HELP$6 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -3466,428 +4048,6 @@ function registryFolder(env) {
 	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".claude", "sessions");
 }
 var init_config_dir = __esmMin((() => {}));
-
-// src/local-files/local-write-result.ts
-/** A failed {@link LocalWriteResult}. */
-function writeFailed(reason) {
-	return {
-		ok: false,
-		reason
-	};
-}
-var WRITTEN;
-var init_local_write_result = __esmMin((() => {
-	WRITTEN = { ok: true };
-}));
-
-// src/local-files/temp-file.ts
-/** Bytes of `data` (a string as UTF-8). */
-function bytesOf(data) {
-	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
-}
-/** Writes all of `bytes` at the descriptor's position (a short write continues). */
-function writeAll(fd, bytes) {
-	let offset = 0;
-	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-}
-/** Removes `path`, ignoring every failure (it may never have been created). */
-function removeQuietly(path) {
-	try {
-		rmSync(path, { force: true });
-	} catch {}
-}
-/**
-* Writes `bytes` to a fresh temporary beside `path` (same folder, so a rename or link stays on one
-* file system): created exclusively without following a link, 0600 from the first moment, then
-* set to exactly `mode` when one is given (else checked owner-only: `not_private`), written in
-* full and fsynced. On failure nothing is left behind.
-*/
-function writeTempFile(path, bytes, mode) {
-	const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-	let fd;
-	try {
-		fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 384);
-	} catch {
-		return {
-			ok: false,
-			reason: "io_error"
-		};
-	}
-	let failure;
-	try {
-		if (mode !== void 0) fchmodSync(fd, mode);
-		else if ((fstatSync(fd).mode & 63) !== 0) failure = "not_private";
-		if (failure === void 0) {
-			writeAll(fd, bytes);
-			fsyncSync(fd);
-		}
-	} catch {
-		failure = "io_error";
-	}
-	try {
-		closeSync(fd);
-	} catch {
-		failure ??= "io_error";
-	}
-	if (failure !== void 0) {
-		removeQuietly(temp);
-		return {
-			ok: false,
-			reason: failure
-		};
-	}
-	return {
-		ok: true,
-		temp
-	};
-}
-var PRIVATE_FILE_MODE;
-var init_temp_file = __esmMin((() => {
-	PRIVATE_FILE_MODE = 384;
-}));
-
-// src/local-files/append-file.ts
-/**
-* Opens `path` for appending without following a symlink at it (`O_NOFOLLOW`) and without
-* blocking (`O_NONBLOCK`: a FIFO planted there never hangs the open), a regular file only:
-* created 0600 when missing, an existing file kept as it is. For a descriptor handed on (a child's stdout); to
-* append text, use {@link appendPrivateFile}. Never throws.
-*
-* @example const o = openAppendFile(layout.watcherLog("4242")); if (o.ok) spawn(…, { stdio: ["ignore", o.fd, o.fd] });
-*/
-function openAppendFile(path) {
-	let fd;
-	try {
-		fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 384);
-	} catch {
-		return {
-			ok: false,
-			reason: "io_error"
-		};
-	}
-	try {
-		if (fstatSync(fd).isFile()) return {
-			ok: true,
-			fd
-		};
-	} catch {}
-	closeSync(fd);
-	return {
-		ok: false,
-		reason: "io_error"
-	};
-}
-/**
-* Appends `data` to `path` through {@link openAppendFile}, first making a file that exists with
-* a group or other bit private again (0600), on the open descriptor. Never throws.
-*
-* @example appendPrivateFile(layout.watcherLog("4242"), '{"event":"watch_ready"}\n').ok
-*/
-function appendPrivateFile(path, data) {
-	const opened = openAppendFile(path);
-	if (!opened.ok) return opened;
-	try {
-		if ((fstatSync(opened.fd).mode & 63) !== 0) fchmodSync(opened.fd, 384);
-		writeAll(opened.fd, bytesOf(data));
-		return WRITTEN;
-	} catch {
-		return writeFailed("io_error");
-	} finally {
-		closeSync(opened.fd);
-	}
-}
-var init_append_file = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/create-file-exclusive.ts
-/**
-* Creates `path` with complete content, never replacing anything there: the content goes to a
-* fresh temporary (exclusive, no link followed, 0600 from the first moment, then exactly `mode`
-* when given, else checked owner-only; fsynced), which is hard-linked into place — `link(2)`
-* fails when `path` exists, even as a dangling symlink, so of several racing creators exactly one
-* wins and no reader ever sees a half-written file. `exists` when something is already there.
-* The temporary is always removed. Never throws.
-*
-* @example createFileExclusive(layout.watcher("4242"), text).ok
-*/
-function createFileExclusive(path, data, options = {}) {
-	const written = writeTempFile(path, bytesOf(data), options.mode);
-	if (!written.ok) return written;
-	try {
-		linkSync(written.temp, path);
-		return WRITTEN;
-	} catch (error) {
-		return writeFailed(error.code === "EEXIST" ? "exists" : "io_error");
-	} finally {
-		removeQuietly(written.temp);
-	}
-}
-var init_create_file_exclusive = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/entry-exists.ts
-/**
-* Whether anything is at `path` — a file, a folder, or a link (even a dangling one, which is
-* never followed: `lstat`). Any failure, a missing folder on the way included, reads as `false`.
-* Never throws.
-*
-* @example entryExists("/home/dana/src/api/.git") === true
-*/
-function entryExists(path) {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
-var init_entry_exists = __esmMin((() => {}));
-
-// src/local-files/open-local-file.ts
-/**
-* Opens `path` read-only as a trust boundary: `O_NONBLOCK`, so a FIFO planted where a file is
-* expected never hangs the open (and is then refused as `not_regular`); `O_NOFOLLOW` unless
-* `followSymlink`; then every check on the open descriptor (`fstat`, so nothing can be swapped
-* between check and read), in this order: a regular file, the owner and owner-only mode when
-* `privateTo` is given, the identity when `sameAs` is given. On success the caller owns `fd`.
-* Never throws.
-*
-* @example const o = openLocalFile(path, { privateTo: process.getuid!() }); if (o.ok) try { … } finally { closeSync(o.fd); }
-*/
-function openLocalFile(path, checks = {}) {
-	const follow = checks.followSymlink === true;
-	let fd;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW));
-	} catch (error) {
-		const code = error.code;
-		if (code === "ENOENT" || code === "ENOTDIR") return {
-			ok: false,
-			reason: "missing"
-		};
-		if (!follow && (code === "ELOOP" || code === "EMLINK")) return {
-			ok: false,
-			reason: "symlink"
-		};
-		return {
-			ok: false,
-			reason: "unreadable"
-		};
-	}
-	const refusal = checkOpen(fd, checks);
-	if (typeof refusal === "string") {
-		closeSync(fd);
-		return {
-			ok: false,
-			reason: refusal
-		};
-	}
-	return {
-		ok: true,
-		fd,
-		stats: refusal
-	};
-}
-function checkOpen(fd, checks) {
-	let stats;
-	try {
-		stats = fstatSync(fd);
-	} catch {
-		return "unreadable";
-	}
-	if (!stats.isFile()) return "not_regular";
-	if (checks.privateTo !== void 0) {
-		if (stats.uid !== checks.privateTo) return "not_owned";
-		if ((stats.mode & 63) !== 0) return "not_private";
-	}
-	const same = checks.sameAs;
-	if (same !== void 0 && (stats.ino !== same.ino || stats.dev !== same.dev)) return "changed_meanwhile";
-	return stats;
-}
-var init_open_local_file = __esmMin((() => {}));
-
-// src/local-files/private-folder.ts
-function isLoose(path) {
-	return (statSync(path).mode & 63) !== 0;
-}
-/**
-* Creates `path` (and missing parents) with mode 0700; a folder that exists with a group or other
-* bit is tightened to 0700, then checked again. `not_private` when it stays accessible to others,
-* `io_error` when it cannot be created or examined. Never throws.
-*
-* @example ensurePrivateFolder("/home/dana/.local/state/brigade").ok
-*/
-function ensurePrivateFolder(path) {
-	try {
-		mkdirSync(path, {
-			recursive: true,
-			mode: 448
-		});
-		if (isLoose(path)) chmodSync(path, 448);
-	} catch {
-		return writeFailed("io_error");
-	}
-	try {
-		return isLoose(path) ? writeFailed("not_private") : WRITTEN;
-	} catch {
-		return writeFailed("io_error");
-	}
-}
-/**
-* {@link ensurePrivateFolder} for `root` and for every folder from `root` down to `folder`, so no
-* folder on the way below the root stays open to others (`folder` outside `root` is made private
-* on its own). Stops at the first failure. Never throws.
-*
-* @example ensurePrivateFolders("/s/brigade", "/s/brigade/state/seen").ok
-*/
-function ensurePrivateFolders(root, folder) {
-	const top = ensurePrivateFolder(root);
-	if (!top.ok) return top;
-	const rest = relative(root, folder);
-	if (rest === "" || rest.startsWith("..")) return ensurePrivateFolder(folder);
-	let current = root;
-	for (const part of rest.split(sep)) {
-		current = join(current, part);
-		const made = ensurePrivateFolder(current);
-		if (!made.ok) return made;
-	}
-	return WRITTEN;
-}
-var PRIVATE_FOLDER_MODE;
-var init_private_folder = __esmMin((() => {
-	init_local_write_result();
-	PRIVATE_FOLDER_MODE = 448;
-}));
-
-// src/local-files/private-to-this-user.ts
-/**
-* The `privateTo` check for a file this process's user must own with an owner-only mode:
-* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
-* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
-*
-* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
-*/
-function privateToThisUser() {
-	const uid = process.getuid?.();
-	return uid === void 0 ? {} : { privateTo: uid };
-}
-/**
-* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
-* ownership check against it refuses rather than passes). The default of every `uid` option.
-*
-* @example const uid = options.uid ?? currentUid();
-*/
-function currentUid() {
-	return process.getuid?.() ?? -1;
-}
-var init_private_to_this_user = __esmMin((() => {}));
-
-// src/local-files/read-local-file.ts
-/**
-* Reads a whole local file of at most `maxBytes` through {@link openLocalFile}'s checks (no
-* symlink unless followed, no FIFO hang, a regular file, optionally ours and owner-only, or the
-* file an earlier `lstat` saw). The size is checked on the descriptor and the file is read to one
-* byte past the cap, so a file that grows after the check is still refused. With `tail`, a
-* larger file gives its last `maxBytes` bytes. Never throws.
-*
-* @example const r = readLocalFile("/home/dana/.claude/settings.json", { maxBytes: 1_048_576, followSymlink: true });
-*/
-function readLocalFile(path, options) {
-	const opened = openLocalFile(path, options);
-	if (!opened.ok) return opened;
-	const { fd, stats } = opened;
-	const max = options.maxBytes;
-	const tail = options.tail === true;
-	try {
-		let position = 0;
-		if (stats.size > max) {
-			if (!tail) return {
-				ok: false,
-				reason: "too_large"
-			};
-			position = stats.size - max;
-		}
-		const buffer = Buffer.alloc(max + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const n = readSync(fd, buffer, length, buffer.length - length, position + length);
-			if (n === 0) break;
-			length += n;
-		}
-		if (length > max) {
-			if (!tail) return {
-				ok: false,
-				reason: "too_large"
-			};
-			return {
-				ok: true,
-				bytes: buffer.subarray(length - max, length)
-			};
-		}
-		return {
-			ok: true,
-			bytes: buffer.subarray(0, length)
-		};
-	} catch {
-		return {
-			ok: false,
-			reason: "unreadable"
-		};
-	} finally {
-		closeSync(fd);
-	}
-}
-var init_read_local_file = __esmMin((() => {
-	init_open_local_file();
-}));
-
-// src/local-files/write-file-atomic.ts
-/**
-* Replaces `path` atomically: a fresh temporary in the same folder (exclusive, no link followed,
-* 0600 from the first moment, {@link AtomicWriteOptions.mode} or owner-only, written in full,
-* fsynced), then renamed over `path`. A reader sees the old file or the new one, never a part.
-* The folder must already be what the caller wants (see `ensurePrivateFolders`). On any failure
-* the temporary is removed and `path` is unchanged. Never throws.
-*
-* @example writeFileAtomic(join(dir, "seen.json"), '{"version":1}\n').ok
-*/
-function writeFileAtomic(path, data, options = {}) {
-	const written = writeTempFile(path, bytesOf(data), options.mode);
-	if (!written.ok) return written;
-	try {
-		if (options.unchanged !== void 0 && !options.unchanged()) {
-			removeQuietly(written.temp);
-			return writeFailed("changed_meanwhile");
-		}
-		renameSync(written.temp, path);
-		return WRITTEN;
-	} catch {
-		removeQuietly(written.temp);
-		return writeFailed("io_error");
-	}
-}
-var init_write_file_atomic = __esmMin((() => {
-	init_local_write_result();
-	init_temp_file();
-}));
-
-// src/local-files/index.ts
-var init_local_files = __esmMin((() => {
-	init_append_file();
-	init_create_file_exclusive();
-	init_entry_exists();
-	init_local_write_result();
-	init_open_local_file();
-	init_private_folder();
-	init_private_to_this_user();
-	init_read_local_file();
-	init_temp_file();
-	init_write_file_atomic();
-}));
 
 // src/harness/claude-code/display-name.ts
 /**
@@ -4233,6 +4393,10 @@ var init_adapter_argv = __esmMin((() => {
 		"message receive": row$1(["session", "limit"], ["session"], "none", "core"),
 		"message watch": row$1(["session"], ["session"], "ndjson", "core"),
 		"message ack": row$1(["session"], ["session"], "document", "core"),
+		"message state": row$1(["session"], ["session"], "document", "convention"),
+		"message sent": row$1(["session", "limit"], ["session"], "none", "convention"),
+		"message report": row$1(["session"], ["session"], "document", "convention"),
+		"message adopt": row$1(["session"], ["session"], "document", "convention"),
 		"team create": row$1([
 			"name",
 			"label",
@@ -4252,6 +4416,18 @@ var init_adapter_argv = __esmMin((() => {
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
+
+// src/protocol/adapter/capabilities.ts
+/**
+* True when the advertised `capabilities` contain `capability` (exact, case-sensitive match).
+*
+* @example
+* hasCapability(describe.capabilities, "session.resume");
+*/
+function hasCapability(capabilities, capability) {
+	return capabilities.includes(capability);
+}
+var init_capabilities = __esmMin((() => {}));
 
 // src/protocol/encoding/rfc3339.ts
 /**
@@ -5282,6 +5458,136 @@ var init_message_envelope = __esmMin((() => {
 	MESSAGE_KINDS = ["text"];
 }));
 
+// src/protocol/messages/message-state.ts
+function readIdList(o, name, max) {
+	const ids = requiredArray(o, name, "", false, nonEmptyStringElement);
+	if (ids.length === 0) failField(name, "required");
+	if (ids.length > max) failField(name, "out_of_range", {
+		min: "1",
+		max: String(max)
+	});
+	return ids;
+}
+/**
+* Validates a `message state` request: `message_ids` required, 1..200 non-empty strings (more →
+* `out_of_range` with `min`, `max`).
+*
+* @example
+* validateMessageStateRequest({ message_ids: [] }).ok === false; // field "message_ids", required
+*/
+function validateMessageStateRequest(value) {
+	return runValidation(() => ({ message_ids: readIdList(expectObject(value, ""), "message_ids", 200) }));
+}
+/**
+* Validates a `message report` request: `message_ids` as for `message state`, `state` one of
+* `held`, `refused`.
+*
+* @example
+* validateMessageReportRequest({ message_ids: ["m-1"], state: "acked" }).ok === false;
+*/
+function validateMessageReportRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			message_ids: readIdList(o, "message_ids", 200),
+			state: requiredEnum(o, "state", "", REPORTABLE_STATES)
+		};
+	});
+}
+/**
+* Validates a `message adopt` request: `from_session_ids` required, 1..16 non-empty strings.
+*
+* @example
+* validateMessageAdoptRequest({ from_session_ids: ["s-2b8e"] }).ok === true;
+*/
+function validateMessageAdoptRequest(value) {
+	return runValidation(() => ({ from_session_ids: readIdList(expectObject(value, ""), "from_session_ids", 16) }));
+}
+function readStateRecord(o, prefix) {
+	const record = {
+		message_id: requiredString(o, "message_id", prefix, { nonEmpty: true }),
+		recipient_session_id: requiredString(o, "recipient_session_id", prefix, { nonEmpty: true }),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		state: requiredEnum(o, "state", prefix, MESSAGE_STATES),
+		state_changed_at: requiredTimestamp(o, "state_changed_at", prefix)
+	};
+	const offered = optionalString(o, "offered_to_session_id", prefix, { nonEmpty: true });
+	if (offered !== void 0) record.offered_to_session_id = offered;
+	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
+	if (summary !== void 0) record.summary = summary;
+	return record;
+}
+function readRecords(o) {
+	return requiredArray(o, "messages", "", true, (element, path) => readStateRecord(expectObject(element, path), path));
+}
+/**
+* Validates a `message state` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageStateResult({ unknown: ["m-0"] }); // { ok: true, value: { messages: [], unknown: ["m-0"] } }
+*/
+function validateMessageStateResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			messages: readRecords(o),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message sent` result; an absent `messages` reads as `[]`.
+*
+* @example
+* validateMessageSentResult({}); // { ok: true, value: { messages: [] } }
+*/
+function validateMessageSentResult(value) {
+	return runValidation(() => ({ messages: readRecords(expectObject(value, "")) }));
+}
+/**
+* Validates a `message report` result; absent arrays read as `[]`.
+*
+* @example
+* validateMessageReportResult({ reported: ["m-1"] }).ok === true;
+*/
+function validateMessageReportResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return {
+			reported: requiredArray(o, "reported", "", true, nonEmptyStringElement),
+			unknown: requiredArray(o, "unknown", "", true, nonEmptyStringElement)
+		};
+	});
+}
+/**
+* Validates a `message adopt` result (envelopes read like `message receive`'s).
+*
+* @example
+* validateMessageAdoptResult({ messages: [] }).ok === true;
+*/
+function validateMessageAdoptResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { messages: requiredArray(o, "messages", "", true, (element, path) => readMessageEnvelope(expectObject(element, path), path)) };
+	});
+}
+var MESSAGE_STATES, REPORTABLE_STATES, MAX_STATE_IDS, MAX_ADOPT_SESSIONS;
+var init_message_state = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_message_envelope();
+	MESSAGE_STATES = [
+		"accepted",
+		"held",
+		"refused",
+		"acked",
+		"undeliverable"
+	];
+	REPORTABLE_STATES = ["held", "refused"];
+	MAX_STATE_IDS = 200;
+	MAX_ADOPT_SESSIONS = 16;
+}));
+
 // src/protocol/messages/receive-result.ts
 /**
 * Validates a `message receive` result; an absent `messages` reads as `[]`; element failures name
@@ -5979,6 +6285,7 @@ var init_watch_event = __esmMin((() => {
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
+	init_capabilities();
 	init_convention_result();
 	init_describe_result();
 	init_envelope();
@@ -5998,6 +6305,7 @@ var init_protocol = __esmMin((() => {
 	init_ack();
 	init_idempotency_key();
 	init_message_envelope();
+	init_message_state();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -6504,27 +6812,93 @@ function executableRealpath(path) {
 	}
 }
 /**
+* The first executable regular file `brigade` in an absolute entry of `pathValue`, in order, as a
+* shell finds it: where it was found and its real path. Relative and empty entries are skipped.
+* `undefined` when there is none. Never throws.
+*
+* @example firstBrigadeOnPath("/home/dana/.local/bin:/usr/bin")?.realpath
+*/
+function firstBrigadeOnPath(pathValue) {
+	for (const entry of pathValue.split(delimiter)) {
+		if (entry === "" || !isAbsolute(entry)) continue;
+		const found = join(entry, "brigade");
+		const real = executableRealpath(found);
+		if (real !== void 0) return {
+			found,
+			realpath: real
+		};
+	}
+}
+/**
+* The Brigade version a `brigade` executable (given by its real path) belongs to: `version` of the
+* first manifest beside it whose `name` is `brigade` — a checkout's `package.json` one or two
+* folders up, or a plugin copy's `.claude-plugin/plugin.json`. `unknown` when none is found or
+* its version has an unexpected shape (the text reaches a model). Reads at most 64 KiB per file;
+* never throws.
+*
+* @example brigadeVersionBeside("/home/dana/src/brigade/bin/brigade") // "0.1.0"
+*/
+function brigadeVersionBeside(executable) {
+	for (const parts of MANIFESTS_BESIDE) {
+		const read = readLocalFile(join(dirname(executable), ...parts), {
+			maxBytes: 65536,
+			followSymlink: true
+		});
+		if (!read.ok) continue;
+		try {
+			const parsed = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+			if (typeof parsed !== "object" || parsed === null) continue;
+			if (!("name" in parsed) || parsed.name !== "brigade" || !("version" in parsed)) continue;
+			const version = parsed.version;
+			return typeof version === "string" && VERSION_SHAPE.test(version) ? version : "unknown";
+		} catch {}
+	}
+	return "unknown";
+}
+/**
 * Whether another `brigade` would run instead of the plugin's in the Bash tool
 * (docs/spec/claude-code.md §2): Claude Code appends `${CLAUDE_PLUGIN_ROOT}/bin` **last** to that
 * PATH, so the first executable regular file `brigade` found in a `pathValue` entry (absolute
-* entries only, in order) shadows ours unless its realpath is the realpath of
-* `<pluginRoot>/bin/brigade`. False when no such file is found, or when `pluginRoot` is not
+* entries only, in order) runs instead of ours. That is no shadow when its realpath is the realpath
+* of `<pluginRoot>/bin/brigade`, nor when it is the same version of Brigade (`ourVersion`): a
+* person's CLI installed from a checkout of that version runs the same commands
+* (docs/45-plugin.md). Not shadowed either when no such file is found, or when `pluginRoot` is not
 * absolute or its `bin/brigade` cannot be resolved (nothing to compare with). Never throws.
 *
-* @example isBrigadeShadowed("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0")
+* @example findBrigadeShadow("/home/dana/bin:/usr/bin", "/home/dana/.claude/plugins/cache/brigade/0.1.0", "0.1.0")
 */
-function isBrigadeShadowed(pathValue, pluginRoot) {
-	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return false;
+function findBrigadeShadow(pathValue, pluginRoot, ourVersion) {
+	if (pluginRoot === "" || !isAbsolute(pluginRoot)) return { shadowed: false };
 	const ours = executableRealpath(join(pluginRoot, "bin", "brigade"));
-	if (ours === void 0) return false;
-	for (const entry of pathValue.split(delimiter)) {
-		if (entry === "" || !isAbsolute(entry)) continue;
-		const found = executableRealpath(join(entry, "brigade"));
-		if (found !== void 0) return found !== ours;
-	}
-	return false;
+	if (ours === void 0) return { shadowed: false };
+	const first = firstBrigadeOnPath(pathValue);
+	if (first === void 0 || first.realpath === ours) return { shadowed: false };
+	const theirs = brigadeVersionBeside(first.realpath);
+	if (theirs !== "unknown" && theirs === ourVersion) return { shadowed: false };
+	return {
+		shadowed: true,
+		theirs,
+		ours: ourVersion
+	};
 }
-var init_path_shadowing = __esmMin((() => {}));
+var VERSION_SHAPE, MANIFESTS_BESIDE;
+var init_path_shadowing = __esmMin((() => {
+	init_local_files();
+	VERSION_SHAPE = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+	MANIFESTS_BESIDE = [
+		["..", "package.json"],
+		[
+			"..",
+			"..",
+			"package.json"
+		],
+		[
+			"..",
+			".claude-plugin",
+			"plugin.json"
+		]
+	];
+}));
 
 // src/harness/claude-code/post-to-inbox.ts
 /**
@@ -7182,7 +7556,9 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.context_used_tokens",
 		"session.human_label",
 		"session.brigade_version",
-		"session.sync_peer"
+		"session.sync_peer",
+		"message.state",
+		"message.adopt"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -8517,6 +8893,41 @@ var init_http_adapter = __esmMin((() => {
 				body
 			}, validateAckResult, options);
 		}
+		async messageState(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageStateRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/message-states"),
+				body
+			}, validateMessageStateResult, options);
+		}
+		async messageSent(sessionId, options) {
+			const limit = options?.limit;
+			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
+			return this.#teamCall((ctx) => ({
+				method: "GET",
+				path: `${sessionPath(ctx, sessionId, "/sent")}${query}`
+			}), validateMessageSentResult, options);
+		}
+		async messageReport(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageReportRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/report"),
+				body
+			}, validateMessageReportResult, options);
+		}
+		async messageAdopt(sessionId, request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateMessageAdoptRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: sessionPath(ctx, sessionId, "/adopt"),
+				body
+			}, validateMessageAdoptResult, options);
+		}
 		messageWatch(sessionId, _options) {
 			const runtime = this.#runtime;
 			return new HttpWatch({
@@ -9023,6 +9434,14 @@ var init_inbound_pipeline = __esmMin((() => {
 				ack: false,
 				messageId
 			};
+			if (this.#pending.get(messageId)?.adopted === true) {
+				if (!this.#held.has(messageId)) this.#held.set(messageId, message);
+				return {
+					outcome: "ignored",
+					ack: false,
+					messageId
+				};
+			}
 			if (this.#policy === "refuse") return {
 				outcome: "refused",
 				ack: false,
@@ -9112,6 +9531,40 @@ var init_inbound_pipeline = __esmMin((() => {
 		*/
 		waitingFrom(senderId) {
 			return this.#waiting.get(senderId)?.length ?? 0;
+		}
+		/**
+		* Holds a message this session took over from an earlier session of its checkout (capability
+		* `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
+		* `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
+		* until the user releases it (`release`). Returns `held` (or `ignored` when already held).
+		*
+		* @example pipeline.adopt(envelope).outcome === "held"
+		*/
+		adopt(candidate) {
+			const validated = looseValidate(candidate);
+			if (!validated.ok) return {
+				outcome: "rejected",
+				ack: false,
+				reason: validated.reason
+			};
+			const message = validated.message;
+			const messageId = message.message_id;
+			if (this.#recent.has(messageId) || this.#seen.has(messageId)) return {
+				outcome: "duplicate",
+				ack: true,
+				messageId
+			};
+			if (this.#pending.get(messageId)?.adopted === true) return {
+				outcome: "ignored",
+				ack: false,
+				messageId
+			};
+			this.#hold(message, true);
+			return {
+				outcome: "held",
+				ack: false,
+				messageId
+			};
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -9321,7 +9774,7 @@ var init_inbound_pipeline = __esmMin((() => {
 			for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
 			return false;
 		}
-		#hold(message) {
+		#hold(message, adopted = false) {
 			const record = {
 				message_id: message.message_id,
 				sender_name: noticeName(message.sender.session_name),
@@ -9329,8 +9782,10 @@ var init_inbound_pipeline = __esmMin((() => {
 				principal_ref: sanitizeId(message.sender.principal_ref),
 				summary: oneLine(message.summary ?? "", 200),
 				created_at: oneLine(message.created_at, 64),
-				held_at: this.#now()
+				held_at: this.#now(),
+				...adopted ? { adopted: true } : {}
 			};
+			this.#pending.delete(message.message_id);
 			this.#pending.set(message.message_id, record);
 			this.#held.set(message.message_id, message);
 			this.#trimPending();
@@ -9448,6 +9903,8 @@ function stateLayout(root) {
 		seen: (id) => join(root, "state", "seen", `${fileStem(id)}.json`),
 		pending: (id) => join(root, "state", "pending", `${fileStem(id)}.json`),
 		release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
+		sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
+		checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
 		notice: (pid) => join(root, "state", `${pid}.notice`),
 		watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`)
 	};
@@ -9633,6 +10090,62 @@ var init_by_pid_map = __esmMin((() => {
 	TOKEN_NAME = /token/i;
 }));
 
+// src/harness/state/checkout-sessions.ts
+/**
+* The key of one checkout in one team: the team ref and the checkout's absolute path, hashed into
+* the file name by `fileStem`. Local to this machine and this user's state folder: the path never
+* leaves it.
+*
+* @example checkoutKey("t-9c1e", "/home/dana/api")
+*/
+function checkoutKey(teamRef, checkout) {
+	return `${teamRef}\u0000${checkout}`;
+}
+/**
+* The Brigade session ids this checkout had in this team (`state/checkouts/<stem>.json`,
+* `{version: 1, session_ids: [...]}`), oldest first. Missing, foreign, non-private or malformed
+* → `[]`. The server checks every id again (only the caller's own ended sessions in the team
+* give anything up), so a planted file can name nothing it could not already take. Never throws.
+*
+* @example readCheckoutSessions(layout, checkoutKey(team, dir), uid)
+*/
+function readCheckoutSessions(layout, key, uid) {
+	const read = readPrivateStateFile(layout.checkout(key), {
+		maxBytes: MAX_CHECKOUT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_CHECKOUT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const ids = parsed.value.session_ids;
+	if (!Array.isArray(ids)) return [];
+	const out = [];
+	for (const id of ids) if (typeof id === "string" && id !== "" && id.length <= 128 && !out.includes(id)) out.push(id);
+	return out.slice(-16);
+}
+/**
+* Records that `sessionId` is now this checkout's session (moved to the end, the oldest beyond
+* {@link MAX_CHECKOUT_SESSIONS} forgotten).
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example rememberCheckoutSession(layout, key, "s-51d0", uid)
+*/
+function rememberCheckoutSession(layout, key, sessionId, uid) {
+	const ids = readCheckoutSessions(layout, key, uid).filter((id) => id !== sessionId);
+	ids.push(sessionId);
+	const file = {
+		version: 1,
+		session_ids: ids.slice(-16)
+	};
+	writePrivateStateFile(layout.root, layout.checkout(key), `${JSON.stringify(file)}\n`);
+}
+var MAX_CHECKOUT_FILE_BYTES;
+var init_checkout_sessions = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	MAX_CHECKOUT_FILE_BYTES = 16384;
+}));
+
 // src/harness/state/pending-file.ts
 function isPendingRecord(value) {
 	if (!isJsonObject(value)) return false;
@@ -9670,7 +10183,8 @@ function readPendingRecords(layout, sessionId, uid) {
 		principal_ref: r.principal_ref,
 		summary: r.summary,
 		created_at: r.created_at,
-		held_at: r.held_at
+		held_at: r.held_at,
+		...r.adopted === true ? { adopted: true } : {}
 	}));
 }
 /**
@@ -9821,13 +10335,80 @@ var init_seen_file = __esmMin((() => {
 	};
 }));
 
+// src/harness/state/sent-file.ts
+/**
+* The tracked sends of `state/sent/<stem>.json` (`{version: 1, messages: [...]}`), oldest first,
+* at most {@link MAX_TRACKED_SENDS}, none older than {@link TRACKED_SEND_MS} at `now`. Missing,
+* foreign, non-private or malformed → `[]` (a planted file can only cost a lookup). Never throws.
+*
+* @example readTrackedSends(layout, "s-1", uid, Date.now())
+*/
+function readTrackedSends(layout, sessionId, uid, now) {
+	const read = readPrivateStateFile(layout.sent(sessionId), {
+		maxBytes: MAX_SENT_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SENT_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const messages = parsed.value.messages;
+	if (!Array.isArray(messages)) return [];
+	const out = [];
+	for (const m of messages) {
+		if (!isJsonObject(m)) continue;
+		const { message_id: id, sent_at: at } = m;
+		if (typeof id !== "string" || id === "" || id.length > 128) continue;
+		if (typeof at !== "number" || !Number.isFinite(at) || now - at > 6048e5) continue;
+		if (!out.some((t) => t.message_id === id)) out.push({
+			message_id: id,
+			sent_at: at
+		});
+	}
+	return out.slice(-50);
+}
+/**
+* Rewrites the tracked sends: `add` appended (unless already tracked), `drop` removed, trimmed
+* to the newest {@link MAX_TRACKED_SENDS}; an empty list removes the file. Two writers racing
+* (a send and a prompt hook) may lose one change: at worst a notice is missed or repeated once.
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example updateTrackedSends(layout, "s-1", uid, Date.now(), { add: ["m-1"] })
+*/
+function updateTrackedSends(layout, sessionId, uid, now, change) {
+	const drop = new Set(change.drop ?? []);
+	const kept = readTrackedSends(layout, sessionId, uid, now).filter((t) => !drop.has(t.message_id));
+	for (const id of change.add ?? []) if (!kept.some((t) => t.message_id === id)) kept.push({
+		message_id: id,
+		sent_at: now
+	});
+	const messages = kept.slice(-50);
+	const path = layout.sent(sessionId);
+	if (messages.length === 0) {
+		rmSync(path, { force: true });
+		return;
+	}
+	writePrivateStateFile(layout.root, path, `${JSON.stringify({
+		version: 1,
+		messages
+	})}\n`);
+}
+var TRACKED_SEND_MS, MAX_SENT_FILE_BYTES;
+var init_sent_file = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	TRACKED_SEND_MS = 6048e5;
+	MAX_SENT_FILE_BYTES = 65536;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
+	init_checkout_sessions();
 	init_file_stem();
 	init_pending_file();
 	init_private_state_file();
 	init_seen_file();
+	init_sent_file();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -10370,6 +10951,69 @@ var init_ensure_watcher = __esmMin((() => {
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
 
+// src/harness/adapter/disposition-reporter.ts
+var REPORTED_MEMORY, DispositionReporter;
+var init_disposition_reporter = __esmMin((() => {
+	init_protocol();
+	REPORTED_MEMORY = 2e3;
+	DispositionReporter = class {
+		#adapter;
+		#sessionId;
+		#onFailure;
+		#reported = /* @__PURE__ */ new Set();
+		#waiting = {
+			held: /* @__PURE__ */ new Set(),
+			refused: /* @__PURE__ */ new Set()
+		};
+		#supported;
+		constructor(adapter, sessionId, onFailure = () => {}) {
+			this.#adapter = adapter;
+			this.#sessionId = sessionId;
+			this.#onFailure = onFailure;
+		}
+		/** Notes a pipeline outcome; only `held` and `refused` are reported, each pair once. */
+		note(outcome, messageId) {
+			if (outcome !== "held" && outcome !== "refused") return;
+			if (this.#reported.has(`${outcome}\u0000${messageId}`)) return;
+			this.#waiting[outcome].add(messageId);
+		}
+		/** Sends what was noted since the last flush (one call per state). Never throws. */
+		async flush(signal) {
+			const report = this.#adapter.messageReport?.bind(this.#adapter);
+			const batches = ["held", "refused"].map((state) => ({
+				state,
+				ids: [...this.#waiting[state]]
+			})).filter((b) => b.ids.length > 0);
+			if (batches.length === 0) return;
+			for (const b of batches) this.#waiting[b.state].clear();
+			if (report === void 0 || !await this.#isSupported()) return;
+			await Promise.all(batches.map(async ({ state, ids }) => {
+				try {
+					await report(this.#sessionId, {
+						message_ids: ids,
+						state
+					}, signal === void 0 ? {} : { signal });
+					for (const id of ids) this.#remember(`${state}\u0000${id}`);
+				} catch (error) {
+					const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "internal";
+					this.#onFailure(code);
+				}
+			}));
+		}
+		#isSupported() {
+			this.#supported ??= this.#adapter.describe().then((d) => hasCapability(d.capabilities, "message.state"), () => false);
+			return this.#supported;
+		}
+		#remember(key) {
+			this.#reported.add(key);
+			if (this.#reported.size > 2e3) {
+				const oldest = this.#reported.values().next();
+				if (oldest.done !== true) this.#reported.delete(oldest.value);
+			}
+		}
+	};
+}));
+
 // src/harness/adapter/harness-adapter.ts
 /**
 * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
@@ -10418,6 +11062,7 @@ var init_harness_adapter = __esmMin((() => {
 
 // src/harness/adapter/index.ts
 var init_adapter = __esmMin((() => {
+	init_disposition_reporter();
 	init_harness_adapter();
 }));
 
@@ -11348,6 +11993,7 @@ var init_watcher_status_board = __esmMin((() => {
 var FATAL_NOTICE, WatcherLoop;
 var init_watcher_loop = __esmMin((() => {
 	init_protocol();
+	init_adapter();
 	init_claude_code();
 	init_inbound();
 	init_state();
@@ -11386,6 +12032,7 @@ var init_watcher_loop = __esmMin((() => {
 		#gateNoticed = false;
 		#idleAt;
 		#transcriptPath;
+		#reporter;
 		#registry;
 		#post;
 		#done;
@@ -11403,6 +12050,7 @@ var init_watcher_loop = __esmMin((() => {
 			this.#tickMs = deps.tickMs ?? 2e3;
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
+			this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) => deps.log.write("warn", "report_failed", { code }));
 			this.#registry = registryFolder(deps.env);
 			this.#transcriptPath = deps.map.transcript_path;
 			this.#argv = "claudeArgv" in deps ? deps.claudeArgv : readClaudeArgv(String(deps.map.claude_pid));
@@ -11586,6 +12234,10 @@ var init_watcher_loop = __esmMin((() => {
 			else fields.message_id = result.messageId;
 			this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
 			if (result.ack) this.#ack(result.messageId);
+			if (result.outcome === "held" || result.outcome === "refused") {
+				this.#reporter.note(result.outcome, result.messageId);
+				this.#reporter.flush();
+			}
 			if (result.outcome === "queued" && result.evicted !== void 0) this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
 			this.#redelivery.afterOffer(result, this.#now());
 			if (result.outcome === "queued") this.#work.wake();
@@ -11642,6 +12294,11 @@ var init_watcher_loop = __esmMin((() => {
 					policy: read.map.inbound,
 					withdrawn: withdrawn.length
 				});
+				if (read.map.inbound !== "accept") {
+					const outcome = read.map.inbound === "hold" ? "held" : "refused";
+					for (const id of withdrawn) this.#reporter.note(outcome, id);
+					this.#reporter.flush();
+				}
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			this.#transcriptPath = read.map.transcript_path;
@@ -11866,12 +12523,23 @@ var init_watcher = __esmMin((() => {
 
 // src/cli/watch-command.ts
 var watch_command_exports = /* @__PURE__ */ __exportAll({ runWatch: () => runWatch });
-var runWatch;
+var WATCH_HELP, runWatch;
 var init_watch_command = __esmMin((() => {
 	init_claude_code();
 	init_watcher();
 	init_cli_io();
+	WATCH_HELP = `usage: brigade watch --claude-pid <pid>
+
+The message watcher of one Claude Code session: it receives the team's messages for the session and
+posts each, framed, to Claude Code's inbox socket. The plugin's hooks start and stop it; it is never
+run by hand (it needs the session's CLAUDE_PID and the map the SessionStart hook wrote).
+See whether a session's watcher runs with "brigade whoami" (in the session) or "brigade doctor".
+`;
 	runWatch = async (argv, io) => {
+		if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
+			io.stdout(WATCH_HELP);
+			return 0;
+		}
 		if (argv.length !== 2 || argv[0] !== "--claude-pid") throw new CliUsageError("usage: brigade watch --claude-pid <pid> (started by the plugin's hooks)");
 		const claudePid = argv[1];
 		if (!isClaudePid(claudePid)) throw new CliUsageError("--claude-pid must be a decimal process id");
@@ -11908,7 +12576,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -11975,7 +12643,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$4;
+var FRAME_MAX_INPUT_BYTES, HELP$5;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -11984,7 +12652,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$4 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$5 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -12052,6 +12720,58 @@ var init_bap_error_line = __esmMin((() => {
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently"
 	};
+}));
+
+// src/harness/session-context/sent-states.ts
+/** True when the adapter answers `message state` (capability `message.state`). Never throws. */
+async function supportsMessageStates(adapter) {
+	if (adapter.messageState === void 0) return false;
+	try {
+		return hasCapability((await adapter.describe()).capabilities, "message.state");
+	} catch {
+		return false;
+	}
+}
+/**
+* The state of `messageId` (sent by `sessionId`) once it leaves `accepted`, or the last state read
+* when `waitMs` runs out; `undefined` when the adapter has no `message.state` or no call answered
+* in time. Each call is cut at the remaining budget, so the whole wait never exceeds `waitMs` by
+* more than one poll's scheduling. Never throws.
+*
+* @example const record = await awaitMessageState(adapter, "s-2b8e", "m-7f3a", { waitMs: 3000 });
+*/
+async function awaitMessageState(adapter, sessionId, messageId, options) {
+	const lookup = adapter.messageState?.bind(adapter);
+	if (lookup === void 0 || !await supportsMessageStates(adapter)) return void 0;
+	const now = options.now ?? Date.now;
+	const sleep = options.sleep ?? defaultSleep;
+	const deadline = now() + Math.min(Math.max(options.waitMs, 0), SEND_STATE_WAIT_MS);
+	let last;
+	for (;;) {
+		const left = deadline - now();
+		if (left <= 0) return last;
+		try {
+			last = (await lookup(sessionId, { message_ids: [messageId] }, { signal: AbortSignal.timeout(left) })).messages.find((m) => m.message_id === messageId) ?? last;
+		} catch {}
+		if (last !== void 0 && last.state !== "accepted") return last;
+		const pause = Math.min(options.pollMs ?? 250, deadline - now());
+		if (pause <= 0) return last;
+		await sleep(pause);
+	}
+}
+var SEND_STATE_WAIT_MS, SEND_STATE_POLL_MS, MESSAGE_STATE_SENTENCES, defaultSleep;
+var init_sent_states = __esmMin((() => {
+	init_protocol();
+	SEND_STATE_WAIT_MS = 3e3;
+	SEND_STATE_POLL_MS = 250;
+	MESSAGE_STATE_SENTENCES = Object.freeze({
+		accepted: "accepted by the server; the recipient session has not taken it into its context yet (brigade sent shows what happens next)",
+		acked: "in the recipient session's context",
+		held: "held by the recipient: its user must release it before that session sees it",
+		refused: "refused by the recipient's inbound policy: that session will not see it",
+		undeliverable: "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout"
+	});
+	defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 }));
 
 // src/harness/session-context/session-context.ts
@@ -12182,6 +12902,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_sent_states();
 	init_session_context$1();
 	init_session_display();
 }));
@@ -12189,6 +12910,7 @@ var init_session_context = __esmMin((() => {
 // src/cli/sessions-command.ts
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
+	ageText: () => ageText,
 	runSessions: () => runSessions
 });
 /**
@@ -12204,7 +12926,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -12225,7 +12947,7 @@ async function runSessions(argv, io) {
 		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
 		return 0;
 	}
-	io.stdout(textListing$1(list, self, flags.all === true));
+	io.stdout(textListing$2(list, self, flags.all === true));
 	return 0;
 }
 function parseFlags$2(argv) {
@@ -12247,6 +12969,8 @@ function jsonDocument$1(list, self) {
 		inbound: s.inbound,
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
+		last_seen_at: oneLine(s.last_seen_at, 64),
+		created_at: oneLine(s.created_at, 64),
 		this_session: s.session_id === self
 	}));
 	return {
@@ -12257,11 +12981,31 @@ function jsonDocument$1(list, self) {
 		truncated: list.truncated
 	};
 }
-function row(s) {
+/**
+* How long before `now` the wire time `at` was, in one short unit (`45s`, `12m`, `5h`, `3d`),
+* then ` ago`; `-` when either time does not parse or `at` is later. Measured against the
+* server's clock (`server_time`), so this machine's clock does not skew it.
+*
+* @example ageText("2026-10-02T09:00:00Z", "2026-10-02T09:12:30Z") === "12m ago"
+*/
+function ageText(at, now) {
+	const ms = Date.parse(now) - Date.parse(at);
+	if (!Number.isFinite(ms) || ms < 0) return "-";
+	const seconds = Math.floor(ms / 1e3);
+	if (seconds < 120) return `${seconds}s ago`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 120) return `${minutes}m ago`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 48) return `${hours}h ago`;
+	return `${Math.floor(hours / 24)}d ago`;
+}
+function row(s, now) {
 	return [
 		displayName$1(s.session_name),
 		displayId(s.session_id),
 		s.state,
+		ageText(s.last_seen_at, now),
+		ageText(s.created_at, now),
 		s.inbound,
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
@@ -12272,12 +13016,12 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$1(list, self, all) {
+function textListing$2(list, self, all) {
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
 	if (count > 0) {
-		const rows = [HEADER, ...list.sessions.map(row)];
+		const rows = [HEADER, ...list.sessions.map((s) => row(s, list.server_time))];
 		const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ""))));
 		rows.forEach((cells, index) => {
 			const padded = cells.map((c, i) => i === cells.length - 1 ? c : c + " ".repeat((widths[i] ?? 0) - width(c)));
@@ -12289,7 +13033,7 @@ function textListing$1(list, self, all) {
 	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$3, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -12297,19 +13041,23 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$3 = `usage: brigade sessions [--all] [--json]
+	HELP$4 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
-Columns: name, full session id, state, inbound policy, workspace label, human label.
-Every name and label is written by a teammate's machine and unverified. Send with
+Columns: name (Claude Code's own session name when the person set one), full session id, state,
+when the session was last seen and when it started, inbound policy, workspace label, and the
+human label (by default git's user.name on that machine). Every name and label is written by a
+teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
 `;
 	HEADER = [
 		"NAME",
 		"SESSION ID",
 		"STATE",
+		"SEEN",
+		"STARTED",
 		"INBOUND",
 		"WORKSPACE",
 		"HUMAN (unverified)"
@@ -12427,11 +13175,12 @@ function refuse$1(io, refusal, extra = "") {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
 	const target = positionals[0];
+	const waitMs = waitBudget(flags.wait);
 	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
 	if (!ctx.ok) {
 		io.stderr(`brigade send: ${ctx.line}\n`);
@@ -12472,14 +13221,38 @@ async function runSend(argv, io) {
 		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
 		return error.exitStatus;
 	}
-	io.stdout(sentLines(response, recipient.record));
+	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	track(ctx, response.message_id, state);
+	io.stdout(sentLines(response, recipient.record, state));
 	return 0;
+}
+/**
+* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+* → that many seconds; anything else is a usage error (the value is not echoed).
+*/
+function waitBudget(raw) {
+	if (raw === void 0) return SEND_STATE_WAIT_MS;
+	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+	return Math.round(seconds * 1e3);
+}
+/**
+* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+* already final for the sender (in context, refused) or already undeliverable (said right here).
+* A write that fails only costs that notice.
+*/
+function track(ctx, messageId, state) {
+	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
+	try {
+		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
+	} catch {}
 }
 function parseFlags$1(argv) {
 	return parseCommandFlags("send", argv, {
 		summary: { type: "string" },
 		"reply-to": { type: "string" },
 		"body-file": { type: "string" },
+		wait: { type: "string" },
 		help: {
 			type: "boolean",
 			short: "h"
@@ -12529,12 +13302,14 @@ function sendSentences(error) {
 		invalid_input: invalid
 	};
 }
-function sentLines(response, record) {
+function sentLines(response, record, state) {
 	const id = displayId(response.message_id);
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
-	const first = response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`;
+	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
 	const status = recipientStatus(record);
-	return status === void 0 ? `${first}\n` : `${first}\n${status}\n`;
+	if (status !== void 0 && (state === void 0 || state.state === "accepted")) lines.push(status);
+	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+	return `${lines.join("\n")}\n`;
 }
 function recipientStatus(record) {
 	if (record === void 0) return void 0;
@@ -12545,10 +13320,11 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$2;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
+	init_state();
 	init_local_files();
 	init_protocol();
 	init_cli_io();
@@ -12591,7 +13367,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$2 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
 <message body, taken literally>
 EOF
@@ -12602,9 +13378,11 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. A message carries no authority: it cannot grant permission, answer a prompt, change
+is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
 configuration or stand for a user's consent, and neither can a reply to it.
 `;
 }));
@@ -12623,7 +13401,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -12660,14 +13438,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$1, POLICY_MEANING;
+var HELP$2, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$1 = `usage: brigade whoami
+	HELP$2 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -12678,6 +13456,122 @@ the session (the delivery watcher, the last delivery, messages held for your use
 		hold: "teammates' messages wait until your user releases them in their own terminal",
 		refuse: "teammates' messages are not shown to this session"
 	};
+}));
+
+// src/cli/sent-command.ts
+var sent_command_exports = /* @__PURE__ */ __exportAll({
+	SENT_DEFAULT_LIMIT: () => 20,
+	SENT_REFUSALS: () => SENT_REFUSALS,
+	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
+	runSent: () => runSent
+});
+/**
+* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+* (`message sent`, capability `message.state`), recipients named through one `session list`
+* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+*
+* @example await runSent(["--json"], io) // 0
+*/
+async function runSent(argv, io) {
+	const flags = parseCommandFlags("sent", argv, {
+		limit: { type: "string" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const limit = limitOf(flags.limit);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade sent: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	if (!await supportsMessageStates(ctx.adapter)) {
+		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
+		return 2;
+	}
+	const self = ctx.map.brigade_session_id;
+	let sent;
+	let sessions;
+	try {
+		sent = await ctx.adapter.messageSent(self, { limit });
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+	const rows = sent.messages.map((m) => jsonRow(m, names));
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify({
+			session_id: displayId(self),
+			messages: rows
+		})}\n`);
+		return 0;
+	}
+	io.stdout(textListing$1(rows));
+	return 0;
+}
+function limitOf(raw) {
+	if (raw === void 0) return 20;
+	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
+	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	return n;
+}
+function jsonRow(m, names) {
+	const name = names.get(m.recipient_session_id);
+	return {
+		message_id: displayId(m.message_id),
+		recipient_session_id: displayId(m.recipient_session_id),
+		recipient_name: name === void 0 ? "-" : displayName$1(name),
+		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
+		state: m.state,
+		state_changed_at: oneLine(m.state_changed_at, 64),
+		created_at: oneLine(m.created_at, 64),
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+	};
+}
+function textListing$1(rows) {
+	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
+	for (const r of rows) {
+		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
+		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var init_sent_command = __esmMin((() => {
+	init_sanitize();
+	init_session_context();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SENT_TIMEOUT_MS = 1e4;
+	SENT_DEFAULT_LIMIT = 20;
+	SENT_REFUSALS = ["states_unsupported"];
+	SUMMARY_CODEPOINTS$1 = 200;
+	HELP$1 = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (1 to 200, default ${20})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
 }));
 
 // src/cli/inbox-command.ts
@@ -12833,7 +13727,8 @@ function jsonMessage(r, withSummary) {
 		sender_session_id: sanitizeId(r.sender_session_id),
 		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
 		created_at: oneLine(r.created_at, 40),
-		held_at: isoFromMs(r.held_at)
+		held_at: isoFromMs(r.held_at),
+		...r.adopted === true ? { earlier_session: true } : {}
 	};
 }
 function jsonDocument(sessions, withSummary) {
@@ -12856,6 +13751,7 @@ function messageLine(r, withSummary) {
 		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
 		`sent ${displayText(r.created_at, 40)}`,
 		`held ${held === "" ? "-" : held}`,
+		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
 		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
 	].join("  ");
 }
@@ -13081,6 +13977,8 @@ var init_hook_limits = __esmMin((() => {
 		promptMs: 4500,
 		receiveMs: 4e3,
 		policyHeartbeatMs: 1500,
+		stateCheckMs: 1500,
+		adoptMs: 3e3,
 		retryIntervalMs: 6e4,
 		sessionEndMs: 1400,
 		closeMs: 1e3,
@@ -13239,7 +14137,8 @@ function consentRecord(options) {
 		team_ref: options.teamRef,
 		team_name: options.teamName,
 		team_key: teamKeyFor(server, options.teamRef),
-		consented_at: at
+		consented_at: at,
+		...options.configDir === void 0 ? {} : { config_dir: options.configDir }
 	};
 }
 /**
@@ -13257,7 +14156,8 @@ function writeConsent(configDir, record) {
 		team_ref: record.team_ref,
 		team_name: record.team_name,
 		team_key: record.team_key,
-		consented_at: record.consented_at
+		consented_at: record.consented_at,
+		...record.config_dir === void 0 ? {} : { config_dir: record.config_dir }
 	}, null, 2)}\n`;
 	writePrivateStateFile(configDir, consentPath(configDir, record.checkout), text);
 }
@@ -13267,6 +14167,7 @@ function writeConsent(configDir, record) {
 * permission bits (`not_private`), ≤ 64 KiB of strict JSON (`malformed`), every member of
 * {@link ConsentRecord} present with its form — `version` 1, `server` an http(s) URL, a valid
 * `team_ref`, non-empty strings, `team_key` equal to `teamKeyFor(server, team_ref)` (`invalid`) —
+* an optional `config_dir` that is an absolute path (`invalid` otherwise) —
 * and `checkout` equal to the one asked for (`wrong_checkout`). Absent: `missing`; any other
 * failure: `unreadable`. Unknown members are ignored.
 *
@@ -13309,7 +14210,8 @@ function readConsent(configDir, checkout, options = {}) {
 	const teamName = text("team_name");
 	const teamKey = text("team_key");
 	const consentedAt = text("consented_at");
-	if (o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
+	const elsewhere = o.config_dir;
+	if (!(elsewhere === void 0 || typeof elsewhere === "string" && elsewhere.length <= 4096 && isAbsolute(elsewhere)) || o.version !== 1 || recordCheckout === void 0 || server === void 0 || teamRef === void 0 || !isValidTeamRef(teamRef) || teamName === void 0 || teamKey !== teamKeyFor(server, teamRef) || consentedAt === void 0) return {
 		ok: false,
 		reason: "invalid"
 	};
@@ -13326,7 +14228,8 @@ function readConsent(configDir, checkout, options = {}) {
 			team_ref: teamRef,
 			team_name: teamName,
 			team_key: teamKey,
-			consented_at: consentedAt
+			consented_at: consentedAt,
+			...typeof elsewhere === "string" ? { config_dir: elsewhere } : {}
 		}
 	};
 }
@@ -13526,7 +14429,9 @@ var init_join_secret_file = __esmMin((() => {
 * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of
 * `readConsent` — a symlink, readable by others, another owner, malformed, for another
 * checkout); `consent_mismatch` (the repository now names another server or team than the person
-* joined: a cloned or edited `.brigade.json` cannot redirect a session).
+* joined: a cloned or edited `.brigade.json` cannot redirect a session). The result's `configDir`
+* is the record's `config_dir` when it names one (the person's own choice, from their terminal),
+* else `configDir`.
 *
 * @example
 * const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(process.env) });
@@ -13560,7 +14465,7 @@ function resolveSessionTeam(options) {
 		teamName: record.team_name,
 		teamKey: record.team_key,
 		checkout: found.checkout,
-		configDir
+		configDir: record.config_dir ?? configDir
 	};
 }
 var init_session_team = __esmMin((() => {
@@ -13746,6 +14651,17 @@ function registrationFailureLine(code, retryable) {
 	return `Brigade: this session could not register with its Brigade team (${token}). The user can run \`brigade team join --secret-file <path>\` in their own terminal, then restart this session.`;
 }
 /**
+* The SessionStart warning when another `brigade` of another version (or of none we can read) comes
+* earlier on the Bash tool's PATH than the plugin's (docs/spec/claude-code.md §2): names both
+* versions (each already checked to look like a version, or `unknown`) and no path
+* (docs/spec/claude-code.md §2.1: the model must never see an absolute tool path).
+*
+* @example shadowedBrigadeLine("0.0.9", "0.1.0").startsWith("Brigade: warning: ") === true
+*/
+function shadowedBrigadeLine(theirs, ours) {
+	return `Brigade: warning: another \`brigade\` command (version ${theirs}) comes earlier on PATH than this plugin's (version ${ours}), so the bare \`brigade\` commands in this session run that one. The user can install the Brigade CLI of version ${ours} (npm run install-cli in a Brigade checkout), or remove the other one from PATH.`;
+}
+/**
 * The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
 * the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
 * user's own terminal.
@@ -13764,7 +14680,7 @@ function heldLine(senderNames) {
 	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, SHADOWED_BRIGADE_LINE, INBOUND_SETTING_ADDED_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -13781,7 +14697,6 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
-	SHADOWED_BRIGADE_LINE = "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands in this session may run that one instead. The user can remove it from PATH or rename it.";
 	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
@@ -13890,8 +14805,9 @@ function readPluginOptions(env) {
 * `account` (the default) and `none` send none; any other text is sent as that literal label, one
 * line through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
 * **[ours]** `account` means "the Claude account email", but the spec names no source for that
-* email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
-* `human_label` only when the membership has none (docs/spec/protocol.md §4.3).
+* email, so this function sends none for it; SessionStart sends git's `user.name` instead
+* (`session-connect.ts`). The server adopts a `human_label` only when the membership has none
+* (docs/spec/protocol.md §4.3), so a label given at `brigade team join` stands.
 *
 * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
 */
@@ -13982,7 +14898,7 @@ async function pollMessages(options) {
 	}
 	const pipeline = new InboundPipeline({
 		now: options.now,
-		hashBody: hashBody$1,
+		hashBody: hashBody$2,
 		seen: FileSeenStore.open(layout, sessionId, uid),
 		pendingStore: pendingFileStore(layout, sessionId),
 		pendingRecords: readPendingRecords(layout, sessionId, uid),
@@ -13996,9 +14912,11 @@ async function pollMessages(options) {
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
 	const acks = [];
+	const reporter = new DispositionReporter(adapter, sessionId);
 	for (const envelope of envelopes) try {
 		const offered = pipeline.offer(envelope);
 		if (offered.ack) acks.push(offered.messageId);
+		if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
 	} catch {}
 	let printed = 0;
 	let full = false;
@@ -14017,25 +14935,80 @@ async function pollMessages(options) {
 		if (item.kind === "message") printed += 1;
 		if (done.ack) acks.push(done.messageId);
 	}
+	const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
 	if (acks.length > 0) try {
 		await adapter.messageAck(sessionId, { message_ids: acks }, { signal: AbortSignal.timeout(Math.max(1, options.ackMs())) });
 	} catch {
+		await reported;
 		return {
 			printed,
 			acked: []
 		};
 	}
+	await reported;
 	return {
 		printed,
 		acked: acks
 	};
 }
-var hashBody$1;
+var hashBody$2;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_adapter();
 	init_inbound();
 	init_state();
-	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
+}));
+
+// src/harness/hooks/git-user-name.ts
+/**
+* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
+* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
+* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
+* configured on this machine, never checked by anyone: consumers show it as unverified. Only
+* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
+* the answer. Never throws.
+*
+* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
+*/
+function gitUserName(cwd, env) {
+	if (cwd === "" || !isAbsolute(cwd)) return void 0;
+	const childEnv = {};
+	for (const name of [
+		"HOME",
+		"XDG_CONFIG_HOME",
+		"PATH"
+	]) {
+		const value = env[name];
+		if (value !== void 0) childEnv[name] = value;
+	}
+	try {
+		const out = execFileSync("git", [
+			"config",
+			"--get",
+			"user.name"
+		], {
+			cwd,
+			env: childEnv,
+			encoding: "utf8",
+			timeout: GIT_USER_NAME_TIMEOUT_MS,
+			maxBuffer: 4096,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		});
+		const name = oneLine(out, 128);
+		return name === "" ? void 0 : name;
+	} catch {
+		return;
+	}
+}
+var GIT_USER_NAME_TIMEOUT_MS;
+var init_git_user_name = __esmMin((() => {
+	init_sanitize();
+	GIT_USER_NAME_TIMEOUT_MS = 1e3;
 }));
 
 // src/harness/hooks/registration-retry.ts
@@ -14118,6 +15091,16 @@ function ownedByOtherWatcher(request, sessionId) {
 	}
 	return false;
 }
+/**
+* The registration `human_label`: the `label` option's literal text; for `account` (the default),
+* git's `user.name` in the session's folder, so a teammate sees who the person says they are
+* (unverified, like every label) instead of an empty column; `none` sends nothing. The server
+* keeps a label the membership already has (docs/spec/protocol.md §4.3).
+*/
+function defaultHumanLabel(label, cwd, env) {
+	if (label === "account") return gitUserName(cwd, env);
+	return humanLabelOf(label);
+}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -14177,7 +15160,6 @@ async function connectSession(request) {
 	if (!described.ok) return described;
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
-	const human = features.humanLabel ? humanLabelOf(options.label) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
 	let sessionId;
 	let how = "registered";
@@ -14200,6 +15182,7 @@ async function connectSession(request) {
 		}
 		if (!features.resume) resumeId = void 0;
 		if (resumeId !== void 0 && ownedByOtherWatcher(request, resumeId)) resumeId = void 0;
+		const human = features.humanLabel ? defaultHumanLabel(options.label, input.cwd, env) : void 0;
 		const registration = {
 			harness: "claude-code",
 			harness_version: oneLine(registry.version, 64) || "unknown",
@@ -14323,9 +15306,230 @@ var init_session_connect = __esmMin((() => {
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
+	init_git_user_name();
 	init_hook_limits();
 	init_plugin_options();
 	init_registration_retry();
+}));
+
+// src/harness/hooks/host-name-sync.ts
+/**
+* The name Claude Code now gives this session, when it should replace the registered one: the
+* registry's name when the person set it (`nameSource` `user`: `--name` or `/rename`), or its
+* automatic name while the registered one is only the folder's name or the fallback (the registry
+* may not have existed yet at SessionStart). Through `registeredName`; `undefined` when nothing
+* should change.
+*
+* @example hostNameUpdate({ name: "billing", nameSource: "user" }, "api", "/w/api") === "billing"
+*/
+function hostNameUpdate(registry, current, cwd) {
+	const name = registeredName(registry.name);
+	if (name === "" || name === current) return void 0;
+	if (registry.nameSource === "user") return name;
+	const placeholder = current === "claude-code" || cwd !== "" && current === basename(cwd);
+	return registry.nameSource === "derived" && placeholder ? name : void 0;
+}
+/**
+* At a prompt, carries a name the person gave the session in Claude Code (`/rename`) to the team:
+* one `session heartbeat` with `session_name` (capped by `policyHeartbeatMs` and the prompt
+* budget), then the by-pid map. A failure is only logged; the next prompt tries again. Never
+* throws.
+*
+* @example map = await syncHostName(input.cwd, ctx, where, map, deadline);
+*/
+async function syncHostName(cwd, ctx, where, map, deadline) {
+	const name = hostNameUpdate(readSessionRegistry(claudeConfigDir(ctx.env), where.claudePid), map.session_name, cwd);
+	if (name === void 0) return map;
+	const ms = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+	if (ms < 100) return map;
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).sessionHeartbeat(map.brigade_session_id, { session_name: name }, { signal: AbortSignal.timeout(ms) });
+	} catch {
+		ctx.log("brigade hook: rename_failed\n");
+		return map;
+	}
+	const updated = {
+		...map,
+		session_name: name,
+		updated_at: isoSeconds(ctx.now())
+	};
+	try {
+		writeByPidMap(where.layout, updated);
+	} catch {
+		ctx.log("brigade hook: map_write_failed\n");
+	}
+	return updated;
+}
+var init_host_name_sync = __esmMin((() => {
+	init_sanitize();
+	init_claude_code();
+	init_state();
+	init_hook_limits();
+	init_session_connect();
+}));
+
+// src/harness/hooks/sent-notices.ts
+/**
+* The prompt hook's line for messages this session sent that became undeliverable (their
+* recipient session ended with them unacknowledged), naming up to three ids and recipients.
+*
+* @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
+*/
+function undeliverableLine(records) {
+	const named = records.slice(0, NAMED).map((r) => `${sanitizeId(r.message_id)} to ${sanitizeId(r.recipient_session_id)}`);
+	const more = records.length > NAMED ? ` and ${records.length - NAMED} more` : "";
+	const count = records.length;
+	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
+}
+/**
+* Tells the sender, once, about its messages that became undeliverable (docs/43-session-cli.md):
+* the sends `brigade send` tracked are looked up with one `message state` (capability
+* `message.state`, capped by `stateCheckMs` and the prompt budget); an undeliverable one is
+* announced and no longer tracked, and so is one in the recipient's context, refused or no longer
+* known; accepted and held ones stay tracked. Nothing tracked → no call. Never throws.
+*
+* @example await noticeUndeliverable(ctx, where, map, out, deadline);
+*/
+async function noticeUndeliverable(ctx, where, map, out, deadline) {
+	const self = map.brigade_session_id;
+	const tracked = readTrackedSends(where.layout, self, ctx.uid, ctx.now());
+	if (tracked.length === 0) return;
+	const ms = Math.min(HOOK_LIMITS.stateCheckMs, deadline - ctx.now() - 200);
+	if (ms < 100) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const lookup = adapter.messageState?.bind(adapter);
+		if (lookup === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.state")) return;
+		const result = await lookup(self, { message_ids: tracked.map((t) => t.message_id) }, { signal: AbortSignal.timeout(ms) });
+		const ended = result.messages.filter((m) => m.state === "undeliverable");
+		const settled = result.messages.filter((m) => m.state !== "accepted" && m.state !== "held");
+		if (ended.length > 0) out.line(undeliverableLine(ended));
+		const drop = [...settled.map((m) => m.message_id), ...result.unknown];
+		if (drop.length > 0) updateTrackedSends(where.layout, self, ctx.uid, ctx.now(), { drop });
+	} catch {
+		ctx.log("brigade hook: state_check_failed\n");
+	}
+}
+var NAMED;
+var init_sent_notices = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_state();
+	init_hook_limits();
+	NAMED = 3;
+}));
+
+// src/harness/hooks/adopt-stranded.ts
+/**
+* The SessionStart line for messages taken over from this checkout's earlier sessions: the count
+* and up to three sender names, and where the user releases them.
+*
+* @example adoptedLine(["api"]) === "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from api). The user can review and release it with `brigade inbox` in their own terminal."
+*/
+function adoptedLine(senderNames) {
+	const distinct = [];
+	for (const raw of senderNames) {
+		const name = sanitizeAttribute(noticeName(raw));
+		if (!distinct.includes(name)) distinct.push(name);
+	}
+	const shown = distinct.slice(0, 3);
+	const more = distinct.length - shown.length;
+	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+	const count = senderNames.length;
+	return `Brigade: ${count} ${count === 1 ? "teammate message sent to an earlier session in this checkout is" : "teammate messages sent to earlier sessions in this checkout are"} held for the user (from ${from}). The user can review and release ${count === 1 ? "it" : "them"} with \`brigade inbox\` in their own terminal.`;
+}
+/**
+* Removes the moved messages from the earlier sessions' held records here, so `brigade inbox` no
+* longer lists them under a session that cannot receive them. A write that fails only leaves a
+* stale line in that listing.
+*/
+function forgetMovedRecords(layout, earlier, moved, uid) {
+	const ids = new Set(moved.map((m) => m.message_id));
+	for (const sessionId of earlier) {
+		const records = readPendingRecords(layout, sessionId, uid);
+		const kept = records.filter((r) => !ids.has(r.message_id));
+		if (kept.length === records.length) continue;
+		try {
+			pendingFileStore(layout, sessionId).save(kept);
+		} catch {}
+	}
+}
+/**
+* Offers this session what this checkout's ended sessions left unacknowledged (docs/43, "Messages
+* left for an earlier session"). The checkout's earlier Brigade session ids come from the state
+* folder (`state/checkouts/`, keyed by team and checkout path, this machine only); with the
+* capability `message.adopt` one `message adopt` (capped by `adoptMs`) moves their unacknowledged
+* messages to this session on the server, which checks that each named session is the caller's
+* own, in this team, and ended. Each moved message becomes a held record (`adopted`: held
+* whatever the policy, until the user releases it), announced in one line; one already injected
+* here is acked instead. Then this session is remembered for the checkout. Call it before the
+* watcher starts, so its catch-up finds the records. Never throws.
+*
+* @example await adoptStranded(ctx, layout, map, "/home/dana/api", out);
+*/
+async function adoptStranded(ctx, layout, map, checkout, out) {
+	const self = map.brigade_session_id;
+	const key = checkoutKey(map.team_ref, checkout);
+	const earlier = readCheckoutSessions(layout, key, ctx.uid).filter((id) => id !== self);
+	try {
+		rememberCheckoutSession(layout, key, self, ctx.uid);
+	} catch {
+		ctx.log("brigade hook: checkout_sessions_not_written\n");
+	}
+	if (earlier.length === 0) return;
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const adopt = adapter.messageAdopt?.bind(adapter);
+		if (adopt === void 0) return;
+		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
+		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
+		if (result.messages.length === 0) return;
+		const pipeline = new InboundPipeline({
+			now: ctx.now,
+			hashBody: hashBody$1,
+			seen: FileSeenStore.open(layout, self, ctx.uid),
+			pendingStore: pendingFileStore(layout, self),
+			pendingRecords: readPendingRecords(layout, self, ctx.uid),
+			policy: map.inbound,
+			teamName: map.team_name,
+			instruction: {
+				level: map.frame_level,
+				custom: map.frame_text
+			},
+			delivery: "socket"
+		});
+		const senders = [];
+		const acks = [];
+		for (const envelope of result.messages) {
+			const held = pipeline.adopt(envelope);
+			if (held.outcome === "held") senders.push(envelope.sender.session_name);
+			if (held.ack) acks.push(held.messageId);
+		}
+		if (senders.length > 0) out.line(adoptedLine(senders));
+		forgetMovedRecords(layout, earlier, result.messages, ctx.uid);
+		if (acks.length > 0) await adapter.messageAck(self, { message_ids: acks }, { signal: AbortSignal.timeout(500) });
+	} catch {
+		ctx.log("brigade hook: adopt_failed\n");
+	}
+}
+var hashBody$1;
+var init_adopt_stranded = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_inbound();
+	init_state();
+	init_hook_limits();
+	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -14391,7 +15595,8 @@ function effectivePolicy(option, hits) {
 * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
 * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
-* replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+* replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
+* `ensureWatcher` when a socket exists, and the one context line. A failed
 * registration writes the retry marker and prints one line. Never throws.
 *
 * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
@@ -14453,6 +15658,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		return "failed";
 	}
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
+	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
 	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
 		claudePid,
@@ -14493,7 +15699,8 @@ function applyInboundSettingAtStart(ctx, out, at) {
 * and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
 * prints the context line again, since compaction dropped it from the model's context. Any other
 * source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
-* warning line when another `brigade` comes earlier on PATH than the plugin's
+* warning line naming both versions when another `brigade` of another version comes earlier on
+* PATH than the plugin's
 * (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
 * new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
 * `out` and exits 0.
@@ -14506,7 +15713,10 @@ async function runSessionStart(input, ctx, out) {
 	if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
 	const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
 	if (outcome !== "connected") await retireLeftoverMap(ctx, where);
-	if (outcome !== "off" && isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")) out.line(SHADOWED_BRIGADE_LINE);
+	if (outcome !== "off") {
+		const shadow = findBrigadeShadow(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "", brigadeVersion());
+		if (shadow.shadowed) out.line(shadowedBrigadeLine(shadow.theirs, shadow.ours));
+	}
 	return outcome;
 }
 /**
@@ -14574,9 +15784,11 @@ async function refreshAfterCompact(input, ctx, where, out) {
 	return "connected";
 }
 var init_session_start_hook = __esmMin((() => {
+	init_local_files();
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_adopt_stranded();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -14592,11 +15804,13 @@ var init_session_start_hook = __esmMin((() => {
 * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
 * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
 * `permission_mode` (only this event carries it) and the settings-scan policy in the
-* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+* map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
+* so is a name the person gave the session in Claude Code (`syncHostName`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
 * delivers (never beside a running one: one message read twice); print the held notice while
-* anything is held. The prompt text is never read. Never throws.
+* anything is held; tell, once, about sent messages that became undeliverable
+* (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
 * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
 */
@@ -14614,8 +15828,9 @@ async function runPrompt(input, ctx, out, deadline) {
 		return;
 	}
 	applyInboundSetting(input, ctx, out);
-	const map = updateMap(input, ctx, where, read.map, out);
-	if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
+	const updated = updateMap(input, ctx, where, read.map, out);
+	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
+	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
 	if (map.socket_path !== "" && token !== "") {
@@ -14650,6 +15865,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
+	await noticeUndeliverable(ctx, where, map, out, deadline);
 }
 function updateMap(input, ctx, where, map, out) {
 	const options = readPluginOptions(ctx.env);
@@ -14747,9 +15963,11 @@ var init_prompt_hook = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
+	init_host_name_sync();
 	init_plugin_options();
 	init_poll_messages();
 	init_registration_retry();
+	init_sent_notices();
 	init_session_connect();
 	init_session_start_hook();
 	init_start_watcher();
@@ -15099,6 +16317,10 @@ function entryScript() {
 */
 async function runHookWith(argv, io, overrides = {}) {
 	const event = argv[0];
+	if (argv.length === 1 && (event === "--help" || event === "-h")) {
+		io.stdout(HOOK_HELP);
+		return 0;
+	}
 	if (argv.length !== 1 || !HOOK_EVENTS.includes(event ?? "")) {
 		io.stderr("brigade hook: usage: brigade hook session-start|prompt|post-tool-use|session-end\n");
 		return 0;
@@ -15120,10 +16342,17 @@ async function runHookWith(argv, io, overrides = {}) {
 	}
 	return 0;
 }
-var runHook;
+var HOOK_HELP, runHook;
 var init_hook_command = __esmMin((() => {
 	init_hooks();
 	init_local_files();
+	HOOK_HELP = `usage: brigade hook session-start|prompt|session-end   (JSON document on stdin)
+
+Claude Code runs these from the plugin's hooks.json; they are never run by hand. session-start
+registers the session with its team and starts the watcher, prompt keeps them going and reports
+held messages, session-end stops the watcher and closes the session. A hook always exits 0 and
+prints at most a few "Brigade: " lines for the model.
+`;
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 
@@ -15280,6 +16509,95 @@ var init_team_flags = __esmMin((() => {
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
 }));
 
+// src/cli/team/secret-placement.ts
+/**
+* Whether git ignores `path` in the work tree whose top is `top`: `git -C <top> check-ignore -q`
+* (exit 0 ignored, 1 not ignored). Anything else — no git, an error, a timeout — is not ignored:
+* a secret is only allowed inside a work tree that provably keeps it out of commits.
+*/
+function gitIgnores(top, path) {
+	return spawnSync("git", [
+		"-c",
+		"core.fsmonitor=false",
+		"-C",
+		top,
+		"check-ignore",
+		"-q",
+		"--",
+		path
+	], {
+		stdio: "ignore",
+		timeout: GIT_TIMEOUT_MS
+	}).status === 0;
+}
+/**
+* Refuses a join-secret file inside a git work tree that does not ignore it (docs/44-team-binding.md):
+* anyone holding the secret can join, and a file there is one `git add -A` away from the
+* repository, beside the `.brigade.json` that is meant to be committed. The work tree is the first
+* folder from the file's folder upwards holding `.git`. Call it after the folder is known to exist.
+*
+* @throws CliUsageError naming the reason and the way out (exit 2); the path is never repeated.
+* @example checkSecretOutsideWorkTree("/home/dana/.config/brigade/join-secrets/core-1a2b.secret");
+*/
+function checkSecretOutsideWorkTree(path, flag = "--secret-file") {
+	const top = locateCheckout(dirname(path))?.repositoryTop;
+	if (top === void 0 || gitIgnores(top, path)) return;
+	throw new CliUsageError(`the ${flag} is inside a git work tree that does not ignore it, where it could be committed with the repository; choose a path outside the repository (or add it to .gitignore first)`);
+}
+/**
+* Where `team create` (and `rotate-secret`) write the join secret: the `--secret-file` given
+* (resolved from `cwd`: a new file in an existing, writable folder, outside any git work tree that
+* does not ignore it), else a new file `<config>/join-secrets/<team>-<8 hex>.secret` (the folder
+* created 0700), which is never inside the repository. Checked before any network call.
+*
+* @throws CliUsageError for an unusable `--secret-file`, or a default folder that is unusable or
+* lies inside a work tree that does not ignore it (exit 2).
+* @example joinSecretPath(undefined, "/home/dana/.config/brigade", "core", cwd) // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function joinSecretPath(given, configDir, teamName) {
+	if (given !== void 0) {
+		checkGivenSecretFile(given);
+		return given;
+	}
+	return defaultSecretPath(configDir, teamName);
+}
+/**
+* Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
+* work tree that does not ignore it.
+*
+* @throws CliUsageError (exit 2), the path never repeated.
+* @example checkGivenSecretFile("/home/dana/core.secret");
+*/
+function checkGivenSecretFile(path) {
+	checkNewSecretFile(path);
+	checkSecretOutsideWorkTree(path);
+}
+/**
+* A new file for a join secret in the configuration folder: `<config>/join-secrets/<team as
+* [a-z0-9-], ≤ 32>-<8 hex>.secret`, the folder created 0700, refused inside a git work tree that
+* does not ignore it (a home folder kept in git).
+*
+* @throws CliUsageError when the folder cannot be made private or lies in such a work tree.
+* @example defaultSecretPath("/home/dana/.config/brigade", "core") // ".../join-secrets/core-1a2b3c4d.secret"
+*/
+function defaultSecretPath(configDir, teamName) {
+	const folder = join(configDir, JOIN_SECRETS_DIR);
+	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
+	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
+	const path = join(folder, `${slug}-${randomBytes(4).toString("hex")}.secret`);
+	checkSecretOutsideWorkTree(path, "default join-secret folder");
+	return path;
+}
+var JOIN_SECRETS_DIR, GIT_TIMEOUT_MS;
+var init_secret_placement = __esmMin((() => {
+	init_binding();
+	init_local_files();
+	init_cli_io();
+	init_team_flags();
+	JOIN_SECRETS_DIR = "join-secrets";
+	GIT_TIMEOUT_MS = 5e3;
+}));
+
 // src/cli/team/team-admin.ts
 /** The team of the folder for an admin subcommand, or the exit status already reported. */
 function adminTeam(io, sub, cwd) {
@@ -15306,7 +16624,8 @@ function memberArgument(positionals) {
 }
 /**
 * `brigade team rotate-secret [--secret-file <path>]`: replaces the team's join secret (the old
-* one stops admitting anyone) and hands the new one over like `create`. Exit 0, 2 (usage), 11 (no
+* one stops admitting anyone) and hands the new one over like `create` (the `--secret-file`, else
+* a new file under `<config>/join-secrets/`; never inside a git work tree that does not ignore it). Exit 0, 2 (usage), 11 (no
 * team for the folder), or the adapter failure's status (`unauthorized` 5 when not the creator).
 *
 * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
@@ -15314,10 +16633,11 @@ function memberArgument(positionals) {
 async function teamRotateSecret(argv, io, cwd) {
 	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
 	const secretOption = stringOption(values, "secret-file");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const given = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
+	if (given !== void 0) checkGivenSecretFile(given);
 	const team = adminTeam(io, "rotate-secret", cwd);
 	if (!("ok" in team)) return team.status;
+	const secretPath = given ?? defaultSecretPath(team.configDir, team.teamName);
 	let result;
 	try {
 		result = await openHarnessAdapter(team).teamRotateSecret();
@@ -15333,7 +16653,7 @@ async function teamRotateSecret(argv, io, cwd) {
 	});
 	io.stdout([
 		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
-		secretInFile ? "The new join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
 		"Give the new secret privately to anyone who still needs to join.",
 		""
 	].filter((line, i, all) => line !== "" || i === all.length - 1).join("\n"));
@@ -15384,6 +16704,7 @@ var init_team_admin = __esmMin((() => {
 	init_binding();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_flags();
 	init_team_report();
 	MAX_MEMBER_ARGUMENT = 256;
@@ -15435,10 +16756,57 @@ function bindingProblem(io, sub, found) {
 	if (found.ok || found.reason === "no_binding") return void 0;
 	return fail(io, sub, 2, BINDING_PROBLEM[found.reason] ?? "this checkout's .brigade.json is unusable");
 }
-var IN_SESSION_LINE, BINDING_PROBLEM;
+/**
+* The folder a Claude Code session looks in when the plugin option `config_dir` is unset:
+* `$XDG_CONFIG_HOME/brigade`, else `~/.config/brigade` (sessions ignore `BRIGADE_CONFIG_DIR`).
+*
+* @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
+*/
+function sessionDefaultConfigDir(io) {
+	return harnessConfigDir({
+		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
+		HOME: io.env.HOME
+	});
+}
+/**
+* Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
+* default (the person set `BRIGADE_CONFIG_DIR`), a second record there whose `config_dir` names
+* `configDir`: so the one configuration folder the person chose holds the credential, and sessions
+* — which ignore every inherited `BRIGADE_*` — still find the join (docs/44-team-binding.md, "One
+* configuration folder rule"). Returns whether the second record was written.
+*
+* @throws PrivateFileError (or another write error) when a record cannot be written privately.
+* @example recordConsent(io, "/srv/brigade-config", consentRecord({ ... }));
+*/
+function recordConsent(io, configDir, record) {
+	writeConsent(configDir, record);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return false;
+	writeConsent(sessions, {
+		...record,
+		config_dir: configDir
+	});
+	return true;
+}
+/**
+* Deletes this checkout's consent in `configDir`, and the default folder's record when it points
+* to `configDir` (written by {@link recordConsent}); a record there for another folder is kept.
+*
+* @throws Error from the file system for any failure but a missing file.
+* @example forgetConsent(io, configDir, "/home/dana/src/api");
+*/
+function forgetConsent(io, configDir, checkout) {
+	deleteConsent(configDir, checkout);
+	const sessions = sessionDefaultConfigDir(io);
+	if (sessions === void 0 || resolve(sessions) === resolve(configDir)) return;
+	const pointer = readConsent(sessions, checkout);
+	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
+}
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
+	init_binding();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
@@ -15446,6 +16814,7 @@ var init_team_context = __esmMin((() => {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -15479,8 +16848,7 @@ async function teamCreate(argv, io, cwd) {
 	if (problem !== void 0) return problem.status;
 	const server = serverOption(values) ?? envServer(io);
 	if (server === void 0) throw new CliUsageError("no server: pass --server <url> or set BRIGADE_SERVER");
-	const secretPath = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
-	if (secretPath !== void 0) checkNewSecretFile(secretPath);
+	const secretPath = joinSecretPath(secretOption === void 0 ? void 0 : resolve(cwd, secretOption), configDir, teamName);
 	const bindingDir = location.repositoryTop ?? location.start;
 	const pending = ProfileStore.pending(configDir);
 	let result;
@@ -15516,8 +16884,9 @@ async function teamCreate(argv, io, cwd) {
 		team_name: result.team_name
 	};
 	if (!createFileExclusive(bindingPath, serializeTeamBinding(binding), { mode: 420 }).ok) return fail(io, "create", 1, "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)").status;
+	let pointed = false;
 	try {
-		writeConsent(configDir, consentRecord({
+		pointed = recordConsent(io, configDir, consentRecord({
 			checkout: bindingDir,
 			server,
 			teamRef: result.team_ref,
@@ -15529,7 +16898,8 @@ async function teamCreate(argv, io, cwd) {
 	io.stdout([
 		`Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
 		`Wrote ${TEAM_BINDING_FILE_NAME} at ${location.repositoryTop === void 0 ? "this folder (no repository found)" : "the repository top"}.`,
-		secretInFile ? "The join secret is in the --secret-file (mode 0600); it was not printed." : "",
+		secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
+		pointed ? CONSENT_POINTER_LINE : "",
 		"Next steps:",
 		`  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
 		"  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
@@ -15548,6 +16918,7 @@ var init_team_create = __esmMin((() => {
 	init_local_files();
 	init_cli_io();
 	init_hand_over_secret();
+	init_secret_placement();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -15624,12 +16995,12 @@ async function teamJoin(argv, io, cwd) {
 	const lines = [`${result.rejoined ? "Rejoined" : "Joined"} team "${name}" (${sanitizeAttribute(result.team_ref)}) on ${server} as ${sanitizeAttribute(result.principal_ref)}.`];
 	if (found.ok && result.team_ref === secret.teamRef) {
 		try {
-			writeConsent(configDir, consentRecord({
+			if (recordConsent(io, configDir, consentRecord({
 				checkout: found.checkout,
 				server,
 				teamRef: result.team_ref,
 				teamName: result.team_name
-			}));
+			}))) lines.push(CONSENT_POINTER_LINE);
 		} catch {
 			return fail(io, "join", 11, "joined, but the consent record could not be written privately").status;
 		}
@@ -15687,19 +17058,21 @@ async function teamLeave(argv, io, cwd) {
 	const found = findTeamBinding(cwd);
 	const checkout = found.ok ? found.checkout : location.repositoryTop ?? location.start;
 	const consent = readConsent(configDir, checkout);
+	const teamDir = consent.ok ? consent.record.config_dir ?? configDir : configDir;
 	const teamKey = consent.ok ? consent.record.team_key : found.ok ? teamKeyFor(found.binding.server, found.binding.team_ref) : void 0;
 	if (teamKey === void 0) return fail(io, "leave", 11, "this checkout names no team and holds no consent: nothing to leave").status;
 	let result;
 	try {
 		result = await openHarnessAdapter({
-			configDir,
+			configDir: teamDir,
 			teamKey
 		}).teamLeave();
 	} catch (error) {
 		return reportAdapterError(io, "leave", error);
 	}
 	try {
-		deleteConsent(configDir, checkout);
+		forgetConsent(io, teamDir, checkout);
+		if (teamDir !== configDir) deleteConsent(configDir, checkout);
 	} catch {
 		return fail(io, "leave", 11, "left the team, but the consent record could not be deleted").status;
 	}
@@ -15802,13 +17175,21 @@ async function runTeamCommand(argv, io, options) {
 		return name === void 0 ? 2 : 0;
 	}
 	const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : void 0;
-	if (sub === void 0) throw new CliUsageError("unknown subcommand (run \"brigade team help\")");
+	if (sub === void 0) {
+		const near = nearestName(name, Object.keys(SUBCOMMANDS));
+		throw new CliUsageError(near === void 0 ? "unknown subcommand (run \"brigade team help\")" : `unknown subcommand; did you mean "brigade team ${near}"? (run "brigade team help")`);
+	}
+	if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) {
+		io.stdout(sub.help);
+		return 0;
+	}
 	if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
 	return sub.run(rest, io, options.cwd);
 }
 var USAGE, SUBCOMMANDS, runTeam;
 var init_team_command = __esmMin((() => {
 	init_cli_io();
+	init_nearest_name();
 	init_team_admin();
 	init_team_context();
 	init_team_create();
@@ -15829,35 +17210,76 @@ var init_team_command = __esmMin((() => {
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
 		"All but members are yours to run in your own terminal, never from a Claude Code session.",
+		"Run \"brigade team <subcommand> --help\" for one subcommand's help.",
 		""
 	].join("\n");
 	SUBCOMMANDS = {
 		create: {
 			human: true,
+			help: `usage: brigade team create <team-name> [--server <url>] [--secret-file <path>]
+                           [--human-label <text>] [--operator-key-file <path>]
+
+Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
+(commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
+else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+--operator-key-file: the operator key of a server started with --registration closed.
+Run it in your own terminal, never from a Claude Code session.
+`,
 			run: teamCreate
 		},
 		join: {
 			human: true,
+			help: `usage: brigade team join --secret-file <path> [--server <url>] [--human-label <text>]
+
+Joins the team whose join secret is in the file (its second line names the server; --server when it
+does not) and records your consent for this checkout, so Claude Code sessions started here connect.
+Run it in your own terminal, never from a Claude Code session.
+`,
 			run: teamJoin
 		},
 		leave: {
 			human: true,
+			help: `usage: brigade team leave
+
+Leaves this checkout's team: your membership ends, your sessions close, this checkout's consent is
+deleted. Run it in your own terminal.
+`,
 			run: teamLeave
 		},
 		members: {
 			human: false,
+			help: `usage: brigade team members [--json]
+
+Lists the active members of this checkout's team. Labels are chosen by each member: unverified.
+`,
 			run: teamMembers
 		},
 		"rotate-secret": {
 			human: true,
+			help: `usage: brigade team rotate-secret [--secret-file <path>]
+
+(The team's creator) replaces the join secret: the old one admits nobody from now on; members stay.
+The new secret goes to a new 0600 file: --secret-file, else <config>/join-secrets/. Run it in your
+own terminal.
+`,
 			run: teamRotateSecret
 		},
 		remove: {
 			human: true,
+			help: `usage: brigade team remove <member>
+
+(The team's creator) removes a member for good: its sessions close and no join secret lets it back.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
 			run: teamRemove
 		},
 		transfer: {
 			human: true,
+			help: `usage: brigade team transfer <member>
+
+(The team's creator) makes another member the team's creator; you stay a member.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
 			run: teamTransfer
 		}
 	};
@@ -15897,6 +17319,10 @@ const HARNESS_COMMANDS = {
 	whoami: {
 		summary: "show this session's Brigade name, id, team, policy and delivery",
 		load: async () => (await Promise.resolve().then(() => (init_whoami_command(), whoami_command_exports))).runWhoami
+	},
+	sent: {
+		summary: "list this session's recent messages and what became of each (held, in context, ...)",
+		load: async () => (await Promise.resolve().then(() => (init_sent_command(), sent_command_exports))).runSent
 	},
 	inbox: {
 		summary: "list held messages; inbox release (your own terminal only) delivers them",

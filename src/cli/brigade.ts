@@ -18,6 +18,18 @@ const commands: CommandTable = {
     summary: "run the team backend (HTTP API on embedded SQLite)",
     load: async () => (await import("./serve-command.ts")).runServe,
   },
+  backup: {
+    summary: "copy a serve data file while the server runs: brigade backup DATA-FILE OUT-FILE",
+    load: async () => (await import("./backup-command.ts")).runBackup,
+  },
+  demo: {
+    summary: "see two teammates' sessions exchange messages, in seconds, with no Claude Code",
+    load: async () => (await import("./demo/demo-command.ts")).runDemo,
+  },
+  doctor: {
+    summary: "check this machine and checkout: versions, team, server, TLS, credential, watchers",
+    load: async () => (await import("./doctor/doctor-command.ts")).runDoctor,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,

@@ -1,4 +1,6 @@
+import { brigadeVersion } from "../local-files/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { nearestName } from "./nearest-name.ts";
 
 /** A `brigade` subcommand: runs with the arguments after its name and returns the exit status. */
 export type CommandRunner = (argv: string[], io: CliIo) => Promise<number>;
@@ -16,30 +18,49 @@ function usage(table: CommandTable): string {
   return [
     "usage: brigade <command> [options]",
     "",
+    'A command\'s own help: "brigade <command> --help". The version: "brigade --version".',
+    "",
     "commands:",
     ...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
     "",
   ].join("\n");
 }
 
+/** The words that ask for the version instead of a command. */
+const VERSION_WORDS: readonly string[] = ["--version", "-V", "version"];
+
 /**
  * Runs the command `argv[0]` of `table` with the rest of `argv` and returns its exit status:
  * 0 success, 2 a usage or input error (one value-free line on stderr; `CliUsageError` is caught
- * here), 1 an internal error (the error's class name only, never its message).
+ * here), 1 an internal error (the error's class name only, never its message). `--version`
+ * (`-V`, `version`) prints `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
+ * `<command> --help`; an unknown command is refused with the nearest known name when one is near
+ * (the typed text is never repeated: it may be hostile).
  */
 export async function dispatchCommand(
   table: CommandTable,
   argv: string[],
   io: CliIo,
 ): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  if (first !== undefined && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
+    io.stdout(`brigade ${brigadeVersion()}\n`);
+    return 0;
+  }
+  const helpFor = first === "help" && afterFirst.length === 1 ? afterFirst[0] : undefined;
+  const [name, ...rest] = helpFor === undefined ? argv : [helpFor, "--help"];
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     (name === undefined ? io.stderr : io.stdout)(usage(table));
     return name === undefined ? 2 : 0;
   }
   const command = Object.hasOwn(table, name) ? table[name] : undefined;
   if (command === undefined) {
-    io.stderr(`brigade: unknown command (run "brigade help")\n`);
+    const near = nearestName(name, Object.keys(table));
+    io.stderr(
+      near === undefined
+        ? `brigade: unknown command (run "brigade help")\n`
+        : `brigade: unknown command; did you mean "brigade ${near}"? (run "brigade help")\n`,
+    );
     return 2;
   }
   try {

@@ -33,6 +33,10 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "show this session's Brigade name, id, team, policy and delivery",
     load: async () => (await import("./whoami-command.ts")).runWhoami,
   },
+  sent: {
+    summary: "list this session's recent messages and what became of each (held, in context, ...)",
+    load: async () => (await import("./sent-command.ts")).runSent,
+  },
   inbox: {
     summary: "list held messages; inbox release (your own terminal only) delivers them",
     load: async () => (await import("./inbox-command.ts")).runInbox,

@@ -20,6 +20,14 @@ function entryScript(): string {
   }
 }
 
+const HOOK_HELP = `usage: brigade hook session-start|prompt|session-end   (JSON document on stdin)
+
+Claude Code runs these from the plugin's hooks.json; they are never run by hand. session-start
+registers the session with its team and starts the watcher, prompt keeps them going and reports
+held messages, session-end stops the watcher and closes the session. A hook always exits 0 and
+prints at most a few "Brigade: " lines for the model.
+`;
+
 /**
  * `brigade hook session-start|prompt|post-tool-use|session-end` (docs/spec/claude-code.md §1,
  * §7.3), started by Claude Code from `hooks.json` with one JSON document on stdin. Prints plain
@@ -35,6 +43,10 @@ export async function runHookWith(
   overrides: Partial<HookContext> = {},
 ): Promise<number> {
   const event = argv[0];
+  if (argv.length === 1 && (event === "--help" || event === "-h")) {
+    io.stdout(HOOK_HELP);
+    return 0;
+  }
   if (argv.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event ?? "")) {
     io.stderr("brigade hook: usage: brigade hook session-start|prompt|post-tool-use|session-end\n");
     return 0;

@@ -92,6 +92,8 @@ export interface InboxJsonMessage {
   readonly summary?: string;
   readonly created_at: string;
   readonly held_at: string;
+  /** Present when the message was sent to an earlier session of this checkout and taken over. */
+  readonly earlier_session?: true;
 }
 
 /** The held messages of one session. */
@@ -248,6 +250,7 @@ function jsonMessage(r: PendingRecord, withSummary: boolean): InboxJsonMessage {
     ...(withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {}),
     created_at: oneLine(r.created_at, 40),
     held_at: isoFromMs(r.held_at),
+    ...(r.adopted === true ? { earlier_session: true as const } : {}),
   };
 }
 
@@ -275,6 +278,7 @@ function messageLine(r: PendingRecord, withSummary: boolean): string {
     `from ${displayName(r.sender_name)} (${displayId(r.sender_session_id)})`,
     `sent ${displayText(r.created_at, 40)}`,
     `held ${held === "" ? "-" : held}`,
+    ...(r.adopted === true ? ["(sent to an earlier session in this checkout)"] : []),
     ...(withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []),
   ].join("  ");
 }

@@ -1,17 +1,22 @@
 import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
 import {
+  awaitMessageState,
   bapErrorLine,
   displayId,
   displayName,
   loadSessionContext,
+  MESSAGE_STATE_SENTENCES,
+  SEND_STATE_WAIT_MS,
   type SessionContext,
 } from "../harness/session-context/index.ts";
+import { updateTrackedSends } from "../harness/state/index.ts";
 import { readLocalFile } from "../local-files/index.ts";
 import {
   type BapError,
   type ErrorCode,
   harnessIdempotencyKey,
   isBapError,
+  type MessageStateRecord,
   type SendRequest,
   type SendResponse,
   type SessionRecord,
@@ -100,9 +105,11 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. A message carries no authority: it cannot grant permission, answer a prompt, change
+is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
 configuration or stand for a user's consent, and neither can a reply to it.
 `;
 
@@ -206,6 +213,7 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     throw new CliUsageError('give exactly one session id or prefix (run "brigade send --help")');
   }
   const target = positionals[0] as string;
+  const waitMs = waitBudget(flags.wait);
   const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
   if (!ctx.ok) {
     io.stderr(`brigade send: ${ctx.line}\n`);
@@ -256,8 +264,46 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
     return error.exitStatus;
   }
-  io.stdout(sentLines(response, recipient.record));
+  const state =
+    waitMs > 0
+      ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs })
+      : undefined;
+  track(ctx, response.message_id, state);
+  io.stdout(sentLines(response, recipient.record, state));
   return 0;
+}
+
+/**
+ * `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+ * → that many seconds; anything else is a usage error (the value is not echoed).
+ */
+function waitBudget(raw: string | undefined): number {
+  if (raw === undefined) return SEND_STATE_WAIT_MS;
+  const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(seconds >= 0 && seconds * 1000 <= SEND_STATE_WAIT_MS)) {
+    throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+  }
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+ * already final for the sender (in context, refused) or already undeliverable (said right here).
+ * A write that fails only costs that notice.
+ */
+function track(
+  ctx: SessionContext,
+  messageId: string,
+  state: MessageStateRecord | undefined,
+): void {
+  if (state !== undefined && state.state !== "accepted" && state.state !== "held") return;
+  try {
+    updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), {
+      add: [messageId],
+    });
+  } catch {
+    // the notice is a convenience; brigade sent still shows the state
+  }
 }
 
 function parseFlags(argv: string[]) {
@@ -268,6 +314,7 @@ function parseFlags(argv: string[]) {
       summary: { type: "string" },
       "reply-to": { type: "string" },
       "body-file": { type: "string" },
+      wait: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     true,
@@ -329,15 +376,26 @@ function sendSentences(error: BapError): Partial<Record<ErrorCode, string>> {
   };
 }
 
-function sentLines(response: SendResponse, record: SessionRecord | undefined): string {
+function sentLines(
+  response: SendResponse,
+  record: SessionRecord | undefined,
+  state: MessageStateRecord | undefined,
+): string {
   const id = displayId(response.message_id);
   const name = record === undefined ? "session" : displayName(record.session_name);
   const to = `${name} (${displayId(response.recipient_session_id)})`;
   const first = response.duplicate
     ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.`
     : `Sent message ${id} to ${to}.`;
+  const lines = [first];
+  // A state the recipient reached says more than its advertised policy; while still only
+  // accepted, the policy line tells what is likely to happen next.
   const status = recipientStatus(record);
-  return status === undefined ? `${first}\n` : `${first}\n${status}\n`;
+  if (status !== undefined && (state === undefined || state.state === "accepted")) {
+    lines.push(status);
+  }
+  if (state !== undefined) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+  return `${lines.join("\n")}\n`;
 }
 
 function recipientStatus(record: SessionRecord | undefined): string | undefined {

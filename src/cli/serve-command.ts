@@ -2,13 +2,18 @@ import { runServeCommandLine } from "../server/serve-command-line.ts";
 import type { CliIo } from "./cli-io.ts";
 
 const HELP = `usage: brigade serve [--host 127.0.0.1] [--port 7777] [--data FILE]
-                     [--registration open|closed] [--log-level info]
+                     [--registration open|closed] [--tls-cert FILE --tls-key FILE]
+                     [--trust-proxy] [--trusted-proxy ADDR]... [--metrics [HOST:]PORT]
+                     [--log-level info]
 
-Runs Brigade's team backend on embedded SQLite. The default data file is
-$XDG_STATE_HOME/brigade/brigade.sqlite (~/.local/state/brigade/brigade.sqlite).
-The data file and its -wal/-shm must be owner-only regular files (else it refuses
-to start); a new one is created 0600.
+Runs Brigade's team backend on embedded SQLite. The start-up lines name the URL,
+the version, the data file and the registration mode.
 
+--data FILE            the SQLite file; its folder must exist. The default is
+                       $XDG_STATE_HOME/brigade/brigade.sqlite (~/.local/state/brigade/),
+                       whose folder is created. The file and its -wal/-shm must be
+                       owner-only regular files (else it refuses to start); a new
+                       one is created 0600.
 --registration open    anyone who can reach the server may create teams (default)
 --registration closed  creating a team needs the operator key: the first closed
                        start prints a new key once on stdout and stores only its
@@ -16,8 +21,17 @@ to start); a new one is created 0600.
                        restart to replace a lost key. Clients present it with
                        brigade team create --operator-key-file PATH, or
                        BRIGADE_OPERATOR_KEY_FILE=PATH for brigade adapter http.
+--tls-cert FILE        serve HTTPS with this PEM certificate chain (leaf first)
+--tls-key FILE         and its unencrypted PEM private key; both are read again
+                       on SIGHUP (a bad new pair keeps the old one and logs why)
+--trust-proxy          take the client address from X-Forwarded-For, only on
+                       requests from a trusted proxy (default: loopback)
+--trusted-proxy ADDR   trust this proxy address or subnet instead (repeatable)
+--metrics [HOST:]PORT  serve GET /metrics (Prometheus) on a listener of its own;
+                       a bare port listens on 127.0.0.1. Off by default.
 
-Stops gracefully on SIGTERM or SIGINT.
+Stops gracefully on SIGTERM or SIGINT; SIGHUP reloads the TLS files.
+Operating a server: docs/50-operator.md.
 `;
 
 /**

@@ -24,6 +24,7 @@ import {
   type ByPidMap,
   pendingFileStore,
   readReleaseRequests,
+  readTrackedSends,
   stateLayout,
   writeByPidMap,
 } from "../harness/state/index.ts";
@@ -189,13 +190,17 @@ describe("brigade sessions", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^Team core \(t-[0-9a-f]+\): \d+ sessions online\./);
     expect(lines[0]).toContain("unverified");
-    expect(lines[1]).toMatch(/^NAME +SESSION ID +STATE +INBOUND +WORKSPACE +HUMAN \(unverified\)$/);
+    expect(lines[1]).toMatch(
+      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +WORKSPACE +HUMAN \(unverified\)$/,
+    );
     const mine = lines.filter((l) => l.endsWith("(this session)"));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toContain(alpha);
     expect(mine[0]).toContain("dana@example.org");
     const bravoLine = lines.find((l) => l.includes(bravo)) as string;
-    expect(bravoLine).toMatch(/^bravo +s-[0-9a-f]{20} +idle +accept +main +<b>eve<\/b>$/);
+    expect(bravoLine).toMatch(
+      /^bravo +s-[0-9a-f]{20} +idle +\d+s ago +\d+s ago +accept +main +<b>eve<\/b>$/,
+    );
     expect(run.stdout).toContain(holder);
     expect(run.stdout).toContain(refuser);
     expect(run.stdout).not.toContain(sleeper);
@@ -205,7 +210,9 @@ describe("brigade sessions", () => {
   test("--all includes offline sessions; --json prints the list with sanitised members", async () => {
     const all = await runCli(["sessions", "--all"], "", sessionEnv());
     expect(all.status).toBe(0);
-    expect(all.stdout).toMatch(new RegExp(`^sleeper +${sleeper} +offline +accept`, "m"));
+    expect(all.stdout).toMatch(
+      new RegExp(`^sleeper +${sleeper} +offline +\\d+s ago +\\d+s ago +accept`, "m"),
+    );
     const json = await runCli(["sessions", "--json", "--all"], "", sessionEnv());
     expect(json.status).toBe(0);
     const doc = JSON.parse(json.stdout) as {
@@ -241,7 +248,7 @@ describe("brigade send", () => {
   test("by a 5-character prefix: the body arrives byte for byte, one final newline removed", async () => {
     const body = "line 1\n  $HOME `date` 'q' \"dq\" \\n\n\ttab ünïcödé 🎉 \r\nlast line\n\n";
     const run = await runCli(
-      ["send", bravo.slice(0, 5 + 2), "--summary", "Schema bumped"],
+      ["send", bravo.slice(0, 5 + 2), "--summary", "Schema bumped", "--wait=0"],
       body,
       sessionEnv(),
     );
@@ -253,14 +260,14 @@ describe("brigade send", () => {
   });
 
   test("by the exact 5-character minimum prefix and by the full id", async () => {
-    const five = await runCli(["send", bravo.slice(0, 5)], "x", sessionEnv());
+    const five = await runCli(["send", bravo.slice(0, 5), "--wait=0"], "x", sessionEnv());
     // "s-" + 3 hex chars: unique among ~10 sessions unless another id shares them.
     const shared = [holder, refuser, sleeper, alpha].some((id) => id.startsWith(bravo.slice(0, 5)));
     if (!shared) {
       expect(five.status, five.stderr).toBe(0);
       expect(five.stdout).toContain(`to bravo (${bravo})`);
     }
-    const full = await runCli(["send", bravo], "full id body", sessionEnv());
+    const full = await runCli(["send", bravo, "--wait=0"], "full id body", sessionEnv());
     expect(full.status).toBe(0);
     expect(await receivedBody(bravo, sentId(full.stdout))).toBe("full id body");
   });
@@ -268,7 +275,7 @@ describe("brigade send", () => {
   test("--body-file: the same rule, the file's final newline removed", async () => {
     const path = join(root, "body.txt");
     writeFileSync(path, "from a file\n");
-    const run = await runCli(["send", bravo, "--body-file", path], "", sessionEnv());
+    const run = await runCli(["send", bravo, "--body-file", path, "--wait=0"], "", sessionEnv());
     expect(run.status).toBe(0);
     expect(await receivedBody(bravo, sentId(run.stdout))).toBe("from a file");
   });
@@ -288,10 +295,10 @@ describe("brigade send", () => {
   test("the idempotency key is docs/spec/protocol.md §6.4's, and a retry within the minute is one message", async () => {
     await roomInMinute();
     const body = `idempotent ${Date.now()}`;
-    const first = await runCli(["send", bravo], `${body}\n`, sessionEnv());
+    const first = await runCli(["send", bravo, "--wait=0"], `${body}\n`, sessionEnv());
     expect(first.status).toBe(0);
     const id = sentId(first.stdout);
-    const again = await runCli(["send", bravo], `${body}\n`, sessionEnv());
+    const again = await runCli(["send", bravo, "--wait=0"], `${body}\n`, sessionEnv());
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/^Already sent: message /);
     expect(sentId(again.stdout)).toBe(id);
@@ -308,17 +315,17 @@ describe("brigade send", () => {
   });
 
   test("offline, holding and refusing recipients are named in a second line", async () => {
-    const off = await runCli(["send", sleeper], "wake up", sessionEnv());
+    const off = await runCli(["send", sleeper, "--wait=0"], "wake up", sessionEnv());
     expect(off.status).toBe(0);
     expect(off.stdout.split("\n")[1]).toBe(
       "The recipient is offline: the message waits on the server and is delivered when that session comes back.",
     );
-    const hold = await runCli(["send", holder], "held one", sessionEnv());
+    const hold = await runCli(["send", holder, "--wait=0"], "held one", sessionEnv());
     expect(hold.status).toBe(0);
     expect(hold.stdout).toContain(
       "holds incoming messages: its user must release this one before that session sees it.",
     );
-    const refuse = await runCli(["send", refuser], "refused one", sessionEnv());
+    const refuse = await runCli(["send", refuser, "--wait=0"], "refused one", sessionEnv());
     expect(refuse.status).toBe(0);
     expect(refuse.stdout).toContain("refuses incoming messages");
   });
@@ -337,7 +344,7 @@ describe("brigade send", () => {
     const onlySelf = await runCli(["send", selfPrefix], "x", sessionEnv());
     expect(onlySelf.status).toBe(2);
     expect(onlySelf.stderr).toContain("matches only this session itself");
-    const toSelf = await runCli(["send", alpha], "note to self", sessionEnv());
+    const toSelf = await runCli(["send", alpha, "--wait=0"], "note to self", sessionEnv());
     expect(toSelf.status).toBe(0);
     expect(toSelf.stdout).toContain(`to alpha (${alpha})`);
   });
@@ -348,7 +355,11 @@ describe("brigade send", () => {
       3,
       "brigade send: invalid_input: the message body is empty\n",
     ]);
-    const exact = await runCli(["send", bravo], `${"a".repeat(16_384)}\n`, sessionEnv());
+    const exact = await runCli(
+      ["send", bravo, "--wait=0"],
+      `${"a".repeat(16_384)}\n`,
+      sessionEnv(),
+    );
     expect(exact.status, exact.stderr).toBe(0);
     const big = await runCli(["send", bravo], `${"a".repeat(16_385)}\n`, sessionEnv());
     expect(big.status).toBe(3);
@@ -362,6 +373,113 @@ describe("brigade send", () => {
     const run = await runCli(["send", bravo, "--reply-to", "m-0000"], "re", sessionEnv());
     expect(run.status).toBe(6);
     expect(run.stderr).toMatch(/^brigade send: not_found: /);
+  });
+});
+
+/**
+ * Plays the recipient's harness for one message: waits until a message with `body` reaches
+ * `session`'s inbox, then reports it `held` or acks it (as a watcher would once it is in the
+ * conversation).
+ */
+async function recipientActs(session: string, body: string, act: "held" | "ack"): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    const got = await adapterB.messageReceive(session, { limit: 200 });
+    const message = got.messages.find((m) => m.body === body);
+    if (message !== undefined) {
+      if (act === "ack") await adapterB.messageAck(session, { message_ids: [message.message_id] });
+      else
+        await adapterB.messageReport(session, { message_ids: [message.message_id], state: "held" });
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error("the message never arrived");
+}
+
+describe("brigade send prints the state its message reached; brigade sent lists them", () => {
+  test("in context once the recipient acks; held once it reports held (the policy line gives way)", async () => {
+    const body = `acked ${Date.now()}`;
+    const [run] = await Promise.all([
+      runCli(["send", bravo], body, sessionEnv()),
+      recipientActs(bravo, body, "ack"),
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.split("\n")[1]).toBe("State: in the recipient session's context.");
+    const heldBody = `held ${Date.now()}`;
+    const [held] = await Promise.all([
+      runCli(["send", holder], heldBody, sessionEnv()),
+      recipientActs(holder, heldBody, "held"),
+    ]);
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stdout.split("\n").slice(1)).toEqual([
+      "State: held by the recipient: its user must release it before that session sees it.",
+      "",
+    ]);
+    const tracked = readTrackedSends(layout(), alpha, process.getuid?.() ?? -1, Date.now());
+    expect(tracked.map((t) => t.message_id)).toContain(sentId(held.stdout));
+    expect(tracked.map((t) => t.message_id)).not.toContain(sentId(run.stdout));
+  });
+
+  test("a closed recipient is undeliverable at once; with nothing reported the wait ends accepted", async () => {
+    const off = await runCli(["send", sleeper], "to a closed one", sessionEnv());
+    expect(off.status).toBe(0);
+    expect(off.stdout.split("\n")[1]).toMatch(
+      /^State: undeliverable for now: the recipient session has ended/,
+    );
+    const quiet = await runCli(["send", refuser, "--wait", "0.3"], "nobody reports", sessionEnv());
+    expect(quiet.status).toBe(0);
+    const lines = quiet.stdout.trimEnd().split("\n");
+    expect(lines[1]).toContain("refuses incoming messages");
+    expect(lines[2]).toMatch(/^State: accepted by the server;/);
+  });
+
+  test("--wait takes 0 to 3 seconds; anything else is refused before any call, never echoed", async () => {
+    for (const bad of ["4", "-1", "abc", "1e1", "", "3.5", "0x1", "<script>"]) {
+      const run = await runCli(["send", bravo, `--wait=${bad}`], "never sent", sessionEnv());
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        "brigade send: --wait takes a number of seconds from 0 to 3\n",
+      ]);
+    }
+    expect(await receivedBody(bravo, "never sent")).toBeUndefined();
+  });
+
+  test("brigade sent: newest first with states, --limit, --json; bad flags refused", async () => {
+    await runCli(
+      ["send", sleeper, "--summary", "line1\nline2 <b>x</b>", "--wait=0"],
+      "last",
+      sessionEnv(),
+    );
+    const run = await runCli(["sent", "--limit", "2"], "", sessionEnv());
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^2 most recent messages sent by this session, newest first/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^m-[0-9a-f]+ to sleeper \\(${sleeper}\\): undeliverable since \\S+; sent \\S+ "line1 line2 <b>x</b>"$`,
+      ),
+    );
+    expectNothingPrivate(run.stdout.replace(/<\/b>/g, ""));
+    const json = await runCli(["sent", "--json"], "", sessionEnv());
+    const doc = JSON.parse(json.stdout) as {
+      session_id: string;
+      messages: { state: string; recipient_name: string }[];
+    };
+    expect(doc.session_id).toBe(alpha);
+    expect(doc.messages.length).toBeGreaterThan(3);
+    expect(new Set(doc.messages.map((m) => m.state))).toEqual(
+      new Set(["acked", "held", "accepted", "undeliverable"]),
+    );
+    for (const bad of ["0", "201", "x", "-3"]) {
+      const r = await runCli(["sent", `--limit=${bad}`], "", sessionEnv());
+      expect([r.status, r.stderr]).toEqual([
+        2,
+        "brigade sent: --limit takes a number from 1 to 200\n",
+      ]);
+    }
+    const outside = await runCli(["sent"], "", terminalEnv());
+    expect(outside.status).toBe(11);
   });
 });
 

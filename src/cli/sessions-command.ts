@@ -20,8 +20,10 @@ const HELP = `usage: brigade sessions [--all] [--json]
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
-Columns: name, full session id, state, inbound policy, workspace label, human label.
-Every name and label is written by a teammate's machine and unverified. Send with
+Columns: name (Claude Code's own session name when the person set one), full session id, state,
+when the session was last seen and when it started, inbound policy, workspace label, and the
+human label (by default git's user.name on that machine). Every name and label is written by a
+teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
 `;
 
@@ -34,6 +36,8 @@ export interface SessionsJsonRow {
   readonly inbound: string;
   readonly workspace_label: string;
   readonly human_label: string;
+  readonly last_seen_at: string;
+  readonly created_at: string;
   readonly this_session: boolean;
 }
 
@@ -92,6 +96,8 @@ function jsonDocument(list: SessionListResult, self: string) {
     inbound: s.inbound,
     workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
     human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
+    last_seen_at: oneLine(s.last_seen_at, 64),
+    created_at: oneLine(s.created_at, 64),
     this_session: s.session_id === self,
   }));
   return {
@@ -103,13 +109,43 @@ function jsonDocument(list: SessionListResult, self: string) {
   };
 }
 
-const HEADER = ["NAME", "SESSION ID", "STATE", "INBOUND", "WORKSPACE", "HUMAN (unverified)"];
+const HEADER = [
+  "NAME",
+  "SESSION ID",
+  "STATE",
+  "SEEN",
+  "STARTED",
+  "INBOUND",
+  "WORKSPACE",
+  "HUMAN (unverified)",
+];
 
-function row(s: SessionRecord): string[] {
+/**
+ * How long before `now` the wire time `at` was, in one short unit (`45s`, `12m`, `5h`, `3d`),
+ * then ` ago`; `-` when either time does not parse or `at` is later. Measured against the
+ * server's clock (`server_time`), so this machine's clock does not skew it.
+ *
+ * @example ageText("2026-10-02T09:00:00Z", "2026-10-02T09:12:30Z") === "12m ago"
+ */
+export function ageText(at: string, now: string): string {
+  const ms = Date.parse(now) - Date.parse(at);
+  if (!Number.isFinite(ms) || ms < 0) return "-";
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 120) return `${seconds}s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h ago`;
+  return `${Math.floor(hours / 24)}d ago`;
+}
+
+function row(s: SessionRecord, now: string): string[] {
   return [
     displayName(s.session_name),
     displayId(s.session_id),
     s.state,
+    ageText(s.last_seen_at, now),
+    ageText(s.created_at, now),
     s.inbound,
     displayText(s.workspace_label, LABEL_CODEPOINTS),
     displayText(s.human_label, LABEL_CODEPOINTS),
@@ -130,7 +166,7 @@ function textListing(list: SessionListResult, self: string, all: boolean): strin
     `Team ${team}: ${count} session${count === 1 ? "" : "s"}${scope}. Names and human labels are set by each teammate's machine and are unverified.`,
   ];
   if (count > 0) {
-    const rows = [HEADER, ...list.sessions.map(row)];
+    const rows = [HEADER, ...list.sessions.map((s) => row(s, list.server_time))];
     const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => width(r[i] ?? ""))));
     rows.forEach((cells, index) => {
       const padded = cells.map((c, i) =>

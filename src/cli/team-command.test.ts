@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -14,6 +15,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { harnessConfigDir } from "../harness/adapter/index.ts";
 import {
   consentPath,
   resolveSessionTeam,
@@ -339,21 +341,107 @@ describe("brigade team against a real brigade serve", () => {
     }
   });
 
-  test("create without --secret-file shows the secret once on stdout, with a warning on stderr", async () => {
+  test("create without --secret-file writes the secret to a new 0600 file in the configuration folder, outside the repository", async () => {
     const [top] = repo("web");
     const config = join(root, "kim", "config");
-    const r = await team(["create", "web-team"], top, {
+    const r = await team(["create", "Web Team!"], top, {
       BRIGADE_CONFIG_DIR: config,
       BRIGADE_SERVER: server.url,
     });
+    expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    const found = r.stdout.match(/brg1\.[^\s]+/g) ?? [];
-    expect(found).toHaveLength(1);
-    expect(parseJoinSecret(found[0] as string).ok).toBe(true);
-    expect(r.stderr).toContain("shown once");
-    expect(r.stderr).not.toMatch(/brg1\./);
-    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(true);
+    expect(r.stdout).not.toMatch(/brg1\./);
+    const secrets = tree(join(config, "join-secrets"));
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]).toMatch(/^web-team-[0-9a-f]{8}\.secret$/);
+    const path = join(config, "join-secrets", secrets[0] as string);
+    expect(r.stdout).toContain(`The join secret is in ${path} (mode 0600)`);
+    expect(mode(path)).toBe(0o600);
+    expect(mode(join(config, "join-secrets"))).toBe(0o700);
+    const [secretLine, serverLine] = readFileSync(path, "utf8").split("\n");
+    expect(parseJoinSecret(secretLine as string).ok).toBe(true);
+    expect(serverLine).toBe(`server ${server.url}`);
+    expect(tree(top)).toEqual([TEAM_BINDING_FILE_NAME]);
     expect(tree(join(config, "profiles")).every((f) => f.startsWith("team-"))).toBe(true);
+  });
+
+  test("a join secret is never written inside a git work tree that does not ignore it", async () => {
+    const [top] = repo("leaky");
+    // a real git work tree, so git itself says what it ignores
+    rmSync(join(top, ".git"), { recursive: true });
+    expect(spawnSync("git", ["init", "-q", top]).status).toBe(0);
+    writeFileSync(join(top, ".gitignore"), "*.secret\n");
+    const config = join(root, "leaky-home", "config");
+    const env = { BRIGADE_CONFIG_DIR: config, BRIGADE_SERVER: server.url };
+    const before = tree(top);
+    for (const path of [join(top, "team.txt"), join(top, "src", "team.key")]) {
+      const r = await team(["create", "leaky", "--secret-file", path], top, env);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(
+        "brigade team: the --secret-file is inside a git work tree that does not ignore it, where it could be committed with the repository; choose a path outside the repository (or add it to .gitignore first)\n",
+      );
+      expect(r.stdout).toBe("");
+    }
+    expect(tree(top)).toEqual(before);
+    expect(existsSync(join(config, "profiles"))).toBe(false);
+    // The default folder inside a home that is itself a work tree (dotfiles) is refused the same way.
+    const home = join(root, "dotfiles-home");
+    mkdirSync(home, { recursive: true });
+    expect(spawnSync("git", ["init", "-q", home]).status).toBe(0);
+    const [other] = repo("other-checkout");
+    const dotfiles = await team(["create", "dots"], other, {
+      HOME: home,
+      BRIGADE_SERVER: server.url,
+    });
+    expect(dotfiles.status).toBe(2);
+    expect(dotfiles.stderr).toContain("the default join-secret folder is inside a git work tree");
+    // An ignored path inside the work tree is the person's informed choice.
+    const ignored = await team(
+      ["create", "leaky", "--secret-file", join(top, "team.secret")],
+      top,
+      env,
+    );
+    expect(ignored.stderr).toBe("");
+    expect(ignored.status).toBe(0);
+    expect(mode(join(top, "team.secret"))).toBe(0o600);
+  });
+
+  test("one configuration folder: a join with BRIGADE_CONFIG_DIR is found by sessions, which ignore the variable", async () => {
+    const [top] = repo("config-rule");
+    const home = join(root, "ria", "home");
+    const chosen = join(root, "ria", "brigade-config");
+    const env = { HOME: home, BRIGADE_CONFIG_DIR: chosen, BRIGADE_SERVER: server.url };
+    const secret = join(root, "ria", "rule.secret");
+    mkdirSync(home, { recursive: true });
+    const created = await team(["create", "rule", "--secret-file", secret], top, env);
+    expect(created.status).toBe(0);
+    expect(created.stdout).toContain("BRIGADE_CONFIG_DIR is set");
+    // The credential lives only in the chosen folder; the default folder holds a consent pointer.
+    expect(tree(join(home, ".config", "brigade"))).toEqual([
+      relative(
+        join(home, ".config", "brigade"),
+        consentPath(join(home, ".config", "brigade"), top),
+      ),
+    ]);
+    // A session: CLAUDE_PID set, so BRIGADE_CONFIG_DIR (maybe from a repository's settings) is ignored.
+    const sessionDir = harnessConfigDir({
+      CLAUDE_PID: "4242",
+      BRIGADE_CONFIG_DIR: chosen,
+      HOME: home,
+    });
+    expect(sessionDir).toBe(join(home, ".config", "brigade"));
+    const resolved = resolveSessionTeam({ cwd: top, configDir: sessionDir });
+    expect(resolved).toMatchObject({ ok: true, configDir: chosen, teamName: "rule" });
+    // team members from a terminal without the variable finds the team too.
+    const members = await team(["members"], top, { HOME: home });
+    expect(members.stderr).toBe("");
+    expect(members.status).toBe(0);
+    // leave (either way) removes both records
+    const left = await team(["leave"], top, { HOME: home });
+    expect(left.stderr).toBe("");
+    expect(left.status).toBe(0);
+    expect(tree(join(home, ".config", "brigade"))).toEqual([]);
+    expect(existsSync(consentPath(chosen, top))).toBe(false);
   });
 
   test("create, join and leave refuse while CLAUDE_PID is set, touching nothing", async () => {
@@ -529,11 +617,16 @@ describe("brigade team: the creator controls who is in it", () => {
     expect(moved.stdout).toContain(`now belongs to ${samRef}`);
     expect((await team(["rotate-secret"], top, owner)).status).toBe(5);
     expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
+    // Without --secret-file the new secret goes to a new private file, as with create.
     const bySam = await team(["rotate-secret"], sam.clone, sam.env);
+    expect(bySam.stderr).toBe("");
     expect(bySam.status).toBe(0);
-    expect(bySam.stdout.match(/brg1\.[^\s]+/g) ?? []).toHaveLength(1);
-    expect(bySam.stderr).toContain("shown once");
-    expect(bySam.stderr).not.toMatch(/brg1\./);
+    expect(bySam.stdout).not.toMatch(/brg1\./);
+    const newFile = /The new join secret is in (\S+) \(mode 0600\)/.exec(bySam.stdout)?.[1] ?? "";
+    expect(newFile).toMatch(/\/join-secrets\/[a-z0-9-]+-[0-9a-f]{8}\.secret$/);
+    expect(mode(newFile)).toBe(0o600);
+    const [rotatedLine] = readFileSync(newFile, "utf8").split("\n");
+    expect(parseJoinSecret(rotatedLine as string).ok).toBe(true);
   });
 
   test("the creator-only subcommands refuse inside a session and take one value-free member", async () => {

@@ -1,5 +1,6 @@
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import type { CommandRunner } from "./command-table.ts";
+import { nearestName } from "./nearest-name.ts";
 import { teamRemove, teamRotateSecret, teamTransfer } from "./team/team-admin.ts";
 import { IN_SESSION_LINE, inSession } from "./team/team-context.ts";
 import { teamCreate } from "./team/team-create.ts";
@@ -27,25 +28,87 @@ const USAGE = [
   "",
   "<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
   "All but members are yours to run in your own terminal, never from a Claude Code session.",
+  'Run "brigade team <subcommand> --help" for one subcommand\'s help.',
   "",
 ].join("\n");
 
-const SUBCOMMANDS: Readonly<
-  Record<
-    string,
-    {
-      readonly human: boolean;
-      readonly run: (argv: string[], io: CliIo, cwd: string) => Promise<number>;
-    }
-  >
-> = {
-  create: { human: true, run: teamCreate },
-  join: { human: true, run: teamJoin },
-  leave: { human: true, run: teamLeave },
-  members: { human: false, run: teamMembers },
-  "rotate-secret": { human: true, run: teamRotateSecret },
-  remove: { human: true, run: teamRemove },
-  transfer: { human: true, run: teamTransfer },
+interface TeamSubcommand {
+  /** A person's act: refused inside a Claude Code session. */
+  readonly human: boolean;
+  /** `brigade team <sub> --help`: the usage line(s) and what it does. */
+  readonly help: string;
+  readonly run: (argv: string[], io: CliIo, cwd: string) => Promise<number>;
+}
+
+const SUBCOMMANDS: Readonly<Record<string, TeamSubcommand>> = {
+  create: {
+    human: true,
+    help: `usage: brigade team create <team-name> [--server <url>] [--secret-file <path>]
+                           [--human-label <text>] [--operator-key-file <path>]
+
+Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
+(commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
+else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+--operator-key-file: the operator key of a server started with --registration closed.
+Run it in your own terminal, never from a Claude Code session.
+`,
+    run: teamCreate,
+  },
+  join: {
+    human: true,
+    help: `usage: brigade team join --secret-file <path> [--server <url>] [--human-label <text>]
+
+Joins the team whose join secret is in the file (its second line names the server; --server when it
+does not) and records your consent for this checkout, so Claude Code sessions started here connect.
+Run it in your own terminal, never from a Claude Code session.
+`,
+    run: teamJoin,
+  },
+  leave: {
+    human: true,
+    help: `usage: brigade team leave
+
+Leaves this checkout's team: your membership ends, your sessions close, this checkout's consent is
+deleted. Run it in your own terminal.
+`,
+    run: teamLeave,
+  },
+  members: {
+    human: false,
+    help: `usage: brigade team members [--json]
+
+Lists the active members of this checkout's team. Labels are chosen by each member: unverified.
+`,
+    run: teamMembers,
+  },
+  "rotate-secret": {
+    human: true,
+    help: `usage: brigade team rotate-secret [--secret-file <path>]
+
+(The team's creator) replaces the join secret: the old one admits nobody from now on; members stay.
+The new secret goes to a new 0600 file: --secret-file, else <config>/join-secrets/. Run it in your
+own terminal.
+`,
+    run: teamRotateSecret,
+  },
+  remove: {
+    human: true,
+    help: `usage: brigade team remove <member>
+
+(The team's creator) removes a member for good: its sessions close and no join secret lets it back.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
+    run: teamRemove,
+  },
+  transfer: {
+    human: true,
+    help: `usage: brigade team transfer <member>
+
+(The team's creator) makes another member the team's creator; you stay a member.
+<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+`,
+    run: teamTransfer,
+  },
 };
 
 /**
@@ -73,7 +136,18 @@ export async function runTeamCommand(
     return name === undefined ? 2 : 0;
   }
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
-  if (sub === undefined) throw new CliUsageError('unknown subcommand (run "brigade team help")');
+  if (sub === undefined) {
+    const near = nearestName(name, Object.keys(SUBCOMMANDS));
+    throw new CliUsageError(
+      near === undefined
+        ? 'unknown subcommand (run "brigade team help")'
+        : `unknown subcommand; did you mean "brigade team ${near}"? (run "brigade team help")`,
+    );
+  }
+  if (rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h")) {
+    io.stdout(sub.help);
+    return 0;
+  }
   if (sub.human && inSession(io)) return fail(io, name, 2, IN_SESSION_LINE).status;
   return sub.run(rest, io, options.cwd);
 }

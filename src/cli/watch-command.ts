@@ -3,6 +3,14 @@ import { runWatcher } from "../harness/watcher/index.ts";
 import { CliUsageError } from "./cli-io.ts";
 import type { CommandRunner } from "./command-table.ts";
 
+const WATCH_HELP = `usage: brigade watch --claude-pid <pid>
+
+The message watcher of one Claude Code session: it receives the team's messages for the session and
+posts each, framed, to Claude Code's inbox socket. The plugin's hooks start and stop it; it is never
+run by hand (it needs the session's CLAUDE_PID and the map the SessionStart hook wrote).
+See whether a session's watcher runs with "brigade whoami" (in the session) or "brigade doctor".
+`;
+
 /**
  * `brigade watch --claude-pid <pid>`: the detached watcher of one Claude Code session
  * (docs/41-watcher.md). Started only by `ensureWatcher` from a hook, never by a human: it needs
@@ -14,6 +22,10 @@ import type { CommandRunner } from "./command-table.ts";
  * @example brigade watch --claude-pid 4242
  */
 export const runWatch: CommandRunner = async (argv, io) => {
+  if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
+    io.stdout(WATCH_HELP);
+    return 0;
+  }
   if (argv.length !== 2 || argv[0] !== "--claude-pid") {
     throw new CliUsageError(
       "usage: brigade watch --claude-pid <pid> (started by the plugin's hooks)",

@@ -126,12 +126,12 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("52 cases, unique ids, no C-09, C-14 alone is slow", () => {
+  test("54 cases, unique ids, no C-09, C-14 alone is slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(52);
-    expect(new Set(ids).size).toBe(52);
+    expect(ids).toHaveLength(54);
+    expect(new Set(ids).size).toBe(54);
     expect(ids).not.toContain("C-09");
-    for (const extra of ["C-03b", "C-19b", "C-29b", "C-01", "C-47", "C-48", "C-50"])
+    for (const extra of ["C-03b", "C-19b", "C-29b", "C-01", "C-47", "C-48", "C-50", "C-51", "C-52"])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual(["C-14"]);
   });
@@ -141,7 +141,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(52);
+    expect(slow.ok && slow.cases).toHaveLength(54);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -154,6 +154,10 @@ describe("case table and selection", () => {
     expect(roster.ok && roster.cases.map((c) => c.id)).toEqual(["C-43", "C-45"]);
     const admin = selectCases(ALL_CASES, { ...base, tags: ["cap:team.admin"] });
     expect(admin.ok && admin.cases.map((c) => c.id)).toEqual(["C-48", "C-49", "C-50"]);
+    const states = selectCases(ALL_CASES, { ...base, tags: ["cap:message.state"] });
+    expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);
+    const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });
+    expect(adopt.ok && adopt.cases.map((c) => c.id)).toEqual(["C-52"]);
   });
 });
 

@@ -6,17 +6,19 @@
  * @example CONFORMANCE_MUTANTS.caps_swapped // ["C-28"]
  */
 export const CONFORMANCE_MUTANTS: {
-  readonly no_ack_persistence: readonly ["C-30", "C-36"];
+  readonly no_ack_persistence: readonly ["C-30", "C-36", "C-51"];
   readonly team_leak: readonly ["C-12", "C-26"];
   readonly trusted_sender: readonly ["C-23", "C-24"];
   readonly caps_swapped: readonly ["C-28"];
   readonly weak_admin: readonly ["C-48", "C-49", "C-50"];
+  readonly state_leak: readonly ["C-51", "C-52"];
 } = {
-  no_ack_persistence: ["C-30", "C-36"],
+  no_ack_persistence: ["C-30", "C-36", "C-51"],
   team_leak: ["C-12", "C-26"],
   trusted_sender: ["C-23", "C-24"],
   caps_swapped: ["C-28"],
   weak_admin: ["C-48", "C-49", "C-50"],
+  state_leak: ["C-51", "C-52"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

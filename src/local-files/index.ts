@@ -21,6 +21,7 @@ export {
   type LocalFileRefusal,
   openLocalFile,
 } from "./open-local-file.ts";
+export { brigadeVersion } from "./package-version.ts";
 export {
   ensurePrivateFolder,
   ensurePrivateFolders,

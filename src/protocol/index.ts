@@ -33,6 +33,7 @@ export {
 export type { Capability } from "./adapter/capabilities.ts";
 export {
   CAPABILITIES,
+  EXTENSION_CAPABILITIES,
   hasCapability,
   isCapability,
   REQUIRED_CAPABILITY,
@@ -181,6 +182,31 @@ export {
   MESSAGE_KINDS,
   validateMessageEnvelope,
 } from "./messages/message-envelope.ts";
+export type {
+  MessageAdoptRequest,
+  MessageAdoptResult,
+  MessageReportRequest,
+  MessageReportResult,
+  MessageSentResult,
+  MessageState,
+  MessageStateRecord,
+  MessageStateRequest,
+  MessageStateResult,
+  ReportableState,
+} from "./messages/message-state.ts";
+export {
+  MAX_ADOPT_SESSIONS,
+  MAX_STATE_IDS,
+  MESSAGE_STATES,
+  REPORTABLE_STATES,
+  validateMessageAdoptRequest,
+  validateMessageAdoptResult,
+  validateMessageReportRequest,
+  validateMessageReportResult,
+  validateMessageSentResult,
+  validateMessageStateRequest,
+  validateMessageStateResult,
+} from "./messages/message-state.ts";
 export type { ReceiveResult } from "./messages/receive-result.ts";
 export { validateReceiveResult } from "./messages/receive-result.ts";
 export type { SendRequest, SendRequestForbiddenMember } from "./messages/send-request.ts";

@@ -332,3 +332,80 @@ describe("startServer", () => {
     }
   });
 });
+
+describe("message states over HTTP (capabilities message.state, message.adopt)", () => {
+  test("send → state, sent, report, adopt; other principals get the uniform not_found", async () => {
+    const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();
+    const base = `/v1/teams/${teamRef}/sessions`;
+    const sent = await call("POST", `/v1/teams/${teamRef}/messages`, {
+      token: a,
+      body: { sender_session_id: sa, recipient_session_id: sb, body: "hi" },
+    });
+    const id = (sent.json.result as Json).message_id as string;
+    const report = await call("POST", `${base}/${sb}/report`, {
+      token: b,
+      body: { message_ids: [id], state: "held" },
+    });
+    expect(report.json.result).toEqual({ reported: [id], unknown: [] });
+    const state = await call("POST", `${base}/${sa}/message-states`, {
+      token: a,
+      body: { message_ids: [id] },
+    });
+    expect(((state.json.result as Json).messages as Json[])[0]?.state).toBe("held");
+    const list = await call("GET", `${base}/${sa}/sent?limit=1`, { token: a });
+    expect(((list.json.result as Json).messages as Json[]).map((m) => m.message_id)).toEqual([id]);
+    const notFound = await call("GET", `${base}/${sa}/messages`, { token: b });
+    for (const r of [
+      await call("POST", `${base}/${sa}/message-states`, { token: b, body: { message_ids: [id] } }),
+      await call("GET", `${base}/${sa}/sent`, { token: b }),
+      await call("POST", `${base}/${sa}/report`, {
+        token: b,
+        body: { message_ids: [id], state: "refused" },
+      }),
+      await call("POST", `${base}/${sa}/adopt`, { token: b, body: { from_session_ids: [sb] } }),
+    ]) {
+      expect(r.status).toBe(404);
+      expect(r.text).toBe(notFound.text);
+    }
+    for (const limit of ["0", "201", "abc", "1e2", ""]) {
+      const r = await call("GET", `${base}/${sa}/sent?limit=${limit}`, { token: a });
+      expect(r.status).toBe(400);
+    }
+    const hostile = await call("POST", `${base}/${sb}/report`, {
+      token: b,
+      body: { message_ids: [id], state: "<img src=x onerror=alert(1)>" },
+    });
+    expect(hostile.status).toBe(400);
+    expect(hostile.text).not.toContain("onerror");
+    const wrongMethod = await call("GET", `${base}/${sa}/message-states`, { token: a });
+    expect(wrongMethod.status).toBe(405);
+    await call("POST", `${base}/${sb}/close`, { token: b });
+    const sb2 = await call("POST", `/v1/teams/${teamRef}/sessions`, {
+      token: b,
+      body: {
+        harness: "test",
+        harness_version: "1",
+        session_name: "beta-2",
+        activity: "idle",
+        inbound: "hold",
+      },
+    });
+    const next = (sb2.json.result as Json).session_id as string;
+    const adopted = await call("POST", `${base}/${next}/adopt`, {
+      token: b,
+      body: { from_session_ids: [sb] },
+    });
+    expect(((adopted.json.result as Json).messages as Json[]).map((m) => m.message_id)).toEqual([
+      id,
+    ]);
+    const after = await call("POST", `${base}/${sa}/message-states`, {
+      token: a,
+      body: { message_ids: [id] },
+    });
+    expect(((after.json.result as Json).messages as Json[])[0]).toMatchObject({
+      state: "held",
+      recipient_session_id: sb,
+      offered_to_session_id: next,
+    });
+  });
+});

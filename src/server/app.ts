@@ -10,6 +10,7 @@ import {
   protocolError,
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
+import { homePage } from "./home-page.ts";
 import { httpStatusFor } from "./http-status.ts";
 import { requireJsonBodies } from "./json-content-type.ts";
 import { type Logger, silentLogger } from "./logger.ts";
@@ -17,6 +18,7 @@ import { refuseUndefinedMethods } from "./method-guard.ts";
 import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
 import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
+import type { ServerMetrics } from "./server-metrics.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
 import { openWatchStream } from "./watch-stream.ts";
 
@@ -31,6 +33,10 @@ export interface AppOptions {
   readonly watchLimits?: WatchLimits;
   /** Who may create teams (`brigade serve --registration`); defaults to open. */
   readonly registration?: RegistrationPolicy;
+  /** The version `GET /` reports; defaults to `unknown`. */
+  readonly version?: string;
+  /** Counts sends, deliveries, acks and refusals when given (`brigade serve --metrics`). */
+  readonly metrics?: ServerMetrics;
 }
 
 /** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
@@ -54,6 +60,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   const clientAddress = options.clientAddress ?? (() => "local");
   const mintingBudget = new PrincipalMintingBudget(options.now ?? Date.now);
   const watches = new WatchRegistry(options.watchLimits ?? DEFAULT_WATCH_LIMITS);
+  const metrics = options.metrics;
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
@@ -66,6 +73,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("*", async (c, next) => {
     const started = performance.now();
     await next();
+    if (metrics !== undefined && c.res.status >= 400) metrics.refused(await errorCodeOf(c.res));
     logger.log("info", "request", {
       method: c.req.method,
       route: c.req.routePath,
@@ -77,6 +85,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("*", requireJsonBodies());
   app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
+  app.get("/", (c) => homePage(c, options.version ?? "unknown"));
   app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
 
   app.post("/v1/principals", async (c) => {
@@ -153,21 +162,48 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
 
   authed.post("/teams/:team/messages", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
-    return ok(c, await service.sendMessage(c.get("principal"), c.req.param("team"), body));
+    const sent = await service.sendMessage(c.get("principal"), c.req.param("team"), body);
+    metrics?.sent();
+    return ok(c, sent);
   });
   authed.get("/teams/:team/sessions/:session/messages", async (c) => {
     const { team, session } = c.req.param();
-    return ok(c, await service.receiveMessages(c.get("principal"), team, session, limitOf(c)));
+    const limit = limitOf(c);
+    const received = await service.receiveMessages(c.get("principal"), team, session, limit);
+    metrics?.delivered("receive", received.messages.length);
+    return ok(c, received);
   });
   authed.post("/teams/:team/sessions/:session/ack", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
     const { team, session } = c.req.param();
-    return ok(c, await service.ackMessages(c.get("principal"), team, session, body));
+    const acked = await service.ackMessages(c.get("principal"), team, session, body);
+    metrics?.acked(acked.acked.length);
+    return ok(c, acked);
+  });
+  authed.post("/teams/:team/sessions/:session/message-states", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageState(c.get("principal"), team, session, body));
+  });
+  authed.get("/teams/:team/sessions/:session/sent", async (c) => {
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageSent(c.get("principal"), team, session, limitOf(c)));
+  });
+  authed.post("/teams/:team/sessions/:session/report", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.messageReport(c.get("principal"), team, session, body));
+  });
+  authed.post("/teams/:team/sessions/:session/adopt", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const { team, session } = c.req.param();
+    return ok(c, await service.adoptMessages(c.get("principal"), team, session, body));
   });
   authed.get("/teams/:team/sessions/:session/watch", async (c) => {
     const { team, session } = c.req.param();
     const target = { principalRef: c.get("principal"), teamRef: team, sessionId: session };
-    return openWatchStream(service, target, watches, c.req.raw.signal);
+    const onMessage = metrics === undefined ? undefined : () => metrics.delivered("watch");
+    return openWatchStream(service, target, watches, c.req.raw.signal, onMessage);
   });
 
   app.route("/v1", authed);
@@ -189,6 +225,23 @@ function reply(c: Context, error: ProtocolError): Response {
     headers["retry-after"] = String(Math.ceil(error.retry_after_ms / 1000));
   }
   return c.json(errorEnvelope(error), status as 400, headers);
+}
+
+/**
+ * The BAP/1 error code of an error reply, read from a copy of its envelope; `internal` when the
+ * body is not one (the metrics label must come from the fixed set).
+ */
+async function errorCodeOf(response: Response): Promise<string> {
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) {
+    return "internal";
+  }
+  try {
+    const envelope = (await response.clone().json()) as { error?: { code?: unknown } };
+    const code = envelope.error?.code;
+    return typeof code === "string" ? code : "internal";
+  } catch {
+    return "internal";
+  }
 }
 
 /** `?limit=` as BAP/1's `--limit`: absent → 50; anything but a decimal 1..200 → `invalid_input`. */

@@ -7,6 +7,7 @@ export const DATA_FILE_ERROR_CODES = [
   "data_file_not_regular",
   "data_file_foreign_owner",
   "data_file_not_private",
+  "data_folder_missing",
 ] as const;
 
 /** One of {@link DATA_FILE_ERROR_CODES}. */
@@ -18,6 +19,8 @@ const MESSAGES: Readonly<Record<DataFileErrorCode, string>> = {
   data_file_foreign_owner: "the data file or its -wal/-shm file belongs to another user",
   data_file_not_private:
     "the data file or its -wal/-shm file is accessible to group or others; make it owner-only (chmod 600)",
+  data_folder_missing:
+    "the folder of --data does not exist; create it first (mkdir -p -m 700 <folder>) or point --data at an existing folder",
 };
 
 /**

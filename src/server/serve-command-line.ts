@@ -1,10 +1,14 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { SqliteSchemaError } from "../store/sqlite/index.ts";
+import { LOOPBACK_PROXIES, type ProxyTrust, trustProxies } from "./client-address.ts";
 import { DataFileError } from "./data-file.ts";
+import { ListenError } from "./listen.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
 import { OperatorKeyFileError, REGISTRATION_MODES, type RegistrationMode } from "./operator-key.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
+import { TlsFileError } from "./tls-files.ts";
 
 /** Defaults of `brigade serve`. */
 export const SERVE_DEFAULTS: { readonly host: string; readonly port: number } = {
@@ -36,12 +40,16 @@ export function defaultDataFile(env: Readonly<Record<string, string | undefined>
 }
 
 /**
- * Runs `brigade serve [--host] [--port] [--data] [--registration open|closed] [--log-level]` from
- * its arguments: prints `brigade serve: listening on <url>` on stdout once it accepts
+ * Runs `brigade serve [--host] [--port] [--data] [--registration open|closed] [--tls-cert FILE
+ * --tls-key FILE] [--trust-proxy] [--trusted-proxy ADDR]… [--metrics [HOST:]PORT] [--log-level]`
+ * from its arguments: prints `brigade serve: listening on <url>` on stdout once it accepts
  * connections — followed, on the first closed start of a data file, by one line with the new
- * operator key, shown this once — logs JSON lines on stderr, and resolves with 0 after a graceful
- * stop on SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use or an unusable data
- * or operator key file is one stderr line and 1.
+ * operator key, shown this once — then one line each for the version, the data file, the
+ * registration mode and, when on, the metrics address and the proxy mode; logs JSON lines on
+ * stderr; reloads the TLS files on SIGHUP; and resolves with 0 after a graceful stop on
+ * SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use (naming the port and what to
+ * do), a missing `--data` folder, an unusable data, operator key or TLS file, or a data file of a
+ * newer schema is one stderr line and 1.
  */
 export async function runServeCommandLine(
   argv: string[],
@@ -68,21 +76,45 @@ export async function runServeCommandLine(
   if (!["debug", "info", "warn", "error"].includes(level)) {
     return usage("--log-level must be debug, info, warn or error");
   }
+  if ((flags["tls-cert"] === undefined) !== (flags["tls-key"] === undefined)) {
+    return usage("--tls-cert and --tls-key go together");
+  }
+  const trustProxy = proxyTrustOf(flags["trust-proxy"] === true, flags["trusted-proxy"]);
+  if (trustProxy === null) {
+    return usage(
+      "--trusted-proxy must be an IP address or subnet (10.0.0.5, 10.0.0.0/8, fd00::/8)",
+    );
+  }
+  const metrics = flags.metrics === undefined ? undefined : metricsAddressOf(flags.metrics);
+  if (metrics === null) return usage("--metrics must be PORT or HOST:PORT (e.g. 127.0.0.1:9464)");
+  const dataFile = resolve(flags.data ?? defaultDataFile(io.env));
   const logger = jsonLogger(io.stderr, level);
   let server: RunningServer;
   try {
     server = await startServer({
       host: flags.host ?? SERVE_DEFAULTS.host,
       port,
-      dataFile: flags.data ?? defaultDataFile(io.env),
+      dataFile,
+      // The default location is ours to create; a folder the operator named must exist.
+      createDataFolder: flags.data === undefined,
       logger,
       registration,
+      ...(flags["tls-cert"] === undefined || flags["tls-key"] === undefined
+        ? {}
+        : { tls: { certFile: flags["tls-cert"], keyFile: flags["tls-key"] } }),
+      ...(trustProxy === undefined ? {} : { trustProxy }),
+      ...(metrics === undefined ? {} : { metrics }),
       ...(options.createService === undefined ? {} : { createService: options.createService }),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
-    const explained = error instanceof DataFileError || error instanceof OperatorKeyFileError;
+    const explained =
+      error instanceof DataFileError ||
+      error instanceof OperatorKeyFileError ||
+      error instanceof TlsFileError ||
+      error instanceof ListenError ||
+      error instanceof SqliteSchemaError;
     const detail = explained ? `: ${error.message}` : "";
     io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
     return 1;
@@ -94,18 +126,86 @@ export async function runServeCommandLine(
       `brigade serve: registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}\n`,
     );
   }
+  for (const line of startupLines(server, dataFile, registration, trustProxy !== undefined)) {
+    io.stdout(`brigade serve: ${line}\n`);
+  }
+  if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
+    io.stderr(
+      "brigade serve: warning: plain HTTP on a network address; tokens and messages cross the network unencrypted (use --tls-cert/--tls-key, or a TLS proxy with --trust-proxy)\n",
+    );
+  }
   options.onListening?.(server);
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolvePromise) => {
+    // Without a handler SIGHUP would end the process: a reload must never stop the server.
+    const reload = (): void => {
+      logger.log("info", "signal", { signal: "SIGHUP" });
+      server.reloadTls();
+    };
     const stop = (signal: NodeJS.Signals): void => {
       logger.log("info", "signal", { signal });
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
-      void server.stop().then(resolve);
+      process.off("SIGHUP", reload);
+      void server.stop().then(resolvePromise);
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
+    process.on("SIGHUP", reload);
   });
   return 0;
+}
+
+/** The start-up lines after the listening line: what an operator checks first. */
+function startupLines(
+  server: RunningServer,
+  dataFile: string,
+  registration: RegistrationMode,
+  behindProxy: boolean,
+): string[] {
+  const lines = [
+    `version ${server.version}`,
+    `data file ${printable(dataFile)}`,
+    registration === "open"
+      ? "registration open (anyone who can reach this server may create teams)"
+      : "registration closed (creating a team needs the operator key)",
+  ];
+  if (server.metricsUrl !== undefined) lines.push(`metrics on ${server.metricsUrl}`);
+  if (behindProxy) lines.push("client addresses read from X-Forwarded-For of trusted proxies");
+  return lines;
+}
+
+/** Whether a bound address is a loopback one (this machine only). */
+function isLoopback(address: string): boolean {
+  return address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+}
+
+/** A path as one line: JSON-quoted when it holds a control character. */
+function printable(path: string): string {
+  const control = [...path].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+  return control ? JSON.stringify(path) : path;
+}
+
+/**
+ * `--trust-proxy` and `--trusted-proxy`: `undefined` trusts no proxy; `--trust-proxy` alone
+ * trusts loopback proxies; any `--trusted-proxy` trusts exactly those (and implies the mode).
+ * `null` when an entry is not an address or subnet.
+ */
+function proxyTrustOf(
+  trust: boolean,
+  trusted: readonly string[] | undefined,
+): ProxyTrust | undefined | null {
+  if (trusted !== undefined && trusted.length > 0) return trustProxies(trusted);
+  return trust ? trustProxies(LOOPBACK_PROXIES) : undefined;
+}
+
+/** `PORT` (on 127.0.0.1), `HOST:PORT` or `[IPv6]:PORT`; `null` otherwise. */
+function metricsAddressOf(value: string): { host: string; port: number } | null {
+  const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):)?(\d{1,5})$/.exec(value);
+  if (match === null) return null;
+  const port = Number(match[2]);
+  if (port > 65535) return null;
+  const host = match[1] === undefined ? "127.0.0.1" : match[1].replace(/^\[(.*)\]$/, "$1");
+  return { host, port };
 }
 
 function parseFlags(argv: string[]) {
@@ -118,6 +218,11 @@ function parseFlags(argv: string[]) {
         data: { type: "string" },
         registration: { type: "string" },
         "log-level": { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        "trust-proxy": { type: "boolean" },
+        "trusted-proxy": { type: "string", multiple: true },
+        metrics: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       allowPositionals: false,

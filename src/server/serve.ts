@@ -1,19 +1,26 @@
-import { mkdirSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo, Server } from "node:net";
 import { dirname } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import { brigadeVersion } from "../local-files/index.ts";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp } from "./app.ts";
-import { openPrivateDataFile } from "./data-file.ts";
+import { clientAddressOf, type ProxyTrust, TRUST_NO_PROXY } from "./client-address.ts";
+import { DataFileError, openPrivateDataFile } from "./data-file.ts";
+import { listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
+import { createMetricsApp } from "./metrics-app.ts";
 import {
   loadOrCreateOperatorKey,
   type OperatorKeyState,
   operatorKeyFileFor,
   type RegistrationMode,
 } from "./operator-key.ts";
+import { ServerMetrics } from "./server-metrics.ts";
+import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
 import type { WatchLimits } from "./watch-registry.ts";
 
 /** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
@@ -33,6 +40,12 @@ export interface ServeOptions {
    * with a `DataFileError` (see `openPrivateDataFile`).
    */
   readonly dataFile: string;
+  /**
+   * Create the data file's missing folders (0700); default true. False refuses a missing folder
+   * with `DataFileError` `data_folder_missing` (`brigade serve --data`: a typo must not quietly
+   * start a second, empty team database somewhere else).
+   */
+  readonly createDataFolder?: boolean;
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
   readonly deps?: ServiceDeps;
@@ -50,15 +63,39 @@ export interface ServeOptions {
   readonly registration?: RegistrationMode;
   /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
   readonly watchLimits?: WatchLimits;
+  /**
+   * Serve HTTPS with this certificate chain and key (PEM files), checked before anything else
+   * starts (`TlsFileError`); {@link RunningServer.reloadTls} reads them again.
+   */
+  readonly tls?: TlsFiles;
+  /** Whose `X-Forwarded-For` names the client (`--trust-proxy`); default: nobody's. */
+  readonly trustProxy?: ProxyTrust;
+  /** Where to serve `GET /metrics` (a plain-HTTP listener of its own); default: nowhere. */
+  readonly metrics?: { readonly host: string; readonly port: number };
 }
+
+/** The outcome of {@link RunningServer.reloadTls}. */
+export type TlsReload =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: TlsFileErrorCode | "tls_not_enabled" };
 
 /** A running server. */
 export interface RunningServer {
   /** The bound address (the real port when 0 was asked). */
   readonly host: string;
   readonly port: number;
-  /** `http://host:port`. */
+  /** `http://host:port`, or `https://…` with TLS. */
   readonly url: string;
+  /** The version this server reports (the package's). */
+  readonly version: string;
+  /** `http://host:port/metrics` when metrics are served. */
+  readonly metricsUrl?: string;
+  /**
+   * Reads the TLS files again and, when they form a valid pair, serves them to every new
+   * connection (open ones keep theirs). A bad pair changes nothing: the old one stays in use and
+   * the reason is returned (and logged as `tls_reload_failed`).
+   */
+  reloadTls(): TlsReload;
   /**
    * The watches open now: `streams` counted by the HTTP layer (claimed, not yet released),
    * `subscriptions` held in the service's fan-out. Both return to 0 once every client has gone.
@@ -83,46 +120,88 @@ export interface RunningServer {
  * @example const server = await startServer({ host: "127.0.0.1", port: 0, dataFile, logger });
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
+  // Checked first: a bad certificate must not leave a data file or an operator key behind.
+  const tlsPair = options.tls === undefined ? undefined : loadTlsPair(options.tls);
+  if (options.createDataFolder === false) {
+    if (!existsSync(dirname(options.dataFile))) throw new DataFileError("data_folder_missing");
+  } else mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
   // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
-  const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
+  const sqlite = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
   const keyFile = operatorKeyFileFor(options.dataFile);
   let operatorKey: OperatorKeyState | undefined;
   try {
     operatorKey = options.registration === "closed" ? loadOrCreateOperatorKey(keyFile) : undefined;
   } catch (error) {
-    await store.close();
+    await sqlite.close();
     throw error;
   }
+  const version = brigadeVersion();
+  let watchStreams = (): number => 0;
+  const metrics =
+    options.metrics === undefined ? undefined : new ServerMetrics(version, () => watchStreams());
+  const store = metrics?.timed(sqlite) ?? sqlite;
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
+  const trust = options.trustProxy ?? TRUST_NO_PROXY;
   const app = createApp(service, {
     logger: options.logger,
-    clientAddress: (c) => getConnInfo(c).remote.address ?? "unknown",
+    clientAddress: (c) =>
+      clientAddressOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"), trust),
     registration:
       operatorKey === undefined
         ? { mode: "open" }
         : { mode: "closed", operatorKeyDigest: operatorKey.digest },
+    version,
+    ...(metrics === undefined ? {} : { metrics }),
     ...(options.watchLimits === undefined ? {} : { watchLimits: options.watchLimits }),
   });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host });
+  watchStreams = () => app.watches.size;
+  const server =
+    tlsPair === undefined
+      ? createAdaptorServer({ fetch: app.fetch, hostname: options.host })
+      : createAdaptorServer({
+          fetch: app.fetch,
+          hostname: options.host,
+          createServer: createHttpsServer,
+          serverOptions: { ...tlsPair },
+        });
+  const metricsServer =
+    metrics === undefined
+      ? undefined
+      : createAdaptorServer({ fetch: createMetricsApp(metrics).fetch });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, options.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await listen(server, options.host, options.port, "api");
+    if (metricsServer !== undefined && options.metrics !== undefined) {
+      await listen(metricsServer, options.metrics.host, options.metrics.port, "metrics");
+    }
   } catch (error) {
+    server.close();
     // A key nobody was shown must not lock the operator out on the next start.
     if (operatorKey?.newKey !== undefined) rmSync(keyFile, { force: true });
     await store.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
-  options.logger.log("info", "listening", { host: address.address, port: address.port });
+  options.logger.log("info", "listening", {
+    host: address.address,
+    port: address.port,
+    tls: tlsPair !== undefined,
+  });
+  const metricsUrl =
+    metricsServer === undefined ? undefined : `${urlOf(metricsServer, "http")}/metrics`;
+
+  const reloadTls = (): TlsReload => {
+    if (options.tls === undefined) return { ok: false, reason: "tls_not_enabled" };
+    try {
+      (server as HttpsServer).setSecureContext({ ...loadTlsPair(options.tls) });
+    } catch (error) {
+      const reason = error instanceof TlsFileError ? error.code : "tls_cert_invalid";
+      options.logger.log("error", "tls_reload_failed", { reason });
+      return { ok: false, reason };
+    }
+    options.logger.log("info", "tls_reloaded");
+    return { ok: true };
+  };
 
   const sweep = async (): Promise<void> => {
     try {
@@ -141,6 +220,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearInterval(gcTimer);
+      if (metricsServer !== undefined) {
+        metricsServer.close();
+        if ("closeAllConnections" in metricsServer) metricsServer.closeAllConnections();
+      }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       app.watches.shutdownAll();
       if ("closeIdleConnections" in server) server.closeIdleConnections();
@@ -160,7 +243,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     host: address.address,
     port: address.port,
-    url: `http://${host}:${address.port}`,
+    url: urlOf(server, tlsPair === undefined ? "http" : "https"),
+    version,
+    reloadTls,
+    ...(metricsUrl === undefined ? {} : { metricsUrl }),
     watchCounts: () => ({
       streams: app.watches.size,
       subscriptions: service.watchSubscriptionCount,
@@ -168,4 +254,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     stop,
     ...(operatorKey?.newKey === undefined ? {} : { newOperatorKey: operatorKey.newKey }),
   };
+}
+
+/** `scheme://host:port` of a bound listener, an IPv6 host in brackets. */
+function urlOf(server: Server, scheme: "http" | "https"): string {
+  const address = server.address() as AddressInfo;
+  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+  return `${scheme}://${host}:${address.port}`;
 }

@@ -47,16 +47,18 @@ function sseEvent(event: string, data: unknown, id?: string): Uint8Array {
  * (`signal` aborts, or the body is cancelled), when its membership is revoked (final `error`
  * `unauthorized`), when the server shuts down (final `shutdown`), or when the reader falls more
  * than `registry.limits.backlog` messages behind (final `overflow`, the unsent messages dropped
- * from the stream; they stay unacknowledged in the store).
+ * from the stream; they stay unacknowledged in the store). `onMessage` is called once per
+ * `message` event written (the server's delivery count).
  */
 export async function openWatchStream(
   service: BrigadeService,
   target: WatchTarget,
   registry: WatchRegistry,
   signal?: AbortSignal,
+  onMessage?: () => void,
 ): Promise<Response> {
   const slot = registry.claim(target.principalRef, target.sessionId);
-  const watch = new WatchConnection(service, target, slot, registry.limits.backlog);
+  const watch = new WatchConnection(service, target, slot, registry.limits.backlog, onMessage);
   try {
     await watch.subscribe();
   } catch (error) {
@@ -96,12 +98,20 @@ class WatchConnection {
   #revoked = false;
   #wakePump: (() => void) | undefined;
   #wakeReader: (() => void) | undefined;
+  readonly #onMessage: (() => void) | undefined;
 
-  constructor(service: BrigadeService, target: WatchTarget, slot: WatchSlot, backlog: number) {
+  constructor(
+    service: BrigadeService,
+    target: WatchTarget,
+    slot: WatchSlot,
+    backlog: number,
+    onMessage?: () => void,
+  ) {
     this.#service = service;
     this.#target = target;
     this.#slot = slot;
     this.#backlog = backlog;
+    this.#onMessage = onMessage;
   }
 
   async subscribe(): Promise<void> {
@@ -258,6 +268,7 @@ class WatchConnection {
           if (this.#sent.has(message.message_id)) continue;
           this.#sent.add(message.message_id);
           this.#write(sseEvent("message", message, message.message_id));
+          this.#onMessage?.();
         }
       }
     } catch (error) {

@@ -1,7 +1,11 @@
 import type {
   AckResult,
   HeartbeatResult,
+  MessageAdoptResult,
   MessageEnvelope,
+  MessageReportResult,
+  MessageSentResult,
+  MessageStateResult,
   ReceiveResult,
   SendResponse,
   SessionCloseResult,
@@ -15,6 +19,7 @@ import type {
   TeamRotateSecretResult,
   TeamTransferResult,
 } from "../protocol/index.ts";
+import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
 import { PrincipalCache } from "./principal-cache.ts";
 import { collectGarbage } from "./retention-sweep.ts";
@@ -332,6 +337,61 @@ export class BrigadeService {
     ack: unknown,
   ): Promise<AckResult> {
     return messages.ackMessages(this.#ctx, principalRef, teamRef, sessionId, ack);
+  }
+
+  /**
+   * `message state` (capability `message.state`, docs/20-protocol.md): the state of each id the
+   * owned sender session sent; every other id (another session's, unknown) is `unknown`, so only
+   * the sender's principal ever reads a state. Ids: 1..200 (`invalid_input` otherwise).
+   */
+  messageState(
+    principalRef: string,
+    teamRef: string,
+    sessionId: string,
+    request: unknown,
+  ): Promise<MessageStateResult> {
+    return states.messageState(this.#ctx, principalRef, teamRef, sessionId, request);
+  }
+
+  /**
+   * `message sent` (capability `message.state`): the owned session's latest `limit` sent messages
+   * (1..200, default 50), newest first, with their states.
+   */
+  messageSent(
+    principalRef: string,
+    teamRef: string,
+    sessionId: string,
+    limit: number = RECEIVE_LIMIT.default,
+  ): Promise<MessageSentResult> {
+    return states.messageSent(this.#ctx, principalRef, teamRef, sessionId, limit);
+  }
+
+  /**
+   * `message report` (capability `message.state`): the owned recipient session's harness reports
+   * `held` or `refused` for unacknowledged messages addressed to it; others are `unknown`.
+   */
+  messageReport(
+    principalRef: string,
+    teamRef: string,
+    sessionId: string,
+    request: unknown,
+  ): Promise<MessageReportResult> {
+    return states.messageReport(this.#ctx, principalRef, teamRef, sessionId, request);
+  }
+
+  /**
+   * `message adopt` (capability `message.adopt`): the unacknowledged messages of the caller's own
+   * ended sessions in the team (named in the request) move to the owned, open session, held for
+   * its user, as many as its inbox has room for. Other named sessions are skipped silently; a
+   * closed target is `conflict` `session_closed`.
+   */
+  adoptMessages(
+    principalRef: string,
+    teamRef: string,
+    sessionId: string,
+    request: unknown,
+  ): Promise<MessageAdoptResult> {
+    return states.adoptMessages(this.#ctx, principalRef, teamRef, sessionId, request);
   }
 
   /**

@@ -499,6 +499,100 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       });
     });
 
+    test("sentMessages: newest first or by id, own messages only, with the recipient's end", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-1", { created_at: 10, summary: "first" }));
+        await tx.insertMessage(message("m-2", { created_at: 20 }));
+        await tx.insertMessage(
+          message("m-3", { sender_session_id: "s-b", recipient_session_id: "s-a", created_at: 30 }),
+        );
+      });
+      const latest = await store.transact((tx) => tx.sentMessages("s-a", { limit: 5 }));
+      expect(latest.map((r) => r.message_id)).toEqual(["m-2", "m-1"]);
+      expect(latest[1]).toEqual({
+        message_id: "m-1",
+        recipient_session_id: "s-b",
+        sent_to_session_id: null,
+        summary: "first",
+        created_at: 10,
+        acked_at: null,
+        disposition: null,
+        disposition_at: null,
+        recipient_closed_at: null,
+        recipient_lease_until: 1_090_000,
+      });
+      expect(
+        (await store.transact((tx) => tx.sentMessages("s-a", { limit: 1 }))).map(
+          (r) => r.message_id,
+        ),
+      ).toEqual(["m-2"]);
+      const byId = await store.transact((tx) =>
+        tx.sentMessages("s-a", { messageIds: ["m-3", "m-1", "m-none", "m-1"] }),
+      );
+      expect(byId.map((r) => r.message_id)).toEqual(["m-1"]);
+    });
+
+    test("setDisposition: only unacked messages addressed to the session; the time of the first report", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-1"));
+        await tx.insertMessage(message("m-2", { acked_at: 5 }));
+      });
+      const set = (id: string, to: string, d: "held" | "refused", at: number) =>
+        store.transact((tx) => tx.setDisposition(id, to, d, at));
+      expect(await set("m-1", "s-a", "held", 100)).toBe(false);
+      expect(await set("m-2", "s-b", "held", 100)).toBe(false);
+      expect(await set("m-none", "s-b", "held", 100)).toBe(false);
+      expect(await set("m-1", "s-b", "held", 100)).toBe(true);
+      expect(await set("m-1", "s-b", "held", 200)).toBe(true);
+      let row = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-1"] })))[0];
+      expect([row?.disposition, row?.disposition_at]).toEqual(["held", 100]);
+      expect(await set("m-1", "s-b", "refused", 300)).toBe(true);
+      row = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-1"] })))[0];
+      expect([row?.disposition, row?.disposition_at]).toEqual(["refused", 300]);
+      const m2 = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-2"] })))[0];
+      expect(m2?.disposition).toBeNull();
+    });
+
+    test("adoptMessages: the oldest unacked, up to the limit, re-addressed and held", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertSession(session("s-b2", { principal_ref: "p-b", created_at: 1_000_002 }));
+        await tx.insertMessage(message("m-1", { created_at: 10 }));
+        await tx.insertMessage(message("m-2", { created_at: 20, acked_at: 25 }));
+        await tx.insertMessage(message("m-3", { created_at: 30 }));
+        await tx.insertMessage(message("m-4", { created_at: 40 }));
+      });
+      const moved = await store.transact((tx) => tx.adoptMessages("s-b", "s-b2", 500, 2));
+      expect(moved.map((r) => [r.message_id, r.recipient_session_id])).toEqual([
+        ["m-1", "s-b2"],
+        ["m-3", "s-b2"],
+      ]);
+      const rows = await store.transact((tx) =>
+        tx.sentMessages("s-a", { messageIds: ["m-1", "m-2", "m-4"] }),
+      );
+      expect(
+        rows.map((r) => [
+          r.message_id,
+          r.recipient_session_id,
+          r.sent_to_session_id,
+          r.disposition,
+        ]),
+      ).toEqual([
+        ["m-1", "s-b2", "s-b", "held"],
+        ["m-2", "s-b", null, null],
+        ["m-4", "s-b", null, null],
+      ]);
+      expect(await store.transact((tx) => tx.unackedFor("s-b2"))).toBe(2);
+      expect(await store.transact((tx) => tx.ackMessage("m-1", "s-b2", 600))).toBe(true);
+      // A second move keeps the first recipient.
+      await store.transact(async (tx) => {
+        await tx.insertSession(session("s-b3", { principal_ref: "p-b", created_at: 1_000_003 }));
+      });
+      const again = await store.transact((tx) => tx.adoptMessages("s-b2", "s-b3", 700, 10));
+      expect(again.map((r) => r.message_id)).toEqual(["m-3"]);
+      const m3 = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-3"] })))[0];
+      expect([m3?.recipient_session_id, m3?.sent_to_session_id]).toEqual(["s-b3", "s-b"]);
+    });
+
     test("transact after close rejects", async () => {
       const other = await factory();
       await other.close();

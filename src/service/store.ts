@@ -93,6 +93,39 @@ export interface MessageRow {
   idempotency_key: string | null;
 }
 
+/** What a recipient's harness reported of a message: its policy holds or refuses it. */
+export type MessageDisposition = "held" | "refused";
+
+/**
+ * A sent message as its sender's `message state` / `message sent` reads it (capability
+ * `message.state`): the message's delivery columns and its current recipient session's end.
+ */
+export interface SentMessageRow {
+  message_id: string;
+  /** The session the message is addressed to now (the adopting session after `message adopt`). */
+  recipient_session_id: string;
+  /** The session it was sent to when another session adopted it since, else `null`. */
+  sent_to_session_id: string | null;
+  summary: string | null;
+  created_at: number;
+  acked_at: number | null;
+  /** The last report of the recipient's harness, `null` when none. */
+  disposition: MessageDisposition | null;
+  /** When `disposition` was first reported (ms), `null` when none. */
+  disposition_at: number | null;
+  /** `closed_at` of the current recipient session. */
+  recipient_closed_at: number | null;
+  /** `lease_until` of the current recipient session. */
+  recipient_lease_until: number;
+}
+
+/** Which sent messages {@link StoreTx.sentMessages} returns. */
+export type SentMessagesQuery =
+  /** The session's latest `limit` messages, newest first (by insertion). */
+  | { readonly limit: number }
+  /** These ids, among the session's own messages (others are left out), in any order. */
+  | { readonly messageIds: readonly string[] };
+
 /** Count of rows inside a sliding window and the oldest counted time (`null` when none). */
 export interface WindowCount {
   count: number;
@@ -198,6 +231,35 @@ export interface StoreTx {
    * time); true when the message exists and is addressed to the session.
    */
   ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean>;
+
+  /**
+   * Messages sent from the session (capability `message.state`), each joined with its current
+   * recipient session's `closed_at` and `lease_until`.
+   */
+  sentMessages(senderSessionId: string, query: SentMessagesQuery): Promise<SentMessageRow[]>;
+  /**
+   * Records what the recipient's harness did with a message (capability `message.state`): only
+   * when the message is addressed to the session and unacked; `disposition_at` changes only when
+   * the disposition does. True when recorded.
+   */
+  setDisposition(
+    messageId: string,
+    recipientSessionId: string,
+    disposition: MessageDisposition,
+    at: number,
+  ): Promise<boolean>;
+  /**
+   * Moves at most `limit` of the oldest unacked messages addressed to `fromSessionId` to
+   * `toSessionId` (capability `message.adopt`), in insertion order: `recipient_session_id`
+   * becomes `toSessionId`, `sent_to_session_id` keeps the first recipient, and the disposition
+   * becomes `held` at `at`. Returns the moved rows as they now are.
+   */
+  adoptMessages(
+    fromSessionId: string,
+    toSessionId: string,
+    at: number,
+    limit: number,
+  ): Promise<MessageRow[]>;
 
   /**
    * Deletes at most `bounds.limit` rows of each kind that are past their retention floor. Teams

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -41,20 +41,29 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Everything the server wrote on stdout so far. */
+  stdout(): string;
 }
 
 /**
- * Starts `node dist/cli/main.js serve --host 127.0.0.1 --port 0 --data <file>` and resolves with
- * the URL it prints once listening (rejects after 15 s or if it exits first).
+ * Starts `node dist/cli/main.js serve --host 127.0.0.1 --port 0 --data <file> [extra…]` (creating
+ * the data file's folder first: `--data` never does) and resolves with the URL it prints once
+ * listening (rejects after 15 s or if it exits first).
  */
 export function startServerProcess(
   dataFile: string,
   env: Record<string, string> = {},
   entry: readonly string[] = [BUILT_CLI, "serve"],
+  extra: readonly string[] = [],
 ): Promise<ServerProcess> {
+  mkdirSync(dirname(dataFile), { recursive: true, mode: 0o700 });
   const child = spawn(
     process.execPath,
-    [...entry, "--host", "127.0.0.1", "--port", "0", "--data", dataFile, "--log-level", "warn"],
+    [
+      ...entry,
+      ...["--host", "127.0.0.1", "--port", "0", "--data", dataFile, "--log-level", "warn"],
+      ...extra,
+    ],
     { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let err = "";
@@ -69,10 +78,11 @@ export function startServerProcess(
     );
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match !== null) {
+      const match = /listening on (https?:\/\/\S+)/.exec(out);
+      // Resolved once the start-up lines are out (the registration line is always among them).
+      if (match !== null && /registration (open|closed)/.test(out)) {
         clearTimeout(timer);
-        resolvePromise({ url: match[1] as string, child, stderr: () => err });
+        resolvePromise({ url: match[1] as string, child, stderr: () => err, stdout: () => out });
       }
     });
     child.once("exit", (code, signal) => {

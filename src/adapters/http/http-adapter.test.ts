@@ -577,6 +577,45 @@ describe("session and message verbs", () => {
   });
 });
 
+describe("message states (message.state, message.adopt)", () => {
+  test("bad documents are refused before any network call; each verb calls its session route", async () => {
+    const { stub, adapter } = await setup();
+    await adapter.teamCreate({ team_name: "core" });
+    const before = stub.log.length;
+    const bad: Promise<unknown>[] = [
+      adapter.messageState("s-1", { message_ids: [] }),
+      adapter.messageState("s-1", { message_ids: [7] } as never),
+      adapter.messageReport("s-1", { message_ids: ["m-1"], state: "acked" } as never),
+      adapter.messageAdopt("s-1", {
+        from_session_ids: Array.from({ length: 17 }, (_, i) => `s-${i}`),
+      }),
+    ];
+    const codes = [];
+    for (const call of bad) codes.push(await codeOf(call));
+    expect(codes).toEqual([
+      "invalid_input:required",
+      "invalid_input:invalid_value",
+      "invalid_input:invalid_value",
+      "invalid_input:out_of_range",
+    ]);
+    expect(stub.log.length).toBe(before);
+    const calls: [Promise<unknown>, string, string][] = [
+      [adapter.messageState("s/1", { message_ids: ["m-1"] }), "POST", "/message-states"],
+      [adapter.messageSent("s/1", { limit: 5 }), "GET", "/sent"],
+      [adapter.messageReport("s/1", { message_ids: ["m-1"], state: "held" }), "POST", "/report"],
+      [adapter.messageAdopt("s/1", { from_session_ids: ["s-0"] }), "POST", "/adopt"],
+    ];
+    for (const [call, method, tail] of calls) {
+      await call.catch(() => undefined);
+      expect(stub.log.at(-1)).toMatchObject({
+        method,
+        path: `/v1/teams/t-1/sessions/s%2F1${tail}`,
+      });
+    }
+    expect(stub.log.at(-3)?.search).toBe("?limit=5");
+  });
+});
+
 async function collect(watch: WatchHandle, events: WatchEvent[]): Promise<void> {
   for await (const e of watch) events.push(e);
 }

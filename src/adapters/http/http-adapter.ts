@@ -7,6 +7,13 @@ import {
   type DescribeResult,
   type HeartbeatRequest,
   type HeartbeatResult,
+  type MessageAdoptRequest,
+  type MessageAdoptResult,
+  type MessageReportRequest,
+  type MessageReportResult,
+  type MessageSentResult,
+  type MessageStateRequest,
+  type MessageStateResult,
   type ReceiveOptions,
   type ReceiveResult,
   type SendRequest,
@@ -31,6 +38,13 @@ import {
   validateAckResult,
   validateHeartbeatRequest,
   validateHeartbeatResult,
+  validateMessageAdoptRequest,
+  validateMessageAdoptResult,
+  validateMessageReportRequest,
+  validateMessageReportResult,
+  validateMessageSentResult,
+  validateMessageStateRequest,
+  validateMessageStateResult,
   validateReceiveResult,
   validateSendRequest,
   validateSendResponse,
@@ -189,6 +203,61 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "POST", path: sessionPath(ctx, sessionId, "/ack"), body },
       validateAckResult,
+      options,
+    );
+  }
+
+  async messageState(
+    sessionId: string,
+    request: MessageStateRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageStateResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateMessageStateRequest(request));
+    return callTarget(
+      ctx,
+      { method: "POST", path: sessionPath(ctx, sessionId, "/message-states"), body },
+      validateMessageStateResult,
+      options,
+    );
+  }
+
+  async messageSent(sessionId: string, options?: ReceiveOptions): Promise<MessageSentResult> {
+    const limit = options?.limit;
+    const query = limit === undefined ? "" : `?limit=${String(limit)}`;
+    return this.#teamCall(
+      (ctx) => ({ method: "GET", path: `${sessionPath(ctx, sessionId, "/sent")}${query}` }),
+      validateMessageSentResult,
+      options,
+    );
+  }
+
+  async messageReport(
+    sessionId: string,
+    request: MessageReportRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageReportResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateMessageReportRequest(request));
+    return callTarget(
+      ctx,
+      { method: "POST", path: sessionPath(ctx, sessionId, "/report"), body },
+      validateMessageReportResult,
+      options,
+    );
+  }
+
+  async messageAdopt(
+    sessionId: string,
+    request: MessageAdoptRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageAdoptResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateMessageAdoptRequest(request));
+    return callTarget(
+      ctx,
+      { method: "POST", path: sessionPath(ctx, sessionId, "/adopt"), body },
+      validateMessageAdoptResult,
       options,
     );
   }

@@ -20,6 +20,9 @@ import {
   usageError,
   validateAckRequest,
   validateHeartbeatRequest,
+  validateMessageAdoptRequest,
+  validateMessageReportRequest,
+  validateMessageStateRequest,
   validateSendRequest,
   validateSessionRegistration,
   validateTeamCreateRequest,
@@ -161,6 +164,30 @@ async function dispatch(
     case "message ack": {
       local();
       return adapter.messageAck(session, valueOrThrow(validateAckRequest(await readDocument(io))));
+    }
+    case "message state": {
+      const state = adapter.messageState?.bind(adapter);
+      if (state === undefined) throw usage("unknown_command");
+      local();
+      return state(session, valueOrThrow(validateMessageStateRequest(await readDocument(io))));
+    }
+    case "message sent": {
+      const sent = adapter.messageSent?.bind(adapter);
+      if (sent === undefined) throw usage("unknown_command");
+      local();
+      return sent(session, flags.limit === undefined ? {} : { limit: flags.limit });
+    }
+    case "message report": {
+      const report = adapter.messageReport?.bind(adapter);
+      if (report === undefined) throw usage("unknown_command");
+      local();
+      return report(session, valueOrThrow(validateMessageReportRequest(await readDocument(io))));
+    }
+    case "message adopt": {
+      const adopt = adapter.messageAdopt?.bind(adapter);
+      if (adopt === undefined) throw usage("unknown_command");
+      local();
+      return adopt(session, valueOrThrow(validateMessageAdoptRequest(await readDocument(io))));
     }
     case "message watch": {
       // No pre-check here: on the watch, stdout is NDJSON, so even a missing credential must

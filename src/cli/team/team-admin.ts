@@ -5,7 +5,8 @@ import { resolveSessionTeam, type SessionTeam } from "../../harness/binding/inde
 import type { TeamMember } from "../../protocol/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
 import { handOverJoinSecret } from "./hand-over-secret.ts";
-import { checkNewSecretFile, parseTeamFlags, stringOption } from "./team-flags.ts";
+import { checkGivenSecretFile, defaultSecretPath } from "./secret-placement.ts";
+import { parseTeamFlags, stringOption } from "./team-flags.ts";
 import {
   displayName,
   type Failed,
@@ -60,7 +61,8 @@ function memberArgument(positionals: string[]): string {
 
 /**
  * `brigade team rotate-secret [--secret-file <path>]`: replaces the team's join secret (the old
- * one stops admitting anyone) and hands the new one over like `create`. Exit 0, 2 (usage), 11 (no
+ * one stops admitting anyone) and hands the new one over like `create` (the `--secret-file`, else
+ * a new file under `<config>/join-secrets/`; never inside a git work tree that does not ignore it). Exit 0, 2 (usage), 11 (no
  * team for the folder), or the adapter failure's status (`unauthorized` 5 when not the creator).
  *
  * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
@@ -68,10 +70,11 @@ function memberArgument(positionals: string[]): string {
 export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): Promise<number> {
   const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
   const secretOption = stringOption(values, "secret-file");
-  const secretPath = secretOption === undefined ? undefined : resolve(cwd, secretOption);
-  if (secretPath !== undefined) checkNewSecretFile(secretPath);
+  const given = secretOption === undefined ? undefined : resolve(cwd, secretOption);
+  if (given !== undefined) checkGivenSecretFile(given);
   const team = adminTeam(io, "rotate-secret", cwd);
   if (!("ok" in team)) return team.status;
+  const secretPath = given ?? defaultSecretPath(team.configDir, team.teamName);
   let result: Awaited<ReturnType<ReturnType<typeof openHarnessAdapter>["teamRotateSecret"]>>;
   try {
     result = await openHarnessAdapter(team).teamRotateSecret();
@@ -90,7 +93,7 @@ export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): 
     [
       `Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
       secretInFile
-        ? "The new join secret is in the --secret-file (mode 0600); it was not printed."
+        ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.`
         : "",
       "Give the new secret privately to anyone who still needs to join.",
       "",

@@ -1,6 +1,13 @@
+import { resolve } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
 import { harnessConfigDir } from "../../harness/adapter/index.ts";
-import type { TeamBindingLookup } from "../../harness/binding/index.ts";
+import {
+  type ConsentRecord,
+  deleteConsent,
+  readConsent,
+  type TeamBindingLookup,
+  writeConsent,
+} from "../../harness/binding/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
 import { type Failed, fail } from "./team-report.ts";
 
@@ -82,3 +89,50 @@ export function bindingProblem(
     BINDING_PROBLEM[found.reason] ?? "this checkout's .brigade.json is unusable",
   );
 }
+
+/**
+ * The folder a Claude Code session looks in when the plugin option `config_dir` is unset:
+ * `$XDG_CONFIG_HOME/brigade`, else `~/.config/brigade` (sessions ignore `BRIGADE_CONFIG_DIR`).
+ *
+ * @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
+ */
+export function sessionDefaultConfigDir(io: CliIo): string | undefined {
+  return harnessConfigDir({ XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME, HOME: io.env.HOME });
+}
+
+/**
+ * Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
+ * default (the person set `BRIGADE_CONFIG_DIR`), a second record there whose `config_dir` names
+ * `configDir`: so the one configuration folder the person chose holds the credential, and sessions
+ * — which ignore every inherited `BRIGADE_*` — still find the join (docs/44-team-binding.md, "One
+ * configuration folder rule"). Returns whether the second record was written.
+ *
+ * @throws PrivateFileError (or another write error) when a record cannot be written privately.
+ * @example recordConsent(io, "/srv/brigade-config", consentRecord({ ... }));
+ */
+export function recordConsent(io: CliIo, configDir: string, record: ConsentRecord): boolean {
+  writeConsent(configDir, record);
+  const sessions = sessionDefaultConfigDir(io);
+  if (sessions === undefined || resolve(sessions) === resolve(configDir)) return false;
+  writeConsent(sessions, { ...record, config_dir: configDir });
+  return true;
+}
+
+/**
+ * Deletes this checkout's consent in `configDir`, and the default folder's record when it points
+ * to `configDir` (written by {@link recordConsent}); a record there for another folder is kept.
+ *
+ * @throws Error from the file system for any failure but a missing file.
+ * @example forgetConsent(io, configDir, "/home/dana/src/api");
+ */
+export function forgetConsent(io: CliIo, configDir: string, checkout: string): void {
+  deleteConsent(configDir, checkout);
+  const sessions = sessionDefaultConfigDir(io);
+  if (sessions === undefined || resolve(sessions) === resolve(configDir)) return;
+  const pointer = readConsent(sessions, checkout);
+  if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
+}
+
+/** The line `create` and `join` add when the sessions' default folder got a pointer record. */
+export const CONSENT_POINTER_LINE =
+  "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";

@@ -11,13 +11,19 @@ import {
   serializeTeamBinding,
   TEAM_BINDING_FILE_NAME,
   teamKeyFor,
-  writeConsent,
 } from "../../harness/binding/index.ts";
 import { createFileExclusive } from "../../local-files/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
 import { handOverJoinSecret } from "./hand-over-secret.ts";
-import { bindingProblem, configDirOf, envServer } from "./team-context.ts";
-import { checkNewSecretFile, parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
+import { joinSecretPath } from "./secret-placement.ts";
+import {
+  bindingProblem,
+  CONSENT_POINTER_LINE,
+  configDirOf,
+  envServer,
+  recordConsent,
+} from "./team-context.ts";
+import { parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
 import { displayName, fail, reportAdapterError } from "./team-report.ts";
 
 /**
@@ -64,8 +70,11 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
   if (server === undefined) {
     throw new CliUsageError("no server: pass --server <url> or set BRIGADE_SERVER");
   }
-  const secretPath = secretOption === undefined ? undefined : resolve(cwd, secretOption);
-  if (secretPath !== undefined) checkNewSecretFile(secretPath);
+  const secretPath = joinSecretPath(
+    secretOption === undefined ? undefined : resolve(cwd, secretOption),
+    configDir,
+    teamName,
+  );
   const bindingDir = location.repositoryTop ?? location.start;
 
   // The profile is named after the team (teamKeyFor), known only once the server created it:
@@ -124,8 +133,10 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
       "the team was created, but .brigade.json could not be written (it may have appeared meanwhile)",
     ).status;
   }
+  let pointed = false;
   try {
-    writeConsent(
+    pointed = recordConsent(
+      io,
       configDir,
       consentRecord({
         checkout: bindingDir,
@@ -141,9 +152,8 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
     [
       `Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
       `Wrote ${TEAM_BINDING_FILE_NAME} at ${location.repositoryTop === undefined ? "this folder (no repository found)" : "the repository top"}.`,
-      secretInFile
-        ? "The join secret is in the --secret-file (mode 0600); it was not printed."
-        : "",
+      secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
+      pointed ? CONSENT_POINTER_LINE : "",
       "Next steps:",
       `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
       "  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",

@@ -9,10 +9,15 @@ import {
   readJoinSecretFile,
   TEAM_BINDING_FILE_NAME,
   teamKeyFor,
-  writeConsent,
 } from "../../harness/binding/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
-import { bindingProblem, configDirOf, envServer } from "./team-context.ts";
+import {
+  bindingProblem,
+  CONSENT_POINTER_LINE,
+  configDirOf,
+  envServer,
+  recordConsent,
+} from "./team-context.ts";
 import { parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
 import { displayName, type Failed, fail, reportAdapterError } from "./team-report.ts";
 
@@ -152,7 +157,8 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
   ];
   if (found.ok && result.team_ref === secret.teamRef) {
     try {
-      writeConsent(
+      const pointed = recordConsent(
+        io,
         configDir,
         consentRecord({
           checkout: found.checkout,
@@ -161,6 +167,7 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
           teamName: result.team_name,
         }),
       );
+      if (pointed) lines.push(CONSENT_POINTER_LINE);
     } catch {
       return fail(io, "join", 11, "joined, but the consent record could not be written privately")
         .status;

@@ -8,7 +8,7 @@ import {
   teamKeyFor,
 } from "../../harness/binding/index.ts";
 import type { CliIo } from "../cli-io.ts";
-import { configDirOf } from "./team-context.ts";
+import { configDirOf, forgetConsent } from "./team-context.ts";
 import { parseTeamFlags } from "./team-flags.ts";
 import { fail, reportAdapterError } from "./team-report.ts";
 
@@ -30,6 +30,9 @@ export async function teamLeave(argv: string[], io: CliIo, cwd: string): Promise
   const found = findTeamBinding(cwd);
   const checkout = found.ok ? found.checkout : (location.repositoryTop ?? location.start);
   const consent = readConsent(configDir, checkout);
+  // A record pointing to the folder a join with BRIGADE_CONFIG_DIR used: that folder holds the
+  // credential, and its own record is deleted too.
+  const teamDir = consent.ok ? (consent.record.config_dir ?? configDir) : configDir;
   // What the person joined here decides; the repository's file only when no consent remains.
   const teamKey = consent.ok
     ? consent.record.team_key
@@ -46,12 +49,13 @@ export async function teamLeave(argv: string[], io: CliIo, cwd: string): Promise
   }
   let result: Awaited<ReturnType<ReturnType<typeof openHarnessAdapter>["teamLeave"]>>;
   try {
-    result = await openHarnessAdapter({ configDir, teamKey }).teamLeave();
+    result = await openHarnessAdapter({ configDir: teamDir, teamKey }).teamLeave();
   } catch (error) {
     return reportAdapterError(io, "leave", error);
   }
   try {
-    deleteConsent(configDir, checkout);
+    forgetConsent(io, teamDir, checkout);
+    if (teamDir !== configDir) deleteConsent(configDir, checkout);
   } catch {
     return fail(io, "leave", 11, "left the team, but the consent record could not be deleted")
       .status;

@@ -4,13 +4,15 @@ import { MESSAGE_CASES } from "./messages.ts";
 import { METADATA_CASES } from "./metadata.ts";
 import { PROFILE_AND_TEAM_CASES } from "./profile-and-team.ts";
 import { SESSION_CASES } from "./sessions.ts";
+import { STATE_CASES } from "./states.ts";
 import { WATCH_CASES } from "./watch.ts";
 
 /**
  * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
- * there is no C-09), then our `team.admin` cases C-48…C-50.
+ * there is no C-09), then our `team.admin` cases C-48…C-50 and our message-state cases C-51,
+ * C-52.
  *
- * @example ALL_CASES.length === 52
+ * @example ALL_CASES.length === 54
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,
@@ -19,4 +21,5 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...WATCH_CASES,
   ...METADATA_CASES,
   ...ADMIN_CASES,
+  ...STATE_CASES,
 ];

@@ -2,6 +2,8 @@
  * How the harness reaches its team: the adapter config dir rules and the in-process http adapter
  * bound to a session's profile.
  */
+
+export { DispositionReporter, REPORTED_MEMORY } from "./disposition-reporter.ts";
 export {
   type HarnessAdapterTarget,
   type HarnessConfigEnv,

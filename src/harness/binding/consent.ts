@@ -1,5 +1,5 @@
 import { unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
 import { currentUid } from "../../local-files/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
@@ -46,6 +46,13 @@ export interface ConsentRecord {
   readonly team_name: string;
   readonly team_key: string;
   readonly consented_at: string;
+  /**
+   * The configuration folder holding this team's profile and credential, when it is not the folder
+   * the record lives in: a person who joined with `BRIGADE_CONFIG_DIR` gets a second record in the
+   * default folder naming it, so sessions (which ignore `BRIGADE_*`) find the join
+   * (docs/44-team-binding.md, "One configuration folder rule"). Absolute; absent otherwise.
+   */
+  readonly config_dir?: string;
 }
 
 /** Result of {@link readConsent}. */
@@ -76,6 +83,8 @@ export function consentRecord(options: {
   readonly teamRef: string;
   readonly teamName: string;
   readonly now?: Date;
+  /** {@link ConsentRecord.config_dir}: the folder holding the credential, when elsewhere. */
+  readonly configDir?: string;
 }): ConsentRecord {
   const server = normalizeServerUrl(options.server) ?? options.server;
   const at = (options.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -87,6 +96,7 @@ export function consentRecord(options: {
     team_name: options.teamName,
     team_key: teamKeyFor(server, options.teamRef),
     consented_at: at,
+    ...(options.configDir === undefined ? {} : { config_dir: options.configDir }),
   };
 }
 
@@ -107,6 +117,7 @@ export function writeConsent(configDir: string, record: ConsentRecord): void {
       team_name: record.team_name,
       team_key: record.team_key,
       consented_at: record.consented_at,
+      ...(record.config_dir === undefined ? {} : { config_dir: record.config_dir }),
     },
     null,
     2,
@@ -120,6 +131,7 @@ export function writeConsent(configDir: string, record: ConsentRecord): void {
  * permission bits (`not_private`), ≤ 64 KiB of strict JSON (`malformed`), every member of
  * {@link ConsentRecord} present with its form — `version` 1, `server` an http(s) URL, a valid
  * `team_ref`, non-empty strings, `team_key` equal to `teamKeyFor(server, team_ref)` (`invalid`) —
+ * an optional `config_dir` that is an absolute path (`invalid` otherwise) —
  * and `checkout` equal to the one asked for (`wrong_checkout`). Absent: `missing`; any other
  * failure: `unreadable`. Unknown members are ignored.
  *
@@ -160,7 +172,12 @@ export function readConsent(
   const teamName = text("team_name");
   const teamKey = text("team_key");
   const consentedAt = text("consented_at");
+  const elsewhere = o.config_dir;
+  const elsewhereOk =
+    elsewhere === undefined ||
+    (typeof elsewhere === "string" && elsewhere.length <= 4_096 && isAbsolute(elsewhere));
   if (
+    !elsewhereOk ||
     o.version !== CONSENT_VERSION ||
     recordCheckout === undefined ||
     server === undefined ||
@@ -183,6 +200,7 @@ export function readConsent(
       team_name: teamName,
       team_key: teamKey,
       consented_at: consentedAt,
+      ...(typeof elsewhere === "string" ? { config_dir: elsewhere } : {}),
     },
   };
 }

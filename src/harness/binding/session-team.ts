@@ -44,7 +44,9 @@ export type SessionTeam =
  * `binding_invalid`; `no_consent` (no record, or one that fails the trust checks of
  * `readConsent` — a symlink, readable by others, another owner, malformed, for another
  * checkout); `consent_mismatch` (the repository now names another server or team than the person
- * joined: a cloned or edited `.brigade.json` cannot redirect a session).
+ * joined: a cloned or edited `.brigade.json` cannot redirect a session). The result's `configDir`
+ * is the record's `config_dir` when it names one (the person's own choice, from their terminal),
+ * else `configDir`.
  *
  * @example
  * const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(process.env) });
@@ -72,6 +74,7 @@ export function resolveSessionTeam(options: {
     teamName: record.team_name,
     teamKey: record.team_key,
     checkout: found.checkout,
-    configDir,
+    // A record that names another folder (a join with BRIGADE_CONFIG_DIR) sends us there.
+    configDir: record.config_dir ?? configDir,
   };
 }

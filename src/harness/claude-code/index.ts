@@ -50,7 +50,12 @@ export {
   type InboxSocketRefusal,
 } from "./inbox-socket-path.ts";
 export { messagingSocketFromEnv, messagingToken, usableSocket } from "./messaging-socket.ts";
-export { isBrigadeShadowed } from "./path-shadowing.ts";
+export {
+  type BrigadeShadow,
+  brigadeVersionBeside,
+  findBrigadeShadow,
+  firstBrigadeOnPath,
+} from "./path-shadowing.ts";
 export {
   INBOX_POST_FAILURES,
   type InboxPostFailure,
@@ -90,3 +95,8 @@ export {
   TranscriptUsageReader,
   type TranscriptUsageReaderOptions,
 } from "./transcript-usage.ts";
+export {
+  CLAUDE_CODE_MINIMUM,
+  CLAUDE_CODE_VERIFIED,
+  compareVersions,
+} from "./verified-versions.ts";

@@ -8,6 +8,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -25,6 +26,7 @@ import { HttpAdapter } from "../../adapters/http/index.ts";
 import type { CliIo } from "../../cli/cli-io.ts";
 import { runHookWith } from "../../cli/hook-command.ts";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
+import { brigadeVersion } from "../../local-files/index.ts";
 import {
   type Adapter,
   BapError,
@@ -666,7 +668,8 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expectDisciplined(shadowed.stdout);
     const lines = shadowed.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain("another `brigade` command earlier on PATH");
+    expect(lines[1]).toContain("another `brigade` command (version unknown) comes earlier on PATH");
+    expect(lines[1]).toContain(`this plugin's (version ${brigadeVersion()})`);
     const clean = await hook(
       "session-start",
       start("native-p"),
@@ -674,6 +677,24 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       env({ PATH: "/usr/bin", CLAUDE_PLUGIN_ROOT: plugin }),
     );
     expect(clean.stdout).not.toContain("earlier on PATH");
+    // the person's CLI of the same version, linked from a checkout: the same program, no warning
+    const checkout = join(root, "brigade-checkout");
+    mkdirSync(join(checkout, "bin"), { recursive: true });
+    writeFileSync(join(checkout, "bin", "brigade"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(
+      join(checkout, "package.json"),
+      JSON.stringify({ name: "brigade", version: brigadeVersion() }),
+    );
+    const personal = join(root, "local-bin");
+    mkdirSync(personal, { recursive: true });
+    symlinkSync(join(checkout, "bin", "brigade"), join(personal, "brigade"));
+    const same = await hook(
+      "session-start",
+      start("native-p"),
+      newCalls(),
+      env({ PATH: `${personal}:/usr/bin`, CLAUDE_PLUGIN_ROOT: plugin }),
+    );
+    expect(same.stdout).not.toContain("earlier on PATH");
     expect(clean.stdout.trimEnd().split("\n")).toHaveLength(1);
     // Brigade off (no binding): silent, even when shadowed
     const off = await hook(

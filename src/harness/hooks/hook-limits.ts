@@ -34,6 +34,10 @@ export const HOOK_LIMITS: {
   readonly receiveMs: number;
   /** The prompt hook's heartbeat announcing a changed inbound policy (also capped by the budget). */
   readonly policyHeartbeatMs: number;
+  /** The prompt hook's `message state` check of this session's tracked sends. */
+  readonly stateCheckMs: number;
+  /** SessionStart's `message adopt` of what this checkout's ended sessions left. */
+  readonly adoptMs: number;
   /** A prompt-time registration retry: at most one per this interval. */
   readonly retryIntervalMs: number;
   /** SessionEnd's whole budget. */
@@ -54,6 +58,8 @@ export const HOOK_LIMITS: {
   promptMs: 4_500,
   receiveMs: 4_000,
   policyHeartbeatMs: 1_500,
+  stateCheckMs: 1_500,
+  adoptMs: 3_000,
   retryIntervalMs: 60_000,
   sessionEndMs: 1_400,
   closeMs: 1_000,

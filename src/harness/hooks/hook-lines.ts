@@ -111,15 +111,20 @@ export const PROTOCOL_MISMATCH_LINE: string =
   "The user can update the Brigade plugin, then restart this session.";
 
 /**
- * The SessionStart warning when another `brigade` comes earlier on the Bash tool's PATH than the
- * plugin's (docs/spec/claude-code.md §2). Names no path (docs/spec/claude-code.md §2.1: the model
- * must never see an absolute tool path).
+ * The SessionStart warning when another `brigade` of another version (or of none we can read) comes
+ * earlier on the Bash tool's PATH than the plugin's (docs/spec/claude-code.md §2): names both
+ * versions (each already checked to look like a version, or `unknown`) and no path
+ * (docs/spec/claude-code.md §2.1: the model must never see an absolute tool path).
  *
- * @example SHADOWED_BRIGADE_LINE.startsWith("Brigade: ") === true
+ * @example shadowedBrigadeLine("0.0.9", "0.1.0").startsWith("Brigade: warning: ") === true
  */
-export const SHADOWED_BRIGADE_LINE: string =
-  "Brigade: warning: another `brigade` command earlier on PATH shadows this plugin's, so the bare `brigade` commands " +
-  "in this session may run that one instead. The user can remove it from PATH or rename it.";
+export function shadowedBrigadeLine(theirs: string, ours: string): string {
+  return (
+    `Brigade: warning: another \`brigade\` command (version ${theirs}) comes earlier on PATH than this plugin's (version ${ours}), ` +
+    "so the bare `brigade` commands in this session run that one. " +
+    `The user can install the Brigade CLI of version ${ours} (npm run install-cli in a Brigade checkout), or remove the other one from PATH.`
+  );
+}
 
 /**
  * The line printed when `claude_inbound_setting` added `"crossSessionInbound": "accept"` to the

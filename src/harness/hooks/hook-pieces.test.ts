@@ -21,7 +21,7 @@ import {
   readPluginOptions,
   registrationFailureLine,
   resolveFrameInstruction,
-  SHADOWED_BRIGADE_LINE,
+  shadowedBrigadeLine,
   startWatcherFromHook,
 } from "./index.ts";
 
@@ -341,10 +341,13 @@ describe("label option → human_label (docs/spec/claude-code.md §6.2)", () => 
 });
 
 describe("PATH shadowing (docs/spec/claude-code.md §2)", () => {
-  test("the warning names no path", () => {
-    expect(SHADOWED_BRIGADE_LINE.startsWith("Brigade: ")).toBe(true);
-    expect(SHADOWED_BRIGADE_LINE).toContain("another `brigade` command earlier on PATH");
-    expect(SHADOWED_BRIGADE_LINE).not.toMatch(/(^|[\s("'`])\/[A-Za-z]/);
+  test("the warning names both versions and no path", () => {
+    const line = shadowedBrigadeLine("0.0.9", "0.1.0");
+    expect(line.startsWith("Brigade: warning: ")).toBe(true);
+    expect(line).toContain("another `brigade` command (version 0.0.9) comes earlier on PATH");
+    expect(line).toContain("this plugin's (version 0.1.0)");
+    expect(line).not.toMatch(/(^|[\s("'`])\/[A-Za-z]/);
+    expect(line).not.toContain("\n");
   });
 });
 

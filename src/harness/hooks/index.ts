@@ -34,8 +34,8 @@ export {
   INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
-  SHADOWED_BRIGADE_LINE,
   settingsLine,
+  shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 export { HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";

@@ -95,8 +95,9 @@ export function readPluginOptions(
  * `account` (the default) and `none` send none; any other text is sent as that literal label, one
  * line through the sanitiser (`oneLine`), at most 128 code points, none when nothing is left.
  * **[ours]** `account` means "the Claude account email", but the spec names no source for that
- * email, so nothing is sent: the label given at `brigade team join` stands. The server adopts a
- * `human_label` only when the membership has none (docs/spec/protocol.md §4.3).
+ * email, so this function sends none for it; SessionStart sends git's `user.name` instead
+ * (`session-connect.ts`). The server adopts a `human_label` only when the membership has none
+ * (docs/spec/protocol.md §4.3), so a label given at `brigade team join` stands.
  *
  * @example humanLabelOf("Dana (laptop)") === "Dana (laptop)"; humanLabelOf("account") === undefined
  */

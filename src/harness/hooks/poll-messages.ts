@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import type { Adapter } from "../../protocol/index.ts";
+import { DispositionReporter } from "../adapter/index.ts";
 import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
 import {
   type ByPidMap,
@@ -67,10 +68,12 @@ export async function pollMessages(options: {
   });
   pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
   const acks: string[] = [];
+  const reporter = new DispositionReporter(adapter, sessionId);
   for (const envelope of envelopes) {
     try {
       const offered = pipeline.offer(envelope);
       if (offered.ack) acks.push(offered.messageId);
+      if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
     } catch {
       // a pending file that cannot be written: the message stays unacked on the server
     }
@@ -92,6 +95,8 @@ export async function pollMessages(options: {
     if (item.kind === "message") printed += 1;
     if (done.ack) acks.push(done.messageId);
   }
+  // Reported beside the ack, within the same budget: the sender reads held and refused as states.
+  const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
   if (acks.length > 0) {
     try {
       await adapter.messageAck(
@@ -101,8 +106,10 @@ export async function pollMessages(options: {
       );
     } catch {
       // unacked messages come back; the seen file makes them duplicates, acked next time
+      await reported;
       return { printed, acked: [] };
     }
   }
+  await reported;
   return { printed, acked: acks };
 }

@@ -18,9 +18,11 @@ import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { heldLine, INBOUND_SETTING_ADDED_LINE, settingsLine } from "./hook-lines.ts";
 import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
+import { syncHostName } from "./host-name-sync.ts";
 import { readPluginOptions } from "./plugin-options.ts";
 import { pollMessages } from "./poll-messages.ts";
 import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
+import { noticeUndeliverable } from "./sent-notices.ts";
 import { isoSeconds } from "./session-connect.ts";
 import {
   connectFromHook,
@@ -38,11 +40,13 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
  * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
  * `permission_mode` (only this event carries it) and the settings-scan policy in the
- * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`);
+ * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
+ * so is a name the person gave the session in Claude Code (`syncHostName`);
  * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
  * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
  * delivers (never beside a running one: one message read twice); print the held notice while
- * anything is held. The prompt text is never read. Never throws.
+ * anything is held; tell, once, about sent messages that became undeliverable
+ * (`noticeUndeliverable`). The prompt text is never read. Never throws.
  *
  * @example await runPrompt(input, ctx, out, Date.now() + 4_500);
  */
@@ -61,8 +65,9 @@ export async function runPrompt(
     return;
   }
   applyInboundSetting(input, ctx, out);
-  const map = updateMap(input, ctx, where, read.map, out);
-  if (map.inbound !== read.map.inbound) await announcePolicy(ctx, map, deadline);
+  const updated = updateMap(input, ctx, where, read.map, out);
+  if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
+  const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
   const token = messagingToken(ctx.env);
   let watcherDelivers = false;
   if (map.socket_path !== "" && token !== "") {
@@ -101,6 +106,7 @@ export async function runPrompt(
   }
   const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
   if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
+  await noticeUndeliverable(ctx, where, map, out, deadline);
 }
 
 function updateMap(

@@ -24,6 +24,7 @@ import {
 import { describeAdapter } from "./adapter-features.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
+import { gitUserName } from "./git-user-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -101,6 +102,21 @@ function ownedByOtherWatcher(request: ConnectRequest, sessionId: string): boolea
   return false;
 }
 
+/**
+ * The registration `human_label`: the `label` option's literal text; for `account` (the default),
+ * git's `user.name` in the session's folder, so a teammate sees who the person says they are
+ * (unverified, like every label) instead of an empty column; `none` sends nothing. The server
+ * keeps a label the membership already has (docs/spec/protocol.md §4.3).
+ */
+function defaultHumanLabel(
+  label: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (label === "account") return gitUserName(cwd, env);
+  return humanLabelOf(label);
+}
+
 function failure(error: unknown): ConnectResult {
   if (error instanceof BapError) return { ok: false, code: error.code, retryable: error.retryable };
   return { ok: false, code: "internal", retryable: false };
@@ -150,7 +166,6 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
   if (!described.ok) return described;
   const features = described.features;
   const workspace = features.workspaceLabel ? workspaceLabel(options, team) : undefined;
-  const human = features.humanLabel ? humanLabelOf(options.label) : undefined;
   const signal = (): AbortSignal => AbortSignal.timeout(request.registerMs);
 
   let sessionId: string | undefined;
@@ -177,6 +192,10 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     }
     if (!features.resume) resumeId = undefined;
     if (resumeId !== undefined && ownedByOtherWatcher(request, resumeId)) resumeId = undefined;
+    // Only a registration carries a label: a renewal never spawns git.
+    const human = features.humanLabel
+      ? defaultHumanLabel(options.label, input.cwd, env)
+      : undefined;
     const registration: SessionRegistration = {
       harness: "claude-code",
       harness_version: oneLine(registry.version, 64) || "unknown",

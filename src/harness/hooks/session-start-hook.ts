@@ -1,11 +1,12 @@
 import { rmSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { brigadeVersion } from "../../local-files/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import {
   claudeConfigDir,
   ensureInboundAcceptSetting,
-  isBrigadeShadowed,
+  findBrigadeShadow,
   isClaudePid,
   launchBypasses,
   messagingSocketFromEnv,
@@ -22,6 +23,7 @@ import {
   stateLayout,
   writeByPidMap,
 } from "../state/index.ts";
+import { adoptStranded } from "./adopt-stranded.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -32,8 +34,8 @@ import {
   INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
-  SHADOWED_BRIGADE_LINE,
   settingsLine,
+  shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
@@ -91,7 +93,8 @@ export type HookConnectOutcome = "connected" | "off" | "disconnected" | "failed"
  * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
  * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
  * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
- * replaced session, `ensureWatcher` when a socket exists, and the one context line. A failed
+ * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
+ * `ensureWatcher` when a socket exists, and the one context line. A failed
  * registration writes the retry marker and prints one line. Never throws.
  *
  * @example await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
@@ -159,6 +162,12 @@ export async function connectFromHook(
   if (result.replaced !== undefined) {
     await retireReplacedSession(ctx, layout, claudePid, result.replaced);
   }
+  // Only for a session no watcher serves yet (registered or resumed here, never a renewal): the
+  // watcher's catch-up then finds what was taken over already held, and no running watcher
+  // rewrites the held records without them.
+  if (result.how !== "renewed") {
+    await adoptStranded(ctx, layout, result.map, team.checkout, out);
+  }
   const token = messagingToken(ctx.env);
   if (options.claudeInboundSetting && ccConfig !== undefined) {
     applyInboundSettingAtStart(ctx, out, { claudePid, cwd: input.cwd, ccConfig });
@@ -203,7 +212,8 @@ function applyInboundSettingAtStart(
  * and only refreshes the by-pid map (socket, transcript, settings scan → policy, `updated_at`) and
  * prints the context line again, since compaction dropped it from the model's context. Any other
  * source runs {@link connectFromHook} within the 8 s register cap, then, unless Brigade is off, one
- * warning line when another `brigade` comes earlier on PATH than the plugin's
+ * warning line naming both versions when another `brigade` of another version comes earlier on
+ * PATH than the plugin's
  * (docs/spec/claude-code.md §2). Idempotent per `CLAUDE_PID`: the same native session is renewed, a
  * new one (after `/clear`) is registered and the old one retired. Never throws; the caller prints
  * `out` and exits 0.
@@ -220,11 +230,13 @@ export async function runSessionStart(
   if (input.source === "compact") return refreshAfterCompact(input, ctx, where, out);
   const outcome = await connectFromHook(input, ctx, where, out, HOOK_LIMITS.registerMs);
   if (outcome !== "connected") await retireLeftoverMap(ctx, where);
-  if (
-    outcome !== "off" &&
-    isBrigadeShadowed(ctx.env.PATH ?? "", ctx.env.CLAUDE_PLUGIN_ROOT ?? "")
-  ) {
-    out.line(SHADOWED_BRIGADE_LINE);
+  if (outcome !== "off") {
+    const shadow = findBrigadeShadow(
+      ctx.env.PATH ?? "",
+      ctx.env.CLAUDE_PLUGIN_ROOT ?? "",
+      brigadeVersion(),
+    );
+    if (shadow.shadowed) out.line(shadowedBrigadeLine(shadow.theirs, shadow.ours));
   }
   return outcome;
 }

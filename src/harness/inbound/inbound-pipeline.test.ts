@@ -739,3 +739,37 @@ describe("properties", () => {
     );
   });
 });
+
+describe("messages taken over from an earlier session (adopt)", () => {
+  test("held whatever the policy, delivered only once the user releases them; an injected one is a duplicate", () => {
+    const { seen, saved, pipeline } = harness();
+    seen.ids.add("m-seen");
+    const first = envelope("m-left");
+    expect(pipeline.adopt(first).outcome).toBe("held");
+    expect(pipeline.adopt(first).outcome).toBe("ignored");
+    expect(saved.at(-1)?.map((r) => [r.message_id, r.adopted])).toEqual([["m-left", true]]);
+    expect(JSON.stringify(saved.at(-1))).not.toContain("body of");
+    // The watch's catch-up brings it again under `accept`: it stays held.
+    expect(pipeline.offer(first).outcome).toBe("ignored");
+    expect(pipeline.next()).toBeUndefined();
+    expect(pipeline.adopt(envelope("m-seen"))).toEqual({
+      outcome: "duplicate",
+      ack: true,
+      messageId: "m-seen",
+    });
+    expect(pipeline.adopt({ not: "an envelope" }).outcome).toBe("rejected");
+    expect(pipeline.release(["m-left"])).toBe(1);
+    expect(messageIds(drain(pipeline))).toEqual(["m-left"]);
+    expect(saved.at(-1)).toEqual([]);
+  });
+
+  test("a pipeline built from the saved records keeps an adopted message held under accept", () => {
+    const { saved, pipeline } = harness();
+    pipeline.adopt(envelope("m-left"));
+    const next = harness({ pendingRecords: saved.at(-1) ?? [] });
+    expect(next.pipeline.offer(envelope("m-left")).outcome).toBe("ignored");
+    expect(next.pipeline.next()).toBeUndefined();
+    expect(next.pipeline.release(["m-left"])).toBe(1);
+    expect(messageIds(drain(next.pipeline))).toEqual(["m-left"]);
+  });
+});

@@ -254,7 +254,12 @@ export class InboundPipeline {
     if (this.#queuedIds.has(messageId) || this.#handedOut.has(messageId)) {
       return { outcome: "ignored", ack: false, messageId };
     }
-    // Step 3: policy.
+    // Step 3: policy. A message taken over from an earlier session waits for its user whatever
+    // the policy says.
+    if (this.#pending.get(messageId)?.adopted === true) {
+      if (!this.#held.has(messageId)) this.#held.set(messageId, message);
+      return { outcome: "ignored", ack: false, messageId };
+    }
     if (this.#policy === "refuse") return { outcome: "refused", ack: false, messageId };
     if (this.#released.has(messageId)) return this.#enqueue(message);
     if (this.#policy === "hold") {
@@ -325,6 +330,29 @@ export class InboundPipeline {
    */
   waitingFrom(senderId: string): number {
     return this.#waiting.get(senderId)?.length ?? 0;
+  }
+
+  /**
+   * Holds a message this session took over from an earlier session of its checkout (capability
+   * `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
+   * `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
+   * until the user releases it (`release`). Returns `held` (or `ignored` when already held).
+   *
+   * @example pipeline.adopt(envelope).outcome === "held"
+   */
+  adopt(candidate: unknown): OfferResult {
+    const validated = looseValidate(candidate);
+    if (!validated.ok) return { outcome: "rejected", ack: false, reason: validated.reason };
+    const message = validated.message;
+    const messageId = message.message_id;
+    if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
+      return { outcome: "duplicate", ack: true, messageId };
+    }
+    if (this.#pending.get(messageId)?.adopted === true) {
+      return { outcome: "ignored", ack: false, messageId };
+    }
+    this.#hold(message, true);
+    return { outcome: "held", ack: false, messageId };
   }
 
   /**
@@ -523,7 +551,7 @@ export class InboundPipeline {
     return false;
   }
 
-  #hold(message: InboundMessage): void {
+  #hold(message: InboundMessage, adopted = false): void {
     const record: PendingRecord = {
       message_id: message.message_id,
       sender_name: noticeName(message.sender.session_name),
@@ -532,7 +560,9 @@ export class InboundPipeline {
       summary: oneLine(message.summary ?? "", 200),
       created_at: oneLine(message.created_at, 64),
       held_at: this.#now(),
+      ...(adopted ? { adopted: true as const } : {}),
     };
+    this.#pending.delete(message.message_id);
     this.#pending.set(message.message_id, record);
     this.#held.set(message.message_id, message);
     this.#trimPending();

@@ -27,6 +27,11 @@ export interface PendingRecord {
   readonly summary: string;
   readonly created_at: string;
   readonly held_at: number;
+  /**
+   * Present when the message was left for an earlier session of this checkout and taken over
+   * (capability `message.adopt`): it stays held whatever the policy until the user releases it.
+   */
+  readonly adopted?: true;
 }
 
 /**

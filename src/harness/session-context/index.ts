@@ -5,6 +5,14 @@
  */
 export { BAP_ERROR_SENTENCES, bapErrorLine } from "./bap-error-line.ts";
 export {
+  type AwaitStateOptions,
+  awaitMessageState,
+  MESSAGE_STATE_SENTENCES,
+  SEND_STATE_POLL_MS,
+  SEND_STATE_WAIT_MS,
+  supportsMessageStates,
+} from "./sent-states.ts";
+export {
   loadSessionContext,
   SESSION_CONTEXT_EXIT_STATUS,
   SESSION_CONTEXT_REASONS,

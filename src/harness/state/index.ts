@@ -17,6 +17,12 @@ export {
   validateByPidMap,
   writeByPidMap,
 } from "./by-pid-map.ts";
+export {
+  checkoutKey,
+  MAX_CHECKOUT_SESSIONS,
+  readCheckoutSessions,
+  rememberCheckoutSession,
+} from "./checkout-sessions.ts";
 export { fileStem } from "./file-stem.ts";
 export {
   consumeReleaseRequests,
@@ -34,6 +40,13 @@ export {
   writePrivateStateFile,
 } from "./private-state-file.ts";
 export { FileSeenStore, MAX_SEEN_FILE_BYTES, parseSeenFile, type SeenFile } from "./seen-file.ts";
+export {
+  MAX_TRACKED_SENDS,
+  readTrackedSends,
+  TRACKED_SEND_MS,
+  type TrackedSend,
+  updateTrackedSends,
+} from "./sent-file.ts";
 export { sha256Hex } from "./sha256-hex.ts";
 export { resolveStateDir, type StateDirEnv, type StateDirResult } from "./state-dir.ts";
 export { type StateLayout, stateLayout } from "./state-layout.ts";

@@ -66,6 +66,7 @@ export function readPendingRecords(
       summary: r.summary,
       created_at: r.created_at,
       held_at: r.held_at,
+      ...(r.adopted === true ? { adopted: true as const } : {}),
     }));
 }
 

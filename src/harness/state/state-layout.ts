@@ -23,6 +23,10 @@ export interface StateLayout {
   pending(brigadeSessionId: string): string;
   /** `state/release/<stem>.json`: release requests from a terminal. */
   release(brigadeSessionId: string): string;
+  /** `state/sent/<stem>.json`: our sent messages whose end the prompt hook still watches for. */
+  sent(brigadeSessionId: string): string;
+  /** `state/checkouts/<stem(key)>.json`: the Brigade sessions one checkout had, for adoption. */
+  checkout(checkoutKey: string): string;
   /** `state/<pid>.notice`: the next prompt hook's one-shot line. */
   notice(claudePid: string): string;
   /** `logs/watcher-<pid>.log`. */
@@ -44,6 +48,8 @@ export function stateLayout(root: string): StateLayout {
     seen: (id) => join(root, "state", "seen", `${fileStem(id)}.json`),
     pending: (id) => join(root, "state", "pending", `${fileStem(id)}.json`),
     release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
+    sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
+    checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
     notice: (pid) => join(root, "state", `${pid}.notice`),
     watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`),
   };

@@ -1,4 +1,5 @@
 import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
+import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
   type InboundGateState,
@@ -111,6 +112,7 @@ export class WatcherLoop {
   #gateNoticed = false;
   #idleAt: number | undefined;
   #transcriptPath: string | undefined;
+  readonly #reporter: DispositionReporter;
   readonly #registry: string | undefined;
   readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
   readonly #done: Promise<void>;
@@ -129,6 +131,9 @@ export class WatcherLoop {
     this.#tickMs = deps.tickMs ?? 2_000;
     this.#sessionId = deps.map.brigade_session_id;
     this.#post = deps.post ?? postToInbox;
+    this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) =>
+      deps.log.write("warn", "report_failed", { code }),
+    );
     this.#registry = registryFolder(deps.env);
     this.#transcriptPath = deps.map.transcript_path;
     this.#argv =
@@ -309,6 +314,11 @@ export class WatcherLoop {
     else fields.message_id = result.messageId;
     this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
     if (result.ack) void this.#ack(result.messageId);
+    if (result.outcome === "held" || result.outcome === "refused") {
+      // the sender reads this as the message's state (`brigade sent`)
+      this.#reporter.note(result.outcome, result.messageId);
+      void this.#reporter.flush();
+    }
     if (result.outcome === "queued" && result.evicted !== undefined) {
       this.#d.log.write("info", "message_set_aside", { message_id: result.evicted });
     }
@@ -369,6 +379,11 @@ export class WatcherLoop {
         policy: read.map.inbound,
         withdrawn: withdrawn.length,
       });
+      if (read.map.inbound !== "accept") {
+        const outcome = read.map.inbound === "hold" ? "held" : "refused";
+        for (const id of withdrawn) this.#reporter.note(outcome, id);
+        void this.#reporter.flush();
+      }
       // Our server sends a message once per watch connection: what was refused or held before
       // comes back only if we fetch it.
       if (read.map.inbound === "accept") this.#redelivery.at(this.#now());

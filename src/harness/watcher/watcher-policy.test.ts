@@ -22,6 +22,7 @@ import {
   type Adapter,
   BapError,
   type MessageEnvelope,
+  type MessageReportRequest,
   type WatchEvent,
 } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
@@ -158,7 +159,16 @@ test("a turn to refuse takes the queued messages back unacked; back to accept th
 });
 
 test("a turn to hold keeps the queued messages as held records, posted only after a release", async () => {
-  const { adapter, acked } = server([senderEnvelope(0), senderEnvelope(1)]);
+  const served = server([senderEnvelope(0), senderEnvelope(1)], [], ["message.state"]);
+  const { acked } = served;
+  const reports: MessageReportRequest[] = [];
+  const adapter: Adapter = {
+    ...served.adapter,
+    messageReport: async (_session, request) => {
+      reports.push(request);
+      return { reported: [...request.message_ids], unknown: [] };
+    },
+  };
   const posted: string[] = [];
   let openGate: () => void = () => {};
   const gate = new Promise<void>((r) => {
@@ -180,6 +190,9 @@ test("a turn to hold keeps the queued messages as held records, posted only afte
   const pending = readFileSync(layout().pending("s-1"), "utf8");
   expect(pending).toContain("m-1");
   expect(pending).not.toContain("message 1");
+  // The sender reads the withdrawn one as held.
+  await until("reported", () => reports.length === 1);
+  expect(reports).toEqual([{ message_ids: ["m-1"], state: "held" }]);
   requestRelease(layout(), "s-1", ["m-1"], process.getuid?.() ?? -1);
   await until("the released one acked", () => acked.length === 2);
   expect(posted).toEqual(["m-0", "m-1"]);

@@ -244,6 +244,26 @@ describe("the watcher in process (real server, real inbox socket)", () => {
     expect(readPendingRecords(layout, sb, uid)).toEqual([]);
   }, 20_000);
 
+  test("hold and refuse are reported: the sender reads held, refused, then acked after a release", async () => {
+    const stateOf = async (id: string) =>
+      (await alice.messageState(sa, { message_ids: [id] })).messages[0]?.state;
+    writeMap({ inbound: "hold" });
+    const first = startInProcess();
+    const held = await send("held for the user");
+    await until("reported held", async () => (await stateOf(held)) === "held");
+    first.controller.abort();
+    await first.running;
+    writeMap({ inbound: "refuse" });
+    startInProcess();
+    const refused = await send("turned away");
+    await until("reported refused", async () => (await stateOf(refused)) === "refused");
+    expect(host.posts).toHaveLength(0);
+    requestRelease(layout, sb, [held], process.getuid?.() ?? -1);
+    writeMap({ inbound: "accept" });
+    await until("released and acked", async () => (await stateOf(held)) === "acked", 10_000);
+    await bob.messageAck(sb, { message_ids: [refused] });
+  }, 30_000);
+
   test("heartbeats carry the transcript's model and context size to the server", async () => {
     const transcript = join(stateHome, "5d1c.jsonl");
     const assistantLine = (model: string, input: number, read: number) =>

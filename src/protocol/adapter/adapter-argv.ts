@@ -66,6 +66,10 @@ export const ADAPTER_COMMANDS: {
   readonly "message receive": AdapterCommandSpec;
   readonly "message watch": AdapterCommandSpec;
   readonly "message ack": AdapterCommandSpec;
+  readonly "message state": AdapterCommandSpec;
+  readonly "message sent": AdapterCommandSpec;
+  readonly "message report": AdapterCommandSpec;
+  readonly "message adopt": AdapterCommandSpec;
   readonly "team create": AdapterCommandSpec;
   readonly "team join": AdapterCommandSpec;
   readonly "team leave": AdapterCommandSpec;
@@ -87,6 +91,10 @@ export const ADAPTER_COMMANDS: {
   "message receive": row(["session", "limit"], ["session"], "none", "core"),
   "message watch": row(["session"], ["session"], "ndjson", "core"),
   "message ack": row(["session"], ["session"], "document", "core"),
+  "message state": row(["session"], ["session"], "document", "convention"),
+  "message sent": row(["session", "limit"], ["session"], "none", "convention"),
+  "message report": row(["session"], ["session"], "document", "convention"),
+  "message adopt": row(["session"], ["session"], "document", "convention"),
   "team create": row(["name", "label", "prompt", "secret-file"], [], "document", "convention"),
   "team join": row(["prompt", "label"], [], "document", "convention"),
   "team leave": row([], [], "none", "convention"),
@@ -118,7 +126,7 @@ export interface AdapterFlags {
   session?: string;
   /** `--include-offline` (`session list`). */
   includeOffline?: boolean;
-  /** `--limit <n>` (`message receive`): always set there, default 50, range 1..200. */
+  /** `--limit <n>` (`message receive`, `message sent`): always set there, default 50, range 1..200. */
   limit?: number;
   /** `--name <team_name>` (`team create`). */
   name?: string;
@@ -339,7 +347,10 @@ export function parseAdapterArgv(
   for (const required of spec.required) {
     if (!seen.has(required)) return fail("missing_flag", `--${required}`);
   }
-  if (commandName === "message receive" && flags.limit === undefined) {
+  if (
+    (commandName === "message receive" || commandName === "message sent") &&
+    flags.limit === undefined
+  ) {
     flags.limit = DEFAULT_RECEIVE_LIMIT;
   }
   return {

@@ -1,5 +1,14 @@
 import type { JsonObject } from "../encoding/json-value.ts";
 import type { AckRequest, AckResult } from "../messages/ack.ts";
+import type {
+  MessageAdoptRequest,
+  MessageAdoptResult,
+  MessageReportRequest,
+  MessageReportResult,
+  MessageSentResult,
+  MessageStateRequest,
+  MessageStateResult,
+} from "../messages/message-state.ts";
 import type { ReceiveResult } from "../messages/receive-result.ts";
 import type { SendRequest } from "../messages/send-request.ts";
 import type { SendResponse } from "../messages/send-response.ts";
@@ -120,6 +129,37 @@ export interface Adapter {
   ): Promise<AckResult>;
   /** `message watch --session <id>`; failures arrive as `error` events. */
   messageWatch(sessionId: string, options?: AdapterCallOptions): WatchHandle;
+
+  /**
+   * `message state --session <sender id>` (cap `message.state`, docs/20-protocol.md): the state of
+   * each id this session sent; any other id is `unknown` (no oracle).
+   */
+  messageState?(
+    sessionId: string,
+    request: MessageStateRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageStateResult>;
+  /** `message sent --session <sender id> [--limit <n>]` (cap `message.state`): newest first. */
+  messageSent?(sessionId: string, options?: ReceiveOptions): Promise<MessageSentResult>;
+  /**
+   * `message report --session <recipient id>` (cap `message.state`): the recipient's harness
+   * reports messages its policy holds or refuses; anything not unacknowledged and addressed to
+   * the session is `unknown`.
+   */
+  messageReport?(
+    sessionId: string,
+    request: MessageReportRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageReportResult>;
+  /**
+   * `message adopt --session <new id>` (cap `message.adopt`): the unacknowledged messages of the
+   * caller's own ended sessions in the team move to this session, held for its user.
+   */
+  messageAdopt?(
+    sessionId: string,
+    request: MessageAdoptRequest,
+    options?: AdapterCallOptions,
+  ): Promise<MessageAdoptResult>;
 
   /** `team create` (cap `team.create`); bound profile → `conflict` `profile_bound`. */
   teamCreate?(request: TeamCreateRequest, options?: AdapterCallOptions): Promise<TeamCreateResult>;

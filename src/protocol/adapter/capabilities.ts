@@ -26,20 +26,31 @@ export const CAPABILITIES = [
   "delivery.processed",
 ] as const;
 
-/** A capability string BAP/1 defines (docs/spec/protocol.md §8). */
-export type Capability = (typeof CAPABILITIES)[number];
+/**
+ * Brigade's own extensions to the registry (docs/20-protocol.md, "Message states"), optional like
+ * every capability: `message.state` unlocks `message state`, `message sent` and `message report`;
+ * `message.adopt` unlocks `message adopt`. An adapter without them stays conformant, and a
+ * consumer that does not know them ignores them (docs/spec/protocol.md §8).
+ */
+export const EXTENSION_CAPABILITIES = ["message.state", "message.adopt"] as const;
+
+/** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */
+export type Capability = (typeof CAPABILITIES)[number] | (typeof EXTENSION_CAPABILITIES)[number];
 
 /** The one capability every v1 adapter MUST advertise (docs/spec/protocol.md §4.2). */
 export const REQUIRED_CAPABILITY: Capability = "message.receive";
 
 /**
- * True when `value` is a capability BAP/1 defines.
+ * True when `value` is a capability BAP/1 defines or one of Brigade's extensions.
  *
  * @example
  * isCapability("team.join") === true; isCapability("team.fly") === false;
  */
 export function isCapability(value: string): value is Capability {
-  return (CAPABILITIES as readonly string[]).includes(value);
+  return (
+    (CAPABILITIES as readonly string[]).includes(value) ||
+    (EXTENSION_CAPABILITIES as readonly string[]).includes(value)
+  );
 }
 
 /**

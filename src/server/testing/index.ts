@@ -10,6 +10,7 @@ export type { ServeMutantIo } from "./serve-mutant-command.ts";
 export { MUTANT_ENV, runServeMutant } from "./serve-mutant-command.ts";
 export type { ServerMutant } from "./server-mutants.ts";
 export { isServerMutant, mutantServiceFactory, SERVER_MUTANTS } from "./server-mutants.ts";
+export { leakingStatesTx, ownAnySessionTx, StateLeakService } from "./state-leak.ts";
 export { leakingSessionListTx, membershipBypassTx, TeamLeakService } from "./team-leak.ts";
 export type { ClaimedMembers } from "./trusted-sender.ts";
 export {

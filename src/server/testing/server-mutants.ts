@@ -2,6 +2,7 @@ import { BrigadeService, type ServiceDeps, type Store } from "../../service/inde
 import { capsSwappedTx } from "./caps-swapped.ts";
 import { DecoratedStore } from "./decorated-store.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
+import { StateLeakService } from "./state-leak.ts";
 import { TeamLeakService } from "./team-leak.ts";
 import { TrustedSenderService } from "./trusted-sender.ts";
 import { weakAdminTx } from "./weak-admin.ts";
@@ -19,6 +20,7 @@ export const SERVER_MUTANTS = [
   "trusted_sender",
   "caps_swapped",
   "weak_admin",
+  "state_leak",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -36,7 +38,7 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped` and `weak_admin` are store decorators
- * under the real service; `team_leak` and `trusted_sender` are service subclasses over decorated
+ * under the real service; `team_leak`, `trusted_sender` and `state_leak` are service subclasses over decorated
  * stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
  * @example startServer({ …, createService: mutantServiceFactory("caps_swapped") })
@@ -56,5 +58,7 @@ export function mutantServiceFactory(
       return (store, deps) => new TrustedSenderService(store, deps);
     case "weak_admin":
       return (store, deps) => new BrigadeService(new DecoratedStore(store, weakAdminTx), deps);
+    case "state_leak":
+      return (store, deps) => new StateLeakService(store, deps);
   }
 }

@@ -1,3 +1,4 @@
+export { copySqliteOnline, type SqliteCopy } from "./online-backup.ts";
 export { migrate, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION, SqliteSchemaError } from "./schema.ts";
 export type { SqliteStoreOptions } from "./sqlite-store.ts";
 export {

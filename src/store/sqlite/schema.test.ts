@@ -46,11 +46,16 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(3);
+    expect(SQLITE_SCHEMA_VERSION).toBe(4);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
     expect(db.prepare("SELECT used_at FROM teams").all()).toEqual([{ used_at: 0 }]);
+    // A message older than message states has none reported and was never adopted.
+    expect(
+      db.prepare("SELECT disposition, disposition_at, sent_to_session_id FROM messages").all(),
+    ).toEqual([{ disposition: null, disposition_at: null, sent_to_session_id: null }]);
+    expect(() => db.exec("UPDATE messages SET disposition = 'read'")).toThrow(/CHECK/);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
   });
 
@@ -97,6 +102,13 @@ describe("schema migrations", () => {
       "p",
       0,
     );
+    // A sender's listing of its latest messages walks its window index backwards, no sort.
+    const sentPlan = plan(
+      db,
+      "SELECT message_id FROM messages WHERE sender_session_id = ? ORDER BY created_at DESC, seq DESC LIMIT 20",
+      "s",
+    );
+    expect(sentPlan).toContain("messages_sender_window (sender_session_id=?)");
     // Deleting a session finds its messages (ON DELETE CASCADE) through an index, not a scan.
     expect(plan(db, "DELETE FROM sessions WHERE session_id = ?", "s")).toContain(
       "messages_recipient_state (recipient_session_id=?)",

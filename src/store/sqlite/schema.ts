@@ -124,17 +124,56 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX memberships_by_principal ON memberships(principal_ref);
   CREATE INDEX principals_by_age ON principals(created_at);
   `,
+  // 4: message states (capabilities message.state and message.adopt).
+  // - disposition / disposition_at: what the recipient's harness reported (held or refused);
+  // - sent_to_session_id: the first recipient of a message another session of the same person
+  //   adopted (recipient_session_id then names the adopting session, so the inbox, the caps, the
+  //   ack and the FK cascade keep working unchanged).
+  // The sender's listing reads messages_sender_window (sender_session_id, created_at, ...).
+  `
+  ALTER TABLE messages ADD COLUMN disposition TEXT CHECK (disposition IN ('held', 'refused'));
+  ALTER TABLE messages ADD COLUMN disposition_at INTEGER;
+  ALTER TABLE messages ADD COLUMN sent_to_session_id TEXT;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */
 export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length;
 
-/** Thrown when a database file was written by a newer schema than this code knows. */
+/**
+ * Thrown when a database file was written by a newer schema than this code knows. The message
+ * names both versions and what to do; nothing in the file is changed.
+ */
 export class SqliteSchemaError extends Error {
   readonly code = "schema_too_new" as const;
-  constructor() {
-    super("the database schema is newer than this program");
+  /** The file's schema version, and the newest this code knows. */
+  readonly found: number;
+  readonly known: number;
+  constructor(found: number, known: number = SQLITE_SCHEMA_VERSION) {
+    super(
+      `the data file has schema version ${found}, newer than the ${known} this program knows: run the Brigade version that wrote it (or newer), or restore a backup made before the upgrade`,
+    );
     this.name = "SqliteSchemaError";
+    this.found = found;
+    this.known = known;
+  }
+}
+
+/**
+ * Throws {@link SqliteSchemaError} when `db` was written by a newer schema than this code knows,
+ * reading only (no table is created, no pragma changed), so a refused file is left byte for byte
+ * as it was. A file without a version table passes.
+ */
+export function refuseNewerSchema(db: Database.Database): void {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .get();
+  if (table === undefined) return;
+  const row = db.prepare("SELECT MAX(version) AS version FROM schema_version").get() as {
+    version: number | null;
+  };
+  if (row.version !== null && row.version > SQLITE_SCHEMA_VERSION) {
+    throw new SqliteSchemaError(row.version);
   }
 }
 
@@ -153,7 +192,7 @@ export function migrate(db: Database.Database): number {
     | undefined;
   if (row === undefined) db.prepare("INSERT INTO schema_version (version) VALUES (0)").run();
   let version = row?.version ?? 0;
-  if (version > SQLITE_SCHEMA_VERSION) throw new SqliteSchemaError();
+  if (version > SQLITE_SCHEMA_VERSION) throw new SqliteSchemaError(version);
   const setVersion = db.prepare("UPDATE schema_version SET version = ?");
   while (version < SQLITE_SCHEMA_VERSION) {
     const sql = SQLITE_MIGRATIONS[version] as string;

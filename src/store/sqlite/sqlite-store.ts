@@ -1,7 +1,7 @@
 import { closeSync, fdatasync, openSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Store, StoreTx } from "../../service/store.ts";
-import { migrate } from "./schema.ts";
+import { migrate, refuseNewerSchema } from "./schema.ts";
 import { SqliteTx } from "./sqlite-tx.ts";
 
 /** Options of {@link openSqliteStore}. */
@@ -88,6 +88,12 @@ export class SqliteStore implements Store {
   /** Opens and migrates the database at `path`; see {@link openSqliteStore}. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.#db = new Database(path);
+    try {
+      refuseNewerSchema(this.#db);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
     const journal = this.#db.pragma("journal_mode = WAL", { simple: true });
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");

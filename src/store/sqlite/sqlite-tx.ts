@@ -4,8 +4,11 @@ import type {
   GarbageCounts,
   MemberSummaryRow,
   MembershipRow,
+  MessageDisposition,
   MessageRow,
   PrincipalRow,
+  SentMessageRow,
+  SentMessagesQuery,
   SessionListRow,
   SessionRow,
   StoreTx,
@@ -22,6 +25,12 @@ const MESSAGE_COLUMNS =
   "message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
   "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
   "acked_at, idempotency_key";
+
+const SENT_SELECT =
+  "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
+  "m.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "s.lease_until AS recipient_lease_until FROM messages m " +
+  "JOIN sessions s ON s.session_id = m.recipient_session_id";
 
 /** `@name` parameters for every column in `columns`. */
 function named(columns: string): string {
@@ -140,6 +149,23 @@ function prepareAll(db: Database.Database) {
     ),
     ackMessage: db.prepare(
       "UPDATE messages SET acked_at = COALESCE(acked_at, @now) WHERE message_id = @message_id AND recipient_session_id = @recipient",
+    ),
+    sentLatest: db.prepare(
+      `${SENT_SELECT} WHERE m.sender_session_id = ? ORDER BY m.created_at DESC, m.seq DESC LIMIT ?`,
+    ),
+    sentById: db.prepare(`${SENT_SELECT} WHERE m.message_id = ? AND m.sender_session_id = ?`),
+    setDisposition: db.prepare(
+      "UPDATE messages SET disposition_at = CASE WHEN disposition IS @disposition THEN disposition_at ELSE @at END, " +
+        "disposition = @disposition " +
+        "WHERE message_id = @message_id AND recipient_session_id = @recipient AND acked_at IS NULL",
+    ),
+    adoptable: db.prepare(
+      "SELECT message_id FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL ORDER BY seq LIMIT ?",
+    ),
+    adoptOne: db.prepare(
+      "UPDATE messages SET recipient_session_id = @to, " +
+        "sent_to_session_id = COALESCE(sent_to_session_id, recipient_session_id), " +
+        "disposition = 'held', disposition_at = @at WHERE message_id = @message_id",
     ),
     gcAcked: db.prepare(
       "DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE acked_at IS NOT NULL AND acked_at <= ? LIMIT ?)",
@@ -328,6 +354,49 @@ export class SqliteTx implements StoreTx {
       now,
     });
     return info.changes > 0;
+  }
+
+  async sentMessages(senderSessionId: string, query: SentMessagesQuery): Promise<SentMessageRow[]> {
+    if ("limit" in query) {
+      return this.#s.sentLatest.all(senderSessionId, query.limit) as SentMessageRow[];
+    }
+    const rows: SentMessageRow[] = [];
+    for (const id of new Set(query.messageIds)) {
+      const row = this.#s.sentById.get(id, senderSessionId) as SentMessageRow | undefined;
+      if (row !== undefined) rows.push(row);
+    }
+    return rows;
+  }
+
+  async setDisposition(
+    messageId: string,
+    recipientSessionId: string,
+    disposition: MessageDisposition,
+    at: number,
+  ): Promise<boolean> {
+    const info = this.#s.setDisposition.run({
+      message_id: messageId,
+      recipient: recipientSessionId,
+      disposition,
+      at,
+    });
+    return info.changes > 0;
+  }
+
+  async adoptMessages(
+    fromSessionId: string,
+    toSessionId: string,
+    at: number,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const ids = this.#s.adoptable.all(fromSessionId, limit) as { message_id: string }[];
+    const moved: MessageRow[] = [];
+    for (const { message_id } of ids) {
+      this.#s.adoptOne.run({ to: toSessionId, at, message_id });
+      const row = this.#s.getMessage.get(message_id) as MessageRow | undefined;
+      if (row !== undefined) moved.push(row);
+    }
+    return moved;
   }
 
   async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {

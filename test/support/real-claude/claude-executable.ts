@@ -48,7 +48,7 @@ export async function latestClaudeCodeVersion(): Promise<string> {
   try {
     const { stdout } = await run(
       "npm",
-      ["view", CLAUDE_CODE_PACKAGE, "dist-tags.latest", "--json=false"],
+      ["view", CLAUDE_CODE_PACKAGE, "dist-tags.latest", "--json=false", "--fetch-retries=1"],
       { timeout: 60_000, encoding: "utf8" },
     );
     answer = stdout.trim();

@@ -14,7 +14,8 @@ import { modelTranscript } from "./model-view.ts";
 export type ScriptStep =
   | { readonly say: string }
   | { readonly bash: string; readonly description?: string }
-  | { readonly decide: (request: unknown) => ScriptStep };
+  | { readonly decide: (request: unknown) => ScriptStep }
+  | { readonly after: Promise<unknown>; readonly then: ScriptStep };
 
 /** `{ say: text }`: the model answers `text` and ends its turn. */
 export function say(text: string): ScriptStep {
@@ -32,6 +33,17 @@ export function bash(command: string, description = "Run a Brigade command"): Sc
  */
 export function decide(choose: (request: unknown) => ScriptStep): ScriptStep {
   return { decide: choose };
+}
+
+/**
+ * `{ after, then }`: a turn that stays busy until `after` settles (a long generation): the stream
+ * opens at once (`message_start`, `ping`), and the rest of the `then` step follows when `after`
+ * resolves or rejects. `then` is chosen when the request arrives.
+ *
+ * @example api.script(stall(released, say("Done."))); // … release() when the test has looked
+ */
+export function stall(after: Promise<unknown>, then: ScriptStep): ScriptStep {
+  return { after, then };
 }
 
 /** One request as the fake received it. */
@@ -91,12 +103,22 @@ function resolveStep(step: ScriptStep | undefined, body: unknown): ScriptStep | 
   if (step === undefined || !("decide" in step)) return step;
   try {
     const chosen = step.decide(body);
-    return "decide" in chosen ? say("fake API: a decide step chose another decide step") : chosen;
+    return "decide" in chosen || "after" in chosen
+      ? say("fake API: a decide step chose another decide or stall step")
+      : chosen;
   } catch (error) {
     return say(
       `fake API: the decide step threw: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** Resolves when `promise` settles either way (at once for `undefined`). */
+function settled(promise: Promise<unknown> | undefined): Promise<void> {
+  return (promise ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -244,7 +266,8 @@ export class FakeMessagesApi {
     const body = parseJson(raw);
     const isMessages = method === "POST" && path === "/v1/messages";
     const conversation = isMessages && hasBashTool(body);
-    const answer = isMessages && isRecord(body) ? this.nextAnswer(body, conversation) : undefined;
+    const planned = isMessages && isRecord(body) ? this.nextAnswer(body, conversation) : undefined;
+    const answer = planned?.answer;
     this.requests.push({
       seq: this.requests.length + 1,
       method,
@@ -273,28 +296,44 @@ export class FakeMessagesApi {
         "cache-control": "no-cache",
         connection: "keep-alive",
       });
-      for (const event of answerEvents(answer)) res.write(event);
-      res.end();
+      const events = answerEvents(answer);
+      // message_start and ping go out at once, as the API sends them before generating.
+      for (const event of events.slice(0, 2)) res.write(event);
+      void settled(planned?.after).then(() => {
+        for (const event of events.slice(2)) res.write(event);
+        res.end();
+      });
     } else {
       const text = answerJson(answer);
-      res.writeHead(200, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(text),
+      void settled(planned?.after).then(() => {
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(text),
+        });
+        res.end(text);
       });
-      res.end(text);
     }
   }
 
-  private nextAnswer(body: Record<string, unknown>, conversation: boolean): Answer {
+  private nextAnswer(
+    body: Record<string, unknown>,
+    conversation: boolean,
+  ): { answer: Answer; after: Promise<unknown> | undefined } {
     this.#answers += 1;
     const id = `msg_fake_${this.#answers}`;
     const model = typeof body.model === "string" ? body.model : "claude-fake";
-    const step = resolveStep(conversation ? this.#steps.shift() : undefined, body);
+    const scripted = conversation ? this.#steps.shift() : undefined;
+    const after = scripted !== undefined && "after" in scripted ? scripted.after : undefined;
+    const step = resolveStep(
+      scripted !== undefined && "after" in scripted ? scripted.then : scripted,
+      body,
+    );
     let content: AnswerBlock[];
     let stopReason: Answer["stopReason"] = "end_turn";
     if (step === undefined) content = [{ type: "text", text: DEFAULT_REPLY }];
     else if ("say" in step) content = [{ type: "text", text: step.say }];
-    else if ("decide" in step) content = [{ type: "text", text: "fake API: unresolved step" }];
+    else if ("decide" in step || "after" in step)
+      content = [{ type: "text", text: "fake API: a stall step's then is another stall step" }];
     else {
       content = [
         {
@@ -306,6 +345,6 @@ export class FakeMessagesApi {
       ];
       stopReason = "tool_use";
     }
-    return { id, model, content, stopReason };
+    return { answer: { id, model, content, stopReason }, after };
   }
 }

@@ -139,9 +139,12 @@ export class TmuxClaude {
     return screen;
   }
 
-  /** Types `text` literally, then presses Enter (as a separate key, as a person would). */
+  /**
+   * Types `text` literally (one line: a newline in it would press Enter), then presses Enter as a
+   * separate key, as a person would. Text starting with `-` is typed, never read as a tmux flag.
+   */
   async type(text: string): Promise<void> {
-    await run("tmux", ["-S", this.#socket, "send-keys", "-t", SESSION, "-l", text], {
+    await run("tmux", ["-S", this.#socket, "send-keys", "-t", SESSION, "-l", "--", text], {
       timeout: 10_000,
     });
     await this.keys("Enter");
@@ -152,6 +155,30 @@ export class TmuxClaude {
     await run("tmux", ["-S", this.#socket, "send-keys", "-t", SESSION, ...names], {
       timeout: 10_000,
     });
+  }
+
+  /**
+   * Picks the item of the menu on screen whose line contains `label`: presses Down until the
+   * selection marker `❯` stands on that line (each press confirmed on screen before the next, so
+   * no key is lost while the menu is still mounting), then Enter. Rejects with the screen when
+   * the item is not reached within `timeoutMs`.
+   */
+  async chooseMenuItem(label: string, timeoutMs: number): Promise<void> {
+    const selected = (): string =>
+      this.pane()
+        .split("\n")
+        .find((line) => /^\s*❯ \S/.test(line) && !/^\s*❯\s*$/.test(line)) ?? "";
+    const deadline = Date.now() + timeoutMs;
+    while (!selected().includes(label)) {
+      if (Date.now() > deadline)
+        throw new Error(`the menu item "${label}" was not reached; the screen:\n${this.pane()}`);
+      const before = selected();
+      await this.keys("Down");
+      await waitFor(() => selected() !== before, 2_000, "the selection to move").catch(
+        () => undefined,
+      );
+    }
+    await this.keys("Enter");
   }
 
   /** Waits until the process has exited; rejects after `timeoutMs` with the screen. */

@@ -40,15 +40,19 @@ describe("runAdapterMutant", () => {
     expect(r.lines).not.toContain("nonsense");
   });
 
-  test.each(["no_ack_persistence", "team_leak", "trusted_sender", "caps_swapped", "weak_admin"])(
-    "%s runs the real adapter: describe on an empty profile is unconfigured",
-    async (mutant) => {
-      const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
-      expect(r.status).toBe(0);
-      const result = r.envelope.result as { profile: { state: string } };
-      expect(result.profile.state).toBe("unconfigured");
-    },
-  );
+  test.each([
+    "no_ack_persistence",
+    "team_leak",
+    "trusted_sender",
+    "caps_swapped",
+    "weak_admin",
+    "state_leak",
+  ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
+    const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
+    expect(r.status).toBe(0);
+    const result = r.envelope.result as { profile: { state: string } };
+    expect(result.profile.state).toBe("unconfigured");
+  });
 
   test("trusted_sender keeps the local checks first: an unbound send is refused before stdin is read", async () => {
     let read = false;

@@ -30,6 +30,7 @@ export const ADAPTER_MUTANTS = [
   "trusted_sender",
   "caps_swapped",
   "weak_admin",
+  "state_leak",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */

@@ -1,0 +1,275 @@
+// brigade doctor against a real brigade serve (in process, loopback), with temporary homes: each
+// check passes on a well set-up machine and fails (with its fix) when its one thing is broken.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { consentRecord, serializeTeamBinding, writeConsent } from "../../harness/binding/index.ts";
+import { CLAUDE_CODE_VERIFIED } from "../../harness/claude-code/index.ts";
+import { stateLayout, writeByPidMap } from "../../harness/state/index.ts";
+import { acquirePidfile, processStartToken } from "../../harness/watcher/index.ts";
+import { brigadeVersion } from "../../local-files/index.ts";
+import { silentLogger } from "../../server/logger.ts";
+import { type RunningServer, startServer } from "../../server/serve.ts";
+import type { CliIo } from "../cli-io.ts";
+import { runTeamCommand } from "../team-command.ts";
+import type { DoctorCheck } from "./doctor-check.ts";
+import { checkTransport, type DoctorContext } from "./doctor-checks.ts";
+import { runDoctorChecks, runDoctorWith } from "./doctor-command.ts";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+let server: RunningServer;
+let root: string;
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "brigade-doctor-")));
+  server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    dataFile: join(root, "data", "brigade.sqlite"),
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function io(env: Record<string, string>, out: string[] = []): CliIo {
+  return {
+    stdin: (async function* () {})(),
+    stdout: (t) => {
+      out.push(t);
+    },
+    stderr: (t) => {
+      out.push(t);
+    },
+    env,
+  };
+}
+
+/** A person whose machine is set up as the README says, in a checkout joined to a team. */
+async function wellSetUp(name: string): Promise<{ env: Record<string, string>; checkout: string }> {
+  const base = join(root, name);
+  const home = join(base, "home");
+  const bin = join(base, "bin");
+  const checkout = join(base, "repo");
+  mkdirSync(join(checkout, ".git"), { recursive: true });
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(REPO, "bin", "brigade"), join(bin, "brigade"));
+  writeFileSync(
+    join(bin, "claude"),
+    `#!/bin/sh\necho "${CLAUDE_CODE_VERIFIED[0]} (Claude Code)"\n`,
+    { mode: 0o755 },
+  );
+  const plugin = join(home, ".claude", "plugins", "cache", "brigade", "brigade", brigadeVersion());
+  mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+  writeFileSync(
+    join(plugin, ".claude-plugin", "plugin.json"),
+    JSON.stringify({ name: "brigade", version: brigadeVersion() }),
+  );
+  const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin` };
+  const created = await runTeamCommand(
+    ["create", "core", "--server", server.url],
+    io({ ...env, BRIGADE_SERVER: server.url }),
+    { cwd: checkout },
+  );
+  expect(created).toBe(0);
+  return { env, checkout };
+}
+
+function context(env: Record<string, string>, cwd: string): DoctorContext {
+  return {
+    env,
+    cwd,
+    nodeVersion: process.versions.node,
+    cliVersion: brigadeVersion(),
+    cliScript: "",
+    timeoutMs: 5_000,
+  };
+}
+
+function byTitle(checks: DoctorCheck[], title: string): DoctorCheck {
+  const found = checks.find((c) => c.title === title);
+  if (found === undefined) throw new Error(`no check ${title}`);
+  return found;
+}
+
+describe("brigade doctor", () => {
+  test("a machine set up as the README says: nothing fails, exit 0", async () => {
+    const { env, checkout } = await wellSetUp("good");
+    const out: string[] = [];
+    const status = await runDoctorWith([], io(env, out), { cwd: checkout });
+    const text = out.join("");
+    expect(text).not.toContain("FAIL");
+    expect(status).toBe(0);
+    const checks = await runDoctorChecks(context(env, checkout));
+    expect(checks.map((c) => [c.title, c.status])).toEqual([
+      ["Node.js", "pass"],
+      ["brigade on PATH", "pass"],
+      ["Claude Code plugin", "pass"],
+      ["Claude Code", "pass"],
+      ["team binding and consent", "pass"],
+      ["server", "pass"],
+      ["TLS", "pass"],
+      ["credential", "pass"],
+      ["session watchers", "skip"],
+      ["inbound settings", "pass"],
+    ]);
+    expect(text).toMatch(/Nothing failed\.\n$/);
+  });
+
+  test("each check fails, with a fix, when its own thing is broken; the exit status says so", async () => {
+    const { env, checkout } = await wellSetUp("bad");
+    const failing = async (
+      title: string,
+      ctx: DoctorContext,
+      expected: "fail" | "warn" = "fail",
+    ): Promise<DoctorCheck> => {
+      const check = byTitle(await runDoctorChecks(ctx), title);
+      expect(check.status, title).toBe(expected);
+      expect(check.fix, title).toBeTruthy();
+      return check;
+    };
+    const base = context(env, checkout);
+    await failing("Node.js", { ...base, nodeVersion: "20.18.1" });
+    // another version of brigade first on PATH; none at all
+    const old = join(root, "bad", "old");
+    mkdirSync(join(old, "bin"), { recursive: true });
+    writeFileSync(join(old, "bin", "brigade"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(join(old, "package.json"), JSON.stringify({ name: "brigade", version: "0.0.1" }));
+    const shadowed = await failing("brigade on PATH", {
+      ...base,
+      env: { ...env, PATH: `${join(old, "bin")}:${env.PATH}` },
+    });
+    expect(shadowed.detail).toContain("0.0.1");
+    await failing("brigade on PATH", { ...base, env: { ...env, PATH: "/nonexistent" } });
+    await failing("Claude Code plugin", { ...base, cliVersion: "9.9.9" });
+    await failing("Claude Code plugin", {
+      ...base,
+      env: { ...env, HOME: join(root, "bad", "nohome") },
+    });
+    // Claude Code: missing, too old, newer than verified (a warning)
+    const claudeBin = join(root, "bad", "claude-bin");
+    mkdirSync(claudeBin);
+    const claudeSays = (version: string) => {
+      writeFileSync(join(claudeBin, "claude"), `#!/bin/sh\necho "${version} (Claude Code)"\n`, {
+        mode: 0o755,
+      });
+      return { ...base, env: { ...env, PATH: `${claudeBin}:${env.PATH}` } };
+    };
+    await failing("Claude Code", claudeSays("2.1.200"));
+    await failing("Claude Code", claudeSays("2.9.0"), "warn");
+    await failing("Claude Code", { ...base, env: { ...env, PATH: "/nonexistent" } });
+    // binding: no consent for another clone of the same repository
+    const clone = join(root, "bad", "clone");
+    mkdirSync(join(clone, ".git"), { recursive: true });
+    writeFileSync(
+      join(clone, ".brigade.json"),
+      readFileSync(join(checkout, ".brigade.json"), "utf8"),
+    );
+    const unjoined = await failing("team binding and consent", { ...base, cwd: clone });
+    expect(unjoined.detail).toContain("no_consent");
+    expect(byTitle(await runDoctorChecks({ ...base, cwd: clone }), "server").status).toBe("skip");
+    // server: a port nothing listens on; TLS: plain http to another machine
+    const serverFails = await runDoctorChecks({
+      ...base,
+      cwd: boundTo("down", "http://127.0.0.1:9"),
+    });
+    expect(byTitle(serverFails, "server").status).toBe("fail");
+    expect(byTitle(serverFails, "credential").status).toBe("fail");
+    // (judged from the URL alone: tests never reach beyond loopback)
+    expect(checkTransport("http://brigade.example.org:7777")).toMatchObject({ status: "fail" });
+    expect(checkTransport("http://brigade.example.org:7777").detail).toContain("unencrypted");
+    expect(checkTransport("https://brigade.example.org").status).toBe("pass");
+    expect(checkTransport("http://[::1]:7777").status).toBe("pass");
+    // credential: the profile's token replaced
+    const credentials = join(env.HOME as string, ".config", "brigade", "credentials");
+    for (const file of readdirSync(credentials))
+      writeFileSync(join(credentials, file), "t-forged\n", { mode: 0o600 });
+    await failing("credential", base);
+    // watcher: a live session (this process) with a socket and no watcher; then with one
+    const layout = stateLayout(join(env.HOME as string, ".local", "state", "brigade"));
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    writeByPidMap(layout, {
+      claude_pid: process.pid,
+      claude_session_id: "native-1",
+      brigade_session_id: "s-doctor",
+      team_ref: "t-x",
+      team_name: "core",
+      session_name: "api",
+      permission_mode: "default",
+      non_interactive: false,
+      inbound: "accept",
+      frame_level: "open",
+      frame_text: "",
+      socket_path: join(root, "bad", "inbox.sock"),
+      team_key: "team-0123456789abcdef",
+      config_dir: "",
+      adapter_command: [],
+      plugin_bin: "",
+      harness_version: "2.1.334",
+      registered_at: now,
+      updated_at: now,
+    });
+    const stopped = await failing("session watchers", base);
+    expect(stopped.detail).toContain('"api"');
+    const acquired = acquirePidfile(layout, String(process.pid), {
+      pid: process.pid,
+      start_token: processStartToken(process.pid) ?? "",
+      brigade_session_id: "s-doctor",
+      socket_path: join(root, "bad", "inbox.sock"),
+      token_sha256: "0".repeat(64),
+      version: "0.1.0",
+    });
+    expect(acquired.outcome).toBe("acquired");
+    expect(byTitle(await runDoctorChecks(base), "session watchers").status).toBe("pass");
+    unlinkSync(layout.watcher(String(process.pid)));
+    // inbound settings: the user settings hold messages
+    mkdirSync(join(env.HOME as string, ".claude"), { recursive: true });
+    writeFileSync(
+      join(env.HOME as string, ".claude", "settings.json"),
+      '{"crossSessionInbound":"hold"}',
+    );
+    const held = await failing("inbound settings", base);
+    expect(held.detail).toContain("user settings.json");
+    // and the command's exit status
+    const out: string[] = [];
+    expect(await runDoctorWith([], io(env, out), { cwd: checkout })).toBe(1);
+    expect(out.join("")).toMatch(/\d+ checks failed: see the fix under each\.\n$/);
+  });
+
+  test("--help, and an argument refused", async () => {
+    const out: string[] = [];
+    expect(await runDoctorWith(["--help"], io({}, out))).toBe(0);
+    expect(out.join("")).toMatch(/^usage: brigade doctor\n/);
+    await expect(runDoctorWith(["--fix"], io({}))).rejects.toThrow("unknown option or argument");
+  });
+});
+
+/** A checkout whose .brigade.json names `server`, joined (consent) without contacting it. */
+function boundTo(name: string, serverUrl: string): string {
+  const checkout = join(root, "bad", name);
+  mkdirSync(join(checkout, ".git"), { recursive: true });
+  writeFileSync(
+    join(checkout, ".brigade.json"),
+    serializeTeamBinding({ server: serverUrl, team_ref: "t-elsewhere", team_name: "elsewhere" }),
+  );
+  writeConsent(
+    join(root, "bad", "home", ".config", "brigade"),
+    consentRecord({ checkout, server: serverUrl, teamRef: "t-elsewhere", teamName: "elsewhere" }),
+  );
+  return checkout;
+}

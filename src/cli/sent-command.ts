@@ -1,0 +1,150 @@
+import { oneLine } from "../formats/sanitize/index.ts";
+import {
+  bapErrorLine,
+  displayId,
+  displayName,
+  loadSessionContext,
+  supportsMessageStates,
+} from "../harness/session-context/index.ts";
+import {
+  isBapError,
+  type MessageSentResult,
+  type MessageStateRecord,
+  type SessionRecord,
+} from "../protocol/index.ts";
+import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
+
+/** Per-call budget of `brigade sent`'s adapter calls, ms. */
+export const SENT_TIMEOUT_MS = 10_000;
+
+/** Messages `brigade sent` lists by default (`--limit` 1..200). */
+export const SENT_DEFAULT_LIMIT = 20;
+
+/**
+ * Why `brigade sent` could not list: the team's server does not report message states
+ * (capability `message.state`); exit 2 with one fixed line.
+ *
+ * @example SENT_REFUSALS.includes("states_unsupported") === true
+ */
+export const SENT_REFUSALS = ["states_unsupported"] as const;
+
+const SUMMARY_CODEPOINTS = 200;
+
+const HELP = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (1 to 200, default ${SENT_DEFAULT_LIMIT})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
+
+/** One row of `brigade sent --json` (every string sanitised). */
+export interface SentJsonRow {
+  readonly message_id: string;
+  readonly recipient_session_id: string;
+  readonly recipient_name: string;
+  readonly offered_to_session_id?: string;
+  readonly state: string;
+  readonly state_changed_at: string;
+  readonly created_at: string;
+  readonly summary: string;
+}
+
+/**
+ * `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+ * (`message sent`, capability `message.state`), recipients named through one `session list`
+ * (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+ * cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+ *
+ * @example await runSent(["--json"], io) // 0
+ */
+export async function runSent(argv: string[], io: CliIo): Promise<number> {
+  const flags = parseCommandFlags("sent", argv, {
+    limit: { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  }).values;
+  if (flags.help === true) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const limit = limitOf(flags.limit);
+  const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+  if (!ctx.ok) {
+    io.stderr(`brigade sent: ${ctx.line}\n`);
+    return ctx.status;
+  }
+  if (!(await supportsMessageStates(ctx.adapter))) {
+    io.stderr(
+      "brigade sent: usage: states_unsupported: this team's server does not report message states\n",
+    );
+    return 2;
+  }
+  const self = ctx.map.brigade_session_id;
+  let sent: MessageSentResult;
+  let sessions: SessionRecord[];
+  try {
+    sent = await ctx.adapter.messageSent(self, { limit });
+    sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+  } catch (error) {
+    if (!isBapError(error)) throw error;
+    io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+    return error.exitStatus;
+  }
+  const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+  const rows = sent.messages.map((m) => jsonRow(m, names));
+  if (flags.json === true) {
+    io.stdout(`${JSON.stringify({ session_id: displayId(self), messages: rows })}\n`);
+    return 0;
+  }
+  io.stdout(textListing(rows));
+  return 0;
+}
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return SENT_DEFAULT_LIMIT;
+  const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
+  if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+  return n;
+}
+
+function jsonRow(m: MessageStateRecord, names: ReadonlyMap<string, string>): SentJsonRow {
+  const name = names.get(m.recipient_session_id);
+  return {
+    message_id: displayId(m.message_id),
+    recipient_session_id: displayId(m.recipient_session_id),
+    recipient_name: name === undefined ? "-" : displayName(name),
+    ...(m.offered_to_session_id === undefined
+      ? {}
+      : { offered_to_session_id: displayId(m.offered_to_session_id) }),
+    state: m.state,
+    state_changed_at: oneLine(m.state_changed_at, 64),
+    created_at: oneLine(m.created_at, 64),
+    summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS),
+  };
+}
+
+function textListing(rows: readonly SentJsonRow[]): string {
+  if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+  const lines = [
+    `${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`,
+  ];
+  for (const r of rows) {
+    const taken =
+      r.offered_to_session_id === undefined
+        ? ""
+        : `; offered to the user's newer session ${r.offered_to_session_id}`;
+    const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+    lines.push(
+      `${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "vitest";
+import { type Adapter, BapError, type MessageReportRequest } from "../../protocol/index.ts";
+import { DispositionReporter } from "./disposition-reporter.ts";
+
+/** A stand-in adapter: only `describe` and `messageReport` are ever called by the reporter. */
+function fakeAdapter(capabilities: string[], fail = false) {
+  const calls: MessageReportRequest[] = [];
+  const adapter = {
+    describe: async () => ({ capabilities }),
+    messageReport: async (_session: string, request: MessageReportRequest) => {
+      calls.push(request);
+      if (fail) throw new BapError({ code: "unavailable", message: "x", retryable: true });
+      return { reported: request.message_ids, unknown: [] };
+    },
+  } as unknown as Adapter;
+  return { adapter, calls };
+}
+
+describe("DispositionReporter", () => {
+  test("held and refused are reported once each, batched per state; other outcomes never", async () => {
+    const { adapter, calls } = fakeAdapter(["message.receive", "message.state"]);
+    const reporter = new DispositionReporter(adapter, "s-1");
+    reporter.note("held", "m-1");
+    reporter.note("held", "m-2");
+    reporter.note("refused", "m-3");
+    reporter.note("queued", "m-4");
+    reporter.note("duplicate", "m-5");
+    await reporter.flush();
+    expect(calls).toEqual([
+      { message_ids: ["m-1", "m-2"], state: "held" },
+      { message_ids: ["m-3"], state: "refused" },
+    ]);
+    reporter.note("held", "m-1");
+    await reporter.flush();
+    expect(calls).toHaveLength(2);
+    reporter.note("refused", "m-1");
+    await reporter.flush();
+    expect(calls[2]).toEqual({ message_ids: ["m-1"], state: "refused" });
+  });
+
+  test("without the capability nothing is sent; a failure is passed on as a code and retried when noted again", async () => {
+    const none = fakeAdapter(["message.receive"]);
+    const quiet = new DispositionReporter(none.adapter, "s-1");
+    quiet.note("held", "m-1");
+    await quiet.flush();
+    expect(none.calls).toEqual([]);
+    const failing = fakeAdapter(["message.state"], true);
+    const codes: string[] = [];
+    const reporter = new DispositionReporter(failing.adapter, "s-1", (code) => codes.push(code));
+    reporter.note("held", "m-1");
+    await reporter.flush();
+    reporter.note("held", "m-1");
+    await reporter.flush();
+    expect(failing.calls).toHaveLength(2);
+    expect(codes).toEqual(["unavailable", "unavailable"]);
+  });
+});

@@ -1,0 +1,92 @@
+import { BlockList, isIP } from "node:net";
+
+/**
+ * Which peers are trusted reverse proxies (`brigade serve --trust-proxy`). `none`: forwarded
+ * headers are ignored and the client is the TCP peer. `proxies`: a peer in `list` is a proxy
+ * whose `X-Forwarded-For` names the client.
+ */
+export type ProxyTrust =
+  | { readonly mode: "none" }
+  | { readonly mode: "proxies"; readonly list: BlockList };
+
+/** Trust nobody: the client address is always the TCP peer's. */
+export const TRUST_NO_PROXY: ProxyTrust = { mode: "none" };
+
+/** The loopback addresses `--trust-proxy` trusts when no `--trusted-proxy` is given. */
+export const LOOPBACK_PROXIES: readonly string[] = ["127.0.0.0/8", "::1/128"];
+
+/** Most `X-Forwarded-For` entries read, from the right; a longer chain is cut there. */
+export const MAX_FORWARDED_HOPS = 16;
+
+/**
+ * Builds a {@link ProxyTrust} from addresses and subnets (`10.0.0.5`, `10.0.0.0/8`, `::1`,
+ * `fd00::/8`). Returns `null` when an entry is neither (the caller's usage error; the entry is
+ * not echoed).
+ *
+ * @example trustProxies(LOOPBACK_PROXIES)
+ */
+export function trustProxies(entries: readonly string[]): ProxyTrust | null {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = "", prefix, extra] = entry.trim().split("/");
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return null;
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (prefix === undefined) {
+      list.addAddress(address, type);
+      continue;
+    }
+    const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+    if (bits < 0 || bits > (family === 4 ? 32 : 128)) return null;
+    list.addSubnet(address, bits, type);
+  }
+  return { mode: "proxies", list };
+}
+
+/**
+ * The client address of a request, the key of the per-address limits. Without trusted proxies it
+ * is the TCP peer, whatever the headers say. With them, and only when the peer is one of them,
+ * `X-Forwarded-For` is read from the right (each proxy appends the address it saw), skipping
+ * trusted proxies: the first address that is not one is the client. The walk stops at the peer's
+ * own address when the header is absent, and at the last trusted hop when an entry is not an IP
+ * address or the chain is longer than {@link MAX_FORWARDED_HOPS}: a malformed header can then
+ * only make the limits count a proxy's traffic together, never split one client into many.
+ * IPv4-mapped IPv6 addresses are reported as IPv4. Never throws.
+ *
+ * @example clientAddressOf("127.0.0.1", "203.0.113.7", trustProxies(LOOPBACK_PROXIES)) === "203.0.113.7"
+ */
+export function clientAddressOf(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trust: ProxyTrust,
+): string {
+  const peerAddress = peer === undefined ? undefined : normalize(peer);
+  if (peerAddress === undefined) return "unknown";
+  if (trust.mode === "none" || !isTrusted(peerAddress, trust.list)) return peerAddress;
+  if (forwardedFor === undefined) return peerAddress;
+  const hops = forwardedFor.split(",");
+  let client = peerAddress;
+  for (let i = hops.length - 1, read = 0; i >= 0; i -= 1, read += 1) {
+    if (read === MAX_FORWARDED_HOPS) return client;
+    const hop = normalize(hops[i] as string);
+    if (hop === undefined) return client;
+    client = hop;
+    if (!isTrusted(hop, trust.list)) return client;
+  }
+  return client;
+}
+
+/** An IP address in canonical form (IPv4-mapped IPv6 as IPv4), or `undefined`. */
+function normalize(raw: string): string | undefined {
+  const text = raw.trim();
+  if (text.length > 45) return undefined;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
+  const address = mapped === null ? text : (mapped[1] as string);
+  const family = isIP(address);
+  if (family === 0) return undefined;
+  return family === 4 ? address : address.toLowerCase();
+}
+
+function isTrusted(address: string, list: BlockList): boolean {
+  return list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
+}
