@@ -6414,7 +6414,7 @@ function readClaudeArgv(claudePid) {
 	}
 }
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
-function modifiedAt(path) {
+function modifiedAt$1(path) {
 	try {
 		return statSync(path).mtimeMs;
 	} catch {
@@ -6453,7 +6453,7 @@ function inboundGateOpen(facts) {
 			followSymlink: true
 		});
 		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") {
-			const changedAt = modifiedAt(path);
+			const changedAt = modifiedAt$1(path);
 			const now = facts.now ?? Date.now();
 			if (changedAt === void 0 || now - changedAt >= 5e3) return { open: true };
 			return {
@@ -10756,7 +10756,8 @@ function watcherVersion(entryScript) {
 }
 /**
 * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
-* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
+* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
+* from `env`; then `CLAUDE_PID`,
 * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
 * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
 * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -10946,7 +10947,8 @@ var init_ensure_watcher = __esmMin((() => {
 		"PATH",
 		"HOME",
 		"TMPDIR",
-		"CLAUDE_CONFIG_DIR"
+		"CLAUDE_CONFIG_DIR",
+		"CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING"
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11250,8 +11252,13 @@ var init_delivery_confirmations = __esmMin((() => {
 			const repost = [];
 			const givenUp = [];
 			for (const [id, tracked] of this.#tracked) {
-				if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
 				const age = now - tracked.postedAt;
+				if (tracked.held && age >= this.#limits.maxWaitMs) {
+					this.#tracked.delete(id);
+					givenUp.push(tracked.item);
+					continue;
+				}
+				if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
 				if (age < this.#limits.waitMs) continue;
 				if (!(idleAt !== void 0 && idleAt - tracked.postedAt >= this.#limits.settleMs) && age < this.#limits.maxWaitMs) continue;
 				if (tracked.attempts < this.#limits.attempts) repost.push(tracked.item);
@@ -11990,6 +11997,14 @@ var init_watcher_status_board = __esmMin((() => {
 }));
 
 // src/harness/watcher/watcher-loop.ts
+/** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
+function modifiedAt(path) {
+	try {
+		return statSync(path).mtimeMs;
+	} catch {
+		return;
+	}
+}
 var FATAL_NOTICE, WatcherLoop;
 var init_watcher_loop = __esmMin((() => {
 	init_protocol();
@@ -12031,6 +12046,12 @@ var init_watcher_loop = __esmMin((() => {
 		#gate = { open: true };
 		#gateNoticed = false;
 		#idleAt;
+		/**
+		* Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
+		* post reaches the conversation (the user delivered it) or the user settings change after it.
+		*/
+		#heldAt;
+		#settingOutcome;
 		#transcriptPath;
 		#reporter;
 		#registry;
@@ -12132,7 +12153,7 @@ var init_watcher_loop = __esmMin((() => {
 						return item;
 					}
 				},
-				gateOpen: () => this.#gate.open && this.#confirmations.held === 0
+				gateOpen: () => this.#gate.open && this.#heldAt === void 0
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -12339,11 +12360,43 @@ var init_watcher_loop = __esmMin((() => {
 			});
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
+			const dir = claudeConfigDir(this.#d.env);
+			if (!gate.open && gate.reason !== "settings_settling" && dir !== void 0) this.#applyInboundSetting(dir, gate.reason === "bypass");
+			if (this.#heldAt !== void 0 && dir !== void 0) {
+				const changedAt = modifiedAt(join(dir, "settings.json"));
+				if (changedAt !== void 0 && changedAt > this.#heldAt) this.#heldAt = void 0;
+			}
 			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
 				this.#gateNoticed = true;
 				this.#notice(GATE_CLOSED_NOTICE);
 			}
 			if (gate.open) this.#work.wake();
+		}
+		/**
+		* The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
+		* session bypasses — known from its mode, or from positive launch evidence — and the member is
+		* missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
+		* Logged only when something changed.
+		*/
+		#applyInboundSetting(dir, modeBypasses) {
+			const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
+			if ([
+				"false",
+				"0",
+				"no",
+				"off"
+			].includes(option)) return;
+			if (!modeBypasses && !launchBypasses({
+				claudeConfigDir: dir,
+				cwd: "",
+				argv: this.#argv
+			})) return;
+			const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
+			if (outcome.kind === "present") return;
+			const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
+			if (reason === this.#settingOutcome) return;
+			this.#settingOutcome = reason;
+			this.#d.log.write("info", "inbound_setting", { outcome: reason });
 		}
 		/** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
 		#takeMissing(now) {
@@ -12366,7 +12419,9 @@ var init_watcher_loop = __esmMin((() => {
 		* dialog, and tells the pacer how deep Claude Code's queue is.
 		*/
 		#settleConfirmations() {
-			for (const item of this.#confirmations.takeConfirmed()) {
+			const confirmed = this.#confirmations.takeConfirmed();
+			if (confirmed.length > 0) this.#heldAt = void 0;
+			for (const item of confirmed) {
 				const done = this.#pipeline.done(item);
 				this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
 				if (!done.ack) continue;
@@ -12375,7 +12430,10 @@ var init_watcher_loop = __esmMin((() => {
 			}
 			const held = this.#confirmations.takeNewlyHeld();
 			for (const item of held) this.#d.log.write("warn", "post_held", { message_id: item.message.message_id });
-			if (held.length > 0) this.#notice(HELD_BY_DIALOG_NOTICE);
+			if (held.length > 0) {
+				this.#heldAt = Date.now();
+				this.#notice(HELD_BY_DIALOG_NOTICE);
+			}
 			const depth = this.#confirmations.queueDepth;
 			if (depth !== void 0 && this.#transcriptPath !== void 0) this.#pacer.observeClaudeQueue(this.#now(), depth);
 		}

@@ -65,7 +65,8 @@ describe("DeliveryConfirmations", () => {
     });
     expect(ids(c.takeNewlyHeld())).toEqual(["m-10"]);
     expect(c.held).toBe(1);
-    expect(c.takeMissing(10_000_000, 10_000_000)).toEqual({ repost: [], givenUp: [] });
+    const late = CONFIRMATION_LIMITS.maxWaitMs - 1;
+    expect(c.takeMissing(late, late)).toEqual({ repost: [], givenUp: [] });
     c.observe(conversation("m-10"));
     expect(ids(c.takeConfirmed())).toEqual(["m-10"]);
     expect(c.held).toBe(0);
@@ -93,5 +94,20 @@ describe("DeliveryConfirmations", () => {
     expect(c.queueDepth).toBeUndefined();
     c.observe({ kind: "permission_mode", mode: "bypassPermissions" });
     expect(c.permissionMode).toBe("bypassPermissions");
+  });
+
+  test("a post a dialog holds is given up after the long wait (the dialog expired or was denied)", () => {
+    const c = new DeliveryConfirmations();
+    c.posted(item("m-10"), 0);
+    c.observe({
+      kind: "held",
+      text: "Held peer message — preview: «<brigade-message team=core message-id=m-10 hops=0»",
+    });
+    expect(c.takeMissing(CONFIRMATION_LIMITS.maxWaitMs - 1, 0)).toEqual({
+      repost: [],
+      givenUp: [],
+    });
+    expect(ids(c.takeMissing(CONFIRMATION_LIMITS.maxWaitMs, 0).givenUp)).toEqual(["m-10"]);
+    expect(c.held).toBe(0);
   });
 });

@@ -187,8 +187,15 @@ export class DeliveryConfirmations {
     const repost: MessageItem[] = [];
     const givenUp: MessageItem[] = [];
     for (const [id, tracked] of this.#tracked) {
-      if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
       const age = now - tracked.postedAt;
+      if (tracked.held && age >= this.#limits.maxWaitMs) {
+        // Claude Code's dialog expires after about 5 min in an unattended session, and a denied
+        // one leaves no trace we read: the message goes back to the server.
+        this.#tracked.delete(id);
+        givenUp.push(tracked.item);
+        continue;
+      }
+      if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
       if (age < this.#limits.waitMs) continue;
       const settled = idleAt !== undefined && idleAt - tracked.postedAt >= this.#limits.settleMs;
       if (!settled && age < this.#limits.maxWaitMs) continue;

@@ -102,7 +102,7 @@ async function start(
   const controller = new AbortController();
   const exit = runWatcher({
     claudePid,
-    env: { ...watcherTestEnv(base, claudePid), ...host.env },
+    env: { ...watcherTestEnv(base, claudePid), ...host.env, ...(options.env ?? {}) },
     probe,
     signal: controller.signal,
     now: () => clock.now,
@@ -110,6 +110,7 @@ async function start(
     confirmPollMs: 10,
     openAdapter: () => adapter,
     ...options,
+    env: { ...watcherTestEnv(base, claudePid), ...host.env, ...(options.env ?? {}) },
   });
   running.push({ controller, exit });
 }
@@ -168,7 +169,12 @@ test("a dropped post is posted again and acked once the host records the second 
 
 test("never posts into a gate that would hold: a bypassing session waits until the user settings accept", async () => {
   const { adapter, acked } = server([senderEnvelope(0)]);
-  await start(adapter, { permissionMode: "bypassPermissions" }, { permission_mode: "unknown" });
+  await start(
+    adapter,
+    { permissionMode: "bypassPermissions" },
+    { permission_mode: "unknown" },
+    { env: { CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "false" } },
+  );
   await until("gate closed", () => log().includes('"gate_closed"'));
   await until("notice", () => notice().includes(GATE_CLOSED_NOTICE));
   await pause(200);
@@ -179,6 +185,17 @@ test("never posts into a gate that would hold: a bypassing session waits until t
   // Claude Code takes a settings change in after a moment: not posted at once.
   await pause(1_000);
   expect(host.posts).toEqual([]);
+  await until("acked", () => acked.includes("m-0"), 15_000);
+  expect(host.posts.map((p) => p.outcome)).toEqual(["delivered"]);
+});
+
+test("with claude_inbound_setting on, the watcher puts the user's choice back when it is missing, then delivers", async () => {
+  const { adapter, acked } = server([senderEnvelope(0)]);
+  await start(adapter, { permissionMode: "bypassPermissions" }, { permission_mode: "unknown" });
+  await until("written", () => log().includes('"inbound_setting"'));
+  expect(JSON.parse(readFileSync(join(host.configDir, "settings.json"), "utf8"))).toEqual({
+    crossSessionInbound: "accept",
+  });
   await until("acked", () => acked.includes("m-0"), 15_000);
   expect(host.posts.map((p) => p.outcome)).toEqual(["delivered"]);
 });

@@ -1,11 +1,15 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
+  ensureInboundAcceptSetting,
   type InboundGateState,
   type InboxPostOptions,
   type InboxPostResult,
   inboundGateOpen,
+  launchBypasses,
   parseTranscriptDeliveryLine,
   postToInbox,
   readClaudeArgv,
@@ -111,6 +115,12 @@ export class WatcherLoop {
   #gate: InboundGateState = { open: true };
   #gateNoticed = false;
   #idleAt: number | undefined;
+  /**
+   * Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
+   * post reaches the conversation (the user delivered it) or the user settings change after it.
+   */
+  #heldAt: number | undefined;
+  #settingOutcome: string | undefined;
   #transcriptPath: string | undefined;
   readonly #reporter: DispositionReporter;
   readonly #registry: string | undefined;
@@ -211,7 +221,7 @@ export class WatcherLoop {
           return item;
         },
       },
-      gateOpen: () => this.#gate.open && this.#confirmations.held === 0,
+      gateOpen: () => this.#gate.open && this.#heldAt === undefined,
     });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
@@ -433,6 +443,15 @@ export class WatcherLoop {
       });
     }
     this.#gate = gate;
+    const dir = claudeConfigDir(this.#d.env);
+    if (!gate.open && gate.reason !== "settings_settling" && dir !== undefined) {
+      this.#applyInboundSetting(dir, gate.reason === "bypass");
+    }
+    if (this.#heldAt !== undefined && dir !== undefined) {
+      // The user changed their settings since the hold (e.g. Claude Code's "always deliver").
+      const changedAt = modifiedAt(join(dir, "settings.json"));
+      if (changedAt !== undefined && changedAt > this.#heldAt) this.#heldAt = undefined;
+    }
     // A settling setting opens by itself within seconds: nothing to tell the user.
     const lasting = !gate.open && gate.reason !== "settings_settling";
     if (lasting && !this.#gateNoticed && this.#pipeline.queued > 0) {
@@ -440,6 +459,26 @@ export class WatcherLoop {
       this.#notice(GATE_CLOSED_NOTICE);
     }
     if (gate.open) this.#work.wake();
+  }
+
+  /**
+   * The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
+   * session bypasses — known from its mode, or from positive launch evidence — and the member is
+   * missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
+   * Logged only when something changed.
+   */
+  #applyInboundSetting(dir: string, modeBypasses: boolean): void {
+    const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
+    if (["false", "0", "no", "off"].includes(option)) return;
+    if (!modeBypasses && !launchBypasses({ claudeConfigDir: dir, cwd: "", argv: this.#argv })) {
+      return;
+    }
+    const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
+    if (outcome.kind === "present") return;
+    const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
+    if (reason === this.#settingOutcome) return;
+    this.#settingOutcome = reason;
+    this.#d.log.write("info", "inbound_setting", { outcome: reason });
   }
 
   /** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
@@ -464,7 +503,9 @@ export class WatcherLoop {
    * dialog, and tells the pacer how deep Claude Code's queue is.
    */
   #settleConfirmations(): void {
-    for (const item of this.#confirmations.takeConfirmed()) {
+    const confirmed = this.#confirmations.takeConfirmed();
+    if (confirmed.length > 0) this.#heldAt = undefined;
+    for (const item of confirmed) {
       const done = this.#pipeline.done(item);
       this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
       if (!done.ack) continue;
@@ -475,7 +516,10 @@ export class WatcherLoop {
     for (const item of held) {
       this.#d.log.write("warn", "post_held", { message_id: item.message.message_id });
     }
-    if (held.length > 0) this.#notice(HELD_BY_DIALOG_NOTICE);
+    if (held.length > 0) {
+      this.#heldAt = Date.now();
+      this.#notice(HELD_BY_DIALOG_NOTICE);
+    }
     const depth = this.#confirmations.queueDepth;
     // Without a transcript path nothing tells the depth: the registry's idle status alone lifts it.
     if (depth !== undefined && this.#transcriptPath !== undefined)
@@ -510,5 +554,14 @@ export class WatcherLoop {
     } finally {
       this.#redelivery.fetchDone();
     }
+  }
+}
+
+/** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
+function modifiedAt(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
   }
 }
