@@ -123,8 +123,12 @@ describe("acked means in the conversation, on the real Claude Code", () => {
   it("a bypassing session with the option on: the setting is in place before the first post, no dialog", async () => {
     const eliCc = await start({ permissionMode: "bypassPermissions" });
     reportOnFailure({ eli: eliCc });
-    const settings = JSON.parse(readFileSync(join(eliCc.configDir, "settings.json"), "utf8"));
-    expect(settings.crossSessionInbound).toBe("accept");
+    // SessionStart writes it; Claude Code's own rewrite of settings.json at start may drop it, and
+    // then the watcher puts it back.
+    const accepts = () =>
+      JSON.parse(readFileSync(join(eliCc.configDir, "settings.json"), "utf8"))
+        .crossSessionInbound === "accept";
+    await waitFor(accepts, 15_000, "the setting in place");
     const envelope = await send(eliCc.brigadeSessionId(), "Tests are green.");
     await waitFor(async () => (await unacked(eliCc)).length === 0, 60_000, "the ack");
     expect(eliCc.claude.pane()).not.toContain("Held peer message");

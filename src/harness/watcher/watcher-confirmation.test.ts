@@ -102,7 +102,6 @@ async function start(
   const controller = new AbortController();
   const exit = runWatcher({
     claudePid,
-    env: { ...watcherTestEnv(base, claudePid), ...host.env, ...(options.env ?? {}) },
     probe,
     signal: controller.signal,
     now: () => clock.now,
