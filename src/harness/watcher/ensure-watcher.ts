@@ -75,11 +75,20 @@ export interface EnsureWatcherOptions {
   readonly probe?: ProcessProbe;
 }
 
-const PASSED = ["PATH", "HOME", "TMPDIR", "CLAUDE_CONFIG_DIR"] as const;
+const PASSED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "CLAUDE_CONFIG_DIR",
+  // The user's claude_inbound_setting choice: the watcher puts it in place again when Claude
+  // Code's own rewrite of settings.json at start dropped it (docs/41-watcher.md "The gate rule").
+  "CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING",
+] as const;
 
 /**
  * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
- * `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
+ * `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
+ * from `env`; then `CLAUDE_PID`,
  * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
  * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
  * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
