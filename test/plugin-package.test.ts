@@ -281,10 +281,16 @@ describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
     expect(typeof doc.description).toBe("string");
     const hooks = doc.hooks;
     if (!isObject(hooks)) throw new Error("hooks is not an object");
-    expect(Object.keys(hooks).sort()).toEqual(["SessionEnd", "SessionStart", "UserPromptSubmit"]);
+    expect(Object.keys(hooks).sort()).toEqual([
+      "PostToolUse",
+      "SessionEnd",
+      "SessionStart",
+      "UserPromptSubmit",
+    ]);
     const expected: Record<string, [string, number]> = {
       SessionStart: ["session-start", 60],
       UserPromptSubmit: ["prompt", 5],
+      PostToolUse: ["post-tool-use", 5],
       SessionEnd: ["session-end", 5],
     };
     for (const [event, [sub, timeout]] of Object.entries(expected)) {

@@ -7,9 +7,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { homedir } from "node:os";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { lstat, readFile, stat } from "node:fs/promises";
 import { createConnection } from "node:net";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
 
 // \0rolldown/runtime.js
 var __defProp = Object.defineProperty;
@@ -3159,9 +3159,9 @@ var init_preamble = __esmMin((() => {
 }));
 
 // src/formats/frame/tokens.ts
-var OPEN_TAG, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
+var OPEN_TAG$1, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
 var init_tokens = __esmMin((() => {
-	OPEN_TAG = "<brigade-message";
+	OPEN_TAG$1 = "<brigade-message";
 	CLOSE_TAG = "</brigade-message>";
 	WRAPPER_OPEN = "<cross-session-message";
 	WRAPPER_CLOSE = "</cross-session-message>";
@@ -3390,7 +3390,7 @@ function build(envelope, teamName, instruction) {
 	let summary = sanitizeSummary(envelope.summary ?? "");
 	if (summary === "") summary = firstCodePoints(body, 80);
 	const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
-	return `${OPEN_TAG}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
+	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
 }
 var NEWLINE_ALL;
 var init_build = __esmMin((() => {
@@ -3446,8 +3446,8 @@ function parseAttributes(text) {
 }
 /** The first `<brigade-message` followed by end of text, space, `>`, `\n` or `\t`; or -1. */
 function findOpenTag(text) {
-	for (let at = text.indexOf(OPEN_TAG); at !== -1; at = text.indexOf(OPEN_TAG, at + 1)) {
-		const next = text[at + OPEN_TAG.length];
+	for (let at = text.indexOf(OPEN_TAG$1); at !== -1; at = text.indexOf(OPEN_TAG$1, at + 1)) {
+		const next = text[at + OPEN_TAG$1.length];
 		if (next === void 0 || next === " " || next === ">" || next === "\n" || next === "	") return at;
 	}
 	return -1;
@@ -3493,7 +3493,7 @@ function parse(text) {
 		reason: "no_frame",
 		detail: "no_open_tag"
 	};
-	const attrStart = open + OPEN_TAG.length;
+	const attrStart = open + OPEN_TAG$1.length;
 	const tagEnd = text.indexOf(">", attrStart);
 	if (tagEnd === -1) return malformed("tag_unterminated");
 	const parsed = parseAttributes(text.slice(attrStart, tagEnd));
@@ -3687,8 +3687,8 @@ function findFrames(text, at, structural) {
 }
 function openTagOffsets(text) {
 	const offsets = [];
-	for (let i = text.indexOf(OPEN_TAG); i !== -1; i = text.indexOf(OPEN_TAG, i + 1)) {
-		const next = text[i + OPEN_TAG.length];
+	for (let i = text.indexOf(OPEN_TAG$1); i !== -1; i = text.indexOf(OPEN_TAG$1, i + 1)) {
+		const next = text[i + OPEN_TAG$1.length];
 		if (next === void 0 || next === " " || next === ">" || next === "\n" || next === "	") offsets.push(i);
 	}
 	return offsets;
@@ -3717,7 +3717,7 @@ function findEnvelopes(text, at, structural) {
 				face: "wire",
 				fields: wire.fields,
 				bodyLength: wire.body.length,
-				wrapsFrame: wire.body.startsWith(OPEN_TAG)
+				wrapsFrame: wire.body.startsWith(OPEN_TAG$1)
 			});
 			else {
 				found.push({
@@ -6300,6 +6300,120 @@ var init_settings_scan = __esmMin((() => {
 	MAX_SETTINGS_BYTES = 1048576;
 }));
 
+// src/harness/claude-code/inbound-gate.ts
+/**
+* Whether Claude Code's argv lets the session bypass permission prompts: one of the bypass flags,
+* or `--permission-mode bypassPermissions` (either spelling). Pure.
+*
+* @example argvMayBypass(["claude", "--dangerously-skip-permissions"]) === true
+*/
+function argvMayBypass(argv) {
+	return argv.some((arg, i) => BYPASS_FLAGS.includes(arg) || arg === `--permission-mode=${"bypassPermissions"}` || arg === "--permission-mode" && argv[i + 1] === "bypassPermissions");
+}
+/**
+* Claude Code's argv, read from `/proc/<pid>/cmdline` (Linux) or `ps -o args=` (macOS, split at
+* spaces: good enough to find a flag). `undefined` when neither can be read. Never throws.
+*/
+function readClaudeArgv(claudePid) {
+	try {
+		const raw = readFileSync(`/proc/${claudePid}/cmdline`, "utf8");
+		if (raw !== "") return raw.split("\0").filter((arg) => arg !== "");
+	} catch {}
+	try {
+		const argv = execFileSync("ps", [
+			"-o",
+			"args=",
+			"-p",
+			claudePid
+		], {
+			encoding: "utf8",
+			timeout: 1e3,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		}).trim().split(/\s+/);
+		return argv[0] === "" ? void 0 : argv;
+	} catch {
+		return;
+	}
+}
+/** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
+function defaultModeBypasses(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return false;
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SETTINGS_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value)) return false;
+	const permissions = parsed.value.permissions;
+	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
+}
+/**
+* Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
+* docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
+* never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
+* unless the user settings say `crossSessionInbound: "accept"`. Open when the user setting is
+* `accept`; otherwise held when the mode is known to bypass (`bypass`), or, before any prompt
+* named the mode, when the launch flags or a settings `permissions.defaultMode` may make it
+* bypass, or the argv cannot be read (`bypass_possible`). A `hold` or `refuse` setting is the
+* settings scan's business (the policy becomes `refuse`). Never throws.
+*
+* @example inboundGateOpen({ claudeConfigDir, cwd, permissionMode: "default", argv: ["claude"] }).open === true
+*/
+function inboundGateOpen(facts) {
+	if (facts.claudeConfigDir !== void 0) {
+		const read = readLocalFile(join(facts.claudeConfigDir, "settings.json"), {
+			maxBytes: MAX_SETTINGS_BYTES,
+			followSymlink: true
+		});
+		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") return { open: true };
+	}
+	const mode = facts.permissionMode;
+	if (mode !== void 0 && mode !== "unknown") return mode === "bypassPermissions" ? {
+		open: false,
+		reason: BYPASS
+	} : { open: true };
+	return launchMayBypass(facts) ? {
+		open: false,
+		reason: BYPASS_POSSIBLE
+	} : { open: true };
+}
+/**
+* Whether the session may bypass permission prompts from its start, before any prompt named the
+* mode: its argv (unreadable counts as "may"), or a `permissions.defaultMode` of bypass in the
+* user, project or local settings. Never throws.
+*
+* @example launchMayBypass({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude"] }) === false
+*/
+function launchMayBypass(facts) {
+	return facts.argv === void 0 || launchBypasses(facts);
+}
+/**
+* Whether there is positive evidence that the session may bypass permission prompts from its
+* start: a bypass flag in its argv (an unreadable argv is no evidence), or a
+* `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
+* to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+*
+* @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
+*/
+function launchBypasses(facts) {
+	if (facts.argv !== void 0 && argvMayBypass(facts.argv)) return true;
+	return [...facts.claudeConfigDir === void 0 ? [] : [join(facts.claudeConfigDir, "settings.json")], ...facts.cwd === "" ? [] : [join(facts.cwd, ".claude", "settings.json"), join(facts.cwd, ".claude", "settings.local.json")]].some(defaultModeBypasses);
+}
+var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE;
+var init_inbound_gate = __esmMin((() => {
+	init_local_files();
+	init_protocol();
+	init_settings_scan();
+	BYPASS_MODE = "bypassPermissions";
+	BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
+	INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"];
+	[BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
+}));
+
 // src/harness/claude-code/inbound-setting.ts
 function refused$1(reason) {
 	return {
@@ -6855,6 +6969,95 @@ var init_registry_activity = __esmMin((() => {
 	init_session_registry();
 }));
 
+// src/harness/claude-code/transcript-deliveries.ts
+/**
+* The frame open-tag lines in `text`, in order: every line that starts `<brigade-message team="`
+* and ends with `>`.
+*
+* @example frameOpenTags('x\n<brigade-message team="core" message-id="m-1">\nbody') // ['<brigade-message team="core" message-id="m-1">']
+*/
+function frameOpenTags(text) {
+	const tags = [];
+	for (const match of text.matchAll(OPEN_TAG)) if (match[1] !== void 0) tags.push(match[1]);
+	return tags;
+}
+/**
+* Reads one transcript line for what it says about inbox posts ({@link TranscriptDeliveryLine}).
+* Lines that mention neither a frame nor a queue operation nor a permission mode are never
+* JSON-parsed; sub-agent entries (`isSidechain: true`), tool results and anything else give
+* `undefined`. An undocumented, version-dependent format: an unknown shape is simply not
+* recognised. Never throws.
+*
+* @example parseTranscriptDeliveryLine('{"type":"queue-operation","operation":"dequeue"}') // { kind: "dequeued" }
+*/
+function parseTranscriptDeliveryLine(line) {
+	const framed = line.includes(FRAME_MARK);
+	if (!framed && !line.includes("\"queue-operation\"") && !line.includes("\"permission-mode\"")) return;
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return;
+	}
+	if (!isRecord$1(value) || value.isSidechain === true) return void 0;
+	switch (value.type) {
+		case "queue-operation":
+			if (value.operation === "dequeue" || value.operation === "remove") return { kind: "dequeued" };
+			if (value.operation !== "enqueue") return void 0;
+			return {
+				kind: "enqueued",
+				tags: tagsOf(value.content)
+			};
+		case "permission-mode": return typeof value.permissionMode === "string" ? {
+			kind: "permission_mode",
+			mode: value.permissionMode
+		} : void 0;
+		case "user": return framed ? userEntry(value) : void 0;
+		case "attachment": return framed ? attachmentEntry(value.attachment) : void 0;
+		case "system": return framed && value.subtype === "informational" && typeof value.content === "string" && value.content.startsWith(HELD_PREFIX) ? {
+			kind: "held",
+			text: value.content
+		} : void 0;
+		default: return;
+	}
+}
+function userEntry(entry) {
+	if (!isRecord$1(entry.origin) || entry.origin.kind !== "peer") return void 0;
+	if (!isRecord$1(entry.message)) return void 0;
+	const content = entry.message.content;
+	if (typeof content === "string") return conversation(frameOpenTags(content));
+	if (!Array.isArray(content)) return void 0;
+	const tags = [];
+	for (const block of content) if (isRecord$1(block) && block.type === "text") tags.push(...tagsOf(block.text));
+	return conversation(tags);
+}
+function attachmentEntry(attachment) {
+	if (!isRecord$1(attachment)) return void 0;
+	if (attachment.type === "queued_command") {
+		if (!isRecord$1(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
+		return conversation(tagsOf(attachment.prompt));
+	}
+	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return conversation(attachment.content.flatMap((part) => tagsOf(part)));
+}
+function conversation(tags) {
+	return tags.length === 0 ? void 0 : {
+		kind: "conversation",
+		tags
+	};
+}
+function tagsOf(text) {
+	return typeof text === "string" ? frameOpenTags(text) : [];
+}
+function isRecord$1(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var FRAME_MARK, OPEN_TAG, HELD_PREFIX;
+var init_transcript_deliveries = __esmMin((() => {
+	FRAME_MARK = "<brigade-message";
+	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
+	HELD_PREFIX = "Held peer message";
+}));
+
 // src/harness/claude-code/transcript-usage.ts
 /**
 * Reads one line of a Claude Code transcript (JSONL in an internal, version-dependent format,
@@ -6922,6 +7125,8 @@ var init_transcript_usage = __esmMin((() => {
 	NEWLINE = 10;
 	TranscriptUsageReader = class {
 		#maxReadBytes;
+		#onLine;
+		#onGap;
 		#path;
 		#identity;
 		#offset = 0;
@@ -6931,6 +7136,8 @@ var init_transcript_usage = __esmMin((() => {
 		#contextUsedTokens;
 		constructor(options = {}) {
 			this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? 1048576);
+			this.#onLine = options.onLine;
+			this.#onGap = options.onGap;
 		}
 		/** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
 		get model() {
@@ -6955,7 +7162,10 @@ var init_transcript_usage = __esmMin((() => {
 			if (path === void 0 || path === "" || !isAbsolute(path)) return none;
 			let restarted;
 			if (path !== this.#path) {
-				if (this.#path !== void 0) restarted = "path_changed";
+				if (this.#path !== void 0) {
+					restarted = "path_changed";
+					this.#onGap?.();
+				}
 				this.#path = path;
 				this.#startOver();
 			}
@@ -6980,9 +7190,11 @@ var init_transcript_usage = __esmMin((() => {
 			const identity = `${info.dev}:${info.ino}`;
 			if (this.#identity !== void 0 && this.#identity !== identity) {
 				restarted = "replaced";
+				this.#onGap?.();
 				this.#startOver();
 			} else if (info.size < this.#offset) {
 				restarted = "truncated";
+				this.#onGap?.();
 				this.#startOver();
 			}
 			this.#identity = identity;
@@ -6992,6 +7204,7 @@ var init_transcript_usage = __esmMin((() => {
 				const target = size - this.#maxReadBytes;
 				skippedBytes = target - this.#offset;
 				this.#offset = target;
+				this.#onGap?.();
 				this.#skipping = true;
 			}
 			const wanted = size - this.#offset;
@@ -7034,7 +7247,9 @@ var init_transcript_usage = __esmMin((() => {
 				return false;
 			}
 			this.#offset += last + 1;
-			return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+			const lines = data.toString("utf8", start, last).split("\n");
+			if (this.#onLine !== void 0) for (const line of lines) this.#onLine(line);
+			return this.#takeLatest(lines);
 		}
 		/** Scans `lines` from the newest back until both values are found. */
 		#takeLatest(lines) {
@@ -7065,6 +7280,7 @@ var init_claude_code = __esmMin((() => {
 	init_claude_pid();
 	init_config_dir();
 	init_display_name();
+	init_inbound_gate();
 	init_inbound_setting();
 	/* @__PURE__ */ init_inbox_post_lines();
 	init_inbox_socket_limits();
@@ -7075,6 +7291,7 @@ var init_claude_code = __esmMin((() => {
 	init_registry_activity();
 	init_session_registry();
 	init_settings_scan();
+	init_transcript_deliveries();
 	init_transcript_usage();
 }));
 
@@ -9023,6 +9240,12 @@ var init_inbound_pipeline = __esmMin((() => {
 		#policy;
 		#recent = new LruSet(INBOUND_LIMITS.seenCap);
 		#queue = [];
+		#seq = 0;
+		/**
+		* Per sender session, its messages left unacked on the server, oldest first: while any waits,
+		* a newer one of that sender waits behind it (docs/41-watcher.md "One sender's order").
+		*/
+		#waiting = /* @__PURE__ */ new Map();
 		#queuedIds = /* @__PURE__ */ new Set();
 		#handedOut = /* @__PURE__ */ new Set();
 		#pending = /* @__PURE__ */ new Map();
@@ -9064,6 +9287,7 @@ var init_inbound_pipeline = __esmMin((() => {
 		setPolicy(policy) {
 			this.#policy = policy;
 			if (policy === "accept") return [];
+			this.#waiting.clear();
 			const withdrawn = [];
 			const kept = this.#queue.filter(({ message }) => {
 				if (policy === "hold" && this.#released.has(message.message_id)) return true;
@@ -9102,6 +9326,7 @@ var init_inbound_pipeline = __esmMin((() => {
 			const messageId = message.message_id;
 			if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
 				this.#recent.add(messageId);
+				this.#stopWaiting(message.sender.session_id, messageId);
 				return {
 					outcome: "duplicate",
 					ack: true,
@@ -9151,7 +9376,17 @@ var init_inbound_pipeline = __esmMin((() => {
 			const now = this.#now();
 			this.#sweep(now);
 			const senderId = message.sender.session_id;
+			const waiting = this.#waiting.get(senderId);
+			if (waiting !== void 0 && waiting[0] !== messageId) {
+				if (!waiting.includes(messageId)) waiting.push(messageId);
+				return {
+					outcome: "behind",
+					ack: false,
+					messageId
+				};
+			}
 			if (!this.#acceptFromSender(senderId, now)) {
+				this.#setAside(senderId, messageId);
 				this.#raiseRateNotice(senderId, message, now);
 				return {
 					outcome: "rate_limited",
@@ -9162,15 +9397,19 @@ var init_inbound_pipeline = __esmMin((() => {
 			const key = `${senderId}\n${this.#hashBody(message.body)}`;
 			const first = this.#identical.get(key);
 			if (first !== void 0 && now - first.firstAt < INBOUND_LIMITS.identicalWindowMs) {
-				if (first.messageId !== messageId) return {
-					outcome: "deferred_identical",
-					ack: false,
-					messageId
-				};
+				if (first.messageId !== messageId) {
+					this.#setAside(senderId, messageId);
+					return {
+						outcome: "deferred_identical",
+						ack: false,
+						messageId
+					};
+				}
 			} else this.#identical.set(key, {
 				firstAt: now,
 				messageId
 			});
+			this.#stopWaiting(senderId, messageId);
 			return this.#enqueue(message);
 		}
 		/**
@@ -9206,6 +9445,30 @@ var init_inbound_pipeline = __esmMin((() => {
 				ack: false,
 				messageId
 			};
+		}
+		/**
+		* A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
+		* (fewer than its limit), a waiting id it did not return is no longer on the server (acked
+		* elsewhere, expired): it stops holding its sender's newer messages back.
+		*
+		* @example pipeline.refetched(["m-3", "m-4"], true);
+		*/
+		refetched(ids, complete) {
+			if (!complete) return;
+			const present = new Set(ids);
+			for (const [sender, waiting] of this.#waiting) {
+				const kept = waiting.filter((id) => present.has(id));
+				if (kept.length === 0) this.#waiting.delete(sender);
+				else this.#waiting.set(sender, kept);
+			}
+		}
+		/**
+		* How many messages of `senderId` wait on the server, as far as this pipeline knows.
+		*
+		* @example pipeline.waitingFrom("s-a") === 51
+		*/
+		waitingFrom(senderId) {
+			return this.#waiting.get(senderId)?.length ?? 0;
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -9256,8 +9519,8 @@ var init_inbound_pipeline = __esmMin((() => {
 			if (item === void 0) return void 0;
 			if (item.kind === "notice") {
 				if (item.notice === "rate") {
-					const first = this.#rateNotices.keys().next();
-					if (first.done !== true) this.#rateNotices.delete(first.value);
+					const rate = this.#eligibleRate();
+					if (rate !== void 0) this.#rateNotices.delete(rate.sender);
 				} else this.#dropNotice = void 0;
 				return item;
 			}
@@ -9278,7 +9541,10 @@ var init_inbound_pipeline = __esmMin((() => {
 			if (item.kind === "notice") return { ack: false };
 			const messageId = item.message.message_id;
 			if (!this.#handedOut.delete(messageId)) return { ack: false };
-			if (error !== void 0) return { ack: false };
+			if (error !== void 0) {
+				this.#putBack(item.message);
+				return { ack: false };
+			}
 			this.#released.delete(messageId);
 			this.#recent.add(messageId);
 			let persisted = true;
@@ -9294,16 +9560,17 @@ var init_inbound_pipeline = __esmMin((() => {
 			};
 		}
 		#head() {
-			const rate = this.#rateNotices.values().next();
-			if (rate.done !== true) return {
+			const rate = this.#eligibleRate();
+			if (rate !== void 0) return {
 				kind: "notice",
 				notice: "rate",
-				text: rateNotice(rate.value.name, rate.value.ids.size)
+				text: rateNotice(rate.name, rate.count)
 			};
-			if (this.#dropNotice !== void 0) return {
+			const drop = this.#eligibleDrop();
+			if (drop !== void 0) return {
 				kind: "notice",
 				notice: "drop",
-				text: dropNotice(this.#dropNotice.size)
+				text: dropNotice(drop)
 			};
 			const entry = this.#queue[0];
 			if (entry === void 0) return void 0;
@@ -9317,22 +9584,99 @@ var init_inbound_pipeline = __esmMin((() => {
 			};
 		}
 		#enqueue(message) {
-			this.#queue.push({ message });
+			this.#seq += 1;
+			this.#queue.push({
+				message,
+				seq: this.#seq
+			});
 			this.#queuedIds.add(message.message_id);
 			if (this.#queue.length <= INBOUND_LIMITS.queueCap) return {
 				outcome: "queued",
 				ack: false,
 				messageId: message.message_id
 			};
-			const evicted = this.#queue.shift().message.message_id;
-			this.#queuedIds.delete(evicted);
-			this.#raiseDropNotice(evicted, this.#now());
-			return {
+			const oldest = this.#queue[0];
+			const evicted = oldest.message.message_id;
+			const withdrawn = this.#putBack(oldest.message);
+			for (const id of [evicted, ...withdrawn]) this.#raiseDropNotice(id, this.#now());
+			if (this.#queuedIds.has(message.message_id)) return {
 				outcome: "queued",
 				ack: false,
 				messageId: message.message_id,
 				evicted
 			};
+			return {
+				outcome: "behind",
+				ack: false,
+				messageId: message.message_id
+			};
+		}
+		/**
+		* The first rate notice that may be handed out: every message queued before it was raised has
+		* been handed out, and its count is what its sender has waiting now. A notice with nothing left
+		* to announce is dropped.
+		*/
+		#eligibleRate() {
+			const headSeq = this.#queue[0]?.seq ?? Number.POSITIVE_INFINITY;
+			for (const [sender, raised] of this.#rateNotices) {
+				if (raised.afterSeq >= headSeq) continue;
+				const count = this.waitingFrom(sender);
+				if (count > 0) return {
+					sender,
+					name: raised.name,
+					count
+				};
+				this.#rateNotices.delete(sender);
+			}
+		}
+		/** The drop notice's count: its messages that still wait on the server (none → no notice). */
+		#eligibleDrop() {
+			const drop = this.#dropNotice;
+			if (drop === void 0) return void 0;
+			const count = [...drop].filter((id) => this.#isWaiting(id)).length;
+			if (count > 0) return count;
+			this.#dropNotice = void 0;
+		}
+		/** Marks `messageId` of `senderId` as left on the server, behind its sender's waiting ones. */
+		#setAside(senderId, messageId) {
+			const waiting = this.#waiting.get(senderId);
+			if (waiting === void 0) this.#waiting.set(senderId, [messageId]);
+			else if (!waiting.includes(messageId)) waiting.push(messageId);
+		}
+		/**
+		* Leaves `message` to the server ahead of its sender's other messages: it goes first in the
+		* sender's waiting list, and the sender's messages still queued here (all newer) leave the
+		* queue and wait behind it, so none of them overtakes it.
+		*/
+		#putBack(message) {
+			const senderId = message.sender.session_id;
+			const withdrawn = [];
+			const kept = this.#queue.filter((entry) => {
+				if (entry.message.sender.session_id !== senderId) return true;
+				if (entry.message.message_id !== message.message_id) withdrawn.push(entry.message.message_id);
+				return false;
+			});
+			this.#queue.splice(0, this.#queue.length, ...kept);
+			this.#queuedIds.delete(message.message_id);
+			for (const id of withdrawn) this.#queuedIds.delete(id);
+			const waiting = (this.#waiting.get(senderId) ?? []).filter((id) => id !== message.message_id && !withdrawn.includes(id));
+			this.#waiting.set(senderId, [
+				message.message_id,
+				...withdrawn,
+				...waiting
+			]);
+			return withdrawn;
+		}
+		#stopWaiting(senderId, messageId) {
+			const waiting = this.#waiting.get(senderId);
+			if (waiting === void 0) return;
+			const kept = waiting.filter((id) => id !== messageId);
+			if (kept.length === 0) this.#waiting.delete(senderId);
+			else this.#waiting.set(senderId, kept);
+		}
+		#isWaiting(messageId) {
+			for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
+			return false;
 		}
 		#hold(message, adopted = false) {
 			const record = {
@@ -9376,17 +9720,13 @@ var init_inbound_pipeline = __esmMin((() => {
 			return true;
 		}
 		#raiseRateNotice(senderId, message, now) {
-			const raised = this.#rateNotices.get(senderId);
-			if (raised !== void 0) {
-				raised.ids.add(message.message_id);
-				return;
-			}
+			if (this.#rateNotices.has(senderId)) return;
 			const last = this.#rateRaisedAt.get(senderId);
 			if (last !== void 0 && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
 			this.#rateRaisedAt.set(senderId, now);
 			this.#rateNotices.set(senderId, {
 				name: message.sender.session_name,
-				ids: /* @__PURE__ */ new Set([message.message_id])
+				afterSeq: this.#seq
 			});
 		}
 		#raiseDropNotice(messageId, now) {
@@ -10680,6 +11020,190 @@ var init_watcher_log = __esmMin((() => {
 	MAX_FIELD_CHARS = 200;
 }));
 
+// src/harness/watcher/delivery-confirmations.ts
+/**
+* The first line of a frame: the tag that finds the message in the transcript.
+*
+* @example frameTag(item.frame) // '<brigade-message team="core" message-id="m-1" …>'
+*/
+function frameTag(frame) {
+	const end = frame.indexOf("\n");
+	return end < 0 ? frame : frame.slice(0, end);
+}
+var CONFIRMATION_LIMITS, DeliveryConfirmations;
+var init_delivery_confirmations = __esmMin((() => {
+	init_inbound();
+	CONFIRMATION_LIMITS = {
+		waitMs: 1e4,
+		settleMs: 2e3,
+		maxWaitMs: 3e5,
+		attempts: 3,
+		seenCap: 2e3
+	};
+	DeliveryConfirmations = class {
+		#limits;
+		#tracked = /* @__PURE__ */ new Map();
+		#inConversation;
+		#enqueued;
+		#confirmed = [];
+		#newlyHeld = [];
+		#heldTexts = [];
+		#depth = 0;
+		#permissionMode;
+		constructor(limits = CONFIRMATION_LIMITS) {
+			this.#limits = limits;
+			this.#inConversation = new LruSet(limits.seenCap);
+			this.#enqueued = new LruSet(limits.seenCap);
+		}
+		/** Messages posted and not yet confirmed or given up. */
+		get pending() {
+			return this.#tracked.size;
+		}
+		/** Tracked messages Claude Code holds for a dialog. */
+		get held() {
+			let held = 0;
+			for (const tracked of this.#tracked.values()) if (tracked.held) held += 1;
+			return held;
+		}
+		/**
+		* Posts Claude Code holds in its queue as the transcript tells it (enqueued minus taken), or
+		* `undefined` once the reader passed bytes over or started over ({@link gap}).
+		*/
+		get queueDepth() {
+			return this.#depth;
+		}
+		/** The session's latest permission mode the transcript named, if any. */
+		get permissionMode() {
+			return this.#permissionMode;
+		}
+		/**
+		* Where `item` already is: `conversation` (its frame is in the transcript's conversation: ack it,
+		* post nothing), `enqueued` (Claude Code admitted it and will take it: wait, post nothing), or
+		* `unknown`. A successor watcher's redrive meets its predecessor's posts this way.
+		*/
+		whereIs(item) {
+			const tag = frameTag(item.frame);
+			if (this.#inConversation.has(tag)) return "conversation";
+			return this.#enqueued.has(tag) ? "enqueued" : "unknown";
+		}
+		/** Records a post of `item` at `now` (or, without a post, that it waits in Claude Code's queue). */
+		posted(item, now, options = {}) {
+			const id = item.message.message_id;
+			const tracked = this.#tracked.get(id);
+			const written = options.written ?? true;
+			if (tracked !== void 0) {
+				tracked.postedAt = now;
+				if (written) tracked.attempts += 1;
+				return;
+			}
+			const tag = frameTag(item.frame);
+			this.#tracked.set(id, {
+				item,
+				tag,
+				postedAt: now,
+				attempts: written ? 1 : 0,
+				held: false
+			});
+			if (this.#inConversation.has(tag)) this.#confirm(id);
+		}
+		/** Takes one parsed transcript line (`undefined` lines are ignored). */
+		observe(line) {
+			if (line === void 0) return;
+			switch (line.kind) {
+				case "conversation":
+					for (const tag of line.tags) {
+						this.#inConversation.add(tag);
+						for (const [id, tracked] of this.#tracked) if (tracked.tag === tag) this.#confirm(id);
+					}
+					return;
+				case "enqueued":
+					for (const tag of line.tags) this.#enqueued.add(tag);
+					if (this.#depth !== void 0) this.#depth += 1;
+					return;
+				case "dequeued":
+					if (this.#depth !== void 0) this.#depth = Math.max(0, this.#depth - 1);
+					return;
+				case "held":
+					this.#heldTexts.push(line.text);
+					this.#matchHeld();
+					return;
+				case "permission_mode":
+					this.#permissionMode = line.mode;
+					return;
+			}
+		}
+		/** The transcript reader passed bytes over or started over: the queue depth is unknown now. */
+		gap() {
+			this.#depth = void 0;
+		}
+		/** Messages found in the conversation since the last call, in the order they were found. */
+		takeConfirmed() {
+			return this.#confirmed.splice(0);
+		}
+		/** Messages found held by Claude Code's dialog since the last call. */
+		takeNewlyHeld() {
+			return this.#newlyHeld.splice(0);
+		}
+		/**
+		* Posts that are missing at `now`: neither in the conversation nor admitted nor held, posted at
+		* least `waitMs` ago, and either the session was seen idle (`idleAt`, ms) at least `settleMs`
+		* after the post or `maxWaitMs` passed. Those with attempts left are handed back for another
+		* post (still tracked); the others are given up (no longer tracked).
+		*/
+		takeMissing(now, idleAt) {
+			const repost = [];
+			const givenUp = [];
+			for (const [id, tracked] of this.#tracked) {
+				if (tracked.held || this.#enqueued.has(tracked.tag)) continue;
+				const age = now - tracked.postedAt;
+				if (age < this.#limits.waitMs) continue;
+				if (!(idleAt !== void 0 && idleAt - tracked.postedAt >= this.#limits.settleMs) && age < this.#limits.maxWaitMs) continue;
+				if (tracked.attempts < this.#limits.attempts) repost.push(tracked.item);
+				else {
+					this.#tracked.delete(id);
+					givenUp.push(tracked.item);
+				}
+			}
+			return {
+				repost,
+				givenUp
+			};
+		}
+		/** Stops tracking every message (the watcher stops); returns them, unacked. */
+		clear() {
+			const items = [...this.#tracked.values()].map((tracked) => tracked.item);
+			this.#tracked.clear();
+			return items;
+		}
+		#confirm(id) {
+			const tracked = this.#tracked.get(id);
+			if (tracked === void 0) return;
+			this.#tracked.delete(id);
+			this.#confirmed.push(tracked.item);
+		}
+		/** Claude Code names a held frame's id with the quotes removed: `message-id=<id> `. */
+		#matchHeld() {
+			if (this.#heldTexts.length > this.#limits.seenCap) this.#heldTexts.shift();
+			for (const tracked of this.#tracked.values()) {
+				if (tracked.held) continue;
+				const mark = `message-id=${tracked.item.message.message_id} `;
+				if (this.#heldTexts.some((text) => text.includes(mark))) {
+					tracked.held = true;
+					this.#newlyHeld.push(tracked.item);
+				}
+			}
+		}
+	};
+}));
+
+// src/harness/watcher/delivery-notices.ts
+var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
+var init_delivery_notices = __esmMin((() => {
+	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
+	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
+	GATE_CLOSED_NOTICE = "Brigade: teammates' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says \"crossSessionInbound\": \"accept\" (the plugin option claude_inbound_setting writes it).";
+}));
+
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -10777,6 +11301,19 @@ var init_injection_pacer = __esmMin((() => {
 			this.#outstanding += 1;
 		}
 		/**
+		* Feeds Claude Code's queue depth as its transcript tells it (posts admitted and not yet taken,
+		* docs/spec/claude-code.md §3.4). Read at least `idleSettleMs` after our last post (so that post
+		* is in the count), it bounds the outstanding count: posts Claude Code already took into the
+		* conversation no longer wait in its queue of 50. This is what lets a session that stays busy
+		* for its whole life (a headless `-p` run) receive posts between its tool calls.
+		*
+		* @example pacer.observeClaudeQueue(now, 0);
+		*/
+		observeClaudeQueue(now, depth) {
+			if (this.#lastPostAt !== void 0 && now - this.#lastPostAt < this.#limits.idleSettleMs) return;
+			this.#outstanding = Math.min(this.#outstanding, Math.max(0, depth));
+		}
+		/**
 		* Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
 		* at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
 		* the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
@@ -10825,10 +11362,22 @@ var init_inbox_delivery = __esmMin((() => {
 		async run() {
 			const { pipeline, pacer, tickMs, work } = this.#o;
 			while (this.#o.running()) {
-				const head = pipeline.peek();
+				if (this.#o.gateOpen?.() === false) {
+					await work.wait(tickMs);
+					continue;
+				}
+				const repost = this.#o.reposts?.peek();
+				const head = repost ?? pipeline.peek();
 				if (head === void 0) {
 					await work.wait(tickMs);
 					continue;
+				}
+				if (repost === void 0 && head.kind === "message") {
+					if ((this.#o.whereIs?.(head) ?? "unknown") !== "unknown") {
+						const item = pipeline.next();
+						if (item?.kind === "message") this.#o.onPosted(item, false);
+						continue;
+					}
 				}
 				const now = this.#o.now();
 				const at = pacer.nextPostAt(now, head.text);
@@ -10836,16 +11385,15 @@ var init_inbox_delivery = __esmMin((() => {
 					await work.wait(Math.min(at - now, tickMs));
 					continue;
 				}
-				const item = pipeline.next();
+				const item = repost === void 0 ? pipeline.next() : this.#o.reposts?.shift();
 				if (item === void 0) continue;
-				if (!await this.#postItem(item)) await work.wait(tickMs);
+				if (!await this.#postItem(item, repost !== void 0)) await work.wait(tickMs);
 			}
 		}
-		async #postItem(item) {
+		async #postItem(item, again) {
 			const { log, pacer, pipeline } = this.#o;
 			const result = await this.#o.post(item.text);
 			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
-			const done = pipeline.done(item, result.ok ? void 0 : result.reason);
 			const id = item.kind === "message" ? item.message.message_id : item.notice;
 			if (!result.ok) {
 				log.write("warn", "post_failed", {
@@ -10853,11 +11401,14 @@ var init_inbox_delivery = __esmMin((() => {
 					stage: result.stage,
 					reason: result.reason
 				});
-				if (item.kind === "message") this.#o.onPostFailed();
+				if (item.kind === "message" && again) this.#o.onPosted(item, true);
+				else pipeline.done(item, result.reason);
+				if (item.kind === "message" && !again) this.#o.onPostFailed();
 				return false;
 			}
-			log.write("info", "posted", { item: id });
-			if (done.ack) await this.#o.onDelivered(done.messageId);
+			log.write("info", again ? "reposted" : "posted", { item: id });
+			if (item.kind === "message") this.#o.onPosted(item, true);
+			else pipeline.done(item);
 			return true;
 		}
 	};
@@ -10889,7 +11440,7 @@ var init_redelivery_schedule = __esmMin((() => {
 		}
 		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
 		afterOffer(offered, now) {
-			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical") this.at(now + SET_ASIDE_REFETCH_MS);
+			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical" || offered.outcome === "behind") this.at(now + SET_ASIDE_REFETCH_MS);
 			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
 		}
 		/** Plans a fetch `retryMs` after a failed ack at `now`. */
@@ -11350,6 +11901,8 @@ var init_watcher_loop = __esmMin((() => {
 	init_claude_code();
 	init_inbound();
 	init_state();
+	init_delivery_confirmations();
+	init_delivery_notices();
 	init_inbox_delivery();
 	init_redelivery_schedule();
 	init_session_check();
@@ -11372,8 +11925,18 @@ var init_watcher_loop = __esmMin((() => {
 		#delivery;
 		#heartbeats;
 		#redelivery;
-		#transcript = new TranscriptUsageReader();
 		#reporter;
+		#confirmations = new DeliveryConfirmations();
+		#reposts = [];
+		#transcript = new TranscriptUsageReader({
+			onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
+			onGap: () => this.#confirmations.gap()
+		});
+		#argv;
+		#gate = { open: true };
+		#gateNoticed = false;
+		#idleAt;
+		#transcriptPath;
 		#registry;
 		#post;
 		#done;
@@ -11393,6 +11956,8 @@ var init_watcher_loop = __esmMin((() => {
 			this.#post = deps.post ?? postToInbox;
 			this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) => deps.log.write("warn", "report_failed", { code }));
 			this.#registry = registryFolder(deps.env);
+			this.#transcriptPath = deps.map.transcript_path;
+			this.#argv = "claudeArgv" in deps ? deps.claudeArgv : readClaudeArgv(String(deps.map.claude_pid));
 			const backoff = deps.backoff ?? WATCHER_BACKOFF;
 			this.#status = new WatcherStatusBoard({
 				layout: deps.layout,
@@ -11458,10 +12023,16 @@ var init_watcher_loop = __esmMin((() => {
 				work: this.#work,
 				running: () => this.#running,
 				onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
-				onDelivered: async (messageId) => {
-					this.#status.delivered();
-					await this.#ack(messageId);
-				}
+				onPosted: (item, written) => {
+					this.#confirmations.posted(item, this.#now(), { written });
+					this.#settleConfirmations();
+				},
+				whereIs: (item) => this.#confirmations.whereIs(item),
+				reposts: {
+					peek: () => this.#reposts[0],
+					shift: () => this.#reposts.shift()
+				},
+				gateOpen: () => this.#gate.open && this.#confirmations.held === 0
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -11489,12 +12060,16 @@ var init_watcher_loop = __esmMin((() => {
 				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
+			const confirmTimer = setInterval(() => {
+				if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+			}, this.#d.confirmPollMs ?? 250);
 			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
 			this.#tick();
 			await this.#done;
 			clearInterval(timer);
+			clearInterval(confirmTimer);
 			this.#d.signal?.removeEventListener("abort", abort);
 			this.#watch.stop();
 			this.#work.wake();
@@ -11626,10 +12201,14 @@ var init_watcher_loop = __esmMin((() => {
 				}
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
-			if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
+			this.#transcriptPath = read.map.transcript_path;
+			this.#readTranscript(this.#transcriptPath);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
+			if (activity === "idle") this.#idleAt = now;
+			this.#checkGate(read.map.permission_mode);
+			this.#takeMissing(now);
 			if (activity !== this.#activity) {
 				this.#activity = activity;
 				log.write("debug", "activity", { activity });
@@ -11645,9 +12224,64 @@ var init_watcher_loop = __esmMin((() => {
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
 		}
+		/**
+		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
+		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
+		* logged and announced once.
+		*/
+		#checkGate(mapMode) {
+			const gate = inboundGateOpen({
+				claudeConfigDir: claudeConfigDir(this.#d.env),
+				cwd: "",
+				permissionMode: this.#confirmations.permissionMode ?? mapMode,
+				argv: this.#argv
+			});
+			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
+			this.#gate = gate;
+			if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+				this.#gateNoticed = true;
+				this.#notice(GATE_CLOSED_NOTICE);
+			}
+			if (gate.open) this.#work.wake();
+		}
+		/** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
+		#takeMissing(now) {
+			const missing = this.#confirmations.takeMissing(now, this.#idleAt);
+			for (const item of missing.repost) {
+				if (this.#reposts.includes(item)) continue;
+				this.#d.log.write("warn", "post_missing", { message_id: item.message.message_id });
+				this.#reposts.push(item);
+			}
+			for (const item of missing.givenUp) {
+				this.#pipeline.done(item, "unconfirmed");
+				this.#d.log.write("warn", "delivery_unconfirmed", { message_id: item.message.message_id });
+				this.#redelivery.at(now + CONFIRMATION_LIMITS.maxWaitMs);
+			}
+			if (missing.givenUp.length > 0) this.#notice(UNCONFIRMED_NOTICE);
+			if (missing.repost.length > 0) this.#work.wake();
+		}
+		/**
+		* Acks what the transcript shows in the conversation, reports what Claude Code holds for its
+		* dialog, and tells the pacer how deep Claude Code's queue is.
+		*/
+		#settleConfirmations() {
+			for (const item of this.#confirmations.takeConfirmed()) {
+				const done = this.#pipeline.done(item);
+				this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
+				if (!done.ack) continue;
+				this.#status.delivered();
+				this.#ack(done.messageId);
+			}
+			const held = this.#confirmations.takeNewlyHeld();
+			for (const item of held) this.#d.log.write("warn", "post_held", { message_id: item.message.message_id });
+			if (held.length > 0) this.#notice(HELD_BY_DIALOG_NOTICE);
+			const depth = this.#confirmations.queueDepth;
+			if (depth !== void 0 && this.#transcriptPath !== void 0) this.#pacer.observeClaudeQueue(this.#now(), depth);
+		}
 		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
 		#readTranscript(path) {
 			const outcome = this.#transcript.read(path);
+			this.#settleConfirmations();
 			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
@@ -11656,7 +12290,10 @@ var init_watcher_loop = __esmMin((() => {
 			try {
 				if (this.#d.socketPath === "") return;
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-				if (this.#running) for (const message of result.messages) this.#offer(message);
+				if (!this.#running) return;
+				for (const message of result.messages) this.#offer(message);
+				const ids = result.messages.map((message) => typeof message.message_id === "string" ? message.message_id : "");
+				this.#pipeline.refetched(ids, result.messages.length < 50);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
 			} finally {
@@ -13963,7 +14600,7 @@ var init_hook_lines = __esmMin((() => {
 }));
 
 // src/harness/hooks/hook-output.ts
-function codePoints(s) {
+function codePoints$1(s) {
 	let n = 0;
 	for (let i = 0; i < s.length; i += 1) {
 		const c = s.charCodeAt(i);
@@ -14012,7 +14649,7 @@ var init_hook_output = __esmMin((() => {
 			if (first === void 0) return true;
 			if (!first.startsWith("Brigade: ")) throw new TypeError("a hook block must start with the Brigade prefix");
 			let cost = 0;
-			for (const l of lines) cost += codePoints(l) + 1;
+			for (const l of lines) cost += codePoints$1(l) + 1;
 			if (this.#used + cost > this.#limit) return false;
 			this.#used += cost;
 			this.#lines.push(...lines);
@@ -14160,7 +14797,7 @@ async function pollMessages(options) {
 	}
 	const pipeline = new InboundPipeline({
 		now: options.now,
-		hashBody: hashBody$1,
+		hashBody: hashBody$2,
 		seen: FileSeenStore.open(layout, sessionId, uid),
 		pendingStore: pendingFileStore(layout, sessionId),
 		pendingRecords: readPendingRecords(layout, sessionId, uid),
@@ -14213,13 +14850,13 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody$1;
+var hashBody$2;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
 	init_adapter();
 	init_inbound();
 	init_state();
-	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/git-user-name.ts
@@ -14758,7 +15395,7 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		if (result.messages.length === 0) return;
 		const pipeline = new InboundPipeline({
 			now: ctx.now,
-			hashBody,
+			hashBody: hashBody$1,
 			seen: FileSeenStore.open(layout, self, ctx.uid),
 			pendingStore: pendingFileStore(layout, self),
 			pendingRecords: readPendingRecords(layout, self, ctx.uid),
@@ -14784,14 +15421,14 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		ctx.log("brigade hook: adopt_failed\n");
 	}
 }
-var hashBody;
+var hashBody$1;
 var init_adopt_stranded = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
 	init_inbound();
 	init_state();
 	init_hook_limits();
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -14922,6 +15559,11 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
+	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
+		claudePid,
+		cwd: input.cwd,
+		ccConfig
+	});
 	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
 	out.line(contextLine({
 		sessionName: result.map.session_name,
@@ -14930,6 +15572,26 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy: result.map.inbound
 	}));
 	return "connected";
+}
+/**
+* `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
+* insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
+* flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
+* evidence writes; the prompt hook still writes it once the mode is known.
+*/
+function applyInboundSettingAtStart(ctx, out, at) {
+	const argv = readClaudeArgv(at.claudePid);
+	if (!launchBypasses({
+		argv,
+		claudeConfigDir: at.ccConfig,
+		cwd: at.cwd
+	})) return;
+	const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
+	if (outcome.kind === "refused") {
+		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
+		return;
+	}
+	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 /**
 * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
@@ -15211,6 +15873,184 @@ var init_prompt_hook = __esmMin((() => {
 	PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 }));
 
+// src/harness/hooks/post-tool-use-hook.ts
+/** `state/<pid>.hook-delivered.json`: frames this hook printed, not yet seen in the transcript. */
+function awaitingPath(where) {
+	return join(where.layout.root, "state", `${where.claudePid}.hook-delivered.json`);
+}
+function readAwaiting(where, uid) {
+	const read = readPrivateStateFile(awaitingPath(where), {
+		maxBytes: 262144,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: 262144 });
+	if (!parsed.ok || !isJsonObject(parsed.value) || !Array.isArray(parsed.value.items)) return [];
+	return parsed.value.items.flatMap((item) => isJsonObject(item) && typeof item.id === "string" && typeof item.tag === "string" && typeof item.at === "number" ? [{
+		id: item.id,
+		tag: item.tag,
+		at: item.at
+	}] : []);
+}
+function writeAwaiting(where, items) {
+	const kept = items.slice(-POST_TOOL_USE_LIMITS.maxAwaiting);
+	writePrivateStateFile(where.layout.root, awaitingPath(where), `${JSON.stringify({
+		version: 1,
+		items: kept
+	})}\n`);
+}
+/** The frame tags the transcript shows in the conversation (its last 1 MiB). */
+function conversationTags(transcriptPath) {
+	const tags = /* @__PURE__ */ new Set();
+	new TranscriptUsageReader({ onLine: (line) => {
+		const parsed = parseTranscriptDeliveryLine(line);
+		if (parsed?.kind === "conversation") for (const tag of parsed.tags) tags.add(tag);
+	} }).read(transcriptPath);
+	return tags;
+}
+function codePoints(text) {
+	let n = 0;
+	for (const _ of text) n += 1;
+	return n;
+}
+/**
+* The PostToolUse hook (docs/42-hooks.md "PostToolUse"): a way in between tool calls, also under
+* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running). It
+* returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
+* "PostToolUse", "additionalContext": …}}`, with the same bare frames the prompt's poll prints
+* (`POLL_PREAMBLE` before each), or `""`. The ack rule is the watcher's: nothing is acked when
+* printed; a later run (this hook's next call) acks a printed message once the transcript shows
+* its frame in a `hook_additional_context` entry, and prints again one not seen after 60 s.
+* Never throws.
+*
+* @example process.stdout.write(await runPostToolUse(input, ctx, deadline));
+*/
+async function runPostToolUse(input, ctx, deadline) {
+	const where = hookSession(ctx);
+	if (where === void 0) return "";
+	const read = readByPidMap({
+		claudePid: where.claudePid,
+		env: ctx.env,
+		uid: ctx.uid
+	});
+	if (!read.ok) return "";
+	const map = read.map;
+	const awaiting = readAwaiting(where, ctx.uid);
+	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
+	if (awaiting.length === 0 && (watcherDelivers || map.inbound !== "accept")) return "";
+	const adapter = ctx.services.openAdapter({
+		configDir: map.config_dir,
+		teamKey: map.team_key
+	});
+	const seen = FileSeenStore.open(where.layout, map.brigade_session_id, ctx.uid);
+	const stillAwaiting = await ackConfirmed(ctx, map, awaiting, input.transcript_path, seen, deadline);
+	if (watcherDelivers || map.inbound !== "accept") {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	const remaining = deadline - ctx.now();
+	if (remaining < 300) {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	let envelopes;
+	try {
+		envelopes = (await adapter.messageReceive(map.brigade_session_id, {
+			limit: POST_TOOL_USE_LIMITS.receiveLimit,
+			signal: AbortSignal.timeout(Math.min(HOOK_LIMITS.receiveMs, remaining - 200))
+		})).messages;
+	} catch {
+		writeAwaiting(where, stillAwaiting);
+		return "";
+	}
+	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
+	const pipeline = new InboundPipeline({
+		now: ctx.now,
+		hashBody,
+		seen,
+		pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
+		pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
+		policy: map.inbound,
+		teamName: map.team_name,
+		instruction: {
+			level: map.frame_level,
+			custom: map.frame_text
+		},
+		delivery: "poll"
+	});
+	const duplicates = [];
+	for (const envelope of envelopes) {
+		const offered = pipeline.offer(envelope);
+		if (offered.ack) duplicates.push(offered.messageId);
+	}
+	const blocks = [];
+	let used = 0;
+	const printed = [];
+	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
+		pipeline.done(item, /* @__PURE__ */ new Error("awaiting the transcript"));
+		if (item.kind !== "message") continue;
+		const id = item.message.message_id;
+		const before = recent.get(id);
+		if (before !== void 0 && ctx.now() - before.at < POST_TOOL_USE_LIMITS.reprintAfterMs) continue;
+		const block = `${POLL_PREAMBLE}\n${item.frame}`;
+		const size = codePoints(block) + 2;
+		if (used + size > POST_TOOL_USE_LIMITS.maxContextCodePoints) break;
+		used += size;
+		blocks.push(block);
+		const tag = item.frame.slice(0, Math.max(0, item.frame.indexOf("\n")));
+		printed.push({
+			id,
+			tag,
+			at: ctx.now()
+		});
+		recent.delete(id);
+	}
+	writeAwaiting(where, [...recent.values(), ...printed]);
+	if (duplicates.length > 0) try {
+		await adapter.messageAck(map.brigade_session_id, { message_ids: duplicates }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
+	} catch {}
+	if (blocks.length === 0) return "";
+	return JSON.stringify({ hookSpecificOutput: {
+		hookEventName: "PostToolUse",
+		additionalContext: blocks.join("\n\n")
+	} });
+}
+/** Acks the printed messages the transcript shows in the conversation; returns the others. */
+async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) {
+	if (awaiting.length === 0 || transcriptPath === "") return [...awaiting];
+	const tags = conversationTags(transcriptPath);
+	const confirmed = awaiting.filter((item) => tags.has(item.tag));
+	if (confirmed.length === 0) return [...awaiting];
+	const ids = confirmed.map((item) => item.id);
+	for (const id of ids) try {
+		seen.add(id);
+	} catch {}
+	try {
+		await ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}).messageAck(map.brigade_session_id, { message_ids: ids }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
+	} catch {}
+	return awaiting.filter((item) => !tags.has(item.tag));
+}
+var POST_TOOL_USE_LIMITS, hashBody;
+var init_post_tool_use_hook = __esmMin((() => {
+	init_frame();
+	init_protocol();
+	init_claude_code();
+	init_inbound();
+	init_state();
+	init_hook_limits();
+	init_session_start_hook();
+	POST_TOOL_USE_LIMITS = {
+		receiveLimit: 10,
+		maxContextCodePoints: 1e4,
+		reprintAfterMs: 6e4,
+		maxAwaiting: 200
+	};
+	hashBody = (body) => createHash("sha256").update(body).digest("hex");
+}));
+
 // src/harness/hooks/session-end-hook.ts
 /**
 * The SessionEnd hook (docs/spec/claude-code.md §1.4, §7.3), inside 1.4 s. After `clear` / `resume`
@@ -15260,9 +16100,10 @@ var init_session_end_hook = __esmMin((() => {
 // src/harness/hooks/run-hook-event.ts
 /**
 * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
-* prompt 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout: plain `Brigade: `
-* lines, at most 10,000 code points, never starting with `{`; `""` for SessionEnd (its stdout
-* reaches no one) and for an unusable stdin (logged). When the budget runs out, what was printed so
+* prompt and PostToolUse 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout:
+* plain `Brigade: ` lines, at most 10,000 code points, never starting with `{`; for PostToolUse
+* Claude Code's JSON hook output or `""`; `""` for SessionEnd (its stdout reaches no one) and for
+* an unusable stdin (logged). When the budget runs out, what was printed so
 * far is returned and the flow is abandoned. Never throws: the caller always exits 0.
 *
 * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
@@ -15271,6 +16112,7 @@ async function runHookEvent(event, stdin, ctx) {
 	const started = ctx.now();
 	const budget = BUDGET_MS[event];
 	const out = new HookOutput();
+	let json = "";
 	let timer;
 	const expired = new Promise((resolve) => {
 		timer = setTimeout(() => resolve("expired"), budget);
@@ -15289,6 +16131,9 @@ async function runHookEvent(event, stdin, ctx) {
 			case "prompt":
 				await runPrompt(parsed.input, ctx, out, started + budget);
 				return;
+			case "post-tool-use":
+				json = await runPostToolUse(parsed.input, ctx, started + budget);
+				return;
 			case "session-end":
 				await runSessionEnd(parsed.input, ctx);
 				return;
@@ -15299,6 +16144,7 @@ async function runHookEvent(event, stdin, ctx) {
 	const outcome = await Promise.race([flow.then(() => "done"), expired]);
 	if (timer !== void 0) clearTimeout(timer);
 	if (outcome === "expired") ctx.log("brigade hook: budget_exceeded\n");
+	if (event === "post-tool-use") return outcome === "done" ? json : "";
 	return event === "session-end" ? "" : out.text();
 }
 var HOOK_EVENTS, BUDGET_MS;
@@ -15306,17 +16152,20 @@ var init_run_hook_event = __esmMin((() => {
 	init_hook_input();
 	init_hook_limits();
 	init_hook_output();
+	init_post_tool_use_hook();
 	init_prompt_hook();
 	init_session_end_hook();
 	init_session_start_hook();
 	HOOK_EVENTS = [
 		"session-start",
 		"prompt",
+		"post-tool-use",
 		"session-end"
 	];
 	BUDGET_MS = {
 		"session-start": HOOK_LIMITS.sessionStartMs,
 		prompt: HOOK_LIMITS.promptMs,
+		"post-tool-use": HOOK_LIMITS.promptMs,
 		"session-end": HOOK_LIMITS.sessionEndMs
 	};
 }));
@@ -15357,9 +16206,10 @@ function entryScript() {
 	}
 }
 /**
-* `brigade hook session-start|prompt|session-end` (docs/spec/claude-code.md §1, §7.3), started by
-* Claude Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines
-* (never JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one
+* `brigade hook session-start|prompt|post-tool-use|session-end` (docs/spec/claude-code.md §1,
+* §7.3), started by Claude Code from `hooks.json` with one JSON document on stdin. Prints plain
+* `Brigade: ` lines (at most 10,000 code points; PostToolUse alone answers in Claude Code's JSON
+* hook form) and **always exits 0**, even for an unknown event (one
 * line on stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
 *
 * @example await runHook(["prompt"], processIo()) === 0
@@ -15371,7 +16221,7 @@ async function runHookWith(argv, io, overrides = {}) {
 		return 0;
 	}
 	if (argv.length !== 1 || !HOOK_EVENTS.includes(event ?? "")) {
-		io.stderr("brigade hook: usage: brigade hook session-start|prompt|session-end\n");
+		io.stderr("brigade hook: usage: brigade hook session-start|prompt|post-tool-use|session-end\n");
 		return 0;
 	}
 	const ctx = {
@@ -16378,7 +17228,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_inbox_command(), inbox_command_exports))).runInbox
 	},
 	hook: {
-		summary: "run a Claude Code hook: brigade hook session-start|prompt|session-end (exits 0)",
+		summary: "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
 	},
 	team: {

@@ -42,7 +42,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./inbox-command.ts")).runInbox,
   },
   hook: {
-    summary: "run a Claude Code hook: brigade hook session-start|prompt|session-end (exits 0)",
+    summary:
+      "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
     load: async () => (await import("./hook-command.ts")).runHook,
   },
   team: {

@@ -29,9 +29,10 @@ prints at most a few "Brigade: " lines for the model.
 `;
 
 /**
- * `brigade hook session-start|prompt|session-end` (docs/spec/claude-code.md §1, §7.3), started by
- * Claude Code from `hooks.json` with one JSON document on stdin. Prints plain `Brigade: ` lines
- * (never JSON, at most 10,000 code points) and **always exits 0**, even for an unknown event (one
+ * `brigade hook session-start|prompt|post-tool-use|session-end` (docs/spec/claude-code.md §1,
+ * §7.3), started by Claude Code from `hooks.json` with one JSON document on stdin. Prints plain
+ * `Brigade: ` lines (at most 10,000 code points; PostToolUse alone answers in Claude Code's JSON
+ * hook form) and **always exits 0**, even for an unknown event (one
  * line on stderr, Claude Code's debug log). `overrides` replace parts of the context in tests.
  *
  * @example await runHook(["prompt"], processIo()) === 0
@@ -47,7 +48,7 @@ export async function runHookWith(
     return 0;
   }
   if (argv.length !== 1 || !(HOOK_EVENTS as readonly string[]).includes(event ?? "")) {
-    io.stderr("brigade hook: usage: brigade hook session-start|prompt|session-end\n");
+    io.stderr("brigade hook: usage: brigade hook session-start|prompt|post-tool-use|session-end\n");
     return 0;
   }
   const ctx: HookContext = {

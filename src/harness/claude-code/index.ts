@@ -16,6 +16,18 @@ export {
   TRANSCRIPT_TITLE_TAIL_BYTES,
 } from "./display-name.ts";
 export {
+  argvMayBypass,
+  BYPASS_MODE,
+  INBOUND_GATE_HOLD_REASONS,
+  type InboundGateFacts,
+  type InboundGateHoldReason,
+  type InboundGateState,
+  inboundGateOpen,
+  launchBypasses,
+  launchMayBypass,
+  readClaudeArgv,
+} from "./inbound-gate.ts";
+export {
   ensureInboundAcceptSetting,
   INBOUND_SETTING_REFUSALS,
   type InboundSettingOutcome,
@@ -66,6 +78,11 @@ export {
   type ScannedSettings,
   scanInboundSettings,
 } from "./settings-scan.ts";
+export {
+  frameOpenTags,
+  parseTranscriptDeliveryLine,
+  type TranscriptDeliveryLine,
+} from "./transcript-deliveries.ts";
 export {
   parseTranscriptUsageLine,
   TRANSCRIPT_MODEL_MAX_CODEPOINTS,

@@ -109,6 +109,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export interface TranscriptUsageReaderOptions {
   /** Most bytes read per call (default {@link TRANSCRIPT_READ_MAX_BYTES}, at least 2). */
   readonly maxReadBytes?: number;
+  /**
+   * Called with every whole line read, in file order, before the values are taken (lines passed
+   * over unread are not given): another reader of the same file (the delivery confirmations)
+   * rides on this one read. Must not throw.
+   */
+  readonly onLine?: (line: string) => void;
+  /** Called when the reader passes bytes over unread or starts the file over. */
+  readonly onGap?: () => void;
 }
 
 /**
@@ -126,6 +134,8 @@ export interface TranscriptUsageReaderOptions {
  */
 export class TranscriptUsageReader {
   readonly #maxReadBytes: number;
+  readonly #onLine: ((line: string) => void) | undefined;
+  readonly #onGap: (() => void) | undefined;
   #path: string | undefined;
   #identity: string | undefined;
   #offset = 0;
@@ -136,6 +146,8 @@ export class TranscriptUsageReader {
 
   constructor(options: TranscriptUsageReaderOptions = {}) {
     this.#maxReadBytes = Math.max(2, options.maxReadBytes ?? TRANSCRIPT_READ_MAX_BYTES);
+    this.#onLine = options.onLine;
+    this.#onGap = options.onGap;
   }
 
   /** The latest model name seen (`oneLine`, ≤ 128 code points), if any. */
@@ -159,7 +171,10 @@ export class TranscriptUsageReader {
     if (path === undefined || path === "" || !isAbsolute(path)) return none;
     let restarted: TranscriptRestartReason | undefined;
     if (path !== this.#path) {
-      if (this.#path !== undefined) restarted = "path_changed";
+      if (this.#path !== undefined) {
+        restarted = "path_changed";
+        this.#onGap?.();
+      }
       this.#path = path;
       this.#startOver();
     }
@@ -191,9 +206,11 @@ export class TranscriptUsageReader {
     const identity = `${info.dev}:${info.ino}`;
     if (this.#identity !== undefined && this.#identity !== identity) {
       restarted = "replaced";
+      this.#onGap?.();
       this.#startOver();
     } else if (info.size < this.#offset) {
       restarted = "truncated";
+      this.#onGap?.();
       this.#startOver();
     }
     this.#identity = identity;
@@ -206,6 +223,7 @@ export class TranscriptUsageReader {
       const target = size - this.#maxReadBytes;
       skippedBytes = target - this.#offset;
       this.#offset = target;
+      this.#onGap?.();
       this.#skipping = true;
     }
     const wanted = size - this.#offset;
@@ -246,7 +264,9 @@ export class TranscriptUsageReader {
       return false;
     }
     this.#offset += last + 1;
-    return this.#takeLatest(data.toString("utf8", start, last).split("\n"));
+    const lines = data.toString("utf8", start, last).split("\n");
+    if (this.#onLine !== undefined) for (const line of lines) this.#onLine(line);
+    return this.#takeLatest(lines);
   }
 
   /** Scans `lines` from the newest back until both values are found. */

@@ -1,4 +1,5 @@
 import {
+  appendFileSync,
   chmodSync,
   existsSync,
   mkdirSync,
@@ -344,6 +345,76 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect((await member.messageReceive(mine)).messages).toHaveLength(0);
     const again = await hook("prompt", prompt, newCalls(), noSocket);
     expect(again.stdout).toBe("");
+    await creator.sessionClose(sender.session_id);
+  });
+
+  test("post-tool-use delivers as additionalContext where no watcher does; acked only once the transcript shows it", async () => {
+    await hook("session-start", start("native-a"), newCalls());
+    const mine = readMap().brigade_session_id as string;
+    const sender = await creatorSession();
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Deploy window moved to 14:00.",
+      summary: "Window",
+    });
+    const noSocket = env({ CLAUDE_CODE_MESSAGING_SOCKET: "" });
+    await hook("session-start", start("native-a", "compact"), newCalls(), noSocket);
+    const transcript = join(root, "native-a.jsonl");
+    writeFileSync(transcript, "");
+    const input = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "PostToolUse",
+      transcript_path: transcript,
+      tool_name: "Bash",
+    };
+    const first = await hook("post-tool-use", input, newCalls(), noSocket);
+    expect(first.status).toBe(0);
+    const output = JSON.parse(first.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
+    expect(output.hookSpecificOutput.hookEventName).toBe("PostToolUse");
+    const context = output.hookSpecificOutput.additionalContext;
+    expect(context.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
+    expect(context).toContain("Deploy window moved to 14:00.");
+    expect(first.stdout).not.toContain(TOKEN);
+    // Printed is not acked, and not printed again while the transcript may still show it.
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+    const second = await hook("post-tool-use", input, newCalls(), noSocket);
+    expect(second.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+    // Claude Code records the hook's context (docs/spec/claude-code.md §3.4): the next run acks it.
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({
+        type: "attachment",
+        attachment: {
+          type: "hook_additional_context",
+          content: [context],
+          hookName: "PostToolUse:Bash",
+          hookEvent: "PostToolUse",
+        },
+      })}\n`,
+    );
+    const third = await hook("post-tool-use", input, newCalls(), noSocket);
+    expect(third.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(0);
+    // A running watcher owns delivery: nothing is printed beside it.
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "second",
+    });
+    await hook("session-start", start("native-a", "compact"), newCalls());
+    const calls = newCalls();
+    const running = { services: { ...services(calls), isWatcherRunning: () => true } };
+    const beside = await hook("post-tool-use", input, calls, env(), undefined, running);
+    expect(beside.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+    await member.messageAck(mine, {
+      message_ids: (await member.messageReceive(mine)).messages.map((m) => m.message_id),
+    });
     await creator.sessionClose(sender.session_id);
   });
 

@@ -5,10 +5,13 @@ import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import {
   claudeConfigDir,
+  ensureInboundAcceptSetting,
   findBrigadeShadow,
   isClaudePid,
+  launchBypasses,
   messagingSocketFromEnv,
   messagingToken,
+  readClaudeArgv,
   readSessionRegistry,
   scanInboundSettings,
   usableSocket,
@@ -28,6 +31,7 @@ import {
   bindingLine,
   contextLine,
   frameOptionLine,
+  INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   settingsLine,
@@ -165,6 +169,9 @@ export async function connectFromHook(
     await adoptStranded(ctx, layout, result.map, team.checkout, out);
   }
   const token = messagingToken(ctx.env);
+  if (options.claudeInboundSetting && ccConfig !== undefined) {
+    applyInboundSettingAtStart(ctx, out, { claudePid, cwd: input.cwd, ccConfig });
+  }
   if (socketPath !== "" && token !== "") {
     await startWatcherFromHook(ctx, layout, result.map, token);
   }
@@ -177,6 +184,27 @@ export async function connectFromHook(
     }),
   );
   return "connected";
+}
+
+/**
+ * `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
+ * insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
+ * flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
+ * evidence writes; the prompt hook still writes it once the mode is known.
+ */
+function applyInboundSettingAtStart(
+  ctx: HookContext,
+  out: HookOutput,
+  at: { readonly claudePid: string; readonly cwd: string; readonly ccConfig: string },
+): void {
+  const argv = readClaudeArgv(at.claudePid);
+  if (!launchBypasses({ argv, claudeConfigDir: at.ccConfig, cwd: at.cwd })) return;
+  const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
+  if (outcome.kind === "refused") {
+    ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
+    return;
+  }
+  if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
 /**

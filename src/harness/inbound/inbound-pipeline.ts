@@ -11,10 +11,11 @@ import { dropNotice, rateNotice } from "./notices.ts";
 /**
  * What {@link InboundPipeline.offer} did with a candidate: `rejected` (step 1), `duplicate`
  * (step 2, already injected: ack it), `ignored` (step 2, already queued or handed out; or step 3,
- * already held), `refused` (step 3), `held` (step 3), `rate_limited` (step 4), `deferred_identical`
- * (step 5), `queued` (step 6). Only `duplicate` is acknowledged.
+ * already held), `refused` (step 3), `held` (step 3), `behind` (an earlier message of the same
+ * sender waits on the server: this one waits too, so the sender's order holds), `rate_limited`
+ * (step 4), `deferred_identical` (step 5), `queued` (step 6). Only `duplicate` is acknowledged.
  *
- * @example INBOUND_OUTCOMES.length === 8
+ * @example INBOUND_OUTCOMES.length === 9
  */
 export const INBOUND_OUTCOMES = [
   "rejected",
@@ -22,6 +23,7 @@ export const INBOUND_OUTCOMES = [
   "ignored",
   "refused",
   "held",
+  "behind",
   "rate_limited",
   "deferred_identical",
   "queued",
@@ -47,7 +49,13 @@ export type OfferResult =
       readonly evicted?: string;
     }
   | {
-      readonly outcome: "ignored" | "refused" | "held" | "rate_limited" | "deferred_identical";
+      readonly outcome:
+        | "ignored"
+        | "refused"
+        | "held"
+        | "behind"
+        | "rate_limited"
+        | "deferred_identical";
       readonly ack: false;
       readonly messageId: string;
     };
@@ -105,7 +113,8 @@ export interface InboundPipelineOptions {
 
 interface RaisedNotice {
   readonly name: string;
-  readonly ids: Set<string>;
+  /** The notice waits until every message queued before it was raised is handed out. */
+  readonly afterSeq: number;
 }
 
 interface IdenticalEntry {
@@ -145,7 +154,13 @@ export class InboundPipeline {
   #policy: InboundPolicy;
 
   readonly #recent = new LruSet(INBOUND_LIMITS.seenCap);
-  readonly #queue: { readonly message: InboundMessage }[] = [];
+  readonly #queue: { readonly message: InboundMessage; readonly seq: number }[] = [];
+  #seq = 0;
+  /**
+   * Per sender session, its messages left unacked on the server, oldest first: while any waits,
+   * a newer one of that sender waits behind it (docs/41-watcher.md "One sender's order").
+   */
+  readonly #waiting = new Map<string, string[]>();
   readonly #queuedIds = new Set<string>();
   readonly #handedOut = new Set<string>();
   readonly #pending = new Map<string, PendingRecord>();
@@ -192,6 +207,9 @@ export class InboundPipeline {
   setPolicy(policy: InboundPolicy): string[] {
     this.#policy = policy;
     if (policy === "accept") return [];
+    // Nothing is delivered now; back to `accept` a fetch offers every unacked message again,
+    // oldest first, so each sender's order is rebuilt from there.
+    this.#waiting.clear();
     const withdrawn: InboundMessage[] = [];
     const kept = this.#queue.filter(({ message }) => {
       if (policy === "hold" && this.#released.has(message.message_id)) return true;
@@ -230,6 +248,7 @@ export class InboundPipeline {
     // Step 2: dedupe.
     if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
       this.#recent.add(messageId);
+      this.#stopWaiting(message.sender.session_id, messageId);
       return { outcome: "duplicate", ack: true, messageId };
     }
     if (this.#queuedIds.has(messageId) || this.#handedOut.has(messageId)) {
@@ -259,9 +278,16 @@ export class InboundPipeline {
     }
     const now = this.#now();
     this.#sweep(now);
-    // Step 4: per-sender bucket.
     const senderId = message.sender.session_id;
+    // The sender's order: only its oldest waiting message may go on; a newer one waits behind.
+    const waiting = this.#waiting.get(senderId);
+    if (waiting !== undefined && waiting[0] !== messageId) {
+      if (!waiting.includes(messageId)) waiting.push(messageId);
+      return { outcome: "behind", ack: false, messageId };
+    }
+    // Step 4: per-sender bucket.
     if (!this.#acceptFromSender(senderId, now)) {
+      this.#setAside(senderId, messageId);
       this.#raiseRateNotice(senderId, message, now);
       return { outcome: "rate_limited", ack: false, messageId };
     }
@@ -270,11 +296,13 @@ export class InboundPipeline {
     const first = this.#identical.get(key);
     if (first !== undefined && now - first.firstAt < INBOUND_LIMITS.identicalWindowMs) {
       if (first.messageId !== messageId) {
+        this.#setAside(senderId, messageId);
         return { outcome: "deferred_identical", ack: false, messageId };
       }
     } else {
       this.#identical.set(key, { firstAt: now, messageId });
     }
+    this.#stopWaiting(senderId, messageId);
     return this.#enqueue(message);
   }
 
@@ -299,6 +327,32 @@ export class InboundPipeline {
     }
     this.#hold(message, true);
     return { outcome: "held", ack: false, messageId };
+  }
+
+  /**
+   * A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
+   * (fewer than its limit), a waiting id it did not return is no longer on the server (acked
+   * elsewhere, expired): it stops holding its sender's newer messages back.
+   *
+   * @example pipeline.refetched(["m-3", "m-4"], true);
+   */
+  refetched(ids: readonly string[], complete: boolean): void {
+    if (!complete) return;
+    const present = new Set(ids);
+    for (const [sender, waiting] of this.#waiting) {
+      const kept = waiting.filter((id) => present.has(id));
+      if (kept.length === 0) this.#waiting.delete(sender);
+      else this.#waiting.set(sender, kept);
+    }
+  }
+
+  /**
+   * How many messages of `senderId` wait on the server, as far as this pipeline knows.
+   *
+   * @example pipeline.waitingFrom("s-a") === 51
+   */
+  waitingFrom(senderId: string): number {
+    return this.#waiting.get(senderId)?.length ?? 0;
   }
 
   /**
@@ -352,8 +406,8 @@ export class InboundPipeline {
     if (item === undefined) return undefined;
     if (item.kind === "notice") {
       if (item.notice === "rate") {
-        const first = this.#rateNotices.keys().next();
-        if (first.done !== true) this.#rateNotices.delete(first.value);
+        const rate = this.#eligibleRate();
+        if (rate !== undefined) this.#rateNotices.delete(rate.sender);
       } else {
         this.#dropNotice = undefined;
       }
@@ -377,7 +431,11 @@ export class InboundPipeline {
     if (item.kind === "notice") return { ack: false };
     const messageId = item.message.message_id;
     if (!this.#handedOut.delete(messageId)) return { ack: false };
-    if (error !== undefined) return { ack: false };
+    if (error !== undefined) {
+      // It goes back to the server ahead of everything its sender still has here.
+      this.#putBack(item.message);
+      return { ack: false };
+    }
     this.#released.delete(messageId);
     this.#recent.add(messageId);
     let persisted = true;
@@ -390,17 +448,12 @@ export class InboundPipeline {
   }
 
   #head(): InboundItem | undefined {
-    const rate = this.#rateNotices.values().next();
-    if (rate.done !== true) {
-      return {
-        kind: "notice",
-        notice: "rate",
-        text: rateNotice(rate.value.name, rate.value.ids.size),
-      };
+    const rate = this.#eligibleRate();
+    if (rate !== undefined) {
+      return { kind: "notice", notice: "rate", text: rateNotice(rate.name, rate.count) };
     }
-    if (this.#dropNotice !== undefined) {
-      return { kind: "notice", notice: "drop", text: dropNotice(this.#dropNotice.size) };
-    }
+    const drop = this.#eligibleDrop();
+    if (drop !== undefined) return { kind: "notice", notice: "drop", text: dropNotice(drop) };
     const entry = this.#queue[0];
     if (entry === undefined) return undefined;
     const frame = build(entry.message, this.#teamName, this.#instruction);
@@ -410,16 +463,92 @@ export class InboundPipeline {
   }
 
   #enqueue(message: InboundMessage): OfferResult {
-    this.#queue.push({ message });
+    this.#seq += 1;
+    this.#queue.push({ message, seq: this.#seq });
     this.#queuedIds.add(message.message_id);
     if (this.#queue.length <= INBOUND_LIMITS.queueCap) {
       return { outcome: "queued", ack: false, messageId: message.message_id };
     }
-    const oldest = this.#queue.shift() as { readonly message: InboundMessage };
+    const oldest = this.#queue[0] as { readonly message: InboundMessage };
     const evicted = oldest.message.message_id;
-    this.#queuedIds.delete(evicted);
-    this.#raiseDropNotice(evicted, this.#now());
-    return { outcome: "queued", ack: false, messageId: message.message_id, evicted };
+    const withdrawn = this.#putBack(oldest.message);
+    for (const id of [evicted, ...withdrawn]) this.#raiseDropNotice(id, this.#now());
+    if (this.#queuedIds.has(message.message_id)) {
+      return { outcome: "queued", ack: false, messageId: message.message_id, evicted };
+    }
+    // The new message was its sender's: it now waits behind the one evicted.
+    return { outcome: "behind", ack: false, messageId: message.message_id };
+  }
+
+  /**
+   * The first rate notice that may be handed out: every message queued before it was raised has
+   * been handed out, and its count is what its sender has waiting now. A notice with nothing left
+   * to announce is dropped.
+   */
+  #eligibleRate(): { sender: string; name: string; count: number } | undefined {
+    const headSeq = this.#queue[0]?.seq ?? Number.POSITIVE_INFINITY;
+    for (const [sender, raised] of this.#rateNotices) {
+      if (raised.afterSeq >= headSeq) continue;
+      const count = this.waitingFrom(sender);
+      if (count > 0) return { sender, name: raised.name, count };
+      this.#rateNotices.delete(sender);
+    }
+    return undefined;
+  }
+
+  /** The drop notice's count: its messages that still wait on the server (none → no notice). */
+  #eligibleDrop(): number | undefined {
+    const drop = this.#dropNotice;
+    if (drop === undefined) return undefined;
+    const count = [...drop].filter((id) => this.#isWaiting(id)).length;
+    if (count > 0) return count;
+    this.#dropNotice = undefined;
+    return undefined;
+  }
+
+  /** Marks `messageId` of `senderId` as left on the server, behind its sender's waiting ones. */
+  #setAside(senderId: string, messageId: string): void {
+    const waiting = this.#waiting.get(senderId);
+    if (waiting === undefined) this.#waiting.set(senderId, [messageId]);
+    else if (!waiting.includes(messageId)) waiting.push(messageId);
+  }
+
+  /**
+   * Leaves `message` to the server ahead of its sender's other messages: it goes first in the
+   * sender's waiting list, and the sender's messages still queued here (all newer) leave the
+   * queue and wait behind it, so none of them overtakes it.
+   */
+  #putBack(message: InboundMessage): string[] {
+    const senderId = message.sender.session_id;
+    const withdrawn: string[] = [];
+    const kept = this.#queue.filter((entry) => {
+      if (entry.message.sender.session_id !== senderId) return true;
+      if (entry.message.message_id !== message.message_id) {
+        withdrawn.push(entry.message.message_id);
+      }
+      return false;
+    });
+    this.#queue.splice(0, this.#queue.length, ...kept);
+    this.#queuedIds.delete(message.message_id);
+    for (const id of withdrawn) this.#queuedIds.delete(id);
+    const waiting = (this.#waiting.get(senderId) ?? []).filter(
+      (id) => id !== message.message_id && !withdrawn.includes(id),
+    );
+    this.#waiting.set(senderId, [message.message_id, ...withdrawn, ...waiting]);
+    return withdrawn;
+  }
+
+  #stopWaiting(senderId: string, messageId: string): void {
+    const waiting = this.#waiting.get(senderId);
+    if (waiting === undefined) return;
+    const kept = waiting.filter((id) => id !== messageId);
+    if (kept.length === 0) this.#waiting.delete(senderId);
+    else this.#waiting.set(senderId, kept);
+  }
+
+  #isWaiting(messageId: string): boolean {
+    for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
+    return false;
   }
 
   #hold(message: InboundMessage, adopted = false): void {
@@ -471,18 +600,11 @@ export class InboundPipeline {
   }
 
   #raiseRateNotice(senderId: string, message: InboundMessage, now: number): void {
-    const raised = this.#rateNotices.get(senderId);
-    if (raised !== undefined) {
-      raised.ids.add(message.message_id);
-      return;
-    }
+    if (this.#rateNotices.has(senderId)) return;
     const last = this.#rateRaisedAt.get(senderId);
     if (last !== undefined && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
     this.#rateRaisedAt.set(senderId, now);
-    this.#rateNotices.set(senderId, {
-      name: message.sender.session_name,
-      ids: new Set([message.message_id]),
-    });
+    this.#rateNotices.set(senderId, { name: message.sender.session_name, afterSeq: this.#seq });
   }
 
   #raiseDropNotice(messageId: string, now: number): void {

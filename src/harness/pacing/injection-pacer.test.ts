@@ -311,4 +311,20 @@ describe("InjectionPacer against the Claude Code receiver model", () => {
       { numRuns: 60 },
     );
   });
+
+  test("Claude Code's queue depth from the transcript bounds the outstanding count, once settled", () => {
+    const pacer = new InjectionPacer({ now: 0, initialOutstanding: PACER_LIMITS.outstandingCap });
+    expect(pacer.outstanding).toBe(PACER_LIMITS.outstandingCap);
+    pacer.observeClaudeQueue(0, 3);
+    expect(pacer.outstanding).toBe(3);
+    pacer.record(10_000, "a");
+    // read too soon after our own post: that post may not be in the count yet
+    pacer.observeClaudeQueue(10_000 + PACER_LIMITS.idleSettleMs - 1, 0);
+    expect(pacer.outstanding).toBe(4);
+    pacer.observeClaudeQueue(10_000 + PACER_LIMITS.idleSettleMs, 0);
+    expect(pacer.outstanding).toBe(0);
+    // a deeper queue never raises it
+    pacer.observeClaudeQueue(20_000, 40);
+    expect(pacer.outstanding).toBe(0);
+  });
 });

@@ -164,6 +164,21 @@ export class InjectionPacer {
   }
 
   /**
+   * Feeds Claude Code's queue depth as its transcript tells it (posts admitted and not yet taken,
+   * docs/spec/claude-code.md §3.4). Read at least `idleSettleMs` after our last post (so that post
+   * is in the count), it bounds the outstanding count: posts Claude Code already took into the
+   * conversation no longer wait in its queue of 50. This is what lets a session that stays busy
+   * for its whole life (a headless `-p` run) receive posts between its tool calls.
+   *
+   * @example pacer.observeClaudeQueue(now, 0);
+   */
+  observeClaudeQueue(now: number, depth: number): void {
+    if (this.#lastPostAt !== undefined && now - this.#lastPostAt < this.#limits.idleSettleMs)
+      return;
+    this.#outstanding = Math.min(this.#outstanding, Math.max(0, depth));
+  }
+
+  /**
    * Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
    * at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
    * the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { InboxPostResult } from "../claude-code/index.ts";
 import type { DoneResult, InboundItem, InboundMessage } from "../inbound/index.ts";
+import type { MessageItem } from "./delivery-confirmations.ts";
 import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
 import { type WaitTimers, WakeableWait } from "./wakeable-wait.ts";
 import type { WatcherLog } from "./watcher-log.ts";
@@ -17,7 +18,16 @@ const notice: InboundItem = { kind: "notice", notice: "drop", text: "Brigade: dr
  * A delivery loop over a queue of items, a post answered from `answers` (then ok), a pacer that
  * allows everything unless `holdUntil` says, and waits the test ends by hand: no timer runs.
  */
-function setup(items: InboundItem[], answers: InboxPostResult[] = [], holdUntil = 0) {
+function setup(
+  items: InboundItem[],
+  answers: InboxPostResult[] = [],
+  holdUntil = 0,
+  extra: {
+    where?: Record<string, "conversation" | "enqueued">;
+    reposts?: MessageItem[];
+    gate?: { open: boolean };
+  } = {},
+) {
   const clock = { now: 1_000 };
   const waits: number[] = [];
   const pending: (() => void)[] = [];
@@ -67,9 +77,17 @@ function setup(items: InboundItem[], answers: InboxPostResult[] = [], holdUntil 
     onPostFailed: () => {
       failedPosts += 1;
     },
-    onDelivered: async (id) => {
-      delivered.push(id);
+    onPosted: (item, written) => {
+      delivered.push(
+        written ? item.message.message_id : `${item.message.message_id} (not written)`,
+      );
     },
+    whereIs: (item) => extra.where?.[item.message.message_id] ?? "unknown",
+    reposts: {
+      peek: () => extra.reposts?.[0],
+      shift: () => extra.reposts?.shift(),
+    },
+    gateOpen: () => extra.gate?.open ?? true,
   });
   const run = delivery.run();
   const settle = () => new Promise<void>((r) => setImmediate(r));
@@ -109,6 +127,57 @@ describe("InboxDelivery", () => {
     expect(d.delivered).toEqual(["m-1", "m-2"]);
     expect(d.events).toEqual(["posted", "posted", "posted"]);
     expect(d.waits).toEqual([2_000]);
+    await d.stop();
+  });
+
+  test("a posted message stays handed out: done is reported only for notices", async () => {
+    const d = setup([notice, message("m-1")]);
+    await d.settle();
+    expect(d.done).toEqual(["Brigade: dropped"]);
+    expect(d.delivered).toEqual(["m-1"]);
+    await d.stop();
+  });
+
+  test("a message the transcript already shows is handed on without a post", async () => {
+    const d = setup([message("m-1"), message("m-2"), message("m-3")], [], 0, {
+      where: { "m-1": "conversation", "m-2": "enqueued" },
+    });
+    await d.settle();
+    expect(d.posted).toEqual(["text m-3"]);
+    expect(d.delivered).toEqual(["m-1 (not written)", "m-2 (not written)", "m-3"]);
+    await d.stop();
+  });
+
+  test("a repost goes before the pipeline's head, and a failed repost stays tracked", async () => {
+    const again = message("m-0") as MessageItem;
+    const d = setup(
+      [message("m-1")],
+      [{ ok: false, stage: "failed", reason: "connect_failed", connected: false }],
+      0,
+      {
+        reposts: [again],
+      },
+    );
+    await d.settle();
+    expect(d.posted).toEqual(["text m-0"]);
+    expect(d.delivered).toEqual(["m-0"]);
+    expect(d.failed()).toBe(0);
+    expect(d.done).toEqual([]);
+    await d.fire();
+    expect(d.posted).toEqual(["text m-0", "text m-1"]);
+    expect(d.events).toEqual(["post_failed", "posted"]);
+    await d.stop();
+  });
+
+  test("nothing is posted while the gate is closed", async () => {
+    const gate = { open: false };
+    const d = setup([message("m-1")], [], 0, { gate });
+    await d.settle();
+    await d.fire();
+    expect(d.posted).toEqual([]);
+    gate.open = true;
+    await d.fire();
+    expect(d.posted).toEqual(["text m-1"]);
     await d.stop();
   });
 

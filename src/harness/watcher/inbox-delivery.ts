@@ -1,6 +1,7 @@
 import type { InboxPostResult } from "../claude-code/index.ts";
 import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
 import { InjectionPacer, PACER_LIMITS } from "../pacing/index.ts";
+import type { MessageItem } from "./delivery-confirmations.ts";
 import type { WakeableWait } from "./wakeable-wait.ts";
 import type { WatcherLog } from "./watcher-log.ts";
 
@@ -38,16 +39,29 @@ export interface InboxDeliveryOptions {
   readonly running: () => boolean;
   /** A message's post failed: it stays unacked (the caller plans a fetch). */
   readonly onPostFailed: () => void;
-  /** A message was posted: the caller counts it and acks it (awaited before the next post). */
-  readonly onDelivered: (messageId: string) => Promise<void>;
+  /**
+   * A message was posted (`written`), or found already admitted or in the conversation (not
+   * written): it stays handed out, and the caller acks it once the transcript shows it in the
+   * conversation (docs/41-watcher.md "Acked means in the conversation").
+   */
+  readonly onPosted: (item: MessageItem, written: boolean) => void;
+  /** Where a message already is, as the transcript tells (a successor's redrive); default `unknown`. */
+  readonly whereIs?: (item: MessageItem) => "conversation" | "enqueued" | "unknown";
+  /** A message to post again (a missing post), taken before the pipeline's head; default none. */
+  readonly reposts?: { peek(): MessageItem | undefined; shift(): MessageItem | undefined };
+  /** False while Claude Code's gate would hold a post: nothing is posted; default always true. */
+  readonly gateOpen?: () => boolean;
 }
 
 /**
- * The watcher's delivery loop (docs/41-watcher.md "The loop"): takes the pipeline's head when the
- * pacer allows it, posts it, records every post written (or a failed one that connected, which
- * may have arrived) in the pacer, then reports it `done`; only a successful post of a message is
- * delivered (acked). After a failed post it waits a tick. Logs `posted` and `post_failed` with the
- * message id or the notice kind only. Never throws (the post never rejects).
+ * The watcher's delivery loop (docs/41-watcher.md "The loop"): while the gate is open, takes a
+ * repost or else the pipeline's head when the pacer allows it, posts it, records every post
+ * written (or a failed one that connected, which may have arrived) in the pacer. A notice is then
+ * reported `done`; a posted message is handed to `onPosted` and stays handed out until the caller
+ * sees it in the conversation; a failed post is reported `done` with its error (unacked). A
+ * message the transcript already shows admitted or in the conversation is not posted again. After
+ * a failed post it waits a tick. Logs `posted` and `post_failed` with the message id or the notice
+ * kind only. Never throws (the post never rejects).
  *
  * @example await new InboxDelivery(options).run();
  */
@@ -62,10 +76,23 @@ export class InboxDelivery {
   async run(): Promise<void> {
     const { pipeline, pacer, tickMs, work } = this.#o;
     while (this.#o.running()) {
-      const head = pipeline.peek();
+      if (this.#o.gateOpen?.() === false) {
+        await work.wait(tickMs);
+        continue;
+      }
+      const repost = this.#o.reposts?.peek();
+      const head = repost ?? pipeline.peek();
       if (head === undefined) {
         await work.wait(tickMs);
         continue;
+      }
+      if (repost === undefined && head.kind === "message") {
+        const where = this.#o.whereIs?.(head) ?? "unknown";
+        if (where !== "unknown") {
+          const item = pipeline.next();
+          if (item?.kind === "message") this.#o.onPosted(item, false);
+          continue;
+        }
       }
       const now = this.#o.now();
       const at = pacer.nextPostAt(now, head.text);
@@ -73,28 +100,31 @@ export class InboxDelivery {
         await work.wait(Math.min(at - now, tickMs));
         continue;
       }
-      const item = pipeline.next();
+      const item = repost === undefined ? pipeline.next() : this.#o.reposts?.shift();
       if (item === undefined) continue;
-      const ok = await this.#postItem(item);
+      const ok = await this.#postItem(item, repost !== undefined);
       if (!ok) await work.wait(tickMs);
     }
   }
 
-  async #postItem(item: InboundItem): Promise<boolean> {
+  async #postItem(item: InboundItem, again: boolean): Promise<boolean> {
     const { log, pacer, pipeline } = this.#o;
     const result = await this.#o.post(item.text);
     if (result.ok || (result.stage === "failed" && result.connected)) {
       pacer.record(this.#o.now(), item.text);
     }
-    const done = pipeline.done(item, result.ok ? undefined : result.reason);
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     if (!result.ok) {
       log.write("warn", "post_failed", { item: id, stage: result.stage, reason: result.reason });
-      if (item.kind === "message") this.#o.onPostFailed();
+      // A repost stays tracked: it counts as missing again after its wait.
+      if (item.kind === "message" && again) this.#o.onPosted(item, true);
+      else pipeline.done(item, result.reason);
+      if (item.kind === "message" && !again) this.#o.onPostFailed();
       return false;
     }
-    log.write("info", "posted", { item: id });
-    if (done.ack) await this.#o.onDelivered(done.messageId);
+    log.write("info", again ? "reposted" : "posted", { item: id });
+    if (item.kind === "message") this.#o.onPosted(item, true);
+    else pipeline.done(item);
     return true;
   }
 }

@@ -16,8 +16,9 @@ export interface OfferedOutcome {
  * "Set-aside messages come back by fetch"). Our server sends a message once per watch connection,
  * so what the watcher did not ack comes back only if it fetches it:
  *
- * - a message the pipeline set aside: {@link SET_ASIDE_REFETCH_MS} after `rate_limited` or
- *   `deferred_identical`, at once after an eviction from a full queue ({@link afterOffer});
+ * - a message the pipeline set aside: {@link SET_ASIDE_REFETCH_MS} after `rate_limited`,
+ *   `deferred_identical` or `behind` (waiting behind its sender's earlier ones), at once after an
+ *   eviction from a full queue ({@link afterOffer});
  * - a failed ack: `retryMs` later, so it comes back as a duplicate and is acked then
  *   ({@link afterAckFailed});
  * - a failed post: `retryMs` later, unless a fetch is already planned ({@link afterPostFailed});
@@ -57,7 +58,11 @@ export class RedeliverySchedule {
 
   /** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
   afterOffer(offered: OfferedOutcome, now: number): void {
-    if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical") {
+    if (
+      offered.outcome === "rate_limited" ||
+      offered.outcome === "deferred_identical" ||
+      offered.outcome === "behind"
+    ) {
       this.at(now + SET_ASIDE_REFETCH_MS);
     }
     if (offered.outcome === "queued" && offered.evicted !== undefined) this.at(now);

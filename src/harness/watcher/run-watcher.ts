@@ -55,6 +55,10 @@ export interface RunWatcherOptions {
   readonly post?: (options: InboxPostOptions) => Promise<InboxPostResult>;
   /** Diagnostics (default the NDJSON file `logs/watcher-<pid>.log`). */
   readonly log?: WatcherLog;
+  /** How often the transcript is read while posts wait for confirmation, ms (default 250). */
+  readonly confirmPollMs?: number;
+  /** Claude Code's argv for the gate's launch flags (default: read from the process). */
+  readonly claudeArgv?: readonly string[] | undefined;
 }
 
 /**

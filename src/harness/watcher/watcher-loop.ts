@@ -1,9 +1,14 @@
 import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
+  claudeConfigDir,
+  type InboundGateState,
   type InboxPostOptions,
   type InboxPostResult,
+  inboundGateOpen,
+  parseTranscriptDeliveryLine,
   postToInbox,
+  readClaudeArgv,
   readRegistryActivity,
   registryFolder,
   TranscriptUsageReader,
@@ -19,6 +24,16 @@ import {
   type StateLayout,
   sha256Hex,
 } from "../state/index.ts";
+import {
+  CONFIRMATION_LIMITS,
+  DeliveryConfirmations,
+  type MessageItem,
+} from "./delivery-confirmations.ts";
+import {
+  GATE_CLOSED_NOTICE,
+  HELD_BY_DIALOG_NOTICE,
+  UNCONFIRMED_NOTICE,
+} from "./delivery-notices.ts";
 import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
 import type { ProcessProbe } from "./process-probe.ts";
 import { RedeliverySchedule } from "./redelivery-schedule.ts";
@@ -47,6 +62,10 @@ export interface WatcherLoopOptions {
   readonly now?: () => number;
   /** Liveness tick, ms (default 2,000). */
   readonly tickMs?: number;
+  /** How often the transcript is read while posts wait for confirmation, ms (default 250). */
+  readonly confirmPollMs?: number;
+  /** Claude Code's argv for the gate's launch flags (default: read from the process). */
+  readonly claudeArgv?: readonly string[] | undefined;
   /** Heartbeat interval, ms (default 30,000). */
   readonly heartbeatMs?: number;
   /** Cap on the closing `session close`, ms (default 3,000). */
@@ -82,8 +101,18 @@ export class WatcherLoop {
   readonly #delivery: InboxDelivery;
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
-  readonly #transcript = new TranscriptUsageReader();
   readonly #reporter: DispositionReporter;
+  readonly #confirmations = new DeliveryConfirmations();
+  readonly #reposts: MessageItem[] = [];
+  readonly #transcript = new TranscriptUsageReader({
+    onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
+    onGap: () => this.#confirmations.gap(),
+  });
+  readonly #argv: readonly string[] | undefined;
+  #gate: InboundGateState = { open: true };
+  #gateNoticed = false;
+  #idleAt: number | undefined;
+  #transcriptPath: string | undefined;
   readonly #registry: string | undefined;
   readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
   readonly #done: Promise<void>;
@@ -106,6 +135,9 @@ export class WatcherLoop {
       deps.log.write("warn", "report_failed", { code }),
     );
     this.#registry = registryFolder(deps.env);
+    this.#transcriptPath = deps.map.transcript_path;
+    this.#argv =
+      "claudeArgv" in deps ? deps.claudeArgv : readClaudeArgv(String(deps.map.claude_pid));
     const backoff = deps.backoff ?? WATCHER_BACKOFF;
     this.#status = new WatcherStatusBoard({
       layout: deps.layout,
@@ -165,10 +197,13 @@ export class WatcherLoop {
       work: this.#work,
       running: () => this.#running,
       onPostFailed: () => this.#redelivery.afterPostFailed(this.#now()),
-      onDelivered: async (messageId) => {
-        this.#status.delivered();
-        await this.#ack(messageId);
+      onPosted: (item, written) => {
+        this.#confirmations.posted(item, this.#now(), { written });
+        this.#settleConfirmations();
       },
+      whereIs: (item) => this.#confirmations.whereIs(item),
+      reposts: { peek: () => this.#reposts[0], shift: () => this.#reposts.shift() },
+      gateOpen: () => this.#gate.open && this.#confirmations.held === 0,
     });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
@@ -196,12 +231,16 @@ export class WatcherLoop {
       // without capabilities, the transcript values are simply not sent
     }
     const timer = setInterval(() => void this.#tick(), this.#tickMs);
+    const confirmTimer = setInterval(() => {
+      if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+    }, this.#d.confirmPollMs ?? 250);
     const tasks = [this.#delivery.run()];
     if (this.#d.socketPath !== "") tasks.push(this.#supervise());
     else log.write("warn", "watcher_no_socket");
     void this.#tick();
     await this.#done;
     clearInterval(timer);
+    clearInterval(confirmTimer);
     this.#d.signal?.removeEventListener("abort", abort);
     this.#watch.stop();
     this.#work.wake();
@@ -341,10 +380,14 @@ export class WatcherLoop {
       // comes back only if we fetch it.
       if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
     }
-    if (this.#heartbeats.wantsTranscript) this.#readTranscript(read.map.transcript_path);
+    this.#transcriptPath = read.map.transcript_path;
+    this.#readTranscript(this.#transcriptPath);
     const now = this.#now();
     const activity = readRegistryActivity(this.#registry, claudePid);
     this.#pacer.observeActivity(now, activity);
+    if (activity === "idle") this.#idleAt = now;
+    this.#checkGate(read.map.permission_mode);
+    this.#takeMissing(now);
     if (activity !== this.#activity) {
       this.#activity = activity;
       log.write("debug", "activity", { activity });
@@ -362,9 +405,75 @@ export class WatcherLoop {
     if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();
   }
 
+  /**
+   * Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
+   * the mode the transcript last named, else the map's, else the launch flags. A closed gate is
+   * logged and announced once.
+   */
+  #checkGate(mapMode: string): void {
+    const gate = inboundGateOpen({
+      claudeConfigDir: claudeConfigDir(this.#d.env),
+      cwd: "",
+      permissionMode: this.#confirmations.permissionMode ?? mapMode,
+      argv: this.#argv,
+    });
+    if (gate.open !== this.#gate.open) {
+      this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", {
+        ...(gate.open ? {} : { reason: gate.reason }),
+      });
+    }
+    this.#gate = gate;
+    if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+      this.#gateNoticed = true;
+      this.#notice(GATE_CLOSED_NOTICE);
+    }
+    if (gate.open) this.#work.wake();
+  }
+
+  /** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
+  #takeMissing(now: number): void {
+    const missing = this.#confirmations.takeMissing(now, this.#idleAt);
+    for (const item of missing.repost) {
+      if (this.#reposts.includes(item)) continue;
+      this.#d.log.write("warn", "post_missing", { message_id: item.message.message_id });
+      this.#reposts.push(item);
+    }
+    for (const item of missing.givenUp) {
+      this.#pipeline.done(item, "unconfirmed");
+      this.#d.log.write("warn", "delivery_unconfirmed", { message_id: item.message.message_id });
+      this.#redelivery.at(now + CONFIRMATION_LIMITS.maxWaitMs);
+    }
+    if (missing.givenUp.length > 0) this.#notice(UNCONFIRMED_NOTICE);
+    if (missing.repost.length > 0) this.#work.wake();
+  }
+
+  /**
+   * Acks what the transcript shows in the conversation, reports what Claude Code holds for its
+   * dialog, and tells the pacer how deep Claude Code's queue is.
+   */
+  #settleConfirmations(): void {
+    for (const item of this.#confirmations.takeConfirmed()) {
+      const done = this.#pipeline.done(item);
+      this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
+      if (!done.ack) continue;
+      this.#status.delivered();
+      void this.#ack(done.messageId);
+    }
+    const held = this.#confirmations.takeNewlyHeld();
+    for (const item of held) {
+      this.#d.log.write("warn", "post_held", { message_id: item.message.message_id });
+    }
+    if (held.length > 0) this.#notice(HELD_BY_DIALOG_NOTICE);
+    const depth = this.#confirmations.queueDepth;
+    // Without a transcript path nothing tells the depth: the registry's idle status alone lifts it.
+    if (depth !== undefined && this.#transcriptPath !== undefined)
+      this.#pacer.observeClaudeQueue(this.#now(), depth);
+  }
+
   /** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */
   #readTranscript(path: string | undefined): void {
     const outcome = this.#transcript.read(path);
+    this.#settleConfirmations();
     if (outcome.restarted !== undefined) {
       this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
     }
@@ -378,7 +487,12 @@ export class WatcherLoop {
     try {
       if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
-      if (this.#running) for (const message of result.messages) this.#offer(message);
+      if (!this.#running) return;
+      for (const message of result.messages) this.#offer(message);
+      const ids = result.messages.map((message) =>
+        typeof message.message_id === "string" ? message.message_id : "",
+      );
+      this.#pipeline.refetched(ids, result.messages.length < 50);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
     } finally {

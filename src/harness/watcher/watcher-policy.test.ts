@@ -1,4 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -10,6 +17,7 @@ import {
   until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { transcribedPost } from "../../../test/support/transcribed-post.ts";
 import {
   type Adapter,
   BapError,
@@ -36,6 +44,7 @@ const writeMap = (over: Partial<ByPidMap> = {}) =>
     sampleByPidMap({
       socket_path: join(base, "inbox.sock"),
       config_dir: join(base, "config"),
+      transcript_path: join(base, "transcript.jsonl"),
       ...over,
     }),
   );
@@ -100,6 +109,9 @@ function start(adapter: Adapter, options: Partial<RunWatcherOptions> = {}): void
     tickMs: 10,
     openAdapter: () => adapter,
     ...options,
+    ...(options.post === undefined
+      ? {}
+      : { post: transcribedPost(join(base, "transcript.jsonl"), options.post) }),
   });
   running.push({ controller, exit });
 }
@@ -272,7 +284,41 @@ test("a tick that throws is logged and the watcher goes on delivering", async ()
   await until("ticking again", () => calls >= 5);
 });
 
-test("a (re)started watcher posts nothing into a busy turn: a predecessor's posts may still be queued", async () => {
+test("a (re)started watcher posts nothing while the transcript shows a full queue in a busy turn; once taken, it posts though still busy", async () => {
+  const registry = join(base, "claude", "sessions", `${CLAUDE}.json`);
+  const transcript = join(base, "transcript.jsonl");
+  writeFileSync(registry, JSON.stringify({ status: "busy" }));
+  // A predecessor's 20 posts, admitted and not yet taken by the busy turn.
+  const queued = Array.from({ length: 20 }, (_, n) =>
+    JSON.stringify({ type: "queue-operation", operation: "enqueue", content: `earlier ${n}` }),
+  );
+  writeFileSync(transcript, `${queued.join("\n")}\n`);
+  const { adapter, acked } = server([senderEnvelope(0)]);
+  const posted: string[] = [];
+  start(adapter, {
+    post: async (options) => {
+      posted.push(idOf(options));
+      return { ok: true };
+    },
+  });
+  await until("live", () => log().includes('"watch_live"'));
+  await pause(400);
+  expect(posted).toEqual([]);
+  expect(acked).toEqual([]);
+  // The turn takes them between two tool calls (a headless run stays busy to its end).
+  const taken = Array.from({ length: 20 }, () =>
+    JSON.stringify({ type: "queue-operation", operation: "remove" }),
+  );
+  appendFileSync(transcript, `${taken.join("\n")}\n`);
+  await until("posted while busy", () => acked.includes("m-0"));
+  expect(posted).toEqual(["m-0"]);
+});
+
+test("a (re)started watcher with no transcript to read posts nothing into a busy turn until idle", async () => {
+  writeByPidMap(
+    layout(),
+    sampleByPidMap({ socket_path: join(base, "inbox.sock"), config_dir: join(base, "config") }),
+  );
   const registry = join(base, "claude", "sessions", `${CLAUDE}.json`);
   writeFileSync(registry, JSON.stringify({ status: "busy" }));
   const { adapter, acked } = server([senderEnvelope(0)]);
@@ -287,7 +333,4 @@ test("a (re)started watcher posts nothing into a busy turn: a predecessor's post
   await pause(400);
   expect(posted).toEqual([]);
   expect(acked).toEqual([]);
-  writeFileSync(registry, JSON.stringify({ status: "idle" }));
-  await until("posted once idle", () => acked.includes("m-0"));
-  expect(posted).toEqual(["m-0"]);
 });

@@ -10,6 +10,7 @@ import {
   until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { transcribedPost } from "../../../test/support/transcribed-post.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
 import { stateLayout, writeByPidMap } from "../state/index.ts";
@@ -25,7 +26,11 @@ beforeEach(() => {
   mkdirSync(join(base, "claude", "sessions"), { recursive: true });
   writeByPidMap(
     stateLayout(join(base, "brigade")),
-    sampleByPidMap({ socket_path: join(base, "inbox.sock"), config_dir: join(base, "config") }),
+    sampleByPidMap({
+      socket_path: join(base, "inbox.sock"),
+      config_dir: join(base, "config"),
+      transcript_path: join(base, "transcript.jsonl"),
+    }),
   );
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -75,7 +80,7 @@ async function deliver(
     now: () => origin + (Date.now() - origin) * 200,
     tickMs: 10,
     openAdapter: () => adapter,
-    post,
+    post: transcribedPost(join(base, "transcript.jsonl"), post),
   });
   try {
     await until("every message acknowledged", () => acked.size === messages.length, 15_000);

@@ -14,10 +14,11 @@ import {
   SESSION_END_BUDGET_MS,
 } from "./hook-runner.ts";
 import { inboundGate } from "./inbound-gate.ts";
-import { InboxModel, type ModelRead, type TurnStatus } from "./inbox-model.ts";
+import { InboxModel, type ModelRead, type PostRecording, type TurnStatus } from "./inbox-model.ts";
 import { type PostRecord, startInboxServer } from "./inbox-server.ts";
 import { registryPath, writeRegistry } from "./session-registry.ts";
 import { skillListing } from "./skill-listing.ts";
+import { TranscriptWriter } from "./transcript-writer.ts";
 
 /** The Claude Code version the stand-in imitates. */
 export const CLAUDE_CODE_HOST_VERSION = "2.1.328";
@@ -87,6 +88,12 @@ export interface ClaudeCodeHostOptions {
   readonly hookContextForm?: HookContextForm;
   /** Called synchronously as each post is recorded (a test can act at that exact moment). */
   readonly onPost?: (record: PostRecord) => void;
+  /**
+   * Per admitted post: `record` (default; the model reads it and the transcript shows it as
+   * Claude Code 2.1.334 does), `drop` (accepted, then never read or recorded), or `late` (read
+   * and recorded only at {@link ClaudeCodeHost.deliverLate}).
+   */
+  readonly recording?: () => PostRecording;
 }
 
 /** Extra stdin members of one hook run. */
@@ -134,6 +141,7 @@ export class ClaudeCodeHost {
   readonly posts: PostRecord[] = [];
   readonly #options: ClaudeCodeHostOptions;
   readonly #model: InboxModel;
+  readonly #transcript: TranscriptWriter;
   readonly #claude: ChildProcess;
   readonly #startedAt: number;
   readonly #name: string;
@@ -154,11 +162,18 @@ export class ClaudeCodeHost {
     this.#sessionId = randomUUID();
     this.#startedAt = Date.now();
     this.#name = options.name ?? `${basename(this.cwd)}-${randomBytes(2).toString("hex")}`;
+    this.#transcript = new TranscriptWriter(
+      () => this.transcriptPath,
+      () => this.#sessionId,
+    );
     this.#model = new InboxModel({
       ...(options.now === undefined ? {} : { now: options.now }),
       status: options.status ?? "idle",
       autoTurn: options.autoTurn ?? true,
       onStatus: () => this.#writeRegistry(),
+      onEnqueue: (content) => this.#transcript.enqueued(content),
+      onRead: (content, how) => this.#transcript.read(content, how),
+      ...(options.recording === undefined ? {} : { recording: options.recording }),
     });
   }
 
@@ -168,7 +183,12 @@ export class ClaudeCodeHost {
    */
   static async start(options: ClaudeCodeHostOptions = {}): Promise<ClaudeCodeHost> {
     const tempDir = mkdtempSync(join(tmpdir(), "cc-host-"));
-    const claude = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)"], {
+    // The launch flag a bypassing session is started with, where the watcher reads it.
+    const flags =
+      options.permissionMode === "bypassPermissions"
+        ? ["--", "--dangerously-skip-permissions"]
+        : [];
+    const claude = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)", ...flags], {
       stdio: "ignore",
     });
     await new Promise<void>((resolve, reject) => {
@@ -259,6 +279,11 @@ export class ClaudeCodeHost {
   /** Ends turns until idle; returns how many queued posts the model read. */
   settle(): number {
     return this.#model.settle();
+  }
+
+  /** The model reads the posts the `late` recording kept, now (and the transcript shows them). */
+  deliverLate(): number {
+    return this.#model.deliverLate();
   }
 
   /** Flips the registry status without touching the queue. */
@@ -426,6 +451,9 @@ export class ClaudeCodeHost {
   }
 
   #onRecord(record: PostRecord): void {
+    if (record.outcome === "held" && record.content !== undefined) {
+      this.#transcript.held(record.content);
+    }
     this.posts.push(record);
     this.#options.onPost?.(record);
     const ready = this.#waiters.filter((waiter) => this.posts.length >= waiter.count);

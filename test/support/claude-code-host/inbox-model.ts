@@ -29,8 +29,21 @@ export const CLAUDE_CODE_RECEIVER_LIMITS: {
   busyQueueCap: 50,
 };
 
-/** What admission did with one post. */
-export type AdmissionOutcome = "delivered" | "queued" | "duplicate" | "rate_limited" | "queue_full";
+/**
+ * What admission did with one post. `dropped` and `late` come only from the `recording` option:
+ * admitted, then never read (`dropped`) or read only at {@link InboxModel.deliverLate} (`late`).
+ */
+export type AdmissionOutcome =
+  | "delivered"
+  | "queued"
+  | "duplicate"
+  | "rate_limited"
+  | "queue_full"
+  | "dropped"
+  | "late";
+
+/** How an admitted post reaches the model: at once (`record`), never (`drop`), or late (`late`). */
+export type PostRecording = "record" | "drop" | "late";
 
 /** The session's turn state, as the registry's `status` shows it. */
 export type TurnStatus = "busy" | "idle";
@@ -71,6 +84,12 @@ export interface InboxModelOptions {
   readonly autoTurn?: boolean;
   /** Called after every status change (the host rewrites the registry file). */
   readonly onStatus?: (status: TurnStatus) => void;
+  /** Called when a post enters Claude Code's queue (the transcript's `enqueue`). */
+  readonly onEnqueue?: (content: string) => void;
+  /** Called when the model reads a post: while idle, or taken from a busy turn's queue. */
+  readonly onRead?: (content: string, how: "idle" | "queued") => void;
+  /** Per admitted post: read it as Claude Code does (default), drop it unread, or keep it for later. */
+  readonly recording?: () => PostRecording;
 }
 
 /** The receiver's admission rules, turn state, busy queue and the model's reading log. */
@@ -80,6 +99,10 @@ export class InboxModel {
   readonly #now: () => number;
   readonly #autoTurn: boolean;
   readonly #onStatus: ((status: TurnStatus) => void) | undefined;
+  readonly #onEnqueue: ((content: string) => void) | undefined;
+  readonly #onRead: ((content: string, how: "idle" | "queued") => void) | undefined;
+  readonly #recording: () => PostRecording;
+  readonly #late: { readonly sender: string; readonly content: string }[] = [];
   readonly #senders = new Map<string, SenderState>();
   readonly #queue: { readonly sender: string; readonly content: string }[] = [];
   #status: TurnStatus;
@@ -89,6 +112,19 @@ export class InboxModel {
     this.#status = options.status ?? "idle";
     this.#autoTurn = options.autoTurn ?? true;
     this.#onStatus = options.onStatus;
+    this.#onEnqueue = options.onEnqueue;
+    this.#onRead = options.onRead;
+    this.#recording = options.recording ?? (() => "record");
+  }
+
+  /**
+   * Reads every post kept by the `late` recording (as a post taken while idle), in order; returns
+   * how many.
+   */
+  deliverLate(): number {
+    const taken = this.#late.splice(0);
+    for (const post of taken) this.#readPost(post.sender, post.content, "idle");
+    return taken.length;
   }
 
   /** The current turn state. */
@@ -129,6 +165,13 @@ export class InboxModel {
     state.tokens = this.#refill(state, now);
     state.tokensAt = Math.max(now, state.tokensAt);
     if (state.tokens < 1) return "rate_limited";
+    const recording = this.#recording();
+    if (recording !== "record") {
+      state.tokens -= 1;
+      if (recording === "drop") return "dropped";
+      this.#late.push({ sender, content });
+      return "late";
+    }
     if (this.#status === "busy") {
       if (this.#queue.length >= busyQueueCap) {
         state.tokens -= 1;
@@ -136,12 +179,19 @@ export class InboxModel {
       }
       state.tokens -= 1;
       this.#queue.push({ sender, content });
+      this.#onEnqueue?.(content);
       return "queued";
     }
     state.tokens -= 1;
-    this.reads.push({ source: "socket", text: content, sender });
+    this.#onEnqueue?.(content);
+    this.#readPost(sender, content, "idle");
     if (this.#autoTurn) this.#setStatus("busy");
     return "delivered";
+  }
+
+  #readPost(sender: string, content: string, how: "idle" | "queued"): void {
+    this.reads.push({ source: "socket", text: content, sender });
+    this.#onRead?.(content, how);
   }
 
   /**
@@ -171,9 +221,7 @@ export class InboxModel {
   endTurn(): number {
     if (this.#queue.length > 0) {
       const taken = this.#queue.splice(0);
-      for (const post of taken) {
-        this.reads.push({ source: "socket", text: post.content, sender: post.sender });
-      }
+      for (const post of taken) this.#readPost(post.sender, post.content, "queued");
       this.#setStatus("busy");
       return taken.length;
     }

@@ -24,8 +24,15 @@ export {
   InboxModel,
   type InboxModelOptions,
   type ModelRead,
+  type PostRecording,
   type TurnStatus,
 } from "./inbox-model.ts";
 export { INBOX_LINE_MAX_CHARS, type PostOutcome, type PostRecord } from "./inbox-server.ts";
 export { registryPath, type SessionRegistryEntry } from "./session-registry.ts";
 export { escapeSkillDescription, skillListing } from "./skill-listing.ts";
+export {
+  PEER_HEADER,
+  PEER_HEADER_BUSY,
+  PEER_TRUST,
+  TranscriptWriter,
+} from "./transcript-writer.ts";
