@@ -125,6 +125,7 @@ describe.each(VERSIONS)(
     ): Promise<T> {
       const session = await start;
       started.push(session);
+      if (session instanceof HeadlessClaudeSession) await session.registered();
       recipients.set(session.brigadeSessionId(), session);
       return session;
     }
@@ -344,9 +345,7 @@ describe.each(VERSIONS)(
       );
     });
 
-    // Skipped: in this sequence the run's by-pid map is gone right after its registration (the
-    // cause is not yet known); the headless case of test/real-claude-code.test.ts still runs.
-    it.skip("a headless `claude -p` run takes a message between tool calls, and the sender sees acked", async () => {
+    it("a headless `claude -p` run takes a message between tool calls, and the sender sees acked", async () => {
       const run = await recipient(
         HeadlessClaudeSession.start(world, eli, {
           executable,
