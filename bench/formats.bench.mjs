@@ -1,21 +1,37 @@
 // Throughput of every wire format in src/formats, measured on the BUILT modules (dist/formats) so
 // the figures are what a hook or the CLI pays. One run, the same inputs for every operation: a
 // deterministic 16 KiB hostile body, 16 KiB dense with nothing but forged tags spelled with
-// invisible code points and look-alikes, a typical 500-byte English message, and 16 KiB of that
-// English as context for the 16 KiB targets. Every figure is set beside
-// String.prototype.normalize("NFC") on the same text, measured in the same run, because NFC is the
-// one step the sanitiser cannot avoid: it is the floor a text path is judged against.
+// invisible code points and look-alikes, 16 KiB dense with invisible and deleted code points, 16
+// KiB of mixed-script prose, a typical 500-byte English message, and 16 KiB of that English as
+// context for the 16 KiB targets. Every figure is set beside String.prototype.normalize("NFC") on
+// the same text, measured in the same run, because NFC is the one step the sanitiser cannot avoid:
+// it is the floor a text path is judged against.
 //
 // Method per case: warm up, calibrate an iteration count so one round takes at least MIN_ROUND_MS,
 // time ROUNDS rounds, report the median ns/op. MB/s counts UTF-8 bytes of the case's own input
-// (10^6 bytes per MB). Writes bench/results/formats.json and prints a table.
+// (10^6 bytes per MB).
+//
+// Then the sanitiser side by side: sanitizeBody and neutralizePeerBody on the four 16 KiB texts,
+// each timed in interleaved rounds with NFC of the same text (CPU time of the process, so other
+// load on the machine shifts every figure of a round alike), reported as the median ratio to NFC.
+// `node bench/formats.bench.mjs --old <label>=<dir>` adds the same figures for another build of
+// dist/formats (an older commit built outside the repository), so a change is judged in one run.
+// Writes bench/results/formats.json and prints both tables.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist/formats", path));
+// Older builds to set beside the current one: `--old <label>=<dir>`, repeatable, where <dir> is
+// another build's dist/formats (kept outside the repository) and <label> says what it is.
+const oldBuilds = process.argv.flatMap((arg, i) => {
+  if (arg !== "--old") return [];
+  const value = process.argv[i + 1] ?? "";
+  const cut = value.indexOf("=");
+  return [{ label: value.slice(0, cut), dir: resolve(value.slice(cut + 1)) }];
+});
 
 const sanitizeModule = await dist("sanitize/index.js");
 const frame = await dist("frame/index.js");
@@ -123,12 +139,64 @@ const DENSE_PIECES = [
   "<b\u0332r\u0332igade-message>",
 ];
 
-/** Exactly `size` UTF-8 bytes of {@link DENSE_PIECES} in a fixed order, then ASCII padding. */
-function denseBody(size) {
+/**
+ * Pieces of the invisible-dense body: ordinary words broken up by what R3 deletes (ZWSP, ZWNJ,
+ * ZWJ, soft hyphen, bidi controls, BOM, tag characters) and by what the tag reading skips but
+ * keeps (CGJ, variation selectors, Hangul fillers, Mongolian and Khmer invisibles, combining
+ * marks), emoji sequences, deletions that let NFC compose again, and one `<` that is no tag.
+ */
+const INVISIBLE_PIECES = [
+  "w\u200Bo\u200Cr\u200Dd ",
+  "caf\u00E9\u0301 ",
+  "\u2764\uFE0F ",
+  "\u{1F44D}\u{1F3FD} ",
+  "a\u034Fb ",
+  "\u3164x ",
+  "soft\u00ADhyphen ",
+  "\u{E0041}\u{E0042} ",
+  "\u202Eabc\u202C ",
+  "x\uFE00y ",
+  "<\u034Fdiv> ",
+  "\u2060join\u2060 ",
+  "n\u200D\u0303 ",
+  "\u115F\u1160 ",
+  "e\u0332x\u0332 ",
+  "\u{1F1EB}\u{1F1F7} ",
+  "1\uFE0F\u20E3 ",
+  "\u180Ex ",
+  "\uFEFFbom ",
+  "\u17B4\u17B5 ",
+];
+
+/**
+ * Pieces of the mixed-script body: Cyrillic, CJK, Greek, Hangul, Hebrew and Arabic prose,
+ * accented Latin, French guillemets (a look-alike of `<` that opens no tag here), comparisons and
+ * HTML that hold `<` without a family tag, arrows and emoji.
+ */
+const MIXED_PIECES = [
+  "Привет, мир: это сообщение о сборке. ",
+  "日本語のテキストです。",
+  "Ελληνικά κείμενα εδώ. ",
+  "Le « devis » est prêt, voilà. ",
+  "naïve café résumé coöperate. ",
+  "if a < b && c <= d then ",
+  '<div class="x">ok</div> ',
+  "\u{1F600}\u{1F680} ",
+  "→ ← ⇒ ∀x∈ℝ ",
+  "한국어 문장입니다. ",
+  "עברית ",
+  "العربية ",
+  "‹quoted› ",
+  "Ş ğ ı İ ç ö ü ",
+  "— en–dash — ",
+];
+
+/** Exactly `size` UTF-8 bytes of `pieces` in a fixed order, then ASCII padding. */
+function piecesBody(pieces, size) {
   let text = "";
   let bytes = 0;
   for (let i = 0; ; i++) {
-    const piece = DENSE_PIECES[i % DENSE_PIECES.length];
+    const piece = pieces[i % pieces.length];
     const pieceBytes = utf8Bytes(piece);
     if (bytes + pieceBytes > size) break;
     text += piece;
@@ -155,7 +223,9 @@ function englishBody(size) {
 // plain ASCII prose most large messages are, so the two show the spread a 16 KiB frame can cost.
 const INPUTS = {
   "hostile-16KiB": hostileBody(HOSTILE_BYTES),
-  "dense-tags-16KiB": denseBody(HOSTILE_BYTES),
+  "dense-tags-16KiB": piecesBody(DENSE_PIECES, HOSTILE_BYTES),
+  "dense-invisibles-16KiB": piecesBody(INVISIBLE_PIECES, HOSTILE_BYTES),
+  "mixed-16KiB": piecesBody(MIXED_PIECES, HOSTILE_BYTES),
   "english-500B": englishBody(ENGLISH_BYTES),
   "english-16KiB": englishBody(HOSTILE_BYTES),
 };
@@ -359,20 +429,88 @@ for (const [inputName, body] of Object.entries(INPUTS)) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The sanitiser side by side with NFC (and with an older build, when one is given).
+
+const SIDE_BY_SIDE_INPUTS = [
+  "hostile-16KiB",
+  "dense-tags-16KiB",
+  "dense-invisibles-16KiB",
+  "mixed-16KiB",
+];
+const SIDE_BY_SIDE_ROUNDS = 21;
+const SIDE_BY_SIDE_ROUND_MS = 30;
+
+/** CPU time of the process, in ns, of `n` calls of `run`. */
+function cpuNs(run, n) {
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) consume(run());
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) * 1e3;
+}
+
+const builds = [{ label: "current", sanitize: sanitizeModule, crossSession }];
+for (const old of oldBuilds) {
+  builds.push({
+    label: old.label,
+    sanitize: await import(join(old.dir, "sanitize/index.js")),
+    crossSession: await import(join(old.dir, "cross-session/index.js")),
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const sideBySide = SIDE_BY_SIDE_INPUTS.map((input) => {
+  const text = INPUTS[input];
+  const runs = [["NFC", () => text.normalize("NFC")]];
+  for (const b of builds) {
+    runs.push([`${b.label} sanitizeBody`, () => b.sanitize.sanitizeBody(text)]);
+    runs.push([`${b.label} neutralizePeerBody`, () => b.crossSession.neutralizePeerBody(text)]);
+  }
+  // Calibrate each call to about one round's time, after a warm-up.
+  const counts = runs.map(([, run]) => {
+    for (let i = 0; i < 20; i++) consume(run());
+    const t0 = nowNs();
+    consume(run());
+    const once = Math.max(Number(nowNs() - t0), 1);
+    return Math.max(5, Math.ceil((SIDE_BY_SIDE_ROUND_MS * 1e6) / once));
+  });
+  const perRound = runs.map(() => []);
+  for (let r = 0; r < SIDE_BY_SIDE_ROUNDS; r++) {
+    for (let k = 0; k < runs.length; k++) {
+      perRound[k].push(cpuNs(runs[k][1], counts[k]) / counts[k]);
+    }
+  }
+  const nfcRounds = perRound[0];
+  const entry = { input, nfcNsPerOp: round(median(nfcRounds), 1) };
+  runs.slice(1).forEach(([label], k) => {
+    const ratios = perRound[k + 1].map((ns, r) => ns / nfcRounds[r]);
+    entry[label] = {
+      nsPerOp: round(median(perRound[k + 1]), 1),
+      ratioToNfc: round(median(ratios), 2),
+      ratioRange: [round(Math.min(...ratios), 2), round(Math.max(...ratios), 2)],
+    };
+  });
+  return entry;
+});
+
+// ---------------------------------------------------------------------------------------------
 // Targets (reported, not asserted) and output.
 
 const find = (input, op) => results.find((r) => r.input === input && r.op === op);
 const targets = Object.keys(INPUTS).flatMap((input) => {
-  const body = find(input, "sanitizeBody");
+  // The side-by-side ratio where there is one: interleaved rounds, so the steadier figure.
+  const ratio =
+    sideBySide.find((e) => e.input === input)?.["current sanitizeBody"].ratioToNfc ??
+    find(input, "sanitizeBody").ratioToNfc;
   const built = find(input, "frame build");
   const out = [
     {
       target: "sanitizeBody within 3x of NFC alone",
       input,
-      value: body.ratioToNfc,
+      value: ratio,
       unit: "x NFC",
       limit: 3,
-      met: body.ratioToNfc <= 3,
+      met: ratio <= 3,
     },
   ];
   if (input.endsWith("-16KiB")) {
@@ -408,7 +546,11 @@ const report = {
     statistic: "median ns/op of the rounds",
     mbPerSec: "UTF-8 bytes of the case's own input / 10^6 per second",
     ratioToNfc: "ns/op of the case / ns/op of input.normalize('NFC') on the same input, same run",
+    sideBySide:
+      `${SIDE_BY_SIDE_ROUNDS} interleaved rounds of about ${SIDE_BY_SIDE_ROUND_MS} ms per call, ` +
+      "process CPU time; ratioToNfc is the median over rounds of (call / NFC in that round)",
   },
+  oldBuilds: oldBuilds.map((old) => old.label),
   inputs: Object.fromEntries(
     Object.entries(INPUTS).map(([name, text]) => [
       name,
@@ -416,6 +558,7 @@ const report = {
     ]),
   ),
   targets,
+  sideBySide,
   results,
 };
 
@@ -444,6 +587,23 @@ console.log(
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const row of rows) console.log(line(row));
+console.log("");
+const sideLabels = builds.flatMap((b) => [
+  `${b.label} sanitizeBody`,
+  `${b.label} neutralizePeerBody`,
+]);
+console.log(`side by side, x NFC of the same input (median of ${SIDE_BY_SIDE_ROUNDS} rounds)`);
+const width = Math.max(...sideLabels.map((l) => l.length)) + 1;
+const header2 = [
+  "input".padEnd(24),
+  "NFC ns/op".padStart(10),
+  ...sideLabels.map((l) => l.padStart(width)),
+];
+console.log(header2.join(" "));
+for (const e of sideBySide) {
+  const cells = sideLabels.map((l) => `${e[l].ratioToNfc.toFixed(2)}x`.padStart(width));
+  console.log([e.input.padEnd(24), e.nfcNsPerOp.toFixed(0).padStart(10), ...cells].join(" "));
+}
 console.log("");
 for (const t of targets) {
   console.log(

@@ -1236,14 +1236,14 @@ var init_message_tag = __esmMin((() => {
 }));
 
 // src/formats/cross-session/character-sets.ts
-var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS$1, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
+var NAME_SET, OPEN_SET, CLOSE_SET, SLASH_SET, DASH_SET, DASH_CLASS, EXTRA_DASH_SET, COLON_SET, EQUALS_SET, SEP_SET, INVIS_SET;
 var init_character_sets = __esmMin((() => {
 	NAME_SET = "A-Za-z0-9_\\-";
 	OPEN_SET = `<${String.fromCodePoint(706, 5176, 5810, 8249, 8814, 8826, 8832, 8918, 9001, 10092, 10094, 10096, 10216, 10641, 10643, 10748, 10873, 10918, 12296, 65087, 65124, 65308, 119350, 8810, 8920, 10913, 10999, 10218, 65085)}`;
 	CLOSE_SET = `>${String.fromCodePoint(707, 5171, 8250, 8815, 8827, 8833, 8919, 9002, 10093, 10095, 10097, 10217, 10749, 12297, 65088, 65125, 65310, 94015, 119351)}`;
 	SLASH_SET = `/${String.fromCodePoint(65295, 8725, 8260)}`;
 	DASH_SET = String.raw`_\p{Pc}\u2017\u02cd\u07fa\u0640\p{Pd}\u2212\u207b\u208b\u02d7\u2796\u2043\u30fc\uff70`;
-	DASH_CLASS$1 = `[${DASH_SET}]`;
+	DASH_CLASS = `[${DASH_SET}]`;
 	EXTRA_DASH_SET = String.raw`\u2e40\u30a0\u1400`;
 	COLON_SET = String.raw`:\uff1a\ufe55\ufe13\ua789\u2236\u02d0\u02f8\u05c3\u0589\u0703\u0704\u16ec\u1803\u1809\u205a\ua4fd\ufe30`;
 	EQUALS_SET = String.raw`=\u207c\u208c\ufe66\uff1d\ua78a\u2550\u268c\ua4ff\u{1f7f0}\u2e40\u30a0\u1400`;
@@ -1313,7 +1313,7 @@ function singleTagPatternSource(tag, closeOnly) {
 	let spell = "";
 	for (const [index, ch] of [...tag].entries()) {
 		if (index > 0) spell += groups.run(INVIS_SET);
-		spell += ch === "-" || ch === "_" ? DASH_CLASS$1 : ch;
+		spell += ch === "-" || ch === "_" ? DASH_CLASS : ch;
 	}
 	return `[${OPEN_SET}](?!\\\\)(?=${head}(?:${spell})(?:[^${NAME_SET}]|$))`;
 }
@@ -2468,11 +2468,63 @@ function classAt(s, i) {
 function unitsAt(s, i) {
 	return (s.charCodeAt(i) & 64512) === 55296 && (s.charCodeAt(i + 1) & 64512) === 56320 ? 2 : 1;
 }
+function buildKinds() {
+	const astral = [];
+	const units0 = /* @__PURE__ */ new Uint8Array(65536);
+	const add = (cp, kind) => {
+		if (cp < 65536) units0[cp] = (units0[cp] ?? 0) | kind;
+		else astral.push([cp, kind]);
+	};
+	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, 1));
+	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, 2));
+	add(60, 2);
+	const highs = [...new Set(astral.map(([cp]) => 55296 + (cp - 65536 >> 10)))].sort((x, y) => x - y);
+	const units = new Uint8Array(65536 + highs.length * 1024);
+	units.set(units0);
+	units.fill(4, 55296, 56320);
+	units.fill(8, 56320, 57344);
+	const pairBases = /* @__PURE__ */ new Uint32Array(1024);
+	highs.forEach((high, k) => {
+		units[high] = 20;
+		pairBases[high - 55296] = 65536 + k * 1024;
+	});
+	for (const [cp, kind] of astral) {
+		const at = (pairBases[cp - 65536 >> 10] ?? 0) + (cp - 65536 & 1023);
+		units[at] = (units[at] ?? 0) | kind;
+	}
+	units[824] = 32;
+	return {
+		units,
+		pairBases
+	};
+}
+/**
+* What one pass over the code units of a text needs to know of each (one byte per BMP code
+* unit, 64 KiB plus 1 KiB per high surrogate in {@link pairKindBases}, built on the first call):
+* {@link UNIT_STRIP}, {@link UNIT_OPEN}, {@link UNIT_HIGH}, {@link UNIT_LOW},
+* {@link UNIT_ASTRAL_CHECK}, {@link UNIT_LONG_SOLIDUS}, or 0 for a code unit that is none of these:
+* printable ASCII but `<`, tab, newline and most other text. So the pass costs one load and one
+* test per ordinary unit, and a byte per unit keeps the table a quarter of the size of the
+* reading classes, in the fastest caches.
+*/
+function unitKinds() {
+	kinds ??= buildKinds();
+	return kinds.units;
+}
+/**
+* For a high surrogate `h` with {@link UNIT_ASTRAL_CHECK}, `pairKindBases()[h - 0xD800]` is where
+* the kinds ({@link UNIT_STRIP}, {@link UNIT_OPEN}) of the code points it starts begin in
+* {@link unitKinds}, indexed by the low surrogate less 0xDC00; 0 for any other high surrogate.
+*/
+function pairKindBases() {
+	kinds ??= buildKinds();
+	return kinds.pairBases;
+}
 /** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
 function classBody(ranges) {
 	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
 }
-var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER, DASH_CLASS;
+var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
 var init_reading_classes = __esmMin((() => {
 	init_confusable_fold_table();
 	init_frame_tag_families();
@@ -2487,72 +2539,70 @@ var init_reading_classes = __esmMin((() => {
 	STRIP_BIT = DASH_BIT << 6;
 	SPACES = "	\n \xA0            \u2028\u2029  　";
 	;
+	UNIT_STRIP = 1;
+	UNIT_OPEN = 2;
+	UNIT_HIGH = 4;
+	UNIT_LOW = 8;
+	UNIT_LONG_SOLIDUS = 32;
+	;
 	OPEN_CLASS = `<${classBody(OPEN_LOOK_ALIKES)}`;
 	CLOSE_CLASS = `>${classBody(CLOSE_LOOK_ALIKES)}`;
 	QUOTE_CLASS = `"${classBody(QUOTE_LOOK_ALIKES)}`;
 	LOWEST_LOOK_ALIKE_OPENER = Number.parseInt(OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0", 16);
-	DASH_CLASS = `\\-_${classBody(CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010")}`;
 }));
 
 // src/formats/sanitize/family-tag.ts
 /**
-* Offset just past the name spelled by `bits` when it starts at `i` on the reading, else -1.
-* `bmp` is {@link bmpClasses}: code units are read directly, a pair only where one starts.
+* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
+* and no allocation on the common path, since it runs once per opener of every sanitised text.
 */
-function nameEnd(s, i, bits, bmp) {
-	let j = i;
-	for (const bit of bits) {
-		let c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
-		let units = 1;
-		if ((c & PAIR_BIT) !== 0) {
-			c = classAt(s, j);
-			units = unitsAt(s, j);
+function isFamilyTagAt(s, at) {
+	const skip = SKIP_BIT;
+	const skipOrSpace = SKIP_BIT | SPACE_BIT;
+	const slash = SLASH_BIT;
+	const pair = PAIR_BIT;
+	const bmp = bmpClasses();
+	const n = s.length;
+	let i = at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1);
+	let closing = false;
+	let c = 0;
+	let units = 1;
+	for (;;) {
+		if (i >= n) return false;
+		c = bmp[s.charCodeAt(i)] ?? 0;
+		units = 1;
+		if ((c & pair) !== 0) {
+			c = classAt(s, i);
+			units = unitsAt(s, i);
 		}
-		while ((c & SKIP_BIT) !== 0) {
-			j += units;
-			c = j < s.length ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+		if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
+		if ((c & slash) !== 0) closing = true;
+		i += units;
+	}
+	if ((c & FIRST_LETTERS) === 0) return false;
+	const first = c;
+	const second = i + units;
+	for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
+		let p = NAME_STARTS[f] ?? 0;
+		const end = NAME_STARTS[f + 1] ?? 0;
+		if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
+		p++;
+		let j = second;
+		while (p < end && j < n) {
+			c = bmp[s.charCodeAt(j)] ?? 0;
 			units = 1;
-			if ((c & PAIR_BIT) !== 0) {
+			if ((c & pair) !== 0) {
 				c = classAt(s, j);
 				units = unitsAt(s, j);
 			}
+			j += units;
+			if ((c & skip) !== 0) continue;
+			if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
+			p++;
 		}
-		if ((c & bit) === 0) return -1;
-		j += units;
+		if (p === end) return true;
 	}
-	return j;
-}
-/**
-* Where a family name would start after the opener at `at`: past skipped code points and
-* whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
-* `closing` tells whether a slash was passed.
-*/
-function nameStart(s, at) {
-	let i = at + unitsAt(s, at);
-	let closing = false;
-	let c = classAt(s, i);
-	while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || (c & SLASH_BIT) !== 0 && !closing) {
-		if ((c & SLASH_BIT) !== 0) closing = true;
-		i += unitsAt(s, i);
-		c = classAt(s, i);
-	}
-	return {
-		i: (c & FIRST_LETTERS) === 0 ? -1 : i,
-		closing
-	};
-}
-/**
-* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
-* {@link familyTagAt}'s answer, most often found by one native regex.
-*/
-function isFamilyTagAt(s, at) {
-	const { i } = nameStart(s, at);
-	if (i === -1) return false;
-	SIMPLE_NAME.lastIndex = i;
-	if (SIMPLE_NAME.test(s)) return true;
-	const bmp = bmpClasses();
-	const c = classAt(s, i);
-	for (const bits of FAMILY_BITS) if ((c & (bits[0] ?? 0)) !== 0 && nameEnd(s, i, bits, bmp) !== -1) return true;
 	return false;
 }
 /**
@@ -2573,14 +2623,16 @@ function nextOpener(s, from) {
 	}
 	return -1;
 }
-var FAMILY_BITS, LT$1, FIRST_LETTERS, SIMPLE_NAME;
+var FAMILY_BITS, LT$1, FIRST_LETTERS, NAME_BITS, NAME_STARTS;
 var init_family_tag = __esmMin((() => {
 	init_frame_tag_families();
 	init_reading_classes();
 	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
 	LT$1 = 60;
 	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-	SIMPLE_NAME = new RegExp(`(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`, "iuy");
+	NAME_BITS = new Int32Array(FAMILY_BITS.flat());
+	NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
+	for (let f = 0; f < FAMILY_BITS.length; f++) NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
 }));
 
 // src/formats/sanitize/limits.ts
@@ -2632,26 +2684,18 @@ function neutraliseScannedTags(s, lookAlikes) {
 }
 /**
 * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
-* ascending), as R3's pass records them; also counts the bytes added, so that a capped caller
-* learns the UTF-8 length of the result without encoding it.
+* ascending), as R3's pass records them.
 *
-* @example neutraliseAtOpeners("a<channel", [1]) → { text: "a&lt;channel", bytesAdded: 3 }
+* @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
 */
 function neutraliseAtOpeners(s, openers) {
 	let out = "";
 	let copied = 0;
-	let bytesAdded = 0;
 	for (const at of openers) if (isFamilyTagAt(s, at)) {
-		const units = unitsAt(s, at);
-		const c = s.charCodeAt(at);
-		bytesAdded += 4 - (c < 128 ? 1 : c < 2048 ? 2 : units === 2 ? 4 : 3);
 		out += s.slice(copied, at) + NEUTRALISED_LT;
-		copied = at + units;
+		copied = at + unitsAt(s, at);
 	}
-	return {
-		text: copied === 0 ? s : out + s.slice(copied),
-		bytesAdded
-	};
+	return copied === 0 ? s : out + s.slice(copied);
 }
 /**
 * Rule R5 as amended (docs/11-sanitizer.md): the opener of every family tag that
@@ -2679,58 +2723,59 @@ var init_neutralise_tags = __esmMin((() => {
 }));
 
 // src/formats/sanitize/local-nfc.ts
-function extraUtf8Bytes(s) {
-	let extra = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		if (c >= 128) extra += c < 2048 || (c & 63488) === 55296 ? 1 : 2;
-	}
-	return extra;
-}
 /**
 * NFC of `s`, where `s` is NFC except near each offset in `joins` (ascending; each the first code
 * unit after a run that rule R3 deleted, at or above U+0300): only the stretch around each join,
 * out to the nearest code unit below U+0300 on either side, is normalised and spliced back. The
 * openers `openers` lists for `s` (ascending) are moved by what each stretch gained or lost, and
 * those inside a stretch are found again in the normalised stretch, since NFC can make one
-* (`<` + U+0338 is `≮`). Costs a walk over the stretches, not over the text.
+* (`<` + U+0338 is `≮`). Costs a walk over the stretches and one native NFC of them all, not a
+* pass over the text.
 *
 * @example renormaliseAt("a<n\u0303", [3], [1]) → { text: "a<ñ", openers: [1] }
 */
 function renormaliseAt(s, joins, openers) {
+	const starts = [];
+	const ends = [];
+	const befores = [];
+	let end = 0;
+	for (let j = 0; j < joins.length;) {
+		const join = joins[j] ?? 0;
+		let start = join;
+		while (start > end && s.charCodeAt(start) >= FIRST_NFC_UNSTABLE$1) start--;
+		end = join + 1;
+		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
+		while (j < joins.length && (joins[j] ?? 0) < end) j++;
+		starts.push(start);
+		ends.push(end);
+		befores.push(s.slice(start, end));
+	}
+	let afters = befores.join("\0").normalize("NFC").split("\0");
+	if (afters.length !== befores.length) afters = befores.map((b) => b.normalize("NFC"));
 	const pieces = [];
 	const moved = [];
 	let copied = 0;
 	let shift = 0;
-	let extraBytesGained = 0;
 	let k = 0;
-	let j = 0;
-	while (j < joins.length) {
-		const join = joins[j] ?? 0;
-		let start = join;
-		while (start > copied && s.charCodeAt(start) >= FIRST_NFC_UNSTABLE$1) start--;
-		let end = join + 1;
-		while (end < s.length && s.charCodeAt(end) >= FIRST_NFC_UNSTABLE$1) end++;
-		while (j < joins.length && (joins[j] ?? 0) < end) j++;
+	for (let m = 0; m < starts.length; m++) {
+		const start = starts[m] ?? 0;
+		const stop = ends[m] ?? 0;
+		const stretch = afters[m] ?? "";
 		while (k < openers.length && (openers[k] ?? 0) < start) {
 			moved.push((openers[k] ?? 0) + shift);
 			k++;
 		}
-		while (k < openers.length && (openers[k] ?? 0) < end) k++;
-		const before = s.slice(start, end);
-		const stretch = before.normalize("NFC");
-		extraBytesGained += extraUtf8Bytes(stretch) - extraUtf8Bytes(before);
+		while (k < openers.length && (openers[k] ?? 0) < stop) k++;
 		for (let at = nextOpener(stretch, 0); at !== -1; at = nextOpener(stretch, at + 1)) moved.push(start + shift + at);
 		pieces.push(s.slice(copied, start), stretch);
-		shift += stretch.length - (end - start);
-		copied = end;
+		shift += stretch.length - (stop - start);
+		copied = stop;
 	}
 	for (; k < openers.length; k++) moved.push((openers[k] ?? 0) + shift);
 	pieces.push(s.slice(copied));
 	return {
 		text: pieces.join(""),
-		openers: moved,
-		extraBytesGained
+		openers: moved
 	};
 }
 var FIRST_NFC_UNSTABLE$1;
@@ -2765,18 +2810,18 @@ function truncateBytes(s, limit) {
 	const n = s.length;
 	if (n * 3 <= limit) return s;
 	if (n <= limit && !NON_ASCII.test(s)) return s;
-	if (encoder$1.encodeInto(s, scratch(limit)).read === n) return s;
-	return cutBytes(s, limit);
-}
-/**
-* {@link truncateBytes} for text known to be longer than `limit` UTF-8 bytes: the longest prefix
-* of whole code points within `max(limit - 11, 0)` bytes plus {@link TRUNCATION_MARKER}.
-*
-* @example cutBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
-*/
-function cutBytes(s, limit) {
+	const fit = encoder$1.encodeInto(s, scratch(limit));
+	if (fit.read === n) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, encoder$1.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
+	let read = fit.read;
+	let written = fit.written;
+	while (written > keep) {
+		const c = s.charCodeAt(read - 1);
+		const pair = (c & 64512) === 56320 && read >= 2 && (s.charCodeAt(read - 2) & 64512) === 55296;
+		written -= pair ? 4 : c < 128 ? 1 : c < 2048 ? 2 : 3;
+		read -= pair ? 2 : 1;
+	}
+	return s.slice(0, read) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
@@ -2804,82 +2849,114 @@ function isPlainAscii(s) {
 	return !NOT_PLAIN_ASCII.test(s);
 }
 /**
-* R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3
-* is one pass over the code units that also records every opener, so R5 need not scan again.
+* How many UTF-16 code units the code point at offset `i` (< its length) of `t` takes when rule
+* R3 deletes it, else 0; `kinds` and `pairBases` are {@link unitKinds} and {@link pairKindBases}.
+*/
+function strippedUnitsAt(t, i, kinds, pairBases) {
+	const c = t.charCodeAt(i);
+	const kind = kinds[c] ?? 0;
+	if ((kind & 1) !== 0) return 1;
+	if ((kind & 16) === 0) return 0;
+	const d = t.charCodeAt(i + 1);
+	if (!(d >= 56320 && d <= 57343)) return 0;
+	return ((kinds[(pairBases[c - 55296] ?? 0) + d - 56320] ?? 0) & 1) !== 0 ? 2 : 0;
+}
+/**
+* R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII.
+* After R2 (one native NFC, skipped when nothing is at or above U+0300), one pass over the code
+* units reads a one-byte kind per unit ({@link unitKinds}): most units are of kind 0 and cost a
+* load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD; past a few, the rest of
+* the text is repaired natively), R3 (a deleted run is cut out) and records every opener for R5.
 *
-* R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
-* decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
-* composition or a reordering when the code point now following the deleted run is at or above
-* U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
-* stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
-* the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
-* NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
-* the whole text instead. R2 is skipped when nothing is at or
-* above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
-* code point and compares against the literal four-step pipeline.
+* R1 after R2 gives the same text as before it: NFC passes a lone surrogate through untouched, as
+* it does U+FFFD (both are starters that compose with nothing). R4 runs only when needed: the
+* text is NFC after R2, and deleting a Cc or Cf code point (none decomposes, appears in a
+* decomposition, or has a non-zero combining class) can only un-block a composition or a
+* reordering when the code point now following the deleted run is at or above U+0300 (every
+* combining mark and every second half of a canonical composition is). Otherwise the stripped text
+* is already NFC and the recorded openers stand; where it is, R4 normalises only the stretch
+* around each such join and moves the openers ({@link renormaliseAt}); where joins are dense, R4
+* is one NFC of the whole text instead. sanitize.test.ts and tag-reading.test.ts check these
+* premises over every code point and compare against the literal four-step pipeline.
 *
 * @example cleanMixedText("ok\r\n").text === "ok\n"
 */
 function cleanMixedText(s) {
-	const repaired = isWellFormed(s) ? s : toWellFormed(s);
-	const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
-	const bmp = bmpClasses();
+	let t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
+	const kinds = unitKinds();
+	const pairBases = pairKindBases();
+	const surrogate = 4 | 8;
+	const low = 8;
+	const strip = 1;
+	const open = 2;
+	const solidus = 32;
+	const n = t.length;
 	const openers = [];
+	const joins = [];
+	let lookAlikes = false;
 	let out = "";
 	let copied = 0;
 	let removed = 0;
-	let afterStrip = false;
-	const joins = [];
-	let lookAlikes = false;
-	let extraBytes = 0;
-	for (let i = 0; i < t.length; i++) {
-		const c = t.charCodeAt(i);
-		if (c >= 32 && c < 127) {
-			if (c === LT) openers.push(i - removed);
-			afterStrip = false;
+	let lone = 0;
+	let i = 0;
+	for (;;) {
+		let kind = 0;
+		for (; i < n; i++) {
+			kind = kinds[t.charCodeAt(i)] ?? 0;
+			if (kind !== 0) break;
+		}
+		if (i >= n) break;
+		let units = 1;
+		if ((kind & surrogate) !== 0) {
+			const next = t.charCodeAt(i + 1);
+			if ((kind & low) !== 0 || !(next >= 56320 && next <= 57343)) {
+				if (++lone <= SPLICED_LONE_SURROGATES) {
+					out += `${t.slice(copied, i)}\uFFFD`;
+					copied = i + 1;
+					i++;
+				} else t = t.slice(0, i) + toWellFormed(t.slice(i));
+				continue;
+			}
+			units = 2;
+			const base = pairBases[t.charCodeAt(i) - 55296] ?? 0;
+			kind = base === 0 ? 0 : kinds[base + next - 56320] ?? 0;
+		}
+		if ((kind & strip) !== 0) {
+			let end = i + units;
+			for (;;) {
+				units = end < n ? strippedUnitsAt(t, end, kinds, pairBases) : 0;
+				if (units === 0) break;
+				end += units;
+			}
+			out += t.slice(copied, i);
+			removed += end - i;
+			copied = end;
+			if (end < n && t.charCodeAt(end) >= FIRST_NFC_UNSTABLE) joins.push(end - removed);
+			i = end;
 			continue;
 		}
-		let k = bmp[c] ?? 0;
-		let units = 1;
-		if ((k & PAIR_BIT) !== 0) {
-			k = classAt(t, i);
-			units = unitsAt(t, i);
-		}
-		if ((k & STRIP_BIT) !== 0) {
-			out += t.slice(copied, i);
-			copied = i + units;
-			removed += units;
-			afterStrip = true;
-		} else {
-			if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
-			afterStrip = false;
-			extraBytes += c < 128 ? 0 : c < 2048 ? 1 : 2;
-			if ((k & OPEN_BIT) !== 0) {
-				openers.push(i - removed);
-				lookAlikes = true;
-			} else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) lookAlikes = true;
-		}
-		i += units - 1;
+		if ((kind & open) !== 0) {
+			openers.push(i - removed);
+			if (t.charCodeAt(i) !== LT) lookAlikes = true;
+		} else if ((kind & solidus) !== 0) lookAlikes = true;
+		i += units;
 	}
 	const stripped = copied === 0 ? t : out + t.slice(copied);
 	if (joins.length === 0) return {
 		text: stripped,
 		openers,
-		lookAlikes,
-		extraBytes
+		lookAlikes
 	};
 	if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) return {
 		text: stripped.normalize("NFC"),
 		openers: null,
-		lookAlikes,
-		extraBytes: null
+		lookAlikes
 	};
 	const renormalised = renormaliseAt(stripped, joins, openers);
 	return {
 		text: renormalised.text,
 		openers: renormalised.openers,
-		lookAlikes,
-		extraBytes: extraBytes + renormalised.extraBytesGained
+		lookAlikes
 	};
 }
 /**
@@ -2901,7 +2978,7 @@ function sanitize(s) {
 */
 function sanitizeMixedText(s) {
 	const clean = cleanMixedText(s);
-	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers).text;
+	return clean.openers === null ? neutraliseScannedTags(clean.text, clean.lookAlikes) : neutraliseAtOpeners(clean.text, clean.openers);
 }
 /**
 * {@link sanitizeMixedText} capped at `maxBytes` UTF-8 bytes as {@link truncateBytes} caps it.
@@ -2909,12 +2986,9 @@ function sanitizeMixedText(s) {
 * @example sanitizeMixedTextCapped("\u20AC".repeat(5462), 16384).endsWith("[truncated]")
 */
 function sanitizeMixedTextCapped(s, maxBytes) {
-	const clean = cleanMixedText(s);
-	if (clean.openers === null || clean.extraBytes === null) return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
-	const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
-	return clean.text.length + clean.extraBytes + bytesAdded <= maxBytes ? text : cutBytes(text, maxBytes);
+	return truncateBytes(sanitizeMixedText(s), maxBytes);
 }
-var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, COMBINING_LONG_SOLIDUS_OVERLAY, UNITS_PER_LOCAL_NFC;
+var NOT_PLAIN_ASCII, FIRST_NFC_UNSTABLE, MAY_NEED_NFC, LT, UNITS_PER_LOCAL_NFC, SPLICED_LONE_SURROGATES;
 var init_sanitize$1 = __esmMin((() => {
 	init_text();
 	init_local_nfc();
@@ -2925,8 +2999,8 @@ var init_sanitize$1 = __esmMin((() => {
 	FIRST_NFC_UNSTABLE = 768;
 	MAY_NEED_NFC = /[^\0-\u02FF]/;
 	LT = 60;
-	COMBINING_LONG_SOLIDUS_OVERLAY = 824;
 	UNITS_PER_LOCAL_NFC = 64;
+	SPLICED_LONE_SURROGATES = 32;
 }));
 
 // src/formats/sanitize/field-variants.ts
@@ -6339,6 +6413,14 @@ function readClaudeArgv(claudePid) {
 		return;
 	}
 }
+/** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
+function modifiedAt(path) {
+	try {
+		return statSync(path).mtimeMs;
+	} catch {
+		return;
+	}
+}
 /** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
 function defaultModeBypasses(path) {
 	const read = readLocalFile(path, {
@@ -6365,11 +6447,20 @@ function defaultModeBypasses(path) {
 */
 function inboundGateOpen(facts) {
 	if (facts.claudeConfigDir !== void 0) {
-		const read = readLocalFile(join(facts.claudeConfigDir, "settings.json"), {
+		const path = join(facts.claudeConfigDir, "settings.json");
+		const read = readLocalFile(path, {
 			maxBytes: MAX_SETTINGS_BYTES,
 			followSymlink: true
 		});
-		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") return { open: true };
+		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") {
+			const changedAt = modifiedAt(path);
+			const now = facts.now ?? Date.now();
+			if (changedAt === void 0 || now - changedAt >= 5e3) return { open: true };
+			return {
+				open: false,
+				reason: SETTINGS_SETTLING
+			};
+		}
 	}
 	const mode = facts.permissionMode;
 	if (mode !== void 0 && mode !== "unknown") return mode === "bypassPermissions" ? {
@@ -6403,15 +6494,20 @@ function launchBypasses(facts) {
 	if (facts.argv !== void 0 && argvMayBypass(facts.argv)) return true;
 	return [...facts.claudeConfigDir === void 0 ? [] : [join(facts.claudeConfigDir, "settings.json")], ...facts.cwd === "" ? [] : [join(facts.cwd, ".claude", "settings.json"), join(facts.cwd, ".claude", "settings.local.json")]].some(defaultModeBypasses);
 }
-var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE;
+var BYPASS_MODE, BYPASS_FLAGS, INBOUND_GATE_HOLD_REASONS, BYPASS, BYPASS_POSSIBLE, SETTINGS_SETTLING, SETTINGS_SETTLE_MS;
 var init_inbound_gate = __esmMin((() => {
 	init_local_files();
 	init_protocol();
 	init_settings_scan();
 	BYPASS_MODE = "bypassPermissions";
 	BYPASS_FLAGS = ["--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"];
-	INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"];
-	[BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
+	INBOUND_GATE_HOLD_REASONS = [
+		"bypass",
+		"bypass_possible",
+		"settings_settling"
+	];
+	[BYPASS, BYPASS_POSSIBLE, SETTINGS_SETTLING] = INBOUND_GATE_HOLD_REASONS;
+	SETTINGS_SETTLE_MS = 5e3;
 }));
 
 // src/harness/claude-code/inbound-setting.ts
@@ -9413,6 +9509,30 @@ var init_inbound_pipeline = __esmMin((() => {
 			return this.#enqueue(message);
 		}
 		/**
+		* A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
+		* (fewer than its limit), a waiting id it did not return is no longer on the server (acked
+		* elsewhere, expired): it stops holding its sender's newer messages back.
+		*
+		* @example pipeline.refetched(["m-3", "m-4"], true);
+		*/
+		refetched(ids, complete) {
+			if (!complete) return;
+			const present = new Set(ids);
+			for (const [sender, waiting] of this.#waiting) {
+				const kept = waiting.filter((id) => present.has(id));
+				if (kept.length === 0) this.#waiting.delete(sender);
+				else this.#waiting.set(sender, kept);
+			}
+		}
+		/**
+		* How many messages of `senderId` wait on the server, as far as this pipeline knows.
+		*
+		* @example pipeline.waitingFrom("s-a") === 51
+		*/
+		waitingFrom(senderId) {
+			return this.#waiting.get(senderId)?.length ?? 0;
+		}
+		/**
 		* Holds a message this session took over from an earlier session of its checkout (capability
 		* `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
 		* `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
@@ -9445,30 +9565,6 @@ var init_inbound_pipeline = __esmMin((() => {
 				ack: false,
 				messageId
 			};
-		}
-		/**
-		* A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
-		* (fewer than its limit), a waiting id it did not return is no longer on the server (acked
-		* elsewhere, expired): it stops holding its sender's newer messages back.
-		*
-		* @example pipeline.refetched(["m-3", "m-4"], true);
-		*/
-		refetched(ids, complete) {
-			if (!complete) return;
-			const present = new Set(ids);
-			for (const [sender, waiting] of this.#waiting) {
-				const kept = waiting.filter((id) => present.has(id));
-				if (kept.length === 0) this.#waiting.delete(sender);
-				else this.#waiting.set(sender, kept);
-			}
-		}
-		/**
-		* How many messages of `senderId` wait on the server, as far as this pipeline knows.
-		*
-		* @example pipeline.waitingFrom("s-a") === 51
-		*/
-		waitingFrom(senderId) {
-			return this.#waiting.get(senderId)?.length ?? 0;
 		}
 		/**
 		* Releases held messages (a terminal `brigade inbox release`, read from the release file): each
@@ -11925,7 +12021,6 @@ var init_watcher_loop = __esmMin((() => {
 		#delivery;
 		#heartbeats;
 		#redelivery;
-		#reporter;
 		#confirmations = new DeliveryConfirmations();
 		#reposts = [];
 		#transcript = new TranscriptUsageReader({
@@ -11937,6 +12032,7 @@ var init_watcher_loop = __esmMin((() => {
 		#gateNoticed = false;
 		#idleAt;
 		#transcriptPath;
+		#reporter;
 		#registry;
 		#post;
 		#done;
@@ -12030,7 +12126,11 @@ var init_watcher_loop = __esmMin((() => {
 				whereIs: (item) => this.#confirmations.whereIs(item),
 				reposts: {
 					peek: () => this.#reposts[0],
-					shift: () => this.#reposts.shift()
+					shift: () => {
+						const item = this.#reposts.shift();
+						if (item !== void 0) this.#confirmations.posted(item, this.#now(), { written: false });
+						return item;
+					}
 				},
 				gateOpen: () => this.#gate.open && this.#confirmations.held === 0
 			});
@@ -12234,11 +12334,12 @@ var init_watcher_loop = __esmMin((() => {
 				claudeConfigDir: claudeConfigDir(this.#d.env),
 				cwd: "",
 				permissionMode: this.#confirmations.permissionMode ?? mapMode,
-				argv: this.#argv
+				argv: this.#argv,
+				now: Date.now()
 			});
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
-			if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
 				this.#gateNoticed = true;
 				this.#notice(GATE_CLOSED_NOTICE);
 			}

@@ -2,7 +2,6 @@ import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
 import {
   bmpClasses,
   classAt,
-  DASH_CLASS,
   LOWEST_LOOK_ALIKE_OPENER,
   letterBit,
   OPEN_BIT,
@@ -67,17 +66,6 @@ function nameEnd(s: string, i: number, bits: readonly number[], bmp: Int32Array)
 }
 
 /**
- * The common spellings of a name, decided by one native sticky regex where the name starts: ASCII
- * letters in any case (`iu` folds only `ſ` and the Kelvin sign to ASCII, as the table does), `-`,
- * `_` and the dash look-alikes, nothing skipped inside. Every match is also a match of the table
- * walk; a miss is decided by the walk.
- */
-const SIMPLE_NAME = new RegExp(
-  `(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", `[${DASH_CLASS}]`)).join("|")})`,
-  "iuy",
-);
-
-/**
  * Where a family name would start after the opener at `at`: past skipped code points and
  * whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
  * `closing` tells whether a slash was passed.
@@ -94,19 +82,65 @@ function nameStart(s: string, at: number): { readonly i: number; readonly closin
   return { i: (c & FIRST_LETTERS) === 0 ? -1 : i, closing };
 }
 
+/** Every family's reading bits one after another, and where each family's run starts. */
+const NAME_BITS = new Int32Array(FAMILY_BITS.flat());
+const NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
+for (let f = 0; f < FAMILY_BITS.length; f++) {
+  NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
+}
+
 /**
  * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
- * {@link familyTagAt}'s answer, most often found by one native regex.
+ * {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
+ * and no allocation on the common path, since it runs once per opener of every sanitised text.
  */
 export function isFamilyTagAt(s: string, at: number): boolean {
-  const { i } = nameStart(s, at);
-  if (i === -1) return false;
-  SIMPLE_NAME.lastIndex = i;
-  if (SIMPLE_NAME.test(s)) return true;
+  // Imported bindings are loaded from their module at every use; locals stay in registers.
+  const skip = SKIP_BIT;
+  const skipOrSpace = SKIP_BIT | SPACE_BIT;
+  const slash = SLASH_BIT;
+  const pair = PAIR_BIT;
   const bmp = bmpClasses();
-  const c = classAt(s, i);
-  for (const bits of FAMILY_BITS) {
-    if ((c & (bits[0] ?? 0)) !== 0 && nameEnd(s, i, bits, bmp) !== -1) return true;
+  const n = s.length;
+  // An opener that starts with a high surrogate is U+1D236, a pair (a lone one opens nothing).
+  let i = at + ((s.charCodeAt(at) & 0xfc00) === 0xd800 ? 2 : 1);
+  let closing = false;
+  let c = 0;
+  let units = 1;
+  for (;;) {
+    if (i >= n) return false;
+    c = bmp[s.charCodeAt(i)] ?? 0;
+    units = 1;
+    if ((c & pair) !== 0) {
+      c = classAt(s, i);
+      units = unitsAt(s, i);
+    }
+    if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
+    if ((c & slash) !== 0) closing = true;
+    i += units;
+  }
+  if ((c & FIRST_LETTERS) === 0) return false;
+  const first = c;
+  const second = i + units;
+  for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
+    let p = NAME_STARTS[f] ?? 0;
+    const end = NAME_STARTS[f + 1] ?? 0;
+    if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
+    p++;
+    let j = second;
+    while (p < end && j < n) {
+      c = bmp[s.charCodeAt(j)] ?? 0;
+      units = 1;
+      if ((c & pair) !== 0) {
+        c = classAt(s, j);
+        units = unitsAt(s, j);
+      }
+      j += units;
+      if ((c & skip) !== 0) continue;
+      if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
+      p++;
+    }
+    if (p === end) return true;
   }
   return false;
 }

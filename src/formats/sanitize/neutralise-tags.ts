@@ -55,33 +55,22 @@ export function neutraliseScannedTags(s: string, lookAlikes: boolean): string {
   return copied === 0 ? s : out + s.slice(copied);
 }
 
-/** A text after R5, and how many UTF-8 bytes R5 added to it. */
-export interface Neutralised {
-  readonly text: string;
-  readonly bytesAdded: number;
-}
-
 /**
  * {@link neutraliseTags} when the caller already knows every opener of `s` (UTF-16 offsets,
- * ascending), as R3's pass records them; also counts the bytes added, so that a capped caller
- * learns the UTF-8 length of the result without encoding it.
+ * ascending), as R3's pass records them.
  *
- * @example neutraliseAtOpeners("a<channel", [1]) → { text: "a&lt;channel", bytesAdded: 3 }
+ * @example neutraliseAtOpeners("a<channel", [1]) === "a&lt;channel"
  */
-export function neutraliseAtOpeners(s: string, openers: readonly number[]): Neutralised {
+export function neutraliseAtOpeners(s: string, openers: readonly number[]): string {
   let out = "";
   let copied = 0;
-  let bytesAdded = 0;
   for (const at of openers) {
     if (isFamilyTagAt(s, at)) {
-      const units = unitsAt(s, at);
-      const c = s.charCodeAt(at);
-      bytesAdded += NEUTRALISED_LT.length - (c < 0x80 ? 1 : c < 0x800 ? 2 : units === 2 ? 4 : 3);
       out += s.slice(copied, at) + NEUTRALISED_LT;
-      copied = at + units;
+      copied = at + unitsAt(s, at);
     }
   }
-  return { text: copied === 0 ? s : out + s.slice(copied), bytesAdded };
+  return copied === 0 ? s : out + s.slice(copied);
 }
 
 /**

@@ -141,6 +141,84 @@ export function unitsAt(s: string, i: number): number {
   return (s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
 }
 
+/** {@link unitKinds} bit: a BMP code point that rule R3 deletes. */
+export const UNIT_STRIP = 1;
+/** {@link unitKinds} bit: a BMP opener (`<` or a look-alike). */
+export const UNIT_OPEN = 2;
+/** {@link unitKinds} bit: a high surrogate. */
+export const UNIT_HIGH = 4;
+/** {@link unitKinds} bit: a low surrogate (unpaired when a pass meets it on its own). */
+export const UNIT_LOW = 8;
+/** {@link unitKinds} bit: a high surrogate that starts some astral code point R3 deletes or that opens. */
+export const UNIT_ASTRAL_CHECK = 16;
+/** {@link unitKinds} bit: U+0338, which NFC composes with `<` (and `≺`) into a look-alike opener. */
+export const UNIT_LONG_SOLIDUS = 32;
+
+interface UnitKinds {
+  readonly units: Uint8Array;
+  readonly pairBases: Uint32Array;
+}
+
+let kinds: UnitKinds | undefined;
+
+// Built from the generated lists, not from the class table, so that text without an opener never
+// needs the class table at all.
+function buildKinds(): UnitKinds {
+  const astral: [number, number][] = [];
+  const units0 = new Uint8Array(0x10000);
+  const add = (cp: number, kind: number): void => {
+    if (cp < 0x10000) units0[cp] = (units0[cp] ?? 0) | kind;
+    else astral.push([cp, kind]);
+  };
+  forEachCodePoint(STRIP_RANGES, (cp) => add(cp, UNIT_STRIP));
+  forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, UNIT_OPEN));
+  add(0x3c, UNIT_OPEN);
+  // High surrogates that start a deleted or opening code point, each given a block of 1,024 kinds
+  // (one per low surrogate) after the BMP's.
+  const highs = [...new Set(astral.map(([cp]) => 0xd800 + ((cp - 0x10000) >> 10)))].sort(
+    (x, y) => x - y,
+  );
+  const units = new Uint8Array(0x10000 + highs.length * 0x400);
+  units.set(units0);
+  units.fill(UNIT_HIGH, 0xd800, 0xdc00);
+  units.fill(UNIT_LOW, 0xdc00, 0xe000);
+  const pairBases = new Uint32Array(0x400);
+  highs.forEach((high, k) => {
+    units[high] = UNIT_HIGH | UNIT_ASTRAL_CHECK;
+    pairBases[high - 0xd800] = 0x10000 + k * 0x400;
+  });
+  for (const [cp, kind] of astral) {
+    const at = (pairBases[(cp - 0x10000) >> 10] ?? 0) + ((cp - 0x10000) & 0x3ff);
+    units[at] = (units[at] ?? 0) | kind;
+  }
+  units[0x338] = UNIT_LONG_SOLIDUS;
+  return { units, pairBases };
+}
+
+/**
+ * What one pass over the code units of a text needs to know of each (one byte per BMP code
+ * unit, 64 KiB plus 1 KiB per high surrogate in {@link pairKindBases}, built on the first call):
+ * {@link UNIT_STRIP}, {@link UNIT_OPEN}, {@link UNIT_HIGH}, {@link UNIT_LOW},
+ * {@link UNIT_ASTRAL_CHECK}, {@link UNIT_LONG_SOLIDUS}, or 0 for a code unit that is none of these:
+ * printable ASCII but `<`, tab, newline and most other text. So the pass costs one load and one
+ * test per ordinary unit, and a byte per unit keeps the table a quarter of the size of the
+ * reading classes, in the fastest caches.
+ */
+export function unitKinds(): Uint8Array {
+  kinds ??= buildKinds();
+  return kinds.units;
+}
+
+/**
+ * For a high surrogate `h` with {@link UNIT_ASTRAL_CHECK}, `pairKindBases()[h - 0xD800]` is where
+ * the kinds ({@link UNIT_STRIP}, {@link UNIT_OPEN}) of the code points it starts begin in
+ * {@link unitKinds}, indexed by the low surrogate less 0xDC00; 0 for any other high surrogate.
+ */
+export function pairKindBases(): Uint32Array {
+  kinds ??= buildKinds();
+  return kinds.pairBases;
+}
+
 /** Regex class body (no brackets, flag `u`) of a generated `"hex hex-hex …"` list. */
 function classBody(ranges: string): string {
   return ranges
@@ -168,8 +246,3 @@ export const LOWEST_LOOK_ALIKE_OPENER: number = Number.parseInt(
   OPEN_LOOK_ALIKES.split(/[ -]/)[0] ?? "0",
   16,
 );
-
-/** Regex class body (flag `u`) of `-`, `_` and the code points the confusable table reads as `-`. */
-export const DASH_CLASS: string = `\\-_${classBody(
-  CONFUSABLE_FOLD_TABLE.find(([value]) => value === "-")?.[1] ?? "2010",
-)}`;

@@ -6,25 +6,13 @@ import * as sanitizeIndex from "./index.ts";
 import { repairUtf8, sanitize, sanitizeBytes } from "./index.ts";
 import { hostileText } from "./testdata/hostile-text.ts";
 import { textWithLookAlikeTags } from "./testdata/look-alike-text.ts";
-import { oracleTagOpeners, replaceOpeners } from "./testdata/tag-oracle.ts";
+import { referenceSanitize } from "./testdata/reference-sanitize.ts";
 
 /**
  * docs/spec/formats.md §1.6(2), written independently of the scanner so a no-op sanitiser fails it.
  */
 const FORBIDDEN =
   /<[\s\p{Z}]*\/?[\s\p{Z}]*(brigade-message|cross-session-message|teammate-message|channel|system-reminder)/iu;
-
-/**
- * The literal R1-R5 pipeline of docs/spec/formats.md §1.1, in the spec's order with both NFC
- * passes, R5 as amended in docs/11-sanitizer.md and written independently (testdata/tag-oracle.ts).
- */
-function referenceSanitize(s: string): string {
-  const r1 = (s as unknown as { toWellFormed(): string }).toWellFormed();
-  const r2 = r1.normalize("NFC");
-  const r3 = r2.replace(/[^\P{Cc}\t\n]|\p{Cf}/gu, "");
-  const r4 = r3.normalize("NFC");
-  return replaceOpeners(r4, oracleTagOpeners(r4));
-}
 
 describe("sanitize: docs/spec/formats.md §1.7 examples", () => {
   test.each([

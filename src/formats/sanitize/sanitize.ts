@@ -1,12 +1,21 @@
-import { isWellFormed, toWellFormed } from "../text/index.ts";
+import { toWellFormed } from "../text/index.ts";
 import { renormaliseAt } from "./local-nfc.ts";
 import {
   neutraliseAtOpeners,
   neutralisePlainTags,
   neutraliseScannedTags,
 } from "./neutralise-tags.ts";
-import { bmpClasses, classAt, OPEN_BIT, PAIR_BIT, STRIP_BIT, unitsAt } from "./reading-classes.ts";
-import { cutBytes, truncateBytes } from "./truncate.ts";
+import {
+  pairKindBases,
+  UNIT_ASTRAL_CHECK,
+  UNIT_HIGH,
+  UNIT_LONG_SOLIDUS,
+  UNIT_LOW,
+  UNIT_OPEN,
+  UNIT_STRIP,
+  unitKinds,
+} from "./reading-classes.ts";
+import { truncateBytes } from "./truncate.ts";
 
 // Anything outside printable ASCII, tab and newline: without one, R1-R4 are the identity.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
@@ -15,12 +24,13 @@ const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
 const FIRST_NFC_UNSTABLE = 0x300;
 const MAY_NEED_NFC = /[^\0-\u02FF]/;
 const LT = 0x3c;
-// `<` + U+0338 composes to `≮` (and `≺` + U+0338 to `⊀`): NFC can make a look-alike opener.
-const COMBINING_LONG_SOLIDUS_OVERLAY = 0x338;
 // Each stretch R4 normalises locally costs a native call (about what NFC and a scan cost on 64
 // code units); past one join per 64 units, one whole-text NFC and a fresh opener scan are cheaper,
 // so text built of deletions before combining marks costs no more than it did before.
 const UNITS_PER_LOCAL_NFC = 64;
+// Lone surrogates R1 splices one by one before it repairs the rest of the text natively: a
+// splice is cheap, a native repair copies the rest of the text twice.
+const SPLICED_LONE_SURROGATES = 32;
 
 /** R1-R4 of a text, and where R5 must look. */
 export interface CleanText {
@@ -30,8 +40,6 @@ export interface CleanText {
   readonly openers: readonly number[] | null;
   /** False only when `text` holds no look-alike of `<` (so `indexOf("<")` finds every opener). */
   readonly lookAlikes: boolean;
-  /** UTF-8 length of `text` less its UTF-16 length; `null` when R4 normalised the whole text. */
-  readonly extraBytes: number | null;
 }
 
 /**
@@ -45,80 +53,120 @@ export function isPlainAscii(s: string): boolean {
 }
 
 /**
- * R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII. R3
- * is one pass over the code units that also records every opener, so R5 need not scan again.
+ * How many UTF-16 code units the code point at offset `i` (< its length) of `t` takes when rule
+ * R3 deletes it, else 0; `kinds` and `pairBases` are {@link unitKinds} and {@link pairKindBases}.
+ */
+function strippedUnitsAt(t: string, i: number, kinds: Uint8Array, pairBases: Uint32Array): number {
+  const c = t.charCodeAt(i);
+  const kind = kinds[c] ?? 0;
+  if ((kind & UNIT_STRIP) !== 0) return 1;
+  if ((kind & UNIT_ASTRAL_CHECK) === 0) return 0;
+  const d = t.charCodeAt(i + 1);
+  if (!(d >= 0xdc00 && d <= 0xdfff)) return 0;
+  return ((kinds[(pairBases[c - 0xd800] ?? 0) + d - 0xdc00] ?? 0) & UNIT_STRIP) !== 0 ? 2 : 0;
+}
+
+/**
+ * R1-R4 of docs/spec/formats.md §1.1 (repair, NFC, strip, NFC) for text that is not plain ASCII.
+ * After R2 (one native NFC, skipped when nothing is at or above U+0300), one pass over the code
+ * units reads a one-byte kind per unit ({@link unitKinds}): most units are of kind 0 and cost a
+ * load and a test. The rare rest does R1 (a lone surrogate becomes U+FFFD; past a few, the rest of
+ * the text is repaired natively), R3 (a deleted run is cut out) and records every opener for R5.
  *
- * R4 runs only when needed: the text is NFC after R2, and deleting a Cc or Cf code point (none
- * decomposes, appears in a decomposition, or has a non-zero combining class) can only un-block a
- * composition or a reordering when the code point now following the deleted run is at or above
- * U+0300 (every combining mark and every second half of a canonical composition is). Otherwise the
- * stripped text is already NFC and the recorded openers stand; where it is, R4 normalises only
- * the stretch around each such join and moves the openers ({@link renormaliseAt}), which gives
- * NFC of the whole text without a second pass over it; where joins are dense, R4 is one NFC of
- * the whole text instead. R2 is skipped when nothing is at or
- * above U+0300 (NFC is the identity there). sanitize.test.ts checks these premises over every
- * code point and compares against the literal four-step pipeline.
+ * R1 after R2 gives the same text as before it: NFC passes a lone surrogate through untouched, as
+ * it does U+FFFD (both are starters that compose with nothing). R4 runs only when needed: the
+ * text is NFC after R2, and deleting a Cc or Cf code point (none decomposes, appears in a
+ * decomposition, or has a non-zero combining class) can only un-block a composition or a
+ * reordering when the code point now following the deleted run is at or above U+0300 (every
+ * combining mark and every second half of a canonical composition is). Otherwise the stripped text
+ * is already NFC and the recorded openers stand; where it is, R4 normalises only the stretch
+ * around each such join and moves the openers ({@link renormaliseAt}); where joins are dense, R4
+ * is one NFC of the whole text instead. sanitize.test.ts and tag-reading.test.ts check these
+ * premises over every code point and compare against the literal four-step pipeline.
  *
  * @example cleanMixedText("ok\r\n").text === "ok\n"
  */
 export function cleanMixedText(s: string): CleanText {
-  const repaired = isWellFormed(s) ? s : toWellFormed(s);
-  const t = MAY_NEED_NFC.test(repaired) ? repaired.normalize("NFC") : repaired;
-  const bmp = bmpClasses();
+  let t = MAY_NEED_NFC.test(s) ? s.normalize("NFC") : s;
+  const kinds = unitKinds();
+  const pairBases = pairKindBases();
+  // Imported bindings are loaded from their module at every use; locals stay in registers.
+  const surrogate = UNIT_HIGH | UNIT_LOW;
+  const low = UNIT_LOW;
+  const strip = UNIT_STRIP;
+  const open = UNIT_OPEN;
+  const solidus = UNIT_LONG_SOLIDUS;
+  const n = t.length;
   const openers: number[] = [];
-  let out = "";
-  let copied = 0;
-  let removed = 0;
-  let afterStrip = false;
   // Where a deleted run is followed by a code unit at or above U+0300: the only places R4 can act.
   const joins: number[] = [];
   let lookAlikes = false;
-  // Counted here, where each kept code point is looked at anyway, so that a body needs no
-  // second pass to learn whether it fits its byte cap.
-  let extraBytes = 0;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f) {
-      if (c === LT) openers.push(i - removed);
-      afterStrip = false;
+  let out = "";
+  let copied = 0;
+  let removed = 0;
+  let lone = 0;
+  let i = 0;
+  for (;;) {
+    // The common path, a loop of its own so that it compiles to a load and a test per unit.
+    let kind = 0;
+    for (; i < n; i++) {
+      kind = kinds[t.charCodeAt(i)] ?? 0;
+      if (kind !== 0) break;
+    }
+    if (i >= n) break;
+    let units = 1;
+    if ((kind & surrogate) !== 0) {
+      const next = t.charCodeAt(i + 1);
+      if ((kind & low) !== 0 || !(next >= 0xdc00 && next <= 0xdfff)) {
+        // R1: a lone surrogate becomes U+FFFD, one unit for one, so no offset moves. A few are
+        // spliced here; past that, the rest of the text is repaired at once, natively, so text
+        // made of them costs one native call instead of a piece each.
+        if (++lone <= SPLICED_LONE_SURROGATES) {
+          out += `${t.slice(copied, i)}\uFFFD`;
+          copied = i + 1;
+          i++;
+        } else {
+          t = t.slice(0, i) + toWellFormed(t.slice(i));
+        }
+        continue;
+      }
+      units = 2;
+      const base = pairBases[t.charCodeAt(i) - 0xd800] ?? 0;
+      kind = base === 0 ? 0 : (kinds[base + next - 0xdc00] ?? 0);
+    }
+    if ((kind & strip) !== 0) {
+      // R3: cut out the whole deleted run, then note a join if R4 may act there.
+      let end = i + units;
+      for (;;) {
+        units = end < n ? strippedUnitsAt(t, end, kinds, pairBases) : 0;
+        if (units === 0) break;
+        end += units;
+      }
+      out += t.slice(copied, i);
+      removed += end - i;
+      copied = end;
+      if (end < n && t.charCodeAt(end) >= FIRST_NFC_UNSTABLE) joins.push(end - removed);
+      i = end;
       continue;
     }
-    let k = bmp[c] ?? 0;
-    let units = 1;
-    if ((k & PAIR_BIT) !== 0) {
-      k = classAt(t, i);
-      units = unitsAt(t, i);
+    if ((kind & open) !== 0) {
+      openers.push(i - removed);
+      if (t.charCodeAt(i) !== LT) lookAlikes = true;
+    } else if ((kind & solidus) !== 0) {
+      lookAlikes = true;
     }
-    if ((k & STRIP_BIT) !== 0) {
-      out += t.slice(copied, i);
-      copied = i + units;
-      removed += units;
-      afterStrip = true;
-    } else {
-      if (afterStrip && c >= FIRST_NFC_UNSTABLE) joins.push(i - removed);
-      afterStrip = false;
-      // Tab and newline take one byte, U+0080-U+07FF two, the rest of the BMP three, a pair four.
-      extraBytes += c < 0x80 ? 0 : c < 0x800 ? 1 : 2;
-      if ((k & OPEN_BIT) !== 0) {
-        openers.push(i - removed);
-        lookAlikes = true;
-      } else if (c === COMBINING_LONG_SOLIDUS_OVERLAY) {
-        lookAlikes = true;
-      }
-    }
-    i += units - 1;
+    i += units;
   }
   const stripped = copied === 0 ? t : out + t.slice(copied);
-  if (joins.length === 0) return { text: stripped, openers, lookAlikes, extraBytes };
+  if (joins.length === 0) return { text: stripped, openers, lookAlikes };
   if (joins.length * UNITS_PER_LOCAL_NFC >= stripped.length) {
-    return { text: stripped.normalize("NFC"), openers: null, lookAlikes, extraBytes: null };
+    return { text: stripped.normalize("NFC"), openers: null, lookAlikes };
   }
   const renormalised = renormaliseAt(stripped, joins, openers);
   return {
     text: renormalised.text,
     openers: renormalised.openers,
     lookAlikes,
-    extraBytes: extraBytes + renormalised.extraBytesGained,
   };
 }
 
@@ -144,7 +192,7 @@ export function sanitizeMixedText(s: string): string {
   const clean = cleanMixedText(s);
   return clean.openers === null
     ? neutraliseScannedTags(clean.text, clean.lookAlikes)
-    : neutraliseAtOpeners(clean.text, clean.openers).text;
+    : neutraliseAtOpeners(clean.text, clean.openers);
 }
 
 /**
@@ -153,12 +201,5 @@ export function sanitizeMixedText(s: string): string {
  * @example sanitizeMixedTextCapped("\u20AC".repeat(5462), 16384).endsWith("[truncated]")
  */
 export function sanitizeMixedTextCapped(s: string, maxBytes: number): string {
-  const clean = cleanMixedText(s);
-  if (clean.openers === null || clean.extraBytes === null) {
-    return truncateBytes(neutraliseScannedTags(clean.text, clean.lookAlikes), maxBytes);
-  }
-  const { text, bytesAdded } = neutraliseAtOpeners(clean.text, clean.openers);
-  // The UTF-8 length is known from R3's count and R5's, so the text is encoded only to cut it.
-  const bytes = clean.text.length + clean.extraBytes + bytesAdded;
-  return bytes <= maxBytes ? text : cutBytes(text, maxBytes);
+  return truncateBytes(sanitizeMixedText(s), maxBytes);
 }

@@ -18,7 +18,18 @@ import {
   sanitizeName,
   sanitizeSummary,
 } from "./index.ts";
-import { readingClass, SKIP_BIT, STRIP_BIT } from "./reading-classes.ts";
+import {
+  OPEN_BIT,
+  pairKindBases,
+  readingClass,
+  SKIP_BIT,
+  STRIP_BIT,
+  UNIT_ASTRAL_CHECK,
+  UNIT_LONG_SOLIDUS,
+  UNIT_OPEN,
+  UNIT_STRIP,
+  unitKinds,
+} from "./reading-classes.ts";
 import {
   CLOSE_LOOK_ALIKES,
   OPEN_LOOK_ALIKES,
@@ -79,6 +90,44 @@ describe("the generated tag-reading table", () => {
     expect(differ).toEqual([]);
   });
 
+  test("R3's byte-per-unit kinds agree with the reading classes on every code point", () => {
+    const units = unitKinds();
+    const bases = pairKindBases();
+    const differ: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      let kind = units[cp] ?? 0;
+      if (cp > 0xffff) {
+        const high = 0xd800 + ((cp - 0x10000) >> 10);
+        const base = bases[high - 0xd800] ?? 0;
+        kind = base === 0 ? 0 : (units[base + ((cp - 0x10000) & 0x3ff)] ?? 0);
+        if (((units[high] ?? 0) & UNIT_ASTRAL_CHECK) === 0 && base !== 0) differ.push(cp);
+      }
+      const k = readingClass(cp);
+      if (((kind & UNIT_STRIP) !== 0) !== ((k & STRIP_BIT) !== 0)) differ.push(cp);
+      if (((kind & UNIT_OPEN) !== 0) !== ((k & OPEN_BIT) !== 0)) differ.push(cp);
+    }
+    expect(differ).toEqual([]);
+    expect(units[0x338]).toBe(UNIT_LONG_SOLIDUS);
+  });
+
+  test("R1 after R2 is R1 before it: NFC leaves a lone surrogate as it leaves U+FFFD", () => {
+    // cleanMixedText repairs lone surrogates after NFC, in its one pass.
+    const contexts = ["", "a", "e\u0301", "\u0301", "\u0316", "\u1100", "\u1161", "<", "\u0338"];
+    const bad: string[] = [];
+    for (let u = 0xd800; u <= 0xdfff; u++) {
+      for (const before of contexts) {
+        for (const after of contexts) {
+          const x = before + String.fromCharCode(u) + after;
+          const repaired = (y: string): string =>
+            (y as unknown as { toWellFormed(): string }).toWellFormed();
+          if (repaired(x.normalize("NFC")) !== repaired(x).normalize("NFC")) bad.push(x);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   test("NFC makes a look-alike of `<` only from one, or from a `<`-like base and U+0338", () => {
     // sanitize decides before NFC whether R5 must look past `<` (cleanMixedText).
     const open = new Set(listed(OPEN_LOOK_ALIKES)).add("<");
@@ -108,6 +157,10 @@ describe("the generated tag-reading table", () => {
       if (cp < 0x300 && `a\u0345${c}`.normalize("NFD") !== `a\u0345${c.normalize("NFD")}`) {
         bad.push(cp);
       }
+      // Local R4 normalises all stretches in one call, joined by NUL: NUL must compose with
+      // nothing before or after it.
+      if (`${c}\0`.normalize("NFC") !== `${c.normalize("NFC")}\0`) bad.push(cp);
+      if (`\0${c}`.normalize("NFC") !== `\0${c.normalize("NFC")}`) bad.push(cp);
     }
     expect(bad).toEqual([]);
     expect(sanitize("n\u200D\u0303<channel")).toBe("\u00F1&lt;channel");

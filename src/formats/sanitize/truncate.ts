@@ -34,20 +34,22 @@ export function truncateBytes(s: string, limit: number): string {
   if (n <= limit && !NON_ASCII.test(s)) return s;
   // encodeInto stops before the first code point that does not fit, which is exactly the cut
   // docs/spec/formats.md §1.4 describes (whole code points only); `read` is the UTF-16 length of
-  // what fit.
-  if (encoder.encodeInto(s, scratch(limit)).read === n) return s;
-  return cutBytes(s, limit);
-}
-
-/**
- * {@link truncateBytes} for text known to be longer than `limit` UTF-8 bytes: the longest prefix
- * of whole code points within `max(limit - 11, 0)` bytes plus {@link TRUNCATION_MARKER}.
- *
- * @example cutBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
- */
-export function cutBytes(s: string, limit: number): string {
+  // what fit. When it all fits, that one encoding is the whole cost.
+  const fit = encoder.encodeInto(s, scratch(limit));
+  if (fit.read === n) return s;
+  // Too long: step back from the prefix that fills `limit` to the one that leaves room for the
+  // marker (at most 11 bytes, a few code points), instead of encoding the text a second time.
   const keep = Math.max(limit - MARKER_LENGTH, 0);
-  return s.slice(0, encoder.encodeInto(s, scratch(keep)).read) + TRUNCATION_MARKER;
+  let read = fit.read;
+  let written = fit.written;
+  while (written > keep) {
+    const c = s.charCodeAt(read - 1);
+    const pair =
+      (c & 0xfc00) === 0xdc00 && read >= 2 && (s.charCodeAt(read - 2) & 0xfc00) === 0xd800;
+    written -= pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    read -= pair ? 2 : 1;
+  }
+  return s.slice(0, read) + TRUNCATION_MARKER;
 }
 
 const encoder = new TextEncoder();

@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { argvMayBypass, inboundGateOpen, launchBypasses, readClaudeArgv } from "./inbound-gate.ts";
+import {
+  argvMayBypass,
+  inboundGateOpen,
+  launchBypasses,
+  readClaudeArgv,
+  SETTINGS_SETTLE_MS,
+} from "./inbound-gate.ts";
 
 let base: string;
 let config: string;
@@ -51,9 +57,14 @@ test("open unless the session bypasses (or may) and the user settings do not acc
   );
   expect(inboundGateOpen({ ...facts, permissionMode: undefined }).open).toBe(false);
   expect(launchBypasses(facts)).toBe(true);
-  // the user's accept opens it whatever the mode
+  // the user's accept opens it whatever the mode, once Claude Code had the time to take it in
   writeFileSync(join(config, "settings.json"), '{"crossSessionInbound": "accept"}');
   expect(inboundGateOpen({ ...facts, permissionMode: "bypassPermissions" })).toEqual({
+    open: false,
+    reason: "settings_settling",
+  });
+  const later = Date.now() + SETTINGS_SETTLE_MS;
+  expect(inboundGateOpen({ ...facts, permissionMode: "bypassPermissions", now: later })).toEqual({
     open: true,
   });
   // positive evidence only for writing the setting: an unreadable argv is none

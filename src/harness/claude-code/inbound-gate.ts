@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readLocalFile } from "../../local-files/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
@@ -53,6 +53,15 @@ export function readClaudeArgv(claudePid: string): string[] | undefined {
   }
 }
 
+/** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
+function modifiedAt(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
 function defaultModeBypasses(path: string): boolean {
   const read = readLocalFile(path, { maxBytes: MAX_SETTINGS_BYTES, followSymlink: true });
@@ -81,19 +90,34 @@ export interface InboundGateFacts {
   readonly permissionMode: string | undefined;
   /** Claude Code's argv (for the launch flags), `undefined` when unreadable. */
   readonly argv: readonly string[] | undefined;
+  /** The clock, ms since the epoch (default `Date.now()`), for the settings' settle time. */
+  readonly now?: number;
 }
 
 /**
  * Why {@link inboundGateOpen} says Claude Code's gate would hold a post: `bypass` (the session's
  * mode bypasses permission prompts), `bypass_possible` (no prompt named the mode yet, and the
- * launch flags or settings may make it bypass, or the argv cannot be read). Logged as
- * `gate_closed` by the watcher.
+ * launch flags or settings may make it bypass, or the argv cannot be read), `settings_settling`
+ * (the user settings say `accept`, but were written less than {@link SETTINGS_SETTLE_MS} ago:
+ * Claude Code reads its settings into memory and takes a change in only after a moment, holding
+ * what arrives meanwhile). Logged as `gate_closed` by the watcher.
  *
  * @example INBOUND_GATE_HOLD_REASONS.includes("bypass") === true
  */
-export const INBOUND_GATE_HOLD_REASONS = ["bypass", "bypass_possible"] as const;
+export const INBOUND_GATE_HOLD_REASONS = [
+  "bypass",
+  "bypass_possible",
+  "settings_settling",
+] as const;
 
-const [BYPASS, BYPASS_POSSIBLE] = INBOUND_GATE_HOLD_REASONS;
+const [BYPASS, BYPASS_POSSIBLE, SETTINGS_SETTLING] = INBOUND_GATE_HOLD_REASONS;
+
+/**
+ * How long after the user settings changed the gate counts as still closed, ms: measured on
+ * 2.1.334, a post written right after the setting was added (at SessionStart) was still held,
+ * then released once Claude Code took the change in (docs/spec/claude-code.md §3.4).
+ */
+export const SETTINGS_SETTLE_MS = 5_000;
 
 /** One {@link INBOUND_GATE_HOLD_REASONS} token. */
 export type InboundGateHoldReason = (typeof INBOUND_GATE_HOLD_REASONS)[number];
@@ -117,11 +141,14 @@ export type InboundGateState =
  */
 export function inboundGateOpen(facts: InboundGateFacts): InboundGateState {
   if (facts.claudeConfigDir !== undefined) {
-    const read = readLocalFile(join(facts.claudeConfigDir, "settings.json"), {
-      maxBytes: MAX_SETTINGS_BYTES,
-      followSymlink: true,
-    });
-    if (read.ok && crossSessionInboundOf(read.bytes) === "accept") return { open: true };
+    const path = join(facts.claudeConfigDir, "settings.json");
+    const read = readLocalFile(path, { maxBytes: MAX_SETTINGS_BYTES, followSymlink: true });
+    if (read.ok && crossSessionInboundOf(read.bytes) === "accept") {
+      const changedAt = modifiedAt(path);
+      const now = facts.now ?? Date.now();
+      if (changedAt === undefined || now - changedAt >= SETTINGS_SETTLE_MS) return { open: true };
+      return { open: false, reason: SETTINGS_SETTLING };
+    }
   }
   const mode = facts.permissionMode;
   if (mode !== undefined && mode !== "unknown") {

@@ -26,6 +26,7 @@ export {
   launchBypasses,
   launchMayBypass,
   readClaudeArgv,
+  SETTINGS_SETTLE_MS,
 } from "./inbound-gate.ts";
 export {
   ensureInboundAcceptSetting,

@@ -307,29 +307,6 @@ export class InboundPipeline {
   }
 
   /**
-   * Holds a message this session took over from an earlier session of its checkout (capability
-   * `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
-   * `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
-   * until the user releases it (`release`). Returns `held` (or `ignored` when already held).
-   *
-   * @example pipeline.adopt(envelope).outcome === "held"
-   */
-  adopt(candidate: unknown): OfferResult {
-    const validated = looseValidate(candidate);
-    if (!validated.ok) return { outcome: "rejected", ack: false, reason: validated.reason };
-    const message = validated.message;
-    const messageId = message.message_id;
-    if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
-      return { outcome: "duplicate", ack: true, messageId };
-    }
-    if (this.#pending.get(messageId)?.adopted === true) {
-      return { outcome: "ignored", ack: false, messageId };
-    }
-    this.#hold(message, true);
-    return { outcome: "held", ack: false, messageId };
-  }
-
-  /**
    * A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
    * (fewer than its limit), a waiting id it did not return is no longer on the server (acked
    * elsewhere, expired): it stops holding its sender's newer messages back.
@@ -353,6 +330,29 @@ export class InboundPipeline {
    */
   waitingFrom(senderId: string): number {
     return this.#waiting.get(senderId)?.length ?? 0;
+  }
+
+  /**
+   * Holds a message this session took over from an earlier session of its checkout (capability
+   * `message.adopt`): after step 1 (validation) and step 2 (an id already injected is a
+   * `duplicate`, to ack), it becomes a pending record marked `adopted`, held whatever the policy
+   * until the user releases it (`release`). Returns `held` (or `ignored` when already held).
+   *
+   * @example pipeline.adopt(envelope).outcome === "held"
+   */
+  adopt(candidate: unknown): OfferResult {
+    const validated = looseValidate(candidate);
+    if (!validated.ok) return { outcome: "rejected", ack: false, reason: validated.reason };
+    const message = validated.message;
+    const messageId = message.message_id;
+    if (this.#recent.has(messageId) || this.#seen.has(messageId)) {
+      return { outcome: "duplicate", ack: true, messageId };
+    }
+    if (this.#pending.get(messageId)?.adopted === true) {
+      return { outcome: "ignored", ack: false, messageId };
+    }
+    this.#hold(message, true);
+    return { outcome: "held", ack: false, messageId };
   }
 
   /**

@@ -176,7 +176,10 @@ test("never posts into a gate that would hold: a bypassing session waits until t
   expect(acked).toEqual([]);
   // The choice the user made (our option or Claude Code's "always deliver") is in place.
   writeFileSync(join(host.configDir, "settings.json"), '{"crossSessionInbound": "accept"}\n');
-  await until("acked", () => acked.includes("m-0"));
+  // Claude Code takes a settings change in after a moment: not posted at once.
+  await pause(1_000);
+  expect(host.posts).toEqual([]);
+  await until("acked", () => acked.includes("m-0"), 15_000);
   expect(host.posts.map((p) => p.outcome)).toEqual(["delivered"]);
 });
 

@@ -101,7 +101,6 @@ export class WatcherLoop {
   readonly #delivery: InboxDelivery;
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
-  readonly #reporter: DispositionReporter;
   readonly #confirmations = new DeliveryConfirmations();
   readonly #reposts: MessageItem[] = [];
   readonly #transcript = new TranscriptUsageReader({
@@ -113,6 +112,7 @@ export class WatcherLoop {
   #gateNoticed = false;
   #idleAt: number | undefined;
   #transcriptPath: string | undefined;
+  readonly #reporter: DispositionReporter;
   readonly #registry: string | undefined;
   readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
   readonly #done: Promise<void>;
@@ -202,7 +202,15 @@ export class WatcherLoop {
         this.#settleConfirmations();
       },
       whereIs: (item) => this.#confirmations.whereIs(item),
-      reposts: { peek: () => this.#reposts[0], shift: () => this.#reposts.shift() },
+      reposts: {
+        peek: () => this.#reposts[0],
+        shift: () => {
+          const item = this.#reposts.shift();
+          // Its wait starts again now: while the repost is being written it is not missing.
+          if (item !== undefined) this.#confirmations.posted(item, this.#now(), { written: false });
+          return item;
+        },
+      },
       gateOpen: () => this.#gate.open && this.#confirmations.held === 0,
     });
     this.#done = new Promise((resolve) => {
@@ -416,6 +424,8 @@ export class WatcherLoop {
       cwd: "",
       permissionMode: this.#confirmations.permissionMode ?? mapMode,
       argv: this.#argv,
+      // The settle time is Claude Code's, on the wall clock, whatever clock the loop runs on.
+      now: Date.now(),
     });
     if (gate.open !== this.#gate.open) {
       this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", {
@@ -423,7 +433,9 @@ export class WatcherLoop {
       });
     }
     this.#gate = gate;
-    if (!gate.open && !this.#gateNoticed && this.#pipeline.queued > 0) {
+    // A settling setting opens by itself within seconds: nothing to tell the user.
+    const lasting = !gate.open && gate.reason !== "settings_settling";
+    if (lasting && !this.#gateNoticed && this.#pipeline.queued > 0) {
       this.#gateNoticed = true;
       this.#notice(GATE_CLOSED_NOTICE);
     }
