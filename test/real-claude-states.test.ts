@@ -264,7 +264,7 @@ describe.each(VERSIONS)(
       await waitForState(message.id, "acked", 30_000);
     });
 
-    it("a session whose permission gate would hold our posts: while Claude Code's dialog holds it (or the watcher keeps it back) nothing reads as acked; delivered from the dialog, the sender sees acked", async () => {
+    it("a session whose permission gate would hold our posts: while Claude Code's dialog holds it (or the watcher keeps it back) nothing reads as acked; once it is in the conversation, the sender sees acked", async () => {
       const bypassing = await recipient(
         RealClaudeSession.start(world, eli, { executable, permissionMode: "bypassPermissions" }),
       );
