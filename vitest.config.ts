@@ -50,7 +50,11 @@ const SLOW = [
 
 const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];
 
-const REAL_CLIENT = ["test/real-claude-code.test.ts", "test/real-claude-ack.test.ts"];
+const REAL_CLIENT = [
+  "test/real-claude-code.test.ts",
+  "test/real-claude-ack.test.ts",
+  "test/real-claude-states.test.ts",
+];
 
 /** Every test file of the repository; the projects split it. */
 const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
