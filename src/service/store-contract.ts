@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+import { registerSendContract } from "./store-send-contract.ts";
 
 /** Builds a fresh, empty store for one test. */
 export type StoreFactory = () => Store | Promise<Store>;
@@ -592,6 +593,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       const m3 = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-3"] })))[0];
       expect([m3?.recipient_session_id, m3?.sent_to_session_id]).toEqual(["s-b3", "s-b"]);
     });
+    registerSendContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();
