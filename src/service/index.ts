@@ -33,6 +33,7 @@ export type {
   MembershipStatus,
   MessageDisposition,
   MessageRow,
+  MessageStateColumns,
   PrincipalRow,
   SendCommand,
   SendLimits,

@@ -121,6 +121,16 @@ export interface SentMessageRow {
   recipient_lease_until: number;
 }
 
+/**
+ * What changed of a message after it was sent, as a copy between stores carries it
+ * (`brigade migrate-store`): the first recipient when another session adopted it, and the last
+ * report of its recipient's harness.
+ */
+export type MessageStateColumns = Pick<
+  SentMessageRow,
+  "sent_to_session_id" | "disposition" | "disposition_at"
+>;
+
 /** Which sent messages {@link StoreTx.sentMessages} returns. */
 export type SentMessagesQuery =
   /** The session's latest `limit` messages, newest first (by insertion). */
@@ -215,7 +225,11 @@ export interface StoreTx {
   /** Sessions the principal created (any team) with `created_at` > `since`. */
   sessionsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
 
-  insertMessage(row: MessageRow): Promise<void>;
+  /**
+   * Stores a message; `recipient_session_id` is its current recipient and `acked_at` its ack.
+   * `state` (a copy from another store) carries what changed since it was sent; absent, none did.
+   */
+  insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void>;
   getMessage(messageId: string): Promise<MessageRow | null>;
   messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null>;
   /** Messages sent from the session with `created_at` > `since`, acked or not. */

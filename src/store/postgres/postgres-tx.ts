@@ -4,8 +4,12 @@ import type {
   GarbageCounts,
   MemberSummaryRow,
   MembershipRow,
+  MessageDisposition,
   MessageRow,
+  MessageStateColumns,
   PrincipalRow,
+  SentMessageRow,
+  SentMessagesQuery,
   SessionListRow,
   SessionRow,
   StoreTx,
@@ -39,7 +43,15 @@ const SESSION_COLUMNS = [
 const MESSAGE_SELECT =
   "m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, m.sender_session_name, " +
   "m.sender_human_label, m.recipient_session_id, m.summary, m.body, m.reply_to, m.hop_count, " +
-  "m.created_at, a.acked_at, m.idempotency_key FROM messages m LEFT JOIN acks a ON a.message_id = m.message_id";
+  "m.created_at, a.acked_at, m.idempotency_key " +
+  "FROM addressed_messages m LEFT JOIN acks a ON a.message_id = m.message_id";
+
+const SENT_SELECT =
+  "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
+  "a.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "s.lease_until AS recipient_lease_until FROM addressed_messages m " +
+  "JOIN sessions s ON s.session_id = m.recipient_session_id " +
+  "LEFT JOIN acks a ON a.message_id = m.message_id";
 
 const SESSION_SELECT = SESSION_COLUMNS.map((c) => `s.${c}`).join(", ");
 
@@ -255,14 +267,15 @@ export class PostgresTx implements StoreTx {
     );
   }
 
-  async insertMessage(row: MessageRow): Promise<void> {
+  async insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void> {
+    const sentTo = state?.sent_to_session_id ?? null;
     await this.#rows(
       "WITH inserted AS (INSERT INTO messages (message_id, team_ref, sender_principal_ref, " +
         "sender_session_id, sender_session_name, sender_human_label, recipient_session_id, summary, " +
         "body, reply_to, hop_count, created_at, idempotency_key) " +
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq), " +
         "pending AS (INSERT INTO inbox (seq, message_id, recipient_session_id, sender_session_id, created_at) " +
-        "SELECT seq, $1, $7, $4, $12 FROM inserted WHERE $14::bigint IS NULL) " +
+        "SELECT seq, $1, $15, $4, $12 FROM inserted WHERE $14::bigint IS NULL) " +
         "INSERT INTO acks (message_id, acked_at) SELECT $1, $14 FROM inserted WHERE $14::bigint IS NOT NULL",
       [
         row.message_id,
@@ -271,7 +284,7 @@ export class PostgresTx implements StoreTx {
         row.sender_session_id,
         row.sender_session_name,
         row.sender_human_label,
-        row.recipient_session_id,
+        sentTo ?? row.recipient_session_id,
         row.summary,
         row.body,
         row.reply_to,
@@ -279,6 +292,19 @@ export class PostgresTx implements StoreTx {
         row.created_at,
         row.idempotency_key,
         row.acked_at,
+        row.recipient_session_id,
+      ],
+    );
+    const disposition = state?.disposition ?? null;
+    if (sentTo === null && disposition === null) return;
+    await this.#rows(
+      "INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at) " +
+        "VALUES ($1, $2, $3, $4)",
+      [
+        row.message_id,
+        sentTo === null ? null : row.recipient_session_id,
+        disposition,
+        state?.disposition_at ?? null,
       ],
     );
   }
@@ -330,7 +356,7 @@ export class PostgresTx implements StoreTx {
     since: number,
   ): Promise<number | null> {
     const row = await this.#first<{ hop_count: number }>(
-      "SELECT hop_count FROM messages WHERE sender_session_id = $1 AND recipient_session_id = $2 " +
+      "SELECT hop_count FROM addressed_messages WHERE sender_session_id = $1 AND recipient_session_id = $2 " +
         "AND created_at > $3 ORDER BY created_at DESC, seq DESC LIMIT 1",
       [fromSessionId, toSessionId, since],
     );
@@ -340,7 +366,7 @@ export class PostgresTx implements StoreTx {
   async listUnacked(recipientSessionId: string, limit: number): Promise<MessageRow[]> {
     return this.#rows<MessageRow>(
       "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
-        "m.sender_session_name, m.sender_human_label, m.recipient_session_id, m.summary, m.body, " +
+        "m.sender_session_name, m.sender_human_label, i.recipient_session_id, m.summary, m.body, " +
         "m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
         "FROM inbox i JOIN messages m ON m.seq = i.seq " +
         "WHERE i.recipient_session_id = $1 ORDER BY i.seq LIMIT $2",
@@ -350,7 +376,7 @@ export class PostgresTx implements StoreTx {
 
   async ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean> {
     const row = await this.#first<{ found: number }>(
-      "WITH target AS (SELECT message_id FROM messages WHERE message_id = $1 AND recipient_session_id = $2), " +
+      "WITH target AS (SELECT message_id FROM addressed_messages WHERE message_id = $1 AND recipient_session_id = $2), " +
         "delivered AS (DELETE FROM inbox WHERE message_id IN (SELECT message_id FROM target)), " +
         "acked AS (INSERT INTO acks (message_id, acked_at) SELECT message_id, $3 FROM target " +
         "ON CONFLICT (message_id) DO NOTHING) " +
@@ -358,6 +384,66 @@ export class PostgresTx implements StoreTx {
       [messageId, recipientSessionId, now],
     );
     return (row?.found ?? 0) > 0;
+  }
+
+  async sentMessages(senderSessionId: string, query: SentMessagesQuery): Promise<SentMessageRow[]> {
+    if ("limit" in query) {
+      return this.#rows<SentMessageRow>(
+        `${SENT_SELECT} WHERE m.sender_session_id = $1 ORDER BY m.created_at DESC, m.seq DESC LIMIT $2`,
+        [senderSessionId, query.limit],
+      );
+    }
+    const ids = [...new Set(query.messageIds)];
+    if (ids.length === 0) return [];
+    return this.#rows<SentMessageRow>(
+      `${SENT_SELECT} WHERE m.sender_session_id = $1 AND m.message_id = ANY($2::text[]) ` +
+        "ORDER BY array_position($2::text[], m.message_id)",
+      [senderSessionId, ids],
+    );
+  }
+
+  async setDisposition(
+    messageId: string,
+    recipientSessionId: string,
+    disposition: MessageDisposition,
+    at: number,
+  ): Promise<boolean> {
+    // The inbox row is the message while unacked, addressed to its current recipient.
+    return (
+      (await this.#count(
+        "INSERT INTO message_states (message_id, disposition, disposition_at) " +
+          "SELECT message_id, $3, $4 FROM inbox WHERE message_id = $1 AND recipient_session_id = $2 " +
+          "ON CONFLICT (message_id) DO UPDATE SET disposition_at = CASE " +
+          "WHEN message_states.disposition IS NOT DISTINCT FROM excluded.disposition " +
+          "THEN message_states.disposition_at ELSE excluded.disposition_at END, " +
+          "disposition = excluded.disposition",
+        [messageId, recipientSessionId, disposition, at],
+      )) > 0
+    );
+  }
+
+  async adoptMessages(
+    fromSessionId: string,
+    toSessionId: string,
+    at: number,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    // The inbox row moves (the caps and the watch feed read the recipient there) and the state
+    // row records the move; the message row keeps the recipient as sent.
+    return this.#rows<MessageRow>(
+      "WITH picked AS (SELECT seq, message_id FROM inbox WHERE recipient_session_id = $1 " +
+        "ORDER BY seq LIMIT $4 FOR UPDATE), " +
+        "moved AS (UPDATE inbox SET recipient_session_id = $2 WHERE seq IN (SELECT seq FROM picked)), " +
+        "states AS (INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at) " +
+        "SELECT message_id, $2, 'held', $3 FROM picked ON CONFLICT (message_id) DO UPDATE SET " +
+        "moved_to_session_id = excluded.moved_to_session_id, disposition = 'held', " +
+        "disposition_at = excluded.disposition_at) " +
+        "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
+        "m.sender_session_name, m.sender_human_label, $2::text AS recipient_session_id, m.summary, " +
+        "m.body, m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
+        "FROM messages m JOIN picked p ON p.seq = m.seq ORDER BY m.seq",
+      [fromSessionId, toSessionId, at, limit],
+    );
   }
 
   async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {
@@ -374,7 +460,8 @@ export class PostgresTx implements StoreTx {
     const sessions = await this.#count(
       "DELETE FROM sessions WHERE session_id IN (SELECT s.session_id FROM sessions s " +
         "WHERE least(coalesce(s.closed_at, s.lease_until), s.lease_until) <= $1 " +
-        "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.recipient_session_id = s.session_id) LIMIT $2)",
+        "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.recipient_session_id = s.session_id) " +
+        "AND NOT EXISTS (SELECT 1 FROM message_states st WHERE st.moved_to_session_id = s.session_id) LIMIT $2)",
       [bounds.sessionOfflineBefore, bounds.limit],
     );
     const joinFailures = await this.#count(
