@@ -51,6 +51,20 @@ async function populatedSqlite(file: string) {
   const b = (await service.registerSession(bob.principal_ref, T, registration("b"))).session_id;
   const closed = (await service.registerSession(bob.principal_ref, T, registration("gone")))
     .session_id;
+  // Two messages to a session that ends: `b` adopts one of them (message.adopt).
+  const toClosed: string[] = [];
+  for (const body of ["to gone 1", "to gone 2"]) {
+    const r = await service.sendMessage(alice.principal_ref, T, {
+      sender_session_id: a,
+      recipient_session_id: closed,
+      body,
+    });
+    toClosed.push(r.message_id);
+  }
+  await service.messageReport(bob.principal_ref, T, closed, {
+    message_ids: [toClosed[1] ?? ""],
+    state: "refused",
+  });
   await service.closeSession(bob.principal_ref, T, closed);
   const sent: string[] = [];
   for (let i = 0; i < 12; i++) {
@@ -70,10 +84,31 @@ async function populatedSqlite(file: string) {
     reply_to: sent[0],
   });
   await service.ackMessages(bob.principal_ref, T, b, { message_ids: sent.slice(0, 5) });
+  // Message states: reports of b's harness (one on a message acked since) and an adoption.
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: sent.slice(4, 6),
+    state: "held",
+  });
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: sent.slice(5, 7),
+    state: "refused",
+  });
+  await service.ackMessages(bob.principal_ref, T, b, { message_ids: [sent[6] ?? ""] });
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: [sent[7] ?? ""],
+    state: "held",
+  });
+  const adopted = await service.adoptMessages(bob.principal_ref, T, b, {
+    from_session_ids: [closed],
+  });
+  expect(adopted.messages).toHaveLength(2);
+  const states = await service.messageState(alice.principal_ref, T, a, {
+    message_ids: [...toClosed, ...sent],
+  });
   const inboxB = (await service.receiveMessages(bob.principal_ref, T, b)).messages;
   const inboxA = (await service.receiveMessages(alice.principal_ref, T, a)).messages;
   await store.close();
-  return { alice, bob, idle, T, a, b, sent, reply, inboxA, inboxB };
+  return { alice, bob, idle, T, a, b, sent, reply, inboxA, inboxB, states, toClosed };
 }
 
 describe("migrateStore: SQLite → PostgreSQL", () => {
@@ -95,7 +130,7 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
         teams: [2, 2, 0],
         memberships: [4, 4, 0],
         sessions: [3, 3, 0],
-        messages: [13, 13, 0],
+        messages: [15, 15, 0],
         join_failures: [1, 1, 0],
       });
 
@@ -109,6 +144,25 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       expect((await service.receiveMessages(w.alice.principal_ref, w.T, w.a)).messages).toEqual(
         w.inboxA,
       );
+      // Message states came along: reports, the time of each, and who adopted what.
+      const states = await service.messageState(w.alice.principal_ref, w.T, w.a, {
+        message_ids: [...w.toClosed, ...w.sent],
+      });
+      expect(states).toEqual(w.states);
+      expect(
+        w.states.messages.map((m: { state: string }) => m.state).filter((st) => st !== "acked"),
+      ).toEqual(expect.arrayContaining(["held", "refused", "accepted"]));
+      expect(
+        w.states.messages.filter(
+          (m: { offered_to_session_id?: string }) => m.offered_to_session_id === w.b,
+        ),
+      ).toHaveLength(2);
+      // The adopting session answers for the adopted messages on the new store too.
+      await service.ackMessages(w.bob.principal_ref, w.T, w.b, { message_ids: w.toClosed });
+      const acked = await service.messageState(w.alice.principal_ref, w.T, w.a, {
+        message_ids: w.toClosed,
+      });
+      expect(acked.messages.map((m: { state: string }) => m.state)).toEqual(["acked", "acked"]);
       // Idempotency keys came along: a replay answers the original.
       const replay = await service.sendMessage(w.alice.principal_ref, w.T, {
         sender_session_id: w.a,
@@ -117,8 +171,8 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
         idempotency_key: "key-11",
       });
       expect(replay).toMatchObject({ message_id: w.sent[11], duplicate: true });
-      // Rate windows count the copied messages: 12 sent by `a` in this minute, 20 allowed.
-      for (let i = 0; i < 8; i++) {
+      // Rate windows count the copied messages: 14 sent by `a` in this minute, 20 allowed.
+      for (let i = 0; i < 6; i++) {
         await service.sendMessage(w.alice.principal_ref, w.T, {
           sender_session_id: w.a,
           recipient_session_id: w.a,
@@ -227,7 +281,7 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     };
     const first = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/messages\s+13 rows\s+13 copied/);
+    expect(first.out).toMatch(/messages\s+15 rows\s+15 copied/);
     const again = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(again.code).toBe(1);
     expect(again.err).toContain("already holds data; nothing was written");

@@ -122,7 +122,8 @@ async function inBatches<T>(
 /**
  * Copies every row of `source` into `target` through the Store port, then reads each one back
  * and compares: principals, teams (with their first-use mark), memberships, sessions, messages
- * (with their ack state and idempotency keys, in their original order, so inboxes, rate
+ * (with their ack state, their message state — a report, a move to an adopting session — and
+ * idempotency keys, in their original order, so inboxes, rate
  * windows, hop counts and replays answer the same) and recorded join failures. Refuses a target
  * that holds data unless `intoNonEmpty` (`MigrationError` `target_not_empty`, nothing written);
  * throws `MigrationError` `verification_failed` when a row read back differs. A re-run with
@@ -176,14 +177,23 @@ export async function migrateStore(
       tally.sessions.present++;
     }
   });
-  await inBatches(target, source.messages(), async (tx, row) => {
+  await inBatches(target, source.messages(), async (tx, exported) => {
+    const { sent_to_session_id, disposition, disposition_at, ...row } = exported;
     const there = await tx.getMessage(row.message_id);
     if (there === null) {
-      await tx.insertMessage(row);
+      await tx.insertMessage(row, { sent_to_session_id, disposition, disposition_at });
       tally.messages.copied++;
       return;
     }
     tally.messages.present++;
+    // A report made since the last run; a move made since then does not verify (it is reported).
+    if (there.acked_at === null && disposition !== null && disposition_at !== null)
+      await tx.setDisposition(
+        row.message_id,
+        row.recipient_session_id,
+        disposition,
+        disposition_at,
+      );
     if (there.acked_at === null && row.acked_at !== null)
       await tx.ackMessage(row.message_id, row.recipient_session_id, row.acked_at);
   });
@@ -233,7 +243,16 @@ async function verify(
     tx.getMembership(row.team_ref, row.principal_ref),
   );
   await read(source.sessions(), "sessions", (tx, row) => tx.getSession(row.session_id));
-  await read(source.messages(), "messages", (tx, row) => tx.getMessage(row.message_id));
+  await read(source.messages(), "messages", async (tx, row) => {
+    const message = await tx.getMessage(row.message_id);
+    if (message === null) return null;
+    const [state] = await tx.sentMessages(message.sender_session_id, {
+      messageIds: [row.message_id],
+    });
+    if (state === undefined) return null;
+    const { sent_to_session_id, disposition, disposition_at } = state;
+    return { ...message, sent_to_session_id, disposition, disposition_at };
+  });
   if (joinFailuresCopied) {
     // Join failures have no key to read back by: their count per principal is what the limiter sees.
     const perPrincipal = new Map<string, number[]>();

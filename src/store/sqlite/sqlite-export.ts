@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import type {
   MembershipRow,
   MessageRow,
+  MessageStateColumns,
   PrincipalRow,
   SessionRow,
   TeamRow,
@@ -12,6 +13,9 @@ import { SQLITE_SCHEMA_VERSION } from "./schema.ts";
 export interface ExportedTeam extends TeamRow {
   used_at: number | null;
 }
+
+/** A message with what changed of it since it was sent (its state: a report, a move). */
+export type ExportedMessage = MessageRow & MessageStateColumns;
 
 /** One recorded failed join. */
 export interface ExportedJoinFailure {
@@ -28,7 +32,7 @@ export interface StoreSnapshot {
   teams(): Iterable<ExportedTeam>;
   memberships(): Iterable<MembershipRow>;
   sessions(): Iterable<SessionRow>;
-  messages(): Iterable<MessageRow>;
+  messages(): Iterable<ExportedMessage>;
   joinFailures(): Iterable<ExportedJoinFailure>;
 }
 
@@ -106,10 +110,11 @@ export function openSqliteExport(path: string): SqliteExport {
     sessions: () =>
       all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),
     messages: () =>
-      all<MessageRow>(
+      all<ExportedMessage>(
         "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, " +
           "sender_session_name, sender_human_label, recipient_session_id, summary, body, " +
-          "reply_to, hop_count, created_at, acked_at, idempotency_key FROM messages ORDER BY seq",
+          "reply_to, hop_count, created_at, acked_at, idempotency_key, sent_to_session_id, " +
+          "disposition, disposition_at FROM messages ORDER BY seq",
       ),
     joinFailures: () =>
       all<ExportedJoinFailure>("SELECT principal_ref, at FROM join_failures ORDER BY id"),
