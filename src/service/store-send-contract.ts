@@ -217,6 +217,32 @@ export function registerSendContract(current: () => Store): void {
     });
   });
 
+  test("send: an adopted message is its adopting session's to reply to; its replay is refused", async () => {
+    const store = current();
+    await seedMessages(store, [stored("m-moved", { hop_count: 3, idempotency_key: "k-moved" })]);
+    await store.transact(async (tx) => {
+      const b = await tx.getSession("s-b");
+      if (b === null) throw new Error("the seeded session is missing");
+      await tx.insertSession({ ...b, session_id: "s-b2", created_at: b.created_at + 1 });
+      await tx.adoptMessages("s-b", "s-b2", Date.now(), 10);
+    });
+    const fromB2 = { principalRef: "p-b", senderSessionId: "s-b2", recipientSessionId: "s-a" };
+    // The implicit reply: the latest s-a → s-b2 message is the adopted one (hop 3).
+    const implicit = await sendThrough(store, fromB2);
+    expect(implicit.ok && implicit.message.hop_count).toBe(4);
+    const reply = await sendThrough(store, { ...fromB2, replyTo: "m-moved" });
+    expect(reply.ok && reply.message.hop_count).toBe(4);
+    const fromB = { ...fromB2, senderSessionId: "s-b", replyTo: "m-moved" };
+    expect(refusal(await sendThrough(store, fromB))).toEqual({ refusal: "not_found" });
+    // A replay now names another recipient than the message has.
+    expect(
+      refusal(await sendThrough(store, { idempotencyKey: "k-moved", body: "seeded" })),
+    ).toEqual({ refusal: "idempotency_key_reused" });
+    expect(await store.transact((tx) => tx.unackedFromTo("s-a", "s-b2"))).toBe(1);
+    expect(await store.transact((tx) => tx.ackMessage("m-moved", "s-b", 1))).toBe(false);
+    expect(await store.transact((tx) => tx.ackMessage("m-moved", "s-b2", 1))).toBe(true);
+  });
+
   test("send: the four windows, then the pair cap before the inbox cap", async () => {
     const store = current();
     const now = Date.now();
