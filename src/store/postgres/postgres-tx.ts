@@ -69,6 +69,7 @@ const SESSION_UPDATE =
 
 /** Transaction-scoped advisory lock on a principal: the key `brigade_send` takes first. */
 const LOCK_PRINCIPAL = "SELECT pg_advisory_xact_lock(brigade_lock_key('p', $1))";
+const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
 
 /**
  * {@link StoreTx} over one pooled connection inside an open transaction (READ COMMITTED, the
@@ -342,7 +343,13 @@ export class PostgresTx implements StoreTx {
     return row?.count ?? 0;
   }
 
+  /**
+   * Takes the recipient's advisory lock first (the one `brigade_send` takes second): the unit
+   * that counts a session's inbox to fill it (`message adopt`) holds it until it commits, so a
+   * concurrent send cannot take the room it counted.
+   */
   async unackedFor(recipientSessionId: string): Promise<number> {
+    await this.#rows(LOCK_SESSION, [recipientSessionId]);
     const row = await this.#first<{ count: number }>(
       "SELECT count(*) AS count FROM inbox WHERE recipient_session_id = $1",
       [recipientSessionId],
