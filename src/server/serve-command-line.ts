@@ -141,16 +141,16 @@ export async function runServeCommandLine(
     io.stderr(`brigade serve: cannot start (${why})${detail}${where}\n`);
     return 1;
   }
-  io.stdout(`brigade serve: listening on ${server.url}\n`);
+  const lines = [`listening on ${server.url}`];
   if (server.newOperatorKey !== undefined) {
     // The only time the key exists outside the operator's hands: only its digest is stored.
-    io.stdout(
-      `brigade serve: registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}\n`,
+    lines.push(
+      `registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}`,
     );
   }
-  for (const line of startupLines(server, registration, trustProxy !== undefined)) {
-    io.stdout(`brigade serve: ${line}\n`);
-  }
+  lines.push(...startupLines(server, registration, trustProxy !== undefined));
+  // One write: a reader that waits for the URL line gets the lines after it in the same chunk.
+  io.stdout(lines.map((line) => `brigade serve: ${line}\n`).join(""));
   if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
     io.stderr(
       "brigade serve: warning: plain HTTP on a network address; tokens and messages cross the network unencrypted (use --tls-cert/--tls-key, or a TLS proxy with --trust-proxy)\n",
