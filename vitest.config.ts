@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
  * - `slow`: real servers, real child-process worlds, real-time budgets, the whole hostile corpus
  *   and generators that take seconds each (the e2e, pacing, crash and plugin-package runs). Their
  *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
- * - `conformance`: the two suites that start servers and spawn hundreds of adapter processes;
+ * - `conformance`: the suites that start servers and spawn hundreds of adapter processes;
  *   they run after everything else, one file at a time.
  * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
  *   (docs/47-real-client-tests.md); minutes per version, so it runs last, alone.
@@ -37,6 +37,8 @@ const SLOW = [
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
   "test/crash.test.ts",
+  "test/faults-postgres.test.ts",
+  "test/faults-sqlite.test.ts",
   "test/http-adapter.test.ts",
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
@@ -46,9 +48,15 @@ const SLOW = [
   "test/serve-operator.test.ts",
   "test/serve-tls.test.ts",
   "test/sqlite-schema-upgrade.test.ts",
+  "test/postgres-serve.test.ts",
+  "test/store-parity.test.ts",
 ];
 
-const CONFORMANCE = ["test/conformance.test.ts", "test/conformance-mutants.test.ts"];
+const CONFORMANCE = [
+  "test/conformance.test.ts",
+  "test/conformance-multi.test.ts",
+  "test/conformance-mutants.test.ts",
+];
 
 const REAL_CLIENT = [
   "test/real-claude-code.test.ts",
@@ -61,7 +69,13 @@ const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/support/global-setup.ts", "test/support/run-temp-dir.ts"],
+    // The PostgreSQL cluster starts before the run's temp folder exists (its server user must reach
+    // its folder, and the run folder is private) and stops after that folder was checked.
+    globalSetup: [
+      "test/support/postgres-setup.ts",
+      "test/support/global-setup.ts",
+      "test/support/run-temp-dir.ts",
+    ],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
     // Most files wait on I/O or child processes, so two overlap well even there.

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { runSuite, type SuiteOutcome } from "../src/conformance/runner.ts";
+import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import {
   BUILT_CLI,
   ensureBuilt,
+  exited,
   type ServerProcess,
   startServerProcess,
 } from "./support/server-process.ts";
@@ -21,16 +23,30 @@ async function runAgainst(
   return runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
 }
 
-describe("conformance against brigade serve + the http adapter", () => {
+/** The stores a conformance server runs on: the embedded default and the run's PostgreSQL. */
+const STORES = ["sqlite", "postgres"] as const;
+
+describe.each(STORES)("conformance against brigade serve (%s store) + the http adapter", (kind) => {
   let server: ServerProcess | undefined;
   let dir: string | undefined;
+  let schema: FreshSchema | undefined;
   beforeAll(async () => {
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "conformance-serve-"));
-    server = await startServerProcess(join(dir, "brigade.sqlite"));
+    const env: Record<string, string> = {};
+    if (kind === "postgres") {
+      schema = await freshPostgresSchema("conformance");
+      env.BRIGADE_STORE = schema.url;
+    }
+    server = await startServerProcess(join(dir, "brigade.sqlite"), env);
   });
-  afterAll(() => {
-    server?.child.kill("SIGTERM");
+  afterAll(async () => {
+    const child = server?.child;
+    if (child !== undefined) {
+      child.kill("SIGTERM");
+      await exited(child);
+    }
+    await schema?.drop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -38,6 +54,8 @@ describe("conformance against brigade serve + the http adapter", () => {
     "a clean run passes every non-slow case",
     async () => {
       const url = server?.url as string;
+      const health = (await (await fetch(`${url}/v1/health`)).json()) as { store?: string };
+      expect(health.store).toBe(kind);
       const outcome = await runAgainst(
         [process.execPath, BUILT_CLI, "adapter", "http"],
         ["--env", `BRIGADE_SERVER=${url}`],

@@ -146,7 +146,7 @@ describe("brigade serve --tls-cert --tls-key", () => {
 
     expect(await httpsGet(server.url, "/v1/health", first.cert)).toEqual({
       status: 200,
-      body: '{"status":"ok","protocol_version":"1"}',
+      body: '{"status":"ok","protocol_version":"1","store":"sqlite"}',
     });
     await expect(httpsGet(server.url, "/v1/health", second.cert)).rejects.toThrow();
 

@@ -30,6 +30,10 @@ const commands: CommandTable = {
     summary: "check this machine and checkout: versions, team, server, TLS, credential, watchers",
     load: async () => (await import("./doctor/doctor-command.ts")).runDoctor,
   },
+  "migrate-store": {
+    summary: "copy a SQLite data file into PostgreSQL: --from sqlite:FILE --to postgres://…",
+    load: async () => (await import("./migrate-store-command.ts")).runMigrateStore,
+  },
   conformance: {
     summary: "run the BAP/1 conformance suite against an adapter executable",
     load: async () => (await import("../conformance/cli.ts")).runConformanceCli,

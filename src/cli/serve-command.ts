@@ -2,18 +2,28 @@ import { runServeCommandLine } from "../server/serve-command-line.ts";
 import type { CliIo } from "./cli-io.ts";
 
 const HELP = `usage: brigade serve [--host 127.0.0.1] [--port 7777] [--data FILE]
+                     [--store postgres://USER@HOST:PORT/DB] [--store-wait SECONDS]
                      [--registration open|closed] [--tls-cert FILE --tls-key FILE]
                      [--trust-proxy] [--trusted-proxy ADDR]... [--metrics [HOST:]PORT]
                      [--log-level info]
 
-Runs Brigade's team backend on embedded SQLite. The start-up lines name the URL,
-the version, the data file and the registration mode.
+Runs Brigade's team backend on embedded SQLite (the default) or on PostgreSQL
+(--store). The start-up lines name the URL, the version, the store (the data file,
+or the database without its password) and the registration mode.
 
 --data FILE            the SQLite file; its folder must exist. The default is
                        $XDG_STATE_HOME/brigade/brigade.sqlite (~/.local/state/brigade/),
                        whose folder is created. The file and its -wal/-shm must be
                        owner-only regular files (else it refuses to start); a new
                        one is created 0600.
+--store URL            run on this PostgreSQL database instead (default: the
+                       BRIGADE_STORE environment variable; prefer it, or a
+                       password in ~/.pgpass or PGPASSWORD, to a password on the
+                       command line). Several servers may share one database.
+                       The schema is created or migrated at start.
+--store-wait SECONDS   keep retrying a PostgreSQL that does not answer at start
+                       for this long (default 0: one attempt), then exit 1
+
 --registration open    anyone who can reach the server may create teams (default)
 --registration closed  creating a team needs the operator key: the first closed
                        start prints a new key once on stdout and stores only its

@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import {
   BapError,
   errorEnvelope,
-  internalError,
   invalidInputError,
   okEnvelope,
   PROTOCOL_VERSION,
@@ -21,6 +20,7 @@ import { readJsonBody } from "./request-body.ts";
 import type { ServerMetrics } from "./server-metrics.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
 import { openWatchStream } from "./watch-stream.ts";
+import { wireErrorOf } from "./wire-error.ts";
 
 /** What {@link createApp} needs besides the service. */
 export interface AppOptions {
@@ -37,7 +37,12 @@ export interface AppOptions {
   readonly version?: string;
   /** Counts sends, deliveries, acks and refusals when given (`brigade serve --metrics`). */
   readonly metrics?: ServerMetrics;
+  /** The kind of store, named by `/v1/health` (never its address); omitted when absent. */
+  readonly storeKind?: StoreKind;
 }
+
+/** The kinds of store `brigade serve` runs on. */
+export type StoreKind = "sqlite" | "postgres";
 
 /** The HTTP face of `brigade serve`: a `fetch` handler and the open watch streams. */
 export interface BrigadeApp {
@@ -64,9 +69,11 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    if (error instanceof BapError) return reply(c, error.toProtocolError());
-    logger.log("error", "request_failed", { route: c.req.routePath, error: error.name });
-    return reply(c, internalError());
+    const wire = wireErrorOf(error);
+    if (wire.code === "internal" || wire.code === "unavailable") {
+      logger.log("error", "request_failed", { route: c.req.routePath, error: error.name });
+    }
+    return reply(c, wire);
   });
   app.notFound((c) => reply(c, protocolError("usage", { reason: "unknown_route" })));
 
@@ -86,7 +93,11 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
   app.get("/", (c) => homePage(c, options.version ?? "unknown"));
-  app.get("/v1/health", (c) => c.json({ status: "ok", protocol_version: PROTOCOL_VERSION }));
+  const health =
+    options.storeKind === undefined
+      ? { status: "ok", protocol_version: PROTOCOL_VERSION }
+      : { status: "ok", protocol_version: PROTOCOL_VERSION, store: options.storeKind };
+  app.get("/v1/health", (c) => c.json(health));
 
   app.post("/v1/principals", async (c) => {
     const refusal = mintingBudget.take(clientAddress(c));

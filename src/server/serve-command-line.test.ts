@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runServeCommandLine } from "./serve-command-line.ts";
 
-async function run(argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+async function run(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
   const status = await runServeCommandLine(
@@ -16,7 +19,7 @@ async function run(argv: string[]): Promise<{ status: number; stdout: string; st
       stderr: (t) => {
         stderr += t;
       },
-      env: {},
+      env,
     },
     { help: "HELP\n" },
   );
@@ -107,5 +110,58 @@ describe("brigade serve: a flag given twice", () => {
       ...["--data", "/nonexistent/x/b.sqlite"],
     ]);
     expect(repeated.stderr).toContain("(data_folder_missing)");
+  });
+});
+
+describe("brigade serve --store parsing", () => {
+  const usage =
+    "brigade serve: --store (or BRIGADE_STORE) must be a postgres://user@host:port/database URL; SQLite is the default (--data)\n";
+
+  test("anything but a postgres:// URL is a usage error (2), the value never echoed", async () => {
+    for (const value of ["sqlite:/x.db", "/var/lib/x.db", "mysql://u:pw@h/d", "postgres://[", ""]) {
+      const r = await run(["--store", value, "--data", "/nonexistent/x/brigade.sqlite"]);
+      expect(r).toEqual({ status: 2, stdout: "", stderr: usage });
+    }
+  });
+
+  test("BRIGADE_STORE is read when the flag is absent; an empty one means SQLite", async () => {
+    const bad = await run(["--data", "/nonexistent/x/y.sqlite"], { BRIGADE_STORE: "mysql://pw@h" });
+    expect(bad).toEqual({ status: 2, stdout: "", stderr: usage });
+    const flagWins = await run(["--store", "nope", "--store-wait", "1"], {
+      BRIGADE_STORE: "postgres://h/d",
+    });
+    expect(flagWins.status).toBe(2);
+  });
+
+  test("--store-wait takes whole seconds only", async () => {
+    for (const value of ["1e3", "1.5", "x", "", "99999"]) {
+      const r = await run(["--store", "postgres://127.0.0.1:1/d", "--store-wait", value]);
+      expect(r).toEqual({
+        status: 2,
+        stdout: "",
+        stderr: "brigade serve: --store-wait must be a number of seconds from 0 to 9999\n",
+      });
+    }
+  });
+
+  test("a database that does not answer: exit 1, one line naming it without the password", async () => {
+    const r = await run(["--port", "0", "--store", "postgres://brigade:pw-s3cret@127.0.0.1:1/d"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "brigade serve: cannot start (store_unavailable): the store's database is unreachable (postgres://brigade@127.0.0.1:1/d, waited 0 s)\n",
+    );
+  });
+
+  test("a database that refuses: exit 1, its SQLSTATE and a fixed explanation", async () => {
+    const cluster = process.env.BRIGADE_TEST_POSTGRES_URL;
+    if (cluster === undefined) throw new Error("the run's PostgreSQL is not set up");
+    const missing = new URL(cluster);
+    missing.pathname = "/no_such_database";
+    const r = await run(["--port", "0", "--store", missing.toString()]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `brigade serve: cannot start (3D000): the database does not exist (postgres://brigade@${missing.host}/no_such_database, waited 0 s)\n`,
+    );
   });
 });

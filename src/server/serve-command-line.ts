@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { StoreUnavailableError } from "../service/index.ts";
+import { PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
 import { LOOPBACK_PROXIES, type ProxyTrust, trustProxies } from "./client-address.ts";
 import { DataFileError } from "./data-file.ts";
@@ -40,16 +42,19 @@ export function defaultDataFile(env: Readonly<Record<string, string | undefined>
 }
 
 /**
- * Runs `brigade serve [--host] [--port] [--data] [--registration open|closed] [--tls-cert FILE
- * --tls-key FILE] [--trust-proxy] [--trusted-proxy ADDR]… [--metrics [HOST:]PORT] [--log-level]`
- * from its arguments: prints `brigade serve: listening on <url>` on stdout once it accepts
- * connections — followed, on the first closed start of a data file, by one line with the new
- * operator key, shown this once — then one line each for the version, the data file, the
- * registration mode and, when on, the metrics address and the proxy mode; logs JSON lines on
- * stderr; reloads the TLS files on SIGHUP; and resolves with 0 after a graceful stop on
- * SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use (naming the port and what to
- * do), a missing `--data` folder, an unusable data, operator key or TLS file, or a data file of a
- * newer schema is one stderr line and 1.
+ * Runs `brigade serve [--host] [--port] [--data] [--store postgres://…] [--store-wait s]
+ * [--registration open|closed] [--tls-cert FILE --tls-key FILE] [--trust-proxy] [--trusted-proxy
+ * ADDR]… [--metrics [HOST:]PORT] [--log-level]` from its arguments (`--store` defaults to the
+ * `BRIGADE_STORE` environment variable; neither: SQLite at `--data`): prints
+ * `brigade serve: listening on <url>` on stdout once it accepts connections — followed, on the
+ * first closed start of a data file, by one line with the new operator key, shown this once — then
+ * one line each for the version, the store (the SQLite data file, or the PostgreSQL address without
+ * its password), the registration mode and, when on, the metrics address and the proxy mode; logs
+ * JSON lines on stderr; reloads the TLS files on SIGHUP; and resolves with 0 after a graceful stop
+ * on SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use (naming the port and what
+ * to do), a missing `--data` folder, an unusable data, operator key or TLS file, a data file of a
+ * newer schema, or a PostgreSQL that did not answer within `--store-wait` seconds (default 0: one
+ * attempt) is one stderr line and 1.
  */
 export async function runServeCommandLine(
   argv: string[],
@@ -97,6 +102,16 @@ export async function runServeCommandLine(
   const metrics = flags.metrics === undefined ? undefined : metricsAddressOf(flags.metrics);
   if (metrics === null) return usage("--metrics must be PORT or HOST:PORT (e.g. 127.0.0.1:9464)");
   const dataFile = resolve(flags.data ?? defaultDataFile(io.env));
+  const storeAddress = flags.store ?? emptyAsAbsent(io.env.BRIGADE_STORE);
+  if (storeAddress !== undefined && !parsePostgresUrl(storeAddress).ok) {
+    return usage(
+      "--store (or BRIGADE_STORE) must be a postgres://user@host:port/database URL; SQLite is the default (--data)",
+    );
+  }
+  const waitSeconds = flags["store-wait"] === undefined ? 0 : Number(flags["store-wait"]);
+  if (!/^\d{1,4}$/.test(flags["store-wait"] ?? "0")) {
+    return usage("--store-wait must be a number of seconds from 0 to 9999");
+  }
   const logger = jsonLogger(io.stderr, level);
   let server: RunningServer;
   try {
@@ -106,6 +121,9 @@ export async function runServeCommandLine(
       dataFile,
       // The default location is ours to create; a folder the operator named must exist.
       createDataFolder: flags.data === undefined,
+      ...(storeAddress === undefined
+        ? {}
+        : { store: storeAddress, storeWaitMs: waitSeconds * 1000 }),
       logger,
       registration,
       ...(flags["tls-cert"] === undefined || flags["tls-key"] === undefined
@@ -123,13 +141,17 @@ export async function runServeCommandLine(
       error instanceof OperatorKeyFileError ||
       error instanceof TlsFileError ||
       error instanceof ListenError ||
-      error instanceof SqliteSchemaError;
+      error instanceof SqliteSchemaError ||
+      error instanceof StoreUnavailableError ||
+      error instanceof PostgresSchemaError;
     const detail = explained
       ? `: ${error.message}`
       : why === "SQLITE_NOTADB"
         ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
-        : "";
-    io.stderr(`brigade serve: cannot start (${why})${detail}\n`);
+        : postgresRefusal(why);
+    const where =
+      storeAddress === undefined ? "" : ` (${storeDisplay(storeAddress)}, waited ${waitSeconds} s)`;
+    io.stderr(`brigade serve: cannot start (${why})${detail}${where}\n`);
     return 1;
   }
   const lines = [`listening on ${server.url}`];
@@ -139,7 +161,7 @@ export async function runServeCommandLine(
       `registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}`,
     );
   }
-  lines.push(...startupLines(server, dataFile, registration, trustProxy !== undefined));
+  lines.push(...startupLines(server, registration, trustProxy !== undefined));
   // One write: a reader that waits for the URL line gets the lines after it in the same chunk.
   io.stdout(lines.map((line) => `brigade serve: ${line}\n`).join(""));
   if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
@@ -171,13 +193,14 @@ export async function runServeCommandLine(
 /** The start-up lines after the listening line: what an operator checks first. */
 function startupLines(
   server: RunningServer,
-  dataFile: string,
   registration: RegistrationMode,
   behindProxy: boolean,
 ): string[] {
   const lines = [
     `version ${server.version}`,
-    `data file ${printable(dataFile)}`,
+    server.store.kind === "sqlite"
+      ? `data file ${printable(server.store.display)}`
+      : `store postgres ${server.store.display}`,
     registration === "open"
       ? "registration open (anyone who can reach this server may create teams)"
       : "registration closed (creating a team needs the operator key)",
@@ -230,6 +253,8 @@ function parseFlags(argv: string[]) {
         host: { type: "string" },
         port: { type: "string" },
         data: { type: "string" },
+        store: { type: "string" },
+        "store-wait": { type: "string" },
         registration: { type: "string" },
         "log-level": { type: "string" },
         "tls-cert": { type: "string" },
@@ -256,6 +281,26 @@ function parseFlags(argv: string[]) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A fixed explanation of the PostgreSQL refusals an operator meets at start (SQLSTATE codes), or
+ * "": the server's own message may name the role or database, so it is not printed.
+ */
+function postgresRefusal(code: string): string {
+  if (code.startsWith("28")) return ": the database refused the role or its password";
+  if (code === "3D000") return ": the database does not exist";
+  if (code === "42501") return ": the role may not create the schema";
+  return "";
+}
+
+function emptyAsAbsent(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function storeDisplay(address: string): string {
+  const parsed = parsePostgresUrl(address);
+  return parsed.ok ? parsed.url.display : "postgres";
 }
 
 function isRegistrationMode(value: string): value is RegistrationMode {

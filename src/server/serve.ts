@@ -6,8 +6,9 @@ import { createAdaptorServer } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { brigadeVersion } from "../local-files/index.ts";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
+import { openPostgresStore } from "../store/postgres/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
-import { createApp } from "./app.ts";
+import { createApp, type StoreKind } from "./app.ts";
 import { clientAddressOf, type ProxyTrust, TRUST_NO_PROXY } from "./client-address.ts";
 import { DataFileError, openPrivateDataFile } from "./data-file.ts";
 import { listen } from "./listen.ts";
@@ -46,6 +47,14 @@ export interface ServeOptions {
    * start a second, empty team database somewhere else).
    */
   readonly createDataFolder?: boolean;
+  /**
+   * A `postgres://user:password@host:port/database` address: the server runs on that PostgreSQL
+   * database instead of the SQLite file (`dataFile` then only locates the operator key file).
+   * Absent: SQLite.
+   */
+  readonly store?: string;
+  /** How long a PostgreSQL store that does not answer at start is retried, ms; default 0. */
+  readonly storeWaitMs?: number;
   readonly logger: Logger;
   /** Clock, ids and randomness; production uses the system's. */
   readonly deps?: ServiceDeps;
@@ -96,6 +105,8 @@ export interface RunningServer {
    * the reason is returned (and logged as `tls_reload_failed`).
    */
   reloadTls(): TlsReload;
+  /** The store it runs on: its kind and where, without any password. */
+  readonly store: { readonly kind: StoreKind; readonly display: string };
   /**
    * The watches open now: `streams` counted by the HTTP layer (claimed, not yet released),
    * `subscriptions` held in the service's fan-out. Both return to 0 once every client has gone.
@@ -113,8 +124,43 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+interface OpenedStore {
+  readonly store: Store;
+  readonly kind: StoreKind;
+  readonly display: string;
+}
+
 /**
- * Starts `brigade serve`: opens (or creates and migrates) the SQLite store, builds the service and
+ * Opens the store `options` name: PostgreSQL (waiting for it up to `storeWaitMs`) or the SQLite
+ * file, whose folder is created 0700 and whose file (and -wal/-shm) must be owner-only, since
+ * message bodies are private.
+ */
+async function openStore(options: ServeOptions): Promise<OpenedStore> {
+  if (options.store !== undefined) {
+    const store = await openPostgresStore(options.store, {
+      startWaitMs: options.storeWaitMs ?? 0,
+    });
+    return { store, kind: "postgres", display: store.display };
+  }
+  ensureDataFolder(options);
+  // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
+  const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
+  return { store, kind: "sqlite", display: options.dataFile };
+}
+
+/**
+ * Creates the data file's folder (0700) when it is ours to create; a folder the operator named
+ * must exist (`DataFileError` `data_folder_missing`).
+ */
+function ensureDataFolder(options: ServeOptions): void {
+  if (options.createDataFolder === false) {
+    if (!existsSync(dirname(options.dataFile))) throw new DataFileError("data_folder_missing");
+  } else mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Starts `brigade serve`: opens (or creates and migrates) the store (SQLite, or PostgreSQL with
+ * `store`), builds the service and
  * the HTTP app, listens, and schedules the retention sweep.
  *
  * @example const server = await startServer({ host: "127.0.0.1", port: 0, dataFile, logger });
@@ -122,29 +168,30 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // Checked first: a bad certificate must not leave a data file or an operator key behind.
   const tlsPair = options.tls === undefined ? undefined : loadTlsPair(options.tls);
-  if (options.createDataFolder === false) {
-    if (!existsSync(dirname(options.dataFile))) throw new DataFileError("data_folder_missing");
-  } else mkdirSync(dirname(options.dataFile), { recursive: true, mode: 0o700 });
-  // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
-  const sqlite = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
+  const opened = await openStore(options);
+  const stored = opened.store;
   const keyFile = operatorKeyFileFor(options.dataFile);
   let operatorKey: OperatorKeyState | undefined;
   try {
-    operatorKey = options.registration === "closed" ? loadOrCreateOperatorKey(keyFile) : undefined;
+    if (options.registration === "closed") {
+      ensureDataFolder(options);
+      operatorKey = loadOrCreateOperatorKey(keyFile);
+    }
   } catch (error) {
-    await sqlite.close();
+    await stored.close();
     throw error;
   }
   const version = brigadeVersion();
   let watchStreams = (): number => 0;
   const metrics =
     options.metrics === undefined ? undefined : new ServerMetrics(version, () => watchStreams());
-  const store = metrics?.timed(sqlite) ?? sqlite;
+  const store = metrics?.timed(stored) ?? stored;
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const trust = options.trustProxy ?? TRUST_NO_PROXY;
   const app = createApp(service, {
     logger: options.logger,
+    storeKind: opened.kind,
     clientAddress: (c) =>
       clientAddressOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"), trust),
     registration:
@@ -186,6 +233,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     host: address.address,
     port: address.port,
     tls: tlsPair !== undefined,
+    store: opened.kind,
+    store_location: opened.display,
   });
   const metricsUrl =
     metricsServer === undefined ? undefined : `${urlOf(metricsServer, "http")}/metrics`;
@@ -247,6 +296,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     version,
     reloadTls,
     ...(metricsUrl === undefined ? {} : { metricsUrl }),
+    store: { kind: opened.kind, display: opened.display },
     watchCounts: () => ({
       streams: app.watches.size,
       subscriptions: service.watchSubscriptionCount,

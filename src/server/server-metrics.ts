@@ -98,14 +98,24 @@ export class ServerMetrics {
     this.#refusals.inc({ code: known ? (code as ErrorCode) : "internal" });
   }
 
-  /** `store` with every `transact` timed into `brigade_store_transaction_seconds`. */
+  /**
+   * `store` with every `transact` and `sendMessage` call timed into
+   * `brigade_store_transaction_seconds`; its optional members (the one-call send, the watch feed)
+   * stay as they are, so timing never changes which path the service takes.
+   */
   timed(store: Store): Store {
     const histogram = this.#storeLatency;
+    const timedCall = <T>(call: () => Promise<T>): Promise<T> => {
+      const end = histogram.startTimer();
+      return call().finally(() => end());
+    };
+    const sendMessage = store.sendMessage?.bind(store);
     return {
-      transact(unit) {
-        const end = histogram.startTimer();
-        return store.transact(unit).finally(() => end());
-      },
+      transact: (unit) => timedCall(() => store.transact(unit)),
+      ...(sendMessage === undefined
+        ? {}
+        : { sendMessage: (command) => timedCall(() => sendMessage(command)) }),
+      ...(store.watchFeed === undefined ? {} : { watchFeed: store.watchFeed }),
       close: () => store.close(),
     };
   }

@@ -1,12 +1,7 @@
-import {
-  BapError,
-  internalError,
-  MAX_RECEIVE_LIMIT,
-  notMemberError,
-  type ProtocolError,
-} from "../protocol/index.ts";
+import { MAX_RECEIVE_LIMIT, notMemberError } from "../protocol/index.ts";
 import type { BrigadeService, WatchSubscription } from "../service/index.ts";
 import type { WatchRegistry, WatchSlot } from "./watch-registry.ts";
+import { wireErrorOf } from "./wire-error.ts";
 
 /** How often an idle stream gets a keep-alive comment, in ms. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -272,9 +267,7 @@ class WatchConnection {
         }
       }
     } catch (error) {
-      const wire: ProtocolError =
-        error instanceof BapError ? error.toProtocolError() : internalError();
-      this.end("error", wire);
+      this.end("error", wireErrorOf(error));
     }
   }
 }

@@ -83,7 +83,13 @@ export class BrigadeService {
 
   /** `deps` defaults to the wall clock and `node:crypto` randomness. */
   constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    this.#ctx = { store, deps, hub: new WatchHub(), principals: new PrincipalCache() };
+    const hub = new WatchHub();
+    this.#ctx = { store, deps, hub, principals: new PrincipalCache() };
+    store.watchFeed?.attach({
+      watchedSessions: () => hub.sessionIds(),
+      deliver: (recipient, ids) => hub.publish(recipient, ids),
+      revoke: (principalRef, teamRef) => hub.revoke(principalRef, teamRef),
+    });
   }
 
   /** The backend half of `describe`: limits, lease range, retention, capabilities. Never fails. */

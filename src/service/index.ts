@@ -2,6 +2,7 @@ export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache } from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
+export { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 export type { BackendDescription } from "./service-config.ts";
 export {
   CAP_RETRY_AFTER_MS,
@@ -32,7 +33,13 @@ export type {
   MembershipStatus,
   MessageDisposition,
   MessageRow,
+  MessageStateColumns,
   PrincipalRow,
+  SendCommand,
+  SendLimits,
+  SendOutcome,
+  SendRefusal,
+  SentMessage,
   SentMessageRow,
   SentMessagesQuery,
   SessionListRow,
@@ -40,9 +47,11 @@ export type {
   Store,
   StoreTx,
   TeamRow,
+  WatchFeed,
+  WatchFeedTarget,
   WindowCount,
 } from "./store.ts";
-export { MEMBERSHIP_STATUSES } from "./store.ts";
+export { MEMBERSHIP_STATUSES, StoreUnavailableError } from "./store.ts";
 export type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 export { WatchHub } from "./watch-hub.ts";
 export {

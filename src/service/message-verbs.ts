@@ -4,40 +4,28 @@ import {
   invalidInputError,
   type MessageEnvelope,
   notFoundError,
-  PROTOCOL_LIMITS,
+  notMemberError,
+  type ProtocolError,
   protocolError,
   type ReceiveResult,
+  rateLimitedError,
   type SendResponse,
   validateAckRequest,
   validateSendRequest,
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
-import { enforceRateRules } from "./rate-rules.ts";
+import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 import { RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { MessageRow, StoreTx } from "./store.ts";
+import type { SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { toEnvelope, toSendResponse } from "./wire-records.ts";
 
-const SECOND_MS = 1000;
-
 /**
- * Idempotency fingerprint (docs/spec/protocol.md §6.4): recipient ␀ body ␀ summary ␀ reply_to,
- * absent = empty.
- */
-function fingerprint(
-  recipient: string,
-  body: string,
-  summary: string | null | undefined,
-  replyTo: string | null | undefined,
-): string {
-  return `${recipient}\u0000${body}\u0000${summary ?? ""}\u0000${replyTo ?? ""}`;
-}
-
-/**
- * `message send` in the check order of docs/spec/protocol.md §6.16, steps (b) to (j) (step (a),
- * validation, first); the contract is `BrigadeService.sendMessage`.
+ * `message send` in the check order of docs/spec/protocol.md §6.16: step (a), validation, here;
+ * steps (b) to (j) in the store's own {@link Store.sendMessage} when it has one, else as one unit of
+ * work ({@link sendInTx}). The contract is `BrigadeService.sendMessage`.
  */
 export async function sendMessage(
   ctx: ServiceContext,
@@ -46,90 +34,47 @@ export async function sendMessage(
   send: unknown,
 ): Promise<SendResponse> {
   const request = valueOrThrow(validateSendRequest(send));
-  const { row, duplicate } = await ctx.store.transact(async (tx) => {
-    const { membership } = await requireMember(tx, teamRef, principalRef);
-    const sender = await requireOwnedSession(tx, teamRef, principalRef, request.sender_session_id);
-    if (sender.closed_at !== null) fail(conflictError("session_closed"));
-    const recipient = await tx.getSession(request.recipient_session_id);
-    if (recipient === null || recipient.team_ref !== teamRef) fail(notFoundError());
-    const key = request.idempotency_key;
-    if (key !== undefined) {
-      const original = await tx.messageByIdempotencyKey(sender.session_id, key);
-      if (original !== null) {
-        const same =
-          fingerprint(
-            original.recipient_session_id,
-            original.body,
-            original.summary,
-            original.reply_to,
-          ) === fingerprint(recipient.session_id, request.body, request.summary, request.reply_to);
-        if (!same) fail(conflictError("idempotency_key_reused"));
-        return { row: original, duplicate: true };
-      }
-    }
-    const now = ctx.deps.now();
-    const hopCount = await hopCountOf(
-      tx,
-      sender.session_id,
-      recipient.session_id,
-      request.reply_to,
-      now,
-    );
-    const subject = {
-      principalRef,
-      senderSessionId: sender.session_id,
-      recipientSessionId: recipient.session_id,
-    };
-    await enforceRateRules(tx, "message_send", subject, now);
-    const message: MessageRow = {
-      message_id: ctx.deps.newId("m"),
-      team_ref: teamRef,
-      sender_principal_ref: principalRef,
-      sender_session_id: sender.session_id,
-      sender_session_name: sender.session_name,
-      sender_human_label: membership.human_label,
-      recipient_session_id: recipient.session_id,
-      summary: request.summary ?? null,
-      body: request.body,
-      reply_to: request.reply_to ?? null,
-      hop_count: hopCount,
-      created_at: now,
-      acked_at: null,
-      idempotency_key: key ?? null,
-    };
-    await tx.insertMessage(message);
-    return { row: message, duplicate: false };
-  });
-  if (!duplicate) ctx.hub.publish(row.recipient_session_id, [row.message_id]);
-  return toSendResponse(row, duplicate);
+  const command: SendCommand = {
+    principalRef,
+    teamRef,
+    senderSessionId: request.sender_session_id,
+    recipientSessionId: request.recipient_session_id,
+    body: request.body,
+    summary: request.summary ?? null,
+    replyTo: request.reply_to ?? null,
+    idempotencyKey: request.idempotency_key ?? null,
+    messageId: ctx.deps.newId("m"),
+    limits: SEND_LIMITS,
+  };
+  const outcome =
+    ctx.store.sendMessage === undefined
+      ? await ctx.store.transact((tx) => sendInTx(tx, command, ctx.deps.now()))
+      : await ctx.store.sendMessage(command);
+  if (!outcome.ok) fail(refusalError(outcome));
+  const { message, duplicate } = outcome;
+  if (!duplicate) {
+    ctx.hub.publish(message.recipient_session_id, [message.message_id]);
+    ctx.store.watchFeed?.sent(message.recipient_session_id, message.message_id);
+  }
+  return toSendResponse(message, duplicate);
 }
 
-/**
- * Hop count (docs/spec/protocol.md §6.12): parent + 1 with `reply_to` (`not_found` unless the
- * parent was addressed to the sender); else 1 + the implicit reply (600 s) or 0. Above the cap →
- * `loop_detected`.
- */
-async function hopCountOf(
-  tx: StoreTx,
-  senderId: string,
-  recipientId: string,
-  replyTo: string | undefined,
-  now: number,
-): Promise<number> {
-  let hop: number;
-  if (replyTo !== undefined) {
-    const parent = await tx.getMessage(replyTo);
-    if (parent === null || parent.recipient_session_id !== senderId) fail(notFoundError());
-    hop = parent.hop_count + 1;
-  } else {
-    const windowMs = PROTOCOL_LIMITS.implicit_reply_window_seconds * SECOND_MS;
-    const previous = await tx.latestHopCount(recipientId, senderId, now - windowMs);
-    hop = previous === null ? 0 : previous + 1;
+/** The protocol error of a refused send (docs/spec/protocol.md §3.4). */
+function refusalError(refusal: SendRefusal): ProtocolError {
+  switch (refusal.refusal) {
+    case "unauthorized":
+      return notMemberError();
+    case "not_found":
+      return notFoundError();
+    case "session_closed":
+      return conflictError("session_closed");
+    case "idempotency_key_reused":
+      return conflictError("idempotency_key_reused");
+    case "loop_detected":
+      return protocolError("loop_detected", { reason: "max_hop_count" });
+    case "rate_limited":
+      return rateLimitedError(refusal.reason, refusal.retryAfterMs);
   }
-  if (hop > PROTOCOL_LIMITS.max_hop_count) {
-    fail(protocolError("loop_detected", { reason: "max_hop_count" }));
-  }
-  return hop;
 }
 
 /** `message receive`; the contract is `BrigadeService.receiveMessages`. */

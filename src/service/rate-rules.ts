@@ -143,11 +143,36 @@ export const RATE_RULES: { readonly [V in RateLimitedVerb]: readonly RateRule<Ra
     ],
   };
 
+/** The first rule that trips: its reason and `retry_after_ms`. */
+export interface TrippedRule {
+  readonly reason: RateLimitedReason;
+  readonly retryAfterMs: number;
+}
+
 /**
- * Checks the rules of `verb` for `subject` at `now` (ms) in table order, inside the verb's
- * transaction, and throws `rate_limited` with the first tripped rule's reason and
- * `retry_after_ms`; returns when none trips. Counts one rule at a time, so a refusal costs no
- * more store reads than the rules before it.
+ * The first rule of `verb` that trips for `subject` at `now` (ms), walking the table in order
+ * inside the verb's transaction, or `null` when none does. Counts one rule at a time, so a
+ * refusal costs no more store reads than the rules before it.
+ */
+export async function findTrippedRule<V extends RateLimitedVerb>(
+  tx: StoreTx,
+  verb: V,
+  subject: RateSubjects[V],
+  now: number,
+): Promise<TrippedRule | null> {
+  for (const rule of RATE_RULES[verb]) {
+    const since = rule.windowMs === null ? now : now - rule.windowMs;
+    const counted = await rule.count(tx, subject, since);
+    if (counted.count < rule.limit) continue;
+    return { reason: rule.reason, retryAfterMs: retryAfterMs(rule.windowMs, counted, now) };
+  }
+  return null;
+}
+
+/**
+ * Checks the rules of `verb` for `subject` at `now` (ms) in table order (see
+ * {@link findTrippedRule}) and throws `rate_limited` with the first tripped rule's reason and
+ * `retry_after_ms`; returns when none trips.
  */
 export async function enforceRateRules<V extends RateLimitedVerb>(
   tx: StoreTx,
@@ -155,12 +180,8 @@ export async function enforceRateRules<V extends RateLimitedVerb>(
   subject: RateSubjects[V],
   now: number,
 ): Promise<void> {
-  for (const rule of RATE_RULES[verb]) {
-    const since = rule.windowMs === null ? now : now - rule.windowMs;
-    const counted = await rule.count(tx, subject, since);
-    if (counted.count < rule.limit) continue;
-    fail(rateLimitedError(rule.reason, retryAfterMs(rule.windowMs, counted, now)));
-  }
+  const tripped = await findTrippedRule(tx, verb, subject, now);
+  if (tripped !== null) fail(rateLimitedError(tripped.reason, tripped.retryAfterMs));
 }
 
 function retryAfterMs(windowMs: number | null, counted: WindowCount, now: number): number {

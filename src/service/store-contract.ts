@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+import { registerSendContract } from "./store-send-contract.ts";
 
 /** Builds a fresh, empty store for one test. */
 export type StoreFactory = () => Store | Promise<Store>;
@@ -592,6 +593,38 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       const m3 = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-3"] })))[0];
       expect([m3?.recipient_session_id, m3?.sent_to_session_id]).toEqual(["s-b3", "s-b"]);
     });
+    test("insertMessage with a state: a copied report and move read back as they were", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertSession(session("s-b2", { principal_ref: "p-b", created_at: 1_000_002 }));
+        await tx.insertMessage(message("m-1", { recipient_session_id: "s-b2" }), {
+          sent_to_session_id: "s-b",
+          disposition: "held",
+          disposition_at: 40,
+        });
+        await tx.insertMessage(message("m-2", { acked_at: 60 }), {
+          sent_to_session_id: null,
+          disposition: "refused",
+          disposition_at: 50,
+        });
+      });
+      const rows = await store.transact((tx) =>
+        tx.sentMessages("s-a", { messageIds: ["m-1", "m-2"] }),
+      );
+      expect(
+        rows.map((r) => [
+          r.recipient_session_id,
+          r.sent_to_session_id,
+          r.disposition_at,
+          r.acked_at,
+        ]),
+      ).toEqual([
+        ["s-b2", "s-b", 40, null],
+        ["s-b", null, 50, 60],
+      ]);
+      expect(await store.transact((tx) => tx.unackedFor("s-b2"))).toBe(1);
+      expect(await store.transact((tx) => tx.ackMessage("m-1", "s-b2", 70))).toBe(true);
+    });
+    registerSendContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();

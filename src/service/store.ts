@@ -1,3 +1,5 @@
+import type { RateLimitedReason } from "../protocol/index.ts";
+
 /**
  * The service's only persistence port. Every read and write happens inside a unit of work passed to
  * {@link Store.transact}; a store runs each unit atomically (all of its writes or none) and resolves
@@ -119,6 +121,16 @@ export interface SentMessageRow {
   recipient_lease_until: number;
 }
 
+/**
+ * What changed of a message after it was sent, as a copy between stores carries it
+ * (`brigade migrate-store`): the first recipient when another session adopted it, and the last
+ * report of its recipient's harness.
+ */
+export type MessageStateColumns = Pick<
+  SentMessageRow,
+  "sent_to_session_id" | "disposition" | "disposition_at"
+>;
+
 /** Which sent messages {@link StoreTx.sentMessages} returns. */
 export type SentMessagesQuery =
   /** The session's latest `limit` messages, newest first (by insertion). */
@@ -213,7 +225,11 @@ export interface StoreTx {
   /** Sessions the principal created (any team) with `created_at` > `since`. */
   sessionsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
 
-  insertMessage(row: MessageRow): Promise<void>;
+  /**
+   * Stores a message; `recipient_session_id` is its current recipient and `acked_at` its ack.
+   * `state` (a copy from another store) carries what changed since it was sent; absent, none did.
+   */
+  insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void>;
   getMessage(messageId: string): Promise<MessageRow | null>;
   messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null>;
   /** Messages sent from the session with `created_at` > `since`, acked or not. */
@@ -269,6 +285,106 @@ export interface StoreTx {
 }
 
 /**
+ * The numbers of the `message send` checks (docs/spec/protocol.md §6.12), handed to a store that
+ * decides a send itself ({@link Store.sendMessage}) so the protocol's constants stay in one place.
+ * Windows and hints in milliseconds.
+ */
+export interface SendLimits {
+  sendPerMinute: number;
+  sendPerHour: number;
+  principalPerMinute: number;
+  principalPerHour: number;
+  /** Unacknowledged messages from one sender session to one recipient. */
+  pairCap: number;
+  /** Unacknowledged messages to one recipient. */
+  inboxCap: number;
+  maxHopCount: number;
+  implicitReplyWindowMs: number;
+  /** `retry_after_ms` of a refusal by either cap. */
+  capRetryAfterMs: number;
+}
+
+/**
+ * One validated `message send`, as a store that decides sends itself receives it. Ids and text
+ * are the request's (already validated); `messageId` is the id a new message gets.
+ */
+export interface SendCommand {
+  principalRef: string;
+  teamRef: string;
+  senderSessionId: string;
+  recipientSessionId: string;
+  body: string;
+  summary: string | null;
+  replyTo: string | null;
+  idempotencyKey: string | null;
+  messageId: string;
+  limits: SendLimits;
+}
+
+/**
+ * Why a send was refused, in the words of docs/spec/protocol.md §6.16: `unauthorized` (b),
+ * `not_found` (c, e, or a bad `reply_to` in g), `session_closed` (d), `idempotency_key_reused`
+ * (f), `loop_detected` (g), `rate_limited` with its reason and `retry_after_ms` (h, i).
+ */
+export type SendRefusal =
+  | { refusal: "unauthorized" | "not_found" | "session_closed" | "idempotency_key_reused" }
+  | { refusal: "loop_detected" }
+  | { refusal: "rate_limited"; reason: RateLimitedReason; retryAfterMs: number };
+
+/** What a send did: stored a new message, answered a replay, or refused. */
+export type SendOutcome =
+  | { ok: true; duplicate: boolean; message: SentMessage }
+  | ({ ok: false } & SendRefusal);
+
+/** The stored message a send answers with (the original one for a replay). */
+export interface SentMessage {
+  message_id: string;
+  recipient_session_id: string;
+  hop_count: number;
+  created_at: number;
+}
+
+/**
+ * Thrown (or rejected with) by a store that cannot reach its database right now (connection
+ * refused or lost, a timeout, the server shutting down). Nothing of the failed unit was kept,
+ * except that a unit whose COMMIT was cut off may have committed: a caller retries a send with
+ * its idempotency key. The HTTP layer answers `unavailable` (retryable).
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = "store_unavailable" as const;
+  constructor() {
+    super("the store's database is unreachable");
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** What a {@link WatchFeed} drives: this process's watches. */
+export interface WatchFeedTarget {
+  /** Session ids with at least one open watch in this process now. */
+  watchedSessions(): readonly string[];
+  /** Tells the local watches of `recipientSessionId` about committed messages (duplicates allowed). */
+  deliver(recipientSessionId: string, messageIds: readonly string[]): void;
+  /** Ends the local watches of `principalRef` in `teamRef`: another process ended that membership. */
+  revoke(principalRef: string, teamRef: string): void;
+}
+
+/**
+ * Optional seam of a store shared by several server processes: it brings sends committed by
+ * other processes to this process's watches (the service already tells its own watches about its
+ * own sends). The service attaches it once, at construction, and reports every new message it
+ * stored with {@link WatchFeed.sent}, so a feed can pass the news on to the other processes. It
+ * stops when the store closes. A feed may deliver an id more than once and late (a watch dedupes
+ * and fetches what is still unacknowledged), but never before the message's commit.
+ */
+export interface WatchFeed {
+  attach(target: WatchFeedTarget): void;
+  /** This process committed `messageId` for `recipientSessionId`. */
+  sent(recipientSessionId: string, messageId: string): void;
+  /** This process committed the end of `principalRef`'s membership of `teamRef` (leave, revoke). */
+  membershipEnded(principalRef: string, teamRef: string): void;
+}
+
+/**
  * The persistence port. `transact` runs `unit` atomically: when the unit throws, none of its writes
  * remain and the promise rejects with the thrown value; when it returns, the promise resolves only
  * after its writes are durable (committed and synced). Units may be batched into one physical
@@ -279,6 +395,17 @@ export interface StoreTx {
  */
 export interface Store {
   transact<T>(unit: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
+   * Optional coarse operation: decides and stores one `message send` in one step, running the
+   * checks of docs/spec/protocol.md §6.16 (b) to (j) in that order with the store's own clock,
+   * durable before it resolves. A store whose units cost a network round trip each (PostgreSQL)
+   * implements it as one call; without it, the service runs the same checks as one
+   * {@link Store.transact} unit over {@link StoreTx}. Both must give the same answers (the store
+   * contract suite runs its send cases through either path).
+   */
+  sendMessage?(command: SendCommand): Promise<SendOutcome>;
+  /** Optional: see {@link WatchFeed}; absent for a store only one process uses (SQLite). */
+  readonly watchFeed?: WatchFeed;
   /** Waits for queued units, then releases the store; later `transact` calls reject. */
   close(): Promise<void>;
 }

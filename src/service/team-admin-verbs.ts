@@ -44,6 +44,7 @@ export async function revokeMember(
     await tx.closeOpenSessions(team.team_ref, targetRef, now);
   });
   ctx.hub.revoke(targetRef, teamRef);
+  ctx.store.watchFeed?.membershipEnded(targetRef, teamRef);
   return { team_ref: teamRef, principal_ref: targetRef, revoked: true };
 }
 

@@ -130,6 +130,7 @@ export async function leaveTeam(
     await tx.closeOpenSessions(teamRef, principalRef, now);
   });
   ctx.hub.revoke(principalRef, teamRef);
+  ctx.store.watchFeed?.membershipEnded(principalRef, teamRef);
   return { team_ref: teamRef, principal_ref: principalRef, left: true };
 }
 

@@ -86,6 +86,11 @@ export class WatchHub {
     }
   }
 
+  /** Session ids with at least one live subscription. */
+  sessionIds(): string[] {
+    return [...this.#bySession.keys()];
+  }
+
   /** Number of live subscriptions (for tests and metrics). */
   get size(): number {
     let n = 0;

@@ -6,7 +6,7 @@ import type {
   SessionState,
 } from "../protocol/index.ts";
 import { PROTOCOL_VERSION } from "../protocol/index.ts";
-import type { MessageRow, SessionRow } from "./store.ts";
+import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
 /**
  * RFC 3339 UTC text (`Z`, millisecond fraction) of an epoch-millisecond time.
@@ -126,7 +126,7 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
  * @example
  * toSendResponse(row, false).status === "accepted";
  */
-export function toSendResponse(row: MessageRow, duplicate: boolean): SendResponse {
+export function toSendResponse(row: SentMessage, duplicate: boolean): SendResponse {
   return {
     status: "accepted",
     message_id: row.message_id,

@@ -79,8 +79,8 @@ export function startServerProcess(
   child.stderr?.on("data", (chunk: Buffer) => {
     err += chunk.toString("utf8");
   });
+  let out = "";
   return new Promise((resolvePromise, reject) => {
-    let out = "";
     const timer = setTimeout(
       () => reject(new Error("brigade serve printed no URL in 15 s")),
       15_000,

@@ -6,6 +6,7 @@ import type {
   MembershipRow,
   MessageDisposition,
   MessageRow,
+  MessageStateColumns,
   PrincipalRow,
   SentMessageRow,
   SentMessagesQuery,
@@ -25,6 +26,8 @@ const MESSAGE_COLUMNS =
   "message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
   "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
   "acked_at, idempotency_key";
+
+const STATE_COLUMNS = "sent_to_session_id, disposition, disposition_at";
 
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
@@ -122,7 +125,8 @@ function prepareAll(db: Database.Database) {
       "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sessions WHERE principal_ref = ? AND created_at > ?",
     ),
     insertMessage: db.prepare(
-      `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${named(MESSAGE_COLUMNS)})`,
+      `INSERT INTO messages (${MESSAGE_COLUMNS}, ${STATE_COLUMNS}) ` +
+        `VALUES (${named(MESSAGE_COLUMNS)}, ${named(STATE_COLUMNS)})`,
     ),
     getMessage: db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE message_id = ?`),
     messageByKey: db.prepare(
@@ -303,8 +307,13 @@ export class SqliteTx implements StoreTx {
     return windowCount(this.#s.sessionsCreatedSince.get(principalRef, since));
   }
 
-  async insertMessage(row: MessageRow): Promise<void> {
-    this.#s.insertMessage.run(row);
+  async insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void> {
+    this.#s.insertMessage.run({
+      ...row,
+      sent_to_session_id: state?.sent_to_session_id ?? null,
+      disposition: state?.disposition ?? null,
+      disposition_at: state?.disposition_at ?? null,
+    });
   }
 
   async getMessage(messageId: string): Promise<MessageRow | null> {

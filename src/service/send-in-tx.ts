@@ -1,0 +1,137 @@
+import { PROTOCOL_LIMITS } from "../protocol/index.ts";
+import { findTrippedRule } from "./rate-rules.ts";
+import { CAP_RETRY_AFTER_MS } from "./service-config.ts";
+import type { MessageRow, SendCommand, SendLimits, SendOutcome, StoreTx } from "./store.ts";
+
+const SECOND_MS = 1000;
+
+/** The protocol's `message send` limits (docs/spec/protocol.md §6.12) as a store receives them. */
+export const SEND_LIMITS: SendLimits = Object.freeze({
+  sendPerMinute: PROTOCOL_LIMITS.send_rate.per_minute,
+  sendPerHour: PROTOCOL_LIMITS.send_rate.per_hour,
+  principalPerMinute: PROTOCOL_LIMITS.principal_send_rate.per_minute,
+  principalPerHour: PROTOCOL_LIMITS.principal_send_rate.per_hour,
+  pairCap: PROTOCOL_LIMITS.max_unacked_per_sender_recipient,
+  inboxCap: PROTOCOL_LIMITS.max_unacked_per_recipient,
+  maxHopCount: PROTOCOL_LIMITS.max_hop_count,
+  implicitReplyWindowMs: PROTOCOL_LIMITS.implicit_reply_window_seconds * SECOND_MS,
+  capRetryAfterMs: CAP_RETRY_AFTER_MS,
+});
+
+/**
+ * Idempotency fingerprint (docs/spec/protocol.md §6.4): recipient ␀ body ␀ summary ␀ reply_to,
+ * absent = empty.
+ */
+function fingerprint(
+  recipient: string,
+  body: string,
+  summary: string | null,
+  replyTo: string | null,
+): string {
+  return `${recipient}\u0000${body}\u0000${summary ?? ""}\u0000${replyTo ?? ""}`;
+}
+
+/**
+ * Decides and stores one send inside a unit of work, in the order of docs/spec/protocol.md §6.16
+ * steps (b) to (j), at `now` (ms): the path of every store without its own
+ * {@link Store.sendMessage}. The window and cap numbers are the service's `RATE_RULES`, which
+ * equal {@link SEND_LIMITS}. A refusal writes nothing.
+ */
+export async function sendInTx(
+  tx: StoreTx,
+  command: SendCommand,
+  now: number,
+): Promise<SendOutcome> {
+  const team = await tx.getTeam(command.teamRef);
+  const membership =
+    team === null ? null : await tx.getMembership(command.teamRef, command.principalRef);
+  if (membership === null || membership.status !== "active") {
+    return { ok: false, refusal: "unauthorized" };
+  }
+  const sender = await tx.getSession(command.senderSessionId);
+  if (
+    sender === null ||
+    sender.team_ref !== command.teamRef ||
+    sender.principal_ref !== command.principalRef
+  ) {
+    return { ok: false, refusal: "not_found" };
+  }
+  if (sender.closed_at !== null) return { ok: false, refusal: "session_closed" };
+  const recipient = await tx.getSession(command.recipientSessionId);
+  if (recipient === null || recipient.team_ref !== command.teamRef) {
+    return { ok: false, refusal: "not_found" };
+  }
+  if (command.idempotencyKey !== null) {
+    const original = await tx.messageByIdempotencyKey(sender.session_id, command.idempotencyKey);
+    if (original !== null) {
+      const same =
+        fingerprint(
+          original.recipient_session_id,
+          original.body,
+          original.summary,
+          original.reply_to,
+        ) === fingerprint(recipient.session_id, command.body, command.summary, command.replyTo);
+      if (!same) return { ok: false, refusal: "idempotency_key_reused" };
+      return { ok: true, duplicate: true, message: original };
+    }
+  }
+  const hop = await hopCountOf(tx, command, now);
+  if (hop === null) return { ok: false, refusal: "not_found" };
+  if (hop > command.limits.maxHopCount) return { ok: false, refusal: "loop_detected" };
+  const tripped = await findTrippedRule(
+    tx,
+    "message_send",
+    {
+      principalRef: command.principalRef,
+      senderSessionId: sender.session_id,
+      recipientSessionId: recipient.session_id,
+    },
+    now,
+  );
+  if (tripped !== null) {
+    return {
+      ok: false,
+      refusal: "rate_limited",
+      reason: tripped.reason,
+      retryAfterMs: tripped.retryAfterMs,
+    };
+  }
+  const message: MessageRow = {
+    message_id: command.messageId,
+    team_ref: command.teamRef,
+    sender_principal_ref: command.principalRef,
+    sender_session_id: sender.session_id,
+    sender_session_name: sender.session_name,
+    sender_human_label: membership.human_label,
+    recipient_session_id: recipient.session_id,
+    summary: command.summary,
+    body: command.body,
+    reply_to: command.replyTo,
+    hop_count: hop,
+    created_at: now,
+    acked_at: null,
+    idempotency_key: command.idempotencyKey,
+  };
+  await tx.insertMessage(message);
+  return { ok: true, duplicate: false, message };
+}
+
+/**
+ * Hop count (docs/spec/protocol.md §6.12): parent + 1 with `reply_to` (`null`, read as
+ * `not_found`, unless the parent was addressed to the sender); else 1 + the hop of the most recent
+ * message recipient → sender inside the implicit-reply window, or 0.
+ */
+async function hopCountOf(tx: StoreTx, command: SendCommand, now: number): Promise<number | null> {
+  if (command.replyTo !== null) {
+    const parent = await tx.getMessage(command.replyTo);
+    if (parent === null || parent.recipient_session_id !== command.senderSessionId) return null;
+    return parent.hop_count + 1;
+  }
+  const since = now - command.limits.implicitReplyWindowMs;
+  const previous = await tx.latestHopCount(
+    command.recipientSessionId,
+    command.senderSessionId,
+    since,
+  );
+  return previous === null ? 0 : previous + 1;
+}

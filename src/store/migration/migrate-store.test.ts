@@ -1,0 +1,303 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
+import { runMigrateStore } from "../../cli/migrate-store-command.ts";
+import { BapError } from "../../protocol/index.ts";
+import { BrigadeService, type Store } from "../../service/index.ts";
+import { openPostgresStore } from "../postgres/index.ts";
+import { openSqliteExport, openSqliteStore } from "../sqlite/index.ts";
+import { MigrationError, migrateStore } from "./migrate-store.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "brigade-migrate-"));
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const registration = (name: string) => ({
+  harness: "test",
+  harness_version: "1",
+  session_name: name,
+  activity: "busy" as const,
+  inbound: "accept" as const,
+});
+
+/** A SQLite file with every kind of row, through the real service; returns what to check. */
+async function populatedSqlite(file: string) {
+  const store = openSqliteStore(file);
+  const service = new BrigadeService(store);
+  const alice = await service.createPrincipal();
+  const bob = await service.createPrincipal();
+  const carol = await service.createPrincipal();
+  const idle = await service.createPrincipal();
+  const team = await service.createTeam(alice.principal_ref, {
+    team_name: "core",
+    human_label: "alice",
+  });
+  const T = team.team_ref;
+  await service.createTeam(alice.principal_ref, { team_name: "never used" });
+  await service.joinTeam(bob.principal_ref, { join_secret: team.join_secret, human_label: "bob" });
+  await service.joinTeam(carol.principal_ref, { join_secret: team.join_secret });
+  await service.leaveTeam(carol.principal_ref, T);
+  // A failed join, which the limiter counts.
+  const wrong = `${team.join_secret.slice(0, -4)}AAAA`;
+  await expect(service.joinTeam(idle.principal_ref, { join_secret: wrong })).rejects.toThrow(
+    BapError,
+  );
+  const a = (await service.registerSession(alice.principal_ref, T, registration("a"))).session_id;
+  const b = (await service.registerSession(bob.principal_ref, T, registration("b"))).session_id;
+  const closed = (await service.registerSession(bob.principal_ref, T, registration("gone")))
+    .session_id;
+  // Two messages to a session that ends: `b` adopts one of them (message.adopt).
+  const toClosed: string[] = [];
+  for (const body of ["to gone 1", "to gone 2"]) {
+    const r = await service.sendMessage(alice.principal_ref, T, {
+      sender_session_id: a,
+      recipient_session_id: closed,
+      body,
+    });
+    toClosed.push(r.message_id);
+  }
+  await service.messageReport(bob.principal_ref, T, closed, {
+    message_ids: [toClosed[1] ?? ""],
+    state: "refused",
+  });
+  await service.closeSession(bob.principal_ref, T, closed);
+  const sent: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const r = await service.sendMessage(alice.principal_ref, T, {
+      sender_session_id: a,
+      recipient_session_id: b,
+      body: `body ${i}\u0000with a NUL`,
+      ...(i % 3 === 0 ? { summary: `summary ${i}` } : {}),
+      idempotency_key: `key-${i}`,
+    });
+    sent.push(r.message_id);
+  }
+  const reply = await service.sendMessage(bob.principal_ref, T, {
+    sender_session_id: b,
+    recipient_session_id: a,
+    body: "a reply",
+    reply_to: sent[0],
+  });
+  await service.ackMessages(bob.principal_ref, T, b, { message_ids: sent.slice(0, 5) });
+  // Message states: reports of b's harness (one on a message acked since) and an adoption.
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: sent.slice(4, 6),
+    state: "held",
+  });
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: sent.slice(5, 7),
+    state: "refused",
+  });
+  await service.ackMessages(bob.principal_ref, T, b, { message_ids: [sent[6] ?? ""] });
+  await service.messageReport(bob.principal_ref, T, b, {
+    message_ids: [sent[7] ?? ""],
+    state: "held",
+  });
+  const adopted = await service.adoptMessages(bob.principal_ref, T, b, {
+    from_session_ids: [closed],
+  });
+  expect(adopted.messages).toHaveLength(2);
+  const states = await service.messageState(alice.principal_ref, T, a, {
+    message_ids: [...toClosed, ...sent],
+  });
+  const inboxB = (await service.receiveMessages(bob.principal_ref, T, b)).messages;
+  const inboxA = (await service.receiveMessages(alice.principal_ref, T, a)).messages;
+  await store.close();
+  return { alice, bob, idle, T, a, b, sent, reply, inboxA, inboxB, states, toClosed };
+}
+
+describe("migrateStore: SQLite → PostgreSQL", () => {
+  test("copies everything, verifies it, and the service on PostgreSQL answers as on SQLite", async () => {
+    const file = join(dir, "full.sqlite");
+    const w = await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate");
+    drops.push(schema.drop);
+    const target = await openPostgresStore(schema.url);
+    const source = openSqliteExport(file);
+    try {
+      const report = await migrateStore(source, target, { targetHoldsData: false });
+      expect(report.verified).toBe(true);
+      const counts = Object.fromEntries(
+        Object.entries(report.kinds).map(([k, v]) => [k, [v.source, v.copied, v.already_present]]),
+      );
+      expect(counts).toEqual({
+        principals: [4, 4, 0],
+        teams: [2, 2, 0],
+        memberships: [4, 4, 0],
+        sessions: [3, 3, 0],
+        messages: [15, 15, 0],
+        join_failures: [1, 1, 0],
+      });
+
+      const service = new BrigadeService(target);
+      // Tokens still authenticate (the digests came along).
+      expect(await service.authenticate(w.alice.token)).toBe(w.alice.principal_ref);
+      // The same inboxes, in the same order, acked ones gone.
+      expect((await service.receiveMessages(w.bob.principal_ref, w.T, w.b)).messages).toEqual(
+        w.inboxB,
+      );
+      expect((await service.receiveMessages(w.alice.principal_ref, w.T, w.a)).messages).toEqual(
+        w.inboxA,
+      );
+      // Message states came along: reports, the time of each, and who adopted what.
+      const states = await service.messageState(w.alice.principal_ref, w.T, w.a, {
+        message_ids: [...w.toClosed, ...w.sent],
+      });
+      expect(states).toEqual(w.states);
+      expect(
+        w.states.messages.map((m: { state: string }) => m.state).filter((st) => st !== "acked"),
+      ).toEqual(expect.arrayContaining(["held", "refused", "accepted"]));
+      expect(
+        w.states.messages.filter(
+          (m: { offered_to_session_id?: string }) => m.offered_to_session_id === w.b,
+        ),
+      ).toHaveLength(2);
+      // The adopting session answers for the adopted messages on the new store too.
+      await service.ackMessages(w.bob.principal_ref, w.T, w.b, { message_ids: w.toClosed });
+      const acked = await service.messageState(w.alice.principal_ref, w.T, w.a, {
+        message_ids: w.toClosed,
+      });
+      expect(acked.messages.map((m: { state: string }) => m.state)).toEqual(["acked", "acked"]);
+      // Idempotency keys came along: a replay answers the original.
+      const replay = await service.sendMessage(w.alice.principal_ref, w.T, {
+        sender_session_id: w.a,
+        recipient_session_id: w.b,
+        body: "body 11\u0000with a NUL",
+        idempotency_key: "key-11",
+      });
+      expect(replay).toMatchObject({ message_id: w.sent[11], duplicate: true });
+      // Rate windows count the copied messages: 14 sent by `a` in this minute, 20 allowed.
+      for (let i = 0; i < 6; i++) {
+        await service.sendMessage(w.alice.principal_ref, w.T, {
+          sender_session_id: w.a,
+          recipient_session_id: w.a,
+          body: `more ${i}`,
+        });
+      }
+      await expect(
+        service.sendMessage(w.alice.principal_ref, w.T, {
+          sender_session_id: w.a,
+          recipient_session_id: w.a,
+          body: "one too many",
+        }),
+      ).rejects.toMatchObject({ code: "rate_limited" });
+    } finally {
+      source.close();
+      await target.close();
+    }
+  });
+
+  test("a target holding data is refused unless told; a re-run duplicates nothing and verifies", async () => {
+    const file = join(dir, "rerun.sqlite");
+    await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate");
+    drops.push(schema.drop);
+    const target = await openPostgresStore(schema.url);
+    try {
+      const first = openSqliteExport(file);
+      await migrateStore(first, target, { targetHoldsData: false });
+      first.close();
+      const second = openSqliteExport(file);
+      await expect(migrateStore(second, target, { targetHoldsData: true })).rejects.toEqual(
+        new MigrationError("target_not_empty"),
+      );
+      const report = await migrateStore(second, target, {
+        targetHoldsData: true,
+        intoNonEmpty: true,
+      });
+      second.close();
+      expect(report.verified).toBe(true);
+      for (const kind of ["principals", "teams", "memberships", "sessions", "messages"] as const) {
+        expect(report.kinds[kind].copied).toBe(0);
+        expect(report.kinds[kind].already_present).toBe(report.kinds[kind].source);
+      }
+      expect(report.kinds.join_failures.copied).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("a row that reads back differently fails the verification", async () => {
+    const file = join(dir, "verify.sqlite");
+    await populatedSqlite(file);
+    const inner = openSqliteStore(":memory:");
+    // A target that silently loses every session description and lease change.
+    const lossy: Store = {
+      transact: (unit) =>
+        inner.transact((tx) =>
+          unit(
+            new Proxy(tx, {
+              get(target, name, receiver) {
+                if (name === "getSession")
+                  return async (id: string) => {
+                    const row = await target.getSession(id);
+                    return row === null ? null : { ...row, lease_until: row.lease_until + 1 };
+                  };
+                const value = Reflect.get(target, name, receiver);
+                return typeof value === "function" ? value.bind(target) : value;
+              },
+            }),
+          ),
+        ),
+      close: () => inner.close(),
+    };
+    const source = openSqliteExport(file);
+    try {
+      await expect(migrateStore(source, lossy, { targetHoldsData: false })).rejects.toEqual(
+        new MigrationError("verification_failed"),
+      );
+    } finally {
+      source.close();
+      await lossy.close();
+    }
+  });
+
+  test("brigade migrate-store: exit statuses, the refusal of a non-empty target, no password printed", async () => {
+    const file = join(dir, "cli.sqlite");
+    await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate");
+    drops.push(schema.drop);
+    const withPassword = new URL(schema.url);
+    withPassword.password = "sekret-pw";
+    const run = async (...argv: string[]) => {
+      let out = "";
+      let err = "";
+      const code = await runMigrateStore(argv, {
+        stdin: (async function* () {})(),
+        stdout: (t) => {
+          out += t;
+        },
+        stderr: (t) => {
+          err += t;
+        },
+        env: {},
+      });
+      return { code, out, err };
+    };
+    const first = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/messages\s+15 rows\s+15 copied/);
+    const again = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("already holds data; nothing was written");
+    const merged = await run(
+      "--from",
+      `sqlite:${file}`,
+      "--to",
+      withPassword.toString(),
+      "--into-non-empty",
+      "--json",
+    );
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.out).verified).toBe(true);
+    for (const r of [first, again, merged]) expect(r.out + r.err).not.toContain("sekret-pw");
+    const missing = await run("--from", `sqlite:${join(dir, "none.sqlite")}`, "--to", schema.url);
+    expect(missing.code).toBe(1);
+    await expect(run("--from", file, "--to", schema.url)).rejects.toThrow("--from sqlite:FILE");
+  });
+});

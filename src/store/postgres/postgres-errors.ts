@@ -1,0 +1,40 @@
+import { StoreUnavailableError } from "../../service/store.ts";
+
+/**
+ * SQLSTATE classes and codes that mean "the database cannot answer now", not "this request is
+ * wrong": connection exceptions (08), insufficient resources (53), operator intervention (57:
+ * shutdown, crash, cannot connect now, a cancelled statement after its timeout), and the two
+ * that a retry resolves (serialization failure, deadlock).
+ */
+const UNAVAILABLE_CLASSES = ["08", "53", "57"];
+const UNAVAILABLE_CODES = ["40001", "40P01"];
+
+/** Node socket errors of a lost or refused connection. */
+const NETWORK_CODES = [
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+];
+
+/**
+ * Whether `error`, thrown by `pg`, means the database is unreachable or refusing work for now
+ * (see {@link StoreUnavailableError}) rather than a fault of the statement.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (UNAVAILABLE_CODES.includes(code) || NETWORK_CODES.includes(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
+  }
+  // pg's own messages for a connection that ended, timed out or never opened.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|not queryable/i.test(
+    error.message,
+  );
+}

@@ -1,0 +1,122 @@
+import { afterAll, describe, expect, test } from "vitest";
+import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
+import type { MessageRow, SessionRow } from "../../service/store.ts";
+import { registerStoreContract } from "../../service/store-contract.ts";
+import { sendThrough } from "../../service/store-send-contract.ts";
+import { openPostgresStore } from "./postgres-store.ts";
+
+const drops: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+registerStoreContract("postgres", async () => {
+  const schema = await freshPostgresSchema("contract");
+  drops.push(schema.drop);
+  return openPostgresStore(schema.url);
+});
+
+describe("PostgresTx: adoption and sends share the recipient's lock", () => {
+  test("sends racing an adoption into one inbox never pass the inbox cap", async () => {
+    const schema = await freshPostgresSchema("adopt");
+    drops.push(schema.drop);
+    const store = await openPostgresStore(schema.url);
+    try {
+      const session = (id: string, principal: string): SessionRow => ({
+        session_id: id,
+        team_ref: "t-1",
+        principal_ref: principal,
+        session_name: id,
+        activity: "busy",
+        inbound: "accept",
+        session_description: null,
+        workspace_label: null,
+        model: null,
+        context_used_tokens: null,
+        brigade_version: null,
+        sync_peer: null,
+        harness: "test",
+        harness_version: "1",
+        lease_seconds: 90,
+        lease_until: Date.now() + 90_000,
+        last_seen_at: Date.now(),
+        created_at: Date.now(),
+        closed_at: null,
+      });
+      const message = (id: string, from: string, to: string): MessageRow => ({
+        message_id: id,
+        team_ref: "t-1",
+        sender_principal_ref: from === "s-a" ? "p-a" : "p-c",
+        sender_session_id: from,
+        sender_session_name: from,
+        sender_human_label: null,
+        recipient_session_id: to,
+        summary: null,
+        body: "b",
+        reply_to: null,
+        hop_count: 0,
+        created_at: Date.now() - 2 * 3_600_000,
+        acked_at: null,
+        idempotency_key: null,
+      });
+      await store.transact(async (tx) => {
+        for (const p of ["p-a", "p-b", "p-c"]) {
+          await tx.insertPrincipal({ principal_ref: p, token_digest: `d-${p}`, created_at: 1 });
+        }
+        await tx.insertTeam({
+          team_ref: "t-1",
+          team_name: "core",
+          secret_digest: "d",
+          creator_principal_ref: "p-a",
+          created_at: 1,
+        });
+        for (const p of ["p-a", "p-b", "p-c"]) {
+          await tx.putMembership({
+            team_ref: "t-1",
+            principal_ref: p,
+            human_label: null,
+            status: "active",
+            joined_at: 1,
+            updated_at: 1,
+          });
+        }
+        await tx.insertSession(session("s-a", "p-a"));
+        await tx.insertSession(session("s-c", "p-c"));
+        await tx.insertSession({ ...session("s-old", "p-b"), closed_at: 1 });
+        await tx.insertSession(session("s-new", "p-b"));
+        // 58 in the new session's inbox from five senders (each under the pair cap), sent two hours
+        // ago (outside every send window).
+        for (let i = 0; i < 58; i++) {
+          await tx.insertMessage(message(`m-${i}`, `s-fill-${i % 5}`, "s-new"));
+        }
+        for (let i = 0; i < 5; i++) await tx.insertMessage(message(`m-old-${i}`, "s-a", "s-old"));
+      });
+      const sends: Promise<unknown>[] = [];
+      await store.transact(async (tx) => {
+        const room = 60 - (await tx.unackedFor("s-new"));
+        // Two sends into the room this unit counted, while it holds it.
+        for (const id of ["m-race-1", "m-race-2"]) {
+          sends.push(
+            sendThrough(store, {
+              principalRef: "p-c",
+              senderSessionId: "s-c",
+              recipientSessionId: "s-new",
+              messageId: id,
+            }),
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.adoptMessages("s-old", "s-new", Date.now(), room);
+      });
+      const outcomes = await Promise.all(sends);
+      // Both were refused for the full inbox, not for an earlier limit.
+      expect(outcomes).toMatchObject([
+        { ok: false, reason: "recipient_inbox_full" },
+        { ok: false, reason: "recipient_inbox_full" },
+      ]);
+      expect(await store.transact((tx) => tx.unackedFor("s-new"))).toBe(60);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,508 @@
+import type { PoolClient, QueryResult } from "pg";
+import type {
+  GarbageBounds,
+  GarbageCounts,
+  MemberSummaryRow,
+  MembershipRow,
+  MessageDisposition,
+  MessageRow,
+  MessageStateColumns,
+  PrincipalRow,
+  SentMessageRow,
+  SentMessagesQuery,
+  SessionListRow,
+  SessionRow,
+  StoreTx,
+  TeamRow,
+  WindowCount,
+} from "../../service/store.ts";
+import { decodeRow, encodeParams } from "./pg-text.ts";
+
+const SESSION_COLUMNS = [
+  "session_id",
+  "team_ref",
+  "principal_ref",
+  "session_name",
+  "activity",
+  "inbound",
+  "session_description",
+  "workspace_label",
+  "model",
+  "context_used_tokens",
+  "brigade_version",
+  "sync_peer",
+  "harness",
+  "harness_version",
+  "lease_seconds",
+  "lease_until",
+  "last_seen_at",
+  "created_at",
+  "closed_at",
+] as const;
+
+const MESSAGE_SELECT =
+  "m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, m.sender_session_name, " +
+  "m.sender_human_label, m.recipient_session_id, m.summary, m.body, m.reply_to, m.hop_count, " +
+  "m.created_at, a.acked_at, m.idempotency_key " +
+  "FROM addressed_messages m LEFT JOIN acks a ON a.message_id = m.message_id";
+
+const SENT_SELECT =
+  "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
+  "a.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "s.lease_until AS recipient_lease_until FROM addressed_messages m " +
+  "JOIN sessions s ON s.session_id = m.recipient_session_id " +
+  "LEFT JOIN acks a ON a.message_id = m.message_id";
+
+const SESSION_SELECT = SESSION_COLUMNS.map((c) => `s.${c}`).join(", ");
+
+const SESSION_INSERT =
+  `INSERT INTO sessions (${SESSION_COLUMNS.join(", ")}) VALUES (` +
+  SESSION_COLUMNS.map((_, i) => `$${i + 1}`).join(", ") +
+  ")";
+
+const SESSION_UPDATE =
+  "UPDATE sessions SET " +
+  SESSION_COLUMNS.slice(1)
+    .map((c, i) => `${c} = $${i + 2}`)
+    .join(", ") +
+  " WHERE session_id = $1";
+
+/** Transaction-scoped advisory lock on a principal: the key `brigade_send` takes first. */
+const LOCK_PRINCIPAL = "SELECT pg_advisory_xact_lock(brigade_lock_key('p', $1))";
+const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
+
+/**
+ * {@link StoreTx} over one pooled connection inside an open transaction (READ COMMITTED, the
+ * default). Every method is one statement, one round trip; strings are escaped on the way in and
+ * out (`pg-text.ts`). The counts a rate limit rests on (teams, registrations, join failures) first
+ * take the principal's advisory lock, the one `brigade_send` takes, so two processes cannot both
+ * pass a limit with its last slot.
+ */
+export class PostgresTx implements StoreTx {
+  readonly #client: PoolClient;
+  /** The last statement issued: a unit may call methods concurrently, a connection runs one. */
+  #previous: Promise<unknown> = Promise.resolve();
+
+  /** Wraps `client`, on which the store has already run `BEGIN`. */
+  constructor(client: PoolClient) {
+    this.#client = client;
+  }
+
+  #query(sql: string, params: readonly unknown[]): Promise<QueryResult> {
+    const run = (): Promise<QueryResult> => this.#client.query(sql, encodeParams(params));
+    const result = this.#previous.then(run, run);
+    this.#previous = result;
+    return result;
+  }
+
+  async #rows<T extends object>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    const result = await this.#query(sql, params);
+    return (result.rows as T[]).map(decodeRow);
+  }
+
+  async #first<T extends object>(sql: string, params: readonly unknown[]): Promise<T | null> {
+    return (await this.#rows<T>(sql, params))[0] ?? null;
+  }
+
+  async #count(sql: string, params: readonly unknown[]): Promise<number> {
+    const result = await this.#query(sql, params);
+    return result.rowCount ?? 0;
+  }
+
+  async #window(sql: string, params: readonly unknown[]): Promise<WindowCount> {
+    const row = await this.#first<WindowCount>(sql, params);
+    return { count: row?.count ?? 0, oldest: row?.oldest ?? null };
+  }
+
+  async insertPrincipal(row: PrincipalRow): Promise<void> {
+    await this.#rows(
+      "INSERT INTO principals (principal_ref, token_digest, created_at) VALUES ($1, $2, $3)",
+      [row.principal_ref, row.token_digest, row.created_at],
+    );
+  }
+
+  async principalByTokenDigest(tokenDigest: string): Promise<string | null> {
+    const row = await this.#first<{ principal_ref: string }>(
+      "SELECT principal_ref FROM principals WHERE token_digest = $1",
+      [tokenDigest],
+    );
+    return row?.principal_ref ?? null;
+  }
+
+  async insertTeam(row: TeamRow): Promise<void> {
+    await this.#rows(
+      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at) " +
+        "VALUES ($1, $2, $3, $4, $5)",
+      [row.team_ref, row.team_name, row.secret_digest, row.creator_principal_ref, row.created_at],
+    );
+  }
+
+  async getTeam(teamRef: string): Promise<TeamRow | null> {
+    return this.#first<TeamRow>(
+      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = $1",
+      [teamRef],
+    );
+  }
+
+  async markTeamUsed(teamRef: string, at: number): Promise<void> {
+    await this.#rows("UPDATE teams SET used_at = $1 WHERE team_ref = $2 AND used_at IS NULL", [
+      at,
+      teamRef,
+    ]);
+  }
+
+  async teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount> {
+    await this.#rows(LOCK_PRINCIPAL, [principalRef]);
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM teams WHERE creator_principal_ref = $1 AND created_at > $2",
+      [principalRef, since],
+    );
+  }
+
+  async updateTeam(row: TeamRow): Promise<void> {
+    await this.#rows(
+      "UPDATE teams SET secret_digest = $1, creator_principal_ref = $2 WHERE team_ref = $3",
+      [row.secret_digest, row.creator_principal_ref, row.team_ref],
+    );
+  }
+
+  async getMembership(teamRef: string, principalRef: string): Promise<MembershipRow | null> {
+    return this.#first<MembershipRow>(
+      "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
+        "WHERE team_ref = $1 AND principal_ref = $2",
+      [teamRef, principalRef],
+    );
+  }
+
+  async putMembership(row: MembershipRow): Promise<void> {
+    await this.#rows(
+      "INSERT INTO memberships (team_ref, principal_ref, human_label, status, joined_at, updated_at) " +
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (team_ref, principal_ref) DO UPDATE SET " +
+        "human_label = excluded.human_label, status = excluded.status, " +
+        "joined_at = excluded.joined_at, updated_at = excluded.updated_at",
+      [row.team_ref, row.principal_ref, row.human_label, row.status, row.joined_at, row.updated_at],
+    );
+  }
+
+  async listActiveMembers(teamRef: string, now: number): Promise<MemberSummaryRow[]> {
+    return this.#rows<MemberSummaryRow>(
+      "SELECT m.principal_ref, m.human_label, m.joined_at, " +
+        "(SELECT max(s.last_seen_at) FROM sessions s WHERE s.team_ref = m.team_ref AND s.principal_ref = m.principal_ref) AS last_seen_at, " +
+        "(SELECT count(*) FROM sessions s WHERE s.team_ref = m.team_ref AND s.principal_ref = m.principal_ref " +
+        "AND s.closed_at IS NULL AND s.lease_until >= $2) AS live_session_count " +
+        "FROM memberships m WHERE m.team_ref = $1 AND m.status = 'active' " +
+        'ORDER BY m.joined_at, m.principal_ref COLLATE "C"',
+      [teamRef, now],
+    );
+  }
+
+  async recordJoinFailure(principalRef: string, at: number): Promise<void> {
+    await this.#rows("INSERT INTO join_failures (principal_ref, at) VALUES ($1, $2)", [
+      principalRef,
+      at,
+    ]);
+  }
+
+  async joinFailuresSince(principalRef: string, since: number): Promise<WindowCount> {
+    await this.#rows(LOCK_PRINCIPAL, [principalRef]);
+    return this.#window(
+      "SELECT count(*) AS count, min(at) AS oldest FROM join_failures WHERE principal_ref = $1 AND at > $2",
+      [principalRef, since],
+    );
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    await this.#rows(
+      SESSION_INSERT,
+      SESSION_COLUMNS.map((c) => row[c]),
+    );
+  }
+
+  async getSession(sessionId: string): Promise<SessionRow | null> {
+    return this.#first<SessionRow>(
+      `SELECT ${SESSION_SELECT} FROM sessions s WHERE s.session_id = $1`,
+      [sessionId],
+    );
+  }
+
+  async updateSession(row: SessionRow): Promise<void> {
+    await this.#rows(
+      SESSION_UPDATE,
+      SESSION_COLUMNS.map((c) => row[c]),
+    );
+  }
+
+  async listTeamSessions(
+    teamRef: string,
+    options: { now: number; includeOffline: boolean; limit: number },
+  ): Promise<SessionListRow[]> {
+    const live = options.includeOffline ? "" : "AND s.closed_at IS NULL AND s.lease_until >= $3 ";
+    const params = options.includeOffline
+      ? [teamRef, options.limit]
+      : [teamRef, options.limit, options.now];
+    return this.#rows<SessionListRow>(
+      `SELECT ${SESSION_SELECT}, m.human_label FROM sessions s ` +
+        "JOIN memberships m ON m.team_ref = s.team_ref AND m.principal_ref = s.principal_ref " +
+        `WHERE s.team_ref = $1 AND m.status = 'active' ${live}` +
+        "ORDER BY s.created_at, s.seq LIMIT $2",
+      params,
+    );
+  }
+
+  async closeOpenSessions(teamRef: string, principalRef: string, now: number): Promise<string[]> {
+    const rows = await this.#rows<{ session_id: string; created_at: number }>(
+      "UPDATE sessions SET closed_at = $3 WHERE team_ref = $1 AND principal_ref = $2 AND closed_at IS NULL " +
+        "RETURNING session_id, created_at, seq",
+      [teamRef, principalRef, now],
+    );
+    return rows
+      .sort((a, b) => a.created_at - b.created_at || (a.session_id < b.session_id ? -1 : 1))
+      .map((r) => r.session_id);
+  }
+
+  async sessionsCreatedSince(principalRef: string, since: number): Promise<WindowCount> {
+    await this.#rows(LOCK_PRINCIPAL, [principalRef]);
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM sessions WHERE principal_ref = $1 AND created_at > $2",
+      [principalRef, since],
+    );
+  }
+
+  async insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void> {
+    const sentTo = state?.sent_to_session_id ?? null;
+    await this.#rows(
+      "WITH inserted AS (INSERT INTO messages (message_id, team_ref, sender_principal_ref, " +
+        "sender_session_id, sender_session_name, sender_human_label, recipient_session_id, summary, " +
+        "body, reply_to, hop_count, created_at, idempotency_key) " +
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq), " +
+        "pending AS (INSERT INTO inbox (seq, message_id, recipient_session_id, sender_session_id, created_at) " +
+        "SELECT seq, $1, $15, $4, $12 FROM inserted WHERE $14::bigint IS NULL) " +
+        "INSERT INTO acks (message_id, acked_at) SELECT $1, $14 FROM inserted WHERE $14::bigint IS NOT NULL",
+      [
+        row.message_id,
+        row.team_ref,
+        row.sender_principal_ref,
+        row.sender_session_id,
+        row.sender_session_name,
+        row.sender_human_label,
+        sentTo ?? row.recipient_session_id,
+        row.summary,
+        row.body,
+        row.reply_to,
+        row.hop_count,
+        row.created_at,
+        row.idempotency_key,
+        row.acked_at,
+        row.recipient_session_id,
+      ],
+    );
+    const disposition = state?.disposition ?? null;
+    if (sentTo === null && disposition === null) return;
+    await this.#rows(
+      "INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at) " +
+        "VALUES ($1, $2, $3, $4)",
+      [
+        row.message_id,
+        sentTo === null ? null : row.recipient_session_id,
+        disposition,
+        state?.disposition_at ?? null,
+      ],
+    );
+  }
+
+  async getMessage(messageId: string): Promise<MessageRow | null> {
+    return this.#first<MessageRow>(`SELECT ${MESSAGE_SELECT} WHERE m.message_id = $1`, [messageId]);
+  }
+
+  async messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null> {
+    return this.#first<MessageRow>(
+      `SELECT ${MESSAGE_SELECT} WHERE m.sender_session_id = $1 AND m.idempotency_key = $2`,
+      [senderSessionId, key],
+    );
+  }
+
+  async sentBySessionSince(senderSessionId: string, since: number): Promise<WindowCount> {
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM messages WHERE sender_session_id = $1 AND created_at > $2",
+      [senderSessionId, since],
+    );
+  }
+
+  async sentByPrincipalSince(principalRef: string, since: number): Promise<WindowCount> {
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM messages WHERE sender_principal_ref = $1 AND created_at > $2",
+      [principalRef, since],
+    );
+  }
+
+  async unackedFromTo(senderSessionId: string, recipientSessionId: string): Promise<number> {
+    const row = await this.#first<{ count: number }>(
+      "SELECT count(*) AS count FROM inbox WHERE recipient_session_id = $1 AND sender_session_id = $2",
+      [recipientSessionId, senderSessionId],
+    );
+    return row?.count ?? 0;
+  }
+
+  /**
+   * Takes the recipient's advisory lock first (the one `brigade_send` takes second): the unit
+   * that counts a session's inbox to fill it (`message adopt`) holds it until it commits, so a
+   * concurrent send cannot take the room it counted.
+   */
+  async unackedFor(recipientSessionId: string): Promise<number> {
+    await this.#rows(LOCK_SESSION, [recipientSessionId]);
+    const row = await this.#first<{ count: number }>(
+      "SELECT count(*) AS count FROM inbox WHERE recipient_session_id = $1",
+      [recipientSessionId],
+    );
+    return row?.count ?? 0;
+  }
+
+  async latestHopCount(
+    fromSessionId: string,
+    toSessionId: string,
+    since: number,
+  ): Promise<number | null> {
+    const row = await this.#first<{ hop_count: number }>(
+      "SELECT hop_count FROM addressed_messages WHERE sender_session_id = $1 AND recipient_session_id = $2 " +
+        "AND created_at > $3 ORDER BY created_at DESC, seq DESC LIMIT 1",
+      [fromSessionId, toSessionId, since],
+    );
+    return row?.hop_count ?? null;
+  }
+
+  async listUnacked(recipientSessionId: string, limit: number): Promise<MessageRow[]> {
+    return this.#rows<MessageRow>(
+      "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
+        "m.sender_session_name, m.sender_human_label, i.recipient_session_id, m.summary, m.body, " +
+        "m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
+        "FROM inbox i JOIN messages m ON m.seq = i.seq " +
+        "WHERE i.recipient_session_id = $1 ORDER BY i.seq LIMIT $2",
+      [recipientSessionId, limit],
+    );
+  }
+
+  async ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean> {
+    const row = await this.#first<{ found: number }>(
+      "WITH target AS (SELECT message_id FROM addressed_messages WHERE message_id = $1 AND recipient_session_id = $2), " +
+        "delivered AS (DELETE FROM inbox WHERE message_id IN (SELECT message_id FROM target)), " +
+        "acked AS (INSERT INTO acks (message_id, acked_at) SELECT message_id, $3 FROM target " +
+        "ON CONFLICT (message_id) DO NOTHING) " +
+        "SELECT count(*) AS found FROM target",
+      [messageId, recipientSessionId, now],
+    );
+    return (row?.found ?? 0) > 0;
+  }
+
+  async sentMessages(senderSessionId: string, query: SentMessagesQuery): Promise<SentMessageRow[]> {
+    if ("limit" in query) {
+      return this.#rows<SentMessageRow>(
+        `${SENT_SELECT} WHERE m.sender_session_id = $1 ORDER BY m.created_at DESC, m.seq DESC LIMIT $2`,
+        [senderSessionId, query.limit],
+      );
+    }
+    const ids = [...new Set(query.messageIds)];
+    if (ids.length === 0) return [];
+    return this.#rows<SentMessageRow>(
+      `${SENT_SELECT} WHERE m.sender_session_id = $1 AND m.message_id = ANY($2::text[]) ` +
+        "ORDER BY array_position($2::text[], m.message_id)",
+      [senderSessionId, ids],
+    );
+  }
+
+  async setDisposition(
+    messageId: string,
+    recipientSessionId: string,
+    disposition: MessageDisposition,
+    at: number,
+  ): Promise<boolean> {
+    // The inbox row is the message while unacked, addressed to its current recipient.
+    return (
+      (await this.#count(
+        "INSERT INTO message_states (message_id, disposition, disposition_at) " +
+          "SELECT message_id, $3, $4 FROM inbox WHERE message_id = $1 AND recipient_session_id = $2 " +
+          "ON CONFLICT (message_id) DO UPDATE SET disposition_at = CASE " +
+          "WHEN message_states.disposition IS NOT DISTINCT FROM excluded.disposition " +
+          "THEN message_states.disposition_at ELSE excluded.disposition_at END, " +
+          "disposition = excluded.disposition",
+        [messageId, recipientSessionId, disposition, at],
+      )) > 0
+    );
+  }
+
+  async adoptMessages(
+    fromSessionId: string,
+    toSessionId: string,
+    at: number,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    // The inbox row moves (the caps and the watch feed read the recipient there) and the state
+    // row records the move; the message row keeps the recipient as sent.
+    return this.#rows<MessageRow>(
+      "WITH picked AS (SELECT seq, message_id FROM inbox WHERE recipient_session_id = $1 " +
+        "ORDER BY seq LIMIT $4 FOR UPDATE), " +
+        "moved AS (UPDATE inbox SET recipient_session_id = $2 WHERE seq IN (SELECT seq FROM picked)), " +
+        "states AS (INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at) " +
+        "SELECT message_id, $2, 'held', $3 FROM picked ON CONFLICT (message_id) DO UPDATE SET " +
+        "moved_to_session_id = excluded.moved_to_session_id, disposition = 'held', " +
+        "disposition_at = excluded.disposition_at) " +
+        "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
+        "m.sender_session_name, m.sender_human_label, $2::text AS recipient_session_id, m.summary, " +
+        "m.body, m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
+        "FROM messages m JOIN picked p ON p.seq = m.seq ORDER BY m.seq",
+      [fromSessionId, toSessionId, at, limit],
+    );
+  }
+
+  async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {
+    const acked = await this.#count(
+      "DELETE FROM messages WHERE message_id IN " +
+        "(SELECT message_id FROM acks WHERE acked_at <= $1 ORDER BY acked_at LIMIT $2)",
+      [bounds.ackedBefore, bounds.limit],
+    );
+    const unacked = await this.#count(
+      "DELETE FROM messages WHERE message_id IN " +
+        "(SELECT message_id FROM inbox WHERE created_at <= $1 ORDER BY created_at LIMIT $2)",
+      [bounds.unackedCreatedBefore, bounds.limit],
+    );
+    const sessions = await this.#count(
+      "DELETE FROM sessions WHERE session_id IN (SELECT s.session_id FROM sessions s " +
+        "WHERE least(coalesce(s.closed_at, s.lease_until), s.lease_until) <= $1 " +
+        "AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.recipient_session_id = s.session_id) " +
+        "AND NOT EXISTS (SELECT 1 FROM message_states st WHERE st.moved_to_session_id = s.session_id) LIMIT $2)",
+      [bounds.sessionOfflineBefore, bounds.limit],
+    );
+    const joinFailures = await this.#count(
+      "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= $1 ORDER BY at LIMIT $2)",
+      [bounds.joinFailuresBefore, bounds.limit],
+    );
+    const teams = await this.#rows<{ team_ref: string }>(
+      "WITH unused AS (SELECT t.team_ref FROM teams t WHERE t.used_at IS NULL AND t.created_at <= $1 " +
+        "AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.team_ref = t.team_ref) " +
+        "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.team_ref = t.team_ref " +
+        "AND m.principal_ref <> t.creator_principal_ref) LIMIT $2), " +
+        "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)) " +
+        "SELECT team_ref FROM unused",
+      [bounds.unusedTeamCreatedBefore, bounds.limit],
+    );
+    // The memberships went in the statement above; a team row can go only once they are gone.
+    if (teams.length > 0) {
+      await this.#rows("DELETE FROM teams WHERE team_ref = ANY($1::text[])", [
+        teams.map((t) => t.team_ref),
+      ]);
+    }
+    const principals = await this.#count(
+      "DELETE FROM principals WHERE principal_ref IN (SELECT p.principal_ref FROM principals p " +
+        "WHERE p.created_at <= $1 " +
+        "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.principal_ref = p.principal_ref) " +
+        "AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.creator_principal_ref = p.principal_ref) LIMIT $2)",
+      [bounds.unusedPrincipalCreatedBefore, bounds.limit],
+    );
+    return {
+      messages: acked + unacked,
+      sessions,
+      join_failures: joinFailures,
+      teams: teams.length,
+      principals,
+    };
+  }
+}

@@ -1,0 +1,126 @@
+import Database from "better-sqlite3";
+import type {
+  MembershipRow,
+  MessageRow,
+  MessageStateColumns,
+  PrincipalRow,
+  SessionRow,
+  TeamRow,
+} from "../../service/store.ts";
+import { SQLITE_SCHEMA_VERSION } from "./schema.ts";
+
+/** A team with its first-use mark (`null` while never used). */
+export interface ExportedTeam extends TeamRow {
+  used_at: number | null;
+}
+
+/** A message with what changed of it since it was sent (its state: a report, a move). */
+export type ExportedMessage = MessageRow & MessageStateColumns;
+
+/** One recorded failed join. */
+export interface ExportedJoinFailure {
+  principal_ref: string;
+  at: number;
+}
+
+/**
+ * Everything a store holds, in an order a copy can insert it (referenced rows first; sessions and
+ * messages in their original insertion order, which listing and inbox order rest on).
+ */
+export interface StoreSnapshot {
+  principals(): Iterable<PrincipalRow>;
+  teams(): Iterable<ExportedTeam>;
+  memberships(): Iterable<MembershipRow>;
+  sessions(): Iterable<SessionRow>;
+  messages(): Iterable<ExportedMessage>;
+  joinFailures(): Iterable<ExportedJoinFailure>;
+}
+
+/** Why a SQLite file cannot be exported. */
+export const SQLITE_EXPORT_REFUSALS = [
+  "not_a_brigade_file",
+  "source_schema_outdated",
+  "source_schema_too_new",
+] as const;
+/** One of {@link SQLITE_EXPORT_REFUSALS}. */
+export type SqliteExportRefusal = (typeof SQLITE_EXPORT_REFUSALS)[number];
+
+/** A SQLite file that cannot be exported (value-free: the reason only, never the path). */
+export class SqliteExportError extends Error {
+  readonly code = "source_unreadable" as const;
+  readonly reason: SqliteExportRefusal;
+  constructor(reason: SqliteExportRefusal) {
+    super(`the source database cannot be exported (${reason})`);
+    this.name = "SqliteExportError";
+    this.reason = reason;
+  }
+}
+
+/** An open, read-only {@link StoreSnapshot} of a SQLite file; `close` ends the snapshot. */
+export interface SqliteExport extends StoreSnapshot {
+  close(): void;
+}
+
+const SESSION_COLUMNS =
+  "session_id, team_ref, principal_ref, session_name, activity, inbound, session_description, " +
+  "workspace_label, model, context_used_tokens, brigade_version, sync_peer, harness, " +
+  "harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
+
+/**
+ * Opens `path` read-only and takes one consistent snapshot of it (a read transaction held until
+ * `close`, so a server still writing the file cannot tear the copy). The file must carry the
+ * current schema (`brigade serve` migrates it on start); else `SqliteExportError`
+ * (`source_schema_outdated` / `source_schema_too_new` / `not_a_brigade_file`). Rows are read lazily.
+ *
+ * @example const source = openSqliteExport("brigade.sqlite"); …; source.close();
+ */
+export function openSqliteExport(path: string): SqliteExport {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare("SELECT version FROM schema_version").get() as
+      | { version: number }
+      | undefined;
+    if (row === undefined) throw new SqliteExportError("not_a_brigade_file");
+    if (row.version < SQLITE_SCHEMA_VERSION) throw new SqliteExportError("source_schema_outdated");
+    if (row.version > SQLITE_SCHEMA_VERSION) throw new SqliteExportError("source_schema_too_new");
+  } catch (error) {
+    db.close();
+    if (error instanceof SqliteExportError) throw error;
+    throw new SqliteExportError("not_a_brigade_file");
+  }
+  db.exec("BEGIN");
+  // A deferred transaction takes its snapshot at the first read; take it now.
+  db.prepare("SELECT count(*) FROM principals").get();
+  const all = <T>(sql: string) => db.prepare(sql).iterate() as IterableIterator<T>;
+  return {
+    principals: () =>
+      all<PrincipalRow>(
+        "SELECT principal_ref, token_digest, created_at FROM principals ORDER BY created_at, rowid",
+      ),
+    teams: () =>
+      all<ExportedTeam>(
+        "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at, used_at " +
+          "FROM teams ORDER BY created_at, rowid",
+      ),
+    memberships: () =>
+      all<MembershipRow>(
+        "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at " +
+          "FROM memberships ORDER BY joined_at, team_ref, principal_ref",
+      ),
+    sessions: () =>
+      all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),
+    messages: () =>
+      all<ExportedMessage>(
+        "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, " +
+          "sender_session_name, sender_human_label, recipient_session_id, summary, body, " +
+          "reply_to, hop_count, created_at, acked_at, idempotency_key, sent_to_session_id, " +
+          "disposition, disposition_at FROM messages ORDER BY seq",
+      ),
+    joinFailures: () =>
+      all<ExportedJoinFailure>("SELECT principal_ref, at FROM join_failures ORDER BY id"),
+    close: () => {
+      if (db.inTransaction) db.exec("COMMIT");
+      db.close();
+    },
+  };
+}
