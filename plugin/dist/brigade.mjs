@@ -5717,6 +5717,29 @@ var init_send_response = __esmMin((() => {
 	init_field_rules();
 }));
 
+// src/protocol/sessions/live-delivery.ts
+/**
+* Reads `live_delivery` (and, when `"no"`, the required `live_delivery_reason`) from `o`; absent
+* or `null` → `undefined` (unchanged / not said). A reason beside `"yes"` is dropped. Throws the
+* validators' value-free `invalid_input` (`invalid_value` naming the member, `required` for a
+* missing reason).
+*/
+function readLiveDelivery(o, prefix) {
+	const value = nullableEnum(o, "live_delivery", prefix, LIVE_DELIVERY_VALUES);
+	if (value === void 0 || value === null) return void 0;
+	if (value === "yes") return { live_delivery: "yes" };
+	return {
+		live_delivery: "no",
+		live_delivery_reason: requiredEnum(o, "live_delivery_reason", prefix, NOT_LIVE_REASONS)
+	};
+}
+var NOT_LIVE_REASONS, LIVE_DELIVERY_VALUES;
+var init_live_delivery = __esmMin((() => {
+	init_field_rules();
+	NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"];
+	LIVE_DELIVERY_VALUES = ["yes", "no"];
+}));
+
 // src/protocol/sessions/session-vocabulary.ts
 var ACTIVITIES, INBOUND_POLICIES, SESSION_STATES;
 var init_session_vocabulary = __esmMin((() => {
@@ -5755,6 +5778,8 @@ function readHeartbeatChanges(o, prefix, lease, out) {
 	if (version !== void 0) out.brigade_version = version;
 	const peer = nullableString(o, "sync_peer", prefix, { cap: 256 });
 	if (peer !== void 0) out.sync_peer = peer;
+	const live = readLiveDelivery(o, prefix);
+	if (live !== void 0) Object.assign(out, live);
 }
 /**
 * Validates a `session heartbeat` document (docs/spec/protocol.md §4.5). Failures are
@@ -5797,6 +5822,7 @@ function validateHeartbeatResult(value) {
 var init_heartbeat = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_vocabulary();
 }));
 
@@ -5854,11 +5880,14 @@ function readSessionRecord(o, prefix) {
 	if (version !== void 0) record.brigade_version = version;
 	const peer = optionalString(o, "sync_peer", prefix, { cap: 256 });
 	if (peer !== void 0) record.sync_peer = peer;
+	const live = readLiveDelivery(o, prefix);
+	if (live !== void 0) Object.assign(record, live);
 	return record;
 }
 var init_session_record = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_vocabulary();
 }));
 
@@ -5929,6 +5958,8 @@ function validateSessionRegistration(value, options) {
 		if (version !== void 0) out.brigade_version = version;
 		const peer = optionalString(o, "sync_peer", "", { cap: 256 });
 		if (peer !== void 0) out.sync_peer = peer;
+		const live = readLiveDelivery(o, "");
+		if (live !== void 0) Object.assign(out, live);
 		const resume = member(o, "resume");
 		if (resume === null) out.resume = null;
 		else if (resume !== void 0) {
@@ -5964,6 +5995,7 @@ function validateSessionRegistrationResult(value) {
 var init_session_registration = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_record();
 	init_session_vocabulary();
 }));
@@ -6345,6 +6377,7 @@ var init_protocol = __esmMin((() => {
 	init_send_request();
 	init_send_response();
 	init_heartbeat();
+	init_live_delivery();
 	init_session_close_result();
 	init_session_list_result();
 	init_session_record();
@@ -7592,6 +7625,7 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.human_label",
 		"session.brigade_version",
 		"session.sync_peer",
+		"session.live_delivery",
 		"message.state",
 		"message.adopt"
 	]);
