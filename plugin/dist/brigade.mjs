@@ -12849,6 +12849,41 @@ var init_bap_error_line = __esmMin((() => {
 	};
 }));
 
+// src/harness/session-context/live-delivery-text.ts
+/** The reason a session record reports for not receiving live, or `undefined` when it did not. */
+function notLiveReason(record) {
+	if (record?.live_delivery !== "no") return void 0;
+	return record.live_delivery_reason;
+}
+/**
+* The `brigade sessions` mark of a session that reported it cannot receive live:
+* `not live: <reason code>`; `undefined` otherwise (said live, or never said).
+*
+* @example notLiveMark(record) === "not live: no_inbox_socket"
+*/
+function notLiveMark(record) {
+	const reason = notLiveReason(record);
+	return reason === void 0 ? void 0 : `not live: ${reason}`;
+}
+/**
+* The one line `brigade send` prints for a recipient that reported it cannot receive live: the
+* message was still sent and waits on the server. `undefined` when the recipient did not say so.
+*
+* @example notLiveLine(record) // "The recipient cannot receive live (inbound_gate): …"
+*/
+function notLiveLine(record) {
+	const reason = notLiveReason(record);
+	if (reason === void 0) return void 0;
+	return `The recipient cannot receive live (${reason}): ${NOT_LIVE_SENTENCES[reason]}; the message waits on the server until then.`;
+}
+var NOT_LIVE_SENTENCES;
+var init_live_delivery_text = __esmMin((() => {
+	NOT_LIVE_SENTENCES = {
+		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
+		inbound_gate: "its Claude Code holds every incoming post until its user acts"
+	};
+}));
+
 // src/harness/session-context/sent-states.ts
 /** True when the adapter answers `message state` (capability `message.state`). Never throws. */
 async function supportsMessageStates(adapter) {
@@ -13029,6 +13064,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_live_delivery_text();
 	init_sent_states();
 	init_session_context$1();
 	init_session_display();
@@ -13094,6 +13130,7 @@ function jsonDocument$1(list, self) {
 		state: s.state,
 		activity: s.activity,
 		inbound: s.inbound,
+		not_live_reason: notLiveReason(s) ?? "",
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
 		last_seen_at: oneLine(s.last_seen_at, 64),
@@ -13126,6 +13163,11 @@ function ageText(at, now) {
 	if (hours < 48) return `${hours}h ago`;
 	return `${Math.floor(hours / 24)}d ago`;
 }
+/** The policy, then the not-live mark of a session that reported it cannot receive live. */
+function inboundCell(s) {
+	const mark = notLiveMark(s);
+	return mark === void 0 ? s.inbound : `${s.inbound}, ${mark}`;
+}
 function row(s, now) {
 	return [
 		displayName$1(s.session_name),
@@ -13133,7 +13175,7 @@ function row(s, now) {
 		s.state,
 		ageText(s.last_seen_at, now),
 		ageText(s.created_at, now),
-		s.inbound,
+		inboundCell(s),
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
 	];
@@ -13174,7 +13216,8 @@ Lists the Claude Code sessions of your Brigade team (run it from a session's Bas
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
-when the session was last seen and when it started, inbound policy, workspace label, and the
+when the session was last seen and when it started, inbound policy (with "not live: <reason>"
+when that session said it cannot receive a message before its next prompt), workspace label, and the
 human label (by default git's user.name on that machine). Every name and label is written by a
 teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
@@ -13434,7 +13477,10 @@ function sentLines(response, record, state) {
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
 	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
 	const status = recipientStatus(record);
-	if (status !== void 0 && (state === void 0 || state.state === "accepted")) lines.push(status);
+	const waiting = state === void 0 || state.state === "accepted";
+	if (status !== void 0 && waiting) lines.push(status);
+	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
+	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
 	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
 	return `${lines.join("\n")}\n`;
 }
