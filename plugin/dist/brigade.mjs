@@ -14067,7 +14067,8 @@ async function describeAdapter(adapter, ms) {
 				workspaceLabel: has.has("session.workspace_label"),
 				humanLabel: has.has("session.human_label"),
 				resume: has.has("session.resume"),
-				inbound: has.has("session.inbound")
+				inbound: has.has("session.inbound"),
+				liveDelivery: has.has("session.live_delivery")
 			}
 		};
 	} catch (error) {
@@ -15274,6 +15275,18 @@ function defaultHumanLabel(label, cwd, env) {
 	if (label === "account") return gitUserName(cwd, env);
 	return humanLabelOf(label);
 }
+/**
+* What SessionStart can say of live delivery (docs/42-hooks.md "SessionStart"): without an inbox
+* socket nothing can post into an idle conversation, so a message waits for the next prompt or
+* tool call (`no_inbox_socket`); with one, the watcher it starts delivers live, and its
+* heartbeats say otherwise when the host's gate holds every post.
+*/
+function liveDeliveryAtStart(socketPath) {
+	return socketPath === "" ? {
+		live_delivery: "no",
+		live_delivery_reason: "no_inbox_socket"
+	} : { live_delivery: "yes" };
+}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -15334,12 +15347,14 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
+	const live = features.liveDelivery ? liveDeliveryAtStart(request.socketPath) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
 		await adapter.sessionHeartbeat(previous.brigade_session_id, {
 			session_name: name,
-			...features.inbound ? { inbound: request.policy } : {}
+			...features.inbound ? { inbound: request.policy } : {},
+			...live
 		}, { signal: signal() });
 		sessionId = previous.brigade_session_id;
 		how = "renewed";
@@ -15363,7 +15378,8 @@ async function connectSession(request) {
 			activity: "idle",
 			inbound: request.policy,
 			...workspace === void 0 ? {} : { workspace_label: workspace },
-			...human === void 0 ? {} : { human_label: human }
+			...human === void 0 ? {} : { human_label: human },
+			...live
 		};
 		try {
 			if (resumeId !== void 0) try {
