@@ -11729,6 +11729,10 @@ var init_watcher_error_code = __esmMin((() => {
 }));
 
 // src/harness/watcher/session-heartbeats.ts
+/** One comparable word for a live-delivery value: `yes` or the reason code. */
+function liveKey(value) {
+	return value.live_delivery === "yes" ? "yes" : value.live_delivery_reason;
+}
 var SessionHeartbeats;
 var init_session_heartbeats = __esmMin((() => {
 	init_watcher_backoff();
@@ -11740,6 +11744,8 @@ var init_session_heartbeats = __esmMin((() => {
 		#random;
 		#sendModel = false;
 		#sendContext = false;
+		#sendLive = false;
+		#sentLive;
 		#busy = false;
 		#task = Promise.resolve();
 		#lastAt;
@@ -11760,10 +11766,21 @@ var init_session_heartbeats = __esmMin((() => {
 			this.#random = options.random ?? Math.random;
 			this.#lastAt = options.now();
 		}
-		/** Sends the transcript values the adapter's `describe` capabilities allow. */
+		/**
+		* Sends the transcript values (and the live delivery, `session.live_delivery`) the adapter's
+		* `describe` capabilities allow.
+		*/
 		enable(capabilities) {
 			this.#sendModel = capabilities.model;
 			this.#sendContext = capabilities.contextUsedTokens;
+			this.#sendLive = capabilities.liveDelivery === true;
+		}
+		/** The live delivery to send now: only with the capability and when it changed. */
+		#liveChange() {
+			const read = this.#o.liveDelivery;
+			if (!this.#sendLive || read === void 0) return void 0;
+			const value = read();
+			return liveKey(value) === this.#sentLive ? void 0 : value;
 		}
 		/** True when some transcript value may be sent (the caller then reads the transcript). */
 		get wantsTranscript() {
@@ -11775,7 +11792,7 @@ var init_session_heartbeats = __esmMin((() => {
 		}
 		/** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
 		tick(now, activity) {
-			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs) || now < this.#notBefore) return;
+			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs || this.#liveChange() !== void 0) || now < this.#notBefore) return;
 			if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
 		}
 		/** The transcript values a heartbeat carries (a heartbeat never clears them). */
@@ -11795,12 +11812,15 @@ var init_session_heartbeats = __esmMin((() => {
 		async #beat(activity) {
 			this.#busy = true;
 			const transcript = this.#changes();
+			const live = this.#liveChange();
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					activity,
-					...transcript
+					...transcript,
+					...live
 				});
 				this.#accepted(activity, transcript);
+				if (live !== void 0) this.#sentLive = liveKey(live);
 				this.#failures = 0;
 				this.#notBefore = 0;
 			} catch (error) {
@@ -11823,6 +11843,7 @@ var init_session_heartbeats = __esmMin((() => {
 			const { adapter, log, map, sessionId } = this.#o;
 			const model = this.#sendModel ? this.#o.transcript.model : void 0;
 			const tokens = this.#sendContext ? this.#o.transcript.contextUsedTokens : void 0;
+			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			const values = {
 				...model === void 0 ? {} : { model },
 				...tokens === void 0 ? {} : { context_used_tokens: tokens }
@@ -11837,9 +11858,11 @@ var init_session_heartbeats = __esmMin((() => {
 					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
 					...model === void 0 ? {} : { model },
 					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					...live,
 					resume: { session_id: sessionId }
 				});
 				this.#accepted(activity, values);
+				if (live !== void 0) this.#sentLive = liveKey(live);
 				log.write("info", "session_resumed", { same: resumed.session_id === sessionId });
 				this.#o.onResumed();
 			} catch (resumeError) {
@@ -12192,7 +12215,8 @@ var init_watcher_loop = __esmMin((() => {
 				running: () => this.#running,
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
-				}
+				},
+				liveDelivery: () => this.#liveDelivery()
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -12246,7 +12270,8 @@ var init_watcher_loop = __esmMin((() => {
 				const { capabilities } = await this.#d.adapter.describe();
 				this.#heartbeats.enable({
 					model: capabilities.includes("session.model"),
-					contextUsedTokens: capabilities.includes("session.context_used_tokens")
+					contextUsedTokens: capabilities.includes("session.context_used_tokens"),
+					liveDelivery: capabilities.includes("session.live_delivery")
 				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
@@ -12419,6 +12444,23 @@ var init_watcher_loop = __esmMin((() => {
 		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
 		* logged and announced once.
 		*/
+		/**
+		* Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
+		* delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
+		* settling setting opens by itself within seconds, so it does not count).
+		*/
+		#liveDelivery() {
+			if (this.#d.socketPath === "") return {
+				live_delivery: "no",
+				live_delivery_reason: "no_inbox_socket"
+			};
+			const gate = this.#gate;
+			if (!gate.open && gate.reason !== "settings_settling") return {
+				live_delivery: "no",
+				live_delivery_reason: "inbound_gate"
+			};
+			return { live_delivery: "yes" };
+		}
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
 				claudeConfigDir: claudeConfigDir(this.#d.env),
