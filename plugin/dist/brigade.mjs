@@ -5733,6 +5733,22 @@ function readLiveDelivery(o, prefix) {
 		live_delivery_reason: requiredEnum(o, "live_delivery_reason", prefix, NOT_LIVE_REASONS)
 	};
 }
+/**
+* Reads the live delivery a `SessionRecord` reports, never failing: a value this code does not
+* know (a newer adapter's reason, a wrong type) reads as not said, so one odd record can neither
+* break a whole listing nor be shown as something it is not.
+*/
+function readReportedLiveDelivery(o) {
+	const value = member(o, "live_delivery");
+	if (value === "yes") return { live_delivery: "yes" };
+	const given = member(o, "live_delivery_reason");
+	const reason = NOT_LIVE_REASONS.find((r) => r === given);
+	if (value !== "no" || reason === void 0) return void 0;
+	return {
+		live_delivery: "no",
+		live_delivery_reason: reason
+	};
+}
 var NOT_LIVE_REASONS, LIVE_DELIVERY_VALUES;
 var init_live_delivery = __esmMin((() => {
 	init_field_rules();
@@ -5880,7 +5896,7 @@ function readSessionRecord(o, prefix) {
 	if (version !== void 0) record.brigade_version = version;
 	const peer = optionalString(o, "sync_peer", prefix, { cap: 256 });
 	if (peer !== void 0) record.sync_peer = peer;
-	const live = readLiveDelivery(o, prefix);
+	const live = readReportedLiveDelivery(o);
 	if (live !== void 0) Object.assign(record, live);
 	return record;
 }
@@ -11812,7 +11828,7 @@ var init_session_heartbeats = __esmMin((() => {
 		async #beat(activity) {
 			this.#busy = true;
 			const transcript = this.#changes();
-			const live = this.#liveChange();
+			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					activity,

@@ -226,6 +226,7 @@ export {
   liveDeliveryOf,
   NOT_LIVE_REASONS,
   readLiveDelivery,
+  readReportedLiveDelivery,
   storedLiveDelivery,
 } from "./sessions/live-delivery.ts";
 export type { SessionCloseResult } from "./sessions/session-close-result.ts";

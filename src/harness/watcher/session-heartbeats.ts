@@ -158,7 +158,9 @@ export class SessionHeartbeats {
   async #beat(activity: Activity): Promise<void> {
     this.#busy = true;
     const transcript = this.#changes();
-    const live = this.#liveChange();
+    // Sent with every heartbeat, not only on a change: a SessionStart renewal or a resume may
+    // have written another value meanwhile, and the next heartbeat puts ours back.
+    const live = this.#sendLive ? this.#o.liveDelivery?.() : undefined;
     try {
       await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
         activity,

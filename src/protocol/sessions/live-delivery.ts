@@ -1,4 +1,4 @@
-import { nullableEnum, requiredEnum, type WireObject } from "../validation/field-rules.ts";
+import { member, nullableEnum, requiredEnum, type WireObject } from "../validation/field-rules.ts";
 
 /**
  * Why a session cannot receive live (Brigade extension `session.live_delivery`,
@@ -47,6 +47,20 @@ export function readLiveDelivery(o: WireObject, prefix: string): LiveDelivery | 
     live_delivery: "no",
     live_delivery_reason: requiredEnum(o, "live_delivery_reason", prefix, NOT_LIVE_REASONS),
   };
+}
+
+/**
+ * Reads the live delivery a `SessionRecord` reports, never failing: a value this code does not
+ * know (a newer adapter's reason, a wrong type) reads as not said, so one odd record can neither
+ * break a whole listing nor be shown as something it is not.
+ */
+export function readReportedLiveDelivery(o: WireObject): LiveDelivery | undefined {
+  const value = member(o, "live_delivery");
+  if (value === "yes") return { live_delivery: "yes" };
+  const given = member(o, "live_delivery_reason");
+  const reason = NOT_LIVE_REASONS.find((r) => r === given);
+  if (value !== "no" || reason === undefined) return undefined;
+  return { live_delivery: "no", live_delivery_reason: reason };
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
-import { type NotLiveReason, readLiveDelivery } from "./live-delivery.ts";
+import { type NotLiveReason, readReportedLiveDelivery } from "./live-delivery.ts";
 import {
   ACTIVITIES,
   type Activity,
@@ -118,7 +118,7 @@ export function readSessionRecord(o: WireObject, prefix: string): SessionRecord 
   if (version !== undefined) record.brigade_version = version;
   const peer = optionalString(o, "sync_peer", prefix, { cap: MAX_SYNC_PEER_CODEPOINTS });
   if (peer !== undefined) record.sync_peer = peer;
-  const live = readLiveDelivery(o, prefix);
+  const live = readReportedLiveDelivery(o);
   if (live !== undefined) Object.assign(record, live);
   return record;
 }
