@@ -5717,6 +5717,45 @@ var init_send_response = __esmMin((() => {
 	init_field_rules();
 }));
 
+// src/protocol/sessions/live-delivery.ts
+/**
+* Reads `live_delivery` (and, when `"no"`, the required `live_delivery_reason`) from `o`; absent
+* or `null` → `undefined` (unchanged / not said). A reason beside `"yes"` is dropped. Throws the
+* validators' value-free `invalid_input` (`invalid_value` naming the member, `required` for a
+* missing reason).
+*/
+function readLiveDelivery(o, prefix) {
+	const value = nullableEnum(o, "live_delivery", prefix, LIVE_DELIVERY_VALUES);
+	if (value === void 0 || value === null) return void 0;
+	if (value === "yes") return { live_delivery: "yes" };
+	return {
+		live_delivery: "no",
+		live_delivery_reason: requiredEnum(o, "live_delivery_reason", prefix, NOT_LIVE_REASONS)
+	};
+}
+/**
+* Reads the live delivery a `SessionRecord` reports, never failing: a value this code does not
+* know (a newer adapter's reason, a wrong type) reads as not said, so one odd record can neither
+* break a whole listing nor be shown as something it is not.
+*/
+function readReportedLiveDelivery(o) {
+	const value = member(o, "live_delivery");
+	if (value === "yes") return { live_delivery: "yes" };
+	const given = member(o, "live_delivery_reason");
+	const reason = NOT_LIVE_REASONS.find((r) => r === given);
+	if (value !== "no" || reason === void 0) return void 0;
+	return {
+		live_delivery: "no",
+		live_delivery_reason: reason
+	};
+}
+var NOT_LIVE_REASONS, LIVE_DELIVERY_VALUES;
+var init_live_delivery = __esmMin((() => {
+	init_field_rules();
+	NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"];
+	LIVE_DELIVERY_VALUES = ["yes", "no"];
+}));
+
 // src/protocol/sessions/session-vocabulary.ts
 var ACTIVITIES, INBOUND_POLICIES, SESSION_STATES;
 var init_session_vocabulary = __esmMin((() => {
@@ -5755,6 +5794,8 @@ function readHeartbeatChanges(o, prefix, lease, out) {
 	if (version !== void 0) out.brigade_version = version;
 	const peer = nullableString(o, "sync_peer", prefix, { cap: 256 });
 	if (peer !== void 0) out.sync_peer = peer;
+	const live = readLiveDelivery(o, prefix);
+	if (live !== void 0) Object.assign(out, live);
 }
 /**
 * Validates a `session heartbeat` document (docs/spec/protocol.md §4.5). Failures are
@@ -5797,6 +5838,7 @@ function validateHeartbeatResult(value) {
 var init_heartbeat = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_vocabulary();
 }));
 
@@ -5854,11 +5896,14 @@ function readSessionRecord(o, prefix) {
 	if (version !== void 0) record.brigade_version = version;
 	const peer = optionalString(o, "sync_peer", prefix, { cap: 256 });
 	if (peer !== void 0) record.sync_peer = peer;
+	const live = readReportedLiveDelivery(o);
+	if (live !== void 0) Object.assign(record, live);
 	return record;
 }
 var init_session_record = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_vocabulary();
 }));
 
@@ -5929,6 +5974,8 @@ function validateSessionRegistration(value, options) {
 		if (version !== void 0) out.brigade_version = version;
 		const peer = optionalString(o, "sync_peer", "", { cap: 256 });
 		if (peer !== void 0) out.sync_peer = peer;
+		const live = readLiveDelivery(o, "");
+		if (live !== void 0) Object.assign(out, live);
 		const resume = member(o, "resume");
 		if (resume === null) out.resume = null;
 		else if (resume !== void 0) {
@@ -5964,6 +6011,7 @@ function validateSessionRegistrationResult(value) {
 var init_session_registration = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_live_delivery();
 	init_session_record();
 	init_session_vocabulary();
 }));
@@ -6345,6 +6393,7 @@ var init_protocol = __esmMin((() => {
 	init_send_request();
 	init_send_response();
 	init_heartbeat();
+	init_live_delivery();
 	init_session_close_result();
 	init_session_list_result();
 	init_session_record();
@@ -7592,6 +7641,7 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.human_label",
 		"session.brigade_version",
 		"session.sync_peer",
+		"session.live_delivery",
 		"message.state",
 		"message.adopt"
 	]);
@@ -11695,6 +11745,10 @@ var init_watcher_error_code = __esmMin((() => {
 }));
 
 // src/harness/watcher/session-heartbeats.ts
+/** One comparable word for a live-delivery value: `yes` or the reason code. */
+function liveKey(value) {
+	return value.live_delivery === "yes" ? "yes" : value.live_delivery_reason;
+}
 var SessionHeartbeats;
 var init_session_heartbeats = __esmMin((() => {
 	init_watcher_backoff();
@@ -11706,6 +11760,8 @@ var init_session_heartbeats = __esmMin((() => {
 		#random;
 		#sendModel = false;
 		#sendContext = false;
+		#sendLive = false;
+		#sentLive;
 		#busy = false;
 		#task = Promise.resolve();
 		#lastAt;
@@ -11726,10 +11782,21 @@ var init_session_heartbeats = __esmMin((() => {
 			this.#random = options.random ?? Math.random;
 			this.#lastAt = options.now();
 		}
-		/** Sends the transcript values the adapter's `describe` capabilities allow. */
+		/**
+		* Sends the transcript values (and the live delivery, `session.live_delivery`) the adapter's
+		* `describe` capabilities allow.
+		*/
 		enable(capabilities) {
 			this.#sendModel = capabilities.model;
 			this.#sendContext = capabilities.contextUsedTokens;
+			this.#sendLive = capabilities.liveDelivery === true;
+		}
+		/** The live delivery to send now: only with the capability and when it changed. */
+		#liveChange() {
+			const read = this.#o.liveDelivery;
+			if (!this.#sendLive || read === void 0) return void 0;
+			const value = read();
+			return liveKey(value) === this.#sentLive ? void 0 : value;
 		}
 		/** True when some transcript value may be sent (the caller then reads the transcript). */
 		get wantsTranscript() {
@@ -11741,7 +11808,7 @@ var init_session_heartbeats = __esmMin((() => {
 		}
 		/** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
 		tick(now, activity) {
-			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs) || now < this.#notBefore) return;
+			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs || this.#liveChange() !== void 0) || now < this.#notBefore) return;
 			if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
 		}
 		/** The transcript values a heartbeat carries (a heartbeat never clears them). */
@@ -11761,12 +11828,15 @@ var init_session_heartbeats = __esmMin((() => {
 		async #beat(activity) {
 			this.#busy = true;
 			const transcript = this.#changes();
+			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					activity,
-					...transcript
+					...transcript,
+					...live
 				});
 				this.#accepted(activity, transcript);
+				if (live !== void 0) this.#sentLive = liveKey(live);
 				this.#failures = 0;
 				this.#notBefore = 0;
 			} catch (error) {
@@ -11789,6 +11859,7 @@ var init_session_heartbeats = __esmMin((() => {
 			const { adapter, log, map, sessionId } = this.#o;
 			const model = this.#sendModel ? this.#o.transcript.model : void 0;
 			const tokens = this.#sendContext ? this.#o.transcript.contextUsedTokens : void 0;
+			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			const values = {
 				...model === void 0 ? {} : { model },
 				...tokens === void 0 ? {} : { context_used_tokens: tokens }
@@ -11803,9 +11874,11 @@ var init_session_heartbeats = __esmMin((() => {
 					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
 					...model === void 0 ? {} : { model },
 					...tokens === void 0 ? {} : { context_used_tokens: tokens },
+					...live,
 					resume: { session_id: sessionId }
 				});
 				this.#accepted(activity, values);
+				if (live !== void 0) this.#sentLive = liveKey(live);
 				log.write("info", "session_resumed", { same: resumed.session_id === sessionId });
 				this.#o.onResumed();
 			} catch (resumeError) {
@@ -12158,7 +12231,8 @@ var init_watcher_loop = __esmMin((() => {
 				running: () => this.#running,
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
-				}
+				},
+				liveDelivery: () => this.#liveDelivery()
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -12212,7 +12286,8 @@ var init_watcher_loop = __esmMin((() => {
 				const { capabilities } = await this.#d.adapter.describe();
 				this.#heartbeats.enable({
 					model: capabilities.includes("session.model"),
-					contextUsedTokens: capabilities.includes("session.context_used_tokens")
+					contextUsedTokens: capabilities.includes("session.context_used_tokens"),
+					liveDelivery: capabilities.includes("session.live_delivery")
 				});
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
@@ -12385,6 +12460,23 @@ var init_watcher_loop = __esmMin((() => {
 		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
 		* logged and announced once.
 		*/
+		/**
+		* Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
+		* delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
+		* settling setting opens by itself within seconds, so it does not count).
+		*/
+		#liveDelivery() {
+			if (this.#d.socketPath === "") return {
+				live_delivery: "no",
+				live_delivery_reason: "no_inbox_socket"
+			};
+			const gate = this.#gate;
+			if (!gate.open && gate.reason !== "settings_settling") return {
+				live_delivery: "no",
+				live_delivery_reason: "inbound_gate"
+			};
+			return { live_delivery: "yes" };
+		}
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
 				claudeConfigDir: claudeConfigDir(this.#d.env),
@@ -12815,6 +12907,41 @@ var init_bap_error_line = __esmMin((() => {
 	};
 }));
 
+// src/harness/session-context/live-delivery-text.ts
+/** The reason a session record reports for not receiving live, or `undefined` when it did not. */
+function notLiveReason(record) {
+	if (record?.live_delivery !== "no") return void 0;
+	return record.live_delivery_reason;
+}
+/**
+* The `brigade sessions` mark of a session that reported it cannot receive live:
+* `not live: <reason code>`; `undefined` otherwise (said live, or never said).
+*
+* @example notLiveMark(record) === "not live: no_inbox_socket"
+*/
+function notLiveMark(record) {
+	const reason = notLiveReason(record);
+	return reason === void 0 ? void 0 : `not live: ${reason}`;
+}
+/**
+* The one line `brigade send` prints for a recipient that reported it cannot receive live: the
+* message was still sent and waits on the server. `undefined` when the recipient did not say so.
+*
+* @example notLiveLine(record) // "The recipient cannot receive live (inbound_gate): …"
+*/
+function notLiveLine(record) {
+	const reason = notLiveReason(record);
+	if (reason === void 0) return void 0;
+	return `The recipient cannot receive live (${reason}): ${NOT_LIVE_SENTENCES[reason]}; the message waits on the server until then.`;
+}
+var NOT_LIVE_SENTENCES;
+var init_live_delivery_text = __esmMin((() => {
+	NOT_LIVE_SENTENCES = {
+		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
+		inbound_gate: "its Claude Code holds every incoming post until its user acts"
+	};
+}));
+
 // src/harness/session-context/sent-states.ts
 /** True when the adapter answers `message state` (capability `message.state`). Never throws. */
 async function supportsMessageStates(adapter) {
@@ -12995,6 +13122,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_live_delivery_text();
 	init_sent_states();
 	init_session_context$1();
 	init_session_display();
@@ -13060,6 +13188,7 @@ function jsonDocument$1(list, self) {
 		state: s.state,
 		activity: s.activity,
 		inbound: s.inbound,
+		not_live_reason: notLiveReason(s) ?? "",
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
 		last_seen_at: oneLine(s.last_seen_at, 64),
@@ -13092,6 +13221,11 @@ function ageText(at, now) {
 	if (hours < 48) return `${hours}h ago`;
 	return `${Math.floor(hours / 24)}d ago`;
 }
+/** The policy, then the not-live mark of a session that reported it cannot receive live. */
+function inboundCell(s) {
+	const mark = notLiveMark(s);
+	return mark === void 0 ? s.inbound : `${s.inbound}, ${mark}`;
+}
 function row(s, now) {
 	return [
 		displayName$1(s.session_name),
@@ -13099,7 +13233,7 @@ function row(s, now) {
 		s.state,
 		ageText(s.last_seen_at, now),
 		ageText(s.created_at, now),
-		s.inbound,
+		inboundCell(s),
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
 	];
@@ -13140,7 +13274,8 @@ Lists the Claude Code sessions of your Brigade team (run it from a session's Bas
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
-when the session was last seen and when it started, inbound policy, workspace label, and the
+when the session was last seen and when it started, inbound policy (with "not live: <reason>"
+when that session said it cannot receive a message before its next prompt), workspace label, and the
 human label (by default git's user.name on that machine). Every name and label is written by a
 teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
@@ -13400,7 +13535,10 @@ function sentLines(response, record, state) {
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
 	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
 	const status = recipientStatus(record);
-	if (status !== void 0 && (state === void 0 || state.state === "accepted")) lines.push(status);
+	const waiting = state === void 0 || state.state === "accepted";
+	if (status !== void 0 && waiting) lines.push(status);
+	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
+	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
 	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
 	return `${lines.join("\n")}\n`;
 }
@@ -13987,7 +14125,8 @@ async function describeAdapter(adapter, ms) {
 				workspaceLabel: has.has("session.workspace_label"),
 				humanLabel: has.has("session.human_label"),
 				resume: has.has("session.resume"),
-				inbound: has.has("session.inbound")
+				inbound: has.has("session.inbound"),
+				liveDelivery: has.has("session.live_delivery")
 			}
 		};
 	} catch (error) {
@@ -15194,6 +15333,18 @@ function defaultHumanLabel(label, cwd, env) {
 	if (label === "account") return gitUserName(cwd, env);
 	return humanLabelOf(label);
 }
+/**
+* What SessionStart can say of live delivery (docs/42-hooks.md "SessionStart"): without an inbox
+* socket nothing can post into an idle conversation, so a message waits for the next prompt or
+* tool call (`no_inbox_socket`); with one, the watcher it starts delivers live, and its
+* heartbeats say otherwise when the host's gate holds every post.
+*/
+function liveDeliveryAtStart(socketPath) {
+	return socketPath === "" ? {
+		live_delivery: "no",
+		live_delivery_reason: "no_inbox_socket"
+	} : { live_delivery: "yes" };
+}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -15254,12 +15405,14 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
+	const live = features.liveDelivery ? liveDeliveryAtStart(request.socketPath) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
 		await adapter.sessionHeartbeat(previous.brigade_session_id, {
 			session_name: name,
-			...features.inbound ? { inbound: request.policy } : {}
+			...features.inbound ? { inbound: request.policy } : {},
+			...live
 		}, { signal: signal() });
 		sessionId = previous.brigade_session_id;
 		how = "renewed";
@@ -15283,7 +15436,8 @@ async function connectSession(request) {
 			activity: "idle",
 			inbound: request.policy,
 			...workspace === void 0 ? {} : { workspace_label: workspace },
-			...human === void 0 ? {} : { human_label: human }
+			...human === void 0 ? {} : { human_label: human },
+			...live
 		};
 		try {
 			if (resumeId !== void 0) try {

@@ -6,6 +6,7 @@ import {
   displayName,
   loadSessionContext,
   MESSAGE_STATE_SENTENCES,
+  notLiveLine,
   SEND_STATE_WAIT_MS,
   type SessionContext,
 } from "../harness/session-context/index.ts";
@@ -391,9 +392,10 @@ function sentLines(
   // A state the recipient reached says more than its advertised policy; while still only
   // accepted, the policy line tells what is likely to happen next.
   const status = recipientStatus(record);
-  if (status !== undefined && (state === undefined || state.state === "accepted")) {
-    lines.push(status);
-  }
+  const waiting = state === undefined || state.state === "accepted";
+  if (status !== undefined && waiting) lines.push(status);
+  const notLive = record?.inbound === "refuse" ? undefined : notLiveLine(record);
+  if (notLive !== undefined && waiting && record?.state !== "offline") lines.push(notLive);
   if (state !== undefined) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
   return `${lines.join("\n")}\n`;
 }

@@ -330,6 +330,44 @@ describe("brigade send", () => {
     expect(refuse.stdout).toContain("refuses incoming messages");
   });
 
+  test("a recipient that cannot receive live is marked in sessions and named once by send", async () => {
+    const deaf = (
+      await adapterB.sessionRegister({
+        ...registration("deaf"),
+        live_delivery: "no",
+        live_delivery_reason: "no_inbox_socket",
+      })
+    ).session_id;
+    const gated = (
+      await adapterB.sessionRegister({
+        ...registration("gated"),
+        live_delivery: "no",
+        live_delivery_reason: "inbound_gate",
+      })
+    ).session_id;
+    const listing = await runCli(["sessions"], "", sessionEnv());
+    const deafLine = listing.stdout.split("\n").find((l) => l.includes(deaf)) as string;
+    expect(deafLine).toMatch(/ +accept, not live: no_inbox_socket +main +<b>eve<\/b>$/);
+    expect(listing.stdout.split("\n").find((l) => l.includes(bravo))).not.toContain("not live");
+    const json = JSON.parse((await runCli(["sessions", "--json"], "", sessionEnv())).stdout) as {
+      sessions: { session_id: string; not_live_reason: string }[];
+    };
+    const reasons = new Map(json.sessions.map((s) => [s.session_id, s.not_live_reason]));
+    expect([reasons.get(deaf), reasons.get(gated), reasons.get(bravo)]).toEqual([
+      "no_inbox_socket",
+      "inbound_gate",
+      "",
+    ]);
+    const sent = await runCli(["send", deaf, "--wait=0"], "still sent", sessionEnv());
+    expect(sent.status).toBe(0);
+    expect(sent.stdout.split("\n").slice(1, 2)).toEqual([
+      "The recipient cannot receive live (no_inbox_socket): its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call; the message waits on the server until then.",
+    ]);
+    expect(await receivedBody(deaf, sentId(sent.stdout))).toBe("still sent");
+    const live = await runCli(["send", bravo, "--wait=0"], "live one", sessionEnv());
+    expect(live.stdout).not.toContain("cannot receive live");
+  });
+
   test("prefix errors: too short, unknown, only ourselves; the full own id is allowed", async () => {
     const short = await runCli(["send", "s-ab"], "x", sessionEnv());
     expect(short.status).toBe(2);

@@ -5,6 +5,8 @@ import {
   displayName,
   displayText,
   loadSessionContext,
+  notLiveMark,
+  notLiveReason,
 } from "../harness/session-context/index.ts";
 import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
@@ -21,7 +23,8 @@ Lists the Claude Code sessions of your Brigade team (run it from a session's Bas
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
-when the session was last seen and when it started, inbound policy, workspace label, and the
+when the session was last seen and when it started, inbound policy (with "not live: <reason>"
+when that session said it cannot receive a message before its next prompt), workspace label, and the
 human label (by default git's user.name on that machine). Every name and label is written by a
 teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
@@ -34,6 +37,8 @@ export interface SessionsJsonRow {
   readonly state: string;
   readonly activity: string;
   readonly inbound: string;
+  /** The reason code of a session that reported it cannot receive live; `""` otherwise. */
+  readonly not_live_reason: string;
   readonly workspace_label: string;
   readonly human_label: string;
   readonly last_seen_at: string;
@@ -94,6 +99,7 @@ function jsonDocument(list: SessionListResult, self: string) {
     state: s.state,
     activity: s.activity,
     inbound: s.inbound,
+    not_live_reason: notLiveReason(s) ?? "",
     workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
     human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
     last_seen_at: oneLine(s.last_seen_at, 64),
@@ -139,6 +145,12 @@ export function ageText(at: string, now: string): string {
   return `${Math.floor(hours / 24)}d ago`;
 }
 
+/** The policy, then the not-live mark of a session that reported it cannot receive live. */
+function inboundCell(s: SessionRecord): string {
+  const mark = notLiveMark(s);
+  return mark === undefined ? s.inbound : `${s.inbound}, ${mark}`;
+}
+
 function row(s: SessionRecord, now: string): string[] {
   return [
     displayName(s.session_name),
@@ -146,7 +158,7 @@ function row(s: SessionRecord, now: string): string[] {
     s.state,
     ageText(s.last_seen_at, now),
     ageText(s.created_at, now),
-    s.inbound,
+    inboundCell(s),
     displayText(s.workspace_label, LABEL_CODEPOINTS),
     displayText(s.human_label, LABEL_CODEPOINTS),
   ];

@@ -126,12 +126,23 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("54 cases, unique ids, no C-09, C-14 alone is slow", () => {
+  test("55 cases, unique ids, no C-09, C-14 alone is slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(54);
-    expect(new Set(ids).size).toBe(54);
+    expect(ids).toHaveLength(55);
+    expect(new Set(ids).size).toBe(55);
     expect(ids).not.toContain("C-09");
-    for (const extra of ["C-03b", "C-19b", "C-29b", "C-01", "C-47", "C-48", "C-50", "C-51", "C-52"])
+    for (const extra of [
+      "C-03b",
+      "C-19b",
+      "C-29b",
+      "C-01",
+      "C-47",
+      "C-48",
+      "C-50",
+      "C-51",
+      "C-52",
+      "C-53",
+    ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual(["C-14"]);
   });
@@ -141,7 +152,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(54);
+    expect(slow.ok && slow.cases).toHaveLength(55);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -158,6 +169,8 @@ describe("case table and selection", () => {
     expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);
     const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });
     expect(adopt.ok && adopt.cases.map((c) => c.id)).toEqual(["C-52"]);
+    const live = selectCases(ALL_CASES, { ...base, tags: ["cap:session.live_delivery"] });
+    expect(live.ok && live.cases.map((c) => c.id)).toEqual(["C-53"]);
   });
 });
 

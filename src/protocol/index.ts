@@ -220,6 +220,15 @@ export type {
   HeartbeatResult,
 } from "./sessions/heartbeat.ts";
 export { validateHeartbeatRequest, validateHeartbeatResult } from "./sessions/heartbeat.ts";
+export type { LiveDelivery, NotLiveReason } from "./sessions/live-delivery.ts";
+export {
+  LIVE_DELIVERY_VALUES,
+  liveDeliveryOf,
+  NOT_LIVE_REASONS,
+  readLiveDelivery,
+  readReportedLiveDelivery,
+  storedLiveDelivery,
+} from "./sessions/live-delivery.ts";
 export type { SessionCloseResult } from "./sessions/session-close-result.ts";
 export { validateSessionCloseResult } from "./sessions/session-close-result.ts";
 export type { SessionListResult } from "./sessions/session-list-result.ts";

@@ -333,6 +333,29 @@ describe("startServer", () => {
   });
 });
 
+describe("live delivery over HTTP (capability session.live_delivery)", () => {
+  test("heartbeat sets it, session list reports it, a hostile value is a value-free 400", async () => {
+    const { a, teamRef, sa } = await teamWithTwoMembers();
+    const beat = (body: Json) =>
+      call("POST", `/v1/teams/${teamRef}/sessions/${sa}/heartbeat`, { token: a, body });
+    expect((await beat({ live_delivery: "no", live_delivery_reason: "inbound_gate" })).status).toBe(
+      200,
+    );
+    const hostile = await beat({ live_delivery: "no", live_delivery_reason: "<script>".repeat(9) });
+    expect(hostile.status).toBe(400);
+    expect(hostile.json.error).toMatchObject({
+      code: "invalid_input",
+      details: { field: "live_delivery_reason", reason: "invalid_value" },
+    });
+    expect(JSON.stringify(hostile.json)).not.toContain("<script>");
+    const wrongType = await beat({ live_delivery: { yes: 1 } });
+    expect(wrongType.status).toBe(400);
+    const list = await call("GET", `/v1/teams/${teamRef}/sessions`, { token: a });
+    const mine = ((list.json.result as Json).sessions as Json[]).find((s) => s.session_id === sa);
+    expect([mine?.live_delivery, mine?.live_delivery_reason]).toEqual(["no", "inbound_gate"]);
+  });
+});
+
 describe("message states over HTTP (capabilities message.state, message.adopt)", () => {
   test("send → state, sent, report, adopt; other principals get the uniform not_found", async () => {
     const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();

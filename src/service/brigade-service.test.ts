@@ -360,6 +360,68 @@ describe("sessions, leases, states", () => {
     expect(await wireError(service.listSessions(a, T1, { session_id: sb }))).toBe(NOT_FOUND);
   });
 
+  test("live delivery: registered, changed by heartbeats, kept when absent, refused value-free", async () => {
+    const { service, a, T1 } = await world();
+    const r = await service.registerSession(
+      a,
+      T1,
+      registration("n", { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }),
+    );
+    expect(r).toMatchObject({ live_delivery: "no", live_delivery_reason: "no_inbox_socket" });
+    const listed = async () =>
+      (await service.listSessions(a, T1)).sessions.find((x) => x.session_id === r.session_id);
+    await service.heartbeatSession(a, T1, r.session_id, { activity: "idle" });
+    expect(await listed()).toMatchObject({ live_delivery_reason: "no_inbox_socket" });
+    await service.heartbeatSession(a, T1, r.session_id, {
+      live_delivery: "yes",
+      live_delivery_reason: "inbound_gate",
+    });
+    const s = await listed();
+    expect(s?.live_delivery).toBe("yes");
+    expect(s?.live_delivery_reason).toBeUndefined();
+    await service.heartbeatSession(a, T1, r.session_id, {
+      live_delivery: "no",
+      live_delivery_reason: "inbound_gate",
+    });
+    expect(await listed()).toMatchObject({
+      live_delivery: "no",
+      live_delivery_reason: "inbound_gate",
+    });
+    const hostile = "x".repeat(100_000);
+    for (const [body, field, reason] of [
+      [{ live_delivery: true }, "live_delivery", "invalid_value"],
+      [{ live_delivery: hostile }, "live_delivery", "invalid_value"],
+      [{ live_delivery: "maybe" }, "live_delivery", "invalid_value"],
+      [{ live_delivery: "no" }, "live_delivery_reason", "required"],
+      [
+        { live_delivery: "no", live_delivery_reason: hostile },
+        "live_delivery_reason",
+        "invalid_value",
+      ],
+      [
+        { live_delivery: "no", live_delivery_reason: ["inbound_gate"] },
+        "live_delivery_reason",
+        "invalid_value",
+      ],
+    ] as const) {
+      const e = await errorOf(service.heartbeatSession(a, T1, r.session_id, body));
+      expect(e.code).toBe("invalid_input");
+      expect(e.details).toMatchObject({ field, reason });
+      expect(JSON.stringify(e)).not.toContain("xxxx");
+      expect(JSON.stringify(e)).not.toContain("maybe");
+    }
+    const e = await errorOf(
+      service.registerSession(a, T1, registration("m", { live_delivery: "no" })),
+    );
+    expect(e.details).toMatchObject({ field: "live_delivery_reason", reason: "required" });
+    expect(await listed()).toMatchObject({
+      live_delivery: "no",
+      live_delivery_reason: "inbound_gate",
+    });
+    const silent = await service.registerSession(a, T1, registration("q"));
+    expect(silent.live_delivery).toBeUndefined();
+  });
+
   test("heartbeat renews, applies present values, absent and null keep, '' clears description", async () => {
     const { service, a, T1, advance } = await world();
     const r = await service.registerSession(

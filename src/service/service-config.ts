@@ -29,6 +29,7 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "session.human_label",
   "session.brigade_version",
   "session.sync_peer",
+  "session.live_delivery",
   "message.state",
   "message.adopt",
 ] as const satisfies readonly Capability[]);

@@ -1,6 +1,7 @@
 import {
   conflictError,
   type HeartbeatResult,
+  type NotLiveReason,
   type SessionCloseResult,
   type SessionListResult,
   type SessionRegistrationResult,
@@ -16,6 +17,22 @@ import type { SessionRow } from "./store.ts";
 import { isLive, isoTime, sessionState, toSessionRecord } from "./wire-records.ts";
 
 const SECOND_MS = 1000;
+
+/**
+ * The stored live-delivery value a validated registration or heartbeat carries: `"yes"`, the
+ * reason code, or `null` when it said nothing (a registration then stores that the harness never
+ * said; a heartbeat leaves the column as it was).
+ */
+function liveDeliveryColumn(request: {
+  live_delivery?: "yes" | "no" | null;
+  live_delivery_reason?: NotLiveReason;
+}): string | null {
+  if (request.live_delivery === "yes") return "yes";
+  if (request.live_delivery === "no" && request.live_delivery_reason !== undefined) {
+    return request.live_delivery_reason;
+  }
+  return null;
+}
 
 /** `session list` options: `session_id` marks `is_self` (must be owned); offline only on request. */
 export interface SessionListOptions {
@@ -49,6 +66,7 @@ export async function registerSession(
       context_used_tokens: request.context_used_tokens ?? null,
       brigade_version: request.brigade_version ?? null,
       sync_peer: request.sync_peer ?? null,
+      live_delivery: liveDeliveryColumn(request),
       harness: request.harness,
       harness_version: request.harness_version,
       lease_seconds: lease,
@@ -116,6 +134,8 @@ export async function heartbeatSession(
     if (request.context_used_tokens != null) row.context_used_tokens = request.context_used_tokens;
     if (request.brigade_version != null) row.brigade_version = request.brigade_version;
     if (request.sync_peer != null) row.sync_peer = request.sync_peer;
+    const live = liveDeliveryColumn(request);
+    if (live !== null) row.live_delivery = live;
     row.lease_until = now + row.lease_seconds * SECOND_MS;
     row.last_seen_at = now;
     await tx.updateSession(row);

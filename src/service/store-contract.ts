@@ -21,6 +21,7 @@ function session(id: string, overrides: Partial<SessionRow> = {}): SessionRow {
     context_used_tokens: null,
     brigade_version: null,
     sync_peer: null,
+    live_delivery: null,
     harness: "claude-code",
     harness_version: "2.1.270",
     lease_seconds: 90,
@@ -189,6 +190,26 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       await store.transact((tx) => tx.updateSession(changed));
       expect(await store.transact((tx) => tx.getSession("s-a"))).toEqual(changed);
       expect(await store.transact((tx) => tx.getSession("s-zz"))).toBeNull();
+    });
+
+    test("live delivery round-trips through insert, update and the team listing", async () => {
+      await store.transact((tx) =>
+        tx.insertSession(
+          session("s-gate", { live_delivery: "inbound_gate", created_at: 1_000_009 }),
+        ),
+      );
+      expect((await store.transact((tx) => tx.getSession("s-gate")))?.live_delivery).toBe(
+        "inbound_gate",
+      );
+      await store.transact((tx) => tx.updateSession(session("s-a", { live_delivery: "yes" })));
+      const listed = await store.transact((tx) =>
+        tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 10 }),
+      );
+      expect(listed.map((s) => [s.session_id, s.live_delivery])).toEqual([
+        ["s-a", "yes"],
+        ["s-b", null],
+        ["s-gate", "inbound_gate"],
+      ]);
     });
 
     test("listTeamSessions: active members only, live filter, limit, oldest first", async () => {

@@ -63,6 +63,8 @@ export interface SessionRow {
   context_used_tokens: number | null;
   brigade_version: string | null;
   sync_peer: string | null;
+  /** `"yes"`, a `NOT_LIVE_REASONS` code, or `null` while the harness never said (docs/20). */
+  live_delivery: string | null;
   harness: string;
   harness_version: string;
   lease_seconds: number;

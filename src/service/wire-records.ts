@@ -5,7 +5,7 @@ import type {
   SessionRecord,
   SessionState,
 } from "../protocol/index.ts";
-import { PROTOCOL_VERSION } from "../protocol/index.ts";
+import { liveDeliveryOf, PROTOCOL_VERSION } from "../protocol/index.ts";
 import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
 /**
@@ -78,6 +78,8 @@ export function toSessionRecord(
   if (row.context_used_tokens !== null) record.context_used_tokens = row.context_used_tokens;
   if (row.brigade_version !== null) record.brigade_version = row.brigade_version;
   if (row.sync_peer !== null) record.sync_peer = row.sync_peer;
+  const live = liveDeliveryOf(row.live_delivery);
+  if (live !== undefined) Object.assign(record, live);
   return record;
 }
 

@@ -37,6 +37,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "session.human_label",
   "session.brigade_version",
   "session.sync_peer",
+  "session.live_delivery",
   "message.state",
   "message.adopt",
 ] as const);

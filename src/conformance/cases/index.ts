@@ -1,5 +1,6 @@
 import type { ConformanceCase } from "../case.ts";
 import { ADMIN_CASES } from "./admin.ts";
+import { LIVE_DELIVERY_CASES } from "./live-delivery.ts";
 import { MESSAGE_CASES } from "./messages.ts";
 import { METADATA_CASES } from "./metadata.ts";
 import { PROFILE_AND_TEAM_CASES } from "./profile-and-team.ts";
@@ -9,10 +10,10 @@ import { WATCH_CASES } from "./watch.ts";
 
 /**
  * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
- * there is no C-09), then our `team.admin` cases C-48…C-50 and our message-state cases C-51,
- * C-52.
+ * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
+ * C-52 and our live-delivery case C-53.
  *
- * @example ALL_CASES.length === 54
+ * @example ALL_CASES.length === 55
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,
@@ -22,4 +23,5 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...METADATA_CASES,
   ...ADMIN_CASES,
   ...STATE_CASES,
+  ...LIVE_DELIVERY_CASES,
 ];

@@ -5,7 +5,7 @@ import { type Adapter, BapError, PROTOCOL_VERSION } from "../../protocol/index.t
  * (docs/spec/protocol.md §6.13, §8): features are discovered only from `capabilities`, never
  * assumed.
  *
- * @example const f: AdapterFeatures = { workspaceLabel: true, humanLabel: true, resume: true, inbound: true };
+ * @example const f: AdapterFeatures = { workspaceLabel: true, humanLabel: true, resume: true, inbound: true, liveDelivery: true };
  */
 export interface AdapterFeatures {
   /** `session.workspace_label`: registration `workspace_label`. */
@@ -16,6 +16,8 @@ export interface AdapterFeatures {
   readonly resume: boolean;
   /** `session.inbound`: heartbeat `inbound` (registration always carries it: required). */
   readonly inbound: boolean;
+  /** `session.live_delivery`: registration and heartbeat `live_delivery` (docs/20-protocol.md). */
+  readonly liveDelivery: boolean;
 }
 
 /** Result of {@link describeAdapter}. */
@@ -53,6 +55,7 @@ export async function describeAdapter(adapter: Adapter, ms: number): Promise<Des
         humanLabel: has.has("session.human_label"),
         resume: has.has("session.resume"),
         inbound: has.has("session.inbound"),
+        liveDelivery: has.has("session.live_delivery"),
       },
     };
   } catch (error) {

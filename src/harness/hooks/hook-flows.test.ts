@@ -275,6 +275,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(mine?.session_name).toBe("repo-3f2a");
     expect(mine?.harness).toBe("claude-code");
     expect(mine?.workspace_label).toBe("repo");
+    expect(mine?.live_delivery).toBe("yes");
   });
 
   test("a second SessionStart of the same native session renews it (idempotent per CLAUDE_PID)", async () => {
@@ -624,6 +625,27 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(mine?.workspace_label).toBeUndefined();
     expect(mine?.human_label).toBeUndefined();
     await hook("session-end", end("native-f"), newCalls());
+  });
+
+  test("without an inbox socket the session says it cannot receive live; without the capability it says nothing", async () => {
+    const noSocket = env({ CLAUDE_CODE_MESSAGING_SOCKET: "" });
+    const run = await hook("session-start", start("native-l"), newCalls(), noSocket);
+    expectDisciplined(run.stdout);
+    const id = readMap().brigade_session_id;
+    const mine = (await sessions()).find((s) => s.session_id === id);
+    expect(mine?.live_delivery).toBe("no");
+    expect(mine?.live_delivery_reason).toBe("no_inbox_socket");
+    await hook("session-end", end("native-l"), newCalls());
+    const without: DescribeOverride = async (real) => ({
+      ...real,
+      capabilities: real.capabilities.filter((c) => c !== "session.live_delivery"),
+    });
+    await hook("session-start", start("native-m"), newCalls(), noSocket, without);
+    const silent = readMap().brigade_session_id;
+    const listed = (await sessions()).find((s) => s.session_id === silent);
+    expect(listed?.session_id).toBe(silent);
+    expect(listed?.live_delivery).toBeUndefined();
+    await hook("session-end", end("native-m"), newCalls());
   });
 
   test("label: account and none send no human_label; literal text is sent, one line, ≤ 128 cp", async () => {

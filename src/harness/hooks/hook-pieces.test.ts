@@ -288,7 +288,13 @@ describe("describeAdapter (docs/spec/protocol.md §6.13, §8)", () => {
     );
     expect(r).toEqual({
       ok: true,
-      features: { workspaceLabel: false, humanLabel: false, resume: true, inbound: true },
+      features: {
+        workspaceLabel: false,
+        humanLabel: false,
+        resume: true,
+        inbound: true,
+        liveDelivery: false,
+      },
     });
   });
   test("another major (or a protocol_mismatch error) is protocol_mismatch, not retryable", async () => {

@@ -6,6 +6,7 @@ import {
   type Adapter,
   BapError,
   type InboundPolicy,
+  type LiveDelivery,
   type SessionRegistration,
 } from "../../protocol/index.ts";
 import {
@@ -117,6 +118,18 @@ function defaultHumanLabel(
   return humanLabelOf(label);
 }
 
+/**
+ * What SessionStart can say of live delivery (docs/42-hooks.md "SessionStart"): without an inbox
+ * socket nothing can post into an idle conversation, so a message waits for the next prompt or
+ * tool call (`no_inbox_socket`); with one, the watcher it starts delivers live, and its
+ * heartbeats say otherwise when the host's gate holds every post.
+ */
+function liveDeliveryAtStart(socketPath: string): LiveDelivery {
+  return socketPath === ""
+    ? { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
+    : { live_delivery: "yes" };
+}
+
 function failure(error: unknown): ConnectResult {
   if (error instanceof BapError) return { ok: false, code: error.code, retryable: error.retryable };
   return { ok: false, code: "internal", retryable: false };
@@ -167,6 +180,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
   const features = described.features;
   const workspace = features.workspaceLabel ? workspaceLabel(options, team) : undefined;
   const signal = (): AbortSignal => AbortSignal.timeout(request.registerMs);
+  const live = features.liveDelivery ? liveDeliveryAtStart(request.socketPath) : {};
 
   let sessionId: string | undefined;
   let how: "registered" | "resumed" | "renewed" = "registered";
@@ -174,7 +188,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     try {
       await adapter.sessionHeartbeat(
         previous.brigade_session_id,
-        { session_name: name, ...(features.inbound ? { inbound: request.policy } : {}) },
+        { session_name: name, ...(features.inbound ? { inbound: request.policy } : {}), ...live },
         { signal: signal() },
       );
       sessionId = previous.brigade_session_id;
@@ -204,6 +218,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
       inbound: request.policy,
       ...(workspace === undefined ? {} : { workspace_label: workspace }),
       ...(human === undefined ? {} : { human_label: human }),
+      ...live,
     };
     try {
       if (resumeId !== undefined) {

@@ -5,6 +5,12 @@
  */
 export { BAP_ERROR_SENTENCES, bapErrorLine } from "./bap-error-line.ts";
 export {
+  NOT_LIVE_SENTENCES,
+  notLiveLine,
+  notLiveMark,
+  notLiveReason,
+} from "./live-delivery-text.ts";
+export {
   type AwaitStateOptions,
   awaitMessageState,
   MESSAGE_STATE_SENTENCES,

@@ -1,6 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { fakeWatcherAdapter } from "../../../test/support/fake-watcher-adapter.ts";
-import { BapError, type ErrorCode, type HeartbeatRequest } from "../../protocol/index.ts";
+import {
+  BapError,
+  type ErrorCode,
+  type HeartbeatRequest,
+  type LiveDelivery,
+} from "../../protocol/index.ts";
 import { SessionHeartbeats, type TranscriptValues } from "./session-heartbeats.ts";
 import type { WatcherLog } from "./watcher-log.ts";
 
@@ -12,6 +17,7 @@ function setup(
     heartbeat?: (request: HeartbeatRequest) => Promise<unknown>;
     transcript?: TranscriptValues;
     running?: () => boolean;
+    liveDelivery?: () => LiveDelivery;
   } = {},
 ) {
   const clock = { now: 1_000 };
@@ -36,6 +42,7 @@ function setup(
     onResumed: () => {
       resumed += 1;
     },
+    ...(over.liveDelivery === undefined ? {} : { liveDelivery: over.liveDelivery }),
   });
   /** Ticks at `at` (ms) with `activity` and waits for the heartbeat it started, if any. */
   const tickAt = async (at: number, activity: "idle" | "busy" = "idle"): Promise<void> => {
@@ -51,6 +58,27 @@ const fail = (code: ErrorCode) => async (): Promise<never> => {
 };
 
 describe("SessionHeartbeats", () => {
+  test("live delivery: sent only with the capability, at once when it changes, once per change", async () => {
+    let live: LiveDelivery = { live_delivery: "yes" };
+    const { heartbeats, calls, tickAt } = setup({ liveDelivery: () => live });
+    await tickAt(1_000);
+    expect(calls.heartbeats).toEqual([{ activity: "idle" }]);
+    heartbeats.enable({ model: false, contextUsedTokens: false, liveDelivery: true });
+    await tickAt(2_000);
+    await tickAt(3_000);
+    live = { live_delivery: "no", live_delivery_reason: "inbound_gate" };
+    await tickAt(4_000);
+    await tickAt(5_000);
+    live = { live_delivery: "yes" };
+    await tickAt(6_000);
+    expect(calls.heartbeats).toEqual([
+      { activity: "idle" },
+      { activity: "idle", live_delivery: "yes" },
+      { activity: "idle", live_delivery: "no", live_delivery_reason: "inbound_gate" },
+      { activity: "idle", live_delivery: "yes" },
+    ]);
+  });
+
   test("sends at the first tick, then every interval after the last one, and at once on a flip", async () => {
     const { calls, tickAt } = setup();
     await tickAt(1_000);

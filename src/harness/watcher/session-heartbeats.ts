@@ -1,4 +1,10 @@
-import type { Activity, Adapter, HeartbeatChanges, InboundPolicy } from "../../protocol/index.ts";
+import type {
+  Activity,
+  Adapter,
+  HeartbeatChanges,
+  InboundPolicy,
+  LiveDelivery,
+} from "../../protocol/index.ts";
 import type { ByPidMap } from "../state/index.ts";
 import { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
 import { errorCodeOf as codeOf } from "./watcher-error-code.ts";
@@ -34,6 +40,13 @@ export interface SessionHeartbeatsOptions {
   readonly running: () => boolean;
   /** Called after a successful resume (the watcher cuts a retry wait of its watch short). */
   readonly onResumed: () => void;
+  /** Whether the session can receive live now (sent with `session.live_delivery` only). */
+  readonly liveDelivery?: () => LiveDelivery;
+}
+
+/** One comparable word for a live-delivery value: `yes` or the reason code. */
+function liveKey(value: LiveDelivery): string {
+  return value.live_delivery === "yes" ? "yes" : value.live_delivery_reason;
 }
 
 /**
@@ -57,6 +70,8 @@ export class SessionHeartbeats {
   readonly #random: () => number;
   #sendModel = false;
   #sendContext = false;
+  #sendLive = false;
+  #sentLive: string | undefined;
   #busy = false;
   #task: Promise<void> = Promise.resolve();
   #lastAt: number;
@@ -78,10 +93,26 @@ export class SessionHeartbeats {
     this.#lastAt = options.now();
   }
 
-  /** Sends the transcript values the adapter's `describe` capabilities allow. */
-  enable(capabilities: { readonly model: boolean; readonly contextUsedTokens: boolean }): void {
+  /**
+   * Sends the transcript values (and the live delivery, `session.live_delivery`) the adapter's
+   * `describe` capabilities allow.
+   */
+  enable(capabilities: {
+    readonly model: boolean;
+    readonly contextUsedTokens: boolean;
+    readonly liveDelivery?: boolean;
+  }): void {
     this.#sendModel = capabilities.model;
     this.#sendContext = capabilities.contextUsedTokens;
+    this.#sendLive = capabilities.liveDelivery === true;
+  }
+
+  /** The live delivery to send now: only with the capability and when it changed. */
+  #liveChange(): LiveDelivery | undefined {
+    const read = this.#o.liveDelivery;
+    if (!this.#sendLive || read === undefined) return undefined;
+    const value = read();
+    return liveKey(value) === this.#sentLive ? undefined : value;
   }
 
   /** True when some transcript value may be sent (the caller then reads the transcript). */
@@ -96,7 +127,11 @@ export class SessionHeartbeats {
 
   /** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
   tick(now: number, activity: Activity): void {
-    const due = activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs;
+    // A change of live delivery is news for senders: it is due at once, like an activity flip.
+    const due =
+      activity !== this.#sentActivity ||
+      now - this.#lastAt >= this.#intervalMs ||
+      this.#liveChange() !== undefined;
     if (!due || now < this.#notBefore) return;
     // At most one heartbeat outstanding: a tick that finds one running leaves it be.
     if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
@@ -123,9 +158,17 @@ export class SessionHeartbeats {
   async #beat(activity: Activity): Promise<void> {
     this.#busy = true;
     const transcript = this.#changes();
+    // Sent with every heartbeat, not only on a change: a SessionStart renewal or a resume may
+    // have written another value meanwhile, and the next heartbeat puts ours back.
+    const live = this.#sendLive ? this.#o.liveDelivery?.() : undefined;
     try {
-      await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, { activity, ...transcript });
+      await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+        activity,
+        ...transcript,
+        ...live,
+      });
       this.#accepted(activity, transcript);
+      if (live !== undefined) this.#sentLive = liveKey(live);
       this.#failures = 0;
       this.#notBefore = 0;
     } catch (error) {
@@ -150,6 +193,7 @@ export class SessionHeartbeats {
     const { adapter, log, map, sessionId } = this.#o;
     const model = this.#sendModel ? this.#o.transcript.model : undefined;
     const tokens = this.#sendContext ? this.#o.transcript.contextUsedTokens : undefined;
+    const live = this.#sendLive ? this.#o.liveDelivery?.() : undefined;
     const values: TranscriptChanges = {
       ...(model === undefined ? {} : { model }),
       ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
@@ -164,9 +208,11 @@ export class SessionHeartbeats {
         ...(map.workspace_label === undefined ? {} : { workspace_label: map.workspace_label }),
         ...(model === undefined ? {} : { model }),
         ...(tokens === undefined ? {} : { context_used_tokens: tokens }),
+        ...live,
         resume: { session_id: sessionId },
       });
       this.#accepted(activity, values);
+      if (live !== undefined) this.#sentLive = liveKey(live);
       log.write("info", "session_resumed", { same: resumed.session_id === sessionId });
       this.#o.onResumed();
     } catch (resumeError) {

@@ -1,6 +1,11 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
+import {
+  type Activity,
+  type Adapter,
+  ERROR_EXIT_STATUS,
+  type LiveDelivery,
+} from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
@@ -195,6 +200,7 @@ export class WatcherLoop {
       onResumed: () => {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
+      liveDelivery: () => this.#liveDelivery(),
     });
     this.#pacer = successorPacer(this.#now());
     this.#delivery = new InboxDelivery({
@@ -244,6 +250,7 @@ export class WatcherLoop {
       this.#heartbeats.enable({
         model: capabilities.includes("session.model"),
         contextUsedTokens: capabilities.includes("session.context_used_tokens"),
+        liveDelivery: capabilities.includes("session.live_delivery"),
       });
     } catch {
       // without capabilities, the transcript values are simply not sent
@@ -428,6 +435,22 @@ export class WatcherLoop {
    * the mode the transcript last named, else the map's, else the launch flags. A closed gate is
    * logged and announced once.
    */
+  /**
+   * Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
+   * delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
+   * settling setting opens by itself within seconds, so it does not count).
+   */
+  #liveDelivery(): LiveDelivery {
+    if (this.#d.socketPath === "") {
+      return { live_delivery: "no", live_delivery_reason: "no_inbox_socket" };
+    }
+    const gate = this.#gate;
+    if (!gate.open && gate.reason !== "settings_settling") {
+      return { live_delivery: "no", live_delivery_reason: "inbound_gate" };
+    }
+    return { live_delivery: "yes" };
+  }
+
   #checkGate(mapMode: string): void {
     const gate = inboundGateOpen({
       claudeConfigDir: claudeConfigDir(this.#d.env),

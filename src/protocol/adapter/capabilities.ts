@@ -27,12 +27,18 @@ export const CAPABILITIES = [
 ] as const;
 
 /**
- * Brigade's own extensions to the registry (docs/20-protocol.md, "Message states"), optional like
- * every capability: `message.state` unlocks `message state`, `message sent` and `message report`;
- * `message.adopt` unlocks `message adopt`. An adapter without them stays conformant, and a
- * consumer that does not know them ignores them (docs/spec/protocol.md §8).
+ * Brigade's own extensions to the registry (docs/20-protocol.md, "Message states" and "Live
+ * delivery"), optional like every capability: `message.state` unlocks `message state`, `message
+ * sent` and `message report`; `message.adopt` unlocks `message adopt`; `session.live_delivery`
+ * stores and reports the `live_delivery` / `live_delivery_reason` session members. An adapter
+ * without them stays conformant, and a consumer that does not know them ignores them
+ * (docs/spec/protocol.md §8).
  */
-export const EXTENSION_CAPABILITIES = ["message.state", "message.adopt"] as const;
+export const EXTENSION_CAPABILITIES = [
+  "message.state",
+  "message.adopt",
+  "session.live_delivery",
+] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */
 export type Capability = (typeof CAPABILITIES)[number] | (typeof EXTENSION_CAPABILITIES)[number];

@@ -17,6 +17,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type NotLiveReason, readLiveDelivery } from "./live-delivery.ts";
 import type { LeaseBounds } from "./session-registration.ts";
 import {
   ACTIVITIES,
@@ -47,6 +48,10 @@ export interface HeartbeatChanges {
   brigade_version?: string | null;
   /** ≤ 256 code points. */
   sync_peer?: string | null;
+  /** Whether the session can receive live (cap `session.live_delivery`); `"yes"` clears a reason. */
+  live_delivery?: "yes" | "no" | null;
+  /** Required with `live_delivery: "no"`, dropped otherwise. */
+  live_delivery_reason?: NotLiveReason;
 }
 
 /**
@@ -116,6 +121,8 @@ export function readHeartbeatChanges(
   if (version !== undefined) out.brigade_version = version;
   const peer = nullableString(o, "sync_peer", prefix, { cap: MAX_SYNC_PEER_CODEPOINTS });
   if (peer !== undefined) out.sync_peer = peer;
+  const live = readLiveDelivery(o, prefix);
+  if (live !== undefined) Object.assign(out, live);
 }
 
 /**

@@ -17,6 +17,30 @@ const record = {
 };
 
 describe("validateSessionRecord (docs/spec/protocol.md §4.4)", () => {
+  test("live delivery is read when known and dropped, never refused, when not", () => {
+    const read = (extra: Record<string, unknown>) => {
+      const r = validateSessionRecord({ ...record, ...extra });
+      expect(r.ok).toBe(true);
+      return r.ok ? [r.value.live_delivery, r.value.live_delivery_reason] : [];
+    };
+    expect(read({ live_delivery: "no", live_delivery_reason: "inbound_gate" })).toEqual([
+      "no",
+      "inbound_gate",
+    ]);
+    expect(read({ live_delivery: "yes", live_delivery_reason: "inbound_gate" })).toEqual([
+      "yes",
+      undefined,
+    ]);
+    for (const extra of [
+      { live_delivery: "no" },
+      { live_delivery: "no", live_delivery_reason: "a_newer_reason" },
+      { live_delivery: true },
+      { live_delivery: "x".repeat(100_000) },
+    ]) {
+      expect(read(extra)).toEqual([undefined, undefined]);
+    }
+  });
+
   test("accepts required members and every optional one", () => {
     const full = {
       ...record,

@@ -17,6 +17,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type NotLiveReason, readReportedLiveDelivery } from "./live-delivery.ts";
 import {
   ACTIVITIES,
   type Activity,
@@ -68,6 +69,10 @@ export interface SessionRecord {
   brigade_version?: string;
   /** ≤ 256 code points. */
   sync_peer?: string;
+  /** What the harness last said of live delivery (cap `session.live_delivery`); absent = never. */
+  live_delivery?: "yes" | "no";
+  /** Present with `live_delivery: "no"`: why the session cannot receive live. */
+  live_delivery_reason?: NotLiveReason;
 }
 
 /** Reads a SessionRecord from `o` (members at `prefix`); throws the validators' failure. */
@@ -113,6 +118,8 @@ export function readSessionRecord(o: WireObject, prefix: string): SessionRecord 
   if (version !== undefined) record.brigade_version = version;
   const peer = optionalString(o, "sync_peer", prefix, { cap: MAX_SYNC_PEER_CODEPOINTS });
   if (peer !== undefined) record.sync_peer = peer;
+  const live = readReportedLiveDelivery(o);
+  if (live !== undefined) Object.assign(record, live);
   return record;
 }
 

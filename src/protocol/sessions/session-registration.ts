@@ -19,6 +19,7 @@ import {
   runValidation,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type NotLiveReason, readLiveDelivery } from "./live-delivery.ts";
 import { readSessionRecord, type SessionRecord } from "./session-record.ts";
 import {
   ACTIVITIES,
@@ -73,6 +74,10 @@ export interface SessionRegistration {
   brigade_version?: string;
   /** ≤ 256 code points, opaque `<adapter>:<descriptor>`; cap `session.sync_peer`. Not nullable. */
   sync_peer?: string;
+  /** Whether the session can receive live (cap `session.live_delivery`); `null` = not said. */
+  live_delivery?: "yes" | "no" | null;
+  /** Required with `live_delivery: "no"`, dropped otherwise. */
+  live_delivery_reason?: NotLiveReason;
   /** Cap `session.resume`. */
   resume?: SessionResumeRequest | null;
 }
@@ -160,6 +165,8 @@ export function validateSessionRegistration(
     if (version !== undefined) out.brigade_version = version;
     const peer = optionalString(o, "sync_peer", "", { cap: MAX_SYNC_PEER_CODEPOINTS });
     if (peer !== undefined) out.sync_peer = peer;
+    const live = readLiveDelivery(o, "");
+    if (live !== undefined) Object.assign(out, live);
     const resume = member(o, "resume");
     if (resume === null) {
       out.resume = null;

@@ -5,6 +5,7 @@
 export { capsSwappedTx } from "./caps-swapped.ts";
 export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
+export { liveStaleTx } from "./live-stale.ts";
 export { noAckPersistenceTx } from "./no-ack-persistence.ts";
 export type { ServeMutantIo } from "./serve-mutant-command.ts";
 export { MUTANT_ENV, runServeMutant } from "./serve-mutant-command.ts";

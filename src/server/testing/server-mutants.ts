@@ -1,6 +1,7 @@
 import { BrigadeService, type ServiceDeps, type Store } from "../../service/index.ts";
 import { capsSwappedTx } from "./caps-swapped.ts";
 import { DecoratedStore } from "./decorated-store.ts";
+import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
 import { StateLeakService } from "./state-leak.ts";
 import { TeamLeakService } from "./team-leak.ts";
@@ -21,6 +22,7 @@ export const SERVER_MUTANTS = [
   "caps_swapped",
   "weak_admin",
   "state_leak",
+  "live_stale",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -37,7 +39,7 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
- * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped` and `weak_admin` are store decorators
+ * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin` and `live_stale` are store decorators
  * under the real service; `team_leak`, `trusted_sender` and `state_leak` are service subclasses over decorated
  * stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -60,5 +62,7 @@ export function mutantServiceFactory(
       return (store, deps) => new BrigadeService(new DecoratedStore(store, weakAdminTx), deps);
     case "state_leak":
       return (store, deps) => new StateLeakService(store, deps);
+    case "live_stale":
+      return (store, deps) => new BrigadeService(new DecoratedStore(store, liveStaleTx), deps);
   }
 }

@@ -35,6 +35,7 @@ describe("PostgresTx: adoption and sends share the recipient's lock", () => {
         context_used_tokens: null,
         brigade_version: null,
         sync_peer: null,
+        live_delivery: null,
         harness: "test",
         harness_version: "1",
         lease_seconds: 90,

@@ -31,6 +31,7 @@ const SESSION_COLUMNS = [
   "context_used_tokens",
   "brigade_version",
   "sync_peer",
+  "live_delivery",
   "harness",
   "harness_version",
   "lease_seconds",

@@ -475,6 +475,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END
   $$;
   `,
+  // 3: live delivery (capability session.live_delivery): 'yes' or the reason code the harness last
+  // reported, NULL while it never said; unchecked like the SQLite column (the service validates).
+  `
+  ALTER TABLE sessions ADD COLUMN live_delivery text;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

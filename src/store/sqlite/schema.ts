@@ -135,6 +135,12 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE messages ADD COLUMN disposition_at INTEGER;
   ALTER TABLE messages ADD COLUMN sent_to_session_id TEXT;
   `,
+  // 5: live delivery (capability session.live_delivery): "yes" or the reason code the harness
+  // last reported, NULL while it never said. No CHECK: the service validates the code, and a new
+  // reason must not need a migration.
+  `
+  ALTER TABLE sessions ADD COLUMN live_delivery TEXT;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

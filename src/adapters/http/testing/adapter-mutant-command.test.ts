@@ -47,6 +47,7 @@ describe("runAdapterMutant", () => {
     "caps_swapped",
     "weak_admin",
     "state_leak",
+    "live_stale",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

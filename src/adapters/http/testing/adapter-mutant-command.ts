@@ -31,6 +31,7 @@ export const ADAPTER_MUTANTS = [
   "caps_swapped",
   "weak_admin",
   "state_leak",
+  "live_stale",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */

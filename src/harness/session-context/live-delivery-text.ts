@@ -1,0 +1,41 @@
+import type { NotLiveReason, SessionRecord } from "../../protocol/index.ts";
+
+/**
+ * What each not-live reason means for a sender, as the session CLI says it (docs/43-session-cli.md,
+ * "Live delivery"). Fixed text keyed by the wire's reason code: nothing a teammate's machine wrote
+ * is printed.
+ */
+export const NOT_LIVE_SENTENCES: Readonly<Record<NotLiveReason, string>> = {
+  no_inbox_socket:
+    "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
+  inbound_gate: "its Claude Code holds every incoming post until its user acts",
+};
+
+/** The reason a session record reports for not receiving live, or `undefined` when it did not. */
+export function notLiveReason(record: SessionRecord | undefined): NotLiveReason | undefined {
+  if (record?.live_delivery !== "no") return undefined;
+  return record.live_delivery_reason;
+}
+
+/**
+ * The `brigade sessions` mark of a session that reported it cannot receive live:
+ * `not live: <reason code>`; `undefined` otherwise (said live, or never said).
+ *
+ * @example notLiveMark(record) === "not live: no_inbox_socket"
+ */
+export function notLiveMark(record: SessionRecord): string | undefined {
+  const reason = notLiveReason(record);
+  return reason === undefined ? undefined : `not live: ${reason}`;
+}
+
+/**
+ * The one line `brigade send` prints for a recipient that reported it cannot receive live: the
+ * message was still sent and waits on the server. `undefined` when the recipient did not say so.
+ *
+ * @example notLiveLine(record) // "The recipient cannot receive live (inbound_gate): …"
+ */
+export function notLiveLine(record: SessionRecord | undefined): string | undefined {
+  const reason = notLiveReason(record);
+  if (reason === undefined) return undefined;
+  return `The recipient cannot receive live (${reason}): ${NOT_LIVE_SENTENCES[reason]}; the message waits on the server until then.`;
+}

@@ -1,0 +1,88 @@
+import { member, nullableEnum, requiredEnum, type WireObject } from "../validation/field-rules.ts";
+
+/**
+ * Why a session cannot receive live (Brigade extension `session.live_delivery`,
+ * docs/20-protocol.md "Live delivery"): a fixed code, never free text, so a sender's display can
+ * say it plainly and a hostile harness cannot put words in it.
+ * - `no_inbox_socket`: the host offers no way to post into an idle conversation (no messaging
+ *   socket, or a host version that has none); messages wait for the session's next prompt or tool
+ *   call.
+ * - `inbound_gate`: the host holds every post for a person (its inbound setting or permission
+ *   mode) until that person acts.
+ *
+ * @example
+ * NOT_LIVE_REASONS.includes("inbound_gate") === true;
+ */
+export const NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"] as const;
+
+/** A reason code of {@link NOT_LIVE_REASONS}. */
+export type NotLiveReason = (typeof NOT_LIVE_REASONS)[number];
+
+/** `live_delivery` values: `yes` when a message can reach the conversation while it is idle. */
+export const LIVE_DELIVERY_VALUES = ["yes", "no"] as const;
+
+/**
+ * What a harness says of its session's live delivery: `{ live_delivery: "yes" }`, or `"no"` with
+ * the reason code. Carried by `session register` and `session heartbeat` (both optional) and
+ * reported in `SessionRecord` once a harness said it.
+ *
+ * @example
+ * const notLive: LiveDelivery = { live_delivery: "no", live_delivery_reason: "no_inbox_socket" };
+ */
+export type LiveDelivery =
+  | { live_delivery: "yes" }
+  | { live_delivery: "no"; live_delivery_reason: NotLiveReason };
+
+/**
+ * Reads `live_delivery` (and, when `"no"`, the required `live_delivery_reason`) from `o`; absent
+ * or `null` → `undefined` (unchanged / not said). A reason beside `"yes"` is dropped. Throws the
+ * validators' value-free `invalid_input` (`invalid_value` naming the member, `required` for a
+ * missing reason).
+ */
+export function readLiveDelivery(o: WireObject, prefix: string): LiveDelivery | undefined {
+  const value = nullableEnum(o, "live_delivery", prefix, LIVE_DELIVERY_VALUES);
+  if (value === undefined || value === null) return undefined;
+  if (value === "yes") return { live_delivery: "yes" };
+  return {
+    live_delivery: "no",
+    live_delivery_reason: requiredEnum(o, "live_delivery_reason", prefix, NOT_LIVE_REASONS),
+  };
+}
+
+/**
+ * Reads the live delivery a `SessionRecord` reports, never failing: a value this code does not
+ * know (a newer adapter's reason, a wrong type) reads as not said, so one odd record can neither
+ * break a whole listing nor be shown as something it is not.
+ */
+export function readReportedLiveDelivery(o: WireObject): LiveDelivery | undefined {
+  const value = member(o, "live_delivery");
+  if (value === "yes") return { live_delivery: "yes" };
+  const given = member(o, "live_delivery_reason");
+  const reason = NOT_LIVE_REASONS.find((r) => r === given);
+  if (value !== "no" || reason === undefined) return undefined;
+  return { live_delivery: "no", live_delivery_reason: reason };
+}
+
+/**
+ * The stored form of a {@link LiveDelivery}: `"yes"` or the reason code (one column); `null` when
+ * the harness never said.
+ *
+ * @example
+ * storedLiveDelivery({ live_delivery: "yes" }) === "yes";
+ */
+export function storedLiveDelivery(value: LiveDelivery): "yes" | NotLiveReason {
+  return value.live_delivery === "yes" ? "yes" : value.live_delivery_reason;
+}
+
+/**
+ * The wire members of a stored live-delivery value; `undefined` for `null` or a value this code
+ * does not know (never reported rather than misreported).
+ *
+ * @example
+ * liveDeliveryOf("inbound_gate"); // { live_delivery: "no", live_delivery_reason: "inbound_gate" }
+ */
+export function liveDeliveryOf(stored: string | null): LiveDelivery | undefined {
+  if (stored === "yes") return { live_delivery: "yes" };
+  const reason = NOT_LIVE_REASONS.find((r) => r === stored);
+  return reason === undefined ? undefined : { live_delivery: "no", live_delivery_reason: reason };
+}

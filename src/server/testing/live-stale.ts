@@ -1,0 +1,23 @@
+import type { StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+
+/**
+ * Mutant `live_stale` (docs/22-conformance.md, "Mutant contract"): a session's live delivery is
+ * written once, at registration, and never again — `updateSession` keeps the stored
+ * `live_delivery` whatever the heartbeat (or resume) said; every other column is written as usual.
+ * A sender would keep reading a stale "not live" (or "live") mark. The suite must fail C-53 and
+ * nothing else.
+ *
+ * @example new DecoratedStore(store, liveStaleTx)
+ */
+export function liveStaleTx(tx: StoreTx): StoreTx {
+  return overrideTx(tx, {
+    async updateSession(row) {
+      const stored = await tx.getSession(row.session_id);
+      return tx.updateSession({
+        ...row,
+        live_delivery: stored?.live_delivery ?? row.live_delivery,
+      });
+    },
+  });
+}
