@@ -14894,6 +14894,22 @@ function shadowedBrigadeLine(theirs, ours) {
 	return `Brigade: warning: another \`brigade\` command (version ${theirs}) comes earlier on PATH than this plugin's (version ${ours}), so the bare \`brigade\` commands in this session run that one. The user can install the Brigade CLI of version ${ours} (npm run install-cli in a Brigade checkout), or remove the other one from PATH.`;
 }
 /**
+* The senders a held or adopted notice names: distinct names through `noticeName`, the first
+* three, then `and N more`.
+*
+* @example noticeSenders(["api", "web", "api"]) === "api, web"
+*/
+function noticeSenders(senderNames) {
+	const distinct = [];
+	for (const raw of senderNames) {
+		const name = sanitizeAttribute(noticeName(raw));
+		if (!distinct.includes(name)) distinct.push(name);
+	}
+	const shown = distinct.slice(0, 3);
+	const more = distinct.length - shown.length;
+	return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+/**
 * The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
 * the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
 * user's own terminal.
@@ -14902,14 +14918,7 @@ function shadowedBrigadeLine(theirs, ours) {
 */
 function heldLine(senderNames) {
 	const count = senderNames.length;
-	const distinct = [];
-	for (const raw of senderNames) {
-		const name = sanitizeAttribute(noticeName(raw));
-		if (!distinct.includes(name)) distinct.push(name);
-	}
-	const shown = distinct.slice(0, 3);
-	const more = distinct.length - shown.length;
-	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+	const from = noticeSenders(senderNames);
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
 var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
@@ -15681,14 +15690,7 @@ var init_sent_notices = __esmMin((() => {
 * @example adoptedLine(["api"]) === "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from api). The user can review and release it with `brigade inbox` in their own terminal."
 */
 function adoptedLine(senderNames) {
-	const distinct = [];
-	for (const raw of senderNames) {
-		const name = sanitizeAttribute(noticeName(raw));
-		if (!distinct.includes(name)) distinct.push(name);
-	}
-	const shown = distinct.slice(0, 3);
-	const more = distinct.length - shown.length;
-	const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+	const from = noticeSenders(senderNames);
 	const count = senderNames.length;
 	return `Brigade: ${count} ${count === 1 ? "teammate message sent to an earlier session in this checkout is" : "teammate messages sent to earlier sessions in this checkout are"} held for the user (from ${from}). The user can review and release ${count === 1 ? "it" : "them"} with \`brigade inbox\` in their own terminal.`;
 }
@@ -15771,11 +15773,11 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 }
 var hashBody$1;
 var init_adopt_stranded = __esmMin((() => {
-	init_sanitize();
 	init_protocol();
 	init_inbound();
 	init_state();
 	init_hook_limits();
+	init_hook_lines();
 	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 

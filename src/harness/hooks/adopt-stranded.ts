@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { noticeName, sanitizeAttribute } from "../../formats/sanitize/index.ts";
 import { hasCapability } from "../../protocol/index.ts";
 import { InboundPipeline } from "../inbound/index.ts";
 import {
@@ -14,6 +13,7 @@ import {
 } from "../state/index.ts";
 import type { HookContext } from "./hook-context.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
+import { noticeSenders } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
 
 const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
@@ -25,14 +25,7 @@ const hashBody = (body: string): string => createHash("sha256").update(body).dig
  * @example adoptedLine(["api"]) === "Brigade: 1 teammate message sent to an earlier session in this checkout is held for the user (from api). The user can review and release it with `brigade inbox` in their own terminal."
  */
 export function adoptedLine(senderNames: readonly string[]): string {
-  const distinct: string[] = [];
-  for (const raw of senderNames) {
-    const name = sanitizeAttribute(noticeName(raw));
-    if (!distinct.includes(name)) distinct.push(name);
-  }
-  const shown = distinct.slice(0, 3);
-  const more = distinct.length - shown.length;
-  const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  const from = noticeSenders(senderNames);
   const count = senderNames.length;
   const what =
     count === 1

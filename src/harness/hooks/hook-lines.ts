@@ -138,6 +138,23 @@ export const INBOUND_SETTING_ADDED_LINE: string =
   "so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 
 /**
+ * The senders a held or adopted notice names: distinct names through `noticeName`, the first
+ * three, then `and N more`.
+ *
+ * @example noticeSenders(["api", "web", "api"]) === "api, web"
+ */
+export function noticeSenders(senderNames: readonly string[]): string {
+  const distinct: string[] = [];
+  for (const raw of senderNames) {
+    const name = sanitizeAttribute(noticeName(raw));
+    if (!distinct.includes(name)) distinct.push(name);
+  }
+  const shown = distinct.slice(0, 3);
+  const more = distinct.length - shown.length;
+  return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/**
  * The held notice (docs/spec/claude-code.md §7.3), printed on every prompt while anything is held:
  * the count and up to three sender names (through `noticeName`), pointing to `brigade inbox` in the
  * user's own terminal.
@@ -146,14 +163,7 @@ export const INBOUND_SETTING_ADDED_LINE: string =
  */
 export function heldLine(senderNames: readonly string[]): string {
   const count = senderNames.length;
-  const distinct: string[] = [];
-  for (const raw of senderNames) {
-    const name = sanitizeAttribute(noticeName(raw));
-    if (!distinct.includes(name)) distinct.push(name);
-  }
-  const shown = distinct.slice(0, 3);
-  const more = distinct.length - shown.length;
-  const from = `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  const from = noticeSenders(senderNames);
   const noun = count === 1 ? "teammate message is" : "teammate messages are";
   return (
     `Brigade: ${count} ${noun} held (from ${from}). ` +
