@@ -11249,6 +11249,21 @@ var init_delivery_confirmations = __esmMin((() => {
 			return held;
 		}
 		/**
+		* Posts written and not yet seen admitted, held or in the conversation: while one is, a later
+		* message could overtake it (its repost after a drop), so the delivery loop posts nothing new
+		* (docs/41-watcher.md "One sender's order"). A post found only waiting in Claude Code's queue
+		* (a successor's redrive) is admitted.
+		*/
+		get unadmitted() {
+			let count = 0;
+			for (const tracked of this.#tracked.values()) if (tracked.attempts > 0 && !tracked.held && !this.#enqueued.has(tracked.tag)) count += 1;
+			return count;
+		}
+		/** Whether `item` is still tracked: posted, and neither confirmed nor given up. */
+		tracks(item) {
+			return this.#tracked.has(item.message.message_id);
+		}
+		/**
 		* Posts Claude Code holds in its queue as the transcript tells it (enqueued minus taken), or
 		* `undefined` once the reader passed bytes over or started over ({@link gap}).
 		*/
@@ -11555,7 +11570,7 @@ var init_inbox_delivery = __esmMin((() => {
 					continue;
 				}
 				const repost = this.#o.reposts?.peek();
-				const head = repost ?? pipeline.peek();
+				const head = repost ?? (this.#o.admitted?.() === false ? void 0 : pipeline.peek());
 				if (head === void 0) {
 					await work.wait(tickMs);
 					continue;
@@ -12159,6 +12174,8 @@ var init_watcher_loop = __esmMin((() => {
 		* post reaches the conversation (the user delivered it) or the user settings change after it.
 		*/
 		#heldAt;
+		/** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
+		#unadmitted = 0;
 		#settingOutcome;
 		#transcriptPath;
 		#reporter;
@@ -12255,14 +12272,15 @@ var init_watcher_loop = __esmMin((() => {
 				},
 				whereIs: (item) => this.#confirmations.whereIs(item),
 				reposts: {
-					peek: () => this.#reposts[0],
+					peek: () => this.#nextRepost(),
 					shift: () => {
 						const item = this.#reposts.shift();
 						if (item !== void 0) this.#confirmations.posted(item, this.#now(), { written: false });
 						return item;
 					}
 				},
-				gateOpen: () => this.#gate.open && this.#heldAt === void 0
+				gateOpen: () => this.#gate.open && this.#heldAt === void 0,
+				admitted: () => this.#transcriptPath === void 0 || this.#confirmations.unadmitted === 0
 			});
 			this.#done = new Promise((resolve) => {
 				this.#finished = resolve;
@@ -12525,6 +12543,21 @@ var init_watcher_loop = __esmMin((() => {
 			this.#settingOutcome = reason;
 			this.#d.log.write("info", "inbound_setting", { outcome: reason });
 		}
+		/**
+		* The repost to write next, if any. The transcript is read first: a post recorded late, or
+		* admitted meanwhile, is acked or waited for (logged `post_late`), never posted again.
+		*/
+		#nextRepost() {
+			if (this.#reposts.length === 0) return void 0;
+			this.#readTranscript(this.#transcriptPath);
+			for (;;) {
+				const first = this.#reposts[0];
+				if (first === void 0) return void 0;
+				if (this.#confirmations.tracks(first) && this.#confirmations.whereIs(first) === "unknown") return first;
+				this.#reposts.shift();
+				this.#d.log.write("info", "post_late", { message_id: first.message.message_id });
+			}
+		}
 		/** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
 		#takeMissing(now) {
 			const missing = this.#confirmations.takeMissing(now, this.#idleAt);
@@ -12561,6 +12594,9 @@ var init_watcher_loop = __esmMin((() => {
 				this.#heldAt = Date.now();
 				this.#notice(HELD_BY_DIALOG_NOTICE);
 			}
+			const unadmitted = this.#confirmations.unadmitted;
+			if (unadmitted === 0 && this.#unadmitted > 0) this.#work.wake();
+			this.#unadmitted = unadmitted;
 			const depth = this.#confirmations.queueDepth;
 			if (depth !== void 0 && this.#transcriptPath !== void 0) this.#pacer.observeClaudeQueue(this.#now(), depth);
 		}

@@ -110,4 +110,19 @@ describe("DeliveryConfirmations", () => {
     expect(ids(c.takeMissing(CONFIRMATION_LIMITS.maxWaitMs, 0).givenUp)).toEqual(["m-10"]);
     expect(c.held).toBe(0);
   });
+
+  test("unadmitted counts written posts not yet admitted, held or confirmed", () => {
+    const c = new DeliveryConfirmations();
+    c.posted(item("m-1"), 0);
+    c.posted(item("m-2"), 0, { written: false });
+    expect(c.unadmitted).toBe(1);
+    expect(c.tracks(item("m-1"))).toBe(true);
+    c.observe({ kind: "enqueued", tags: [tagOf("m-1")] });
+    expect(c.unadmitted).toBe(0);
+    c.posted(item("m-3"), 0);
+    expect(c.unadmitted).toBe(1);
+    c.observe(conversation("m-3"));
+    expect(c.unadmitted).toBe(0);
+    expect(c.tracks(item("m-3"))).toBe(false);
+  });
 });

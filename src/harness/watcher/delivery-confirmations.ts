@@ -97,6 +97,25 @@ export class DeliveryConfirmations {
   }
 
   /**
+   * Posts written and not yet seen admitted, held or in the conversation: while one is, a later
+   * message could overtake it (its repost after a drop), so the delivery loop posts nothing new
+   * (docs/41-watcher.md "One sender's order"). A post found only waiting in Claude Code's queue
+   * (a successor's redrive) is admitted.
+   */
+  get unadmitted(): number {
+    let count = 0;
+    for (const tracked of this.#tracked.values()) {
+      if (tracked.attempts > 0 && !tracked.held && !this.#enqueued.has(tracked.tag)) count += 1;
+    }
+    return count;
+  }
+
+  /** Whether `item` is still tracked: posted, and neither confirmed nor given up. */
+  tracks(item: MessageItem): boolean {
+    return this.#tracked.has(item.message.message_id);
+  }
+
+  /**
    * Posts Claude Code holds in its queue as the transcript tells it (enqueued minus taken), or
    * `undefined` once the reader passed bytes over or started over ({@link gap}).
    */

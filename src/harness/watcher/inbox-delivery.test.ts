@@ -26,6 +26,7 @@ function setup(
     where?: Record<string, "conversation" | "enqueued">;
     reposts?: MessageItem[];
     gate?: { open: boolean };
+    admitted?: { yes: boolean };
   } = {},
 ) {
   const clock = { now: 1_000 };
@@ -88,6 +89,7 @@ function setup(
       shift: () => extra.reposts?.shift(),
     },
     gateOpen: () => extra.gate?.open ?? true,
+    admitted: () => extra.admitted?.yes ?? true,
   });
   const run = delivery.run();
   const settle = () => new Promise<void>((r) => setImmediate(r));
@@ -178,6 +180,19 @@ describe("InboxDelivery", () => {
     gate.open = true;
     await d.fire();
     expect(d.posted).toEqual(["text m-1"]);
+    await d.stop();
+  });
+
+  test("nothing new is posted while an earlier post is not admitted; a repost still goes", async () => {
+    const admitted = { yes: false };
+    const reposts = [message("m-0") as MessageItem];
+    const d = setup([message("m-1")], [], 0, { admitted, reposts });
+    await d.settle();
+    await d.fire();
+    expect(d.posted).toEqual(["text m-0"]);
+    admitted.yes = true;
+    await d.fire();
+    expect(d.posted).toEqual(["text m-0", "text m-1"]);
     await d.stop();
   });
 

@@ -51,11 +51,18 @@ export interface InboxDeliveryOptions {
   readonly reposts?: { peek(): MessageItem | undefined; shift(): MessageItem | undefined };
   /** False while Claude Code's gate would hold a post: nothing is posted; default always true. */
   readonly gateOpen?: () => boolean;
+  /**
+   * False while an earlier post is not yet seen admitted (nor held, nor in the conversation): no
+   * new item is posted, so a repost after a drop cannot be overtaken; reposts still go. Default
+   * always true.
+   */
+  readonly admitted?: () => boolean;
 }
 
 /**
  * The watcher's delivery loop (docs/41-watcher.md "The loop"): while the gate is open, takes a
- * repost or else the pipeline's head when the pacer allows it, posts it, records every post
+ * repost or else — once every earlier post is admitted — the pipeline's head when the pacer
+ * allows it, posts it, records every post
  * written (or a failed one that connected, which may have arrived) in the pacer. A notice is then
  * reported `done`; a posted message is handed to `onPosted` and stays handed out until the caller
  * sees it in the conversation; a failed post is reported `done` with its error (unacked). A
@@ -81,7 +88,7 @@ export class InboxDelivery {
         continue;
       }
       const repost = this.#o.reposts?.peek();
-      const head = repost ?? pipeline.peek();
+      const head = repost ?? (this.#o.admitted?.() === false ? undefined : pipeline.peek());
       if (head === undefined) {
         await work.wait(tickMs);
         continue;

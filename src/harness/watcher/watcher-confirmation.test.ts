@@ -219,3 +219,40 @@ test("a post Claude Code holds for its dialog is not acked, is reported, and not
   expect(host.posts.every((p) => p.outcome === "held")).toBe(true);
   expect(acked).toEqual([]);
 });
+
+test("a sender's order holds through a repost: a later message waits until the dropped one is admitted", async () => {
+  const first = senderEnvelope(0);
+  const second = { ...senderEnvelope(1), sender: first.sender };
+  const { adapter, acked } = server([first, second]);
+  const recordings: PostRecording[] = ["drop"];
+  await start(adapter, { recording: () => recordings.shift() ?? "record" });
+  await until("posted", () => host.posts.length === 1);
+  await pause(200);
+  // Nothing new goes while the first post is neither admitted nor in the conversation.
+  expect(postedIds()).toEqual(["m-0"]);
+  for (let i = 0; i < 4 && acked.length < 2; i += 1) {
+    await advance(20_000);
+    host.settle();
+  }
+  await until("both acked", () => acked.length === 2);
+  expect(postedIds()).toEqual(["m-0", "m-0", "m-1"]);
+  const read = host.socketReads().map((text) => /message-id=\\?"(m-\d+)/.exec(text)?.[1]);
+  expect(read).toEqual(["m-0", "m-1"]);
+});
+
+test("a post recorded only after its wait is acked once and never posted again", async () => {
+  const { adapter, acked } = server([senderEnvelope(0)]);
+  await start(adapter, { recording: () => "late" });
+  await until("posted", () => host.posts.length === 1);
+  // Missing after 10 s with the session idle; the repost waits for the pacer's repeat window.
+  await advance(20_000);
+  await until("missing", () => log().includes('"post_missing"'));
+  host.deliverLate();
+  await advance(20_000);
+  await advance(20_000);
+  await until("acked", () => acked.includes("m-0"));
+  await advance(40_000);
+  expect(postedIds()).toEqual(["m-0"]);
+  expect(host.socketReads()).toHaveLength(1);
+  expect(acked).toEqual(["m-0"]);
+});

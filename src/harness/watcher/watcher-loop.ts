@@ -125,6 +125,8 @@ export class WatcherLoop {
    * post reaches the conversation (the user delivered it) or the user settings change after it.
    */
   #heldAt: number | undefined;
+  /** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
+  #unadmitted = 0;
   #settingOutcome: string | undefined;
   #transcriptPath: string | undefined;
   readonly #reporter: DispositionReporter;
@@ -219,7 +221,7 @@ export class WatcherLoop {
       },
       whereIs: (item) => this.#confirmations.whereIs(item),
       reposts: {
-        peek: () => this.#reposts[0],
+        peek: () => this.#nextRepost(),
         shift: () => {
           const item = this.#reposts.shift();
           // Its wait starts again now: while the repost is being written it is not missing.
@@ -228,6 +230,8 @@ export class WatcherLoop {
         },
       },
       gateOpen: () => this.#gate.open && this.#heldAt === undefined,
+      // Without a transcript nothing can show a post admitted (docs/41-watcher.md).
+      admitted: () => this.#transcriptPath === undefined || this.#confirmations.unadmitted === 0,
     });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
@@ -504,6 +508,24 @@ export class WatcherLoop {
     this.#d.log.write("info", "inbound_setting", { outcome: reason });
   }
 
+  /**
+   * The repost to write next, if any. The transcript is read first: a post recorded late, or
+   * admitted meanwhile, is acked or waited for (logged `post_late`), never posted again.
+   */
+  #nextRepost(): MessageItem | undefined {
+    if (this.#reposts.length === 0) return undefined;
+    this.#readTranscript(this.#transcriptPath);
+    for (;;) {
+      const first = this.#reposts[0];
+      if (first === undefined) return undefined;
+      if (this.#confirmations.tracks(first) && this.#confirmations.whereIs(first) === "unknown") {
+        return first;
+      }
+      this.#reposts.shift();
+      this.#d.log.write("info", "post_late", { message_id: first.message.message_id });
+    }
+  }
+
   /** Missing posts (docs/41-watcher.md "Acked means in the conversation"): post again or give up. */
   #takeMissing(now: number): void {
     const missing = this.#confirmations.takeMissing(now, this.#idleAt);
@@ -543,6 +565,10 @@ export class WatcherLoop {
       this.#heldAt = Date.now();
       this.#notice(HELD_BY_DIALOG_NOTICE);
     }
+    // The delivery loop waits for an earlier post's admission: it may post again.
+    const unadmitted = this.#confirmations.unadmitted;
+    if (unadmitted === 0 && this.#unadmitted > 0) this.#work.wake();
+    this.#unadmitted = unadmitted;
     const depth = this.#confirmations.queueDepth;
     // Without a transcript path nothing tells the depth: the registry's idle status alone lifts it.
     if (depth !== undefined && this.#transcriptPath !== undefined)
