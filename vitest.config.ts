@@ -62,6 +62,7 @@ const REAL_CLIENT = [
   "test/real-claude-code.test.ts",
   "test/real-claude-ack.test.ts",
   "test/real-claude-states.test.ts",
+  "test/real-claude-drop.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */
