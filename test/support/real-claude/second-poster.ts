@@ -1,7 +1,8 @@
 /**
  * Another program posting to a Claude Code inbox socket, as a second poster does in the field
  * (another session, a script): one child process writes each content as a post of its own
- * (docs/spec/claude-code.md §3.2, without the auth line, which Linux does not enforce, §0.6).
+ * (docs/spec/claude-code.md §3.2, without the auth line, which Linux does not enforce:
+ * docs/spec/claude-code.md §0.6).
  * Claude Code keys its per-sender limits by the poster's process when the post names no sender,
  * so each call is one sender of its own (docs/spec/claude-code.md §3.3).
  */
