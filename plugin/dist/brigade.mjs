@@ -4203,7 +4203,7 @@ var init_error_codes = __esmMin((() => {
 }));
 
 // src/protocol/errors/error-messages.ts
-var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, MALFORMED_JOIN_SECRET_MESSAGE;
+var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
 		internal: "internal error",
@@ -4257,6 +4257,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal"
 	});
+	TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
 
@@ -6179,14 +6180,15 @@ var init_team_admin$1 = __esmMin((() => {
 
 // src/protocol/teams/team-create.ts
 /**
-* Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp; `human_label`
-* optional, ≤ 128 cp. Unknown members are dropped.
+* Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp (any other text
+* is display text: docs/spec/protocol.md §2.8); `human_label` optional, ≤ 128 cp. Unknown members
+* are dropped. A `team_name` failure carries {@link TEAM_NAME_MESSAGE}.
 *
 * @example
 * validateTeamCreateRequest({ team_name: "" }).ok === false; // field "team_name"
 */
 function validateTeamCreateRequest(value) {
-	return runValidation(() => {
+	const result = runValidation(() => {
 		const o = expectObject(value, "");
 		const out = { team_name: requiredString(o, "team_name", "", {
 			nonEmpty: true,
@@ -6196,6 +6198,14 @@ function validateTeamCreateRequest(value) {
 		if (label !== void 0) out.human_label = label;
 		return out;
 	});
+	if (result.ok || result.error.details?.field !== "team_name") return result;
+	return {
+		ok: false,
+		error: {
+			...result.error,
+			message: TEAM_NAME_MESSAGE
+		}
+	};
 }
 /**
 * Validates a `team create` result; `join_secret` must parse (docs/spec/protocol.md §9, `field =
@@ -6221,6 +6231,7 @@ function validateTeamCreateResult(value) {
 	});
 }
 var init_team_create$1 = __esmMin((() => {
+	init_error_messages();
 	init_limits();
 	init_field_rules();
 	init_join_secret();
@@ -16720,6 +16731,43 @@ function stringOption(values, name) {
 	return value;
 }
 /**
+* Whether `text` is 1 to `max` code points with none of the characters a name must not hold
+* ({@link NOT_VISIBLE_TEXT}).
+*
+* @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
+*/
+function isVisibleText(text, max) {
+	if (text === "" || NOT_VISIBLE_TEXT.test(text)) return false;
+	return text.length <= max || [...text].length <= max;
+}
+/**
+* A team name typed for `brigade team create`, checked before anything is written or sent.
+*
+* @throws CliUsageError {@link TEAM_NAME_RULE} (exit 2).
+* @example checkTeamName("core");
+*/
+function checkTeamName(name) {
+	if (!isVisibleText(name, 64)) throw new CliUsageError(TEAM_NAME_RULE);
+	return name;
+}
+/**
+* `--human-label`, or `undefined` when absent: at most 128 code points as typed, stored the way
+* every display shows it — one line through the sanitiser (`oneLine`), exactly as the plugin's
+* `label` option is — so the label a teammate reads is the label the person gave. Checked before
+* anything is written or sent.
+*
+* @throws CliUsageError {@link HUMAN_LABEL_RULE} (exit 2): too long, or nothing left.
+* @example humanLabelOption({ "human-label": "Dana\t(laptop)" }) === "Dana (laptop)"
+*/
+function humanLabelOption(values) {
+	const value = values["human-label"];
+	if (value === void 0) return void 0;
+	if (typeof value !== "string" || [...value].length > 128) throw new CliUsageError(HUMAN_LABEL_RULE);
+	const label = oneLine(value, 128);
+	if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
+	return label;
+}
+/**
 * `--server`, normalised (`normalizeServerUrl`), or `undefined` when absent.
 *
 * @throws CliUsageError when it is not an http(s) URL without user, query or fragment.
@@ -16749,13 +16797,17 @@ function checkNewSecretFile(path) {
 	}
 	if (entryExists(path) || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
 }
-var FLAGS_REFUSAL;
+var FLAGS_REFUSAL, NOT_VISIBLE_TEXT, TEAM_NAME_RULE, HUMAN_LABEL_RULE;
 var init_team_flags = __esmMin((() => {
 	init_http();
+	init_sanitize();
 	init_local_files();
 	init_cli_io();
 	init_parse_command_flags();
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
+	NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+	TEAM_NAME_RULE = "a team name must be 1 to 64 characters of visible text: no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+	HUMAN_LABEL_RULE = "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
 }));
 
 // src/cli/team/secret-placement.ts
@@ -17087,8 +17139,8 @@ async function teamCreate(argv, io, cwd) {
 		"human-label": { type: "string" },
 		"operator-key-file": { type: "string" }
 	}, 1);
-	const teamName = positionals[0];
-	const label = stringOption(values, "human-label");
+	const teamName = checkTeamName(positionals[0]);
+	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
 	const configDir = configDirOf(io, "create");
@@ -17207,7 +17259,7 @@ async function teamJoin(argv, io, cwd) {
 	}, 0);
 	const secretOption = stringOption(values, "secret-file");
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
-	const label = stringOption(values, "human-label");
+	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
 	const configDir = configDirOf(io, "join");
 	if (typeof configDir !== "string") return configDir.status;
@@ -17475,6 +17527,8 @@ var init_team_command = __esmMin((() => {
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
 else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+<team-name>: 1 to 64 characters of visible text (no control or invisible characters).
+--human-label: how teammates see you, up to 128 characters, kept on one line.
 --operator-key-file: the operator key of a server started with --registration closed.
 Run it in your own terminal, never from a Claude Code session.
 `,

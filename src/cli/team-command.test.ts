@@ -15,7 +15,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { harnessConfigDir } from "../harness/adapter/index.ts";
+import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import {
   consentPath,
   resolveSessionTeam,
@@ -509,6 +509,63 @@ describe("brigade team against a real brigade serve", () => {
       expect(r.stdout).toBe("");
     }
     expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+  });
+
+  test("create: a bad team name or label is refused with the rule before anything is written", async () => {
+    const [top] = repo("badname");
+    const config = join(root, "badname-person", "config");
+    const env = { HOME: join(root, "badname-person", "home"), BRIGADE_CONFIG_DIR: config };
+    mkdirSync(join(root, "badname-person"));
+    const serverFlag = ["--server", server.url];
+    const nameRule =
+      "brigade team: a team name must be 1 to 64 characters of visible text: no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+    for (const name of [
+      "",
+      "x".repeat(65),
+      "ops\nhunter2",
+      "ops\u001b[2Jhunter2",
+      "ops\u202ehunter2",
+      "ops\u2028hunter2",
+    ]) {
+      const r = await team(["create", name, ...serverFlag], top, env);
+      expect(r.status, JSON.stringify(name)).toBe(2);
+      expect(r.stderr.split("\n")[0]).toBe(nameRule);
+      expect(r.stderr).not.toContain("hunter2");
+      expect(r.stderr).not.toContain("xxxx");
+    }
+    for (const label of ["\u001b\u200b", "\n\t ", "é".repeat(129)]) {
+      const r = await team(["create", "core", "--human-label", label, ...serverFlag], top, env);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        "--human-label must be 1 to 128 characters with something visible",
+      );
+      expect(r.stderr).not.toContain("éé");
+    }
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+    expect(tree(config)).toEqual([]);
+    // 64 code points of any script, spaces and emoji included, are a name; a label is stored
+    // the way it is shown: one line, control and invisible characters gone.
+    const ok = await team(
+      [
+        "create",
+        `Équipe 🚀 ${"é".repeat(54)}`,
+        "--human-label",
+        "dana\u001b[31m\n\u202eops",
+        ...serverFlag,
+      ],
+      top,
+      env,
+    );
+    expect(ok.status, ok.stderr).toBe(0);
+    const binding = JSON.parse(readFileSync(join(top, TEAM_BINDING_FILE_NAME), "utf8")) as {
+      team_ref: string;
+    };
+    const adapter = openHarnessAdapter({
+      configDir: config,
+      teamKey: teamKeyFor(server.url, binding.team_ref),
+    });
+    const members = await adapter.teamMembers();
+    expect(members.members.map((m) => m.human_label)).toEqual(["dana[31m ops"]);
   });
 
   test("join: an unreadable or malformed --secret-file is refused without echoing it", async () => {
