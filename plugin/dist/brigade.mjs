@@ -363,6 +363,98 @@ function checkOpen(fd, checks) {
 }
 var init_open_local_file = __esmMin((() => {}));
 
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+/**
+* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
+* ownership check against it refuses rather than passes). The default of every `uid` option.
+*
+* @example const uid = options.uid ?? currentUid();
+*/
+function currentUid() {
+	return process.getuid?.() ?? -1;
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
+// src/local-files/own-folder.ts
+/**
+* Whether `path` can be (or become) this user's private folder, before anything is written in
+* it, like ssh's check of `~/.ssh`: an existing one (links followed) must be a folder owned by
+* this user that neither group nor others may write (`writable_by_others`: what they may already
+* have put there is not undone by tightening it; `foreign_owner`; `not_a_folder`). A folder that
+* others may only read is fine: the writer tightens it to 0700. A missing one is fine when its
+* parent is a folder, or always with `createParents` (`parent_missing` otherwise). Creates
+* nothing. Where the platform has no uids, owner and mode are not checked. Never throws.
+*
+* @example checkOwnFolder("/home/dana/.config/brigade", { createParents: true })
+*/
+function checkOwnFolder(path, options) {
+	let stats;
+	try {
+		stats = statSync(path, { throwIfNoEntry: false });
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	if (stats === void 0) {
+		if (options.createParents) return {
+			ok: true,
+			exists: false
+		};
+		try {
+			return statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory() === true ? {
+				ok: true,
+				exists: false
+			} : {
+				ok: false,
+				reason: "parent_missing"
+			};
+		} catch {
+			return {
+				ok: false,
+				reason: "parent_missing"
+			};
+		}
+	}
+	if (!stats.isDirectory()) return {
+		ok: false,
+		reason: "not_a_folder"
+	};
+	if (process.getuid === void 0) return {
+		ok: true,
+		exists: true
+	};
+	if (stats.uid !== (options.uid ?? currentUid())) return {
+		ok: false,
+		reason: "foreign_owner"
+	};
+	if ((Number(stats.mode) & WRITABLE_BY_OTHERS) !== 0) return {
+		ok: false,
+		reason: "writable_by_others"
+	};
+	return {
+		ok: true,
+		exists: true
+	};
+}
+var WRITABLE_BY_OTHERS;
+var init_own_folder = __esmMin((() => {
+	init_private_to_this_user();
+	WRITABLE_BY_OTHERS = 18;
+}));
+
 // src/local-files/package-version.ts
 /**
 * Brigade's version: `package.json`'s `version`, the one every part reports (`brigade --version`,
@@ -430,29 +522,6 @@ var init_private_folder = __esmMin((() => {
 	init_local_write_result();
 	PRIVATE_FOLDER_MODE = 448;
 }));
-
-// src/local-files/private-to-this-user.ts
-/**
-* The `privateTo` check for a file this process's user must own with an owner-only mode:
-* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
-* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
-*
-* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
-*/
-function privateToThisUser() {
-	const uid = process.getuid?.();
-	return uid === void 0 ? {} : { privateTo: uid };
-}
-/**
-* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
-* ownership check against it refuses rather than passes). The default of every `uid` option.
-*
-* @example const uid = options.uid ?? currentUid();
-*/
-function currentUid() {
-	return process.getuid?.() ?? -1;
-}
-var init_private_to_this_user = __esmMin((() => {}));
 
 // src/local-files/read-local-file.ts
 /**
@@ -550,6 +619,7 @@ var init_local_files = __esmMin((() => {
 	init_entry_exists();
 	init_local_write_result();
 	init_open_local_file();
+	init_own_folder();
 	init_package_version();
 	init_private_folder();
 	init_private_to_this_user();
@@ -17036,20 +17106,40 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
 /**
 * The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
 * set outside a session but not absolute (the folder it would mean depends on where the command
 * runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none.
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
 *
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
 	const explicit = io.env.BRIGADE_CONFIG_DIR;
-	if (!inSession(io) && explicit !== void 0 && explicit !== "" && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	const useExplicit = !inSession(io) && explicit !== void 0 && explicit !== "";
+	if (useExplicit && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
 	const dir = harnessConfigDir(io.env);
-	if (dir !== void 0) return dir;
-	return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	if (dir === void 0) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const checked = checkOwnFolder(dir, { createParents: !useExplicit });
+	if (checked.ok) return dir;
+	const shellName = useExplicit ? "\"$BRIGADE_CONFIG_DIR\"" : io.env.XDG_CONFIG_HOME?.startsWith("/") === true ? "\"$XDG_CONFIG_HOME/brigade\"" : "~/.config/brigade";
+	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
+	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -17107,14 +17197,22 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, FOLDER_PROBLEMS, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
+	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	FOLDER_PROBLEMS = {
+		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
+		not_a_folder: "the configuration folder is not a folder",
+		foreign_owner: "the configuration folder belongs to another user",
+		writable_by_others: "the configuration folder is writable by other users, who could replace what it holds",
+		io_error: "the configuration folder cannot be examined"
+	};
 	BINDING_PROBLEM = {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"

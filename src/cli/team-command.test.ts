@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -321,6 +322,7 @@ describe("brigade team against a real brigade serve", () => {
         serializeTeamBinding({ server: lureUrl, team_ref: teamRef, team_name: "core" }),
       );
       const sam = { HOME: join(root, "sam", "home"), BRIGADE_CONFIG_DIR: join(root, "sam", "c") };
+      mkdirSync(join(root, "sam"));
       const lured1 = await team(["join", "--secret-file", secretFile], fork, sam);
       expect(lured1.status).toBe(2);
       expect(lured1.stderr).toContain("names another server");
@@ -344,6 +346,7 @@ describe("brigade team against a real brigade serve", () => {
   test("create without --secret-file writes the secret to a new 0600 file in the configuration folder, outside the repository", async () => {
     const [top] = repo("web");
     const config = join(root, "kim", "config");
+    mkdirSync(join(root, "kim"));
     const r = await team(["create", "Web Team!"], top, {
       BRIGADE_CONFIG_DIR: config,
       BRIGADE_SERVER: server.url,
@@ -372,6 +375,7 @@ describe("brigade team against a real brigade serve", () => {
     expect(spawnSync("git", ["init", "-q", top]).status).toBe(0);
     writeFileSync(join(top, ".gitignore"), "*.secret\n");
     const config = join(root, "leaky-home", "config");
+    mkdirSync(join(root, "leaky-home"));
     const env = { BRIGADE_CONFIG_DIR: config, BRIGADE_SERVER: server.url };
     const before = tree(top);
     for (const path of [join(top, "team.txt"), join(top, "src", "team.key")]) {
@@ -442,6 +446,50 @@ describe("brigade team against a real brigade serve", () => {
     expect(left.status).toBe(0);
     expect(tree(join(home, ".config", "brigade"))).toEqual([]);
     expect(existsSync(consentPath(chosen, top))).toBe(false);
+  });
+
+  test("a BRIGADE_CONFIG_DIR others may write, or under missing folders, is refused with a fix", async () => {
+    const [top] = repo("unsafe-config");
+    const person = join(root, "unsafe-person");
+    mkdirSync(person);
+    const open = join(person, "open");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const deep = join(person, "typo", "nested", "config");
+    const cases: [string, string, string][] = [
+      [
+        open,
+        "the configuration folder is writable by other users, who could replace what it holds",
+        'fix: chmod 700 "$BRIGADE_CONFIG_DIR"',
+      ],
+      [
+        deep,
+        "the configuration folder's parent folder does not exist (only the last level is created)",
+        'fix: mkdir -p -m 700 "$BRIGADE_CONFIG_DIR" (or correct the path)',
+      ],
+    ];
+    for (const [config, problem, fix] of cases) {
+      const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: config };
+      for (const argv of [["create", "core", "--server", server.url], ["leave"]]) {
+        const r = await team(argv, top, env);
+        expect(r.status).toBe(11);
+        const [first, second, ...rest] = r.stderr.split("\n");
+        expect(first).toBe(`brigade team ${argv[0]}: ${problem}`);
+        expect(second?.startsWith(`brigade team ${argv[0]}: ${fix}`)).toBe(true);
+        expect(rest).toEqual([""]);
+        expect(r.stderr).not.toContain(person);
+      }
+    }
+    expect(tree(person)).toEqual([]);
+    expect(existsSync(join(person, "typo"))).toBe(false);
+    expect(statSync(open).mode & 0o7777).toBe(0o777);
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+    // Its parent there, the last level is created, private.
+    const fresh = join(person, "fresh");
+    const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: fresh };
+    const created = await team(["create", "core", "--server", server.url], top, env);
+    expect(created.status, created.stderr).toBe(0);
+    expect(mode(fresh)).toBe(0o700);
   });
 
   test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
