@@ -16801,13 +16801,13 @@ function stringOption(values, name) {
 	return value;
 }
 /**
-* Whether `text` is 1 to `max` code points with none of the characters a name must not hold
-* ({@link NOT_VISIBLE_TEXT}).
+* Whether `text` is 1 to `max` code points, not only spaces, with none of the characters a name
+* must not hold ({@link NOT_VISIBLE_TEXT}).
 *
 * @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
 */
 function isVisibleText(text, max) {
-	if (text === "" || NOT_VISIBLE_TEXT.test(text)) return false;
+	if (!/\S/u.test(text) || NOT_VISIBLE_TEXT.test(text)) return false;
 	return text.length <= max || [...text].length <= max;
 }
 /**
@@ -16876,7 +16876,7 @@ var init_team_flags = __esmMin((() => {
 	init_parse_command_flags();
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
 	NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
-	TEAM_NAME_RULE = "a team name must be 1 to 64 characters of visible text: no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+	TEAM_NAME_RULE = "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
 	HUMAN_LABEL_RULE = "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
 }));
 

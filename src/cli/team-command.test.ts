@@ -566,9 +566,10 @@ describe("brigade team against a real brigade serve", () => {
     mkdirSync(join(root, "badname-person"));
     const serverFlag = ["--server", server.url];
     const nameRule =
-      "brigade team: a team name must be 1 to 64 characters of visible text: no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+      "brigade team: a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
     for (const name of [
       "",
+      "   ",
       "x".repeat(65),
       "ops\nhunter2",
       "ops\u001b[2Jhunter2",

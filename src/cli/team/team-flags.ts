@@ -62,20 +62,20 @@ const NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 /** The team-name rule, as `brigade team create` states it (the name is never repeated). */
 export const TEAM_NAME_RULE =
-  "a team name must be 1 to 64 characters of visible text: no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+  "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
 
 /** The `--human-label` rule, as `create` and `join` state it (the label is never repeated). */
 export const HUMAN_LABEL_RULE =
   "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
 
 /**
- * Whether `text` is 1 to `max` code points with none of the characters a name must not hold
- * ({@link NOT_VISIBLE_TEXT}).
+ * Whether `text` is 1 to `max` code points, not only spaces, with none of the characters a name
+ * must not hold ({@link NOT_VISIBLE_TEXT}).
  *
  * @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
  */
 export function isVisibleText(text: string, max: number): boolean {
-  if (text === "" || NOT_VISIBLE_TEXT.test(text)) return false;
+  if (!/\S/u.test(text) || NOT_VISIBLE_TEXT.test(text)) return false;
   return text.length <= max || [...text].length <= max;
 }
 
