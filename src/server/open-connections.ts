@@ -41,11 +41,6 @@ export class OpenConnections {
     });
   }
 
-  /** Connections open now (tests). */
-  get size(): number {
-    return this.#sockets.size;
-  }
-
   /**
    * From now on, destroys every connection that carries no request being answered, and every
    * new one; a busy connection is closed once its response is flushed.
