@@ -617,6 +617,45 @@ describe("brigade team against a real brigade serve", () => {
     expect(members.members.map((m) => m.human_label)).toEqual(["dana[31m ops"]);
   });
 
+  test("a team whose stored name holds control characters still joins, lists and shows cleaned", async () => {
+    // Another client may create such a name: the wire allows any text of 1 to 64 code points.
+    const post = async (path: string, body: object, token?: string) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify(body),
+      });
+      return ((await response.json()) as { result: Record<string, string> }).result;
+    };
+    const { token } = await post("/v1/principals", {});
+    const made = await post("/v1/teams", { team_name: "ops\n\u001b[2J\u202eteam" }, token);
+    const [top] = repo("odd-name");
+    // The creator's committed .brigade.json keeps the name as stored (JSON-escaped).
+    writeFileSync(
+      join(top, TEAM_BINDING_FILE_NAME),
+      serializeTeamBinding({
+        server: server.url,
+        team_ref: String(made.team_ref),
+        team_name: String(made.team_name),
+      }),
+    );
+    const person = join(root, "odd-person");
+    mkdirSync(person);
+    const secretFile = join(person, "odd.secret");
+    writeFileSync(secretFile, `${made.join_secret}\nserver ${server.url}\n`, { mode: 0o600 });
+    const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: join(person, "config") };
+    const joined = await team(["join", "--secret-file", secretFile], top, env);
+    expect(joined.status, joined.stderr).toBe(0);
+    expect(joined.stdout).toContain('"ops [2Jteam"');
+    const listed = await team(["members"], top, env);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('Team "ops [2Jteam"');
+    for (const hidden of ["\u001b", "\u202e", "ops\n"]) expect(listed.stdout).not.toContain(hidden);
+  });
+
   test("join: an unreadable or malformed --secret-file is refused without echoing it", async () => {
     const [top] = repo("badsecret");
     const env = { BRIGADE_CONFIG_DIR: join(root, "bad", "config") };
