@@ -363,6 +363,98 @@ function checkOpen(fd, checks) {
 }
 var init_open_local_file = __esmMin((() => {}));
 
+// src/local-files/private-to-this-user.ts
+/**
+* The `privateTo` check for a file this process's user must own with an owner-only mode:
+* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
+* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
+*
+* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
+*/
+function privateToThisUser() {
+	const uid = process.getuid?.();
+	return uid === void 0 ? {} : { privateTo: uid };
+}
+/**
+* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
+* ownership check against it refuses rather than passes). The default of every `uid` option.
+*
+* @example const uid = options.uid ?? currentUid();
+*/
+function currentUid() {
+	return process.getuid?.() ?? -1;
+}
+var init_private_to_this_user = __esmMin((() => {}));
+
+// src/local-files/own-folder.ts
+/**
+* Whether `path` can be (or become) this user's private folder, before anything is written in
+* it, like ssh's check of `~/.ssh`: an existing one (links followed) must be a folder owned by
+* this user that neither group nor others may write (`writable_by_others`: what they may already
+* have put there is not undone by tightening it; `foreign_owner`; `not_a_folder`). A folder that
+* others may only read is fine: the writer tightens it to 0700. A missing one is fine when its
+* parent is a folder, or always with `createParents` (`parent_missing` otherwise). Creates
+* nothing. Where the platform has no uids, owner and mode are not checked. Never throws.
+*
+* @example checkOwnFolder("/home/dana/.config/brigade", { createParents: true })
+*/
+function checkOwnFolder(path, options) {
+	let stats;
+	try {
+		stats = statSync(path, { throwIfNoEntry: false });
+	} catch {
+		return {
+			ok: false,
+			reason: "io_error"
+		};
+	}
+	if (stats === void 0) {
+		if (options.createParents) return {
+			ok: true,
+			exists: false
+		};
+		try {
+			return statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory() === true ? {
+				ok: true,
+				exists: false
+			} : {
+				ok: false,
+				reason: "parent_missing"
+			};
+		} catch {
+			return {
+				ok: false,
+				reason: "parent_missing"
+			};
+		}
+	}
+	if (!stats.isDirectory()) return {
+		ok: false,
+		reason: "not_a_folder"
+	};
+	if (process.getuid === void 0) return {
+		ok: true,
+		exists: true
+	};
+	if (stats.uid !== (options.uid ?? currentUid())) return {
+		ok: false,
+		reason: "foreign_owner"
+	};
+	if ((Number(stats.mode) & WRITABLE_BY_OTHERS) !== 0) return {
+		ok: false,
+		reason: "writable_by_others"
+	};
+	return {
+		ok: true,
+		exists: true
+	};
+}
+var WRITABLE_BY_OTHERS;
+var init_own_folder = __esmMin((() => {
+	init_private_to_this_user();
+	WRITABLE_BY_OTHERS = 18;
+}));
+
 // src/local-files/package-version.ts
 /**
 * Brigade's version: `package.json`'s `version`, the one every part reports (`brigade --version`,
@@ -430,29 +522,6 @@ var init_private_folder = __esmMin((() => {
 	init_local_write_result();
 	PRIVATE_FOLDER_MODE = 448;
 }));
-
-// src/local-files/private-to-this-user.ts
-/**
-* The `privateTo` check for a file this process's user must own with an owner-only mode:
-* `{ privateTo: uid }`, or `{}` where the platform has no uids (`process.getuid` absent: there is
-* no owner or mode to check). Spread it into the options of `readLocalFile` / `openLocalFile`.
-*
-* @example readLocalFile(path, { maxBytes: 1024, ...privateToThisUser() })
-*/
-function privateToThisUser() {
-	const uid = process.getuid?.();
-	return uid === void 0 ? {} : { privateTo: uid };
-}
-/**
-* This process's uid, or `-1` where the platform has no uids (no file is owned by `-1`, so an
-* ownership check against it refuses rather than passes). The default of every `uid` option.
-*
-* @example const uid = options.uid ?? currentUid();
-*/
-function currentUid() {
-	return process.getuid?.() ?? -1;
-}
-var init_private_to_this_user = __esmMin((() => {}));
 
 // src/local-files/read-local-file.ts
 /**
@@ -550,6 +619,7 @@ var init_local_files = __esmMin((() => {
 	init_entry_exists();
 	init_local_write_result();
 	init_open_local_file();
+	init_own_folder();
 	init_package_version();
 	init_private_folder();
 	init_private_to_this_user();
@@ -4203,7 +4273,7 @@ var init_error_codes = __esmMin((() => {
 }));
 
 // src/protocol/errors/error-messages.ts
-var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, MALFORMED_JOIN_SECRET_MESSAGE;
+var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
 		internal: "internal error",
@@ -4257,6 +4327,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal"
 	});
+	TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
 
@@ -6179,14 +6250,15 @@ var init_team_admin$1 = __esmMin((() => {
 
 // src/protocol/teams/team-create.ts
 /**
-* Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp; `human_label`
-* optional, ≤ 128 cp. Unknown members are dropped.
+* Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp (any other text
+* is display text: docs/spec/protocol.md §2.8); `human_label` optional, ≤ 128 cp. Unknown members
+* are dropped. A `team_name` failure carries {@link TEAM_NAME_MESSAGE}.
 *
 * @example
 * validateTeamCreateRequest({ team_name: "" }).ok === false; // field "team_name"
 */
 function validateTeamCreateRequest(value) {
-	return runValidation(() => {
+	const result = runValidation(() => {
 		const o = expectObject(value, "");
 		const out = { team_name: requiredString(o, "team_name", "", {
 			nonEmpty: true,
@@ -6196,6 +6268,14 @@ function validateTeamCreateRequest(value) {
 		if (label !== void 0) out.human_label = label;
 		return out;
 	});
+	if (result.ok || result.error.details?.field !== "team_name") return result;
+	return {
+		ok: false,
+		error: {
+			...result.error,
+			message: TEAM_NAME_MESSAGE
+		}
+	};
 }
 /**
 * Validates a `team create` result; `join_secret` must parse (docs/spec/protocol.md §9, `field =
@@ -6221,6 +6301,7 @@ function validateTeamCreateResult(value) {
 	});
 }
 var init_team_create$1 = __esmMin((() => {
+	init_error_messages();
 	init_limits();
 	init_field_rules();
 	init_join_secret();
@@ -16756,6 +16837,43 @@ function stringOption(values, name) {
 	return value;
 }
 /**
+* Whether `text` is 1 to `max` code points, not only spaces, with none of the characters a name
+* must not hold ({@link NOT_VISIBLE_TEXT}).
+*
+* @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
+*/
+function isVisibleText(text, max) {
+	if (!/\S/u.test(text) || NOT_VISIBLE_TEXT.test(text)) return false;
+	return text.length <= max || [...text].length <= max;
+}
+/**
+* A team name typed for `brigade team create`, checked before anything is written or sent.
+*
+* @throws CliUsageError {@link TEAM_NAME_RULE} (exit 2).
+* @example checkTeamName("core");
+*/
+function checkTeamName(name) {
+	if (!isVisibleText(name, 64)) throw new CliUsageError(TEAM_NAME_RULE);
+	return name;
+}
+/**
+* `--human-label`, or `undefined` when absent: at most 128 code points as typed, stored the way
+* every display shows it — one line through the sanitiser (`oneLine`), exactly as the plugin's
+* `label` option is — so the label a teammate reads is the label the person gave. Checked before
+* anything is written or sent.
+*
+* @throws CliUsageError {@link HUMAN_LABEL_RULE} (exit 2): too long, or nothing left.
+* @example humanLabelOption({ "human-label": "Dana\t(laptop)" }) === "Dana (laptop)"
+*/
+function humanLabelOption(values) {
+	const value = values["human-label"];
+	if (value === void 0) return void 0;
+	if (typeof value !== "string" || [...value].length > 128) throw new CliUsageError(HUMAN_LABEL_RULE);
+	const label = oneLine(value, 128);
+	if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
+	return label;
+}
+/**
 * `--server`, normalised (`normalizeServerUrl`), or `undefined` when absent.
 *
 * @throws CliUsageError when it is not an http(s) URL without user, query or fragment.
@@ -16785,13 +16903,17 @@ function checkNewSecretFile(path) {
 	}
 	if (entryExists(path) || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
 }
-var FLAGS_REFUSAL;
+var FLAGS_REFUSAL, NOT_VISIBLE_TEXT, TEAM_NAME_RULE, HUMAN_LABEL_RULE;
 var init_team_flags = __esmMin((() => {
 	init_http();
+	init_sanitize();
 	init_local_files();
 	init_cli_io();
 	init_parse_command_flags();
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
+	NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+	TEAM_NAME_RULE = "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+	HUMAN_LABEL_RULE = "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
 }));
 
 // src/cli/team/secret-placement.ts
@@ -17020,20 +17142,40 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
 /**
 * The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
 * set outside a session but not absolute (the folder it would mean depends on where the command
 * runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none.
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
 *
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
 	const explicit = io.env.BRIGADE_CONFIG_DIR;
-	if (!inSession(io) && explicit !== void 0 && explicit !== "" && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	const useExplicit = !inSession(io) && explicit !== void 0 && explicit !== "";
+	if (useExplicit && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
 	const dir = harnessConfigDir(io.env);
-	if (dir !== void 0) return dir;
-	return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	if (dir === void 0) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const checked = checkOwnFolder(dir, { createParents: !useExplicit });
+	if (checked.ok) return dir;
+	const shellName = useExplicit ? "\"$BRIGADE_CONFIG_DIR\"" : io.env.XDG_CONFIG_HOME?.startsWith("/") === true ? "\"$XDG_CONFIG_HOME/brigade\"" : "~/.config/brigade";
+	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
+	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -17091,14 +17233,22 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, FOLDER_PROBLEMS, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
+	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	FOLDER_PROBLEMS = {
+		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
+		not_a_folder: "the configuration folder is not a folder",
+		foreign_owner: "the configuration folder belongs to another user",
+		writable_by_others: "the configuration folder is writable by other users, who could replace what it holds",
+		io_error: "the configuration folder cannot be examined"
+	};
 	BINDING_PROBLEM = {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
@@ -17123,8 +17273,8 @@ async function teamCreate(argv, io, cwd) {
 		"human-label": { type: "string" },
 		"operator-key-file": { type: "string" }
 	}, 1);
-	const teamName = positionals[0];
-	const label = stringOption(values, "human-label");
+	const teamName = checkTeamName(positionals[0]);
+	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
 	const configDir = configDirOf(io, "create");
@@ -17243,7 +17393,7 @@ async function teamJoin(argv, io, cwd) {
 	}, 0);
 	const secretOption = stringOption(values, "secret-file");
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
-	const label = stringOption(values, "human-label");
+	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
 	const configDir = configDirOf(io, "join");
 	if (typeof configDir !== "string") return configDir.status;
@@ -17511,6 +17661,8 @@ var init_team_command = __esmMin((() => {
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
 else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+<team-name>: 1 to 64 characters of visible text (no control or invisible characters).
+--human-label: how teammates see you, up to 128 characters, kept on one line.
 --operator-key-file: the operator key of a server started with --registration closed.
 Run it in your own terminal, never from a Claude Code session.
 `,

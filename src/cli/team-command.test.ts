@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -15,7 +16,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { harnessConfigDir } from "../harness/adapter/index.ts";
+import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import {
   consentPath,
   resolveSessionTeam,
@@ -321,6 +322,7 @@ describe("brigade team against a real brigade serve", () => {
         serializeTeamBinding({ server: lureUrl, team_ref: teamRef, team_name: "core" }),
       );
       const sam = { HOME: join(root, "sam", "home"), BRIGADE_CONFIG_DIR: join(root, "sam", "c") };
+      mkdirSync(join(root, "sam"));
       const lured1 = await team(["join", "--secret-file", secretFile], fork, sam);
       expect(lured1.status).toBe(2);
       expect(lured1.stderr).toContain("names another server");
@@ -344,6 +346,7 @@ describe("brigade team against a real brigade serve", () => {
   test("create without --secret-file writes the secret to a new 0600 file in the configuration folder, outside the repository", async () => {
     const [top] = repo("web");
     const config = join(root, "kim", "config");
+    mkdirSync(join(root, "kim"));
     const r = await team(["create", "Web Team!"], top, {
       BRIGADE_CONFIG_DIR: config,
       BRIGADE_SERVER: server.url,
@@ -372,6 +375,7 @@ describe("brigade team against a real brigade serve", () => {
     expect(spawnSync("git", ["init", "-q", top]).status).toBe(0);
     writeFileSync(join(top, ".gitignore"), "*.secret\n");
     const config = join(root, "leaky-home", "config");
+    mkdirSync(join(root, "leaky-home"));
     const env = { BRIGADE_CONFIG_DIR: config, BRIGADE_SERVER: server.url };
     const before = tree(top);
     for (const path of [join(top, "team.txt"), join(top, "src", "team.key")]) {
@@ -444,6 +448,50 @@ describe("brigade team against a real brigade serve", () => {
     expect(existsSync(consentPath(chosen, top))).toBe(false);
   });
 
+  test("a BRIGADE_CONFIG_DIR others may write, or under missing folders, is refused with a fix", async () => {
+    const [top] = repo("unsafe-config");
+    const person = join(root, "unsafe-person");
+    mkdirSync(person);
+    const open = join(person, "open");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const deep = join(person, "typo", "nested", "config");
+    const cases: [string, string, string][] = [
+      [
+        open,
+        "the configuration folder is writable by other users, who could replace what it holds",
+        'fix: chmod 700 "$BRIGADE_CONFIG_DIR"',
+      ],
+      [
+        deep,
+        "the configuration folder's parent folder does not exist (only the last level is created)",
+        'fix: mkdir -p -m 700 "$BRIGADE_CONFIG_DIR" (or correct the path)',
+      ],
+    ];
+    for (const [config, problem, fix] of cases) {
+      const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: config };
+      for (const argv of [["create", "core", "--server", server.url], ["leave"]]) {
+        const r = await team(argv, top, env);
+        expect(r.status).toBe(11);
+        const [first, second, ...rest] = r.stderr.split("\n");
+        expect(first).toBe(`brigade team ${argv[0]}: ${problem}`);
+        expect(second?.startsWith(`brigade team ${argv[0]}: ${fix}`)).toBe(true);
+        expect(rest).toEqual([""]);
+        expect(r.stderr).not.toContain(person);
+      }
+    }
+    expect(tree(person)).toEqual([]);
+    expect(existsSync(join(person, "typo"))).toBe(false);
+    expect(statSync(open).mode & 0o7777).toBe(0o777);
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+    // Its parent there, the last level is created, private.
+    const fresh = join(person, "fresh");
+    const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: fresh };
+    const created = await team(["create", "core", "--server", server.url], top, env);
+    expect(created.status, created.stderr).toBe(0);
+    expect(mode(fresh)).toBe(0o700);
+  });
+
   test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
     const [top] = repo("config-relative");
     const home = join(root, "rel", "home");
@@ -509,6 +557,103 @@ describe("brigade team against a real brigade serve", () => {
       expect(r.stdout).toBe("");
     }
     expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+  });
+
+  test("create: a bad team name or label is refused with the rule before anything is written", async () => {
+    const [top] = repo("badname");
+    const config = join(root, "badname-person", "config");
+    const env = { HOME: join(root, "badname-person", "home"), BRIGADE_CONFIG_DIR: config };
+    mkdirSync(join(root, "badname-person"));
+    const serverFlag = ["--server", server.url];
+    const nameRule =
+      "brigade team: a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+    for (const name of [
+      "",
+      "   ",
+      "x".repeat(65),
+      "ops\nhunter2",
+      "ops\u001b[2Jhunter2",
+      "ops\u202ehunter2",
+      "ops\u2028hunter2",
+    ]) {
+      const r = await team(["create", name, ...serverFlag], top, env);
+      expect(r.status, JSON.stringify(name)).toBe(2);
+      expect(r.stderr.split("\n")[0]).toBe(nameRule);
+      expect(r.stderr).not.toContain("hunter2");
+      expect(r.stderr).not.toContain("xxxx");
+    }
+    for (const label of ["\u001b\u200b", "\n\t ", "é".repeat(129)]) {
+      const r = await team(["create", "core", "--human-label", label, ...serverFlag], top, env);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        "--human-label must be 1 to 128 characters with something visible",
+      );
+      expect(r.stderr).not.toContain("éé");
+    }
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+    expect(tree(config)).toEqual([]);
+    // 64 code points of any script, spaces and emoji included, are a name; a label is stored
+    // the way it is shown: one line, control and invisible characters gone.
+    const ok = await team(
+      [
+        "create",
+        `Équipe 🚀 ${"é".repeat(54)}`,
+        "--human-label",
+        "dana\u001b[31m\n\u202eops",
+        ...serverFlag,
+      ],
+      top,
+      env,
+    );
+    expect(ok.status, ok.stderr).toBe(0);
+    const binding = JSON.parse(readFileSync(join(top, TEAM_BINDING_FILE_NAME), "utf8")) as {
+      team_ref: string;
+    };
+    const adapter = openHarnessAdapter({
+      configDir: config,
+      teamKey: teamKeyFor(server.url, binding.team_ref),
+    });
+    const members = await adapter.teamMembers();
+    expect(members.members.map((m) => m.human_label)).toEqual(["dana[31m ops"]);
+  });
+
+  test("a team whose stored name holds control characters still joins, lists and shows cleaned", async () => {
+    // Another client may create such a name: the wire allows any text of 1 to 64 code points.
+    const post = async (path: string, body: object, token?: string) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify(body),
+      });
+      return ((await response.json()) as { result: Record<string, string> }).result;
+    };
+    const { token } = await post("/v1/principals", {});
+    const made = await post("/v1/teams", { team_name: "ops\n\u001b[2J\u202eteam" }, token);
+    const [top] = repo("odd-name");
+    // The creator's committed .brigade.json keeps the name as stored (JSON-escaped).
+    writeFileSync(
+      join(top, TEAM_BINDING_FILE_NAME),
+      serializeTeamBinding({
+        server: server.url,
+        team_ref: String(made.team_ref),
+        team_name: String(made.team_name),
+      }),
+    );
+    const person = join(root, "odd-person");
+    mkdirSync(person);
+    const secretFile = join(person, "odd.secret");
+    writeFileSync(secretFile, `${made.join_secret}\nserver ${server.url}\n`, { mode: 0o600 });
+    const env = { HOME: join(person, "home"), BRIGADE_CONFIG_DIR: join(person, "config") };
+    const joined = await team(["join", "--secret-file", secretFile], top, env);
+    expect(joined.status, joined.stderr).toBe(0);
+    expect(joined.stdout).toContain('"ops [2Jteam"');
+    const listed = await team(["members"], top, env);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('Team "ops [2Jteam"');
+    for (const hidden of ["\u001b", "\u202e", "ops\n"]) expect(listed.stdout).not.toContain(hidden);
   });
 
   test("join: an unreadable or malformed --secret-file is refused without echoing it", async () => {

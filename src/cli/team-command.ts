@@ -49,6 +49,8 @@ const SUBCOMMANDS: Readonly<Record<string, TeamSubcommand>> = {
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
 else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+<team-name>: 1 to 64 characters of visible text (no control or invisible characters).
+--human-label: how teammates see you, up to 128 characters, kept on one line.
 --operator-key-file: the operator key of a server started with --registration closed.
 Run it in your own terminal, never from a Claude Code session.
 `,

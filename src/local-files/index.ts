@@ -21,6 +21,12 @@ export {
   type LocalFileRefusal,
   openLocalFile,
 } from "./open-local-file.ts";
+export {
+  checkOwnFolder,
+  OWN_FOLDER_REFUSALS,
+  type OwnFolderCheck,
+  type OwnFolderRefusal,
+} from "./own-folder.ts";
 export { brigadeVersion } from "./package-version.ts";
 export {
   ensurePrivateFolder,

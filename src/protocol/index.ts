@@ -120,6 +120,7 @@ export {
   MALFORMED_JOIN_SECRET_MESSAGE,
   NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
+  TEAM_NAME_MESSAGE,
   USAGE_MESSAGES,
 } from "./errors/error-messages.ts";
 export type {

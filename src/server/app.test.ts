@@ -230,6 +230,25 @@ describe("brigade serve HTTP API", () => {
     expect(r.text).not.toContain("team_name");
   });
 
+  test("a bad team name is answered with the rule, never the name, and creates nothing", async () => {
+    const token = await principal();
+    for (const team_name of ["", "x".repeat(65)]) {
+      const r = await call("POST", "/v1/teams", { token, body: { team_name } });
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatchObject({
+        code: "invalid_input",
+        message: "team_name must be 1 to 64 characters (Unicode code points)",
+        details: { field: "team_name" },
+      });
+      expect(r.text).not.toContain("xxxx");
+    }
+    // A stored name with control characters (the wire allows them) still lists and is usable.
+    const odd = await call("POST", "/v1/teams", { token, body: { team_name: "ops\n\u001b[2J" } });
+    const ref = (odd.json.result as Json).team_ref as string;
+    const members = await call("GET", `/v1/teams/${ref}/members`, { token });
+    expect((members.json.result as Json).team_name).toBe("ops\n\u001b[2J");
+  });
+
   test("a body over 1 MiB is refused without being read whole", async () => {
     const token = await principal();
     const r = await call("POST", "/v1/teams", { token, body: `"${"x".repeat(1024 * 1024)}"` });

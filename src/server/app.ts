@@ -88,7 +88,8 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
       ms: Math.round(performance.now() - started),
     });
   });
-  app.use("*", refuseUndefinedMethods(app));
+  // Load balancers and uptime checks probe with HEAD: the two cheap, unauthenticated pages answer it.
+  app.use("*", refuseUndefinedMethods(app, { headPaths: ["/", "/v1/health"] }));
   app.use("*", requireJsonBodies());
   app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 

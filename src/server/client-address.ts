@@ -18,6 +18,25 @@ export const LOOPBACK_PROXIES: readonly string[] = ["127.0.0.0/8", "::1/128"];
 /** Most `X-Forwarded-For` entries read, from the right; a longer chain is cut there. */
 export const MAX_FORWARDED_HOPS = 16;
 
+/** One `--trusted-proxy` entry: an address (`bits` undefined) or a subnet. */
+interface TrustedEntry {
+  readonly address: string;
+  readonly type: "ipv4" | "ipv6";
+  readonly bits: number | undefined;
+}
+
+/** Reads an address or subnet (`10.0.0.5`, `10.0.0.0/8`, `fd00::/8`); `null` when it is neither. */
+function parseTrustedEntry(entry: string): TrustedEntry | null {
+  const [address = "", prefix, extra] = entry.trim().split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return null;
+  const type = family === 4 ? "ipv4" : "ipv6";
+  if (prefix === undefined) return { address, type, bits: undefined };
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  if (bits < 0 || bits > (family === 4 ? 32 : 128)) return null;
+  return { address, type, bits };
+}
+
 /**
  * Builds a {@link ProxyTrust} from addresses and subnets (`10.0.0.5`, `10.0.0.0/8`, `::1`,
  * `fd00::/8`). Returns `null` when an entry is neither (the caller's usage error; the entry is
@@ -27,20 +46,39 @@ export const MAX_FORWARDED_HOPS = 16;
  */
 export function trustProxies(entries: readonly string[]): ProxyTrust | null {
   const list = new BlockList();
-  for (const entry of entries) {
-    const [address = "", prefix, extra] = entry.trim().split("/");
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return null;
-    const type = family === 4 ? "ipv4" : "ipv6";
-    if (prefix === undefined) {
-      list.addAddress(address, type);
-      continue;
-    }
-    const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
-    if (bits < 0 || bits > (family === 4 ? 32 : 128)) return null;
-    list.addSubnet(address, bits, type);
+  for (const text of entries) {
+    const entry = parseTrustedEntry(text);
+    if (entry === null) return null;
+    if (entry.bits === undefined) list.addAddress(entry.address, entry.type);
+    else list.addSubnet(entry.address, entry.bits, entry.type);
   }
   return { mode: "proxies", list };
+}
+
+/** The shortest prefix of a private network: 10.0.0.0/8 (IPv4), fc00::/7 (IPv6). */
+const WIDEST_PRIVATE_BITS = { ipv4: 8, ipv6: 7 } as const;
+
+/** The IPv4-mapped IPv6 range, `::ffff:0:0/96`: a subnet inside it is an IPv4 range. */
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
+
+/**
+ * Whether any entry is a range wider than the widest private network (an IPv4 prefix shorter
+ * than /8, an IPv6 one shorter than /7, an IPv4-mapped IPv6 one shorter than /104): such a range
+ * cannot be only the operator's own proxies, so every client in it could choose the address it is
+ * counted as. Entries that do not parse are not wide (they are refused elsewhere).
+ *
+ * @example hasWideTrustedRange(["0.0.0.0/0"]) === true; hasWideTrustedRange(["10.0.0.0/8"]) === false
+ */
+export function hasWideTrustedRange(entries: readonly string[]): boolean {
+  return entries.some((text) => {
+    const entry = parseTrustedEntry(text);
+    if (entry?.bits === undefined) return false;
+    if (entry.type === "ipv6" && entry.bits >= 96 && IPV4_MAPPED.check(entry.address, "ipv6")) {
+      return entry.bits - 96 < WIDEST_PRIVATE_BITS.ipv4;
+    }
+    return entry.bits < WIDEST_PRIVATE_BITS[entry.type];
+  });
 }
 
 /**

@@ -19,10 +19,11 @@ function documentedRoutes(): Map<string, Set<string>> {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
   const doc = readFileSync(join(root, "docs", "30-http-api.md"), "utf8");
   const routes = new Map<string, Set<string>>();
-  for (const match of doc.matchAll(/^\| [^|]+ \| `([A-Z]+) (\/v1\/[^`\s[?]*)/gm)) {
-    const [, method, path] = match as unknown as [string, string, string];
+  for (const match of doc.matchAll(/^\| [^|]+ \| `([A-Z]+) (\/v1\/[^`\s[?]*)[^`]*`([^|]*)/gm)) {
+    const [, method, path, rest] = match as unknown as [string, string, string, string];
     const methods = routes.get(path) ?? new Set<string>();
     methods.add(method);
+    if (rest.includes("`HEAD`")) methods.add("HEAD");
     routes.set(path, methods);
   }
   return routes;
@@ -79,6 +80,32 @@ describe("every route answers only the methods it defines", () => {
         details: { reason: "method_not_allowed" },
       },
     });
+  });
+
+  test("HEAD on the home page and the health check answers like GET, without a body", async () => {
+    for (const path of ["/", "/v1/health"]) {
+      const get = await app.fetch(new Request(`http://brigade.test${path}`));
+      const head = await app.fetch(new Request(`http://brigade.test${path}`, { method: "HEAD" }));
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+      expect(await head.text()).toBe("");
+      const post = await app.fetch(
+        new Request(`http://brigade.test${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+        }),
+      );
+      expect(post.status).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD");
+    }
+  });
+
+  test("HEAD on an authenticated GET route stays 405, naming GET alone", async () => {
+    const response = await app.fetch(
+      new Request("http://brigade.test/v1/teams/t-x/members", { method: "HEAD" }),
+    );
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET");
   });
 
   test("HEAD of a watch opens no watch, even with a valid token", async () => {

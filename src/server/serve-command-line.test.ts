@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { runServeCommandLine } from "./serve-command-line.ts";
+import { runServeCommandLine, WIDE_PROXY_WARNING } from "./serve-command-line.ts";
 
 async function run(
   argv: string[],
@@ -110,6 +110,41 @@ describe("brigade serve: a flag given twice", () => {
       ...["--data", "/nonexistent/x/b.sqlite"],
     ]);
     expect(repeated.stderr).toContain("(data_folder_missing)");
+  });
+});
+
+describe("brigade serve: a very wide --trusted-proxy range", () => {
+  const data = ["--data", "/nonexistent/x/b.sqlite"];
+
+  test("0.0.0.0/0, ::/0 and the like print one warning line, the range not repeated", async () => {
+    for (const wide of ["0.0.0.0/0", "::/0", "128.0.0.0/1", "2000::/3", "::ffff:0:0/96"]) {
+      const r = await run(["--trusted-proxy", "10.0.0.5", "--trusted-proxy", wide, ...data]);
+      expect(r.stderr.startsWith(WIDE_PROXY_WARNING), wide).toBe(true);
+      expect(r.stderr.split(WIDE_PROXY_WARNING)).toHaveLength(2);
+      expect(WIDE_PROXY_WARNING).not.toContain(wide);
+      expect(r.stderr).toContain("(data_folder_missing)");
+    }
+  });
+
+  test("addresses and private-network-sized ranges start without it", async () => {
+    for (const narrow of [
+      "10.0.0.0/8",
+      "fd00::/8",
+      "fc00::/7",
+      "0.0.0.0",
+      "203.0.113.7",
+      "::ffff:10.0.0.0/104",
+    ]) {
+      const r = await run(["--trusted-proxy", narrow, ...data]);
+      expect(r.stderr, narrow).not.toContain("warning");
+      expect(r.stderr).toContain("(data_folder_missing)");
+    }
+  });
+
+  test("a malformed entry is still the usage error, with no warning", async () => {
+    const r = await run(["--trusted-proxy", "0.0.0.0/0", "--trusted-proxy", "nope/0", ...data]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain("warning");
   });
 });
 

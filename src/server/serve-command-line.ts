@@ -4,7 +4,12 @@ import { parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
 import { PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
-import { LOOPBACK_PROXIES, type ProxyTrust, trustProxies } from "./client-address.ts";
+import {
+  hasWideTrustedRange,
+  LOOPBACK_PROXIES,
+  type ProxyTrust,
+  trustProxies,
+} from "./client-address.ts";
 import { DataFileError } from "./data-file.ts";
 import { ListenError } from "./listen.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
@@ -17,6 +22,14 @@ export const SERVE_DEFAULTS: { readonly host: string; readonly port: number } = 
   host: "127.0.0.1",
   port: 7777,
 };
+
+/**
+ * The start-up warning for a `--trusted-proxy` range wider than any private network (the range is
+ * not repeated): allowed, since a firewall that admits only the proxies makes it safe, but never
+ * silently.
+ */
+export const WIDE_PROXY_WARNING =
+  "brigade serve: warning: a --trusted-proxy range is wider than any private network (IPv4 shorter than /8, IPv6 shorter than /7): every client in it can choose the address its limits count; trust only your proxies' addresses, or make sure a firewall lets only them reach this port\n";
 
 /** What the serve command line reads and writes (the shape of the CLI's `CliIo`). */
 export interface ServeCommandIo {
@@ -99,6 +112,7 @@ export async function runServeCommandLine(
       "--trusted-proxy must be an IP address or subnet (10.0.0.5, 10.0.0.0/8, fd00::/8)",
     );
   }
+  if (hasWideTrustedRange(flags["trusted-proxy"] ?? [])) io.stderr(WIDE_PROXY_WARNING);
   const metrics = flags.metrics === undefined ? undefined : metricsAddressOf(flags.metrics);
   if (metrics === null) return usage("--metrics must be PORT or HOST:PORT (e.g. 127.0.0.1:9464)");
   const dataFile = resolve(flags.data ?? defaultDataFile(io.env));

@@ -14,6 +14,7 @@ import { DataFileError, openPrivateDataFile } from "./data-file.ts";
 import { listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
 import { createMetricsApp } from "./metrics-app.ts";
+import { OpenConnections } from "./open-connections.ts";
 import {
   loadOrCreateOperatorKey,
   type OperatorKeyState,
@@ -24,7 +25,10 @@ import { ServerMetrics } from "./server-metrics.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
 import type { WatchLimits } from "./watch-registry.ts";
 
-/** How long shutdown lets in-flight requests finish before it closes their connections, ms. */
+/**
+ * How long shutdown lets requests being answered finish before it closes their connections, ms.
+ * Every other connection (idle, a header never finished, a TLS handshake) is closed at once.
+ */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 /** How often the retention sweep runs, ms (it never deletes before the floors). */
@@ -118,8 +122,10 @@ export interface RunningServer {
    */
   readonly newOperatorKey?: string;
   /**
-   * Graceful stop: no new connections; every watcher gets a final `shutdown` event; in-flight
-   * requests finish (at most {@link SHUTDOWN_GRACE_MS}); the database is closed. Idempotent.
+   * Graceful stop: no new connections; every watcher gets a final `shutdown` event; connections
+   * without a request being answered (idle, a header half sent) close at once; requests being
+   * answered finish (at most {@link SHUTDOWN_GRACE_MS}), then their connections close; the
+   * database is closed. Idempotent.
    */
   stop(): Promise<void>;
 }
@@ -212,6 +218,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           createServer: createHttpsServer,
           serverOptions: { ...tlsPair },
         });
+  const connections = new OpenConnections(server);
   const metricsServer =
     metrics === undefined
       ? undefined
@@ -275,7 +282,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       app.watches.shutdownAll();
-      if ("closeIdleConnections" in server) server.closeIdleConnections();
+      // Idle, half-sent and handshaking connections go now; a request being answered finishes.
+      connections.closeUnanswered();
       const grace = new Promise<"timeout">((resolve) => {
         setTimeout(() => resolve("timeout"), SHUTDOWN_GRACE_MS).unref();
       });

@@ -8,8 +8,9 @@ import {
   type TeamBindingLookup,
   writeConsent,
 } from "../../harness/binding/index.ts";
+import { checkOwnFolder, type OwnFolderRefusal } from "../../local-files/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
-import { type Failed, fail } from "./team-report.ts";
+import { type Failed, fail, say } from "./team-report.ts";
 
 /**
  * What `brigade team …` takes from its surroundings: whether it runs inside a Claude Code
@@ -46,17 +47,48 @@ export function envServer(io: CliIo): string | undefined {
   return server;
 }
 
+/** The problem line for each reason the configuration folder is refused. */
+const FOLDER_PROBLEMS: Readonly<Record<OwnFolderRefusal, string>> = {
+  parent_missing:
+    "the configuration folder's parent folder does not exist (only the last level is created)",
+  not_a_folder: "the configuration folder is not a folder",
+  foreign_owner: "the configuration folder belongs to another user",
+  writable_by_others:
+    "the configuration folder is writable by other users, who could replace what it holds",
+  io_error: "the configuration folder cannot be examined",
+};
+
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason: OwnFolderRefusal, dir: string, explicit: boolean): string {
+  const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+  switch (reason) {
+    case "parent_missing":
+      return `mkdir -p -m 700 ${dir} (or correct the path)`;
+    case "writable_by_others":
+      return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+    case "foreign_owner":
+    case "not_a_folder":
+    case "io_error":
+      return elsewhere;
+  }
+}
+
 /**
  * The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
  * set outside a session but not absolute (the folder it would mean depends on where the command
  * runs, and silently using the default would put the credential where the person did not ask),
- * 11 when HOME (or XDG_CONFIG_HOME) gives none.
+ * 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+ * credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+ * `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+ * cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+ * a fix line are printed, naming the variable, never the path.
  *
  * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
  */
 export function configDirOf(io: CliIo, sub: string): string | Failed {
   const explicit = io.env.BRIGADE_CONFIG_DIR;
-  if (!inSession(io) && explicit !== undefined && explicit !== "" && !isAbsolute(explicit)) {
+  const useExplicit = !inSession(io) && explicit !== undefined && explicit !== "";
+  if (useExplicit && !isAbsolute(explicit)) {
     return fail(
       io,
       sub,
@@ -65,13 +97,23 @@ export function configDirOf(io: CliIo, sub: string): string | Failed {
     );
   }
   const dir = harnessConfigDir(io.env);
-  if (dir !== undefined) return dir;
-  return fail(
-    io,
-    sub,
-    11,
-    "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path",
-  );
+  if (dir === undefined) {
+    return fail(
+      io,
+      sub,
+      11,
+      "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path",
+    );
+  }
+  const checked = checkOwnFolder(dir, { createParents: !useExplicit });
+  if (checked.ok) return dir;
+  const shellName = useExplicit
+    ? '"$BRIGADE_CONFIG_DIR"'
+    : io.env.XDG_CONFIG_HOME?.startsWith("/") === true
+      ? '"$XDG_CONFIG_HOME/brigade"'
+      : "~/.config/brigade";
+  say(io, sub, FOLDER_PROBLEMS[checked.reason]);
+  return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
 }
 
 const BINDING_PROBLEM: Readonly<Record<string, string>> = {

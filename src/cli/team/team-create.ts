@@ -23,7 +23,13 @@ import {
   envServer,
   recordConsent,
 } from "./team-context.ts";
-import { parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
+import {
+  checkTeamName,
+  humanLabelOption,
+  parseTeamFlags,
+  serverOption,
+  stringOption,
+} from "./team-flags.ts";
 import { displayName, fail, reportAdapterError } from "./team-report.ts";
 
 /**
@@ -46,8 +52,8 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
     },
     1,
   );
-  const teamName = positionals[0] as string;
-  const label = stringOption(values, "human-label");
+  const teamName = checkTeamName(positionals[0] as string);
+  const label = humanLabelOption(values);
   const secretOption = stringOption(values, "secret-file");
   const operatorKeyOption = stringOption(values, "operator-key-file");
   const configDir = configDirOf(io, "create");

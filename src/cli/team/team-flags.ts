@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
+import { oneLine } from "../../formats/sanitize/index.ts";
 import { entryExists } from "../../local-files/index.ts";
 import { CliUsageError } from "../cli-io.ts";
 import {
@@ -49,6 +50,64 @@ export function stringOption(values: Record<string, unknown>, name: string): str
     throw new CliUsageError(`--${name} needs a non-empty value`);
   }
   return value;
+}
+
+/**
+ * Control characters (Cc: newline, tab, ESC, DEL, C1), invisible formatting characters (Cf: bidi
+ * overrides, zero-width characters), line and paragraph separators (Zl, Zp) and lone surrogates
+ * (Cs): nothing a person means to type into a name, and what would make the stored text differ
+ * from what every display shows after sanitising.
+ */
+const NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** The team-name rule, as `brigade team create` states it (the name is never repeated). */
+export const TEAM_NAME_RULE =
+  "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
+
+/** The `--human-label` rule, as `create` and `join` state it (the label is never repeated). */
+export const HUMAN_LABEL_RULE =
+  "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
+
+/**
+ * Whether `text` is 1 to `max` code points, not only spaces, with none of the characters a name
+ * must not hold ({@link NOT_VISIBLE_TEXT}).
+ *
+ * @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
+ */
+export function isVisibleText(text: string, max: number): boolean {
+  if (!/\S/u.test(text) || NOT_VISIBLE_TEXT.test(text)) return false;
+  return text.length <= max || [...text].length <= max;
+}
+
+/**
+ * A team name typed for `brigade team create`, checked before anything is written or sent.
+ *
+ * @throws CliUsageError {@link TEAM_NAME_RULE} (exit 2).
+ * @example checkTeamName("core");
+ */
+export function checkTeamName(name: string): string {
+  if (!isVisibleText(name, 64)) throw new CliUsageError(TEAM_NAME_RULE);
+  return name;
+}
+
+/**
+ * `--human-label`, or `undefined` when absent: at most 128 code points as typed, stored the way
+ * every display shows it — one line through the sanitiser (`oneLine`), exactly as the plugin's
+ * `label` option is — so the label a teammate reads is the label the person gave. Checked before
+ * anything is written or sent.
+ *
+ * @throws CliUsageError {@link HUMAN_LABEL_RULE} (exit 2): too long, or nothing left.
+ * @example humanLabelOption({ "human-label": "Dana\t(laptop)" }) === "Dana (laptop)"
+ */
+export function humanLabelOption(values: Record<string, unknown>): string | undefined {
+  const value = values["human-label"];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || [...value].length > 128) {
+    throw new CliUsageError(HUMAN_LABEL_RULE);
+  }
+  const label = oneLine(value, 128);
+  if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
+  return label;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   envServer,
   recordConsent,
 } from "./team-context.ts";
-import { parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
+import { humanLabelOption, parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
 import { displayName, type Failed, fail, reportAdapterError } from "./team-report.ts";
 
 /**
@@ -80,7 +80,7 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
       "--secret-file <path> is required (a secret is never taken from the command line)",
     );
   }
-  const label = stringOption(values, "human-label");
+  const label = humanLabelOption(values);
   const serverFlag = serverOption(values);
   const configDir = configDirOf(io, "join");
   if (typeof configDir !== "string") return configDir.status;

@@ -75,6 +75,12 @@ export const JOIN_REJECTED_MESSAGE = "the join secret was rejected";
 export const NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 
 /**
+ * Fixed `message` of an `invalid_input` about `team_name` in `team create` (too long, empty, or
+ * not a string): the rule itself, so a person reading it knows what to type.
+ */
+export const TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
+
+/**
  * Fixed `message` for a malformed join secret (docs/spec/protocol.md §9: contains no part of the
  * input).
  */

@@ -1,3 +1,4 @@
+import { TEAM_NAME_MESSAGE } from "../errors/error-messages.ts";
 import { PROTOCOL_LIMITS } from "../limits.ts";
 import {
   expectObject,
@@ -39,14 +40,15 @@ export interface TeamCreateResult {
 }
 
 /**
- * Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp; `human_label`
- * optional, ≤ 128 cp. Unknown members are dropped.
+ * Validates a `team create` document: `team_name` required, non-empty, ≤ 64 cp (any other text
+ * is display text: docs/spec/protocol.md §2.8); `human_label` optional, ≤ 128 cp. Unknown members
+ * are dropped. A `team_name` failure carries {@link TEAM_NAME_MESSAGE}.
  *
  * @example
  * validateTeamCreateRequest({ team_name: "" }).ok === false; // field "team_name"
  */
 export function validateTeamCreateRequest(value: unknown): ValidationResult<TeamCreateRequest> {
-  return runValidation(() => {
+  const result = runValidation(() => {
     const o = expectObject(value, "");
     const out: TeamCreateRequest = {
       team_name: requiredString(o, "team_name", "", {
@@ -60,6 +62,9 @@ export function validateTeamCreateRequest(value: unknown): ValidationResult<Team
     if (label !== undefined) out.human_label = label;
     return out;
   });
+  // The rule in words rather than the generic sentence; details (field, reason, cap) unchanged.
+  if (result.ok || result.error.details?.field !== "team_name") return result;
+  return { ok: false, error: { ...result.error, message: TEAM_NAME_MESSAGE } };
 }
 
 /**

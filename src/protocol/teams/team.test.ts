@@ -30,6 +30,30 @@ describe("team create", () => {
     }
   });
 
+  test("a bad team_name says the rule, value-free; the cap details stay", () => {
+    for (const team_name of ["", "\u001b".repeat(65), 7] as const) {
+      const r = validateTeamCreateRequest({ team_name });
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.error.message).toBe("team_name must be 1 to 64 characters (Unicode code points)");
+      expect(r.error.details?.field).toBe("team_name");
+    }
+    const long = validateTeamCreateRequest({ team_name: "é".repeat(65) });
+    expect(long.ok ? undefined : long.error.details).toEqual({
+      field: "team_name",
+      reason: "too_long",
+      limit: "64",
+      actual: "65",
+      unit: "codepoints",
+    });
+    // The wire rule is length only: control characters are display text, cleaned when shown.
+    expect(validateTeamCreateRequest({ team_name: "bad\nname\u001b[31m" }).ok).toBe(true);
+    const label = validateTeamCreateRequest({ team_name: "c", human_label: "é".repeat(129) });
+    expect(label.ok ? undefined : label.error.message).toBe(
+      "an input member exceeds its length limit",
+    );
+  });
+
   test("result: four members, the secret must parse", () => {
     const result = {
       team_ref: "t-9c1e",
