@@ -44,6 +44,7 @@ const SLOW = [
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
   "test/serve-backup.test.ts",
+  "test/serve-health.test.ts",
   "test/serve-metrics.test.ts",
   "test/serve-operator.test.ts",
   "test/serve-tls.test.ts",

@@ -167,7 +167,15 @@ describe("brigade serve --store postgres://…", () => {
       t.b,
     );
     expect(read.json).toMatchObject({ ok: false, error: { code: "unavailable" } });
-    expect((await call(server.url, "GET", "/v1/health")).status).toBe(200);
+    expect(await call(server.url, "GET", "/v1/health")).toEqual({
+      status: 503,
+      json: {
+        status: "unavailable",
+        protocol_version: "1",
+        store: "postgres",
+        reason: "store_unreachable",
+      },
+    });
 
     await relay.up();
     const retried = await send("k2");

@@ -21,6 +21,7 @@ import {
   type RegistrationMode,
 } from "./operator-key.ts";
 import { ServerMetrics } from "./server-metrics.ts";
+import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
 import type { WatchLimits } from "./watch-registry.ts";
 
@@ -128,6 +129,8 @@ interface OpenedStore {
   readonly store: Store;
   readonly kind: StoreKind;
   readonly display: string;
+  /** Asks the store whether it can serve (`/v1/health`). */
+  readonly probe: StoreProbe;
 }
 
 /**
@@ -140,12 +143,17 @@ async function openStore(options: ServeOptions): Promise<OpenedStore> {
     const store = await openPostgresStore(options.store, {
       startWaitMs: options.storeWaitMs ?? 0,
     });
-    return { store, kind: "postgres", display: store.display };
+    return {
+      store,
+      kind: "postgres",
+      display: store.display,
+      probe: (timeoutMs) => store.probe(timeoutMs),
+    };
   }
   ensureDataFolder(options);
   // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
   const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
-  return { store, kind: "sqlite", display: options.dataFile };
+  return { store, kind: "sqlite", display: options.dataFile, probe: () => store.probe() };
 }
 
 /**
@@ -189,9 +197,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const trust = options.trustProxy ?? TRUST_NO_PROXY;
+  const health = new StoreHealth(opened.probe, {
+    onChange: (verdict) => {
+      if (verdict.ok) options.logger.log("info", "store_healthy", { store: opened.kind });
+      else
+        options.logger.log("warn", "store_unhealthy", {
+          store: opened.kind,
+          reason: verdict.reason,
+        });
+    },
+  });
   const app = createApp(service, {
     logger: options.logger,
     storeKind: opened.kind,
+    storeHealth: () => health.check(),
     clientAddress: (c) =>
       clientAddressOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"), trust),
     registration:

@@ -1,4 +1,4 @@
-import { Pool, type PoolClient, types } from "pg";
+import { Pool, type PoolClient, type QueryConfig, types } from "pg";
 import type {
   SendCommand,
   SendOutcome,
@@ -239,6 +239,29 @@ export class PostgresStore implements Store {
       if (!isUnavailable(error)) throw error;
       broken = error instanceof Error ? error : new Error("connection lost");
       throw new StoreUnavailableError();
+    } finally {
+      this.#checkin(client, broken);
+    }
+  }
+
+  /**
+   * The health probe: `SELECT 1` on a pooled connection, its answer awaited at most `timeoutMs`
+   * (then the connection is dropped). Waiting for a free connection is bounded by the pool's
+   * connect timeout. Rejects with `StoreUnavailableError` when the database cannot answer.
+   */
+  async probe(timeoutMs: number): Promise<void> {
+    const client = await this.#checkout();
+    let broken: Error | undefined;
+    try {
+      // pg reads `query_timeout` from a query's config, though its types do not declare it.
+      const select: QueryConfig & { query_timeout: number } = {
+        text: "SELECT 1",
+        query_timeout: Math.max(1, timeoutMs),
+      };
+      await client.query(select);
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error("probe failed");
+      throw isUnavailable(error) ? new StoreUnavailableError() : error;
     } finally {
       this.#checkin(client, broken);
     }
