@@ -1,5 +1,6 @@
 import type { WatchFeedTarget } from "../../service/store.ts";
 import { InboxPollFeed } from "./inbox-poll-feed.ts";
+import { endedMembershipReader, MembershipSweep } from "./membership-sweep.ts";
 import type { StoppableWatchFeed, WatchFeedContext } from "./postgres-store.ts";
 import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
 
@@ -10,7 +11,8 @@ import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
  * connection); what the other processes announce makes the {@link InboxPollFeed} read the inboxes
  * of the named sessions watched here (one query for all of them) and deliver their ids; every
  * (re)LISTEN and every safety-poll tick reads all watched sessions, so a lost notification costs
- * at most one poll interval. A membership another process ended ends the watches here. The
+ * at most one poll interval. A membership another process ended ends the watches here, on its
+ * announcement or, when that is lost, on the {@link MembershipSweep} of the same interval. The
  * database stays the truth: an announcement only says when to read.
  *
  * @example
@@ -19,10 +21,16 @@ import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
 export class PostgresWatchFeed implements StoppableWatchFeed {
   readonly #reader: InboxPollFeed;
   readonly #broadcast: PostgresWatchBroadcast;
+  readonly #memberships: MembershipSweep | undefined;
 
-  constructor(reader: InboxPollFeed, broadcast: PostgresWatchBroadcast) {
+  constructor(
+    reader: InboxPollFeed,
+    broadcast: PostgresWatchBroadcast,
+    memberships?: MembershipSweep,
+  ) {
     this.#reader = reader;
     this.#broadcast = broadcast;
+    this.#memberships = memberships;
   }
 
   /** The reading half (tests drive its poll). */
@@ -35,12 +43,21 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
     return this.#broadcast;
   }
 
+  /** The membership half of the safety poll, when there is one (tests drive its sweep). */
+  get memberships(): MembershipSweep | undefined {
+    return this.#memberships;
+  }
+
   attach(target: WatchFeedTarget): void {
     this.#reader.attach(target);
+    this.#memberships?.attach(target);
     this.#broadcast.start({
       messagesFor: (sessionIds) => void this.#reader.wake(sessionIds),
       membershipEnded: (principalRef, teamRef) => target.revoke(principalRef, teamRef),
-      resync: () => void this.#reader.poll(),
+      resync: () => {
+        void this.#reader.poll();
+        void this.#memberships?.sweep();
+      },
     });
   }
 
@@ -55,14 +72,16 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
   /** Stops the safety poll and closes the LISTEN connection (the store's `close`). */
   async stop(): Promise<void> {
     this.#reader.stop();
+    this.#memberships?.stop();
     await this.#broadcast.close();
   }
 }
 
 /**
  * The PostgreSQL store's default feed over `context`: a {@link PostgresWatchFeed} whose broadcast
- * opens its own connection to `context.connectionString`, and whose reader polls every `pollMs`
- * and reads on that connection while it is up (else through the store's pool).
+ * opens its own connection to `context.connectionString`, whose reader polls every `pollMs` and
+ * reads on that connection while it is up (else through the store's pool), and whose
+ * {@link MembershipSweep} checks the watched memberships every `pollMs` through the pool.
  *
  * @example openPostgresStore(url, { createWatchFeed: (c) => createPushWatchFeed(c, 500) });
  */
@@ -71,5 +90,6 @@ export function createPushWatchFeed(context: WatchFeedContext, pollMs: number): 
   // Ids carry no text to escape, so the broadcast's connection can read them as they are.
   const read = (sessions: readonly string[]) =>
     broadcast.listening ? broadcast.readInbox(sessions) : context.readInbox(sessions);
-  return new PostgresWatchFeed(new InboxPollFeed(read, pollMs), broadcast);
+  const memberships = new MembershipSweep(endedMembershipReader(context.query), pollMs);
+  return new PostgresWatchFeed(new InboxPollFeed(read, pollMs), broadcast, memberships);
 }
