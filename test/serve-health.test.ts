@@ -109,6 +109,9 @@ describe("/v1/health probes the store", () => {
     relay.resume();
     await healthUntil(server, 200);
 
+    // The LISTEN connection's events reach the server's log too.
+    expect(logs.events()).toContain("watch_listen_connected");
+    expect(logs.events()).toContain("watch_listen_lost");
     expect(logs.events().filter((e) => e.startsWith("store_"))).toEqual([
       "store_unhealthy",
       "store_healthy",

@@ -142,6 +142,7 @@ async function openStore(options: ServeOptions): Promise<OpenedStore> {
   if (options.store !== undefined) {
     const store = await openPostgresStore(options.store, {
       startWaitMs: options.storeWaitMs ?? 0,
+      log: options.logger,
     });
     return {
       store,

@@ -15,6 +15,7 @@ import { PostgresTx } from "./postgres-tx.ts";
 import { createPushWatchFeed, type PostgresWatchFeed } from "./postgres-watch-feed.ts";
 import { migratePostgres } from "./schema.ts";
 import { type PostgresUrl, parsePostgresUrl } from "./store-url.ts";
+import type { FeedLog } from "./watch-feed-log.ts";
 
 /** Options of {@link openPostgresStore}; every time in milliseconds. */
 export interface PostgresStoreOptions {
@@ -41,6 +42,11 @@ export interface PostgresStoreOptions {
    * safety poll every `watchPollMs`).
    */
   createWatchFeed?: (context: WatchFeedContext) => StoppableWatchFeed;
+  /**
+   * Where the default watch feed logs its LISTEN connection's events and the deliveries only its
+   * safety poll found (docs/51-postgres.md, "The LISTEN connection in the log"); default: nowhere.
+   */
+  log?: FeedLog;
 }
 
 /** A {@link WatchFeed} the store stops when it closes. */
@@ -149,7 +155,7 @@ export class PostgresStore implements Store {
     // The push feed opens its LISTEN connection only once a service attaches (a migration never does).
     this.#feed =
       options.createWatchFeed?.(context) ??
-      createPushWatchFeed(context, options.watchPollMs ?? 2000);
+      createPushWatchFeed(context, options.watchPollMs ?? 2000, options.log);
   }
 
   /** Brings sends committed by other processes to this process's watches. */
