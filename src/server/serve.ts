@@ -71,6 +71,13 @@ export interface ServeOptions {
    * `loadOrCreateOperatorKey`).
    */
   readonly registration?: RegistrationMode;
+  /**
+   * On PostgreSQL (`store`), a closed start makes a new operator key only when this is true; a
+   * missing key file is otherwise refused (`operator_key_file_missing`): every process of one
+   * database must share one key file, so none may quietly make its own. SQLite ignores it (its
+   * first closed start always makes the key).
+   */
+  readonly createOperatorKey?: boolean;
   /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
   readonly watchLimits?: WatchLimits;
   /**
@@ -184,7 +191,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   try {
     if (options.registration === "closed") {
       ensureDataFolder(options);
-      operatorKey = loadOrCreateOperatorKey(keyFile);
+      operatorKey = loadOrCreateOperatorKey(keyFile, {
+        create: options.store === undefined || options.createOperatorKey === true,
+      });
     }
   } catch (error) {
     await stored.close();
