@@ -44,11 +44,13 @@ const SLOW = [
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
   "test/serve-backup.test.ts",
+  "test/serve-health.test.ts",
   "test/serve-metrics.test.ts",
   "test/serve-operator.test.ts",
   "test/serve-tls.test.ts",
   "test/sqlite-schema-upgrade.test.ts",
   "test/postgres-serve.test.ts",
+  "test/postgres-membership-bound.test.ts",
   "test/store-parity.test.ts",
 ];
 

@@ -1,3 +1,4 @@
+import { chmodSync, copyFileSync } from "node:fs";
 import { Client } from "pg";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
@@ -167,7 +168,15 @@ describe("brigade serve --store postgres://…", () => {
       t.b,
     );
     expect(read.json).toMatchObject({ ok: false, error: { code: "unavailable" } });
-    expect((await call(server.url, "GET", "/v1/health")).status).toBe(200);
+    expect(await call(server.url, "GET", "/v1/health")).toEqual({
+      status: 503,
+      json: {
+        status: "unavailable",
+        protocol_version: "1",
+        store: "postgres",
+        reason: "store_unreachable",
+      },
+    });
 
     await relay.up();
     const retried = await send("k2");
@@ -225,5 +234,62 @@ describe("two servers on one database", () => {
     expect(event).toContain("across processes");
     // The bound is the protocol's; the poll runs every 2 s.
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("closed registration across processes", () => {
+  test("the first process makes the key only when asked; another with a copy of its file accepts the same key", async () => {
+    const fresh = await schema();
+    const dirA = testTempDir("pg-key-a-");
+    const dirB = testTempDir("pg-key-b-");
+    const start = async (dir: string, create: boolean) => {
+      const server = await startServer({
+        host: "127.0.0.1",
+        port: 0,
+        dataFile: `${dir}/brigade.sqlite`,
+        store: fresh.url,
+        registration: "closed",
+        ...(create ? { createOperatorKey: true } : {}),
+        logger: silent,
+      });
+      cleanups.push(() => server.stop());
+      return server;
+    };
+    await expect(start(dirA, false)).rejects.toMatchObject({ code: "operator_key_file_missing" });
+    const first = await start(dirA, true);
+    const key = first.newOperatorKey;
+    expect(key).toMatch(/^brgop1\./);
+    await expect(start(dirB, false)).rejects.toMatchObject({ code: "operator_key_file_missing" });
+    copyFileSync(`${dirA}/brigade.sqlite.operator-key`, `${dirB}/brigade.sqlite.operator-key`);
+    chmodSync(`${dirB}/brigade.sqlite.operator-key`, 0o600);
+    const second = await start(dirB, false);
+    expect(second.newOperatorKey).toBeUndefined();
+    const token = result(await call(second.url, "POST", "/v1/principals")).token as string;
+    const created = await fetch(`${second.url}/v1/teams`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "x-brigade-operator-key": key ?? "",
+      },
+      body: JSON.stringify({ team_name: "core" }),
+    });
+    expect(created.status).toBe(200);
+  });
+
+  test("the start that makes the key says to copy its file to the other processes", async () => {
+    ensureBuilt();
+    const fresh = await schema();
+    const server = await startServerProcess(
+      `${testTempDir("pg-key-cli-")}/brigade.sqlite`,
+      { BRIGADE_STORE: fresh.url },
+      undefined,
+      ["--registration", "closed", "--create-operator-key"],
+    );
+    server.child.kill("SIGTERM");
+    await exited(server.child);
+    expect(server.stdout()).toMatch(
+      /brigade serve: registration is closed; operator key \(shown once, keep it private\): brgop1\.[A-Za-z0-9_-]{43}\nbrigade serve: operator key digest stored in the --data path with \.operator-key added: copy that file to every other brigade serve of this database\n/,
+    );
   });
 });

@@ -3,7 +3,8 @@ import type { CliIo } from "./cli-io.ts";
 
 const HELP = `usage: brigade serve [--host 127.0.0.1] [--port 7777] [--data FILE]
                      [--store postgres://USER@HOST:PORT/DB] [--store-wait SECONDS]
-                     [--registration open|closed] [--tls-cert FILE --tls-key FILE]
+                     [--registration open|closed [--create-operator-key]]
+                     [--tls-cert FILE --tls-key FILE]
                      [--trust-proxy] [--trusted-proxy ADDR]... [--metrics [HOST:]PORT]
                      [--log-level info]
 
@@ -31,6 +32,10 @@ or the database without its password) and the registration mode.
                        restart to replace a lost key. Clients present it with
                        brigade team create --operator-key-file PATH, or
                        BRIGADE_OPERATOR_KEY_FILE=PATH for brigade adapter http.
+                       On PostgreSQL every process needs the same key file: a
+                       process without one refuses to start, and only a start
+                       with --create-operator-key makes a new key; copy its
+                       file to the others.
 --tls-cert FILE        serve HTTPS with this PEM certificate chain (leaf first)
 --tls-key FILE         and its unencrypted PEM private key; both are read again
                        on SIGHUP (a bad new pair keeps the old one and logs why)

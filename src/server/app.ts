@@ -18,6 +18,7 @@ import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
 import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
 import type { ServerMetrics } from "./server-metrics.ts";
+import type { StoreHealthVerdict } from "./store-health.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
 import { openWatchStream } from "./watch-stream.ts";
 import { wireErrorOf } from "./wire-error.ts";
@@ -39,6 +40,11 @@ export interface AppOptions {
   readonly metrics?: ServerMetrics;
   /** The kind of store, named by `/v1/health` (never its address); omitted when absent. */
   readonly storeKind?: StoreKind;
+  /**
+   * Whether the store can serve, asked by every `/v1/health` (`StoreHealth.check`);
+   * absent: health answers `ok` without asking.
+   */
+  readonly storeHealth?: () => Promise<StoreHealthVerdict>;
 }
 
 /** The kinds of store `brigade serve` runs on. */
@@ -94,11 +100,15 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
   app.get("/", (c) => homePage(c, options.version ?? "unknown"));
-  const health =
-    options.storeKind === undefined
-      ? { status: "ok", protocol_version: PROTOCOL_VERSION }
-      : { status: "ok", protocol_version: PROTOCOL_VERSION, store: options.storeKind };
-  app.get("/v1/health", (c) => c.json(health));
+  const store = options.storeKind === undefined ? {} : { store: options.storeKind };
+  const healthy = { status: "ok", protocol_version: PROTOCOL_VERSION, ...store };
+  const storeHealth = options.storeHealth;
+  app.get("/v1/health", async (c) => {
+    const verdict = storeHealth === undefined ? undefined : await storeHealth();
+    if (verdict === undefined || verdict.ok) return c.json(healthy);
+    const down = { status: "unavailable", protocol_version: PROTOCOL_VERSION, ...store };
+    return c.json({ ...down, reason: verdict.reason }, 503);
+  });
 
   app.post("/v1/principals", async (c) => {
     const refusal = mintingBudget.take(clientAddress(c));

@@ -17,6 +17,7 @@ export const OPERATOR_KEY_PATTERN: RegExp = /^brgop1\.[A-Za-z0-9_-]{43}$/;
 export const OPERATOR_KEY_FILE_ERROR_CODES = [
   "operator_key_file_unsafe",
   "operator_key_file_invalid",
+  "operator_key_file_missing",
 ] as const;
 
 /** One of {@link OPERATOR_KEY_FILE_ERROR_CODES}. */
@@ -26,6 +27,8 @@ const MESSAGES: Readonly<Record<OperatorKeyFileErrorCode, string>> = {
   operator_key_file_unsafe:
     "the operator key file is a symbolic link, not a regular file, foreign or accessible to others",
   operator_key_file_invalid: "the operator key file does not hold an operator key digest",
+  operator_key_file_missing:
+    "--registration closed on a shared PostgreSQL database needs the operator key file (the --data path with .operator-key added), the same on every process: copy it from the process that made it, or make the first one with --create-operator-key",
 };
 
 /** The operator key file cannot be used; the message names no path and no content. */
@@ -82,20 +85,29 @@ export interface OperatorKeyState {
  * never replacing anything, a dangling symlink included) and returns the key once. An existing
  * file is read through `readLocalFile`: a regular file of at most 1 KiB, of this user with no
  * group or other bit, never through a symlink and never hanging on a FIFO, holding exactly one
- * digest line. Deleting the file and restarting replaces a lost key.
+ * digest line. Deleting the file and restarting replaces a lost key. With `create: false` a
+ * missing file is refused instead of made (several processes sharing one database must share one
+ * key, so none may quietly make its own).
  *
  * @throws OperatorKeyFileError `operator_key_file_unsafe` (any refusal, or a file that cannot be
- * created), `operator_key_file_invalid` (not one digest line).
+ * created), `operator_key_file_invalid` (not one digest line), `operator_key_file_missing` (no
+ * file, and `create` is false).
  * @example
  * const { digest, newKey } = loadOrCreateOperatorKey("/srv/brigade.sqlite.operator-key");
  */
-export function loadOrCreateOperatorKey(path: string): OperatorKeyState {
+export function loadOrCreateOperatorKey(
+  path: string,
+  options: { readonly create?: boolean } = {},
+): OperatorKeyState {
   const read = readLocalFile(path, {
     maxBytes: MAX_OPERATOR_KEY_FILE_BYTES,
     ...privateToThisUser(),
   });
   if (!read.ok) {
-    if (read.reason === "missing") return createKey(path);
+    if (read.reason === "missing") {
+      if (options.create === false) throw new OperatorKeyFileError("operator_key_file_missing");
+      return createKey(path);
+    }
     throw new OperatorKeyFileError("operator_key_file_unsafe");
   }
   const { buffer, byteOffset, byteLength } = read.bytes;

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { freshPostgresSchema } from "../../test/support/postgres-schema.ts";
 import { runServeCommandLine, WIDE_PROXY_WARNING } from "./serve-command-line.ts";
 
 async function run(
@@ -198,5 +199,43 @@ describe("brigade serve --store parsing", () => {
     expect(r.stderr).toBe(
       `brigade serve: cannot start (3D000): the database does not exist (postgres://brigade@${missing.host}/no_such_database, waited 0 s)\n`,
     );
+  });
+});
+
+describe("brigade serve --registration closed on PostgreSQL", () => {
+  test("--create-operator-key without --registration closed is a usage error", async () => {
+    expect(await run(["--create-operator-key", "--data", "/nonexistent/x/b.sqlite"])).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "brigade serve: --create-operator-key goes with --registration closed\n",
+    });
+  });
+
+  test("a process without the operator key file refuses to start, says what is missing, and makes none", async () => {
+    const schema = await freshPostgresSchema("opkey");
+    const dir = mkdtempSync(join(tmpdir(), "brigade-serve-opkey-"));
+    try {
+      const dataFile = join(dir, "secret-name.sqlite");
+      const r = await run([
+        "--port",
+        "0",
+        "--data",
+        dataFile,
+        "--registration",
+        "closed",
+        "--store",
+        schema.url,
+      ]);
+      expect(r).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "brigade serve: cannot start (operator_key_file_missing): --registration closed on a shared PostgreSQL database needs the operator key file (the --data path with .operator-key added), the same on every process: copy it from the process that made it, or make the first one with --create-operator-key\n",
+      });
+      expect(existsSync(`${dataFile}.operator-key`)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await schema.drop();
+    }
   });
 });

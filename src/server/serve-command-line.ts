@@ -56,11 +56,12 @@ export function defaultDataFile(env: Readonly<Record<string, string | undefined>
 
 /**
  * Runs `brigade serve [--host] [--port] [--data] [--store postgres://…] [--store-wait s]
- * [--registration open|closed] [--tls-cert FILE --tls-key FILE] [--trust-proxy] [--trusted-proxy
+ * [--registration open|closed [--create-operator-key]] [--tls-cert FILE --tls-key FILE] [--trust-proxy] [--trusted-proxy
  * ADDR]… [--metrics [HOST:]PORT] [--log-level]` from its arguments (`--store` defaults to the
  * `BRIGADE_STORE` environment variable; neither: SQLite at `--data`): prints
  * `brigade serve: listening on <url>` on stdout once it accepts connections — followed, on the
- * first closed start of a data file, by one line with the new operator key, shown this once — then
+ * first closed start of a data file, by one line with the new operator key, shown this once (on
+ * PostgreSQL only with `--create-operator-key`, and followed by a line saying to copy its file) — then
  * one line each for the version, the store (the SQLite data file, or the PostgreSQL address without
  * its password), the registration mode and, when on, the metrics address and the proxy mode; logs
  * JSON lines on stderr; reloads the TLS files on SIGHUP; and resolves with 0 after a graceful stop
@@ -99,6 +100,9 @@ export async function runServeCommandLine(
   if (flags.data === "") return usage("--data needs the path of the SQLite data file");
   const registration = flags.registration ?? "open";
   if (!isRegistrationMode(registration)) return usage("--registration must be open or closed");
+  if (flags["create-operator-key"] === true && registration !== "closed") {
+    return usage("--create-operator-key goes with --registration closed");
+  }
   const level = (flags["log-level"] ?? "info") as LogLevel;
   if (!["debug", "info", "warn", "error"].includes(level)) {
     return usage("--log-level must be debug, info, warn or error");
@@ -140,6 +144,7 @@ export async function runServeCommandLine(
         : { store: storeAddress, storeWaitMs: waitSeconds * 1000 }),
       logger,
       registration,
+      ...(flags["create-operator-key"] === true ? { createOperatorKey: true } : {}),
       ...(flags["tls-cert"] === undefined || flags["tls-key"] === undefined
         ? {}
         : { tls: { certFile: flags["tls-cert"], keyFile: flags["tls-key"] } }),
@@ -164,7 +169,9 @@ export async function runServeCommandLine(
         ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
         : postgresRefusal(why);
     const where =
-      storeAddress === undefined ? "" : ` (${storeDisplay(storeAddress)}, waited ${waitSeconds} s)`;
+      storeAddress === undefined || error instanceof OperatorKeyFileError
+        ? ""
+        : ` (${storeDisplay(storeAddress)}, waited ${waitSeconds} s)`;
     io.stderr(`brigade serve: cannot start (${why})${detail}${where}\n`);
     return 1;
   }
@@ -174,6 +181,11 @@ export async function runServeCommandLine(
     lines.push(
       `registration is closed; operator key (shown once, keep it private): ${server.newOperatorKey}`,
     );
+    if (server.store.kind === "postgres") {
+      lines.push(
+        "operator key digest stored in the --data path with .operator-key added: copy that file to every other brigade serve of this database",
+      );
+    }
   }
   lines.push(...startupLines(server, registration, trustProxy !== undefined));
   // One write: a reader that waits for the URL line gets the lines after it in the same chunk.
@@ -270,6 +282,7 @@ function parseFlags(argv: string[]) {
         store: { type: "string" },
         "store-wait": { type: "string" },
         registration: { type: "string" },
+        "create-operator-key": { type: "boolean" },
         "log-level": { type: "string" },
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },

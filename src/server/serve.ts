@@ -22,6 +22,7 @@ import {
   type RegistrationMode,
 } from "./operator-key.ts";
 import { ServerMetrics } from "./server-metrics.ts";
+import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
 import type { WatchLimits } from "./watch-registry.ts";
 
@@ -74,6 +75,13 @@ export interface ServeOptions {
    * `loadOrCreateOperatorKey`).
    */
   readonly registration?: RegistrationMode;
+  /**
+   * On PostgreSQL (`store`), a closed start makes a new operator key only when this is true; a
+   * missing key file is otherwise refused (`operator_key_file_missing`): every process of one
+   * database must share one key file, so none may quietly make its own. SQLite ignores it (its
+   * first closed start always makes the key).
+   */
+  readonly createOperatorKey?: boolean;
   /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
   readonly watchLimits?: WatchLimits;
   /**
@@ -134,6 +142,8 @@ interface OpenedStore {
   readonly store: Store;
   readonly kind: StoreKind;
   readonly display: string;
+  /** Asks the store whether it can serve (`/v1/health`). */
+  readonly probe: StoreProbe;
 }
 
 /**
@@ -145,13 +155,19 @@ async function openStore(options: ServeOptions): Promise<OpenedStore> {
   if (options.store !== undefined) {
     const store = await openPostgresStore(options.store, {
       startWaitMs: options.storeWaitMs ?? 0,
+      log: options.logger,
     });
-    return { store, kind: "postgres", display: store.display };
+    return {
+      store,
+      kind: "postgres",
+      display: store.display,
+      probe: (timeoutMs) => store.probe(timeoutMs),
+    };
   }
   ensureDataFolder(options);
   // Message bodies are private: the file and its -wal/-shm are owner-only or refused.
   const store = openPrivateDataFile(options.dataFile, (path) => openSqliteStore(path));
-  return { store, kind: "sqlite", display: options.dataFile };
+  return { store, kind: "sqlite", display: options.dataFile, probe: () => store.probe() };
 }
 
 /**
@@ -181,7 +197,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   try {
     if (options.registration === "closed") {
       ensureDataFolder(options);
-      operatorKey = loadOrCreateOperatorKey(keyFile);
+      operatorKey = loadOrCreateOperatorKey(keyFile, {
+        create: options.store === undefined || options.createOperatorKey === true,
+      });
     }
   } catch (error) {
     await stored.close();
@@ -195,9 +213,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
   const trust = options.trustProxy ?? TRUST_NO_PROXY;
+  const health = new StoreHealth(opened.probe, {
+    onChange: (verdict) => {
+      if (verdict.ok) options.logger.log("info", "store_healthy", { store: opened.kind });
+      else
+        options.logger.log("warn", "store_unhealthy", {
+          store: opened.kind,
+          reason: verdict.reason,
+        });
+    },
+  });
   const app = createApp(service, {
     logger: options.logger,
     storeKind: opened.kind,
+    storeHealth: () => health.check(),
     clientAddress: (c) =>
       clientAddressOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"), trust),
     registration:

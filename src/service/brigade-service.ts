@@ -88,7 +88,8 @@ export class BrigadeService {
     store.watchFeed?.attach({
       watchedSessions: () => hub.sessionIds(),
       deliver: (recipient, ids) => hub.publish(recipient, ids),
-      revoke: (principalRef, teamRef) => hub.revoke(principalRef, teamRef),
+      revoke: (principalRef, teamRef, asOf) => hub.revoke(principalRef, teamRef, asOf),
+      watchedMemberships: () => hub.memberships(),
     });
   }
 

@@ -52,7 +52,12 @@ export type {
   WindowCount,
 } from "./store.ts";
 export { MEMBERSHIP_STATUSES, StoreUnavailableError } from "./store.ts";
-export type { WatchListener, WatchSubscription } from "./watch-hub.ts";
+export type {
+  WatchedMembership,
+  WatchedMemberships,
+  WatchListener,
+  WatchSubscription,
+} from "./watch-hub.ts";
 export { WatchHub } from "./watch-hub.ts";
 export {
   isLive,

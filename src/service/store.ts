@@ -1,4 +1,5 @@
 import type { RateLimitedReason } from "../protocol/index.ts";
+import type { WatchedMemberships } from "./watch-hub.ts";
 
 /**
  * The service's only persistence port. Every read and write happens inside a unit of work passed to
@@ -366,8 +367,17 @@ export interface WatchFeedTarget {
   watchedSessions(): readonly string[];
   /** Tells the local watches of `recipientSessionId` about committed messages (duplicates allowed). */
   deliver(recipientSessionId: string, messageIds: readonly string[]): void;
-  /** Ends the local watches of `principalRef` in `teamRef`: another process ended that membership. */
-  revoke(principalRef: string, teamRef: string): void;
+  /**
+   * Ends the local watches of `principalRef` in `teamRef`: another process ended that membership.
+   * With `asOf` (from {@link WatchFeedTarget.watchedMemberships}), only the watches that were open
+   * at that snapshot.
+   */
+  revoke(principalRef: string, teamRef: string, asOf?: number): void;
+  /**
+   * The (principal, team) memberships the local watches stand on, each once, and the snapshot's
+   * moment (`asOf`), so a feed can check them against the database in one query.
+   */
+  watchedMemberships(): WatchedMemberships;
 }
 
 /**

@@ -19,6 +19,22 @@ interface Entry {
   principalRef: string;
   teamRef: string;
   listener: WatchListener;
+  /** Order of registration (see {@link WatchHub.revoke}'s `addedBefore`). */
+  seq: number;
+}
+
+/** The membership an open watch stands on: who watches, in which team. */
+export interface WatchedMembership {
+  readonly principalRef: string;
+  readonly teamRef: string;
+}
+
+/** The memberships of the open watches at one moment, and that moment (see `addedBefore`). */
+export interface WatchedMemberships {
+  /** Each (principal, team) pair once. */
+  readonly memberships: readonly WatchedMembership[];
+  /** Pass to {@link WatchHub.revoke} to spare the watches added after this snapshot. */
+  readonly asOf: number;
 }
 
 /**
@@ -32,6 +48,7 @@ interface Entry {
  */
 export class WatchHub {
   readonly #bySession = new Map<string, Set<Entry>>();
+  #seq = 0;
 
   /** Registers `listener` for messages to `sessionId`, owned by `principalRef` in `teamRef`. */
   add(
@@ -40,7 +57,8 @@ export class WatchHub {
     teamRef: string,
     listener: WatchListener,
   ): WatchSubscription {
-    const entry: Entry = { principalRef, teamRef, listener };
+    this.#seq += 1;
+    const entry: Entry = { principalRef, teamRef, listener, seq: this.#seq };
     let set = this.#bySession.get(sessionId);
     if (set === undefined) {
       set = new Set();
@@ -70,11 +88,17 @@ export class WatchHub {
     }
   }
 
-  /** Ends every subscription of `principalRef` in `teamRef` with `onRevoked`. */
-  revoke(principalRef: string, teamRef: string): void {
+  /**
+   * Ends every subscription of `principalRef` in `teamRef` with `onRevoked`; with `addedBefore`
+   * (a {@link WatchedMemberships.asOf}), only those added before that snapshot, so a watch opened
+   * on a membership renewed since then is not ended by news about the old one.
+   */
+  revoke(principalRef: string, teamRef: string, addedBefore?: number): void {
+    const last = addedBefore ?? Number.POSITIVE_INFINITY;
     for (const [sessionId, set] of [...this.#bySession]) {
       for (const entry of [...set]) {
         if (entry.principalRef !== principalRef || entry.teamRef !== teamRef) continue;
+        if (entry.seq > last) continue;
         set.delete(entry);
         try {
           entry.listener.onRevoked();
@@ -84,6 +108,17 @@ export class WatchHub {
       }
       if (set.size === 0) this.#bySession.delete(sessionId);
     }
+  }
+
+  /** The memberships of the live subscriptions, each pair once, and the snapshot's moment. */
+  memberships(): WatchedMemberships {
+    const seen = new Map<string, WatchedMembership>();
+    for (const set of this.#bySession.values()) {
+      for (const { principalRef, teamRef } of set) {
+        seen.set(`${principalRef}\n${teamRef}`, { principalRef, teamRef });
+      }
+    }
+    return { memberships: [...seen.values()], asOf: this.#seq };
   }
 
   /** Session ids with at least one live subscription. */

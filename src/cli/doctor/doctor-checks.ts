@@ -237,6 +237,18 @@ export function checkTransport(server: string): DoctorCheck {
   };
 }
 
+/**
+ * The reason of a Brigade health reply that says the store cannot serve (503, `status`
+ * `unavailable`), or `undefined`. Only a short reason token is taken from the reply, so a hostile
+ * server cannot put text of its own in the report.
+ */
+function storeDownReason(status: number, body: unknown): string | undefined {
+  if (status !== 503 || typeof body !== "object" || body === null) return undefined;
+  if (!("status" in body) || body.status !== "unavailable" || !("reason" in body)) return undefined;
+  const reason = body.reason;
+  return typeof reason === "string" && /^store_[a-z_]{1,32}$/.test(reason) ? reason : undefined;
+}
+
 /** The server answers `GET /v1/health`, and over TLS with a certificate this machine trusts. */
 export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promise<DoctorCheck[]> {
   if (!team.ok) {
@@ -259,6 +271,18 @@ export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promis
       body !== null &&
       "status" in body &&
       body.status === "ok";
+    const storeReason = storeDownReason(response.status, body);
+    if (storeReason !== undefined) {
+      return [
+        {
+          title: "server",
+          status: "fail",
+          detail: `${team.server} answers, but its store cannot serve (${storeReason})`,
+          fix: "tell the server's operator: its database is down or unreachable (docs/51-postgres.md)",
+        },
+        tls,
+      ];
+    }
     if (!healthy) {
       return [
         {

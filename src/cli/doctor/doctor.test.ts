@@ -11,6 +11,8 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -191,6 +193,28 @@ describe("brigade doctor", () => {
     });
     expect(byTitle(serverFails, "server").status).toBe("fail");
     expect(byTitle(serverFails, "credential").status).toBe("fail");
+    // server: a Brigade server whose store is down says so; a reply it cannot trust does not
+    for (const [reason, detail] of [
+      ["store_unreachable", "its store cannot serve (store_unreachable)"],
+      ["<b>rm -rf</b>", "not as a Brigade server (HTTP 503)"],
+    ]) {
+      const storeDown = createServer((_request, response) => {
+        response.writeHead(503, { "content-type": "application/json" });
+        response.end(JSON.stringify({ status: "unavailable", protocol_version: "1", reason }));
+      });
+      await new Promise<void>((done) => storeDown.listen(0, "127.0.0.1", done));
+      const port = (storeDown.address() as AddressInfo).port;
+      try {
+        const checks = await runDoctorChecks({
+          ...base,
+          cwd: boundTo(`store-${port}`, `http://127.0.0.1:${port}`),
+        });
+        expect(byTitle(checks, "server")).toMatchObject({ status: "fail" });
+        expect(byTitle(checks, "server").detail).toContain(detail);
+      } finally {
+        await new Promise((done) => storeDown.close(done));
+      }
+    }
     // (judged from the URL alone: tests never reach beyond loopback)
     expect(checkTransport("http://brigade.example.org:7777")).toMatchObject({ status: "fail" });
     expect(checkTransport("http://brigade.example.org:7777").detail).toContain("unencrypted");

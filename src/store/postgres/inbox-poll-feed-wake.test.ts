@@ -24,6 +24,7 @@ function target(watched: string[]) {
     watchedSessions: () => watched,
     deliver: (recipient, ids) => delivered.push([recipient, [...ids]]),
     revoke: () => {},
+    watchedMemberships: () => ({ memberships: [], asOf: 0 }),
   };
   return { t, delivered };
 }

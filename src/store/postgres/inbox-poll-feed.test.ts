@@ -10,6 +10,7 @@ function target(watched: string[]) {
       delivered.push([recipient, ids]);
     },
     revoke: () => {},
+    watchedMemberships: () => ({ memberships: [], asOf: 0 }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Pool, type PoolClient, types } from "pg";
+import { Pool, type PoolClient, type QueryConfig, types } from "pg";
 import type {
   SendCommand,
   SendOutcome,
@@ -15,6 +15,7 @@ import { PostgresTx } from "./postgres-tx.ts";
 import { createPushWatchFeed, type PostgresWatchFeed } from "./postgres-watch-feed.ts";
 import { migratePostgres } from "./schema.ts";
 import { type PostgresUrl, parsePostgresUrl } from "./store-url.ts";
+import type { FeedLog } from "./watch-feed-log.ts";
 
 /** Options of {@link openPostgresStore}; every time in milliseconds. */
 export interface PostgresStoreOptions {
@@ -41,6 +42,11 @@ export interface PostgresStoreOptions {
    * safety poll every `watchPollMs`).
    */
   createWatchFeed?: (context: WatchFeedContext) => StoppableWatchFeed;
+  /**
+   * Where the default watch feed logs its LISTEN connection's events and the deliveries only its
+   * safety poll found (docs/51-postgres.md, "The LISTEN connection in the log"); default: nowhere.
+   */
+  log?: FeedLog;
 }
 
 /** A {@link WatchFeed} the store stops when it closes. */
@@ -149,7 +155,7 @@ export class PostgresStore implements Store {
     // The push feed opens its LISTEN connection only once a service attaches (a migration never does).
     this.#feed =
       options.createWatchFeed?.(context) ??
-      createPushWatchFeed(context, options.watchPollMs ?? 2000);
+      createPushWatchFeed(context, options.watchPollMs ?? 2000, options.log);
   }
 
   /** Brings sends committed by other processes to this process's watches. */
@@ -239,6 +245,29 @@ export class PostgresStore implements Store {
       if (!isUnavailable(error)) throw error;
       broken = error instanceof Error ? error : new Error("connection lost");
       throw new StoreUnavailableError();
+    } finally {
+      this.#checkin(client, broken);
+    }
+  }
+
+  /**
+   * The health probe: `SELECT 1` on a pooled connection, its answer awaited at most `timeoutMs`
+   * (then the connection is dropped). Waiting for a free connection is bounded by the pool's
+   * connect timeout. Rejects with `StoreUnavailableError` when the database cannot answer.
+   */
+  async probe(timeoutMs: number): Promise<void> {
+    const client = await this.#checkout();
+    let broken: Error | undefined;
+    try {
+      // pg reads `query_timeout` from a query's config, though its types do not declare it.
+      const select: QueryConfig & { query_timeout: number } = {
+        text: "SELECT 1",
+        query_timeout: Math.max(1, timeoutMs),
+      };
+      await client.query(select);
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error("probe failed");
+      throw isUnavailable(error) ? new StoreUnavailableError() : error;
     } finally {
       this.#checkin(client, broken);
     }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { AnnounceCoalescer, type CoalescerClock, SYSTEM_CLOCK } from "./announce-coalescer.ts";
 import type { InboxEntry } from "./inbox-poll-feed.ts";
+import { type ListenLossReason, listenLossReason } from "./listen-loss-reason.ts";
 import {
   encodeAnnouncement,
   MAX_ANNOUNCE_ITEMS_CHARS,
@@ -45,6 +46,19 @@ export type BroadcastEvent =
   | "watch_listen_failed"
   | "watch_notify_failed";
 
+/** The facts of a {@link BroadcastEvent}; each is present where it applies. */
+export interface BroadcastEventDetail {
+  /** Why the connection was lost, an attempt failed, or a NOTIFY failed. */
+  readonly reason?: ListenLossReason;
+  /**
+   * Failed connection attempts in a row: including this one (`watch_listen_failed`), or before
+   * this success (`watch_listen_connected`, 0 when the first attempt worked).
+   */
+  readonly attempt?: number;
+  /** When the next connection attempt starts, ms from now (`lost`, `failed`). */
+  readonly retryInMs?: number;
+}
+
 /** How a {@link PostgresWatchBroadcast} connects and paces itself. */
 export interface PostgresBroadcastOptions {
   /** A `postgres://` URL (the store's). */
@@ -57,7 +71,7 @@ export interface PostgresBroadcastOptions {
   readonly reconnectMinMs?: number;
   readonly reconnectMaxMs?: number;
   /** Connection events, for the server's log. */
-  readonly onEvent?: (event: BroadcastEvent) => void;
+  readonly onEvent?: (event: BroadcastEvent, detail: BroadcastEventDetail) => void;
   /** The coalescer's clock (tests). */
   readonly clock?: CoalescerClock;
 }
@@ -92,6 +106,8 @@ export class PostgresWatchBroadcast {
   #closed = false;
   #retryMs: number;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Connection attempts that failed since the last success. */
+  #failures = 0;
   #notifying = false;
   /** Items flushed while a NOTIFY was in flight; they go with the next one. */
   readonly #deferred = new Set<string>();
@@ -169,17 +185,20 @@ export class PostgresWatchBroadcast {
       application_name: "brigade-watch",
     });
     let lost = false;
-    const onLost = (): void => {
+    const onLost = (error: unknown): void => {
       if (lost) return;
       lost = true;
       if (this.#client === client) this.#client = undefined;
       client.end().catch(() => {});
       if (this.#closed) return;
-      this.#options.onEvent?.("watch_listen_lost");
-      this.#retryLater();
+      const retryInMs = this.#retryLater();
+      this.#options.onEvent?.("watch_listen_lost", {
+        reason: listenLossReason(error),
+        retryInMs,
+      });
     };
-    client.on("error", onLost);
-    client.on("end", onLost);
+    client.on("error", (error) => onLost(error));
+    client.on("end", () => onLost(undefined));
     client.on("notification", (message) => {
       if (message.channel === WATCH_CHANNEL) this.#heard(message.payload);
     });
@@ -190,14 +209,19 @@ export class PostgresWatchBroadcast {
       // truth, and a lost one is found by the safety poll), so this connection never waits.
       await client.query("SET synchronous_commit TO off");
       await client.query(`LISTEN ${WATCH_CHANNEL}`);
-    } catch {
+    } catch (error) {
       this.#connecting = false;
       if (!lost) {
         lost = true;
         client.end().catch(() => {});
         if (!this.#closed) {
-          this.#options.onEvent?.("watch_listen_failed");
-          this.#retryLater();
+          this.#failures += 1;
+          const retryInMs = this.#retryLater();
+          this.#options.onEvent?.("watch_listen_failed", {
+            reason: listenLossReason(error),
+            attempt: this.#failures,
+            retryInMs,
+          });
         }
       }
       return;
@@ -209,14 +233,17 @@ export class PostgresWatchBroadcast {
     }
     this.#client = client;
     this.#retryMs = this.#options.reconnectMinMs ?? BROADCAST_DEFAULTS.reconnectMinMs;
-    this.#options.onEvent?.("watch_listen_connected");
+    const attempt = this.#failures;
+    this.#failures = 0;
+    this.#options.onEvent?.("watch_listen_connected", { attempt });
     // Whatever was committed while this process was not listening is read now.
     this.#listener?.resync();
   }
 
-  #retryLater(): void {
-    if (this.#retryTimer !== undefined || this.#closed) return;
+  /** Schedules the next connection attempt (unless one is scheduled); returns its delay, ms. */
+  #retryLater(): number {
     const delay = this.#retryMs;
+    if (this.#retryTimer !== undefined || this.#closed) return delay;
     this.#retryMs = Math.min(
       delay * 2,
       this.#options.reconnectMaxMs ?? BROADCAST_DEFAULTS.reconnectMaxMs,
@@ -226,6 +253,7 @@ export class PostgresWatchBroadcast {
       void this.#connect();
     }, delay);
     this.#retryTimer.unref();
+    return delay;
   }
 
   #heard(payload: string | undefined): void {
@@ -250,7 +278,9 @@ export class PostgresWatchBroadcast {
     const payload = encodeAnnouncement(this.#origin, items);
     client
       .query("SELECT pg_notify($1, $2)", [WATCH_CHANNEL, payload])
-      .catch(() => this.#options.onEvent?.("watch_notify_failed"))
+      .catch((error: unknown) =>
+        this.#options.onEvent?.("watch_notify_failed", { reason: listenLossReason(error) }),
+      )
       .finally(() => {
         this.#notifying = false;
         const again = [...this.#deferred];

@@ -1,7 +1,20 @@
 import type { WatchFeedTarget } from "../../service/store.ts";
-import { InboxPollFeed } from "./inbox-poll-feed.ts";
+import { type InboxEntry, InboxPollFeed } from "./inbox-poll-feed.ts";
+import { endedMembershipReader, MembershipSweep } from "./membership-sweep.ts";
+import { MissedNotificationAudit } from "./missed-notification-audit.ts";
 import type { StoppableWatchFeed, WatchFeedContext } from "./postgres-store.ts";
 import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
+import { type FeedLog, WatchFeedLog } from "./watch-feed-log.ts";
+
+/** The optional parts of a {@link PostgresWatchFeed} besides its reader and broadcast. */
+export interface PostgresWatchFeedParts {
+  /** Ends watches whose membership another process ended, when the notification is lost. */
+  readonly memberships?: MembershipSweep;
+  /** Tells which reads found what no notification announced (it must see the reader's reads). */
+  readonly audit?: MissedNotificationAudit;
+  /** Where the feed's events become log lines. */
+  readonly log?: WatchFeedLog;
+}
 
 /**
  * The {@link WatchFeed} of the PostgreSQL store (docs/21-service.md, "Watches across
@@ -10,8 +23,10 @@ import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
  * connection); what the other processes announce makes the {@link InboxPollFeed} read the inboxes
  * of the named sessions watched here (one query for all of them) and deliver their ids; every
  * (re)LISTEN and every safety-poll tick reads all watched sessions, so a lost notification costs
- * at most one poll interval. A membership another process ended ends the watches here. The
- * database stays the truth: an announcement only says when to read.
+ * at most one poll interval. A membership another process ended ends the watches here, on its
+ * announcement or, when that is lost, on the {@link MembershipSweep} of the same interval. The
+ * database stays the truth: an announcement only says when to read. After every (re)LISTEN, once
+ * that catch-up read is done, the log gets `watch_catchup_done`.
  *
  * @example
  * const feed = new PostgresWatchFeed(new InboxPollFeed(read, 2000), new PostgresWatchBroadcast({ connectionString }));
@@ -19,10 +34,16 @@ import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
 export class PostgresWatchFeed implements StoppableWatchFeed {
   readonly #reader: InboxPollFeed;
   readonly #broadcast: PostgresWatchBroadcast;
+  readonly #parts: PostgresWatchFeedParts;
 
-  constructor(reader: InboxPollFeed, broadcast: PostgresWatchBroadcast) {
+  constructor(
+    reader: InboxPollFeed,
+    broadcast: PostgresWatchBroadcast,
+    parts: PostgresWatchFeedParts = {},
+  ) {
     this.#reader = reader;
     this.#broadcast = broadcast;
+    this.#parts = parts;
   }
 
   /** The reading half (tests drive its poll). */
@@ -35,16 +56,26 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
     return this.#broadcast;
   }
 
+  /** The membership half of the safety poll, when there is one (tests drive its sweep). */
+  get memberships(): MembershipSweep | undefined {
+    return this.#parts.memberships;
+  }
+
   attach(target: WatchFeedTarget): void {
     this.#reader.attach(target);
+    this.#parts.memberships?.attach(target);
     this.#broadcast.start({
-      messagesFor: (sessionIds) => void this.#reader.wake(sessionIds),
+      messagesFor: (sessionIds) => {
+        this.#parts.audit?.heard(sessionIds);
+        void this.#reader.wake(sessionIds);
+      },
       membershipEnded: (principalRef, teamRef) => target.revoke(principalRef, teamRef),
-      resync: () => void this.#reader.poll(),
+      resync: () => void this.#catchUp(target),
     });
   }
 
   sent(recipientSessionId: string, _messageId: string): void {
+    this.#parts.audit?.heard([recipientSessionId]);
     this.#broadcast.announceMessages([recipientSessionId]);
   }
 
@@ -55,21 +86,64 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
   /** Stops the safety poll and closes the LISTEN connection (the store's `close`). */
   async stop(): Promise<void> {
     this.#reader.stop();
+    this.#parts.memberships?.stop();
     await this.#broadcast.close();
+  }
+
+  /** After a (re)LISTEN: reads every watched inbox and membership, then says so in the log. */
+  async #catchUp(target: WatchFeedTarget): Promise<void> {
+    const { audit, memberships, log } = this.#parts;
+    audit?.resync();
+    const started = performance.now();
+    const before = audit?.found ?? 0;
+    await Promise.all([this.#reader.poll(), memberships?.sweep()]);
+    log?.catchUpDone({
+      sessions: target.watchedSessions().length,
+      found: (audit?.found ?? 0) - before,
+      ms: Math.round(performance.now() - started),
+    });
   }
 }
 
 /**
  * The PostgreSQL store's default feed over `context`: a {@link PostgresWatchFeed} whose broadcast
- * opens its own connection to `context.connectionString`, and whose reader polls every `pollMs`
- * and reads on that connection while it is up (else through the store's pool).
+ * opens its own connection to `context.connectionString`, whose reader polls every `pollMs` and
+ * reads on that connection while it is up (else through the store's pool), whose
+ * {@link MembershipSweep} checks the watched memberships every `pollMs` through the pool, and
+ * which logs its connection's events and the deliveries only the poll found to `log`.
  *
  * @example openPostgresStore(url, { createWatchFeed: (c) => createPushWatchFeed(c, 500) });
  */
-export function createPushWatchFeed(context: WatchFeedContext, pollMs: number): PostgresWatchFeed {
-  const broadcast = new PostgresWatchBroadcast({ connectionString: context.connectionString });
+export function createPushWatchFeed(
+  context: WatchFeedContext,
+  pollMs: number,
+  log?: FeedLog,
+): PostgresWatchFeed {
+  const feedLog = log === undefined ? undefined : new WatchFeedLog(log);
+  const broadcast = new PostgresWatchBroadcast({
+    connectionString: context.connectionString,
+    ...(feedLog === undefined
+      ? {}
+      : { onEvent: (event, detail) => feedLog.broadcast(event, detail) }),
+  });
+  const audit = new MissedNotificationAudit();
   // Ids carry no text to escape, so the broadcast's connection can read them as they are.
-  const read = (sessions: readonly string[]) =>
-    broadcast.listening ? broadcast.readInbox(sessions) : context.readInbox(sessions);
-  return new PostgresWatchFeed(new InboxPollFeed(read, pollMs), broadcast);
+  const read = async (sessions: readonly string[]): Promise<InboxEntry[]> => {
+    const entries = await (broadcast.listening
+      ? broadcast.readInbox(sessions)
+      : context.readInbox(sessions));
+    audit.read(sessions, entries);
+    feedLog?.missed(audit.takeMissed());
+    return entries;
+  };
+  const memberships = new MembershipSweep(
+    endedMembershipReader(context.query),
+    pollMs,
+    feedLog === undefined ? undefined : (count) => feedLog.membershipsEnded(count),
+  );
+  return new PostgresWatchFeed(new InboxPollFeed(read, pollMs), broadcast, {
+    memberships,
+    audit,
+    ...(feedLog === undefined ? {} : { log: feedLog }),
+  });
 }

@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync } from "node:fs";
+import { closeSync, fdatasync, openSync, type Stats, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Store, StoreTx } from "../../service/store.ts";
 import { migrate, refuseNewerSchema } from "./schema.ts";
@@ -84,6 +84,8 @@ export class SqliteStore implements Store {
   readonly #savepoint: Database.Statement;
   readonly #release: Database.Statement;
   readonly #rollbackTo: Database.Statement;
+  /** The opened file's identity (device and inode), or `null` for a memory store. */
+  readonly #file: Pick<Stats, "dev" | "ino"> | null;
 
   /** Opens and migrates the database at `path`; see {@link openSqliteStore}. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -107,6 +109,7 @@ export class SqliteStore implements Store {
     this.#savepoint = this.#db.prepare("SAVEPOINT unit");
     this.#release = this.#db.prepare("RELEASE unit");
     this.#rollbackTo = this.#db.prepare("ROLLBACK TO unit");
+    this.#file = this.#db.memory ? null : identityOf(this.#db.name);
     if (journal === "wal" && !this.#db.memory) this.#walFd = openWalForSync(this.#db.name);
     // Only once this process can sync the log itself may COMMIT stop syncing it.
     if (this.#walFd !== null) this.#db.pragma("synchronous = NORMAL");
@@ -133,6 +136,22 @@ export class SqliteStore implements Store {
   /** Completed syncs of the WAL by this store (0 for a memory store); for tests and metrics. */
   get syncs(): number {
     return this.#syncs;
+  }
+
+  /**
+   * The health probe: one read unit through the queue (so it also waits for the log's next sync,
+   * and fails once a sync failed or the store closed), then a check that the path still names the
+   * file this store opened (a deleted or replaced file would take writes nobody keeps). Rejects
+   * when the store cannot serve.
+   */
+  async probe(): Promise<void> {
+    await this.transact((tx) => tx.getTeam(""));
+    const file = this.#file;
+    if (file === null) return;
+    const now = identityOf(this.#db.name);
+    if (now === null || now.dev !== file.dev || now.ino !== file.ino) {
+      throw new Error("the data file was moved, replaced or deleted");
+    }
   }
 
   async close(): Promise<void> {
@@ -252,6 +271,12 @@ export class SqliteStore implements Store {
       });
     });
   }
+}
+
+/** The device and inode `path` names now, or `null` when it names nothing. */
+function identityOf(path: string): Pick<Stats, "dev" | "ino"> | null {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats === undefined ? null : { dev: stats.dev, ino: stats.ino };
 }
 
 /**
