@@ -5752,7 +5752,12 @@ function readReportedLiveDelivery(o) {
 var NOT_LIVE_REASONS, LIVE_DELIVERY_VALUES;
 var init_live_delivery = __esmMin((() => {
 	init_field_rules();
-	NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"];
+	NOT_LIVE_REASONS = [
+		"no_inbox_socket",
+		"inbound_gate",
+		"watcher_stopped",
+		"watcher_silent"
+	];
 	LIVE_DELIVERY_VALUES = ["yes", "no"];
 }));
 
@@ -12938,7 +12943,9 @@ var NOT_LIVE_SENTENCES;
 var init_live_delivery_text = __esmMin((() => {
 	NOT_LIVE_SENTENCES = {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-		inbound_gate: "its Claude Code holds every incoming post until its user acts"
+		inbound_gate: "its Claude Code holds every incoming post until its user acts",
+		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
+		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
 	};
 }));
 
