@@ -1,5 +1,6 @@
 // The plugin on the real Claude Code: how long from `message send` to (1) the recipient's inbox
-// socket and (2) the message in the recipient's next model request, side by side in one run.
+// socket, (2) the message in the recipient's conversation, (3) the ack on the server and (4) the
+// message in the recipient's next model request, side by side in one run.
 //
 // The recipient is a real interactive Claude Code (the pinned version of the real-client test, or
 // BENCH_CLAUDE_CODE_VERSION) under tmux, with the plugin loaded by --plugin-dir, its own home and
@@ -16,9 +17,22 @@
 //
 // Measured per send, from the same clock (Date.now in this process; the watcher's log is written
 // by another process on the same machine, in ms):
-//   socket: send call → the watcher's `posted` log line for that message id (the socket accepted
-//           the post; Claude Code has it);
-//   model:  send call → the first request at the fake API whose body holds the message's tag.
+//   socket:       send call → the watcher's `posted` log line for that message id (the socket
+//                 accepted the post; Claude Code has the bytes, nothing more);
+//   conversation: send call → the watcher's `in_conversation` log line: the watcher read the
+//                 frame's open tag in Claude Code's session transcript, where Claude Code records
+//                 what entered the conversation. This is the case that means "in the recipient's
+//                 conversation": it is the evidence the ack waits for, observed where Claude Code
+//                 itself records it, so nothing earlier can vouch for it. It includes the
+//                 watcher's transcript polling (every 250 ms while a post waits);
+//   acked:        send call → the watcher's `ack_sent` line (the server answered the ack): what a
+//                 sender's `message state` reads as `acked`, i.e. "in the conversation" plus one
+//                 ack round trip;
+//   model:        send call → the first request at the fake API whose body holds the message's
+//                 tag (the model got it). On 2.1.334 this came before `conversation` (p50 about
+//                 0.2 s earlier in the first run): Claude Code sends the request before the
+//                 watcher, polling every 250 ms, reads the entry; so "in the conversation" as the
+//                 ack means it is a bound the model has already met, not an earlier point.
 // Writes bench/results/real-client.json and prints a table. Nothing is asserted; the run fails
 // only when something did not work (a message that never arrived).
 import { randomBytes } from "node:crypto";
@@ -95,8 +109,11 @@ try {
     senders.push(registered.session_id);
   }
 
-  /** The watcher's `posted` time (ms since the epoch) for `messageId`, once logged. */
-  function postedAt(messageId) {
+  /**
+   * The time (ms since the epoch) of the watcher's first `event` log line for `messageId`, once
+   * logged: `posted` names it in `item`, `in_conversation` and `ack_sent` in `message_id`.
+   */
+  function loggedAt(event, messageId) {
     let text = "";
     try {
       text = readFileSync(watcherLog, "utf8");
@@ -104,11 +121,23 @@ try {
       return undefined;
     }
     for (const line of text.split("\n")) {
-      if (!line.includes('"posted"') || !line.includes(messageId)) continue;
+      if (!line.includes(`"${event}"`) || !line.includes(messageId)) continue;
       const entry = JSON.parse(line);
-      if (entry.event === "posted" && entry.item === messageId) return Date.parse(entry.at);
+      if (entry.event === event && (entry.item === messageId || entry.message_id === messageId))
+        return Date.parse(entry.at);
     }
     return undefined;
+  }
+
+  async function waitLogged(event, messageId, k) {
+    const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
+    let at = loggedAt(event, messageId);
+    while (at === undefined) {
+      if (Date.now() > deadline) throw new Error(`bench: no ${event} log line for message ${k}`);
+      await sleep(20);
+      at = loggedAt(event, messageId);
+    }
+    return at;
   }
 
   let lastPost = 0;
@@ -131,28 +160,35 @@ try {
       `message ${k} in a model request`,
       from,
     );
-    const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-    let posted = postedAt(sent.message_id);
-    while (posted === undefined) {
-      if (Date.now() > deadline) throw new Error(`bench: no posted log line for message ${k}`);
-      await sleep(20);
-      posted = postedAt(sent.message_id);
-    }
+    const posted = await waitLogged("posted", sent.message_id, k);
+    const inConversation = await waitLogged("in_conversation", sent.message_id, k);
+    const acked = await waitLogged("ack_sent", sent.message_id, k);
     lastPost = posted;
-    return { socketMs: posted - t0, modelMs: request.at - t0 };
+    return {
+      socketMs: posted - t0,
+      conversationMs: inConversation - t0,
+      ackedMs: acked - t0,
+      modelMs: request.at - t0,
+    };
   }
 
   for (let k = 0; k < WARMUP_SENDS; k++) await sendOne(SENDS + k);
   const socket = [];
+  const conversation = [];
+  const acked = [];
   const model = [];
   const started = Date.now();
   for (let k = 0; k < SENDS; k++) {
-    const { socketMs, modelMs } = await sendOne(k);
-    socket.push(socketMs);
-    model.push(modelMs);
+    const one = await sendOne(k);
+    socket.push(one.socketMs);
+    conversation.push(one.conversationMs);
+    acked.push(one.ackedMs);
+    model.push(one.modelMs);
   }
   const cpus = os.cpus();
   const socketStats = stats(socket);
+  const conversationStats = stats(conversation);
+  const ackedStats = stats(acked);
   const modelStats = stats(model);
   report = {
     suite: "real-client",
@@ -175,15 +211,25 @@ try {
       sends: `${WARMUP_SENDS} warm-up sends dropped, then ${SENDS}, one at a time, round robin over ${SENDERS} in-process sender sessions (HttpAdapter.messageSend from dist/), each after the recipient was idle and ${GAP_MS} ms after the previous post`,
       socket:
         "send call → the watcher's `posted` log line (the socket accepted the post); ms resolution",
+      conversation:
+        "send call → the watcher's `in_conversation` log line (the frame's tag read in Claude Code's session transcript, the evidence the ack waits for; transcript polled every 250 ms while a post waits); ms resolution",
+      acked:
+        "send call → the watcher's `ack_sent` log line (the server answered the ack; what `message state` then reads as acked); ms resolution",
       model: "send call → the fake Messages API received the first request holding the message",
       percentiles: `nearest rank of ${SENDS} samples (p99 is the largest)`,
       durationMs: Date.now() - started,
     },
     results: [
       { case: "send → recipient's inbox socket", ...socketStats },
+      { case: "send → in the recipient's conversation", ...conversationStats },
+      { case: "send → acked on the server", ...ackedStats },
       { case: "send → recipient's next model request", ...modelStats },
     ],
     ratios: {
+      conversationOverSocketP50: round(conversationStats.p50Ms / socketStats.p50Ms, 2),
+      conversationOverSocketP99: round(conversationStats.p99Ms / socketStats.p99Ms, 2),
+      ackedOverSocketP50: round(ackedStats.p50Ms / socketStats.p50Ms, 2),
+      ackedOverSocketP99: round(ackedStats.p99Ms / socketStats.p99Ms, 2),
       modelOverSocketP50: round(modelStats.p50Ms / socketStats.p50Ms, 2),
       modelOverSocketP99: round(modelStats.p99Ms / socketStats.p99Ms, 2),
     },
@@ -206,6 +252,7 @@ console.log(
 console.log(["case", "n", "p50 ms", "p90 ms", "p99 ms", "min ms", "max ms"].join("\t"));
 for (const r of report.results)
   console.log([r.case, r.count, r.p50Ms, r.p90Ms, r.p99Ms, r.minMs, r.maxMs].join("\t"));
+const r = report.ratios;
 console.log(
-  `model / socket: p50 ×${report.ratios.modelOverSocketP50}, p99 ×${report.ratios.modelOverSocketP99}`,
+  `conversation / socket: p50 ×${r.conversationOverSocketP50}, p99 ×${r.conversationOverSocketP99}; acked / socket: p50 ×${r.ackedOverSocketP50}, p99 ×${r.ackedOverSocketP99}; model / socket: p50 ×${r.modelOverSocketP50}, p99 ×${r.modelOverSocketP99}`,
 );

@@ -134,6 +134,14 @@ describe("SQLite schema upgrades", () => {
         used: 1,
       });
       expect(after.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 3 });
+      // Migration 6: a live delivery stored before it was last said at the session's last heartbeat.
+      expect(
+        after.prepare("SELECT live_delivery_at FROM sessions ORDER BY session_id").all(),
+      ).toEqual(
+        version === 5
+          ? [{ live_delivery_at: 1767225602000 }, { live_delivery_at: 1767225603000 }]
+          : [{ live_delivery_at: null }, { live_delivery_at: null }],
+      );
       after.close();
     },
   );

@@ -5823,7 +5823,12 @@ function readReportedLiveDelivery(o) {
 var NOT_LIVE_REASONS, LIVE_DELIVERY_VALUES;
 var init_live_delivery = __esmMin((() => {
 	init_field_rules();
-	NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"];
+	NOT_LIVE_REASONS = [
+		"no_inbox_socket",
+		"inbound_gate",
+		"watcher_stopped",
+		"watcher_silent"
+	];
 	LIVE_DELIVERY_VALUES = ["yes", "no"];
 }));
 
@@ -11947,6 +11952,29 @@ var init_session_heartbeats = __esmMin((() => {
 			}
 		}
 		/**
+		* Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
+		* receive live because this watcher stops while the session goes on (`watcher_stopped`,
+		* docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
+		* for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
+		* Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+		*/
+		async reportStopped(timeoutMs) {
+			if (!this.#sendLive) return;
+			const signal = AbortSignal.timeout(timeoutMs);
+			const aborted = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+			await Promise.race([this.#task, aborted]);
+			try {
+				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+					live_delivery: "no",
+					live_delivery_reason: "watcher_stopped"
+				}, { signal });
+				this.#sentLive = "watcher_stopped";
+				this.#o.log.write("info", "live_stop_reported");
+			} catch (error) {
+				this.#o.log.write("warn", "live_stop_report_failed", { code: errorCodeOf(error) });
+			}
+		}
+		/**
 		* Re-opens our own session in place after a heartbeat found it gone or closed, with what
 		* SessionStart registered plus the transcript values under the same capabilities.
 		*/
@@ -12412,6 +12440,7 @@ var init_watcher_loop = __esmMin((() => {
 				await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3e3);
 				await this.#closeSession();
 			}
+			if (exit.reason === "fatal_error") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3);
 			this.#status.set("stopped");
 			log.write("info", "watcher_stopped", {
 				reason: exit.reason,
@@ -13055,7 +13084,9 @@ var NOT_LIVE_SENTENCES;
 var init_live_delivery_text = __esmMin((() => {
 	NOT_LIVE_SENTENCES = {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-		inbound_gate: "its Claude Code holds every incoming post until its user acts"
+		inbound_gate: "its Claude Code holds every incoming post until its user acts",
+		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
+		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
 	};
 }));
 
@@ -15898,16 +15929,59 @@ var init_adopt_stranded = __esmMin((() => {
 	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
+// src/harness/hooks/watcher-stopped-report.ts
+/**
+* Tells the team that this session cannot receive live because no watcher runs and the hook
+* could not start one (docs/42-hooks.md, "The watcher's state"): one `session heartbeat`
+* `{live_delivery: "no", live_delivery_reason: "watcher_stopped"}`, only when the adapter
+* advertises `session.live_delivery`, with `describe` and the heartbeat together capped at `ms`.
+* A watcher started later says `"yes"` again at its first heartbeat. Logged to stderr as
+* `brigade hook: live_reported watcher_stopped` or `brigade hook: live_report_failed`; never
+* throws.
+*
+* @example await reportWatcherStopped(ctx, map, 1_500);
+*/
+async function reportWatcherStopped(ctx, map, ms) {
+	const signal = AbortSignal.timeout(ms);
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const described = await describeAdapter(adapter, ms);
+		if (!described.ok || !described.features.liveDelivery) return;
+		await adapter.sessionHeartbeat(map.brigade_session_id, {
+			live_delivery: "no",
+			live_delivery_reason: "watcher_stopped"
+		}, { signal });
+		ctx.log("brigade hook: live_reported watcher_stopped\n");
+	} catch {
+		ctx.log("brigade hook: live_report_failed\n");
+	}
+}
+var init_watcher_stopped_report = __esmMin((() => {
+	init_adapter_features();
+}));
+
 // src/harness/hooks/start-watcher.ts
 /**
 * Starts (or confirms) the watcher of the session a by-pid map names, from a hook: the
 * collaborator's `ensureWatcher` with the running CLI script and the hook's environment (the
 * token goes to the watcher by environment only, never to disk). The outcome — and a failure's
-* reason — goes to stderr as `brigade hook: watcher <outcome>[ <reason>]`. Never throws.
+* reason — goes to stderr as `brigade hook: watcher <outcome>[ <reason>]`. When no watcher could
+* be left running, the team is told the session cannot receive live (`reportWatcherStopped`,
+* capped at `reportMs`; skipped below 100 ms). Returns whether a watcher now runs or starts.
+* Never throws.
 *
-* @example await startWatcherFromHook(ctx, layout, map, token);
+* @example await startWatcherFromHook(ctx, layout, map, token, 1_500);
 */
-async function startWatcherFromHook(ctx, layout, map, token) {
+async function startWatcherFromHook(ctx, layout, map, token, reportMs) {
+	if (await ensureFromHook(ctx, layout, map, token)) return true;
+	if (reportMs >= 100) await reportWatcherStopped(ctx, map, reportMs);
+	else ctx.log("brigade hook: live_report_skipped\n");
+	return false;
+}
+async function ensureFromHook(ctx, layout, map, token) {
 	try {
 		const started = await ctx.services.ensureWatcher({
 			layout,
@@ -15918,11 +15992,15 @@ async function startWatcherFromHook(ctx, layout, map, token) {
 		});
 		const reason = started.reason === void 0 ? "" : ` ${started.reason}`;
 		ctx.log(`brigade hook: watcher ${started.outcome}${reason}\n`);
+		return started.outcome !== "failed";
 	} catch {
 		ctx.log("brigade hook: watcher failed\n");
+		return false;
 	}
 }
-var init_start_watcher = __esmMin((() => {}));
+var init_start_watcher = __esmMin((() => {
+	init_watcher_stopped_report();
+}));
 
 // src/harness/hooks/session-start-hook.ts
 /**
@@ -16031,7 +16109,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		cwd: input.cwd,
 		ccConfig
 	});
-	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token);
+	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
 	out.line(contextLine({
 		sessionName: result.map.session_name,
 		sessionId: result.map.brigade_session_id,
@@ -16202,7 +16280,8 @@ async function runPrompt(input, ctx, out, deadline) {
 	if (map.socket_path !== "" && token !== "") {
 		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
 		if (!watcherDelivers) {
-			await startWatcherFromHook(ctx, where.layout, map, token);
+			const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+			await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
 			watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
 		}
 	}
@@ -16655,7 +16734,7 @@ var init_hooks = __esmMin((() => {
 	init_session_connect();
 	init_session_end_hook();
 	init_session_start_hook();
-	/* @__PURE__ */ init_start_watcher();
+	init_start_watcher();
 }));
 
 // src/cli/hook-command.ts

@@ -368,6 +368,25 @@ describe("brigade send", () => {
     expect(live.stdout).not.toContain("cannot receive live");
   });
 
+  test("a recipient whose watcher stopped is marked so in sessions and named by send", async () => {
+    const stopped = (
+      await adapterB.sessionRegister({
+        ...registration("stopped"),
+        live_delivery: "no",
+        live_delivery_reason: "watcher_stopped",
+      })
+    ).session_id;
+    const listing = await runCli(["sessions"], "", sessionEnv());
+    const line = listing.stdout.split("\n").find((l) => l.includes(stopped)) as string;
+    expect(line).toMatch(/ +accept, not live: watcher_stopped +main +<b>eve<\/b>$/);
+    const sent = await runCli(["send", stopped, "--wait=0"], "sent anyway", sessionEnv());
+    expect(sent.status).toBe(0);
+    expect(sent.stdout.split("\n").slice(1, 2)).toEqual([
+      "The recipient cannot receive live (watcher_stopped): its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call; the message waits on the server until then.",
+    ]);
+    expect(await receivedBody(stopped, sentId(sent.stdout))).toBe("sent anyway");
+  });
+
   test("prefix errors: too short, unknown, only ourselves; the full own id is allowed", async () => {
     const short = await runCli(["send", "s-ab"], "x", sessionEnv());
     expect(short.status).toBe(2);

@@ -47,7 +47,7 @@ export const CONFORMANCE_USAGE: string = `usage: brigade conformance [flags] --a
   --setup <cmd>         command binding a principal to a team: <cmd> <principal> <team>
   --shared-env NAME     export NAME=<run>/shared to every child
   --shuffle <seed>      run cases in a reproducible shuffled order (u64 seed)
-  --slow                include slow cases (C-14)
+  --slow                include slow cases (C-14, C-54)
   --timeout <dur>       per-call budget, e.g. 20s, 1500ms, 1m (default 20s)
   -v                    print every call on stderr
 `;

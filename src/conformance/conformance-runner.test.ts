@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("55 cases, unique ids, no C-09, C-14 alone is slow", () => {
+  test("56 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(55);
-    expect(new Set(ids).size).toBe(55);
+    expect(ids).toHaveLength(56);
+    expect(new Set(ids).size).toBe(56);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -142,9 +142,13 @@ describe("case table and selection", () => {
       "C-51",
       "C-52",
       "C-53",
+      "C-54",
     ])
       expect(ids).toContain(extra);
-    expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual(["C-14"]);
+    expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
+      "C-14",
+      "C-54",
+    ]);
   });
 
   test("slow cases need --slow; unknown ids and empty selections are refused", () => {
@@ -152,7 +156,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(55);
+    expect(slow.ok && slow.cases).toHaveLength(56);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -171,6 +175,12 @@ describe("case table and selection", () => {
     expect(adopt.ok && adopt.cases.map((c) => c.id)).toEqual(["C-52"]);
     const live = selectCases(ALL_CASES, { ...base, tags: ["cap:session.live_delivery"] });
     expect(live.ok && live.cases.map((c) => c.id)).toEqual(["C-53"]);
+    const liveSlow = selectCases(ALL_CASES, {
+      ...base,
+      slow: true,
+      tags: ["cap:session.live_delivery"],
+    });
+    expect(liveSlow.ok && liveSlow.cases.map((c) => c.id)).toEqual(["C-53", "C-54"]);
   });
 });
 

@@ -225,6 +225,7 @@ export type { LiveDelivery, NotLiveReason } from "./sessions/live-delivery.ts";
 export {
   LIVE_DELIVERY_VALUES,
   liveDeliveryOf,
+  liveReportMaxAgeMs,
   NOT_LIVE_REASONS,
   readLiveDelivery,
   readReportedLiveDelivery,

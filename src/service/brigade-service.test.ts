@@ -422,6 +422,51 @@ describe("sessions, leases, states", () => {
     expect(silent.live_delivery).toBeUndefined();
   });
 
+  test("live delivery: a yes not said again for 5/6 of the lease reads watcher_silent; only a report renews it", async () => {
+    const { service, a, T1, advance } = await world();
+    const r = await service.registerSession(
+      a,
+      T1,
+      registration("w", { live_delivery: "yes", lease_seconds: 90 }),
+    );
+    const other = await service.registerSession(
+      a,
+      T1,
+      registration("g", { live_delivery: "no", live_delivery_reason: "inbound_gate" }),
+    );
+    const listed = async (id: string) => {
+      const s = (await service.listSessions(a, T1)).sessions.find((x) => x.session_id === id);
+      return `${String(s?.live_delivery)}/${String(s?.live_delivery_reason)}`;
+    };
+    advance(75_000);
+    expect(await listed(r.session_id)).toBe("yes/undefined");
+    // A heartbeat that does not say live_delivery renews the lease, not the report.
+    await service.heartbeatSession(a, T1, r.session_id, { activity: "busy" });
+    await service.heartbeatSession(a, T1, other.session_id, { activity: "busy" });
+    advance(1);
+    expect(await listed(r.session_id)).toBe("no/watcher_silent");
+    // A "no" keeps its own reason however old it is.
+    expect(await listed(other.session_id)).toBe("no/inbound_gate");
+    await service.heartbeatSession(a, T1, r.session_id, { live_delivery: "yes" });
+    expect(await listed(r.session_id)).toBe("yes/undefined");
+    advance(75_001);
+    expect(await listed(r.session_id)).toBe("no/watcher_silent");
+    // A shorter lease ages its report sooner: 5/6 of 30 s.
+    const short = await service.registerSession(
+      a,
+      T1,
+      registration("s", { live_delivery: "yes", lease_seconds: 30 }),
+    );
+    advance(25_001);
+    expect(await listed(short.session_id)).toBe("no/watcher_silent");
+    // The harness may say the stop itself.
+    await service.heartbeatSession(a, T1, short.session_id, {
+      live_delivery: "no",
+      live_delivery_reason: "watcher_stopped",
+    });
+    expect(await listed(short.session_id)).toBe("no/watcher_stopped");
+  });
+
   test("heartbeat renews, applies present values, absent and null keep, '' clears description", async () => {
     const { service, a, T1, advance } = await world();
     const r = await service.registerSession(

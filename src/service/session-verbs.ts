@@ -55,6 +55,7 @@ export async function registerSession(
     const resumeId = request.resume?.session_id;
     let row: SessionRow;
     let resumed = false;
+    const live = liveDeliveryColumn(request);
     const fields = {
       session_name: request.session_name,
       activity: request.activity,
@@ -66,7 +67,8 @@ export async function registerSession(
       context_used_tokens: request.context_used_tokens ?? null,
       brigade_version: request.brigade_version ?? null,
       sync_peer: request.sync_peer ?? null,
-      live_delivery: liveDeliveryColumn(request),
+      live_delivery: live,
+      live_delivery_at: live === null ? null : now,
       harness: request.harness,
       harness_version: request.harness_version,
       lease_seconds: lease,
@@ -135,7 +137,10 @@ export async function heartbeatSession(
     if (request.brigade_version != null) row.brigade_version = request.brigade_version;
     if (request.sync_peer != null) row.sync_peer = request.sync_peer;
     const live = liveDeliveryColumn(request);
-    if (live !== null) row.live_delivery = live;
+    if (live !== null) {
+      row.live_delivery = live;
+      row.live_delivery_at = now;
+    }
     row.lease_until = now + row.lease_seconds * SECOND_MS;
     row.last_seen_at = now;
     await tx.updateSession(row);

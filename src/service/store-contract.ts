@@ -22,6 +22,7 @@ function session(id: string, overrides: Partial<SessionRow> = {}): SessionRow {
     brigade_version: null,
     sync_peer: null,
     live_delivery: null,
+    live_delivery_at: null,
     harness: "claude-code",
     harness_version: "2.1.270",
     lease_seconds: 90,
@@ -195,20 +196,25 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
     test("live delivery round-trips through insert, update and the team listing", async () => {
       await store.transact((tx) =>
         tx.insertSession(
-          session("s-gate", { live_delivery: "inbound_gate", created_at: 1_000_009 }),
+          session("s-gate", {
+            live_delivery: "inbound_gate",
+            live_delivery_at: 1_000_008,
+            created_at: 1_000_009,
+          }),
         ),
       );
-      expect((await store.transact((tx) => tx.getSession("s-gate")))?.live_delivery).toBe(
-        "inbound_gate",
+      const gate = await store.transact((tx) => tx.getSession("s-gate"));
+      expect([gate?.live_delivery, gate?.live_delivery_at]).toEqual(["inbound_gate", 1_000_008]);
+      await store.transact((tx) =>
+        tx.updateSession(session("s-a", { live_delivery: "yes", live_delivery_at: 2_000_000 })),
       );
-      await store.transact((tx) => tx.updateSession(session("s-a", { live_delivery: "yes" })));
       const listed = await store.transact((tx) =>
         tx.listTeamSessions("t-1", { now: 1_000_000, includeOffline: true, limit: 10 }),
       );
-      expect(listed.map((s) => [s.session_id, s.live_delivery])).toEqual([
-        ["s-a", "yes"],
-        ["s-b", null],
-        ["s-gate", "inbound_gate"],
+      expect(listed.map((s) => [s.session_id, s.live_delivery, s.live_delivery_at])).toEqual([
+        ["s-a", "yes", 2_000_000],
+        ["s-b", null, null],
+        ["s-gate", "inbound_gate", 1_000_008],
       ]);
     });
 

@@ -66,6 +66,11 @@ export interface SessionRow {
   sync_peer: string | null;
   /** `"yes"`, a `NOT_LIVE_REASONS` code, or `null` while the harness never said (docs/20). */
   live_delivery: string | null;
+  /**
+   * When a request last said `live_delivery` (ms since the epoch), `null` while none did: a `yes`
+   * older than `liveReportMaxAgeMs` of the lease is reported as `watcher_silent` (docs/20).
+   */
+  live_delivery_at: number | null;
   harness: string;
   harness_version: string;
   lease_seconds: number;

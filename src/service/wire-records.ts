@@ -5,7 +5,7 @@ import type {
   SessionRecord,
   SessionState,
 } from "../protocol/index.ts";
-import { liveDeliveryOf, PROTOCOL_VERSION } from "../protocol/index.ts";
+import { liveDeliveryOf, liveReportMaxAgeMs, PROTOCOL_VERSION } from "../protocol/index.ts";
 import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
 /**
@@ -46,7 +46,8 @@ export function sessionState(
 
 /**
  * The wire `SessionRecord` of a stored session; optional members are omitted when they hold no
- * value; `human_label` is the owner's membership label.
+ * value; `human_label` is the owner's membership label. A `yes` live delivery not said again
+ * within `liveReportMaxAgeMs` of the session's lease reads `no` / `watcher_silent` at `now`.
  *
  * @example
  * toSessionRecord(row, "dana", now, false).state;
@@ -78,7 +79,10 @@ export function toSessionRecord(
   if (row.context_used_tokens !== null) record.context_used_tokens = row.context_used_tokens;
   if (row.brigade_version !== null) record.brigade_version = row.brigade_version;
   if (row.sync_peer !== null) record.sync_peer = row.sync_peer;
-  const live = liveDeliveryOf(row.live_delivery);
+  const live = liveDeliveryOf(row.live_delivery, {
+    ageMs: row.live_delivery_at === null ? null : now - row.live_delivery_at,
+    maxAgeMs: liveReportMaxAgeMs(row.lease_seconds),
+  });
   if (live !== undefined) Object.assign(record, live);
   return record;
 }

@@ -11,9 +11,9 @@ import { WATCH_CASES } from "./watch.ts";
 /**
  * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
  * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
- * C-52 and our live-delivery case C-53.
+ * C-52 and our live-delivery cases C-53, C-54 (slow).
  *
- * @example ALL_CASES.length === 55
+ * @example ALL_CASES.length === 56
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,

@@ -1,7 +1,7 @@
 import { type ConformanceCase, defineCase, type Fixture } from "../case.ts";
 import type { SuiteContext } from "../context.ts";
 import { findSession, listSessions, newSession } from "../operations.ts";
-import { expectInvalid } from "./helpers.ts";
+import { expectInvalid, sleep } from "./helpers.ts";
 
 /** The live-delivery members a listed session reports, as one comparable string. */
 async function listedLive(ctx: SuiteContext, fx: Fixture, id: string): Promise<string> {
@@ -54,5 +54,47 @@ const C53 = defineCase(
   },
 );
 
-/** Our live-delivery case C-53 (capability `session.live_delivery`). */
-export const LIVE_DELIVERY_CASES: readonly ConformanceCase[] = [C53];
+const C54 = defineCase(
+  "C-54",
+  "a live_delivery yes not said again for 5/6 of the lease lists as no/watcher_silent while the session is online; a heartbeat without it does not renew it; a no keeps its reason; yes again clears it",
+  ["session.live_delivery"],
+  async (ctx, fx) => {
+    const lease = fx.lease.min;
+    const id = await newSession(ctx, fx.a, ctx.unique("c54"), {
+      lease_seconds: lease,
+      live_delivery: "yes",
+    });
+    const stopped = await newSession(ctx, fx.a, ctx.unique("c54s"), {
+      lease_seconds: lease,
+      live_delivery: "no",
+      live_delivery_reason: "watcher_stopped",
+    });
+    ctx.check((await listedLive(ctx, fx, id)) === "yes/undefined", "registered yes not listed");
+    const beat = (session: string, stdin: Record<string, unknown>) =>
+      ctx.call(fx.a, ["session", "heartbeat", "--session", session], { stdin });
+    await sleep((lease * 1000) / 2);
+    // Both leases are renewed; neither report is.
+    ctx.ok(await beat(id, {}), "heartbeat");
+    ctx.ok(await beat(stopped, {}), "heartbeat");
+    await sleep((lease * 5000) / 6 - (lease * 1000) / 2 + 2000);
+    const listed = findSession(await listSessions(ctx, fx.a), id);
+    ctx.check(listed?.state !== "offline" && listed !== undefined, "renewed session not online");
+    ctx.check(
+      (await listedLive(ctx, fx, id)) === "no/watcher_silent",
+      "a yes not said again for 5/6 of the lease is not listed as watcher_silent",
+    );
+    ctx.check(
+      (await listedLive(ctx, fx, stopped)) === "no/watcher_stopped",
+      "an old no lost its reason",
+    );
+    ctx.ok(await beat(id, { live_delivery: "yes" }), "heartbeat");
+    ctx.check((await listedLive(ctx, fx, id)) === "yes/undefined", "yes again not listed");
+  },
+  true,
+);
+
+/**
+ * Our live-delivery cases (capability `session.live_delivery`): C-53, and the slow C-54 (a `yes`
+ * not said again ages into `watcher_silent`).
+ */
+export const LIVE_DELIVERY_CASES: readonly ConformanceCase[] = [C53, C54];

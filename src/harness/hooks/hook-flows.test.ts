@@ -648,6 +648,60 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     await hook("session-end", end("native-m"), newCalls());
   });
 
+  test("a watcher that cannot start is reported: the session reads not live (watcher_stopped) until one runs", async () => {
+    const live = async () => {
+      const id = readMap().brigade_session_id;
+      const s = (await sessions()).find((x) => x.session_id === id);
+      return `${String(s?.live_delivery)}/${String(s?.live_delivery_reason)}`;
+    };
+    const failing = (calls: Calls, describe?: DescribeOverride) => ({
+      services: {
+        ...services(calls, describe),
+        ensureWatcher: async () => ({
+          outcome: "failed" as const,
+          reason: "exited_early" as const,
+        }),
+      },
+    });
+    const started = await hook(
+      "session-start",
+      start("native-w"),
+      newCalls(),
+      env(),
+      undefined,
+      failing(newCalls()),
+    );
+    expectDisciplined(started.stdout);
+    expect(started.stderr).toContain("brigade hook: live_reported watcher_stopped");
+    expect(await live()).toBe("no/watcher_stopped");
+    // A prompt whose restart works says nothing: the new watcher says "yes" at its first heartbeat.
+    const prompt = {
+      session_id: "native-w",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      permission_mode: "default",
+    };
+    await member.sessionHeartbeat(readMap().brigade_session_id as string, { live_delivery: "yes" });
+    const restarted = await hook("prompt", prompt, newCalls());
+    expect(restarted.stderr).not.toContain("live_reported");
+    expect(await live()).toBe("yes/undefined");
+    // A prompt that finds no watcher and cannot start one reports what it found.
+    const calls = newCalls();
+    const found = await hook("prompt", prompt, calls, env(), undefined, failing(calls));
+    expect(found.stdout).toBe("");
+    expect(found.stderr).toContain("brigade hook: watcher failed exited_early");
+    expect(await live()).toBe("no/watcher_stopped");
+    // Without the capability nothing is said.
+    await member.sessionHeartbeat(readMap().brigade_session_id as string, { live_delivery: "yes" });
+    const without: DescribeOverride = async (real) => ({
+      ...real,
+      capabilities: real.capabilities.filter((c) => c !== "session.live_delivery"),
+    });
+    await hook("prompt", prompt, newCalls(), env(), without, failing(newCalls(), without));
+    expect(await live()).toBe("yes/undefined");
+    await hook("session-end", end("native-w"), newCalls());
+  });
+
   test("label: account and none send no human_label; literal text is sent, one line, ≤ 128 cp", async () => {
     for (const label of ["account", "none"]) {
       await hook(

@@ -371,7 +371,7 @@ describe("startWatcherFromHook", () => {
       log: (line) => logged.push(line),
       services: { ...defaultHookServices(), ensureWatcher: ensure },
     });
-    await startWatcherFromHook(
+    const failed = await startWatcherFromHook(
       ctx(async (options) => {
         seen.push(options);
         return { outcome: "failed", reason: "spawn_failed" };
@@ -379,7 +379,9 @@ describe("startWatcherFromHook", () => {
       layout,
       map,
       "tok",
+      0,
     );
+    expect(failed).toBe(false);
     expect(seen).toEqual([
       {
         layout,
@@ -389,24 +391,31 @@ describe("startWatcherFromHook", () => {
         env: { PATH: "/usr/bin" },
       },
     ]);
-    await startWatcherFromHook(
+    const spawned = await startWatcherFromHook(
       ctx(async () => ({ outcome: "spawned" })),
       layout,
       map,
       "tok",
+      0,
     );
-    await startWatcherFromHook(
+    expect(spawned).toBe(true);
+    const thrown = await startWatcherFromHook(
       ctx(async () => {
         throw new Error("boom");
       }),
       layout,
       map,
       "tok",
+      0,
     );
+    expect(thrown).toBe(false);
+    // No time left for the report (0 ms): it is skipped, and says so.
     expect(logged).toEqual([
       "brigade hook: watcher failed spawn_failed\n",
+      "brigade hook: live_report_skipped\n",
       "brigade hook: watcher spawned\n",
       "brigade hook: watcher failed\n",
+      "brigade hook: live_report_skipped\n",
     ]);
   });
 });

@@ -73,7 +73,8 @@ export async function runPrompt(
   if (map.socket_path !== "" && token !== "") {
     watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
     if (!watcherDelivers) {
-      await startWatcherFromHook(ctx, where.layout, map, token);
+      const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
+      await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
       watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
     }
   }

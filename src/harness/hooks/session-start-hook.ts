@@ -173,7 +173,7 @@ export async function connectFromHook(
     applyInboundSettingAtStart(ctx, out, { claudePid, cwd: input.cwd, ccConfig });
   }
   if (socketPath !== "" && token !== "") {
-    await startWatcherFromHook(ctx, layout, result.map, token);
+    await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
   }
   out.line(
     contextLine({

@@ -9,6 +9,10 @@ export const NOT_LIVE_SENTENCES: Readonly<Record<NotLiveReason, string>> = {
   no_inbox_socket:
     "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
   inbound_gate: "its Claude Code holds every incoming post until its user acts",
+  watcher_stopped:
+    "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
+  watcher_silent:
+    "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call",
 };
 
 /** The reason a session record reports for not receiving live, or `undefined` when it did not. */

@@ -79,6 +79,31 @@ describe("SessionHeartbeats", () => {
     ]);
   });
 
+  test("reportStopped: watcher_stopped after the heartbeat still running, only with the capability", async () => {
+    let release: () => void = () => {};
+    const order: string[] = [];
+    const { heartbeats, calls, tickAt, events } = setup({
+      liveDelivery: () => ({ live_delivery: "yes" }),
+      heartbeat: async (request) => {
+        if (request.live_delivery === "yes") await new Promise<void>((r) => (release = r));
+        order.push(String(request.live_delivery_reason ?? request.live_delivery));
+      },
+    });
+    await heartbeats.reportStopped(1_000);
+    expect(calls.heartbeats).toEqual([]);
+    heartbeats.enable({ model: false, contextUsedTokens: false, liveDelivery: true });
+    void tickAt(2_000);
+    const stopped = heartbeats.reportStopped(5_000);
+    release();
+    await stopped;
+    expect(order).toEqual(["yes", "watcher_stopped"]);
+    expect(calls.heartbeats.at(-1)).toEqual({
+      live_delivery: "no",
+      live_delivery_reason: "watcher_stopped",
+    });
+    expect(events).toContain("live_stop_reported");
+  });
+
   test("sends at the first tick, then every interval after the last one, and at once on a flip", async () => {
     const { calls, tickAt } = setup();
     await tickAt(1_000);

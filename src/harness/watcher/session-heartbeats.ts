@@ -185,6 +185,33 @@ export class SessionHeartbeats {
   }
 
   /**
+   * Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
+   * receive live because this watcher stops while the session goes on (`watcher_stopped`,
+   * docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
+   * for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
+   * Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+   */
+  async reportStopped(timeoutMs: number): Promise<void> {
+    if (!this.#sendLive) return;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const aborted = new Promise<void>((resolve) =>
+      signal.addEventListener("abort", () => resolve(), { once: true }),
+    );
+    await Promise.race([this.#task, aborted]);
+    try {
+      await this.#o.adapter.sessionHeartbeat(
+        this.#o.sessionId,
+        { live_delivery: "no", live_delivery_reason: "watcher_stopped" },
+        { signal },
+      );
+      this.#sentLive = "watcher_stopped";
+      this.#o.log.write("info", "live_stop_reported");
+    } catch (error) {
+      this.#o.log.write("warn", "live_stop_report_failed", { code: codeOf(error) });
+    }
+  }
+
+  /**
    * Re-opens our own session in place after a heartbeat found it gone or closed, with what
    * SessionStart registered plus the transcript values under the same capabilities.
    */

@@ -284,6 +284,11 @@ export class WatcherLoop {
       await this.#settled(this.#heartbeats.task, this.#d.closeTimeoutMs ?? 3_000);
       await this.#closeSession();
     }
+    // The session goes on without us: senders must not keep reading "live". A signal is left
+    // out: its sender takes over (SessionEnd closes the session, a respawn's successor reports).
+    if (exit.reason === "fatal_error") {
+      await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3_000);
+    }
     this.#status.set("stopped");
     log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
     return exit;

@@ -8,7 +8,7 @@ import {
   fakeWatchHandle as handle,
   until,
 } from "../../../test/support/fake-watcher-adapter.ts";
-import type { Adapter, WatchEvent } from "../../protocol/index.ts";
+import { type Adapter, BapError, type WatchEvent } from "../../protocol/index.ts";
 import { type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { type RunWatcherOptions, runWatcher, type WatcherExit } from "./run-watcher.ts";
@@ -113,6 +113,63 @@ describe("watch supervision", () => {
     expect(exit).toEqual({ reason: "fatal_error", status: 5, code: "unauthorized" });
     expect(notice()).toMatch(/^Brigade: message delivery stopped/);
     expect(readWatcherStatus(layout, String(CLAUDE))?.state).toBe("stopped");
+  });
+
+  test("a watcher stopped by a refusal says, in one last heartbeat, that the session is not live", async () => {
+    const refused = () =>
+      handle([
+        {
+          event: "error",
+          error: { code: "unauthorized", message: "not a member", retryable: false },
+        },
+      ]);
+    const live = fakeWatcherAdapter({
+      handles: [refused()],
+      capabilities: ["session.live_delivery"],
+    });
+    expect(await watch(live.adapter)).toMatchObject({ reason: "fatal_error" });
+    expect(live.calls.heartbeats.at(-1)).toEqual({
+      live_delivery: "no",
+      live_delivery_reason: "watcher_stopped",
+    });
+    expect(live.calls.closes).toBe(0);
+    // Without the capability the server would not know the member: nothing is said.
+    const plain = fakeWatcherAdapter({ handles: [refused()] });
+    await watch(plain.adapter);
+    expect(plain.calls.heartbeats.some((h) => "live_delivery" in h)).toBe(false);
+    // A server that refuses the report too: the watcher still stops, and says why in its log.
+    const events: string[] = [];
+    const failing = fakeWatcherAdapter({
+      handles: [refused()],
+      capabilities: ["session.live_delivery"],
+      heartbeat: async () => {
+        throw new BapError({ code: "unauthorized", message: "x", retryable: false });
+      },
+    });
+    const exit = await watch(failing.adapter, {
+      log: { write: (_level, event) => void events.push(event) },
+    });
+    expect(exit).toMatchObject({ reason: "fatal_error", status: 5 });
+    expect(events).toContain("live_stop_report_failed");
+  });
+
+  test("a signal or Claude Code's end says nothing of live delivery: the stopper takes over", async () => {
+    for (const end of ["signal", "claude_gone"] as const) {
+      writeByPidMap(layout, sampleByPidMap({ socket_path: "", config_dir: join(base, "config") }));
+      const { adapter, calls } = fakeWatcherAdapter({ capabilities: ["session.live_delivery"] });
+      const controller = new AbortController();
+      let claudeAlive = true;
+      const exit = watch(adapter, {
+        signal: controller.signal,
+        tickMs: 20,
+        probe: { ...probe, liveness: (pid) => (pid !== CLAUDE || claudeAlive ? "alive" : "dead") },
+      });
+      await until("running", () => calls.heartbeats.length >= 1);
+      if (end === "signal") controller.abort();
+      else claudeAlive = false;
+      expect(await exit).toMatchObject({ reason: end });
+      expect(calls.heartbeats.filter((h) => h.live_delivery === "no")).toEqual([]);
+    }
   });
 
   test("a zombie or dead Claude pid ends the watcher (claude_gone) and closes the session", async () => {

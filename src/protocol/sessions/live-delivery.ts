@@ -9,11 +9,20 @@ import { member, nullableEnum, requiredEnum, type WireObject } from "../validati
  *   call.
  * - `inbound_gate`: the host holds every post for a person (its inbound setting or permission
  *   mode) until that person acts.
+ * - `watcher_stopped`: the harness's delivery process stopped while the session goes on (it was
+ *   refused, or could not be started); messages wait until it runs again.
+ * - `watcher_silent`: said by the server, not the harness: the session's last `yes` is older
+ *   than {@link liveReportMaxAgeMs}, so whatever delivered has stopped reporting.
  *
  * @example
  * NOT_LIVE_REASONS.includes("inbound_gate") === true;
  */
-export const NOT_LIVE_REASONS = ["no_inbox_socket", "inbound_gate"] as const;
+export const NOT_LIVE_REASONS = [
+  "no_inbox_socket",
+  "inbound_gate",
+  "watcher_stopped",
+  "watcher_silent",
+] as const;
 
 /** A reason code of {@link NOT_LIVE_REASONS}. */
 export type NotLiveReason = (typeof NOT_LIVE_REASONS)[number];
@@ -75,14 +84,40 @@ export function storedLiveDelivery(value: LiveDelivery): "yes" | NotLiveReason {
 }
 
 /**
+ * How long a `yes` holds without being said again, ms, for a session whose lease is
+ * `leaseSeconds`: five sixths of the lease. The harness heartbeats at a third of its lease
+ * (docs/spec/protocol.md: every 30 s against the default 90 s), so this is two and a half
+ * heartbeat intervals — 75 s at the default lease: one lost heartbeat and its retries stay inside
+ * it, two in a row do not, and the mark shows before the lease itself runs out.
+ *
+ * @example
+ * liveReportMaxAgeMs(90) === 75_000;
+ */
+export function liveReportMaxAgeMs(leaseSeconds: number): number {
+  return (leaseSeconds * 5_000) / 6;
+}
+
+/**
  * The wire members of a stored live-delivery value; `undefined` for `null` or a value this code
- * does not know (never reported rather than misreported).
+ * does not know (never reported rather than misreported). A stored `yes` whose report is older
+ * than `maxAgeMs` (`ageMs` = now minus the time of the last request that said it; `null` when
+ * unknown) reads as `no` with `watcher_silent`: a delivery process that stopped reporting is not
+ * vouched for any more.
  *
  * @example
  * liveDeliveryOf("inbound_gate"); // { live_delivery: "no", live_delivery_reason: "inbound_gate" }
+ * liveDeliveryOf("yes", { ageMs: 80_000, maxAgeMs: 75_000 }); // … "watcher_silent"
  */
-export function liveDeliveryOf(stored: string | null): LiveDelivery | undefined {
-  if (stored === "yes") return { live_delivery: "yes" };
+export function liveDeliveryOf(
+  stored: string | null,
+  age?: { readonly ageMs: number | null; readonly maxAgeMs: number },
+): LiveDelivery | undefined {
+  if (stored === "yes") {
+    const silent = age !== undefined && (age.ageMs === null || age.ageMs > age.maxAgeMs);
+    return silent
+      ? { live_delivery: "no", live_delivery_reason: "watcher_silent" }
+      : { live_delivery: "yes" };
+  }
   const reason = NOT_LIVE_REASONS.find((r) => r === stored);
   return reason === undefined ? undefined : { live_delivery: "no", live_delivery_reason: reason };
 }

@@ -4,9 +4,10 @@ import { overrideTx } from "./decorated-store.ts";
 /**
  * Mutant `live_stale` (docs/22-conformance.md, "Mutant contract"): a session's live delivery is
  * written once, at registration, and never again — `updateSession` keeps the stored
- * `live_delivery` whatever the heartbeat (or resume) said; every other column is written as usual.
- * A sender would keep reading a stale "not live" (or "live") mark. The suite must fail C-53 and
- * nothing else.
+ * `live_delivery` and the time it was said whatever the heartbeat (or resume) said; every other
+ * column is written as usual. A sender would keep reading a stale "not live" (or "live") mark,
+ * and a `yes` the harness keeps renewing ages into `watcher_silent`. The suite must fail C-53
+ * (and, with `--slow`, C-56) and nothing else.
  *
  * @example new DecoratedStore(store, liveStaleTx)
  */
@@ -17,6 +18,7 @@ export function liveStaleTx(tx: StoreTx): StoreTx {
       return tx.updateSession({
         ...row,
         live_delivery: stored?.live_delivery ?? row.live_delivery,
+        live_delivery_at: stored?.live_delivery_at ?? row.live_delivery_at,
       });
     },
   });

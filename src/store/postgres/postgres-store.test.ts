@@ -36,6 +36,7 @@ describe("PostgresTx: adoption and sends share the recipient's lock", () => {
         brigade_version: null,
         sync_peer: null,
         live_delivery: null,
+        live_delivery_at: null,
         harness: "test",
         harness_version: "1",
         lease_seconds: 90,

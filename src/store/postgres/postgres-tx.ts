@@ -32,6 +32,7 @@ const SESSION_COLUMNS = [
   "brigade_version",
   "sync_peer",
   "live_delivery",
+  "live_delivery_at",
   "harness",
   "harness_version",
   "lease_seconds",

@@ -480,6 +480,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sessions ADD COLUMN live_delivery text;
   `,
+  // 4: when a request last said live_delivery (ms), as SQLite's migration 6; the session's last
+  // heartbeat stands in for a value stored before the column.
+  `
+  ALTER TABLE sessions ADD COLUMN live_delivery_at bigint;
+  UPDATE sessions SET live_delivery_at = last_seen_at WHERE live_delivery IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(5);
+    expect(SQLITE_SCHEMA_VERSION).toBe(6);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
@@ -57,8 +57,8 @@ describe("schema migrations", () => {
     ).toEqual([{ disposition: null, disposition_at: null, sent_to_session_id: null }]);
     expect(() => db.exec("UPDATE messages SET disposition = 'read'")).toThrow(/CHECK/);
     // A session older than live delivery never said whether it can receive live.
-    expect(db.prepare("SELECT live_delivery FROM sessions").all()).toEqual([
-      { live_delivery: null },
+    expect(db.prepare("SELECT live_delivery, live_delivery_at FROM sessions").all()).toEqual([
+      { live_delivery: null, live_delivery_at: null },
     ]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
   });

@@ -141,6 +141,13 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sessions ADD COLUMN live_delivery TEXT;
   `,
+  // 6: when a request last said live_delivery (ms): a "yes" not said again for five sixths of the
+  // lease is reported as watcher_silent. A value stored before this column was last said no later
+  // than the session's last heartbeat, so that time stands in for it.
+  `
+  ALTER TABLE sessions ADD COLUMN live_delivery_at INTEGER;
+  UPDATE sessions SET live_delivery_at = last_seen_at WHERE live_delivery IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

@@ -63,8 +63,8 @@ export interface SqliteExport extends StoreSnapshot {
 
 const SESSION_COLUMNS =
   "session_id, team_ref, principal_ref, session_name, activity, inbound, session_description, " +
-  "workspace_label, model, context_used_tokens, brigade_version, sync_peer, live_delivery, harness, " +
-  "harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
+  "workspace_label, model, context_used_tokens, brigade_version, sync_peer, live_delivery, live_delivery_at, " +
+  "harness, harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
 
 /**
  * Opens `path` read-only and takes one consistent snapshot of it (a read transaction held until
