@@ -81,7 +81,9 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     }
     return reply(c, wire);
   });
-  app.notFound((c) => reply(c, protocolError("usage", { reason: "unknown_route" })));
+  app.notFound((c) =>
+    reply(c, protocolError("usage", { reason: "unknown_route" }, "no route has this path")),
+  );
 
   app.use("*", async (c, next) => {
     const started = performance.now();

@@ -75,7 +75,7 @@ describe("every route answers only the methods it defines", () => {
       protocol_version: "1",
       error: {
         code: "usage",
-        message: "invalid command line",
+        message: "this route does not take this method (the Allow header lists those it takes)",
         retryable: false,
         details: { reason: "method_not_allowed" },
       },
@@ -132,9 +132,9 @@ describe("every route answers only the methods it defines", () => {
     );
     expect(response.status).toBe(400);
     expect(response.headers.get("allow")).toBeNull();
-    expect(((await response.json()) as { error: { details: unknown } }).error.details).toEqual({
-      reason: "unknown_route",
-    });
+    const { error } = (await response.json()) as { error: { message: string; details: unknown } };
+    expect(error.details).toEqual({ reason: "unknown_route" });
+    expect(error.message).toBe("no route has this path");
   });
 
   test("routes registered after the guard are covered too", async () => {

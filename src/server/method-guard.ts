@@ -46,7 +46,13 @@ export function refuseUndefinedMethods<E extends Env>(
       .sort();
     if (allowed.length === 0) return next();
     return c.json(
-      errorEnvelope(protocolError("usage", { reason: "method_not_allowed" })),
+      errorEnvelope(
+        protocolError(
+          "usage",
+          { reason: "method_not_allowed" },
+          "this route does not take this method (the Allow header lists those it takes)",
+        ),
+      ),
       METHOD_NOT_ALLOWED,
       { allow: allowed.join(", ") },
     );
