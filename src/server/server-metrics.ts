@@ -99,9 +99,9 @@ export class ServerMetrics {
   }
 
   /**
-   * `store` with every `transact` and `sendMessage` call timed into
-   * `brigade_store_transaction_seconds`; its optional members (the one-call send, the watch feed)
-   * stay as they are, so timing never changes which path the service takes.
+   * `store` with every `transact`, `sendMessage` and `fetchMessages` call timed into
+   * `brigade_store_transaction_seconds`; its optional members (the one-call send and fetch, the
+   * watch feed) stay as they are, so timing never changes which path the service takes.
    */
   timed(store: Store): Store {
     const histogram = this.#storeLatency;
@@ -110,11 +110,15 @@ export class ServerMetrics {
       return call().finally(() => end());
     };
     const sendMessage = store.sendMessage?.bind(store);
+    const fetchMessages = store.fetchMessages?.bind(store);
     return {
       transact: (unit) => timedCall(() => store.transact(unit)),
       ...(sendMessage === undefined
         ? {}
         : { sendMessage: (command) => timedCall(() => sendMessage(command)) }),
+      ...(fetchMessages === undefined
+        ? {}
+        : { fetchMessages: (command) => timedCall(() => fetchMessages(command)) }),
       ...(store.watchFeed === undefined ? {} : { watchFeed: store.watchFeed }),
       close: () => store.close(),
     };

@@ -1,5 +1,6 @@
 export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
+export { fetchInTx } from "./fetch-in-tx.ts";
 export { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache } from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
 export { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
@@ -26,6 +27,8 @@ export {
   systemDeps,
 } from "./service-deps.ts";
 export type {
+  FetchCommand,
+  FetchOutcome,
   GarbageBounds,
   GarbageCounts,
   MemberSummaryRow,

@@ -15,10 +15,11 @@ import {
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
+import { fetchInTx } from "./fetch-in-tx.ts";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 import { RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { SendCommand, SendRefusal } from "./store.ts";
+import type { FetchCommand, SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { toEnvelope, toSendResponse } from "./wire-records.ts";
 
@@ -104,17 +105,18 @@ export async function fetchMessages(
   sessionId: string,
   messageIds: readonly string[],
 ): Promise<MessageEnvelope[]> {
-  return ctx.store.transact(async (tx) => {
-    await requireMember(tx, teamRef, principalRef);
-    await requireOwnedSession(tx, teamRef, principalRef, sessionId);
-    const out: MessageEnvelope[] = [];
-    for (const id of new Set(messageIds)) {
-      const row = await tx.getMessage(id);
-      if (row !== null && row.recipient_session_id === sessionId && row.acked_at === null)
-        out.push(toEnvelope(row));
-    }
-    return out;
-  });
+  const command: FetchCommand = {
+    principalRef,
+    teamRef,
+    sessionId,
+    messageIds: [...new Set(messageIds)],
+  };
+  const outcome =
+    ctx.store.fetchMessages === undefined
+      ? await ctx.store.transact((tx) => fetchInTx(tx, command))
+      : await ctx.store.fetchMessages(command);
+  if (!outcome.ok) fail(outcome.refusal === "unauthorized" ? notMemberError() : notFoundError());
+  return outcome.messages.map(toEnvelope);
 }
 
 /** `message ack`; the contract is `BrigadeService.ackMessages`. */
