@@ -1,3 +1,4 @@
+export { ackInTx } from "./ack-in-tx.ts";
 export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";
@@ -27,6 +28,8 @@ export {
   systemDeps,
 } from "./service-deps.ts";
 export type {
+  AckCommand,
+  AckOutcome,
   FetchCommand,
   FetchOutcome,
   GarbageBounds,

@@ -15,11 +15,12 @@ import {
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
+import { ackInTx } from "./ack-in-tx.ts";
 import { fetchInTx } from "./fetch-in-tx.ts";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 import { RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { FetchCommand, SendCommand, SendRefusal } from "./store.ts";
+import type { AckCommand, FetchCommand, SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { toEnvelope, toSendResponse } from "./wire-records.ts";
 
@@ -128,18 +129,19 @@ export async function ackMessages(
   ack: unknown,
 ): Promise<AckResult> {
   const request = valueOrThrow(validateAckRequest(ack));
-  return ctx.store.transact(async (tx) => {
-    await requireMember(tx, teamRef, principalRef);
-    await requireOwnedSession(tx, teamRef, principalRef, sessionId);
-    const now = ctx.deps.now();
-    const acked: string[] = [];
-    const unknown: string[] = [];
-    for (const id of new Set(request.message_ids)) {
-      if (await tx.ackMessage(id, sessionId, now)) acked.push(id);
-      else unknown.push(id);
-    }
-    return { acked, unknown };
-  });
+  const command: AckCommand = {
+    principalRef,
+    teamRef,
+    sessionId,
+    messageIds: [...new Set(request.message_ids)],
+    at: ctx.deps.now(),
+  };
+  const outcome =
+    ctx.store.ackMessages === undefined
+      ? await ctx.store.transact((tx) => ackInTx(tx, command))
+      : await ctx.store.ackMessages(command);
+  if (!outcome.ok) fail(outcome.refusal === "unauthorized" ? notMemberError() : notFoundError());
+  return { acked: outcome.acked, unknown: outcome.unknown };
 }
 
 /** `message watch` support; the contract is `BrigadeService.subscribe`. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+import { registerAckContract } from "./store-ack-contract.ts";
 import { registerFetchContract } from "./store-fetch-contract.ts";
 import { registerSendContract } from "./store-send-contract.ts";
 
@@ -648,6 +649,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
     });
     registerSendContract(() => store);
     registerFetchContract(() => store);
+    registerAckContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();

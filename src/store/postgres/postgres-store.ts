@@ -1,5 +1,7 @@
 import { Pool, type PoolClient, types } from "pg";
 import type {
+  AckCommand,
+  AckOutcome,
   FetchCommand,
   FetchOutcome,
   SendCommand,
@@ -12,6 +14,7 @@ import type {
 import { StoreUnavailableError } from "../../service/store.ts";
 import type { InboxEntry, InboxPollFeed, InboxReader } from "./inbox-poll-feed.ts";
 import { decodeRow, encodeParams } from "./pg-text.ts";
+import { ACK_SQL, ACK_STATEMENT, toAckOutcome } from "./postgres-ack.ts";
 import { isUnavailable } from "./postgres-errors.ts";
 import { FETCH_SQL, FETCH_STATEMENT, toFetchOutcome } from "./postgres-fetch.ts";
 import { PostgresTx } from "./postgres-tx.ts";
@@ -108,7 +111,7 @@ const SEND_SQL = "SELECT * FROM brigade_send($1, $2, $3, $4, $5, $6, $7, $8, $9,
  * A {@link Store} on a PostgreSQL database shared by any number of server processes. A unit of
  * work is one transaction (READ COMMITTED) on one pooled connection, one round trip per
  * {@link StoreTx} call; `sendMessage` is one round trip (the `brigade_send` function), and so is
- * `fetchMessages` (one prepared statement). COMMIT
+ * `fetchMessages` and `ackMessages` (one prepared statement each). COMMIT
  * returns once the database made the transaction durable (`synchronous_commit`), so a resolved
  * promise is a durable write. A database that cannot be reached fails the call with
  * {@link StoreUnavailableError} and the pool recovers on its own when the database is back.
@@ -264,6 +267,16 @@ export class PostgresStore implements Store {
         FETCH_STATEMENT,
       ),
     );
+  }
+
+  /** One prepared statement ({@link ACK_SQL}): a watcher acknowledges once per delivery. */
+  async ackMessages(command: AckCommand): Promise<AckOutcome> {
+    const rows = await this.#query(
+      ACK_SQL,
+      [command.teamRef, command.principalRef, command.sessionId, command.messageIds, command.at],
+      ACK_STATEMENT,
+    );
+    return toAckOutcome(rows, command.messageIds);
   }
 
   /** Waits for units in flight, then closes every connection; later calls reject. */
