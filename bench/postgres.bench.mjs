@@ -20,6 +20,11 @@
 //      and send on it);
 //   6. the same across processes: session i is watched on process i mod 3, every send to it goes
 //      through process i+1 mod 3, so every delivery crosses processes (NOTIFY → LISTEN → read).
+// Every measured phase also reports the CPU time per message of each component (the server
+// processes, all of PostgreSQL's processes, this client), read from /proc around the phase: on a
+// box where all of them share the cores, 1000 × cores / that sum is the most messages per second
+// the box can carry (`cpuCeilingPerSecond`), which tells a goal the machine cannot reach from
+// one the code misses.
 // Writes bench/results/postgres.json and prints a summary. Goals are reported, never asserted.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
@@ -29,6 +34,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -414,18 +420,62 @@ function cpuMs(pid) {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
+/** CPU ms of the PostgreSQL cluster: the postmaster and every backend it forked. */
+function postgresCpuMs() {
+  const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  let sum = cpuMs(postmaster);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === postmaster) sum += cpuMs(Number(entry));
+    } catch {
+      // The backend ended meanwhile.
+    }
+  }
+  return sum;
+}
+/**
+ * CPU ms per message of each component over `run` (which resolves to its message count): the
+ * server processes, PostgreSQL (all its processes) and this client (senders and watchers). On a
+ * box whose cores they share, their sum says how many messages per second the box can carry.
+ */
+async function cpuPerMessage(run) {
+  const before = {
+    servers: servers.reduce((a, s) => a + cpuMs(s.child.pid), 0),
+    postgres: postgresCpuMs(),
+    client: process.cpuUsage(),
+  };
+  const value = await run();
+  const count = value.sent ?? value.sends;
+  const client = process.cpuUsage(before.client);
+  const servers_ = servers.reduce((a, s) => a + cpuMs(s.child.pid), 0) - before.servers;
+  const postgres = postgresCpuMs() - before.postgres;
+  const clientMs = (client.user + client.system) / 1000;
+  value.cpuMsPerMessage = {
+    servers: round(servers_ / count, 3),
+    postgres: round(postgres / count, 3),
+    client: round(clientMs / count, 3),
+    total: round((servers_ + postgres + clientMs) / count, 3),
+  };
+  return value;
+}
+
 const servers = [await startServe(0)];
 await closedLoop(scheduleOf(pools.warm, "w"), CONCURRENCY, 10_000, (s) => sendVia(servers[0], s));
 let cpu0 = cpuMs(servers[0].child.pid);
-const one = await closedLoop(scheduleOf(pools.one, "o"), CONCURRENCY, PHASE_MS.http, (s) =>
-  sendVia(servers[0], s),
+const one = await cpuPerMessage(() =>
+  closedLoop(scheduleOf(pools.one, "o"), CONCURRENCY, PHASE_MS.http, (s) => sendVia(servers[0], s)),
 );
 one.serverCpuCores = round((cpuMs(servers[0].child.pid) - cpu0) / one.elapsedMs, 2);
 servers.push(await startServe(1), await startServe(2));
 let rr = 0;
 cpu0 = servers.reduce((a, s) => a + cpuMs(s.child.pid), 0);
-const three = await closedLoop(scheduleOf(pools.three, "t"), CONCURRENCY, PHASE_MS.http, (s) =>
-  sendVia(servers[rr++ % 3], s),
+const three = await cpuPerMessage(() =>
+  closedLoop(scheduleOf(pools.three, "t"), CONCURRENCY, PHASE_MS.http, (s) =>
+    sendVia(servers[rr++ % 3], s),
+  ),
 );
 three.serverCpuCores = round(
   (servers.reduce((a, s) => a + cpuMs(s.child.pid), 0) - cpu0) / three.elapsedMs,
@@ -528,32 +578,40 @@ async function pacedRun(pool, tag, watchOn, sendThrough, rate = PACED_RATE) {
   };
 }
 // The low rate first: the 500/s runs may leave a queue behind them on a slow disk.
-const low1 = await pacedRun(
-  pools.low1,
-  "l1",
-  () => servers[0],
-  () => servers[0],
-  LOW_RATE,
+const low1 = await cpuPerMessage(() =>
+  pacedRun(
+    pools.low1,
+    "l1",
+    () => servers[0],
+    () => servers[0],
+    LOW_RATE,
+  ),
 );
-const low3 = await pacedRun(
-  pools.low3,
-  "l3",
-  (i) => servers[i % 3],
-  (i) => servers[(i + 1) % 3],
-  LOW_RATE,
+const low3 = await cpuPerMessage(() =>
+  pacedRun(
+    pools.low3,
+    "l3",
+    (i) => servers[i % 3],
+    (i) => servers[(i + 1) % 3],
+    LOW_RATE,
+  ),
 );
 
-const paced1 = await pacedRun(
-  pools.paced1,
-  "p1",
-  () => servers[0],
-  () => servers[0],
+const paced1 = await cpuPerMessage(() =>
+  pacedRun(
+    pools.paced1,
+    "p1",
+    () => servers[0],
+    () => servers[0],
+  ),
 );
-const paced3 = await pacedRun(
-  pools.paced3,
-  "p3",
-  (i) => servers[i % 3],
-  (i) => servers[(i + 1) % 3],
+const paced3 = await cpuPerMessage(() =>
+  pacedRun(
+    pools.paced3,
+    "p3",
+    (i) => servers[i % 3],
+    (i) => servers[(i + 1) % 3],
+  ),
 );
 
 const fsyncAfter = fsyncRate(2000);
@@ -597,6 +655,13 @@ const report = {
     threePerRawCeiling: round(three.perSecond / rawBest.perSecond, 3),
     rawCeilingPerFsync: round(rawBest.perSecond / fsyncBefore.perSecond, 2),
   },
+  // What the box's cores could carry at each phase's CPU cost per message, were nothing else
+  // running on them: a goal above this cannot be met on this machine.
+  cpuCeilingPerSecond: {
+    oneProcessSends: round((os.cpus().length * 1000) / one.cpuMsPerMessage.total, 0),
+    watchOneProcess: round((os.cpus().length * 1000) / paced1.cpuMsPerMessage.total, 0),
+    watchCrossProcess: round((os.cpus().length * 1000) / paced3.cpuMsPerMessage.total, 0),
+  },
   goals: [
     {
       goal: ">= 70% of the raw function ceiling through one process",
@@ -624,6 +689,11 @@ console.log(
 );
 console.log(
   `watch @${LOW_RATE}/s: one process p50 ${low1.delivery.p50Ms} p99 ${low1.delivery.p99Ms} ms; cross-process p50 ${low3.delivery.p50Ms} p99 ${low3.delivery.p99Ms} ms (after the answer: p99 ${low3.afterAnswer.p99Ms} ms)`,
+);
+const cpuLine = (name, r) =>
+  `${name} ${r.cpuMsPerMessage.servers}+${r.cpuMsPerMessage.postgres}+${r.cpuMsPerMessage.client}=${r.cpuMsPerMessage.total}`;
+console.log(
+  `CPU ms per message (servers+postgres+client): ${cpuLine("sends one process", one)}; ${cpuLine("watch @500 one", paced1)}; ${cpuLine("watch @500 cross", paced3)}; the ${os.cpus().length} cores carry at most ${JSON.stringify(report.cpuCeilingPerSecond)}/s`,
 );
 for (const g of report.goals)
   console.log(`goal: ${g.goal}: ${g.measured} ${g.met ? "met" : "NOT met"}`);

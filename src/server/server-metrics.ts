@@ -99,9 +99,9 @@ export class ServerMetrics {
   }
 
   /**
-   * `store` with every `transact` and `sendMessage` call timed into
-   * `brigade_store_transaction_seconds`; its optional members (the one-call send, the watch feed)
-   * stay as they are, so timing never changes which path the service takes.
+   * `store` with every `transact`, `sendMessage`, `fetchMessages` and `ackMessages` call timed
+   * into `brigade_store_transaction_seconds`; its optional members (the one-call send, fetch and
+   * ack, the watch feed) stay as they are, so timing never changes which path the service takes.
    */
   timed(store: Store): Store {
     const histogram = this.#storeLatency;
@@ -110,11 +110,19 @@ export class ServerMetrics {
       return call().finally(() => end());
     };
     const sendMessage = store.sendMessage?.bind(store);
+    const fetchMessages = store.fetchMessages?.bind(store);
+    const ackMessages = store.ackMessages?.bind(store);
     return {
       transact: (unit) => timedCall(() => store.transact(unit)),
       ...(sendMessage === undefined
         ? {}
         : { sendMessage: (command) => timedCall(() => sendMessage(command)) }),
+      ...(fetchMessages === undefined
+        ? {}
+        : { fetchMessages: (command) => timedCall(() => fetchMessages(command)) }),
+      ...(ackMessages === undefined
+        ? {}
+        : { ackMessages: (command) => timedCall(() => ackMessages(command)) }),
       ...(store.watchFeed === undefined ? {} : { watchFeed: store.watchFeed }),
       close: () => store.close(),
     };

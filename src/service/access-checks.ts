@@ -13,6 +13,21 @@ export function fail(error: ProtocolError): never {
 }
 
 /**
+ * The team and the caller's membership when the caller is an active member; `null` when not
+ * (unknown team, never a member, left, revoked).
+ */
+export async function activeMembership(
+  tx: StoreTx,
+  teamRef: string,
+  principalRef: string,
+): Promise<{ team: TeamRow; membership: MembershipRow } | null> {
+  const team = await tx.getTeam(teamRef);
+  const membership = team === null ? null : await tx.getMembership(teamRef, principalRef);
+  if (team === null || membership === null || membership.status !== "active") return null;
+  return { team, membership };
+}
+
+/**
  * The team and the caller's membership when the caller is an active member; otherwise (unknown
  * team, never a member, left, revoked) the uniform `unauthorized`.
  */
@@ -21,11 +36,7 @@ export async function requireMember(
   teamRef: string,
   principalRef: string,
 ): Promise<{ team: TeamRow; membership: MembershipRow }> {
-  const team = await tx.getTeam(teamRef);
-  const membership = team === null ? null : await tx.getMembership(teamRef, principalRef);
-  if (team === null || membership === null || membership.status !== "active")
-    fail(notMemberError());
-  return { team, membership };
+  return (await activeMembership(tx, teamRef, principalRef)) ?? fail(notMemberError());
 }
 
 /**
@@ -43,6 +54,19 @@ export async function requireCreator(
   return team;
 }
 
+/** The session when it exists, is in the team and belongs to the caller; else `null`. */
+export async function ownedSession(
+  tx: StoreTx,
+  teamRef: string,
+  principalRef: string,
+  sessionId: string,
+): Promise<SessionRow | null> {
+  const session = await tx.getSession(sessionId);
+  if (session === null || session.team_ref !== teamRef || session.principal_ref !== principalRef)
+    return null;
+  return session;
+}
+
 /** The session when it exists, is in the team and belongs to the caller; else uniform `not_found`. */
 export async function requireOwnedSession(
   tx: StoreTx,
@@ -50,9 +74,5 @@ export async function requireOwnedSession(
   principalRef: string,
   sessionId: string,
 ): Promise<SessionRow> {
-  const session = await tx.getSession(sessionId);
-  if (session === null || session.team_ref !== teamRef || session.principal_ref !== principalRef) {
-    fail(notFoundError());
-  }
-  return session;
+  return (await ownedSession(tx, teamRef, principalRef, sessionId)) ?? fail(notFoundError());
 }

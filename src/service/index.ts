@@ -1,5 +1,7 @@
+export { ackInTx } from "./ack-in-tx.ts";
 export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
+export { fetchInTx } from "./fetch-in-tx.ts";
 export { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache } from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
 export { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
@@ -26,6 +28,10 @@ export {
   systemDeps,
 } from "./service-deps.ts";
 export type {
+  AckCommand,
+  AckOutcome,
+  FetchCommand,
+  FetchOutcome,
   GarbageBounds,
   GarbageCounts,
   MemberSummaryRow,

@@ -15,10 +15,12 @@ import {
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
+import { ackInTx } from "./ack-in-tx.ts";
+import { fetchInTx } from "./fetch-in-tx.ts";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 import { RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { SendCommand, SendRefusal } from "./store.ts";
+import type { AckCommand, FetchCommand, SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { toEnvelope, toSendResponse } from "./wire-records.ts";
 
@@ -104,17 +106,18 @@ export async function fetchMessages(
   sessionId: string,
   messageIds: readonly string[],
 ): Promise<MessageEnvelope[]> {
-  return ctx.store.transact(async (tx) => {
-    await requireMember(tx, teamRef, principalRef);
-    await requireOwnedSession(tx, teamRef, principalRef, sessionId);
-    const out: MessageEnvelope[] = [];
-    for (const id of new Set(messageIds)) {
-      const row = await tx.getMessage(id);
-      if (row !== null && row.recipient_session_id === sessionId && row.acked_at === null)
-        out.push(toEnvelope(row));
-    }
-    return out;
-  });
+  const command: FetchCommand = {
+    principalRef,
+    teamRef,
+    sessionId,
+    messageIds: [...new Set(messageIds)],
+  };
+  const outcome =
+    ctx.store.fetchMessages === undefined
+      ? await ctx.store.transact((tx) => fetchInTx(tx, command))
+      : await ctx.store.fetchMessages(command);
+  if (!outcome.ok) fail(outcome.refusal === "unauthorized" ? notMemberError() : notFoundError());
+  return outcome.messages.map(toEnvelope);
 }
 
 /** `message ack`; the contract is `BrigadeService.ackMessages`. */
@@ -126,18 +129,19 @@ export async function ackMessages(
   ack: unknown,
 ): Promise<AckResult> {
   const request = valueOrThrow(validateAckRequest(ack));
-  return ctx.store.transact(async (tx) => {
-    await requireMember(tx, teamRef, principalRef);
-    await requireOwnedSession(tx, teamRef, principalRef, sessionId);
-    const now = ctx.deps.now();
-    const acked: string[] = [];
-    const unknown: string[] = [];
-    for (const id of new Set(request.message_ids)) {
-      if (await tx.ackMessage(id, sessionId, now)) acked.push(id);
-      else unknown.push(id);
-    }
-    return { acked, unknown };
-  });
+  const command: AckCommand = {
+    principalRef,
+    teamRef,
+    sessionId,
+    messageIds: [...new Set(request.message_ids)],
+    at: ctx.deps.now(),
+  };
+  const outcome =
+    ctx.store.ackMessages === undefined
+      ? await ctx.store.transact((tx) => ackInTx(tx, command))
+      : await ctx.store.ackMessages(command);
+  if (!outcome.ok) fail(outcome.refusal === "unauthorized" ? notMemberError() : notFoundError());
+  return { acked: outcome.acked, unknown: outcome.unknown };
 }
 
 /** `message watch` support; the contract is `BrigadeService.subscribe`. */

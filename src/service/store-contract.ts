@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+import { registerAckContract } from "./store-ack-contract.ts";
+import { registerFetchContract } from "./store-fetch-contract.ts";
 import { registerSendContract } from "./store-send-contract.ts";
 
 /** Builds a fresh, empty store for one test. */
@@ -652,6 +654,8 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.ackMessage("m-1", "s-b2", 70))).toBe(true);
     });
     registerSendContract(() => store);
+    registerFetchContract(() => store);
+    registerAckContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();

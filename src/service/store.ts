@@ -353,6 +353,48 @@ export interface SentMessage {
 }
 
 /**
+ * One watch's fetch of messages it heard of, as a store that answers fetches itself receives it:
+ * the caller, the owned session and the ids (no repeats), in the order they are wanted.
+ */
+export interface FetchCommand {
+  principalRef: string;
+  teamRef: string;
+  sessionId: string;
+  messageIds: readonly string[];
+}
+
+/**
+ * What a fetch found: `unauthorized` when the caller is not an active member of the team (or the
+ * team is unknown), else `not_found` when the session is not the caller's in that team, else the
+ * still-unacknowledged messages among the ids that are addressed to the session now, in the ids'
+ * order (`acked_at` null).
+ */
+export type FetchOutcome =
+  | { ok: true; messages: MessageRow[] }
+  | { ok: false; refusal: "unauthorized" | "not_found" };
+
+/**
+ * One `message ack`, as a store that acknowledges itself receives it: the caller, the owned
+ * session, the ids (no repeats, in the request's order) and the time to record (ms).
+ */
+export interface AckCommand {
+  principalRef: string;
+  teamRef: string;
+  sessionId: string;
+  messageIds: readonly string[];
+  at: number;
+}
+
+/**
+ * What an ack did: the refusals of {@link FetchOutcome}, else the ids addressed to the session
+ * now (acknowledged, or acknowledged before: the first time stays) and the others (`unknown`),
+ * each in the command's order. A refusal acknowledges nothing.
+ */
+export type AckOutcome =
+  | { ok: true; acked: string[]; unknown: string[] }
+  | { ok: false; refusal: "unauthorized" | "not_found" };
+
+/**
  * Thrown (or rejected with) by a store that cannot reach its database right now (connection
  * refused or lost, a timeout, the server shutting down). Nothing of the failed unit was kept,
  * except that a unit whose COMMIT was cut off may have committed: a caller retries a send with
@@ -421,6 +463,21 @@ export interface Store {
    * contract suite runs its send cases through either path).
    */
   sendMessage?(command: SendCommand): Promise<SendOutcome>;
+  /**
+   * Optional coarse operation: answers one watch's fetch ({@link FetchOutcome}) in one step, for
+   * the same reason as {@link Store.sendMessage}: a watch fetches once per delivery, so a store
+   * whose units cost a round trip each answers it with one. Without it, the service runs the same
+   * checks and reads as one {@link Store.transact} unit (`fetchInTx`); both must give the same
+   * answers (the store contract suite runs its fetch cases through either path).
+   */
+  fetchMessages?(command: FetchCommand): Promise<FetchOutcome>;
+  /**
+   * Optional coarse operation: one `message ack` ({@link AckOutcome}) in one step, durable
+   * before it resolves: a watcher acknowledges about once per delivered message. Without it, the
+   * service runs the same checks and writes as one {@link Store.transact} unit (`ackInTx`); both
+   * must give the same answers (the store contract's ack cases run through either path).
+   */
+  ackMessages?(command: AckCommand): Promise<AckOutcome>;
   /** Optional: see {@link WatchFeed}; absent for a store only one process uses (SQLite). */
   readonly watchFeed?: WatchFeed;
   /** Waits for queued units, then releases the store; later `transact` calls reject. */

@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from "vitest";
+import pg from "pg";
+import { afterAll, describe, expect, test, vi } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import type { MessageRow, SessionRow } from "../../service/store.ts";
 import { registerStoreContract } from "../../service/store-contract.ts";
 import { sendThrough } from "../../service/store-send-contract.ts";
+import { ACK_STATEMENT } from "./postgres-ack.ts";
+import { FETCH_STATEMENT } from "./postgres-fetch.ts";
 import { openPostgresStore } from "./postgres-store.ts";
 
 const drops: Array<() => Promise<void>> = [];
@@ -118,6 +121,53 @@ describe("PostgresTx: adoption and sends share the recipient's lock", () => {
       ]);
       expect(await store.transact((tx) => tx.unackedFor("s-new"))).toBe(60);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("PostgresStore: a watch's fetch and ack", () => {
+  test("answers a watch's fetch with one prepared statement on one connection", async () => {
+    const schema = await freshPostgresSchema("fetch");
+    drops.push(schema.drop);
+    const store = await openPostgresStore(schema.url, { poolMax: 1 });
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      query.mockClear();
+      const outcome = await store.fetchMessages({
+        principalRef: "p-none",
+        teamRef: "t-none",
+        sessionId: "s-none",
+        messageIds: ["m-1", "m-2"],
+      });
+      expect(outcome).toEqual({ ok: false, refusal: "unauthorized" });
+      expect(query).toHaveBeenCalledTimes(1);
+      expect(query.mock.calls[0]?.[0]).toMatchObject({ name: FETCH_STATEMENT });
+    } finally {
+      query.mockRestore();
+      await store.close();
+    }
+  });
+
+  test("answers an ack with one prepared statement on one connection", async () => {
+    const schema = await freshPostgresSchema("ack");
+    drops.push(schema.drop);
+    const store = await openPostgresStore(schema.url, { poolMax: 1 });
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      query.mockClear();
+      const outcome = await store.ackMessages({
+        principalRef: "p-none",
+        teamRef: "t-none",
+        sessionId: "s-none",
+        messageIds: ["m-1"],
+        at: 1,
+      });
+      expect(outcome).toEqual({ ok: false, refusal: "unauthorized" });
+      expect(query).toHaveBeenCalledTimes(1);
+      expect(query.mock.calls[0]?.[0]).toMatchObject({ name: ACK_STATEMENT });
+    } finally {
+      query.mockRestore();
       await store.close();
     }
   });

@@ -1,5 +1,9 @@
 import { Pool, type PoolClient, type QueryConfig, types } from "pg";
 import type {
+  AckCommand,
+  AckOutcome,
+  FetchCommand,
+  FetchOutcome,
   SendCommand,
   SendOutcome,
   SendRefusal,
@@ -10,7 +14,9 @@ import type {
 import { StoreUnavailableError } from "../../service/store.ts";
 import type { InboxEntry, InboxPollFeed, InboxReader } from "./inbox-poll-feed.ts";
 import { decodeRow, encodeParams } from "./pg-text.ts";
+import { ACK_SQL, ACK_STATEMENT, toAckOutcome } from "./postgres-ack.ts";
 import { isUnavailable } from "./postgres-errors.ts";
+import { FETCH_SQL, FETCH_STATEMENT, toFetchOutcome } from "./postgres-fetch.ts";
 import { PostgresTx } from "./postgres-tx.ts";
 import { createPushWatchFeed, type PostgresWatchFeed } from "./postgres-watch-feed.ts";
 import { migratePostgres } from "./schema.ts";
@@ -110,7 +116,8 @@ const SEND_SQL = "SELECT * FROM brigade_send($1, $2, $3, $4, $5, $6, $7, $8, $9,
 /**
  * A {@link Store} on a PostgreSQL database shared by any number of server processes. A unit of
  * work is one transaction (READ COMMITTED) on one pooled connection, one round trip per
- * {@link StoreTx} call; `sendMessage` is one round trip (the `brigade_send` function). COMMIT
+ * {@link StoreTx} call; `sendMessage` is one round trip (the `brigade_send` function), and so is
+ * `fetchMessages` and `ackMessages` (one prepared statement each). COMMIT
  * returns once the database made the transaction durable (`synchronous_commit`), so a resolved
  * promise is a durable write. A database that cannot be reached fails the call with
  * {@link StoreUnavailableError} and the pool recovers on its own when the database is back.
@@ -163,12 +170,19 @@ export class PostgresStore implements Store {
     return this.#feed;
   }
 
-  /** One statement on a pooled connection, outside any unit of work. */
-  async #query(sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]> {
+  /**
+   * One statement on a pooled connection, outside any unit of work. A `name` makes it a prepared
+   * statement of each connection (parsed and planned there once, see {@link FETCH_STATEMENT}).
+   */
+  async #query(
+    sql: string,
+    params: readonly unknown[],
+    name?: string,
+  ): Promise<Record<string, unknown>[]> {
     const client = await this.#checkout();
     let broken: Error | undefined;
     try {
-      const result = await client.query(sql, encodeParams(params));
+      const result = await client.query({ name, text: sql, values: encodeParams(params) });
       return (result.rows as Record<string, unknown>[]).map(decodeRow);
     } catch (error) {
       if (!isUnavailable(error)) throw error;
@@ -271,6 +285,27 @@ export class PostgresStore implements Store {
     } finally {
       this.#checkin(client, broken);
     }
+  }
+
+  /** One prepared statement ({@link FETCH_SQL}): a watch fetches once per delivery. */
+  async fetchMessages(command: FetchCommand): Promise<FetchOutcome> {
+    return toFetchOutcome(
+      await this.#query(
+        FETCH_SQL,
+        [command.teamRef, command.principalRef, command.sessionId, command.messageIds],
+        FETCH_STATEMENT,
+      ),
+    );
+  }
+
+  /** One prepared statement ({@link ACK_SQL}): a watcher acknowledges once per delivery. */
+  async ackMessages(command: AckCommand): Promise<AckOutcome> {
+    const rows = await this.#query(
+      ACK_SQL,
+      [command.teamRef, command.principalRef, command.sessionId, command.messageIds, command.at],
+      ACK_STATEMENT,
+    );
+    return toAckOutcome(rows, command.messageIds);
   }
 
   /** Waits for units in flight, then closes every connection; later calls reject. */

@@ -42,11 +42,13 @@ const SESSION_COLUMNS = [
   "closed_at",
 ] as const;
 
-const MESSAGE_SELECT =
+/** The columns of a {@link MessageRow} over `addressed_messages m LEFT JOIN acks a`. */
+export const MESSAGE_COLUMNS: string =
   "m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, m.sender_session_name, " +
   "m.sender_human_label, m.recipient_session_id, m.summary, m.body, m.reply_to, m.hop_count, " +
-  "m.created_at, a.acked_at, m.idempotency_key " +
-  "FROM addressed_messages m LEFT JOIN acks a ON a.message_id = m.message_id";
+  "m.created_at, a.acked_at, m.idempotency_key";
+
+const MESSAGE_SELECT = `${MESSAGE_COLUMNS} FROM addressed_messages m LEFT JOIN acks a ON a.message_id = m.message_id`;
 
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
