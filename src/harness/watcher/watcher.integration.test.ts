@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { ClaudeCodeHost } from "../../../test/support/claude-code-host/index.ts";
-import { until } from "../../../test/support/fake-watcher-adapter.ts";
 import {
   exited,
   REPO_ROOT,
@@ -21,6 +20,7 @@ import {
   startServerProcess,
 } from "../../../test/support/server-process.ts";
 import { TcpRelay } from "../../../test/support/tcp-relay.ts";
+import { until } from "../../../test/support/until.ts";
 import { HttpAdapter } from "../../adapters/http/index.ts";
 import {
   type ByPidMap,
