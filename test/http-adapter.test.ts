@@ -24,6 +24,7 @@ import type { WatchEvent } from "../src/protocol/index.ts";
 import { silentLogger } from "../src/server/logger.ts";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
 import { describeBackend, SERVICE_LEASE, SERVICE_RETENTION } from "../src/service/index.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 
 describe("cross-layer constants (the adapters layer may not import src/service)", () => {
   test("lease and retention equal the service's", () => {
@@ -101,14 +102,9 @@ async function cli(
   return { status, out: JSON.parse(stdout) as Record<string, unknown>, stderr };
 }
 
-const registration = (name: string) =>
-  JSON.stringify({
-    harness: "claude-code",
-    harness_version: "2.1.270",
-    session_name: name,
-    activity: "busy",
-    inbound: "accept",
-  });
+const claudeCode = { harness: "claude-code", harness_version: "2.1.270" } as const;
+/** A registration as the CLI reads it on stdin. */
+const registration = (name: string) => JSON.stringify(sessionRegistration(name, claudeCode));
 
 describe("http adapter against the real brigade serve", () => {
   test("create, join, register, send, receive, watch, ack, leave", async () => {
