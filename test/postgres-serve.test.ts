@@ -1,8 +1,9 @@
 import { chmodSync, copyFileSync } from "node:fs";
 import { Client } from "pg";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
 import { StoreUnavailableError } from "../src/service/index.ts";
+import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { freeLoopbackPort } from "./support/postgres-cluster.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { ensureBuilt, exited, startServerProcess } from "./support/server-process.ts";
@@ -10,10 +11,7 @@ import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
 
 const silent = { log: () => {} };
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function schema(): Promise<FreshSchema> {
   const fresh = await freshPostgresSchema("serve");

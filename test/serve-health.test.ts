@@ -1,15 +1,13 @@
 import { renameSync } from "node:fs";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { LogFields, LogLevel } from "../src/server/logger.ts";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
+import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** Every log line of a server, as `event` and fields. */
 class LogLines {
