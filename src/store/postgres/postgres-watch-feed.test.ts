@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
 import { twoPostgresProcesses } from "../../../test/support/postgres-two-processes.ts";
-import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { until } from "../../../test/support/until.ts";
+import { watchedInbox } from "../../../test/support/watched-inbox.ts";
 
 const cleanups = cleanupsAfterEach();
 
@@ -20,42 +20,7 @@ async function twoProcesses(pollMs = 3_600_000) {
     () => hereFeed.broadcast.listening && thereFeed.broadcast.listening,
     5000,
   );
-  const a = (await there.createPrincipal()).principal_ref;
-  const b = (await there.createPrincipal()).principal_ref;
-  const team = await there.createTeam(a, { team_name: "core" });
-  await there.joinTeam(b, { join_secret: team.join_secret });
-  const T = team.team_ref;
-  const sender = (await there.registerSession(a, T, sessionRegistration("sender"))).session_id;
-  const inbox = (await there.registerSession(b, T, sessionRegistration("inbox"))).session_id;
-  const heard: string[] = [];
-  let revoked = false;
-  await here.subscribe(b, T, inbox, {
-    onMessages: (ids) => heard.push(...ids),
-    onRevoked: () => {
-      revoked = true;
-    },
-  });
-  const send = async (body: string) =>
-    (
-      await there.sendMessage(a, T, {
-        sender_session_id: sender,
-        recipient_session_id: inbox,
-        body,
-      })
-    ).message_id;
-  return {
-    here,
-    there,
-    hereFeed,
-    thereFeed,
-    a,
-    b,
-    T,
-    inbox,
-    heard,
-    send,
-    revoked: () => revoked,
-  };
+  return { here, there, hereFeed, thereFeed, ...(await watchedInbox(here, there)) };
 }
 
 describe("PostgresWatchFeed: watches across processes on one database", () => {
