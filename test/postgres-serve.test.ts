@@ -9,6 +9,7 @@ import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema
 import { ensureBuilt, exited, startServerProcess } from "./support/server-process.ts";
 import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
+import { viaLoopback } from "./support/via-loopback.ts";
 
 const silent = { log: () => {} };
 const cleanups = cleanupsAfterEach();
@@ -17,14 +18,6 @@ async function schema(): Promise<FreshSchema> {
   const fresh = await freshPostgresSchema("serve");
   cleanups.push(fresh.drop);
   return fresh;
-}
-
-/** `url` with its host and port replaced by 127.0.0.1:`port` and a password added. */
-function via(url: string, port: number, password?: string): string {
-  const u = new URL(url);
-  u.host = `127.0.0.1:${port}`;
-  if (password !== undefined) u.password = password;
-  return u.toString();
 }
 
 async function serve(store: string, storeWaitMs = 0): Promise<RunningServer> {
@@ -101,7 +94,7 @@ describe("brigade serve --store postgres://…", () => {
     const dir = testTempDir("pg-serve-");
     const port = Number(new URL(fresh.url).port);
     const server = await startServerProcess(`${dir}/brigade.sqlite`, {
-      BRIGADE_STORE: via(fresh.url, port, "hunter2-secret"),
+      BRIGADE_STORE: viaLoopback(fresh.url, port, "hunter2-secret"),
     });
     const health = await call(server.url, "GET", "/v1/health");
     expect(health.json).toEqual({ status: "ok", protocol_version: "1", store: "postgres" });
@@ -117,7 +110,7 @@ describe("brigade serve --store postgres://…", () => {
   test("a database that is down at start: store_unavailable at once, or a start once it is up within the wait", async () => {
     const fresh = await schema();
     const nothing = await freeLoopbackPort();
-    const refused = serve(via(fresh.url, nothing));
+    const refused = serve(viaLoopback(fresh.url, nothing));
     await expect(refused).rejects.toBeInstanceOf(StoreUnavailableError);
 
     const relay = new TcpRelay(fresh.url);
@@ -125,7 +118,7 @@ describe("brigade serve --store postgres://…", () => {
     const relayPort = Number(new URL(relay.url).port);
     await relay.down();
     cleanups.push(() => relay.down());
-    const waiting = serve(via(fresh.url, relayPort), 20_000);
+    const waiting = serve(viaLoopback(fresh.url, relayPort), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     await relay.up();
     const server = await waiting;
@@ -141,7 +134,7 @@ describe("brigade serve --store postgres://…", () => {
     const relay = new TcpRelay(fresh.url);
     await relay.up();
     cleanups.push(() => relay.down());
-    const server = await serve(via(fresh.url, Number(new URL(relay.url).port)));
+    const server = await serve(viaLoopback(fresh.url, Number(new URL(relay.url).port)));
     const t = await team(server.url);
     const send = (key: string) =>
       call(server.url, "POST", `/v1/teams/${t.teamRef}/messages`, t.a, {

@@ -2,9 +2,10 @@ import { describe, expect, test } from "vitest";
 import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import { twoPostgresProcesses } from "../../../test/support/postgres-two-processes.ts";
-import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { TcpRelay } from "../../../test/support/tcp-relay.ts";
 import { until } from "../../../test/support/until.ts";
+import { viaLoopback } from "../../../test/support/via-loopback.ts";
+import { watchedInbox } from "../../../test/support/watched-inbox.ts";
 import { BrigadeService } from "../../service/index.ts";
 import { openPostgresStore } from "./postgres-store.ts";
 
@@ -30,11 +31,9 @@ describe("the LISTEN connection in the log", () => {
     const relay = new TcpRelay(schema.url);
     await relay.up();
     cleanups.push(() => relay.down());
-    const url = new URL(schema.url);
-    url.host = `127.0.0.1:${new URL(relay.url).port}`;
-    url.password = "hunter2-secret";
+    const url = viaLoopback(schema.url, Number(new URL(relay.url).port), "hunter2-secret");
     const logs = logLines();
-    const store = await openPostgresStore(url.toString(), { log: logs.log });
+    const store = await openPostgresStore(url, { log: logs.log });
     cleanups.push(() => store.close());
     new BrigadeService(store);
     await until("the first catch-up", () => logs.events().includes("watch_catchup_done"), 10_000);
@@ -81,31 +80,10 @@ describe("the LISTEN connection in the log", () => {
       { pollMs: 100, log: logs.log },
       { pollMs: 3_600_000, silent: ["messages", "memberships"] },
     );
-    const here = processes.here.service;
-    const there = processes.there.service;
-    const a = (await there.createPrincipal()).principal_ref;
-    const b = (await there.createPrincipal()).principal_ref;
-    const team = await there.createTeam(a, { team_name: "core" });
-    await there.joinTeam(b, { join_secret: team.join_secret });
-    const T = team.team_ref;
-    const sender = (await there.registerSession(a, T, sessionRegistration("sender"))).session_id;
-    const inbox = (await there.registerSession(b, T, sessionRegistration("inbox"))).session_id;
-    const heard: string[] = [];
-    await here.subscribe(b, T, inbox, {
-      onMessages: (ids) => heard.push(...ids),
-      onRevoked: () => {},
-    });
+    const { heard, send } = await watchedInbox(processes.here.service, processes.there.service);
     await until("the first catch-up", () => logs.events().includes("watch_catchup_done"), 10_000);
     // Let the poll learn the (empty) inbox first.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const send = async (body: string) =>
-      (
-        await there.sendMessage(a, T, {
-          sender_session_id: sender,
-          recipient_session_id: inbox,
-          body,
-        })
-      ).message_id;
     const first = await send("one");
     await until("the missed line", () => logs.events().includes("watch_poll_found_missed"), 10_000);
     expect(heard).toContain(first);
