@@ -25,6 +25,7 @@ import { silentLogger } from "../src/server/logger.ts";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
 import { describeBackend, SERVICE_LEASE, SERVICE_RETENTION } from "../src/service/index.ts";
 import { sessionRegistration } from "./support/session-registration.ts";
+import { until } from "./support/until.ts";
 
 describe("cross-layer constants (the adapters layer may not import src/service)", () => {
   test("lease and retention equal the service's", () => {
@@ -156,15 +157,8 @@ describe("http adapter against the real brigade serve", () => {
     const done = (async () => {
       for await (const e of watch) events.push(e);
     })();
-    const waitFor = async (p: (e: WatchEvent) => boolean): Promise<WatchEvent> => {
-      const deadline = Date.now() + 5000;
-      for (;;) {
-        const hit = events.find(p);
-        if (hit !== undefined) return hit;
-        if (Date.now() > deadline) throw new Error("watch event did not arrive within 5 s");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const waitFor = (p: (e: WatchEvent) => boolean): Promise<WatchEvent> =>
+      until("the watch event", () => events.find(p), 5000, 20);
     await waitFor((e) => e.event === "message" && e.message.message_id === first);
     expect(events[0]).toMatchObject({ event: "ready", mode: "push", session_id: sb });
     const second = await new HttpAdapter({
