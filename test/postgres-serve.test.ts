@@ -7,6 +7,7 @@ import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { freeLoopbackPort } from "./support/postgres-cluster.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { ensureBuilt, exited, startServerProcess } from "./support/server-process.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
 import { viaLoopback } from "./support/via-loopback.ts";
@@ -65,13 +66,7 @@ async function team(base: string) {
   result(await call(base, "POST", "/v1/teams/join", b, { join_secret: created.join_secret }));
   const register = async (token: string, name: string) =>
     result(
-      await call(base, "POST", `/v1/teams/${teamRef}/sessions`, token, {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      }),
+      await call(base, "POST", `/v1/teams/${teamRef}/sessions`, token, sessionRegistration(name)),
     ).session_id as string;
   return { a, b, teamRef, sa: await register(a, "alpha"), sb: await register(b, "beta") };
 }

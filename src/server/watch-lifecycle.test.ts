@@ -4,6 +4,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
 import { until } from "../../test/support/until.ts";
 import { silentLogger } from "./logger.ts";
 import { type RunningServer, startServer } from "./serve.ts";
@@ -56,15 +57,8 @@ async function world() {
   const teamRef = team.team_ref as string;
   await call("POST", "/v1/teams/join", b, { join_secret: team.join_secret as Json });
   const register = async (token: string, name: string) =>
-    (
-      await call("POST", `/v1/teams/${teamRef}/sessions`, token, {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      })
-    ).session_id as string;
+    (await call("POST", `/v1/teams/${teamRef}/sessions`, token, { ...sessionRegistration(name) }))
+      .session_id as string;
   const senders = [];
   for (let i = 0; i < 4; i++) senders.push(await register(a, `sender-${i}`));
   const recipient = await register(b, "recipient");
