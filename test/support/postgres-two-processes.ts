@@ -24,7 +24,7 @@ export interface PostgresProcessOptions {
 /** One "process": its own store (pool, LISTEN connection, safety poll) and service over it. */
 export interface PostgresProcess {
   readonly store: PostgresStore;
-  /** The store's feed as built, announcements included even where `silent` mutes them. */
+  /** The feed the store was built with, whole: `silent` mutes only what the store calls. */
   readonly feed: PostgresWatchFeed;
   readonly service: BrigadeService;
 }
