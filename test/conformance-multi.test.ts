@@ -6,6 +6,7 @@ import { must } from "./support/load-client.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { ServerGroup } from "./support/server-group.ts";
 import { BUILT_CLI, ensureBuilt } from "./support/server-process.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 
 let schema: FreshSchema | undefined;
 let group: ServerGroup | undefined;
@@ -60,15 +61,8 @@ describe("three brigade serve processes on one PostgreSQL behind a round-robin p
     const team = await must(b, "POST", "/v1/teams", owner, { team_name: "multi" });
     const T = team.team_ref as string;
     const session = async (base: string, name: string) =>
-      (
-        await must(base, "POST", `/v1/teams/${T}/sessions`, owner, {
-          harness: "test",
-          harness_version: "1",
-          session_name: name,
-          activity: "busy",
-          inbound: "accept",
-        })
-      ).session_id as string;
+      (await must(base, "POST", `/v1/teams/${T}/sessions`, owner, sessionRegistration(name)))
+        .session_id as string;
     const watched = await session(c, "watched");
     const sender = await session(a, "sender");
     const stream = watch(a, `/v1/teams/${T}/sessions/${watched}/watch`, owner);

@@ -24,6 +24,8 @@ import type { WatchEvent } from "../src/protocol/index.ts";
 import { silentLogger } from "../src/server/logger.ts";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
 import { describeBackend, SERVICE_LEASE, SERVICE_RETENTION } from "../src/service/index.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
+import { until } from "./support/until.ts";
 
 describe("cross-layer constants (the adapters layer may not import src/service)", () => {
   test("lease and retention equal the service's", () => {
@@ -101,14 +103,9 @@ async function cli(
   return { status, out: JSON.parse(stdout) as Record<string, unknown>, stderr };
 }
 
-const registration = (name: string) =>
-  JSON.stringify({
-    harness: "claude-code",
-    harness_version: "2.1.270",
-    session_name: name,
-    activity: "busy",
-    inbound: "accept",
-  });
+const claudeCode = { harness: "claude-code", harness_version: "2.1.270" } as const;
+/** A registration as the CLI reads it on stdin. */
+const registration = (name: string) => JSON.stringify(sessionRegistration(name, claudeCode));
 
 describe("http adapter against the real brigade serve", () => {
   test("create, join, register, send, receive, watch, ack, leave", async () => {
@@ -160,15 +157,8 @@ describe("http adapter against the real brigade serve", () => {
     const done = (async () => {
       for await (const e of watch) events.push(e);
     })();
-    const waitFor = async (p: (e: WatchEvent) => boolean): Promise<WatchEvent> => {
-      const deadline = Date.now() + 5000;
-      for (;;) {
-        const hit = events.find(p);
-        if (hit !== undefined) return hit;
-        if (Date.now() > deadline) throw new Error("watch event did not arrive within 5 s");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const waitFor = (p: (e: WatchEvent) => boolean): Promise<WatchEvent> =>
+      until("the watch event", () => events.find(p), 5000, 20);
     await waitFor((e) => e.event === "message" && e.message.message_id === first);
     expect(events[0]).toMatchObject({ event: "ready", mode: "push", session_id: sb });
     const second = await new HttpAdapter({

@@ -1,32 +1,24 @@
 import { chmodSync, copyFileSync } from "node:fs";
 import { Client } from "pg";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
 import { StoreUnavailableError } from "../src/service/index.ts";
+import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { freeLoopbackPort } from "./support/postgres-cluster.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { ensureBuilt, exited, startServerProcess } from "./support/server-process.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
+import { viaLoopback } from "./support/via-loopback.ts";
 
 const silent = { log: () => {} };
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function schema(): Promise<FreshSchema> {
   const fresh = await freshPostgresSchema("serve");
   cleanups.push(fresh.drop);
   return fresh;
-}
-
-/** `url` with its host and port replaced by 127.0.0.1:`port` and a password added. */
-function via(url: string, port: number, password?: string): string {
-  const u = new URL(url);
-  u.host = `127.0.0.1:${port}`;
-  if (password !== undefined) u.password = password;
-  return u.toString();
 }
 
 async function serve(store: string, storeWaitMs = 0): Promise<RunningServer> {
@@ -74,13 +66,7 @@ async function team(base: string) {
   result(await call(base, "POST", "/v1/teams/join", b, { join_secret: created.join_secret }));
   const register = async (token: string, name: string) =>
     result(
-      await call(base, "POST", `/v1/teams/${teamRef}/sessions`, token, {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      }),
+      await call(base, "POST", `/v1/teams/${teamRef}/sessions`, token, sessionRegistration(name)),
     ).session_id as string;
   return { a, b, teamRef, sa: await register(a, "alpha"), sb: await register(b, "beta") };
 }
@@ -103,7 +89,7 @@ describe("brigade serve --store postgres://…", () => {
     const dir = testTempDir("pg-serve-");
     const port = Number(new URL(fresh.url).port);
     const server = await startServerProcess(`${dir}/brigade.sqlite`, {
-      BRIGADE_STORE: via(fresh.url, port, "hunter2-secret"),
+      BRIGADE_STORE: viaLoopback(fresh.url, port, "hunter2-secret"),
     });
     const health = await call(server.url, "GET", "/v1/health");
     expect(health.json).toEqual({ status: "ok", protocol_version: "1", store: "postgres" });
@@ -119,7 +105,7 @@ describe("brigade serve --store postgres://…", () => {
   test("a database that is down at start: store_unavailable at once, or a start once it is up within the wait", async () => {
     const fresh = await schema();
     const nothing = await freeLoopbackPort();
-    const refused = serve(via(fresh.url, nothing));
+    const refused = serve(viaLoopback(fresh.url, nothing));
     await expect(refused).rejects.toBeInstanceOf(StoreUnavailableError);
 
     const relay = new TcpRelay(fresh.url);
@@ -127,7 +113,7 @@ describe("brigade serve --store postgres://…", () => {
     const relayPort = Number(new URL(relay.url).port);
     await relay.down();
     cleanups.push(() => relay.down());
-    const waiting = serve(via(fresh.url, relayPort), 20_000);
+    const waiting = serve(viaLoopback(fresh.url, relayPort), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     await relay.up();
     const server = await waiting;
@@ -143,7 +129,7 @@ describe("brigade serve --store postgres://…", () => {
     const relay = new TcpRelay(fresh.url);
     await relay.up();
     cleanups.push(() => relay.down());
-    const server = await serve(via(fresh.url, Number(new URL(relay.url).port)));
+    const server = await serve(viaLoopback(fresh.url, Number(new URL(relay.url).port)));
     const t = await team(server.url);
     const send = (key: string) =>
       call(server.url, "POST", `/v1/teams/${t.teamRef}/messages`, t.a, {

@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiCall, type Json, mintToken } from "./support/api-call.ts";
 import { BUILT_CLI, ensureBuilt, exited, startServerProcess } from "./support/server-process.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 
 let root: string;
 const children: ChildProcess[] = [];
@@ -68,13 +69,7 @@ async function loadWorld(url: string, count: number) {
   const register = async (token: string, name: string): Promise<string> => {
     const r = await apiCall(url, "POST", `/v1/teams/${teamRef}/sessions`, {
       token,
-      body: {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      },
+      body: { ...sessionRegistration(name) },
     });
     return (r.json.result as Json).session_id as string;
   };

@@ -1,15 +1,14 @@
 import { renameSync } from "node:fs";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { LogFields, LogLevel } from "../src/server/logger.ts";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
+import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { TcpRelay } from "./support/tcp-relay.ts";
 import { testTempDir } from "./support/temp-dir.ts";
+import { viaLoopback } from "./support/via-loopback.ts";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** Every log line of a server, as `event` and fields. */
 class LogLines {
@@ -66,11 +65,9 @@ describe("/v1/health probes the store", () => {
     const relay = new TcpRelay(fresh.url);
     await relay.up();
     cleanups.push(() => relay.down());
-    const url = new URL(fresh.url);
-    url.host = `127.0.0.1:${new URL(relay.url).port}`;
-    url.password = "hunter2-secret";
+    const url = viaLoopback(fresh.url, Number(new URL(relay.url).port), "hunter2-secret");
     const logs = new LogLines();
-    const server = await serve(logs, url.toString());
+    const server = await serve(logs, url);
     expect(await health(server)).toEqual({
       status: 200,
       body: { status: "ok", protocol_version: "1", store: "postgres" },

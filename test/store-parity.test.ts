@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type RunningServer, startServer } from "../src/server/serve.ts";
+import { cleanupsAfterEach } from "./support/cleanups.ts";
 import { freshPostgresSchema } from "./support/postgres-schema.ts";
 import { testTempDir } from "./support/temp-dir.ts";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 async function serve(store?: string): Promise<RunningServer> {
   const server = await startServer({

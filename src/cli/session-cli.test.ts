@@ -16,6 +16,7 @@ import { sampleByPidMap } from "../../test/support/by-pid-map.ts";
 import { runCli } from "../../test/support/cli-harness.ts";
 import { loadBipia } from "../../test/support/corpus.ts";
 import type { ServerProcess } from "../../test/support/server-process.ts";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
 import { startTeamServer, stopServerProcess } from "../../test/support/team-server.ts";
 import type { HttpAdapter } from "../adapters/http/index.ts";
 import { sanitizeAttribute } from "../formats/sanitize/index.ts";
@@ -28,7 +29,6 @@ import {
   stateLayout,
   writeByPidMap,
 } from "../harness/state/index.ts";
-import type { InboundPolicy, SessionRegistration } from "../protocol/index.ts";
 
 // One real `brigade serve`, two principals (A: alpha; B: bravo and friends) bound through the
 // http adapter's team create / join in temporary config dirs, a by-pid map for A's session, and
@@ -89,16 +89,13 @@ function mapFor(sessionId: string, extra: Partial<ByPidMap> = {}): ByPidMap {
   });
 }
 
-function registration(name: string, inbound: InboundPolicy = "accept"): SessionRegistration {
-  return {
-    harness: "claude-code",
-    harness_version: "2.1.328",
-    session_name: name,
-    activity: "idle",
-    inbound,
-    workspace_label: "main",
-  };
-}
+/** Every session here registers as an idle Claude Code in the `main` workspace. */
+const claudeCodeInMain = {
+  harness: "claude-code",
+  harness_version: "2.1.328",
+  activity: "idle",
+  workspace_label: "main",
+} as const;
 
 /** docs/spec/protocol.md §6.4, computed here from the formula (not through the code under test). */
 function expectedKey(sender: string, recipient: string, body: string, unixSeconds: number): string {
@@ -150,11 +147,22 @@ beforeAll(async () => {
     creator: { configDir: configA, profile: TEAM_KEY_A, humanLabel: "dana@example.org" },
     member: { configDir: join(root, "b", "config"), profile: TEAM_KEY_B, humanLabel: "<b>eve</b>" },
   }));
-  alpha = (await adapterA.sessionRegister(registration("alpha"))).session_id;
-  bravo = (await adapterB.sessionRegister(registration("bravo"))).session_id;
-  holder = (await adapterB.sessionRegister(registration("holder", "hold"))).session_id;
-  refuser = (await adapterB.sessionRegister(registration("refuser", "refuse"))).session_id;
-  sleeper = (await adapterB.sessionRegister(registration("sleeper"))).session_id;
+  alpha = (await adapterA.sessionRegister(sessionRegistration("alpha", claudeCodeInMain)))
+    .session_id;
+  bravo = (await adapterB.sessionRegister(sessionRegistration("bravo", claudeCodeInMain)))
+    .session_id;
+  holder = (
+    await adapterB.sessionRegister(
+      sessionRegistration("holder", { ...claudeCodeInMain, inbound: "hold" }),
+    )
+  ).session_id;
+  refuser = (
+    await adapterB.sessionRegister(
+      sessionRegistration("refuser", { ...claudeCodeInMain, inbound: "refuse" }),
+    )
+  ).session_id;
+  sleeper = (await adapterB.sessionRegister(sessionRegistration("sleeper", claudeCodeInMain)))
+    .session_id;
   await adapterB.sessionClose(sleeper);
   const corpus = loadBipia().slice(0, 4);
   const forged = [
@@ -165,7 +173,7 @@ beforeAll(async () => {
   for (const name of forged) {
     const capped = [...name].slice(0, 64).join("");
     hostileNames.push(capped);
-    await adapterB.sessionRegister(registration(capped));
+    await adapterB.sessionRegister(sessionRegistration(capped, claudeCodeInMain));
   }
   writeByPidMap(layout(), mapFor(alpha));
 });
@@ -333,14 +341,14 @@ describe("brigade send", () => {
   test("a recipient that cannot receive live is marked in sessions and named once by send", async () => {
     const deaf = (
       await adapterB.sessionRegister({
-        ...registration("deaf"),
+        ...sessionRegistration("deaf", claudeCodeInMain),
         live_delivery: "no",
         live_delivery_reason: "no_inbox_socket",
       })
     ).session_id;
     const gated = (
       await adapterB.sessionRegister({
-        ...registration("gated"),
+        ...sessionRegistration("gated", claudeCodeInMain),
         live_delivery: "no",
         live_delivery_reason: "inbound_gate",
       })
@@ -371,7 +379,7 @@ describe("brigade send", () => {
   test("a recipient whose watcher stopped is marked so in sessions and named by send", async () => {
     const stopped = (
       await adapterB.sessionRegister({
-        ...registration("stopped"),
+        ...sessionRegistration("stopped", claudeCodeInMain),
         live_delivery: "no",
         live_delivery_reason: "watcher_stopped",
       })

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
@@ -69,13 +70,7 @@ async function teamWithTwoMembers() {
   const register = async (token: string, name: string): Promise<string> => {
     const r = await call("POST", `/v1/teams/${team.team_ref}/sessions`, {
       token,
-      body: {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      },
+      body: { ...sessionRegistration(name) },
     });
     expect(r.status).toBe(200);
     return (r.json.result as Json).session_id as string;

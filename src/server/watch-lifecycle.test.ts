@@ -4,6 +4,8 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
+import { until } from "../../test/support/until.ts";
 import { silentLogger } from "./logger.ts";
 import { type RunningServer, startServer } from "./serve.ts";
 import { DEFAULT_WATCH_LIMITS } from "./watch-registry.ts";
@@ -55,15 +57,8 @@ async function world() {
   const teamRef = team.team_ref as string;
   await call("POST", "/v1/teams/join", b, { join_secret: team.join_secret as Json });
   const register = async (token: string, name: string) =>
-    (
-      await call("POST", `/v1/teams/${teamRef}/sessions`, token, {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      })
-    ).session_id as string;
+    (await call("POST", `/v1/teams/${teamRef}/sessions`, token, { ...sessionRegistration(name) }))
+      .session_id as string;
   const senders = [];
   for (let i = 0; i < 4; i++) senders.push(await register(a, `sender-${i}`));
   const recipient = await register(b, "recipient");
@@ -93,15 +88,6 @@ function rawRequest(method: string, path: string, token: string) {
   return { socket, received: () => received };
 }
 
-/** Polls `condition` every 10 ms for at most 10 s. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const idle = () => {
   const { streams, subscriptions } = server.watchCounts();
   return streams === 0 && subscriptions === 0;
@@ -115,7 +101,7 @@ describe("a watch ends with its connection, however the client ends it", () => {
   test("HEAD is refused and opens nothing", async () => {
     const { b, watchPath } = await world();
     const head = rawRequest("HEAD", watchPath, b);
-    await until(() => head.received().includes("\r\n\r\n"), "the HEAD answer");
+    await until("the HEAD answer", () => head.received().includes("\r\n\r\n"), 10_000);
     expect(head.received()).toMatch(/^HTTP\/1\.1 405 /);
     expect(head.received().toLowerCase()).toContain("allow: get\r\n");
     expect(server.watchCounts()).toEqual({ streams: 0, subscriptions: 0 });
@@ -127,13 +113,13 @@ describe("a watch ends with its connection, however the client ends it", () => {
     for (let i = 0; i < 10; i++) rawRequest("GET", watchPath, b).socket.destroy();
     const late = rawRequest("GET", watchPath, b);
     setImmediate(() => late.socket.destroy());
-    await until(idle, "every watch to end");
+    await until("every watch to end", idle, 10_000);
   });
 
   test("a GET closed in the middle of an event", async () => {
     const { b, senders, send, watchPath } = await world();
     const watch = rawRequest("GET", watchPath, b);
-    await until(() => watch.received().includes("event: ready"), "ready");
+    await until("ready", () => watch.received().includes("event: ready"), 10_000);
     expect(server.watchCounts()).toEqual({ streams: 1, subscriptions: 1 });
     const cut = new Promise<void>((resolve) => {
       watch.socket.on("data", () => {
@@ -144,16 +130,16 @@ describe("a watch ends with its connection, however the client ends it", () => {
     });
     await send(senders[0] as string, "x".repeat(16_384));
     await cut;
-    await until(idle, "the watch to end");
+    await until("the watch to end", idle, 10_000);
   });
 
   test("a client reset (RST) while idle", async () => {
     const { b, watchPath } = await world();
     const watch = rawRequest("GET", watchPath, b);
-    await until(() => watch.received().includes("event: ready"), "ready");
-    await until(open(1), "the watch to count");
+    await until("ready", () => watch.received().includes("event: ready"), 10_000);
+    await until("the watch to count", open(1), 10_000);
     watch.socket.resetAndDestroy();
-    await until(idle, "the watch to end");
+    await until("the watch to end", idle, 10_000);
   });
 
   test("an http.request aborted after the headers", async () => {
@@ -171,14 +157,14 @@ describe("a watch ends with its connection, however the client ends it", () => {
       req.on("error", () => {});
       req.end();
     });
-    await until(idle, "the watch to end");
+    await until("the watch to end", idle, 10_000);
   });
 
   test("a client that never reads is dropped once behind; its messages stay unacked", async () => {
     const { b, teamRef, senders, recipient, send, watchPath } = await world();
     const watch = rawRequest("GET", watchPath, b);
     watch.socket.pause();
-    await until(open(1), "the watch to count");
+    await until("the watch to count", open(1), 10_000);
     // Sixty messages (the inbox cap) of 16 KiB of characters JSON writes as six bytes each: about
     // 5.9 MB, more than loopback's socket buffers hold (Linux: at most 4 MiB sent + the reader's
     // window), so the stream falls behind by more than its backlog of 2.
@@ -187,7 +173,7 @@ describe("a watch ends with its connection, however the client ends it", () => {
     for (let i = 0; i < 60; i++) {
       sent.push((await send(senders[i % 4] as string, body)).message_id as string);
     }
-    await until(idle, "the never-reading watch to be dropped");
+    await until("the never-reading watch to be dropped", idle, 10_000);
     const inbox = await call(
       "GET",
       `/v1/teams/${teamRef}/sessions/${recipient}/messages?limit=200`,
@@ -212,6 +198,6 @@ describe("a watch ends with its connection, however the client ends it", () => {
       if (sockets.indexOf(socket) % 8 === 3) socket.resetAndDestroy();
       else socket.destroy();
     }
-    await until(idle, "every watch to end");
+    await until("every watch to end", idle, 10_000);
   });
 });

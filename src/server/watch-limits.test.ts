@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
@@ -51,15 +52,8 @@ async function world(sessions = 1) {
   await call("POST", "/v1/teams/join", b, { join_secret: team.join_secret as string });
   const register = async (token: string, name: string) =>
     (
-      (
-        await call("POST", `/v1/teams/${teamRef}/sessions`, token, {
-          harness: "test",
-          harness_version: "1",
-          session_name: name,
-          activity: "busy",
-          inbound: "accept",
-        })
-      ).result as Json
+      (await call("POST", `/v1/teams/${teamRef}/sessions`, token, { ...sessionRegistration(name) }))
+        .result as Json
     ).session_id as string;
   const sender = await register(a, "sender");
   const mine: string[] = [];

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
 import type { SessionRegistration } from "../protocol/index.ts";
 import { BapError, parseJoinSecret } from "../protocol/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
@@ -26,17 +27,9 @@ function seededRandom(seed: number): (n: number) => Uint8Array {
   };
 }
 
-const registration = (
-  name: string,
-  extra: Partial<SessionRegistration> = {},
-): SessionRegistration => ({
-  harness: "claude-code",
-  harness_version: "2.1.270",
-  session_name: name,
-  activity: "busy",
-  inbound: "accept",
-  ...extra,
-});
+/** A Claude Code session's registration; `extra` replaces or adds members. */
+const registration = (name: string, extra: Partial<SessionRegistration> = {}) =>
+  sessionRegistration(name, { harness: "claude-code", harness_version: "2.1.270", ...extra });
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {

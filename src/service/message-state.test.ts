@@ -1,19 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, test } from "vitest";
-import { BapError, type SessionRegistration } from "../protocol/index.ts";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
+import { BapError } from "../protocol/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import { BrigadeService } from "./brigade-service.ts";
 import { randomIdGenerator } from "./service-deps.ts";
 
 const START = Date.parse("2026-10-02T09:00:00.000Z");
 
-const registration = (name: string): SessionRegistration => ({
+const claudeCode = {
   harness: "claude-code",
   harness_version: "2.1.328",
-  session_name: name,
   activity: "idle",
-  inbound: "accept",
-});
+} as const;
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {
@@ -38,9 +37,12 @@ async function world() {
   await service.joinTeam(b, { join_secret: t1.join_secret });
   const T1 = t1.team_ref;
   const T2 = (await service.createTeam(c, { team_name: "other" })).team_ref;
-  const sa = (await service.registerSession(a, T1, registration("a"))).session_id;
-  const sb = (await service.registerSession(b, T1, registration("b"))).session_id;
-  const sc = (await service.registerSession(c, T2, registration("c"))).session_id;
+  const sa = (await service.registerSession(a, T1, sessionRegistration("a", claudeCode)))
+    .session_id;
+  const sb = (await service.registerSession(b, T1, sessionRegistration("b", claudeCode)))
+    .session_id;
+  const sc = (await service.registerSession(c, T2, sessionRegistration("c", claudeCode)))
+    .session_id;
   const send = async (body: string, from = sa, to = sb, who = a) =>
     (
       await service.sendMessage(who, T1, {
@@ -214,7 +216,8 @@ describe("message.adopt: a person's new session takes over what their ended sess
       (await service.messageState(a, T1, sa, { message_ids: [second] })).messages[0]?.state,
     ).toBe("undeliverable");
     clock.t += 1000;
-    const sb2 = (await service.registerSession(b, T1, registration("b-again"))).session_id;
+    const sb2 = (await service.registerSession(b, T1, sessionRegistration("b-again", claudeCode)))
+      .session_id;
     const adopted = await service.adoptMessages(b, T1, sb2, { from_session_ids: [sb] });
     expect(adopted.messages.map((m) => m.message_id)).toEqual([second, third]);
     expect(adopted.messages.every((m) => m.recipient_session_id === sb2)).toBe(true);
@@ -251,7 +254,8 @@ describe("message.adopt: a person's new session takes over what their ended sess
       messages: [],
     });
     // B's new session names A's live session and an unknown id: nothing.
-    const sb2 = (await service.registerSession(b, T1, registration("b2"))).session_id;
+    const sb2 = (await service.registerSession(b, T1, sessionRegistration("b2", claudeCode)))
+      .session_id;
     await service.sendMessage(b, T1, {
       sender_session_id: sb2,
       recipient_session_id: sa,
@@ -261,7 +265,8 @@ describe("message.adopt: a person's new session takes over what their ended sess
       await service.adoptMessages(b, T1, sb2, { from_session_ids: [sa, "s-none", sb2] }),
     ).toEqual({ messages: [] });
     // B's own live session is not given up either.
-    const sb3 = (await service.registerSession(b, T1, registration("b3"))).session_id;
+    const sb3 = (await service.registerSession(b, T1, sessionRegistration("b3", claudeCode)))
+      .session_id;
     expect(await service.adoptMessages(b, T1, sb3, { from_session_ids: [sb2] })).toEqual({
       messages: [],
     });

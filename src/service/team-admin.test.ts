@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { BapError, type SessionRegistration } from "../protocol/index.ts";
+import { sessionRegistration } from "../../test/support/session-registration.ts";
+import { BapError } from "../protocol/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import { BrigadeService } from "./brigade-service.ts";
 
-const registration = (name: string): SessionRegistration => ({
-  harness: "claude-code",
-  harness_version: "2.1.270",
-  session_name: name,
-  activity: "busy",
-  inbound: "accept",
-});
+const claudeCode = { harness: "claude-code", harness_version: "2.1.270" } as const;
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {
@@ -30,8 +25,10 @@ async function world() {
   await service.joinTeam(b, { join_secret: t1.join_secret });
   const t2 = await service.createTeam(c, { team_name: "other" });
   const T1 = t1.team_ref;
-  const sa = (await service.registerSession(a, T1, registration("a"))).session_id;
-  const sb = (await service.registerSession(b, T1, registration("b"))).session_id;
+  const sa = (await service.registerSession(a, T1, sessionRegistration("a", claudeCode)))
+    .session_id;
+  const sb = (await service.registerSession(b, T1, sessionRegistration("b", claudeCode)))
+    .session_id;
   return { service, a, b, c, x, t1, t2, T1, T2: t2.team_ref, sa, sb };
 }
 
@@ -150,7 +147,9 @@ describe("team revoke-member", () => {
         service.sendMessage(b, T1, { sender_session_id: sb, recipient_session_id: sa, body: "x" }),
       ),
     ).toBe(NOT_MEMBER);
-    expect(await wireError(service.registerSession(b, T1, registration("again")))).toBe(NOT_MEMBER);
+    expect(
+      await wireError(service.registerSession(b, T1, sessionRegistration("again", claudeCode))),
+    ).toBe(NOT_MEMBER);
     const listed = await service.listSessions(a, T1, { include_offline: true });
     expect(listed.sessions.map((s) => s.session_id)).toEqual([sa]);
     expect((await service.listMembers(a, T1)).members.map((m) => m.principal_ref)).toEqual([a]);

@@ -1,3 +1,5 @@
+import { sessionRegistration } from "./session-registration.ts";
+
 /** A JSON answer of `brigade serve`. */
 export type Json = Record<string, unknown>;
 
@@ -62,13 +64,7 @@ export async function teamOfTwo(base: string, teamName = "core") {
   const register = async (token: string, name: string): Promise<string> => {
     const r = await apiCall(base, "POST", `/v1/teams/${teamRef}/sessions`, {
       token,
-      body: {
-        harness: "test",
-        harness_version: "1",
-        session_name: name,
-        activity: "busy",
-        inbound: "accept",
-      },
+      body: { ...sessionRegistration(name) },
     });
     return (r.json.result as Json).session_id as string;
   };

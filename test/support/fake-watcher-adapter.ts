@@ -8,24 +8,7 @@ import type {
   WatchHandle,
 } from "../../src/protocol/index.ts";
 
-// Test support for the watcher's tests: a scripted adapter and a polling wait.
-
-/**
- * Polls `check` every 10 ms until it holds; rejects naming `what` after `ms` (default 8 s).
- *
- * @example await until("posted", () => host.posts.length === 1);
- */
-export async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  ms = 8_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+// Test support for the watcher's tests: a scripted adapter (its polling wait is `until.ts`).
 
 /**
  * A watch handle that yields `events` (after `gate` resolves), then ends — or, with `hold`, stays

@@ -1,3 +1,5 @@
+import { sessionRegistration } from "./session-registration.ts";
+
 /** A BAP/1 envelope as `brigade serve` answers it. */
 export interface ServerEnvelope {
   readonly ok: boolean;
@@ -53,12 +55,12 @@ export async function newSession(
   teamRef: string,
   name: string,
 ): Promise<string> {
-  const result = await mustCall(base, "POST", `/v1/teams/${teamRef}/sessions`, token, {
-    harness: "test",
-    harness_version: "1",
-    session_name: name,
-    activity: "busy",
-    inbound: "accept",
-  });
+  const result = await mustCall(
+    base,
+    "POST",
+    `/v1/teams/${teamRef}/sessions`,
+    token,
+    sessionRegistration(name),
+  );
   return result.session_id as string;
 }

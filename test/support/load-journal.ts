@@ -1,4 +1,5 @@
 import { type CallOutcome, call, must } from "./load-client.ts";
+import { sessionRegistration } from "./session-registration.ts";
 
 /** One logical send: a sender session, a recipient, an idempotency key and every answer it got. */
 export interface SendRecord {
@@ -70,14 +71,13 @@ async function mint(base: string): Promise<string> {
 }
 
 async function register(base: string, token: string, teamRef: string, name: string) {
-  const result = await must(base, "POST", `/v1/teams/${teamRef}/sessions`, token, {
-    harness: "test",
-    harness_version: "1",
-    session_name: name,
-    activity: "busy",
-    inbound: "accept",
-    lease_seconds: 600,
-  });
+  const result = await must(
+    base,
+    "POST",
+    `/v1/teams/${teamRef}/sessions`,
+    token,
+    sessionRegistration(name, { lease_seconds: 600 }),
+  );
   return result.session_id as string;
 }
 

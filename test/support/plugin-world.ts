@@ -16,6 +16,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "./server-process.ts";
+import { until } from "./until.ts";
 
 /** One person on one machine: a home with XDG folders and a git checkout of the team's repo. */
 export interface Person {
@@ -206,15 +207,14 @@ export function messageIdsIn(texts: readonly string[]): string[] {
   );
 }
 
-/** Polls `check` every 50 ms until it holds; rejects naming `what` after `timeoutMs`. */
+/**
+ * Polls `check` every 50 ms until it holds; rejects with
+ * `Error("timed out waiting for <what>")` after `timeoutMs` milliseconds.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(what, check, timeoutMs, 50);
 }

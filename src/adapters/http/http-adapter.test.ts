@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { testTempDir } from "../../../test/support/temp-dir.ts";
+import { until } from "../../../test/support/until.ts";
 import {
   BapError,
   type MessageEnvelope,
@@ -620,18 +621,13 @@ async function collect(watch: WatchHandle, events: WatchEvent[]): Promise<void> 
   for await (const e of watch) events.push(e);
 }
 
-async function until(
+/** The first of `events` that `predicate` picks, waiting for it up to `ms` milliseconds. */
+function arrival(
   events: WatchEvent[],
   predicate: (e: WatchEvent) => boolean,
   ms = 3000,
 ): Promise<WatchEvent> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const hit = events.find(predicate);
-    if (hit !== undefined) return hit;
-    if (Date.now() > deadline) throw new Error("event did not arrive");
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  return until("an event to arrive", () => events.find(predicate), ms);
 }
 
 describe("team.admin verbs", () => {
@@ -686,7 +682,10 @@ describe("message watch", () => {
     const watch = adapter.messageWatch(me.session_id);
     const events: WatchEvent[] = [];
     const done = collect(watch, events);
-    await until(events, (e) => e.event === "message" && e.message.message_id === early.message_id);
+    await arrival(
+      events,
+      (e) => e.event === "message" && e.message.message_id === early.message_id,
+    );
     expect(events[0]).toEqual({
       event: "ready",
       protocol_version: "1",
@@ -694,24 +693,27 @@ describe("message watch", () => {
       mode: "push",
     });
     const pushed = stub.deliver(me.session_id, "line\nbreak\u2028");
-    await until(events, (e) => e.event === "message" && e.message.message_id === pushed.message_id);
+    await arrival(
+      events,
+      (e) => e.event === "message" && e.message.message_id === pushed.message_id,
+    );
 
     await watch.send({ type: "ack", message_ids: [early.message_id] });
-    expect(await until(events, (e) => e.event === "acked")).toEqual({
+    expect(await arrival(events, (e) => e.event === "acked")).toEqual({
       event: "acked",
       message_ids: [early.message_id],
       unknown: [],
     });
     await watch.send({ type: "heartbeat", activity: "idle" });
-    await until(events, (e) => e.event === "heartbeat_ok");
+    await arrival(events, (e) => e.event === "heartbeat_ok");
     expect(stub.log.at(-1)?.body).toEqual({ activity: "idle" });
 
     const before = events.length;
     stub.dropWatchers();
-    await until(events, (e) => e.event === "status" && e.state === "reconnecting");
-    await until(events, (e) => e.event === "status" && e.state === "live");
+    await arrival(events, (e) => e.event === "status" && e.state === "reconnecting");
+    await arrival(events, (e) => e.event === "status" && e.state === "live");
     // The unacked message is re-sent by the catch-up after the reconnect.
-    await until(
+    await arrival(
       events.slice(before),
       (e) => e.event === "message" && e.message.message_id === pushed.message_id,
     );
@@ -742,7 +744,7 @@ describe("message watch", () => {
     const events: WatchEvent[] = [];
     const watch = adapter.messageWatch(me.session_id);
     const done = collect(watch, events);
-    await until(events, (e) => e.event === "ready");
+    await arrival(events, (e) => e.event === "ready");
     await new Promise((r) => setTimeout(r, 50));
     stub.broadcast("error", {
       code: "unauthorized",
@@ -763,11 +765,11 @@ describe("message watch", () => {
     const events: WatchEvent[] = [];
     const watch = adapter.messageWatch(me.session_id);
     const done = collect(watch, events);
-    await until(events, (e) => e.event === "ready");
+    await arrival(events, (e) => e.event === "ready");
     await new Promise((r) => setTimeout(r, 50));
     stub.fail5xx = 2;
     stub.broadcast("shutdown", {});
-    await until(events, (e) => e.event === "status" && e.state === "live");
+    await arrival(events, (e) => e.event === "status" && e.state === "live");
     const started = Date.now();
     await watch.close();
     await done;
@@ -781,20 +783,22 @@ describe("message watch", () => {
     const events: WatchEvent[] = [];
     const watch = adapter.messageWatch(me.session_id);
     const done = collect(watch, events);
-    await until(events, (e) => e.event === "ready");
+    await arrival(events, (e) => e.event === "ready");
     await new Promise((r) => setTimeout(r, 50));
     const pending = stub.deliver(me.session_id, "sent before the drop, never acked");
-    await until(events, (e) => e.event === "message");
+    await arrival(events, (e) => e.event === "message");
     const before = events.length;
     // The stub keeps the connection open: the event alone must end this stream.
     stub.broadcast("overflow", {});
-    expect(await until(events, (e) => e.event === "status" && e.state === "reconnecting")).toEqual({
+    expect(
+      await arrival(events, (e) => e.event === "status" && e.state === "reconnecting"),
+    ).toEqual({
       event: "status",
       state: "reconnecting",
       detail: "server_overflow",
     });
-    await until(events, (e) => e.event === "status" && e.state === "live");
-    await until(
+    await arrival(events, (e) => e.event === "status" && e.state === "live");
+    await arrival(
       events.slice(before),
       (e) => e.event === "message" && e.message.message_id === pending.message_id,
     );

@@ -12,9 +12,9 @@ import {
   fakeWatcherAdapter,
   fakeWatchHandle,
   senderEnvelope,
-  until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { until } from "../../../test/support/until.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import { type ByPidMap, stateLayout, writeByPidMap } from "../state/index.ts";
 import {

@@ -6,9 +6,9 @@ import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import {
   type FakeAdapterOptions,
   fakeWatcherAdapter,
-  until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { until } from "../../../test/support/until.ts";
 import { BapError, type HeartbeatRequest } from "../../protocol/index.ts";
 import { type ByPidMap, type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";

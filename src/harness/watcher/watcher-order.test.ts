@@ -8,9 +8,9 @@ import {
   fakeWatcherAdapter,
   fakeWatchHandle,
   senderEnvelope,
-  until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { until } from "../../../test/support/until.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import { postToInbox } from "../claude-code/index.ts";
 import { rateNotice } from "../inbound/index.ts";

@@ -14,10 +14,10 @@ import {
   fakeWatcherAdapter,
   fakeWatchHandle,
   senderEnvelope,
-  until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import { transcribedPost } from "../../../test/support/transcribed-post.ts";
+import { until } from "../../../test/support/until.ts";
 import {
   type Adapter,
   BapError,

@@ -7,10 +7,10 @@ import {
   fakeWatcherAdapter,
   fakeWatchHandle,
   senderEnvelope,
-  until,
   watcherTestEnv,
 } from "../../../test/support/fake-watcher-adapter.ts";
 import { transcribedPost } from "../../../test/support/transcribed-post.ts";
+import { until } from "../../../test/support/until.ts";
 import type { Adapter, MessageEnvelope, WatchEvent } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
 import { stateLayout, writeByPidMap } from "../state/index.ts";

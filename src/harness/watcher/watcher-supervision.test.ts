@@ -6,8 +6,8 @@ import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import {
   fakeWatcherAdapter,
   fakeWatchHandle as handle,
-  until,
 } from "../../../test/support/fake-watcher-adapter.ts";
+import { until } from "../../../test/support/until.ts";
 import { type Adapter, BapError, type WatchEvent } from "../../protocol/index.ts";
 import { type StateLayout, stateLayout, writeByPidMap } from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";

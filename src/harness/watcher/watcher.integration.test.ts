@@ -13,14 +13,15 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { ClaudeCodeHost } from "../../../test/support/claude-code-host/index.ts";
-import { until } from "../../../test/support/fake-watcher-adapter.ts";
 import {
   exited,
   REPO_ROOT,
   type ServerProcess,
   startServerProcess,
 } from "../../../test/support/server-process.ts";
+import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { TcpRelay } from "../../../test/support/tcp-relay.ts";
+import { until } from "../../../test/support/until.ts";
 import { HttpAdapter } from "../../adapters/http/index.ts";
 import {
   type ByPidMap,
@@ -78,14 +79,11 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const registration = (name: string) =>
-  ({
-    harness: "claude-code",
-    harness_version: "2.1.328",
-    session_name: name,
-    activity: "idle",
-    inbound: "accept",
-  }) as const;
+const claudeCode = {
+  harness: "claude-code",
+  harness_version: "2.1.328",
+  activity: "idle",
+} as const;
 
 let host: ClaudeCodeHost;
 let layout: StateLayout;
@@ -97,8 +95,8 @@ beforeEach(async () => {
   host = await ClaudeCodeHost.start();
   stateHome = mkdtempSync(join(root, "state-"));
   layout = stateLayout(join(stateHome, "brigade"));
-  sa = (await alice.sessionRegister(registration("api"))).session_id;
-  sb = (await bob.sessionRegister(registration("web"))).session_id;
+  sa = (await alice.sessionRegister(sessionRegistration("api", claudeCode))).session_id;
+  sb = (await bob.sessionRegister(sessionRegistration("web", claudeCode))).session_id;
 });
 
 const inProcess: { controller: AbortController; running: Promise<WatcherExit> }[] = [];
@@ -298,7 +296,8 @@ describe("the watcher in process (real server, real inbox socket)", () => {
         profile: "team-relayed",
       });
       await carol.teamJoin({ join_secret: joinSecret, human_label: "carol" });
-      const sc = (await carol.sessionRegister(registration("relayed"))).session_id;
+      const sc = (await carol.sessionRegister(sessionRegistration("relayed", claudeCode)))
+        .session_id;
       writeMap({ brigade_session_id: sc, team_key: "team-relayed", config_dir: carolConfig });
       const sendToCarol = async (body: string): Promise<string> =>
         (await alice.messageSend({ sender_session_id: sa, recipient_session_id: sc, body }))

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
+import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../../store/sqlite/index.ts";
 import { mutantServiceFactory } from "./server-mutants.ts";
@@ -10,13 +11,7 @@ afterEach(async () => {
 
 type Factory = (store: Store, deps: ServiceDeps) => BrigadeService;
 
-const registration = (name: string) => ({
-  harness: "test",
-  harness_version: "1",
-  session_name: name,
-  activity: "idle",
-  inbound: "accept",
-});
+const idle = { activity: "idle" } as const;
 
 /** What C-51 and C-52 observe of sender isolation, through the service alone. */
 async function isolation(factory?: Factory) {
@@ -30,8 +25,8 @@ async function isolation(factory?: Factory) {
   const team = await service.createTeam(a, { team_name: "ops" });
   const T = team.team_ref;
   await service.joinTeam(b, { join_secret: team.join_secret });
-  const sa = (await service.registerSession(a, T, registration("a"))).session_id;
-  const sb = (await service.registerSession(b, T, registration("b"))).session_id;
+  const sa = (await service.registerSession(a, T, sessionRegistration("a", idle))).session_id;
+  const sb = (await service.registerSession(b, T, sessionRegistration("b", idle))).session_id;
   const sent = await service.sendMessage(a, T, {
     sender_session_id: sa,
     recipient_session_id: sb,
@@ -40,7 +35,7 @@ async function isolation(factory?: Factory) {
   const recipientReads =
     (await service.messageState(b, T, sb, { message_ids: [sent.message_id] })).messages.length > 0;
   await service.closeSession(b, T, sb);
-  const sa2 = (await service.registerSession(a, T, registration("a2"))).session_id;
+  const sa2 = (await service.registerSession(a, T, sessionRegistration("a2", idle))).session_id;
   const strangerAdopts =
     (await service.adoptMessages(a, T, sa2, { from_session_ids: [sb] })).messages.length > 0;
   const senderReads =

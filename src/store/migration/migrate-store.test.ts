@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
+import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { runMigrateStore } from "../../cli/migrate-store-command.ts";
 import { BapError } from "../../protocol/index.ts";
 import { BrigadeService, type Store } from "../../service/index.ts";
@@ -15,14 +16,6 @@ const drops: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const drop of drops) await drop();
   rmSync(dir, { recursive: true, force: true });
-});
-
-const registration = (name: string) => ({
-  harness: "test",
-  harness_version: "1",
-  session_name: name,
-  activity: "busy" as const,
-  inbound: "accept" as const,
 });
 
 /** A SQLite file with every kind of row, through the real service; returns what to check. */
@@ -47,9 +40,11 @@ async function populatedSqlite(file: string) {
   await expect(service.joinTeam(idle.principal_ref, { join_secret: wrong })).rejects.toThrow(
     BapError,
   );
-  const a = (await service.registerSession(alice.principal_ref, T, registration("a"))).session_id;
-  const b = (await service.registerSession(bob.principal_ref, T, registration("b"))).session_id;
-  const closed = (await service.registerSession(bob.principal_ref, T, registration("gone")))
+  const a = (await service.registerSession(alice.principal_ref, T, sessionRegistration("a")))
+    .session_id;
+  const b = (await service.registerSession(bob.principal_ref, T, sessionRegistration("b")))
+    .session_id;
+  const closed = (await service.registerSession(bob.principal_ref, T, sessionRegistration("gone")))
     .session_id;
   // Two messages to a session that ends: `b` adopts one of them (message.adopt).
   const toClosed: string[] = [];

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
 import { type WatchedMembership, type WatchFeedTarget, WatchHub } from "../../service/index.ts";
 import { type EndedMembershipReader, MembershipSweep } from "./membership-sweep.ts";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** A target over a real {@link WatchHub}, as the service builds it. */
 function hubTarget(hub: WatchHub): WatchFeedTarget {

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, test } from "vitest";
 import { testPostgresUrl } from "../../../test/support/postgres-schema.ts";
+import { until } from "../../../test/support/until.ts";
 import { type BroadcastListener, PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
 
 /** Records what a broadcast delivers. */
@@ -24,14 +25,6 @@ afterEach(async () => {
   for (const b of open.splice(0)) await b.close();
 });
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A started broadcast; its resyncs count its (re)connections. */
 async function started(
   url: string,
@@ -44,7 +37,7 @@ async function started(
   open.push(broadcast);
   const heard = new Recorder();
   broadcast.start(heard);
-  await until(() => broadcast.listening && heard.resyncs === 1, "LISTEN");
+  await until("LISTEN", () => broadcast.listening && heard.resyncs === 1, 5000);
   return { broadcast, heard };
 }
 
@@ -55,8 +48,8 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     const b = await started(url);
     a.broadcast.announceMessages(["s-1", "s-2"]);
     a.broadcast.announceMembershipEnded("p-1", "t-1");
-    await until(() => b.heard.memberships.length === 1, "the membership");
-    await until(() => b.heard.sessions.flat().length === 2, "the sessions");
+    await until("the membership", () => b.heard.memberships.length === 1, 5000);
+    await until("the sessions", () => b.heard.sessions.flat().length === 2, 5000);
     expect(b.heard.sessions.flat()).toEqual(["s-1", "s-2"]);
     expect(b.heard.memberships).toEqual(["p-1/t-1"]);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -70,7 +63,7 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     const b = await started(url);
     const ids = Array.from({ length: 500 }, (_, i) => `s-${String(i).padStart(20, "0")}`);
     for (const id of ids) a.broadcast.announceMessages([id, id]);
-    await until(() => b.heard.sessions.flat().length >= ids.length, "every recipient");
+    await until("every recipient", () => b.heard.sessions.flat().length >= ids.length, 5000);
     expect(b.heard.sessions.flat()).toEqual(ids);
     // 500 ids of 24 characters fill two payloads of at most 7000 characters.
     expect(b.heard.sessions.length).toBe(2);
@@ -89,10 +82,10 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     } finally {
       await admin.end();
     }
-    await until(() => a.heard.resyncs >= 2 && b.heard.resyncs >= 2, "both resyncs");
-    await until(() => a.broadcast.listening && b.broadcast.listening, "both LISTENs");
+    await until("both resyncs", () => a.heard.resyncs >= 2 && b.heard.resyncs >= 2, 5000);
+    await until("both LISTENs", () => a.broadcast.listening && b.broadcast.listening, 5000);
     a.broadcast.announceMessages(["s-after"]);
-    await until(() => b.heard.sessions.flat().includes("s-after"), "an announcement after");
+    await until("an announcement after", () => b.heard.sessions.flat().includes("s-after"), 5000);
   });
 
   test("a broadcast started while PostgreSQL is unreachable keeps retrying and never throws", async () => {
@@ -107,7 +100,11 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     open.push(failing);
     failing.start(heard);
     failing.announceMessages(["s-1"]);
-    await until(() => events.filter((e) => e === "watch_listen_failed").length >= 3, "retries");
+    await until(
+      "retries",
+      () => events.filter((e) => e === "watch_listen_failed").length >= 3,
+      5000,
+    );
     expect(failing.listening).toBe(false);
     expect(heard.resyncs).toBe(0);
   });

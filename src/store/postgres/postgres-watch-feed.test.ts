@@ -1,29 +1,10 @@
-import { afterEach, describe, expect, test } from "vitest";
-import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
-import { BrigadeService } from "../../service/index.ts";
-import { openPostgresStore } from "./postgres-store.ts";
-import { createPushWatchFeed, type PostgresWatchFeed } from "./postgres-watch-feed.ts";
+import { describe, expect, test } from "vitest";
+import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
+import { twoPostgresProcesses } from "../../../test/support/postgres-two-processes.ts";
+import { until } from "../../../test/support/until.ts";
+import { watchedInbox } from "../../../test/support/watched-inbox.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const registration = (name: string) => ({
-  harness: "test",
-  harness_version: "1",
-  session_name: name,
-  activity: "busy" as const,
-  inbound: "accept" as const,
-});
+const cleanups = cleanupsAfterEach();
 
 /**
  * Two "processes" on one database: each its own store (pool, LISTEN connection) and service.
@@ -31,73 +12,24 @@ const registration = (name: string) => ({
  * unless `pollMs` says otherwise, so a delivery here can only have come from a notification.
  */
 async function twoProcesses(pollMs = 3_600_000) {
-  const schema = await freshPostgresSchema("feed");
-  cleanups.push(schema.drop);
-  const open = async () => {
-    let feed: PostgresWatchFeed | undefined;
-    const store = await openPostgresStore(schema.url, {
-      createWatchFeed: (context) => {
-        feed = createPushWatchFeed(context, pollMs);
-        return feed;
-      },
-    });
-    cleanups.push(() => store.close());
-    if (feed === undefined) throw new Error("the store built no feed");
-    return { store, feed };
-  };
-  const { store: hereStore, feed: hereFeed } = await open();
-  const { store: thereStore, feed: thereFeed } = await open();
-  const here = new BrigadeService(hereStore);
-  const there = new BrigadeService(thereStore);
+  const processes = await twoPostgresProcesses(cleanups, "feed", { pollMs }, { pollMs });
+  const { service: here, feed: hereFeed } = processes.here;
+  const { service: there, feed: thereFeed } = processes.there;
   await until(
-    () => hereFeed.broadcast.listening && thereFeed.broadcast.listening,
     "both LISTEN connections",
+    () => hereFeed.broadcast.listening && thereFeed.broadcast.listening,
+    5000,
   );
-  const a = (await there.createPrincipal()).principal_ref;
-  const b = (await there.createPrincipal()).principal_ref;
-  const team = await there.createTeam(a, { team_name: "core" });
-  await there.joinTeam(b, { join_secret: team.join_secret });
-  const T = team.team_ref;
-  const sender = (await there.registerSession(a, T, registration("sender"))).session_id;
-  const inbox = (await there.registerSession(b, T, registration("inbox"))).session_id;
-  const heard: string[] = [];
-  let revoked = false;
-  await here.subscribe(b, T, inbox, {
-    onMessages: (ids) => heard.push(...ids),
-    onRevoked: () => {
-      revoked = true;
-    },
-  });
-  const send = async (body: string) =>
-    (
-      await there.sendMessage(a, T, {
-        sender_session_id: sender,
-        recipient_session_id: inbox,
-        body,
-      })
-    ).message_id;
-  return {
-    here,
-    there,
-    hereFeed,
-    thereFeed,
-    a,
-    b,
-    T,
-    inbox,
-    heard,
-    send,
-    revoked: () => revoked,
-  };
+  return { here, there, hereFeed, thereFeed, ...(await watchedInbox(here, there)) };
 }
 
 describe("PostgresWatchFeed: watches across processes on one database", () => {
   test("a send committed by another process reaches a watch here through a notification", async () => {
     const w = await twoProcesses();
     const m1 = await w.send("first");
-    await until(() => w.heard.includes(m1), "the first message");
+    await until("the first message", () => w.heard.includes(m1), 5000);
     const m2 = await w.send("second");
-    await until(() => w.heard.includes(m2), "the second message");
+    await until("the second message", () => w.heard.includes(m2), 5000);
     expect(new Set(w.heard)).toEqual(new Set([m1, m2]));
   });
 
@@ -106,13 +38,13 @@ describe("PostgresWatchFeed: watches across processes on one database", () => {
     // Silence the sender's announcements: the message is committed, nobody is told.
     await w.thereFeed.broadcast.close();
     const m1 = await w.send("unannounced");
-    await until(() => w.heard.includes(m1), "the polled message");
+    await until("the polled message", () => w.heard.includes(m1), 5000);
   });
 
   test("a membership ended by another process ends the watch here", async () => {
     const w = await twoProcesses();
     await w.there.leaveTeam(w.b, w.T);
-    await until(() => w.revoked(), "the revocation");
+    await until("the revocation", () => w.revoked(), 5000);
     expect(w.here.watchSubscriptionCount).toBe(0);
   });
 
