@@ -105,7 +105,7 @@ describe("brigade serve start-up", () => {
 });
 
 describe("GET /", () => {
-  test("a short text page with the version and the docs, JSON to Accept: application/json, 405 for every other method", async () => {
+  test("a short text page with the version and the docs, JSON to Accept: application/json, HEAD like GET without a body, 405 for every other method", async () => {
     const server = await serve("home");
     const page = await apiCall(server.url, "GET", "/");
     expect(page.status).toBe(200);
@@ -125,10 +125,14 @@ describe("GET /", () => {
       health: "/v1/health",
       docs: "docs/30-http-api.md and docs/50-operator.md in the Brigade repository",
     });
-    for (const method of ["HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]) {
+    const head = await apiCall(server.url, "HEAD", "/");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("text/plain; charset=UTF-8");
+    expect(head.text).toBe("");
+    for (const method of ["OPTIONS", "POST", "PUT", "DELETE", "PATCH"]) {
       const r = await apiCall(server.url, method, "/");
       expect(r.status, method).toBe(405);
-      expect(r.headers.get("allow"), method).toBe("GET");
+      expect(r.headers.get("allow"), method).toBe("GET, HEAD");
     }
     const hostile = await apiCall(server.url, "GET", "/", {
       headers: { accept: `application/json;q=${"9".repeat(2000)}` },
