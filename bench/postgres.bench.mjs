@@ -637,7 +637,7 @@ const report = {
     loadAverageAtStart: round(os.loadavg()[0], 2),
     node: process.version,
     postgres: pgVersion,
-    note: "shared 2-core box; other work ran beside it, and its disk's fsync rate moves several-fold between runs",
+    note: "shared 2-core virtual machine: loadAverageAtStart says whether other work ran (a benchmark run just before leaves about 2-3); its disk's fsync rate moves several-fold between runs",
   },
   fsync: { before: fsyncBefore, after: fsyncAfter },
   setup: { principals: principalCount, sessions: sessions.length, ms: round(setupMs, 0) },
