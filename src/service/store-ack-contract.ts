@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { ackInTx } from "./ack-in-tx.ts";
 import type { AckCommand, AckOutcome, MessageRow, Store } from "./store.ts";
+import { contractMessage } from "./store-contract-rows.ts";
 
 /**
  * Acknowledges through the store's own `ackMessages` when it has one, else through the path the
@@ -19,25 +20,8 @@ export function ackThrough(store: Store, command: Partial<AckCommand>): Promise<
   return store.transact((tx) => ackInTx(tx, full));
 }
 
-function row(id: string, overrides: Partial<MessageRow> = {}): MessageRow {
-  return {
-    message_id: id,
-    team_ref: "t-1",
-    sender_principal_ref: "p-a",
-    sender_session_id: "s-a",
-    sender_session_name: "name-s-a",
-    sender_human_label: null,
-    recipient_session_id: "s-b",
-    summary: null,
-    body: "ack me",
-    reply_to: null,
-    hop_count: 0,
-    created_at: 1_000_000,
-    acked_at: null,
-    idempotency_key: null,
-    ...overrides,
-  };
-}
+const row = (id: string, overrides: Partial<MessageRow> = {}): MessageRow =>
+  contractMessage(id, { body: "ack me", ...overrides });
 
 /**
  * The cases of `message ack` (`Store.ackMessages`, or `ackInTx` without it), registered inside

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { MessageRow, SessionRow, Store, StoreTx } from "./store.ts";
+import type { Store, StoreTx } from "./store.ts";
 import { registerAckContract } from "./store-ack-contract.ts";
+import { contractMessage as message, contractSession as session } from "./store-contract-rows.ts";
 import { registerFetchContract } from "./store-fetch-contract.ts";
 import { registerSendContract } from "./store-send-contract.ts";
 
@@ -8,53 +9,6 @@ import { registerSendContract } from "./store-send-contract.ts";
 export type StoreFactory = () => Store | Promise<Store>;
 
 const MINUTE = 60_000;
-
-function session(id: string, overrides: Partial<SessionRow> = {}): SessionRow {
-  return {
-    session_id: id,
-    team_ref: "t-1",
-    principal_ref: "p-a",
-    session_name: `name-${id}`,
-    activity: "busy",
-    inbound: "accept",
-    session_description: null,
-    workspace_label: null,
-    model: null,
-    context_used_tokens: null,
-    brigade_version: null,
-    sync_peer: null,
-    live_delivery: null,
-    live_delivery_at: null,
-    harness: "claude-code",
-    harness_version: "2.1.270",
-    lease_seconds: 90,
-    lease_until: 1_000_000 + 90_000,
-    last_seen_at: 1_000_000,
-    created_at: 1_000_000,
-    closed_at: null,
-    ...overrides,
-  };
-}
-
-function message(id: string, overrides: Partial<MessageRow> = {}): MessageRow {
-  return {
-    message_id: id,
-    team_ref: "t-1",
-    sender_principal_ref: "p-a",
-    sender_session_id: "s-a",
-    sender_session_name: "name-s-a",
-    sender_human_label: null,
-    recipient_session_id: "s-b",
-    summary: null,
-    body: "hello",
-    reply_to: null,
-    hop_count: 0,
-    created_at: 1_000_000,
-    acked_at: null,
-    idempotency_key: null,
-    ...overrides,
-  };
-}
 
 /** Two principals, one team with both active, sessions `s-a` (p-a) and `s-b` (p-b). */
 async function seed(tx: StoreTx): Promise<void> {

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { fetchInTx } from "./fetch-in-tx.ts";
 import type { FetchCommand, FetchOutcome, MessageRow, SessionRow, Store } from "./store.ts";
+import { contractMessage, contractSession } from "./store-contract-rows.ts";
 
 /**
  * Fetches through the store's own `fetchMessages` when it has one, else through the path the
@@ -18,51 +19,28 @@ export function fetchThrough(store: Store, command: Partial<FetchCommand>): Prom
   return store.transact((tx) => fetchInTx(tx, full));
 }
 
-function row(id: string, overrides: Partial<MessageRow> = {}): MessageRow {
-  return {
-    message_id: id,
-    team_ref: "t-1",
-    sender_principal_ref: "p-a",
-    sender_session_id: "s-a",
-    sender_session_name: "name-s-a",
+const row = (id: string, overrides: Partial<MessageRow> = {}): MessageRow =>
+  contractMessage(id, {
     sender_human_label: "dana",
-    recipient_session_id: "s-b",
     summary: "sum\u0000mary",
     body: `body of ${id} \u0000\u0001 ✓`,
-    reply_to: null,
     hop_count: 1,
     created_at: Date.now() - 1000,
-    acked_at: null,
-    idempotency_key: null,
     ...overrides,
-  };
-}
+  });
 
 function sessionOf(id: string, principalRef: string, teamRef = "t-1"): SessionRow {
   const now = Date.now();
-  return {
-    session_id: id,
+  return contractSession(id, {
     team_ref: teamRef,
     principal_ref: principalRef,
     session_name: id,
-    activity: "busy",
-    inbound: "accept",
-    session_description: null,
-    workspace_label: null,
-    model: null,
-    context_used_tokens: null,
-    brigade_version: null,
-    sync_peer: null,
-    live_delivery: null,
-    live_delivery_at: null,
     harness: "test",
     harness_version: "1",
-    lease_seconds: 90,
     lease_until: now + 90_000,
     last_seen_at: now,
     created_at: now,
-    closed_at: null,
-  };
+  });
 }
 
 function ids(outcome: FetchOutcome): unknown {

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 import type { MessageRow, SendCommand, SendOutcome, SessionRow, Store } from "./store.ts";
+import { contractMessage } from "./store-contract-rows.ts";
 
 const MINUTE = 60_000;
 let ids = 0;
@@ -32,25 +33,8 @@ export function sendThrough(
   return store.transact((tx) => sendInTx(tx, full, Date.now()));
 }
 
-function stored(id: string, overrides: Partial<MessageRow>): MessageRow {
-  return {
-    message_id: id,
-    team_ref: "t-1",
-    sender_principal_ref: "p-a",
-    sender_session_id: "s-a",
-    sender_session_name: "name-s-a",
-    sender_human_label: null,
-    recipient_session_id: "s-b",
-    summary: null,
-    body: "seeded",
-    reply_to: null,
-    hop_count: 0,
-    created_at: Date.now() - 1000,
-    acked_at: null,
-    idempotency_key: null,
-    ...overrides,
-  };
-}
+const stored = (id: string, overrides: Partial<MessageRow>): MessageRow =>
+  contractMessage(id, { body: "seeded", created_at: Date.now() - 1000, ...overrides });
 
 async function seedMessages(store: Store, rows: MessageRow[]): Promise<void> {
   await store.transact(async (tx) => {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import type { MessageRow, SessionRow } from "../../service/store.ts";
 import { registerStoreContract } from "../../service/store-contract.ts";
+import { contractSession } from "../../service/store-contract-rows.ts";
 import { sendThrough } from "../../service/store-send-contract.ts";
 import { ACK_STATEMENT } from "./postgres-ack.ts";
 import { FETCH_STATEMENT } from "./postgres-fetch.ts";
@@ -25,29 +26,16 @@ describe("PostgresTx: adoption and sends share the recipient's lock", () => {
     drops.push(schema.drop);
     const store = await openPostgresStore(schema.url);
     try {
-      const session = (id: string, principal: string): SessionRow => ({
-        session_id: id,
-        team_ref: "t-1",
-        principal_ref: principal,
-        session_name: id,
-        activity: "busy",
-        inbound: "accept",
-        session_description: null,
-        workspace_label: null,
-        model: null,
-        context_used_tokens: null,
-        brigade_version: null,
-        sync_peer: null,
-        live_delivery: null,
-        live_delivery_at: null,
-        harness: "test",
-        harness_version: "1",
-        lease_seconds: 90,
-        lease_until: Date.now() + 90_000,
-        last_seen_at: Date.now(),
-        created_at: Date.now(),
-        closed_at: null,
-      });
+      const session = (id: string, principal: string): SessionRow =>
+        contractSession(id, {
+          principal_ref: principal,
+          session_name: id,
+          harness: "test",
+          harness_version: "1",
+          lease_until: Date.now() + 90_000,
+          last_seen_at: Date.now(),
+          created_at: Date.now(),
+        });
       const message = (id: string, from: string, to: string): MessageRow => ({
         message_id: id,
         team_ref: "t-1",
