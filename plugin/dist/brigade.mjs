@@ -15349,6 +15349,35 @@ var init_poll_messages = __esmMin((() => {
 	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
+// src/harness/hooks/advertised-heartbeat.ts
+/**
+* One `session heartbeat` of the map's session carrying `heartbeat`, sent only when the adapter's
+* `describe` advertises `feature` (an optional member is never sent unadvertised, docs/spec/protocol.md
+* §8). `describe` and the heartbeat together take at most `ms`. `not_advertised` also covers a
+* `describe` that failed; `failed` is an adapter that could not be opened or a heartbeat that was
+* refused or timed out. Never throws; logs nothing (each caller names its own event).
+*
+* @example await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, 1_000);
+*/
+async function heartbeatIfAdvertised(ctx, map, feature, heartbeat, ms) {
+	const signal = AbortSignal.timeout(ms);
+	try {
+		const adapter = ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		});
+		const described = await describeAdapter(adapter, ms);
+		if (!described.ok || !described.features[feature]) return "not_advertised";
+		await adapter.sessionHeartbeat(map.brigade_session_id, heartbeat, { signal });
+		return "sent";
+	} catch {
+		return "failed";
+	}
+}
+var init_advertised_heartbeat = __esmMin((() => {
+	init_adapter_features();
+}));
+
 // src/harness/hooks/git-user-name.ts
 /**
 * The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
@@ -15942,25 +15971,15 @@ var init_adopt_stranded = __esmMin((() => {
 * @example await reportWatcherStopped(ctx, map, 1_500);
 */
 async function reportWatcherStopped(ctx, map, ms) {
-	const signal = AbortSignal.timeout(ms);
-	try {
-		const adapter = ctx.services.openAdapter({
-			configDir: map.config_dir,
-			teamKey: map.team_key
-		});
-		const described = await describeAdapter(adapter, ms);
-		if (!described.ok || !described.features.liveDelivery) return;
-		await adapter.sessionHeartbeat(map.brigade_session_id, {
-			live_delivery: "no",
-			live_delivery_reason: "watcher_stopped"
-		}, { signal });
-		ctx.log("brigade hook: live_reported watcher_stopped\n");
-	} catch {
-		ctx.log("brigade hook: live_report_failed\n");
-	}
+	const outcome = await heartbeatIfAdvertised(ctx, map, "liveDelivery", {
+		live_delivery: "no",
+		live_delivery_reason: "watcher_stopped"
+	}, ms);
+	if (outcome === "sent") ctx.log("brigade hook: live_reported watcher_stopped\n");
+	if (outcome === "failed") ctx.log("brigade hook: live_report_failed\n");
 }
 var init_watcher_stopped_report = __esmMin((() => {
-	init_adapter_features();
+	init_advertised_heartbeat();
 }));
 
 // src/harness/hooks/start-watcher.ts
@@ -16347,17 +16366,7 @@ async function announcePolicy(ctx, map, deadline) {
 		ctx.log("brigade hook: policy_heartbeat_skipped\n");
 		return;
 	}
-	try {
-		const adapter = ctx.services.openAdapter({
-			configDir: map.config_dir,
-			teamKey: map.team_key
-		});
-		const described = await describeAdapter(adapter, ms);
-		if (!described.ok || !described.features.inbound) return;
-		await adapter.sessionHeartbeat(map.brigade_session_id, { inbound: map.inbound }, { signal: AbortSignal.timeout(ms) });
-	} catch {
-		ctx.log("brigade hook: policy_heartbeat_failed\n");
-	}
+	if (await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms) === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
 }
 /**
 * `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
@@ -16404,7 +16413,7 @@ var init_prompt_hook = __esmMin((() => {
 	init_sanitize();
 	init_claude_code();
 	init_state();
-	init_adapter_features();
+	init_advertised_heartbeat();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();

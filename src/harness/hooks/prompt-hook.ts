@@ -12,7 +12,7 @@ import {
   takePrivateStateFile,
   writeByPidMap,
 } from "../state/index.ts";
-import { describeAdapter } from "./adapter-features.ts";
+import { heartbeatIfAdvertised } from "./advertised-heartbeat.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
@@ -151,18 +151,8 @@ async function announcePolicy(ctx: HookContext, map: ByPidMap, deadline: number)
     ctx.log("brigade hook: policy_heartbeat_skipped\n");
     return;
   }
-  try {
-    const adapter = ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
-    const described = await describeAdapter(adapter, ms);
-    if (!described.ok || !described.features.inbound) return;
-    await adapter.sessionHeartbeat(
-      map.brigade_session_id,
-      { inbound: map.inbound },
-      { signal: AbortSignal.timeout(ms) },
-    );
-  } catch {
-    ctx.log("brigade hook: policy_heartbeat_failed\n");
-  }
+  const outcome = await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms);
+  if (outcome === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
 }
 
 /**

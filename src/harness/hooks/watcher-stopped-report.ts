@@ -1,5 +1,5 @@
 import type { ByPidMap } from "../state/index.ts";
-import { describeAdapter } from "./adapter-features.ts";
+import { heartbeatIfAdvertised } from "./advertised-heartbeat.ts";
 import type { HookContext } from "./hook-context.ts";
 
 /**
@@ -18,18 +18,13 @@ export async function reportWatcherStopped(
   map: ByPidMap,
   ms: number,
 ): Promise<void> {
-  const signal = AbortSignal.timeout(ms);
-  try {
-    const adapter = ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
-    const described = await describeAdapter(adapter, ms);
-    if (!described.ok || !described.features.liveDelivery) return;
-    await adapter.sessionHeartbeat(
-      map.brigade_session_id,
-      { live_delivery: "no", live_delivery_reason: "watcher_stopped" },
-      { signal },
-    );
-    ctx.log("brigade hook: live_reported watcher_stopped\n");
-  } catch {
-    ctx.log("brigade hook: live_report_failed\n");
-  }
+  const outcome = await heartbeatIfAdvertised(
+    ctx,
+    map,
+    "liveDelivery",
+    { live_delivery: "no", live_delivery_reason: "watcher_stopped" },
+    ms,
+  );
+  if (outcome === "sent") ctx.log("brigade hook: live_reported watcher_stopped\n");
+  if (outcome === "failed") ctx.log("brigade hook: live_report_failed\n");
 }
