@@ -12584,11 +12584,6 @@ var init_watcher_loop = __esmMin((() => {
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
 		}
 		/**
-		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-		* logged and announced once.
-		*/
-		/**
 		* Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
 		* delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
 		* settling setting opens by itself within seconds, so it does not count).
@@ -12605,6 +12600,11 @@ var init_watcher_loop = __esmMin((() => {
 			};
 			return { live_delivery: "yes" };
 		}
+		/**
+		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
+		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
+		* logged and announced once.
+		*/
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
 				claudeConfigDir: claudeConfigDir(this.#d.env),
@@ -16941,7 +16941,7 @@ function isVisibleText(text, max) {
 * @example checkTeamName("core");
 */
 function checkTeamName(name) {
-	if (!isVisibleText(name, 64)) throw new CliUsageError(TEAM_NAME_RULE);
+	if (!isVisibleText(name, PROTOCOL_LIMITS.max_team_name_codepoints)) throw new CliUsageError(TEAM_NAME_RULE);
 	return name;
 }
 /**
@@ -16956,8 +16956,8 @@ function checkTeamName(name) {
 function humanLabelOption(values) {
 	const value = values["human-label"];
 	if (value === void 0) return void 0;
-	if (typeof value !== "string" || [...value].length > 128) throw new CliUsageError(HUMAN_LABEL_RULE);
-	const label = oneLine(value, 128);
+	if (typeof value !== "string" || [...value].length > PROTOCOL_LIMITS.max_human_label_chars) throw new CliUsageError(HUMAN_LABEL_RULE);
+	const label = oneLine(value, PROTOCOL_LIMITS.max_human_label_chars);
 	if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
 	return label;
 }
@@ -16996,6 +16996,7 @@ var init_team_flags = __esmMin((() => {
 	init_http();
 	init_sanitize();
 	init_local_files();
+	init_protocol();
 	init_cli_io();
 	init_parse_command_flags();
 	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";

@@ -223,13 +223,11 @@ export type {
 export { validateHeartbeatRequest, validateHeartbeatResult } from "./sessions/heartbeat.ts";
 export type { LiveDelivery, NotLiveReason } from "./sessions/live-delivery.ts";
 export {
-  LIVE_DELIVERY_VALUES,
   liveDeliveryOf,
   liveReportMaxAgeMs,
   NOT_LIVE_REASONS,
   readLiveDelivery,
   readReportedLiveDelivery,
-  storedLiveDelivery,
 } from "./sessions/live-delivery.ts";
 export type { SessionCloseResult } from "./sessions/session-close-result.ts";
 export { validateSessionCloseResult } from "./sessions/session-close-result.ts";

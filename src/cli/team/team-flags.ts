@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { normalizeServerUrl } from "../../adapters/http/index.ts";
 import { oneLine } from "../../formats/sanitize/index.ts";
 import { entryExists } from "../../local-files/index.ts";
+import { PROTOCOL_LIMITS } from "../../protocol/index.ts";
 import { CliUsageError } from "../cli-io.ts";
 import {
   type CommandFlagOptions,
@@ -61,11 +62,11 @@ export function stringOption(values: Record<string, unknown>, name: string): str
 const NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 /** The team-name rule, as `brigade team create` states it (the name is never repeated). */
-export const TEAM_NAME_RULE =
+const TEAM_NAME_RULE =
   "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
 
 /** The `--human-label` rule, as `create` and `join` state it (the label is never repeated). */
-export const HUMAN_LABEL_RULE =
+const HUMAN_LABEL_RULE =
   "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
 
 /**
@@ -74,7 +75,7 @@ export const HUMAN_LABEL_RULE =
  *
  * @example isVisibleText("core", 64) === true; isVisibleText("a\nb", 64) === false
  */
-export function isVisibleText(text: string, max: number): boolean {
+function isVisibleText(text: string, max: number): boolean {
   if (!/\S/u.test(text) || NOT_VISIBLE_TEXT.test(text)) return false;
   return text.length <= max || [...text].length <= max;
 }
@@ -86,7 +87,8 @@ export function isVisibleText(text: string, max: number): boolean {
  * @example checkTeamName("core");
  */
 export function checkTeamName(name: string): string {
-  if (!isVisibleText(name, 64)) throw new CliUsageError(TEAM_NAME_RULE);
+  if (!isVisibleText(name, PROTOCOL_LIMITS.max_team_name_codepoints))
+    throw new CliUsageError(TEAM_NAME_RULE);
   return name;
 }
 
@@ -102,10 +104,10 @@ export function checkTeamName(name: string): string {
 export function humanLabelOption(values: Record<string, unknown>): string | undefined {
   const value = values["human-label"];
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || [...value].length > 128) {
+  if (typeof value !== "string" || [...value].length > PROTOCOL_LIMITS.max_human_label_chars) {
     throw new CliUsageError(HUMAN_LABEL_RULE);
   }
-  const label = oneLine(value, 128);
+  const label = oneLine(value, PROTOCOL_LIMITS.max_human_label_chars);
   if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
   return label;
 }

@@ -440,11 +440,6 @@ export class WatcherLoop {
   }
 
   /**
-   * Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-   * the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-   * logged and announced once.
-   */
-  /**
    * Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
    * delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
    * settling setting opens by itself within seconds, so it does not count).
@@ -460,6 +455,11 @@ export class WatcherLoop {
     return { live_delivery: "yes" };
   }
 
+  /**
+   * Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
+   * the mode the transcript last named, else the map's, else the launch flags. A closed gate is
+   * logged and announced once.
+   */
   #checkGate(mapMode: string): void {
     const gate = inboundGateOpen({
       claudeConfigDir: claudeConfigDir(this.#d.env),

@@ -73,17 +73,6 @@ export function readReportedLiveDelivery(o: WireObject): LiveDelivery | undefine
 }
 
 /**
- * The stored form of a {@link LiveDelivery}: `"yes"` or the reason code (one column); `null` when
- * the harness never said.
- *
- * @example
- * storedLiveDelivery({ live_delivery: "yes" }) === "yes";
- */
-export function storedLiveDelivery(value: LiveDelivery): "yes" | NotLiveReason {
-  return value.live_delivery === "yes" ? "yes" : value.live_delivery_reason;
-}
-
-/**
  * How long a `yes` holds without being said again, ms, for a session whose lease is
  * `leaseSeconds`: five sixths of the lease. The harness heartbeats at a third of its lease
  * (docs/spec/protocol.md: every 30 s against the default 90 s), so this is two and a half

@@ -7,7 +7,7 @@ import { overrideTx } from "./decorated-store.ts";
  * `live_delivery` and the time it was said whatever the heartbeat (or resume) said; every other
  * column is written as usual. A sender would keep reading a stale "not live" (or "live") mark,
  * and a `yes` the harness keeps renewing ages into `watcher_silent`. The suite must fail C-53
- * (and, with `--slow`, C-56) and nothing else.
+ * (and, with `--slow`, C-54) and nothing else.
  *
  * @example new DecoratedStore(store, liveStaleTx)
  */

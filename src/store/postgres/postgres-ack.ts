@@ -1,5 +1,6 @@
 import type { AckOutcome } from "../../service/store.ts";
 import { decodeText } from "./pg-text.ts";
+import { SESSION_ACCESS_SQL } from "./postgres-tx.ts";
 
 /**
  * One `message ack` as one statement (parameters: team, principal, session, ids, time in ms): the
@@ -12,10 +13,7 @@ export const ACK_SQL: string =
   "WITH p AS MATERIALIZED (SELECT $1::text AS team, $2::text AS principal, $3::text AS session, " +
   "$4::text[] AS ids, $5::bigint AS at), " +
   "v AS MATERIALIZED (SELECT " +
-  "EXISTS (SELECT 1 FROM teams t JOIN memberships mb ON mb.team_ref = t.team_ref " +
-  "WHERE t.team_ref = p.team AND mb.principal_ref = p.principal AND mb.status = 'active') AS member, " +
-  "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session AND s.team_ref = p.team " +
-  "AND s.principal_ref = p.principal) AS owner FROM p), " +
+  `${SESSION_ACCESS_SQL} FROM p), ` +
   "target AS MATERIALIZED (SELECT m.message_id FROM p CROSS JOIN v " +
   "JOIN addressed_messages m ON m.message_id = ANY(p.ids) AND m.recipient_session_id = p.session " +
   "WHERE v.member AND v.owner), " +

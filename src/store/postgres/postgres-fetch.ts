@@ -1,5 +1,5 @@
 import type { FetchOutcome, MessageRow } from "../../service/store.ts";
-import { MESSAGE_COLUMNS } from "./postgres-tx.ts";
+import { MESSAGE_COLUMNS, SESSION_ACCESS_SQL } from "./postgres-tx.ts";
 
 /**
  * One watch's fetch as one statement (parameters: team, principal, session, ids): the caller's
@@ -12,10 +12,7 @@ export const FETCH_SQL: string =
   "WITH p AS MATERIALIZED (SELECT $1::text AS team, $2::text AS principal, $3::text AS session, " +
   "$4::text[] AS ids) " +
   "SELECT v.member, v.owner, r.* FROM p CROSS JOIN LATERAL (SELECT " +
-  "EXISTS (SELECT 1 FROM teams t JOIN memberships mb ON mb.team_ref = t.team_ref " +
-  "WHERE t.team_ref = p.team AND mb.principal_ref = p.principal AND mb.status = 'active') AS member, " +
-  "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session AND s.team_ref = p.team " +
-  "AND s.principal_ref = p.principal) AS owner) v " +
+  `${SESSION_ACCESS_SQL}) v ` +
   `LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS}, ids.ord ` +
   "FROM unnest(p.ids) WITH ORDINALITY AS ids(id, ord) " +
   "JOIN addressed_messages m ON m.message_id = ids.id " +

@@ -42,6 +42,18 @@ const SESSION_COLUMNS = [
   "closed_at",
 ] as const;
 
+/**
+ * The session verbs' two checks as SQL select items over a row `p` with `team`, `principal` and
+ * `session`: `member` (the principal is an active member of the team) and `owner` (the session is
+ * the principal's, in that team) — the checks of `activeMembership` and `ownedSession`
+ * (src/service/access-checks.ts), for the one-statement fetch and ack.
+ */
+export const SESSION_ACCESS_SQL: string =
+  "EXISTS (SELECT 1 FROM teams t JOIN memberships mb ON mb.team_ref = t.team_ref " +
+  "WHERE t.team_ref = p.team AND mb.principal_ref = p.principal AND mb.status = 'active') AS member, " +
+  "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session AND s.team_ref = p.team " +
+  "AND s.principal_ref = p.principal) AS owner";
+
 /** The columns of a {@link MessageRow} over `addressed_messages m LEFT JOIN acks a`. */
 export const MESSAGE_COLUMNS: string =
   "m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, m.sender_session_name, " +
