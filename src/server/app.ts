@@ -96,16 +96,16 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
       ms: Math.round(performance.now() - started),
     });
   });
-  // Load balancers and uptime checks probe with HEAD: the two cheap, unauthenticated pages answer it.
-  app.use("*", refuseUndefinedMethods(app, { headPaths: ["/", "/v1/health"] }));
+  app.use("*", refuseUndefinedMethods(app));
   app.use("*", requireJsonBodies());
   app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
 
-  app.get("/", (c) => homePage(c, options.version ?? "unknown"));
+  // Load balancers and uptime checks probe with HEAD: the two cheap, unauthenticated pages answer it.
+  app.on(["GET", "HEAD"], "/", (c) => homePage(c, options.version ?? "unknown"));
   const store = options.storeKind === undefined ? {} : { store: options.storeKind };
   const healthy = { status: "ok", protocol_version: PROTOCOL_VERSION, ...store };
   const storeHealth = options.storeHealth;
-  app.get("/v1/health", async (c) => {
+  app.on(["GET", "HEAD"], "/v1/health", async (c) => {
     const verdict = storeHealth === undefined ? undefined : await storeHealth();
     if (verdict === undefined || verdict.ok) return c.json(healthy);
     const down = { status: "unavailable", protocol_version: PROTOCOL_VERSION, ...store };

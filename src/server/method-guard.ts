@@ -4,16 +4,6 @@ import { errorEnvelope, protocolError } from "../protocol/index.ts";
 /** The HTTP status of a method a route does not define. */
 const METHOD_NOT_ALLOWED = 405;
 
-/** What {@link refuseUndefinedMethods} allows beyond the methods the routes define. */
-export interface MethodGuardOptions {
-  /**
-   * Paths (exact, as requested) whose `GET` route also answers `HEAD`: the same status and
-   * headers, no body. Only for cheap, read-only routes without authentication (the home page, the
-   * health check): Hono answers `HEAD` by running the `GET` handler and dropping the body.
-   */
-  readonly headPaths?: readonly string[];
-}
-
 /**
  * Middleware that makes "a route answers only the methods it defines" a rule of `app`: a request
  * whose path matches a route but whose method matches none of that path's routes gets 405, an
@@ -21,29 +11,20 @@ export interface MethodGuardOptions {
  * envelope `usage` with `details.reason` `method_not_allowed`. A path no route matches passes on
  * (the app's not-found reply).
  *
- * `HEAD` is answered only on the `headPaths` that have a `GET` route (and listed in their
- * `Allow`); elsewhere `HEAD` and `OPTIONS` are refused like any other method unless a route
- * defines them: Hono would otherwise run the `GET` handler for `HEAD` and throw its body away (an
- * authenticated API call, or a watch stream nobody reads). The routes are read from `app` at
- * request time, so routes registered after this middleware are covered too; `ALL` registrations
- * (middleware) define no method.
+ * `HEAD` and `OPTIONS` are refused like any other method unless a route defines them: Hono would
+ * otherwise run the `GET` handler for `HEAD` and throw its body away (an authenticated API call, or
+ * a watch stream nobody reads); a cheap page that should answer `HEAD` registers it beside `GET`
+ * (`app.on(["GET", "HEAD"], …)`), and Hono then answers it with the `GET` handler, without a body.
+ * The routes are read from `app` at request time, so routes registered after this middleware are
+ * covered too; `ALL` registrations (middleware) define no method.
  *
- * @example app.use("*", refuseUndefinedMethods(app, { headPaths: ["/", "/v1/health"] }));
+ * @example app.use("*", refuseUndefinedMethods(app));
  */
-export function refuseUndefinedMethods<E extends Env>(
-  app: Hono<E>,
-  options: MethodGuardOptions = {},
-): MiddlewareHandler<E> {
-  const headPaths = new Set(options.headPaths ?? []);
-  const answers = (method: string, path: string): boolean =>
-    defines(app, method, path) ||
-    (method === "HEAD" && headPaths.has(path) && defines(app, "GET", path));
+export function refuseUndefinedMethods<E extends Env>(app: Hono<E>): MiddlewareHandler<E> {
   return async (c, next) => {
     const path = c.req.path;
-    if (answers(c.req.method, path)) return next();
-    const allowed = [...definedMethods(app), "HEAD"]
-      .filter((method, i, all) => all.indexOf(method) === i && answers(method, path))
-      .sort();
+    if (defines(app, c.req.method, path)) return next();
+    const allowed = definedMethods(app).filter((method) => defines(app, method, path));
     if (allowed.length === 0) return next();
     return c.json(
       errorEnvelope(
@@ -68,5 +49,5 @@ function defines<E extends Env>(app: Hono<E>, method: string, path: string): boo
 function definedMethods<E extends Env>(app: Hono<E>): string[] {
   const methods = new Set(app.routes.map((route) => route.method));
   methods.delete("ALL");
-  return [...methods];
+  return [...methods].sort();
 }
