@@ -8,8 +8,8 @@ export type AdvertisedHeartbeatOutcome = "sent" | "not_advertised" | "failed";
 
 /**
  * One `session heartbeat` of the map's session carrying `heartbeat`, sent only when the adapter's
- * `describe` advertises `feature` (an optional member is never sent unadvertised, docs/spec/protocol.md
- * §8). `describe` and the heartbeat together take at most `ms`. `not_advertised` also covers a
+ * `describe` advertises `feature` (an optional member is never sent unadvertised,
+ * docs/spec/protocol.md §8). `describe` and the heartbeat together take at most `ms`. `not_advertised` also covers a
  * `describe` that failed; `failed` is an adapter that could not be opened or a heartbeat that was
  * refused or timed out. Never throws; logs nothing (each caller names its own event).
  *
