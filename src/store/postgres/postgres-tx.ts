@@ -45,8 +45,10 @@ const SESSION_COLUMNS = [
 /**
  * The session verbs' two checks as SQL select items over a row `p` with `team`, `principal` and
  * `session`: `member` (the principal is an active member of the team) and `owner` (the session is
- * the principal's, in that team) — the checks of `activeMembership` and `ownedSession`
- * (src/service/access-checks.ts), for the one-statement fetch and ack.
+ * the principal's, in that team), for the one-statement fetch and ack. They mirror
+ * `sessionRefusal` (src/service/session-refusal.ts), the checks of the unit-of-work path, in its
+ * order: `toFetchOutcome` and `toAckOutcome` read `member` first (`unauthorized`), then `owner`
+ * (`not_found`).
  */
 export const SESSION_ACCESS_SQL: string =
   "EXISTS (SELECT 1 FROM teams t JOIN memberships mb ON mb.team_ref = t.team_ref " +
