@@ -34,40 +34,32 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe("InboxPollFeed: wakes for announced sessions", () => {
   test("only sessions watched here are read; a wake naming none of them costs no query", async () => {
     const reader = heldReader([{ recipient_session_id: "s-1", message_id: "m-1" }]);
-    const feed = new InboxPollFeed(reader.read, 3_600_000);
+    const feed = new InboxPollFeed(reader.read);
     const { t, delivered } = target(["s-1", "s-2"]);
     feed.attach(t);
-    try {
-      await feed.wake(["s-elsewhere"]);
-      expect(reader.reads).toEqual([]);
-      const done = feed.wake(["s-1", "s-elsewhere"]);
-      await tick();
-      reader.releaseAll();
-      await done;
-      expect(reader.reads).toEqual([["s-1"]]);
-      expect(delivered).toEqual([["s-1", ["m-1"]]]);
-    } finally {
-      feed.stop();
-    }
+    await feed.wake(["s-elsewhere"]);
+    expect(reader.reads).toEqual([]);
+    const done = feed.wake(["s-1", "s-elsewhere"]);
+    await tick();
+    reader.releaseAll();
+    await done;
+    expect(reader.reads).toEqual([["s-1"]]);
+    expect(delivered).toEqual([["s-1", ["m-1"]]]);
   });
 
   test("wakes arriving during a read become one more read, with all of their sessions", async () => {
     const reader = heldReader([]);
-    const feed = new InboxPollFeed(reader.read, 3_600_000);
+    const feed = new InboxPollFeed(reader.read);
     feed.attach(target(["s-1", "s-2", "s-3"]).t);
-    try {
-      void feed.wake(["s-1"]);
-      await tick();
-      void feed.wake(["s-2"]);
-      const last = feed.wake(["s-3", "s-2"]);
-      reader.releaseAll();
-      await tick();
-      reader.releaseAll();
-      await last;
-      expect(reader.reads).toEqual([["s-1"], ["s-2", "s-3"]]);
-    } finally {
-      feed.stop();
-    }
+    void feed.wake(["s-1"]);
+    await tick();
+    void feed.wake(["s-2"]);
+    const last = feed.wake(["s-3", "s-2"]);
+    reader.releaseAll();
+    await tick();
+    reader.releaseAll();
+    await last;
+    expect(reader.reads).toEqual([["s-1"], ["s-2", "s-3"]]);
   });
 
   test("a poll reads every watched session, in chunks a query can hold whole", async () => {
@@ -76,14 +68,10 @@ describe("InboxPollFeed: wakes for announced sessions", () => {
     const feed = new InboxPollFeed(async (sessions) => {
       reads.push(sessions.length);
       return [];
-    }, 3_600_000);
+    });
     feed.attach(target(watched).t);
-    try {
-      await feed.poll();
-      expect(reads).toEqual([INBOX_READ_CHUNK_SESSIONS, 7]);
-      expect(INBOX_READ_CHUNK_SESSIONS * 60).toBeLessThanOrEqual(10_000);
-    } finally {
-      feed.stop();
-    }
+    await feed.poll();
+    expect(reads).toEqual([INBOX_READ_CHUNK_SESSIONS, 7]);
+    expect(INBOX_READ_CHUNK_SESSIONS * 60).toBeLessThanOrEqual(10_000);
   });
 });

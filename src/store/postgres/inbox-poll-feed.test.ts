@@ -25,11 +25,10 @@ describe("InboxPollFeed (the PostgreSQL store's watch safety poll)", () => {
     const feed = new InboxPollFeed(async (sessions) => {
       reads.push(sessions);
       return rows;
-    }, 60_000);
+    });
     const t = target(["s-1", "s-2"]);
     feed.attach(t);
     await feed.poll();
-    feed.stop();
     expect(reads).toEqual([["s-1", "s-2"]]);
     expect(t.delivered).toEqual([
       ["s-1", ["m-1", "m-3"]],
@@ -44,7 +43,7 @@ describe("InboxPollFeed (the PostgreSQL store's watch safety poll)", () => {
       reads += 1;
       if (fail) throw new Error("database away");
       return [{ recipient_session_id: "s-1", message_id: "m-1" }];
-    }, 60_000);
+    });
     const watched: string[] = [];
     const t = target(watched);
     feed.attach(t);
@@ -55,7 +54,6 @@ describe("InboxPollFeed (the PostgreSQL store's watch safety poll)", () => {
     expect(t.delivered).toEqual([]);
     fail = false;
     await feed.poll();
-    feed.stop();
     expect(reads).toBe(2);
     expect(t.delivered).toEqual([["s-1", ["m-1"]]]);
   });
@@ -69,7 +67,7 @@ describe("InboxPollFeed (the PostgreSQL store's watch safety poll)", () => {
         releases.push(resolve);
       });
       return [];
-    }, 60_000);
+    });
     feed.attach(target(["s-1"]));
     const first = feed.poll();
     // A resync asked for mid-read must still happen: what that read missed may be newer.
@@ -80,7 +78,6 @@ describe("InboxPollFeed (the PostgreSQL store's watch safety poll)", () => {
     while (reads < 2) await new Promise((resolve) => setImmediate(resolve));
     releases.shift()?.();
     await Promise.all([first, second, third]);
-    feed.stop();
     expect(reads).toBe(2);
   });
 });

@@ -20,36 +20,31 @@ export const INBOX_READ_CHUNK_SESSIONS = 150;
  * Reads the `inbox` rows of sessions watched in this process and hands their ids to the local
  * watches, which skip what they already sent: the reading half of the PostgreSQL store's watch
  * feed. {@link InboxPollFeed.wake} reads the sessions another process announced (those watched
- * here only); {@link InboxPollFeed.poll} reads every watched session, and runs every
- * `intervalMs` on its own (the safety poll): so a message committed by another server process
- * reaches a watch here within `intervalMs` plus one query, inside the protocol's 5 s bound, even
- * when every notification is lost. One pass at a time: what is asked meanwhile is merged into the
- * next pass (one query per {@link INBOX_READ_CHUNK_SESSIONS} sessions). A failed read (database
- * away) is skipped; the next announcement or tick reads again.
+ * here only); {@link InboxPollFeed.poll} reads every watched session, and the feed's safety-poll
+ * tick calls it (`PostgresWatchFeed`): so a message committed by another server process reaches a
+ * watch here within one poll interval plus one query, inside the protocol's 5 s bound, even when
+ * every notification is lost. One pass at a time: what is asked meanwhile is merged into the next
+ * pass (one query per {@link INBOX_READ_CHUNK_SESSIONS} sessions). A failed read (database away)
+ * is skipped; the next announcement or tick reads again. It holds no timer of its own.
  */
 export class InboxPollFeed {
   readonly #read: InboxReader;
-  readonly #intervalMs: number;
   #target: WatchFeedTarget | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
   /** Sessions to read on the next pass; `null` means every watched session. */
   #pending: Set<string> | null = new Set();
   #idle: Promise<void> = Promise.resolve();
   #reading = false;
 
-  constructor(read: InboxReader, intervalMs: number) {
+  constructor(read: InboxReader) {
     this.#read = read;
-    this.#intervalMs = Math.max(10, intervalMs);
   }
 
-  /** Starts reading for `target`'s watches, and the periodic safety poll. */
+  /** Reads for `target`'s watches from now on. */
   attach(target: WatchFeedTarget): void {
     this.#target = target;
-    this.#timer ??= setInterval(() => void this.poll(), this.#intervalMs);
-    this.#timer.unref?.();
   }
 
-  /** Reads every watched session (the timer's tick, a resync; tests call it directly). */
+  /** Reads every watched session (the safety poll's tick, a resync; tests call it directly). */
   poll(): Promise<void> {
     this.#pending = null;
     return this.#schedule();
@@ -63,12 +58,6 @@ export class InboxPollFeed {
     const pending = this.#pending;
     if (pending !== null) for (const id of sessionIds) pending.add(id);
     return this.#schedule();
-  }
-
-  /** Stops the timer (the store's `close`). */
-  stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
   }
 
   #schedule(): Promise<void> {

@@ -1,9 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
 import { type WatchedMembership, type WatchFeedTarget, WatchHub } from "../../service/index.ts";
 import { type EndedMembershipReader, MembershipSweep } from "./membership-sweep.ts";
-
-const cleanups = cleanupsAfterEach();
 
 /** A target over a real {@link WatchHub}, as the service builds it. */
 function hubTarget(hub: WatchHub): WatchFeedTarget {
@@ -38,9 +35,8 @@ describe("MembershipSweep", () => {
     const goneToo = watcher(hub, "s-2", "p-gone", "t-1");
     const stays = watcher(hub, "s-3", "p-here", "t-1");
     const ended: number[] = [];
-    const sweep = new MembershipSweep(read, 3_600_000, (count) => ended.push(count));
+    const sweep = new MembershipSweep(read, (count) => ended.push(count));
     sweep.attach(hubTarget(hub));
-    cleanups.push(() => sweep.stop());
     await sweep.sweep();
     expect(asked).toEqual([
       [
@@ -62,9 +58,8 @@ describe("MembershipSweep", () => {
       return [...memberships];
     };
     const old = watcher(hub, "s-1", "p-1", "t-1");
-    const sweep = new MembershipSweep(read, 3_600_000);
+    const sweep = new MembershipSweep(read);
     sweep.attach(hubTarget(hub));
-    cleanups.push(() => sweep.stop());
     await sweep.sweep();
     expect(old()).toBe(true);
     expect(late?.()).toBe(false);
@@ -79,9 +74,8 @@ describe("MembershipSweep", () => {
       return [...memberships];
     };
     const revoked = watcher(hub, "s-1", "p-1", "t-1");
-    const sweep = new MembershipSweep(read, 3_600_000);
+    const sweep = new MembershipSweep(read);
     sweep.attach(hubTarget(hub));
-    cleanups.push(() => sweep.stop());
     await sweep.sweep();
     expect(revoked()).toBe(false);
     fail = false;

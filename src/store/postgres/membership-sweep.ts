@@ -42,43 +42,39 @@ export function endedMembershipReader(
 
 /**
  * The membership half of the PostgreSQL store's safety poll (docs/21-service.md, "Watches across
- * processes"): every `intervalMs`, and on {@link MembershipSweep.sweep}, it checks the memberships
- * of every watch open in this process against the database in one query (per
- * {@link MEMBERSHIP_CHECK_CHUNK}) and ends the watches whose membership another process ended.
- * The notification of that end usually does it in milliseconds; this sweep keeps the protocol's
- * 5 s watch bound when the notification is lost. Only the watches open when the sweep took its
- * snapshot are ended, so a watch opened on a membership renewed meanwhile (left, then joined
- * again) stays. One sweep at a time; one asked for meanwhile runs once the current one ends. A
- * failed read (database away) is skipped until the next tick.
+ * processes"): on {@link MembershipSweep.sweep}, which the feed's safety-poll tick calls
+ * (`PostgresWatchFeed`) beside the inbox read, it checks the memberships of every watch open in
+ * this process against the database in one query (per {@link MEMBERSHIP_CHECK_CHUNK}) and ends
+ * the watches whose membership another process ended. The notification of that end usually does
+ * it in milliseconds; this sweep keeps the protocol's 5 s watch bound when the notification is
+ * lost. Only the watches open when the sweep took its snapshot are ended, so a watch opened on a
+ * membership renewed meanwhile (left, then joined again) stays. One sweep at a time; one asked
+ * for meanwhile runs once the current one ends. A failed read (database away) is skipped until
+ * the next tick. It holds no timer of its own.
  *
  * @example
- * const sweep = new MembershipSweep(endedMembershipReader(query), 2000);
- * sweep.attach(target); …; sweep.stop();
+ * const sweep = new MembershipSweep(endedMembershipReader(query));
+ * sweep.attach(target); await sweep.sweep();
  */
 export class MembershipSweep {
   readonly #read: EndedMembershipReader;
-  readonly #intervalMs: number;
   readonly #onEnded: ((count: number) => void) | undefined;
   #target: WatchFeedTarget | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
   #running: Promise<void> | undefined;
   #again = false;
 
   /** `onEnded` hears how many memberships a sweep found ended (for the log), when any. */
-  constructor(read: EndedMembershipReader, intervalMs: number, onEnded?: (count: number) => void) {
+  constructor(read: EndedMembershipReader, onEnded?: (count: number) => void) {
     this.#read = read;
-    this.#intervalMs = Math.max(10, intervalMs);
     this.#onEnded = onEnded;
   }
 
-  /** Starts sweeping `target`'s watches every `intervalMs`. */
+  /** Sweeps `target`'s watches from now on. */
   attach(target: WatchFeedTarget): void {
     this.#target = target;
-    this.#timer ??= setInterval(() => void this.sweep(), this.#intervalMs);
-    this.#timer.unref?.();
   }
 
-  /** Checks every watched membership now (the timer's tick; a resync; tests). Never rejects. */
+  /** Checks every watched membership now (the safety poll's tick; a resync; tests). Never rejects. */
   sweep(): Promise<void> {
     if (this.#running !== undefined) {
       this.#again = true;
@@ -88,12 +84,6 @@ export class MembershipSweep {
       this.#running = undefined;
     });
     return this.#running;
-  }
-
-  /** Stops the timer (the store's `close`). */
-  stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
   }
 
   async #loop(): Promise<void> {

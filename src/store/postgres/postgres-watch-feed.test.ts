@@ -1,8 +1,13 @@
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { cleanupsAfterEach } from "../../../test/support/cleanups.ts";
 import { twoPostgresProcesses } from "../../../test/support/postgres-two-processes.ts";
 import { until } from "../../../test/support/until.ts";
 import { watchedInbox } from "../../../test/support/watched-inbox.ts";
+import type { WatchFeedTarget } from "../../service/index.ts";
+import { InboxPollFeed } from "./inbox-poll-feed.ts";
+import { MembershipSweep } from "./membership-sweep.ts";
+import { PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
+import { PostgresWatchFeed } from "./postgres-watch-feed.ts";
 
 const cleanups = cleanupsAfterEach();
 
@@ -55,5 +60,48 @@ describe("PostgresWatchFeed: watches across processes on one database", () => {
     await w.there.ackMessages(w.b, w.T, w.inbox, { message_ids: [m1] });
     await w.hereFeed.reader.poll();
     expect(w.heard).toEqual([]);
+  });
+});
+
+describe("PostgresWatchFeed: the safety poll", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("one timer reads every watched inbox and sweeps the memberships on each tick; stop ends it", async () => {
+    // Only the interval is faked: the LISTEN connection (to a closed loopback port) fails and
+    // retries on real time, and is closed by stop.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let inboxReads = 0;
+    let sweeps = 0;
+    const reader = new InboxPollFeed(async () => {
+      inboxReads += 1;
+      return [];
+    });
+    const memberships = new MembershipSweep(async () => {
+      sweeps += 1;
+      return [];
+    });
+    const broadcast = new PostgresWatchBroadcast({
+      connectionString: "postgres://brigade@127.0.0.1:1/brigade",
+    });
+    const feed = new PostgresWatchFeed(reader, broadcast, 1000, { memberships });
+    const target: WatchFeedTarget = {
+      watchedSessions: () => ["s-1"],
+      deliver: () => {},
+      revoke: () => {},
+      watchedMemberships: () => ({
+        memberships: [{ principalRef: "p-1", teamRef: "t-1" }],
+        asOf: 0,
+      }),
+    };
+    feed.attach(target);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect([inboxReads, sweeps]).toEqual([2, 2]);
+    await feed.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect([inboxReads, sweeps]).toEqual([2, 2]);
   });
 });

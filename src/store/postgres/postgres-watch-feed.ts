@@ -21,28 +21,34 @@ export interface PostgresWatchFeedParts {
  * processes"): this process's commits are announced on the database's notification channel
  * ({@link PostgresWatchBroadcast}: coalesced NOTIFYs outside any send transaction, one LISTEN
  * connection); what the other processes announce makes the {@link InboxPollFeed} read the inboxes
- * of the named sessions watched here (one query for all of them) and deliver their ids; every
- * (re)LISTEN and every safety-poll tick reads all watched sessions, so a lost notification costs
- * at most one poll interval. A membership another process ended ends the watches here, on its
- * announcement or, when that is lost, on the {@link MembershipSweep} of the same interval. The
- * database stays the truth: an announcement only says when to read. After every (re)LISTEN, once
- * that catch-up read is done, the log gets `watch_catchup_done`.
+ * of the named sessions watched here (one query for all of them) and deliver their ids. Every
+ * (re)LISTEN, and every tick of the safety poll (one timer, every `pollMs`, from `attach` to
+ * `stop`), reads all watched sessions and runs the {@link MembershipSweep}, so a lost notification
+ * of a message or of an ended membership costs at most one poll interval. The inbox read and the
+ * sweep each keep one pass at a time, so a slow one never holds up the other. The database stays
+ * the truth: an announcement only says when to read. After every (re)LISTEN, once that catch-up
+ * read is done, the log gets `watch_catchup_done`.
  *
  * @example
- * const feed = new PostgresWatchFeed(new InboxPollFeed(read, 2000), new PostgresWatchBroadcast({ connectionString }));
+ * const feed = new PostgresWatchFeed(new InboxPollFeed(read), new PostgresWatchBroadcast({ connectionString }), 2000);
  */
 export class PostgresWatchFeed implements StoppableWatchFeed {
   readonly #reader: InboxPollFeed;
   readonly #broadcast: PostgresWatchBroadcast;
+  readonly #pollMs: number;
   readonly #parts: PostgresWatchFeedParts;
+  #safetyPoll: ReturnType<typeof setInterval> | undefined;
 
+  /** `pollMs` is the safety poll's interval, ms (at least 10). */
   constructor(
     reader: InboxPollFeed,
     broadcast: PostgresWatchBroadcast,
+    pollMs: number,
     parts: PostgresWatchFeedParts = {},
   ) {
     this.#reader = reader;
     this.#broadcast = broadcast;
+    this.#pollMs = Math.max(10, pollMs);
     this.#parts = parts;
   }
 
@@ -64,6 +70,11 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
   attach(target: WatchFeedTarget): void {
     this.#reader.attach(target);
     this.#parts.memberships?.attach(target);
+    this.#safetyPoll ??= setInterval(() => {
+      void this.#reader.poll();
+      void this.#parts.memberships?.sweep();
+    }, this.#pollMs);
+    this.#safetyPoll.unref?.();
     this.#broadcast.start({
       messagesFor: (sessionIds) => {
         this.#parts.audit?.heard(sessionIds);
@@ -85,8 +96,8 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
 
   /** Stops the safety poll and closes the LISTEN connection (the store's `close`). */
   async stop(): Promise<void> {
-    this.#reader.stop();
-    this.#parts.memberships?.stop();
+    if (this.#safetyPoll !== undefined) clearInterval(this.#safetyPoll);
+    this.#safetyPoll = undefined;
     await this.#broadcast.close();
   }
 
@@ -109,7 +120,7 @@ export class PostgresWatchFeed implements StoppableWatchFeed {
  * The PostgreSQL store's default feed over `context`: a {@link PostgresWatchFeed} whose broadcast
  * opens its own connection to `context.connectionString`, whose reader polls every `pollMs` and
  * reads on that connection while it is up (else through the store's pool), whose
- * {@link MembershipSweep} checks the watched memberships every `pollMs` through the pool, and
+ * {@link MembershipSweep} checks the watched memberships on the same tick through the pool, and
  * which logs its connection's events and the deliveries only the poll found to `log`.
  *
  * @example openPostgresStore(url, { createWatchFeed: (c) => createPushWatchFeed(c, 500) });
@@ -138,10 +149,9 @@ export function createPushWatchFeed(
   };
   const memberships = new MembershipSweep(
     endedMembershipReader(context.query),
-    pollMs,
     feedLog === undefined ? undefined : (count) => feedLog.membershipsEnded(count),
   );
-  return new PostgresWatchFeed(new InboxPollFeed(read, pollMs), broadcast, {
+  return new PostgresWatchFeed(new InboxPollFeed(read), broadcast, pollMs, {
     memberships,
     audit,
     ...(feedLog === undefined ? {} : { log: feedLog }),
