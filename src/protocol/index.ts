@@ -151,6 +151,8 @@ export {
 } from "./errors/error-reasons.ts";
 export type { ErrorDetails, ProtocolError } from "./errors/protocol-error.ts";
 export { shouldRetry, validateProtocolError } from "./errors/protocol-error-reader.ts";
+export type { StoreHealthReason } from "./health/health-reply.ts";
+export { isStoreHealthReason, STORE_HEALTH_REASONS } from "./health/health-reply.ts";
 export type { ProtocolVersion } from "./limits.ts";
 export {
   DEFAULT_LEASE,

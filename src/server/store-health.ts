@@ -1,14 +1,6 @@
-/**
- * Why `/v1/health` says the store is not healthy (docs/30-http-api.md, "Health"): the store failed
- * its probe (PostgreSQL refused or lost the connection, or the SQLite file cannot be used), or it
- * did not answer within the probe's time.
- */
-export const STORE_HEALTH_REASONS = ["store_unreachable", "store_timeout"] as const;
+import type { StoreHealthReason } from "../protocol/index.ts";
 
-/** One of {@link STORE_HEALTH_REASONS}. */
-export type StoreHealthReason = (typeof STORE_HEALTH_REASONS)[number];
-
-/** What one health check found. */
+/** What one health check found; the reasons are the protocol layer's `STORE_HEALTH_REASONS`. */
 export type StoreHealthVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: StoreHealthReason };

@@ -16,7 +16,7 @@ import {
 import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/index.ts";
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
-import { BapError } from "../../protocol/index.ts";
+import { BapError, isStoreHealthReason, type StoreHealthReason } from "../../protocol/index.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -239,14 +239,13 @@ export function checkTransport(server: string): DoctorCheck {
 
 /**
  * The reason of a Brigade health reply that says the store cannot serve (503, `status`
- * `unavailable`), or `undefined`. Only a short reason token is taken from the reply, so a hostile
- * server cannot put text of its own in the report.
+ * `unavailable`), or `undefined`. Only a reason of `STORE_HEALTH_REASONS` (src/protocol) is taken
+ * from the reply, so a hostile server cannot put text of its own in the report.
  */
-function storeDownReason(status: number, body: unknown): string | undefined {
+function storeDownReason(status: number, body: unknown): StoreHealthReason | undefined {
   if (status !== 503 || typeof body !== "object" || body === null) return undefined;
   if (!("status" in body) || body.status !== "unavailable" || !("reason" in body)) return undefined;
-  const reason = body.reason;
-  return typeof reason === "string" && /^store_[a-z_]{1,32}$/.test(reason) ? reason : undefined;
+  return isStoreHealthReason(body.reason) ? body.reason : undefined;
 }
 
 /** The server answers `GET /v1/health`, and over TLS with a certificate this machine trusts. */

@@ -196,7 +196,10 @@ describe("brigade doctor", () => {
     // server: a Brigade server whose store is down says so; a reply it cannot trust does not
     for (const [reason, detail] of [
       ["store_unreachable", "its store cannot serve (store_unreachable)"],
+      ["store_timeout", "its store cannot serve (store_timeout)"],
       ["<b>rm -rf</b>", "not as a Brigade server (HTTP 503)"],
+      // Shaped like a reason, but not one the server sends: named by no one.
+      ["store_rm_rf", "not as a Brigade server (HTTP 503)"],
     ]) {
       const storeDown = createServer((_request, response) => {
         response.writeHead(503, { "content-type": "application/json" });
