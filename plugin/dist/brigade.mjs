@@ -11124,6 +11124,35 @@ var init_ensure_watcher = __esmMin((() => {
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
 
+// src/harness/watcher/live-delivery-report.ts
+/**
+* What this harness says of its session's live delivery (docs/20-protocol.md, "Live delivery"),
+* the one home of the rule for SessionStart's registration and the watcher's heartbeats:
+* - no inbox socket (`socketPath` empty): `no` / `no_inbox_socket`, since nothing can post into
+*   an idle conversation and a message waits for the next prompt or tool call;
+* - `gate` given and closed for a lasting reason: `no` / `inbound_gate`; a settling setting
+*   (`settings_settling`) opens by itself within seconds, so it does not count;
+* - else `yes`.
+* SessionStart passes no gate: the watcher it starts delivers, and its heartbeats say otherwise
+* once they know the gate holds every post.
+*
+* @example
+* harnessLiveDelivery(""); // { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
+* harnessLiveDelivery("/run/cc.sock", { open: false, reason: "bypass" }); // … "inbound_gate"
+*/
+function harnessLiveDelivery(socketPath, gate) {
+	if (socketPath === "") return {
+		live_delivery: "no",
+		live_delivery_reason: "no_inbox_socket"
+	};
+	if (gate !== void 0 && !gate.open && gate.reason !== "settings_settling") return {
+		live_delivery: "no",
+		live_delivery_reason: "inbound_gate"
+	};
+	return { live_delivery: "yes" };
+}
+var init_live_delivery_report = __esmMin((() => {}));
+
 // src/harness/adapter/disposition-reporter.ts
 var REPORTED_MEMORY, DispositionReporter;
 var init_disposition_reporter = __esmMin((() => {
@@ -12247,6 +12276,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_delivery_confirmations();
 	init_delivery_notices();
 	init_inbox_delivery();
+	init_live_delivery_report();
 	init_redelivery_schedule();
 	init_session_check();
 	init_session_heartbeats();
@@ -12358,7 +12388,7 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => this.#liveDelivery()
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate)
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -12582,23 +12612,6 @@ var init_watcher_loop = __esmMin((() => {
 			this.#work.wake();
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
-		}
-		/**
-		* Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
-		* delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
-		* settling setting opens by itself within seconds, so it does not count).
-		*/
-		#liveDelivery() {
-			if (this.#d.socketPath === "") return {
-				live_delivery: "no",
-				live_delivery_reason: "no_inbox_socket"
-			};
-			const gate = this.#gate;
-			if (!gate.open && gate.reason !== "settings_settling") return {
-				live_delivery: "no",
-				live_delivery_reason: "inbound_gate"
-			};
-			return { live_delivery: "yes" };
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
@@ -12845,6 +12858,7 @@ var init_run_watcher = __esmMin((() => {
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
 	init_ensure_watcher();
+	init_live_delivery_report();
 	init_process_probe();
 	init_run_watcher();
 	init_watcher_backoff();
@@ -15519,18 +15533,6 @@ function defaultHumanLabel(label, cwd, env) {
 	if (label === "account") return gitUserName(cwd, env);
 	return humanLabelOf(label);
 }
-/**
-* What SessionStart can say of live delivery (docs/42-hooks.md "SessionStart"): without an inbox
-* socket nothing can post into an idle conversation, so a message waits for the next prompt or
-* tool call (`no_inbox_socket`); with one, the watcher it starts delivers live, and its
-* heartbeats say otherwise when the host's gate holds every post.
-*/
-function liveDeliveryAtStart(socketPath) {
-	return socketPath === "" ? {
-		live_delivery: "no",
-		live_delivery_reason: "no_inbox_socket"
-	} : { live_delivery: "yes" };
-}
 function failure(error) {
 	if (error instanceof BapError) return {
 		ok: false,
@@ -15591,7 +15593,7 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
-	const live = features.liveDelivery ? liveDeliveryAtStart(request.socketPath) : {};
+	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
@@ -15736,6 +15738,7 @@ var init_session_connect = __esmMin((() => {
 	init_protocol();
 	init_claude_code();
 	init_state();
+	init_watcher();
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();

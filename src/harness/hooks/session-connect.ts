@@ -6,7 +6,6 @@ import {
   type Adapter,
   BapError,
   type InboundPolicy,
-  type LiveDelivery,
   type SessionRegistration,
 } from "../../protocol/index.ts";
 import {
@@ -22,6 +21,7 @@ import {
   UNKNOWN_PERMISSION_MODE,
   writeByPidMap,
 } from "../state/index.ts";
+import { harnessLiveDelivery } from "../watcher/index.ts";
 import { describeAdapter } from "./adapter-features.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
@@ -118,18 +118,6 @@ function defaultHumanLabel(
   return humanLabelOf(label);
 }
 
-/**
- * What SessionStart can say of live delivery (docs/42-hooks.md "SessionStart"): without an inbox
- * socket nothing can post into an idle conversation, so a message waits for the next prompt or
- * tool call (`no_inbox_socket`); with one, the watcher it starts delivers live, and its
- * heartbeats say otherwise when the host's gate holds every post.
- */
-function liveDeliveryAtStart(socketPath: string): LiveDelivery {
-  return socketPath === ""
-    ? { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
-    : { live_delivery: "yes" };
-}
-
 function failure(error: unknown): ConnectResult {
   if (error instanceof BapError) return { ok: false, code: error.code, retryable: error.retryable };
   return { ok: false, code: "internal", retryable: false };
@@ -180,7 +168,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
   const features = described.features;
   const workspace = features.workspaceLabel ? workspaceLabel(options, team) : undefined;
   const signal = (): AbortSignal => AbortSignal.timeout(request.registerMs);
-  const live = features.liveDelivery ? liveDeliveryAtStart(request.socketPath) : {};
+  const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
 
   let sessionId: string | undefined;
   let how: "registered" | "resumed" | "renewed" = "registered";

@@ -15,6 +15,7 @@ export {
   watcherEnvironment,
   watcherVersion,
 } from "./ensure-watcher.ts";
+export { harnessLiveDelivery } from "./live-delivery-report.ts";
 export {
   PROC_STAT_FAILURES,
   type ProcessLiveness,

@@ -1,11 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Activity,
-  type Adapter,
-  ERROR_EXIT_STATUS,
-  type LiveDelivery,
-} from "../../protocol/index.ts";
+import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
@@ -44,6 +39,7 @@ import {
   UNCONFIRMED_NOTICE,
 } from "./delivery-notices.ts";
 import { InboxDelivery, successorPacer } from "./inbox-delivery.ts";
+import { harnessLiveDelivery } from "./live-delivery-report.ts";
 import type { ProcessProbe } from "./process-probe.ts";
 import { RedeliverySchedule } from "./redelivery-schedule.ts";
 import { checkSession } from "./session-check.ts";
@@ -202,7 +198,7 @@ export class WatcherLoop {
       onResumed: () => {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
-      liveDelivery: () => this.#liveDelivery(),
+      liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate),
     });
     this.#pacer = successorPacer(this.#now());
     this.#delivery = new InboxDelivery({
@@ -437,22 +433,6 @@ export class WatcherLoop {
     this.#heartbeats.tick(now, this.#activity);
     // Not awaited: a slow server must never hold up the next liveness check.
     if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();
-  }
-
-  /**
-   * Whether a message can reach the conversation without its user (docs/20-protocol.md "Live
-   * delivery"): not without a socket, nor while the gate is closed for a lasting reason (a
-   * settling setting opens by itself within seconds, so it does not count).
-   */
-  #liveDelivery(): LiveDelivery {
-    if (this.#d.socketPath === "") {
-      return { live_delivery: "no", live_delivery_reason: "no_inbox_socket" };
-    }
-    const gate = this.#gate;
-    if (!gate.open && gate.reason !== "settings_settling") {
-      return { live_delivery: "no", live_delivery_reason: "inbound_gate" };
-    }
-    return { live_delivery: "yes" };
   }
 
   /**
