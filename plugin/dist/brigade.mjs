@@ -15992,16 +15992,16 @@ var init_watcher_stopped_report = __esmMin((() => {
 * token goes to the watcher by environment only, never to disk). The outcome — and a failure's
 * reason — goes to stderr as `brigade hook: watcher <outcome>[ <reason>]`. When no watcher could
 * be left running, the team is told the session cannot receive live (`reportWatcherStopped`,
-* capped at `reportMs`; skipped below 100 ms). Returns whether a watcher now runs or starts.
-* Never throws.
+* capped at `reportMs`; skipped below 100 ms). Returns nothing: a caller that must know whether
+* a watcher delivers asks the pidfile (`isWatcherRunning`), which a watcher still starting has
+* not written yet. Never throws.
 *
 * @example await startWatcherFromHook(ctx, layout, map, token, 1_500);
 */
 async function startWatcherFromHook(ctx, layout, map, token, reportMs) {
-	if (await ensureFromHook(ctx, layout, map, token)) return true;
+	if (await ensureFromHook(ctx, layout, map, token)) return;
 	if (reportMs >= 100) await reportWatcherStopped(ctx, map, reportMs);
 	else ctx.log("brigade hook: live_report_skipped\n");
-	return false;
 }
 async function ensureFromHook(ctx, layout, map, token) {
 	try {

@@ -371,7 +371,7 @@ describe("startWatcherFromHook", () => {
       log: (line) => logged.push(line),
       services: { ...defaultHookServices(), ensureWatcher: ensure },
     });
-    const failed = await startWatcherFromHook(
+    await startWatcherFromHook(
       ctx(async (options) => {
         seen.push(options);
         return { outcome: "failed", reason: "spawn_failed" };
@@ -381,7 +381,6 @@ describe("startWatcherFromHook", () => {
       "tok",
       0,
     );
-    expect(failed).toBe(false);
     expect(seen).toEqual([
       {
         layout,
@@ -391,15 +390,14 @@ describe("startWatcherFromHook", () => {
         env: { PATH: "/usr/bin" },
       },
     ]);
-    const spawned = await startWatcherFromHook(
+    await startWatcherFromHook(
       ctx(async () => ({ outcome: "spawned" })),
       layout,
       map,
       "tok",
       0,
     );
-    expect(spawned).toBe(true);
-    const thrown = await startWatcherFromHook(
+    await startWatcherFromHook(
       ctx(async () => {
         throw new Error("boom");
       }),
@@ -408,7 +406,6 @@ describe("startWatcherFromHook", () => {
       "tok",
       0,
     );
-    expect(thrown).toBe(false);
     // No time left for the report (0 ms): it is skipped, and says so.
     expect(logged).toEqual([
       "brigade hook: watcher failed spawn_failed\n",
