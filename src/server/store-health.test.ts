@@ -96,6 +96,31 @@ describe("StoreHealth", () => {
     expect(await next).toEqual({ ok: true });
   });
 
+  test("only changes are reported: not a first success, once per run of failures, once on recovery", async () => {
+    const m = manualProbe();
+    const changes: StoreHealthVerdict[] = [];
+    const h = health(m.probe, changes);
+    const answered = async (index: number, error?: Error) => {
+      const check = h.check();
+      await vi.advanceTimersByTimeAsync(0);
+      m.answer(index, error);
+      await check;
+      clock += 1000;
+    };
+    await answered(0);
+    expect(changes).toEqual([]);
+    await answered(1, new Error("refused"));
+    const hung = h.check();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await hung).toEqual({ ok: false, reason: "store_timeout" });
+    m.answer(2);
+    await vi.advanceTimersByTimeAsync(0);
+    clock += 1000;
+    await answered(3);
+    await answered(4);
+    expect(changes).toEqual([{ ok: false, reason: "store_unreachable" }, { ok: true }]);
+  });
+
   test("a probe that throws at once is a verdict, not a rejection", async () => {
     const h = health(() => {
       throw new Error("closed");

@@ -52,7 +52,6 @@ export class StoreHealth {
   #last: { verdict: StoreHealthVerdict; at: number } | undefined;
   #checking: Promise<StoreHealthVerdict> | undefined;
   #probing = false;
-  #healthy = true;
 
   constructor(probe: StoreProbe, options: StoreHealthOptions = {}) {
     this.#probe = probe;
@@ -98,11 +97,10 @@ export class StoreHealth {
   }
 
   #record(verdict: StoreHealthVerdict): StoreHealthVerdict {
+    // Healthy until a probe says otherwise: the first failure is a change, a first success not.
+    const wasHealthy = this.#last?.verdict.ok ?? true;
     this.#last = { verdict, at: this.#now() };
-    if (verdict.ok !== this.#healthy) {
-      this.#healthy = verdict.ok;
-      this.#onChange?.(verdict);
-    }
+    if (verdict.ok !== wasHealthy) this.#onChange?.(verdict);
     return verdict;
   }
 }
