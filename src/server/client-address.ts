@@ -58,13 +58,19 @@ export function trustProxies(entries: readonly string[]): ProxyTrust | null {
 /** The shortest prefix of a private network: 10.0.0.0/8 (IPv4), fc00::/7 (IPv6). */
 const WIDEST_PRIVATE_BITS = { ipv4: 8, ipv6: 7 } as const;
 
-/** The IPv4-mapped IPv6 range, `::ffff:0:0/96`: a subnet inside it is an IPv4 range. */
+/** The first address and the prefix of the IPv4-mapped IPv6 range, `::ffff:0:0/96`. */
+const IPV4_MAPPED_START = "::ffff:0:0";
+const IPV4_MAPPED_BITS = 96;
+
+/** The IPv4-mapped range: a subnet inside it is an IPv4 range. */
 const IPV4_MAPPED = new BlockList();
-IPV4_MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
+IPV4_MAPPED.addSubnet(IPV4_MAPPED_START, IPV4_MAPPED_BITS, "ipv6");
 
 /**
- * Whether any entry is a range wider than the widest private network (an IPv4 prefix shorter
- * than /8, an IPv6 one shorter than /7, an IPv4-mapped IPv6 one shorter than /104): such a range
+ * Whether any entry is a range wider than the widest private network: an IPv4 prefix shorter than
+ * /8; an IPv6 one shorter than /7; an IPv4-mapped IPv6 one shorter than /104; or an IPv6 one that
+ * holds the whole IPv4-mapped range (`::/80`, `::ffff:0:0/95`), which trusts every IPv4 client
+ * since a peer's IPv4 address is matched against IPv6 ranges in its mapped form. Such a range
  * cannot be only the operator's own proxies, so every client in it could choose the address it is
  * counted as. Entries that do not parse are not wide (they are refused elsewhere).
  *
@@ -74,11 +80,27 @@ export function hasWideTrustedRange(entries: readonly string[]): boolean {
   return entries.some((text) => {
     const entry = parseTrustedEntry(text);
     if (entry?.bits === undefined) return false;
-    if (entry.type === "ipv6" && entry.bits >= 96 && IPV4_MAPPED.check(entry.address, "ipv6")) {
-      return entry.bits - 96 < WIDEST_PRIVATE_BITS.ipv4;
+    if (entry.type === "ipv4") return entry.bits < WIDEST_PRIVATE_BITS.ipv4;
+    if (entry.bits >= IPV4_MAPPED_BITS) {
+      // As long a prefix as the mapped range's: wholly inside it (an IPv4 range) or outside it.
+      return (
+        IPV4_MAPPED.check(entry.address, "ipv6") &&
+        entry.bits - IPV4_MAPPED_BITS < WIDEST_PRIVATE_BITS.ipv4
+      );
     }
-    return entry.bits < WIDEST_PRIVATE_BITS[entry.type];
+    // A shorter prefix either holds the whole mapped range or none of it.
+    return (
+      entry.bits < WIDEST_PRIVATE_BITS.ipv6 ||
+      subnetHolds(entry.address, entry.bits, IPV4_MAPPED_START)
+    );
   });
+}
+
+/** Whether the IPv6 subnet `start`/`bits` holds `address`. */
+function subnetHolds(start: string, bits: number, address: string): boolean {
+  const range = new BlockList();
+  range.addSubnet(start, bits, "ipv6");
+  return range.check(address, "ipv6");
 }
 
 /**

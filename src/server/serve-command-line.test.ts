@@ -118,7 +118,19 @@ describe("brigade serve: a very wide --trusted-proxy range", () => {
   const data = ["--data", "/nonexistent/x/b.sqlite"];
 
   test("0.0.0.0/0, ::/0 and the like print one warning line, the range not repeated", async () => {
-    for (const wide of ["0.0.0.0/0", "::/0", "128.0.0.0/1", "2000::/3", "::ffff:0:0/96"]) {
+    for (const wide of [
+      "0.0.0.0/0",
+      "::/0",
+      "128.0.0.0/1",
+      "2000::/3",
+      "::ffff:0:0/96",
+      "::ffff:128.0.0.0/97",
+      // Longer than /7, yet holding ::ffff:0:0/96, so every IPv4 client is in them.
+      "::ffff:0:0/95",
+      "::fffe:0:0/95",
+      "::/80",
+      "::/8",
+    ]) {
       const r = await run(["--trusted-proxy", "10.0.0.5", "--trusted-proxy", wide, ...data]);
       expect(r.stderr.startsWith(WIDE_PROXY_WARNING), wide).toBe(true);
       expect(r.stderr.split(WIDE_PROXY_WARNING)).toHaveLength(2);
@@ -135,6 +147,10 @@ describe("brigade serve: a very wide --trusted-proxy range", () => {
       "0.0.0.0",
       "203.0.113.7",
       "::ffff:10.0.0.0/104",
+      // Beside the mapped range, not over it: no IPv4 client is in them.
+      "::/81",
+      "::/96",
+      "64:ff9b::/96",
     ]) {
       const r = await run(["--trusted-proxy", narrow, ...data]);
       expect(r.stderr, narrow).not.toContain("warning");

@@ -29,7 +29,7 @@ export const SERVE_DEFAULTS: { readonly host: string; readonly port: number } = 
  * silently.
  */
 export const WIDE_PROXY_WARNING =
-  "brigade serve: warning: a --trusted-proxy range is wider than any private network (IPv4 shorter than /8, IPv6 shorter than /7): every client in it can choose the address its limits count; trust only your proxies' addresses, or make sure a firewall lets only them reach this port\n";
+  "brigade serve: warning: a --trusted-proxy range is wider than any private network (IPv4 shorter than /8, IPv6 shorter than /7, or IPv6 over more IPv4-mapped addresses than an IPv4 /8): every client in it can choose the address its limits count; trust only your proxies' addresses, or make sure a firewall lets only them reach this port\n";
 
 /** What the serve command line reads and writes (the shape of the CLI's `CliIo`). */
 export interface ServeCommandIo {
