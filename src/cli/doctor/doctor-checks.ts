@@ -16,7 +16,7 @@ import {
 import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/index.ts";
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
-import { BapError, isStoreHealthReason, type StoreHealthReason } from "../../protocol/index.ts";
+import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -238,14 +238,15 @@ export function checkTransport(server: string): DoctorCheck {
 }
 
 /**
- * The reason of a Brigade health reply that says the store cannot serve (503, `status`
- * `unavailable`), or `undefined`. Only a reason of `STORE_HEALTH_REASONS` (src/protocol) is taken
- * from the reply, so a hostile server cannot put text of its own in the report.
+ * How a Brigade health reply says the store cannot serve (503, `status` `unavailable`): its reason
+ * when it is one of `STORE_HEALTH_REASONS` (src/protocol), `a reason this doctor does not know` for
+ * any other (a newer server's), or `undefined` for a reply that is not such a health reply. The
+ * reply's own text is never shown, so a hostile server cannot put words of its own in the report.
  */
-function storeDownReason(status: number, body: unknown): StoreHealthReason | undefined {
+function storeDownReason(status: number, body: unknown): string | undefined {
   if (status !== 503 || typeof body !== "object" || body === null) return undefined;
   if (!("status" in body) || body.status !== "unavailable" || !("reason" in body)) return undefined;
-  return isStoreHealthReason(body.reason) ? body.reason : undefined;
+  return isStoreHealthReason(body.reason) ? body.reason : "a reason this doctor does not know";
 }
 
 /** The server answers `GET /v1/health`, and over TLS with a certificate this machine trusts. */

@@ -197,9 +197,9 @@ describe("brigade doctor", () => {
     for (const [reason, detail] of [
       ["store_unreachable", "its store cannot serve (store_unreachable)"],
       ["store_timeout", "its store cannot serve (store_timeout)"],
-      ["<b>rm -rf</b>", "not as a Brigade server (HTTP 503)"],
-      // Shaped like a reason, but not one the server sends: named by no one.
-      ["store_rm_rf", "not as a Brigade server (HTTP 503)"],
+      // A reason this doctor does not know (a newer server's, or a hostile one's) is never shown.
+      ["<b>rm -rf</b>", "its store cannot serve (a reason this doctor does not know)"],
+      ["store_rm_rf", "its store cannot serve (a reason this doctor does not know)"],
     ]) {
       const storeDown = createServer((_request, response) => {
         response.writeHead(503, { "content-type": "application/json" });
@@ -214,9 +214,26 @@ describe("brigade doctor", () => {
         });
         expect(byTitle(checks, "server")).toMatchObject({ status: "fail" });
         expect(byTitle(checks, "server").detail).toContain(detail);
+        expect(byTitle(checks, "server").detail).not.toContain("rm");
       } finally {
         await new Promise((done) => storeDown.close(done));
       }
+    }
+    // A 503 that is not a Brigade health reply is not read as one.
+    const notBrigade = createServer((_request, response) => {
+      response.writeHead(503, { "content-type": "application/json" });
+      response.end(JSON.stringify({ status: "maintenance", reason: "store_unreachable" }));
+    });
+    await new Promise<void>((done) => notBrigade.listen(0, "127.0.0.1", done));
+    const notBrigadePort = (notBrigade.address() as AddressInfo).port;
+    try {
+      const checks = await runDoctorChecks({
+        ...base,
+        cwd: boundTo(`maint-${notBrigadePort}`, `http://127.0.0.1:${notBrigadePort}`),
+      });
+      expect(byTitle(checks, "server").detail).toContain("not as a Brigade server (HTTP 503)");
+    } finally {
+      await new Promise((done) => notBrigade.close(done));
     }
     // (judged from the URL alone: tests never reach beyond loopback)
     expect(checkTransport("http://brigade.example.org:7777")).toMatchObject({ status: "fail" });
