@@ -53,6 +53,22 @@ describe("human help", () => {
     }
   });
 
+  test("brigade help lines its summaries up, and the README's Commands table names every command", () => {
+    const lines = runBuiltCli(["help"], env)
+      .stdout.split("\n")
+      .filter((line) => line.startsWith("  "));
+    const columns = new Set(lines.map((line) => /^ {2}\S+ +/.exec(line)?.[0].length));
+    expect(columns.size).toBe(1);
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const table = readme.slice(
+      readme.indexOf("\n## Commands\n"),
+      readme.indexOf("\n## Documentation\n"),
+    );
+    for (const command of listedCommands(lines.join("\n"))) {
+      expect(table, command).toContain(`\`brigade ${command}`);
+    }
+  });
+
   test("brigade adapter alone is help on stderr (exit 2); the BAP/1 binding is unchanged", () => {
     const bare = runBuiltCli(["adapter"], env);
     expect(bare.status).toBe(2);

@@ -683,13 +683,14 @@ init_local_files();
 init_cli_io();
 init_nearest_name();
 function usage(table) {
+	const width = Math.max(...Object.keys(table).map((name) => name.length)) + 1;
 	return [
 		"usage: brigade <command> [options]",
 		"",
 		"A command's own help: \"brigade <command> --help\". The version: \"brigade --version\".",
 		"",
 		"commands:",
-		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
+		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`),
 		""
 	].join("\n");
 }
@@ -17863,7 +17864,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
 	},
 	team: {
-		summary: "your team for this checkout: team create|join|leave (your own terminal) and members",
+		summary: "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",
 		load: async () => (await Promise.resolve().then(() => (init_team_command(), team_command_exports))).runTeam
 	}
 };
