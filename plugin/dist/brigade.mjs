@@ -4274,7 +4274,7 @@ var init_error_codes = __esmMin((() => {
 }));
 
 // src/protocol/errors/error-messages.ts
-var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
+var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, NOT_CREATOR_MESSAGE, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
 		internal: "internal error",
@@ -4328,6 +4328,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal"
 	});
+	NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 	TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
@@ -16811,6 +16812,26 @@ prints at most a few "Brigade: " lines for the model.
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 
+// src/cli/connection-failure.ts
+/**
+* The first string `code` of `error` and up to three of its causes, or `undefined`. Only a code of
+* capital letters, digits and `_` is returned, so nothing a server wrote can pass through.
+*
+* @example systemErrorCode(new TypeError("fetch failed", { cause: refused })) === "ECONNREFUSED"
+*/
+function systemErrorCode(error) {
+	let current = error;
+	for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+		const code = current.code;
+		if (typeof code === "string") return /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : void 0;
+		current = current.cause;
+	}
+}
+var TLS_FAILURE_CODE;
+var init_connection_failure = __esmMin((() => {
+	TLS_FAILURE_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
+}));
+
 // src/cli/team/team-report.ts
 /**
 * Writes `brigade team <sub>: <line>` to stderr.
@@ -16830,36 +16851,51 @@ function fail(io, sub, status, line) {
 	return { status };
 }
 /**
-* One value-free line for an adapter failure (the code, a plain-token reason, the code's fixed
-* message and a hint); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
+* One value-free line for an adapter failure (the code, a plain-token reason, then what happened
+* and what to do); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
 *
 * @throws the error itself when it is not a `BapError`.
 * @example return reportAdapterError(io, "join", error);
 */
-function reportAdapterError(io, sub, error) {
+function reportAdapterError(io, sub, error, context = {}) {
 	if (!isBapError(error)) throw error;
 	const reason = error.details?.reason;
 	const shown = reason !== void 0 && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
-	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`);
+	say(io, sub, `${error.code}${shown}: ${sentenceFor(sub, error, context)}`);
 	return error.exitStatus;
 }
-function hintFor(sub, code, reason) {
-	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
-	if (sub === "create" && code === "unauthorized") return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
-	if (ADMIN_SUBCOMMANDS.has(sub)) {
-		if (reason === "not_creator") return " — only the team's creator may do this";
-		if (code === "unauthorized") return " — you are not an active member of this team";
-		if (code === "not_found") return " — no such member in this team (see brigade team members)";
-		if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
+/**
+* Our sentence for the failure: where the code's fixed message from `ERROR_MESSAGES` would
+* mislead (an `unauthorized` that means a refused join secret or operator key, or a member who is
+* not the creator), a sentence of its own; else that message and a hint. Never the error's own
+* text: a server's message passes through the adapter unchanged.
+*/
+function sentenceFor(sub, error, context) {
+	const { code } = error;
+	const fixed = ERROR_MESSAGES[code];
+	const admin = ADMIN_SUBCOMMANDS.has(sub);
+	if (code === "unauthorized") {
+		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
+		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
+		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
 	}
-	if (code === "unavailable") return " — check the server address and try again";
-	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
-	return "";
+	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
+	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
+	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (code === "unavailable") {
+		const system = systemErrorCode(error.cause);
+		if (system !== void 0 && TLS_FAILURE_CODE.test(system)) return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
+		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
+	}
+	if (code === "conflict") return `${fixed} — this machine's profile for that team is bound elsewhere`;
+	return fixed;
 }
 var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;
 var init_team_report = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
+	init_connection_failure();
 	PRINTABLE_REASON = /^[a-z][a-z0-9_]{0,47}$/;
 	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
 		"rotate-secret",
@@ -17393,7 +17429,7 @@ async function teamCreate(argv, io, cwd) {
 	} catch (error) {
 		pending.discard();
 		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
-		return reportAdapterError(io, "create", error);
+		return reportAdapterError(io, "create", error, { operatorKeyFile: operatorKeyOption !== void 0 });
 	}
 	const secretInFile = handOverJoinSecret(io, {
 		sub: "create",

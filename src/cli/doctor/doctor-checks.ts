@@ -17,6 +17,7 @@ import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError } from "../../protocol/index.ts";
+import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -194,16 +195,11 @@ function isLoopbackHost(host: string): boolean {
 }
 
 function errorCode(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string") return code;
-    current = current.cause;
-  }
-  return error instanceof Error && error.name === "TimeoutError" ? "timeout" : "no answer";
+  return (
+    systemErrorCode(error) ??
+    (error instanceof Error && error.name === "TimeoutError" ? "timeout" : "no answer")
+  );
 }
-
-const TLS_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
 
 /**
  * How the team's server is reached, from its URL alone: https (the handshake itself is judged by
@@ -300,7 +296,7 @@ export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promis
     ];
   } catch (error) {
     const code = errorCode(error);
-    if (TLS_CODE.test(code)) {
+    if (TLS_FAILURE_CODE.test(code)) {
       return [
         {
           title: "server",
