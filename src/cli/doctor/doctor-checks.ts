@@ -344,8 +344,20 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     const why = error instanceof BapError ? error.code : "no answer";
     // config: the local credential file is missing or unreadable, so nothing reached the server;
     // unauthenticated: the server knows no such token (restored from a backup, or swept);
-    // unauthorized: the token is valid but not a member (removed). Joining again fixes each.
-    if (why === "unauthenticated" || why === "unauthorized" || why === "config") {
+    // unauthorized: the token is valid but not a member: it left (joining again fixes it) or the
+    // creator removed it (no secret lets it back, so the fix says so rather than send it in circles).
+    const rejoin =
+      "join again: `brigade team join --secret-file <path>` (ask the team's creator for a fresh secret if yours was rotated)";
+    if (why === "unauthorized") {
+      return {
+        title,
+        status: "fail",
+        detail:
+          "the server knows this machine's credential, but it is not an active member of the team (unauthorized)",
+        fix: `if you left the team, ${rejoin}; if its creator removed you, no secret lets you back: ask them`,
+      };
+    }
+    if (why === "unauthenticated" || why === "config") {
       return {
         title,
         status: "fail",
@@ -353,7 +365,7 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
           why === "config"
             ? "this machine has no usable credential for the team (config)"
             : `the server does not accept this machine's credential for the team (${why})`,
-        fix: "join again: `brigade team join --secret-file <path>` (ask the team's creator for a fresh secret if yours was rotated)",
+        fix: rejoin,
       };
     }
     return {
