@@ -167,9 +167,16 @@ export async function runServeCommandLine(
       ? `: ${error.message}`
       : why === "SQLITE_NOTADB"
         ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
-        : postgresRefusal(why);
+        : postgresRefusal(why, storeAddress !== undefined);
+    // Only a failure of the database itself names it; a port, TLS or key file problem does not.
+    const aboutStore = !(
+      error instanceof OperatorKeyFileError ||
+      error instanceof ListenError ||
+      error instanceof TlsFileError ||
+      error instanceof DataFileError
+    );
     const where =
-      storeAddress === undefined || error instanceof OperatorKeyFileError
+      storeAddress === undefined || !aboutStore
         ? ""
         : ` (${storeDisplay(storeAddress)}, waited ${waitSeconds} s)`;
     io.stderr(`brigade serve: cannot start (${why})${detail}${where}\n`);
@@ -311,14 +318,18 @@ function parseFlags(argv: string[]) {
 }
 
 /**
- * A fixed explanation of the PostgreSQL refusals an operator meets at start (SQLSTATE codes), or
- * "": the server's own message may name the role or database, so it is not printed.
+ * A fixed explanation of the PostgreSQL refusals an operator meets at start (SQLSTATE codes); for
+ * any other failure on PostgreSQL (a TLS mismatch asked for by `sslmode`, a certificate this machine
+ * does not trust, …) what to check; else "". The error's own message may name the role, the
+ * database or the host, so it is never printed.
  */
-function postgresRefusal(code: string): string {
+function postgresRefusal(code: string, onPostgres: boolean): string {
   if (code.startsWith("28")) return ": the database refused the role or its password";
   if (code === "3D000") return ": the database does not exist";
   if (code === "42501") return ": the role may not create the schema";
-  return "";
+  return onPostgres
+    ? ": the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)"
+    : "";
 }
 
 function emptyAsAbsent(value: string | undefined): string | undefined {
