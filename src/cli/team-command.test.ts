@@ -430,6 +430,8 @@ describe("brigade team against a real brigade serve", () => {
     const created = await team(["create", "rule", "--secret-file", secret], top, env);
     expect(created.status).toBe(0);
     expect(created.stdout).toContain("BRIGADE_CONFIG_DIR is set");
+    // The default folder named as the rule has it, XDG_CONFIG_HOME first (docs/46-cli.md).
+    expect(created.stdout).toContain("($XDG_CONFIG_HOME/brigade, else ~/.config/brigade)");
     // The credential lives only in the chosen folder; the default folder holds a consent pointer.
     expect(tree(join(home, ".config", "brigade"))).toEqual([
       relative(
