@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
-import { PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
+import { connectRefusal, PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
 import {
   hasWideTrustedRange,
@@ -167,7 +167,9 @@ export async function runServeCommandLine(
       ? `: ${error.message}`
       : why === "SQLITE_NOTADB"
         ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
-        : postgresRefusal(why, storeAddress !== undefined);
+        : storeAddress === undefined
+          ? ""
+          : `: ${connectRefusal(why)}`;
     // Only a failure of the database itself names it; a port, TLS or key file problem does not.
     const aboutStore = !(
       error instanceof OperatorKeyFileError ||
@@ -315,21 +317,6 @@ function parseFlags(argv: string[]) {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A fixed explanation of the PostgreSQL refusals an operator meets at start (SQLSTATE codes); for
- * any other failure on PostgreSQL (a TLS mismatch asked for by `sslmode`, a certificate this machine
- * does not trust, …) what to check; else "". The error's own message may name the role, the
- * database or the host, so it is never printed.
- */
-function postgresRefusal(code: string, onPostgres: boolean): string {
-  if (code.startsWith("28")) return ": the database refused the role or its password";
-  if (code === "3D000") return ": the database does not exist";
-  if (code === "42501") return ": the role may not create the schema";
-  return onPostgres
-    ? ": the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)"
-    : "";
 }
 
 function emptyAsAbsent(value: string | undefined): string | undefined {
