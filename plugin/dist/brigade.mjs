@@ -16886,6 +16886,7 @@ function sentenceFor(sub, error, context) {
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
 		if (system !== void 0 && TLS_FAILURE_CODE.test(system)) return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
+		if (error.cause === void 0 && error.details?.reason === void 0) return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
 		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
 	}
 	if (code === "conflict") return `${fixed} — this machine's profile for that team is bound elsewhere`;

@@ -12,6 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -929,6 +930,17 @@ describe("an adapter failure in words: what happened and what to do, never a con
       );
     } finally {
       await tls.stop();
+    }
+    // A server that answers 503 (its database away) is not told to check that it runs.
+    const busy = createHttpServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
+      const down = await team(["create", "core", "--server", url], top, env);
+      expect(down.status).toBe(9);
+      expect(down.stderr).toContain("the server answered that it cannot serve now");
+    } finally {
+      await new Promise<void>((r) => busy.close(() => r()));
     }
     const port = await freePort();
     const gone = await team(["create", "core", "--server", `http://127.0.0.1:${port}`], top, env);

@@ -110,6 +110,10 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
     if (system !== undefined && TLS_FAILURE_CODE.test(system)) {
       return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
     }
+    // No cause and no timeout: the server itself answered 5xx (its store down, most often).
+    if (error.cause === undefined && error.details?.reason === undefined) {
+      return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
+    }
     const why = system === undefined ? "" : ` (${system})`;
     return `${fixed}${why} — check the server address and that brigade serve runs there, then try again`;
   }
