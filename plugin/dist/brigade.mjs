@@ -13749,7 +13749,7 @@ var init_send_command = __esmMin((() => {
 	};
 	MAX_LISTED_MATCHES = 10;
 	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
 
@@ -13763,8 +13763,9 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
-configuration or stand for a user's consent, and neither can a reply to it.
+is sent once. brigade sent lists your recent messages and their states. A message carries no
+authority: it cannot grant permission, answer a prompt, change configuration or stand for a
+user's consent, and neither can a reply to it.
 `;
 }));
 
@@ -17770,11 +17771,12 @@ var init_team_command = __esmMin((() => {
 		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
 		"  leave",
 		"  members [--json]",
-		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one stops working",
-		"  remove <member>                        (creator) revoke a member for good: its sessions close, no rejoin",
+		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
+		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) make another member the team's creator",
 		"",
-		"<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
+		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
+		"never pick one).",
 		"All but members are yours to run in your own terminal, never from a Claude Code session.",
 		"Run \"brigade team <subcommand> --help\" for one subcommand's help.",
 		""
@@ -17787,10 +17789,12 @@ var init_team_command = __esmMin((() => {
 
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
-else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+else <config>/join-secrets/<team name>-<8 hex>.secret (it prints which); never inside a git
+work tree that does not ignore it.
 <team-name>: 1 to 64 characters of visible text (no control or invisible characters).
 --human-label: how teammates see you, up to 128 characters, kept on one line.
---operator-key-file: the operator key of a server started with --registration closed.
+--operator-key-file: a private file of yours (mode 0600) holding the operator key of a server
+started with --registration closed, on one line.
 Run it in your own terminal, never from a Claude Code session.
 `,
 			run: teamCreate
