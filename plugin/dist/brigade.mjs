@@ -16891,6 +16891,7 @@ function sentenceFor(sub, error, context) {
 		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
 	}
 	if (code === "conflict") return `${fixed} — this machine's profile for that team is bound elsewhere`;
+	if (code === "internal") return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
 	return fixed;
 }
 var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;

@@ -931,6 +931,17 @@ describe("an adapter failure in words: what happened and what to do, never a con
     } finally {
       await tls.stop();
     }
+    // A web server that is not Brigade's: its page is no BAP/1 answer.
+    const page = createHttpServer((_req, res) => res.writeHead(404).end("<html>nope</html>"));
+    await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+      const other = await team(["create", "core", "--server", url], top, env);
+      expect(other.stderr).toContain("not one a Brigade server gives: check the server address");
+      expect(other.stderr).not.toContain("nope");
+    } finally {
+      await new Promise<void>((r) => page.close(() => r()));
+    }
     // A server that answers 503 (its database away) is not told to check that it runs.
     const busy = createHttpServer((_req, res) => res.writeHead(503).end());
     await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));

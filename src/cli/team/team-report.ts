@@ -119,6 +119,10 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   }
   if (code === "conflict")
     return `${fixed} — this machine's profile for that team is bound elsewhere`;
+  // The http adapter answers internal when the server's reply is not a BAP/1 answer at all.
+  if (code === "internal") {
+    return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
+  }
   return fixed;
 }
 
