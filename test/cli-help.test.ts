@@ -25,6 +25,21 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   adapter: ["http"],
 };
 
+/**
+ * A help text a person can read in a terminal: no line over 100 characters, and every option a
+ * line of it explains (a line that starts with the option) is in its usage synopsis too.
+ */
+function expectReadableHelp(what: string, help: string): void {
+  const lines = help.split("\n");
+  for (const line of lines) expect(line.length, `${what}: ${line}`).toBeLessThanOrEqual(100);
+  const blank = lines.indexOf("");
+  const synopsis = lines.slice(0, blank < 0 ? undefined : blank).join("\n");
+  for (const line of lines.slice(blank < 0 ? lines.length : blank)) {
+    const explained = /^\s*(--[a-z][a-z-]*)\b/.exec(line)?.[1];
+    if (explained !== undefined) expect(synopsis, `${what}: ${explained}`).toContain(explained);
+  }
+}
+
 describe("human help", () => {
   test("every command and subcommand answers --help with usage text on stdout, exit 0", () => {
     const help = runBuiltCli(["help"], env);
@@ -43,13 +58,31 @@ describe("human help", () => {
         expect(run.stderr, argv.join(" ")).toBe("");
         expect(run.stdout, argv.join(" ")).toMatch(new RegExp(`^usage: brigade ${command}\\b`));
         expect(() => JSON.parse(run.stdout), argv.join(" ")).toThrow();
+        expectReadableHelp(argv.join(" "), run.stdout);
       }
       for (const sub of SUBCOMMANDS[command] ?? []) {
         const run = runBuiltCli([command, sub, "--help"], env);
         expect(run.status, `${command} ${sub}`).toBe(0);
         expect(run.stdout, `${command} ${sub}`).toMatch(/^usage: brigade /);
         expect(run.stdout).toContain(`brigade ${command}`);
+        expectReadableHelp(`${command} ${sub}`, run.stdout);
       }
+    }
+  });
+
+  test("brigade help lines its summaries up, and the README's Commands table names every command", () => {
+    const lines = runBuiltCli(["help"], env)
+      .stdout.split("\n")
+      .filter((line) => line.startsWith("  "));
+    const columns = new Set(lines.map((line) => /^ {2}\S+ +/.exec(line)?.[0].length));
+    expect(columns.size).toBe(1);
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const table = readme.slice(
+      readme.indexOf("\n## Commands\n"),
+      readme.indexOf("\n## Documentation\n"),
+    );
+    for (const command of listedCommands(lines.join("\n"))) {
+      expect(table, command).toContain(`\`brigade ${command}`);
     }
   });
 

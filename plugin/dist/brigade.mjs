@@ -683,13 +683,14 @@ init_local_files();
 init_cli_io();
 init_nearest_name();
 function usage(table) {
+	const width = Math.max(...Object.keys(table).map((name) => name.length)) + 1;
 	return [
 		"usage: brigade <command> [options]",
 		"",
 		"A command's own help: \"brigade <command> --help\". The version: \"brigade --version\".",
 		"",
 		"commands:",
-		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
+		...Object.entries(table).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`),
 		""
 	].join("\n");
 }
@@ -4273,7 +4274,7 @@ var init_error_codes = __esmMin((() => {
 }));
 
 // src/protocol/errors/error-messages.ts
-var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
+var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, NOT_CREATOR_MESSAGE, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
 		internal: "internal error",
@@ -4327,6 +4328,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal"
 	});
+	NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 	TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
 	MALFORMED_JOIN_SECRET_MESSAGE = "the join secret is malformed";
 }));
@@ -13761,7 +13763,7 @@ var init_send_command = __esmMin((() => {
 	};
 	MAX_LISTED_MATCHES = 10;
 	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
 
@@ -13775,8 +13777,9 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
-configuration or stand for a user's consent, and neither can a reply to it.
+is sent once. brigade sent lists your recent messages and their states. A message carries no
+authority: it cannot grant permission, answer a prompt, change configuration or stand for a
+user's consent, and neither can a reply to it.
 `;
 }));
 
@@ -16813,6 +16816,26 @@ prints at most a few "Brigade: " lines for the model.
 	runHook = (argv, io) => runHookWith(argv, io);
 }));
 
+// src/cli/connection-failure.ts
+/**
+* The first string `code` of `error` and up to three of its causes, or `undefined`. Only a code of
+* capital letters, digits and `_` is returned, so nothing a server wrote can pass through.
+*
+* @example systemErrorCode(new TypeError("fetch failed", { cause: refused })) === "ECONNREFUSED"
+*/
+function systemErrorCode(error) {
+	let current = error;
+	for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+		const code = current.code;
+		if (typeof code === "string") return /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : void 0;
+		current = current.cause;
+	}
+}
+var TLS_FAILURE_CODE;
+var init_connection_failure = __esmMin((() => {
+	TLS_FAILURE_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
+}));
+
 // src/cli/team/team-report.ts
 /**
 * Writes `brigade team <sub>: <line>` to stderr.
@@ -16832,36 +16855,53 @@ function fail(io, sub, status, line) {
 	return { status };
 }
 /**
-* One value-free line for an adapter failure (the code, a plain-token reason, the code's fixed
-* message and a hint); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
+* One value-free line for an adapter failure (the code, a plain-token reason, then what happened
+* and what to do); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
 *
 * @throws the error itself when it is not a `BapError`.
 * @example return reportAdapterError(io, "join", error);
 */
-function reportAdapterError(io, sub, error) {
+function reportAdapterError(io, sub, error, context = {}) {
 	if (!isBapError(error)) throw error;
 	const reason = error.details?.reason;
 	const shown = reason !== void 0 && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
-	say(io, sub, `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`);
+	say(io, sub, `${error.code}${shown}: ${sentenceFor(sub, error, context)}`);
 	return error.exitStatus;
 }
-function hintFor(sub, code, reason) {
-	if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
-	if (sub === "create" && code === "unauthorized") return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
-	if (ADMIN_SUBCOMMANDS.has(sub)) {
-		if (reason === "not_creator") return " — only the team's creator may do this";
-		if (code === "unauthorized") return " — you are not an active member of this team";
-		if (code === "not_found") return " — no such member in this team (see brigade team members)";
-		if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
+/**
+* Our sentence for the failure: where the code's fixed message from `ERROR_MESSAGES` would
+* mislead (an `unauthorized` that means a refused join secret or operator key, or a member who is
+* not the creator), a sentence of its own; else that message and a hint. Never the error's own
+* text: a server's message passes through the adapter unchanged.
+*/
+function sentenceFor(sub, error, context) {
+	const { code } = error;
+	const fixed = ERROR_MESSAGES[code];
+	const admin = ADMIN_SUBCOMMANDS.has(sub);
+	if (code === "unauthorized") {
+		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
+		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
+		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
 	}
-	if (code === "unavailable") return " — check the server address and try again";
-	if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
-	return "";
+	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
+	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
+	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (code === "unavailable") {
+		const system = systemErrorCode(error.cause);
+		if (system !== void 0 && TLS_FAILURE_CODE.test(system)) return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
+		if (error.cause === void 0 && error.details?.reason === void 0) return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
+		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
+	}
+	if (code === "conflict") return `${fixed} — this machine's profile for that team is bound elsewhere`;
+	if (code === "internal") return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
+	return fixed;
 }
 var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;
 var init_team_report = __esmMin((() => {
 	init_sanitize();
 	init_protocol();
+	init_connection_failure();
 	PRINTABLE_REASON = /^[a-z][a-z0-9_]{0,47}$/;
 	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
 		"rotate-secret",
@@ -17345,7 +17385,7 @@ var init_team_context = __esmMin((() => {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
 		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
 	};
-	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -17395,7 +17435,7 @@ async function teamCreate(argv, io, cwd) {
 	} catch (error) {
 		pending.discard();
 		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
-		return reportAdapterError(io, "create", error);
+		return reportAdapterError(io, "create", error, { operatorKeyFile: operatorKeyOption !== void 0 });
 	}
 	const secretInFile = handOverJoinSecret(io, {
 		sub: "create",
@@ -17735,11 +17775,12 @@ var init_team_command = __esmMin((() => {
 		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
 		"  leave",
 		"  members [--json]",
-		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one stops working",
-		"  remove <member>                        (creator) revoke a member for good: its sessions close, no rejoin",
+		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
+		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) make another member the team's creator",
 		"",
-		"<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
+		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
+		"never pick one).",
 		"All but members are yours to run in your own terminal, never from a Claude Code session.",
 		"Run \"brigade team <subcommand> --help\" for one subcommand's help.",
 		""
@@ -17752,10 +17793,12 @@ var init_team_command = __esmMin((() => {
 
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
-else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+else <config>/join-secrets/<team name>-<8 hex>.secret (it prints which); never inside a git
+work tree that does not ignore it.
 <team-name>: 1 to 64 characters of visible text (no control or invisible characters).
 --human-label: how teammates see you, up to 128 characters, kept on one line.
---operator-key-file: the operator key of a server started with --registration closed.
+--operator-key-file: a private file of yours (mode 0600) holding the operator key of a server
+started with --registration closed, on one line.
 Run it in your own terminal, never from a Claude Code session.
 `,
 			run: teamCreate
@@ -17866,7 +17909,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
 	},
 	team: {
-		summary: "your team for this checkout: team create|join|leave (your own terminal) and members",
+		summary: "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",
 		load: async () => (await Promise.resolve().then(() => (init_team_command(), team_command_exports))).runTeam
 	}
 };

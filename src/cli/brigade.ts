@@ -15,7 +15,7 @@ const commands: CommandTable = {
     load: async () => (await import("./adapter-command.ts")).runAdapter,
   },
   serve: {
-    summary: "run the team backend (HTTP API on embedded SQLite)",
+    summary: "run the team backend (HTTP API on embedded SQLite, or PostgreSQL with --store)",
     load: async () => (await import("./serve-command.ts")).runServe,
   },
   backup: {

@@ -15,13 +15,15 @@ export interface CommandEntry {
 export type CommandTable = Readonly<Record<string, CommandEntry>>;
 
 function usage(table: CommandTable): string {
+  // Every summary starts in one column, after the longest name.
+  const width = Math.max(...Object.keys(table).map((name) => name.length)) + 1;
   return [
     "usage: brigade <command> [options]",
     "",
     'A command\'s own help: "brigade <command> --help". The version: "brigade --version".',
     "",
     "commands:",
-    ...Object.entries(table).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
+    ...Object.entries(table).map(([name, c]) => `  ${name.padEnd(width)} ${c.summary}`),
     "",
   ].join("\n");
 }

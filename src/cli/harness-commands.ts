@@ -47,7 +47,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./hook-command.ts")).runHook,
   },
   team: {
-    summary: "your team for this checkout: team create|join|leave (your own terminal) and members",
+    summary:
+      "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",
     load: async () => (await import("./team-command.ts")).runTeam,
   },
 };

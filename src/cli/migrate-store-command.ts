@@ -5,7 +5,7 @@ import {
   type MigrationReport,
   migrateStore,
 } from "../store/migration/index.ts";
-import { openPostgresStore, parsePostgresUrl } from "../store/postgres/index.ts";
+import { connectRefusal, openPostgresStore, parsePostgresUrl } from "../store/postgres/index.ts";
 import { postgresHoldsData } from "../store/postgres/postgres-holds-data.ts";
 import { openSqliteExport, SqliteExportError } from "../store/sqlite/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
@@ -42,8 +42,12 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
     return 0;
   }
   const from = flags.from;
-  if (from === undefined || !from.startsWith("sqlite:") || from.length <= "sqlite:".length)
-    throw new CliUsageError("--from sqlite:FILE is required");
+  if (from === undefined || from === "") throw new CliUsageError("--from sqlite:FILE is required");
+  if (!from.startsWith("sqlite:") || from.length <= "sqlite:".length) {
+    throw new CliUsageError(
+      "--from sqlite:FILE: write sqlite: before the data file's path (--from sqlite:/var/lib/brigade/brigade.sqlite)",
+    );
+  }
   const to = flags.to ?? io.env.BRIGADE_STORE;
   if (to === undefined) throw new CliUsageError("--to postgres://… (or BRIGADE_STORE) is required");
   const target = parsePostgresUrl(to);
@@ -58,14 +62,17 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
     source = openSqliteExport(from.slice("sqlite:".length));
   } catch (error) {
     if (error instanceof SqliteExportError) return fail(`cannot read the source (${error.reason})`);
-    return fail("cannot open the source file");
+    return fail(
+      "cannot open the source file: check the path after sqlite: (the file brigade serve --data names)",
+    );
   }
   try {
     let store: Awaited<ReturnType<typeof openPostgresStore>>;
     try {
       store = await openPostgresStore(target.url.connectionString);
     } catch (error) {
-      return fail(`cannot open ${target.url.display} (${whyOf(error)})`);
+      const why = whyOf(error);
+      return fail(`cannot open ${target.url.display} (${why}): ${connectRefusal(why)}`);
     }
     try {
       const holdsData = await postgresHoldsData(target.url.connectionString);

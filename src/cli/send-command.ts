@@ -96,7 +96,7 @@ const EXIT: Readonly<Record<RefusalCode, number>> = { usage: 2, invalid_input: 3
 const MAX_LISTED_MATCHES = 10;
 
 const HELP = `usage: brigade send <session id | unique prefix of ${SEND_MIN_PREFIX}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] <<'EOF'
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
 
@@ -110,8 +110,9 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. brigade sent lists your recent messages and their states. A message carries no authority: it cannot grant permission, answer a prompt, change
-configuration or stand for a user's consent, and neither can a reply to it.
+is sent once. brigade sent lists your recent messages and their states. A message carries no
+authority: it cannot grant permission, answer a prompt, change configuration or stand for a
+user's consent, and neither can a reply to it.
 `;
 
 /** Result of {@link resolveRecipient}. */

@@ -12,10 +12,12 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { makeSelfSigned } from "../../test/support/self-signed.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import {
   consentPath,
@@ -91,6 +93,15 @@ function repo(name: string): [string, string] {
   mkdirSync(join(top, ".git"), { recursive: true });
   mkdirSync(join(top, "src", "lib"), { recursive: true });
   return [top, join(top, "src", "lib")];
+}
+
+/** A loopback port nothing listens on (bound once, then closed). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
 }
 
 /** Every file below `dir` (relative paths), for "nothing was written" checks. */
@@ -420,6 +431,8 @@ describe("brigade team against a real brigade serve", () => {
     const created = await team(["create", "rule", "--secret-file", secret], top, env);
     expect(created.status).toBe(0);
     expect(created.stdout).toContain("BRIGADE_CONFIG_DIR is set");
+    // The default folder named as the rule has it, XDG_CONFIG_HOME first (docs/46-cli.md).
+    expect(created.stdout).toContain("($XDG_CONFIG_HOME/brigade, else ~/.config/brigade)");
     // The credential lives only in the chosen folder; the default folder holds a consent pointer.
     expect(tree(join(home, ".config", "brigade"))).toEqual([
       relative(
@@ -687,7 +700,9 @@ describe("brigade team against a real brigade serve", () => {
       BRIGADE_CONFIG_DIR: join(dir, "config"),
     });
     expect(r.status).toBe(5);
-    expect(r.stderr).toMatch(/^brigade team join: unauthorized: /);
+    expect(r.stderr).toMatch(
+      /^brigade team join: unauthorized: the server refused the join secret: /,
+    );
     expect(r.stderr).not.toContain("AAAAAAAA");
   });
 
@@ -738,7 +753,9 @@ describe("brigade team: the creator controls who is in it", () => {
     for (const argv of [["rotate-secret"], ["remove", samRef], ["transfer", leeRef]]) {
       const refused = await team(argv, lee.clone, lee.env);
       expect(refused.status, argv[0]).toBe(5);
-      expect(refused.stderr).toContain("(not_creator)");
+      expect(refused.stderr).toContain("(not_creator): only the team's creator may do this");
+      // lee is an active member: the line must not say otherwise.
+      expect(refused.stderr).not.toContain("not an active member");
       expect(refused.stderr.split("\n").filter(Boolean)).toHaveLength(1);
     }
 
@@ -764,7 +781,9 @@ describe("brigade team: the creator controls who is in it", () => {
     expect((await team(["members"], lee.clone, lee.env)).status).toBe(5);
     const barred = await team(["rotate-secret"], lee.clone, lee.env);
     expect(barred.status).toBe(5);
-    expect(barred.stderr).toContain("you are not an active member");
+    expect(barred.stderr).toContain(
+      "not an active member of this team (you left it, or its creator removed you)",
+    );
     expect(barred.stderr).not.toContain("not_creator");
     for (const secret of [first, second]) {
       expect((await team(["join", "--secret-file", secret], lee.clone, lee.env)).status).toBe(5);
@@ -775,6 +794,9 @@ describe("brigade team: the creator controls who is in it", () => {
     expect(self.stderr).toContain("transfer the team first");
     const stranger = await team(["remove", "p-nobody"], top, owner);
     expect(stranger.status).toBe(6);
+    expect(stranger.stderr).toBe(
+      "brigade team remove: not_found: no such member in this team (brigade team members lists them)\n",
+    );
 
     // transfer: sam administers now; the owner stays a member without the rights.
     const moved = await team(["transfer", samRef], top, owner);
@@ -841,6 +863,101 @@ describe("registration", () => {
     expect(await main(["team", "create", "x"], io({ CLAUDE_PID: "7" }))).toBe(2);
     expect(stderr).toBe(
       "brigade team create: this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)\n",
+    );
+  });
+});
+
+describe("an adapter failure in words: what happened and what to do, never a contradiction", () => {
+  test("a closed server: no key, a refused key, an unusable key file", async () => {
+    const dir = join(root, "closed");
+    mkdirSync(join(dir, "data"), { recursive: true });
+    const closed = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile: join(dir, "data", "brigade.sqlite"),
+      registration: "closed",
+      logger: silentLogger,
+    });
+    try {
+      const env = { BRIGADE_CONFIG_DIR: join(dir, "config") };
+      const [top] = repo("closed-repo");
+      const create = (extra: string[]) =>
+        team(["create", "core", "--server", closed.url, ...extra], top, env);
+      const without = await create([]);
+      expect(without.status).toBe(5);
+      expect(without.stderr).toBe(
+        "brigade team create: unauthorized (registration_closed): this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you\n",
+      );
+      const wrongKey = join(dir, "wrong.key");
+      writeFileSync(wrongKey, `brgop1.${"A".repeat(43)}\n`, { mode: 0o600 });
+      const refused = await create(["--operator-key-file", wrongKey]);
+      expect(refused.status).toBe(5);
+      expect(refused.stderr).toBe(
+        "brigade team create: unauthorized (registration_closed): the server refused the operator key in the --operator-key-file: ask the server's operator for the current key\n",
+      );
+      chmodSync(wrongKey, 0o644);
+      for (const file of [wrongKey, join(dir, "missing.key")]) {
+        const unusable = await create(["--operator-key-file", file]);
+        expect(unusable.status).toBe(11);
+        expect(unusable.stderr).toContain("the --operator-key-file cannot be used: ");
+        expect(unusable.stderr).not.toContain(file);
+      }
+      expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+    } finally {
+      await closed.stop();
+    }
+  });
+
+  test("an untrusted TLS certificate and a server that is not there are told apart", async () => {
+    const dir = join(root, "reach");
+    mkdirSync(join(dir, "data"), { recursive: true });
+    const cert = makeSelfSigned(dir, "server");
+    const tls = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile: join(dir, "data", "brigade.sqlite"),
+      tls: { certFile: cert.certFile, keyFile: cert.keyFile },
+      logger: silentLogger,
+    });
+    const env = { BRIGADE_CONFIG_DIR: join(dir, "config") };
+    const [top] = repo("reach-repo");
+    try {
+      // This process started without NODE_EXTRA_CA_CERTS, so it does not trust the certificate.
+      const untrusted = await team(["create", "core", "--server", tls.url], top, env);
+      expect(untrusted.status).toBe(9);
+      expect(untrusted.stderr).toMatch(
+        /^brigade team create: unavailable: the server's TLS certificate is not trusted by this machine \([A-Z_]+\): .*NODE_EXTRA_CA_CERTS/,
+      );
+    } finally {
+      await tls.stop();
+    }
+    // A web server that is not Brigade's: its page is no BAP/1 answer.
+    const page = createHttpServer((_req, res) => res.writeHead(404).end("<html>nope</html>"));
+    await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+      const other = await team(["create", "core", "--server", url], top, env);
+      expect(other.stderr).toContain("not one a Brigade server gives: check the server address");
+      expect(other.stderr).not.toContain("nope");
+    } finally {
+      await new Promise<void>((r) => page.close(() => r()));
+    }
+    // A server that answers 503 (its database away) is not told to check that it runs.
+    const busy = createHttpServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
+      const down = await team(["create", "core", "--server", url], top, env);
+      expect(down.status).toBe(9);
+      expect(down.stderr).toContain("the server answered that it cannot serve now");
+    } finally {
+      await new Promise<void>((r) => busy.close(() => r()));
+    }
+    const port = await freePort();
+    const gone = await team(["create", "core", "--server", `http://127.0.0.1:${port}`], top, env);
+    expect(gone.status).toBe(9);
+    expect(gone.stderr).toBe(
+      "brigade team create: unavailable: the backend is unavailable (ECONNREFUSED) — check the server address and that brigade serve runs there, then try again\n",
     );
   });
 });

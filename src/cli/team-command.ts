@@ -22,11 +22,12 @@ const USAGE = [
   "  join --secret-file <path> [--server <url>] [--human-label <text>]",
   "  leave",
   "  members [--json]",
-  "  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one stops working",
-  "  remove <member>                        (creator) revoke a member for good: its sessions close, no rejoin",
+  "  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
+  "  remove <member>                        (creator) revoke a member for good: no rejoin",
   "  transfer <member>                      (creator) make another member the team's creator",
   "",
-  "<member> is the principal id `brigade team members` lists (labels are unverified, so they never pick one).",
+  "<member> is the principal id `brigade team members` lists (labels are unverified, so they",
+  "never pick one).",
   "All but members are yours to run in your own terminal, never from a Claude Code session.",
   'Run "brigade team <subcommand> --help" for one subcommand\'s help.',
   "",
@@ -48,10 +49,12 @@ const SUBCOMMANDS: Readonly<Record<string, TeamSubcommand>> = {
 
 Creates a team on the server (--server, else BRIGADE_SERVER), writes this checkout's .brigade.json
 (commit it) and joins this checkout. The join secret goes to a new file, mode 0600: --secret-file,
-else <config>/join-secrets/<team key>.secret; never inside a git work tree that does not ignore it.
+else <config>/join-secrets/<team name>-<8 hex>.secret (it prints which); never inside a git
+work tree that does not ignore it.
 <team-name>: 1 to 64 characters of visible text (no control or invisible characters).
 --human-label: how teammates see you, up to 128 characters, kept on one line.
---operator-key-file: the operator key of a server started with --registration closed.
+--operator-key-file: a private file of yours (mode 0600) holding the operator key of a server
+started with --registration closed, on one line.
 Run it in your own terminal, never from a Claude Code session.
 `,
     run: teamCreate,

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -215,6 +216,45 @@ describe("brigade serve --store parsing", () => {
     expect(r.stderr).toBe(
       `brigade serve: cannot start (3D000): the database does not exist (postgres://brigade@${missing.host}/no_such_database, waited 0 s)\n`,
     );
+  });
+});
+
+describe("brigade serve --store: start failures that are not the database's refusal", () => {
+  const cluster = (): URL => {
+    const url = process.env.BRIGADE_TEST_POSTGRES_URL;
+    if (url === undefined) throw new Error("the run's PostgreSQL is not set up");
+    return new URL(url);
+  };
+
+  test("sslmode asking a database without TLS: what to check, never the library's text", async () => {
+    const url = cluster();
+    url.searchParams.set("sslmode", "require");
+    const r = await run(["--port", "0", "--store", url.toString()]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      ": the connection to the database failed; check the address and its parameters (sslmode:",
+    );
+    expect(r.stderr).not.toContain("does not support SSL");
+    expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+
+  test("a taken port is the port's line alone, without the database's address", async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const { port } = taken.address() as AddressInfo;
+    const schema = await freshPostgresSchema();
+    try {
+      const r = await run(["--port", String(port), "--store", schema.url]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(
+        /^brigade serve: cannot start \(EADDRINUSE\): port \d+ is already in use/,
+      );
+      expect(r.stderr).not.toContain("postgres://");
+      expect(r.stderr).not.toContain("waited");
+    } finally {
+      await new Promise<void>((done) => taken.close(() => done()));
+      await schema.drop();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
-import { PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
+import { connectRefusal, PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
 import {
   hasWideTrustedRange,
@@ -167,9 +167,18 @@ export async function runServeCommandLine(
       ? `: ${error.message}`
       : why === "SQLITE_NOTADB"
         ? ": the --data file is not an SQLite database; check the path (nothing was written to it)"
-        : postgresRefusal(why);
+        : storeAddress === undefined
+          ? ""
+          : `: ${connectRefusal(why)}`;
+    // Only a failure of the database itself names it; a port, TLS or key file problem does not.
+    const aboutStore = !(
+      error instanceof OperatorKeyFileError ||
+      error instanceof ListenError ||
+      error instanceof TlsFileError ||
+      error instanceof DataFileError
+    );
     const where =
-      storeAddress === undefined || error instanceof OperatorKeyFileError
+      storeAddress === undefined || !aboutStore
         ? ""
         : ` (${storeDisplay(storeAddress)}, waited ${waitSeconds} s)`;
     io.stderr(`brigade serve: cannot start (${why})${detail}${where}\n`);
@@ -308,17 +317,6 @@ function parseFlags(argv: string[]) {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A fixed explanation of the PostgreSQL refusals an operator meets at start (SQLSTATE codes), or
- * "": the server's own message may name the role or database, so it is not printed.
- */
-function postgresRefusal(code: string): string {
-  if (code.startsWith("28")) return ": the database refused the role or its password";
-  if (code === "3D000") return ": the database does not exist";
-  if (code === "42501") return ": the role may not create the schema";
-  return "";
 }
 
 function emptyAsAbsent(value: string | undefined): string | undefined {

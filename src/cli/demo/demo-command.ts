@@ -13,7 +13,7 @@ import { DemoPerson, type DemoRun, type DemoSession } from "./demo-person.ts";
 
 const HELP = `usage: brigade demo
 
-Shows Brigade working in a few seconds, with no Claude Code and no account: a temporary team
+Shows Brigade working in about ten seconds, with no Claude Code and no account: a temporary team
 server on 127.0.0.1 (a random port, data in a temporary folder), two teammates, dana and lee, each
 with a Claude Code session simulated by the plugin's own hooks, and three messages: a question,
 its reply, and a hostile message (samples/hostile-envelope.json). For each it prints the command

@@ -17,6 +17,7 @@ import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
+import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -194,16 +195,11 @@ function isLoopbackHost(host: string): boolean {
 }
 
 function errorCode(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string") return code;
-    current = current.cause;
-  }
-  return error instanceof Error && error.name === "TimeoutError" ? "timeout" : "no answer";
+  return (
+    systemErrorCode(error) ??
+    (error instanceof Error && error.name === "TimeoutError" ? "timeout" : "no answer")
+  );
 }
-
-const TLS_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
 
 /**
  * How the team's server is reached, from its URL alone: https (the handshake itself is judged by
@@ -300,7 +296,7 @@ export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promis
     ];
   } catch (error) {
     const code = errorCode(error);
-    if (TLS_CODE.test(code)) {
+    if (TLS_FAILURE_CODE.test(code)) {
       return [
         {
           title: "server",
@@ -348,8 +344,20 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     const why = error instanceof BapError ? error.code : "no answer";
     // config: the local credential file is missing or unreadable, so nothing reached the server;
     // unauthenticated: the server knows no such token (restored from a backup, or swept);
-    // unauthorized: the token is valid but not a member (removed). Joining again fixes each.
-    if (why === "unauthenticated" || why === "unauthorized" || why === "config") {
+    // unauthorized: the token is valid but not a member: it left (joining again fixes it) or the
+    // creator removed it (no secret lets it back, so the fix says so rather than send it in circles).
+    const rejoin =
+      "join again: `brigade team join --secret-file <path>` (ask the team's creator for a fresh secret if yours was rotated)";
+    if (why === "unauthorized") {
+      return {
+        title,
+        status: "fail",
+        detail:
+          "the server knows this machine's credential, but it is not an active member of the team (unauthorized)",
+        fix: `if you left the team, ${rejoin}; if its creator removed you, no secret lets you back: ask them`,
+      };
+    }
+    if (why === "unauthenticated" || why === "config") {
       return {
         title,
         status: "fail",
@@ -357,7 +365,7 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
           why === "config"
             ? "this machine has no usable credential for the team (config)"
             : `the server does not accept this machine's credential for the team (${why})`,
-        fix: "join again: `brigade team join --secret-file <path>` (ask the team's creator for a fresh secret if yours was rotated)",
+        fix: rejoin,
       };
     }
     return {

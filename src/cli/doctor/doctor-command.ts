@@ -25,7 +25,8 @@ checkout's .brigade.json and your consent (as a session started here would see t
 server (reachable, and over TLS when not on this machine), your credential, the watcher of each
 running session, Claude Code's version against the ones Brigade was verified on, and the
 crossSessionInbound settings Brigade reads. Run it in your own terminal, in the checkout.
-Exit status: 0 when nothing failed ("warn" and "skip" do not fail), 1 otherwise.
+Exit status: 0 when nothing failed ("warn" and "skip" do not fail), 1 otherwise, 2 for an
+argument (doctor takes none).
 `;
 
 /** How long each network check may take, ms. */

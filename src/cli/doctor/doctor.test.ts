@@ -309,10 +309,40 @@ describe("brigade doctor", () => {
     expect(out.join("")).toMatch(/\d+ checks failed: see the fix under each\.\n$/);
   });
 
+  test("a member the creator removed is told that no secret lets it back", async () => {
+    const owner = await wellSetUp("remover");
+    const lee = await wellSetUp("removed");
+    // lee leaves the team it made and joins the owner's, in a clone of the owner's checkout.
+    const clone = join(root, "removed", "clone");
+    mkdirSync(join(clone, ".git"), { recursive: true });
+    writeFileSync(
+      join(clone, ".brigade.json"),
+      readFileSync(join(owner.checkout, ".brigade.json")),
+    );
+    const secrets = join(owner.env.HOME as string, ".config", "brigade", "join-secrets");
+    const secret = join(secrets, readdirSync(secrets)[0] as string);
+    expect(
+      await runTeamCommand(["join", "--secret-file", secret], io(lee.env), { cwd: clone }),
+    ).toBe(0);
+    const listed: string[] = [];
+    await runTeamCommand(["members", "--json"], io(owner.env, listed), { cwd: owner.checkout });
+    const members: { principal_ref: string }[] = JSON.parse(listed.join("")).members;
+    const leeRef = members[1]?.principal_ref as string;
+    expect(await runTeamCommand(["remove", leeRef], io(owner.env), { cwd: owner.checkout })).toBe(
+      0,
+    );
+    const check = byTitle(await runDoctorChecks(context(lee.env, clone)), "credential");
+    expect(check.status).toBe("fail");
+    expect(check.detail).toContain("not an active member");
+    expect(check.fix).toContain("if its creator removed you, no secret lets you back");
+  });
+
   test("--help, and an argument refused", async () => {
     const out: string[] = [];
     expect(await runDoctorWith(["--help"], io({}, out))).toBe(0);
     expect(out.join("")).toMatch(/^usage: brigade doctor\n/);
+    // The help names every exit status the chapter does (docs/46-cli.md): 0, 1, and 2.
+    expect(out.join("")).toContain("1 otherwise, 2 for an\nargument");
     await expect(runDoctorWith(["--fix"], io({}))).rejects.toThrow("unknown option or argument");
   });
 });

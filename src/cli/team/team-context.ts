@@ -188,4 +188,4 @@ export function forgetConsent(io: CliIo, configDir: string, checkout: string): v
 
 /** The line `create` and `join` add when the sessions' default folder got a pointer record. */
 export const CONSENT_POINTER_LINE =
-  "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder (~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+  "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";

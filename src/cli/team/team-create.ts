@@ -102,7 +102,9 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
     if (error instanceof PrivateFileError) {
       return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
     }
-    return reportAdapterError(io, "create", error);
+    return reportAdapterError(io, "create", error, {
+      operatorKeyFile: operatorKeyOption !== undefined,
+    });
   }
 
   // The secret first: whatever fails next, the only copy of it must reach the person.

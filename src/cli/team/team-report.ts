@@ -1,6 +1,12 @@
 import { oneLine, sanitizeName } from "../../formats/sanitize/index.ts";
-import { ERROR_MESSAGES, isBapError } from "../../protocol/index.ts";
+import {
+  type BapError,
+  ERROR_MESSAGES,
+  isBapError,
+  NOT_CREATOR_MESSAGE,
+} from "../../protocol/index.ts";
 import type { CliIo } from "../cli-io.ts";
+import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
 
 /**
  * How `brigade team …` reports: one value-free line on stderr per failure, prefixed with the
@@ -41,40 +47,83 @@ export function fail(io: CliIo, sub: string, status: number, line: string): Fail
   return { status };
 }
 
+/** What the failing call was given, where it changes what the person should do. */
+export interface ReportContext {
+  /** `team create` was given an `--operator-key-file`. */
+  readonly operatorKeyFile?: boolean;
+}
+
 /**
- * One value-free line for an adapter failure (the code, a plain-token reason, the code's fixed
- * message and a hint); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
+ * One value-free line for an adapter failure (the code, a plain-token reason, then what happened
+ * and what to do); returns its exit status, the protocol's (docs/spec/protocol.md §3.3).
  *
  * @throws the error itself when it is not a `BapError`.
  * @example return reportAdapterError(io, "join", error);
  */
-export function reportAdapterError(io: CliIo, sub: string, error: unknown): number {
+export function reportAdapterError(
+  io: CliIo,
+  sub: string,
+  error: unknown,
+  context: ReportContext = {},
+): number {
   if (!isBapError(error)) throw error;
   const reason = error.details?.reason;
   const shown = reason !== undefined && PRINTABLE_REASON.test(reason) ? ` (${reason})` : "";
-  // The code's fixed message, never the error's own text: a server's message passes through.
-  say(
-    io,
-    sub,
-    `${error.code}${shown}: ${ERROR_MESSAGES[error.code]}${hintFor(sub, error.code, reason)}`,
-  );
+  say(io, sub, `${error.code}${shown}: ${sentenceFor(sub, error, context)}`);
   return error.exitStatus;
 }
 
-function hintFor(sub: string, code: string, reason: string | undefined): string {
-  if (sub === "join" && code === "unauthorized") return " — the join secret was refused";
-  if (sub === "create" && code === "unauthorized") {
-    return " — this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+/**
+ * Our sentence for the failure: where the code's fixed message from `ERROR_MESSAGES` would
+ * mislead (an `unauthorized` that means a refused join secret or operator key, or a member who is
+ * not the creator), a sentence of its own; else that message and a hint. Never the error's own
+ * text: a server's message passes through the adapter unchanged.
+ */
+function sentenceFor(sub: string, error: BapError, context: ReportContext): string {
+  const { code } = error;
+  const fixed = ERROR_MESSAGES[code];
+  const admin = ADMIN_SUBCOMMANDS.has(sub);
+  if (code === "unauthorized") {
+    if (sub === "join") {
+      return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
+    }
+    if (sub === "create") {
+      return context.operatorKeyFile === true
+        ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key"
+        : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
+    }
+    if (error.details?.reason === "not_creator") {
+      return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
+    }
+    if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
   }
-  if (ADMIN_SUBCOMMANDS.has(sub)) {
-    if (reason === "not_creator") return " — only the team's creator may do this";
-    if (code === "unauthorized") return " — you are not an active member of this team";
-    if (code === "not_found") return " — no such member in this team (see brigade team members)";
-    if (code === "conflict") return " — the creator cannot remove itself: transfer the team first";
+  if (code === "config" && sub === "create" && context.operatorKeyFile === true) {
+    return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
   }
-  if (code === "unavailable") return " — check the server address and try again";
-  if (code === "conflict") return " — this machine's profile for that team is bound elsewhere";
-  return "";
+  if (admin && code === "not_found")
+    return "no such member in this team (brigade team members lists them)";
+  if (admin && code === "conflict") {
+    return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+  }
+  if (code === "unavailable") {
+    const system = systemErrorCode(error.cause);
+    if (system !== undefined && TLS_FAILURE_CODE.test(system)) {
+      return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
+    }
+    // No cause and no timeout: the server itself answered 5xx (its store down, most often).
+    if (error.cause === undefined && error.details?.reason === undefined) {
+      return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
+    }
+    const why = system === undefined ? "" : ` (${system})`;
+    return `${fixed}${why} — check the server address and that brigade serve runs there, then try again`;
+  }
+  if (code === "conflict")
+    return `${fixed} — this machine's profile for that team is bound elsewhere`;
+  // The http adapter answers internal when the server's reply is not a BAP/1 answer at all.
+  if (code === "internal") {
+    return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
+  }
+  return fixed;
 }
 
 /**

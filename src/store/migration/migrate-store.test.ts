@@ -293,6 +293,25 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     for (const r of [first, again, merged]) expect(r.out + r.err).not.toContain("sekret-pw");
     const missing = await run("--from", `sqlite:${join(dir, "none.sqlite")}`, "--to", schema.url);
     expect(missing.code).toBe(1);
-    await expect(run("--from", file, "--to", schema.url)).rejects.toThrow("--from sqlite:FILE");
+    expect(missing.err).toContain("check the path after sqlite:");
+    // A path without the prefix is told how to write it, not only that --from is required.
+    await expect(run("--from", file, "--to", schema.url)).rejects.toThrow(
+      "write sqlite: before the data file's path",
+    );
+    // A target that cannot be used says why and what to check, never its password.
+    const nowhere = await run(
+      "--from",
+      `sqlite:${file}`,
+      "--to",
+      "postgres://u:sekret-pw@127.0.0.1:1/d",
+    );
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.err).toBe(
+      "brigade migrate-store: cannot open postgres://u@127.0.0.1:1/d (store_unavailable): the database is unreachable; check the address and that PostgreSQL runs\n",
+    );
+    const noDatabase = new URL(schema.url);
+    noDatabase.pathname = "/no_such_database";
+    const refused = await run("--from", `sqlite:${file}`, "--to", noDatabase.toString());
+    expect(refused.err).toContain("(3D000): the database does not exist\n");
   });
 });

@@ -38,3 +38,22 @@ export function isUnavailable(error: unknown): boolean {
     error.message,
   );
 }
+
+/**
+ * A fixed sentence for why a connection to the database could not be used, for an operator's
+ * one-line report, from the error's code alone (the database's own message may name the role,
+ * the database or the host, so it is never used): the SQLSTATE refusals met when connecting,
+ * an unreachable database, else what to check (an `sslmode` the database does not speak, a
+ * certificate this machine does not trust, …).
+ *
+ * @example connectRefusal("3D000") === "the database does not exist"
+ */
+export function connectRefusal(code: string): string {
+  if (code.startsWith("28")) return "the database refused the role or its password";
+  if (code === "3D000") return "the database does not exist";
+  if (code === "42501") return "the role may not create the schema";
+  if (code === "store_unavailable") {
+    return "the database is unreachable; check the address and that PostgreSQL runs";
+  }
+  return "the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)";
+}
