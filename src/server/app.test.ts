@@ -264,6 +264,14 @@ describe("brigade serve HTTP API", () => {
     expect(error.retry_after_ms as number).toBeGreaterThan(0);
   });
 
+  test("a mint refused for its body spends none of the address's budget", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) {
+      const bad = await call("POST", "/v1/principals", { body: "not json" });
+      expect((bad.json.error as Json).details).toEqual({ reason: "malformed_json" });
+    }
+    await principal();
+  });
+
   test("an unknown route is a usage envelope", async () => {
     const r = await call("GET", "/v2/nothing");
     expect(r.status).toBe(400);

@@ -113,9 +113,10 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   });
 
   app.post("/v1/principals", async (c) => {
+    // The body is checked first: a request refused for its body mints nothing, so it spends no budget.
+    await readJsonBody(c.req.raw, false);
     const refusal = mintingBudget.take(clientAddress(c));
     if (refusal !== null) return reply(c, refusal);
-    await readJsonBody(c.req.raw, false);
     return ok(c, await service.createPrincipal());
   });
 
