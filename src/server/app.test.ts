@@ -255,6 +255,31 @@ describe("brigade serve HTTP API", () => {
     });
   });
 
+  test("a body the connection fails to deliver is invalid_input read_error, not internal", async () => {
+    const token = await principal();
+    const broken = (length?: string) =>
+      app.fetch(
+        new Request("http://brigade.test/v1/teams", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            ...(length === undefined ? {} : { "content-length": length }),
+          },
+          body: new ReadableStream({ pull: (c) => c.error(new Error("connection reset")) }),
+          duplex: "half",
+        }),
+      );
+    for (const length of [undefined, "40"]) {
+      const r = await broken(length);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as Json).error).toMatchObject({
+        code: "invalid_input",
+        details: { field: "stdin", reason: "read_error" },
+      });
+    }
+  });
+
   test("minting principals is rate-limited per client address with Retry-After", async () => {
     for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) await principal();
     const r = await call("POST", "/v1/principals");
