@@ -50,6 +50,8 @@ export async function registerSession(
   const request = valueOrThrow(validateSessionRegistration(registration, { lease: SERVICE_LEASE }));
   const lease = request.lease_seconds ?? SERVICE_LEASE.default_seconds;
   return ctx.store.transact(async (tx) => {
+    // It may write the membership (the label) and reopens or adds a session a revocation closes.
+    await tx.lockTeam(teamRef);
     const { membership } = await requireMember(tx, teamRef, principalRef);
     const now = ctx.deps.now();
     const resumeId = request.resume?.session_id;

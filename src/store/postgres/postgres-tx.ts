@@ -86,6 +86,8 @@ const SESSION_UPDATE =
 /** Transaction-scoped advisory lock on a principal: the key `brigade_send` takes first. */
 const LOCK_PRINCIPAL = "SELECT pg_advisory_xact_lock(brigade_lock_key('p', $1))";
 const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
+/** Transaction-scoped advisory lock on a team: taken before any principal lock. */
+const LOCK_TEAM = "SELECT pg_advisory_xact_lock(brigade_lock_key('t', $1))";
 
 /**
  * {@link StoreTx} over one pooled connection inside an open transaction (READ COMMITTED, the
@@ -128,6 +130,10 @@ export class PostgresTx implements StoreTx {
   async #window(sql: string, params: readonly unknown[]): Promise<WindowCount> {
     const row = await this.#first<WindowCount>(sql, params);
     return { count: row?.count ?? 0, oldest: row?.oldest ?? null };
+  }
+
+  async lockTeam(teamRef: string): Promise<void> {
+    await this.#rows(LOCK_TEAM, [teamRef]);
   }
 
   async insertPrincipal(row: PrincipalRow): Promise<void> {

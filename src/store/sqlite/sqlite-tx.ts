@@ -221,6 +221,9 @@ export class SqliteTx implements StoreTx {
     this.#s = prepareAll(db);
   }
 
+  /** Nothing to do: the group committer runs one unit at a time. */
+  async lockTeam(_teamRef: string): Promise<void> {}
+
   async insertPrincipal(row: PrincipalRow): Promise<void> {
     this.#s.insertPrincipal.run(row);
   }
