@@ -145,7 +145,8 @@ export async function heartbeatSession(
     }
     row.lease_until = now + row.lease_seconds * SECOND_MS;
     row.last_seen_at = now;
-    await tx.updateSession(row);
+    // A close that committed after the read above wins: a heartbeat never reopens a session.
+    if (!(await tx.updateOpenSession(row))) fail(conflictError("session_closed"));
     return {
       session_id: row.session_id,
       state: sessionState(row, now),
@@ -196,7 +197,7 @@ export async function closeSession(
     await requireMember(tx, teamRef, principalRef);
     const session = await requireOwnedSession(tx, teamRef, principalRef, sessionId);
     if (session.closed_at === null)
-      await tx.updateSession({ ...session, closed_at: ctx.deps.now() });
+      await tx.updateOpenSession({ ...session, closed_at: ctx.deps.now() });
   });
   return { session_id: sessionId, state: "offline" };
 }

@@ -232,6 +232,13 @@ export interface StoreTx {
   /** Replaces every column of the existing row with `row.session_id`. */
   updateSession(row: SessionRow): Promise<void>;
   /**
+   * {@link updateSession}, but only while the stored row is open (`closed_at` null) as committed
+   * when the write runs, not as the unit read it: a close (or a revocation or leave closing the
+   * member's sessions) that committed after the unit's read wins. `false` when nothing was written
+   * because the session is closed.
+   */
+  updateOpenSession(row: SessionRow): Promise<boolean>;
+  /**
    * Sessions of the team whose owner is an active member, oldest first (ties in insertion order), at most `limit` rows;
    * without `includeOffline` only open sessions with `lease_until ≥ now`.
    */

@@ -4,7 +4,7 @@ import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { until } from "../../../test/support/until.ts";
 import { BrigadeService } from "../../service/brigade-service.ts";
-import type { MembershipRow, MessageRow, SessionRow, Store } from "../../service/store.ts";
+import type { MembershipRow, MessageRow, SessionRow, Store, StoreTx } from "../../service/store.ts";
 import { registerStoreContract } from "../../service/store-contract.ts";
 import { contractSession } from "../../service/store-contract-rows.ts";
 import { sendThrough } from "../../service/store-send-contract.ts";
@@ -164,55 +164,53 @@ describe("PostgresStore: a watch's fetch and ack", () => {
   });
 });
 
-describe("PostgresTx: a team's membership changes are serialized", () => {
-  /**
-   * A store whose units pause, once armed, right before writing a membership of `principalRef`
-   * that is not a revocation: the unit has read everything it decides on and holds what it holds.
-   */
-  function pausingStore(inner: Store, principalRef: string) {
-    let armed = false;
-    let reached = false;
-    let release = (): void => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const store: Store = new Proxy(inner, {
-      get(target, property) {
-        if (property !== "transact") {
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return <T>(unit: Parameters<Store["transact"]>[0]) =>
-          target.transact(async (tx) => {
-            const putMembership = async (row: MembershipRow): Promise<void> => {
-              if (armed && row.principal_ref === principalRef && row.status !== "revoked") {
-                armed = false;
-                reached = true;
-                await gate;
-              }
-              await tx.putMembership(row);
-            };
-            const paused = new Proxy(tx, {
-              get: (t, name) => {
-                if (name === "putMembership") return putMembership;
-                const value: unknown = Reflect.get(t, name, t);
-                return typeof value === "function" ? value.bind(t) : value;
-              },
-            });
-            return (await unit(paused)) as T;
-          });
+/**
+ * A store whose units pause, once armed, right before the first write `pauses` picks (a method
+ * name of `StoreTx` and its first argument): the unit has read everything it decides on and holds
+ * what it holds. `release` lets it go on.
+ */
+function pausingStore(inner: Store, pauses: (method: string, row: unknown) => boolean) {
+  let armed = false;
+  let reached = false;
+  let release = (): void => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const pausing = (tx: StoreTx): StoreTx =>
+    new Proxy(tx, {
+      get: (target, name) => {
+        const value: unknown = Reflect.get(target, name, target);
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (armed && typeof name === "string" && pauses(name, args[0])) {
+            armed = false;
+            reached = true;
+            await gate;
+          }
+          return value.apply(target, args);
+        };
       },
     });
-    return {
-      store,
-      arm: () => {
-        armed = true;
-      },
-      reached: () => reached,
-      release,
-    };
-  }
+  const store: Store = new Proxy(inner, {
+    get(target, property) {
+      if (property === "transact") {
+        return <T>(unit: (tx: StoreTx) => Promise<T>) => target.transact((tx) => unit(pausing(tx)));
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    store,
+    arm: () => {
+      armed = true;
+    },
+    reached: () => reached,
+    release,
+  };
+}
 
+describe("PostgresTx: a team's membership changes are serialized", () => {
   test.each(["join", "leave", "register"] as const)(
     "a revocation racing the member's %s is never lost",
     async (verb) => {
@@ -227,7 +225,13 @@ describe("PostgresTx: a team's membership changes are serialized", () => {
         const member = (await setup.createPrincipal()).principal_ref;
         const team = await setup.createTeam(creator, { team_name: "core" });
         await setup.joinTeam(member, { join_secret: team.join_secret });
-        const paused = pausingStore(inner, member);
+        const paused = pausingStore(
+          inner,
+          (method, row) =>
+            method === "putMembership" &&
+            (row as MembershipRow).principal_ref === member &&
+            (row as MembershipRow).status !== "revoked",
+        );
         const service = new BrigadeService(paused.store);
 
         paused.arm();
@@ -271,6 +275,54 @@ describe("PostgresTx: a team's membership changes are serialized", () => {
         ).rejects.toMatchObject({ code: "unauthorized" });
       } finally {
         await watcher.end();
+        await inner.close();
+      }
+    },
+  );
+});
+
+describe("PostgresTx: a closed session stays closed", () => {
+  test.each(["close", "revoke"] as const)(
+    "a heartbeat that read the session before a %s committed does not reopen it",
+    async (ending) => {
+      const schema = await freshPostgresSchema("close_race");
+      drops.push(schema.drop);
+      const inner = await openPostgresStore(schema.url);
+      try {
+        const setup = new BrigadeService(inner);
+        const creator = (await setup.createPrincipal()).principal_ref;
+        const member = (await setup.createPrincipal()).principal_ref;
+        const team = await setup.createTeam(creator, { team_name: "core" });
+        await setup.joinTeam(member, { join_secret: team.join_secret });
+        const session = (
+          await setup.registerSession(member, team.team_ref, sessionRegistration("m"))
+        ).session_id;
+        const paused = pausingStore(
+          inner,
+          (method, row) =>
+            method.startsWith("update") &&
+            method.endsWith("Session") &&
+            (row as SessionRow).session_id === session &&
+            (row as SessionRow).closed_at === null,
+        );
+        const service = new BrigadeService(paused.store);
+
+        paused.arm();
+        const beat = service
+          .heartbeatSession(member, team.team_ref, session, { activity: "busy" })
+          .then(
+            () => "accepted",
+            (error: unknown) => (error as { code?: string }).code,
+          );
+        await until("the heartbeat to pause before its write", () => paused.reached());
+        if (ending === "close") await service.closeSession(member, team.team_ref, session);
+        else await service.revokeMember(creator, team.team_ref, { principal_ref: member });
+        paused.release();
+
+        expect(await beat).toBe("conflict");
+        const stored = await inner.transact((tx) => tx.getSession(session));
+        expect(stored?.closed_at).not.toBeNull();
+      } finally {
         await inner.close();
       }
     },

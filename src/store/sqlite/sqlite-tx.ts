@@ -99,6 +99,9 @@ function prepareAll(db: Database.Database) {
     updateSession: db.prepare(
       `UPDATE sessions SET ${sessionAssignments} WHERE session_id = @session_id`,
     ),
+    updateOpenSession: db.prepare(
+      `UPDATE sessions SET ${sessionAssignments} WHERE session_id = @session_id AND closed_at IS NULL`,
+    ),
     listSessionsAll: db.prepare(
       `SELECT ${SESSION_COLUMNS.split(",")
         .map((c) => `s.${c.trim()}`)
@@ -287,6 +290,10 @@ export class SqliteTx implements StoreTx {
 
   async updateSession(row: SessionRow): Promise<void> {
     this.#s.updateSession.run(row);
+  }
+
+  async updateOpenSession(row: SessionRow): Promise<boolean> {
+    return this.#s.updateOpenSession.run(row).changes > 0;
   }
 
   async listTeamSessions(
