@@ -297,6 +297,13 @@ describe("brigade serve HTTP API", () => {
     await principal();
   });
 
+  test("a spent minting budget refuses before the body is read", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) await principal();
+    const r = await call("POST", "/v1/principals", { body: "not json" });
+    expect(r.status).toBe(429);
+    expect((r.json.error as Json).details).toEqual({ reason: "register_principal" });
+  });
+
   test("an unknown route is a usage envelope", async () => {
     const r = await call("GET", "/v2/nothing");
     expect(r.status).toBe(400);
