@@ -57,7 +57,8 @@ export function unsupportedContentEncodingError(): ProtocolError {
 
 /** Whether `value` (a `Content-Encoding` header, `null` when absent) names no coding but identity. */
 function unencoded(value: string | null): boolean {
-  return value === null || value.trim().toLowerCase() === "identity";
+  const coding = value?.trim().toLowerCase() ?? "";
+  return coding === "" || coding === "identity";
 }
 
 /** Whether the request has a body on the wire: a non-zero `Content-Length`, or any `Transfer-Encoding`. */
