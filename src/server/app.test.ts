@@ -387,6 +387,54 @@ describe("startServer", () => {
   });
 });
 
+describe("startServer: a request no URL can be made of", () => {
+  test("a bad Host or a backslash in the path is a usage envelope, not an empty 400", async () => {
+    const { startServer } = await import("./serve.ts");
+    const { connect } = await import("node:net");
+    const server = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile: join(dir, "malformed", "brigade.sqlite"),
+      logger: silentLogger,
+    });
+    const exchange = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, "127.0.0.1", () => socket.end(head));
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => {
+          answer += chunk.toString("latin1");
+        });
+        socket.on("close", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    try {
+      for (const head of [
+        "GET /v1/health HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+        "GET /v1/health HTTP/1.1\r\nHost: <evil>:99999\r\nConnection: close\r\n\r\n",
+        "GET /v1\\health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      ]) {
+        const answer = await exchange(head);
+        expect(answer.startsWith("HTTP/1.1 400 ")).toBe(true);
+        const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
+        expect(JSON.parse(body)).toEqual({
+          ok: false,
+          protocol_version: "1",
+          error: {
+            code: "usage",
+            message: "the request line or its Host header is malformed",
+            retryable: false,
+            details: { reason: "malformed_request" },
+          },
+        });
+        expect(body).not.toContain("evil");
+      }
+      expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("live delivery over HTTP (capability session.live_delivery)", () => {
   test("heartbeat sets it, session list reports it, a hostile value is a value-free 400", async () => {
     const { a, teamRef, sa } = await teamWithTwoMembers();
