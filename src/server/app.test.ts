@@ -255,6 +255,31 @@ describe("brigade serve HTTP API", () => {
     });
   });
 
+  test("a body the connection fails to deliver is invalid_input read_error, not internal", async () => {
+    const token = await principal();
+    const broken = (length?: string) =>
+      app.fetch(
+        new Request("http://brigade.test/v1/teams", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            ...(length === undefined ? {} : { "content-length": length }),
+          },
+          body: new ReadableStream({ pull: (c) => c.error(new Error("connection reset")) }),
+          duplex: "half",
+        }),
+      );
+    for (const length of [undefined, "40"]) {
+      const r = await broken(length);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as Json).error).toMatchObject({
+        code: "invalid_input",
+        details: { field: "stdin", reason: "read_error" },
+      });
+    }
+  });
+
   test("minting principals is rate-limited per client address with Retry-After", async () => {
     for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) await principal();
     const r = await call("POST", "/v1/principals");
@@ -262,6 +287,21 @@ describe("brigade serve HTTP API", () => {
     const error = r.json.error as Json;
     expect(error.code).toBe("rate_limited");
     expect(error.retry_after_ms as number).toBeGreaterThan(0);
+  });
+
+  test("a mint refused for its body spends none of the address's budget", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) {
+      const bad = await call("POST", "/v1/principals", { body: "not json" });
+      expect((bad.json.error as Json).details).toEqual({ reason: "malformed_json" });
+    }
+    await principal();
+  });
+
+  test("a spent minting budget refuses before the body is read", async () => {
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i++) await principal();
+    const r = await call("POST", "/v1/principals", { body: "not json" });
+    expect(r.status).toBe(429);
+    expect((r.json.error as Json).details).toEqual({ reason: "register_principal" });
   });
 
   test("an unknown route is a usage envelope", async () => {
@@ -341,6 +381,54 @@ describe("startServer", () => {
         expect(statSync(file).mode & 0o777).toBe(0o600);
       }
       expect(statSync(join(dir, "fresh")).mode & 0o777).toBe(0o700);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("startServer: a request no URL can be made of", () => {
+  test("a bad Host or a backslash in the path is a usage envelope, not an empty 400", async () => {
+    const { startServer } = await import("./serve.ts");
+    const { connect } = await import("node:net");
+    const server = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile: join(dir, "malformed", "brigade.sqlite"),
+      logger: silentLogger,
+    });
+    const exchange = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, "127.0.0.1", () => socket.end(head));
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => {
+          answer += chunk.toString("latin1");
+        });
+        socket.on("close", () => resolve(answer));
+        socket.on("error", reject);
+      });
+    try {
+      for (const head of [
+        "GET /v1/health HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+        "GET /v1/health HTTP/1.1\r\nHost: <evil>:99999\r\nConnection: close\r\n\r\n",
+        "GET /v1\\health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      ]) {
+        const answer = await exchange(head);
+        expect(answer.startsWith("HTTP/1.1 400 ")).toBe(true);
+        const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
+        expect(JSON.parse(body)).toEqual({
+          ok: false,
+          protocol_version: "1",
+          error: {
+            code: "usage",
+            message: "the request line or its Host header is malformed",
+            retryable: false,
+            details: { reason: "malformed_request" },
+          },
+        });
+        expect(body).not.toContain("evil");
+      }
+      expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
     } finally {
       await server.stop();
     }

@@ -113,9 +113,14 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   });
 
   app.post("/v1/principals", async (c) => {
-    const refusal = mintingBudget.take(clientAddress(c));
-    if (refusal !== null) return reply(c, refusal);
+    const address = clientAddress(c);
+    // A spent budget refuses before the body is read; the budget is spent only once the body has
+    // passed, so a request refused for its body mints nothing and spends nothing.
+    const early = mintingBudget.refusal(address);
+    if (early !== null) return reply(c, early);
     await readJsonBody(c.req.raw, false);
+    const refusal = mintingBudget.take(address);
+    if (refusal !== null) return reply(c, refusal);
     return ok(c, await service.createPrincipal());
   });
 

@@ -158,6 +158,44 @@ describe("request bodies must be declared application/json", () => {
     expect(beat.json).toMatchObject({ ok: true, result: { state: "active" } });
   });
 
+  test("a body with a content coding is refused before it is read, whatever it holds", async () => {
+    const a = await mint();
+    for (const coding of ["gzip", "deflate", "br", "GZIP", "identity, gzip", "x-anything"]) {
+      const response = await app.fetch(
+        new Request("http://brigade.test/v1/teams", {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${a}`,
+            "content-type": JSON_TYPE,
+            "content-encoding": coding,
+          },
+          // Plain JSON labelled as coded: read as it is, it would create a team.
+          body: JSON.stringify({ team_name: "coded" }),
+        }),
+      );
+      expect(response.status).toBe(415);
+      expect(response.headers.get("accept-encoding")).toBe("identity");
+      const error = ((await response.json()) as Json).error as Json;
+      expect(error).toMatchObject({
+        code: "usage",
+        details: { reason: "unsupported_content_encoding" },
+      });
+      expect(JSON.stringify(error)).not.toContain(coding);
+    }
+    const plain = await post("/v1/teams", JSON_TYPE, JSON.stringify({ team_name: "plain" }), a);
+    expect(plain.status).toBe(200);
+    for (const identity of ["Identity", ""]) {
+      const minted = await app.fetch(
+        new Request("http://brigade.test/v1/principals", {
+          method: "POST",
+          headers: { "content-type": JSON_TYPE, "content-encoding": identity },
+          body: "{}",
+        }),
+      );
+      expect(minted.status).toBe(200);
+    }
+  });
+
   test("refused mints do not spend the address's minting budget", async () => {
     for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE * 2; i++) {
       expectRefused(await post("/v1/principals", "text/plain", "{}"));

@@ -42,6 +42,25 @@ export function declaresJson(value: string | null): boolean {
   return true;
 }
 
+/**
+ * The refusal of a body sent with a content coding (`Content-Encoding: gzip`, …): `usage`, reason
+ * `unsupported_content_encoding`, sent with HTTP 415 and `Accept-Encoding: identity`. Fixed text;
+ * it never echoes the header the client sent.
+ */
+export function unsupportedContentEncodingError(): ProtocolError {
+  return protocolError(
+    "usage",
+    { reason: "unsupported_content_encoding" },
+    "a request body must be sent without a Content-Encoding",
+  );
+}
+
+/** Whether `value` (a `Content-Encoding` header, `null` when absent) names no coding but identity. */
+function unencoded(value: string | null): boolean {
+  const coding = value?.trim().toLowerCase() ?? "";
+  return coding === "" || coding === "identity";
+}
+
 /** Whether the request has a body on the wire: a non-zero `Content-Length`, or any `Transfer-Encoding`. */
 function carriesBody(request: Request): boolean {
   const length = request.headers.get("content-length");
@@ -55,7 +74,9 @@ function carriesBody(request: Request): boolean {
  * authentication, rate limits or any read of the body. A web page can send `text/plain`, form or
  * multipart bodies to a loopback server without a CORS preflight; it cannot send
  * `application/json` without one, so this rule keeps a page the user visits from minting
- * principals or acting with the user's server on its own.
+ * principals or acting with the user's server on its own. Such a request must also carry no
+ * `Content-Encoding` but `identity` (415 `unsupported_content_encoding`): the body reader decodes
+ * no coding, so a coded body would otherwise be read as the JSON it is not.
  */
 export function requireJsonBodies(): MiddlewareHandler {
   return async (c, next) => {
@@ -63,6 +84,13 @@ export function requireJsonBodies(): MiddlewareHandler {
     const needsJson = request.method === "POST" || carriesBody(request);
     if (needsJson && !declaresJson(request.headers.get("content-type"))) {
       return c.json(errorEnvelope(unsupportedMediaTypeError()), UNSUPPORTED_MEDIA_TYPE_STATUS);
+    }
+    if (needsJson && !unencoded(request.headers.get("content-encoding"))) {
+      return c.json(
+        errorEnvelope(unsupportedContentEncodingError()),
+        UNSUPPORTED_MEDIA_TYPE_STATUS,
+        { "accept-encoding": "identity" },
+      );
     }
     await next();
     return undefined;

@@ -39,12 +39,13 @@ export class PrincipalMintingBudget {
   }
 
   /**
-   * Spends one mint for `address` and returns `null`, or returns the `rate_limited` refusal and
+   * The `rate_limited` refusal a mint for `address` would get now, or `null` when it has room;
    * spends nothing: reason `register_principal` when the address's own budget is spent (checked
    * first), `server_principal_budget` when the server-wide one is; `retry_after_ms` is the wait
-   * of the window that refused.
+   * of the window that refused. Lets a caller refuse before doing the work a mint needs (reading
+   * the body) without spending on a request that may yet fail.
    */
-  take(address: string): ProtocolError | null {
+  refusal(address: string): ProtocolError | null {
     const addressWait = this.#perAddress.wait(address);
     if (addressWait > 0) return rateLimitedError("register_principal", addressWait);
     const serverWait = Math.max(
@@ -52,6 +53,16 @@ export class PrincipalMintingBudget {
       this.#serverHour.wait(SERVER_KEY),
     );
     if (serverWait > 0) return rateLimitedError("server_principal_budget", serverWait);
+    return null;
+  }
+
+  /**
+   * Spends one mint for `address` and returns `null`, or returns {@link refusal}'s answer and
+   * spends nothing.
+   */
+  take(address: string): ProtocolError | null {
+    const refused = this.refusal(address);
+    if (refused !== null) return refused;
     this.#perAddress.take(address);
     this.#serverMinute.take(SERVER_KEY);
     this.#serverHour.take(SERVER_KEY);

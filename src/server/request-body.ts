@@ -13,6 +13,10 @@ import {
  * reads as `{}` for routes whose verb takes no input; for the others it is `invalid_input`
  * (`field = "stdin"`, as an adapter's empty stdin would be).
  *
+ * A body the connection fails to deliver in full (the client hung up or reset mid-body) is
+ * `invalid_input`, `field = "stdin"`, `reason = "read_error"`, as an adapter's broken stdin would
+ * be: the client's doing, never an `internal` error of the server.
+ *
  * @throws BapError `invalid_input` with the protocol's `details` (never the body itself).
  */
 export async function readJsonBody(request: Request, required: boolean): Promise<JsonValue> {
@@ -22,10 +26,15 @@ export async function readJsonBody(request: Request, required: boolean): Promise
   // With a declared length within the cap, Node's parser delivers exactly that many bytes, so one
   // buffered read is bounded; it also skips the web-stream body (no stream, reader or chunk list).
   // Without one (chunked), the capped streaming read stops as soon as the cap is passed.
-  const bytes =
-    header !== null && DECIMAL.test(header)
-      ? await readDeclared(request, MAX_STDIN_DOCUMENT_BYTES)
-      : await readLimited(request, MAX_STDIN_DOCUMENT_BYTES);
+  const bytes = await (header !== null && DECIMAL.test(header)
+    ? readDeclared(request, MAX_STDIN_DOCUMENT_BYTES)
+    : readLimited(request, MAX_STDIN_DOCUMENT_BYTES)
+  ).catch((error: unknown) => {
+    // The cap's own refusal passes; any other failure is the connection's, not the server's.
+    throw error instanceof BapError
+      ? error
+      : new BapError(invalidInputError("stdin", "read_error"));
+  });
   if (!required && isBlank(bytes)) return {};
   return valueOrThrow(parseJsonDocument(bytes));
 }

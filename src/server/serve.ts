@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Server } from "node:net";
 import { dirname } from "node:path";
-import { createAdaptorServer } from "@hono/node-server";
+import { createAdaptorServer, getRequestListener } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { brigadeVersion } from "../local-files/index.ts";
 import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
@@ -13,6 +14,7 @@ import { clientAddressOf, type ProxyTrust, TRUST_NO_PROXY } from "./client-addre
 import { DataFileError, openPrivateDataFile } from "./data-file.ts";
 import { listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
+import { malformedRequestResponse } from "./malformed-request.ts";
 import { createMetricsApp } from "./metrics-app.ts";
 import { OpenConnections } from "./open-connections.ts";
 import {
@@ -238,15 +240,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(options.watchLimits === undefined ? {} : { watchLimits: options.watchLimits }),
   });
   watchStreams = () => app.watches.size;
+  const listener = getRequestListener(app.fetch, {
+    hostname: options.host,
+    // A request no URL can be made of never reaches the app; it still gets an envelope.
+    errorHandler: () => malformedRequestResponse(),
+  });
   const server =
     tlsPair === undefined
-      ? createAdaptorServer({ fetch: app.fetch, hostname: options.host })
-      : createAdaptorServer({
-          fetch: app.fetch,
-          hostname: options.host,
-          createServer: createHttpsServer,
-          serverOptions: { ...tlsPair },
-        });
+      ? createHttpServer(listener)
+      : createHttpsServer({ ...tlsPair }, listener);
   const connections = new OpenConnections(server);
   const metricsServer =
     metrics === undefined

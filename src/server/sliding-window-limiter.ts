@@ -35,16 +35,26 @@ export class SlidingWindowLimiter {
     const waitMs = this.wait(key);
     if (waitMs > 0) return waitMs;
     const now = this.#now();
-    this.#current(key, now).push(now);
+    this.#events.set(key, [...this.#current(key, now), now]);
     if (this.#events.size > 10_000) this.#prune(now - this.#windowMs);
     return 0;
   }
 
-  /** The events of `key` still inside the window at `now`, oldest first (stored back trimmed). */
+  /** How many keys have events held in memory (asking, and being refused, adds none). */
+  get keys(): number {
+    return this.#events.size;
+  }
+
+  /**
+   * The events of `key` still inside the window at `now`, oldest first, stored back trimmed; a
+   * key left with none is dropped, so a flood of keys that are only asked about (a refused mint
+   * from ever new addresses) holds no memory.
+   */
   #current(key: string, now: number): number[] {
     const since = now - this.#windowMs;
     const events = (this.#events.get(key) ?? []).filter((t) => t > since);
-    this.#events.set(key, events);
+    if (events.length === 0) this.#events.delete(key);
+    else this.#events.set(key, events);
     return events;
   }
 

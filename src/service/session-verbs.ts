@@ -50,6 +50,8 @@ export async function registerSession(
   const request = valueOrThrow(validateSessionRegistration(registration, { lease: SERVICE_LEASE }));
   const lease = request.lease_seconds ?? SERVICE_LEASE.default_seconds;
   return ctx.store.transact(async (tx) => {
+    // It may write the membership (the label) and reopens or adds a session a revocation closes.
+    await tx.lockTeam(teamRef);
     const { membership } = await requireMember(tx, teamRef, principalRef);
     const now = ctx.deps.now();
     const resumeId = request.resume?.session_id;
@@ -143,7 +145,8 @@ export async function heartbeatSession(
     }
     row.lease_until = now + row.lease_seconds * SECOND_MS;
     row.last_seen_at = now;
-    await tx.updateSession(row);
+    // A close that committed after the read above wins: a heartbeat never reopens a session.
+    if (!(await tx.updateOpenSession(row))) fail(conflictError("session_closed"));
     return {
       session_id: row.session_id,
       state: sessionState(row, now),
@@ -194,7 +197,7 @@ export async function closeSession(
     await requireMember(tx, teamRef, principalRef);
     const session = await requireOwnedSession(tx, teamRef, principalRef, sessionId);
     if (session.closed_at === null)
-      await tx.updateSession({ ...session, closed_at: ctx.deps.now() });
+      await tx.updateOpenSession({ ...session, closed_at: ctx.deps.now() });
   });
   return { session_id: sessionId, state: "offline" };
 }

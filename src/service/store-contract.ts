@@ -149,6 +149,16 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.getSession("s-zz"))).toBeNull();
     });
 
+    test("updateOpenSession writes an open session and leaves a closed one as it is", async () => {
+      const renamed = session("s-a", { session_name: "renamed", closed_at: 5 });
+      expect(await store.transact((tx) => tx.updateOpenSession(renamed))).toBe(true);
+      expect(await store.transact((tx) => tx.getSession("s-a"))).toEqual(renamed);
+      const reopened = session("s-a", { session_name: "again", closed_at: null });
+      expect(await store.transact((tx) => tx.updateOpenSession(reopened))).toBe(false);
+      expect(await store.transact((tx) => tx.getSession("s-a"))).toEqual(renamed);
+      expect(await store.transact((tx) => tx.updateOpenSession(session("s-zz")))).toBe(false);
+    });
+
     test("live delivery round-trips through insert, update and the team listing", async () => {
       await store.transact((tx) =>
         tx.insertSession(

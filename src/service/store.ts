@@ -187,6 +187,17 @@ export interface GarbageCounts {
  * timer or network call): a store may hold a database transaction open for the unit's duration.
  */
 export interface StoreTx {
+  /**
+   * Holds the team's lock until the unit ends: every unit that reads a membership or the team's
+   * admin columns and then writes one of them (join, leave, revoke, transfer, rotate, a
+   * registration that fills the member's label) takes it first, so two such units of one team
+   * run one after the other and none writes over what the other decided (a revocation undone by a
+   * join or a leave that read the membership before it). Taken before any principal lock (the
+   * rate-rule counts): team, then principal, so two units never wait on each other. A store that
+   * runs one unit at a time (SQLite) has nothing to do.
+   */
+  lockTeam(teamRef: string): Promise<void>;
+
   insertPrincipal(row: PrincipalRow): Promise<void>;
   /** The principal whose token digest is `tokenDigest`, or `null`. */
   principalByTokenDigest(tokenDigest: string): Promise<string | null>;
@@ -220,6 +231,13 @@ export interface StoreTx {
   getSession(sessionId: string): Promise<SessionRow | null>;
   /** Replaces every column of the existing row with `row.session_id`. */
   updateSession(row: SessionRow): Promise<void>;
+  /**
+   * {@link updateSession}, but only while the stored row is open (`closed_at` null) as committed
+   * when the write runs, not as the unit read it: a close (or a revocation or leave closing the
+   * member's sessions) that committed after the unit's read wins. `false` when nothing was written
+   * because the session is closed.
+   */
+  updateOpenSession(row: SessionRow): Promise<boolean>;
   /**
    * Sessions of the team whose owner is an active member, oldest first (ties in insertion order), at most `limit` rows;
    * without `includeOffline` only open sessions with `lease_until ≥ now`.

@@ -18,6 +18,7 @@ export async function rotateSecret(
   teamRef: string,
 ): Promise<TeamRotateSecretResult> {
   return ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
     const team = await requireCreator(tx, teamRef, principalRef);
     const { secret, digest } = mintJoinSecret(ctx.deps, team.team_ref);
     await tx.updateTeam({ ...team, secret_digest: digest });
@@ -34,6 +35,7 @@ export async function revokeMember(
 ): Promise<TeamRevokeMemberResult> {
   const { principal_ref: targetRef } = valueOrThrow(validateTeamMemberTarget(target));
   await ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
     const team = await requireCreator(tx, teamRef, principalRef);
     const membership = await tx.getMembership(team.team_ref, targetRef);
     if (membership === null) fail(notFoundError());
@@ -57,6 +59,7 @@ export async function transferTeam(
 ): Promise<TeamTransferResult> {
   const { principal_ref: targetRef } = valueOrThrow(validateTeamMemberTarget(target));
   return ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
     const team = await requireCreator(tx, teamRef, principalRef);
     const membership = await tx.getMembership(team.team_ref, targetRef);
     if (membership?.status !== "active") fail(notFoundError());

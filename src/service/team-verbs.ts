@@ -79,6 +79,7 @@ export async function joinTeam(
     validateTeamJoinRequest(request),
   );
   const outcome = await ctx.store.transact(async (tx): Promise<TeamJoinResult | null> => {
+    await tx.lockTeam(secret.teamRef);
     const now = ctx.deps.now();
     await enforceRateRules(tx, "team_join", { principalRef }, now);
     const team = await tx.getTeam(secret.teamRef);
@@ -121,6 +122,7 @@ export async function leaveTeam(
   teamRef: string,
 ): Promise<TeamLeaveResult> {
   await ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
     const team = await tx.getTeam(teamRef);
     const membership = team === null ? null : await tx.getMembership(teamRef, principalRef);
     if (membership === null) fail(notMemberError());

@@ -1,7 +1,10 @@
 import pg from "pg";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
-import type { MessageRow, SessionRow } from "../../service/store.ts";
+import { sessionRegistration } from "../../../test/support/session-registration.ts";
+import { until } from "../../../test/support/until.ts";
+import { BrigadeService } from "../../service/brigade-service.ts";
+import type { MembershipRow, MessageRow, SessionRow, Store, StoreTx } from "../../service/store.ts";
 import { registerStoreContract } from "../../service/store-contract.ts";
 import { contractSession } from "../../service/store-contract-rows.ts";
 import { sendThrough } from "../../service/store-send-contract.ts";
@@ -159,4 +162,169 @@ describe("PostgresStore: a watch's fetch and ack", () => {
       await store.close();
     }
   });
+});
+
+/**
+ * A store whose units pause, once armed, right before the first write `pauses` picks (a method
+ * name of `StoreTx` and its first argument): the unit has read everything it decides on and holds
+ * what it holds. `release` lets it go on.
+ */
+function pausingStore(inner: Store, pauses: (method: string, row: unknown) => boolean) {
+  let armed = false;
+  let reached = false;
+  let release = (): void => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const pausing = (tx: StoreTx): StoreTx =>
+    new Proxy(tx, {
+      get: (target, name) => {
+        const value: unknown = Reflect.get(target, name, target);
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (armed && typeof name === "string" && pauses(name, args[0])) {
+            armed = false;
+            reached = true;
+            await gate;
+          }
+          return value.apply(target, args);
+        };
+      },
+    });
+  const store: Store = new Proxy(inner, {
+    get(target, property) {
+      if (property === "transact") {
+        return <T>(unit: (tx: StoreTx) => Promise<T>) => target.transact((tx) => unit(pausing(tx)));
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    store,
+    arm: () => {
+      armed = true;
+    },
+    reached: () => reached,
+    release,
+  };
+}
+
+describe("PostgresTx: a team's membership changes are serialized", () => {
+  test.each(["join", "leave", "register"] as const)(
+    "a revocation racing the member's %s is never lost",
+    async (verb) => {
+      const schema = await freshPostgresSchema("revoke_race");
+      drops.push(schema.drop);
+      const inner = await openPostgresStore(schema.url);
+      const watcher = new pg.Client({ connectionString: schema.url });
+      await watcher.connect();
+      try {
+        const setup = new BrigadeService(inner);
+        const creator = (await setup.createPrincipal()).principal_ref;
+        const member = (await setup.createPrincipal()).principal_ref;
+        const team = await setup.createTeam(creator, { team_name: "core" });
+        await setup.joinTeam(member, { join_secret: team.join_secret });
+        const paused = pausingStore(
+          inner,
+          (method, row) =>
+            method === "putMembership" &&
+            (row as MembershipRow).principal_ref === member &&
+            (row as MembershipRow).status !== "revoked",
+        );
+        const service = new BrigadeService(paused.store);
+
+        paused.arm();
+        const racing =
+          verb === "join"
+            ? service.joinTeam(member, { join_secret: team.join_secret })
+            : verb === "leave"
+              ? service.leaveTeam(member, team.team_ref)
+              : service.registerSession(member, team.team_ref, {
+                  ...sessionRegistration("m"),
+                  human_label: "m@example.org",
+                });
+        const settledRace = racing.then(
+          () => "done",
+          () => "refused",
+        );
+        await until("the member's unit to pause before its write", () => paused.reached());
+        let revoked = false;
+        const revoking = service
+          .revokeMember(creator, team.team_ref, { principal_ref: member })
+          .finally(() => {
+            revoked = true;
+          });
+        // The revocation either finishes while the member's unit is paused (nothing orders them:
+        // the defect) or waits for it on a lock, which is the order this test asks for.
+        await until("the revocation to finish or to wait for a lock", async () => {
+          if (revoked) return true;
+          const waiting = await watcher.query(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          return (waiting.rowCount ?? 0) > 0;
+        });
+        paused.release();
+        await settledRace;
+        await revoking;
+
+        const stored = await inner.transact((tx) => tx.getMembership(team.team_ref, member));
+        expect(stored?.status).toBe("revoked");
+        await expect(
+          setup.joinTeam(member, { join_secret: team.join_secret }),
+        ).rejects.toMatchObject({ code: "unauthorized" });
+      } finally {
+        await watcher.end();
+        await inner.close();
+      }
+    },
+  );
+});
+
+describe("PostgresTx: a closed session stays closed", () => {
+  test.each(["close", "revoke"] as const)(
+    "a heartbeat that read the session before a %s committed does not reopen it",
+    async (ending) => {
+      const schema = await freshPostgresSchema("close_race");
+      drops.push(schema.drop);
+      const inner = await openPostgresStore(schema.url);
+      try {
+        const setup = new BrigadeService(inner);
+        const creator = (await setup.createPrincipal()).principal_ref;
+        const member = (await setup.createPrincipal()).principal_ref;
+        const team = await setup.createTeam(creator, { team_name: "core" });
+        await setup.joinTeam(member, { join_secret: team.join_secret });
+        const session = (
+          await setup.registerSession(member, team.team_ref, sessionRegistration("m"))
+        ).session_id;
+        const paused = pausingStore(
+          inner,
+          (method, row) =>
+            method.startsWith("update") &&
+            method.endsWith("Session") &&
+            (row as SessionRow).session_id === session &&
+            (row as SessionRow).closed_at === null,
+        );
+        const service = new BrigadeService(paused.store);
+
+        paused.arm();
+        const beat = service
+          .heartbeatSession(member, team.team_ref, session, { activity: "busy" })
+          .then(
+            () => "accepted",
+            (error: unknown) => (error as { code?: string }).code,
+          );
+        await until("the heartbeat to pause before its write", () => paused.reached());
+        if (ending === "close") await service.closeSession(member, team.team_ref, session);
+        else await service.revokeMember(creator, team.team_ref, { principal_ref: member });
+        paused.release();
+
+        expect(await beat).toBe("conflict");
+        const stored = await inner.transact((tx) => tx.getSession(session));
+        expect(stored?.closed_at).not.toBeNull();
+      } finally {
+        await inner.close();
+      }
+    },
+  );
 });

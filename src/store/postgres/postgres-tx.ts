@@ -85,9 +85,17 @@ const SESSION_UPDATE =
     .join(", ") +
   " WHERE session_id = $1";
 
+/**
+ * Under READ COMMITTED an UPDATE that meets a row changed by a transaction committed since its
+ * snapshot checks its WHERE again on the new row, so a close committed meanwhile is seen here.
+ */
+const OPEN_SESSION_UPDATE = `${SESSION_UPDATE} AND closed_at IS NULL`;
+
 /** Transaction-scoped advisory lock on a principal: the key `brigade_send` takes first. */
 const LOCK_PRINCIPAL = "SELECT pg_advisory_xact_lock(brigade_lock_key('p', $1))";
 const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
+/** Transaction-scoped advisory lock on a team: taken before any principal lock. */
+const LOCK_TEAM = "SELECT pg_advisory_xact_lock(brigade_lock_key('t', $1))";
 
 /**
  * {@link StoreTx} over one pooled connection inside an open transaction (READ COMMITTED, the
@@ -130,6 +138,10 @@ export class PostgresTx implements StoreTx {
   async #window(sql: string, params: readonly unknown[]): Promise<WindowCount> {
     const row = await this.#first<WindowCount>(sql, params);
     return { count: row?.count ?? 0, oldest: row?.oldest ?? null };
+  }
+
+  async lockTeam(teamRef: string): Promise<void> {
+    await this.#rows(LOCK_TEAM, [teamRef]);
   }
 
   async insertPrincipal(row: PrincipalRow): Promise<void> {
@@ -248,6 +260,14 @@ export class PostgresTx implements StoreTx {
       SESSION_UPDATE,
       SESSION_COLUMNS.map((c) => row[c]),
     );
+  }
+
+  async updateOpenSession(row: SessionRow): Promise<boolean> {
+    const written = await this.#count(
+      OPEN_SESSION_UPDATE,
+      SESSION_COLUMNS.map((c) => row[c]),
+    );
+    return written > 0;
   }
 
   async listTeamSessions(

@@ -99,6 +99,9 @@ function prepareAll(db: Database.Database) {
     updateSession: db.prepare(
       `UPDATE sessions SET ${sessionAssignments} WHERE session_id = @session_id`,
     ),
+    updateOpenSession: db.prepare(
+      `UPDATE sessions SET ${sessionAssignments} WHERE session_id = @session_id AND closed_at IS NULL`,
+    ),
     listSessionsAll: db.prepare(
       `SELECT ${SESSION_COLUMNS.split(",")
         .map((c) => `s.${c.trim()}`)
@@ -221,6 +224,9 @@ export class SqliteTx implements StoreTx {
     this.#s = prepareAll(db);
   }
 
+  /** Nothing to do: the group committer runs one unit at a time. */
+  async lockTeam(_teamRef: string): Promise<void> {}
+
   async insertPrincipal(row: PrincipalRow): Promise<void> {
     this.#s.insertPrincipal.run(row);
   }
@@ -284,6 +290,10 @@ export class SqliteTx implements StoreTx {
 
   async updateSession(row: SessionRow): Promise<void> {
     this.#s.updateSession.run(row);
+  }
+
+  async updateOpenSession(row: SessionRow): Promise<boolean> {
+    return this.#s.updateOpenSession.run(row).changes > 0;
   }
 
   async listTeamSessions(
