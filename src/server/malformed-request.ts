@@ -1,4 +1,9 @@
-import { errorEnvelope, type ProtocolError, protocolError } from "../protocol/index.ts";
+import {
+  errorEnvelope,
+  internalError,
+  type ProtocolError,
+  protocolError,
+} from "../protocol/index.ts";
 
 /**
  * The refusal of a request no URL can be made of (a `Host` header that is no host, a backslash in
@@ -17,4 +22,16 @@ export function malformedRequestError(): ProtocolError {
 /** {@link malformedRequestError} as the HTTP 400 response the listener sends. */
 export function malformedRequestResponse(): Response {
   return Response.json(errorEnvelope(malformedRequestError()), { status: 400 });
+}
+
+/**
+ * The listener's answer to an error that escaped the app: a request no URL can be made of
+ * (`@hono/node-server` names it `RequestError`) is the client's fault, 400 `malformed_request`;
+ * anything else is the server's, 500 `internal` with no text, so a fault is never blamed on the
+ * client. The app's own error handler answers every error its routes throw, so the second case is
+ * a last resort.
+ */
+export function listenerErrorResponse(error: unknown): Response {
+  if (error instanceof Error && error.name === "RequestError") return malformedRequestResponse();
+  return Response.json(errorEnvelope(internalError()), { status: 500 });
 }

@@ -14,7 +14,7 @@ import { clientAddressOf, type ProxyTrust, TRUST_NO_PROXY } from "./client-addre
 import { DataFileError, openPrivateDataFile } from "./data-file.ts";
 import { listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
-import { malformedRequestResponse } from "./malformed-request.ts";
+import { listenerErrorResponse } from "./malformed-request.ts";
 import { createMetricsApp } from "./metrics-app.ts";
 import { OpenConnections } from "./open-connections.ts";
 import {
@@ -243,7 +243,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const listener = getRequestListener(app.fetch, {
     hostname: options.host,
     // A request no URL can be made of never reaches the app; it still gets an envelope.
-    errorHandler: () => malformedRequestResponse(),
+    errorHandler: (error) => {
+      const response = listenerErrorResponse(error);
+      if (response.status === 500) {
+        const name = error instanceof Error ? error.name : typeof error;
+        options.logger.log("error", "request_failed", { route: "", error: name });
+      }
+      return response;
+    },
   });
   const server =
     tlsPair === undefined
