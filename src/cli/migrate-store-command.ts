@@ -5,7 +5,12 @@ import {
   type MigrationReport,
   migrateStore,
 } from "../store/migration/index.ts";
-import { connectRefusal, openPostgresStore, parsePostgresUrl } from "../store/postgres/index.ts";
+import {
+  connectRefusal,
+  openPostgresStore,
+  PostgresSchemaError,
+  parsePostgresUrl,
+} from "../store/postgres/index.ts";
 import { postgresHoldsData } from "../store/postgres/postgres-holds-data.ts";
 import { openSqliteExport, SqliteExportError } from "../store/sqlite/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
@@ -71,6 +76,9 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
     try {
       store = await openPostgresStore(target.url.connectionString);
     } catch (error) {
+      if (error instanceof PostgresSchemaError) {
+        return fail(`cannot open ${target.url.display} (${error.code}): ${error.message}`);
+      }
       const why = whyOf(error);
       return fail(`cannot open ${target.url.display} (${why}): ${connectRefusal(why)}`);
     }

@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "pg";
 import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { runMigrateStore } from "../../cli/migrate-store-command.ts";
 import { BapError } from "../../protocol/index.ts";
 import { BrigadeService, type Store } from "../../service/index.ts";
-import { openPostgresStore } from "../postgres/index.ts";
+import { openPostgresStore, POSTGRES_SCHEMA_VERSION } from "../postgres/index.ts";
 import { openSqliteExport, openSqliteStore } from "../sqlite/index.ts";
 import { MigrationError, migrateStore } from "./migrate-store.ts";
 
@@ -313,5 +314,22 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     noDatabase.pathname = "/no_such_database";
     const refused = await run("--from", `sqlite:${file}`, "--to", noDatabase.toString());
     expect(refused.err).toContain("(3D000): the database does not exist\n");
+    // A database a newer Brigade migrated is named as such, not as a failed connection.
+    const newer = await freshPostgresSchema("migrate_newer");
+    drops.push(newer.drop);
+    const client = new Client({ connectionString: newer.url });
+    await client.connect();
+    try {
+      await client.query("CREATE TABLE schema_version (version integer NOT NULL)");
+      await client.query("INSERT INTO schema_version VALUES ($1)", [POSTGRES_SCHEMA_VERSION + 1]);
+    } finally {
+      await client.end();
+    }
+    const tooNew = await run("--from", `sqlite:${file}`, "--to", newer.url);
+    expect(tooNew.code).toBe(1);
+    expect(tooNew.err).toContain(
+      "(schema_too_new): the database schema is newer than this program\n",
+    );
+    expect(tooNew.err).not.toContain("connection");
   });
 });

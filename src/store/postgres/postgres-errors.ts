@@ -43,8 +43,10 @@ export function isUnavailable(error: unknown): boolean {
  * A fixed sentence for why a connection to the database could not be used, for an operator's
  * one-line report, from the error's code alone (the database's own message may name the role,
  * the database or the host, so it is never used): the SQLSTATE refusals met when connecting,
- * an unreachable database, else what to check (an `sslmode` the database does not speak, a
- * certificate this machine does not trust, …).
+ * an unreachable database, what to check for a failed connection or TLS handshake (an `sslmode`
+ * the database does not speak, a certificate this machine does not trust; `pg` throws a plain
+ * `Error` for some of these), and for any other code (a program fault) a sentence that does not
+ * send the operator to the database.
  *
  * @example connectRefusal("3D000") === "the database does not exist"
  */
@@ -55,5 +57,11 @@ export function connectRefusal(code: string): string {
   if (code === "store_unavailable") {
     return "the database is unreachable; check the address and that PostgreSQL runs";
   }
-  return "the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)";
+  if (code === "Error" || code.startsWith("08") || CONNECTION_FAILURE_CODE.test(code)) {
+    return "the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)";
+  }
+  return "an unexpected failure while opening the store, not an answer of the database";
 }
+
+/** Node's codes of a failed connection or TLS handshake. */
+const CONNECTION_FAILURE_CODE = /^E[A-Z]+$|CERT|SSL|TLS|SELF_SIGNED|HOSTNAME|ALTNAME|UNABLE_TO/;
