@@ -255,8 +255,9 @@ describe("PostgresTx: a team's membership changes are serialized", () => {
           .finally(() => {
             revoked = true;
           });
-        // The revocation either finishes while the member's unit is paused (nothing orders them:
-        // the defect) or waits for it on a lock, which is the order this test asks for.
+        // The revocation either finishes while the member's unit is paused (the two are not
+        // ordered, and the paused write then lands over it) or waits for it on a lock, which is
+        // the order this test asks for.
         await until("the revocation to finish or to wait for a lock", async () => {
           if (revoked) return true;
           const waiting = await watcher.query(
@@ -279,6 +280,53 @@ describe("PostgresTx: a team's membership changes are serialized", () => {
       }
     },
   );
+});
+
+describe("PostgresTx: the retention sweep and a join to an unused team", () => {
+  test("a sweep that meets a join on its way leaves the team; the join succeeds", async () => {
+    const schema = await freshPostgresSchema("sweep_race");
+    drops.push(schema.drop);
+    const inner = await openPostgresStore(schema.url);
+    try {
+      const setup = new BrigadeService(inner);
+      const creator = (await setup.createPrincipal()).principal_ref;
+      const member = (await setup.createPrincipal()).principal_ref;
+      const team = await setup.createTeam(creator, { team_name: "fresh" });
+      const paused = pausingStore(
+        inner,
+        (method, row) =>
+          method === "putMembership" && (row as MembershipRow).principal_ref === member,
+      );
+      const service = new BrigadeService(paused.store);
+
+      paused.arm();
+      const joining = service.joinTeam(member, { join_secret: team.join_secret }).then(
+        () => "joined",
+        (error: unknown) => (error as { code?: string }).code,
+      );
+      await until("the join to pause before its write", () => paused.reached());
+      // Every bound but the unused team's keeps its rows: only the team is a candidate.
+      const swept = await inner.transact((tx) =>
+        tx.collectGarbage({
+          ackedBefore: 0,
+          unackedCreatedBefore: 0,
+          sessionOfflineBefore: 0,
+          joinFailuresBefore: 0,
+          unusedTeamCreatedBefore: Number.MAX_SAFE_INTEGER,
+          unusedPrincipalCreatedBefore: 0,
+          limit: 100,
+        }),
+      );
+      paused.release();
+
+      expect(swept.teams).toBe(0);
+      expect(await joining).toBe("joined");
+      const stored = await inner.transact((tx) => tx.getMembership(team.team_ref, member));
+      expect(stored?.status).toBe("active");
+    } finally {
+      await inner.close();
+    }
+  });
 });
 
 describe("PostgresTx: a closed session stays closed", () => {

@@ -94,7 +94,12 @@ const OPEN_SESSION_UPDATE = `${SESSION_UPDATE} AND closed_at IS NULL`;
 /** Transaction-scoped advisory lock on a principal: the key `brigade_send` takes first. */
 const LOCK_PRINCIPAL = "SELECT pg_advisory_xact_lock(brigade_lock_key('p', $1))";
 const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
-/** Transaction-scoped advisory lock on a team: taken before any principal lock. */
+/**
+ * Transaction-scoped advisory lock on a team (key kind `'t'`, beside the `'p'` principal and `'s'`
+ * session kinds of `brigade_lock_key`): taken first by every unit that reads a team's memberships
+ * and writes one, before any principal lock; the retention sweep only tries it, and skips a team
+ * it cannot take.
+ */
 const LOCK_TEAM = "SELECT pg_advisory_xact_lock(brigade_lock_key('t', $1))";
 
 /**
@@ -513,11 +518,18 @@ export class PostgresTx implements StoreTx {
       "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= $1 ORDER BY at LIMIT $2)",
       [bounds.joinFailuresBefore, bounds.limit],
     );
+    // A team whose lock another unit holds (a join or a registration on its way) is left for the
+    // next sweep; the lock taken here keeps such a unit waiting until the team is gone, so it
+    // finds no team instead of writing a membership that names a deleted one. The candidates are
+    // fixed first, so at most `limit` locks are tried, whatever order the planner picks.
     const teams = await this.#rows<{ team_ref: string }>(
-      "WITH unused AS (SELECT t.team_ref FROM teams t WHERE t.used_at IS NULL AND t.created_at <= $1 " +
+      "WITH candidates AS MATERIALIZED (SELECT t.team_ref FROM teams t " +
+        "WHERE t.used_at IS NULL AND t.created_at <= $1 " +
         "AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.team_ref = t.team_ref) " +
         "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.team_ref = t.team_ref " +
         "AND m.principal_ref <> t.creator_principal_ref) LIMIT $2), " +
+        "unused AS MATERIALIZED (SELECT team_ref FROM candidates " +
+        "WHERE pg_try_advisory_xact_lock(brigade_lock_key('t', team_ref))), " +
         "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)) " +
         "SELECT team_ref FROM unused",
       [bounds.unusedTeamCreatedBefore, bounds.limit],
