@@ -40,7 +40,10 @@ export class SlidingWindowLimiter {
     return 0;
   }
 
-  /** How many keys have events held in memory (asking, and being refused, adds none). */
+  /**
+   * How many keys have events held in memory (asking, and being refused, adds none). For
+   * observation (tests, a memory check); the limiter's decisions never read it.
+   */
   get keys(): number {
     return this.#events.size;
   }

@@ -1,5 +1,5 @@
 import { activeMembership, ownedSession } from "./access-checks.ts";
-import type { StoreTx } from "./store.ts";
+import type { SessionRefusal, StoreTx } from "./store.ts";
 
 /** Whose session a session verb acts on: the caller, the team and the session. */
 export interface SessionCaller {
@@ -7,9 +7,6 @@ export interface SessionCaller {
   readonly teamRef: string;
   readonly sessionId: string;
 }
-
-/** Why a session verb refuses its caller, as a store outcome carries it. */
-export type SessionRefusal = { ok: false; refusal: "unauthorized" | "not_found" };
 
 /**
  * The two checks every session verb starts with, in their order, as an outcome instead of a

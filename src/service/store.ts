@@ -387,9 +387,10 @@ export interface FetchCommand {
  * still-unacknowledged messages among the ids that are addressed to the session now, in the ids'
  * order (`acked_at` null).
  */
-export type FetchOutcome =
-  | { ok: true; messages: MessageRow[] }
-  | { ok: false; refusal: "unauthorized" | "not_found" };
+export type FetchOutcome = { ok: true; messages: MessageRow[] } | SessionRefusal;
+
+/** Why a session verb refuses its caller, as a fetch or ack outcome carries it. */
+export type SessionRefusal = { ok: false; refusal: "unauthorized" | "not_found" };
 
 /**
  * One `message ack`, as a store that acknowledges itself receives it: the caller, the owned
@@ -408,9 +409,7 @@ export interface AckCommand {
  * now (acknowledged, or acknowledged before: the first time stays) and the others (`unknown`),
  * each in the command's order. A refusal acknowledges nothing.
  */
-export type AckOutcome =
-  | { ok: true; acked: string[]; unknown: string[] }
-  | { ok: false; refusal: "unauthorized" | "not_found" };
+export type AckOutcome = { ok: true; acked: string[]; unknown: string[] } | SessionRefusal;
 
 /**
  * Thrown (or rejected with) by a store that cannot reach its database right now (connection

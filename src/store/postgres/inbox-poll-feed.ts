@@ -25,7 +25,7 @@ export const INBOX_READ_CHUNK_SESSIONS = 150;
  * watch here within one poll interval plus one query, inside the protocol's 5 s bound, even when
  * every notification is lost. One pass at a time: what is asked meanwhile is merged into the next
  * pass (one query per {@link INBOX_READ_CHUNK_SESSIONS} sessions). A failed read (database away)
- * is skipped; the next announcement or tick reads again. It holds no timer of its own.
+ * is skipped; the next announcement or tick reads again. Its owner's timer drives it.
  */
 export class InboxPollFeed {
   readonly #read: InboxReader;

@@ -50,7 +50,7 @@ export function endedMembershipReader(
  * lost. Only the watches open when the sweep took its snapshot are ended, so a watch opened on a
  * membership renewed meanwhile (left, then joined again) stays. One sweep at a time; one asked
  * for meanwhile runs once the current one ends. A failed read (database away) is skipped until
- * the next tick. It holds no timer of its own.
+ * the next tick. Its owner's timer drives it (`PostgresWatchFeed`'s safety poll).
  *
  * @example
  * const sweep = new MembershipSweep(endedMembershipReader(query));
