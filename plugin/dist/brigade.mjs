@@ -8199,16 +8199,19 @@ var init_sse_parser = __esmMin((() => {
 		#onEvent;
 		#onComment;
 		#maxLineChars;
+		#maxEventChars;
 		#buffer = "";
 		#skipLeadingLf = false;
 		#event = "";
 		#data = [];
+		#dataChars = 0;
 		#id;
 		#poisoned = false;
 		constructor(onEvent, options) {
 			this.#onEvent = onEvent;
 			this.#onComment = options?.onComment;
 			this.#maxLineChars = options?.maxLineChars ?? 4194304;
+			this.#maxEventChars = options?.maxEventChars ?? 4194304;
 		}
 		/** Feeds decoded text. */
 		push(text) {
@@ -8249,6 +8252,7 @@ var init_sse_parser = __esmMin((() => {
 				});
 				this.#event = "";
 				this.#data = [];
+				this.#dataChars = 0;
 				this.#poisoned = false;
 				return;
 			}
@@ -8265,6 +8269,13 @@ var init_sse_parser = __esmMin((() => {
 					this.#event = value;
 					break;
 				case "data":
+					if (this.#poisoned) break;
+					this.#dataChars += value.length + 1;
+					if (this.#dataChars > this.#maxEventChars) {
+						this.#poisoned = true;
+						this.#data = [];
+						break;
+					}
 					this.#data.push(value);
 					break;
 				case "id": if (!value.includes("\0")) this.#id = value;

@@ -10,7 +10,9 @@ export interface SseEvent {
  * `\n`, `\r\n` or `\r`; `:` lines are comments (keep-alives, reported through `onComment`);
  * `event`, `data`, `id` fields accumulate until a blank line dispatches; a single space after the
  * colon is dropped; `data` lines join with `\n`; an event without data is not dispatched. Text
- * chunks may split anywhere. A line longer than `maxLineChars` poisons only its own event.
+ * chunks may split anywhere. A line longer than `maxLineChars`, or `data` lines adding up to more
+ * than `maxEventChars` (both default 4 MiB of UTF-16 units), poisons only its own event: it is
+ * dropped, its text is not kept, and the next event parses normally.
  *
  * @example
  * const parser = new SseParser((e) => events.push(e));
@@ -20,20 +22,27 @@ export class SseParser {
   readonly #onEvent: (event: SseEvent) => void;
   readonly #onComment: (() => void) | undefined;
   readonly #maxLineChars: number;
+  readonly #maxEventChars: number;
   #buffer = "";
   #skipLeadingLf = false;
   #event = "";
   #data: string[] = [];
+  #dataChars = 0;
   #id: string | undefined;
   #poisoned = false;
 
   constructor(
     onEvent: (event: SseEvent) => void,
-    options?: { readonly onComment?: () => void; readonly maxLineChars?: number },
+    options?: {
+      readonly onComment?: () => void;
+      readonly maxLineChars?: number;
+      readonly maxEventChars?: number;
+    },
   ) {
     this.#onEvent = onEvent;
     this.#onComment = options?.onComment;
     this.#maxLineChars = options?.maxLineChars ?? 4 * 1024 * 1024;
+    this.#maxEventChars = options?.maxEventChars ?? 4 * 1024 * 1024;
   }
 
   /** Feeds decoded text. */
@@ -81,6 +90,7 @@ export class SseParser {
       }
       this.#event = "";
       this.#data = [];
+      this.#dataChars = 0;
       this.#poisoned = false;
       return;
     }
@@ -97,6 +107,14 @@ export class SseParser {
         this.#event = value;
         break;
       case "data":
+        // Many short lines must not add up to an unbounded event either.
+        if (this.#poisoned) break;
+        this.#dataChars += value.length + 1;
+        if (this.#dataChars > this.#maxEventChars) {
+          this.#poisoned = true;
+          this.#data = [];
+          break;
+        }
         this.#data.push(value);
         break;
       case "id":
