@@ -8090,6 +8090,48 @@ var init_http_adapter_options = __esmMin((() => {
 	init_profile_store();
 }));
 
+// src/adapters/http/read-bounded-body.ts
+/**
+* Reads a response body, but never more than `maxBytes + 1` bytes of it: once the body is known to
+* be over `maxBytes`, reading stops and the rest is cancelled, so a server sending an endless or
+* huge answer costs at most that much memory. The caller's size check (e.g. `parseJsonDocument`
+* with the same `maxBytes`) then refuses the over-long result. Rejects as the body's own read does
+* (network failure, abort through the request's signal).
+*
+* @example
+* const bytes = await readBoundedBody(response, 1024 * 1024); // bytes.length <= 1024 * 1024 + 1
+*/
+async function readBoundedBody(response, maxBytes) {
+	const body = response.body;
+	if (body === null) return /* @__PURE__ */ new Uint8Array(0);
+	const reader = body.getReader();
+	const chunks = [];
+	let total = 0;
+	try {
+		for (;;) {
+			const next = await reader.read();
+			if (next.done) break;
+			const room = maxBytes + 1 - total;
+			chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+			total += Math.min(next.value.length, room);
+			if (total > maxBytes) {
+				await reader.cancel().catch(() => {});
+				break;
+			}
+		}
+	} finally {
+		reader.releaseLock();
+	}
+	const bytes = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, at);
+		at += chunk.length;
+	}
+	return bytes;
+}
+var init_read_bounded_body = __esmMin((() => {}));
+
 // src/adapters/http/http-client.ts
 /**
 * Percent-encodes one path segment (`:team`, `:session`).
@@ -8124,7 +8166,8 @@ function callSignal(signal, timeoutMs) {
 * - network failure, timeout, caller abort or any 5xx → `unavailable` (retryable; `timeout` reason
 *   when aborted);
 * - an error envelope → that error, member for member (the server's uniform errors stay uniform);
-* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`.
+* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`; a body
+*   over 8 MiB is not read past its limit (memory stays bounded) and is `internal` too.
 * The token travels only in the `Authorization` header; nothing of it or of the body is logged.
 *
 * @example
@@ -8151,7 +8194,7 @@ async function callServer(transport, request, validate) {
 			signal: callSignal(request.signal, transport.timeoutMs),
 			redirect: "error"
 		});
-		bytes = new Uint8Array(await response.arrayBuffer());
+		bytes = await readBoundedBody(response, MAX_RESPONSE_BYTES);
 	} catch (error) {
 		const aborted = isAbortLike(error) || request.signal?.aborted === true;
 		log.warn("http_call_failed", {
@@ -8189,6 +8232,7 @@ var MAX_RESPONSE_BYTES;
 var init_http_client = __esmMin((() => {
 	init_protocol();
 	init_http_adapter_constants();
+	init_read_bounded_body();
 	MAX_RESPONSE_BYTES = 8388608;
 }));
 
@@ -8285,12 +8329,14 @@ var init_sse_parser = __esmMin((() => {
 }));
 
 // src/adapters/http/http-watch.ts
-var HttpWatch;
+var MAX_REFUSAL_BYTES, HttpWatch;
 var init_http_watch = __esmMin((() => {
 	init_protocol();
 	init_event_queue();
 	init_http_client();
+	init_read_bounded_body();
 	init_sse_parser();
+	MAX_REFUSAL_BYTES = 1048576;
 	HttpWatch = class {
 		#deps;
 		#queue = new EventQueue();
@@ -8433,15 +8479,19 @@ var init_http_watch = __esmMin((() => {
 					detail: isAbortLike(error) ? "connect_timeout" : "network"
 				};
 			}
-			clearTimeout(connectTimer);
 			const type = response.headers.get("content-type") ?? "";
-			if (!response.ok || !type.startsWith("text/event-stream")) return this.#refused(response);
+			if (!response.ok || !type.startsWith("text/event-stream")) try {
+				return await this.#refused(response);
+			} finally {
+				clearTimeout(connectTimer);
+			}
+			clearTimeout(connectTimer);
 			return this.#readStream(response, controller, onLive);
 		}
 		async #refused(response) {
 			let bytes;
 			try {
-				bytes = new Uint8Array(await response.arrayBuffer());
+				bytes = await readBoundedBody(response, MAX_REFUSAL_BYTES);
 			} catch {
 				return this.#closed ? { kind: "closed" } : {
 					kind: "dropped",
@@ -8452,7 +8502,7 @@ var init_http_watch = __esmMin((() => {
 				kind: "dropped",
 				detail: "server_unavailable"
 			};
-			const parsed = parseJsonDocument(bytes, { maxBytes: 1048576 });
+			const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REFUSAL_BYTES });
 			const envelope = parsed.ok ? validateEnvelope(parsed.value) : void 0;
 			if (envelope === void 0 || !envelope.ok || envelope.value.ok) {
 				this.#log.error("watch_refusal_not_envelope", { status: response.status });
