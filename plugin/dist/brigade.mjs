@@ -9110,13 +9110,30 @@ var init_http_adapter = __esmMin((() => {
 				body
 			}, validateSendResponse, options);
 		}
+		/**
+		* `message receive`. Like the watch, it keeps only messages addressed to `sessionId` and no more
+		* than `limit` of them: what a broken or hostile server adds beyond that is dropped (logged
+		* `receive_messages_dropped` with the counts, never the values) and, being unacknowledged, is
+		* the server's to offer again.
+		*/
 		async messageReceive(sessionId, options) {
 			const limit = options?.limit;
 			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
-			return this.#teamCall((ctx) => ({
+			const received = await this.#teamCall((ctx) => ({
 				method: "GET",
 				path: `${sessionPath(ctx, sessionId, "/messages")}${query}`
 			}), validateReceiveResult, options);
+			const mine = received.messages.filter((m) => m.recipient_session_id === sessionId);
+			const kept = limit === void 0 ? mine : mine.slice(0, limit);
+			if (kept.length === received.messages.length) return received;
+			this.#runtime.log.error("receive_messages_dropped", {
+				foreign: received.messages.length - mine.length,
+				over_limit: mine.length - kept.length
+			});
+			return {
+				...received,
+				messages: kept
+			};
 		}
 		async messageAck(sessionId, request, options) {
 			const ctx = readTeamContext(this.#runtime);
