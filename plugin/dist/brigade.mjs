@@ -8244,7 +8244,9 @@ var init_sse_parser = __esmMin((() => {
 		#onComment;
 		#maxLineChars;
 		#maxEventChars;
-		#buffer = "";
+		/** The unfinished last line, in the pieces it arrived in. */
+		#partial = [];
+		#partialChars = 0;
 		#skipLeadingLf = false;
 		#event = "";
 		#data = [];
@@ -8257,35 +8259,53 @@ var init_sse_parser = __esmMin((() => {
 			this.#maxLineChars = options?.maxLineChars ?? 4194304;
 			this.#maxEventChars = options?.maxEventChars ?? 4194304;
 		}
-		/** Feeds decoded text. */
+		/**
+		* Feeds decoded text. The work stays near-linear however the text is split: only the new text
+		* is searched for line ends, and the unfinished line is kept in a few pieces joined once when
+		* its end arrives, so a stream dripped one character at a time cannot pin the CPU.
+		*/
 		push(text) {
 			let chunk = text;
 			if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
 			this.#skipLeadingLf = false;
-			let buffer = this.#buffer + chunk;
 			let start = 0;
-			for (;;) {
-				const cr = buffer.indexOf("\r", start);
-				const lf = buffer.indexOf("\n", start);
-				let end;
-				if (cr === -1 && lf === -1) break;
-				if (cr === -1 || lf !== -1 && lf < cr) end = lf;
-				else end = cr;
-				this.#line(buffer.slice(start, end));
-				if (buffer[end] === "\r") {
-					if (end + 1 < buffer.length) start = buffer[end + 1] === "\n" ? end + 2 : end + 1;
+			const lineEnd = /[\r\n]/g;
+			for (let found = lineEnd.exec(chunk); found !== null; found = lineEnd.exec(chunk)) {
+				const end = found.index;
+				this.#line(this.#takeLine(chunk.slice(start, end)));
+				if (chunk[end] === "\r") {
+					if (end + 1 < chunk.length) start = chunk[end + 1] === "\n" ? end + 2 : end + 1;
 					else {
 						this.#skipLeadingLf = true;
 						start = end + 1;
 					}
 				} else start = end + 1;
+				lineEnd.lastIndex = start;
 			}
-			buffer = buffer.slice(start);
-			if (buffer.length > this.#maxLineChars) {
+			if (start === chunk.length) return;
+			this.#partialChars += chunk.length - start;
+			if (this.#partialChars > this.#maxLineChars) {
 				this.#poisoned = true;
-				buffer = "";
+				this.#partial = [];
+				this.#partialChars = 0;
+				return;
 			}
-			this.#buffer = buffer;
+			let piece = chunk.slice(start);
+			for (let last = this.#partial.at(-1); last !== void 0; last = this.#partial.at(-1)) {
+				if (last.length > 2 * piece.length) break;
+				this.#partial.pop();
+				piece = [last, piece].join("");
+			}
+			this.#partial.push(piece);
+		}
+		/** The whole line ending with `tail`: the pieces kept from earlier pushes, then `tail`. */
+		#takeLine(tail) {
+			if (this.#partial.length === 0) return tail;
+			this.#partial.push(tail);
+			const line = this.#partial.join("");
+			this.#partial = [];
+			this.#partialChars = 0;
+			return line;
 		}
 		#line(line) {
 			if (line === "") {

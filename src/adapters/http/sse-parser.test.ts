@@ -20,12 +20,46 @@ describe("SseParser", () => {
     ]);
   });
 
-  test("an over-long line poisons only its own event", () => {
+  test("a line dripped one character at a time costs linear work: two million pushes make one event", async () => {
+    // Linear, this is a fraction of a second. Quadratic work (searching the whole unfinished line
+    // again on every push) would take hours: the loop yields now and then so that the suite's
+    // test timeout, not a clock read here, ends such a run as a failure.
+    const { parser, events } = parse();
+    parser.push("data: ");
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    for (let i = 0; i < 2_000_000; i++) {
+      parser.push(letters[i % 26] ?? "");
+      if (i % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    parser.push("\n\n");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data === letters.repeat(76_924).slice(0, 2_000_000)).toBe(true);
+  });
+
+  test("pieces of any size, a CR ending one push and its LF starting the next, join in order", () => {
+    const { parser, events } = parse();
+    const line = Array.from({ length: 300 }, (_, i) => String(i)).join(",");
+    let at = 0;
+    for (let size = 1; at < line.length; size = (size * 7) % 23 || 1) {
+      parser.push(at === 0 ? `data: ${line.slice(0, size)}` : line.slice(at, at + size));
+      at += size;
+    }
+    parser.push("\r");
+    parser.push("\ndata: b\r\n\r\n");
+    expect(events).toEqual([{ event: "message", data: `${line}\nb`, id: undefined }]);
+  });
+
+  test("an over-long line poisons only its own event, in one chunk or dripped", () => {
     const { parser, events } = parse({ maxLineChars: 16 });
     parser.push("data: a\ndata: ");
     parser.push("x".repeat(40));
-    parser.push("\n\ndata: next\n\n");
-    expect(events).toEqual([{ event: "message", data: "next", id: undefined }]);
+    parser.push("\n\ndata: next\n\ndata: ");
+    for (let i = 0; i < 40; i++) parser.push("y");
+    parser.push("\n\ndata: last\n\n");
+    expect(events).toEqual([
+      { event: "message", data: "next", id: undefined },
+      { event: "message", data: "last", id: undefined },
+    ]);
   });
 
   test("many short data lines cannot add up past the event cap; the next event still parses", () => {
