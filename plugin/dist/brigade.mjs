@@ -11368,6 +11368,33 @@ var init_adapter = __esmMin((() => {
 	init_harness_adapter();
 }));
 
+// src/harness/watcher/watcher-adapter-logger.ts
+/**
+* The in-process adapter's diagnostics, written to the watcher's log: its `info`, `warn` and
+* `error` events (a dropped or refused watch stream, a server answer that is not an envelope, a
+* message for another session, what a receive left out) with a `comp` field naming the adapter
+* part. Adapter events carry fixed names, codes and counts, never a body or a server's own text,
+* and the watcher log cuts and redacts every field again. `debug` (a line per HTTP call) is left
+* out so heartbeats do not fill the log; `undefined` fields are omitted.
+*
+* @example const adapter = openHarnessAdapter(target, { logger: watcherAdapterLogger(log) });
+*/
+function watcherAdapterLogger(log, comp = "http") {
+	const write = (level) => (event, fields = {}) => {
+		const kept = { comp };
+		for (const [name, value] of Object.entries(fields)) if (value !== void 0) kept[name] = value;
+		log.write(level, event, kept);
+	};
+	return {
+		error: write("error"),
+		warn: write("warn"),
+		info: write("info"),
+		debug: () => {},
+		child: (name) => watcherAdapterLogger(log, name)
+	};
+}
+var init_watcher_adapter_logger = __esmMin((() => {}));
+
 // src/harness/watcher/watcher-log.ts
 /**
 * The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
@@ -12931,16 +12958,19 @@ async function runWatcher(options) {
 		probe,
 		token,
 		socketPath,
-		adapter: (options.openAdapter ?? openHarnessAdapter)({
+		adapter: (options.openAdapter ?? openWithLogger)({
 			configDir,
 			teamKey: map.team_key
-		})
+		}, watcherAdapterLogger(log))
 	});
 	try {
 		return await watcher.run();
 	} finally {
 		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
 	}
+}
+function openWithLogger(target, logger) {
+	return openHarnessAdapter(target, { logger });
 }
 var init_run_watcher = __esmMin((() => {
 	init_local_files();
@@ -12950,6 +12980,7 @@ var init_run_watcher = __esmMin((() => {
 	init_state();
 	init_ensure_watcher();
 	init_process_probe();
+	init_watcher_adapter_logger();
 	init_watcher_files();
 	init_watcher_log();
 	init_watcher_loop();
