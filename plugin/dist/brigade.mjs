@@ -8090,6 +8090,48 @@ var init_http_adapter_options = __esmMin((() => {
 	init_profile_store();
 }));
 
+// src/adapters/http/read-bounded-body.ts
+/**
+* Reads a response body, but never more than `maxBytes + 1` bytes of it: once the body is known to
+* be over `maxBytes`, reading stops and the rest is cancelled, so a server sending an endless or
+* huge answer costs at most that much memory. The caller's size check (e.g. `parseJsonDocument`
+* with the same `maxBytes`) then refuses the over-long result. Rejects as the body's own read does
+* (network failure, abort through the request's signal).
+*
+* @example
+* const bytes = await readBoundedBody(response, 1024 * 1024); // bytes.length <= 1024 * 1024 + 1
+*/
+async function readBoundedBody(response, maxBytes) {
+	const body = response.body;
+	if (body === null) return /* @__PURE__ */ new Uint8Array(0);
+	const reader = body.getReader();
+	const chunks = [];
+	let total = 0;
+	try {
+		for (;;) {
+			const next = await reader.read();
+			if (next.done) break;
+			const room = maxBytes + 1 - total;
+			chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+			total += Math.min(next.value.length, room);
+			if (total > maxBytes) {
+				await reader.cancel().catch(() => {});
+				break;
+			}
+		}
+	} finally {
+		reader.releaseLock();
+	}
+	const bytes = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, at);
+		at += chunk.length;
+	}
+	return bytes;
+}
+var init_read_bounded_body = __esmMin((() => {}));
+
 // src/adapters/http/http-client.ts
 /**
 * Percent-encodes one path segment (`:team`, `:session`).
@@ -8124,7 +8166,8 @@ function callSignal(signal, timeoutMs) {
 * - network failure, timeout, caller abort or any 5xx → `unavailable` (retryable; `timeout` reason
 *   when aborted);
 * - an error envelope → that error, member for member (the server's uniform errors stay uniform);
-* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`.
+* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`; a body
+*   over 8 MiB is not read past its limit (memory stays bounded) and is `internal` too.
 * The token travels only in the `Authorization` header; nothing of it or of the body is logged.
 *
 * @example
@@ -8151,7 +8194,7 @@ async function callServer(transport, request, validate) {
 			signal: callSignal(request.signal, transport.timeoutMs),
 			redirect: "error"
 		});
-		bytes = new Uint8Array(await response.arrayBuffer());
+		bytes = await readBoundedBody(response, MAX_RESPONSE_BYTES);
 	} catch (error) {
 		const aborted = isAbortLike(error) || request.signal?.aborted === true;
 		log.warn("http_call_failed", {
@@ -8189,6 +8232,7 @@ var MAX_RESPONSE_BYTES;
 var init_http_client = __esmMin((() => {
 	init_protocol();
 	init_http_adapter_constants();
+	init_read_bounded_body();
 	MAX_RESPONSE_BYTES = 8388608;
 }));
 
@@ -8199,46 +8243,69 @@ var init_sse_parser = __esmMin((() => {
 		#onEvent;
 		#onComment;
 		#maxLineChars;
-		#buffer = "";
+		#maxEventChars;
+		/** The unfinished last line, in the pieces it arrived in. */
+		#partial = [];
+		#partialChars = 0;
 		#skipLeadingLf = false;
 		#event = "";
 		#data = [];
+		#dataChars = 0;
 		#id;
 		#poisoned = false;
 		constructor(onEvent, options) {
 			this.#onEvent = onEvent;
 			this.#onComment = options?.onComment;
 			this.#maxLineChars = options?.maxLineChars ?? 4194304;
+			this.#maxEventChars = options?.maxEventChars ?? 4194304;
 		}
-		/** Feeds decoded text. */
+		/**
+		* Feeds decoded text. The work stays near-linear however the text is split: only the new text
+		* is searched for line ends, and the unfinished line is kept in a few pieces joined once when
+		* its end arrives, so a stream dripped one character at a time cannot pin the CPU.
+		*/
 		push(text) {
 			let chunk = text;
 			if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
 			this.#skipLeadingLf = false;
-			let buffer = this.#buffer + chunk;
 			let start = 0;
-			for (;;) {
-				const cr = buffer.indexOf("\r", start);
-				const lf = buffer.indexOf("\n", start);
-				let end;
-				if (cr === -1 && lf === -1) break;
-				if (cr === -1 || lf !== -1 && lf < cr) end = lf;
-				else end = cr;
-				this.#line(buffer.slice(start, end));
-				if (buffer[end] === "\r") {
-					if (end + 1 < buffer.length) start = buffer[end + 1] === "\n" ? end + 2 : end + 1;
+			const lineEnd = /[\r\n]/g;
+			for (let found = lineEnd.exec(chunk); found !== null; found = lineEnd.exec(chunk)) {
+				const end = found.index;
+				this.#line(this.#takeLine(chunk.slice(start, end)));
+				if (chunk[end] === "\r") {
+					if (end + 1 < chunk.length) start = chunk[end + 1] === "\n" ? end + 2 : end + 1;
 					else {
 						this.#skipLeadingLf = true;
 						start = end + 1;
 					}
 				} else start = end + 1;
+				lineEnd.lastIndex = start;
 			}
-			buffer = buffer.slice(start);
-			if (buffer.length > this.#maxLineChars) {
+			if (start === chunk.length) return;
+			this.#partialChars += chunk.length - start;
+			if (this.#partialChars > this.#maxLineChars) {
 				this.#poisoned = true;
-				buffer = "";
+				this.#partial = [];
+				this.#partialChars = 0;
+				return;
 			}
-			this.#buffer = buffer;
+			let piece = chunk.slice(start);
+			for (let last = this.#partial.at(-1); last !== void 0; last = this.#partial.at(-1)) {
+				if (last.length > 2 * piece.length) break;
+				this.#partial.pop();
+				piece = [last, piece].join("");
+			}
+			this.#partial.push(piece);
+		}
+		/** The whole line ending with `tail`: the pieces kept from earlier pushes, then `tail`. */
+		#takeLine(tail) {
+			if (this.#partial.length === 0) return tail;
+			this.#partial.push(tail);
+			const line = this.#partial.join("");
+			this.#partial = [];
+			this.#partialChars = 0;
+			return line;
 		}
 		#line(line) {
 			if (line === "") {
@@ -8249,6 +8316,7 @@ var init_sse_parser = __esmMin((() => {
 				});
 				this.#event = "";
 				this.#data = [];
+				this.#dataChars = 0;
 				this.#poisoned = false;
 				return;
 			}
@@ -8265,6 +8333,13 @@ var init_sse_parser = __esmMin((() => {
 					this.#event = value;
 					break;
 				case "data":
+					if (this.#poisoned) break;
+					this.#dataChars += value.length + 1;
+					if (this.#dataChars > this.#maxEventChars) {
+						this.#poisoned = true;
+						this.#data = [];
+						break;
+					}
 					this.#data.push(value);
 					break;
 				case "id": if (!value.includes("\0")) this.#id = value;
@@ -8274,12 +8349,14 @@ var init_sse_parser = __esmMin((() => {
 }));
 
 // src/adapters/http/http-watch.ts
-var HttpWatch;
+var MAX_REFUSAL_BYTES, HttpWatch;
 var init_http_watch = __esmMin((() => {
 	init_protocol();
 	init_event_queue();
 	init_http_client();
+	init_read_bounded_body();
 	init_sse_parser();
+	MAX_REFUSAL_BYTES = 1048576;
 	HttpWatch = class {
 		#deps;
 		#queue = new EventQueue();
@@ -8422,15 +8499,19 @@ var init_http_watch = __esmMin((() => {
 					detail: isAbortLike(error) ? "connect_timeout" : "network"
 				};
 			}
-			clearTimeout(connectTimer);
 			const type = response.headers.get("content-type") ?? "";
-			if (!response.ok || !type.startsWith("text/event-stream")) return this.#refused(response);
+			if (!response.ok || !type.startsWith("text/event-stream")) try {
+				return await this.#refused(response);
+			} finally {
+				clearTimeout(connectTimer);
+			}
+			clearTimeout(connectTimer);
 			return this.#readStream(response, controller, onLive);
 		}
 		async #refused(response) {
 			let bytes;
 			try {
-				bytes = new Uint8Array(await response.arrayBuffer());
+				bytes = await readBoundedBody(response, MAX_REFUSAL_BYTES);
 			} catch {
 				return this.#closed ? { kind: "closed" } : {
 					kind: "dropped",
@@ -8441,7 +8522,7 @@ var init_http_watch = __esmMin((() => {
 				kind: "dropped",
 				detail: "server_unavailable"
 			};
-			const parsed = parseJsonDocument(bytes, { maxBytes: 1048576 });
+			const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REFUSAL_BYTES });
 			const envelope = parsed.ok ? validateEnvelope(parsed.value) : void 0;
 			if (envelope === void 0 || !envelope.ok || envelope.value.ok) {
 				this.#log.error("watch_refusal_not_envelope", { status: response.status });
@@ -9049,13 +9130,30 @@ var init_http_adapter = __esmMin((() => {
 				body
 			}, validateSendResponse, options);
 		}
+		/**
+		* `message receive`. Like the watch, it keeps only messages addressed to `sessionId` and no more
+		* than `limit` of them: what a broken or hostile server adds beyond that is dropped (logged
+		* `receive_messages_dropped` with the counts, never the values) and, being unacknowledged, is
+		* the server's to offer again.
+		*/
 		async messageReceive(sessionId, options) {
 			const limit = options?.limit;
 			const query = limit === void 0 ? "" : `?limit=${String(limit)}`;
-			return this.#teamCall((ctx) => ({
+			const received = await this.#teamCall((ctx) => ({
 				method: "GET",
 				path: `${sessionPath(ctx, sessionId, "/messages")}${query}`
 			}), validateReceiveResult, options);
+			const mine = received.messages.filter((m) => m.recipient_session_id === sessionId);
+			const kept = limit === void 0 ? mine : mine.slice(0, limit);
+			if (kept.length === received.messages.length) return received;
+			this.#runtime.log.error("receive_messages_dropped", {
+				foreign: received.messages.length - mine.length,
+				over_limit: mine.length - kept.length
+			});
+			return {
+				...received,
+				messages: kept
+			};
 		}
 		async messageAck(sessionId, request, options) {
 			const ctx = readTeamContext(this.#runtime);
@@ -11270,6 +11368,33 @@ var init_adapter = __esmMin((() => {
 	init_harness_adapter();
 }));
 
+// src/harness/watcher/watcher-adapter-logger.ts
+/**
+* The in-process adapter's diagnostics, written to the watcher's log: its `info`, `warn` and
+* `error` events (a dropped or refused watch stream, a server answer that is not an envelope, a
+* message for another session, what a receive left out) with a `comp` field naming the adapter
+* part. Adapter events carry fixed names, codes and counts, never a body or a server's own text,
+* and the watcher log cuts and redacts every field again. `debug` (a line per HTTP call) is left
+* out so heartbeats do not fill the log; `undefined` fields are omitted.
+*
+* @example const adapter = openHarnessAdapter(target, { logger: watcherAdapterLogger(log) });
+*/
+function watcherAdapterLogger(log, comp = "http") {
+	const write = (level) => (event, fields = {}) => {
+		const kept = { comp };
+		for (const [name, value] of Object.entries(fields)) if (value !== void 0) kept[name] = value;
+		log.write(level, event, kept);
+	};
+	return {
+		error: write("error"),
+		warn: write("warn"),
+		info: write("info"),
+		debug: () => {},
+		child: (name) => watcherAdapterLogger(log, name)
+	};
+}
+var init_watcher_adapter_logger = __esmMin((() => {}));
+
 // src/harness/watcher/watcher-log.ts
 /**
 * The watcher's NDJSON log at `path` (`logs/watcher-<pid>.log`, 0600 in 0700 folders): one line
@@ -12833,16 +12958,19 @@ async function runWatcher(options) {
 		probe,
 		token,
 		socketPath,
-		adapter: (options.openAdapter ?? openHarnessAdapter)({
+		adapter: (options.openAdapter ?? openWithLogger)({
 			configDir,
 			teamKey: map.team_key
-		})
+		}, watcherAdapterLogger(log))
 	});
 	try {
 		return await watcher.run();
 	} finally {
 		deletePidfileIfNames(layout, claudePid, process.pid, startToken);
 	}
+}
+function openWithLogger(target, logger) {
+	return openHarnessAdapter(target, { logger });
 }
 var init_run_watcher = __esmMin((() => {
 	init_local_files();
@@ -12852,6 +12980,7 @@ var init_run_watcher = __esmMin((() => {
 	init_state();
 	init_ensure_watcher();
 	init_process_probe();
+	init_watcher_adapter_logger();
 	init_watcher_files();
 	init_watcher_log();
 	init_watcher_loop();

@@ -36,6 +36,8 @@ interface Stub {
   fail5xx: number;
   /** Answer the next request with a result of the wrong shape. */
   malformed: boolean;
+  /** `GET messages` answers every stored message, whoever it is for, past the limit. */
+  leakyReceive: boolean;
   /** Delay every answer by this many ms. */
   delayMs: number;
   messages: MessageEnvelope[];
@@ -69,6 +71,7 @@ async function startStub(): Promise<Stub> {
     log: [],
     fail5xx: 0,
     malformed: false,
+    leakyReceive: false,
     delayMs: 0,
     messages: [],
     watchers: new Set(),
@@ -289,6 +292,10 @@ async function startStub(): Promise<Stub> {
         send(200, ok({ session_id: sid, state: "offline" }));
         return;
       case "GET messages":
+        if (stub.leakyReceive) {
+          send(200, ok({ messages: stub.messages }));
+          return;
+        }
         send(200, ok({ messages: mine().slice(0, Number(url.searchParams.get("limit") ?? 50)) }));
         return;
       case "POST ack": {
@@ -575,6 +582,24 @@ describe("session and message verbs", () => {
       session_id: a.session_id,
       state: "offline",
     });
+  });
+});
+
+describe("a broken or hostile server's receive answer", () => {
+  test("receive keeps only messages for the asking session, no more than asked for", async () => {
+    const { stub, adapter } = await setup();
+    await adapter.teamCreate({ team_name: "core" });
+    const a = await adapter.sessionRegister(REGISTRATION);
+    const b = await adapter.sessionRegister({ ...REGISTRATION, session_name: "other" });
+    stub.deliver(a.session_id, "for a");
+    stub.deliver(b.session_id, "for b, 1");
+    stub.deliver(b.session_id, "for b, 2");
+    stub.deliver(b.session_id, "for b, 3");
+    stub.leakyReceive = true;
+    const got = await adapter.messageReceive(b.session_id, { limit: 2 });
+    expect(got.messages.map((m) => m.body)).toEqual(["for b, 1", "for b, 2"]);
+    const all = await adapter.messageReceive(a.session_id);
+    expect(all.messages.map((m) => m.body)).toEqual(["for a"]);
   });
 });
 

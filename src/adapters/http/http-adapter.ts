@@ -182,14 +182,28 @@ export class HttpAdapter implements Adapter {
     );
   }
 
+  /**
+   * `message receive`. Like the watch, it keeps only messages addressed to `sessionId` and no more
+   * than `limit` of them: what a broken or hostile server adds beyond that is dropped (logged
+   * `receive_messages_dropped` with the counts, never the values) and, being unacknowledged, is
+   * the server's to offer again.
+   */
   async messageReceive(sessionId: string, options?: ReceiveOptions): Promise<ReceiveResult> {
     const limit = options?.limit;
     const query = limit === undefined ? "" : `?limit=${String(limit)}`;
-    return this.#teamCall(
+    const received = await this.#teamCall(
       (ctx) => ({ method: "GET", path: `${sessionPath(ctx, sessionId, "/messages")}${query}` }),
       validateReceiveResult,
       options,
     );
+    const mine = received.messages.filter((m) => m.recipient_session_id === sessionId);
+    const kept = limit === undefined ? mine : mine.slice(0, limit);
+    if (kept.length === received.messages.length) return received;
+    this.#runtime.log.error("receive_messages_dropped", {
+      foreign: received.messages.length - mine.length,
+      over_limit: mine.length - kept.length,
+    });
+    return { ...received, messages: kept };
   }
 
   async messageAck(

@@ -8,6 +8,7 @@ import {
 } from "../../protocol/index.ts";
 import type { AdapterLogger } from "../adapter-logger.ts";
 import { HTTP_CALL_TIMEOUT_MS } from "./http-adapter-constants.ts";
+import { readBoundedBody } from "./read-bounded-body.ts";
 
 /** The HTTP methods the API uses. */
 export type HttpMethod = "GET" | "POST";
@@ -82,7 +83,8 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number): 
  * - network failure, timeout, caller abort or any 5xx → `unavailable` (retryable; `timeout` reason
  *   when aborted);
  * - an error envelope → that error, member for member (the server's uniform errors stay uniform);
- * - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`.
+ * - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`; a body
+ *   over 8 MiB is not read past its limit (memory stays bounded) and is `internal` too.
  * The token travels only in the `Authorization` header; nothing of it or of the body is logged.
  *
  * @example
@@ -113,7 +115,7 @@ export async function callServer<T>(
       signal: callSignal(request.signal, transport.timeoutMs),
       redirect: "error",
     });
-    bytes = new Uint8Array(await response.arrayBuffer());
+    bytes = await readBoundedBody(response, MAX_RESPONSE_BYTES);
   } catch (error) {
     const aborted = isAbortLike(error) || request.signal?.aborted === true;
     log.warn("http_call_failed", {

@@ -17,6 +17,7 @@ import {
 import type { AdapterLogger } from "../adapter-logger.ts";
 import { EventQueue } from "../event-queue.ts";
 import { isAbortLike, segment } from "./http-client.ts";
+import { readBoundedBody } from "./read-bounded-body.ts";
 import { type SseEvent, SseParser } from "./sse-parser.ts";
 
 /** Where and as whom a watch connects; resolved again before each (re)connect. */
@@ -44,6 +45,9 @@ export interface HttpWatchDeps {
   ) => Promise<HeartbeatResult>;
   readonly closeSession: () => Promise<unknown>;
 }
+
+// A refusal is one small error envelope; a larger body is not read past this.
+const MAX_REFUSAL_BYTES = 1024 * 1024;
 
 type StreamOutcome =
   | { readonly kind: "dropped"; readonly detail: string }
@@ -201,23 +205,28 @@ export class HttpWatch implements WatchHandle {
       if (this.#closed) return { kind: "closed" };
       return { kind: "dropped", detail: isAbortLike(error) ? "connect_timeout" : "network" };
     }
-    clearTimeout(connectTimer);
     const type = response.headers.get("content-type") ?? "";
     if (!response.ok || !type.startsWith("text/event-stream")) {
-      return this.#refused(response);
+      // The connect budget also covers reading the refusal: a body that never ends is a drop.
+      try {
+        return await this.#refused(response);
+      } finally {
+        clearTimeout(connectTimer);
+      }
     }
+    clearTimeout(connectTimer);
     return this.#readStream(response, controller, onLive);
   }
 
   async #refused(response: Response): Promise<StreamOutcome> {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await readBoundedBody(response, MAX_REFUSAL_BYTES);
     } catch {
       return this.#closed ? { kind: "closed" } : { kind: "dropped", detail: "network" };
     }
     if (response.status >= 500) return { kind: "dropped", detail: "server_unavailable" };
-    const parsed = parseJsonDocument(bytes, { maxBytes: 1024 * 1024 });
+    const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REFUSAL_BYTES });
     const envelope = parsed.ok ? validateEnvelope(parsed.value) : undefined;
     if (envelope === undefined || !envelope.ok || envelope.value.ok) {
       this.#log.error("watch_refusal_not_envelope", { status: response.status });

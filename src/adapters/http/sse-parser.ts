@@ -10,7 +10,9 @@ export interface SseEvent {
  * `\n`, `\r\n` or `\r`; `:` lines are comments (keep-alives, reported through `onComment`);
  * `event`, `data`, `id` fields accumulate until a blank line dispatches; a single space after the
  * colon is dropped; `data` lines join with `\n`; an event without data is not dispatched. Text
- * chunks may split anywhere. A line longer than `maxLineChars` poisons only its own event.
+ * chunks may split anywhere. A line longer than `maxLineChars`, or `data` lines adding up to more
+ * than `maxEventChars` (both default 4 MiB of UTF-16 units), poisons only its own event: it is
+ * dropped, its text is not kept, and the next event parses normally.
  *
  * @example
  * const parser = new SseParser((e) => events.push(e));
@@ -20,40 +22,48 @@ export class SseParser {
   readonly #onEvent: (event: SseEvent) => void;
   readonly #onComment: (() => void) | undefined;
   readonly #maxLineChars: number;
-  #buffer = "";
+  readonly #maxEventChars: number;
+  /** The unfinished last line, in the pieces it arrived in. */
+  #partial: string[] = [];
+  #partialChars = 0;
   #skipLeadingLf = false;
   #event = "";
   #data: string[] = [];
+  #dataChars = 0;
   #id: string | undefined;
   #poisoned = false;
 
   constructor(
     onEvent: (event: SseEvent) => void,
-    options?: { readonly onComment?: () => void; readonly maxLineChars?: number },
+    options?: {
+      readonly onComment?: () => void;
+      readonly maxLineChars?: number;
+      readonly maxEventChars?: number;
+    },
   ) {
     this.#onEvent = onEvent;
     this.#onComment = options?.onComment;
     this.#maxLineChars = options?.maxLineChars ?? 4 * 1024 * 1024;
+    this.#maxEventChars = options?.maxEventChars ?? 4 * 1024 * 1024;
   }
 
-  /** Feeds decoded text. */
+  /**
+   * Feeds decoded text. The work stays near-linear however the text is split: only the new text
+   * is searched for line ends, and the unfinished line is kept in a few pieces joined once when
+   * its end arrives, so a stream dripped one character at a time cannot pin the CPU.
+   */
   push(text: string): void {
     let chunk = text;
     if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
     this.#skipLeadingLf = false;
-    let buffer = this.#buffer + chunk;
     let start = 0;
-    for (;;) {
-      const cr = buffer.indexOf("\r", start);
-      const lf = buffer.indexOf("\n", start);
-      let end: number;
-      if (cr === -1 && lf === -1) break;
-      if (cr === -1 || (lf !== -1 && lf < cr)) end = lf;
-      else end = cr;
-      this.#line(buffer.slice(start, end));
-      if (buffer[end] === "\r") {
-        if (end + 1 < buffer.length) {
-          start = buffer[end + 1] === "\n" ? end + 2 : end + 1;
+    const lineEnd = /[\r\n]/g;
+    for (let found = lineEnd.exec(chunk); found !== null; found = lineEnd.exec(chunk)) {
+      const end = found.index;
+      this.#line(this.#takeLine(chunk.slice(start, end)));
+      if (chunk[end] === "\r") {
+        if (end + 1 < chunk.length) {
+          start = chunk[end + 1] === "\n" ? end + 2 : end + 1;
         } else {
           this.#skipLeadingLf = true;
           start = end + 1;
@@ -61,13 +71,35 @@ export class SseParser {
       } else {
         start = end + 1;
       }
+      lineEnd.lastIndex = start;
     }
-    buffer = buffer.slice(start);
-    if (buffer.length > this.#maxLineChars) {
+    if (start === chunk.length) return;
+    this.#partialChars += chunk.length - start;
+    if (this.#partialChars > this.#maxLineChars) {
       this.#poisoned = true;
-      buffer = "";
+      this.#partial = [];
+      this.#partialChars = 0;
+      return;
     }
-    this.#buffer = buffer;
+    // Merged like a binary counter: each piece stays over twice as long as the one after it, so
+    // there are few pieces however small the chunks, and each character is copied O(log n) times.
+    let piece = chunk.slice(start);
+    for (let last = this.#partial.at(-1); last !== undefined; last = this.#partial.at(-1)) {
+      if (last.length > 2 * piece.length) break;
+      this.#partial.pop();
+      piece = [last, piece].join("");
+    }
+    this.#partial.push(piece);
+  }
+
+  /** The whole line ending with `tail`: the pieces kept from earlier pushes, then `tail`. */
+  #takeLine(tail: string): string {
+    if (this.#partial.length === 0) return tail;
+    this.#partial.push(tail);
+    const line = this.#partial.join("");
+    this.#partial = [];
+    this.#partialChars = 0;
+    return line;
   }
 
   #line(line: string): void {
@@ -81,6 +113,7 @@ export class SseParser {
       }
       this.#event = "";
       this.#data = [];
+      this.#dataChars = 0;
       this.#poisoned = false;
       return;
     }
@@ -97,6 +130,14 @@ export class SseParser {
         this.#event = value;
         break;
       case "data":
+        // Many short lines must not add up to an unbounded event either.
+        if (this.#poisoned) break;
+        this.#dataChars += value.length + 1;
+        if (this.#dataChars > this.#maxEventChars) {
+          this.#poisoned = true;
+          this.#data = [];
+          break;
+        }
         this.#data.push(value);
         break;
       case "id":

@@ -1,3 +1,4 @@
+import type { AdapterLogger } from "../../adapters/index.ts";
 import { currentUid } from "../../local-files/index.ts";
 import { type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
 import {
@@ -16,6 +17,7 @@ import {
 import { readByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
 import { watcherVersion } from "./ensure-watcher.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
+import { watcherAdapterLogger } from "./watcher-adapter-logger.ts";
 import type { WatcherBackoff } from "./watcher-backoff.ts";
 import type { WatcherExit } from "./watcher-exit.ts";
 import { acquirePidfile, deletePidfileIfNames, tokenSha256 } from "./watcher-files.ts";
@@ -49,8 +51,11 @@ export interface RunWatcherOptions {
   /** Cap on the closing `session close`, ms (default 3,000). */
   readonly closeTimeoutMs?: number;
   readonly backoff?: WatcherBackoff;
-  /** Opens the adapter (default {@link openHarnessAdapter}). */
-  readonly openAdapter?: (target: HarnessAdapterTarget) => Adapter;
+  /**
+   * Opens the adapter (default {@link openHarnessAdapter}); `logger` writes the adapter's own
+   * diagnostics to the watcher log ({@link watcherAdapterLogger}).
+   */
+  readonly openAdapter?: (target: HarnessAdapterTarget, logger: AdapterLogger) => Adapter;
   /** Posts to the inbox socket (default {@link postToInbox}). */
   readonly post?: (options: InboxPostOptions) => Promise<InboxPostResult>;
   /** Diagnostics (default the NDJSON file `logs/watcher-<pid>.log`). */
@@ -128,11 +133,18 @@ export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExi
     probe,
     token,
     socketPath,
-    adapter: (options.openAdapter ?? openHarnessAdapter)({ configDir, teamKey: map.team_key }),
+    adapter: (options.openAdapter ?? openWithLogger)(
+      { configDir, teamKey: map.team_key },
+      watcherAdapterLogger(log),
+    ),
   });
   try {
     return await watcher.run();
   } finally {
     deletePidfileIfNames(layout, claudePid, process.pid, startToken);
   }
+}
+
+function openWithLogger(target: HarnessAdapterTarget, logger: AdapterLogger): Adapter {
+  return openHarnessAdapter(target, { logger });
 }

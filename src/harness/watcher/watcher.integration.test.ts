@@ -327,6 +327,8 @@ describe("the watcher in process (real server, real inbox socket)", () => {
       const log = readFileSync(layout.watcherLog(pid), "utf8");
       // The http adapter's watch reconnects by itself (status `reconnecting`, then `live`).
       expect(log.split('"event":"watch_live"').length - 1).toBe(2);
+      // The adapter's own account of the drop reaches the watcher log too.
+      expect(log).toMatch(/"event":"watch_stream_dropped","comp":"http-watch"/);
       expect(log).not.toContain("out of reach");
     } finally {
       await relay.down();

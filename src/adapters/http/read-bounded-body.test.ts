@@ -1,0 +1,101 @@
+import { describe, expect, test } from "vitest";
+import { BapError, type WatchEvent } from "../../protocol/index.ts";
+import type { AdapterLogger } from "../adapter-logger.ts";
+import { callServer } from "./http-client.ts";
+import { HttpWatch } from "./http-watch.ts";
+
+// A hostile server's answers, made in-process: `fetch` is injected, so no socket is needed.
+
+const silent: AdapterLogger = {
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  child: () => silent,
+};
+
+/**
+ * A body that does not end: chunks of `chunkBytes` up to 64 MiB (an endless stream, as far as an
+ * 8 MiB limit can tell, yet safe for a test that runs on the code before the limit), or nothing at
+ * all when `chunkBytes` is 0; an abort errors it, as a real fetch's body does.
+ */
+function endlessBody(
+  signal: AbortSignal | null | undefined,
+  chunkBytes: number,
+): { body: ReadableStream<Uint8Array>; sent: () => number } {
+  let sent = 0;
+  const chunk = new Uint8Array(chunkBytes).fill(0x20);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      signal?.addEventListener("abort", () => controller.error(signal.reason));
+    },
+    pull(controller) {
+      if (chunkBytes === 0) return new Promise(() => {});
+      if (sent >= 64 * 1024 * 1024) {
+        controller.close();
+        return undefined;
+      }
+      sent += chunkBytes;
+      controller.enqueue(chunk);
+      return undefined;
+    },
+  });
+  return { body, sent: () => sent };
+}
+
+describe("a server's answer never costs unbounded memory or time", () => {
+  test("an endless 200 answer is refused as internal after at most its 8 MiB limit, long before the call's timeout", async () => {
+    let sent = (): number => 0;
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      const endless = endlessBody(init?.signal, 64 * 1024);
+      sent = endless.sent;
+      return new Response(endless.body, {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      });
+    }) as typeof globalThis.fetch;
+    const transport = { baseUrl: "http://127.0.0.1:1", fetch, timeoutMs: 600_000, logger: silent };
+    const failure = await callServer(transport, { method: "GET", path: "/v1/x" }, (v) => ({
+      ok: true,
+      value: v,
+    })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BapError);
+    expect((failure as BapError).toProtocolError().code).toBe("internal");
+    // Pulled at most the limit plus what the stream had queued ahead.
+    expect(sent()).toBeLessThan(9 * 1024 * 1024);
+  });
+
+  test("a watch refusal whose body never finishes is a drop within the connect budget, and the watch retries", async () => {
+    let calls = 0;
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      calls++;
+      return new Response(endlessBody(init?.signal, 0).body, {
+        status: 401,
+        headers: { "content-type": "application/json" },
+      });
+    }) as typeof globalThis.fetch;
+    const watch = new HttpWatch({
+      sessionId: "s-1",
+      target: () => ({ baseUrl: "http://127.0.0.1:1", token: "tok", teamRef: "t-1" }),
+      fetch,
+      logger: silent,
+      connectTimeoutMs: 20,
+      idleTimeoutMs: 60_000,
+      backoff: { first: 1, max: 1 },
+      ack: async () => ({ acked: [], unknown: [] }),
+      heartbeat: async () => {
+        throw new Error("not used");
+      },
+      closeSession: async () => undefined,
+    });
+    const events: WatchEvent[] = [];
+    const reading = (async () => {
+      for await (const e of watch) events.push(e);
+    })();
+    while (calls < 3) await new Promise((r) => setTimeout(r, 10));
+    await watch.close();
+    await reading;
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(events).toEqual([]);
+  });
+});
