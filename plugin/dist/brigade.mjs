@@ -8251,8 +8251,13 @@ var init_sse_parser = __esmMin((() => {
 		#event = "";
 		#data = [];
 		#dataChars = 0;
+		/** The last event id of an event that was not poisoned; it carries over to later events. */
 		#id;
+		/** The id as the event being read sets it; kept only if that event is not poisoned. */
+		#eventId;
 		#poisoned = false;
+		/** The rest of an over-long line is still arriving: it is discarded up to its line end. */
+		#discardingLine = false;
 		constructor(onEvent, options) {
 			this.#onEvent = onEvent;
 			this.#onComment = options?.onComment;
@@ -8265,6 +8270,7 @@ var init_sse_parser = __esmMin((() => {
 		* its end arrives, so a stream dripped one character at a time cannot pin the CPU.
 		*/
 		push(text) {
+			if (text === "") return;
 			let chunk = text;
 			if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
 			this.#skipLeadingLf = false;
@@ -8272,7 +8278,9 @@ var init_sse_parser = __esmMin((() => {
 			const lineEnd = /[\r\n]/g;
 			for (let found = lineEnd.exec(chunk); found !== null; found = lineEnd.exec(chunk)) {
 				const end = found.index;
-				this.#line(this.#takeLine(chunk.slice(start, end)));
+				const line = this.#takeLine(chunk.slice(start, end));
+				if (this.#discardingLine) this.#discardingLine = false;
+				else this.#line(line);
 				if (chunk[end] === "\r") {
 					if (end + 1 < chunk.length) start = chunk[end + 1] === "\n" ? end + 2 : end + 1;
 					else {
@@ -8282,10 +8290,11 @@ var init_sse_parser = __esmMin((() => {
 				} else start = end + 1;
 				lineEnd.lastIndex = start;
 			}
-			if (start === chunk.length) return;
+			if (start === chunk.length || this.#discardingLine) return;
 			this.#partialChars += chunk.length - start;
 			if (this.#partialChars > this.#maxLineChars) {
 				this.#poisoned = true;
+				this.#discardingLine = true;
 				this.#partial = [];
 				this.#partialChars = 0;
 				return;
@@ -8309,6 +8318,8 @@ var init_sse_parser = __esmMin((() => {
 		}
 		#line(line) {
 			if (line === "") {
+				if (this.#poisoned) this.#eventId = this.#id;
+				else this.#id = this.#eventId;
 				if (!this.#poisoned && this.#data.length > 0) this.#onEvent({
 					event: this.#event === "" ? "message" : this.#event,
 					data: this.#data.join("\n"),
@@ -8342,7 +8353,7 @@ var init_sse_parser = __esmMin((() => {
 					}
 					this.#data.push(value);
 					break;
-				case "id": if (!value.includes("\0")) this.#id = value;
+				case "id": if (!value.includes("\0")) this.#eventId = value;
 			}
 		}
 	};
@@ -8512,10 +8523,11 @@ var init_http_watch = __esmMin((() => {
 			let bytes;
 			try {
 				bytes = await readBoundedBody(response, MAX_REFUSAL_BYTES);
-			} catch {
-				return this.#closed ? { kind: "closed" } : {
+			} catch (error) {
+				if (this.#closed) return { kind: "closed" };
+				return {
 					kind: "dropped",
-					detail: "network"
+					detail: isAbortLike(error) ? "connect_timeout" : "network"
 				};
 			}
 			if (response.status >= 500) return {

@@ -222,8 +222,9 @@ export class HttpWatch implements WatchHandle {
     let bytes: Uint8Array;
     try {
       bytes = await readBoundedBody(response, MAX_REFUSAL_BYTES);
-    } catch {
-      return this.#closed ? { kind: "closed" } : { kind: "dropped", detail: "network" };
+    } catch (error) {
+      if (this.#closed) return { kind: "closed" };
+      return { kind: "dropped", detail: isAbortLike(error) ? "connect_timeout" : "network" };
     }
     if (response.status >= 500) return { kind: "dropped", detail: "server_unavailable" };
     const parsed = parseJsonDocument(bytes, { maxBytes: MAX_REFUSAL_BYTES });

@@ -16,8 +16,8 @@ const silent: AdapterLogger = {
 
 /**
  * A body that does not end: chunks of `chunkBytes` up to 64 MiB (an endless stream, as far as an
- * 8 MiB limit can tell, yet safe for a test that runs on the code before the limit), or nothing at
- * all when `chunkBytes` is 0; an abort errors it, as a real fetch's body does.
+ * 8 MiB limit can tell; it still closes at 64 MiB, so a reader without a limit ends too), or
+ * nothing at all when `chunkBytes` is 0; an abort errors it, as a real fetch's body does.
  */
 function endlessBody(
   signal: AbortSignal | null | undefined,
@@ -74,11 +74,18 @@ describe("a server's answer never costs unbounded memory or time", () => {
         headers: { "content-type": "application/json" },
       });
     }) as typeof globalThis.fetch;
+    const drops: unknown[] = [];
+    const recording = {
+      ...silent,
+      info: (event: string, fields?: Record<string, unknown>) => {
+        if (event === "watch_stream_dropped") drops.push(fields?.detail);
+      },
+    };
     const watch = new HttpWatch({
       sessionId: "s-1",
       target: () => ({ baseUrl: "http://127.0.0.1:1", token: "tok", teamRef: "t-1" }),
       fetch,
-      logger: silent,
+      logger: recording,
       connectTimeoutMs: 20,
       idleTimeoutMs: 60_000,
       backoff: { first: 1, max: 1 },
@@ -97,5 +104,8 @@ describe("a server's answer never costs unbounded memory or time", () => {
     await reading;
     expect(calls).toBeGreaterThanOrEqual(3);
     expect(events).toEqual([]);
+    // The drop names its cause: the connect budget ran out while the refusal was read.
+    expect(drops.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(drops)).toEqual(new Set(["connect_timeout"]));
   });
 });

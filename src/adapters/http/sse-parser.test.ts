@@ -62,6 +62,25 @@ describe("SseParser", () => {
     ]);
   });
 
+  test("the rest of an over-long line is not read as a line of its own, whatever it holds", () => {
+    const { parser, events } = parse({ maxLineChars: 16 });
+    // The long line's rest is empty, a field of its own, or an id: none of it may end the
+    // poisoned event early, let a later data line of that event through, or set the id.
+    parser.push("data: a\ndata: ");
+    parser.push("x".repeat(40));
+    parser.push("\ndata: b\n\n");
+    parser.push("data: c\ndata: ");
+    parser.push("y".repeat(40));
+    parser.push("\nid: forged\ndata: d\n\n");
+    parser.push(`id: ${"z".repeat(40)}`);
+    parser.push("\r\rid: real\n");
+    // An empty chunk between a CR and its LF does not turn the LF into a blank line.
+    parser.push("data: e\r");
+    parser.push("");
+    parser.push("\ndata: f\n\n");
+    expect(events).toEqual([{ event: "message", data: "e\nf", id: "real" }]);
+  });
+
   test("many short data lines cannot add up past the event cap; the next event still parses", () => {
     const { parser, events } = parse({ maxLineChars: 100, maxEventChars: 1000 });
     for (let i = 0; i < 10_000; i++) parser.push("data: 0123456789\n");

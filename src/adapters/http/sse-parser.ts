@@ -12,7 +12,8 @@ export interface SseEvent {
  * colon is dropped; `data` lines join with `\n`; an event without data is not dispatched. Text
  * chunks may split anywhere. A line longer than `maxLineChars`, or `data` lines adding up to more
  * than `maxEventChars` (both default 4 MiB of UTF-16 units), poisons only its own event: it is
- * dropped, its text is not kept, and the next event parses normally.
+ * dropped with every field it set (its `id` too), the rest of the over-long line is discarded up
+ * to its line end, nothing of it is kept, and the next event parses normally.
  *
  * @example
  * const parser = new SseParser((e) => events.push(e));
@@ -30,8 +31,13 @@ export class SseParser {
   #event = "";
   #data: string[] = [];
   #dataChars = 0;
+  /** The last event id of an event that was not poisoned; it carries over to later events. */
   #id: string | undefined;
+  /** The id as the event being read sets it; kept only if that event is not poisoned. */
+  #eventId: string | undefined;
   #poisoned = false;
+  /** The rest of an over-long line is still arriving: it is discarded up to its line end. */
+  #discardingLine = false;
 
   constructor(
     onEvent: (event: SseEvent) => void,
@@ -53,6 +59,8 @@ export class SseParser {
    * its end arrives, so a stream dripped one character at a time cannot pin the CPU.
    */
   push(text: string): void {
+    // An empty chunk between a CR and its LF must not forget the CR.
+    if (text === "") return;
     let chunk = text;
     if (this.#skipLeadingLf && chunk.startsWith("\n")) chunk = chunk.slice(1);
     this.#skipLeadingLf = false;
@@ -60,7 +68,9 @@ export class SseParser {
     const lineEnd = /[\r\n]/g;
     for (let found = lineEnd.exec(chunk); found !== null; found = lineEnd.exec(chunk)) {
       const end = found.index;
-      this.#line(this.#takeLine(chunk.slice(start, end)));
+      const line = this.#takeLine(chunk.slice(start, end));
+      if (this.#discardingLine) this.#discardingLine = false;
+      else this.#line(line);
       if (chunk[end] === "\r") {
         if (end + 1 < chunk.length) {
           start = chunk[end + 1] === "\n" ? end + 2 : end + 1;
@@ -73,10 +83,11 @@ export class SseParser {
       }
       lineEnd.lastIndex = start;
     }
-    if (start === chunk.length) return;
+    if (start === chunk.length || this.#discardingLine) return;
     this.#partialChars += chunk.length - start;
     if (this.#partialChars > this.#maxLineChars) {
       this.#poisoned = true;
+      this.#discardingLine = true;
       this.#partial = [];
       this.#partialChars = 0;
       return;
@@ -104,6 +115,8 @@ export class SseParser {
 
   #line(line: string): void {
     if (line === "") {
+      if (this.#poisoned) this.#eventId = this.#id;
+      else this.#id = this.#eventId;
       if (!this.#poisoned && this.#data.length > 0) {
         this.#onEvent({
           event: this.#event === "" ? "message" : this.#event,
@@ -141,7 +154,7 @@ export class SseParser {
         this.#data.push(value);
         break;
       case "id":
-        if (!value.includes("\0")) this.#id = value;
+        if (!value.includes("\0")) this.#eventId = value;
         break;
       default:
         break;
