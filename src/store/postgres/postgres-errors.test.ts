@@ -15,8 +15,14 @@ describe("connectRefusal", () => {
     }
   });
 
+  test("any other SQLSTATE is the database refusing the store's setup", () => {
+    for (const code of ["25006", "53100", "23505", "42P07"]) {
+      expect(connectRefusal(code)).toContain("the database refused the store's setup");
+    }
+  });
+
   test("a program fault is not blamed on the database", () => {
-    for (const code of ["TypeError", "RangeError", "unknown", "23505"]) {
+    for (const code of ["TypeError", "RangeError", "unknown"]) {
       const sentence = connectRefusal(code);
       expect(sentence).toBe(
         "an unexpected failure while opening the store, not an answer of the database",

@@ -45,8 +45,9 @@ export function isUnavailable(error: unknown): boolean {
  * the database or the host, so it is never used): the SQLSTATE refusals met when connecting,
  * an unreachable database, what to check for a failed connection or TLS handshake (an `sslmode`
  * the database does not speak, a certificate this machine does not trust; `pg` throws a plain
- * `Error` for some of these), and for any other code (a program fault) a sentence that does not
- * send the operator to the database.
+ * `Error` for some of these), any other SQLSTATE as the database refusing the store's setup (a
+ * read-only standby, a full disk, missing rights), and for any other code (a program fault) a
+ * sentence that does not send the operator to the database.
  *
  * @example connectRefusal("3D000") === "the database does not exist"
  */
@@ -59,6 +60,9 @@ export function connectRefusal(code: string): string {
   }
   if (code === "Error" || code.startsWith("08") || CONNECTION_FAILURE_CODE.test(code)) {
     return "the connection to the database failed; check the address and its parameters (sslmode: does the database speak TLS, and does this machine trust its certificate?)";
+  }
+  if (/^[0-9A-Z]{5}$/.test(code)) {
+    return "the database refused the store's setup; check that it is a writable primary with free space and that the role may write there";
   }
   return "an unexpected failure while opening the store, not an answer of the database";
 }

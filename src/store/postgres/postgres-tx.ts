@@ -103,6 +103,16 @@ const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
 const LOCK_TEAM = "SELECT pg_advisory_xact_lock(brigade_lock_key('t', $1))";
 
 /**
+ * A team nobody used (`t`): no session ever, no member besides its creator. The retention sweep
+ * asks it twice, for its candidates and again once it holds their locks.
+ */
+const UNUSED_TEAM_SQL =
+  "t.used_at IS NULL " +
+  "AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.team_ref = t.team_ref) " +
+  "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.team_ref = t.team_ref " +
+  "AND m.principal_ref <> t.creator_principal_ref)";
+
+/**
  * {@link StoreTx} over one pooled connection inside an open transaction (READ COMMITTED, the
  * default). Every method is one statement, one round trip; strings are escaped on the way in and
  * out (`pg-text.ts`). The counts a rate limit rests on (teams, registrations, join failures) first
@@ -521,19 +531,26 @@ export class PostgresTx implements StoreTx {
     // A team whose lock another unit holds (a join or a registration on its way) is left for the
     // next sweep; the lock taken here keeps such a unit waiting until the team is gone, so it
     // finds no team instead of writing a membership that names a deleted one. The candidates are
-    // fixed first, so at most `limit` locks are tried, whatever order the planner picks.
-    const teams = await this.#rows<{ team_ref: string }>(
+    // fixed first, so at most `limit` locks are tried whatever order the planner picks; once the
+    // locks are held the next statement reads afresh and checks "unused" again, so a join that
+    // committed between the candidates' snapshot and the lock keeps its team.
+    const locked = await this.#rows<{ team_ref: string }>(
       "WITH candidates AS MATERIALIZED (SELECT t.team_ref FROM teams t " +
-        "WHERE t.used_at IS NULL AND t.created_at <= $1 " +
-        "AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.team_ref = t.team_ref) " +
-        "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.team_ref = t.team_ref " +
-        "AND m.principal_ref <> t.creator_principal_ref) LIMIT $2), " +
-        "unused AS MATERIALIZED (SELECT team_ref FROM candidates " +
-        "WHERE pg_try_advisory_xact_lock(brigade_lock_key('t', team_ref))), " +
-        "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)) " +
-        "SELECT team_ref FROM unused",
+        `WHERE t.created_at <= $1 AND ${UNUSED_TEAM_SQL} LIMIT $2) ` +
+        "SELECT team_ref FROM candidates " +
+        "WHERE pg_try_advisory_xact_lock(brigade_lock_key('t', team_ref))",
       [bounds.unusedTeamCreatedBefore, bounds.limit],
     );
+    const teams =
+      locked.length === 0
+        ? []
+        : await this.#rows<{ team_ref: string }>(
+            "WITH unused AS MATERIALIZED (SELECT t.team_ref FROM teams t " +
+              `WHERE t.team_ref = ANY($1::text[]) AND ${UNUSED_TEAM_SQL}), ` +
+              "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)) " +
+              "SELECT team_ref FROM unused",
+            [locked.map((t) => t.team_ref)],
+          );
     // The memberships went in the statement above; a team row can go only once they are gone.
     if (teams.length > 0) {
       await this.#rows("DELETE FROM teams WHERE team_ref = ANY($1::text[])", [
