@@ -1,8 +1,19 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, describe, expect, test } from "vitest";
 import { testPostgresUrl } from "../../../test/support/postgres-schema.ts";
 import { until } from "../../../test/support/until.ts";
 import { type BroadcastListener, PostgresWatchBroadcast } from "./postgres-watch-broadcast.ts";
+
+/**
+ * Ids no other test announces. Every test file of the run shares one database, and a NOTIFY
+ * channel is per database, not per schema: a broadcast here also hears the stores of test files
+ * running beside this one, so each assertion reads only this test's own ids.
+ */
+function uniqueIds(prefix: string, count: number): string[] {
+  const run = randomBytes(6).toString("hex");
+  return Array.from({ length: count }, (_, i) => `${prefix}-${run}-${String(i).padStart(6, "0")}`);
+}
 
 /** Records what a broadcast delivers. */
 class Recorder implements BroadcastListener {
@@ -46,27 +57,35 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     const url = testPostgresUrl();
     const a = await started(url);
     const b = await started(url);
-    a.broadcast.announceMessages(["s-1", "s-2"]);
-    a.broadcast.announceMembershipEnded("p-1", "t-1");
-    await until("the membership", () => b.heard.memberships.length === 1, 5000);
-    await until("the sessions", () => b.heard.sessions.flat().length === 2, 5000);
-    expect(b.heard.sessions.flat()).toEqual(["s-1", "s-2"]);
-    expect(b.heard.memberships).toEqual(["p-1/t-1"]);
+    const sessions = uniqueIds("s", 2);
+    const [principal, team] = uniqueIds("r", 2) as [string, string];
+    const membership = `${principal}/${team}`;
+    const ours = (heard: Recorder): string[] =>
+      heard.sessions.flat().filter((id) => sessions.includes(id));
+    a.broadcast.announceMessages(sessions);
+    a.broadcast.announceMembershipEnded(principal, team);
+    await until("the membership", () => b.heard.memberships.includes(membership), 5000);
+    await until("the sessions", () => ours(b.heard).length >= 2, 5000);
+    expect(ours(b.heard)).toEqual(sessions);
+    expect(b.heard.memberships.filter((m) => m === membership)).toEqual([membership]);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(a.heard.sessions).toEqual([]);
-    expect(a.heard.memberships).toEqual([]);
+    expect(ours(a.heard)).toEqual([]);
+    expect(a.heard.memberships).not.toContain(membership);
   });
 
   test("a burst of announcements becomes a few NOTIFYs, every recipient once", async () => {
     const url = testPostgresUrl();
     const a = await started(url);
     const b = await started(url);
-    const ids = Array.from({ length: 500 }, (_, i) => `s-${String(i).padStart(20, "0")}`);
+    // 500 ids of 21 characters: with "m:" and a comma each, 24 characters an item.
+    const ids = uniqueIds("s", 500);
     for (const id of ids) a.broadcast.announceMessages([id, id]);
-    await until("every recipient", () => b.heard.sessions.flat().length >= ids.length, 5000);
-    expect(b.heard.sessions.flat()).toEqual(ids);
-    // 500 ids of 24 characters fill two payloads of at most 7000 characters.
-    expect(b.heard.sessions.length).toBe(2);
+    const ourPayloads = (): string[][] =>
+      b.heard.sessions.filter((payload) => payload.some((id) => ids.includes(id)));
+    await until("every recipient", () => ourPayloads().flat().length >= ids.length, 5000);
+    expect(ourPayloads().flat()).toEqual(ids);
+    // 12,000 characters of items fill two payloads of at most 7000 characters.
+    expect(ourPayloads().length).toBe(2);
   });
 
   test("a lost LISTEN connection is re-opened and followed by a resync", async () => {
@@ -84,8 +103,9 @@ describe("PostgresWatchBroadcast on a real PostgreSQL", () => {
     }
     await until("both resyncs", () => a.heard.resyncs >= 2 && b.heard.resyncs >= 2, 5000);
     await until("both LISTENs", () => a.broadcast.listening && b.broadcast.listening, 5000);
-    a.broadcast.announceMessages(["s-after"]);
-    await until("an announcement after", () => b.heard.sessions.flat().includes("s-after"), 5000);
+    const [after] = uniqueIds("s", 1) as [string];
+    a.broadcast.announceMessages([after]);
+    await until("an announcement after", () => b.heard.sessions.flat().includes(after), 5000);
   });
 
   test("a broadcast started while PostgreSQL is unreachable keeps retrying and never throws", async () => {
