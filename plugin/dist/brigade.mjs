@@ -16947,12 +16947,13 @@ var HOOK_HELP, runHook;
 var init_hook_command = __esmMin((() => {
 	init_hooks();
 	init_local_files();
-	HOOK_HELP = `usage: brigade hook session-start|prompt|session-end   (JSON document on stdin)
+	HOOK_HELP = `usage: brigade hook session-start|prompt|post-tool-use|session-end   (JSON document on stdin)
 
 Claude Code runs these from the plugin's hooks.json; they are never run by hand. session-start
 registers the session with its team and starts the watcher, prompt keeps them going and reports
-held messages, session-end stops the watcher and closes the session. A hook always exits 0 and
-prints at most a few "Brigade: " lines for the model.
+held messages, post-tool-use delivers messages between tool calls where no watcher does,
+session-end stops the watcher and closes the session. A hook always exits 0 and prints at most a
+few "Brigade: " lines for the model.
 `;
 	runHook = (argv, io) => runHookWith(argv, io);
 }));

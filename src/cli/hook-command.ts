@@ -20,12 +20,13 @@ function entryScript(): string {
   }
 }
 
-const HOOK_HELP = `usage: brigade hook session-start|prompt|session-end   (JSON document on stdin)
+const HOOK_HELP = `usage: brigade hook session-start|prompt|post-tool-use|session-end   (JSON document on stdin)
 
 Claude Code runs these from the plugin's hooks.json; they are never run by hand. session-start
 registers the session with its team and starts the watcher, prompt keeps them going and reports
-held messages, session-end stops the watcher and closes the session. A hook always exits 0 and
-prints at most a few "Brigade: " lines for the model.
+held messages, post-tool-use delivers messages between tool calls where no watcher does,
+session-end stops the watcher and closes the session. A hook always exits 0 and prints at most a
+few "Brigade: " lines for the model.
 `;
 
 /**

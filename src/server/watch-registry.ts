@@ -1,6 +1,6 @@
 import { BapError, protocolError } from "../protocol/index.ts";
 
-/** The bounds on `message watch` streams (docs/30-http-api.md, "Watch limits"). */
+/** The bounds on `message watch` streams (docs/30-http-api.md, "Watch lifetime and limits"). */
 export interface WatchLimits {
   /** Watches open at once on one session. */
   readonly perSession: number;

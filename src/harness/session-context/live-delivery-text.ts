@@ -2,7 +2,7 @@ import type { NotLiveReason, SessionRecord } from "../../protocol/index.ts";
 
 /**
  * What each not-live reason means for a sender, as the session CLI says it (docs/43-session-cli.md,
- * "Live delivery"). Fixed text keyed by the wire's reason code: nothing a teammate's machine wrote
+ * "Sessions that cannot receive live"). Fixed text keyed by the wire's reason code: nothing a teammate's machine wrote
  * is printed.
  */
 export const NOT_LIVE_SENTENCES: Readonly<Record<NotLiveReason, string>> = {
