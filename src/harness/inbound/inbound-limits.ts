@@ -23,6 +23,18 @@ export const INBOUND_LIMITS: {
   readonly identicalWindowMs: 60_000;
   /** Step 6: pending injections; a full queue drops its oldest. */
   readonly queueCap: 50;
+  /**
+   * [ours] Ids of one sender listed as waiting on the server; newer ones stay there unlisted and
+   * come back by fetch, in order (docs/41-watcher.md "Bounded memory").
+   */
+  readonly waitingPerSender: 100;
+  /**
+   * [ours] Senders with per-sender state (waiting list, bucket, notice time); a message of a
+   * sender beyond this is left on the server, unacked, and comes back by fetch.
+   */
+  readonly senders: 1_024;
+  /** [ours] Evicted ids the drop notice counts; beyond this it counts no more. */
+  readonly dropNoticeIds: 100;
 } = {
   maxMessageIdBytes: 200,
   maxBodyBytes: 16_384,
@@ -33,4 +45,7 @@ export const INBOUND_LIMITS: {
   noticeIntervalMs: 300_000,
   identicalWindowMs: 60_000,
   queueCap: 50,
+  waitingPerSender: 100,
+  senders: 1_024,
+  dropNoticeIds: 100,
 };

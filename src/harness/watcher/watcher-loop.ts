@@ -17,7 +17,7 @@ import {
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { InboundPipeline } from "../inbound/index.ts";
+import { type FetchedMessage, InboundPipeline, looseValidate } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
@@ -578,17 +578,31 @@ export class WatcherLoop {
       if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
       if (!this.#running) return;
-      for (const message of result.messages) this.#offer(message);
-      const ids = result.messages.map((message) =>
-        typeof message.message_id === "string" ? message.message_id : "",
-      );
-      this.#pipeline.refetched(ids, result.messages.length < 50);
+      const messages: readonly unknown[] = Array.isArray(result?.messages) ? result.messages : [];
+      // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
+      this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+      for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
     } finally {
       this.#redelivery.fetchDone();
     }
   }
+}
+
+/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
+function fetchedIds(messages: readonly unknown[]): FetchedMessage[] {
+  const fetched: FetchedMessage[] = [];
+  for (const message of messages) {
+    const parsed = looseValidate(message);
+    if (parsed.ok) {
+      fetched.push({
+        messageId: parsed.message.message_id,
+        senderId: parsed.message.sender.session_id,
+      });
+    }
+  }
+  return fetched;
 }
 
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
