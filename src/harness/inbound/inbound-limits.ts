@@ -7,6 +7,8 @@
 export const INBOUND_LIMITS: {
   /** Step 1: `message_id` at most 200 UTF-8 bytes. */
   readonly maxMessageIdBytes: 200;
+  /** [ours] Step 1: `sender.principal_ref` at most 200 UTF-8 bytes (the frame's tag holds it). */
+  readonly maxPrincipalRefBytes: 200;
   /** Step 1: body at most 16,384 UTF-8 bytes. */
   readonly maxBodyBytes: 16_384;
   /** Step 2: ids remembered in memory (and in the seen file). */
@@ -37,6 +39,7 @@ export const INBOUND_LIMITS: {
   readonly dropNoticeIds: 100;
 } = {
   maxMessageIdBytes: 200,
+  maxPrincipalRefBytes: 200,
   maxBodyBytes: 16_384,
   seenCap: 2_000,
   pendingCap: 100,

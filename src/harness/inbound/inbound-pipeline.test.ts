@@ -108,6 +108,10 @@ describe("step 1: loose validation", () => {
     ["sender_session_id_unsafe", { ...good, sender: { ...good.sender, session_id: "$(id)" } }],
     ["sender_principal_invalid", { ...good, sender: { ...good.sender, principal_ref: "" } }],
     ["sender_principal_invalid", { ...good, sender: { ...good.sender, principal_ref: null } }],
+    [
+      "sender_principal_too_long",
+      { ...good, sender: { ...good.sender, principal_ref: "p".repeat(201) } },
+    ],
     ["body_invalid", { ...good, body: "" }],
     ["body_invalid", { ...good, body: undefined }],
     ["body_not_utf8", { ...good, body: "a\uDC00b" }],
