@@ -847,6 +847,20 @@ describe("bounded memory against a flooding server", () => {
     return true;
   }
 
+  test("past 1,024 senders in one window a new one waits on the server, without a rate notice naming it", () => {
+    const { pipeline } = harness();
+    const handed: InboundItem[] = [];
+    const outcomes: string[] = [];
+    for (let i = 0; i <= INBOUND_LIMITS.senders; i += 1) {
+      outcomes.push(pipeline.offer(envelope(`m-${i}`, {}, `s-${i}`)).outcome);
+      handed.push(...drain(pipeline));
+    }
+    expect(outcomes.filter((o) => o === "queued")).toHaveLength(INBOUND_LIMITS.senders);
+    expect(outcomes.at(-1)).toBe("rate_limited");
+    expect(pipeline.waitingFrom(`s-${INBOUND_LIMITS.senders}`)).toBe(1);
+    expect(handed.filter((item) => item.kind === "notice")).toEqual([]);
+  });
+
   test("one sender's 400 messages, then one per minute: at most 100 listed, each injected once, in order", () => {
     const sent = Array.from({ length: 460 }, (_, i) => ({
       id: `a-${String(i).padStart(3, "0")}`,

@@ -289,9 +289,12 @@ export class InboundPipeline {
       return { outcome: "behind", ack: false, messageId };
     }
     // Step 4: per-sender bucket.
-    if (!this.#acceptFromSender(senderId, now)) {
+    const bucket = this.#acceptFromSender(senderId, now);
+    if (bucket !== "accepted") {
       this.#setAside(senderId, messageId);
-      this.#raiseRateNotice(senderId, message, now);
+      // Only a sender over its own bucket is named in a notice; running out of sender slots is
+      // the watcher's limit, not the sender's doing.
+      if (bucket === "over_bucket") this.#raiseRateNotice(senderId, message, now);
       return { outcome: "rate_limited", ack: false, messageId };
     }
     // Step 5: identical body.
@@ -589,19 +592,24 @@ export class InboundPipeline {
     }
   }
 
-  #acceptFromSender(senderId: string, now: number): boolean {
+  #acceptFromSender(
+    senderId: string,
+    now: number,
+  ): "accepted" | "over_bucket" | "too_many_senders" {
     const since = now - INBOUND_LIMITS.senderWindowMs;
     const known = this.#senderAccepts.get(senderId);
     // Too many senders within one window: a new one waits on the server, like one over its bucket.
-    if (known === undefined && this.#senderAccepts.size >= INBOUND_LIMITS.senders) return false;
+    if (known === undefined && this.#senderAccepts.size >= INBOUND_LIMITS.senders) {
+      return "too_many_senders";
+    }
     const times = (known ?? []).filter((t) => t > since);
     if (times.length >= INBOUND_LIMITS.senderLimit) {
       this.#senderAccepts.set(senderId, times);
-      return false;
+      return "over_bucket";
     }
     times.push(now);
     this.#senderAccepts.set(senderId, times);
-    return true;
+    return "accepted";
   }
 
   #raiseRateNotice(senderId: string, message: InboundMessage, now: number): void {
