@@ -9947,9 +9947,10 @@ var init_inbound_pipeline = __esmMin((() => {
 					messageId
 				};
 			}
-			if (!this.#acceptFromSender(senderId, now)) {
+			const bucket = this.#acceptFromSender(senderId, now);
+			if (bucket !== "accepted") {
 				this.#setAside(senderId, messageId);
-				this.#raiseRateNotice(senderId, message, now);
+				if (bucket === "over_bucket") this.#raiseRateNotice(senderId, message, now);
 				return {
 					outcome: "rate_limited",
 					ack: false,
@@ -10261,15 +10262,15 @@ var init_inbound_pipeline = __esmMin((() => {
 		#acceptFromSender(senderId, now) {
 			const since = now - INBOUND_LIMITS.senderWindowMs;
 			const known = this.#senderAccepts.get(senderId);
-			if (known === void 0 && this.#senderAccepts.size >= INBOUND_LIMITS.senders) return false;
+			if (known === void 0 && this.#senderAccepts.size >= INBOUND_LIMITS.senders) return "too_many_senders";
 			const times = (known ?? []).filter((t) => t > since);
 			if (times.length >= INBOUND_LIMITS.senderLimit) {
 				this.#senderAccepts.set(senderId, times);
-				return false;
+				return "over_bucket";
 			}
 			times.push(now);
 			this.#senderAccepts.set(senderId, times);
-			return true;
+			return "accepted";
 		}
 		#raiseRateNotice(senderId, message, now) {
 			if (this.#rateNotices.has(senderId)) return;
