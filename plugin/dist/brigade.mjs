@@ -7593,6 +7593,32 @@ var init_event_queue = __esmMin((() => {
 		#head = 0;
 		#ended = false;
 		#waiter;
+		#room;
+		/** Items buffered, not yet taken by the consumer. */
+		get size() {
+			return this.#items.length - this.#head;
+		}
+		/**
+		* Resolves once at most `most` items are buffered, or the queue ended (one producer waits at a
+		* time; a second call replaces the first's wait, which then resolves).
+		*/
+		roomFor(most) {
+			if (this.size <= most || this.#ended) return Promise.resolve();
+			this.#room?.resolve();
+			return new Promise((resolve) => {
+				this.#room = {
+					most,
+					resolve
+				};
+			});
+		}
+		#checkRoom() {
+			const room = this.#room;
+			if (room !== void 0 && (this.size <= room.most || this.#ended)) {
+				this.#room = void 0;
+				room.resolve();
+			}
+		}
 		/** True once {@link end} was called. */
 		get ended() {
 			return this.#ended;
@@ -7615,6 +7641,7 @@ var init_event_queue = __esmMin((() => {
 		end() {
 			if (this.#ended) return;
 			this.#ended = true;
+			this.#checkRoom();
 			const waiter = this.#waiter;
 			if (waiter !== void 0 && this.#head >= this.#items.length) {
 				this.#waiter = void 0;
@@ -7635,6 +7662,7 @@ var init_event_queue = __esmMin((() => {
 							this.#items = this.#items.slice(this.#head);
 							this.#head = 0;
 						}
+						this.#checkRoom();
 						return Promise.resolve({
 							value,
 							done: false
@@ -8360,7 +8388,7 @@ var init_sse_parser = __esmMin((() => {
 }));
 
 // src/adapters/http/http-watch.ts
-var MAX_REFUSAL_BYTES, HttpWatch;
+var MAX_REFUSAL_BYTES, WATCH_QUEUE_MAX_EVENTS, HttpWatch;
 var init_http_watch = __esmMin((() => {
 	init_protocol();
 	init_event_queue();
@@ -8368,6 +8396,7 @@ var init_http_watch = __esmMin((() => {
 	init_read_bounded_body();
 	init_sse_parser();
 	MAX_REFUSAL_BYTES = 1048576;
+	WATCH_QUEUE_MAX_EVENTS = 1e3;
 	HttpWatch = class {
 		#deps;
 		#queue = new EventQueue();
@@ -8579,6 +8608,8 @@ var init_http_watch = __esmMin((() => {
 					if (chunk.done) break;
 					armIdle();
 					parser.push(decoder.decode(chunk.value, { stream: true }));
+					await this.#queue.roomFor(WATCH_QUEUE_MAX_EVENTS);
+					armIdle();
 				}
 			} catch {} finally {
 				if (idle !== void 0) clearTimeout(idle);
@@ -9440,6 +9471,7 @@ var INBOUND_LIMITS;
 var init_inbound_limits = __esmMin((() => {
 	INBOUND_LIMITS = {
 		maxMessageIdBytes: 200,
+		maxPrincipalRefBytes: 200,
 		maxBodyBytes: 16384,
 		seenCap: 2e3,
 		pendingCap: 100,
@@ -9447,7 +9479,10 @@ var init_inbound_limits = __esmMin((() => {
 		senderWindowMs: 6e4,
 		noticeIntervalMs: 3e5,
 		identicalWindowMs: 6e4,
-		queueCap: 50
+		queueCap: 50,
+		waitingPerSender: 100,
+		senders: 1024,
+		dropNoticeIds: 100
 	};
 }));
 
@@ -9483,7 +9518,7 @@ function rejected(reason) {
 /**
 * Step 1 of the inbound pipeline: checks only what framing needs — `message_id` non-empty
 * UTF-8 ≤ 200 bytes and in the safe id set; `sender.session_id` non-empty and in the safe id set;
-* `sender.principal_ref` non-empty; body non-empty UTF-8 ≤ 16,384 bytes. Nothing else is checked:
+* `sender.principal_ref` non-empty UTF-8 ≤ 200 bytes (ours: the open tag carries it in full); body non-empty UTF-8 ≤ 16,384 bytes. Nothing else is checked:
 * the other members are coerced to safe types (`session_name` not a string → `""`, `summary` /
 * `human_label` not a string → absent, `reply_to` not a string → `null`, `hop_count` not a number
 * → `0`, `created_at` not a string → `""`), so `build` never sees a wrong type. A JavaScript string
@@ -9503,6 +9538,8 @@ function looseValidate(candidate) {
 	if (!nonEmptyString(sender.session_id)) return rejected("sender_session_id_invalid");
 	if (!isSafeId(sender.session_id)) return rejected("sender_session_id_unsafe");
 	if (!nonEmptyString(sender.principal_ref)) return rejected("sender_principal_invalid");
+	if (!isWellFormed(sender.principal_ref)) return rejected("sender_principal_invalid");
+	if (utf8ByteLength(sender.principal_ref) > INBOUND_LIMITS.maxPrincipalRefBytes) return rejected("sender_principal_too_long");
 	const body = candidate.body;
 	if (!nonEmptyString(body)) return rejected("body_invalid");
 	if (!isWellFormed(body)) return rejected("body_not_utf8");
@@ -9598,6 +9635,149 @@ var init_notices = __esmMin((() => {
 	NOTICE_PREFIX = "Brigade: ";
 }));
 
+// src/harness/inbound/sender-wait-lists.ts
+var SenderWaitLists;
+var init_sender_wait_lists = __esmMin((() => {
+	SenderWaitLists = class {
+		#caps;
+		#lists = /* @__PURE__ */ new Map();
+		/** Some sender without a list may have messages on the server that nobody listed. */
+		#unlistedOverflow = false;
+		constructor(caps) {
+			this.#caps = caps;
+		}
+		/** Senders with a list (listed ids or an overflow mark), at most `caps.senders`. */
+		get senders() {
+			return this.#lists.size;
+		}
+		/** Whether `messageId` of `senderId` must wait: it is not the oldest its sender has waiting. */
+		blocks(senderId, messageId) {
+			const list = this.#lists.get(senderId);
+			if (list === void 0) return this.#unlistedOverflow;
+			return list.ids[0] !== messageId;
+		}
+		/**
+		* Lists `messageId` last for `senderId` (or, when its list is full or overflowed already, marks
+		* the sender overflowed and leaves the id unlisted). A
+		* sender without a list after a sender overflow is left unlisted: older messages of it may be
+		* unlisted too, and only a fetch tells their order.
+		*/
+		add(senderId, messageId) {
+			if (this.#unlistedOverflow && !this.#lists.has(senderId)) return;
+			const list = this.#listOf(senderId);
+			if (list === void 0 || list.ids.includes(messageId)) return;
+			if (!list.overflow && list.ids.length < this.#caps.perSender) list.ids.push(messageId);
+			else list.overflow = true;
+		}
+		/**
+		* Lists `ids` (oldest first) ahead of everything `senderId` has listed, dropping the newest
+		* beyond the cap into the overflow mark. The first id must be its sender's oldest on the server
+		* (a message that went on and comes back).
+		*/
+		putFirst(senderId, ids) {
+			const list = this.#listOf(senderId);
+			if (list === void 0) return;
+			const merged = [...ids, ...list.ids.filter((id) => !ids.includes(id))];
+			if (merged.length > this.#caps.perSender) list.overflow = true;
+			list.ids = merged.slice(0, this.#caps.perSender);
+		}
+		/** Takes `messageId` off its sender's list (it went on, or was acked). */
+		remove(senderId, messageId) {
+			const list = this.#lists.get(senderId);
+			if (list === void 0) return;
+			list.ids = list.ids.filter((id) => id !== messageId);
+			this.#dropIfEmpty(senderId, list);
+		}
+		/** How many ids `senderId` has listed (a lower bound when it overflowed). */
+		count(senderId) {
+			return this.#lists.get(senderId)?.ids.length ?? 0;
+		}
+		/** Whether `messageId` is listed for any sender. */
+		has(messageId) {
+			for (const list of this.#lists.values()) if (list.ids.includes(messageId)) return true;
+			return false;
+		}
+		/** Forgets everything (a policy that delivers nothing; the next fetch rebuilds the order). */
+		clear() {
+			this.#lists.clear();
+			this.#unlistedOverflow = false;
+		}
+		/**
+		* A fetch of the oldest unacknowledged messages answered `fetched` (oldest first); `complete`
+		* when it returned fewer than its limit, so the server holds exactly these. `waits(id)` says
+		* whether a fetched id still has to wait here (not queued, handed out or injected already).
+		*
+		* - complete: a listed id the fetch did not return is gone from the server (acked elsewhere,
+		*   expired) and stops holding its sender back; an overflowed sender's list becomes its fetched
+		*   ids, and every overflow mark is cleared where the caps now hold everything;
+		* - either way, an overflowed sender with an empty list — or, after a sender overflow, a sender
+		*   without a list — gets its fetched ids, its oldest on the server, so they can go on in order.
+		*/
+		refetched(fetched, complete, waits) {
+			const bySender = /* @__PURE__ */ new Map();
+			for (const { messageId, senderId } of fetched) {
+				if (!waits(messageId)) continue;
+				const ids = bySender.get(senderId);
+				if (ids === void 0) bySender.set(senderId, [messageId]);
+				else if (!ids.includes(messageId)) ids.push(messageId);
+			}
+			const present = new Set(fetched.map((message) => message.messageId));
+			for (const [senderId, list] of this.#lists) {
+				if (complete) list.ids = list.ids.filter((id) => present.has(id));
+				if (list.overflow && (complete || list.ids.length === 0)) this.#relist(list, bySender.get(senderId) ?? [], complete);
+				this.#dropIfEmpty(senderId, list);
+			}
+			if (!this.#unlistedOverflow) return;
+			let everyoneListed = complete;
+			for (const [senderId, ids] of bySender) {
+				if (this.#lists.has(senderId)) continue;
+				if (this.#lists.size >= this.#caps.senders) {
+					everyoneListed = false;
+					if (!this.#evictOneBut(bySender)) continue;
+				}
+				const list = {
+					ids: [],
+					overflow: false
+				};
+				this.#relist(list, ids, complete);
+				this.#lists.set(senderId, list);
+			}
+			if (everyoneListed) this.#unlistedOverflow = false;
+		}
+		/** Forgets one sender's list whose sender is not in `keep`; false when there is none. */
+		#evictOneBut(keep) {
+			for (const senderId of this.#lists.keys()) {
+				if (keep.has(senderId)) continue;
+				this.#lists.delete(senderId);
+				return true;
+			}
+			return false;
+		}
+		#relist(list, ids, complete) {
+			list.ids = ids.slice(0, this.#caps.perSender);
+			list.overflow = !complete || ids.length > this.#caps.perSender;
+		}
+		/** The sender's list, made when missing; `undefined` (and a sender overflow) beyond the cap. */
+		#listOf(senderId) {
+			const list = this.#lists.get(senderId);
+			if (list !== void 0) return list;
+			if (this.#lists.size >= this.#caps.senders) {
+				this.#unlistedOverflow = true;
+				return;
+			}
+			const made = {
+				ids: [],
+				overflow: this.#unlistedOverflow
+			};
+			this.#lists.set(senderId, made);
+			return made;
+		}
+		#dropIfEmpty(senderId, list) {
+			if (list.ids.length === 0 && !list.overflow) this.#lists.delete(senderId);
+		}
+	};
+}));
+
 // src/harness/inbound/inbound-pipeline.ts
 var SWEEP_THRESHOLD, InboundPipeline;
 var init_inbound_pipeline = __esmMin((() => {
@@ -9607,7 +9787,8 @@ var init_inbound_pipeline = __esmMin((() => {
 	init_loose_validation();
 	init_lru_set();
 	init_notices();
-	SWEEP_THRESHOLD = 1024;
+	init_sender_wait_lists();
+	SWEEP_THRESHOLD = INBOUND_LIMITS.senders;
 	InboundPipeline = class {
 		#now;
 		#hashBody;
@@ -9624,7 +9805,10 @@ var init_inbound_pipeline = __esmMin((() => {
 		* Per sender session, its messages left unacked on the server, oldest first: while any waits,
 		* a newer one of that sender waits behind it (docs/41-watcher.md "One sender's order").
 		*/
-		#waiting = /* @__PURE__ */ new Map();
+		#waiting = new SenderWaitLists({
+			perSender: INBOUND_LIMITS.waitingPerSender,
+			senders: INBOUND_LIMITS.senders
+		});
 		#queuedIds = /* @__PURE__ */ new Set();
 		#handedOut = /* @__PURE__ */ new Set();
 		#pending = /* @__PURE__ */ new Map();
@@ -9755,18 +9939,18 @@ var init_inbound_pipeline = __esmMin((() => {
 			const now = this.#now();
 			this.#sweep(now);
 			const senderId = message.sender.session_id;
-			const waiting = this.#waiting.get(senderId);
-			if (waiting !== void 0 && waiting[0] !== messageId) {
-				if (!waiting.includes(messageId)) waiting.push(messageId);
+			if (this.#waiting.blocks(senderId, messageId)) {
+				this.#waiting.add(senderId, messageId);
 				return {
 					outcome: "behind",
 					ack: false,
 					messageId
 				};
 			}
-			if (!this.#acceptFromSender(senderId, now)) {
+			const bucket = this.#acceptFromSender(senderId, now);
+			if (bucket !== "accepted") {
 				this.#setAside(senderId, messageId);
-				this.#raiseRateNotice(senderId, message, now);
+				if (bucket === "over_bucket") this.#raiseRateNotice(senderId, message, now);
 				return {
 					outcome: "rate_limited",
 					ack: false,
@@ -9792,20 +9976,16 @@ var init_inbound_pipeline = __esmMin((() => {
 			return this.#enqueue(message);
 		}
 		/**
-		* A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
-		* (fewer than its limit), a waiting id it did not return is no longer on the server (acked
-		* elsewhere, expired): it stops holding its sender's newer messages back.
+		* A fetch of the unacknowledged messages answered `fetched` (oldest first); call it before
+		* offering them. When it was `complete` (fewer than its limit), a waiting id it did not return
+		* is no longer on the server (acked elsewhere, expired): it stops holding its sender's newer
+		* messages back. A sender whose waiting list overflowed its cap gets the fetched ids listed
+		* again, oldest first (see `SenderWaitLists.refetched`).
 		*
-		* @example pipeline.refetched(["m-3", "m-4"], true);
+		* @example pipeline.refetched([{ messageId: "m-3", senderId: "s-a" }], true);
 		*/
-		refetched(ids, complete) {
-			if (!complete) return;
-			const present = new Set(ids);
-			for (const [sender, waiting] of this.#waiting) {
-				const kept = waiting.filter((id) => present.has(id));
-				if (kept.length === 0) this.#waiting.delete(sender);
-				else this.#waiting.set(sender, kept);
-			}
+		refetched(fetched, complete) {
+			this.#waiting.refetched(fetched, complete, (id) => !this.#queuedIds.has(id) && !this.#handedOut.has(id) && !this.#recent.has(id) && !this.#seen.has(id));
 		}
 		/**
 		* How many messages of `senderId` wait on the server, as far as this pipeline knows.
@@ -9813,7 +9993,11 @@ var init_inbound_pipeline = __esmMin((() => {
 		* @example pipeline.waitingFrom("s-a") === 51
 		*/
 		waitingFrom(senderId) {
-			return this.#waiting.get(senderId)?.length ?? 0;
+			return this.#waiting.count(senderId);
+		}
+		/** Senders with a waiting list now (at most `INBOUND_LIMITS.senders`). */
+		get waitingSenders() {
+			return this.#waiting.senders;
 		}
 		/**
 		* Holds a message this session took over from an earlier session of its checkout (capability
@@ -10018,9 +10202,7 @@ var init_inbound_pipeline = __esmMin((() => {
 		}
 		/** Marks `messageId` of `senderId` as left on the server, behind its sender's waiting ones. */
 		#setAside(senderId, messageId) {
-			const waiting = this.#waiting.get(senderId);
-			if (waiting === void 0) this.#waiting.set(senderId, [messageId]);
-			else if (!waiting.includes(messageId)) waiting.push(messageId);
+			this.#waiting.add(senderId, messageId);
 		}
 		/**
 		* Leaves `message` to the server ahead of its sender's other messages: it goes first in the
@@ -10038,24 +10220,14 @@ var init_inbound_pipeline = __esmMin((() => {
 			this.#queue.splice(0, this.#queue.length, ...kept);
 			this.#queuedIds.delete(message.message_id);
 			for (const id of withdrawn) this.#queuedIds.delete(id);
-			const waiting = (this.#waiting.get(senderId) ?? []).filter((id) => id !== message.message_id && !withdrawn.includes(id));
-			this.#waiting.set(senderId, [
-				message.message_id,
-				...withdrawn,
-				...waiting
-			]);
+			this.#waiting.putFirst(senderId, [message.message_id, ...withdrawn]);
 			return withdrawn;
 		}
 		#stopWaiting(senderId, messageId) {
-			const waiting = this.#waiting.get(senderId);
-			if (waiting === void 0) return;
-			const kept = waiting.filter((id) => id !== messageId);
-			if (kept.length === 0) this.#waiting.delete(senderId);
-			else this.#waiting.set(senderId, kept);
+			this.#waiting.remove(senderId, messageId);
 		}
 		#isWaiting(messageId) {
-			for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
-			return false;
+			return this.#waiting.has(messageId);
 		}
 		#hold(message, adopted = false) {
 			const record = {
@@ -10089,18 +10261,21 @@ var init_inbound_pipeline = __esmMin((() => {
 		}
 		#acceptFromSender(senderId, now) {
 			const since = now - INBOUND_LIMITS.senderWindowMs;
-			const times = (this.#senderAccepts.get(senderId) ?? []).filter((t) => t > since);
+			const known = this.#senderAccepts.get(senderId);
+			if (known === void 0 && this.#senderAccepts.size >= INBOUND_LIMITS.senders) return "too_many_senders";
+			const times = (known ?? []).filter((t) => t > since);
 			if (times.length >= INBOUND_LIMITS.senderLimit) {
 				this.#senderAccepts.set(senderId, times);
-				return false;
+				return "over_bucket";
 			}
 			times.push(now);
 			this.#senderAccepts.set(senderId, times);
-			return true;
+			return "accepted";
 		}
 		#raiseRateNotice(senderId, message, now) {
 			if (this.#rateNotices.has(senderId)) return;
 			const last = this.#rateRaisedAt.get(senderId);
+			if (last === void 0 && this.#rateRaisedAt.size >= INBOUND_LIMITS.senders) return;
 			if (last !== void 0 && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
 			this.#rateRaisedAt.set(senderId, now);
 			this.#rateNotices.set(senderId, {
@@ -10110,7 +10285,7 @@ var init_inbound_pipeline = __esmMin((() => {
 		}
 		#raiseDropNotice(messageId, now) {
 			if (this.#dropNotice !== void 0) {
-				this.#dropNotice.add(messageId);
+				if (this.#dropNotice.size < INBOUND_LIMITS.dropNoticeIds) this.#dropNotice.add(messageId);
 				return;
 			}
 			if (this.#dropRaisedAt !== void 0 && now - this.#dropRaisedAt < INBOUND_LIMITS.noticeIntervalMs) return;
@@ -10119,13 +10294,13 @@ var init_inbound_pipeline = __esmMin((() => {
 		}
 		/** Forgets per-sender state nobody can need any more, once a map grows large. */
 		#sweep(now) {
-			if (this.#senderAccepts.size > SWEEP_THRESHOLD) {
+			if (this.#senderAccepts.size >= SWEEP_THRESHOLD) {
 				for (const [sender, times] of this.#senderAccepts) if (times.every((t) => t <= now - INBOUND_LIMITS.senderWindowMs)) this.#senderAccepts.delete(sender);
 			}
-			if (this.#identical.size > SWEEP_THRESHOLD) {
+			if (this.#identical.size >= SWEEP_THRESHOLD) {
 				for (const [key, entry] of this.#identical) if (now - entry.firstAt >= INBOUND_LIMITS.identicalWindowMs) this.#identical.delete(key);
 			}
-			if (this.#rateRaisedAt.size > SWEEP_THRESHOLD) {
+			if (this.#rateRaisedAt.size >= SWEEP_THRESHOLD) {
 				for (const [sender, at] of this.#rateRaisedAt) if (now - at >= INBOUND_LIMITS.noticeIntervalMs) this.#rateRaisedAt.delete(sender);
 			}
 		}
@@ -11280,6 +11455,8 @@ var init_disposition_reporter = __esmMin((() => {
 			refused: /* @__PURE__ */ new Set()
 		};
 		#supported;
+		#flushing;
+		#again = false;
 		constructor(adapter, sessionId, onFailure = () => {}) {
 			this.#adapter = adapter;
 			this.#sessionId = sessionId;
@@ -11289,10 +11466,31 @@ var init_disposition_reporter = __esmMin((() => {
 		note(outcome, messageId) {
 			if (outcome !== "held" && outcome !== "refused") return;
 			if (this.#reported.has(`${outcome}\u0000${messageId}`)) return;
+			if (this.#waiting[outcome].size >= 200) return;
 			this.#waiting[outcome].add(messageId);
 		}
-		/** Sends what was noted since the last flush (one call per state). Never throws. */
-		async flush(signal) {
+		/**
+		* Sends what was noted since the last flush (one call per state). A flush while one runs sends
+		* its notes once that one ends, and resolves with it (the first caller's `signal` applies).
+		* Never throws.
+		*/
+		flush(signal) {
+			if (this.#flushing !== void 0) {
+				this.#again = true;
+				return this.#flushing;
+			}
+			this.#flushing = this.#drain(signal).finally(() => {
+				this.#flushing = void 0;
+			});
+			return this.#flushing;
+		}
+		async #drain(signal) {
+			do {
+				this.#again = false;
+				await this.#flushOnce(signal);
+			} while (this.#again);
+		}
+		async #flushOnce(signal) {
 			const report = this.#adapter.messageReport?.bind(this.#adapter);
 			const batches = ["held", "refused"].map((state) => ({
 				state,
@@ -11457,6 +11655,65 @@ var init_watcher_log = __esmMin((() => {
 	MAX_FIELD_CHARS = 200;
 }));
 
+// src/harness/watcher/ack-batcher.ts
+var ACK_LIMITS, AckBatcher;
+var init_ack_batcher = __esmMin((() => {
+	ACK_LIMITS = {
+		waiting: 500,
+		perCall: 100
+	};
+	AckBatcher = class {
+		#options;
+		#limits;
+		#waiting = /* @__PURE__ */ new Set();
+		#inFlight = /* @__PURE__ */ new Set();
+		#pumping;
+		constructor(options) {
+			this.#options = options;
+			this.#limits = options.limits ?? ACK_LIMITS;
+		}
+		/** Ids waiting or in flight now. */
+		get pending() {
+			return this.#waiting.size + this.#inFlight.size;
+		}
+		/** Queues `messageId` for its ack; false when the waiting set is full (nothing queued). */
+		add(messageId) {
+			if (this.#waiting.has(messageId) || this.#inFlight.has(messageId)) return true;
+			if (this.#waiting.size >= this.#limits.waiting) return false;
+			this.#waiting.add(messageId);
+			this.#pumping ??= this.#pump().finally(() => {
+				this.#pumping = void 0;
+			});
+			return true;
+		}
+		/** Resolves once nothing waits or is in flight (for a clean stop and for tests). */
+		async settled() {
+			while (this.#pumping !== void 0) await this.#pumping;
+		}
+		async #pump() {
+			await Promise.resolve();
+			while (this.#waiting.size > 0) {
+				const ids = [...this.#waiting].slice(0, this.#limits.perCall);
+				for (const id of ids) {
+					this.#waiting.delete(id);
+					this.#inFlight.add(id);
+				}
+				let failure;
+				try {
+					await this.#options.send(ids);
+				} catch (error) {
+					failure = { error };
+				}
+				for (const id of ids) this.#inFlight.delete(id);
+				try {
+					if (failure === void 0) this.#options.onSent(ids);
+					else this.#options.onFailed(ids, failure.error);
+				} catch {}
+			}
+		}
+	};
+}));
+
 // src/harness/watcher/delivery-confirmations.ts
 /**
 * The first line of a frame: the tag that finds the message in the transcript.
@@ -11467,7 +11724,7 @@ function frameTag(frame) {
 	const end = frame.indexOf("\n");
 	return end < 0 ? frame : frame.slice(0, end);
 }
-var CONFIRMATION_LIMITS, DeliveryConfirmations;
+var CONFIRMATION_LIMITS, HELD_ID, DeliveryConfirmations;
 var init_delivery_confirmations = __esmMin((() => {
 	init_inbound();
 	CONFIRMATION_LIMITS = {
@@ -11475,8 +11732,10 @@ var init_delivery_confirmations = __esmMin((() => {
 		settleMs: 2e3,
 		maxWaitMs: 3e5,
 		attempts: 3,
-		seenCap: 2e3
+		seenCap: 2e3,
+		tagMaxChars: 4096
 	};
+	HELD_ID = /message-id=([A-Za-z0-9_-]{1,64}) /g;
 	DeliveryConfirmations = class {
 		#limits;
 		#tracked = /* @__PURE__ */ new Map();
@@ -11484,13 +11743,15 @@ var init_delivery_confirmations = __esmMin((() => {
 		#enqueued;
 		#confirmed = [];
 		#newlyHeld = [];
-		#heldTexts = [];
+		/** Ids Claude Code's held lines named (only the ids: a line can be a MiB of text). */
+		#heldIds;
 		#depth = 0;
 		#permissionMode;
 		constructor(limits = CONFIRMATION_LIMITS) {
 			this.#limits = limits;
 			this.#inConversation = new LruSet(limits.seenCap);
 			this.#enqueued = new LruSet(limits.seenCap);
+			this.#heldIds = new LruSet(limits.seenCap);
 		}
 		/** Messages posted and not yet confirmed or given up. */
 		get pending() {
@@ -11564,19 +11825,20 @@ var init_delivery_confirmations = __esmMin((() => {
 			switch (line.kind) {
 				case "conversation":
 					for (const tag of line.tags) {
+						if (tag.length > this.#limits.tagMaxChars) continue;
 						this.#inConversation.add(tag);
 						for (const [id, tracked] of this.#tracked) if (tracked.tag === tag) this.#confirm(id);
 					}
 					return;
 				case "enqueued":
-					for (const tag of line.tags) this.#enqueued.add(tag);
+					for (const tag of line.tags) if (tag.length <= this.#limits.tagMaxChars) this.#enqueued.add(tag);
 					if (this.#depth !== void 0) this.#depth += 1;
 					return;
 				case "dequeued":
 					if (this.#depth !== void 0) this.#depth = Math.max(0, this.#depth - 1);
 					return;
 				case "held":
-					this.#heldTexts.push(line.text);
+					for (const match of line.text.matchAll(HELD_ID)) if (match[1] !== void 0) this.#heldIds.add(match[1]);
 					this.#matchHeld();
 					return;
 				case "permission_mode":
@@ -11640,11 +11902,9 @@ var init_delivery_confirmations = __esmMin((() => {
 		}
 		/** Claude Code names a held frame's id with the quotes removed: `message-id=<id> `. */
 		#matchHeld() {
-			if (this.#heldTexts.length > this.#limits.seenCap) this.#heldTexts.shift();
 			for (const tracked of this.#tracked.values()) {
 				if (tracked.held) continue;
-				const mark = `message-id=${tracked.item.message.message_id} `;
-				if (this.#heldTexts.some((text) => text.includes(mark))) {
+				if (this.#heldIds.has(tracked.item.message.message_id)) {
 					tracked.held = true;
 					this.#newlyHeld.push(tracked.item);
 				}
@@ -12397,6 +12657,18 @@ var init_watcher_status_board = __esmMin((() => {
 }));
 
 // src/harness/watcher/watcher-loop.ts
+/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
+function fetchedIds(messages) {
+	const fetched = [];
+	for (const message of messages) {
+		const parsed = looseValidate(message);
+		if (parsed.ok) fetched.push({
+			messageId: parsed.message.message_id,
+			senderId: parsed.message.sender.session_id
+		});
+	}
+	return fetched;
+}
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
 function modifiedAt(path) {
 	try {
@@ -12412,6 +12684,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_claude_code();
 	init_inbound();
 	init_state();
+	init_ack_batcher();
 	init_delivery_confirmations();
 	init_delivery_notices();
 	init_inbox_delivery();
@@ -12457,6 +12730,7 @@ var init_watcher_loop = __esmMin((() => {
 		#settingOutcome;
 		#transcriptPath;
 		#reporter;
+		#acks;
 		#registry;
 		#post;
 		#done;
@@ -12475,6 +12749,21 @@ var init_watcher_loop = __esmMin((() => {
 			this.#sessionId = deps.map.brigade_session_id;
 			this.#post = deps.post ?? postToInbox;
 			this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) => deps.log.write("warn", "report_failed", { code }));
+			this.#acks = new AckBatcher({
+				send: async (ids) => {
+					await deps.adapter.messageAck(this.#sessionId, { message_ids: [...ids] });
+				},
+				onSent: (ids) => {
+					for (const id of ids) deps.log.write("info", "ack_sent", { message_id: id });
+				},
+				onFailed: (ids, error) => {
+					for (const id of ids) deps.log.write("warn", "ack_failed", {
+						message_id: id,
+						code: errorCodeOf(error)
+					});
+					this.#redelivery.afterAckFailed(this.#now());
+				}
+			});
 			this.#registry = registryFolder(deps.env);
 			this.#transcriptPath = deps.map.transcript_path;
 			this.#argv = "claudeArgv" in deps ? deps.claudeArgv : readClaudeArgv(String(deps.map.claude_pid));
@@ -12601,6 +12890,7 @@ var init_watcher_loop = __esmMin((() => {
 			this.#watch.stop();
 			this.#work.wake();
 			await Promise.allSettled(tasks);
+			await this.#settled(this.#acks.settled(), this.#d.closeTimeoutMs ?? 3e3);
 			const exit = this.#exit ?? {
 				reason: "signal",
 				status: 0
@@ -12671,21 +12961,15 @@ var init_watcher_loop = __esmMin((() => {
 			if (result.outcome === "queued") this.#work.wake();
 		}
 		/**
-		* Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
-		* failure arrives only as a later `error` event on the stream, with nothing tying it to this
-		* message, so a failed ack would pass for a sent one and never be retried.
+		* Acknowledges through `message ack` (batched, one call at a time: `AckBatcher`), never the
+		* watch's `{type: "ack"}` command: a command's failure arrives only as a later `error` event on
+		* the stream, with nothing tying it to this message, so a failed ack would pass for a sent one
+		* and never be retried. An ack the full batcher refuses is left on the server and fetched again.
 		*/
-		async #ack(messageId) {
-			try {
-				await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
-				this.#d.log.write("info", "ack_sent", { message_id: messageId });
-			} catch (error) {
-				this.#d.log.write("warn", "ack_failed", {
-					message_id: messageId,
-					code: errorCodeOf(error)
-				});
-				this.#redelivery.afterAckFailed(this.#now());
-			}
+		#ack(messageId) {
+			if (this.#acks.add(messageId)) return;
+			this.#d.log.write("warn", "ack_deferred", { message_id: messageId });
+			this.#redelivery.afterAckFailed(this.#now());
 		}
 		async #tick() {
 			if (this.#ticking || !this.#running) return;
@@ -12875,9 +13159,9 @@ var init_watcher_loop = __esmMin((() => {
 				if (this.#d.socketPath === "") return;
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (!this.#running) return;
-				for (const message of result.messages) this.#offer(message);
-				const ids = result.messages.map((message) => typeof message.message_id === "string" ? message.message_id : "");
-				this.#pipeline.refetched(ids, result.messages.length < 50);
+				const messages = Array.isArray(result?.messages) ? result.messages : [];
+				this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+				for (const message of messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
 			} finally {

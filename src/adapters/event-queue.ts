@@ -1,7 +1,8 @@
 /**
- * An unbounded single-consumer async queue: producers `push` synchronously, one consumer iterates;
- * `end()` finishes the iteration once the buffered items are drained. Pushes after `end()` are
- * dropped (late answers of a closed watch).
+ * A single-consumer async queue: producers `push` synchronously, one consumer iterates; `end()`
+ * finishes the iteration once the buffered items are drained. Pushes after `end()` are dropped
+ * (late answers of a closed watch). `push` never refuses; a producer that must stay bounded waits
+ * on {@link roomFor} before reading more.
  *
  * @example
  * const q = new EventQueue<number>(); q.push(1); q.end();
@@ -12,6 +13,32 @@ export class EventQueue<T> implements AsyncIterable<T> {
   #head = 0;
   #ended = false;
   #waiter: ((result: IteratorResult<T, undefined>) => void) | undefined;
+  #room: { readonly most: number; readonly resolve: () => void } | undefined;
+
+  /** Items buffered, not yet taken by the consumer. */
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /**
+   * Resolves once at most `most` items are buffered, or the queue ended (one producer waits at a
+   * time; a second call replaces the first's wait, which then resolves).
+   */
+  roomFor(most: number): Promise<void> {
+    if (this.size <= most || this.#ended) return Promise.resolve();
+    this.#room?.resolve();
+    return new Promise((resolve) => {
+      this.#room = { most, resolve };
+    });
+  }
+
+  #checkRoom(): void {
+    const room = this.#room;
+    if (room !== undefined && (this.size <= room.most || this.#ended)) {
+      this.#room = undefined;
+      room.resolve();
+    }
+  }
 
   /** True once {@link end} was called. */
   get ended(): boolean {
@@ -34,6 +61,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#checkRoom();
     const waiter = this.#waiter;
     if (waiter !== undefined && this.#head >= this.#items.length) {
       this.#waiter = undefined;
@@ -52,6 +80,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
             this.#items = this.#items.slice(this.#head);
             this.#head = 0;
           }
+          this.#checkRoom();
           return Promise.resolve({ value, done: false });
         }
         if (this.#ended) return Promise.resolve({ value: undefined, done: true });

@@ -122,6 +122,10 @@ export async function heartbeatSession(
   const request = valueOrThrow(validateHeartbeatRequest(heartbeat, { lease: SERVICE_LEASE }));
   return ctx.store.transact(async (tx) => {
     await requireMember(tx, teamRef, principalRef);
+    // The row is written whole: without the lock a concurrent heartbeat of the same session (the
+    // watcher's and a hook's) would lose the members the other one changed, its live delivery
+    // included (docs/41-watcher.md, "Concurrent heartbeats").
+    await tx.lockSessionRow(sessionId);
     const session = await requireOwnedSession(tx, teamRef, principalRef, sessionId);
     if (session.closed_at !== null) fail(conflictError("session_closed"));
     const now = ctx.deps.now();

@@ -229,6 +229,13 @@ export interface StoreTx {
 
   insertSession(row: SessionRow): Promise<void>;
   getSession(sessionId: string): Promise<SessionRow | null>;
+  /**
+   * Holds the session row's write lock until the unit ends, so a unit that reads the row, changes
+   * some members and writes it whole (a heartbeat) cannot overwrite a concurrent one's members
+   * with what it read before that one committed: the second waits and reads afresh. A missing row
+   * locks nothing. A store that runs its units one at a time does nothing.
+   */
+  lockSessionRow(sessionId: string): Promise<void>;
   /** Replaces every column of the existing row with `row.session_id`. */
   updateSession(row: SessionRow): Promise<void>;
   /**

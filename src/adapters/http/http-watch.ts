@@ -49,6 +49,12 @@ export interface HttpWatchDeps {
 // A refusal is one small error envelope; a larger body is not read past this.
 const MAX_REFUSAL_BYTES = 1024 * 1024;
 
+/**
+ * Events buffered for the consumer before the stream is read further: the queue holds at most
+ * this many plus what one read chunk carried.
+ */
+export const WATCH_QUEUE_MAX_EVENTS = 1_000;
+
 type StreamOutcome =
   | { readonly kind: "dropped"; readonly detail: string }
   | { readonly kind: "fatal" }
@@ -268,6 +274,10 @@ export class HttpWatch implements WatchHandle {
         if (chunk.done) break;
         armIdle();
         parser.push(decoder.decode(chunk.value, { stream: true }));
+        // A server may send faster than the watcher takes events: stop reading (TCP holds the
+        // rest) until the consumer has caught up, so the queue stays bounded.
+        await this.#queue.roomFor(WATCH_QUEUE_MAX_EVENTS);
+        armIdle();
       }
     } catch {
       // Aborted (close, idle) or the connection broke: decided below.

@@ -109,3 +109,75 @@ describe("a server's answer never costs unbounded memory or time", () => {
     expect(new Set(drops)).toEqual(new Set(["connect_timeout"]));
   });
 });
+
+describe("a watch stream faster than its reader", () => {
+  const envelope = (n: number) => ({
+    protocol_version: "1",
+    kind: "text",
+    message_id: `m-${n}`,
+    team_ref: "t-1",
+    sender: { principal_ref: "p-1", session_id: "s-2", session_name: "sender" },
+    recipient_session_id: "s-1",
+    body: `message ${n}`,
+    reply_to: null,
+    hop_count: 0,
+    created_at: "2026-12-02T10:00:00Z",
+    delivery_state: "accepted",
+  });
+
+  test("is read no further while its reader holds back, and loses nothing once it reads again", async () => {
+    const total = 20_000;
+    const perChunk = 100;
+    let sent = 0;
+    const encoder = new TextEncoder();
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          init?.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
+          controller.enqueue(encoder.encode("event: ready\ndata: {}\n\n"));
+        },
+        pull(controller) {
+          if (sent >= total) return new Promise(() => {});
+          let text = "";
+          for (let i = 0; i < perChunk; i += 1) {
+            text += `event: message\ndata: ${JSON.stringify(envelope(sent + i))}\n\n`;
+          }
+          sent += perChunk;
+          controller.enqueue(encoder.encode(text));
+          return undefined;
+        },
+      });
+      return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+    }) as typeof globalThis.fetch;
+    const watch = new HttpWatch({
+      sessionId: "s-1",
+      target: () => ({ baseUrl: "http://127.0.0.1:1", token: "tok", teamRef: "t-1" }),
+      fetch,
+      logger: silent,
+      connectTimeoutMs: 60_000,
+      idleTimeoutMs: 600_000,
+      backoff: { first: 1, max: 1 },
+      ack: async () => ({ acked: [], unknown: [] }),
+      heartbeat: async () => {
+        throw new Error("not used");
+      },
+      closeSession: async () => undefined,
+    });
+    const events = watch[Symbol.asyncIterator]();
+    expect((await events.next()).value?.event).toBe("ready");
+    // The reader holds back: wait until the stream is no longer pulled.
+    let before = -1;
+    while (sent !== before) {
+      before = sent;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(sent).toBeLessThan(total / 2);
+    let messages = 0;
+    while (messages < total) {
+      const next = await events.next();
+      if (next.value?.event === "message") messages += 1;
+    }
+    expect(messages).toBe(total);
+    await watch.close();
+  });
+});

@@ -55,3 +55,36 @@ describe("DispositionReporter", () => {
     expect(codes).toEqual(["unavailable", "unavailable"]);
   });
 });
+
+describe("DispositionReporter against a flooding server", () => {
+  test("one report per state in flight; what is noted meanwhile goes next, at most 200 ids", async () => {
+    const calls: MessageReportRequest[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const adapter = {
+      describe: async () => ({ capabilities: ["message.state"] }),
+      messageReport: async (_session: string, request: MessageReportRequest) => {
+        calls.push(request);
+        await gate;
+        return { reported: request.message_ids, unknown: [] };
+      },
+    } as unknown as Adapter;
+    const reporter = new DispositionReporter(adapter, "s-1");
+    const flushes: Promise<void>[] = [];
+    for (let i = 0; i < 1_000; i += 1) {
+      reporter.note("refused", `m-${i}`);
+      flushes.push(reporter.flush());
+      await Promise.resolve();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(1);
+    release();
+    await Promise.all(flushes);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.message_ids).toEqual(["m-0"]);
+    expect(calls[1]?.message_ids).toHaveLength(200);
+    expect(calls[1]?.message_ids[0]).toBe("m-1");
+  });
+});

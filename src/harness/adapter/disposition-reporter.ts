@@ -1,4 +1,9 @@
-import { type Adapter, hasCapability, type ReportableState } from "../../protocol/index.ts";
+import {
+  type Adapter,
+  hasCapability,
+  MAX_STATE_IDS,
+  type ReportableState,
+} from "../../protocol/index.ts";
 
 /** Most (message, state) pairs a reporter remembers having reported (oldest forgotten first). */
 export const REPORTED_MEMORY = 2_000;
@@ -9,7 +14,9 @@ export const REPORTED_MEMORY = 2_000;
  * when it refuses it. Each (message, state) pair is reported once per reporter; an adapter
  * without the capability makes every call a no-op. Reports are best effort: a failed one is
  * passed to `onFailure` (a code, never a value) and tried again only when the message is offered
- * again.
+ * again. Bounded against a flooding server: at most one report per state is in flight (notes made
+ * meanwhile go in the next one), and at most `MAX_STATE_IDS` (200) ids per state wait; a note
+ * beyond that is dropped, and reported when its message is offered again.
  *
  * @example const r = new DispositionReporter(adapter, "s-51d0"); r.note("held", "m-7f3a"); await r.flush();
  */
@@ -20,6 +27,8 @@ export class DispositionReporter {
   readonly #reported = new Set<string>();
   readonly #waiting: Record<ReportableState, Set<string>> = { held: new Set(), refused: new Set() };
   #supported: Promise<boolean> | undefined;
+  #flushing: Promise<void> | undefined;
+  #again = false;
 
   constructor(adapter: Adapter, sessionId: string, onFailure: (code: string) => void = () => {}) {
     this.#adapter = adapter;
@@ -31,11 +40,34 @@ export class DispositionReporter {
   note(outcome: string, messageId: string): void {
     if (outcome !== "held" && outcome !== "refused") return;
     if (this.#reported.has(`${outcome}\u0000${messageId}`)) return;
+    if (this.#waiting[outcome].size >= MAX_STATE_IDS) return;
     this.#waiting[outcome].add(messageId);
   }
 
-  /** Sends what was noted since the last flush (one call per state). Never throws. */
-  async flush(signal?: AbortSignal): Promise<void> {
+  /**
+   * Sends what was noted since the last flush (one call per state). A flush while one runs sends
+   * its notes once that one ends, and resolves with it (the first caller's `signal` applies).
+   * Never throws.
+   */
+  flush(signal?: AbortSignal): Promise<void> {
+    if (this.#flushing !== undefined) {
+      this.#again = true;
+      return this.#flushing;
+    }
+    this.#flushing = this.#drain(signal).finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #drain(signal: AbortSignal | undefined): Promise<void> {
+    do {
+      this.#again = false;
+      await this.#flushOnce(signal);
+    } while (this.#again);
+  }
+
+  async #flushOnce(signal: AbortSignal | undefined): Promise<void> {
     const report = this.#adapter.messageReport?.bind(this.#adapter);
     const batches = (["held", "refused"] as const)
       .map((state) => ({ state, ids: [...this.#waiting[state]] }))

@@ -7,6 +7,8 @@
 export const INBOUND_LIMITS: {
   /** Step 1: `message_id` at most 200 UTF-8 bytes. */
   readonly maxMessageIdBytes: 200;
+  /** [ours] Step 1: `sender.principal_ref` at most 200 UTF-8 bytes (the frame's tag holds it). */
+  readonly maxPrincipalRefBytes: 200;
   /** Step 1: body at most 16,384 UTF-8 bytes. */
   readonly maxBodyBytes: 16_384;
   /** Step 2: ids remembered in memory (and in the seen file). */
@@ -23,8 +25,21 @@ export const INBOUND_LIMITS: {
   readonly identicalWindowMs: 60_000;
   /** Step 6: pending injections; a full queue drops its oldest. */
   readonly queueCap: 50;
+  /**
+   * [ours] Ids of one sender listed as waiting on the server; newer ones stay there unlisted and
+   * come back by fetch, in order (docs/41-watcher.md "Bounded memory").
+   */
+  readonly waitingPerSender: 100;
+  /**
+   * [ours] Senders with per-sender state (waiting list, bucket, notice time); a message of a
+   * sender beyond this is left on the server, unacked, and comes back by fetch.
+   */
+  readonly senders: 1_024;
+  /** [ours] Evicted ids the drop notice counts; beyond this it counts no more. */
+  readonly dropNoticeIds: 100;
 } = {
   maxMessageIdBytes: 200,
+  maxPrincipalRefBytes: 200,
   maxBodyBytes: 16_384,
   seenCap: 2_000,
   pendingCap: 100,
@@ -33,4 +48,7 @@ export const INBOUND_LIMITS: {
   noticeIntervalMs: 300_000,
   identicalWindowMs: 60_000,
   queueCap: 50,
+  waitingPerSender: 100,
+  senders: 1_024,
+  dropNoticeIds: 100,
 };

@@ -108,6 +108,10 @@ describe("step 1: loose validation", () => {
     ["sender_session_id_unsafe", { ...good, sender: { ...good.sender, session_id: "$(id)" } }],
     ["sender_principal_invalid", { ...good, sender: { ...good.sender, principal_ref: "" } }],
     ["sender_principal_invalid", { ...good, sender: { ...good.sender, principal_ref: null } }],
+    [
+      "sender_principal_too_long",
+      { ...good, sender: { ...good.sender, principal_ref: "p".repeat(201) } },
+    ],
     ["body_invalid", { ...good, body: "" }],
     ["body_invalid", { ...good, body: undefined }],
     ["body_not_utf8", { ...good, body: "a\uDC00b" }],
@@ -444,9 +448,10 @@ describe("step 4: per-sender bucket", () => {
     for (let i = 0; i < 11; i += 1) pipeline.offer(envelope(`a-${i}`));
     clock.t += 61_000;
     expect(pipeline.offer(envelope("a-11")).outcome).toBe("behind");
-    pipeline.refetched(["a-11"], false); // a full batch proves nothing
+    const fetched = [{ messageId: "a-11", senderId: "s-a" }];
+    pipeline.refetched(fetched, false); // a full batch proves nothing
     expect(pipeline.waitingFrom("s-a")).toBe(2);
-    pipeline.refetched(["a-11"], true); // a-10 is gone from the server
+    pipeline.refetched(fetched, true); // a-10 is gone from the server
     expect(pipeline.offer(envelope("a-11")).outcome).toBe("queued");
   });
 
@@ -771,5 +776,118 @@ describe("messages taken over from an earlier session (adopt)", () => {
     expect(next.pipeline.next()).toBeUndefined();
     expect(next.pipeline.release(["m-left"])).toBe(1);
     expect(messageIds(drain(next.pipeline))).toEqual(["m-left"]);
+  });
+});
+
+describe("bounded memory against a flooding server", () => {
+  interface Sent {
+    readonly id: string;
+    readonly sender: string;
+    readonly body: string;
+  }
+
+  /**
+   * Plays the server: every message is pushed once, in send order; then, round after round, the
+   * clock moves past the pipeline's windows and the oldest 50 unacked ones are fetched, as the
+   * watcher does. Returns the ids injected, in order, and the largest waiting state seen.
+   */
+  function play(sent: readonly Sent[], late: readonly Sent[] = []) {
+    const { pipeline, clock } = harness();
+    const server = new Map(sent.map((m) => [m.id, m]));
+    const injected: string[] = [];
+    let widest = 0;
+    let longest = 0;
+    const offer = (m: Sent): void => {
+      const result = pipeline.offer(envelope(m.id, { body: m.body }, m.sender));
+      if (result.ack) server.delete(m.id);
+      widest = Math.max(widest, pipeline.waitingSenders);
+      longest = Math.max(longest, pipeline.waitingFrom(m.sender));
+    };
+    const inject = (): void => {
+      for (let item = pipeline.next(); item !== undefined; item = pipeline.next()) {
+        const done = pipeline.done(item);
+        if (done.ack) {
+          injected.push(done.messageId);
+          server.delete(done.messageId);
+        }
+      }
+    };
+    for (const m of sent) offer(m);
+    const toPush = [...late];
+    for (let round = 0; round < 2_000 && server.size > 0; round += 1) {
+      inject();
+      // A newer message pushed while older ones of its sender wait unlisted on the server.
+      const pushed = toPush.shift();
+      if (pushed !== undefined) {
+        server.set(pushed.id, pushed);
+        offer(pushed);
+      }
+      clock.t += 61_000;
+      const fetched = [...server.values()].slice(0, 50);
+      pipeline.refetched(
+        fetched.map((m) => ({ messageId: m.id, senderId: m.sender })),
+        fetched.length < 50,
+      );
+      for (const m of fetched) offer(m);
+    }
+    inject();
+    return { injected, left: server.size, widest, longest };
+  }
+
+  function inSendOrder(sent: readonly Sent[], injected: readonly string[]): boolean {
+    const rank = new Map(sent.map((m, i) => [m.id, i]));
+    const last = new Map<string, number>();
+    const senderOf = new Map(sent.map((m) => [m.id, m.sender]));
+    for (const id of injected) {
+      const sender = senderOf.get(id) as string;
+      const at = rank.get(id) as number;
+      if ((last.get(sender) ?? -1) >= at) return false;
+      last.set(sender, at);
+    }
+    return true;
+  }
+
+  test("past 1,024 senders in one window a new one waits on the server, without a rate notice naming it", () => {
+    const { pipeline } = harness();
+    const handed: InboundItem[] = [];
+    const outcomes: string[] = [];
+    for (let i = 0; i <= INBOUND_LIMITS.senders; i += 1) {
+      outcomes.push(pipeline.offer(envelope(`m-${i}`, {}, `s-${i}`)).outcome);
+      handed.push(...drain(pipeline));
+    }
+    expect(outcomes.filter((o) => o === "queued")).toHaveLength(INBOUND_LIMITS.senders);
+    expect(outcomes.at(-1)).toBe("rate_limited");
+    expect(pipeline.waitingFrom(`s-${INBOUND_LIMITS.senders}`)).toBe(1);
+    expect(handed.filter((item) => item.kind === "notice")).toEqual([]);
+  });
+
+  test("one sender's 400 messages, then one per minute: at most 100 listed, each injected once, in order", () => {
+    const sent = Array.from({ length: 460 }, (_, i) => ({
+      id: `a-${String(i).padStart(3, "0")}`,
+      sender: "s-a",
+      body: `body ${i}`,
+    }));
+    const { injected, left, longest } = play(sent.slice(0, 400), sent.slice(400));
+    expect(longest).toBeLessThanOrEqual(INBOUND_LIMITS.waitingPerSender);
+    expect(left).toBe(0);
+    expect(injected).toEqual(sent.map((m) => m.id));
+  });
+
+  test("1,300 senders with set-aside messages: at most 1,024 listed, none lost, each in order", () => {
+    const senders = Array.from({ length: 1_300 }, (_, i) => `s-${i}`);
+    // Each sender's second message repeats its first body (set aside for 60 s), and a third
+    // follows: every sender has a waiting list at once.
+    const sent: Sent[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      for (const sender of senders) {
+        sent.push({ id: `${sender}-m${n}`, sender, body: n === 2 ? "other" : "same" });
+      }
+    }
+    const { injected, left, widest } = play(sent);
+    expect(widest).toBeLessThanOrEqual(INBOUND_LIMITS.senders);
+    expect(left).toBe(0);
+    expect(new Set(injected).size).toBe(sent.length);
+    expect(injected.length).toBe(sent.length);
+    expect(inSendOrder(sent, injected)).toBe(true);
   });
 });

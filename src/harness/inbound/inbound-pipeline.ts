@@ -7,6 +7,7 @@ import type { PendingRecord, PendingStore, SeenStore } from "./inbound-stores.ts
 import { type InboundRejectionReason, looseValidate } from "./loose-validation.ts";
 import { LruSet } from "./lru-set.ts";
 import { dropNotice, rateNotice } from "./notices.ts";
+import { type FetchedMessage, SenderWaitLists } from "./sender-wait-lists.ts";
 
 /**
  * What {@link InboundPipeline.offer} did with a candidate: `rejected` (step 1), `duplicate`
@@ -122,8 +123,8 @@ interface IdenticalEntry {
   readonly messageId: string;
 }
 
-/** Above this many keys a per-sender map is swept of stale entries. */
-const SWEEP_THRESHOLD = 1_024;
+/** At this many keys a per-sender map is swept of stale entries (and, for senders, capped). */
+const SWEEP_THRESHOLD = INBOUND_LIMITS.senders;
 
 /**
  * The inbound pipeline of docs/spec/claude-code.md §7.5, shared by the watcher (socket) and the
@@ -160,7 +161,10 @@ export class InboundPipeline {
    * Per sender session, its messages left unacked on the server, oldest first: while any waits,
    * a newer one of that sender waits behind it (docs/41-watcher.md "One sender's order").
    */
-  readonly #waiting = new Map<string, string[]>();
+  readonly #waiting = new SenderWaitLists({
+    perSender: INBOUND_LIMITS.waitingPerSender,
+    senders: INBOUND_LIMITS.senders,
+  });
   readonly #queuedIds = new Set<string>();
   readonly #handedOut = new Set<string>();
   readonly #pending = new Map<string, PendingRecord>();
@@ -280,15 +284,17 @@ export class InboundPipeline {
     this.#sweep(now);
     const senderId = message.sender.session_id;
     // The sender's order: only its oldest waiting message may go on; a newer one waits behind.
-    const waiting = this.#waiting.get(senderId);
-    if (waiting !== undefined && waiting[0] !== messageId) {
-      if (!waiting.includes(messageId)) waiting.push(messageId);
+    if (this.#waiting.blocks(senderId, messageId)) {
+      this.#waiting.add(senderId, messageId);
       return { outcome: "behind", ack: false, messageId };
     }
     // Step 4: per-sender bucket.
-    if (!this.#acceptFromSender(senderId, now)) {
+    const bucket = this.#acceptFromSender(senderId, now);
+    if (bucket !== "accepted") {
       this.#setAside(senderId, messageId);
-      this.#raiseRateNotice(senderId, message, now);
+      // Only a sender over its own bucket is named in a notice; running out of sender slots is
+      // the watcher's limit, not the sender's doing.
+      if (bucket === "over_bucket") this.#raiseRateNotice(senderId, message, now);
       return { outcome: "rate_limited", ack: false, messageId };
     }
     // Step 5: identical body.
@@ -307,20 +313,24 @@ export class InboundPipeline {
   }
 
   /**
-   * A fetch of the unacknowledged messages answered `ids` (oldest first). When it was `complete`
-   * (fewer than its limit), a waiting id it did not return is no longer on the server (acked
-   * elsewhere, expired): it stops holding its sender's newer messages back.
+   * A fetch of the unacknowledged messages answered `fetched` (oldest first); call it before
+   * offering them. When it was `complete` (fewer than its limit), a waiting id it did not return
+   * is no longer on the server (acked elsewhere, expired): it stops holding its sender's newer
+   * messages back. A sender whose waiting list overflowed its cap gets the fetched ids listed
+   * again, oldest first (see `SenderWaitLists.refetched`).
    *
-   * @example pipeline.refetched(["m-3", "m-4"], true);
+   * @example pipeline.refetched([{ messageId: "m-3", senderId: "s-a" }], true);
    */
-  refetched(ids: readonly string[], complete: boolean): void {
-    if (!complete) return;
-    const present = new Set(ids);
-    for (const [sender, waiting] of this.#waiting) {
-      const kept = waiting.filter((id) => present.has(id));
-      if (kept.length === 0) this.#waiting.delete(sender);
-      else this.#waiting.set(sender, kept);
-    }
+  refetched(fetched: readonly FetchedMessage[], complete: boolean): void {
+    this.#waiting.refetched(
+      fetched,
+      complete,
+      (id) =>
+        !this.#queuedIds.has(id) &&
+        !this.#handedOut.has(id) &&
+        !this.#recent.has(id) &&
+        !this.#seen.has(id),
+    );
   }
 
   /**
@@ -329,7 +339,12 @@ export class InboundPipeline {
    * @example pipeline.waitingFrom("s-a") === 51
    */
   waitingFrom(senderId: string): number {
-    return this.#waiting.get(senderId)?.length ?? 0;
+    return this.#waiting.count(senderId);
+  }
+
+  /** Senders with a waiting list now (at most `INBOUND_LIMITS.senders`). */
+  get waitingSenders(): number {
+    return this.#waiting.senders;
   }
 
   /**
@@ -508,9 +523,7 @@ export class InboundPipeline {
 
   /** Marks `messageId` of `senderId` as left on the server, behind its sender's waiting ones. */
   #setAside(senderId: string, messageId: string): void {
-    const waiting = this.#waiting.get(senderId);
-    if (waiting === undefined) this.#waiting.set(senderId, [messageId]);
-    else if (!waiting.includes(messageId)) waiting.push(messageId);
+    this.#waiting.add(senderId, messageId);
   }
 
   /**
@@ -531,24 +544,16 @@ export class InboundPipeline {
     this.#queue.splice(0, this.#queue.length, ...kept);
     this.#queuedIds.delete(message.message_id);
     for (const id of withdrawn) this.#queuedIds.delete(id);
-    const waiting = (this.#waiting.get(senderId) ?? []).filter(
-      (id) => id !== message.message_id && !withdrawn.includes(id),
-    );
-    this.#waiting.set(senderId, [message.message_id, ...withdrawn, ...waiting]);
+    this.#waiting.putFirst(senderId, [message.message_id, ...withdrawn]);
     return withdrawn;
   }
 
   #stopWaiting(senderId: string, messageId: string): void {
-    const waiting = this.#waiting.get(senderId);
-    if (waiting === undefined) return;
-    const kept = waiting.filter((id) => id !== messageId);
-    if (kept.length === 0) this.#waiting.delete(senderId);
-    else this.#waiting.set(senderId, kept);
+    this.#waiting.remove(senderId, messageId);
   }
 
   #isWaiting(messageId: string): boolean {
-    for (const waiting of this.#waiting.values()) if (waiting.includes(messageId)) return true;
-    return false;
+    return this.#waiting.has(messageId);
   }
 
   #hold(message: InboundMessage, adopted = false): void {
@@ -587,21 +592,31 @@ export class InboundPipeline {
     }
   }
 
-  #acceptFromSender(senderId: string, now: number): boolean {
+  #acceptFromSender(
+    senderId: string,
+    now: number,
+  ): "accepted" | "over_bucket" | "too_many_senders" {
     const since = now - INBOUND_LIMITS.senderWindowMs;
-    const times = (this.#senderAccepts.get(senderId) ?? []).filter((t) => t > since);
+    const known = this.#senderAccepts.get(senderId);
+    // Too many senders within one window: a new one waits on the server, like one over its bucket.
+    if (known === undefined && this.#senderAccepts.size >= INBOUND_LIMITS.senders) {
+      return "too_many_senders";
+    }
+    const times = (known ?? []).filter((t) => t > since);
     if (times.length >= INBOUND_LIMITS.senderLimit) {
       this.#senderAccepts.set(senderId, times);
-      return false;
+      return "over_bucket";
     }
     times.push(now);
     this.#senderAccepts.set(senderId, times);
-    return true;
+    return "accepted";
   }
 
   #raiseRateNotice(senderId: string, message: InboundMessage, now: number): void {
     if (this.#rateNotices.has(senderId)) return;
     const last = this.#rateRaisedAt.get(senderId);
+    // Past the senders cap a notice is skipped; its messages still wait on the server.
+    if (last === undefined && this.#rateRaisedAt.size >= INBOUND_LIMITS.senders) return;
     if (last !== undefined && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
     this.#rateRaisedAt.set(senderId, now);
     this.#rateNotices.set(senderId, { name: message.sender.session_name, afterSeq: this.#seq });
@@ -609,7 +624,7 @@ export class InboundPipeline {
 
   #raiseDropNotice(messageId: string, now: number): void {
     if (this.#dropNotice !== undefined) {
-      this.#dropNotice.add(messageId);
+      if (this.#dropNotice.size < INBOUND_LIMITS.dropNoticeIds) this.#dropNotice.add(messageId);
       return;
     }
     if (
@@ -624,19 +639,19 @@ export class InboundPipeline {
 
   /** Forgets per-sender state nobody can need any more, once a map grows large. */
   #sweep(now: number): void {
-    if (this.#senderAccepts.size > SWEEP_THRESHOLD) {
+    if (this.#senderAccepts.size >= SWEEP_THRESHOLD) {
       for (const [sender, times] of this.#senderAccepts) {
         if (times.every((t) => t <= now - INBOUND_LIMITS.senderWindowMs)) {
           this.#senderAccepts.delete(sender);
         }
       }
     }
-    if (this.#identical.size > SWEEP_THRESHOLD) {
+    if (this.#identical.size >= SWEEP_THRESHOLD) {
       for (const [key, entry] of this.#identical) {
         if (now - entry.firstAt >= INBOUND_LIMITS.identicalWindowMs) this.#identical.delete(key);
       }
     }
-    if (this.#rateRaisedAt.size > SWEEP_THRESHOLD) {
+    if (this.#rateRaisedAt.size >= SWEEP_THRESHOLD) {
       for (const [sender, at] of this.#rateRaisedAt) {
         if (now - at >= INBOUND_LIMITS.noticeIntervalMs) this.#rateRaisedAt.delete(sender);
       }

@@ -24,3 +24,4 @@ export {
 export { LruSet } from "./lru-set.ts";
 export { dropNotice, NOTICE_PREFIX, rateNotice } from "./notices.ts";
 export { isSafeId } from "./safe-id.ts";
+export type { FetchedMessage } from "./sender-wait-lists.ts";

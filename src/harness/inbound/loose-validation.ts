@@ -20,6 +20,7 @@ export const INBOUND_REJECTION_REASONS = [
   "sender_session_id_invalid",
   "sender_session_id_unsafe",
   "sender_principal_invalid",
+  "sender_principal_too_long",
   "body_invalid",
   "body_not_utf8",
   "body_too_long",
@@ -50,7 +51,7 @@ function rejected(reason: InboundRejectionReason): LooseValidationResult {
 /**
  * Step 1 of the inbound pipeline: checks only what framing needs — `message_id` non-empty
  * UTF-8 ≤ 200 bytes and in the safe id set; `sender.session_id` non-empty and in the safe id set;
- * `sender.principal_ref` non-empty; body non-empty UTF-8 ≤ 16,384 bytes. Nothing else is checked:
+ * `sender.principal_ref` non-empty UTF-8 ≤ 200 bytes (ours: the open tag carries it in full); body non-empty UTF-8 ≤ 16,384 bytes. Nothing else is checked:
  * the other members are coerced to safe types (`session_name` not a string → `""`, `summary` /
  * `human_label` not a string → absent, `reply_to` not a string → `null`, `hop_count` not a number
  * → `0`, `created_at` not a string → `""`), so `build` never sees a wrong type. A JavaScript string
@@ -70,6 +71,11 @@ export function looseValidate(candidate: unknown): LooseValidationResult {
   if (!nonEmptyString(sender.session_id)) return rejected("sender_session_id_invalid");
   if (!isSafeId(sender.session_id)) return rejected("sender_session_id_unsafe");
   if (!nonEmptyString(sender.principal_ref)) return rejected("sender_principal_invalid");
+  // [ours] The frame's open tag carries it in full: a megabyte "id" would make a megabyte tag.
+  if (!isWellFormed(sender.principal_ref)) return rejected("sender_principal_invalid");
+  if (utf8ByteLength(sender.principal_ref) > INBOUND_LIMITS.maxPrincipalRefBytes) {
+    return rejected("sender_principal_too_long");
+  }
   const body = candidate.body;
   if (!nonEmptyString(body)) return rejected("body_invalid");
   if (!isWellFormed(body)) return rejected("body_not_utf8");

@@ -126,3 +126,30 @@ describe("DeliveryConfirmations", () => {
     expect(c.tracks(item("m-3"))).toBe(false);
   });
 });
+
+describe("DeliveryConfirmations against a hostile transcript", () => {
+  test("held lines keep only the ids they name: a flood of held lines without one forgets no hold", () => {
+    const c = new DeliveryConfirmations();
+    c.observe({ kind: "held", text: "Held peer message message-id=m-1 from core" });
+    const filler = `Held peer message ${"x".repeat(4_096)}`;
+    for (let i = 0; i <= CONFIRMATION_LIMITS.seenCap; i += 1) {
+      c.observe({ kind: "held", text: filler });
+    }
+    // a successor watcher posts what its predecessor's post was held for; the next held line
+    // (another message's) matches again
+    c.posted(item("m-1"), 0);
+    c.posted(item("m-2"), 0);
+    c.observe({ kind: "held", text: "Held peer message message-id=m-9 from core" });
+    expect(ids(c.takeNewlyHeld())).toEqual(["m-1"]);
+  });
+
+  test("an open tag longer than any frame's is not remembered", () => {
+    const long = `<brigade-message team="core" message-id="m-1" pad="${"p".repeat(CONFIRMATION_LIMITS.tagMaxChars)}">`;
+    const c = new DeliveryConfirmations();
+    c.observe({ kind: "conversation", tags: [long] });
+    c.observe({ kind: "enqueued", tags: [long] });
+    const hostile: MessageItem = { ...item("m-1"), frame: `${long}\nbody\n</brigade-message>` };
+    expect(c.whereIs(hostile)).toBe("unknown");
+    expect(c.whereIs(item("m-1"))).toBe("unknown");
+  });
+});

@@ -16,7 +16,11 @@ export type MessageItem = Extract<InboundItem, { readonly kind: "message" }>;
  * - `maxWaitMs` (5 min): a post neither admitted nor held nor in the conversation is missing after
  *   this long even in a session that never turns idle (a headless `-p` run);
  * - `attempts` (3): posts of one message before it is given up (left unacked on the server);
- * - `seenCap` (2,000): frame tags remembered from the transcript.
+ * - `seenCap` (2,000): frame tags remembered from the transcript (in the conversation, admitted),
+ *   and ids named by Claude Code's held lines, each an LRU;
+ * - `tagMaxChars` (4,096): a longer open tag in the transcript is not one of our frames' (theirs
+ *   are a few hundred characters) and is not remembered, so a hostile transcript cannot fill the
+ *   LRUs with megabyte-long "tags".
  */
 export const CONFIRMATION_LIMITS: {
   readonly waitMs: number;
@@ -24,7 +28,18 @@ export const CONFIRMATION_LIMITS: {
   readonly maxWaitMs: number;
   readonly attempts: number;
   readonly seenCap: number;
-} = { waitMs: 10_000, settleMs: 2_000, maxWaitMs: 300_000, attempts: 3, seenCap: 2_000 };
+  readonly tagMaxChars: number;
+} = {
+  waitMs: 10_000,
+  settleMs: 2_000,
+  maxWaitMs: 300_000,
+  attempts: 3,
+  seenCap: 2_000,
+  tagMaxChars: 4_096,
+};
+
+/** An id as Claude Code's held line names it (`message-id=<id> `); ours are safe ids. */
+const HELD_ID = /message-id=([A-Za-z0-9_-]{1,64}) /g;
 
 interface Tracked {
   readonly item: MessageItem;
@@ -74,7 +89,8 @@ export class DeliveryConfirmations {
   readonly #enqueued: LruSet;
   readonly #confirmed: MessageItem[] = [];
   readonly #newlyHeld: MessageItem[] = [];
-  readonly #heldTexts: string[] = [];
+  /** Ids Claude Code's held lines named (only the ids: a line can be a MiB of text). */
+  readonly #heldIds: LruSet;
   #depth: number | undefined = 0;
   #permissionMode: string | undefined;
 
@@ -82,6 +98,7 @@ export class DeliveryConfirmations {
     this.#limits = limits;
     this.#inConversation = new LruSet(limits.seenCap);
     this.#enqueued = new LruSet(limits.seenCap);
+    this.#heldIds = new LruSet(limits.seenCap);
   }
 
   /** Messages posted and not yet confirmed or given up. */
@@ -160,19 +177,24 @@ export class DeliveryConfirmations {
     switch (line.kind) {
       case "conversation":
         for (const tag of line.tags) {
+          if (tag.length > this.#limits.tagMaxChars) continue;
           this.#inConversation.add(tag);
           for (const [id, tracked] of this.#tracked) if (tracked.tag === tag) this.#confirm(id);
         }
         return;
       case "enqueued":
-        for (const tag of line.tags) this.#enqueued.add(tag);
+        for (const tag of line.tags) {
+          if (tag.length <= this.#limits.tagMaxChars) this.#enqueued.add(tag);
+        }
         if (this.#depth !== undefined) this.#depth += 1;
         return;
       case "dequeued":
         if (this.#depth !== undefined) this.#depth = Math.max(0, this.#depth - 1);
         return;
       case "held":
-        this.#heldTexts.push(line.text);
+        for (const match of line.text.matchAll(HELD_ID)) {
+          if (match[1] !== undefined) this.#heldIds.add(match[1]);
+        }
         this.#matchHeld();
         return;
       case "permission_mode":
@@ -244,11 +266,9 @@ export class DeliveryConfirmations {
 
   /** Claude Code names a held frame's id with the quotes removed: `message-id=<id> `. */
   #matchHeld(): void {
-    if (this.#heldTexts.length > this.#limits.seenCap) this.#heldTexts.shift();
     for (const tracked of this.#tracked.values()) {
       if (tracked.held) continue;
-      const mark = `message-id=${tracked.item.message.message_id} `;
-      if (this.#heldTexts.some((text) => text.includes(mark))) {
+      if (this.#heldIds.has(tracked.item.message.message_id)) {
         tracked.held = true;
         this.#newlyHeld.push(tracked.item);
       }

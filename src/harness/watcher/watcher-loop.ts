@@ -17,7 +17,7 @@ import {
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { InboundPipeline } from "../inbound/index.ts";
+import { type FetchedMessage, InboundPipeline, looseValidate } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
@@ -28,6 +28,7 @@ import {
   type StateLayout,
   sha256Hex,
 } from "../state/index.ts";
+import { AckBatcher } from "./ack-batcher.ts";
 import {
   CONFIRMATION_LIMITS,
   DeliveryConfirmations,
@@ -126,6 +127,7 @@ export class WatcherLoop {
   #settingOutcome: string | undefined;
   #transcriptPath: string | undefined;
   readonly #reporter: DispositionReporter;
+  readonly #acks: AckBatcher;
   readonly #registry: string | undefined;
   readonly #post: (options: InboxPostOptions) => Promise<InboxPostResult>;
   readonly #done: Promise<void>;
@@ -147,6 +149,20 @@ export class WatcherLoop {
     this.#reporter = new DispositionReporter(deps.adapter, this.#sessionId, (code) =>
       deps.log.write("warn", "report_failed", { code }),
     );
+    this.#acks = new AckBatcher({
+      send: async (ids) => {
+        await deps.adapter.messageAck(this.#sessionId, { message_ids: [...ids] });
+      },
+      onSent: (ids) => {
+        for (const id of ids) deps.log.write("info", "ack_sent", { message_id: id });
+      },
+      onFailed: (ids, error) => {
+        for (const id of ids) {
+          deps.log.write("warn", "ack_failed", { message_id: id, code: codeOf(error) });
+        }
+        this.#redelivery.afterAckFailed(this.#now());
+      },
+    });
     this.#registry = registryFolder(deps.env);
     this.#transcriptPath = deps.map.transcript_path;
     this.#argv =
@@ -270,6 +286,8 @@ export class WatcherLoop {
     this.#watch.stop();
     this.#work.wake();
     await Promise.allSettled(tasks);
+    // What was injected is acknowledged before the session closes (each call has its own timeout).
+    await this.#settled(this.#acks.settled(), this.#d.closeTimeoutMs ?? 3_000);
     const exit = this.#exit ?? { reason: "signal", status: 0 };
     if (
       exit.reason === "claude_gone" ||
@@ -335,7 +353,7 @@ export class WatcherLoop {
     if (result.outcome === "rejected") fields.reason = result.reason;
     else fields.message_id = result.messageId;
     this.#d.log.write(result.outcome === "rejected" ? "warn" : "info", "message_offered", fields);
-    if (result.ack) void this.#ack(result.messageId);
+    if (result.ack) this.#ack(result.messageId);
     if (result.outcome === "held" || result.outcome === "refused") {
       // the sender reads this as the message's state (`brigade sent`)
       this.#reporter.note(result.outcome, result.messageId);
@@ -349,18 +367,15 @@ export class WatcherLoop {
   }
 
   /**
-   * Acknowledges through `message ack`, never the watch's `{type: "ack"}` command: a command's
-   * failure arrives only as a later `error` event on the stream, with nothing tying it to this
-   * message, so a failed ack would pass for a sent one and never be retried.
+   * Acknowledges through `message ack` (batched, one call at a time: `AckBatcher`), never the
+   * watch's `{type: "ack"}` command: a command's failure arrives only as a later `error` event on
+   * the stream, with nothing tying it to this message, so a failed ack would pass for a sent one
+   * and never be retried. An ack the full batcher refuses is left on the server and fetched again.
    */
-  async #ack(messageId: string): Promise<void> {
-    try {
-      await this.#d.adapter.messageAck(this.#sessionId, { message_ids: [messageId] });
-      this.#d.log.write("info", "ack_sent", { message_id: messageId });
-    } catch (error) {
-      this.#d.log.write("warn", "ack_failed", { message_id: messageId, code: codeOf(error) });
-      this.#redelivery.afterAckFailed(this.#now());
-    }
+  #ack(messageId: string): void {
+    if (this.#acks.add(messageId)) return;
+    this.#d.log.write("warn", "ack_deferred", { message_id: messageId });
+    this.#redelivery.afterAckFailed(this.#now());
   }
 
   // ---- the liveness tick ------------------------------------------------------------------
@@ -540,7 +555,7 @@ export class WatcherLoop {
       this.#d.log.write("info", "in_conversation", { message_id: item.message.message_id });
       if (!done.ack) continue;
       this.#status.delivered();
-      void this.#ack(done.messageId);
+      this.#ack(done.messageId);
     }
     const held = this.#confirmations.takeNewlyHeld();
     for (const item of held) {
@@ -578,17 +593,31 @@ export class WatcherLoop {
       if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
       if (!this.#running) return;
-      for (const message of result.messages) this.#offer(message);
-      const ids = result.messages.map((message) =>
-        typeof message.message_id === "string" ? message.message_id : "",
-      );
-      this.#pipeline.refetched(ids, result.messages.length < 50);
+      const messages: readonly unknown[] = Array.isArray(result?.messages) ? result.messages : [];
+      // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
+      this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+      for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
     } finally {
       this.#redelivery.fetchDone();
     }
   }
+}
+
+/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
+function fetchedIds(messages: readonly unknown[]): FetchedMessage[] {
+  const fetched: FetchedMessage[] = [];
+  for (const message of messages) {
+    const parsed = looseValidate(message);
+    if (parsed.ok) {
+      fetched.push({
+        messageId: parsed.message.message_id,
+        senderId: parsed.message.sender.session_id,
+      });
+    }
+  }
+  return fetched;
 }
 
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */

@@ -26,7 +26,13 @@ import {
   type WatchEvent,
 } from "../../protocol/index.ts";
 import type { InboxPostOptions, InboxPostResult } from "../claude-code/index.ts";
-import { type ByPidMap, requestRelease, stateLayout, writeByPidMap } from "../state/index.ts";
+import {
+  type ByPidMap,
+  FileSeenStore,
+  requestRelease,
+  stateLayout,
+  writeByPidMap,
+} from "../state/index.ts";
 import { type ProcessProbe, processStartToken } from "./process-probe.ts";
 import { type RunWatcherOptions, runWatcher } from "./run-watcher.ts";
 
@@ -333,4 +339,44 @@ test("a (re)started watcher with no transcript to read posts nothing into a busy
   await pause(400);
   expect(posted).toEqual([]);
   expect(acked).toEqual([]);
+});
+
+test("a server repeating an injected message without end gets one ack call at a time, not a pile of them", async () => {
+  const uid = process.getuid?.() ?? 0;
+  FileSeenStore.open(layout(), "s-1", uid).add("m-0");
+  const repeats = Array.from(
+    { length: 1_000 },
+    (): WatchEvent => ({ event: "message", message: senderEnvelope(0) }),
+  );
+  const fake = fakeWatcherAdapter({
+    handles: [
+      fakeWatchHandle(
+        [{ event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" }, ...repeats],
+        { hold: true },
+      ),
+    ],
+  });
+  let calls = 0;
+  let release: () => void = () => {};
+  const hang = new Promise<void>((r) => {
+    release = r;
+  });
+  const adapter: Adapter = {
+    ...fake.adapter,
+    messageAck: async (_session, request) => {
+      calls += 1;
+      await hang;
+      return { acked: [...request.message_ids], unknown: [] };
+    },
+  };
+  start(adapter, { post: async () => ({ ok: true }) });
+  await until(
+    "every repeat offered",
+    () => (log().match(/"duplicate"/g) ?? []).length === 1_000,
+    30_000,
+  );
+  expect(calls).toBe(1);
+  release();
+  await until("the ack sent", () => log().includes('"ack_sent"'));
+  expect(calls).toBe(1);
 });

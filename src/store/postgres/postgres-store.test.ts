@@ -331,7 +331,7 @@ describe("PostgresTx: the retention sweep and a join to an unused team", () => {
 
 describe("PostgresTx: a closed session stays closed", () => {
   test.each(["close", "revoke"] as const)(
-    "a heartbeat that read the session before a %s committed does not reopen it",
+    "a heartbeat in flight while a %s runs does not reopen the session",
     async (ending) => {
       const schema = await freshPostgresSchema("close_race");
       drops.push(schema.drop);
@@ -363,11 +363,18 @@ describe("PostgresTx: a closed session stays closed", () => {
             (error: unknown) => (error as { code?: string }).code,
           );
         await until("the heartbeat to pause before its write", () => paused.reached());
-        if (ending === "close") await service.closeSession(member, team.team_ref, session);
-        else await service.revokeMember(creator, team.team_ref, { principal_ref: member });
+        const ended =
+          ending === "close"
+            ? service.closeSession(member, team.team_ref, session)
+            : service.revokeMember(creator, team.team_ref, { principal_ref: member });
+        // The heartbeat holds the session row's lock from its read (StoreTx.lockSessionRow): the
+        // close waits for it and commits after it; without the lock it commits first and the
+        // open-only write must refuse the heartbeat.
+        await Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]);
         paused.release();
+        await ended;
 
-        expect(await beat).toBe("conflict");
+        expect(["accepted", "conflict"]).toContain(await beat);
         const stored = await inner.transact((tx) => tx.getSession(session));
         expect(stored?.closed_at).not.toBeNull();
       } finally {

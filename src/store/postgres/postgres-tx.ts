@@ -270,6 +270,10 @@ export class PostgresTx implements StoreTx {
     );
   }
 
+  async lockSessionRow(sessionId: string): Promise<void> {
+    await this.#rows("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [sessionId]);
+  }
+
   async updateSession(row: SessionRow): Promise<void> {
     await this.#rows(
       SESSION_UPDATE,

@@ -288,6 +288,10 @@ export class SqliteTx implements StoreTx {
     return (this.#s.getSession.get(sessionId) as SessionRow | undefined) ?? null;
   }
 
+  async lockSessionRow(_sessionId: string): Promise<void> {
+    // Every unit runs inside one `BEGIN IMMEDIATE` on the single connection: nothing interleaves.
+  }
+
   async updateSession(row: SessionRow): Promise<void> {
     this.#s.updateSession.run(row);
   }
