@@ -16367,7 +16367,8 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		});
 		const senders = [];
 		const acks = [];
-		for (const envelope of result.messages) {
+		if (result.messages.length > MAX_ADOPTED_PER_START) ctx.log("brigade hook: adopt_capped\n");
+		for (const envelope of result.messages.slice(0, MAX_ADOPTED_PER_START)) {
 			const held = pipeline.adopt(envelope);
 			if (held.outcome === "held") senders.push(envelope.sender.session_name);
 			if (held.ack) acks.push(held.messageId);
@@ -16379,7 +16380,7 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		ctx.log("brigade hook: adopt_failed\n");
 	}
 }
-var hashBody$1;
+var hashBody$1, MAX_ADOPTED_PER_START;
 var init_adopt_stranded = __esmMin((() => {
 	init_protocol();
 	init_inbound();
@@ -16387,6 +16388,7 @@ var init_adopt_stranded = __esmMin((() => {
 	init_hook_limits();
 	init_hook_lines();
 	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
+	MAX_ADOPTED_PER_START = PROTOCOL_LIMITS.max_unacked_per_recipient;
 }));
 
 // src/harness/hooks/watcher-stopped-report.ts

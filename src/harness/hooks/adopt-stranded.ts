@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { hasCapability } from "../../protocol/index.ts";
+import { hasCapability, PROTOCOL_LIMITS } from "../../protocol/index.ts";
 import { InboundPipeline } from "../inbound/index.ts";
 import {
   type ByPidMap,
@@ -17,6 +17,15 @@ import { noticeSenders } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
 
 const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
+
+/**
+ * Most adopted messages one SessionStart takes in: the recipient inbox cap of
+ * docs/spec/protocol.md §7, which an adoption on an honest server never exceeds (the moved
+ * messages count against the new session's inbox). A broken server's answer past it is not taken
+ * in here, so it cannot make the hook write thousands of records within its time budget; those
+ * messages are this session's on the server and reach it through the watcher like any other.
+ */
+export const MAX_ADOPTED_PER_START: number = PROTOCOL_LIMITS.max_unacked_per_recipient;
 
 /**
  * The SessionStart line for messages taken over from this checkout's earlier sessions: the count
@@ -115,7 +124,8 @@ export async function adoptStranded(
     });
     const senders: string[] = [];
     const acks: string[] = [];
-    for (const envelope of result.messages) {
+    if (result.messages.length > MAX_ADOPTED_PER_START) ctx.log("brigade hook: adopt_capped\n");
+    for (const envelope of result.messages.slice(0, MAX_ADOPTED_PER_START)) {
       const held = pipeline.adopt(envelope);
       if (held.outcome === "held") senders.push(envelope.sender.session_name);
       if (held.ack) acks.push(held.messageId);
