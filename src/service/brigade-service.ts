@@ -335,7 +335,8 @@ export class BrigadeService {
   /**
    * `message ack` (an `AckRequest`; docs/spec/protocol.md §4.9): ids addressed to the owned
    * session are `acked` (again, if already acked); others are `unknown`. Input order kept,
-   * duplicates reported once. Durable on resolve.
+   * duplicates reported once. Durable on resolve. At most `ACK_IDS_MAX` (1,000) ids, else
+   * `invalid_input` `out_of_range` on `message_ids` before anything is read or changed.
    */
   ackMessages(
     principalRef: string,
