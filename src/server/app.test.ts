@@ -98,6 +98,21 @@ describe("brigade serve HTTP API", () => {
     expect((none.json.error as Json).code).toBe("unauthenticated");
   });
 
+  test("the Bearer scheme is read in any letter case, and a 401 names it", async () => {
+    const token = await principal();
+    const members = (authorization: string) =>
+      app.fetch(
+        new Request("http://brigade.test/v1/teams/t-x/members", { headers: { authorization } }),
+      );
+    for (const scheme of ["bearer", "BEARER", "Bearer "]) {
+      const known = await members(`${scheme} ${token}`);
+      expect(known.status).toBe(403);
+    }
+    const refused = await members("Basic abc");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
   test("send, receive, ack round trip with server-stamped identity", async () => {
     const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();
     const sent = await call("POST", `/v1/teams/${teamRef}/messages`, {

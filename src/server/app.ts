@@ -127,7 +127,8 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   const authed = new Hono<Env>();
   authed.use("*", async (c, next) => {
     const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer ([A-Za-z0-9_-]{1,512})$/.exec(header);
+    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` is the same credential.
+    const match = /^Bearer +([A-Za-z0-9_-]{1,512})$/i.exec(header);
     const principal = match === null ? null : await service.authenticate(match[1] as string);
     if (principal === null) return reply(c, protocolError("unauthenticated"));
     c.set("principal", principal);
@@ -253,6 +254,8 @@ function reply(c: Context, error: ProtocolError): Response {
   if (error.retry_after_ms !== undefined) {
     headers["retry-after"] = String(Math.ceil(error.retry_after_ms / 1000));
   }
+  // RFC 9110 §15.5.2: a 401 names the scheme that would be accepted.
+  if (error.code === "unauthenticated") headers["www-authenticate"] = "Bearer";
   return c.json(errorEnvelope(error), status as 400, headers);
 }
 
