@@ -61,6 +61,12 @@ export interface BrigadeApp {
 type Env = { Variables: { principal: string } };
 
 /**
+ * The routes whose principal is looked up in the store, never only in the cache
+ * (`BrigadeService.authenticate`): team create and team join, which need no membership.
+ */
+const FRESH_AUTH_PATHS: ReadonlySet<string> = new Set(["/v1/teams", "/v1/teams/join"]);
+
+/**
  * Builds the HTTP API over `service`: one route per BAP/1 verb, bearer-token principals, strict
  * JSON bodies, BAP/1 envelopes in every reply, `message watch` as Server-Sent Events.
  *
@@ -129,7 +135,8 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     const header = c.req.header("authorization") ?? "";
     // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` is the same credential.
     const match = /^Bearer +([A-Za-z0-9_-]{1,512})$/i.exec(header);
-    const principal = match === null ? null : await service.authenticate(match[1] as string);
+    const fresh = c.req.method === "POST" && FRESH_AUTH_PATHS.has(c.req.path);
+    const principal = match === null ? null : await service.authenticate(match[1] as string, fresh);
     if (principal === null) return reply(c, protocolError("unauthenticated"));
     c.set("principal", principal);
     await next();
