@@ -6,6 +6,7 @@ import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
 import {
+  PRINCIPALS_PER_ADDRESS_PER_HOUR,
   PRINCIPALS_PER_ADDRESS_PER_MINUTE,
   PRINCIPALS_PER_SERVER,
   PrincipalMintingBudget,
@@ -75,6 +76,25 @@ describe("minting principals: per address and server-wide", () => {
       clock.t += 60_000;
     }
     expect(budget.take("fresh")).toMatchObject({ details: { reason: "server_principal_budget" } });
+  });
+
+  test("one address cannot spend the server's hourly budget: its own hour stops it first", async () => {
+    const budget = new PrincipalMintingBudget(() => clock.t);
+    let minted = 0;
+    while (minted < PRINCIPALS_PER_ADDRESS_PER_HOUR) {
+      for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i += 1) {
+        expect(budget.take("198.51.100.9")).toBeNull();
+        minted += 1;
+      }
+      clock.t += 60_000;
+    }
+    // A fresh minute, yet the address's hour is spent; newcomers elsewhere still mint.
+    expect(budget.take("198.51.100.9")).toMatchObject({
+      details: { reason: "register_principal" },
+    });
+    expect(budget.take("203.0.113.1")).toBeNull();
+    clock.t += 3_600_000;
+    expect(budget.take("198.51.100.9")).toBeNull();
   });
 
   test("an address over its own budget gets register_principal and spends none of the server's", async () => {

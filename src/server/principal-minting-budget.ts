@@ -5,6 +5,13 @@ import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
 export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
 
 /**
+ * Principals one client address may mint per hour **[ours]**: a tenth of the server's hourly
+ * budget, so no single address can spend all of it (at 30 a minute alone it would in 40 minutes,
+ * and then refuse every newcomer for as long as it kept going).
+ */
+export const PRINCIPALS_PER_ADDRESS_PER_HOUR = 120;
+
+/**
  * Principals the whole server mints per minute and per hour, whatever the addresses **[ours]**:
  * a bound on what many addresses together (a botnet, an IPv6 prefix) can add, while a team
  * onboarding dozens of people at once stays far below it.
@@ -28,12 +35,14 @@ const SERVER_KEY = "server";
  */
 export class PrincipalMintingBudget {
   readonly #perAddress: SlidingWindowLimiter;
+  readonly #perAddressHour: SlidingWindowLimiter;
   readonly #serverMinute: SlidingWindowLimiter;
   readonly #serverHour: SlidingWindowLimiter;
 
   /** `now` is the clock in ms. */
   constructor(now: () => number) {
     this.#perAddress = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_MINUTE, MINUTE_MS, now);
+    this.#perAddressHour = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_HOUR, HOUR_MS, now);
     this.#serverMinute = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_minute, MINUTE_MS, now);
     this.#serverHour = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_hour, HOUR_MS, now);
   }
@@ -46,7 +55,10 @@ export class PrincipalMintingBudget {
    * the body) without spending on a request that may yet fail.
    */
   refusal(address: string): ProtocolError | null {
-    const addressWait = this.#perAddress.wait(address);
+    const addressWait = Math.max(
+      this.#perAddress.wait(address),
+      this.#perAddressHour.wait(address),
+    );
     if (addressWait > 0) return rateLimitedError("register_principal", addressWait);
     const serverWait = Math.max(
       this.#serverMinute.wait(SERVER_KEY),
@@ -64,6 +76,7 @@ export class PrincipalMintingBudget {
     const refused = this.refusal(address);
     if (refused !== null) return refused;
     this.#perAddress.take(address);
+    this.#perAddressHour.take(address);
     this.#serverMinute.take(SERVER_KEY);
     this.#serverHour.take(SERVER_KEY);
     return null;
