@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { sessionRegistration } from "../../test/support/session-registration.ts";
-import { BrigadeService } from "../service/index.ts";
+import { BrigadeService, systemDeps } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
 import { silentLogger } from "./logger.ts";
@@ -96,6 +96,21 @@ describe("brigade serve HTTP API", () => {
     expect(none.status).toBe(401);
     expect(none.text).toBe(wrong.text);
     expect((none.json.error as Json).code).toBe("unauthenticated");
+  });
+
+  test("the Bearer scheme is read in any letter case, and a 401 names it", async () => {
+    const token = await principal();
+    const members = (authorization: string) =>
+      app.fetch(
+        new Request("http://brigade.test/v1/teams/t-x/members", { headers: { authorization } }),
+      );
+    for (const scheme of ["bearer", "BEARER", "Bearer "]) {
+      const known = await members(`${scheme} ${token}`);
+      expect(known.status).toBe(403);
+    }
+    const refused = await members("Basic abc");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toBe("Bearer");
   });
 
   test("send, receive, ack round trip with server-stamped identity", async () => {
@@ -357,6 +372,38 @@ describe("brigade serve HTTP API", () => {
     const r = await call("GET", `/v1/teams/${teamRef}/sessions/${sb}/watch`, { token: a });
     expect(r.status).toBe(404);
     expect((r.json.error as Json).code).toBe("not_found");
+  });
+});
+
+describe("a principal another process collected", () => {
+  test("team create and join ask the store, not the cache: a collected token is unauthenticated", async () => {
+    const clock = { t: Date.parse("2026-10-02T09:00:00.000Z") };
+    const deps = { ...systemDeps(), now: () => clock.t };
+    // Two processes on one database: each has its own service and so its own principal cache.
+    const here = createApp(new BrigadeService(store, deps));
+    const elsewhere = new BrigadeService(store, deps);
+    const post = async (path: string, token: string, body: Json) =>
+      here.fetch(
+        new Request(`http://brigade.test${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const minted = await here.fetch(
+      new Request("http://brigade.test/v1/principals", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      }),
+    );
+    const { token } = ((await minted.json()) as { result: { token: string } }).result;
+    clock.t += 8 * 86_400_000;
+    expect(await elsewhere.collectGarbage()).toMatchObject({ principals: 1 });
+    const created = await post("/v1/teams", token, { team_name: "late" });
+    expect(created.status).toBe(401);
+    expect(((await created.json()) as Json).error).toMatchObject({ code: "unauthenticated" });
+    const joined = await post("/v1/teams/join", token, { join_secret: "brg1.t-x.abc" });
+    expect(joined.status).toBe(401);
   });
 });
 

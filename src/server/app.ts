@@ -61,6 +61,12 @@ export interface BrigadeApp {
 type Env = { Variables: { principal: string } };
 
 /**
+ * The routes whose principal is looked up in the store, never only in the cache
+ * (`BrigadeService.authenticate`): team create and team join, which need no membership.
+ */
+const FRESH_AUTH_PATHS: ReadonlySet<string> = new Set(["/v1/teams", "/v1/teams/join"]);
+
+/**
  * Builds the HTTP API over `service`: one route per BAP/1 verb, bearer-token principals, strict
  * JSON bodies, BAP/1 envelopes in every reply, `message watch` as Server-Sent Events.
  *
@@ -127,8 +133,10 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   const authed = new Hono<Env>();
   authed.use("*", async (c, next) => {
     const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer ([A-Za-z0-9_-]{1,512})$/.exec(header);
-    const principal = match === null ? null : await service.authenticate(match[1] as string);
+    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` is the same credential.
+    const match = /^Bearer +([A-Za-z0-9_-]{1,512})$/i.exec(header);
+    const fresh = c.req.method === "POST" && FRESH_AUTH_PATHS.has(c.req.path);
+    const principal = match === null ? null : await service.authenticate(match[1] as string, fresh);
     if (principal === null) return reply(c, protocolError("unauthenticated"));
     c.set("principal", principal);
     await next();
@@ -253,6 +261,8 @@ function reply(c: Context, error: ProtocolError): Response {
   if (error.retry_after_ms !== undefined) {
     headers["retry-after"] = String(Math.ceil(error.retry_after_ms / 1000));
   }
+  // RFC 9110 §15.5.2: a 401 names the scheme that would be accepted.
+  if (error.code === "unauthenticated") headers["www-authenticate"] = "Bearer";
   return c.json(errorEnvelope(error), status as 400, headers);
 }
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
@@ -47,6 +49,16 @@ async function post(
 }
 
 const JSON_TYPE = "application/json";
+
+/** The principals stored in a served data file (read-only beside the running server). */
+function principalCount(dataFile: string): number {
+  const db = new Database(dataFile, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM principals").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
 
 /** What a web page can send without a preflight, plus near misses of the JSON type. */
 const REFUSED_TYPES: readonly (string | undefined)[] = [
@@ -193,6 +205,50 @@ describe("request bodies must be declared application/json", () => {
         }),
       );
       expect(minted.status).toBe(200);
+    }
+  });
+
+  test("over a real socket: a transfer coding besides chunked is refused, nothing is created", async () => {
+    const { startServer } = await import("./serve.ts");
+    const server = await startServer({
+      host: "127.0.0.1",
+      port: 0,
+      dataFile: join(dir, "served", "brigade.sqlite"),
+      logger: silentLogger,
+    });
+    const send = (codings: readonly string[]): Promise<string> =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => {
+          answer += chunk.toString("utf8");
+        });
+        socket.on("error", reject);
+        socket.on("end", () => resolve(answer));
+        // Plain JSON labelled as coded: read as it is, it would mint a principal.
+        const headers = codings.map((coding) => `Transfer-Encoding: ${coding}\r\n`).join("");
+        socket.write(
+          "POST /v1/principals HTTP/1.1\r\nHost: brigade.test\r\nConnection: close\r\n" +
+            `Content-Type: application/json\r\n${headers}\r\n2\r\n{}\r\n0\r\n\r\n`,
+        );
+      });
+    try {
+      for (const codings of [["gzip, chunked"], ["x-anything,chunked"], ["gzip", "chunked"]]) {
+        const answer = await send(codings);
+        expect(answer.startsWith("HTTP/1.1 501 ")).toBe(true);
+        const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Json;
+        expect(body.error).toMatchObject({
+          code: "usage",
+          details: { reason: "unsupported_transfer_encoding" },
+        });
+        expect(answer).not.toContain("anything");
+      }
+      expect(principalCount(join(dir, "served", "brigade.sqlite"))).toBe(0);
+      for (const codings of [["chunked"], ["Chunked"]]) {
+        expect((await send(codings)).startsWith("HTTP/1.1 200 ")).toBe(true);
+      }
+    } finally {
+      await server.stop();
     }
   });
 

@@ -55,6 +55,31 @@ export function unsupportedContentEncodingError(): ProtocolError {
   );
 }
 
+/** HTTP status of a request body sent with a transfer coding besides `chunked` (RFC 9112 §6.1). */
+export const UNSUPPORTED_TRANSFER_CODING_STATUS = 501;
+
+/**
+ * The refusal of a body sent with a transfer coding besides `chunked` (`Transfer-Encoding: gzip,
+ * chunked`, …): `usage`, reason `unsupported_transfer_encoding`, sent with HTTP 501. Fixed text;
+ * it never echoes the header the client sent.
+ */
+export function unsupportedTransferEncodingError(): ProtocolError {
+  return protocolError(
+    "usage",
+    { reason: "unsupported_transfer_encoding" },
+    "a request body must be sent with no Transfer-Encoding but chunked",
+  );
+}
+
+/**
+ * Whether `value` (a `Transfer-Encoding` header, `null` when absent) names no coding but
+ * `chunked`. Node's parser undoes `chunked` alone: before it, `gzip`, `deflate` or any other
+ * coding passes the parser undecoded, and repeated headers arrive joined by commas.
+ */
+function onlyChunked(value: string | null): boolean {
+  return value === null || value.trim().toLowerCase() === "chunked";
+}
+
 /** Whether `value` (a `Content-Encoding` header, `null` when absent) names no coding but identity. */
 function unencoded(value: string | null): boolean {
   const coding = value?.trim().toLowerCase() ?? "";
@@ -76,7 +101,9 @@ function carriesBody(request: Request): boolean {
  * `application/json` without one, so this rule keeps a page the user visits from minting
  * principals or acting with the user's server on its own. Such a request must also carry no
  * `Content-Encoding` but `identity` (415 `unsupported_content_encoding`): the body reader decodes
- * no coding, so a coded body would otherwise be read as the JSON it is not.
+ * no coding, so a coded body would otherwise be read as the JSON it is not. For the same reason a
+ * `Transfer-Encoding` other than `chunked` alone is answered 501 `unsupported_transfer_encoding`
+ * (RFC 9112 §6.1: a transfer coding the server does not understand).
  */
 export function requireJsonBodies(): MiddlewareHandler {
   return async (c, next) => {
@@ -90,6 +117,12 @@ export function requireJsonBodies(): MiddlewareHandler {
         errorEnvelope(unsupportedContentEncodingError()),
         UNSUPPORTED_MEDIA_TYPE_STATUS,
         { "accept-encoding": "identity" },
+      );
+    }
+    if (!onlyChunked(request.headers.get("transfer-encoding"))) {
+      return c.json(
+        errorEnvelope(unsupportedTransferEncodingError()),
+        UNSUPPORTED_TRANSFER_CODING_STATUS,
       );
     }
     await next();

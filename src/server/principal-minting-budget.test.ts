@@ -6,6 +6,8 @@ import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
 import {
+  addressKey,
+  PRINCIPALS_PER_ADDRESS_PER_HOUR,
   PRINCIPALS_PER_ADDRESS_PER_MINUTE,
   PRINCIPALS_PER_SERVER,
   PrincipalMintingBudget,
@@ -75,6 +77,52 @@ describe("minting principals: per address and server-wide", () => {
       clock.t += 60_000;
     }
     expect(budget.take("fresh")).toMatchObject({ details: { reason: "server_principal_budget" } });
+  });
+
+  test("one address cannot spend the server's hourly budget: its own hour stops it first", async () => {
+    const budget = new PrincipalMintingBudget(() => clock.t);
+    let minted = 0;
+    while (minted < PRINCIPALS_PER_ADDRESS_PER_HOUR) {
+      for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i += 1) {
+        expect(budget.take("198.51.100.9")).toBeNull();
+        minted += 1;
+      }
+      clock.t += 60_000;
+    }
+    // A fresh minute, yet the address's hour is spent; newcomers elsewhere still mint.
+    expect(budget.take("198.51.100.9")).toMatchObject({
+      details: { reason: "register_principal" },
+    });
+    expect(budget.take("203.0.113.1")).toBeNull();
+    clock.t += 3_600_000;
+    expect(budget.take("198.51.100.9")).toBeNull();
+  });
+
+  test("an IPv6 client is budgeted by its /64: a new address in the same prefix does not reset it", async () => {
+    const budget = new PrincipalMintingBudget(() => clock.t);
+    for (let i = 0; i < PRINCIPALS_PER_ADDRESS_PER_MINUTE; i += 1) {
+      expect(budget.take(`2001:db8:0:1::${i.toString(16)}`)).toBeNull();
+    }
+    for (const sibling of [
+      "2001:db8:0:1:ffff:1:2:3",
+      "2001:0db8:0000:0001::beef",
+      "2001:db8:0:1::1%eth0",
+    ]) {
+      expect(budget.take(sibling)).toMatchObject({ details: { reason: "register_principal" } });
+    }
+    expect(budget.take("2001:db8:0:2::1")).toBeNull();
+    expect(budget.take("192.0.2.1")).toBeNull();
+  });
+
+  test("addressKey: IPv6 by its /64 in every spelling, IPv4 and anything else as given", () => {
+    expect(addressKey("2001:db8:0:1::9")).toBe("2001:db8:0:1::/64");
+    expect(addressKey("2001:DB8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("::ffff:1.2.3.4")).toBe("0:0:0:0::/64");
+    expect(addressKey("fe80::1%lo")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("1:2:3:4:5:6:7:8")).toBe("1:2:3:4::/64");
+    expect(addressKey("192.0.2.1")).toBe("192.0.2.1");
+    expect(addressKey("local")).toBe("local");
   });
 
   test("an address over its own budget gets register_principal and spends none of the server's", async () => {

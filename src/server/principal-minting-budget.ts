@@ -1,8 +1,16 @@
+import { isIP } from "node:net";
 import { type ProtocolError, rateLimitedError } from "../protocol/index.ts";
 import { SlidingWindowLimiter } from "./sliding-window-limiter.ts";
 
 /** Principals one client address may mint per minute (`POST /v1/principals`). */
 export const PRINCIPALS_PER_ADDRESS_PER_MINUTE = 30;
+
+/**
+ * Principals one client address may mint per hour **[ours]**: a tenth of the server's hourly
+ * budget, so no single address can spend all of it (at 30 a minute alone it would in 40 minutes,
+ * and then refuse every newcomer for as long as it kept going).
+ */
+export const PRINCIPALS_PER_ADDRESS_PER_HOUR = 120;
 
 /**
  * Principals the whole server mints per minute and per hour, whatever the addresses **[ours]**:
@@ -17,7 +25,35 @@ const HOUR_MS = 3_600_000;
 const SERVER_KEY = "server";
 
 /**
- * The budget of anonymous principal minting: per client address and server-wide. A mint is
+ * The key an address is budgeted under: an IPv6 address by its /64 prefix (`2001:db8:0:1::/64`),
+ * anything else as it is. One IPv6 subscriber is routed a /64 or more, so keyed by full address
+ * a single client could mint from 2^64 addresses and the per-address budget would bind nobody.
+ *
+ * @example addressKey("2001:db8:0:1::9") === "2001:db8:0:1::/64"; addressKey("192.0.2.1") === "192.0.2.1"
+ */
+export function addressKey(address: string): string {
+  const bare = address.split("%")[0] ?? "";
+  if (isIP(bare) !== 6) return address;
+  const split = bare.indexOf("::");
+  const head = (split < 0 ? bare : bare.slice(0, split)).split(":").filter((g) => g !== "");
+  const tail =
+    split < 0
+      ? []
+      : bare
+          .slice(split + 2)
+          .split(":")
+          .filter((g) => g !== "");
+  // A dotted IPv4 tail fills two groups; it lies past the first four whenever it matters.
+  const width = (groups: string[]): number =>
+    groups.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+  const zeros = split < 0 ? [] : Array<string>(8 - width(head) - width(tail)).fill("0");
+  const groups = [...head, ...zeros, ...tail].slice(0, 4);
+  return `${groups.map((g) => Number.parseInt(g, 16).toString(16)).join(":")}::/64`;
+}
+
+/**
+ * The budget of anonymous principal minting: per client address (an IPv6 one by its /64,
+ * {@link addressKey}) and server-wide. A mint is
  * counted against every window only when all of them have room, so a refused request spends
  * nothing. In memory: a restart forgets it, which is harmless (principals hold nothing until they
  * join or create a team, and unused ones are collected, docs/21-service.md).
@@ -28,12 +64,14 @@ const SERVER_KEY = "server";
  */
 export class PrincipalMintingBudget {
   readonly #perAddress: SlidingWindowLimiter;
+  readonly #perAddressHour: SlidingWindowLimiter;
   readonly #serverMinute: SlidingWindowLimiter;
   readonly #serverHour: SlidingWindowLimiter;
 
   /** `now` is the clock in ms. */
   constructor(now: () => number) {
     this.#perAddress = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_MINUTE, MINUTE_MS, now);
+    this.#perAddressHour = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_HOUR, HOUR_MS, now);
     this.#serverMinute = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_minute, MINUTE_MS, now);
     this.#serverHour = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_hour, HOUR_MS, now);
   }
@@ -46,7 +84,8 @@ export class PrincipalMintingBudget {
    * the body) without spending on a request that may yet fail.
    */
   refusal(address: string): ProtocolError | null {
-    const addressWait = this.#perAddress.wait(address);
+    const key = addressKey(address);
+    const addressWait = Math.max(this.#perAddress.wait(key), this.#perAddressHour.wait(key));
     if (addressWait > 0) return rateLimitedError("register_principal", addressWait);
     const serverWait = Math.max(
       this.#serverMinute.wait(SERVER_KEY),
@@ -63,7 +102,9 @@ export class PrincipalMintingBudget {
   take(address: string): ProtocolError | null {
     const refused = this.refusal(address);
     if (refused !== null) return refused;
-    this.#perAddress.take(address);
+    const key = addressKey(address);
+    this.#perAddress.take(key);
+    this.#perAddressHour.take(key);
     this.#serverMinute.take(SERVER_KEY);
     this.#serverHour.take(SERVER_KEY);
     return null;

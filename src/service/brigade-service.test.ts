@@ -899,6 +899,29 @@ describe("messages: send, receive, ack", () => {
     );
   });
 
+  test("ack: at most 1,000 ids; one more is out_of_range before anything is acknowledged", async () => {
+    const { service, a, b, T1, sa, sb } = await world();
+    const sent = await service.sendMessage(a, T1, {
+      sender_session_id: sa,
+      recipient_session_id: sb,
+      body: "1",
+    });
+    const filler = Array.from({ length: 1_000 }, (_, i) => `m-${i}`);
+    const over = await errorOf(
+      service.ackMessages(b, T1, sb, { message_ids: [sent.message_id, ...filler] }),
+    );
+    expect(over).toMatchObject({
+      code: "invalid_input",
+      details: { field: "message_ids", reason: "out_of_range", min: "1", max: "1000" },
+    });
+    expect(JSON.stringify(over)).not.toContain("m-999");
+    expect((await service.receiveMessages(b, T1, sb)).messages).toHaveLength(1);
+    const atCap = [sent.message_id, ...filler.slice(1)];
+    expect((await service.ackMessages(b, T1, sb, { message_ids: atCap })).acked).toEqual([
+      sent.message_id,
+    ]);
+  });
+
   test("receive: oldest first, at most limit, limit range 1..200", async () => {
     const { service, a, b, T1, sa, sb, advance } = await world();
     const ids: string[] = [];

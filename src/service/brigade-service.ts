@@ -128,16 +128,22 @@ export class BrigadeService {
    * (principals are never re-keyed; the retention sweep clears the cache whenever it deletes
    * one), so a request usually costs no store unit for authentication; unknown tokens always ask
    * the store and are never cached.
+   *
+   * `fresh` asks the store even for a cached principal (and forgets it when the store no longer
+   * knows it): for `team create` and `team join`, the only verbs a principal without a membership
+   * can use, so the only ones that can meet a principal another process's retention sweep deleted
+   * while this process still had it cached (its insert would fail on the foreign key).
    */
-  async authenticate(token: string): Promise<string | null> {
+  async authenticate(token: string, fresh = false): Promise<string | null> {
     if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS)
       return null;
     const { store, principals } = this.#ctx;
     const digest = sha256Hex(token);
-    const cached = principals.lookup(digest);
+    const cached = fresh ? undefined : principals.lookup(digest);
     if (cached !== undefined) return cached;
     const principalRef = await store.transact((tx) => tx.principalByTokenDigest(digest));
     if (principalRef !== null) principals.remember(digest, principalRef);
+    else principals.forget(digest);
     return principalRef;
   }
 
@@ -335,7 +341,8 @@ export class BrigadeService {
   /**
    * `message ack` (an `AckRequest`; docs/spec/protocol.md §4.9): ids addressed to the owned
    * session are `acked` (again, if already acked); others are `unknown`. Input order kept,
-   * duplicates reported once. Durable on resolve.
+   * duplicates reported once. Durable on resolve. At most `ACK_IDS_MAX` (1,000) ids, else
+   * `invalid_input` `out_of_range` on `message_ids` before anything is read or changed.
    */
   ackMessages(
     principalRef: string,

@@ -18,7 +18,7 @@ import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
 import { ackInTx } from "./ack-in-tx.ts";
 import { fetchInTx } from "./fetch-in-tx.ts";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
-import { RECEIVE_LIMIT } from "./service-config.ts";
+import { ACK_IDS_MAX, RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
 import type { AckCommand, FetchCommand, SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
@@ -129,6 +129,9 @@ export async function ackMessages(
   ack: unknown,
 ): Promise<AckResult> {
   const request = valueOrThrow(validateAckRequest(ack));
+  if (request.message_ids.length > ACK_IDS_MAX) {
+    fail(invalidInputError("message_ids", "out_of_range", { min: "1", max: String(ACK_IDS_MAX) }));
+  }
   const command: AckCommand = {
     principalRef,
     teamRef,

@@ -96,6 +96,16 @@ export const CAP_RETRY_AFTER_MS = 5000;
 /** Most sessions one `session list` returns; more sets `truncated: true` **[ours]**. */
 export const SESSION_LIST_MAX = 500;
 
+/**
+ * Most ids one `message ack` may carry **[ours]** (more → `invalid_input`, `field` `message_ids`,
+ * `out_of_range`, `min` 1, `max` this). The spec sets no count, so without one a single 1 MiB
+ * body of short ids (about 150,000) holds the store for a large part of a second, and a few at
+ * once stall every other request. 1,000 is five times the largest page a client can receive
+ * (200) and above what one `message adopt` can move (60), so no client that acks what it fetched
+ * ever meets it.
+ */
+export const ACK_IDS_MAX = 1_000;
+
 /** `message receive` default and maximum `limit` (docs/spec/protocol.md §1.2, §7). */
 export const RECEIVE_LIMIT: Readonly<{ default: number; max: number }> = Object.freeze({
   default: 50,
