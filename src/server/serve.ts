@@ -23,6 +23,11 @@ import {
   operatorKeyFileFor,
   type RegistrationMode,
 } from "./operator-key.ts";
+import {
+  DEFAULT_REQUEST_TIMEOUTS,
+  httpServerTimeouts,
+  type RequestTimeouts,
+} from "./request-timeouts.ts";
 import { ServerMetrics } from "./server-metrics.ts";
 import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
@@ -86,6 +91,8 @@ export interface ServeOptions {
   readonly createOperatorKey?: boolean;
   /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
   readonly watchLimits?: WatchLimits;
+  /** How long a client may take to send a request; defaults to `DEFAULT_REQUEST_TIMEOUTS`. */
+  readonly requestTimeouts?: RequestTimeouts;
   /**
    * Serve HTTPS with this certificate chain and key (PEM files), checked before anything else
    * starts (`TlsFileError`); {@link RunningServer.reloadTls} reads them again.
@@ -252,10 +259,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return response;
     },
   });
+  const timeouts = httpServerTimeouts(options.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
   const server =
     tlsPair === undefined
-      ? createHttpServer(listener)
-      : createHttpsServer({ ...tlsPair }, listener);
+      ? createHttpServer(timeouts, listener)
+      : createHttpsServer({ ...tlsPair, ...timeouts }, listener);
   const connections = new OpenConnections(server);
   const metricsServer =
     metrics === undefined
