@@ -2,7 +2,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
-import { connectRefusal, PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
+import {
+  connectFailureCode,
+  connectRefusal,
+  PostgresSchemaError,
+  parsePostgresUrl,
+} from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
 import {
   hasWideTrustedRange,
@@ -153,8 +158,7 @@ export async function runServeCommandLine(
       ...(options.createService === undefined ? {} : { createService: options.createService }),
     });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const why = typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
+    const why = connectFailureCode(error);
     const explained =
       error instanceof DataFileError ||
       error instanceof OperatorKeyFileError ||
