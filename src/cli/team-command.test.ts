@@ -939,6 +939,16 @@ describe("an adapter failure in words: what happened and what to do, never a con
       const other = await team(["create", "core", "--server", url], top, env);
       expect(other.stderr).toContain("not one a Brigade server gives: check the server address");
       expect(other.stderr).not.toContain("nope");
+      // An https:// address for a plain-http server is not blamed on a certificate.
+      const plain = await team(
+        ["create", "core", "--server", url.replace("http:", "https:")],
+        top,
+        env,
+      );
+      expect(plain.status).toBe(9);
+      expect(plain.stderr).toMatch(
+        /^brigade team create: unavailable: the server does not speak TLS on that port \(a plain-http brigade serve\?\): .* \([A-Z_]+\)\n$/,
+      );
     } finally {
       await new Promise<void>((r) => page.close(() => r()));
     }

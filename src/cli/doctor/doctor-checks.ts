@@ -17,7 +17,12 @@ import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
-import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
+import {
+  PLAIN_HTTP_ANSWER_CODE,
+  PLAIN_HTTP_ANSWER_FIX,
+  systemErrorCode,
+  TLS_FAILURE_CODE,
+} from "../connection-failure.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -296,6 +301,22 @@ export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promis
     ];
   } catch (error) {
     const code = errorCode(error);
+    if (PLAIN_HTTP_ANSWER_CODE.test(code)) {
+      return [
+        {
+          title: "server",
+          status: "fail",
+          detail: `${team.server} does not answer over TLS (${code})`,
+          fix: "see TLS below",
+        },
+        {
+          title: "TLS",
+          status: "fail",
+          detail: `the server answered the TLS handshake with something that is not TLS (${code})`,
+          fix: PLAIN_HTTP_ANSWER_FIX,
+        },
+      ];
+    }
     if (TLS_FAILURE_CODE.test(code)) {
       return [
         {

@@ -232,6 +232,14 @@ describe("brigade doctor", () => {
         cwd: boundTo(`maint-${notBrigadePort}`, `http://127.0.0.1:${notBrigadePort}`),
       });
       expect(byTitle(checks, "server").detail).toContain("not as a Brigade server (HTTP 503)");
+      // An https:// address for a plain-http server is not blamed on a certificate.
+      const plain = await runDoctorChecks({
+        ...base,
+        cwd: boundTo(`plain-${notBrigadePort}`, `https://127.0.0.1:${notBrigadePort}`),
+      });
+      expect(byTitle(plain, "TLS")).toMatchObject({ status: "fail" });
+      expect(byTitle(plain, "TLS").detail).toContain("with something that is not TLS");
+      expect(byTitle(plain, "TLS").fix).toContain("does not speak TLS on that port");
     } finally {
       await new Promise((done) => notBrigade.close(done));
     }

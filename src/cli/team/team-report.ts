@@ -6,7 +6,12 @@ import {
   NOT_CREATOR_MESSAGE,
 } from "../../protocol/index.ts";
 import type { CliIo } from "../cli-io.ts";
-import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
+import {
+  PLAIN_HTTP_ANSWER_CODE,
+  PLAIN_HTTP_ANSWER_FIX,
+  systemErrorCode,
+  TLS_FAILURE_CODE,
+} from "../connection-failure.ts";
 
 /**
  * How `brigade team …` reports: one value-free line on stderr per failure, prefixed with the
@@ -107,6 +112,9 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   }
   if (code === "unavailable") {
     const system = systemErrorCode(error.cause);
+    if (system !== undefined && PLAIN_HTTP_ANSWER_CODE.test(system)) {
+      return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
+    }
     if (system !== undefined && TLS_FAILURE_CODE.test(system)) {
       return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
     }
