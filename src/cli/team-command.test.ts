@@ -286,6 +286,17 @@ describe("brigade team against a real brigade serve", () => {
     expect(rejoined.status).toBe(0);
     expect(rejoined.stdout).toContain('Rejoined team "core"');
 
+    // A deleted credential file is named as such, with the way back; nothing reached the server.
+    const leeCredential = join(leeConfig, "credentials", `${teamKey}.json`);
+    const kept = readFileSync(leeCredential);
+    rmSync(leeCredential);
+    const noCredential = await team(["members"], clone, lee);
+    expect(noCredential.status).toBe(4);
+    expect(noCredential.stderr).toBe(
+      "brigade team members: unauthenticated (credential_missing): this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR): join again with `brigade team join --secret-file <path>`\n",
+    );
+    writeFileSync(leeCredential, kept, { mode: 0o600 });
+
     // create refuses where .brigade.json already names a team (before any network call).
     const again = await team(["create", "other", "--server", "http://127.0.0.1:1"], nested, dana);
     expect(again.status).toBe(2);

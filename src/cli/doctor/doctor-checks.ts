@@ -363,7 +363,8 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     };
   } catch (error) {
     const why = error instanceof BapError ? error.code : "no answer";
-    // config: the local credential file is missing or unreadable, so nothing reached the server;
+    // config (unreadable) or unauthenticated with credential_missing (absent): the local
+    // credential file cannot be used, so nothing reached the server;
     // unauthenticated: the server knows no such token (restored from a backup, or swept);
     // unauthorized: the token is valid but not a member: it left (joining again fixes it) or the
     // creator removed it (no secret lets it back, so the fix says so rather than send it in circles).
@@ -379,13 +380,16 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
       };
     }
     if (why === "unauthenticated" || why === "config") {
+      const missing = error instanceof BapError && error.details?.reason === "credential_missing";
       return {
         title,
         status: "fail",
         detail:
           why === "config"
             ? "this machine has no usable credential for the team (config)"
-            : `the server does not accept this machine's credential for the team (${why})`,
+            : missing
+              ? "this machine holds no credential for the team; nothing was sent to the server (credential_missing)"
+              : `the server does not accept this machine's credential for the team (${why})`,
         fix: rejoin,
       };
     }

@@ -265,7 +265,9 @@ describe("brigade doctor", () => {
     expect(unknown.detail).toContain("does not accept");
     // no credential at all
     for (const file of readdirSync(credentials)) rmSync(join(credentials, file));
-    expect((await failing("credential", base)).fix).toContain("join again");
+    const missing = await failing("credential", base);
+    expect(missing.fix).toContain("join again");
+    expect(missing.detail).toContain("holds no credential for the team; nothing was sent");
     // watcher: a live session (this process) with a socket and no watcher; then with one
     const layout = stateLayout(join(env.HOME as string, ".local", "state", "brigade"));
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -102,6 +102,15 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
     }
     if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
   }
+  if (code === "unauthenticated") {
+    // Nothing reached the server: the credential file is gone (deleted, or the team was joined
+    // with another BRIGADE_CONFIG_DIR). Otherwise the server knows no such token.
+    const where =
+      error.details?.reason === "credential_missing"
+        ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)"
+        : "the server does not know this machine's credential (a restored or reset server)";
+    return `${where}: join again with \`brigade team join --secret-file <path>\``;
+  }
   if (code === "config" && sub === "create" && context.operatorKeyFile === true) {
     return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
   }
