@@ -516,6 +516,25 @@ describe("brigade team against a real brigade serve", () => {
     expect(mode(fresh)).toBe(0o700);
   });
 
+  test("a configuration folder that cannot be written says so, with a fix that works", async () => {
+    // A file where a folder must go fails the write as a read-only folder does (root ignores modes).
+    const [top] = repo("unwritable-config");
+    const config = join(root, "unwritable", "config");
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    for (const name of ["profiles", "join-secrets"]) writeFileSync(join(config, name), "");
+    const env = { HOME: join(root, "unwritable", "home"), BRIGADE_CONFIG_DIR: config };
+    const sentence =
+      "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own\n";
+    const bySecretDefault = await team(["create", "core", "--server", server.url], top, env);
+    expect(bySecretDefault.stderr).toBe(`brigade team: ${sentence}`);
+    const secretFile = join(root, "unwritable", "core.secret");
+    const argv = ["create", "core", "--server", server.url, "--secret-file", secretFile];
+    const byProfile = await team(argv, top, env);
+    expect(byProfile.status).toBe(11);
+    expect(byProfile.stderr).toBe(`brigade team create: ${sentence}`);
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+  });
+
   test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
     const [top] = repo("config-relative");
     const home = join(root, "rel", "home");

@@ -1,3 +1,4 @@
+import { PrivateFileError } from "../../adapters/index.ts";
 import { oneLine, sanitizeName } from "../../formats/sanitize/index.ts";
 import {
   type BapError,
@@ -51,6 +52,13 @@ export function fail(io: CliIo, sub: string, status: number, line: string): Fail
   say(io, sub, line);
   return { status };
 }
+
+/**
+ * Why a team command could not write the configuration folder, and the fix, value-free: the
+ * folder (or one inside it) is read-only, full, or not the person's.
+ */
+export const CONFIG_NOT_WRITABLE =
+  "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own";
 
 /** What the failing call was given, where it changes what the person should do. */
 export interface ReportContext {
@@ -111,6 +119,8 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
         : "the server does not know this machine's credential (a restored or reset server)";
     return `${where}: join again with \`brigade team join --secret-file <path>\``;
   }
+  // The adapter's profile or credential write failed: the fixed config message would mislead.
+  if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
   if (code === "config" && sub === "create" && context.operatorKeyFile === true) {
     return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
   }
