@@ -13294,7 +13294,7 @@ var init_sent_states = __esmMin((() => {
 		acked: "in the recipient session's context",
 		held: "held by the recipient: its user must release it before that session sees it",
 		refused: "refused by the recipient's inbound policy: that session will not see it",
-		undeliverable: "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout"
+		undeliverable: "undeliverable for now: the recipient session has ended or gone silent (closed, or its lease ran out without a heartbeat); the message waits on the server for that session, or for its user's next session in the same checkout"
 	});
 	defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 }));
@@ -16972,8 +16972,10 @@ function systemErrorCode(error) {
 		current = current.cause;
 	}
 }
-var TLS_FAILURE_CODE;
+var PLAIN_HTTP_ANSWER_CODE, PLAIN_HTTP_ANSWER_FIX, TLS_FAILURE_CODE;
 var init_connection_failure = __esmMin((() => {
+	PLAIN_HTTP_ANSWER_CODE = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG/;
+	PLAIN_HTTP_ANSWER_FIX = "the server does not speak TLS on that port (a plain-http brigade serve?): use its http:// address on this machine's loopback, or serve it over https (docs/50-operator.md)";
 	TLS_FAILURE_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
 }));
 
@@ -17025,11 +17027,14 @@ function sentenceFor(sub, error, context) {
 		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
 		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
 	}
+	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
+	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
+		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
 		if (system !== void 0 && TLS_FAILURE_CODE.test(system)) return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
 		if (error.cause === void 0 && error.details?.reason === void 0) return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
 		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
@@ -17038,8 +17043,9 @@ function sentenceFor(sub, error, context) {
 	if (code === "internal") return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
 	return fixed;
 }
-var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;
+var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, CONFIG_NOT_WRITABLE, displayName, SESSION_TEAM_LINES;
 var init_team_report = __esmMin((() => {
+	init_adapters();
 	init_sanitize();
 	init_protocol();
 	init_connection_failure();
@@ -17049,6 +17055,7 @@ var init_team_report = __esmMin((() => {
 		"remove",
 		"transfer"
 	]);
+	CONFIG_NOT_WRITABLE = "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own";
 	displayName = (name) => oneLine(sanitizeName(name), 64);
 	SESSION_TEAM_LINES = {
 		no_binding: "no .brigade.json names a team for this folder",
@@ -17262,7 +17269,7 @@ function checkGivenSecretFile(path) {
 */
 function defaultSecretPath(configDir, teamName) {
 	const folder = join(configDir, JOIN_SECRETS_DIR);
-	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
+	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError(CONFIG_NOT_WRITABLE);
 	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
 	const path = join(folder, `${slug}-${randomBytes(4).toString("hex")}.secret`);
 	checkSecretOutsideWorkTree(path, "default join-secret folder");
@@ -17274,6 +17281,7 @@ var init_secret_placement = __esmMin((() => {
 	init_local_files();
 	init_cli_io();
 	init_team_flags();
+	init_team_report();
 	JOIN_SECRETS_DIR = "join-secrets";
 	GIT_TIMEOUT_MS = 5e3;
 }));
@@ -17575,7 +17583,7 @@ async function teamCreate(argv, io, cwd) {
 		});
 	} catch (error) {
 		pending.discard();
-		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
+		if (error instanceof PrivateFileError) return fail(io, "create", 11, CONFIG_NOT_WRITABLE).status;
 		return reportAdapterError(io, "create", error, { operatorKeyFile: operatorKeyOption !== void 0 });
 	}
 	const secretInFile = handOverJoinSecret(io, {
@@ -17605,7 +17613,7 @@ async function teamCreate(argv, io, cwd) {
 			teamName: result.team_name
 		}));
 	} catch {
-		return fail(io, "create", 11, "the consent record could not be written privately").status;
+		return fail(io, "create", 11, `the consent record could not be written: ${CONFIG_NOT_WRITABLE}`).status;
 	}
 	io.stdout([
 		`Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
@@ -17714,7 +17722,7 @@ async function teamJoin(argv, io, cwd) {
 				teamName: result.team_name
 			}))) lines.push(CONSENT_POINTER_LINE);
 		} catch {
-			return fail(io, "join", 11, "joined, but the consent record could not be written privately").status;
+			return fail(io, "join", 11, `joined, but the consent record could not be written: ${CONFIG_NOT_WRITABLE}`).status;
 		}
 		lines.push("Claude Code sessions started in this checkout now connect to the team.");
 	} else lines.push(`No ${TEAM_BINDING_FILE_NAME} binds this folder to the team, so no session connects yet: run this command again inside a checkout whose ${TEAM_BINDING_FILE_NAME} names it.`);
