@@ -124,6 +124,14 @@ export async function runServeCommandLine(
   if (hasWideTrustedRange(flags["trusted-proxy"] ?? [])) io.stderr(WIDE_PROXY_WARNING);
   const metrics = flags.metrics === undefined ? undefined : metricsAddressOf(flags.metrics);
   if (metrics === null) return usage("--metrics must be PORT or HOST:PORT (e.g. 127.0.0.1:9464)");
+  // Otherwise the second listener fails with EADDRINUSE, read as "another brigade serve?".
+  if (metrics !== undefined && port !== 0 && metrics.port === port) {
+    const host = flags.host ?? SERVE_DEFAULTS.host;
+    const wildcard = (h: string) => h === "0.0.0.0" || h === "::";
+    if (metrics.host === host || wildcard(metrics.host) || wildcard(host)) {
+      return usage("--metrics needs a port of its own, not the API's --port (e.g. --metrics 9464)");
+    }
+  }
   const dataFile = resolve(flags.data ?? defaultDataFile(io.env));
   const storeAddress = flags.store ?? emptyAsAbsent(io.env.BRIGADE_STORE);
   if (storeAddress !== undefined && !parsePostgresUrl(storeAddress).ok) {
