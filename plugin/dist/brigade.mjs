@@ -707,9 +707,10 @@ const VERSION_WORDS = [
 * (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
 * `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
 * `<command> --help`; an unknown command is refused with the nearest known name when one is near
-* (the typed text is never repeated: it may be hostile).
+* (the typed text is never repeated: it may be hostile). A name in `elsewhere` (commands another
+* `brigade` has, not this one) is refused, exit 2, with its sentence instead.
 */
-async function dispatchCommand(table, argv, io) {
+async function dispatchCommand(table, argv, io, elsewhere = {}) {
 	const [first, ...afterFirst] = argv;
 	const second = afterFirst.length === 1 ? afterFirst[0] : void 0;
 	if (first !== void 0 && Object.hasOwn(table, first) && (second === "--version" || second === "-V") || first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
@@ -723,6 +724,10 @@ async function dispatchCommand(table, argv, io) {
 		return name === void 0 ? 2 : 0;
 	}
 	const command = Object.hasOwn(table, name) ? table[name] : void 0;
+	if (command === void 0 && Object.hasOwn(elsewhere, name)) {
+		io.stderr(`brigade: ${elsewhere[name]}\n`);
+		return 2;
+	}
 	if (command === void 0) {
 		const near = nearestName(name, Object.keys(table));
 		io.stderr(near === void 0 ? `brigade: unknown command (run "brigade help")\n` : `brigade: unknown command; did you mean "brigade ${near}"? (run "brigade help")\n`);
@@ -18062,10 +18067,24 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_team_command(), team_command_exports))).runTeam
 	}
 };
+/**
+* The person's CLI's commands that the plugin's `brigade` leaves out, each with the sentence the
+* plugin's `brigade` answers them with (a fixed name, never the typed text): the person runs them
+* with a checkout's CLI (docs/46-cli.md).
+*/
+const PERSON_ONLY_COMMANDS = Object.fromEntries([
+	"adapter",
+	"serve",
+	"backup",
+	"demo",
+	"doctor",
+	"migrate-store",
+	"conformance"
+].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts
 init_cli_io();
 setFlagsFromString("--liftoff-only");
-await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo()));
+await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo(), PERSON_ONLY_COMMANDS));
 
 export {  };
