@@ -535,6 +535,18 @@ describe("brigade team against a real brigade serve", () => {
     expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
   });
 
+  test("create outside any git repository writes .brigade.json here and does not say to commit it", async () => {
+    const folder = join(root, "no-repo", "work");
+    mkdirSync(folder, { recursive: true });
+    const env = { HOME: join(root, "no-repo", "home") };
+    const created = await team(["create", "loose", "--server", server.url], folder, env);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain("Wrote .brigade.json at this folder (no repository found).");
+    expect(created.stdout).toContain("  1. Copy .brigade.json into each teammate's folder");
+    expect(created.stdout).not.toContain("Commit");
+    expect(existsSync(join(folder, TEAM_BINDING_FILE_NAME))).toBe(true);
+  });
+
   test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
     const [top] = repo("config-relative");
     const home = join(root, "rel", "home");

@@ -164,7 +164,9 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
       secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
       pointed ? CONSENT_POINTER_LINE : "",
       "Next steps:",
-      `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
+      location.repositoryTop === undefined
+        ? `  1. Copy ${TEAM_BINDING_FILE_NAME} into each teammate's folder (this folder is in no git repository, so there is nothing to commit it to).`
+        : `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
       "  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
       secretInFile
         ? "  3. Each teammate runs, in their own terminal inside their clone (the file also names the server):"
