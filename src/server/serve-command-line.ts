@@ -18,7 +18,12 @@ import {
 import { DataFileError } from "./data-file.ts";
 import { ListenError } from "./listen.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
-import { OperatorKeyFileError, REGISTRATION_MODES, type RegistrationMode } from "./operator-key.ts";
+import {
+  OperatorKeyFileError,
+  operatorKeyFileFor,
+  REGISTRATION_MODES,
+  type RegistrationMode,
+} from "./operator-key.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
 import { TlsFileError } from "./tls-files.ts";
 
@@ -204,7 +209,7 @@ export async function runServeCommandLine(
     );
     if (server.store.kind === "postgres") {
       lines.push(
-        "operator key digest stored in the --data path with .operator-key added: copy that file to every other brigade serve of this database",
+        `operator key digest stored in ${operatorKeyFileFor(dataFile)}: copy that file to every other brigade serve of this database (to its --data path with .operator-key added)`,
       );
     }
   }
