@@ -158,7 +158,7 @@ export function sessionTeamHere(ctx: DoctorContext): SessionTeam {
 
 const BINDING_DETAIL: Readonly<Record<string, readonly [string, string]>> = {
   no_binding: [
-    "this folder names no Brigade team (no .brigade.json in the repository)",
+    "this folder names no Brigade team (no .brigade.json here or above it up to the repository top; outside a git repository, only here)",
     "create a team with `brigade team create <name> --server <url>`, or run doctor inside a checkout that has one",
   ],
   binding_invalid: [

@@ -183,6 +183,10 @@ describe("brigade doctor", () => {
       join(clone, ".brigade.json"),
       readFileSync(join(checkout, ".brigade.json"), "utf8"),
     );
+    const loose = join(root, "bad", "loose");
+    mkdirSync(loose, { recursive: true });
+    const unbound = await failing("team binding and consent", { ...base, cwd: loose });
+    expect(unbound.detail).toContain("outside a git repository, only here) (no_binding)");
     const unjoined = await failing("team binding and consent", { ...base, cwd: clone });
     expect(unjoined.detail).toContain("no_consent");
     expect(byTitle(await runDoctorChecks({ ...base, cwd: clone }), "server").status).toBe("skip");
