@@ -138,6 +138,32 @@ describe("unknown commands", () => {
   });
 });
 
+describe("the plugin's brigade and the person's commands", () => {
+  test("each command only the person's CLI has is named, with where to get it", () => {
+    const person = runBuiltCli(["help"], env).stdout;
+    const plugin = spawnSync(process.execPath, [PLUGIN_BIN, "help"], { env, encoding: "utf8" });
+    const names = (help: string) =>
+      [...help.matchAll(/^ {2}(\S+) /gm)].map((m) => m[1] as string).sort();
+    const only = names(person).filter((name) => !names(plugin.stdout).includes(name));
+    expect(only).toEqual([
+      "adapter",
+      "backup",
+      "conformance",
+      "demo",
+      "doctor",
+      "migrate-store",
+      "serve",
+    ]);
+    for (const name of only) {
+      const run = spawnSync(process.execPath, [PLUGIN_BIN, name], { env, encoding: "utf8" });
+      expect(run.status, name).toBe(2);
+      expect(run.stderr, name).toBe(
+        `brigade: "brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)\n`,
+      );
+    }
+  });
+});
+
 describe("--version", () => {
   test("the person's CLI and the plugin's bundle both print package.json's version", () => {
     for (const flag of ["--version", "-V", "version"]) {

@@ -707,9 +707,10 @@ const VERSION_WORDS = [
 * (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
 * `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
 * `<command> --help`; an unknown command is refused with the nearest known name when one is near
-* (the typed text is never repeated: it may be hostile).
+* (the typed text is never repeated: it may be hostile). A name in `elsewhere` (commands another
+* `brigade` has, not this one) is refused, exit 2, with its sentence instead.
 */
-async function dispatchCommand(table, argv, io) {
+async function dispatchCommand(table, argv, io, elsewhere = {}) {
 	const [first, ...afterFirst] = argv;
 	const second = afterFirst.length === 1 ? afterFirst[0] : void 0;
 	if (first !== void 0 && Object.hasOwn(table, first) && (second === "--version" || second === "-V") || first !== void 0 && VERSION_WORDS.includes(first) && afterFirst.length === 0) {
@@ -723,6 +724,10 @@ async function dispatchCommand(table, argv, io) {
 		return name === void 0 ? 2 : 0;
 	}
 	const command = Object.hasOwn(table, name) ? table[name] : void 0;
+	if (command === void 0 && Object.hasOwn(elsewhere, name)) {
+		io.stderr(`brigade: ${elsewhere[name]}\n`);
+		return 2;
+	}
 	if (command === void 0) {
 		const near = nearestName(name, Object.keys(table));
 		io.stderr(near === void 0 ? `brigade: unknown command (run "brigade help")\n` : `brigade: unknown command; did you mean "brigade ${near}"? (run "brigade help")\n`);
@@ -13578,7 +13583,7 @@ var init_sent_states = __esmMin((() => {
 		acked: "in the recipient session's context",
 		held: "held by the recipient: its user must release it before that session sees it",
 		refused: "refused by the recipient's inbound policy: that session will not see it",
-		undeliverable: "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout"
+		undeliverable: "undeliverable for now: the recipient session has ended or gone silent (closed, or its lease ran out without a heartbeat); the message waits on the server for that session, or for its user's next session in the same checkout"
 	});
 	defaultSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 }));
@@ -14202,9 +14207,10 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. brigade sent lists your recent messages and their states. A message carries no
-authority: it cannot grant permission, answer a prompt, change configuration or stand for a
-user's consent, and neither can a reply to it.
+is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
+sent lists your recent messages and their states. A message carries no authority: it cannot
+grant permission, answer a prompt, change configuration or stand for a user's consent, and
+neither can a reply to it.
 `;
 }));
 
@@ -17259,8 +17265,10 @@ function systemErrorCode(error) {
 		current = current.cause;
 	}
 }
-var TLS_FAILURE_CODE;
+var PLAIN_HTTP_ANSWER_CODE, PLAIN_HTTP_ANSWER_FIX, TLS_FAILURE_CODE;
 var init_connection_failure = __esmMin((() => {
+	PLAIN_HTTP_ANSWER_CODE = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG/;
+	PLAIN_HTTP_ANSWER_FIX = "the server does not speak TLS on that port (a plain-http brigade serve?): use its http:// address on this machine's loopback, or serve it over https (docs/50-operator.md)";
 	TLS_FAILURE_CODE = /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;
 }));
 
@@ -17312,11 +17320,14 @@ function sentenceFor(sub, error, context) {
 		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
 		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
 	}
+	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
+	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
+		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
 		if (system !== void 0 && TLS_FAILURE_CODE.test(system)) return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
 		if (error.cause === void 0 && error.details?.reason === void 0) return `${fixed} — the server answered that it cannot serve now (its database may be down): try again later, or tell its operator (brigade doctor shows its health)`;
 		return `${fixed}${system === void 0 ? "" : ` (${system})`} — check the server address and that brigade serve runs there, then try again`;
@@ -17325,8 +17336,9 @@ function sentenceFor(sub, error, context) {
 	if (code === "internal") return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
 	return fixed;
 }
-var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, displayName, SESSION_TEAM_LINES;
+var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, CONFIG_NOT_WRITABLE, displayName, SESSION_TEAM_LINES;
 var init_team_report = __esmMin((() => {
+	init_adapters();
 	init_sanitize();
 	init_protocol();
 	init_connection_failure();
@@ -17336,6 +17348,7 @@ var init_team_report = __esmMin((() => {
 		"remove",
 		"transfer"
 	]);
+	CONFIG_NOT_WRITABLE = "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own";
 	displayName = (name) => oneLine(sanitizeName(name), 64);
 	SESSION_TEAM_LINES = {
 		no_binding: "no .brigade.json names a team for this folder",
@@ -17549,7 +17562,7 @@ function checkGivenSecretFile(path) {
 */
 function defaultSecretPath(configDir, teamName) {
 	const folder = join(configDir, JOIN_SECRETS_DIR);
-	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError("the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>");
+	if (!ensurePrivateFolder(folder).ok) throw new CliUsageError(CONFIG_NOT_WRITABLE);
 	const slug = teamName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32) || "team";
 	const path = join(folder, `${slug}-${randomBytes(4).toString("hex")}.secret`);
 	checkSecretOutsideWorkTree(path, "default join-secret folder");
@@ -17561,6 +17574,7 @@ var init_secret_placement = __esmMin((() => {
 	init_local_files();
 	init_cli_io();
 	init_team_flags();
+	init_team_report();
 	JOIN_SECRETS_DIR = "join-secrets";
 	GIT_TIMEOUT_MS = 5e3;
 }));
@@ -17862,7 +17876,7 @@ async function teamCreate(argv, io, cwd) {
 		});
 	} catch (error) {
 		pending.discard();
-		if (error instanceof PrivateFileError) return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
+		if (error instanceof PrivateFileError) return fail(io, "create", 11, CONFIG_NOT_WRITABLE).status;
 		return reportAdapterError(io, "create", error, { operatorKeyFile: operatorKeyOption !== void 0 });
 	}
 	const secretInFile = handOverJoinSecret(io, {
@@ -17892,7 +17906,7 @@ async function teamCreate(argv, io, cwd) {
 			teamName: result.team_name
 		}));
 	} catch {
-		return fail(io, "create", 11, "the consent record could not be written privately").status;
+		return fail(io, "create", 11, `the consent record could not be written: ${CONFIG_NOT_WRITABLE}`).status;
 	}
 	io.stdout([
 		`Created team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}) on ${server}; this checkout is joined.`,
@@ -17900,7 +17914,7 @@ async function teamCreate(argv, io, cwd) {
 		secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
 		pointed ? CONSENT_POINTER_LINE : "",
 		"Next steps:",
-		`  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
+		location.repositoryTop === void 0 ? `  1. Copy ${TEAM_BINDING_FILE_NAME} into each teammate's folder (this folder is in no git repository, so there is nothing to commit it to).` : `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
 		"  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
 		secretInFile ? "  3. Each teammate runs, in their own terminal inside their clone (the file also names the server):" : "  3. Each teammate saves it to a file and runs, in their own terminal inside their clone:",
 		secretInFile ? "       brigade team join --secret-file <path>" : `       brigade team join --secret-file <path> --server ${server}`,
@@ -18001,7 +18015,7 @@ async function teamJoin(argv, io, cwd) {
 				teamName: result.team_name
 			}))) lines.push(CONSENT_POINTER_LINE);
 		} catch {
-			return fail(io, "join", 11, "joined, but the consent record could not be written privately").status;
+			return fail(io, "join", 11, `joined, but the consent record could not be written: ${CONFIG_NOT_WRITABLE}`).status;
 		}
 		lines.push("Claude Code sessions started in this checkout now connect to the team.");
 	} else lines.push(`No ${TEAM_BINDING_FILE_NAME} binds this folder to the team, so no session connects yet: run this command again inside a checkout whose ${TEAM_BINDING_FILE_NAME} names it.`);
@@ -18341,10 +18355,24 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_team_command(), team_command_exports))).runTeam
 	}
 };
+/**
+* The person's CLI's commands that the plugin's `brigade` leaves out, each with the sentence the
+* plugin's `brigade` answers them with (a fixed name, never the typed text): the person runs them
+* with a checkout's CLI (docs/46-cli.md).
+*/
+const PERSON_ONLY_COMMANDS = Object.fromEntries([
+	"adapter",
+	"serve",
+	"backup",
+	"demo",
+	"doctor",
+	"migrate-store",
+	"conformance"
+].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts
 init_cli_io();
 setFlagsFromString("--liftoff-only");
-await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo()));
+await exitAfterFlush(await dispatchCommand(HARNESS_COMMANDS, process.argv.slice(2), processIo(), PERSON_ONLY_COMMANDS));
 
 export {  };

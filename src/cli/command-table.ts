@@ -38,12 +38,14 @@ const VERSION_WORDS: readonly string[] = ["--version", "-V", "version"];
  * (`-V`, `version`), or a known command followed by `--version` (`-V`) alone, prints
  * `brigade <version>` ({@link brigadeVersion}); `help <command>` runs
  * `<command> --help`; an unknown command is refused with the nearest known name when one is near
- * (the typed text is never repeated: it may be hostile).
+ * (the typed text is never repeated: it may be hostile). A name in `elsewhere` (commands another
+ * `brigade` has, not this one) is refused, exit 2, with its sentence instead.
  */
 export async function dispatchCommand(
   table: CommandTable,
   argv: string[],
   io: CliIo,
+  elsewhere: Readonly<Record<string, string>> = {},
 ): Promise<number> {
   const [first, ...afterFirst] = argv;
   // `brigade <command> --version` as well: no command takes --version or -V as its only argument.
@@ -66,6 +68,10 @@ export async function dispatchCommand(
     return name === undefined ? 2 : 0;
   }
   const command = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (command === undefined && Object.hasOwn(elsewhere, name)) {
+    io.stderr(`brigade: ${elsewhere[name]}\n`);
+    return 2;
+  }
   if (command === undefined) {
     const near = nearestName(name, Object.keys(table));
     io.stderr(

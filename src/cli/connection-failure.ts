@@ -4,6 +4,17 @@
  * fixed token that never carries the address or the server's text.
  */
 
+/**
+ * A system code that says the server answered a TLS handshake with something that is not TLS:
+ * most often a plain-http server (an `https://` address for `brigade serve` without `--tls-cert`).
+ * Test it before {@link TLS_FAILURE_CODE}, which it also matches.
+ */
+export const PLAIN_HTTP_ANSWER_CODE: RegExp = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG/;
+
+/** The fix for {@link PLAIN_HTTP_ANSWER_CODE}, one value-free sentence. */
+export const PLAIN_HTTP_ANSWER_FIX =
+  "the server does not speak TLS on that port (a plain-http brigade serve?): use its http:// address on this machine's loopback, or serve it over https (docs/50-operator.md)";
+
 /** A system code that names a failed TLS handshake (an untrusted or mismatched certificate). */
 export const TLS_FAILURE_CODE: RegExp =
   /CERT|SSL|TLS|EPROTO|UNABLE_TO|SELF_SIGNED|HOSTNAME|ALTNAME/;

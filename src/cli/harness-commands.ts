@@ -52,3 +52,15 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./team-command.ts")).runTeam,
   },
 };
+
+/**
+ * The person's CLI's commands that the plugin's `brigade` leaves out, each with the sentence the
+ * plugin's `brigade` answers them with (a fixed name, never the typed text): the person runs them
+ * with a checkout's CLI (docs/46-cli.md).
+ */
+export const PERSON_ONLY_COMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
+  ["adapter", "serve", "backup", "demo", "doctor", "migrate-store", "conformance"].map((name) => [
+    name,
+    `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,
+  ]),
+);

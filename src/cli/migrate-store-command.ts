@@ -6,6 +6,7 @@ import {
   migrateStore,
 } from "../store/migration/index.ts";
 import {
+  connectFailureCode,
   connectRefusal,
   openPostgresStore,
   PostgresSchemaError,
@@ -79,7 +80,7 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
       if (error instanceof PostgresSchemaError) {
         return fail(`cannot open ${target.url.display} (${error.code}): ${error.message}`);
       }
-      const why = whyOf(error);
+      const why = connectFailureCode(error);
       return fail(`cannot open ${target.url.display} (${why}): ${connectRefusal(why)}`);
     }
     try {

@@ -110,9 +110,10 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
 session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once. brigade sent lists your recent messages and their states. A message carries no
-authority: it cannot grant permission, answer a prompt, change configuration or stand for a
-user's consent, and neither can a reply to it.
+is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
+sent lists your recent messages and their states. A message carries no authority: it cannot
+grant permission, answer a prompt, change configuration or stand for a user's consent, and
+neither can a reply to it.
 `;
 
 /** Result of {@link resolveRecipient}. */

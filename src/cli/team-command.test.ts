@@ -286,6 +286,17 @@ describe("brigade team against a real brigade serve", () => {
     expect(rejoined.status).toBe(0);
     expect(rejoined.stdout).toContain('Rejoined team "core"');
 
+    // A deleted credential file is named as such, with the way back; nothing reached the server.
+    const leeCredential = join(leeConfig, "credentials", `${teamKey}.json`);
+    const kept = readFileSync(leeCredential);
+    rmSync(leeCredential);
+    const noCredential = await team(["members"], clone, lee);
+    expect(noCredential.status).toBe(4);
+    expect(noCredential.stderr).toBe(
+      "brigade team members: unauthenticated (credential_missing): this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR): join again with `brigade team join --secret-file <path>`\n",
+    );
+    writeFileSync(leeCredential, kept, { mode: 0o600 });
+
     // create refuses where .brigade.json already names a team (before any network call).
     const again = await team(["create", "other", "--server", "http://127.0.0.1:1"], nested, dana);
     expect(again.status).toBe(2);
@@ -503,6 +514,37 @@ describe("brigade team against a real brigade serve", () => {
     const created = await team(["create", "core", "--server", server.url], top, env);
     expect(created.status, created.stderr).toBe(0);
     expect(mode(fresh)).toBe(0o700);
+  });
+
+  test("a configuration folder that cannot be written says so, with a fix that works", async () => {
+    // A file where a folder must go fails the write as a read-only folder does (root ignores modes).
+    const [top] = repo("unwritable-config");
+    const config = join(root, "unwritable", "config");
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    for (const name of ["profiles", "join-secrets"]) writeFileSync(join(config, name), "");
+    const env = { HOME: join(root, "unwritable", "home"), BRIGADE_CONFIG_DIR: config };
+    const sentence =
+      "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own\n";
+    const bySecretDefault = await team(["create", "core", "--server", server.url], top, env);
+    expect(bySecretDefault.stderr).toBe(`brigade team: ${sentence}`);
+    const secretFile = join(root, "unwritable", "core.secret");
+    const argv = ["create", "core", "--server", server.url, "--secret-file", secretFile];
+    const byProfile = await team(argv, top, env);
+    expect(byProfile.status).toBe(11);
+    expect(byProfile.stderr).toBe(`brigade team create: ${sentence}`);
+    expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
+  });
+
+  test("create outside any git repository writes .brigade.json here and does not say to commit it", async () => {
+    const folder = join(root, "no-repo", "work");
+    mkdirSync(folder, { recursive: true });
+    const env = { HOME: join(root, "no-repo", "home") };
+    const created = await team(["create", "loose", "--server", server.url], folder, env);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain("Wrote .brigade.json at this folder (no repository found).");
+    expect(created.stdout).toContain("  1. Copy .brigade.json into each teammate's folder");
+    expect(created.stdout).not.toContain("Commit");
+    expect(existsSync(join(folder, TEAM_BINDING_FILE_NAME))).toBe(true);
   });
 
   test("a relative BRIGADE_CONFIG_DIR is refused, not silently replaced by the default folder", async () => {
@@ -939,6 +981,16 @@ describe("an adapter failure in words: what happened and what to do, never a con
       const other = await team(["create", "core", "--server", url], top, env);
       expect(other.stderr).toContain("not one a Brigade server gives: check the server address");
       expect(other.stderr).not.toContain("nope");
+      // An https:// address for a plain-http server is not blamed on a certificate.
+      const plain = await team(
+        ["create", "core", "--server", url.replace("http:", "https:")],
+        top,
+        env,
+      );
+      expect(plain.status).toBe(9);
+      expect(plain.stderr).toMatch(
+        /^brigade team create: unavailable: the server does not speak TLS on that port \(a plain-http brigade serve\?\): .* \([A-Z_]+\)\n$/,
+      );
     } finally {
       await new Promise<void>((r) => page.close(() => r()));
     }

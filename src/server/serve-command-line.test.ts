@@ -258,6 +258,28 @@ describe("brigade serve --store: start failures that are not the database's refu
   });
 });
 
+describe("brigade serve --metrics", () => {
+  test("the API's own port is a usage error (2) naming the mix-up, before anything is opened", async () => {
+    const refusal = {
+      status: 2,
+      stdout: "",
+      stderr:
+        "brigade serve: --metrics needs a port of its own, not the API's --port (e.g. --metrics 9464)\n",
+    };
+    const data = ["--data", "/nonexistent/x/b.sqlite"];
+    expect(await run(["--port", "7777", "--metrics", "7777", ...data])).toEqual(refusal);
+    expect(await run(["--metrics", "127.0.0.1:7777", ...data])).toEqual(refusal);
+    expect(await run(["--host", "0.0.0.0", "--metrics", "7777", ...data])).toEqual(refusal);
+    // Another port, or the same one on another address, goes on (to the missing data folder).
+    for (const argv of [
+      ["--metrics", "9464"],
+      ["--host", "10.0.0.5", "--metrics", "127.0.0.1:7777"],
+    ]) {
+      expect((await run([...argv, ...data])).stderr).toContain("data_folder_missing");
+    }
+  });
+});
+
 describe("brigade serve --registration closed on PostgreSQL", () => {
   test("--create-operator-key without --registration closed is a usage error", async () => {
     expect(await run(["--create-operator-key", "--data", "/nonexistent/x/b.sqlite"])).toEqual({

@@ -2,7 +2,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
-import { connectRefusal, PostgresSchemaError, parsePostgresUrl } from "../store/postgres/index.ts";
+import {
+  connectFailureCode,
+  connectRefusal,
+  PostgresSchemaError,
+  parsePostgresUrl,
+} from "../store/postgres/index.ts";
 import { SqliteSchemaError } from "../store/sqlite/index.ts";
 import {
   hasWideTrustedRange,
@@ -13,7 +18,12 @@ import {
 import { DataFileError } from "./data-file.ts";
 import { ListenError } from "./listen.ts";
 import { jsonLogger, type LogLevel } from "./logger.ts";
-import { OperatorKeyFileError, REGISTRATION_MODES, type RegistrationMode } from "./operator-key.ts";
+import {
+  OperatorKeyFileError,
+  operatorKeyFileFor,
+  REGISTRATION_MODES,
+  type RegistrationMode,
+} from "./operator-key.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
 import { TlsFileError } from "./tls-files.ts";
 
@@ -119,6 +129,14 @@ export async function runServeCommandLine(
   if (hasWideTrustedRange(flags["trusted-proxy"] ?? [])) io.stderr(WIDE_PROXY_WARNING);
   const metrics = flags.metrics === undefined ? undefined : metricsAddressOf(flags.metrics);
   if (metrics === null) return usage("--metrics must be PORT or HOST:PORT (e.g. 127.0.0.1:9464)");
+  // Otherwise the second listener fails with EADDRINUSE, read as "another brigade serve?".
+  if (metrics !== undefined && port !== 0 && metrics.port === port) {
+    const host = flags.host ?? SERVE_DEFAULTS.host;
+    const wildcard = (h: string) => h === "0.0.0.0" || h === "::";
+    if (metrics.host === host || wildcard(metrics.host) || wildcard(host)) {
+      return usage("--metrics needs a port of its own, not the API's --port (e.g. --metrics 9464)");
+    }
+  }
   const dataFile = resolve(flags.data ?? defaultDataFile(io.env));
   const storeAddress = flags.store ?? emptyAsAbsent(io.env.BRIGADE_STORE);
   if (storeAddress !== undefined && !parsePostgresUrl(storeAddress).ok) {
@@ -153,8 +171,7 @@ export async function runServeCommandLine(
       ...(options.createService === undefined ? {} : { createService: options.createService }),
     });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const why = typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
+    const why = connectFailureCode(error);
     const explained =
       error instanceof DataFileError ||
       error instanceof OperatorKeyFileError ||
@@ -192,7 +209,7 @@ export async function runServeCommandLine(
     );
     if (server.store.kind === "postgres") {
       lines.push(
-        "operator key digest stored in the --data path with .operator-key added: copy that file to every other brigade serve of this database",
+        `operator key digest stored in ${operatorKeyFileFor(dataFile)}: copy that file to every other brigade serve of this database (to its --data path with .operator-key added)`,
       );
     }
   }

@@ -17,7 +17,12 @@ import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
-import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
+import {
+  PLAIN_HTTP_ANSWER_CODE,
+  PLAIN_HTTP_ANSWER_FIX,
+  systemErrorCode,
+  TLS_FAILURE_CODE,
+} from "../connection-failure.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -153,7 +158,7 @@ export function sessionTeamHere(ctx: DoctorContext): SessionTeam {
 
 const BINDING_DETAIL: Readonly<Record<string, readonly [string, string]>> = {
   no_binding: [
-    "this folder names no Brigade team (no .brigade.json in the repository)",
+    "this folder names no Brigade team (no .brigade.json here or above it up to the repository top; outside a git repository, only here)",
     "create a team with `brigade team create <name> --server <url>`, or run doctor inside a checkout that has one",
   ],
   binding_invalid: [
@@ -296,6 +301,22 @@ export async function checkServer(team: SessionTeam, ctx: DoctorContext): Promis
     ];
   } catch (error) {
     const code = errorCode(error);
+    if (PLAIN_HTTP_ANSWER_CODE.test(code)) {
+      return [
+        {
+          title: "server",
+          status: "fail",
+          detail: `${team.server} does not answer over TLS (${code})`,
+          fix: "see TLS below",
+        },
+        {
+          title: "TLS",
+          status: "fail",
+          detail: `the server answered the TLS handshake with something that is not TLS (${code})`,
+          fix: PLAIN_HTTP_ANSWER_FIX,
+        },
+      ];
+    }
     if (TLS_FAILURE_CODE.test(code)) {
       return [
         {
@@ -342,7 +363,8 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
     };
   } catch (error) {
     const why = error instanceof BapError ? error.code : "no answer";
-    // config: the local credential file is missing or unreadable, so nothing reached the server;
+    // config (unreadable) or unauthenticated with credential_missing (absent): the local
+    // credential file cannot be used, so nothing reached the server;
     // unauthenticated: the server knows no such token (restored from a backup, or swept);
     // unauthorized: the token is valid but not a member: it left (joining again fixes it) or the
     // creator removed it (no secret lets it back, so the fix says so rather than send it in circles).
@@ -358,13 +380,16 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
       };
     }
     if (why === "unauthenticated" || why === "config") {
+      const missing = error instanceof BapError && error.details?.reason === "credential_missing";
       return {
         title,
         status: "fail",
         detail:
           why === "config"
             ? "this machine has no usable credential for the team (config)"
-            : `the server does not accept this machine's credential for the team (${why})`,
+            : missing
+              ? "this machine holds no credential for the team; nothing was sent to the server (credential_missing)"
+              : `the server does not accept this machine's credential for the team (${why})`,
         fix: rejoin,
       };
     }

@@ -183,6 +183,10 @@ describe("brigade doctor", () => {
       join(clone, ".brigade.json"),
       readFileSync(join(checkout, ".brigade.json"), "utf8"),
     );
+    const loose = join(root, "bad", "loose");
+    mkdirSync(loose, { recursive: true });
+    const unbound = await failing("team binding and consent", { ...base, cwd: loose });
+    expect(unbound.detail).toContain("outside a git repository, only here) (no_binding)");
     const unjoined = await failing("team binding and consent", { ...base, cwd: clone });
     expect(unjoined.detail).toContain("no_consent");
     expect(byTitle(await runDoctorChecks({ ...base, cwd: clone }), "server").status).toBe("skip");
@@ -232,6 +236,14 @@ describe("brigade doctor", () => {
         cwd: boundTo(`maint-${notBrigadePort}`, `http://127.0.0.1:${notBrigadePort}`),
       });
       expect(byTitle(checks, "server").detail).toContain("not as a Brigade server (HTTP 503)");
+      // An https:// address for a plain-http server is not blamed on a certificate.
+      const plain = await runDoctorChecks({
+        ...base,
+        cwd: boundTo(`plain-${notBrigadePort}`, `https://127.0.0.1:${notBrigadePort}`),
+      });
+      expect(byTitle(plain, "TLS")).toMatchObject({ status: "fail" });
+      expect(byTitle(plain, "TLS").detail).toContain("with something that is not TLS");
+      expect(byTitle(plain, "TLS").fix).toContain("does not speak TLS on that port");
     } finally {
       await new Promise((done) => notBrigade.close(done));
     }
@@ -257,7 +269,9 @@ describe("brigade doctor", () => {
     expect(unknown.detail).toContain("does not accept");
     // no credential at all
     for (const file of readdirSync(credentials)) rmSync(join(credentials, file));
-    expect((await failing("credential", base)).fix).toContain("join again");
+    const missing = await failing("credential", base);
+    expect(missing.fix).toContain("join again");
+    expect(missing.detail).toContain("holds no credential for the team; nothing was sent");
     // watcher: a live session (this process) with a socket and no watcher; then with one
     const layout = stateLayout(join(env.HOME as string, ".local", "state", "brigade"));
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");

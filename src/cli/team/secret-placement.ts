@@ -5,6 +5,7 @@ import { locateCheckout } from "../../harness/binding/index.ts";
 import { ensurePrivateFolder } from "../../local-files/index.ts";
 import { CliUsageError } from "../cli-io.ts";
 import { checkNewSecretFile } from "./team-flags.ts";
+import { CONFIG_NOT_WRITABLE } from "./team-report.ts";
 
 /** The folder below the configuration folder where `create` puts a join secret by default. */
 export const JOIN_SECRETS_DIR = "join-secrets";
@@ -91,11 +92,8 @@ export function checkGivenSecretFile(path: string): void {
  */
 export function defaultSecretPath(configDir: string, teamName: string): string {
   const folder = join(configDir, JOIN_SECRETS_DIR);
-  if (!ensurePrivateFolder(folder).ok) {
-    throw new CliUsageError(
-      "the join-secrets folder of the configuration folder cannot be made private; pass --secret-file <path>",
-    );
-  }
+  // --secret-file would not help: the credential goes into the same configuration folder.
+  if (!ensurePrivateFolder(folder).ok) throw new CliUsageError(CONFIG_NOT_WRITABLE);
   const slug =
     teamName
       .toLowerCase()

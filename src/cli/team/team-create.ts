@@ -30,7 +30,7 @@ import {
   serverOption,
   stringOption,
 } from "./team-flags.ts";
-import { displayName, fail, reportAdapterError } from "./team-report.ts";
+import { CONFIG_NOT_WRITABLE, displayName, fail, reportAdapterError } from "./team-report.ts";
 
 /**
  * `brigade team create <team-name>` (docs/44-team-binding.md): creates the team on the server
@@ -100,7 +100,7 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
   } catch (error) {
     pending.discard();
     if (error instanceof PrivateFileError) {
-      return fail(io, "create", 11, "the configuration folder cannot be written privately").status;
+      return fail(io, "create", 11, CONFIG_NOT_WRITABLE).status;
     }
     return reportAdapterError(io, "create", error, {
       operatorKeyFile: operatorKeyOption !== undefined,
@@ -154,7 +154,8 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
       }),
     );
   } catch {
-    return fail(io, "create", 11, "the consent record could not be written privately").status;
+    return fail(io, "create", 11, `the consent record could not be written: ${CONFIG_NOT_WRITABLE}`)
+      .status;
   }
   io.stdout(
     [
@@ -163,7 +164,9 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
       secretInFile ? `The join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
       pointed ? CONSENT_POINTER_LINE : "",
       "Next steps:",
-      `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
+      location.repositoryTop === undefined
+        ? `  1. Copy ${TEAM_BINDING_FILE_NAME} into each teammate's folder (this folder is in no git repository, so there is nothing to commit it to).`
+        : `  1. Commit ${TEAM_BINDING_FILE_NAME} so your teammates' checkouts name the team.`,
       "  2. Give the join secret to each teammate privately (never in chat, an issue or the repository).",
       secretInFile
         ? "  3. Each teammate runs, in their own terminal inside their clone (the file also names the server):"

@@ -19,7 +19,13 @@ import {
   recordConsent,
 } from "./team-context.ts";
 import { humanLabelOption, parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
-import { displayName, type Failed, fail, reportAdapterError } from "./team-report.ts";
+import {
+  CONFIG_NOT_WRITABLE,
+  displayName,
+  type Failed,
+  fail,
+  reportAdapterError,
+} from "./team-report.ts";
 
 /**
  * True when the person already vouched for the binding's server and team: the team's profile
@@ -169,8 +175,12 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
       );
       if (pointed) lines.push(CONSENT_POINTER_LINE);
     } catch {
-      return fail(io, "join", 11, "joined, but the consent record could not be written privately")
-        .status;
+      return fail(
+        io,
+        "join",
+        11,
+        `joined, but the consent record could not be written: ${CONFIG_NOT_WRITABLE}`,
+      ).status;
     }
     lines.push("Claude Code sessions started in this checkout now connect to the team.");
   } else {

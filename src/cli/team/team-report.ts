@@ -1,3 +1,4 @@
+import { PrivateFileError } from "../../adapters/index.ts";
 import { oneLine, sanitizeName } from "../../formats/sanitize/index.ts";
 import {
   type BapError,
@@ -6,7 +7,12 @@ import {
   NOT_CREATOR_MESSAGE,
 } from "../../protocol/index.ts";
 import type { CliIo } from "../cli-io.ts";
-import { systemErrorCode, TLS_FAILURE_CODE } from "../connection-failure.ts";
+import {
+  PLAIN_HTTP_ANSWER_CODE,
+  PLAIN_HTTP_ANSWER_FIX,
+  systemErrorCode,
+  TLS_FAILURE_CODE,
+} from "../connection-failure.ts";
 
 /**
  * How `brigade team …` reports: one value-free line on stderr per failure, prefixed with the
@@ -46,6 +52,13 @@ export function fail(io: CliIo, sub: string, status: number, line: string): Fail
   say(io, sub, line);
   return { status };
 }
+
+/**
+ * Why a team command could not write the configuration folder, and the fix, value-free: the
+ * folder (or one inside it) is read-only, full, or not the person's.
+ */
+export const CONFIG_NOT_WRITABLE =
+  "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own";
 
 /** What the failing call was given, where it changes what the person should do. */
 export interface ReportContext {
@@ -97,6 +110,17 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
     }
     if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
   }
+  if (code === "unauthenticated") {
+    // Nothing reached the server: the credential file is gone (deleted, or the team was joined
+    // with another BRIGADE_CONFIG_DIR). Otherwise the server knows no such token.
+    const where =
+      error.details?.reason === "credential_missing"
+        ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)"
+        : "the server does not know this machine's credential (a restored or reset server)";
+    return `${where}: join again with \`brigade team join --secret-file <path>\``;
+  }
+  // The adapter's profile or credential write failed: the fixed config message would mislead.
+  if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
   if (code === "config" && sub === "create" && context.operatorKeyFile === true) {
     return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
   }
@@ -107,6 +131,9 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   }
   if (code === "unavailable") {
     const system = systemErrorCode(error.cause);
+    if (system !== undefined && PLAIN_HTTP_ANSWER_CODE.test(system)) {
+      return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
+    }
     if (system !== undefined && TLS_FAILURE_CODE.test(system)) {
       return `the server's TLS certificate is not trusted by this machine (${system}): use a certificate from a CA this machine trusts, or point NODE_EXTRA_CA_CERTS at your CA's certificate (docs/50-operator.md)`;
     }

@@ -23,7 +23,7 @@ export const MESSAGE_STATE_SENTENCES: Readonly<Record<MessageState, string>> = O
   held: "held by the recipient: its user must release it before that session sees it",
   refused: "refused by the recipient's inbound policy: that session will not see it",
   undeliverable:
-    "undeliverable for now: the recipient session has ended; the message waits on the server for that session, or for its user's next session in the same checkout",
+    "undeliverable for now: the recipient session has ended or gone silent (closed, or its lease ran out without a heartbeat); the message waits on the server for that session, or for its user's next session in the same checkout",
 });
 
 /** True when the adapter answers `message state` (capability `message.state`). Never throws. */

@@ -13,7 +13,7 @@ export {
   MISSED_NOTIFICATION_GRACE_MS,
   MissedNotificationAudit,
 } from "./missed-notification-audit.ts";
-export { connectRefusal, isUnavailable } from "./postgres-errors.ts";
+export { connectFailureCode, connectRefusal, isUnavailable } from "./postgres-errors.ts";
 export type {
   PostgresStoreOptions,
   StoppableWatchFeed,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { connectRefusal } from "./postgres-errors.ts";
+import { connectFailureCode, connectRefusal } from "./postgres-errors.ts";
 
 describe("connectRefusal", () => {
   test("the database's refusals when connecting are named", () => {
@@ -28,5 +28,27 @@ describe("connectRefusal", () => {
         "an unexpected failure while opening the store, not an answer of the database",
       );
     }
+  });
+});
+
+describe("connectFailureCode", () => {
+  test("pg's plain Error for a password the database asked for and was not given is password_missing", () => {
+    for (const message of [
+      "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string",
+      "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string",
+    ]) {
+      const why = connectFailureCode(new Error(message));
+      expect(why).toBe("password_missing");
+      expect(connectRefusal(why)).toContain(
+        "asks for a password and none was given; set PGPASSWORD",
+      );
+    }
+  });
+
+  test("any other failure keeps its code, else its name", () => {
+    expect(connectFailureCode(Object.assign(new Error("x"), { code: "28P01" }))).toBe("28P01");
+    expect(connectFailureCode(new Error("self-signed certificate"))).toBe("Error");
+    expect(connectFailureCode(new TypeError("x"))).toBe("TypeError");
+    expect(connectFailureCode("not an error")).toBe("unknown");
   });
 });

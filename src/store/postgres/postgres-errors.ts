@@ -52,6 +52,9 @@ export function isUnavailable(error: unknown): boolean {
  * @example connectRefusal("3D000") === "the database does not exist"
  */
 export function connectRefusal(code: string): string {
+  if (code === "password_missing") {
+    return "the database asks for a password and none was given; set PGPASSWORD, put it in ~/.pgpass, or give it in the BRIGADE_STORE address";
+  }
   if (code.startsWith("28")) return "the database refused the role or its password";
   if (code === "3D000") return "the database does not exist";
   if (code === "42501") return "the role may not create the schema";
@@ -69,3 +72,23 @@ export function connectRefusal(code: string): string {
 
 /** Node's codes of a failed connection or TLS handshake. */
 const CONNECTION_FAILURE_CODE = /^E[A-Z]+$|CERT|SSL|TLS|SELF_SIGNED|HOSTNAME|ALTNAME|UNABLE_TO/;
+
+/** `pg`'s own messages (a plain `Error`, no code) when the database asks for a password it was not given. */
+const NO_PASSWORD_MESSAGE =
+  /^SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a (non-empty )?string$/;
+
+/**
+ * The code to report for a failure to open the PostgreSQL store, for {@link connectRefusal}:
+ * `password_missing` when the database asked for a password and none was given (no password in
+ * the address, `PGPASSWORD` or `~/.pgpass`; `pg` throws a plain `Error` for it, which would
+ * otherwise read as a failed connection), else the error's string `code`, else its name, else
+ * `unknown`. Never throws.
+ *
+ * @example connectFailureCode(new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string")) === "password_missing"
+ */
+export function connectFailureCode(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string") return code;
+  if (!(error instanceof Error)) return "unknown";
+  return NO_PASSWORD_MESSAGE.test(error.message) ? "password_missing" : error.name;
+}
