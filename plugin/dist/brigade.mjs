@@ -11484,16 +11484,18 @@ var init_disposition_reporter = __esmMin((() => {
 				this.#again = true;
 				return this.#flushing;
 			}
-			this.#flushing = this.#drain(signal).finally(() => {
-				this.#flushing = void 0;
-			});
+			this.#flushing = this.#drain(signal);
 			return this.#flushing;
 		}
 		async #drain(signal) {
-			do {
-				this.#again = false;
-				await this.#flushOnce(signal);
-			} while (this.#again);
+			try {
+				do {
+					this.#again = false;
+					await this.#flushOnce(signal);
+				} while (this.#again);
+			} finally {
+				this.#flushing = void 0;
+			}
 		}
 		async #flushOnce(signal) {
 			const report = this.#adapter.messageReport?.bind(this.#adapter);
@@ -11686,9 +11688,7 @@ var init_ack_batcher = __esmMin((() => {
 			if (this.#waiting.has(messageId) || this.#inFlight.has(messageId)) return true;
 			if (this.#waiting.size >= this.#limits.waiting) return false;
 			this.#waiting.add(messageId);
-			this.#pumping ??= this.#pump().finally(() => {
-				this.#pumping = void 0;
-			});
+			if (this.#pumping === void 0) this.#pumping = this.#pump();
 			return true;
 		}
 		/** Resolves once nothing waits or is in flight (for a clean stop and for tests). */
@@ -11696,24 +11696,28 @@ var init_ack_batcher = __esmMin((() => {
 			while (this.#pumping !== void 0) await this.#pumping;
 		}
 		async #pump() {
-			await Promise.resolve();
-			while (this.#waiting.size > 0) {
-				const ids = [...this.#waiting].slice(0, this.#limits.perCall);
-				for (const id of ids) {
-					this.#waiting.delete(id);
-					this.#inFlight.add(id);
+			try {
+				await Promise.resolve();
+				while (this.#waiting.size > 0) {
+					const ids = [...this.#waiting].slice(0, this.#limits.perCall);
+					for (const id of ids) {
+						this.#waiting.delete(id);
+						this.#inFlight.add(id);
+					}
+					let failure;
+					try {
+						await this.#options.send(ids);
+					} catch (error) {
+						failure = { error };
+					}
+					for (const id of ids) this.#inFlight.delete(id);
+					try {
+						if (failure === void 0) this.#options.onSent(ids);
+						else this.#options.onFailed(ids, failure.error);
+					} catch {}
 				}
-				let failure;
-				try {
-					await this.#options.send(ids);
-				} catch (error) {
-					failure = { error };
-				}
-				for (const id of ids) this.#inFlight.delete(id);
-				try {
-					if (failure === void 0) this.#options.onSent(ids);
-					else this.#options.onFailed(ids, failure.error);
-				} catch {}
+			} finally {
+				this.#pumping = void 0;
 			}
 		}
 	};

@@ -87,4 +87,29 @@ describe("DispositionReporter against a flooding server", () => {
     expect(calls[1]?.message_ids).toHaveLength(200);
     expect(calls[1]?.message_ids[0]).toBe("m-1");
   });
+
+  test("a flush in any job while an earlier one ends still sends its notes", async () => {
+    // A flush landing in the job between a drain's last look for notes and its end must start a
+    // drain of its own; which job that is depends on the drain's awaits, so every one of the
+    // first 30 jobs after the first flush is tried.
+    for (let jobs = 0; jobs < 30; jobs += 1) {
+      const calls: string[][] = [];
+      const adapter = {
+        describe: async () => ({ capabilities: ["message.state"] }),
+        messageReport: async (_session: string, request: MessageReportRequest) => {
+          calls.push([...request.message_ids]);
+          return { reported: request.message_ids, unknown: [] };
+        },
+      } as unknown as Adapter;
+      const reporter = new DispositionReporter(adapter, "s-1");
+      reporter.note("held", "m-1");
+      const first = reporter.flush();
+      for (let i = 0; i < jobs; i += 1) await Promise.resolve();
+      reporter.note("held", "m-2");
+      const second = reporter.flush();
+      await first;
+      await second;
+      expect({ jobs, sent: calls.flat().sort() }).toEqual({ jobs, sent: ["m-1", "m-2"] });
+    }
+  });
 });

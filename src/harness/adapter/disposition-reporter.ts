@@ -54,17 +54,21 @@ export class DispositionReporter {
       this.#again = true;
       return this.#flushing;
     }
-    this.#flushing = this.#drain(signal).finally(() => {
-      this.#flushing = undefined;
-    });
+    this.#flushing = this.#drain(signal);
     return this.#flushing;
   }
 
   async #drain(signal: AbortSignal | undefined): Promise<void> {
-    do {
-      this.#again = false;
-      await this.#flushOnce(signal);
-    } while (this.#again);
+    try {
+      do {
+        this.#again = false;
+        await this.#flushOnce(signal);
+      } while (this.#again);
+    } finally {
+      // In the same job as the loop's last look at #again: a flush after it starts a new drain,
+      // where a flag cleared one job later would leave its notes for some later flush.
+      this.#flushing = undefined;
+    }
   }
 
   async #flushOnce(signal: AbortSignal | undefined): Promise<void> {

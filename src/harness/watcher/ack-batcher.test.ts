@@ -68,4 +68,28 @@ describe("AckBatcher", () => {
     expect(b.failed).toEqual(["m-1", "m-2"]);
     expect(b.sent).toEqual([]);
   });
+
+  test("an id added in the job right after the last call's outcome still gets its ack", async () => {
+    const calls: string[][] = [];
+    let acks: AckBatcher | undefined;
+    let queued = false;
+    acks = new AckBatcher({
+      send: async (ids) => {
+        calls.push([...ids]);
+      },
+      // The next job after this outcome: the pump has just seen nothing waiting and is ending.
+      onSent: () => {
+        if (queued) return;
+        queued = true;
+        queueMicrotask(() => acks?.add("m-2"));
+      },
+      onFailed: () => {},
+    });
+    acks.add("m-1");
+    await acks.settled();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await acks.settled();
+    expect(calls).toEqual([["m-1"], ["m-2"]]);
+    expect(acks.pending).toBe(0);
+  });
 });

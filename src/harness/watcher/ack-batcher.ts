@@ -48,9 +48,7 @@ export class AckBatcher {
     if (this.#waiting.has(messageId) || this.#inFlight.has(messageId)) return true;
     if (this.#waiting.size >= this.#limits.waiting) return false;
     this.#waiting.add(messageId);
-    this.#pumping ??= this.#pump().finally(() => {
-      this.#pumping = undefined;
-    });
+    if (this.#pumping === undefined) this.#pumping = this.#pump();
     return true;
   }
 
@@ -60,27 +58,33 @@ export class AckBatcher {
   }
 
   async #pump(): Promise<void> {
-    // Let the adds of this turn join the first call.
-    await Promise.resolve();
-    while (this.#waiting.size > 0) {
-      const ids = [...this.#waiting].slice(0, this.#limits.perCall);
-      for (const id of ids) {
-        this.#waiting.delete(id);
-        this.#inFlight.add(id);
+    try {
+      // Let the adds of this turn join the first call.
+      await Promise.resolve();
+      while (this.#waiting.size > 0) {
+        const ids = [...this.#waiting].slice(0, this.#limits.perCall);
+        for (const id of ids) {
+          this.#waiting.delete(id);
+          this.#inFlight.add(id);
+        }
+        let failure: { readonly error: unknown } | undefined;
+        try {
+          await this.#options.send(ids);
+        } catch (error) {
+          failure = { error };
+        }
+        for (const id of ids) this.#inFlight.delete(id);
+        try {
+          if (failure === undefined) this.#options.onSent(ids);
+          else this.#options.onFailed(ids, failure.error);
+        } catch {
+          // a report of the outcome must not stop the acks behind it
+        }
       }
-      let failure: { readonly error: unknown } | undefined;
-      try {
-        await this.#options.send(ids);
-      } catch (error) {
-        failure = { error };
-      }
-      for (const id of ids) this.#inFlight.delete(id);
-      try {
-        if (failure === undefined) this.#options.onSent(ids);
-        else this.#options.onFailed(ids, failure.error);
-      } catch {
-        // a report of the outcome must not stop the acks behind it
-      }
+    } finally {
+      // In the same job as the loop's last look at the waiting set: an add after it starts a new
+      // pump, where a flag cleared one job later would leave that id waiting with no pump.
+      this.#pumping = undefined;
     }
   }
 }

@@ -271,7 +271,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async lockSessionRow(sessionId: string): Promise<void> {
-    await this.#rows("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [sessionId]);
+    await this.#rows("SELECT 1 FROM sessions WHERE session_id = $1 FOR NO KEY UPDATE", [sessionId]);
   }
 
   async updateSession(row: SessionRow): Promise<void> {
