@@ -118,7 +118,12 @@ describe("minting principals: per address and server-wide", () => {
     expect(addressKey("2001:db8:0:1::9")).toBe("2001:db8:0:1::/64");
     expect(addressKey("2001:DB8::1")).toBe("2001:db8:0:0::/64");
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
-    expect(addressKey("::ffff:1.2.3.4")).toBe("0:0:0:0::/64");
+    expect(addressKey("2001:db8::1.2.3.4")).toBe("2001:db8:0:0::/64");
+    // An IPv4-mapped address is its own IPv4 client, in either spelling, never one bucket for all.
+    expect(addressKey("::ffff:1.2.3.4")).toBe("1.2.3.4");
+    expect(addressKey("::FFFF:5.6.7.8")).toBe("5.6.7.8");
+    expect(addressKey("::ffff:c000:201")).toBe("192.0.2.1");
+    expect(addressKey("0:0:0:0:0:ffff:c000:202")).toBe("192.0.2.2");
     expect(addressKey("fe80::1%lo")).toBe("fe80:0:0:0::/64");
     expect(addressKey("1:2:3:4:5:6:7:8")).toBe("1:2:3:4::/64");
     expect(addressKey("192.0.2.1")).toBe("192.0.2.1");

@@ -26,29 +26,42 @@ const SERVER_KEY = "server";
 
 /**
  * The key an address is budgeted under: an IPv6 address by its /64 prefix (`2001:db8:0:1::/64`),
- * anything else as it is. One IPv6 subscriber is routed a /64 or more, so keyed by full address
- * a single client could mint from 2^64 addresses and the per-address budget would bind nobody.
+ * an IPv4-mapped one (`::ffff:0:0/96`, dotted or hex) as the IPv4 address it carries, anything
+ * else as it is. One IPv6 subscriber is routed a /64 or more, so keyed by full address a single
+ * client could mint from 2^64 addresses and the per-address budget would bind nobody; a mapped
+ * address is one IPv4 client, never to be lumped with every other one under `::/64`.
  *
- * @example addressKey("2001:db8:0:1::9") === "2001:db8:0:1::/64"; addressKey("192.0.2.1") === "192.0.2.1"
+ * @example addressKey("2001:db8:0:1::9") === "2001:db8:0:1::/64"; addressKey("::ffff:c000:201") === "192.0.2.1"
  */
 export function addressKey(address: string): string {
   const bare = address.split("%")[0] ?? "";
   if (isIP(bare) !== 6) return address;
-  const split = bare.indexOf("::");
-  const head = (split < 0 ? bare : bare.slice(0, split)).split(":").filter((g) => g !== "");
-  const tail =
-    split < 0
-      ? []
-      : bare
-          .slice(split + 2)
-          .split(":")
-          .filter((g) => g !== "");
-  // A dotted IPv4 tail fills two groups; it lies past the first four whenever it matters.
-  const width = (groups: string[]): number =>
-    groups.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
-  const zeros = split < 0 ? [] : Array<string>(8 - width(head) - width(tail)).fill("0");
-  const groups = [...head, ...zeros, ...tail].slice(0, 4);
-  return `${groups.map((g) => Number.parseInt(g, 16).toString(16)).join(":")}::/64`;
+  const groups = ipv6Groups(bare);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail as two). */
+function ipv6Groups(address: string): number[] {
+  const split = address.indexOf("::");
+  const parts = (text: string): number[] =>
+    text
+      .split(":")
+      .filter((g) => g !== "")
+      .flatMap((g) => {
+        if (!g.includes(".")) return [Number.parseInt(g, 16)];
+        const [a = 0, b = 0, c = 0, d = 0] = g.split(".").map(Number);
+        return [(a << 8) | b, (c << 8) | d];
+      });
+  const head = parts(split < 0 ? address : address.slice(0, split));
+  const tail = split < 0 ? [] : parts(address.slice(split + 2));
+  return [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail];
 }
 
 /**
