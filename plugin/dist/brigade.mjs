@@ -8613,6 +8613,7 @@ var init_http_watch = __esmMin((() => {
 					if (chunk.done) break;
 					armIdle();
 					parser.push(decoder.decode(chunk.value, { stream: true }));
+					clearTimeout(idle);
 					await this.#queue.roomFor(WATCH_QUEUE_MAX_EVENTS);
 					armIdle();
 				}

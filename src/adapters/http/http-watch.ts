@@ -275,7 +275,9 @@ export class HttpWatch implements WatchHandle {
         armIdle();
         parser.push(decoder.decode(chunk.value, { stream: true }));
         // A server may send faster than the watcher takes events: stop reading (TCP holds the
-        // rest) until the consumer has caught up, so the queue stays bounded.
+        // rest) until the consumer has caught up, so the queue stays bounded. The idle timer
+        // rests meanwhile: a stream we chose not to read is not a silent one.
+        clearTimeout(idle);
         await this.#queue.roomFor(WATCH_QUEUE_MAX_EVENTS);
         armIdle();
       }

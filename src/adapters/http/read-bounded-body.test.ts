@@ -180,4 +180,63 @@ describe("a watch stream faster than its reader", () => {
     expect(messages).toBe(total);
     await watch.close();
   });
+
+  test("a reader holding back longer than the idle timeout is not taken for a silent stream", async () => {
+    const total = 3_000;
+    let sent = 0;
+    let fetches = 0;
+    const encoder = new TextEncoder();
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      fetches += 1;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          init?.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
+          controller.enqueue(encoder.encode("event: ready\ndata: {}\n\n"));
+        },
+        pull(controller) {
+          if (sent >= total) return new Promise(() => {});
+          let text = "";
+          for (let i = 0; i < 100; i += 1) {
+            text += `event: message\ndata: ${JSON.stringify(envelope(sent + i))}\n\n`;
+          }
+          sent += 100;
+          controller.enqueue(encoder.encode(text));
+          return undefined;
+        },
+      });
+      return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+    }) as typeof globalThis.fetch;
+    const watch = new HttpWatch({
+      sessionId: "s-1",
+      target: () => ({ baseUrl: "http://127.0.0.1:1", token: "tok", teamRef: "t-1" }),
+      fetch,
+      logger: silent,
+      connectTimeoutMs: 60_000,
+      idleTimeoutMs: 300,
+      backoff: { first: 1, max: 1 },
+      ack: async () => ({ acked: [], unknown: [] }),
+      heartbeat: async () => {
+        throw new Error("not used");
+      },
+      closeSession: async () => undefined,
+    });
+    const events = watch[Symbol.asyncIterator]();
+    expect((await events.next()).value?.event).toBe("ready");
+    // Three idle timeouts of holding back, with the queue full.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const ids: string[] = [];
+    let fetchesWhenReadAgain: number | undefined;
+    while (ids.length < total) {
+      const next = await events.next();
+      const value = next.value as { event?: string; message?: { message_id: string } } | undefined;
+      fetchesWhenReadAgain ??= fetches;
+      if (value?.event === "message" && value.message !== undefined) {
+        ids.push(value.message.message_id);
+      }
+    }
+    // Read when the reader came back, before the stream's own quiet end can time out.
+    expect(fetchesWhenReadAgain).toBe(1);
+    expect(ids).toEqual(Array.from({ length: total }, (_, i) => `m-${i}`));
+    await watch.close();
+  });
 });
