@@ -16244,7 +16244,8 @@ var init_host_name_sync = __esmMin((() => {
 // src/harness/hooks/sent-notices.ts
 /**
 * The prompt hook's line for messages this session sent that became undeliverable (their
-* recipient session ended with them unacknowledged), naming up to three ids and recipients.
+* recipient session closed, or its lease lapsed, with them unacknowledged), naming up to three
+* ids and recipients. Worded as `brigade send`'s undeliverable state (`MESSAGE_STATE_SENTENCES`).
 *
 * @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
 */
@@ -16252,7 +16253,7 @@ function undeliverableLine(records) {
 	const named = records.slice(0, NAMED).map((r) => `${sanitizeId(r.message_id)} to ${sanitizeId(r.recipient_session_id)}`);
 	const more = records.length > NAMED ? ` and ${records.length - NAMED} more` : "";
 	const count = records.length;
-	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
+	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended or went silent (closed, or its lease ran out without a heartbeat) before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
 }
 /**
 * Tells the sender, once, about its messages that became undeliverable (docs/43-session-cli.md):
