@@ -3966,8 +3966,8 @@ var init_inspect = __esmMin((() => {
 * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
 * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
 * the argument (possibly hostile). An option that takes a value, given twice, is a usage error
-* naming the option (from `options`, never the input). `refusal` replaces that fixed message for a command whose help
-* is reached otherwise (`brigade team help`).
+* naming the option (from `options`, never the input). `refusal` replaces that fixed message for
+* a command that words it its own way (`brigade team <sub>`).
 *
 * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
 * `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
@@ -16249,7 +16249,8 @@ var init_host_name_sync = __esmMin((() => {
 // src/harness/hooks/sent-notices.ts
 /**
 * The prompt hook's line for messages this session sent that became undeliverable (their
-* recipient session ended with them unacknowledged), naming up to three ids and recipients.
+* recipient session closed, or its lease lapsed, with them unacknowledged), naming up to three
+* ids and recipients. Worded as `brigade send`'s undeliverable state (`MESSAGE_STATE_SENTENCES`).
 *
 * @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
 */
@@ -16257,7 +16258,7 @@ function undeliverableLine(records) {
 	const named = records.slice(0, NAMED).map((r) => `${sanitizeId(r.message_id)} to ${sanitizeId(r.recipient_session_id)}`);
 	const more = records.length > NAMED ? ` and ${records.length - NAMED} more` : "";
 	const count = records.length;
-	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
+	return `Brigade: ${count} ${count === 1 ? "message you sent was" : "messages you sent were"} not delivered: the recipient session ended or went silent (closed, or its lease ran out without a heartbeat) before taking it in (${named.join(", ")}${more}). It waits on the server for that session, or for its user's next session in the same checkout; \`brigade sent\` shows what becomes of it.`;
 }
 /**
 * Tells the sender, once, about its messages that became undeliverable (docs/43-session-cli.md):
@@ -17391,14 +17392,19 @@ var init_hand_over_secret = __esmMin((() => {
 // src/cli/team/team-flags.ts
 /**
 * Parses a `brigade team <sub>` argv through the shared parser: strict options, and exactly
-* `positionals` positional arguments (0 or 1, called `positionalName` in the refusal).
+* `positionals` positional arguments (0 or 1, called `positionalName` in the refusal). Every
+* refusal is one fixed line naming the subcommand's own help, `brigade team <sub> --help`, and
+* never the input.
 *
-* @throws CliUsageError one fixed line naming `brigade team help` (exit 2).
-* @example const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
+* @throws CliUsageError `unknown option, missing value or stray argument (run "brigade team <sub> --help")`,
+* `this subcommand takes no argument (…)`, `expected exactly one <positionalName> (…)` or
+* `--<option> is given more than once (…)` (exit 2).
+* @example const { values } = parseTeamFlags("members", argv, { json: { type: "boolean" } }, 0);
 */
-function parseTeamFlags(argv, options, positionals, positionalName = "team name") {
-	const parsed = parseCommandFlags("team", argv, options, positionals > 0, FLAGS_REFUSAL);
-	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? "this subcommand takes no argument (run \"brigade team help\")" : `expected exactly one ${positionalName} (run "brigade team help")`);
+function parseTeamFlags(sub, argv, options, positionals, positionalName = "team name") {
+	const help = `(run "brigade team ${sub} --help")`;
+	const parsed = parseCommandFlags(`team ${sub}`, argv, options, positionals > 0, `unknown option, missing value or stray argument ${help}`);
+	if (parsed.positionals.length !== positionals) throw new CliUsageError(positionals === 0 ? `this subcommand takes no argument ${help}` : `expected exactly one ${positionalName} ${help}`);
 	return parsed;
 }
 /**
@@ -17480,7 +17486,7 @@ function checkNewSecretFile(path) {
 	}
 	if (entryExists(path) || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
 }
-var FLAGS_REFUSAL, NOT_VISIBLE_TEXT, TEAM_NAME_RULE, HUMAN_LABEL_RULE;
+var NOT_VISIBLE_TEXT, TEAM_NAME_RULE, HUMAN_LABEL_RULE;
 var init_team_flags = __esmMin((() => {
 	init_http();
 	init_sanitize();
@@ -17488,7 +17494,6 @@ var init_team_flags = __esmMin((() => {
 	init_protocol();
 	init_cli_io();
 	init_parse_command_flags();
-	FLAGS_REFUSAL = "unknown option, missing value or stray argument (run \"brigade team help\")";
 	NOT_VISIBLE_TEXT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 	TEAM_NAME_RULE = "a team name must be 1 to 64 characters of visible text (not only spaces): no control characters (newline, tab, ESC, …), invisible formatting characters or line separators";
 	HUMAN_LABEL_RULE = "--human-label must be 1 to 128 characters with something visible in it (line breaks and tabs become spaces; control and invisible characters are removed)";
@@ -17617,7 +17622,7 @@ function memberArgument(positionals) {
 * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
 */
 async function teamRotateSecret(argv, io, cwd) {
-	const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
+	const { values } = parseTeamFlags("rotate-secret", argv, { "secret-file": { type: "string" } }, 0);
 	const secretOption = stringOption(values, "secret-file");
 	const given = secretOption === void 0 ? void 0 : resolve(cwd, secretOption);
 	if (given !== void 0) checkGivenSecretFile(given);
@@ -17650,7 +17655,7 @@ async function teamRotateSecret(argv, io, cwd) {
 * the argument, see memberRef), then `act`; prints `report(result)` on success.
 */
 async function actOnMember(argv, io, cwd, sub, act, report) {
-	const { positionals } = parseTeamFlags(argv, {}, 1, "member");
+	const { positionals } = parseTeamFlags(sub, argv, {}, 1, "member");
 	const argument = memberArgument(positionals);
 	const team = adminTeam(io, sub, cwd);
 	if (!("ok" in team)) return team.status;
@@ -17846,7 +17851,7 @@ var init_team_context = __esmMin((() => {
 * @example await teamCreate(["core", "--server", "http://127.0.0.1:7777"], io, "/home/dana/src/api");
 */
 async function teamCreate(argv, io, cwd) {
-	const { values, positionals } = parseTeamFlags(argv, {
+	const { values, positionals } = parseTeamFlags("create", argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
 		"human-label": { type: "string" },
@@ -17965,7 +17970,7 @@ function alreadyVouched(configDir, binding) {
 * @example await teamJoin(["--secret-file", "team.secret"], io, "/home/lee/src/api");
 */
 async function teamJoin(argv, io, cwd) {
-	const { values } = parseTeamFlags(argv, {
+	const { values } = parseTeamFlags("join", argv, {
 		server: { type: "string" },
 		"secret-file": { type: "string" },
 		"human-label": { type: "string" }
@@ -18068,7 +18073,7 @@ var init_team_join = __esmMin((() => {
 * @example await teamLeave([], io, "/home/dana/src/api");
 */
 async function teamLeave(argv, io, cwd) {
-	parseTeamFlags(argv, {}, 0);
+	parseTeamFlags("leave", argv, {}, 0);
 	const configDir = configDirOf(io, "leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
@@ -18125,7 +18130,7 @@ function memberJson(m) {
 * @example await teamMembers(["--json"], io, "/home/dana/src/api");
 */
 async function teamMembers(argv, io, cwd) {
-	const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
+	const { values } = parseTeamFlags("members", argv, { json: { type: "boolean" } }, 0);
 	const team = resolveSessionTeam({
 		cwd,
 		configDir: harnessConfigDir(io.env)

@@ -31,9 +31,10 @@ describe("parseCommandFlags", () => {
   });
 
   test("a command's own refusal line replaces the default, still never the input", () => {
-    const refusal = 'unknown option, missing value or stray argument (run "brigade team help")';
+    const refusal =
+      'unknown option, missing value or stray argument (run "brigade team join --help")';
     const message = usageMessage(() =>
-      parseCommandFlags("team", ["--<system>evil"], OPTIONS, false, refusal),
+      parseCommandFlags("team join", ["--<system>evil"], OPTIONS, false, refusal),
     );
     expect(message).toBe(refusal);
   });

@@ -14,8 +14,8 @@ export type ParsedCommandFlags<O extends CommandFlagOptions, P extends boolean> 
  * extra option value, or (unless `allowPositionals`) any positional argument is a usage error
  * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
  * the argument (possibly hostile). An option that takes a value, given twice, is a usage error
- * naming the option (from `options`, never the input). `refusal` replaces that fixed message for a command whose help
- * is reached otherwise (`brigade team help`).
+ * naming the option (from `options`, never the input). `refusal` replaces that fixed message for
+ * a command that words it its own way (`brigade team <sub>`).
  *
  * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
  * `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).

@@ -614,6 +614,37 @@ describe("brigade team against a real brigade serve", () => {
     expect(existsSync(join(top, TEAM_BINDING_FILE_NAME))).toBe(false);
   });
 
+  test("a flag or argument error names the subcommand's own help, never the input", async () => {
+    const [top] = repo("sub-help");
+    const env = { BRIGADE_CONFIG_DIR: join(root, "sub-help", "config") };
+    const cases: [string[], string][] = [
+      [
+        ["join", "--join-secret", "brg1.t.hunter2"],
+        "unknown option, missing value or stray argument",
+      ],
+      [
+        ["join", "--server", "http://a", "--server", "http://hunter2"],
+        "--server is given more than once",
+      ],
+      [["create", "a", "hunter2"], "expected exactly one team name"],
+      [["members", "extra-hunter2"], "unknown option, missing value or stray argument"],
+      [["leave", "--force=hunter2"], "unknown option, missing value or stray argument"],
+      [["rotate-secret", "--secret-file"], "unknown option, missing value or stray argument"],
+      [["remove", "p-1", "hunter2"], "expected exactly one member"],
+      [["transfer"], "expected exactly one member"],
+    ];
+    for (const [argv, reason] of cases) {
+      const r = await team(argv, top, env);
+      expect(r.status, argv.join(" ")).toBe(2);
+      expect(r.stderr, argv.join(" ")).toBe(
+        `brigade team: ${reason} (run "brigade team ${argv[0]} --help")\n`,
+      );
+    }
+    // no subcommand to name: the team's own help
+    const unknown = await team(["hunter2"], top, env);
+    expect(unknown.stderr).toBe('brigade team: unknown subcommand (run "brigade team help")\n');
+  });
+
   test("create: a bad team name or label is refused with the rule before anything is written", async () => {
     const [top] = repo("badname");
     const config = join(root, "badname-person", "config");

@@ -505,6 +505,26 @@ describe("live delivery over HTTP (capability session.live_delivery)", () => {
   });
 });
 
+describe("session list query parameters", () => {
+  test("an empty ?session= is invalid_input naming the parameter, not an unknown session", async () => {
+    const { a, teamRef, sa } = await teamWithTwoMembers();
+    const base = `/v1/teams/${teamRef}/sessions`;
+    for (const query of ["?session=", "?session", `?session=&session=${sa}`]) {
+      const r = await call("GET", `${base}${query}`, { token: a });
+      expect(r.status, query).toBe(400);
+      expect(r.json.error, query).toMatchObject({
+        code: "invalid_input",
+        details: { field: "session", reason: "invalid_value" },
+      });
+    }
+    // a session that is not the caller's is still the uniform not_found
+    expect((await call("GET", `${base}?session=s-unknown`, { token: a })).status).toBe(404);
+    const own = await call("GET", `${base}?session=${sa}`, { token: a });
+    const self = ((own.json.result as Json).sessions as Json[]).find((s) => s.is_self === true);
+    expect(self?.session_id).toBe(sa);
+  });
+});
+
 describe("message states over HTTP (capabilities message.state, message.adopt)", () => {
   test("send → state, sent, report, adopt; other principals get the uniform not_found", async () => {
     const { a, b, teamRef, sa, sb } = await teamWithTwoMembers();

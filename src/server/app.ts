@@ -176,7 +176,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     return ok(c, await service.registerSession(c.get("principal"), c.req.param("team"), body));
   });
   authed.get("/teams/:team/sessions", async (c) => {
-    const session = c.req.query("session");
+    const session = sessionOf(c);
     const includeOffline = c.req.query("include_offline");
     return ok(
       c,
@@ -281,6 +281,17 @@ async function errorCodeOf(response: Response): Promise<string> {
   } catch {
     return "internal";
   }
+}
+
+/**
+ * `?session=` of `session list`: absent → none; an empty value is `invalid_input` (`session`,
+ * `invalid_value`), as an empty session id in a body is, rather than an unknown session's
+ * `not_found`: nothing was named.
+ */
+function sessionOf(c: Context): string | undefined {
+  const raw = c.req.query("session");
+  if (raw === "") throw new BapError(invalidInputError("session", "invalid_value"));
+  return raw;
 }
 
 /** `?limit=` as BAP/1's `--limit`: absent → 50; anything but a decimal 1..200 → `invalid_input`. */

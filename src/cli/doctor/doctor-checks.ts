@@ -23,6 +23,7 @@ import {
   systemErrorCode,
   TLS_FAILURE_CODE,
 } from "../connection-failure.ts";
+import { checkoutOf, pluginInstallFix } from "./checkout-plugin.ts";
 import type { DoctorCheck } from "./doctor-check.ts";
 
 /** What the checks read from their surroundings (tests replace any part). */
@@ -132,7 +133,7 @@ export function checkPlugin(ctx: DoctorContext): DoctorCheck {
       title,
       status: "fail",
       detail: "not installed for this user (no brigade plugin in Claude Code's plugin cache)",
-      fix: "in Claude Code: /plugin marketplace add <owner>/<repo>, then /plugin install brigade@brigade (or start claude --plugin-dir <checkout>/plugin)",
+      fix: pluginInstallFix(checkoutOf(ctx.cliScript)),
     };
   }
   if (newest === ctx.cliVersion) {

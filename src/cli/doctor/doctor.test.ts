@@ -134,6 +134,44 @@ describe("brigade doctor", () => {
     expect(byTitle(checks, "credential").detail).toBe("accepted by the server (1 active member)");
   });
 
+  test("no plugin installed: the fix names this checkout's plugin folder, filled in", async () => {
+    const { env, checkout } = await wellSetUp("no-plugin");
+    const bare = { ...context(env, checkout), env: { ...env, HOME: join(root, "no-plugin", "x") } };
+    // the CLI as install-cli links it: <checkout>/bin/brigade
+    const here = byTitle(
+      await runDoctorChecks({ ...bare, cliScript: join(REPO, "bin", "brigade") }),
+      "Claude Code plugin",
+    );
+    expect(here.status).toBe("fail");
+    expect(here.fix).toContain(`claude --plugin-dir ${join(REPO, "plugin")},`);
+    expect(here.fix).toContain(
+      `/plugin marketplace add ${REPO}, then /plugin install brigade@brigade`,
+    );
+    expect(here.fix).not.toContain("<");
+    // the same from the built CLI and from the checkout's plugin copy
+    for (const script of [
+      ["dist", "cli", "main.js"],
+      ["plugin", "bin", "brigade"],
+    ]) {
+      const check = byTitle(
+        await runDoctorChecks({ ...bare, cliScript: join(REPO, ...script) }),
+        "Claude Code plugin",
+      );
+      expect(check.fix, script.join("/")).toBe(here.fix);
+    }
+    // not from a checkout (a plugin copy in Claude Code's cache): no path is made up
+    const cached = join(root, "no-plugin", "cache", "brigade", "0.1.0");
+    mkdirSync(join(cached, "bin"), { recursive: true });
+    for (const script of [join(cached, "bin", "brigade"), ""]) {
+      const check = byTitle(
+        await runDoctorChecks({ ...bare, cliScript: script }),
+        "Claude Code plugin",
+      );
+      expect(check.fix).toContain("claude --plugin-dir <your Brigade checkout>/plugin");
+      expect(check.fix).not.toContain("<owner>");
+    }
+  });
+
   test("each check fails, with a fix, when its own thing is broken; the exit status says so", async () => {
     const { env, checkout } = await wellSetUp("bad");
     const failing = async (

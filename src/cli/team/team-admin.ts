@@ -68,7 +68,12 @@ function memberArgument(positionals: string[]): string {
  * @example await teamRotateSecret(["--secret-file", "new.secret"], io, "/home/dana/src/api");
  */
 export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): Promise<number> {
-  const { values } = parseTeamFlags(argv, { "secret-file": { type: "string" } }, 0);
+  const { values } = parseTeamFlags(
+    "rotate-secret",
+    argv,
+    { "secret-file": { type: "string" } },
+    0,
+  );
   const secretOption = stringOption(values, "secret-file");
   const given = secretOption === undefined ? undefined : resolve(cwd, secretOption);
   if (given !== undefined) checkGivenSecretFile(given);
@@ -118,7 +123,7 @@ async function actOnMember<R>(
   act: (adapter: HarnessAdapter, principalRef: string) => Promise<R>,
   report: (result: R) => string,
 ): Promise<number> {
-  const { positionals } = parseTeamFlags(argv, {}, 1, "member");
+  const { positionals } = parseTeamFlags(sub, argv, {}, 1, "member");
   const argument = memberArgument(positionals);
   const team = adminTeam(io, sub, cwd);
   if (!("ok" in team)) return team.status;

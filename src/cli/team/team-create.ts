@@ -43,6 +43,7 @@ import { CONFIG_NOT_WRITABLE, displayName, fail, reportAdapterError } from "./te
  */
 export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promise<number> {
   const { values, positionals } = parseTeamFlags(
+    "create",
     argv,
     {
       server: { type: "string" },

@@ -11,28 +11,37 @@ import {
   parseCommandFlags,
 } from "../parse-command-flags.ts";
 
-/** The fixed line for an unknown option, a missing value or a stray argument: never the input. */
-const FLAGS_REFUSAL = 'unknown option, missing value or stray argument (run "brigade team help")';
-
 /**
  * Parses a `brigade team <sub>` argv through the shared parser: strict options, and exactly
- * `positionals` positional arguments (0 or 1, called `positionalName` in the refusal).
+ * `positionals` positional arguments (0 or 1, called `positionalName` in the refusal). Every
+ * refusal is one fixed line naming the subcommand's own help, `brigade team <sub> --help`, and
+ * never the input.
  *
- * @throws CliUsageError one fixed line naming `brigade team help` (exit 2).
- * @example const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
+ * @throws CliUsageError `unknown option, missing value or stray argument (run "brigade team <sub> --help")`,
+ * `this subcommand takes no argument (…)`, `expected exactly one <positionalName> (…)` or
+ * `--<option> is given more than once (…)` (exit 2).
+ * @example const { values } = parseTeamFlags("members", argv, { json: { type: "boolean" } }, 0);
  */
 export function parseTeamFlags<const O extends CommandFlagOptions>(
+  sub: string,
   argv: string[],
   options: O,
   positionals: number,
   positionalName = "team name",
 ): ParsedCommandFlags<O, boolean> {
-  const parsed = parseCommandFlags("team", argv, options, positionals > 0, FLAGS_REFUSAL);
+  const help = `(run "brigade team ${sub} --help")`;
+  const parsed = parseCommandFlags(
+    `team ${sub}`,
+    argv,
+    options,
+    positionals > 0,
+    `unknown option, missing value or stray argument ${help}`,
+  );
   if (parsed.positionals.length !== positionals) {
     throw new CliUsageError(
       positionals === 0
-        ? 'this subcommand takes no argument (run "brigade team help")'
-        : `expected exactly one ${positionalName} (run "brigade team help")`,
+        ? `this subcommand takes no argument ${help}`
+        : `expected exactly one ${positionalName} ${help}`,
     );
   }
   return parsed;

@@ -72,6 +72,7 @@ const SECRET_FILE_REFUSALS: Readonly<
  */
 export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<number> {
   const { values } = parseTeamFlags(
+    "join",
     argv,
     {
       server: { type: "string" },

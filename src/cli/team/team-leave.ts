@@ -21,7 +21,7 @@ import { fail, reportAdapterError } from "./team-report.ts";
  * @example await teamLeave([], io, "/home/dana/src/api");
  */
 export async function teamLeave(argv: string[], io: CliIo, cwd: string): Promise<number> {
-  parseTeamFlags(argv, {}, 0);
+  parseTeamFlags("leave", argv, {}, 0);
   const configDir = configDirOf(io, "leave");
   if (typeof configDir !== "string") return configDir.status;
   const location = locateCheckout(cwd);

@@ -25,7 +25,7 @@ function memberJson(m: TeamMember): Record<string, unknown> {
  * @example await teamMembers(["--json"], io, "/home/dana/src/api");
  */
 export async function teamMembers(argv: string[], io: CliIo, cwd: string): Promise<number> {
-  const { values } = parseTeamFlags(argv, { json: { type: "boolean" } }, 0);
+  const { values } = parseTeamFlags("members", argv, { json: { type: "boolean" } }, 0);
   const team = resolveSessionTeam({ cwd, configDir: harnessConfigDir(io.env) });
   if (!team.ok)
     return fail(io, "members", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;

@@ -11,7 +11,8 @@ const NAMED = 3;
 
 /**
  * The prompt hook's line for messages this session sent that became undeliverable (their
- * recipient session ended with them unacknowledged), naming up to three ids and recipients.
+ * recipient session closed, or its lease lapsed, with them unacknowledged), naming up to three
+ * ids and recipients. Worded as `brigade send`'s undeliverable state (`MESSAGE_STATE_SENTENCES`).
  *
  * @example undeliverableLine([{ message_id: "m-1", recipient_session_id: "s-2", … }])
  */
@@ -23,7 +24,8 @@ export function undeliverableLine(records: readonly MessageStateRecord[]): strin
   const count = records.length;
   const noun = count === 1 ? "message you sent was" : "messages you sent were";
   return (
-    `Brigade: ${count} ${noun} not delivered: the recipient session ended before taking it in ` +
+    `Brigade: ${count} ${noun} not delivered: the recipient session ended or went silent ` +
+    "(closed, or its lease ran out without a heartbeat) before taking it in " +
     `(${named.join(", ")}${more}). It waits on the server for that session, or for its user's ` +
     "next session in the same checkout; `brigade sent` shows what becomes of it."
   );

@@ -299,7 +299,7 @@ describe("the sender hears once that a message became undeliverable", () => {
     await dana.sessionClose(target);
     const first = await prompt("native-4");
     expect(first).toContain(
-      `Brigade: 1 message you sent was not delivered: the recipient session ended before taking it in (${sent.message_id} to ${target}).`,
+      `Brigade: 1 message you sent was not delivered: the recipient session ended or went silent (closed, or its lease ran out without a heartbeat) before taking it in (${sent.message_id} to ${target}).`,
     );
     expect(await prompt("native-4")).not.toContain("not delivered");
     const tracked = JSON.parse(readFileSync(layout().sent(mine), "utf8")) as {
@@ -319,6 +319,10 @@ describe("the sender hears once that a message became undeliverable", () => {
     });
     const line = undeliverableLine([1, 2, 3, 4, 5].map(record));
     expect(line).toContain("5 messages you sent were not delivered");
+    // a live session whose lease lapsed reads undeliverable too: the line must not claim it ended
+    expect(line).toContain(
+      "ended or went silent (closed, or its lease ran out without a heartbeat)",
+    );
     expect(line).toContain("and 2 more");
     expect(line).not.toContain("\n");
     expect(line).not.toContain("<x>");
