@@ -13,7 +13,13 @@ import {
   firstBrigadeOnPath,
   scanInboundSettings,
 } from "../../harness/claude-code/index.ts";
-import { readByPidMap, resolveStateDir, stateLayout } from "../../harness/state/index.ts";
+import {
+  type ByPidMap,
+  readByPidMap,
+  resolveStateDir,
+  type StateLayout,
+  stateLayout,
+} from "../../harness/state/index.ts";
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
@@ -93,25 +99,64 @@ function pluginVersions(ccDir: string): string[] {
   const cache = join(ccDir, "plugins", "cache");
   for (const marketplace of safeList(cache)) {
     for (const copy of safeList(join(cache, marketplace, "brigade"))) {
-      const read = readLocalFile(
-        join(cache, marketplace, "brigade", copy, ".claude-plugin", "plugin.json"),
-        {
-          maxBytes: 65_536,
-          followSymlink: true,
-        },
-      );
-      if (!read.ok) continue;
-      try {
-        const manifest: unknown = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
-        if (typeof manifest !== "object" || manifest === null) continue;
-        if (!("name" in manifest) || manifest.name !== "brigade" || !("version" in manifest))
-          continue;
-        if (typeof manifest.version === "string")
-          versions.push(sanitizeAttribute(manifest.version).slice(0, 32));
-      } catch {}
+      const version = pluginVersionIn(join(cache, marketplace, "brigade", copy));
+      if (version !== undefined) versions.push(version);
     }
   }
   return versions.sort(compareVersions);
+}
+
+/** The version a Brigade plugin folder's manifest names (cleaned, at most 32 characters). */
+function pluginVersionIn(pluginFolder: string): string | undefined {
+  const read = readLocalFile(join(pluginFolder, ".claude-plugin", "plugin.json"), {
+    maxBytes: 65_536,
+    followSymlink: true,
+  });
+  if (!read.ok) return undefined;
+  try {
+    const manifest: unknown = JSON.parse(Buffer.from(read.bytes).toString("utf8"));
+    if (typeof manifest !== "object" || manifest === null) return undefined;
+    if (!("name" in manifest) || manifest.name !== "brigade" || !("version" in manifest))
+      return undefined;
+    return typeof manifest.version === "string"
+      ? sanitizeAttribute(manifest.version).slice(0, 32)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The by-pid maps of this user's Claude Code sessions with Brigade that are running now. */
+function runningSessionMaps(ctx: DoctorContext): { layout: StateLayout; maps: ByPidMap[] } | null {
+  const stateEnv = { XDG_STATE_HOME: ctx.env.XDG_STATE_HOME, HOME: ctx.env.HOME };
+  const dir = resolveStateDir(stateEnv);
+  if (!dir.ok) return null;
+  const layout = stateLayout(dir.dir);
+  const uid = currentUid();
+  const maps: ByPidMap[] = [];
+  for (const file of safeList(dirname(layout.byPid("0")))) {
+    if (!file.endsWith(".json")) continue;
+    const read = readByPidMap({ claudePid: file.slice(0, -".json".length), env: stateEnv, uid });
+    if (read.ok && processLiveness(read.map.claude_pid) === "alive") maps.push(read.map);
+  }
+  return { layout, maps };
+}
+
+/**
+ * The plugin folders running sessions loaded from outside Claude Code's plugin cache
+ * (`claude --plugin-dir <folder>`), each once, with the version its manifest names.
+ */
+function pluginDirsInUse(ctx: DoctorContext, ccDir: string | undefined): Map<string, string> {
+  const cache = ccDir === undefined ? undefined : join(ccDir, "plugins", "cache");
+  const found = new Map<string, string>();
+  for (const map of runningSessionMaps(ctx)?.maps ?? []) {
+    if (map.plugin_bin === "") continue;
+    const folder = dirname(map.plugin_bin);
+    if (cache !== undefined && folder.startsWith(`${cache}/`)) continue;
+    const version = pluginVersionIn(folder);
+    if (version !== undefined) found.set(folder, version);
+  }
+  return found;
 }
 
 function safeList(dir: string): string[] {
@@ -129,6 +174,22 @@ export function checkPlugin(ctx: DoctorContext): DoctorCheck {
   const versions = ccDir === undefined ? [] : pluginVersions(ccDir);
   const newest = versions[versions.length - 1];
   if (newest === undefined) {
+    const inUse = [...pluginDirsInUse(ctx, ccDir).values()];
+    if (inUse.length > 0) {
+      const behind = inUse.filter((v) => v !== ctx.cliVersion);
+      return behind.length === 0
+        ? {
+            title,
+            status: "pass",
+            detail: `loaded with --plugin-dir by a running session, version ${ctx.cliVersion}, the same as this CLI (not installed for other sessions)`,
+          }
+        : {
+            title,
+            status: "fail",
+            detail: `a running session loaded version ${behind[0]} with --plugin-dir, this CLI is ${ctx.cliVersion}`,
+            fix: "git pull && npm run install-cli in the checkout, then start that session again",
+          };
+    }
     return {
       title,
       status: "fail",
@@ -406,22 +467,15 @@ export async function checkCredential(team: SessionTeam, ctx: DoctorContext): Pr
 /** The watcher of every running Claude Code session of this user that has an inbox socket. */
 export function checkWatchers(ctx: DoctorContext): DoctorCheck {
   const title = "session watchers";
-  const stateEnv = { XDG_STATE_HOME: ctx.env.XDG_STATE_HOME, HOME: ctx.env.HOME };
-  const dir = resolveStateDir(stateEnv);
-  if (!dir.ok) return { title, status: "skip", detail: "no state folder" };
-  const layout = stateLayout(dir.dir);
-  const uid = currentUid();
+  const running = runningSessionMaps(ctx);
+  if (running === null) return { title, status: "skip", detail: "no state folder" };
   let live = 0;
   const stopped: string[] = [];
-  for (const file of safeList(dirname(layout.byPid("0")))) {
-    if (!file.endsWith(".json")) continue;
-    const pid = file.slice(0, -".json".length);
-    const read = readByPidMap({ claudePid: pid, env: stateEnv, uid });
-    if (!read.ok || processLiveness(read.map.claude_pid) !== "alive") continue;
-    if (read.map.socket_path === "") continue;
+  for (const map of running.maps) {
+    if (map.socket_path === "") continue;
     live++;
-    if (!isWatcherRunning(layout, pid))
-      stopped.push(`"${sanitizeAttribute(read.map.session_name)}"`);
+    if (!isWatcherRunning(running.layout, String(map.claude_pid)))
+      stopped.push(`"${sanitizeAttribute(map.session_name)}"`);
   }
   if (live === 0)
     return {

@@ -172,6 +172,50 @@ describe("brigade doctor", () => {
     }
   });
 
+  test("no plugin in the cache, but a running session loaded one with --plugin-dir: its version decides", async () => {
+    const { env, checkout } = await wellSetUp("plugin-dir");
+    const home = join(root, "plugin-dir", "bare-home");
+    const bare = { ...context(env, checkout), env: { ...env, HOME: home } };
+    const layout = stateLayout(join(home, ".local", "state", "brigade"));
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const session = (pluginBin: string) =>
+      writeByPidMap(layout, {
+        claude_pid: process.pid,
+        claude_session_id: "native-1",
+        brigade_session_id: "s-doctor",
+        team_ref: "t-x",
+        team_name: "core",
+        session_name: "api",
+        permission_mode: "default",
+        non_interactive: false,
+        inbound: "accept",
+        frame_level: "open",
+        frame_text: "",
+        socket_path: "",
+        team_key: "team-0123456789abcdef",
+        config_dir: "",
+        adapter_command: [],
+        plugin_bin: pluginBin,
+        harness_version: "2.1.334",
+        registered_at: now,
+        updated_at: now,
+      });
+    session(join(REPO, "plugin", "bin"));
+    const same = byTitle(await runDoctorChecks(bare), "Claude Code plugin");
+    expect(same.status).toBe("pass");
+    expect(same.detail).toContain("--plugin-dir");
+    const older = join(root, "plugin-dir", "old-checkout", "plugin");
+    mkdirSync(join(older, ".claude-plugin"), { recursive: true });
+    writeFileSync(
+      join(older, ".claude-plugin", "plugin.json"),
+      JSON.stringify({ name: "brigade", version: "0.0.1" }),
+    );
+    session(join(older, "bin"));
+    const behind = byTitle(await runDoctorChecks(bare), "Claude Code plugin");
+    expect(behind.status).toBe("fail");
+    expect(behind.detail).toContain("0.0.1");
+  });
+
   test("each check fails, with a fix, when its own thing is broken; the exit status says so", async () => {
     const { env, checkout } = await wellSetUp("bad");
     const failing = async (
