@@ -3,15 +3,13 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sessionRegistration } from "../../test/support/session-registration.ts";
+import { apiCall, type Json, teamOfTwo } from "../../test/support/api-call.ts";
 import { silentLogger } from "./logger.ts";
 import { httpServerTimeouts } from "./request-timeouts.ts";
 import { type RunningServer, startServer } from "./serve.ts";
 
 // A real `brigade serve` on loopback with short request limits: a client that never finishes its
 // request is answered 408 and cut off, while a watch, whose request is complete at once, streams on.
-
-type Json = Record<string, unknown>;
 
 let dir: string;
 let server: RunningServer;
@@ -47,20 +45,6 @@ function rawUntilClosed(text: string): Promise<string> {
   });
 }
 
-async function call(method: string, path: string, token?: string, body?: Json): Promise<Json> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(method === "POST" ? { "content-type": "application/json" } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await response.json()) as Json;
-  if (json.ok !== true) throw new Error(`${method} ${path} failed`);
-  return json.result as Json;
-}
-
 describe("request limits", () => {
   test("the head is never allowed longer than the whole request", () => {
     expect(httpServerTimeouts({ requestMs: 1_000, headersMs: 5_000, checkEveryMs: 10 })).toEqual({
@@ -84,16 +68,7 @@ describe("request limits", () => {
   });
 
   test("a watch streams on past the request limit: its request was complete at once", async () => {
-    const a = (await call("POST", "/v1/principals")).token as string;
-    const b = (await call("POST", "/v1/principals")).token as string;
-    const team = await call("POST", "/v1/teams", a, { team_name: "core" });
-    const teamRef = team.team_ref as string;
-    await call("POST", "/v1/teams/join", b, { join_secret: team.join_secret as Json });
-    const register = async (token: string, name: string) =>
-      (await call("POST", `/v1/teams/${teamRef}/sessions`, token, { ...sessionRegistration(name) }))
-        .session_id as string;
-    const sender = await register(a, "sender");
-    const recipient = await register(b, "recipient");
+    const { a, b, teamRef, sa: sender, sb: recipient } = await teamOfTwo(server.url);
     const watch = await fetch(`${server.url}/v1/teams/${teamRef}/sessions/${recipient}/watch`, {
       headers: { authorization: `Bearer ${b}`, accept: "text/event-stream" },
     });
@@ -101,11 +76,12 @@ describe("request limits", () => {
     const reader = (watch.body as ReadableStream<Uint8Array>).getReader();
     // Well past the 1.5 s request limit and several of Node's checks.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const sent = await call("POST", `/v1/teams/${teamRef}/messages`, a, {
-      sender_session_id: sender,
-      recipient_session_id: recipient,
-      body: "still there?",
-    });
+    const sent = (
+      await apiCall(server.url, "POST", `/v1/teams/${teamRef}/messages`, {
+        token: a,
+        body: { sender_session_id: sender, recipient_session_id: recipient, body: "still there?" },
+      })
+    ).json.result as Json;
     let text = "";
     const decoder = new TextDecoder();
     while (!text.includes(sent.message_id as string)) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { senderEnvelope } from "../../../test/support/fake-watcher-adapter.ts";
 import { BapError, type WatchEvent } from "../../protocol/index.ts";
 import type { AdapterLogger } from "../adapter-logger.ts";
 import { callServer } from "./http-client.ts";
@@ -111,78 +112,11 @@ describe("a server's answer never costs unbounded memory or time", () => {
 });
 
 describe("a watch stream faster than its reader", () => {
-  const envelope = (n: number) => ({
-    protocol_version: "1",
-    kind: "text",
-    message_id: `m-${n}`,
-    team_ref: "t-1",
-    sender: { principal_ref: "p-1", session_id: "s-2", session_name: "sender" },
-    recipient_session_id: "s-1",
-    body: `message ${n}`,
-    reply_to: null,
-    hop_count: 0,
-    created_at: "2026-12-02T10:00:00Z",
-    delivery_state: "accepted",
-  });
-
-  test("is read no further while its reader holds back, and loses nothing once it reads again", async () => {
-    const total = 20_000;
-    const perChunk = 100;
-    let sent = 0;
-    const encoder = new TextEncoder();
-    const fetch = (async (_url: string, init?: RequestInit) => {
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          init?.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
-          controller.enqueue(encoder.encode("event: ready\ndata: {}\n\n"));
-        },
-        pull(controller) {
-          if (sent >= total) return new Promise(() => {});
-          let text = "";
-          for (let i = 0; i < perChunk; i += 1) {
-            text += `event: message\ndata: ${JSON.stringify(envelope(sent + i))}\n\n`;
-          }
-          sent += perChunk;
-          controller.enqueue(encoder.encode(text));
-          return undefined;
-        },
-      });
-      return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
-    }) as typeof globalThis.fetch;
-    const watch = new HttpWatch({
-      sessionId: "s-1",
-      target: () => ({ baseUrl: "http://127.0.0.1:1", token: "tok", teamRef: "t-1" }),
-      fetch,
-      logger: silent,
-      connectTimeoutMs: 60_000,
-      idleTimeoutMs: 600_000,
-      backoff: { first: 1, max: 1 },
-      ack: async () => ({ acked: [], unknown: [] }),
-      heartbeat: async () => {
-        throw new Error("not used");
-      },
-      closeSession: async () => undefined,
-    });
-    const events = watch[Symbol.asyncIterator]();
-    expect((await events.next()).value?.event).toBe("ready");
-    // The reader holds back: wait until the stream is no longer pulled.
-    let before = -1;
-    while (sent !== before) {
-      before = sent;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(sent).toBeLessThan(total / 2);
-    let messages = 0;
-    while (messages < total) {
-      const next = await events.next();
-      if (next.value?.event === "message") messages += 1;
-    }
-    expect(messages).toBe(total);
-    await watch.close();
-  });
-
-  test("a reader holding back longer than the idle timeout is not taken for a silent stream", async () => {
-    const total = 3_000;
+  /**
+   * A watch on a server that sends `total` messages as fast as the stream is pulled, 100 a chunk,
+   * then nothing; `sent()` counts what it produced and `fetches()` its connections.
+   */
+  function floodedWatch(total: number, idleTimeoutMs: number) {
     let sent = 0;
     let fetches = 0;
     const encoder = new TextEncoder();
@@ -197,7 +131,7 @@ describe("a watch stream faster than its reader", () => {
           if (sent >= total) return new Promise(() => {});
           let text = "";
           for (let i = 0; i < 100; i += 1) {
-            text += `event: message\ndata: ${JSON.stringify(envelope(sent + i))}\n\n`;
+            text += `event: message\ndata: ${JSON.stringify(senderEnvelope(sent + i))}\n\n`;
           }
           sent += 100;
           controller.enqueue(encoder.encode(text));
@@ -212,7 +146,7 @@ describe("a watch stream faster than its reader", () => {
       fetch,
       logger: silent,
       connectTimeoutMs: 60_000,
-      idleTimeoutMs: 300,
+      idleTimeoutMs,
       backoff: { first: 1, max: 1 },
       ack: async () => ({ acked: [], unknown: [] }),
       heartbeat: async () => {
@@ -220,6 +154,33 @@ describe("a watch stream faster than its reader", () => {
       },
       closeSession: async () => undefined,
     });
+    return { watch, sent: () => sent, fetches: () => fetches };
+  }
+
+  test("is read no further while its reader holds back, and loses nothing once it reads again", async () => {
+    const total = 20_000;
+    const { watch, sent } = floodedWatch(total, 600_000);
+    const events = watch[Symbol.asyncIterator]();
+    expect((await events.next()).value?.event).toBe("ready");
+    // The reader holds back: wait until the stream is no longer pulled.
+    let before = -1;
+    while (sent() !== before) {
+      before = sent();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(sent()).toBeLessThan(total / 2);
+    let messages = 0;
+    while (messages < total) {
+      const next = await events.next();
+      if (next.value?.event === "message") messages += 1;
+    }
+    expect(messages).toBe(total);
+    await watch.close();
+  });
+
+  test("a reader holding back longer than the idle timeout is not taken for a silent stream", async () => {
+    const total = 3_000;
+    const { watch, fetches } = floodedWatch(total, 300);
     const events = watch[Symbol.asyncIterator]();
     expect((await events.next()).value?.event).toBe("ready");
     // Three idle timeouts of holding back, with the queue full.
@@ -229,7 +190,7 @@ describe("a watch stream faster than its reader", () => {
     while (ids.length < total) {
       const next = await events.next();
       const value = next.value as { event?: string; message?: { message_id: string } } | undefined;
-      fetchesWhenReadAgain ??= fetches;
+      fetchesWhenReadAgain ??= fetches();
       if (value?.event === "message" && value.message !== undefined) {
         ids.push(value.message.message_id);
       }

@@ -17,9 +17,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { consentRecord, serializeTeamBinding, writeConsent } from "../../harness/binding/index.ts";
 import { CLAUDE_CODE_VERIFIED } from "../../harness/claude-code/index.ts";
-import { stateLayout, writeByPidMap } from "../../harness/state/index.ts";
+import { type ByPidMap, stateLayout, writeByPidMap } from "../../harness/state/index.ts";
 import { acquirePidfile, processStartToken } from "../../harness/watcher/index.ts";
 import { brigadeVersion } from "../../local-files/index.ts";
 import { silentLogger } from "../../server/logger.ts";
@@ -103,6 +104,22 @@ function context(env: Record<string, string>, cwd: string): DoctorContext {
   };
 }
 
+/** The session map of a Claude Code session running now (this test process stands in for it). */
+function runningSession(over: Partial<ByPidMap>): ByPidMap {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  return sampleByPidMap({
+    claude_pid: process.pid,
+    brigade_session_id: "s-doctor",
+    team_ref: "t-x",
+    session_name: "api",
+    team_key: "team-0123456789abcdef",
+    harness_version: "2.1.334",
+    registered_at: now,
+    updated_at: now,
+    ...over,
+  });
+}
+
 function byTitle(checks: DoctorCheck[], title: string): DoctorCheck {
   const found = checks.find((c) => c.title === title);
   if (found === undefined) throw new Error(`no check ${title}`);
@@ -177,29 +194,8 @@ describe("brigade doctor", () => {
     const home = join(root, "plugin-dir", "bare-home");
     const bare = { ...context(env, checkout), env: { ...env, HOME: home } };
     const layout = stateLayout(join(home, ".local", "state", "brigade"));
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     const session = (pluginBin: string) =>
-      writeByPidMap(layout, {
-        claude_pid: process.pid,
-        claude_session_id: "native-1",
-        brigade_session_id: "s-doctor",
-        team_ref: "t-x",
-        team_name: "core",
-        session_name: "api",
-        permission_mode: "default",
-        non_interactive: false,
-        inbound: "accept",
-        frame_level: "open",
-        frame_text: "",
-        socket_path: "",
-        team_key: "team-0123456789abcdef",
-        config_dir: "",
-        adapter_command: [],
-        plugin_bin: pluginBin,
-        harness_version: "2.1.334",
-        registered_at: now,
-        updated_at: now,
-      });
+      writeByPidMap(layout, runningSession({ plugin_bin: pluginBin, socket_path: "" }));
     session(join(REPO, "plugin", "bin"));
     const same = byTitle(await runDoctorChecks(bare), "Claude Code plugin");
     expect(same.status).toBe("pass");
@@ -356,28 +352,7 @@ describe("brigade doctor", () => {
     expect(missing.detail).toContain("holds no credential for the team; nothing was sent");
     // watcher: a live session (this process) with a socket and no watcher; then with one
     const layout = stateLayout(join(env.HOME as string, ".local", "state", "brigade"));
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-    writeByPidMap(layout, {
-      claude_pid: process.pid,
-      claude_session_id: "native-1",
-      brigade_session_id: "s-doctor",
-      team_ref: "t-x",
-      team_name: "core",
-      session_name: "api",
-      permission_mode: "default",
-      non_interactive: false,
-      inbound: "accept",
-      frame_level: "open",
-      frame_text: "",
-      socket_path: join(root, "bad", "inbox.sock"),
-      team_key: "team-0123456789abcdef",
-      config_dir: "",
-      adapter_command: [],
-      plugin_bin: "",
-      harness_version: "2.1.334",
-      registered_at: now,
-      updated_at: now,
-    });
+    writeByPidMap(layout, runningSession({ socket_path: join(root, "bad", "inbox.sock") }));
     const stopped = await failing("session watchers", base);
     expect(stopped.detail).toContain('"api"');
     const acquired = acquirePidfile(layout, String(process.pid), {
