@@ -11745,7 +11745,7 @@ var init_delivery_confirmations = __esmMin((() => {
 		seenCap: 2e3,
 		tagMaxChars: 4096
 	};
-	HELD_ID = /message-id=([A-Za-z0-9_-]{1,64}) /g;
+	HELD_ID = /message-id=(\S{1,64}) /g;
 	DeliveryConfirmations = class {
 		#limits;
 		#tracked = /* @__PURE__ */ new Map();
@@ -11848,7 +11848,7 @@ var init_delivery_confirmations = __esmMin((() => {
 					if (this.#depth !== void 0) this.#depth = Math.max(0, this.#depth - 1);
 					return;
 				case "held":
-					for (const match of line.text.matchAll(HELD_ID)) if (match[1] !== void 0) this.#heldIds.add(match[1]);
+					for (const match of line.text.matchAll(HELD_ID)) if (match[1] !== void 0 && isSafeId(match[1])) this.#heldIds.add(match[1]);
 					this.#matchHeld();
 					return;
 				case "permission_mode":
@@ -13169,7 +13169,7 @@ var init_watcher_loop = __esmMin((() => {
 				if (this.#d.socketPath === "") return;
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (!this.#running) return;
-				const messages = Array.isArray(result?.messages) ? result.messages : [];
+				const messages = result.messages;
 				this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
 				for (const message of messages) this.#offer(message);
 			} catch (error) {

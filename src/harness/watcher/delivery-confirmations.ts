@@ -1,6 +1,6 @@
 import type { TranscriptDeliveryLine } from "../claude-code/index.ts";
 import type { InboundItem } from "../inbound/index.ts";
-import { LruSet } from "../inbound/index.ts";
+import { isSafeId, LruSet } from "../inbound/index.ts";
 
 /** A message item handed out by the inbound pipeline. */
 export type MessageItem = Extract<InboundItem, { readonly kind: "message" }>;
@@ -38,8 +38,8 @@ export const CONFIRMATION_LIMITS: {
   tagMaxChars: 4_096,
 };
 
-/** An id as Claude Code's held line names it (`message-id=<id> `); ours are safe ids. */
-const HELD_ID = /message-id=([A-Za-z0-9_-]{1,64}) /g;
+/** An id as Claude Code's held line names it (`message-id=<id> `); only a safe id can be ours. */
+const HELD_ID = /message-id=(\S{1,64}) /g;
 
 interface Tracked {
   readonly item: MessageItem;
@@ -193,7 +193,7 @@ export class DeliveryConfirmations {
         return;
       case "held":
         for (const match of line.text.matchAll(HELD_ID)) {
-          if (match[1] !== undefined) this.#heldIds.add(match[1]);
+          if (match[1] !== undefined && isSafeId(match[1])) this.#heldIds.add(match[1]);
         }
         this.#matchHeld();
         return;

@@ -593,7 +593,7 @@ export class WatcherLoop {
       if (this.#d.socketPath === "") return;
       const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
       if (!this.#running) return;
-      const messages: readonly unknown[] = Array.isArray(result?.messages) ? result.messages : [];
+      const messages: readonly unknown[] = result.messages;
       // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
       this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
       for (const message of messages) this.#offer(message);
