@@ -99,19 +99,13 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
           `${target.url.display} already holds data; nothing was written (re-run with --into-non-empty to merge)`,
         );
       if (error instanceof MigrationError) return fail(`the copy did not verify (${error.reason})`);
-      return fail(`the copy failed (${whyOf(error)}); re-run with --into-non-empty`);
+      return fail(`the copy failed (${connectFailureCode(error)}); re-run with --into-non-empty`);
     } finally {
       await store.close();
     }
   } finally {
     source.close();
   }
-}
-
-/** An error's stable code, else its class name: never its message, which may carry a value. */
-function whyOf(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" ? code : error instanceof Error ? error.name : "unknown";
 }
 
 function describe(report: MigrationReport, display: string): string {

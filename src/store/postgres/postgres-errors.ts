@@ -78,7 +78,8 @@ const NO_PASSWORD_MESSAGE =
   /^SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a (non-empty )?string$/;
 
 /**
- * The code to report for a failure to open the PostgreSQL store, for {@link connectRefusal}:
+ * The code to report for a failure of the PostgreSQL store (opening it, for {@link connectRefusal},
+ * or a write through it), never its message, which may carry a value:
  * `password_missing` when the database asked for a password and none was given (no password in
  * the address, `PGPASSWORD` or `~/.pgpass`; `pg` throws a plain `Error` for it, which would
  * otherwise read as a failed connection), else the error's string `code`, else its name, else
