@@ -10,14 +10,27 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
-/** The newest `.cpuprofile` written into `dir` by a process whose pid is `pid` (or any, if none). */
+/**
+ * The newest `.cpuprofile` written into `dir` by the main thread of the process whose pid is
+ * `pid` (or of any process, if none). Node names them `CPU.<date>.<time>.<pid>.<thread>.<n>`;
+ * the main thread is thread 0, a worker thread writes its own file ({@link threadProfilesIn}).
+ */
 export function cpuProfileIn(dir, pid) {
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith(".cpuprofile"))
-    .filter((name) => pid === undefined || name.includes(`.${pid}.`))
-    .sort();
-  const newest = files.at(-1);
-  return newest === undefined ? undefined : join(dir, newest);
+  const files = profileFiles(dir, pid).filter((file) => file.thread === 0);
+  return files.at(-1)?.path;
+}
+
+/** Every `.cpuprofile` of worker threads (thread ≠ 0) of the process `pid` in `dir`, by thread. */
+export function threadProfilesIn(dir, pid) {
+  return profileFiles(dir, pid).filter((file) => file.thread !== 0);
+}
+
+function profileFiles(dir, pid) {
+  return readdirSync(dir)
+    .map((name) => ({ name, match: /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile$/.exec(name) }))
+    .filter(({ match }) => match !== null && (pid === undefined || Number(match[1]) === pid))
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map(({ name, match }) => ({ path: join(dir, name), thread: Number(match[2]) }));
 }
 
 /** The monotonic clock now, in µs (the clock of CPU profile timestamps). */

@@ -40,7 +40,12 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { cpuProfileIn, monotonicUs, summariseCpuProfileFile } from "./cpu-profile-summary.mjs";
+import {
+  cpuProfileIn,
+  monotonicUs,
+  summariseCpuProfileFile,
+  threadProfilesIn,
+} from "./cpu-profile-summary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const serverMain = process.env.BENCH_SERVER_MAIN ?? join(root, "dist/cli/main.js");
@@ -500,10 +505,22 @@ const profileOf = (phase) =>
         root,
         inclusive,
       });
+// Worker threads (the SQLite checkpointer) profile themselves: their busy time in each phase.
+const threadProfiles = threadProfilesIn(profDir, server.child.pid);
+const threadsOf = (phase) =>
+  threadProfiles.map(({ path, thread }) => {
+    const summary = summariseCpuProfileFile(path, {
+      fromUs: phase.monotonicUs[0],
+      toUs: phase.monotonicUs[1],
+      root,
+      top: 5,
+    });
+    return { thread, busyMs: summary.busyMs, topSelf: summary.topSelf };
+  });
 const profiles = {
-  oneSender: profileOf(oneSender),
-  manySenders: profileOf(manySenders),
-  delivery: profileOf(delivery),
+  oneSender: { main: profileOf(oneSender), workerThreads: threadsOf(oneSender) },
+  manySenders: { main: profileOf(manySenders), workerThreads: threadsOf(manySenders) },
+  delivery: { main: profileOf(delivery), workerThreads: threadsOf(delivery) },
 };
 if (keptProfileDir === undefined) rmSync(profDir, { recursive: true, force: true });
 
