@@ -1,8 +1,18 @@
 import { closeSync, fdatasync, fstatSync, openSync, type Stats, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { SendCommand, SendOutcome, Store, StoreTx } from "../../service/store.ts";
+import type {
+  AckCommand,
+  AckOutcome,
+  FetchCommand,
+  FetchOutcome,
+  SendCommand,
+  SendOutcome,
+  Store,
+  StoreTx,
+} from "../../service/store.ts";
 import { migrate, refuseNewerSchema } from "./schema.ts";
 import { prepareSqliteSend } from "./sqlite-send.ts";
+import { prepareSqliteSessionOps, type SqliteSessionOps } from "./sqlite-session-ops.ts";
 import { SqliteTx } from "./sqlite-tx.ts";
 import { WalCheckpointer, type WalCheckpointerOptions } from "./wal-checkpointer.ts";
 
@@ -128,6 +138,7 @@ export class SqliteStore implements Store {
   /** `SELECT total_changes()`: rows changed by this connection so far (never decreases). */
   readonly #totalChanges: Database.Statement;
   readonly #send: (command: SendCommand) => SendOutcome;
+  readonly #sessionOps: SqliteSessionOps;
   /** The opened file's identity (device and inode), or `null` for a memory store. */
   readonly #file: Pick<Stats, "dev" | "ino"> | null;
 
@@ -159,6 +170,7 @@ export class SqliteStore implements Store {
     this.#rollbackTo = this.#db.prepare("ROLLBACK TO unit");
     this.#totalChanges = this.#db.prepare("SELECT total_changes()").pluck();
     this.#send = prepareSqliteSend(this.#db);
+    this.#sessionOps = prepareSqliteSessionOps(this.#db);
     this.#file = this.#db.memory ? null : identityOf(this.#db.name);
     if (journal === "wal" && !this.#db.memory) this.#walFd = openWalForSync(this.#db.name);
     // Only once this process can sync the log itself may COMMIT stop syncing it.
@@ -177,6 +189,16 @@ export class SqliteStore implements Store {
    */
   sendMessage(command: SendCommand): Promise<SendOutcome> {
     return this.#enqueue(async () => this.#send(command), false);
+  }
+
+  /** A watch's fetch as one unit of a few statements (`prepareSqliteSessionOps`). */
+  fetchMessages(command: FetchCommand): Promise<FetchOutcome> {
+    return this.#enqueue(async () => this.#sessionOps.fetch(command), false);
+  }
+
+  /** `message ack` as one unit of a few statements (`prepareSqliteSessionOps`). */
+  ackMessages(command: AckCommand): Promise<AckOutcome> {
+    return this.#enqueue(async () => this.#sessionOps.ack(command), false);
   }
 
   #enqueue<T>(unit: (tx: StoreTx) => Promise<T>, forceSync: boolean): Promise<T> {
