@@ -25,7 +25,7 @@ const CHECKPOINTED_BYTES = 200_000;
 const WRITER = `
 const { openSqliteStore } = await import(process.argv[1]);
 const store = openSqliteStore(process.argv[2], {
-  checkpointer: { startLogBytes: 0, intervalMs: 1, restartFrames: 32 },
+  checkpointer: { startLogBytes: 0, minIntervalMs: 1, maxIntervalMs: 5, targetFrames: 16, restartFrames: 32 },
 });
 let n = Number(process.argv[3]);
 for (;;) {

@@ -21,7 +21,7 @@ describe("checkpoints on a worker thread", () => {
   test("the worker copies the log into the database and starts it over, so the log stays small; every row persists", async () => {
     const path = join(dir, "worker.db");
     const store = openSqliteStore(path, {
-      checkpointer: { startLogBytes: 0, intervalMs: 5, restartFrames: 64 },
+      checkpointer: { startLogBytes: 0, minIntervalMs: 5, maxIntervalMs: 5, restartFrames: 64 },
     });
     const before = statSync(path).size;
     for (let batch = 0; batch < 40; batch += 1) {

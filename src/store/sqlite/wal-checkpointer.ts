@@ -5,8 +5,15 @@ import { Worker } from "node:worker_threads";
 export interface WalCheckpointerOptions {
   /** Called once if the worker ends without being stopped (it failed): the owner takes over. */
   readonly onFailure?: () => void;
-  /** How often the worker copies the log into the database, ms; default 20. */
-  readonly intervalMs?: number;
+  /**
+   * The shortest and longest pause between two checkpoints, ms; defaults 20 and 1000. The worker
+   * adapts between them so that a checkpoint copies about `targetFrames` pages: it halves the
+   * pause after copying more than twice that, and doubles it after copying less than half.
+   */
+  readonly minIntervalMs?: number;
+  readonly maxIntervalMs?: number;
+  /** Log pages one checkpoint should copy; default 1000 (SQLite's own checkpoint threshold). */
+  readonly targetFrames?: number;
   /**
    * Log frames (pages) from which the worker starts the log over once all of them are in the
    * database; default 4096 (16 MiB of 4 KiB pages).
@@ -15,14 +22,24 @@ export interface WalCheckpointerOptions {
 }
 
 /** Defaults of {@link WalCheckpointerOptions}. */
-export const WAL_CHECKPOINTER_DEFAULTS: Readonly<{ intervalMs: number; restartFrames: number }> =
-  Object.freeze({ intervalMs: 20, restartFrames: 4096 });
+export const WAL_CHECKPOINTER_DEFAULTS: Readonly<{
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  targetFrames: number;
+  restartFrames: number;
+}> = Object.freeze({
+  minIntervalMs: 20,
+  maxIntervalMs: 1000,
+  targetFrames: 1000,
+  restartFrames: 4096,
+});
 
 /**
  * The worker's program, plain JavaScript (a worker thread runs no TypeScript, and this file is
- * also run from the sources by the tests). Every `intervalMs` it runs a PASSIVE checkpoint (which
- * takes no lock a writer needs); once the log holds `restartFrames` frames and all are copied, a
- * RESTART checkpoint, which briefly takes the write lock to start the log over. Its connection
+ * also run from the sources by the tests). After each pause it runs a PASSIVE checkpoint (which
+ * takes no lock a writer needs), and adapts the pause to how much it copied (a checkpoint of a
+ * few pages would cost its two syncs for little); once the log holds `restartFrames` frames and
+ * all are copied, a RESTART checkpoint, which briefly takes the write lock to start the log over. Its connection
  * never waits for a lock (`busy_timeout = 0`): a checkpoint that meets one is tried again on the
  * next tick. `synchronous = NORMAL` makes every checkpoint sync the log before it copies and the
  * database after, so no page of a commit that is not yet durable reaches the database file.
@@ -34,6 +51,8 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma("busy_timeout = 0");
 db.pragma("synchronous = NORMAL");
 let timer = null;
+let pause = workerData.minIntervalMs;
+let copiedBefore = 0;
 const checkpoint = (mode) => {
   try {
     const [row] = db.pragma("wal_checkpoint(" + mode + ")");
@@ -44,10 +63,17 @@ const checkpoint = (mode) => {
 };
 const tick = () => {
   const passive = checkpoint("PASSIVE");
-  if (passive.busy === 0 && passive.log >= workerData.restartFrames && passive.checkpointed === passive.log) {
-    checkpoint("RESTART");
+  if (passive.busy === 0) {
+    // The log starts over after a RESTART: what this checkpoint copied is then all it reports.
+    const copied = passive.checkpointed >= copiedBefore ? passive.checkpointed - copiedBefore : passive.checkpointed;
+    copiedBefore = passive.checkpointed;
+    if (copied > 2 * workerData.targetFrames) pause = Math.max(workerData.minIntervalMs, pause / 2);
+    else if (copied < workerData.targetFrames / 2) pause = Math.min(workerData.maxIntervalMs, pause * 2);
+    if (passive.log >= workerData.restartFrames && passive.checkpointed === passive.log) {
+      if (checkpoint("RESTART").busy === 0) copiedBefore = 0;
+    }
   }
-  timer = setTimeout(tick, workerData.intervalMs);
+  timer = setTimeout(tick, pause);
 };
 parentPort.on("message", (message) => {
   if (message !== "stop") return;
@@ -55,8 +81,19 @@ parentPort.on("message", (message) => {
   db.close();
   parentPort.close();
 });
-timer = setTimeout(tick, workerData.intervalMs);
+timer = setTimeout(tick, pause);
 `;
+
+/** The pacing members of `options` that are set. */
+function pacing(options: WalCheckpointerOptions): Partial<typeof WAL_CHECKPOINTER_DEFAULTS> {
+  const { minIntervalMs, maxIntervalMs, targetFrames, restartFrames } = options;
+  return {
+    ...(minIntervalMs === undefined ? {} : { minIntervalMs }),
+    ...(maxIntervalMs === undefined ? {} : { maxIntervalMs }),
+    ...(targetFrames === undefined ? {} : { targetFrames }),
+    ...(restartFrames === undefined ? {} : { restartFrames }),
+  };
+}
 
 /**
  * Copies a SQLite database's write-ahead log into the database file on a worker thread with its
@@ -97,12 +134,7 @@ export class WalCheckpointer {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: {
-        driver,
-        path,
-        intervalMs: options.intervalMs ?? WAL_CHECKPOINTER_DEFAULTS.intervalMs,
-        restartFrames: options.restartFrames ?? WAL_CHECKPOINTER_DEFAULTS.restartFrames,
-      },
+      workerData: { driver, path, ...WAL_CHECKPOINTER_DEFAULTS, ...pacing(options) },
     });
     return new WalCheckpointer(worker, options.onFailure);
   }
