@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
  *
  * - `pure`: the dependency-free codecs and pure cores. No timers, processes, sockets or module
  *   state a test leaves behind, so they share warm worker threads without isolation.
- * - `unit`: everything else that finishes in about a second: each file in its own process.
+ * - `unit`: everything else that finishes in about a second. Files share their worker processes
+ *   (no isolation: importing the modules again for each of 120 files cost a third of the fast
+ *   suite's CPU), so a file restores what it changes (env, platform, timers, handlers).
+ * - `unit-isolated`: the unit files that replace a module (`vi.mock`): each in its own process,
+ *   since a shared module cache would hand them the real module (test/test-projects.test.ts
+ *   keeps every such file here).
  * - `slow`: real servers, real child-process worlds, real-time budgets, the whole hostile corpus
  *   and generators that take seconds each (the e2e, pacing, crash and plugin-package runs). Their
  *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
@@ -14,13 +19,19 @@ import { defineConfig } from "vitest/config";
  * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
  *   (docs/47-real-client-tests.md); minutes per version, so it runs last, alone.
  *
- * `npm run test:fast` runs `pure` and `unit`; `npm test` runs all five.
+ * `npm run test:fast` runs `pure`, `unit` and `unit-isolated`; `npm test` runs all six.
  */
 const PURE = [
   "src/formats/**/*.test.ts",
   "src/protocol/**/*.test.ts",
   "src/harness/inbound/**/*.test.ts",
   "src/harness/pacing/**/*.test.ts",
+];
+
+/** Unit files that replace a module with `vi.mock`: they need a module cache of their own. */
+const ISOLATED = [
+  "src/harness/watcher/process-probe-ps.test.ts",
+  "src/local-files/local-files.test.ts",
 ];
 
 const SLOW = [
@@ -79,6 +90,8 @@ export default defineConfig({
       "test/support/global-setup.ts",
       "test/support/run-temp-dir.ts",
     ],
+    // The default reporter, then the budget report (each project's wall time against the budget).
+    reporters: ["default", "./test/support/budget-reporter.ts"],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
     // Most files wait on I/O or child processes, so two overlap well even there.
@@ -95,8 +108,13 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ALL,
-          exclude: [...PURE, ...SLOW, ...CONFORMANCE, ...REAL_CLIENT],
+          exclude: [...PURE, ...ISOLATED, ...SLOW, ...CONFORMANCE, ...REAL_CLIENT],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: "unit-isolated", include: ISOLATED },
       },
       {
         extends: true,

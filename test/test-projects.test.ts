@@ -2,7 +2,7 @@
 // outside `npm test`, and never runs twice. Vitest itself answers which files each project
 // holds, so the check follows its glob rules exactly.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
@@ -47,5 +47,12 @@ test("each *.test.ts of the repository is in exactly one project", () => {
     "real-client",
     "slow",
     "unit",
+    "unit-isolated",
   ]);
+  // A file that replaces a module must not share a module cache with other files.
+  const mocking = files.filter((file) =>
+    /\bvi\.(mock|doMock)\(/.test(readFileSync(join(repoRoot, file), "utf8")),
+  );
+  expect(mocking.length).toBeGreaterThan(0);
+  expect(mocking.filter((file) => projectsOf.get(file)?.[0] !== "unit-isolated")).toEqual([]);
 }, 60_000);
