@@ -89,6 +89,8 @@ export default defineConfig({
       "test/support/postgres-setup.ts",
       "test/support/global-setup.ts",
       "test/support/run-temp-dir.ts",
+      // Inside the run's temp folder: HOME and the XDG folders, and the check of the real home.
+      "test/support/private-home.ts",
     ],
     // The default reporter, then the budget report (each project's wall time against the budget).
     reporters: ["default", "./test/support/budget-reporter.ts"],

@@ -25,8 +25,12 @@ const DOWNLOAD_TIMEOUT_MS = 600_000;
 /**
  * `${XDG_CACHE_HOME:-~/.cache}/brigade/claude-code`: one folder per version, each holding the
  * unpacked package (`<version>/package/claude`). Outside the repository, shared by every checkout.
+ * Inside a test run, whose HOME and XDG folders are private, the run names the real cache in
+ * `BRIGADE_TEST_CLAUDE_CODE_CACHE` (test/support/private-home.ts).
  */
 export function claudeCodeCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env.BRIGADE_TEST_CLAUDE_CODE_CACHE;
+  if (named?.startsWith("/")) return named;
   const xdg = env.XDG_CACHE_HOME;
   const base = xdg?.startsWith("/") ? xdg : join(homedir(), ".cache");
   return join(base, "brigade", "claude-code");
