@@ -104,6 +104,39 @@ describe("brigade serve start-up", () => {
   });
 });
 
+describe("brigade serve --limit", () => {
+  test("a limit set on the command line binds, is named in the start-up lines and in the operator view of /v1/health", async () => {
+    const server = await serve("limits", [
+      ...["--registration", "closed"],
+      ...["--limit", "principals_per_address_per_minute=40"],
+      ...["--limit", "watches_per_session=6"],
+    ]);
+    const lines = server.stdout().split("\n");
+    const key = /(brgop1\.[A-Za-z0-9_-]{43})$/.exec(lines[1] ?? "")?.[1] ?? "";
+    expect(key).not.toBe("");
+    expect(lines.filter((line) => line.includes(" limit "))).toEqual([
+      "brigade serve: limit principals_per_address_per_minute 40 (default 30)",
+      "brigade serve: limit watches_per_session 6 (default 4)",
+    ]);
+    for (let i = 0; i < 40; i += 1) expect(await mint(server.url)).toBe(200);
+    expect(await mint(server.url)).toBe(429);
+
+    const operator = await apiCall(server.url, "GET", "/v1/health", {
+      headers: { "x-brigade-operator-key": key },
+    });
+    expect(operator.json).toMatchObject({
+      status: "ok",
+      limits: {
+        principals_per_address_per_minute: 40,
+        principals_per_address_per_hour: 120,
+        watches_per_session: 6,
+      },
+    });
+    const anyone = await apiCall(server.url, "GET", "/v1/health");
+    expect(anyone.json).toEqual({ status: "ok", protocol_version: "1", store: "sqlite" });
+  });
+});
+
 describe("GET /", () => {
   test("a short text page with the version and the docs, JSON to Accept: application/json, HEAD like GET without a body, 405 for every other method", async () => {
     const server = await serve("home");

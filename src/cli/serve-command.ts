@@ -1,16 +1,21 @@
 import { runServeCommandLine } from "../server/serve-command-line.ts";
 import type { CliIo } from "./cli-io.ts";
 
-const HELP = `usage: brigade serve [--host 127.0.0.1] [--port 7777] [--data FILE]
+/**
+ * The text of `brigade serve --help`: the flags, what the start-up lines say, and every settable
+ * limit with its default.
+ */
+export const SERVE_HELP = `usage: brigade serve [--host 127.0.0.1] [--port 7777] [--data FILE]
                      [--store postgres://USER@HOST:PORT/DB] [--store-wait SECONDS]
                      [--registration open|closed [--create-operator-key]]
                      [--tls-cert FILE --tls-key FILE]
                      [--trust-proxy] [--trusted-proxy ADDR]... [--metrics [HOST:]PORT]
-                     [--log-level info]
+                     [--limit NAME=NUMBER]... [--log-level info]
 
 Runs Brigade's team backend on embedded SQLite (the default) or on PostgreSQL
 (--store). The start-up lines name the URL, the version, the store (the data file,
-or the database without its password) and the registration mode.
+or the database without its password), the registration mode and every limit
+set to other than its default.
 
 --data FILE            the SQLite file; its folder must exist. The default is
                        $XDG_STATE_HOME/brigade/brigade.sqlite (~/.local/state/brigade/),
@@ -44,6 +49,18 @@ or the database without its password) and the registration mode.
 --trusted-proxy ADDR   trust this proxy address or subnet instead (repeatable)
 --metrics [HOST:]PORT  serve GET /metrics (Prometheus) on a listener of its own;
                        a bare port listens on 127.0.0.1. Off by default.
+--limit NAME=NUMBER    set one of the server's own limits (repeatable; each a
+                       whole number from 1; defaults in brackets; per process):
+                         principals_per_address_per_minute [30]
+                         principals_per_address_per_hour   [120]
+                         principals_per_server_per_minute  [120]
+                         principals_per_server_per_hour    [1200]
+                           anonymous principals minted (POST /v1/principals)
+                         watches_per_session   [4]   open message watches
+                         watches_per_principal [32]
+                         watch_backlog_messages [256] messages a watch may owe
+                           a reader that stopped reading before it is dropped
+                       The BAP/1 limits (send rates, inbox caps, sizes) are fixed.
 
 Stops gracefully on SIGTERM or SIGINT; SIGHUP reloads the TLS files.
 Operating a server: docs/50-operator.md.
@@ -54,5 +71,5 @@ Operating a server: docs/50-operator.md.
  * output and exit statuses (0 after a graceful stop, 2 a bad flag, 1 cannot start).
  */
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
-  return runServeCommandLine(argv, io, { help: HELP });
+  return runServeCommandLine(argv, io, { help: SERVE_HELP });
 }

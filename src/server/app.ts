@@ -4,11 +4,11 @@ import {
   errorEnvelope,
   invalidInputError,
   okEnvelope,
-  PROTOCOL_VERSION,
   type ProtocolError,
   protocolError,
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
+import { healthRoute } from "./health-route.ts";
 import { homePage } from "./home-page.ts";
 import { httpStatusFor } from "./http-status.ts";
 import { requireJsonBodies } from "./json-content-type.ts";
@@ -17,9 +17,15 @@ import { refuseUndefinedMethods } from "./method-guard.ts";
 import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
 import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
+import {
+  DEFAULT_SERVER_LIMITS,
+  mintingLimitsOf,
+  type ServerLimits,
+  watchLimitsOf,
+} from "./server-limits.ts";
 import type { ServerMetrics } from "./server-metrics.ts";
 import type { StoreHealthVerdict } from "./store-health.ts";
-import { DEFAULT_WATCH_LIMITS, type WatchLimits, WatchRegistry } from "./watch-registry.ts";
+import { WatchRegistry } from "./watch-registry.ts";
 import { openWatchStream } from "./watch-stream.ts";
 import { wireErrorOf } from "./wire-error.ts";
 
@@ -30,8 +36,11 @@ export interface AppOptions {
   readonly clientAddress?: (c: Context) => string;
   /** The clock of the principal minting budget, ms; defaults to `Date.now`. */
   readonly now?: () => number;
-  /** Caps on open watches and the watch backlog; defaults to {@link DEFAULT_WATCH_LIMITS}. */
-  readonly watchLimits?: WatchLimits;
+  /**
+   * The settable limits (principal minting, watch caps and backlog, `brigade serve --limit`);
+   * defaults to {@link DEFAULT_SERVER_LIMITS}. The operator view of `/v1/health` lists them.
+   */
+  readonly limits?: ServerLimits;
   /** Who may create teams (`brigade serve --registration`); defaults to open. */
   readonly registration?: RegistrationPolicy;
   /** The version `GET /` reports; defaults to `unknown`. */
@@ -75,8 +84,13 @@ const FRESH_AUTH_PATHS: ReadonlySet<string> = new Set(["/v1/teams", "/v1/teams/j
 export function createApp(service: BrigadeService, options: AppOptions = {}): BrigadeApp {
   const logger = options.logger ?? silentLogger;
   const clientAddress = options.clientAddress ?? (() => "local");
-  const mintingBudget = new PrincipalMintingBudget(options.now ?? Date.now);
-  const watches = new WatchRegistry(options.watchLimits ?? DEFAULT_WATCH_LIMITS);
+  const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
+  const mintingBudget = new PrincipalMintingBudget(
+    options.now ?? Date.now,
+    mintingLimitsOf(limits),
+  );
+  const watches = new WatchRegistry(watchLimitsOf(limits));
+  const registration = options.registration ?? { mode: "open" };
   const metrics = options.metrics;
   const app = new Hono<Env>();
 
@@ -104,19 +118,20 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   });
   app.use("*", refuseUndefinedMethods(app));
   app.use("*", requireJsonBodies());
-  app.use("/v1/teams", registrationGate(options.registration ?? { mode: "open" }, logger));
+  app.use("/v1/teams", registrationGate(registration, logger));
 
   // Load balancers and uptime checks probe with HEAD: the two cheap, unauthenticated pages answer it.
   app.on(["GET", "HEAD"], "/", (c) => homePage(c, options.version ?? "unknown"));
-  const store = options.storeKind === undefined ? {} : { store: options.storeKind };
-  const healthy = { status: "ok", protocol_version: PROTOCOL_VERSION, ...store };
-  const storeHealth = options.storeHealth;
-  app.on(["GET", "HEAD"], "/v1/health", async (c) => {
-    const verdict = storeHealth === undefined ? undefined : await storeHealth();
-    if (verdict === undefined || verdict.ok) return c.json(healthy);
-    const down = { status: "unavailable", protocol_version: PROTOCOL_VERSION, ...store };
-    return c.json({ ...down, reason: verdict.reason }, 503);
-  });
+  app.on(
+    ["GET", "HEAD"],
+    "/v1/health",
+    healthRoute({
+      ...(options.storeKind === undefined ? {} : { storeKind: options.storeKind }),
+      ...(options.storeHealth === undefined ? {} : { storeHealth: options.storeHealth }),
+      registration,
+      limits,
+    }),
+  );
 
   app.post("/v1/principals", async (c) => {
     const address = clientAddress(c);

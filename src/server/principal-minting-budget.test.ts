@@ -149,3 +149,49 @@ describe("minting principals: per address and server-wide", () => {
     );
   });
 });
+
+describe("a budget set by the operator (--limit)", () => {
+  test("each of the four windows binds at its own value, with its own reason", () => {
+    const budget = new PrincipalMintingBudget(() => clock.t, {
+      perAddressPerMinute: 3,
+      perAddressPerHour: 5,
+      serverPerMinute: 4,
+      serverPerHour: 9,
+    });
+    for (let i = 0; i < 3; i += 1) expect(budget.take("a")).toBeNull();
+    expect(budget.take("a")).toMatchObject({ details: { reason: "register_principal" } });
+    expect(budget.take("b")).toBeNull();
+    expect(budget.take("c")).toMatchObject({
+      details: { reason: "server_principal_budget" },
+      retry_after_ms: 60_000,
+    });
+    clock.t += 60_000;
+    for (let i = 0; i < 2; i += 1) expect(budget.take("a")).toBeNull();
+    // The address's hour (5) is spent though its minute has room.
+    expect(budget.take("a")).toMatchObject({ details: { reason: "register_principal" } });
+    for (let i = 0; i < 2; i += 1) expect(budget.take(`d${i}`)).toBeNull();
+    clock.t += 60_000;
+    expect(budget.take("e")).toBeNull();
+    // 9 in the server's hour: refused until the first minute's mints leave it.
+    expect(budget.take("f")).toMatchObject({
+      details: { reason: "server_principal_budget" },
+      retry_after_ms: 3_600_000 - 120_000,
+    });
+  });
+
+  test("a budget raised for a load test admits hundreds of thousands of mints at a constant cost", () => {
+    const budget = new PrincipalMintingBudget(() => clock.t, {
+      perAddressPerMinute: 1_000_000,
+      perAddressPerHour: 1_000_000,
+      serverPerMinute: 1_000_000,
+      serverPerHour: 1_000_000,
+    });
+    const started = performance.now();
+    for (let i = 0; i < 200_000; i += 1) {
+      if (i % 1000 === 0) clock.t += 1;
+      expect(budget.take("10.0.0.1")).toBeNull();
+    }
+    // Quadratic work (copying the window on every mint) would take minutes here.
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});

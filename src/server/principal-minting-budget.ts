@@ -20,6 +20,22 @@ export const PRINCIPALS_PER_ADDRESS_PER_HOUR = 120;
 export const PRINCIPALS_PER_SERVER: Readonly<{ per_minute: number; per_hour: number }> =
   Object.freeze({ per_minute: 120, per_hour: 1200 });
 
+/** The four windows of a {@link PrincipalMintingBudget}: principals per window, each at least 1. */
+export interface MintingLimits {
+  readonly perAddressPerMinute: number;
+  readonly perAddressPerHour: number;
+  readonly serverPerMinute: number;
+  readonly serverPerHour: number;
+}
+
+/** The budget `brigade serve` runs with unless `--limit` says otherwise. */
+export const DEFAULT_MINTING_LIMITS: MintingLimits = Object.freeze({
+  perAddressPerMinute: PRINCIPALS_PER_ADDRESS_PER_MINUTE,
+  perAddressPerHour: PRINCIPALS_PER_ADDRESS_PER_HOUR,
+  serverPerMinute: PRINCIPALS_PER_SERVER.per_minute,
+  serverPerHour: PRINCIPALS_PER_SERVER.per_hour,
+});
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const SERVER_KEY = "server";
@@ -66,7 +82,7 @@ function ipv6Groups(address: string): number[] {
 
 /**
  * The budget of anonymous principal minting: per client address (an IPv6 one by its /64,
- * {@link addressKey}) and server-wide. A mint is
+ * {@link addressKey}) and server-wide, each per minute and per hour ({@link MintingLimits}). A mint is
  * counted against every window only when all of them have room, so a refused request spends
  * nothing. In memory: a restart forgets it, which is harmless (principals hold nothing until they
  * join or create a team, and unused ones are collected, docs/21-service.md).
@@ -81,12 +97,12 @@ export class PrincipalMintingBudget {
   readonly #serverMinute: SlidingWindowLimiter;
   readonly #serverHour: SlidingWindowLimiter;
 
-  /** `now` is the clock in ms. */
-  constructor(now: () => number) {
-    this.#perAddress = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_MINUTE, MINUTE_MS, now);
-    this.#perAddressHour = new SlidingWindowLimiter(PRINCIPALS_PER_ADDRESS_PER_HOUR, HOUR_MS, now);
-    this.#serverMinute = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_minute, MINUTE_MS, now);
-    this.#serverHour = new SlidingWindowLimiter(PRINCIPALS_PER_SERVER.per_hour, HOUR_MS, now);
+  /** `now` is the clock in ms; `limits` defaults to {@link DEFAULT_MINTING_LIMITS}. */
+  constructor(now: () => number, limits: MintingLimits = DEFAULT_MINTING_LIMITS) {
+    this.#perAddress = new SlidingWindowLimiter(limits.perAddressPerMinute, MINUTE_MS, now);
+    this.#perAddressHour = new SlidingWindowLimiter(limits.perAddressPerHour, HOUR_MS, now);
+    this.#serverMinute = new SlidingWindowLimiter(limits.serverPerMinute, MINUTE_MS, now);
+    this.#serverHour = new SlidingWindowLimiter(limits.serverPerHour, HOUR_MS, now);
   }
 
   /**

@@ -24,7 +24,20 @@ export function registrationClosedError(): ProtocolError {
   );
 }
 
+/** Longest operator key header looked at (a key is 50 characters). */
 const MAX_KEY_CHARS = 256;
+
+/**
+ * Whether `presented` (the {@link OPERATOR_KEY_HEADER} of a request, if any) is the operator key
+ * whose digest is `digest`: bounded in length, then compared as a digest in constant time.
+ */
+export function presentsOperatorKey(presented: string | undefined, digest: string): boolean {
+  return (
+    presented !== undefined &&
+    presented.length <= MAX_KEY_CHARS &&
+    operatorKeyMatches(presented, digest)
+  );
+}
 
 /**
  * Middleware for `POST /v1/teams`: on a closed server, the request must carry the operator key in
@@ -37,11 +50,7 @@ export function registrationGate(policy: RegistrationPolicy, logger: Logger): Mi
   return async (c, next) => {
     if (policy.mode === "closed" && c.req.method === "POST") {
       const presented = c.req.header(OPERATOR_KEY_HEADER);
-      const admitted =
-        presented !== undefined &&
-        presented.length <= MAX_KEY_CHARS &&
-        operatorKeyMatches(presented, policy.operatorKeyDigest);
-      if (!admitted) {
+      if (!presentsOperatorKey(presented, policy.operatorKeyDigest)) {
         logger.log("warn", "team_create_refused", { operator_key: presented !== undefined });
         const error = registrationClosedError();
         return c.json(errorEnvelope(error), httpStatusFor(error.code) as 403);

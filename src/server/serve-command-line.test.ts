@@ -317,3 +317,50 @@ describe("brigade serve --registration closed on PostgreSQL", () => {
     }
   });
 });
+
+describe("brigade serve --limit", () => {
+  const data = ["--data", "/nonexistent/x/b.sqlite"];
+
+  test("a bad setting is a usage error (2) naming the flag, never the value, before anything is opened", async () => {
+    const cases: [string[], string][] = [
+      [
+        ["--limit", "watches_per_session=0"],
+        "--limit watches_per_session must be a whole number from 1 to 100000",
+      ],
+      [
+        ["--limit", "principals_per_server_per_hour=1e9"],
+        "--limit principals_per_server_per_hour must be a whole number from 1 to 1000000",
+      ],
+      [
+        ["--limit", "send_rate=100"],
+        '--limit names no limit of brigade serve (run "brigade serve --help" for the names)',
+      ],
+      [
+        ["--limit", "hunter2"],
+        '--limit needs NAME=NUMBER (run "brigade serve --help" for the names)',
+      ],
+      [
+        ["--limit", "watches_per_session=5", "--limit", "watches_per_session=6"],
+        "--limit watches_per_session is given more than once",
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      expect(await run([...argv, ...data])).toEqual({
+        status: 2,
+        stdout: "",
+        stderr: `brigade serve: ${message}\n`,
+      });
+    }
+    expect((await run(["--limit", ...data])).status).toBe(2);
+  });
+
+  test("good settings, repeated for different names, go on to start (here: the missing data folder)", async () => {
+    const r = await run([
+      ...["--limit", "principals_per_server_per_hour=100000"],
+      ...["--limit=watches_per_principal=64"],
+      ...data,
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("(data_folder_missing)");
+  });
+});

@@ -25,6 +25,7 @@ import {
   type RegistrationMode,
 } from "./operator-key.ts";
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
+import { changedLimits, parseServerLimits } from "./server-limits.ts";
 import { TlsFileError } from "./tls-files.ts";
 
 /** Defaults of `brigade serve`. */
@@ -67,13 +68,15 @@ export function defaultDataFile(env: Readonly<Record<string, string | undefined>
 /**
  * Runs `brigade serve [--host] [--port] [--data] [--store postgres://…] [--store-wait s]
  * [--registration open|closed [--create-operator-key]] [--tls-cert FILE --tls-key FILE] [--trust-proxy] [--trusted-proxy
- * ADDR]… [--metrics [HOST:]PORT] [--log-level]` from its arguments (`--store` defaults to the
- * `BRIGADE_STORE` environment variable; neither: SQLite at `--data`): prints
+ * ADDR]… [--metrics [HOST:]PORT] [--limit NAME=NUMBER]… [--log-level]` from its arguments
+ * (`--store` defaults to the `BRIGADE_STORE` environment variable; neither: SQLite at `--data`;
+ * `--limit`: `parseServerLimits`, every limit not given at its default): prints
  * `brigade serve: listening on <url>` on stdout once it accepts connections — followed, on the
  * first closed start of a data file, by one line with the new operator key, shown this once (on
  * PostgreSQL only with `--create-operator-key`, and followed by a line saying to copy its file) — then
  * one line each for the version, the store (the SQLite data file, or the PostgreSQL address without
- * its password), the registration mode and, when on, the metrics address and the proxy mode; logs
+ * its password), the registration mode, when on, the metrics address and the proxy mode, and one
+ * line `limit NAME VALUE (default D)` for each `--limit` that differs from its default; logs
  * JSON lines on stderr; reloads the TLS files on SIGHUP; and resolves with 0 after a graceful stop
  * on SIGTERM/SIGINT. A bad flag is one stderr line and 2; a port in use (naming the port and what
  * to do), a missing `--data` folder, an unusable data, operator key or TLS file, a data file of a
@@ -148,6 +151,8 @@ export async function runServeCommandLine(
   if (!/^\d{1,4}$/.test(flags["store-wait"] ?? "0")) {
     return usage("--store-wait must be a number of seconds from 0 to 9999");
   }
+  const limits = parseServerLimits(flags.limit ?? []);
+  if (!limits.ok) return usage(limits.message);
   const logger = jsonLogger(io.stderr, level);
   let server: RunningServer;
   try {
@@ -168,6 +173,7 @@ export async function runServeCommandLine(
         : { tls: { certFile: flags["tls-cert"], keyFile: flags["tls-key"] } }),
       ...(trustProxy === undefined ? {} : { trustProxy }),
       ...(metrics === undefined ? {} : { metrics }),
+      limits: limits.limits,
       ...(options.createService === undefined ? {} : { createService: options.createService }),
     });
   } catch (error) {
@@ -214,6 +220,9 @@ export async function runServeCommandLine(
     }
   }
   lines.push(...startupLines(server, registration, trustProxy !== undefined));
+  for (const changed of changedLimits(limits.limits)) {
+    lines.push(`limit ${changed.name} ${changed.value} (default ${changed.defaultValue})`);
+  }
   // One write: a reader that waits for the URL line gets the lines after it in the same chunk.
   io.stdout(lines.map((line) => `brigade serve: ${line}\n`).join(""));
   if (!server.url.startsWith("https:") && !isLoopback(server.host) && trustProxy === undefined) {
@@ -296,6 +305,9 @@ function metricsAddressOf(value: string): { host: string; port: number } | null 
   return { host, port };
 }
 
+/** The value flags that may be given more than once. */
+const REPEATABLE: ReadonlySet<string> = new Set(["trusted-proxy", "limit"]);
+
 /** `brigade serve`'s flags; `undefined` for a bad one, the flag's name for a value flag given twice. */
 function parseFlags(argv: string[]) {
   try {
@@ -315,6 +327,7 @@ function parseFlags(argv: string[]) {
         "trust-proxy": { type: "boolean" },
         "trusted-proxy": { type: "string", multiple: true },
         metrics: { type: "string" },
+        limit: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
       allowPositionals: false,
@@ -324,7 +337,7 @@ function parseFlags(argv: string[]) {
     // parseArgs keeps the last of a repeated flag; which one the operator meant is a guess.
     const seen = new Set<string>();
     for (const token of tokens) {
-      if (token.kind !== "option" || token.value === undefined || token.name === "trusted-proxy") {
+      if (token.kind !== "option" || token.value === undefined || REPEATABLE.has(token.name)) {
         continue;
       }
       if (seen.has(token.name)) return token.name;

@@ -28,10 +28,10 @@ import {
   httpServerTimeouts,
   type RequestTimeouts,
 } from "./request-timeouts.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server-limits.ts";
 import { ServerMetrics } from "./server-metrics.ts";
 import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
-import type { WatchLimits } from "./watch-registry.ts";
 
 /**
  * How long shutdown lets requests being answered finish before it closes their connections, ms.
@@ -89,8 +89,11 @@ export interface ServeOptions {
    * first closed start always makes the key).
    */
   readonly createOperatorKey?: boolean;
-  /** Caps on open watches and the watch backlog; defaults to `DEFAULT_WATCH_LIMITS`. */
-  readonly watchLimits?: WatchLimits;
+  /**
+   * The settable limits (`brigade serve --limit`: principal minting, watch caps and backlog);
+   * defaults to `DEFAULT_SERVER_LIMITS`.
+   */
+  readonly limits?: ServerLimits;
   /** How long a client may take to send a request; defaults to `DEFAULT_REQUEST_TIMEOUTS`. */
   readonly requestTimeouts?: RequestTimeouts;
   /**
@@ -216,8 +219,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const version = brigadeVersion();
   let watchStreams = (): number => 0;
+  const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
   const metrics =
-    options.metrics === undefined ? undefined : new ServerMetrics(version, () => watchStreams());
+    options.metrics === undefined
+      ? undefined
+      : new ServerMetrics(version, () => watchStreams(), limits);
   const store = metrics?.timed(stored) ?? stored;
   const deps = options.deps ?? systemDeps();
   const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
@@ -244,7 +250,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         : { mode: "closed", operatorKeyDigest: operatorKey.digest },
     version,
     ...(metrics === undefined ? {} : { metrics }),
-    ...(options.watchLimits === undefined ? {} : { watchLimits: options.watchLimits }),
+    limits,
   });
   watchStreams = () => app.watches.size;
   const listener = getRequestListener(app.fetch, {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { FetchCommand, Store } from "../service/index.ts";
+import { DEFAULT_SERVER_LIMITS, SERVER_LIMIT_NAMES } from "./server-limits.ts";
 import { ServerMetrics } from "./server-metrics.ts";
 
 describe("ServerMetrics.timed", () => {
@@ -26,5 +27,16 @@ describe("ServerMetrics.timed", () => {
     expect(bare.fetchMessages).toBeUndefined();
     expect(bare.ackMessages).toBeUndefined();
     expect(bare.sendMessage).toBeUndefined();
+  });
+});
+
+describe("brigade_limit", () => {
+  test("one sample per settable limit, the value in force, labelled by its fixed name", async () => {
+    const limits = { ...DEFAULT_SERVER_LIMITS, principals_per_server_per_hour: 100_000 };
+    const body = (await new ServerMetrics("test", () => 0, limits).render()).body;
+    for (const name of SERVER_LIMIT_NAMES) {
+      expect(body).toContain(`brigade_limit{name="${name}"} ${limits[name]}\n`);
+    }
+    expect(body).toContain('brigade_limit{name="principals_per_server_per_hour"} 100000\n');
   });
 });

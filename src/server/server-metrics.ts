@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { ERROR_CODES, type ErrorCode } from "../protocol/index.ts";
 import type { Store } from "../service/index.ts";
+import { DEFAULT_SERVER_LIMITS, SERVER_LIMIT_NAMES, type ServerLimits } from "./server-limits.ts";
 
 /** How a message reached its reader: a `message receive` call or a `message watch` stream. */
 export type DeliveryPath = "receive" | "watch";
@@ -28,8 +29,15 @@ export class ServerMetrics {
   readonly #refusals: Counter<"code">;
   readonly #storeLatency: Histogram;
 
-  /** `openWatches` is read at each scrape for the `brigade_watches_open` gauge. */
-  constructor(version: string, openWatches: () => number) {
+  /**
+   * `openWatches` is read at each scrape for the `brigade_watches_open` gauge; `limits` (the
+   * settable limits in force) are the `brigade_limit` gauge.
+   */
+  constructor(
+    version: string,
+    openWatches: () => number,
+    limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+  ) {
     const registers = [this.registry];
     new Gauge({
       name: "brigade_info",
@@ -61,6 +69,13 @@ export class ServerMetrics {
         this.set(openWatches());
       },
     });
+    const limit = new Gauge({
+      name: "brigade_limit",
+      help: "A settable limit in force (brigade serve --limit), by name.",
+      labelNames: ["name"],
+      registers,
+    });
+    for (const name of SERVER_LIMIT_NAMES) limit.set({ name }, limits[name]);
     this.#refusals = new Counter({
       name: "brigade_refusals_total",
       help: "Requests answered with a BAP/1 error, by error code.",

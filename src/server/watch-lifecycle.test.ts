@@ -8,7 +8,7 @@ import { sessionRegistration } from "../../test/support/session-registration.ts"
 import { until } from "../../test/support/until.ts";
 import { silentLogger } from "./logger.ts";
 import { type RunningServer, startServer } from "./serve.ts";
-import { DEFAULT_WATCH_LIMITS } from "./watch-registry.ts";
+import { DEFAULT_SERVER_LIMITS } from "./server-limits.ts";
 
 // A real `brigade serve` on loopback, attacked through raw sockets: however a client opens and
 // ends a watch, the server's watch count and the fan-out's subscription count return to zero.
@@ -26,7 +26,7 @@ beforeAll(async () => {
     dataFile: join(dir, "brigade.sqlite"),
     logger: silentLogger,
     // A tiny backlog, so the never-reading client is found behind after a few messages.
-    watchLimits: { ...DEFAULT_WATCH_LIMITS, backlog: 2 },
+    limits: { ...DEFAULT_SERVER_LIMITS, watch_backlog_messages: 2 },
   });
 });
 

@@ -6,7 +6,8 @@ import { sessionRegistration } from "../../test/support/session-registration.ts"
 import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/index.ts";
 import { type BrigadeApp, createApp } from "./app.ts";
-import { DEFAULT_WATCH_LIMITS, type WatchLimits } from "./watch-registry.ts";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server-limits.ts";
+import { DEFAULT_WATCH_LIMITS } from "./watch-registry.ts";
 
 type Json = Record<string, unknown>;
 
@@ -14,8 +15,8 @@ let dir: string;
 let store: SqliteStore;
 let app: BrigadeApp;
 
-function build(limits: WatchLimits = DEFAULT_WATCH_LIMITS): void {
-  app = createApp(new BrigadeService(store), { watchLimits: limits });
+function build(limits: ServerLimits = DEFAULT_SERVER_LIMITS): void {
+  app = createApp(new BrigadeService(store), { limits });
 }
 
 beforeEach(() => {
@@ -169,7 +170,7 @@ describe("watch lifetime", () => {
   });
 
   test("a reader that falls behind gets a final overflow event; nothing is lost", async () => {
-    build({ ...DEFAULT_WATCH_LIMITS, backlog: 2 });
+    build({ ...DEFAULT_SERVER_LIMITS, watch_backlog_messages: 2 });
     const { b, teamRef, mine, send, watch } = await world();
     const stuck = await watch();
     const first = await readEvents(stuck, hasReady);
@@ -188,5 +189,26 @@ describe("watch lifetime", () => {
       (events) => events.filter((e) => e.event === "message").length === sent.length,
     );
     expect(fresh.filter((e) => e.event === "message").map((e) => e.data.message_id)).toEqual(sent);
+  });
+});
+
+describe("watch caps set by the operator (--limit)", () => {
+  test("a raised per-session cap admits that many watches and refuses the next", async () => {
+    build({ ...DEFAULT_SERVER_LIMITS, watches_per_session: 6 });
+    const { watch } = await world();
+    for (let i = 0; i < 6; i++) expect((await watch()).status).toBe(200);
+    const refused = await watch();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: Json }).error.details).toEqual({
+      reason: "watch_limit_session",
+    });
+  });
+
+  test("a lowered per-principal cap refuses earlier", async () => {
+    build({ ...DEFAULT_SERVER_LIMITS, watches_per_principal: 2 });
+    const { mine, watch } = await world(3);
+    expect((await watch(mine[0])).status).toBe(200);
+    expect((await watch(mine[1])).status).toBe(200);
+    expect((await watch(mine[2])).status).toBe(429);
   });
 });
