@@ -10864,6 +10864,42 @@ var init_sent_file = __esmMin((() => {
 	MAX_SENT_FILE_BYTES = 65536;
 }));
 
+// src/harness/state/session-inbound.ts
+/**
+* The inbound pipeline of one session of ours over its state files (docs/spec/claude-code.md
+* §7.5): the seen file and the pending file keyed by the Brigade session id, the held records an
+* earlier run left, the map's policy, team name and frame level, and the body digest
+* ({@link sha256Hex}). Every place that takes messages in (the watcher, the prompt poll, the
+* PostToolUse hook, an adoption at SessionStart) opens it here, so they agree on what was seen
+* and held. Never throws: unreadable state files read as empty.
+*
+* @example const pipeline = openSessionInbound({ map, layout, uid, now: Date.now, delivery: "poll" });
+*/
+function openSessionInbound(options) {
+	const { map, layout, uid } = options;
+	const sessionId = map.brigade_session_id;
+	return new InboundPipeline({
+		now: options.now,
+		hashBody: sha256Hex,
+		seen: options.seen ?? FileSeenStore.open(layout, sessionId, uid),
+		pendingStore: pendingFileStore(layout, sessionId),
+		pendingRecords: readPendingRecords(layout, sessionId, uid),
+		policy: map.inbound,
+		teamName: map.team_name,
+		instruction: {
+			level: map.frame_level,
+			custom: map.frame_text
+		},
+		delivery: options.delivery
+	});
+}
+var init_session_inbound = __esmMin((() => {
+	init_inbound();
+	init_pending_file();
+	init_seen_file();
+	init_sha256_hex();
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -10873,6 +10909,7 @@ var init_state = __esmMin((() => {
 	init_private_state_file();
 	init_seen_file();
 	init_sent_file();
+	init_session_inbound();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -12798,18 +12835,11 @@ var init_watcher_loop = __esmMin((() => {
 				onRetrying: () => this.#status.set("retrying")
 			});
 			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
-			this.#pipeline = new InboundPipeline({
+			this.#pipeline = openSessionInbound({
+				map: deps.map,
+				layout: deps.layout,
+				uid: deps.uid,
 				now: this.#now,
-				hashBody: sha256Hex,
-				seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-				pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-				pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-				policy: deps.map.inbound,
-				teamName: deps.map.team_name,
-				instruction: {
-					level: deps.map.frame_level,
-					custom: deps.map.frame_text
-				},
 				delivery: "socket"
 			});
 			this.#heartbeats = new SessionHeartbeats({
@@ -15738,18 +15768,11 @@ async function pollMessages(options) {
 			acked: []
 		};
 	}
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
 		now: options.now,
-		hashBody: hashBody$2,
-		seen: FileSeenStore.open(layout, sessionId, uid),
-		pendingStore: pendingFileStore(layout, sessionId),
-		pendingRecords: readPendingRecords(layout, sessionId, uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
 		delivery: "poll"
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
@@ -15793,13 +15816,10 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody$2;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
 	init_adapter();
-	init_inbound();
 	init_state();
-	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/advertised-heartbeat.ts
@@ -16363,18 +16383,11 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
 		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
 		if (result.messages.length === 0) return;
-		const pipeline = new InboundPipeline({
+		const pipeline = openSessionInbound({
+			map,
+			layout,
+			uid: ctx.uid,
 			now: ctx.now,
-			hashBody: hashBody$1,
-			seen: FileSeenStore.open(layout, self, ctx.uid),
-			pendingStore: pendingFileStore(layout, self),
-			pendingRecords: readPendingRecords(layout, self, ctx.uid),
-			policy: map.inbound,
-			teamName: map.team_name,
-			instruction: {
-				level: map.frame_level,
-				custom: map.frame_text
-			},
 			delivery: "socket"
 		});
 		const senders = [];
@@ -16392,14 +16405,12 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		ctx.log("brigade hook: adopt_failed\n");
 	}
 }
-var hashBody$1, MAX_ADOPTED_PER_START;
+var MAX_ADOPTED_PER_START;
 var init_adopt_stranded = __esmMin((() => {
 	init_protocol();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_hook_lines();
-	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 	MAX_ADOPTED_PER_START = PROTOCOL_LIMITS.max_unacked_per_recipient;
 }));
 
@@ -16964,19 +16975,13 @@ async function runPostToolUse(input, ctx, deadline) {
 		return "";
 	}
 	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout: where.layout,
+		uid: ctx.uid,
 		now: ctx.now,
-		hashBody,
-		seen,
-		pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
-		pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
-		delivery: "poll"
+		delivery: "poll",
+		seen
 	});
 	const duplicates = [];
 	for (const envelope of envelopes) {
@@ -17033,12 +17038,11 @@ async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) 
 	} catch {}
 	return awaiting.filter((item) => !tags.has(item.tag));
 }
-var POST_TOOL_USE_LIMITS, hashBody;
+var POST_TOOL_USE_LIMITS;
 var init_post_tool_use_hook = __esmMin((() => {
 	init_frame();
 	init_protocol();
 	init_claude_code();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_session_start_hook();
@@ -17048,7 +17052,6 @@ var init_post_tool_use_hook = __esmMin((() => {
 		reprintAfterMs: 6e4,
 		maxAwaiting: 200
 	};
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/session-end-hook.ts

@@ -17,16 +17,13 @@ import {
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { type FetchedMessage, InboundPipeline, looseValidate } from "../inbound/index.ts";
+import { type FetchedMessage, type InboundPipeline, looseValidate } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
-  FileSeenStore,
-  pendingFileStore,
-  readPendingRecords,
+  openSessionInbound,
   type StateLayout,
-  sha256Hex,
 } from "../state/index.ts";
 import { AckBatcher } from "./ack-batcher.ts";
 import {
@@ -188,15 +185,11 @@ export class WatcherLoop {
       onRetrying: () => this.#status.set("retrying"),
     });
     this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
-    this.#pipeline = new InboundPipeline({
+    this.#pipeline = openSessionInbound({
+      map: deps.map,
+      layout: deps.layout,
+      uid: deps.uid,
       now: this.#now,
-      hashBody: sha256Hex,
-      seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-      pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-      pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-      policy: deps.map.inbound,
-      teamName: deps.map.team_name,
-      instruction: { level: deps.map.frame_level, custom: deps.map.frame_text },
       delivery: "socket",
     });
     this.#heartbeats = new SessionHeartbeats({
