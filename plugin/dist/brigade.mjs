@@ -974,9 +974,9 @@ var init_text = __esmMin((() => {
 }));
 
 // src/formats/agent-message/constants.ts
-var PREFIX$1, SUFFIX;
+var PREFIX, SUFFIX;
 var init_constants$1 = __esmMin((() => {
-	PREFIX$1 = "<!-- lsp:agent-message-v1 ";
+	PREFIX = "<!-- lsp:agent-message-v1 ";
 	SUFFIX = " -->";
 }));
 
@@ -1040,7 +1040,7 @@ function parse$2(text) {
 	const newline = input.indexOf("\n");
 	const line = newline < 0 ? input : input.slice(0, newline);
 	if (line.length < MIN_LINE_LENGTH || !line.endsWith(" -->")) return notFound;
-	const json = line.slice(PREFIX$1.length, line.length - SUFFIX.length);
+	const json = line.slice(PREFIX.length, line.length - SUFFIX.length);
 	if (!json.startsWith("{") || !json.endsWith("}")) return notFound;
 	const origin = decodeOrigin(json);
 	if (origin === null) return notFound;
@@ -1054,7 +1054,7 @@ var MIN_LINE_LENGTH, WRONG_TYPE;
 var init_parse$2 = __esmMin((() => {
 	init_text();
 	init_constants$1();
-	MIN_LINE_LENGTH = PREFIX$1.length + 2 + SUFFIX.length;
+	MIN_LINE_LENGTH = PREFIX.length + 2 + SUFFIX.length;
 	WRONG_TYPE = Symbol("wrong type");
 }));
 
@@ -7077,6 +7077,56 @@ var init_path_shadowing = __esmMin((() => {
 	];
 }));
 
+// src/harness/claude-code/plugin-option.ts
+/**
+* The environment variable Claude Code exports a plugin option in: `CLAUDE_PLUGIN_OPTION_` and
+* the option's key upper-cased. It exports only the options a user set, so an unset variable means
+* the option's default.
+*
+* @example pluginOptionVariable("poll_on_prompt") === "CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT"
+*/
+function pluginOptionVariable(key) {
+	return `CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`;
+}
+/**
+* The raw value of the plugin option `key` in `env`, untrimmed; `""` when it is not set.
+*
+* @example pluginOption({ CLAUDE_PLUGIN_OPTION_LABEL: "Dana" }, "label") === "Dana"
+*/
+function pluginOption(env, key) {
+	return env[pluginOptionVariable(key)] ?? "";
+}
+/**
+* The value of the boolean plugin option `key` in `env`, the one rule every reader of a boolean
+* option uses (the hooks and the watcher): `true`, `1`, `yes`, `on` are true and `false`, `0`,
+* `no`, `off` false, in any case and with surrounding whitespace ignored (a value typed into a
+* settings form may carry a space); anything else, unset included, is `fallback`, the option's
+* default. Never throws.
+*
+* @example pluginBooleanOption({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: " Yes" }, "poll_on_prompt", false) === true
+*/
+function pluginBooleanOption(env, key, fallback) {
+	const value = pluginOption(env, key).trim().toLowerCase();
+	if (TRUE_SPELLINGS.has(value)) return true;
+	if (FALSE_SPELLINGS.has(value)) return false;
+	return fallback;
+}
+var TRUE_SPELLINGS, FALSE_SPELLINGS;
+var init_plugin_option = __esmMin((() => {
+	TRUE_SPELLINGS = /* @__PURE__ */ new Set([
+		"true",
+		"1",
+		"yes",
+		"on"
+	]);
+	FALSE_SPELLINGS = /* @__PURE__ */ new Set([
+		"false",
+		"0",
+		"no",
+		"off"
+	]);
+}));
+
 // src/harness/claude-code/post-to-inbox.ts
 /**
 * Posts one message to Claude Code's inbox socket, byte-exact per docs/spec/claude-code.md §3.2:
@@ -7560,6 +7610,7 @@ var init_claude_code = __esmMin((() => {
 	init_inbox_socket_path();
 	init_messaging_socket();
 	init_path_shadowing();
+	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
 	init_session_registry();
@@ -11449,7 +11500,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"HOME",
 		"TMPDIR",
 		"CLAUDE_CONFIG_DIR",
-		"CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING"
+		pluginOptionVariable("claude_inbound_setting")
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -13110,13 +13161,7 @@ var init_watcher_loop = __esmMin((() => {
 		* Logged only when something changed.
 		*/
 		#applyInboundSetting(dir, modeBypasses) {
-			const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
-			if ([
-				"false",
-				"0",
-				"no",
-				"off"
-			].includes(option)) return;
+			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
 			if (!modeBypasses && !launchBypasses({
 				claudeConfigDir: dir,
 				cwd: "",
@@ -15636,40 +15681,31 @@ var init_hook_output = __esmMin((() => {
 }));
 
 // src/harness/hooks/plugin-options.ts
-function option(env, key) {
-	return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
-}
-function bool(raw, fallback) {
-	const v = raw.trim().toLowerCase();
-	if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-	if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-	return fallback;
-}
 /**
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
 * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans accept
-* true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
+* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
 */
 function readPluginOptions(env) {
-	const inboundRaw = option(env, "team_inbound").trim();
+	const inboundRaw = pluginOption(env, "team_inbound").trim();
 	const known = inboundRaw === "" || inboundRaw === "accept" || inboundRaw === "hold" || inboundRaw === "refuse";
-	const label = option(env, "label").trim();
+	const label = pluginOption(env, "label").trim();
 	return {
-		configDir: option(env, "config_dir").trim(),
+		configDir: pluginOption(env, "config_dir").trim(),
 		label: label === "" ? "account" : label,
 		teamInbound: known ? inboundRaw || "accept" : "hold",
 		teamInboundValid: known,
-		pollOnPrompt: bool(option(env, "poll_on_prompt"), false),
-		frame: option(env, "frame"),
-		frameFile: option(env, "frame_file").trim(),
-		workspaceLabel: option(env, "workspace_label").trim(),
-		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
-		claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true)
+		pollOnPrompt: pluginBooleanOption(env, "poll_on_prompt", false),
+		frame: pluginOption(env, "frame"),
+		frameFile: pluginOption(env, "frame_file").trim(),
+		workspaceLabel: pluginOption(env, "workspace_label").trim(),
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
+		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
 	};
 }
 /**
@@ -15731,12 +15767,12 @@ function resolveFrameInstruction(options) {
 		}
 	};
 }
-var PREFIX, MAX_FRAME_FILE_BYTES;
+var MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
 	init_sanitize();
 	init_local_files();
-	PREFIX = "CLAUDE_PLUGIN_OPTION_";
+	init_claude_code();
 	MAX_FRAME_FILE_BYTES = 4096;
 }));
 

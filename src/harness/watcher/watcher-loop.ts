@@ -11,6 +11,7 @@ import {
   inboundGateOpen,
   launchBypasses,
   parseTranscriptDeliveryLine,
+  pluginBooleanOption,
   postToInbox,
   readClaudeArgv,
   readRegistryActivity,
@@ -488,8 +489,7 @@ export class WatcherLoop {
    * Logged only when something changed.
    */
   #applyInboundSetting(dir: string, modeBypasses: boolean): void {
-    const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
-    if (["false", "0", "no", "off"].includes(option)) return;
+    if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
     if (!modeBypasses && !launchBypasses({ claudeConfigDir: dir, cwd: "", argv: this.#argv })) {
       return;
     }
