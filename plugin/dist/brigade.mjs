@@ -7769,20 +7769,45 @@ function resolveProfileName(flag, env) {
 	return fromEnv !== void 0 && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
 }
 /**
-* The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
-* `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
-* `undefined` when none is usable.
+* The configuration folder, the one rule every caller uses: a non-empty `BRIGADE_CONFIG_DIR`
+* (unless `rule.variable` is `ignore`; relative → per `rule.relative`), else
+* `$XDG_CONFIG_HOME/brigade`, else `$HOME/.config/brigade`. Only absolute paths count, so the
+* folder never depends on the working directory (docs/spec/protocol.md §1.5); an empty variable is
+* unset. Never throws.
 *
 * @example
-* resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
+* locateConfigDir({ HOME: "/home/dana" }, { variable: "read", relative: "refuse" });
+* // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
 */
-function resolveConfigDir(env) {
-	const explicit = env.BRIGADE_CONFIG_DIR;
-	if (explicit !== void 0 && explicit !== "") return isAbsolute(explicit) ? explicit : void 0;
+function locateConfigDir(env, rule) {
+	const explicit = rule.variable === "read" ? env.BRIGADE_CONFIG_DIR : void 0;
+	if (explicit !== void 0 && explicit !== "") {
+		if (isAbsolute(explicit)) return {
+			ok: true,
+			dir: explicit,
+			source: "variable"
+		};
+		if (rule.relative === "refuse") return {
+			ok: false,
+			reason: "variable_relative"
+		};
+	}
 	const xdg = env.XDG_CONFIG_HOME;
-	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return {
+		ok: true,
+		dir: join(xdg, "brigade"),
+		source: "xdg"
+	};
 	const home = env.HOME;
-	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".config", "brigade");
+	if (home !== void 0 && home !== "" && isAbsolute(home)) return {
+		ok: true,
+		dir: join(home, ".config", "brigade"),
+		source: "home"
+	};
+	return {
+		ok: false,
+		reason: "no_base"
+	};
 }
 var DEFAULT_PROFILE_NAME, PROFILE_NAME;
 var init_config_location = __esmMin((() => {
@@ -8155,11 +8180,14 @@ var init_profile_store = __esmMin((() => {
 /** Applies the defaults to {@link HttpAdapterOptions}; reads no file and never throws. */
 function resolveHttpAdapterRuntime(options) {
 	const profileName = resolveProfileName(options.profile, options.env);
-	const configDir = resolveConfigDir(options.env);
+	const config = locateConfigDir(options.env, {
+		variable: "read",
+		relative: "refuse"
+	});
 	return {
 		profileName,
 		env: options.env,
-		store: configDir !== void 0 && isValidProfileName(profileName) ? new ProfileStore(configDir, profileName) : void 0,
+		store: config.ok && isValidProfileName(profileName) ? new ProfileStore(config.dir, profileName) : void 0,
 		fetch: options.fetch ?? globalThis.fetch,
 		timeoutMs: options.timeoutMs ?? 15e3,
 		log: options.logger ?? silentLogger(),
@@ -11624,23 +11652,34 @@ var init_disposition_reporter = __esmMin((() => {
 
 // src/harness/adapter/harness-adapter.ts
 /**
-* The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
-* else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
-* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
-* is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
-* credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
-* throws.
+* The configuration folder the harness's side of the one rule (`locateConfigDir`) gives:
+* `BRIGADE_CONFIG_DIR` outside a session only, else `$XDG_CONFIG_HOME/brigade`, else
+* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set, or `asSession`) an inherited
+* `BRIGADE_*` variable is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must
+* not redirect credentials). Relative bases are skipped; a relative `BRIGADE_CONFIG_DIR` too,
+* unless `relative` is `refuse`. Never throws.
+*
+* @example harnessConfigLocation({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
+*/
+function harnessConfigLocation(env, rule = {}) {
+	const session = rule.asSession === true || insideClaudeCode(env);
+	return locateConfigDir(env, {
+		variable: session ? "ignore" : "read",
+		relative: rule.relative ?? "fall_back"
+	});
+}
+/**
+* The adapter config dir the harness uses: `option` (the plugin option `config_dir`, or the
+* by-pid map's) when it is absolute, else the folder of {@link harnessConfigLocation};
+* `undefined` when nothing absolute is found. Never throws.
 *
 * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
 */
-function harnessConfigDir(env, optionConfigDir) {
-	if (optionConfigDir !== void 0 && optionConfigDir !== "" && isAbsolute(optionConfigDir)) return optionConfigDir;
-	const explicit = insideClaudeCode(env) ? void 0 : env.BRIGADE_CONFIG_DIR;
-	return resolveConfigDir({
-		BRIGADE_CONFIG_DIR: explicit !== void 0 && isAbsolute(explicit) ? explicit : void 0,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
-	});
+function harnessConfigDir(env, options = {}) {
+	const option = options.option;
+	if (option !== void 0 && option !== "" && isAbsolute(option)) return option;
+	const location = harnessConfigLocation(env, options);
+	return location.ok ? location.dir : void 0;
 }
 /**
 * The bundled http adapter bound to `target`, in process (docs/00-architecture.md: the harness
@@ -13296,7 +13335,7 @@ async function runWatcher(options) {
 		};
 	}
 	const map = read.map;
-	const configDir = harnessConfigDir(env, map.config_dir);
+	const configDir = harnessConfigDir(env, { option: map.config_dir });
 	if (configDir === void 0) {
 		log.write("error", "watcher_no_config_dir");
 		return {
@@ -13715,10 +13754,9 @@ function loadSessionContext(env, options = {}) {
 	const dir = resolveStateDir(stateEnv);
 	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
 	const map = read.map;
-	const configDir = map.config_dir !== "" ? map.config_dir : harnessConfigDir({
-		CLAUDE_PID: claudePid,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
+	const configDir = harnessConfigDir(env, {
+		option: map.config_dir,
+		asSession: true
 	});
 	if (configDir === void 0) return failed("no_config_dir");
 	const adapter = openHarnessAdapter({
@@ -16559,7 +16597,7 @@ function effectivePolicy(option, hits) {
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
 	const options = readPluginOptions(ctx.env);
-	const configDir = harnessConfigDir(ctx.env, options.configDir);
+	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
 		cwd: input.cwd,
 		configDir
@@ -17747,8 +17785,7 @@ var init_team_admin = __esmMin((() => {
 * @example inSession({ ...io, env: { CLAUDE_PID: "4242" } }) === true
 */
 function inSession(io) {
-	const pid = io.env.CLAUDE_PID;
-	return pid !== void 0 && pid !== "";
+	return insideClaudeCode(io.env);
 }
 /**
 * `BRIGADE_SERVER`, outside a session only (an inherited `BRIGADE_*` is ignored inside one);
@@ -17789,16 +17826,14 @@ function folderFix(reason, dir, explicit) {
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
-	const explicit = io.env.BRIGADE_CONFIG_DIR;
-	const useExplicit = !inSession(io) && explicit !== void 0 && explicit !== "";
-	if (useExplicit && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	const dir = harnessConfigDir(io.env);
-	if (dir === void 0) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const checked = checkOwnFolder(dir, { createParents: !useExplicit });
-	if (checked.ok) return dir;
-	const shellName = useExplicit ? "\"$BRIGADE_CONFIG_DIR\"" : io.env.XDG_CONFIG_HOME?.startsWith("/") === true ? "\"$XDG_CONFIG_HOME/brigade\"" : "~/.config/brigade";
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
 	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
+	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -17817,10 +17852,7 @@ function bindingProblem(io, sub, found) {
 * @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
 */
 function sessionDefaultConfigDir(io) {
-	return harnessConfigDir({
-		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
-		HOME: io.env.HOME
-	});
+	return harnessConfigDir(io.env, { asSession: true });
 }
 /**
 * Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
@@ -17856,11 +17888,12 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
+	init_claude_code();
 	init_local_files();
 	init_cli_io();
 	init_team_report();
@@ -17871,6 +17904,11 @@ var init_team_context = __esmMin((() => {
 		foreign_owner: "the configuration folder belongs to another user",
 		writable_by_others: "the configuration folder is writable by other users, who could replace what it holds",
 		io_error: "the configuration folder cannot be examined"
+	};
+	SHELL_NAMES = {
+		variable: "\"$BRIGADE_CONFIG_DIR\"",
+		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
+		home: "~/.config/brigade"
 	};
 	BINDING_PROBLEM = {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
