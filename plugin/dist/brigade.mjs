@@ -4485,11 +4485,18 @@ var init_limits = __esmMin((() => {
 	});
 }));
 
+// src/protocol/messages/receive-limit.ts
+var init_receive_limit = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+}));
+
 // src/protocol/adapter/adapter-argv.ts
 var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
 var init_adapter_argv = __esmMin((() => {
 	init_error_builders();
 	init_limits();
+	init_receive_limit();
 	row$1 = (flags, required, stdin, tier) => Object.freeze({
 		flags,
 		required,
@@ -6482,6 +6489,7 @@ var init_protocol = __esmMin((() => {
 	init_idempotency_key();
 	init_message_envelope();
 	init_message_state();
+	init_receive_limit();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -15892,6 +15900,7 @@ async function pollMessages(options) {
 }
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_protocol();
 	init_adapter();
 	init_state();
 }));

@@ -210,6 +210,7 @@ export {
   validateMessageStateRequest,
   validateMessageStateResult,
 } from "./messages/message-state.ts";
+export { isReceiveLimit, receiveLimitError } from "./messages/receive-limit.ts";
 export type { ReceiveResult } from "./messages/receive-result.ts";
 export { validateReceiveResult } from "./messages/receive-result.ts";
 export type { SendRequest, SendRequestForbiddenMember } from "./messages/send-request.ts";

@@ -1,5 +1,5 @@
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
-import type { Adapter } from "../../protocol/index.ts";
+import { type Adapter, DEFAULT_RECEIVE_LIMIT } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import type { InboundItem } from "../inbound/index.ts";
 import {
@@ -43,7 +43,7 @@ export async function pollMessages(options: {
   let envelopes: readonly unknown[];
   try {
     const received = await adapter.messageReceive(sessionId, {
-      limit: 50,
+      limit: DEFAULT_RECEIVE_LIMIT,
       signal: AbortSignal.timeout(options.receiveMs),
     });
     envelopes = received.messages;

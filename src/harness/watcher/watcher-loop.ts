@@ -1,6 +1,11 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
+import {
+  type Activity,
+  type Adapter,
+  DEFAULT_RECEIVE_LIMIT,
+  ERROR_EXIT_STATUS,
+} from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
@@ -584,11 +589,13 @@ export class WatcherLoop {
   async #redeliver(): Promise<void> {
     try {
       if (this.#d.socketPath === "") return;
-      const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
+      const result = await this.#d.adapter.messageReceive(this.#sessionId, {
+        limit: DEFAULT_RECEIVE_LIMIT,
+      });
       if (!this.#running) return;
       const messages: readonly unknown[] = result.messages;
       // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
-      this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+      this.#pipeline.refetched(fetchedIds(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
       for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
