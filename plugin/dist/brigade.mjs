@@ -4486,6 +4486,15 @@ var init_limits = __esmMin((() => {
 }));
 
 // src/protocol/messages/receive-limit.ts
+/**
+* Whether `limit` is a page size `message receive` and `message sent` accept: an integer from
+* {@link MIN_RECEIVE_LIMIT} to {@link MAX_RECEIVE_LIMIT} (1..200, docs/spec/protocol.md §1.2).
+*
+* @example isReceiveLimit(50) === true; isReceiveLimit(201) === false
+*/
+function isReceiveLimit(limit) {
+	return Number.isInteger(limit) && limit >= 1 && limit <= 200;
+}
 var init_receive_limit = __esmMin((() => {
 	init_error_builders();
 	init_limits();
@@ -14474,8 +14483,8 @@ async function runSent(argv, io) {
 }
 function limitOf(raw) {
 	if (raw === void 0) return 20;
-	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
-	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
 	return n;
 }
 function jsonRow(m, names) {
@@ -14501,7 +14510,7 @@ function textListing$1(rows) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$1;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14512,6 +14521,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_DEFAULT_LIMIT = 20;
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS$1 = 200;
+	LIMIT_RANGE = `${1} to ${200}`;
 	HELP$1 = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
@@ -14521,7 +14531,7 @@ Lists the messages this session sent most recently (newest first) and what becam
   refused        the recipient's inbound policy turns it away
   undeliverable  the recipient session ended; it waits for that session or its user's next
                  session in the same checkout (then it shows as held there)
-  --limit N   how many to list (1 to 200, default ${20})
+  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
   --json      print the list as one JSON document
 Recipient names are set by each teammate's machine and are unverified.
 `;
