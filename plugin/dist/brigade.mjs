@@ -4558,49 +4558,6 @@ function hasCapability(capabilities, capability) {
 }
 var init_capabilities = __esmMin((() => {}));
 
-// src/protocol/encoding/rfc3339.ts
-/**
-* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
-* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
-* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
-*
-* @example
-* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
-* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
-* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
-*/
-function isRfc3339Timestamp(value) {
-	const match = RFC3339.exec(value);
-	if (match === null) return false;
-	const year = Number(match[1]);
-	const month = Number(match[2]);
-	const day = Number(match[3]);
-	if (month < 1 || month > 12 || day < 1) return false;
-	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
-	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
-	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
-	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
-	return true;
-}
-var RFC3339, DAYS_IN_MONTH;
-var init_rfc3339 = __esmMin((() => {
-	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-	DAYS_IN_MONTH = [
-		31,
-		28,
-		31,
-		30,
-		31,
-		30,
-		31,
-		31,
-		30,
-		31,
-		30,
-		31
-	];
-}));
-
 // src/protocol/encoding/strict-json.ts
 /**
 * True when the member `key` of `container` (an object member name or an array index) was parsed
@@ -4922,6 +4879,133 @@ var init_strict_json = __esmMin((() => {
 	BACKSLASH = 92;
 }));
 
+// src/protocol/encoding/json-document.ts
+/**
+* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
+*
+* @example
+* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
+* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
+*/
+function decodeUtf8Strict(bytes) {
+	try {
+		return strictUtf8.decode(bytes);
+	} catch {
+		return;
+	}
+}
+function isJsonWhitespaceOnly(bytes) {
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
+	}
+	return true;
+}
+/**
+* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
+* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
+*   `actual` (the bytes given), `unit = "bytes"`;
+* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
+* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
+* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
+*   input);
+* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
+* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
+*
+* @example
+* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
+* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
+*/
+function parseJsonDocument(bytes, options) {
+	const maxBytes = options?.maxBytes ?? 1048576;
+	if (bytes.length > maxBytes) return {
+		ok: false,
+		error: invalidInputError("stdin", "too_long", {
+			limit: String(maxBytes),
+			actual: String(bytes.length),
+			unit: "bytes"
+		})
+	};
+	if (isJsonWhitespaceOnly(bytes)) return {
+		ok: false,
+		error: invalidInputError("stdin", "required")
+	};
+	const text = decodeUtf8Strict(bytes);
+	if (text === void 0) return {
+		ok: false,
+		error: invalidInputError("stdin", "not_utf8")
+	};
+	const parsed = parseStrictJson(text);
+	if (parsed.ok) return parsed;
+	switch (parsed.reason) {
+		case "not_utf8": return {
+			ok: false,
+			error: invalidInputError("stdin", "not_utf8")
+		};
+		case "duplicate_member": return {
+			ok: false,
+			error: invalidInputError(void 0, "duplicate_member")
+		};
+		case "malformed_json": return {
+			ok: false,
+			error: invalidInputError(void 0, "malformed_json")
+		};
+	}
+}
+var strictUtf8;
+var init_json_document = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_strict_json();
+	strictUtf8 = new TextDecoder("utf-8", {
+		fatal: true,
+		ignoreBOM: true
+	});
+}));
+
+// src/protocol/encoding/rfc3339.ts
+/**
+* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
+* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
+* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
+*
+* @example
+* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
+* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
+* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
+*/
+function isRfc3339Timestamp(value) {
+	const match = RFC3339.exec(value);
+	if (match === null) return false;
+	const year = Number(match[1]);
+	const month = Number(match[2]);
+	const day = Number(match[3]);
+	if (month < 1 || month > 12 || day < 1) return false;
+	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
+	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
+	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
+	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+	return true;
+}
+var RFC3339, DAYS_IN_MONTH;
+var init_rfc3339 = __esmMin((() => {
+	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+	DAYS_IN_MONTH = [
+		31,
+		28,
+		31,
+		30,
+		31,
+		30,
+		31,
+		31,
+		30,
+		31,
+		30,
+		31
+	];
+}));
+
 // src/protocol/encoding/text-measure.ts
 /**
 * Counts the Unicode code points of `text` (a lone surrogate counts one). Never allocates.
@@ -5170,111 +5254,6 @@ var init_field_rules = __esmMin((() => {
 	};
 }));
 
-// src/protocol/adapter/convention-result.ts
-var init_convention_result = __esmMin((() => {
-	init_field_rules();
-}));
-
-// src/protocol/adapter/describe-result.ts
-/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
-function readProtocolVersion(object, prefix) {
-	const path = fieldPath(prefix, "protocol_version");
-	const value = member(object, "protocol_version");
-	if (value === void 0) failField(path, "required");
-	if (typeof value !== "string") failField(path, "invalid_value");
-	if (value !== "1") failWith(protocolMismatchError());
-	return "1";
-}
-var init_describe_result = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_field_rules();
-}));
-
-// src/protocol/encoding/json-document.ts
-/**
-* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
-*
-* @example
-* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
-* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
-*/
-function decodeUtf8Strict(bytes) {
-	try {
-		return strictUtf8.decode(bytes);
-	} catch {
-		return;
-	}
-}
-function isJsonWhitespaceOnly(bytes) {
-	for (let i = 0; i < bytes.length; i++) {
-		const b = bytes[i];
-		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
-	}
-	return true;
-}
-/**
-* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
-* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
-*   `actual` (the bytes given), `unit = "bytes"`;
-* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
-* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
-* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
-*   input);
-* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
-* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
-*
-* @example
-* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
-* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
-*/
-function parseJsonDocument(bytes, options) {
-	const maxBytes = options?.maxBytes ?? 1048576;
-	if (bytes.length > maxBytes) return {
-		ok: false,
-		error: invalidInputError("stdin", "too_long", {
-			limit: String(maxBytes),
-			actual: String(bytes.length),
-			unit: "bytes"
-		})
-	};
-	if (isJsonWhitespaceOnly(bytes)) return {
-		ok: false,
-		error: invalidInputError("stdin", "required")
-	};
-	const text = decodeUtf8Strict(bytes);
-	if (text === void 0) return {
-		ok: false,
-		error: invalidInputError("stdin", "not_utf8")
-	};
-	const parsed = parseStrictJson(text);
-	if (parsed.ok) return parsed;
-	switch (parsed.reason) {
-		case "not_utf8": return {
-			ok: false,
-			error: invalidInputError("stdin", "not_utf8")
-		};
-		case "duplicate_member": return {
-			ok: false,
-			error: invalidInputError(void 0, "duplicate_member")
-		};
-		case "malformed_json": return {
-			ok: false,
-			error: invalidInputError(void 0, "malformed_json")
-		};
-	}
-}
-var strictUtf8;
-var init_json_document = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_strict_json();
-	strictUtf8 = new TextDecoder("utf-8", {
-		fatal: true,
-		ignoreBOM: true
-	});
-}));
-
 // src/protocol/errors/protocol-error-reader.ts
 /**
 * Reads a wire error object as a consumer (docs/spec/protocol.md §3.1): `code` and `message`
@@ -5321,6 +5300,22 @@ function validateProtocolError(value) {
 var init_protocol_error_reader = __esmMin((() => {
 	init_field_rules();
 	init_error_codes();
+}));
+
+// src/protocol/adapter/describe-result.ts
+/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
+function readProtocolVersion(object, prefix) {
+	const path = fieldPath(prefix, "protocol_version");
+	const value = member(object, "protocol_version");
+	if (value === void 0) failField(path, "required");
+	if (typeof value !== "string") failField(path, "invalid_value");
+	if (value !== "1") failWith(protocolMismatchError());
+	return "1";
+}
+var init_describe_result = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_field_rules();
 }));
 
 // src/protocol/adapter/envelope.ts
@@ -6464,29 +6459,16 @@ var init_watch_command$1 = __esmMin((() => {
 	init_field_rules();
 }));
 
-// src/protocol/watch/watch-event.ts
-var init_watch_event = __esmMin((() => {
-	init_describe_result();
-	init_protocol_error_reader();
-	init_ack();
-	init_message_envelope();
-	init_heartbeat();
-	init_field_rules();
-}));
-
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
-	init_convention_result();
-	init_describe_result();
 	init_envelope();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
 	init_rfc3339();
 	init_strict_json();
-	init_text_measure();
 	init_bap_error();
 	init_error_builders();
 	init_error_codes();
@@ -6506,7 +6488,6 @@ var init_protocol = __esmMin((() => {
 	init_live_delivery();
 	init_session_close_result();
 	init_session_list_result();
-	init_session_record();
 	init_session_registration();
 	init_session_vocabulary();
 	init_join_secret();
@@ -6516,7 +6497,6 @@ var init_protocol = __esmMin((() => {
 	init_team_leave_result();
 	init_team_members_result();
 	init_watch_command$1();
-	init_watch_event();
 }));
 
 // src/harness/claude-code/settings-scan.ts
@@ -10962,9 +10942,9 @@ var init_sent_file = __esmMin((() => {
 
 // src/harness/state/session-inbound.ts
 /**
-* The inbound pipeline of one session of ours over its state files (docs/spec/claude-code.md
-* §7.5): the seen file and the pending file keyed by the Brigade session id, the held records an
-* earlier run left, the map's policy, team name and frame level, and the body digest
+* The inbound pipeline of one session of ours over its state files
+* (docs/spec/claude-code.md §7.5): the seen file and the pending file keyed by the Brigade session
+* id, the held records an earlier run left, the map's policy, team name and frame level, and the body digest
 * ({@link sha256Hex}). Every place that takes messages in (the watcher, the prompt poll, the
 * PostToolUse hook, an adoption at SessionStart) opens it here, so they agree on what was seen
 * and held. Never throws: unreadable state files read as empty.

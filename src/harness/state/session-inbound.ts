@@ -23,9 +23,9 @@ export interface SessionInboundOptions {
 }
 
 /**
- * The inbound pipeline of one session of ours over its state files (docs/spec/claude-code.md
- * §7.5): the seen file and the pending file keyed by the Brigade session id, the held records an
- * earlier run left, the map's policy, team name and frame level, and the body digest
+ * The inbound pipeline of one session of ours over its state files
+ * (docs/spec/claude-code.md §7.5): the seen file and the pending file keyed by the Brigade session
+ * id, the held records an earlier run left, the map's policy, team name and frame level, and the body digest
  * ({@link sha256Hex}). Every place that takes messages in (the watcher, the prompt poll, the
  * PostToolUse hook, an adoption at SessionStart) opens it here, so they agree on what was seen
  * and held. Never throws: unreadable state files read as empty.
