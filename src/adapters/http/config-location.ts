@@ -63,13 +63,20 @@ export interface ConfigDirRule {
 }
 
 /**
- * Result of {@link locateConfigDir}: the folder and where it came from, or why there is none:
- * `variable_relative` (a relative `BRIGADE_CONFIG_DIR` the rule refuses) or `no_base` (no
- * absolute `XDG_CONFIG_HOME` or `HOME`).
+ * Why {@link locateConfigDir} gives no folder (docs/errors.md): `variable_relative`, a relative
+ * `BRIGADE_CONFIG_DIR` the rule refuses; `no_base`, no absolute `XDG_CONFIG_HOME` or `HOME`.
+ *
+ * @example CONFIG_DIR_REFUSALS.includes("no_base") === true
  */
+export const CONFIG_DIR_REFUSALS = ["variable_relative", "no_base"] as const;
+
+/** One {@link CONFIG_DIR_REFUSALS} reason. */
+export type ConfigDirRefusal = (typeof CONFIG_DIR_REFUSALS)[number];
+
+/** Result of {@link locateConfigDir}: the folder and where it came from, or why there is none. */
 export type ConfigDirLocation =
   | { readonly ok: true; readonly dir: string; readonly source: ConfigDirSource }
-  | { readonly ok: false; readonly reason: "variable_relative" | "no_base" };
+  | { readonly ok: false; readonly reason: ConfigDirRefusal };
 
 /**
  * The configuration folder, the one rule every caller uses: a non-empty `BRIGADE_CONFIG_DIR`

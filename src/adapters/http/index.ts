@@ -3,6 +3,7 @@
  */
 export type {
   ConfigDirLocation,
+  ConfigDirRefusal,
   ConfigDirRule,
   ConfigDirSource,
   HttpAdapterEnv,
