@@ -974,9 +974,9 @@ var init_text = __esmMin((() => {
 }));
 
 // src/formats/agent-message/constants.ts
-var PREFIX$1, SUFFIX;
+var PREFIX, SUFFIX;
 var init_constants$1 = __esmMin((() => {
-	PREFIX$1 = "<!-- lsp:agent-message-v1 ";
+	PREFIX = "<!-- lsp:agent-message-v1 ";
 	SUFFIX = " -->";
 }));
 
@@ -1040,7 +1040,7 @@ function parse$2(text) {
 	const newline = input.indexOf("\n");
 	const line = newline < 0 ? input : input.slice(0, newline);
 	if (line.length < MIN_LINE_LENGTH || !line.endsWith(" -->")) return notFound;
-	const json = line.slice(PREFIX$1.length, line.length - SUFFIX.length);
+	const json = line.slice(PREFIX.length, line.length - SUFFIX.length);
 	if (!json.startsWith("{") || !json.endsWith("}")) return notFound;
 	const origin = decodeOrigin(json);
 	if (origin === null) return notFound;
@@ -1054,7 +1054,7 @@ var MIN_LINE_LENGTH, WRONG_TYPE;
 var init_parse$2 = __esmMin((() => {
 	init_text();
 	init_constants$1();
-	MIN_LINE_LENGTH = PREFIX$1.length + 2 + SUFFIX.length;
+	MIN_LINE_LENGTH = PREFIX.length + 2 + SUFFIX.length;
 	WRONG_TYPE = Symbol("wrong type");
 }));
 
@@ -4485,11 +4485,27 @@ var init_limits = __esmMin((() => {
 	});
 }));
 
+// src/protocol/messages/receive-limit.ts
+/**
+* Whether `limit` is a page size `message receive` and `message sent` accept: an integer from
+* {@link MIN_RECEIVE_LIMIT} to {@link MAX_RECEIVE_LIMIT} (1..200, docs/spec/protocol.md §1.2).
+*
+* @example isReceiveLimit(50) === true; isReceiveLimit(201) === false
+*/
+function isReceiveLimit(limit) {
+	return Number.isInteger(limit) && limit >= 1 && limit <= 200;
+}
+var init_receive_limit = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+}));
+
 // src/protocol/adapter/adapter-argv.ts
 var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
 var init_adapter_argv = __esmMin((() => {
 	init_error_builders();
 	init_limits();
+	init_receive_limit();
 	row$1 = (flags, required, stdin, tier) => Object.freeze({
 		flags,
 		required,
@@ -4541,49 +4557,6 @@ function hasCapability(capabilities, capability) {
 	return capabilities.includes(capability);
 }
 var init_capabilities = __esmMin((() => {}));
-
-// src/protocol/encoding/rfc3339.ts
-/**
-* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
-* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
-* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
-*
-* @example
-* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
-* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
-* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
-*/
-function isRfc3339Timestamp(value) {
-	const match = RFC3339.exec(value);
-	if (match === null) return false;
-	const year = Number(match[1]);
-	const month = Number(match[2]);
-	const day = Number(match[3]);
-	if (month < 1 || month > 12 || day < 1) return false;
-	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
-	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
-	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
-	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
-	return true;
-}
-var RFC3339, DAYS_IN_MONTH;
-var init_rfc3339 = __esmMin((() => {
-	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-	DAYS_IN_MONTH = [
-		31,
-		28,
-		31,
-		30,
-		31,
-		30,
-		31,
-		31,
-		30,
-		31,
-		30,
-		31
-	];
-}));
 
 // src/protocol/encoding/strict-json.ts
 /**
@@ -4906,6 +4879,133 @@ var init_strict_json = __esmMin((() => {
 	BACKSLASH = 92;
 }));
 
+// src/protocol/encoding/json-document.ts
+/**
+* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
+*
+* @example
+* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
+* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
+*/
+function decodeUtf8Strict(bytes) {
+	try {
+		return strictUtf8.decode(bytes);
+	} catch {
+		return;
+	}
+}
+function isJsonWhitespaceOnly(bytes) {
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
+	}
+	return true;
+}
+/**
+* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
+* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
+*   `actual` (the bytes given), `unit = "bytes"`;
+* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
+* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
+* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
+*   input);
+* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
+* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
+*
+* @example
+* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
+* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
+*/
+function parseJsonDocument(bytes, options) {
+	const maxBytes = options?.maxBytes ?? 1048576;
+	if (bytes.length > maxBytes) return {
+		ok: false,
+		error: invalidInputError("stdin", "too_long", {
+			limit: String(maxBytes),
+			actual: String(bytes.length),
+			unit: "bytes"
+		})
+	};
+	if (isJsonWhitespaceOnly(bytes)) return {
+		ok: false,
+		error: invalidInputError("stdin", "required")
+	};
+	const text = decodeUtf8Strict(bytes);
+	if (text === void 0) return {
+		ok: false,
+		error: invalidInputError("stdin", "not_utf8")
+	};
+	const parsed = parseStrictJson(text);
+	if (parsed.ok) return parsed;
+	switch (parsed.reason) {
+		case "not_utf8": return {
+			ok: false,
+			error: invalidInputError("stdin", "not_utf8")
+		};
+		case "duplicate_member": return {
+			ok: false,
+			error: invalidInputError(void 0, "duplicate_member")
+		};
+		case "malformed_json": return {
+			ok: false,
+			error: invalidInputError(void 0, "malformed_json")
+		};
+	}
+}
+var strictUtf8;
+var init_json_document = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_strict_json();
+	strictUtf8 = new TextDecoder("utf-8", {
+		fatal: true,
+		ignoreBOM: true
+	});
+}));
+
+// src/protocol/encoding/rfc3339.ts
+/**
+* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
+* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
+* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
+*
+* @example
+* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
+* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
+* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
+*/
+function isRfc3339Timestamp(value) {
+	const match = RFC3339.exec(value);
+	if (match === null) return false;
+	const year = Number(match[1]);
+	const month = Number(match[2]);
+	const day = Number(match[3]);
+	if (month < 1 || month > 12 || day < 1) return false;
+	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
+	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
+	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
+	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+	return true;
+}
+var RFC3339, DAYS_IN_MONTH;
+var init_rfc3339 = __esmMin((() => {
+	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+	DAYS_IN_MONTH = [
+		31,
+		28,
+		31,
+		30,
+		31,
+		30,
+		31,
+		31,
+		30,
+		31,
+		30,
+		31
+	];
+}));
+
 // src/protocol/encoding/text-measure.ts
 /**
 * Counts the Unicode code points of `text` (a lone surrogate counts one). Never allocates.
@@ -5154,111 +5254,6 @@ var init_field_rules = __esmMin((() => {
 	};
 }));
 
-// src/protocol/adapter/convention-result.ts
-var init_convention_result = __esmMin((() => {
-	init_field_rules();
-}));
-
-// src/protocol/adapter/describe-result.ts
-/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
-function readProtocolVersion(object, prefix) {
-	const path = fieldPath(prefix, "protocol_version");
-	const value = member(object, "protocol_version");
-	if (value === void 0) failField(path, "required");
-	if (typeof value !== "string") failField(path, "invalid_value");
-	if (value !== "1") failWith(protocolMismatchError());
-	return "1";
-}
-var init_describe_result = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_field_rules();
-}));
-
-// src/protocol/encoding/json-document.ts
-/**
-* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
-*
-* @example
-* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
-* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
-*/
-function decodeUtf8Strict(bytes) {
-	try {
-		return strictUtf8.decode(bytes);
-	} catch {
-		return;
-	}
-}
-function isJsonWhitespaceOnly(bytes) {
-	for (let i = 0; i < bytes.length; i++) {
-		const b = bytes[i];
-		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
-	}
-	return true;
-}
-/**
-* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
-* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
-*   `actual` (the bytes given), `unit = "bytes"`;
-* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
-* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
-* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
-*   input);
-* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
-* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
-*
-* @example
-* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
-* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
-*/
-function parseJsonDocument(bytes, options) {
-	const maxBytes = options?.maxBytes ?? 1048576;
-	if (bytes.length > maxBytes) return {
-		ok: false,
-		error: invalidInputError("stdin", "too_long", {
-			limit: String(maxBytes),
-			actual: String(bytes.length),
-			unit: "bytes"
-		})
-	};
-	if (isJsonWhitespaceOnly(bytes)) return {
-		ok: false,
-		error: invalidInputError("stdin", "required")
-	};
-	const text = decodeUtf8Strict(bytes);
-	if (text === void 0) return {
-		ok: false,
-		error: invalidInputError("stdin", "not_utf8")
-	};
-	const parsed = parseStrictJson(text);
-	if (parsed.ok) return parsed;
-	switch (parsed.reason) {
-		case "not_utf8": return {
-			ok: false,
-			error: invalidInputError("stdin", "not_utf8")
-		};
-		case "duplicate_member": return {
-			ok: false,
-			error: invalidInputError(void 0, "duplicate_member")
-		};
-		case "malformed_json": return {
-			ok: false,
-			error: invalidInputError(void 0, "malformed_json")
-		};
-	}
-}
-var strictUtf8;
-var init_json_document = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_strict_json();
-	strictUtf8 = new TextDecoder("utf-8", {
-		fatal: true,
-		ignoreBOM: true
-	});
-}));
-
 // src/protocol/errors/protocol-error-reader.ts
 /**
 * Reads a wire error object as a consumer (docs/spec/protocol.md §3.1): `code` and `message`
@@ -5305,6 +5300,22 @@ function validateProtocolError(value) {
 var init_protocol_error_reader = __esmMin((() => {
 	init_field_rules();
 	init_error_codes();
+}));
+
+// src/protocol/adapter/describe-result.ts
+/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
+function readProtocolVersion(object, prefix) {
+	const path = fieldPath(prefix, "protocol_version");
+	const value = member(object, "protocol_version");
+	if (value === void 0) failField(path, "required");
+	if (typeof value !== "string") failField(path, "invalid_value");
+	if (value !== "1") failWith(protocolMismatchError());
+	return "1";
+}
+var init_describe_result = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_field_rules();
 }));
 
 // src/protocol/adapter/envelope.ts
@@ -6448,29 +6459,16 @@ var init_watch_command$1 = __esmMin((() => {
 	init_field_rules();
 }));
 
-// src/protocol/watch/watch-event.ts
-var init_watch_event = __esmMin((() => {
-	init_describe_result();
-	init_protocol_error_reader();
-	init_ack();
-	init_message_envelope();
-	init_heartbeat();
-	init_field_rules();
-}));
-
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
-	init_convention_result();
-	init_describe_result();
 	init_envelope();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
 	init_rfc3339();
 	init_strict_json();
-	init_text_measure();
 	init_bap_error();
 	init_error_builders();
 	init_error_codes();
@@ -6482,6 +6480,7 @@ var init_protocol = __esmMin((() => {
 	init_idempotency_key();
 	init_message_envelope();
 	init_message_state();
+	init_receive_limit();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -6489,7 +6488,6 @@ var init_protocol = __esmMin((() => {
 	init_live_delivery();
 	init_session_close_result();
 	init_session_list_result();
-	init_session_record();
 	init_session_registration();
 	init_session_vocabulary();
 	init_join_secret();
@@ -6499,7 +6497,6 @@ var init_protocol = __esmMin((() => {
 	init_team_leave_result();
 	init_team_members_result();
 	init_watch_command$1();
-	init_watch_event();
 }));
 
 // src/harness/claude-code/settings-scan.ts
@@ -7077,6 +7074,56 @@ var init_path_shadowing = __esmMin((() => {
 	];
 }));
 
+// src/harness/claude-code/plugin-option.ts
+/**
+* The environment variable Claude Code exports a plugin option in: `CLAUDE_PLUGIN_OPTION_` and
+* the option's key upper-cased. It exports only the options a user set, so an unset variable means
+* the option's default.
+*
+* @example pluginOptionVariable("poll_on_prompt") === "CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT"
+*/
+function pluginOptionVariable(key) {
+	return `CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`;
+}
+/**
+* The raw value of the plugin option `key` in `env`, untrimmed; `""` when it is not set.
+*
+* @example pluginOption({ CLAUDE_PLUGIN_OPTION_LABEL: "Dana" }, "label") === "Dana"
+*/
+function pluginOption(env, key) {
+	return env[pluginOptionVariable(key)] ?? "";
+}
+/**
+* The value of the boolean plugin option `key` in `env`, the one rule every reader of a boolean
+* option uses (the hooks and the watcher): `true`, `1`, `yes`, `on` are true and `false`, `0`,
+* `no`, `off` false, in any case and with surrounding whitespace ignored (a value typed into a
+* settings form may carry a space); anything else, unset included, is `fallback`, the option's
+* default. Never throws.
+*
+* @example pluginBooleanOption({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: " Yes" }, "poll_on_prompt", false) === true
+*/
+function pluginBooleanOption(env, key, fallback) {
+	const value = pluginOption(env, key).trim().toLowerCase();
+	if (TRUE_SPELLINGS.has(value)) return true;
+	if (FALSE_SPELLINGS.has(value)) return false;
+	return fallback;
+}
+var TRUE_SPELLINGS, FALSE_SPELLINGS;
+var init_plugin_option = __esmMin((() => {
+	TRUE_SPELLINGS = /* @__PURE__ */ new Set([
+		"true",
+		"1",
+		"yes",
+		"on"
+	]);
+	FALSE_SPELLINGS = /* @__PURE__ */ new Set([
+		"false",
+		"0",
+		"no",
+		"off"
+	]);
+}));
+
 // src/harness/claude-code/post-to-inbox.ts
 /**
 * Posts one message to Claude Code's inbox socket, byte-exact per docs/spec/claude-code.md §3.2:
@@ -7560,6 +7607,7 @@ var init_claude_code = __esmMin((() => {
 	init_inbox_socket_path();
 	init_messaging_socket();
 	init_path_shadowing();
+	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
 	init_session_registry();
@@ -7718,20 +7766,45 @@ function resolveProfileName(flag, env) {
 	return fromEnv !== void 0 && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
 }
 /**
-* The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
-* `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
-* `undefined` when none is usable.
+* The configuration folder, the one rule every caller uses: a non-empty `BRIGADE_CONFIG_DIR`
+* (unless `rule.variable` is `ignore`; relative → per `rule.relative`), else
+* `$XDG_CONFIG_HOME/brigade`, else `$HOME/.config/brigade`. Only absolute paths count, so the
+* folder never depends on the working directory (docs/spec/protocol.md §1.5); an empty variable is
+* unset. Never throws.
 *
 * @example
-* resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
+* locateConfigDir({ HOME: "/home/dana" }, { variable: "read", relative: "refuse" });
+* // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
 */
-function resolveConfigDir(env) {
-	const explicit = env.BRIGADE_CONFIG_DIR;
-	if (explicit !== void 0 && explicit !== "") return isAbsolute(explicit) ? explicit : void 0;
+function locateConfigDir(env, rule) {
+	const explicit = rule.variable === "read" ? env.BRIGADE_CONFIG_DIR : void 0;
+	if (explicit !== void 0 && explicit !== "") {
+		if (isAbsolute(explicit)) return {
+			ok: true,
+			dir: explicit,
+			source: "variable"
+		};
+		if (rule.relative === "refuse") return {
+			ok: false,
+			reason: "variable_relative"
+		};
+	}
 	const xdg = env.XDG_CONFIG_HOME;
-	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return {
+		ok: true,
+		dir: join(xdg, "brigade"),
+		source: "xdg"
+	};
 	const home = env.HOME;
-	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".config", "brigade");
+	if (home !== void 0 && home !== "" && isAbsolute(home)) return {
+		ok: true,
+		dir: join(home, ".config", "brigade"),
+		source: "home"
+	};
+	return {
+		ok: false,
+		reason: "no_base"
+	};
 }
 var DEFAULT_PROFILE_NAME, PROFILE_NAME;
 var init_config_location = __esmMin((() => {
@@ -8104,11 +8177,14 @@ var init_profile_store = __esmMin((() => {
 /** Applies the defaults to {@link HttpAdapterOptions}; reads no file and never throws. */
 function resolveHttpAdapterRuntime(options) {
 	const profileName = resolveProfileName(options.profile, options.env);
-	const configDir = resolveConfigDir(options.env);
+	const config = locateConfigDir(options.env, {
+		variable: "read",
+		relative: "refuse"
+	});
 	return {
 		profileName,
 		env: options.env,
-		store: configDir !== void 0 && isValidProfileName(profileName) ? new ProfileStore(configDir, profileName) : void 0,
+		store: config.ok && isValidProfileName(profileName) ? new ProfileStore(config.dir, profileName) : void 0,
 		fetch: options.fetch ?? globalThis.fetch,
 		timeoutMs: options.timeoutMs ?? 15e3,
 		log: options.logger ?? silentLogger(),
@@ -10864,6 +10940,42 @@ var init_sent_file = __esmMin((() => {
 	MAX_SENT_FILE_BYTES = 65536;
 }));
 
+// src/harness/state/session-inbound.ts
+/**
+* The inbound pipeline of one session of ours over its state files
+* (docs/spec/claude-code.md §7.5): the seen file and the pending file keyed by the Brigade session
+* id, the held records an earlier run left, the map's policy, team name and frame level, and the body digest
+* ({@link sha256Hex}). Every place that takes messages in (the watcher, the prompt poll, the
+* PostToolUse hook, an adoption at SessionStart) opens it here, so they agree on what was seen
+* and held. Never throws: unreadable state files read as empty.
+*
+* @example const pipeline = openSessionInbound({ map, layout, uid, now: Date.now, delivery: "poll" });
+*/
+function openSessionInbound(options) {
+	const { map, layout, uid } = options;
+	const sessionId = map.brigade_session_id;
+	return new InboundPipeline({
+		now: options.now,
+		hashBody: sha256Hex,
+		seen: options.seen ?? FileSeenStore.open(layout, sessionId, uid),
+		pendingStore: pendingFileStore(layout, sessionId),
+		pendingRecords: readPendingRecords(layout, sessionId, uid),
+		policy: map.inbound,
+		teamName: map.team_name,
+		instruction: {
+			level: map.frame_level,
+			custom: map.frame_text
+		},
+		delivery: options.delivery
+	});
+}
+var init_session_inbound = __esmMin((() => {
+	init_inbound();
+	init_pending_file();
+	init_seen_file();
+	init_sha256_hex();
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -10873,6 +10985,7 @@ var init_state = __esmMin((() => {
 	init_private_state_file();
 	init_seen_file();
 	init_sent_file();
+	init_session_inbound();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -11412,7 +11525,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"HOME",
 		"TMPDIR",
 		"CLAUDE_CONFIG_DIR",
-		"CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING"
+		pluginOptionVariable("claude_inbound_setting")
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11536,23 +11649,34 @@ var init_disposition_reporter = __esmMin((() => {
 
 // src/harness/adapter/harness-adapter.ts
 /**
-* The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
-* else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
-* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
-* is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
-* credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
-* throws.
+* The configuration folder the harness's side of the one rule (`locateConfigDir`) gives:
+* `BRIGADE_CONFIG_DIR` outside a session only, else `$XDG_CONFIG_HOME/brigade`, else
+* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set, or `asSession`) an inherited
+* `BRIGADE_*` variable is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must
+* not redirect credentials). Relative bases are skipped; a relative `BRIGADE_CONFIG_DIR` too,
+* unless `relative` is `refuse`. Never throws.
+*
+* @example harnessConfigLocation({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
+*/
+function harnessConfigLocation(env, rule = {}) {
+	const session = rule.asSession === true || insideClaudeCode(env);
+	return locateConfigDir(env, {
+		variable: session ? "ignore" : "read",
+		relative: rule.relative ?? "fall_back"
+	});
+}
+/**
+* The adapter config dir the harness uses: `option` (the plugin option `config_dir`, or the
+* by-pid map's) when it is absolute, else the folder of {@link harnessConfigLocation};
+* `undefined` when nothing absolute is found. Never throws.
 *
 * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
 */
-function harnessConfigDir(env, optionConfigDir) {
-	if (optionConfigDir !== void 0 && optionConfigDir !== "" && isAbsolute(optionConfigDir)) return optionConfigDir;
-	const explicit = insideClaudeCode(env) ? void 0 : env.BRIGADE_CONFIG_DIR;
-	return resolveConfigDir({
-		BRIGADE_CONFIG_DIR: explicit !== void 0 && isAbsolute(explicit) ? explicit : void 0,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
-	});
+function harnessConfigDir(env, options = {}) {
+	const option = options.option;
+	if (option !== void 0 && option !== "" && isAbsolute(option)) return option;
+	const location = harnessConfigLocation(env, options);
+	return location.ok ? location.dir : void 0;
 }
 /**
 * The bundled http adapter bound to `target`, in process (docs/00-architecture.md: the harness
@@ -12798,18 +12922,11 @@ var init_watcher_loop = __esmMin((() => {
 				onRetrying: () => this.#status.set("retrying")
 			});
 			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
-			this.#pipeline = new InboundPipeline({
+			this.#pipeline = openSessionInbound({
+				map: deps.map,
+				layout: deps.layout,
+				uid: deps.uid,
 				now: this.#now,
-				hashBody: sha256Hex,
-				seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-				pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-				pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-				policy: deps.map.inbound,
-				teamName: deps.map.team_name,
-				instruction: {
-					level: deps.map.frame_level,
-					custom: deps.map.frame_text
-				},
 				delivery: "socket"
 			});
 			this.#heartbeats = new SessionHeartbeats({
@@ -13080,13 +13197,7 @@ var init_watcher_loop = __esmMin((() => {
 		* Logged only when something changed.
 		*/
 		#applyInboundSetting(dir, modeBypasses) {
-			const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
-			if ([
-				"false",
-				"0",
-				"no",
-				"off"
-			].includes(option)) return;
+			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
 			if (!modeBypasses && !launchBypasses({
 				claudeConfigDir: dir,
 				cwd: "",
@@ -13221,7 +13332,7 @@ async function runWatcher(options) {
 		};
 	}
 	const map = read.map;
-	const configDir = harnessConfigDir(env, map.config_dir);
+	const configDir = harnessConfigDir(env, { option: map.config_dir });
 	if (configDir === void 0) {
 		log.write("error", "watcher_no_config_dir");
 		return {
@@ -13640,10 +13751,9 @@ function loadSessionContext(env, options = {}) {
 	const dir = resolveStateDir(stateEnv);
 	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
 	const map = read.map;
-	const configDir = map.config_dir !== "" ? map.config_dir : harnessConfigDir({
-		CLAUDE_PID: claudePid,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
+	const configDir = harnessConfigDir(env, {
+		option: map.config_dir,
+		asSession: true
 	});
 	if (configDir === void 0) return failed("no_config_dir");
 	const adapter = openHarnessAdapter({
@@ -14353,8 +14463,8 @@ async function runSent(argv, io) {
 }
 function limitOf(raw) {
 	if (raw === void 0) return 20;
-	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
-	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
 	return n;
 }
 function jsonRow(m, names) {
@@ -14380,7 +14490,7 @@ function textListing$1(rows) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$1;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14391,6 +14501,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_DEFAULT_LIMIT = 20;
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS$1 = 200;
+	LIMIT_RANGE = `${1} to ${200}`;
 	HELP$1 = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
@@ -14400,7 +14511,7 @@ Lists the messages this session sent most recently (newest first) and what becam
   refused        the recipient's inbound policy turns it away
   undeliverable  the recipient session ended; it waits for that session or its user's next
                  session in the same checkout (then it shows as held there)
-  --limit N   how many to list (1 to 200, default ${20})
+  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
   --json      print the list as one JSON document
 Recipient names are set by each teammate's machine and are unverified.
 `;
@@ -15606,40 +15717,31 @@ var init_hook_output = __esmMin((() => {
 }));
 
 // src/harness/hooks/plugin-options.ts
-function option(env, key) {
-	return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
-}
-function bool(raw, fallback) {
-	const v = raw.trim().toLowerCase();
-	if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-	if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-	return fallback;
-}
 /**
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
 * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans accept
-* true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
+* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
 */
 function readPluginOptions(env) {
-	const inboundRaw = option(env, "team_inbound").trim();
+	const inboundRaw = pluginOption(env, "team_inbound").trim();
 	const known = inboundRaw === "" || inboundRaw === "accept" || inboundRaw === "hold" || inboundRaw === "refuse";
-	const label = option(env, "label").trim();
+	const label = pluginOption(env, "label").trim();
 	return {
-		configDir: option(env, "config_dir").trim(),
+		configDir: pluginOption(env, "config_dir").trim(),
 		label: label === "" ? "account" : label,
 		teamInbound: known ? inboundRaw || "accept" : "hold",
 		teamInboundValid: known,
-		pollOnPrompt: bool(option(env, "poll_on_prompt"), false),
-		frame: option(env, "frame"),
-		frameFile: option(env, "frame_file").trim(),
-		workspaceLabel: option(env, "workspace_label").trim(),
-		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
-		claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true)
+		pollOnPrompt: pluginBooleanOption(env, "poll_on_prompt", false),
+		frame: pluginOption(env, "frame"),
+		frameFile: pluginOption(env, "frame_file").trim(),
+		workspaceLabel: pluginOption(env, "workspace_label").trim(),
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
+		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
 	};
 }
 /**
@@ -15701,12 +15803,12 @@ function resolveFrameInstruction(options) {
 		}
 	};
 }
-var PREFIX, MAX_FRAME_FILE_BYTES;
+var MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
 	init_sanitize();
 	init_local_files();
-	PREFIX = "CLAUDE_PLUGIN_OPTION_";
+	init_claude_code();
 	MAX_FRAME_FILE_BYTES = 4096;
 }));
 
@@ -15738,18 +15840,11 @@ async function pollMessages(options) {
 			acked: []
 		};
 	}
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
 		now: options.now,
-		hashBody: hashBody$2,
-		seen: FileSeenStore.open(layout, sessionId, uid),
-		pendingStore: pendingFileStore(layout, sessionId),
-		pendingRecords: readPendingRecords(layout, sessionId, uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
 		delivery: "poll"
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
@@ -15793,13 +15888,11 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody$2;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_protocol();
 	init_adapter();
-	init_inbound();
 	init_state();
-	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/advertised-heartbeat.ts
@@ -16363,18 +16456,11 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
 		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
 		if (result.messages.length === 0) return;
-		const pipeline = new InboundPipeline({
+		const pipeline = openSessionInbound({
+			map,
+			layout,
+			uid: ctx.uid,
 			now: ctx.now,
-			hashBody: hashBody$1,
-			seen: FileSeenStore.open(layout, self, ctx.uid),
-			pendingStore: pendingFileStore(layout, self),
-			pendingRecords: readPendingRecords(layout, self, ctx.uid),
-			policy: map.inbound,
-			teamName: map.team_name,
-			instruction: {
-				level: map.frame_level,
-				custom: map.frame_text
-			},
 			delivery: "socket"
 		});
 		const senders = [];
@@ -16392,14 +16478,12 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		ctx.log("brigade hook: adopt_failed\n");
 	}
 }
-var hashBody$1, MAX_ADOPTED_PER_START;
+var MAX_ADOPTED_PER_START;
 var init_adopt_stranded = __esmMin((() => {
 	init_protocol();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_hook_lines();
-	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 	MAX_ADOPTED_PER_START = PROTOCOL_LIMITS.max_unacked_per_recipient;
 }));
 
@@ -16512,7 +16596,7 @@ function effectivePolicy(option, hits) {
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
 	const options = readPluginOptions(ctx.env);
-	const configDir = harnessConfigDir(ctx.env, options.configDir);
+	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
 		cwd: input.cwd,
 		configDir
@@ -16964,19 +17048,13 @@ async function runPostToolUse(input, ctx, deadline) {
 		return "";
 	}
 	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout: where.layout,
+		uid: ctx.uid,
 		now: ctx.now,
-		hashBody,
-		seen,
-		pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
-		pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
-		delivery: "poll"
+		delivery: "poll",
+		seen
 	});
 	const duplicates = [];
 	for (const envelope of envelopes) {
@@ -17033,12 +17111,11 @@ async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) 
 	} catch {}
 	return awaiting.filter((item) => !tags.has(item.tag));
 }
-var POST_TOOL_USE_LIMITS, hashBody;
+var POST_TOOL_USE_LIMITS;
 var init_post_tool_use_hook = __esmMin((() => {
 	init_frame();
 	init_protocol();
 	init_claude_code();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_session_start_hook();
@@ -17048,7 +17125,6 @@ var init_post_tool_use_hook = __esmMin((() => {
 		reprintAfterMs: 6e4,
 		maxAwaiting: 200
 	};
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/session-end-hook.ts
@@ -17708,8 +17784,7 @@ var init_team_admin = __esmMin((() => {
 * @example inSession({ ...io, env: { CLAUDE_PID: "4242" } }) === true
 */
 function inSession(io) {
-	const pid = io.env.CLAUDE_PID;
-	return pid !== void 0 && pid !== "";
+	return insideClaudeCode(io.env);
 }
 /**
 * `BRIGADE_SERVER`, outside a session only (an inherited `BRIGADE_*` is ignored inside one);
@@ -17750,16 +17825,14 @@ function folderFix(reason, dir, explicit) {
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
-	const explicit = io.env.BRIGADE_CONFIG_DIR;
-	const useExplicit = !inSession(io) && explicit !== void 0 && explicit !== "";
-	if (useExplicit && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	const dir = harnessConfigDir(io.env);
-	if (dir === void 0) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const checked = checkOwnFolder(dir, { createParents: !useExplicit });
-	if (checked.ok) return dir;
-	const shellName = useExplicit ? "\"$BRIGADE_CONFIG_DIR\"" : io.env.XDG_CONFIG_HOME?.startsWith("/") === true ? "\"$XDG_CONFIG_HOME/brigade\"" : "~/.config/brigade";
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
 	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
+	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -17778,10 +17851,7 @@ function bindingProblem(io, sub, found) {
 * @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
 */
 function sessionDefaultConfigDir(io) {
-	return harnessConfigDir({
-		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
-		HOME: io.env.HOME
-	});
+	return harnessConfigDir(io.env, { asSession: true });
 }
 /**
 * Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
@@ -17817,11 +17887,12 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
+	init_claude_code();
 	init_local_files();
 	init_cli_io();
 	init_team_report();
@@ -17832,6 +17903,11 @@ var init_team_context = __esmMin((() => {
 		foreign_owner: "the configuration folder belongs to another user",
 		writable_by_others: "the configuration folder is writable by other users, who could replace what it holds",
 		io_error: "the configuration folder cannot be examined"
+	};
+	SHELL_NAMES = {
+		variable: "\"$BRIGADE_CONFIG_DIR\"",
+		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
+		home: "~/.config/brigade"
 	};
 	BINDING_PROBLEM = {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",

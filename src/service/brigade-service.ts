@@ -1,23 +1,24 @@
-import type {
-  AckResult,
-  HeartbeatResult,
-  MessageAdoptResult,
-  MessageEnvelope,
-  MessageReportResult,
-  MessageSentResult,
-  MessageStateResult,
-  ReceiveResult,
-  SendResponse,
-  SessionCloseResult,
-  SessionListResult,
-  SessionRegistrationResult,
-  TeamCreateResult,
-  TeamJoinResult,
-  TeamLeaveResult,
-  TeamMembersResult,
-  TeamRevokeMemberResult,
-  TeamRotateSecretResult,
-  TeamTransferResult,
+import {
+  type AckResult,
+  DEFAULT_RECEIVE_LIMIT,
+  type HeartbeatResult,
+  type MessageAdoptResult,
+  type MessageEnvelope,
+  type MessageReportResult,
+  type MessageSentResult,
+  type MessageStateResult,
+  type ReceiveResult,
+  type SendResponse,
+  type SessionCloseResult,
+  type SessionListResult,
+  type SessionRegistrationResult,
+  type TeamCreateResult,
+  type TeamJoinResult,
+  type TeamLeaveResult,
+  type TeamMembersResult,
+  type TeamRevokeMemberResult,
+  type TeamRotateSecretResult,
+  type TeamTransferResult,
 } from "../protocol/index.ts";
 import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
@@ -28,7 +29,6 @@ import {
   type BackendDescription,
   describeBackend,
   GC_BATCH_SIZE,
-  RECEIVE_LIMIT,
   REGISTER_RATE,
   TEAM_CREATE_RATE,
   UNUSED_PRINCIPAL_RETENTION_MS,
@@ -320,7 +320,7 @@ export class BrigadeService {
     principalRef: string,
     teamRef: string,
     sessionId: string,
-    limit: number = RECEIVE_LIMIT.default,
+    limit: number = DEFAULT_RECEIVE_LIMIT,
   ): Promise<ReceiveResult> {
     return messages.receiveMessages(this.#ctx, principalRef, teamRef, sessionId, limit);
   }
@@ -375,7 +375,7 @@ export class BrigadeService {
     principalRef: string,
     teamRef: string,
     sessionId: string,
-    limit: number = RECEIVE_LIMIT.default,
+    limit: number = DEFAULT_RECEIVE_LIMIT,
   ): Promise<MessageSentResult> {
     return states.messageSent(this.#ctx, principalRef, teamRef, sessionId, limit);
   }

@@ -1,7 +1,8 @@
 import { usageError } from "../errors/error-builders.ts";
 import type { UsageReason } from "../errors/error-reasons.ts";
 import type { ProtocolError } from "../errors/protocol-error.ts";
-import { DEFAULT_RECEIVE_LIMIT, MAX_RECEIVE_LIMIT, MIN_RECEIVE_LIMIT } from "../limits.ts";
+import { DEFAULT_RECEIVE_LIMIT } from "../limits.ts";
+import { isReceiveLimit } from "../messages/receive-limit.ts";
 
 /** `--log-level` values (docs/spec/protocol.md §1.2). */
 export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -318,9 +319,7 @@ export function parseAdapterArgv(
       case "limit": {
         if (!LIMIT_DIGITS.test(value as string)) return fail("invalid_value", display);
         const limit = Number(value);
-        if (limit < MIN_RECEIVE_LIMIT || limit > MAX_RECEIVE_LIMIT) {
-          return fail("out_of_range", display);
-        }
+        if (!isReceiveLimit(limit)) return fail("out_of_range", display);
         flags.limit = limit;
         break;
       }
