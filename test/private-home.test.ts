@@ -49,6 +49,12 @@ test("a changed or removed file is named; Claude Code's settings are watched, it
     ".claude/settings.json (new)",
     ".config/pip/pip.conf (changed)",
   ]);
+  // The first download of Claude Code makes the cache's folders: no change of ours.
+  mkdirSync(join(dir, ".cache", "brigade", "claude-code", "2.1.334"), { recursive: true });
+  mkdirSync(join(dir, ".cache", "brigade", "stray"), { recursive: true });
+  expect(changes(before, fingerprint(dir))).toContain(".cache/brigade/stray (new)");
+  expect(changes(before, fingerprint(dir)).filter((c) => c.includes("claude-code"))).toEqual([]);
+  expect(changes(before, fingerprint(dir))).not.toContain(".cache/brigade (new)");
   rmSync(join(dir, ".config", "pip"), { recursive: true });
   const after = fingerprint(dir);
   expect(changes(fingerprint(dir), after)).toEqual([]);

@@ -23,6 +23,16 @@ const NOT_WATCHED = new Set([
   ".cache/biome",
 ]);
 
+/** The folders that lead to a folder not watched: walked through, but their own creation is no change. */
+const LEADING_TO_UNWATCHED = new Set(
+  [...NOT_WATCHED].flatMap((path) =>
+    path
+      .split("/")
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join("/")),
+  ),
+);
+
 /**
  * What the coding client and the shell write by themselves while a person works: watching them
  * would blame the tests for the person's own terminal. Only the settings and plugins below
@@ -62,7 +72,9 @@ export function fingerprint(home: string): Map<string, string> {
         continue;
       }
       const isDir = stat.isDirectory();
-      seen.set(rel, isDir ? "dir" : `${stat.size}:${stat.mtimeMs}:${stat.mode}`);
+      if (!(isDir && LEADING_TO_UNWATCHED.has(rel))) {
+        seen.set(rel, isDir ? "dir" : `${stat.size}:${stat.mtimeMs}:${stat.mode}`);
+      }
       if (isDir) walk(path);
     }
   };
