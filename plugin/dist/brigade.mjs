@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -12747,6 +12747,46 @@ var init_supervised_watch = __esmMin((() => {
 	};
 }));
 
+// src/harness/watcher/transcript-wake.ts
+var nodeWatch, TranscriptWake;
+var init_transcript_wake = __esmMin((() => {
+	nodeWatch = (path, onChange) => {
+		const watcher = watch(path, { persistent: false }, () => onChange());
+		watcher.on("error", () => watcher.close());
+		return watcher;
+	};
+	TranscriptWake = class {
+		#onChange;
+		#watchFile;
+		#path;
+		#handle;
+		constructor(onChange, watchFile = nodeWatch) {
+			this.#onChange = onChange;
+			this.#watchFile = watchFile;
+		}
+		/**
+		* Watches `path` (nothing when undefined); a path already watched is left as it is. A file
+		* that does not exist yet is tried again at the next call.
+		*/
+		follow(path) {
+			if (path === this.#path && this.#handle !== void 0) return;
+			this.close();
+			this.#path = path;
+			if (path === void 0) return;
+			try {
+				this.#handle = this.#watchFile(path, this.#onChange);
+			} catch {
+				this.#handle = void 0;
+			}
+		}
+		/** Stops watching. */
+		close() {
+			this.#handle?.close();
+			this.#handle = void 0;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-status-board.ts
 var WatcherStatusBoard;
 var init_watcher_status_board = __esmMin((() => {
@@ -12827,6 +12867,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_session_check();
 	init_session_heartbeats();
 	init_supervised_watch();
+	init_transcript_wake();
 	init_wakeable_wait();
 	init_watch_supervision();
 	init_watcher_backoff();
@@ -12845,6 +12886,10 @@ var init_watcher_loop = __esmMin((() => {
 		#heartbeats;
 		#redelivery;
 		#confirmations = new DeliveryConfirmations();
+		/** Reads the transcript the moment it changes while posts wait: the poll is only the floor. */
+		#transcriptWake = new TranscriptWake(() => {
+			if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+		});
 		#reposts = [];
 		#transcript = new TranscriptUsageReader({
 			onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
@@ -13006,6 +13051,7 @@ var init_watcher_loop = __esmMin((() => {
 			const confirmTimer = setInterval(() => {
 				if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
 			}, this.#d.confirmPollMs ?? 250);
+			this.#transcriptWake.follow(this.#transcriptPath);
 			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
@@ -13013,6 +13059,7 @@ var init_watcher_loop = __esmMin((() => {
 			await this.#done;
 			clearInterval(timer);
 			clearInterval(confirmTimer);
+			this.#transcriptWake.close();
 			this.#d.signal?.removeEventListener("abort", abort);
 			this.#watch.stop();
 			this.#work.wake();
@@ -13141,6 +13188,7 @@ var init_watcher_loop = __esmMin((() => {
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			this.#transcriptPath = read.map.transcript_path;
+			if (this.#running) this.#transcriptWake.follow(this.#transcriptPath);
 			this.#readTranscript(this.#transcriptPath);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
@@ -13271,7 +13319,10 @@ var init_watcher_loop = __esmMin((() => {
 		#readTranscript(path) {
 			const outcome = this.#transcript.read(path);
 			this.#settleConfirmations();
-			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.restarted !== void 0) {
+				this.#transcriptWake.close();
+				this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			}
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches the oldest unacknowledged messages once and offers them again. */
