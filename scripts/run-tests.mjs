@@ -62,18 +62,15 @@ const realTimeStart = performance.now();
 const realTime = new Promise((resolve) => {
   const child = spawn(
     node,
-    [
-      vitest,
-      "run",
-      "--maxWorkers",
-      REAL_TIME_WORKERS,
-      ...REAL_TIME_PROJECTS.flatMap((p) => ["--project", p]),
-      ...REAL_TIME_FILES,
-    ],
+    [vitest, "run", ...REAL_TIME_PROJECTS.flatMap((p) => ["--project", p]), ...REAL_TIME_FILES],
     {
       cwd: root,
       // No PostgreSQL here: these files run on the embedded store.
-      env: { ...process.env, BRIGADE_TEST_NO_POSTGRES: "1" },
+      env: {
+        ...process.env,
+        BRIGADE_TEST_NO_POSTGRES: "1",
+        BRIGADE_TEST_WORKERS: REAL_TIME_WORKERS,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -92,12 +89,10 @@ const mainStatus = await run(
   [
     vitest,
     "run",
-    "--maxWorkers",
-    MAIN_WORKERS,
     ...MAIN_PROJECTS.flatMap((p) => ["--project", p]),
     ...REAL_TIME_FILES.filter((f) => f.endsWith(".ts")).flatMap((f) => ["--exclude", f]),
   ],
-  { env: { ...process.env, BRIGADE_TEST_PRE_STEPS: preSteps } },
+  { env: { ...process.env, BRIGADE_TEST_PRE_STEPS: preSteps, BRIGADE_TEST_WORKERS: MAIN_WORKERS } },
 );
 steps.push(["main run", performance.now() - mainStart]);
 const realTimeStatus = await realTime;
