@@ -622,7 +622,7 @@ var init_local_files = __esmMin((() => {
 	init_own_folder();
 	init_package_version();
 	init_private_folder();
-	init_private_to_this_user();
+	/* @__PURE__ */ init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
