@@ -13,6 +13,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly weak_admin: readonly ["C-48", "C-49", "C-50"];
   readonly state_leak: readonly ["C-51", "C-52"];
   readonly live_stale: readonly ["C-53"];
+  readonly removed_reachable: readonly ["C-55"];
 } = {
   no_ack_persistence: ["C-30", "C-36", "C-51"],
   team_leak: ["C-12", "C-26"],
@@ -21,6 +22,7 @@ export const CONFORMANCE_MUTANTS: {
   weak_admin: ["C-48", "C-49", "C-50"],
   state_leak: ["C-51", "C-52"],
   live_stale: ["C-53"],
+  removed_reachable: ["C-55"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

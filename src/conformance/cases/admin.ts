@@ -1,18 +1,16 @@
 import { type ConformanceCase, defineCase } from "../case.ts";
-import type { Call, Principal, SuiteContext } from "../context.ts";
+import type { Call, Principal } from "../context.ts";
 import {
   createTeam,
   findSession,
-  joinTeam,
   listSessions,
   newSession,
   randomId,
   rebind,
   receive,
   sendOk,
-  type TeamInfo,
 } from "../operations.ts";
-import { secretsOf } from "../secret-scan.ts";
+import { adminTeam, expectNotCreator, join, rotate } from "./fresh-team.ts";
 import { detail, principalRef } from "./helpers.ts";
 
 /**
@@ -23,43 +21,6 @@ import { detail, principalRef } from "./helpers.ts";
  * the cases that join it.
  */
 const ADMIN_CAPS = ["team.admin", "team.create", "team.join"] as const;
-
-/** A fresh team created by a fresh principal, with `members` fresh principals joined to it. */
-async function adminTeam(
-  ctx: SuiteContext,
-  label: string,
-  members: number,
-): Promise<{ creator: Principal; team: TeamInfo; joined: Principal[] }> {
-  const creator = ctx.freshPrincipal(`${label}-creator`);
-  const team = await createTeam(ctx, creator, label);
-  const joined: Principal[] = [];
-  for (let i = 0; i < members; i += 1) {
-    const p = ctx.freshPrincipal(`${label}-member`);
-    await joinTeam(ctx, p, team);
-    joined.push(p);
-  }
-  return { creator, team, joined };
-}
-
-/** `team join` with `secret` (the secret goes on stdin, never on argv). */
-function join(ctx: SuiteContext, p: Principal, secret: string): Promise<Call> {
-  return ctx.call(p, ["team", "join"], { stdin: { join_secret: secret } });
-}
-
-/** `team rotate-secret` as `p`; a new secret in the answer becomes a known secret. */
-async function rotate(ctx: SuiteContext, p: Principal, label: string): Promise<Call> {
-  const call = await ctx.call(p, ["team", "rotate-secret"], { stdoutMayCarrySecret: true });
-  const secret = call.envelope?.ok === true ? call.envelope.result?.join_secret : undefined;
-  if (typeof secret === "string" && secret !== "") ctx.secrets.push(...secretsOf(label, secret));
-  return call;
-}
-
-/** Records a failure unless `call` is `unauthorized` (5) with `details.reason = not_creator`. */
-function expectNotCreator(ctx: SuiteContext, call: Call, what: string): void {
-  if (ctx.expectError(call, "unauthorized", 5, what)) {
-    ctx.check(detail(call, "reason") === "not_creator", `${what}: reason is not not_creator`);
-  }
-}
 
 const C48 = defineCase(
   "C-48",

@@ -7,6 +7,7 @@ export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
 export { liveStaleTx } from "./live-stale.ts";
 export { noAckPersistenceTx } from "./no-ack-persistence.ts";
+export { ownersStayActiveTx, RemovedReachableService } from "./removed-reachable.ts";
 export type { ServeMutantIo } from "./serve-mutant-command.ts";
 export { MUTANT_ENV, runServeMutant } from "./serve-mutant-command.ts";
 export type { ServerMutant } from "./server-mutants.ts";

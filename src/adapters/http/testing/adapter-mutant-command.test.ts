@@ -48,6 +48,7 @@ describe("runAdapterMutant", () => {
     "weak_admin",
     "state_leak",
     "live_stale",
+    "removed_reachable",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

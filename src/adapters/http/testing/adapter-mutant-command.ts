@@ -32,6 +32,7 @@ export const ADAPTER_MUTANTS = [
   "weak_admin",
   "state_leak",
   "live_stale",
+  "removed_reachable",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */

@@ -1,0 +1,58 @@
+import { type ConformanceCase, defineCase } from "../case.ts";
+import type { Call } from "../context.ts";
+import { newSession, randomId, send, sendOk } from "../operations.ts";
+import { adminTeam, join } from "./fresh-team.ts";
+import { principalRef } from "./helpers.ts";
+
+/**
+ * The team-lifecycle cases **[ours]** (docs/20-protocol.md, "Team lifecycle"): what a team does
+ * when members go, when its creator goes, when it changes hands and when a credential is
+ * replaced. Each builds its own team from fresh principals.
+ */
+const LIFECYCLE_CAPS = ["team.admin", "team.create", "team.join"] as const;
+
+const C55 = defineCase(
+  "C-55",
+  "a send to a session of a member who was removed or left is 6, byte-identical to a session that does not exist; a member who rejoins is reachable again",
+  LIFECYCLE_CAPS,
+  async (ctx) => {
+    const { creator, team, joined } = await adminTeam(ctx, "C55", 3);
+    const [sender, removed, leaver] = joined;
+    if (sender === undefined || removed === undefined || leaver === undefined) {
+      return ctx.fail("no C-55 team");
+    }
+    if (team.secret === undefined) return ctx.fail("no C-55 secret");
+    const from = await newSession(ctx, sender, "c55-sender");
+    const removedSession = await newSession(ctx, removed, "c55-removed");
+    const leaverSession = await newSession(ctx, leaver, "c55-leaver");
+    await sendOk(ctx, sender, from, removedSession, "c55 before");
+
+    ctx.ok(
+      await ctx.call(creator, [
+        "team",
+        "revoke-member",
+        "--principal",
+        await principalRef(ctx, removed),
+      ]),
+      "revoke-member",
+    );
+    ctx.ok(await ctx.call(leaver, ["team", "leave"]), "team leave");
+
+    const nowhere = await send(ctx, sender, from, randomId("s-"), "c55 nowhere");
+    ctx.expectError(nowhere, "not_found", 6, "a send to an unknown session");
+    const answers: [string, Call][] = [
+      ["the removed member's session", await send(ctx, sender, from, removedSession, "c55 x")],
+      ["the departed member's session", await send(ctx, sender, from, leaverSession, "c55 x")],
+    ];
+    for (const [whose, call] of answers) {
+      ctx.expectError(call, "not_found", 6, `a send to ${whose}`);
+      ctx.expectIdentical(call, nowhere, `a send to ${whose} vs an unknown session`);
+    }
+
+    ctx.ok(await join(ctx, leaver, team.secret), "the departed member rejoins");
+    await sendOk(ctx, sender, from, leaverSession, "c55 after the rejoin");
+  },
+);
+
+/** The team-lifecycle cases **[ours]**. */
+export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55];
