@@ -871,6 +871,14 @@ describe("brigade team: the creator controls who is in it", () => {
       "brigade team remove: not_found: no such member in this team (brigade team members lists them)\n",
     );
 
+    // The creator cannot walk away from a team others are in: it hands the team on first.
+    const stays = await team(["leave"], top, owner);
+    expect(stays.status).toBe(7);
+    expect(stays.stderr).toBe(
+      "brigade team leave: conflict (team_creator): you created this team and others are still in it: hand it on first (brigade team transfer <member>), then leave\n",
+    );
+    expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
+
     // transfer: sam administers now; the owner stays a member without the rights.
     const moved = await team(["transfer", samRef], top, owner);
     expect(moved.status).toBe(0);

@@ -14,6 +14,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly state_leak: readonly ["C-51", "C-52"];
   readonly live_stale: readonly ["C-53"];
   readonly removed_reachable: readonly ["C-55"];
+  readonly creator_leaves: readonly ["C-56"];
 } = {
   no_ack_persistence: ["C-30", "C-36", "C-51"],
   team_leak: ["C-12", "C-26"],
@@ -23,6 +24,7 @@ export const CONFORMANCE_MUTANTS: {
   state_leak: ["C-51", "C-52"],
   live_stale: ["C-53"],
   removed_reachable: ["C-55"],
+  creator_leaves: ["C-56"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

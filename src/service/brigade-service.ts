@@ -175,7 +175,9 @@ export class BrigadeService {
   /**
    * `team leave`: revokes the caller's membership, closes its open sessions in the team and ends its
    * watches (`onRevoked`). Idempotent: leaving again succeeds. A principal that never was a member,
-   * or an unknown team → uniform `unauthorized`.
+   * or an unknown team → uniform `unauthorized`. The team's creator is refused while another
+   * member is active (`conflict` `team_creator`, nothing changes): it hands the team on first
+   * ({@link transferTeam}, accepted by the new creator); alone in the team it may leave.
    */
   leaveTeam(principalRef: string, teamRef: string): Promise<TeamLeaveResult> {
     return teams.leaveTeam(this.#ctx, principalRef, teamRef);

@@ -233,3 +233,23 @@ describe("team transfer", () => {
     expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
   });
 });
+
+describe("a creator who leaves", () => {
+  test("is refused while another member is active, and nothing changes; alone, it may leave", async () => {
+    const { service, a, b, T1, sa } = await world();
+    expect(JSON.parse(await wireError(service.leaveTeam(a, T1)))).toEqual({
+      code: "conflict",
+      message: "the request conflicts with the current state",
+      retryable: false,
+      details: { reason: "team_creator" },
+    });
+    expect(await service.isActiveMember(a, T1)).toBe(true);
+    const listed = await service.listSessions(a, T1, { session_id: sa });
+    expect(listed.sessions.map((s) => s.session_id)).toContain(sa);
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+    // Once the others are gone there is nobody to hand the team to.
+    await service.leaveTeam(b, T1);
+    expect(await service.leaveTeam(a, T1)).toEqual({ team_ref: T1, principal_ref: a, left: true });
+    expect(await service.isActiveMember(a, T1)).toBe(false);
+  });
+});

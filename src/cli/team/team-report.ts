@@ -129,6 +129,9 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   if (admin && code === "conflict") {
     return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
   }
+  if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") {
+    return "you created this team and others are still in it: hand it on first (brigade team transfer <member>), then leave";
+  }
   if (code === "unavailable") {
     const system = systemErrorCode(error.cause);
     if (system !== undefined && PLAIN_HTTP_ANSWER_CODE.test(system)) {

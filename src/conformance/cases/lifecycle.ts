@@ -1,8 +1,16 @@
 import { type ConformanceCase, defineCase } from "../case.ts";
 import type { Call } from "../context.ts";
-import { newSession, randomId, send, sendOk } from "../operations.ts";
-import { adminTeam, join } from "./fresh-team.ts";
-import { principalRef } from "./helpers.ts";
+import {
+  findSession,
+  listSessions,
+  newSession,
+  profileState,
+  randomId,
+  send,
+  sendOk,
+} from "../operations.ts";
+import { adminTeam, join, rotate } from "./fresh-team.ts";
+import { detail, principalRef } from "./helpers.ts";
 
 /**
  * The team-lifecycle cases **[ours]** (docs/20-protocol.md, "Team lifecycle"): what a team does
@@ -54,5 +62,32 @@ const C55 = defineCase(
   },
 );
 
+const C56 = defineCase(
+  "C-56",
+  "a creator who leaves a team others are in is refused (7 team_creator) and stays its bound, administering member; once alone it may leave",
+  LIFECYCLE_CAPS,
+  async (ctx) => {
+    const { creator, joined } = await adminTeam(ctx, "C56", 1);
+    const [member] = joined;
+    if (member === undefined) return ctx.fail("no C-56 team");
+    const session = await newSession(ctx, creator, "c56-creator");
+    const refused = await ctx.call(creator, ["team", "leave"]);
+    if (ctx.expectError(refused, "conflict", 7, "team leave by the creator")) {
+      ctx.check(detail(refused, "reason") === "team_creator", "leave: reason is not team_creator");
+    }
+    ctx.check(
+      (await profileState(ctx, creator)) === "joined",
+      "the refused creator's profile is no longer bound",
+    );
+    ctx.ok(await ctx.call(creator, ["team", "members"]), "team members by the refused creator");
+    const listed = await listSessions(ctx, creator, ["--session", session]);
+    ctx.check(findSession(listed, session) !== undefined, "the refused creator's session closed");
+    ctx.ok(await rotate(ctx, creator, "C-56 rotated"), "rotate-secret by the refused creator");
+
+    ctx.ok(await ctx.call(member, ["team", "leave"]), "team leave by the member");
+    ctx.ok(await ctx.call(creator, ["team", "leave"]), "team leave by the creator, alone");
+  },
+);
+
 /** The team-lifecycle cases **[ours]**. */
-export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55];
+export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55, C56];

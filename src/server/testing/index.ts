@@ -3,6 +3,7 @@
  * the `serve-mutant` entry. Production code never imports this folder.
  */
 export { capsSwappedTx } from "./caps-swapped.ts";
+export { CreatorLeavesService, nobodyElseTx } from "./creator-leaves.ts";
 export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
 export { liveStaleTx } from "./live-stale.ts";

@@ -1,5 +1,6 @@
 import { BrigadeService, type ServiceDeps, type Store } from "../../service/index.ts";
 import { capsSwappedTx } from "./caps-swapped.ts";
+import { CreatorLeavesService } from "./creator-leaves.ts";
 import { DecoratedStore } from "./decorated-store.ts";
 import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
@@ -25,6 +26,7 @@ export const SERVER_MUTANTS = [
   "state_leak",
   "live_stale",
   "removed_reachable",
+  "creator_leaves",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -42,8 +44,8 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin` and `live_stale` are store decorators
- * under the real service; `team_leak`, `trusted_sender`, `state_leak` and `removed_reachable` are service
- * subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
+ * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable` and
+ * `creator_leaves` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
  * @example startServer({ …, createService: mutantServiceFactory("caps_swapped") })
  */
@@ -68,5 +70,7 @@ export function mutantServiceFactory(
       return (store, deps) => new BrigadeService(new DecoratedStore(store, liveStaleTx), deps);
     case "removed_reachable":
       return (store, deps) => new RemovedReachableService(store, deps);
+    case "creator_leaves":
+      return (store, deps) => new CreatorLeavesService(store, deps);
   }
 }

@@ -49,6 +49,7 @@ describe("runAdapterMutant", () => {
     "state_leak",
     "live_stale",
     "removed_reachable",
+    "creator_leaves",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

@@ -33,6 +33,7 @@ export const ADAPTER_MUTANTS = [
   "state_leak",
   "live_stale",
   "removed_reachable",
+  "creator_leaves",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
