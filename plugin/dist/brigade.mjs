@@ -17407,6 +17407,7 @@ function sentenceFor(sub, error, context) {
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") return "you created this team and others are still in it: hand it on first (brigade team transfer <member>), then leave";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
 		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
