@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("58 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("59 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(58);
-    expect(new Set(ids).size).toBe(58);
+    expect(ids).toHaveLength(59);
+    expect(new Set(ids).size).toBe(59);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -145,6 +145,7 @@ describe("case table and selection", () => {
       "C-54",
       "C-55",
       "C-56",
+      "C-57",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -158,7 +159,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(58);
+    expect(slow.ok && slow.cases).toHaveLength(59);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -176,6 +177,7 @@ describe("case table and selection", () => {
       "C-50",
       "C-55",
       "C-56",
+      "C-57",
     ]);
     const states = selectCases(ALL_CASES, { ...base, tags: ["cap:message.state"] });
     expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);

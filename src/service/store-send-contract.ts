@@ -90,6 +90,7 @@ export function registerSendContract(current: () => Store): void {
         team_name: "other",
         secret_digest: "d",
         creator_principal_ref: "p-x",
+        offered_to_principal_ref: null,
         created_at: 1,
       });
       await tx.putMembership({

@@ -51,6 +51,7 @@ export async function createTeam(
       team_name: teamName,
       secret_digest: digest,
       creator_principal_ref: principalRef,
+      offered_to_principal_ref: null,
       created_at: now,
     });
     await tx.putMembership({
@@ -140,6 +141,10 @@ export async function leaveTeam(
     }
     await tx.putMembership({ ...membership, status: "left", updated_at: now });
     await tx.closeOpenSessions(teamRef, principalRef, now);
+    // An offer stands for an active member only: a member who rejoins is offered the team anew.
+    if (team.offered_to_principal_ref === principalRef) {
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null });
+    }
   });
   ctx.hub.revoke(principalRef, teamRef);
   ctx.store.watchFeed?.membershipEnded(principalRef, teamRef);

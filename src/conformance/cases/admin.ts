@@ -145,7 +145,7 @@ const C49 = defineCase(
 
 const C50 = defineCase(
   "C-50",
-  "team transfer: creator only, to an active member; the new creator can administer, the old one stays a member and cannot",
+  "team transfer: creator only, to an active member, who accepts it; the new creator can administer, the old one stays a member and cannot",
   ADMIN_CAPS,
   async (ctx) => {
     const { creator, team, joined } = await adminTeam(ctx, "C50", 1);
@@ -165,9 +165,14 @@ const C50 = defineCase(
     const result = ctx.ok(await transfer(creator, heirRef), "transfer");
     ctx.check(
       result.team_ref === team.ref &&
-        result.creator_principal_ref === heirRef &&
-        result.previous_creator_principal_ref === creatorRef,
+        result.creator_principal_ref === creatorRef &&
+        result.offered_to_principal_ref === heirRef,
       "transfer: result shape",
+    );
+    const accepted = ctx.ok(await ctx.call(heir, ["team", "accept-transfer"]), "accept-transfer");
+    ctx.check(
+      accepted.team_ref === team.ref && accepted.creator_principal_ref === heirRef,
+      "accept-transfer: result shape",
     );
     expectNotCreator(
       ctx,

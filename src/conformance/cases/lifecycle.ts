@@ -1,5 +1,5 @@
 import { type ConformanceCase, defineCase } from "../case.ts";
-import type { Call } from "../context.ts";
+import type { Call, Principal } from "../context.ts";
 import {
   findSession,
   listSessions,
@@ -9,7 +9,7 @@ import {
   send,
   sendOk,
 } from "../operations.ts";
-import { adminTeam, join, rotate } from "./fresh-team.ts";
+import { adminTeam, expectNotCreator, join, rotate } from "./fresh-team.ts";
 import { detail, principalRef } from "./helpers.ts";
 
 /**
@@ -89,5 +89,57 @@ const C56 = defineCase(
   },
 );
 
+const C57 = defineCase(
+  "C-57",
+  "team transfer is an offer: the team stays the creator's until the member named accepts it; only that member can, a new offer replaces the last; then the new creator administers and the previous one may leave",
+  LIFECYCLE_CAPS,
+  async (ctx) => {
+    const { creator, team, joined } = await adminTeam(ctx, "C57", 2);
+    const [heir, other] = joined;
+    if (heir === undefined || other === undefined) return ctx.fail("no C-57 team");
+    const creatorRef = await principalRef(ctx, creator);
+    const heirRef = await principalRef(ctx, heir);
+    const otherRef = await principalRef(ctx, other);
+    const offer = (to: string) => ctx.call(creator, ["team", "transfer", "--principal", to]);
+    const accept = (by: Principal) => ctx.call(by, ["team", "accept-transfer"]);
+
+    const offered = ctx.ok(await offer(heirRef), "transfer");
+    ctx.check(
+      offered.team_ref === team.ref &&
+        offered.creator_principal_ref === creatorRef &&
+        offered.offered_to_principal_ref === heirRef,
+      "transfer: the result does not name the creator and the member offered the team",
+    );
+    expectNotCreator(
+      ctx,
+      await rotate(ctx, heir, "C-57 early"),
+      "rotate-secret by the member offered the team, before it accepts",
+    );
+    ctx.ok(await rotate(ctx, creator, "C-57 creator"), "rotate-secret by the creator");
+    ctx.expectError(await accept(other), "not_found", 6, "accept-transfer by another member");
+    ctx.expectError(await accept(creator), "not_found", 6, "accept-transfer by the creator");
+
+    ctx.ok(await offer(otherRef), "a second transfer");
+    ctx.expectError(await accept(heir), "not_found", 6, "accept-transfer of a replaced offer");
+    ctx.ok(await offer(heirRef), "a third transfer");
+
+    const accepted = ctx.ok(await accept(heir), "accept-transfer");
+    ctx.check(
+      accepted.team_ref === team.ref &&
+        accepted.creator_principal_ref === heirRef &&
+        accepted.previous_creator_principal_ref === creatorRef,
+      "accept-transfer: the result does not name the new and the previous creator",
+    );
+    ctx.expectError(await accept(heir), "not_found", 6, "accept-transfer a second time");
+    expectNotCreator(
+      ctx,
+      await rotate(ctx, creator, "C-57 old"),
+      "rotate-secret by the previous creator",
+    );
+    ctx.ok(await rotate(ctx, heir, "C-57 heir"), "rotate-secret by the new creator");
+    ctx.ok(await ctx.call(creator, ["team", "leave"]), "team leave by the previous creator");
+  },
+);
+
 /** The team-lifecycle cases **[ours]**. */
-export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55, C56];
+export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55, C56, C57];

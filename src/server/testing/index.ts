@@ -6,6 +6,7 @@ export { capsSwappedTx } from "./caps-swapped.ts";
 export { CreatorLeavesService, nobodyElseTx } from "./creator-leaves.ts";
 export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
+export { EagerTransferService, handOverAtOnceTx } from "./eager-transfer.ts";
 export { liveStaleTx } from "./live-stale.ts";
 export { noAckPersistenceTx } from "./no-ack-persistence.ts";
 export { ownersStayActiveTx, RemovedReachableService } from "./removed-reachable.ts";

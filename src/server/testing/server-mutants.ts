@@ -2,6 +2,7 @@ import { BrigadeService, type ServiceDeps, type Store } from "../../service/inde
 import { capsSwappedTx } from "./caps-swapped.ts";
 import { CreatorLeavesService } from "./creator-leaves.ts";
 import { DecoratedStore } from "./decorated-store.ts";
+import { EagerTransferService } from "./eager-transfer.ts";
 import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
 import { RemovedReachableService } from "./removed-reachable.ts";
@@ -27,6 +28,7 @@ export const SERVER_MUTANTS = [
   "live_stale",
   "removed_reachable",
   "creator_leaves",
+  "eager_transfer",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -44,8 +46,8 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin` and `live_stale` are store decorators
- * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable` and
- * `creator_leaves` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
+ * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
+ * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
  * @example startServer({ …, createService: mutantServiceFactory("caps_swapped") })
  */
@@ -72,5 +74,7 @@ export function mutantServiceFactory(
       return (store, deps) => new RemovedReachableService(store, deps);
     case "creator_leaves":
       return (store, deps) => new CreatorLeavesService(store, deps);
+    case "eager_transfer":
+      return (store, deps) => new EagerTransferService(store, deps);
   }
 }

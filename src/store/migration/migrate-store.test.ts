@@ -58,6 +58,8 @@ async function populatedSqlite(file: string) {
   await service.joinTeam(bob.principal_ref, { join_secret: team.join_secret, human_label: "bob" });
   await service.joinTeam(carol.principal_ref, { join_secret: team.join_secret });
   await service.leaveTeam(carol.principal_ref, T);
+  // A standing offer of the team (team transfer), which bob has not accepted yet.
+  await service.transferTeam(alice.principal_ref, T, { principal_ref: bob.principal_ref });
   // A failed join, which the limiter counts.
   const wrong = `${team.join_secret.slice(0, -4)}AAAA`;
   await expect(service.joinTeam(idle.principal_ref, { join_secret: wrong })).rejects.toThrow(
@@ -172,6 +174,10 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       const service = new BrigadeService(target);
       // Tokens still authenticate (the digests came along).
       expect(await service.authenticate(w.alice.token)).toBe(w.alice.principal_ref);
+      // The standing offer came along: bob takes the team on PostgreSQL.
+      expect((await service.acceptTransfer(w.bob.principal_ref, w.T)).creator_principal_ref).toBe(
+        w.bob.principal_ref,
+      );
       // The same inboxes, in the same order, acked ones gone.
       expect((await service.receiveMessages(w.bob.principal_ref, w.T, w.b)).messages).toEqual(
         w.inboxB,

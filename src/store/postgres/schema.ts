@@ -176,6 +176,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
       OR EXISTS (SELECT 1 FROM sessions) OR EXISTS (SELECT 1 FROM messages)
       THEN (extract(epoch FROM clock_timestamp()) * 1000)::bigint END;
   `,
+  // 6: the member a team's creator offered the team to (team transfer), as SQLite's migration 7.
+  `
+  ALTER TABLE teams ADD COLUMN offered_to_principal_ref text;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

@@ -50,6 +50,7 @@ describe("runAdapterMutant", () => {
     "live_stale",
     "removed_reachable",
     "creator_leaves",
+    "eager_transfer",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

@@ -34,6 +34,7 @@ export const ADAPTER_MUTANTS = [
   "live_stale",
   "removed_reachable",
   "creator_leaves",
+  "eager_transfer",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
