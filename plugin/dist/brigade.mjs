@@ -622,7 +622,7 @@ var init_local_files = __esmMin((() => {
 	init_own_folder();
 	init_package_version();
 	init_private_folder();
-	init_private_to_this_user();
+	/* @__PURE__ */ init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
@@ -4538,6 +4538,7 @@ var init_adapter_argv = __esmMin((() => {
 		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
 		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
 		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
+		"team accept-transfer": row$1([], [], "none", "convention"),
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
@@ -6249,12 +6250,34 @@ function validateTeamRevokeMemberResult(value) {
 	});
 }
 /**
-* Validates a `team transfer` result (all three members required, non-empty).
+* Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
+* non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
 *
 * @example
 * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
 */
 function validateTeamTransferResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const team_ref = requiredString(o, "team_ref", "", id);
+		const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
+		const offered = nullableString(o, "offered_to_principal_ref", "", id);
+		if (offered === void 0) failField("offered_to_principal_ref", "required");
+		return {
+			team_ref,
+			creator_principal_ref,
+			offered_to_principal_ref: offered
+		};
+	});
+}
+/**
+* Validates a `team accept-transfer` result (all three members required, non-empty).
+*
+* @example
+* validateTeamAcceptTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+*/
+function validateTeamAcceptTransferResult(value) {
 	return runValidation(() => {
 		const o = expectObject(value, "");
 		const id = { nonEmpty: true };
@@ -9386,6 +9409,12 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async teamAcceptTransfer(options) {
+			return this.#teamCall((ctx) => ({
+				method: "POST",
+				path: teamPath(ctx, "/accept-transfer")
+			}), validateTeamAcceptTransferResult, options);
 		}
 		/** A team-scoped call without a request body to check: context first, then the request. */
 		#teamCall(request, validate, options) {
@@ -17450,14 +17479,16 @@ function sentenceFor(sub, error, context) {
 	if (code === "unauthorized") {
 		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
 		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
-		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
-		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
+		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
+		if (admin || sub === "members" || sub === "accept-transfer") return `${fixed} (you left it, or its creator removed you)`;
 	}
 	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
 	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
+	if (sub === "accept-transfer" && code === "not_found") return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") return "you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
 		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
@@ -17807,13 +17838,34 @@ function teamRemove(argv, io, cwd) {
 	return actOnMember(argv, io, cwd, "remove", (adapter, principalRef) => adapter.teamRevokeMember({ principal_ref: principalRef }), (result) => `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
 }
 /**
-* `brigade team transfer <member>`: makes another member the team's creator. Exit 0, 2 (usage),
+* `brigade team transfer <member>`: offers the team to another member, who becomes its creator by
+* running `brigade team accept-transfer`; naming yourself withdraws the offer. Exit 0, 2 (usage),
 * 11 (no team for the folder), or the adapter failure's status.
 *
 * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
 */
 function teamTransfer(argv, io, cwd) {
-	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
+	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => result.offered_to_principal_ref === null ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n` : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`);
+}
+/**
+* `brigade team accept-transfer`: takes over the team of this folder that its creator offered to
+* you (`brigade team transfer`). Exit 0, 2 (usage), 11 (no team for the folder), or the adapter
+* failure's status (`not_found` 6 when no offer names you).
+*
+* @example await teamAcceptTransfer([], io, "/home/dana/src/api");
+*/
+async function teamAcceptTransfer(argv, io, cwd) {
+	parseTeamFlags("accept-transfer", argv, {}, 0);
+	const team = adminTeam(io, "accept-transfer", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamAcceptTransfer();
+	} catch (error) {
+		return reportAdapterError(io, "accept-transfer", error);
+	}
+	io.stdout(`Team ${sanitizeAttribute(result.team_ref)} is yours now: you rotate its secret and remove members; ${sanitizeAttribute(result.previous_creator_principal_ref)} stays a member, without the creator's rights.\n`);
+	return 0;
 }
 var MAX_MEMBER_ARGUMENT;
 var init_team_admin = __esmMin((() => {
@@ -18305,13 +18357,13 @@ var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
 * while `CLAUDE_PID` is set (nothing touched), a
 * `.brigade.json` that already names a team (`create`) or another team than the secret
 * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
 * file and printed only by `create` and `rotate-secret` without `--secret-file`.
@@ -18356,7 +18408,8 @@ var init_team_command = __esmMin((() => {
 		"  members [--json]",
 		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
-		"  transfer <member>                      (creator) make another member the team's creator",
+		"  transfer <member>                      (creator) offer the team to another member",
+		"  accept-transfer                        take the team its creator offered you",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -18432,10 +18485,21 @@ own terminal.
 			human: true,
 			help: `usage: brigade team transfer <member>
 
-(The team's creator) makes another member the team's creator; you stay a member.
-<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+(The team's creator) offers the team to another member. It stays yours until they run
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
+replaces the last; naming yourself withdraws it. <member> is the principal id
+\`brigade team members\` lists. Run it in your own terminal.
 `,
 			run: teamTransfer
+		},
+		"accept-transfer": {
+			human: true,
+			help: `usage: brigade team accept-transfer
+
+Takes over this checkout's team, which its creator offered you with \`brigade team transfer\`:
+you become its creator, and the previous creator stays a member. Run it in your own terminal.
+`,
+			run: teamAcceptTransfer
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
