@@ -4,8 +4,8 @@ import {
   BACKSLASH_BIT,
   bmpClasses,
   classAt,
+  continuesName,
   DASH_BIT,
-  LETTER_BITS,
   LOWEST_LOOK_ALIKE_OPENER,
   letterBit,
   OPEN_BIT,
@@ -52,28 +52,17 @@ const FIRST_LETTERS: number = READ_TAG_NAMES.reduce(
   (all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0),
   0,
 );
-// A letter or digit of any script after a whole name continues it: `<tickets>` is not `<tick>`.
-const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
-
 // Where the last successful readTagAt ended and whether its tag closes. Module scratch instead of
 // a result object, so that the walk, which runs once per opener of every sanitised text,
 // allocates nothing; read only right after the call that set it.
 let readEnd = 0;
 let readClosing = false;
 
-/** Whether the code unit at `j` is a line break: whitespace that may not stand for a name's `-`. */
-function isLineBreak(s: string, j: number): boolean {
-  const c = s.charCodeAt(j);
-  return c === 0x0a || c === 0x2028 || c === 0x2029;
-}
-
-/** Whether a name letter, a dash, or any letter or digit follows `j`, past skipped code points. */
-function continuesName(s: string, j: number): boolean {
+/** Whether what follows offset `j` of `s`, past skipped code points, continues a name. */
+function continuesNameAt(s: string, j: number): boolean {
   let i = j;
   while (i < s.length && (classAt(s, i) & SKIP_BIT) !== 0) i += unitsAt(s, i);
-  if (i >= s.length) return false;
-  if ((classAt(s, i) & (LETTER_BITS | DASH_BIT)) !== 0) return true;
-  return WORD_CHARACTER.test(String.fromCodePoint(s.codePointAt(i) ?? 0));
+  return i < s.length && continuesName(s.codePointAt(i) ?? 0);
 }
 
 /**
@@ -81,8 +70,7 @@ function continuesName(s: string, j: number): boolean {
  * or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
  * (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and backslashes that ends in a slash
  * (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name whose letters may be look-alikes
- * and whose `-` may be any run of dashes and whitespace but line breaks; skipped code points
- * anywhere. One walk over the class table, no allocation: it runs once per opener of every
+ * and whose `-` may be any run of dashes, whitespace and blanks; skipped code points anywhere. One walk over the class table, no allocation: it runs once per opener of every
  * sanitised text. It never passes another opener, so a scan over all openers stays linear.
  */
 function readTagAt(s: string, from: number): number {
@@ -148,9 +136,9 @@ function readTagAt(s: string, from: number): number {
       }
       const want = NAME_BITS[p] ?? 0;
       if (want === dash) {
-        // The `-`: a run of dashes and whitespace (no line break), skipped code points inside.
+        // The `-`: a run of dashes and whitespace, skipped code points inside.
         const runStart = j;
-        while (j < n && ((c & (skip | dash)) !== 0 || ((c & space) !== 0 && !isLineBreak(s, j)))) {
+        while (j < n && (c & (skip | dash | space)) !== 0) {
           j += units;
           c = j < n ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
           units = 1;
@@ -168,7 +156,7 @@ function readTagAt(s: string, from: number): number {
       p++;
     }
     if (p !== end) continue;
-    if (k >= WHOLE_NAMES_FROM && continuesName(s, j)) continue;
+    if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
     readEnd = j;
     readClosing = state !== 0;
     return k;
@@ -200,8 +188,8 @@ export function isFamilyTagAt(s: string, at: number): boolean {
  * does: an opener (`<` or one of its look-alikes), then whitespace or blanks (U+2800 …), at most
  * one run of slashes that may be doubled or escaped (`/`, `//`, `\/`, look-alikes), whitespace,
  * then the name, whose letters may be ASCII in either case, `ſ`, or confusable letters, and whose
- * `-` may be `_`, any dash look-alike (`—`, `一`, `─` …) or whitespace, or a run of them (no line
- * break); and anywhere after the opener, any number of skipped code points
+ * `-` may be `_`, any dash look-alike (`—`, `一`, `─` …), whitespace or a blank, or a run of
+ * them; and anywhere after the opener, any number of skipped code points
  * (Default_Ignorable_Code_Point, combining marks, Cf, Cc but tab and newline). Whitespace is not
  * allowed inside a word of the name. Pure; any string, lone surrogates included.
  *

@@ -9,8 +9,8 @@ export const NEUTRALISED_LT = "&lt;";
 // look-alike but `_`, no blank but space and tab), so one sticky regex per `<` decides: the same
 // reading as the table walk of family-tag.ts, spelled for ASCII.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
-/** A name as an ASCII pattern: its `-` (or `_`) may be any run of `-`, `_`, space and tab. */
-const plainName = (name: string): string => name.split(/[-_]/).join("[-_ \\t]+");
+/** A name as an ASCII pattern: its `-` (or `_`) may be any run of `-`, `_` and whitespace. */
+const plainName = (name: string): string => name.split(/[-_]/).join("[-_ \\t\\n]+");
 const PLAIN_AFTER_LT = new RegExp(
   "[\\t\\n ]*(?:[/\\\\]*/[\\t\\n ]*)?(?:" +
     READ_TAG_NAMES.slice(0, WHOLE_NAMES_FROM).map(plainName).join("|") +

