@@ -9,31 +9,28 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import {
+  CLAUDE_CODE_CHOICES,
   claudeCodeExecutable,
-  latestClaudeCodeVersion,
-  PINNED_CLAUDE_CODE_VERSION,
 } from "./support/real-claude/claude-executable.ts";
 
 const run = promisify(execFile);
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-const VERSIONS = [
-  { which: "pinned", version: async () => PINNED_CLAUDE_CODE_VERSION },
-  { which: "newest", version: latestClaudeCodeVersion },
-];
-
-describe.each(VERSIONS)("Claude Code's own tags, $which client", ({ version }) => {
-  test("the committed list holds every tag the client marks its content with", async () => {
-    const executable = await claudeCodeExecutable(await version());
-    const check = await run(
-      process.execPath,
-      ["scripts/generate-claude-code-tags.mjs", "--check", executable],
-      { cwd: repoRoot, encoding: "utf8", timeout: 120_000 },
-    ).catch((error: { stdout?: string; stderr?: string }) => ({
-      stdout: error.stdout ?? "",
-      stderr: error.stderr ?? String(error),
-    }));
-    expect(check.stderr).toBe("");
-    expect(check.stdout).toContain("covers the");
-  }, 900_000);
-});
+describe.each(Object.values(CLAUDE_CODE_CHOICES))(
+  "Claude Code's own tags, $which client",
+  ({ version }) => {
+    test("the committed list holds every tag the client marks its content with", async () => {
+      const executable = await claudeCodeExecutable(await version());
+      const check = await run(
+        process.execPath,
+        ["scripts/generate-claude-code-tags.mjs", "--check", executable],
+        { cwd: repoRoot, encoding: "utf8", timeout: 120_000 },
+      ).catch((error: { stdout?: string; stderr?: string }) => ({
+        stdout: error.stdout ?? "",
+        stderr: error.stderr ?? String(error),
+      }));
+      expect(check.stderr).toBe("");
+      expect(check.stdout).toContain("covers the");
+    }, 900_000);
+  },
+);
