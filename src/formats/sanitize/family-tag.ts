@@ -52,6 +52,20 @@ const FIRST_LETTERS: number = READ_TAG_NAMES.reduce(
   (all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0),
   0,
 );
+/**
+ * For each letter bit (by its index), the names that start with that letter, in
+ * {@link READ_TAG_NAMES} order (families first): a walk tries only those.
+ */
+const NO_NAMES = new Int32Array(0);
+const NAMES_BY_FIRST: readonly Int32Array[] = Array.from(
+  { length: 31 },
+  (_, bit) =>
+    new Int32Array(
+      READ_TAG_NAMES.flatMap((__, k) =>
+        ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & (1 << bit)) !== 0 ? [k] : [],
+      ),
+    ),
+);
 // Where the last successful readTagAt ended and whether its tag closes. Module scratch instead of
 // a result object, so that the walk, which runs once per opener of every sanitised text,
 // allocates nothing; read only right after the call that set it.
@@ -68,10 +82,12 @@ function continuesNameAt(s: string, j: number): boolean {
 /**
  * Index in {@link READ_TAG_NAMES} of the tag read from offset `from` of `s`, just past an opener,
  * or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
- * (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and backslashes that ends in a slash
- * (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name whose letters may be look-alikes
- * and whose `-` may be any run of dashes, whitespace and blanks; skipped code points anywhere. One walk over the class table, no allocation: it runs once per opener of every
- * sanitised text. It never passes another opener, so a scan over all openers stays linear.
+ * (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and
+ * backslashes that ends in a slash (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name
+ * whose letters may be look-alikes and whose `-` may be any run of dashes, whitespace and blanks;
+ * skipped code points anywhere. One walk over the class table, no allocation: it runs once per
+ * opener of every sanitised text. It never passes another opener, so a scan over all openers
+ * stays linear; only the names whose first letter was read are tried.
  */
 function readTagAt(s: string, from: number): number {
   // Imported bindings are loaded from their module at every use; locals stay in registers.
@@ -79,7 +95,6 @@ function readTagAt(s: string, from: number): number {
   const space = SPACE_BIT;
   const slashes = SLASH_BIT | BACKSLASH_BIT;
   const slash = SLASH_BIT;
-  const dash = DASH_BIT;
   const pair = PAIR_BIT;
   const bmp = bmpClasses();
   const n = s.length;
@@ -115,51 +130,57 @@ function readTagAt(s: string, from: number): number {
   }
   if (state === 1 && (last & slash) === 0) return -1;
   if ((c & FIRST_LETTERS) === 0) return -1;
-  const first = c;
   const second = i + units;
-  for (let k = 0; k + 1 < NAME_STARTS.length; k++) {
-    let p = NAME_STARTS[k] ?? 0;
-    const end = NAME_STARTS[k + 1] ?? 0;
-    if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
-    p++;
-    let j = second;
-    while (p < end && j < n) {
-      c = bmp[s.charCodeAt(j)] ?? 0;
-      units = 1;
-      if ((c & pair) !== 0) {
-        c = classAt(s, j);
-        units = unitsAt(s, j);
-      }
-      if ((c & skip) !== 0) {
-        j += units;
-        continue;
-      }
-      const want = NAME_BITS[p] ?? 0;
-      if (want === dash) {
-        // The `-`: a run of dashes and whitespace, skipped code points inside.
-        const runStart = j;
-        while (j < n && (c & (skip | dash | space)) !== 0) {
-          j += units;
-          c = j < n ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
-          units = 1;
-          if ((c & pair) !== 0) {
-            c = classAt(s, j);
-            units = unitsAt(s, j);
-          }
+  const dash = DASH_BIT;
+  // One letter bit at a time (a confusable may read as several letters), lowest first; for each,
+  // only the names that start with that letter.
+  for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
+    const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
+    for (let q = 0; q < candidates.length; q++) {
+      const k = candidates[q] ?? 0;
+      let p = (NAME_STARTS[k] ?? 0) + 1;
+      const end = NAME_STARTS[k + 1] ?? 0;
+      let j = second;
+      while (p < end && j < n) {
+        c = bmp[s.charCodeAt(j)] ?? 0;
+        units = 1;
+        if ((c & pair) !== 0) {
+          c = classAt(s, j);
+          units = unitsAt(s, j);
         }
-        if (j === runStart) break;
+        if ((c & skip) !== 0) {
+          j += units;
+          continue;
+        }
+        const want = NAME_BITS[p] ?? 0;
+        if (want === dash) {
+          // The `-`: a run of dashes and whitespace, skipped code points inside.
+          const runStart = j;
+          while (j < n && (c & (skip | dash | space)) !== 0) {
+            j += units;
+            c = j < n ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
+            units = 1;
+            if ((c & pair) !== 0) {
+              c = classAt(s, j);
+              units = unitsAt(s, j);
+            }
+          }
+          // The run ends on the next letter (whose class `c` already holds) or on a mismatch.
+          if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
+          j += units;
+          p += 2;
+          continue;
+        }
+        if ((c & want) === 0) break;
+        j += units;
         p++;
-        continue;
       }
-      if ((c & want) === 0) break;
-      j += units;
-      p++;
+      if (p !== end) continue;
+      if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
+      readEnd = j;
+      readClosing = state !== 0;
+      return k;
     }
-    if (p !== end) continue;
-    if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
-    readEnd = j;
-    readClosing = state !== 0;
-    return k;
   }
   return -1;
 }
