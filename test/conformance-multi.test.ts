@@ -2,10 +2,11 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { runSuite } from "../src/conformance/runner.ts";
+import { inProcessHttpAdapter } from "./support/in-process-adapter.ts";
 import { must } from "./support/load-client.ts";
 import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
 import { ServerGroup } from "./support/server-group.ts";
-import { BUILT_CLI, ensureBuilt } from "./support/server-process.ts";
+import { ensureBuilt, FAST_SUITE_LIMITS } from "./support/server-process.ts";
 import { sessionRegistration } from "./support/session-registration.ts";
 
 let schema: FreshSchema | undefined;
@@ -14,7 +15,7 @@ let group: ServerGroup | undefined;
 beforeAll(async () => {
   ensureBuilt();
   schema = await freshPostgresSchema("multi");
-  group = await ServerGroup.start(schema.url, 3);
+  group = await ServerGroup.start(schema.url, 3, FAST_SUITE_LIMITS);
 });
 
 afterAll(async () => {
@@ -85,23 +86,28 @@ describe("three brigade serve processes on one PostgreSQL behind a round-robin p
     }
   }, 30_000);
 
+  // The servers are the subject: the adapter runs in process (test/conformance.suite.ts spawns it).
   test(
     "the conformance suite passes through the proxy (every call may land on another process)",
     async () => {
       const proxy = (group as ServerGroup).proxy;
       const parsed = parseConformanceArgs([
         "--adapter",
-        JSON.stringify([process.execPath, BUILT_CLI, "adapter", "http"]),
+        JSON.stringify(["in-process-http-adapter"]),
         "--json",
         "--env",
         `BRIGADE_SERVER=${proxy.url}`,
       ]);
       if (!parsed.ok || parsed.help) throw new Error("bad options");
-      const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
+      const outcome = await runSuite(
+        parsed.options,
+        { verbose: () => {}, caseDone: () => {} },
+        { transport: inProcessHttpAdapter() },
+      );
       if (!("report" in outcome)) throw new Error(outcome.error);
       const failed = outcome.report.results.filter((r) => r.status !== "pass");
       expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-      expect(outcome.report.results).toHaveLength(54);
+      expect(outcome.report.results).toHaveLength(57);
       // The calls really were spread over the three processes.
       for (const served of proxy.served) expect(served).toBeGreaterThan(100);
     },

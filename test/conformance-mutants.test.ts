@@ -8,17 +8,17 @@ import { parseConformanceArgs } from "../src/conformance/args.ts";
 import { CONFORMANCE_MUTANTS, type ConformanceMutant } from "../src/conformance/mutants.ts";
 import { runSuite } from "../src/conformance/runner.ts";
 import { SERVER_MUTANTS } from "../src/server/testing/server-mutants.ts";
+import { inProcessMutantAdapter } from "./support/in-process-adapter.ts";
 import {
   buildTestSeams,
   ensureBuilt,
+  FAST_SUITE_LIMITS,
   REPO_ROOT,
   startServerProcess,
 } from "./support/server-process.ts";
 
 /** Test-only server entry: same flags as `brigade serve`, mutant from `BRIGADE_TEST_MUTANT`. */
 const SERVE_MUTANT = join(REPO_ROOT, "dist-test/server/testing/serve-mutant.js");
-/** Test-only adapter entry: `--test-mutant <name>` then the `brigade adapter http` argv. */
-const ADAPTER_MUTANT = join(REPO_ROOT, "dist-test/adapters/http/testing/adapter-mutant.js");
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
@@ -41,6 +41,7 @@ async function startMutantServer(mutant: ConformanceMutant): Promise<string> {
     join(dir, "brigade.sqlite"),
     { BRIGADE_TEST_MUTANT: mutant },
     [SERVE_MUTANT],
+    FAST_SUITE_LIMITS,
   );
   child = server.child;
   return server.url;
@@ -54,31 +55,36 @@ describe("mutant names", () => {
   });
 });
 
+/**
+ * Each mutant's server runs as its own process; the suite calls the mutant adapter entry in this
+ * process (the server is the subject here; test/conformance.suite.ts spawns the adapter per call),
+ * and stops each case at its first failure: the question is only which cases fail.
+ */
 describe("positive controls (docs/spec/protocol.md §12.4): each mutant fails exactly its cases", () => {
   test.each(Object.keys(CONFORMANCE_MUTANTS) as ConformanceMutant[])(
     "%s",
     async (mutant) => {
       const url = await startMutantServer(mutant);
-      const adapter = [
-        process.execPath,
-        ADAPTER_MUTANT,
-        "--test-mutant",
-        mutant,
-        "adapter",
-        "http",
-      ];
       const parsed = parseConformanceArgs([
         "--adapter",
-        JSON.stringify(adapter),
+        JSON.stringify(["in-process-mutant-adapter", mutant]),
         "--env",
         `BRIGADE_SERVER=${url}`,
         "--json",
       ]);
       if (!parsed.ok || parsed.help) throw new Error("bad options");
-      const outcome = await runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
+      const outcome = await runSuite(
+        parsed.options,
+        { verbose: () => {}, caseDone: () => {} },
+        { transport: inProcessMutantAdapter(mutant), stopCaseAtFirstFailure: true },
+      );
       if (!("report" in outcome)) throw new Error(outcome.error);
       const failed = outcome.report.results.filter((r) => r.status === "fail").map((r) => r.id);
-      expect(failed.sort()).toEqual([...CONFORMANCE_MUTANTS[mutant]].sort());
+      const reasons = outcome.report.results
+        .filter((r) => r.status === "fail")
+        .map((r) => `${r.id}: ${r.reason}`)
+        .join("\n");
+      expect(failed.sort(), reasons).toEqual([...CONFORMANCE_MUTANTS[mutant]].sort());
       expect(outcome.exitCode).toBe(1);
     },
     15 * 60_000,

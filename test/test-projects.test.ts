@@ -2,10 +2,11 @@
 // outside `npm test`, and never runs twice. Vitest itself answers which files each project
 // holds, so the check follows its glob rules exactly.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
+import { LONG_FIRST } from "./support/long-first-sequencer.ts";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -47,5 +48,14 @@ test("each *.test.ts of the repository is in exactly one project", () => {
     "real-client",
     "slow",
     "unit",
+    "unit-isolated",
   ]);
+  // A file that replaces a module must not share a module cache with other files.
+  const mocking = files.filter((file) =>
+    /\bvi\.(mock|doMock)\(/.test(readFileSync(join(repoRoot, file), "utf8")),
+  );
+  expect(mocking.length).toBeGreaterThan(0);
+  expect(mocking.filter((file) => projectsOf.get(file)?.[0] !== "unit-isolated")).toEqual([]);
+  // The long files the sequencer starts first are real files of a project (a rename is seen).
+  expect(LONG_FIRST.filter((file) => !projectsOf.has(file))).toEqual([]);
 }, 60_000);

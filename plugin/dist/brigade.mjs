@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -622,7 +622,7 @@ var init_local_files = __esmMin((() => {
 	init_own_folder();
 	init_package_version();
 	init_private_folder();
-	init_private_to_this_user();
+	/* @__PURE__ */ init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
@@ -974,9 +974,9 @@ var init_text = __esmMin((() => {
 }));
 
 // src/formats/agent-message/constants.ts
-var PREFIX$1, SUFFIX;
+var PREFIX, SUFFIX;
 var init_constants$1 = __esmMin((() => {
-	PREFIX$1 = "<!-- lsp:agent-message-v1 ";
+	PREFIX = "<!-- lsp:agent-message-v1 ";
 	SUFFIX = " -->";
 }));
 
@@ -1040,7 +1040,7 @@ function parse$2(text) {
 	const newline = input.indexOf("\n");
 	const line = newline < 0 ? input : input.slice(0, newline);
 	if (line.length < MIN_LINE_LENGTH || !line.endsWith(" -->")) return notFound;
-	const json = line.slice(PREFIX$1.length, line.length - SUFFIX.length);
+	const json = line.slice(PREFIX.length, line.length - SUFFIX.length);
 	if (!json.startsWith("{") || !json.endsWith("}")) return notFound;
 	const origin = decodeOrigin(json);
 	if (origin === null) return notFound;
@@ -1054,7 +1054,7 @@ var MIN_LINE_LENGTH, WRONG_TYPE;
 var init_parse$2 = __esmMin((() => {
 	init_text();
 	init_constants$1();
-	MIN_LINE_LENGTH = PREFIX$1.length + 2 + SUFFIX.length;
+	MIN_LINE_LENGTH = PREFIX.length + 2 + SUFFIX.length;
 	WRONG_TYPE = Symbol("wrong type");
 }));
 
@@ -2408,6 +2408,63 @@ var init_cross_session = __esmMin((() => {
 	init_permission_mode();
 }));
 
+// src/formats/sanitize/claude-code-tags.ts
+var CLAUDE_CODE_TAGS;
+var init_claude_code_tags = __esmMin((() => {
+	CLAUDE_CODE_TAGS = [
+		"agent-message",
+		"antml",
+		"artifact-file-content",
+		"artifact-origin-notes",
+		"artifact-stored-declaration",
+		"artifact-type-instructions",
+		"bash-exit-code",
+		"bash-input",
+		"bash-stderr",
+		"bash-stdout",
+		"browser",
+		"browser_instruction",
+		"channel",
+		"command-args",
+		"command-message",
+		"command-name",
+		"coordinator-relay",
+		"cowritten-artifact-html",
+		"cross-session-message",
+		"fetched-web-content",
+		"fork-boilerplate",
+		"function_results",
+		"ide_opened_file",
+		"ide_selection",
+		"local-command-caveat",
+		"local-command-stderr",
+		"local-command-stdout",
+		"mcp-polling-update",
+		"mcp-resource-update",
+		"memory_listing",
+		"memory_listing_additions",
+		"partial-response",
+		"persisted-output",
+		"post-tool-use-hook",
+		"remote-review",
+		"sandbox_violations",
+		"slack-ping",
+		"slack-tag-message",
+		"system-reminder",
+		"system_reminder",
+		"task-notification",
+		"teammate-message",
+		"terminal",
+		"tick",
+		"tool_use_error",
+		"total_tokens",
+		"truncated-output",
+		"untrusted-widget-state",
+		"user-memory-input",
+		"user-prompt-submit-hook"
+	];
+}));
+
 // src/formats/sanitize/frame-tag-families.ts
 var FRAME_TAG_FAMILIES;
 var init_frame_tag_families = __esmMin((() => {
@@ -2420,8 +2477,29 @@ var init_frame_tag_families = __esmMin((() => {
 	];
 }));
 
+// src/formats/sanitize/read-tag-names.ts
+var readingOf, FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+var init_read_tag_names = __esmMin((() => {
+	init_claude_code_tags();
+	init_frame_tag_families();
+	readingOf = (name) => name.replaceAll("_", "-");
+	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
+	READ_TAG_NAMES = (() => {
+		const names = [...FRAME_TAG_FAMILIES];
+		const seen = new Set(FAMILY_READINGS);
+		for (const name of CLAUDE_CODE_TAGS) {
+			const reading = readingOf(name);
+			if (seen.has(reading) || FAMILY_READINGS.some((family) => reading.startsWith(family))) continue;
+			seen.add(reading);
+			names.push(name);
+		}
+		return names;
+	})();
+	WHOLE_NAMES_FROM = FRAME_TAG_FAMILIES.length;
+}));
+
 // src/formats/sanitize/tag-reading-table.ts
-var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
+var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, BACKSLASH_LOOK_ALIKES, DASH_LOOK_ALIKES, BLANK_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
 var init_tag_reading_table = __esmMin((() => {
 	SKIP_RANGES = [
 		"0-8 b-1f 7f-9f ad 300-36f 483-489 591-5bd 5bf 5c1-5c2 5c4-5c5 5c7 600-605 610-61a 61c",
@@ -2470,6 +2548,15 @@ var init_tag_reading_table = __esmMin((() => {
 	OPEN_LOOK_ALIKES = ["ab 2c2 1438 16b2 2039 226a 226e 227a 2280 22d6 22d8 2329 276c 276e 2770 27e8 27ea 2991", "2993 29fc 2a79 2aa1 2aa6 2af7 3008 fe3d fe3f fe64 ff1c 1d236"].join(" ");
 	CLOSE_LOOK_ALIKES = ["bb 2c3 1433 203a 226b 226f 227b 2281 22d7 22d9 232a 276d 276f 2771 27e9 29fd 2a20 3009", "fe40 fe65 ff1e 16f3f 1d237"].join(" ");
 	SLASH_LOOK_ALIKES = "1735 2041 2044 2215 2571 27cb 29f8 2afb 2afd 2cc6 2f03 3033 30ce 31d3 4e3f ff0f 1d23a";
+	BACKSLASH_LOOK_ALIKES = "2216 244a 27cd 29f5 29f9 2cf9 2f02 31d4 4e36 fe68 ff3c 1d20f 1d23b";
+	DASH_LOOK_ALIKES = [
+		"2cd 2d7 58a 5be 640 6d4 7fa 1173 1196 1400 1806 2010-2015 2017 203f-2040 2043 2053-2054",
+		"207b 208b 2212 2238 23af 23ba-23bd 2500-2501 2504-2505 2508-2509 254c-254d 2550 2574",
+		"2576 2578 257a 257c 257e 2796 2a29-2a2a 2cba 2e17 2e1a 2e3a-2e3b 2e40 2e5d 2f00 301c",
+		"3030 30a0 30fc 3161 3192 31d0 3280 4e00 a7f7 fb29 fe31-fe34 fe4d-fe4f fe58 fe63 ff0d",
+		"ff3f ff5e ff70 ffda 10d6e 10ead 1ce0d-1ce0e 1d369 1d372 1f229 1fb76-1fb7b"
+	].join(" ");
+	BLANK_LOOK_ALIKES = "2800 13441-13442 1d159";
 	QUOTE_LOOK_ALIKES = "2ba 2dd 2ee 2f6 5f2 5f4 1cd3 201c-201f 2033 2036 2057 3003 301d-301f ff02";
 }));
 
@@ -2514,22 +2601,57 @@ function buildClasses() {
 		for (const alternative of value.split("|")) bits |= letterBit(alternative);
 		if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
 	}
+	forEachCodePoint(DASH_LOOK_ALIKES, (cp) => add(cp, DASH_BIT));
 	for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+	forEachCodePoint(BLANK_LOOK_ALIKES, (cp) => add(cp, SPACE_BIT));
 	add(60, OPEN_BIT);
 	add(47, SLASH_BIT);
+	add(92, BACKSLASH_BIT);
 	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
 	forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+	forEachCodePoint(BACKSLASH_LOOK_ALIKES, (cp) => add(cp, BACKSLASH_BIT));
 	forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
-	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
 	bmp.fill(PAIR_BIT, 55296, 56320);
 	return {
 		bmp,
 		astral
 	};
 }
+/**
+* Whether code point `cp` would continue a tag name: a letter or digit of any script, `-`, `_`, a
+* dash look-alike, or a code point the confusable fold reads as letters, digits or a dash; never
+* an opener (`ᐸ` is a letter too), which the sanitiser may rewrite to `&lt;`. After a whole name
+* (Claude Code's tags) such a code point makes a longer word: `<tickets>` is not `<tick>`. The
+* fold's set is built on the first call.
+*
+* @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
+*/
+function continuesName(cp) {
+	const c = readingClass(cp);
+	if ((c & OPEN_BIT) !== 0) return false;
+	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
+	if (folded === void 0) {
+		const set = /* @__PURE__ */ new Set();
+		for (const [, ranges] of CONFUSABLE_FOLD_TABLE) forEachCodePoint(ranges, (c) => set.add(c));
+		folded = set;
+	}
+	return folded.has(cp);
+}
 function tables() {
 	classes ??= buildClasses();
 	return classes;
+}
+/**
+* The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
+* {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link BACKSLASH_BIT}, or 0. The table
+* (256 KiB) is built on the first call, so a process that only ever sanitises ASCII never builds
+* it.
+*
+* @example (readingClass(0xff1c) & OPEN_BIT) !== 0
+*/
+function readingClass(cp) {
+	const { bmp, astral } = tables();
+	return cp < 65536 ? bmp[cp] ?? 0 : astral.get(cp) ?? 0;
 }
 /**
 * The BMP part of the class table, indexed by code unit: for loops that read code units and call
@@ -2610,20 +2732,23 @@ function pairKindBases() {
 function classBody(ranges) {
 	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
 }
-var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
+var LETTERS, LETTER_BITS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, BACKSLASH_BIT, SPACES, folded, WORD_CHARACTER, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
 var init_reading_classes = __esmMin((() => {
 	init_confusable_fold_table();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_tag_reading_table();
-	LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+	LETTERS = [...new Set(READ_TAG_NAMES.join("").replace(/[-_]/g, ""))].sort().join("");
+	LETTER_BITS = (1 << LETTERS.length) - 1;
 	DASH_BIT = 1 << LETTERS.length;
 	SKIP_BIT = DASH_BIT << 1;
 	SPACE_BIT = DASH_BIT << 2;
 	OPEN_BIT = DASH_BIT << 3;
 	SLASH_BIT = DASH_BIT << 4;
 	PAIR_BIT = DASH_BIT << 5;
-	STRIP_BIT = DASH_BIT << 6;
+	BACKSLASH_BIT = DASH_BIT << 6;
 	SPACES = "	\n \xA0            \u2028\u2029  　";
+	;
+	WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
 	;
 	UNIT_STRIP = 1;
 	UNIT_OPEN = 2;
@@ -2638,58 +2763,159 @@ var init_reading_classes = __esmMin((() => {
 }));
 
 // src/formats/sanitize/family-tag.ts
+/** Whether what follows offset `j` of `s`, past skipped code points, continues a name. */
+function continuesNameAt(s, j) {
+	let i = j;
+	while (i < s.length && (classAt(s, i) & SKIP_BIT) !== 0) i += unitsAt(s, i);
+	return i < s.length && continuesName(s.codePointAt(i) ?? 0);
+}
 /**
-* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
-* {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
-* and no allocation on the common path, since it runs once per opener of every sanitised text.
+* Index in {@link READ_TAG_NAMES} of the tag read from offset `from` of `s`, just past an opener,
+* or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
+* (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and
+* backslashes that ends in a slash (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name
+* whose letters may be look-alikes and whose `-` may be any run of dashes, whitespace and blanks;
+* skipped code points anywhere. One walk over the class table, no allocation: it runs once per
+* opener of every sanitised text. It never passes another opener, so a scan over all openers
+* stays linear; only the names whose first letter was read are tried.
 */
-function isFamilyTagAt(s, at) {
+function readTagAt(s, from) {
 	const skip = SKIP_BIT;
-	const skipOrSpace = SKIP_BIT | SPACE_BIT;
+	const space = SPACE_BIT;
+	const slashes = SLASH_BIT | BACKSLASH_BIT;
 	const slash = SLASH_BIT;
 	const pair = PAIR_BIT;
 	const bmp = bmpClasses();
 	const n = s.length;
-	let i = at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1);
-	let closing = false;
+	let i = from;
+	let state = 0;
+	let last = 0;
 	let c = 0;
 	let units = 1;
 	for (;;) {
-		if (i >= n) return false;
+		if (i >= n) return -1;
 		c = bmp[s.charCodeAt(i)] ?? 0;
 		units = 1;
 		if ((c & pair) !== 0) {
 			c = classAt(s, i);
 			units = unitsAt(s, i);
 		}
-		if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
-		if ((c & slash) !== 0) closing = true;
+		if ((c & skip) === 0) {
+			if ((c & slashes) !== 0) {
+				if (state === 2) return -1;
+				state = 1;
+				last = c;
+			} else if ((c & space) !== 0) {
+				if (state === 1) {
+					if ((last & slash) === 0) return -1;
+					state = 2;
+				}
+			} else break;
+		}
 		i += units;
 	}
-	if ((c & FIRST_LETTERS) === 0) return false;
-	const first = c;
+	if (state === 1 && (last & slash) === 0) return -1;
+	if ((c & FIRST_LETTERS) === 0) return -1;
 	const second = i + units;
-	for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
-		let p = NAME_STARTS[f] ?? 0;
-		const end = NAME_STARTS[f + 1] ?? 0;
-		if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
-		p++;
-		let j = second;
-		while (p < end && j < n) {
-			c = bmp[s.charCodeAt(j)] ?? 0;
-			units = 1;
-			if ((c & pair) !== 0) {
-				c = classAt(s, j);
-				units = unitsAt(s, j);
+	const dash = DASH_BIT;
+	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
+		const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
+		for (let q = 0; q < candidates.length; q++) {
+			const k = candidates[q] ?? 0;
+			let p = (NAME_STARTS[k] ?? 0) + 1;
+			const end = NAME_STARTS[k + 1] ?? 0;
+			let j = second;
+			while (p < end && j < n) {
+				c = bmp[s.charCodeAt(j)] ?? 0;
+				units = 1;
+				if ((c & pair) !== 0) {
+					c = classAt(s, j);
+					units = unitsAt(s, j);
+				}
+				if ((c & skip) !== 0) {
+					j += units;
+					continue;
+				}
+				const want = NAME_BITS[p] ?? 0;
+				if (want === dash) {
+					const runStart = j;
+					while (j < n && (c & (skip | dash | space)) !== 0) {
+						j += units;
+						c = j < n ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+						units = 1;
+						if ((c & pair) !== 0) {
+							c = classAt(s, j);
+							units = unitsAt(s, j);
+						}
+					}
+					if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
+					j += units;
+					p += 2;
+					continue;
+				}
+				if ((c & want) === 0) break;
+				j += units;
+				p++;
 			}
-			j += units;
-			if ((c & skip) !== 0) continue;
-			if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
-			p++;
+			if (p !== end) continue;
+			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
+			readEnd = j;
+			readClosing = state !== 0;
+			return k;
 		}
-		if (p === end) return true;
 	}
-	return false;
+	return -1;
+}
+/** The tag {@link readTagAt} found (`k`, its index) as a {@link FamilyTag}, or `null`. */
+function tagOf(k, start, openerEnd) {
+	const family = READ_TAG_NAMES[k];
+	if (family === void 0) return null;
+	return {
+		start,
+		openerEnd,
+		end: readEnd,
+		family,
+		kind: k < WHOLE_NAMES_FROM ? "family" : "claude-code",
+		closing: readClosing
+	};
+}
+/**
+* Whether a tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer without building it.
+*/
+function isFamilyTagAt(s, at) {
+	return readTagAt(s, at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1)) !== -1;
+}
+/**
+* The tag that begins at offset `at` of `s`, or `null`: a tag of one of the five frame families
+* (prefix match, no boundary) or of Claude Code's own tags (the whole name: no letter, digit or
+* dash after it). The rule (docs/11-sanitizer.md) reads the text the way a person or a model
+* does: an opener (`<` or one of its look-alikes), then whitespace or blanks (U+2800 …), at most
+* one run of slashes that may be doubled or escaped (`/`, `//`, `\/`, look-alikes), whitespace,
+* then the name, whose letters may be ASCII in either case, `ſ`, or confusable letters, and whose
+* `-` may be `_`, any dash look-alike (`—`, `一`, `─` …), whitespace or a blank, or a run of
+* them; and anywhere after the opener, any number of skipped code points
+* (Default_Ignorable_Code_Point, combining marks, Cf, Cc but tab and newline). Whitespace is not
+* allowed inside a word of the name. Pure; any string, lone surrogates included.
+*
+* @example familyTagAt("x\uFF1C/\u034Fchannel", 1)?.family === "channel"
+* @example familyTagAt("<\\/system reminder>", 0)?.closing === true
+*/
+function familyTagAt(s, at) {
+	if (at < 0 || (classAt(s, at) & OPEN_BIT) === 0) return null;
+	const openerEnd = at + unitsAt(s, at);
+	return tagOf(readTagAt(s, openerEnd), at, openerEnd);
+}
+/**
+* The tag that follows an opener of any spelling at `[start, openerEnd)` of `s`, read as
+* {@link familyTagAt} reads what follows `<`, or `null`. For openers the reading does not know,
+* such as the `&lt;` the sanitiser writes, so that a report can name the tag it neutralised.
+*
+* @example tagAfterOpener("&lt;/channel>", 0, 4)?.closing === true
+*/
+function tagAfterOpener(s, start, openerEnd) {
+	if (start < 0 || openerEnd < start) return null;
+	return tagOf(readTagAt(s, openerEnd), start, openerEnd);
 }
 /**
 * Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. Reads code
@@ -2702,23 +2928,40 @@ function nextOpener(s, from) {
 	const bmp = bmpClasses();
 	for (let i = Math.max(0, from); i < s.length; i++) {
 		const c = s.charCodeAt(i);
-		if (c === LT$1) return i;
+		if (c === 60) return i;
 		if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
 		const k = bmp[c] ?? 0;
 		if ((k & OPEN_BIT) !== 0 || (k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0) return i;
 	}
 	return -1;
 }
-var FAMILY_BITS, LT$1, FIRST_LETTERS, NAME_BITS, NAME_STARTS;
+/**
+* The first tag of `s` that begins at or after offset `from` (see {@link familyTagAt}), or
+* `null`. Only opener positions are tried.
+*
+* @example findFamilyTag("a < b </\u034Fchannel")?.start === 6
+*/
+function findFamilyTag(s, from = 0) {
+	for (let at = nextOpener(s, Math.max(0, from)); at !== -1; at = nextOpener(s, at + 1)) {
+		const tag = familyTagAt(s, at);
+		if (tag !== null) return tag;
+	}
+	return null;
+}
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NO_NAMES, NAMES_BY_FIRST, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
-	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
-	LT$1 = 60;
-	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-	NAME_BITS = new Int32Array(FAMILY_BITS.flat());
-	NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
-	for (let f = 0; f < FAMILY_BITS.length; f++) NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)));
+	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
+	READ_TAG_NAMES.forEach((name, k) => {
+		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
+	});
+	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : [])));
+	readEnd = 0;
+	readClosing = false;
 }));
 
 // src/formats/sanitize/limits.ts
@@ -2797,14 +3040,15 @@ function neutraliseTags(s) {
 	if (!NOT_PLAIN_ASCII$1.test(s)) return neutralisePlainTags(s);
 	return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
 }
-var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
+var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, plainName, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
 	init_family_tag();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
 	NEUTRALISED_LT = "&lt;";
 	NOT_PLAIN_ASCII$1 = /[^\t\n\x20-\x7E]/;
-	PLAIN_AFTER_LT = new RegExp(`[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`, "iy");
+	plainName = (name) => name.split(/[-_]/).join("[-_ \\t\\n]+");
+	PLAIN_AFTER_LT = new RegExp("[\\t\\n ]*(?:[/\\\\]*/[\\t\\n ]*)?(?:" + READ_TAG_NAMES.slice(0, WHOLE_NAMES_FROM).map(plainName).join("|") + "|(?:" + READ_TAG_NAMES.slice(WHOLE_NAMES_FROM).map(plainName).join("|") + ")(?![-_A-Za-z0-9]))", "iy");
 	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
 
@@ -2870,11 +3114,56 @@ var init_local_nfc = __esmMin((() => {
 	FIRST_NFC_UNSTABLE$1 = 768;
 }));
 
+// src/formats/sanitize/cut-before-tag.ts
+/** UTF-16 offset where the code point that ends at offset `i` (exclusive) of `s` starts. */
+function codePointBefore(s, i) {
+	return (s.charCodeAt(i - 1) & 64512) === 56320 && i >= 2 && (s.charCodeAt(i - 2) & 64512) === 55296 ? i - 2 : i - 1;
+}
+/**
+* Where to cut `s` so that its first `end` UTF-16 units, followed by `after` (a truncation marker,
+* or `""` at the end of a text), hold no tag that `s` does not: `end` itself, or the offset of the
+* opener of a tag the cut would complete. A cut cannot complete a family tag (a prefix is read
+* whatever follows it) but can complete one of Claude Code's tags, which is read only as a whole
+* name: `<command-names>` cut after `name` would read as `<command-name>`. Such a tag ends at the
+* cut, and its opener is the last one before it (the reading never passes an opener), so only
+* the stretch back to that opener is read, and only when it could belong to a tag.
+*
+* @example cutBeforeTag("ab <command-names>", 16, "[truncated]") === 3
+*/
+function cutBeforeTag(s, end, after) {
+	let cut = Math.min(end, s.length);
+	for (;;) {
+		let i = cut;
+		while (i > 0 && (classAt(s, codePointBefore(s, i)) & SKIP_BIT) !== 0) i = codePointBefore(s, i);
+		if (i === 0 || (classAt(s, codePointBefore(s, i)) & LETTER_BITS) === 0) return cut;
+		let opener = -1;
+		while (i > 0) {
+			const start = codePointBefore(s, i);
+			const c = classAt(s, start);
+			if ((c & OPEN_BIT) !== 0) {
+				opener = start;
+				break;
+			}
+			if ((c & INSIDE_A_TAG) === 0) return cut;
+			i = start;
+		}
+		if (opener === -1 || !isFamilyTagAt(s.slice(opener, cut) + after, 0)) return cut;
+		cut = opener;
+	}
+}
+var INSIDE_A_TAG;
+var init_cut_before_tag = __esmMin((() => {
+	init_family_tag();
+	init_reading_classes();
+	INSIDE_A_TAG = LETTER_BITS | DASH_BIT | SPACE_BIT | SKIP_BIT | SLASH_BIT | BACKSLASH_BIT;
+}));
+
 // src/formats/sanitize/truncate.ts
 /**
 * Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
 * fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
-* has exactly `limit` code points for every `limit >= 11`.
+* has exactly `limit` code points for every `limit >= 11`, unless the cut would complete one of
+* Claude Code's tags: then it is made before that tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
 */
@@ -2882,13 +3171,15 @@ function truncateRunes(s, limit) {
 	if (s.length <= limit) return s;
 	if (indexAfterCodePoints(s, limit) === -1) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
+	const cut = cutBeforeTag(s, indexAfterCodePoints(s, keep), TRUNCATION_MARKER);
+	return s.slice(0, cut) + TRUNCATION_MARKER;
 }
 /**
 * Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
 * unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
 * bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
-* shorter.
+* shorter, unless the cut would complete one of Claude Code's tags: then it is made before that
+* tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
 */
@@ -2907,7 +3198,7 @@ function truncateBytes(s, limit) {
 		written -= pair ? 4 : c < 128 ? 1 : c < 2048 ? 2 : 3;
 		read -= pair ? 2 : 1;
 	}
-	return s.slice(0, read) + TRUNCATION_MARKER;
+	return s.slice(0, cutBeforeTag(s, read, TRUNCATION_MARKER)) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
@@ -2917,6 +3208,7 @@ function scratch(size) {
 var MARKER_LENGTH, NON_ASCII, encoder$1, buffer;
 var init_truncate = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_limits$1();
 	MARKER_LENGTH = 11;
 	NON_ASCII = /[^\0-\x7F]/;
@@ -3167,12 +3459,15 @@ var init_field_variants = __esmMin((() => {
 /**
 * One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
 * each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
-* code points are kept, with no marker.
+* code points are kept, with no marker (fewer when that cut would complete one of Claude Code's
+* tags: it is then made before the tag's opener).
 *
 * @example oneLine(" a\nb\t", 10) === "a b"
 */
 function oneLine(s, n) {
-	return firstCodePoints(goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " ")), n);
+	const line = goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " "));
+	const end = indexAfterCodePoints(line, n);
+	return end === -1 ? line : line.slice(0, cutBeforeTag(line, end, ""));
 }
 /**
 * A sender name inside a notice: {@link sanitizeName} (64 code points, marker), then every run of
@@ -3196,6 +3491,7 @@ function registeredName(s) {
 var LINE_BREAKERS_ALL, UNNAMED_SESSION;
 var init_one_line = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_field_variants();
 	init_limits$1();
 	init_sanitize$1();
@@ -3211,6 +3507,7 @@ var init_sanitize_bytes = __esmMin((() => {
 // src/formats/sanitize/index.ts
 var init_sanitize = __esmMin((() => {
 	init_text();
+	init_claude_code_tags();
 	init_family_tag();
 	init_field_variants();
 	init_frame_tag_families();
@@ -3772,28 +4069,38 @@ function inspectText(text) {
 	const sentinel = parse$2(text);
 	const manifest = parse$1(sentinel.found ? sentinel.text : text);
 	const forgedTags = [];
-	for (const match of text.matchAll(RAW_FAMILY_TAG)) {
-		if (structural.has(match.index)) continue;
+	const live = /* @__PURE__ */ new Set();
+	for (let tag = findFamilyTag(text); tag !== null; tag = findFamilyTag(text, tag.start + 1)) {
+		live.add(tag.start);
+		if (structural.has(tag.start)) continue;
 		forgedTags.push({
-			...at(match.index),
-			tag: foldTag(match[1]),
-			closing: match[0].includes("/")
+			...at(tag.start),
+			tag: tag.family,
+			kind: tag.kind,
+			closing: tag.closing
 		});
 	}
 	const authorityTags = findAuthorityTags(text, at).filter((t) => !structural.has(t.offset));
 	const neutralisedTags = [];
-	for (const match of text.matchAll(ENTITY_FAMILY_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "entity"
-	});
-	for (const match of text.matchAll(BACKSLASH_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "backslash"
-	});
+	for (let i = text.indexOf(NEUTRALISED_LT); i !== -1; i = text.indexOf(NEUTRALISED_LT, i + 1)) {
+		const tag = tagAfterOpener(text, i, i + NEUTRALISED_LT.length);
+		if (tag === null) continue;
+		neutralisedTags.push({
+			...at(i),
+			tag: tag.family,
+			closing: tag.closing,
+			form: "entity"
+		});
+	}
+	for (const match of text.matchAll(BACKSLASH_TAG)) {
+		if (live.has(match.index)) continue;
+		neutralisedTags.push({
+			...at(match.index),
+			tag: foldTag(match[1]),
+			closing: match[0].includes("/"),
+			form: "backslash"
+		});
+	}
 	neutralisedTags.sort((a, b) => a.offset - b.offset);
 	return {
 		frames,
@@ -3941,15 +4248,13 @@ function lineOf(starts, offset) {
 	}
 	return lo + 1;
 }
-var FAMILIES, RAW_FAMILY_TAG, ENTITY_FAMILY_TAG, AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
+var AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
 var init_inspect_text = __esmMin((() => {
 	init_agent_message();
 	init_attachments();
 	init_cross_session();
 	init_frame();
-	FAMILIES = "brigade-message|cross-session-message|teammate-message|channel|system-reminder";
-	RAW_FAMILY_TAG = new RegExp(`<[\\s\\p{Z}\\p{Cf}]*\\/?[\\s\\p{Z}\\p{Cf}]*(${FAMILIES})`, "giu");
-	ENTITY_FAMILY_TAG = new RegExp(`&lt;[\\s\\p{Z}]*\\/?[\\s\\p{Z}]*(${FAMILIES})`, "giu");
+	init_sanitize();
 	AUTHORITY_NAMES = [...ENGINE_AUTHORITY_ENVELOPE_TAGS, "antml"].sort((a, b) => b.length - a.length).join("|");
 	BACKSLASH_TAG = new RegExp(`<\\\\\\/?(${AUTHORITY_NAMES})`, "giu");
 	ENVELOPE_CLOSE_LINE = `\n${WRAPPER_CLOSE}`;
@@ -4075,7 +4380,10 @@ function renderReport(report) {
 	});
 	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
-	for (const tag of report.forgedTags) out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}> at line ${tag.line}`);
+	for (const tag of report.forgedTags) {
+		const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
+		out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}>${whose} at line ${tag.line}`);
+	}
 	for (const tag of report.authorityTags) out.push(`authority tag <${tag.closing ? "/" : ""}${show(tag.tag, 40)}> at line ${tag.line}`);
 	for (const tag of report.neutralisedTags) {
 		const opener = tag.form === "entity" ? "&lt;" : "<\\";
@@ -4094,7 +4402,8 @@ var init_inspect_command = __esmMin((() => {
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
-forged, authority or neutralised tag. --json prints the full report as one JSON document.
+forged, authority or neutralised tag (frame families and Claude Code's own tags, in every
+look-alike spelling the sanitiser reads). --json prints the full report as one JSON document.
 `;
 }));
 
@@ -4485,11 +4794,27 @@ var init_limits = __esmMin((() => {
 	});
 }));
 
+// src/protocol/messages/receive-limit.ts
+/**
+* Whether `limit` is a page size `message receive` and `message sent` accept: an integer from
+* {@link MIN_RECEIVE_LIMIT} to {@link MAX_RECEIVE_LIMIT} (1..200, docs/spec/protocol.md §1.2).
+*
+* @example isReceiveLimit(50) === true; isReceiveLimit(201) === false
+*/
+function isReceiveLimit(limit) {
+	return Number.isInteger(limit) && limit >= 1 && limit <= 200;
+}
+var init_receive_limit = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+}));
+
 // src/protocol/adapter/adapter-argv.ts
 var row$1, ADAPTER_COMMANDS, ADAPTER_COMMAND_NAMES;
 var init_adapter_argv = __esmMin((() => {
 	init_error_builders();
 	init_limits();
+	init_receive_limit();
 	row$1 = (flags, required, stdin, tier) => Object.freeze({
 		flags,
 		required,
@@ -4522,6 +4847,7 @@ var init_adapter_argv = __esmMin((() => {
 		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
 		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
 		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
+		"team accept-transfer": row$1([], [], "none", "convention"),
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
@@ -4541,49 +4867,6 @@ function hasCapability(capabilities, capability) {
 	return capabilities.includes(capability);
 }
 var init_capabilities = __esmMin((() => {}));
-
-// src/protocol/encoding/rfc3339.ts
-/**
-* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
-* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
-* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
-*
-* @example
-* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
-* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
-* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
-*/
-function isRfc3339Timestamp(value) {
-	const match = RFC3339.exec(value);
-	if (match === null) return false;
-	const year = Number(match[1]);
-	const month = Number(match[2]);
-	const day = Number(match[3]);
-	if (month < 1 || month > 12 || day < 1) return false;
-	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
-	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
-	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
-	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
-	return true;
-}
-var RFC3339, DAYS_IN_MONTH;
-var init_rfc3339 = __esmMin((() => {
-	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-	DAYS_IN_MONTH = [
-		31,
-		28,
-		31,
-		30,
-		31,
-		30,
-		31,
-		31,
-		30,
-		31,
-		30,
-		31
-	];
-}));
 
 // src/protocol/encoding/strict-json.ts
 /**
@@ -4906,6 +5189,133 @@ var init_strict_json = __esmMin((() => {
 	BACKSLASH = 92;
 }));
 
+// src/protocol/encoding/json-document.ts
+/**
+* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
+*
+* @example
+* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
+* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
+*/
+function decodeUtf8Strict(bytes) {
+	try {
+		return strictUtf8.decode(bytes);
+	} catch {
+		return;
+	}
+}
+function isJsonWhitespaceOnly(bytes) {
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
+	}
+	return true;
+}
+/**
+* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
+* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
+*   `actual` (the bytes given), `unit = "bytes"`;
+* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
+* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
+* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
+*   input);
+* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
+* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
+*
+* @example
+* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
+* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
+*/
+function parseJsonDocument(bytes, options) {
+	const maxBytes = options?.maxBytes ?? 1048576;
+	if (bytes.length > maxBytes) return {
+		ok: false,
+		error: invalidInputError("stdin", "too_long", {
+			limit: String(maxBytes),
+			actual: String(bytes.length),
+			unit: "bytes"
+		})
+	};
+	if (isJsonWhitespaceOnly(bytes)) return {
+		ok: false,
+		error: invalidInputError("stdin", "required")
+	};
+	const text = decodeUtf8Strict(bytes);
+	if (text === void 0) return {
+		ok: false,
+		error: invalidInputError("stdin", "not_utf8")
+	};
+	const parsed = parseStrictJson(text);
+	if (parsed.ok) return parsed;
+	switch (parsed.reason) {
+		case "not_utf8": return {
+			ok: false,
+			error: invalidInputError("stdin", "not_utf8")
+		};
+		case "duplicate_member": return {
+			ok: false,
+			error: invalidInputError(void 0, "duplicate_member")
+		};
+		case "malformed_json": return {
+			ok: false,
+			error: invalidInputError(void 0, "malformed_json")
+		};
+	}
+}
+var strictUtf8;
+var init_json_document = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_strict_json();
+	strictUtf8 = new TextDecoder("utf-8", {
+		fatal: true,
+		ignoreBOM: true
+	});
+}));
+
+// src/protocol/encoding/rfc3339.ts
+/**
+* True when `value` is an RFC 3339 `date-time` (docs/spec/protocol.md §2.7): `T` or `t` separator,
+* optional fraction of any length, `Z`/`z` or a `±hh:mm` offset; calendar-checked (leap years),
+* hour 0–23, minute 0–59, second 0–60 (RFC 3339 allows a leap second), offset hour 0–23.
+*
+* @example
+* isRfc3339Timestamp("2026-10-02T09:15:42Z") === true;
+* isRfc3339Timestamp("2026-10-02T09:15:42.5+02:00") === true;
+* isRfc3339Timestamp("2026-02-30T00:00:00Z") === false;
+*/
+function isRfc3339Timestamp(value) {
+	const match = RFC3339.exec(value);
+	if (match === null) return false;
+	const year = Number(match[1]);
+	const month = Number(match[2]);
+	const day = Number(match[3]);
+	if (month < 1 || month > 12 || day < 1) return false;
+	const leap = year % 4 === 0 && year % 100 !== 0 || year % 400 === 0;
+	if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return false;
+	if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6]) > 60) return false;
+	if (match[7] !== void 0 && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+	return true;
+}
+var RFC3339, DAYS_IN_MONTH;
+var init_rfc3339 = __esmMin((() => {
+	RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+	DAYS_IN_MONTH = [
+		31,
+		28,
+		31,
+		30,
+		31,
+		30,
+		31,
+		31,
+		30,
+		31,
+		30,
+		31
+	];
+}));
+
 // src/protocol/encoding/text-measure.ts
 /**
 * Counts the Unicode code points of `text` (a lone surrogate counts one). Never allocates.
@@ -5154,111 +5564,6 @@ var init_field_rules = __esmMin((() => {
 	};
 }));
 
-// src/protocol/adapter/convention-result.ts
-var init_convention_result = __esmMin((() => {
-	init_field_rules();
-}));
-
-// src/protocol/adapter/describe-result.ts
-/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
-function readProtocolVersion(object, prefix) {
-	const path = fieldPath(prefix, "protocol_version");
-	const value = member(object, "protocol_version");
-	if (value === void 0) failField(path, "required");
-	if (typeof value !== "string") failField(path, "invalid_value");
-	if (value !== "1") failWith(protocolMismatchError());
-	return "1";
-}
-var init_describe_result = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_field_rules();
-}));
-
-// src/protocol/encoding/json-document.ts
-/**
-* Decodes UTF-8 strictly; `undefined` when the bytes are not well-formed UTF-8. Never throws.
-*
-* @example
-* decodeUtf8Strict(new Uint8Array([0xc3, 0xa9])) === "é";
-* decodeUtf8Strict(new Uint8Array([0xff])) === undefined;
-*/
-function decodeUtf8Strict(bytes) {
-	try {
-		return strictUtf8.decode(bytes);
-	} catch {
-		return;
-	}
-}
-function isJsonWhitespaceOnly(bytes) {
-	for (let i = 0; i < bytes.length; i++) {
-		const b = bytes[i];
-		if (b !== 32 && b !== 10 && b !== 13 && b !== 9) return false;
-	}
-	return true;
-}
-/**
-* Reads one stdin JSON document (docs/spec/protocol.md §1.3, §2.1) and never throws. In order:
-* - over the cap (1 MiB) → `invalid_input`, `field = "stdin"`, `reason = "too_long"`, `limit`,
-*   `actual` (the bytes given), `unit = "bytes"`;
-* - empty or only JSON whitespace → `field = "stdin"`, `reason = "required"`;
-* - not UTF-8, or a lone-surrogate `\u` escape → `field = "stdin"`, `reason = "not_utf8"`;
-* - a repeated member name at any depth → `reason = "duplicate_member"` (no field: the name is
-*   input);
-* - anything else unparsable (incl. a BOM) → `reason = "malformed_json"`, no field.
-* Surrounding JSON whitespace (e.g. one trailing newline) is allowed.
-*
-* @example
-* parseJsonDocument(new TextEncoder().encode('{"message_ids":["m-1"]}\n')); // ok
-* parseJsonDocument(new Uint8Array()); // details { field: "stdin", reason: "required" }
-*/
-function parseJsonDocument(bytes, options) {
-	const maxBytes = options?.maxBytes ?? 1048576;
-	if (bytes.length > maxBytes) return {
-		ok: false,
-		error: invalidInputError("stdin", "too_long", {
-			limit: String(maxBytes),
-			actual: String(bytes.length),
-			unit: "bytes"
-		})
-	};
-	if (isJsonWhitespaceOnly(bytes)) return {
-		ok: false,
-		error: invalidInputError("stdin", "required")
-	};
-	const text = decodeUtf8Strict(bytes);
-	if (text === void 0) return {
-		ok: false,
-		error: invalidInputError("stdin", "not_utf8")
-	};
-	const parsed = parseStrictJson(text);
-	if (parsed.ok) return parsed;
-	switch (parsed.reason) {
-		case "not_utf8": return {
-			ok: false,
-			error: invalidInputError("stdin", "not_utf8")
-		};
-		case "duplicate_member": return {
-			ok: false,
-			error: invalidInputError(void 0, "duplicate_member")
-		};
-		case "malformed_json": return {
-			ok: false,
-			error: invalidInputError(void 0, "malformed_json")
-		};
-	}
-}
-var strictUtf8;
-var init_json_document = __esmMin((() => {
-	init_error_builders();
-	init_limits();
-	init_strict_json();
-	strictUtf8 = new TextDecoder("utf-8", {
-		fatal: true,
-		ignoreBOM: true
-	});
-}));
-
 // src/protocol/errors/protocol-error-reader.ts
 /**
 * Reads a wire error object as a consumer (docs/spec/protocol.md §3.1): `code` and `message`
@@ -5305,6 +5610,22 @@ function validateProtocolError(value) {
 var init_protocol_error_reader = __esmMin((() => {
 	init_field_rules();
 	init_error_codes();
+}));
+
+// src/protocol/adapter/describe-result.ts
+/** Reads the `protocol_version` member, failing `protocol_mismatch` for another version. */
+function readProtocolVersion(object, prefix) {
+	const path = fieldPath(prefix, "protocol_version");
+	const value = member(object, "protocol_version");
+	if (value === void 0) failField(path, "required");
+	if (typeof value !== "string") failField(path, "invalid_value");
+	if (value !== "1") failWith(protocolMismatchError());
+	return "1";
+}
+var init_describe_result = __esmMin((() => {
+	init_error_builders();
+	init_limits();
+	init_field_rules();
 }));
 
 // src/protocol/adapter/envelope.ts
@@ -6238,12 +6559,34 @@ function validateTeamRevokeMemberResult(value) {
 	});
 }
 /**
-* Validates a `team transfer` result (all three members required, non-empty).
+* Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
+* non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
 *
 * @example
 * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
 */
 function validateTeamTransferResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const team_ref = requiredString(o, "team_ref", "", id);
+		const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
+		const offered = nullableString(o, "offered_to_principal_ref", "", id);
+		if (offered === void 0) failField("offered_to_principal_ref", "required");
+		return {
+			team_ref,
+			creator_principal_ref,
+			offered_to_principal_ref: offered
+		};
+	});
+}
+/**
+* Validates a `team accept-transfer` result (all three members required, non-empty).
+*
+* @example
+* validateTeamAcceptTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+*/
+function validateTeamAcceptTransferResult(value) {
 	return runValidation(() => {
 		const o = expectObject(value, "");
 		const id = { nonEmpty: true };
@@ -6448,29 +6791,16 @@ var init_watch_command$1 = __esmMin((() => {
 	init_field_rules();
 }));
 
-// src/protocol/watch/watch-event.ts
-var init_watch_event = __esmMin((() => {
-	init_describe_result();
-	init_protocol_error_reader();
-	init_ack();
-	init_message_envelope();
-	init_heartbeat();
-	init_field_rules();
-}));
-
 // src/protocol/index.ts
 var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
-	init_convention_result();
-	init_describe_result();
 	init_envelope();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
 	init_rfc3339();
 	init_strict_json();
-	init_text_measure();
 	init_bap_error();
 	init_error_builders();
 	init_error_codes();
@@ -6482,6 +6812,7 @@ var init_protocol = __esmMin((() => {
 	init_idempotency_key();
 	init_message_envelope();
 	init_message_state();
+	init_receive_limit();
 	init_receive_result();
 	init_send_request();
 	init_send_response();
@@ -6489,7 +6820,6 @@ var init_protocol = __esmMin((() => {
 	init_live_delivery();
 	init_session_close_result();
 	init_session_list_result();
-	init_session_record();
 	init_session_registration();
 	init_session_vocabulary();
 	init_join_secret();
@@ -6499,7 +6829,6 @@ var init_protocol = __esmMin((() => {
 	init_team_leave_result();
 	init_team_members_result();
 	init_watch_command$1();
-	init_watch_event();
 }));
 
 // src/harness/claude-code/settings-scan.ts
@@ -7077,6 +7406,56 @@ var init_path_shadowing = __esmMin((() => {
 	];
 }));
 
+// src/harness/claude-code/plugin-option.ts
+/**
+* The environment variable Claude Code exports a plugin option in: `CLAUDE_PLUGIN_OPTION_` and
+* the option's key upper-cased. It exports only the options a user set, so an unset variable means
+* the option's default.
+*
+* @example pluginOptionVariable("poll_on_prompt") === "CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT"
+*/
+function pluginOptionVariable(key) {
+	return `CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`;
+}
+/**
+* The raw value of the plugin option `key` in `env`, untrimmed; `""` when it is not set.
+*
+* @example pluginOption({ CLAUDE_PLUGIN_OPTION_LABEL: "Dana" }, "label") === "Dana"
+*/
+function pluginOption(env, key) {
+	return env[pluginOptionVariable(key)] ?? "";
+}
+/**
+* The value of the boolean plugin option `key` in `env`, the one rule every reader of a boolean
+* option uses (the hooks and the watcher): `true`, `1`, `yes`, `on` are true and `false`, `0`,
+* `no`, `off` false, in any case and with surrounding whitespace ignored (a value typed into a
+* settings form may carry a space); anything else, unset included, is `fallback`, the option's
+* default. Never throws.
+*
+* @example pluginBooleanOption({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: " Yes" }, "poll_on_prompt", false) === true
+*/
+function pluginBooleanOption(env, key, fallback) {
+	const value = pluginOption(env, key).trim().toLowerCase();
+	if (TRUE_SPELLINGS.has(value)) return true;
+	if (FALSE_SPELLINGS.has(value)) return false;
+	return fallback;
+}
+var TRUE_SPELLINGS, FALSE_SPELLINGS;
+var init_plugin_option = __esmMin((() => {
+	TRUE_SPELLINGS = /* @__PURE__ */ new Set([
+		"true",
+		"1",
+		"yes",
+		"on"
+	]);
+	FALSE_SPELLINGS = /* @__PURE__ */ new Set([
+		"false",
+		"0",
+		"no",
+		"off"
+	]);
+}));
+
 // src/harness/claude-code/post-to-inbox.ts
 /**
 * Posts one message to Claude Code's inbox socket, byte-exact per docs/spec/claude-code.md §3.2:
@@ -7560,6 +7939,7 @@ var init_claude_code = __esmMin((() => {
 	init_inbox_socket_path();
 	init_messaging_socket();
 	init_path_shadowing();
+	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
 	init_session_registry();
@@ -7718,20 +8098,45 @@ function resolveProfileName(flag, env) {
 	return fromEnv !== void 0 && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
 }
 /**
-* The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
-* `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
-* `undefined` when none is usable.
+* The configuration folder, the one rule every caller uses: a non-empty `BRIGADE_CONFIG_DIR`
+* (unless `rule.variable` is `ignore`; relative → per `rule.relative`), else
+* `$XDG_CONFIG_HOME/brigade`, else `$HOME/.config/brigade`. Only absolute paths count, so the
+* folder never depends on the working directory (docs/spec/protocol.md §1.5); an empty variable is
+* unset. Never throws.
 *
 * @example
-* resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
+* locateConfigDir({ HOME: "/home/dana" }, { variable: "read", relative: "refuse" });
+* // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
 */
-function resolveConfigDir(env) {
-	const explicit = env.BRIGADE_CONFIG_DIR;
-	if (explicit !== void 0 && explicit !== "") return isAbsolute(explicit) ? explicit : void 0;
+function locateConfigDir(env, rule) {
+	const explicit = rule.variable === "read" ? env.BRIGADE_CONFIG_DIR : void 0;
+	if (explicit !== void 0 && explicit !== "") {
+		if (isAbsolute(explicit)) return {
+			ok: true,
+			dir: explicit,
+			source: "variable"
+		};
+		if (rule.relative === "refuse") return {
+			ok: false,
+			reason: "variable_relative"
+		};
+	}
 	const xdg = env.XDG_CONFIG_HOME;
-	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+	if (xdg !== void 0 && xdg !== "" && isAbsolute(xdg)) return {
+		ok: true,
+		dir: join(xdg, "brigade"),
+		source: "xdg"
+	};
 	const home = env.HOME;
-	if (home !== void 0 && home !== "" && isAbsolute(home)) return join(home, ".config", "brigade");
+	if (home !== void 0 && home !== "" && isAbsolute(home)) return {
+		ok: true,
+		dir: join(home, ".config", "brigade"),
+		source: "home"
+	};
+	return {
+		ok: false,
+		reason: "no_base"
+	};
 }
 var DEFAULT_PROFILE_NAME, PROFILE_NAME;
 var init_config_location = __esmMin((() => {
@@ -8104,11 +8509,14 @@ var init_profile_store = __esmMin((() => {
 /** Applies the defaults to {@link HttpAdapterOptions}; reads no file and never throws. */
 function resolveHttpAdapterRuntime(options) {
 	const profileName = resolveProfileName(options.profile, options.env);
-	const configDir = resolveConfigDir(options.env);
+	const config = locateConfigDir(options.env, {
+		variable: "read",
+		relative: "refuse"
+	});
 	return {
 		profileName,
 		env: options.env,
-		store: configDir !== void 0 && isValidProfileName(profileName) ? new ProfileStore(configDir, profileName) : void 0,
+		store: config.ok && isValidProfileName(profileName) ? new ProfileStore(config.dir, profileName) : void 0,
 		fetch: options.fetch ?? globalThis.fetch,
 		timeoutMs: options.timeoutMs ?? 15e3,
 		log: options.logger ?? silentLogger(),
@@ -9310,6 +9718,12 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async teamAcceptTransfer(options) {
+			return this.#teamCall((ctx) => ({
+				method: "POST",
+				path: teamPath(ctx, "/accept-transfer")
+			}), validateTeamAcceptTransferResult, options);
 		}
 		/** A team-scoped call without a request body to check: context first, then the request. */
 		#teamCall(request, validate, options) {
@@ -10864,6 +11278,42 @@ var init_sent_file = __esmMin((() => {
 	MAX_SENT_FILE_BYTES = 65536;
 }));
 
+// src/harness/state/session-inbound.ts
+/**
+* The inbound pipeline of one session of ours over its state files
+* (docs/spec/claude-code.md §7.5): the seen file and the pending file keyed by the Brigade session
+* id, the held records an earlier run left, the map's policy, team name and frame level, and the body digest
+* ({@link sha256Hex}). Every place that takes messages in (the watcher, the prompt poll, the
+* PostToolUse hook, an adoption at SessionStart) opens it here, so they agree on what was seen
+* and held. Never throws: unreadable state files read as empty.
+*
+* @example const pipeline = openSessionInbound({ map, layout, uid, now: Date.now, delivery: "poll" });
+*/
+function openSessionInbound(options) {
+	const { map, layout, uid } = options;
+	const sessionId = map.brigade_session_id;
+	return new InboundPipeline({
+		now: options.now,
+		hashBody: sha256Hex,
+		seen: options.seen ?? FileSeenStore.open(layout, sessionId, uid),
+		pendingStore: pendingFileStore(layout, sessionId),
+		pendingRecords: readPendingRecords(layout, sessionId, uid),
+		policy: map.inbound,
+		teamName: map.team_name,
+		instruction: {
+			level: map.frame_level,
+			custom: map.frame_text
+		},
+		delivery: options.delivery
+	});
+}
+var init_session_inbound = __esmMin((() => {
+	init_inbound();
+	init_pending_file();
+	init_seen_file();
+	init_sha256_hex();
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -10873,6 +11323,7 @@ var init_state = __esmMin((() => {
 	init_private_state_file();
 	init_seen_file();
 	init_sent_file();
+	init_session_inbound();
 	init_sha256_hex();
 	init_state_dir();
 	init_state_layout();
@@ -11412,7 +11863,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"HOME",
 		"TMPDIR",
 		"CLAUDE_CONFIG_DIR",
-		"CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING"
+		pluginOptionVariable("claude_inbound_setting")
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11536,23 +11987,34 @@ var init_disposition_reporter = __esmMin((() => {
 
 // src/harness/adapter/harness-adapter.ts
 /**
-* The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
-* else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
-* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
-* is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
-* credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
-* throws.
+* The configuration folder the harness's side of the one rule (`locateConfigDir`) gives:
+* `BRIGADE_CONFIG_DIR` outside a session only, else `$XDG_CONFIG_HOME/brigade`, else
+* `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set, or `asSession`) an inherited
+* `BRIGADE_*` variable is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must
+* not redirect credentials). Relative bases are skipped; a relative `BRIGADE_CONFIG_DIR` too,
+* unless `relative` is `refuse`. Never throws.
+*
+* @example harnessConfigLocation({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
+*/
+function harnessConfigLocation(env, rule = {}) {
+	const session = rule.asSession === true || insideClaudeCode(env);
+	return locateConfigDir(env, {
+		variable: session ? "ignore" : "read",
+		relative: rule.relative ?? "fall_back"
+	});
+}
+/**
+* The adapter config dir the harness uses: `option` (the plugin option `config_dir`, or the
+* by-pid map's) when it is absolute, else the folder of {@link harnessConfigLocation};
+* `undefined` when nothing absolute is found. Never throws.
 *
 * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
 */
-function harnessConfigDir(env, optionConfigDir) {
-	if (optionConfigDir !== void 0 && optionConfigDir !== "" && isAbsolute(optionConfigDir)) return optionConfigDir;
-	const explicit = insideClaudeCode(env) ? void 0 : env.BRIGADE_CONFIG_DIR;
-	return resolveConfigDir({
-		BRIGADE_CONFIG_DIR: explicit !== void 0 && isAbsolute(explicit) ? explicit : void 0,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
-	});
+function harnessConfigDir(env, options = {}) {
+	const option = options.option;
+	if (option !== void 0 && option !== "" && isAbsolute(option)) return option;
+	const location = harnessConfigLocation(env, options);
+	return location.ok ? location.dir : void 0;
 }
 /**
 * The bundled http adapter bound to `target`, in process (docs/00-architecture.md: the harness
@@ -12623,6 +13085,46 @@ var init_supervised_watch = __esmMin((() => {
 	};
 }));
 
+// src/harness/watcher/transcript-wake.ts
+var nodeWatch, TranscriptWake;
+var init_transcript_wake = __esmMin((() => {
+	nodeWatch = (path, onChange) => {
+		const watcher = watch(path, { persistent: false }, () => onChange());
+		watcher.on("error", () => watcher.close());
+		return watcher;
+	};
+	TranscriptWake = class {
+		#onChange;
+		#watchFile;
+		#path;
+		#handle;
+		constructor(onChange, watchFile = nodeWatch) {
+			this.#onChange = onChange;
+			this.#watchFile = watchFile;
+		}
+		/**
+		* Watches `path` (nothing when undefined); a path already watched is left as it is. A file
+		* that does not exist yet is tried again at the next call.
+		*/
+		follow(path) {
+			if (path === this.#path && this.#handle !== void 0) return;
+			this.close();
+			this.#path = path;
+			if (path === void 0) return;
+			try {
+				this.#handle = this.#watchFile(path, this.#onChange);
+			} catch {
+				this.#handle = void 0;
+			}
+		}
+		/** Stops watching. */
+		close() {
+			this.#handle?.close();
+			this.#handle = void 0;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-status-board.ts
 var WatcherStatusBoard;
 var init_watcher_status_board = __esmMin((() => {
@@ -12703,6 +13205,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_session_check();
 	init_session_heartbeats();
 	init_supervised_watch();
+	init_transcript_wake();
 	init_wakeable_wait();
 	init_watch_supervision();
 	init_watcher_backoff();
@@ -12721,6 +13224,10 @@ var init_watcher_loop = __esmMin((() => {
 		#heartbeats;
 		#redelivery;
 		#confirmations = new DeliveryConfirmations();
+		/** Reads the transcript the moment it changes while posts wait: the poll is only the floor. */
+		#transcriptWake = new TranscriptWake(() => {
+			if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+		});
 		#reposts = [];
 		#transcript = new TranscriptUsageReader({
 			onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
@@ -12798,18 +13305,11 @@ var init_watcher_loop = __esmMin((() => {
 				onRetrying: () => this.#status.set("retrying")
 			});
 			this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
-			this.#pipeline = new InboundPipeline({
+			this.#pipeline = openSessionInbound({
+				map: deps.map,
+				layout: deps.layout,
+				uid: deps.uid,
 				now: this.#now,
-				hashBody: sha256Hex,
-				seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-				pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-				pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-				policy: deps.map.inbound,
-				teamName: deps.map.team_name,
-				instruction: {
-					level: deps.map.frame_level,
-					custom: deps.map.frame_text
-				},
 				delivery: "socket"
 			});
 			this.#heartbeats = new SessionHeartbeats({
@@ -12889,6 +13389,7 @@ var init_watcher_loop = __esmMin((() => {
 			const confirmTimer = setInterval(() => {
 				if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
 			}, this.#d.confirmPollMs ?? 250);
+			this.#transcriptWake.follow(this.#transcriptPath);
 			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
@@ -12896,6 +13397,7 @@ var init_watcher_loop = __esmMin((() => {
 			await this.#done;
 			clearInterval(timer);
 			clearInterval(confirmTimer);
+			this.#transcriptWake.close();
 			this.#d.signal?.removeEventListener("abort", abort);
 			this.#watch.stop();
 			this.#work.wake();
@@ -13024,6 +13526,7 @@ var init_watcher_loop = __esmMin((() => {
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			this.#transcriptPath = read.map.transcript_path;
+			if (this.#running) this.#transcriptWake.follow(this.#transcriptPath);
 			this.#readTranscript(this.#transcriptPath);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
@@ -13080,13 +13583,7 @@ var init_watcher_loop = __esmMin((() => {
 		* Logged only when something changed.
 		*/
 		#applyInboundSetting(dir, modeBypasses) {
-			const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
-			if ([
-				"false",
-				"0",
-				"no",
-				"off"
-			].includes(option)) return;
+			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
 			if (!modeBypasses && !launchBypasses({
 				claudeConfigDir: dir,
 				cwd: "",
@@ -13160,7 +13657,10 @@ var init_watcher_loop = __esmMin((() => {
 		#readTranscript(path) {
 			const outcome = this.#transcript.read(path);
 			this.#settleConfirmations();
-			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.restarted !== void 0) {
+				this.#transcriptWake.close();
+				this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			}
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches the oldest unacknowledged messages once and offers them again. */
@@ -13221,7 +13721,7 @@ async function runWatcher(options) {
 		};
 	}
 	const map = read.map;
-	const configDir = harnessConfigDir(env, map.config_dir);
+	const configDir = harnessConfigDir(env, { option: map.config_dir });
 	if (configDir === void 0) {
 		log.write("error", "watcher_no_config_dir");
 		return {
@@ -13640,10 +14140,9 @@ function loadSessionContext(env, options = {}) {
 	const dir = resolveStateDir(stateEnv);
 	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
 	const map = read.map;
-	const configDir = map.config_dir !== "" ? map.config_dir : harnessConfigDir({
-		CLAUDE_PID: claudePid,
-		XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-		HOME: env.HOME
+	const configDir = harnessConfigDir(env, {
+		option: map.config_dir,
+		asSession: true
 	});
 	if (configDir === void 0) return failed("no_config_dir");
 	const adapter = openHarnessAdapter({
@@ -14353,8 +14852,8 @@ async function runSent(argv, io) {
 }
 function limitOf(raw) {
 	if (raw === void 0) return 20;
-	const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
-	if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
 	return n;
 }
 function jsonRow(m, names) {
@@ -14380,7 +14879,7 @@ function textListing$1(rows) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, HELP$1;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$1;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14391,6 +14890,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_DEFAULT_LIMIT = 20;
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS$1 = 200;
+	LIMIT_RANGE = `${1} to ${200}`;
 	HELP$1 = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
@@ -14400,7 +14900,7 @@ Lists the messages this session sent most recently (newest first) and what becam
   refused        the recipient's inbound policy turns it away
   undeliverable  the recipient session ended; it waits for that session or its user's next
                  session in the same checkout (then it shows as held there)
-  --limit N   how many to list (1 to 200, default ${20})
+  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
   --json      print the list as one JSON document
 Recipient names are set by each teammate's machine and are unverified.
 `;
@@ -15606,40 +16106,31 @@ var init_hook_output = __esmMin((() => {
 }));
 
 // src/harness/hooks/plugin-options.ts
-function option(env, key) {
-	return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
-}
-function bool(raw, fallback) {
-	const v = raw.trim().toLowerCase();
-	if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-	if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-	return fallback;
-}
 /**
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
 * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans accept
-* true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
+* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
 */
 function readPluginOptions(env) {
-	const inboundRaw = option(env, "team_inbound").trim();
+	const inboundRaw = pluginOption(env, "team_inbound").trim();
 	const known = inboundRaw === "" || inboundRaw === "accept" || inboundRaw === "hold" || inboundRaw === "refuse";
-	const label = option(env, "label").trim();
+	const label = pluginOption(env, "label").trim();
 	return {
-		configDir: option(env, "config_dir").trim(),
+		configDir: pluginOption(env, "config_dir").trim(),
 		label: label === "" ? "account" : label,
 		teamInbound: known ? inboundRaw || "accept" : "hold",
 		teamInboundValid: known,
-		pollOnPrompt: bool(option(env, "poll_on_prompt"), false),
-		frame: option(env, "frame"),
-		frameFile: option(env, "frame_file").trim(),
-		workspaceLabel: option(env, "workspace_label").trim(),
-		shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
-		claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true)
+		pollOnPrompt: pluginBooleanOption(env, "poll_on_prompt", false),
+		frame: pluginOption(env, "frame"),
+		frameFile: pluginOption(env, "frame_file").trim(),
+		workspaceLabel: pluginOption(env, "workspace_label").trim(),
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
+		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
 	};
 }
 /**
@@ -15701,12 +16192,12 @@ function resolveFrameInstruction(options) {
 		}
 	};
 }
-var PREFIX, MAX_FRAME_FILE_BYTES;
+var MAX_FRAME_FILE_BYTES;
 var init_plugin_options = __esmMin((() => {
 	init_frame();
 	init_sanitize();
 	init_local_files();
-	PREFIX = "CLAUDE_PLUGIN_OPTION_";
+	init_claude_code();
 	MAX_FRAME_FILE_BYTES = 4096;
 }));
 
@@ -15738,18 +16229,11 @@ async function pollMessages(options) {
 			acked: []
 		};
 	}
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
 		now: options.now,
-		hashBody: hashBody$2,
-		seen: FileSeenStore.open(layout, sessionId, uid),
-		pendingStore: pendingFileStore(layout, sessionId),
-		pendingRecords: readPendingRecords(layout, sessionId, uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
 		delivery: "poll"
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
@@ -15793,13 +16277,11 @@ async function pollMessages(options) {
 		acked: acks
 	};
 }
-var hashBody$2;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
+	init_protocol();
 	init_adapter();
-	init_inbound();
 	init_state();
-	hashBody$2 = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/advertised-heartbeat.ts
@@ -16363,18 +16845,11 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		if (!hasCapability((await adapter.describe()).capabilities, "message.adopt")) return;
 		const result = await adopt(self, { from_session_ids: earlier }, { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) });
 		if (result.messages.length === 0) return;
-		const pipeline = new InboundPipeline({
+		const pipeline = openSessionInbound({
+			map,
+			layout,
+			uid: ctx.uid,
 			now: ctx.now,
-			hashBody: hashBody$1,
-			seen: FileSeenStore.open(layout, self, ctx.uid),
-			pendingStore: pendingFileStore(layout, self),
-			pendingRecords: readPendingRecords(layout, self, ctx.uid),
-			policy: map.inbound,
-			teamName: map.team_name,
-			instruction: {
-				level: map.frame_level,
-				custom: map.frame_text
-			},
 			delivery: "socket"
 		});
 		const senders = [];
@@ -16392,14 +16867,12 @@ async function adoptStranded(ctx, layout, map, checkout, out) {
 		ctx.log("brigade hook: adopt_failed\n");
 	}
 }
-var hashBody$1, MAX_ADOPTED_PER_START;
+var MAX_ADOPTED_PER_START;
 var init_adopt_stranded = __esmMin((() => {
 	init_protocol();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_hook_lines();
-	hashBody$1 = (body) => createHash("sha256").update(body).digest("hex");
 	MAX_ADOPTED_PER_START = PROTOCOL_LIMITS.max_unacked_per_recipient;
 }));
 
@@ -16512,7 +16985,7 @@ function effectivePolicy(option, hits) {
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
 	const options = readPluginOptions(ctx.env);
-	const configDir = harnessConfigDir(ctx.env, options.configDir);
+	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
 		cwd: input.cwd,
 		configDir
@@ -16964,19 +17437,13 @@ async function runPostToolUse(input, ctx, deadline) {
 		return "";
 	}
 	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-	const pipeline = new InboundPipeline({
+	const pipeline = openSessionInbound({
+		map,
+		layout: where.layout,
+		uid: ctx.uid,
 		now: ctx.now,
-		hashBody,
-		seen,
-		pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
-		pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
-		policy: map.inbound,
-		teamName: map.team_name,
-		instruction: {
-			level: map.frame_level,
-			custom: map.frame_text
-		},
-		delivery: "poll"
+		delivery: "poll",
+		seen
 	});
 	const duplicates = [];
 	for (const envelope of envelopes) {
@@ -17033,12 +17500,11 @@ async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) 
 	} catch {}
 	return awaiting.filter((item) => !tags.has(item.tag));
 }
-var POST_TOOL_USE_LIMITS, hashBody;
+var POST_TOOL_USE_LIMITS;
 var init_post_tool_use_hook = __esmMin((() => {
 	init_frame();
 	init_protocol();
 	init_claude_code();
-	init_inbound();
 	init_state();
 	init_hook_limits();
 	init_session_start_hook();
@@ -17048,7 +17514,6 @@ var init_post_tool_use_hook = __esmMin((() => {
 		reprintAfterMs: 6e4,
 		maxAwaiting: 200
 	};
-	hashBody = (body) => createHash("sha256").update(body).digest("hex");
 }));
 
 // src/harness/hooks/session-end-hook.ts
@@ -17323,14 +17788,16 @@ function sentenceFor(sub, error, context) {
 	if (code === "unauthorized") {
 		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
 		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
-		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
-		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
+		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
+		if (admin || sub === "members" || sub === "accept-transfer") return `${fixed} (you left it, or its creator removed you)`;
 	}
 	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
 	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
+	if (sub === "accept-transfer" && code === "not_found") return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") return "you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
 		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
@@ -17680,13 +18147,34 @@ function teamRemove(argv, io, cwd) {
 	return actOnMember(argv, io, cwd, "remove", (adapter, principalRef) => adapter.teamRevokeMember({ principal_ref: principalRef }), (result) => `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
 }
 /**
-* `brigade team transfer <member>`: makes another member the team's creator. Exit 0, 2 (usage),
+* `brigade team transfer <member>`: offers the team to another member, who becomes its creator by
+* running `brigade team accept-transfer`; naming yourself withdraws the offer. Exit 0, 2 (usage),
 * 11 (no team for the folder), or the adapter failure's status.
 *
 * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
 */
 function teamTransfer(argv, io, cwd) {
-	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
+	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => result.offered_to_principal_ref === null ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n` : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`);
+}
+/**
+* `brigade team accept-transfer`: takes over the team of this folder that its creator offered to
+* you (`brigade team transfer`). Exit 0, 2 (usage), 11 (no team for the folder), or the adapter
+* failure's status (`not_found` 6 when no offer names you).
+*
+* @example await teamAcceptTransfer([], io, "/home/dana/src/api");
+*/
+async function teamAcceptTransfer(argv, io, cwd) {
+	parseTeamFlags("accept-transfer", argv, {}, 0);
+	const team = adminTeam(io, "accept-transfer", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamAcceptTransfer();
+	} catch (error) {
+		return reportAdapterError(io, "accept-transfer", error);
+	}
+	io.stdout(`Team ${sanitizeAttribute(result.team_ref)} is yours now: you rotate its secret and remove members; ${sanitizeAttribute(result.previous_creator_principal_ref)} stays a member, without the creator's rights.\n`);
+	return 0;
 }
 var MAX_MEMBER_ARGUMENT;
 var init_team_admin = __esmMin((() => {
@@ -17708,8 +18196,7 @@ var init_team_admin = __esmMin((() => {
 * @example inSession({ ...io, env: { CLAUDE_PID: "4242" } }) === true
 */
 function inSession(io) {
-	const pid = io.env.CLAUDE_PID;
-	return pid !== void 0 && pid !== "";
+	return insideClaudeCode(io.env);
 }
 /**
 * `BRIGADE_SERVER`, outside a session only (an inherited `BRIGADE_*` is ignored inside one);
@@ -17750,16 +18237,14 @@ function folderFix(reason, dir, explicit) {
 * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
 */
 function configDirOf(io, sub) {
-	const explicit = io.env.BRIGADE_CONFIG_DIR;
-	const useExplicit = !inSession(io) && explicit !== void 0 && explicit !== "";
-	if (useExplicit && !isAbsolute(explicit)) return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	const dir = harnessConfigDir(io.env);
-	if (dir === void 0) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const checked = checkOwnFolder(dir, { createParents: !useExplicit });
-	if (checked.ok) return dir;
-	const shellName = useExplicit ? "\"$BRIGADE_CONFIG_DIR\"" : io.env.XDG_CONFIG_HOME?.startsWith("/") === true ? "\"$XDG_CONFIG_HOME/brigade\"" : "~/.config/brigade";
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
 	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
+	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -17778,10 +18263,7 @@ function bindingProblem(io, sub, found) {
 * @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
 */
 function sessionDefaultConfigDir(io) {
-	return harnessConfigDir({
-		XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME,
-		HOME: io.env.HOME
-	});
+	return harnessConfigDir(io.env, { asSession: true });
 }
 /**
 * Records this checkout's consent in `configDir` and, when that is not the folder sessions use by
@@ -17817,11 +18299,12 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
+	init_claude_code();
 	init_local_files();
 	init_cli_io();
 	init_team_report();
@@ -17832,6 +18315,11 @@ var init_team_context = __esmMin((() => {
 		foreign_owner: "the configuration folder belongs to another user",
 		writable_by_others: "the configuration folder is writable by other users, who could replace what it holds",
 		io_error: "the configuration folder cannot be examined"
+	};
+	SHELL_NAMES = {
+		variable: "\"$BRIGADE_CONFIG_DIR\"",
+		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
+		home: "~/.config/brigade"
 	};
 	BINDING_PROBLEM = {
 		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
@@ -18178,13 +18666,13 @@ var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
 * while `CLAUDE_PID` is set (nothing touched), a
 * `.brigade.json` that already names a team (`create`) or another team than the secret
 * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
 * file and printed only by `create` and `rotate-secret` without `--secret-file`.
@@ -18229,7 +18717,8 @@ var init_team_command = __esmMin((() => {
 		"  members [--json]",
 		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
-		"  transfer <member>                      (creator) make another member the team's creator",
+		"  transfer <member>                      (creator) offer the team to another member",
+		"  accept-transfer                        take the team its creator offered you",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -18305,10 +18794,21 @@ own terminal.
 			human: true,
 			help: `usage: brigade team transfer <member>
 
-(The team's creator) makes another member the team's creator; you stay a member.
-<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+(The team's creator) offers the team to another member. It stays yours until they run
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
+replaces the last; naming yourself withdraws it. <member> is the principal id
+\`brigade team members\` lists. Run it in your own terminal.
 `,
 			run: teamTransfer
+		},
+		"accept-transfer": {
+			human: true,
+			help: `usage: brigade team accept-transfer
+
+Takes over this checkout's team, which its creator offered you with \`brigade team transfer\`:
+you become its creator, and the previous creator stays a member. Run it in your own terminal.
+`,
+			run: teamAcceptTransfer
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });

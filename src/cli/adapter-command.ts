@@ -1,7 +1,10 @@
 import { HttpAdapter } from "../adapters/http/index.ts";
-import { type AdapterFactory, runAsProcess } from "../adapters/process-binding/index.ts";
+import {
+  type AdapterFactory,
+  type AdapterProcessIo,
+  runAsProcess,
+} from "../adapters/process-binding/index.ts";
 import { envelopeLine, errorEnvelope, usageError } from "../protocol/index.ts";
-import type { CliIo } from "./cli-io.ts";
 
 /** Adapter names `brigade adapter <name>` knows. */
 export const BUNDLED_ADAPTERS = ["http"] as const;
@@ -42,12 +45,13 @@ function isHelpRequest(argv: readonly string[]): boolean {
  * stdout receives exactly one envelope + `\n` (NDJSON for `message watch`); an unknown adapter
  * name is `usage` (2) with an envelope too. When `io` is the
  * real process, stdin's terminal state enables `--prompt`, SIGTERM/SIGINT end a watch cleanly,
- * and the process is made to exit shortly after the command finished.
+ * and the process is made to exit shortly after the command finished; otherwise `io.onTerminate`
+ * (when given) ends a watch, as the conformance suite's in-process transport does.
  *
  * @example
  * const status = await runAdapter(["http", "describe"], processIo()); // 0
  */
-export async function runAdapter(argv: string[], io: CliIo): Promise<number> {
+export async function runAdapter(argv: string[], io: AdapterProcessIo): Promise<number> {
   const [name, ...rest] = argv;
   if (isHelpRequest(argv) || isHelpRequest(rest)) {
     io.stdout(ADAPTER_HELP);

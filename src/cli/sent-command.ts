@@ -8,8 +8,11 @@ import {
 } from "../harness/session-context/index.ts";
 import {
   isBapError,
+  isReceiveLimit,
+  MAX_RECEIVE_LIMIT,
   type MessageSentResult,
   type MessageStateRecord,
+  MIN_RECEIVE_LIMIT,
   type SessionRecord,
 } from "../protocol/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
@@ -31,6 +34,8 @@ export const SENT_REFUSALS = ["states_unsupported"] as const;
 
 const SUMMARY_CODEPOINTS = 200;
 
+const LIMIT_RANGE = `${MIN_RECEIVE_LIMIT} to ${MAX_RECEIVE_LIMIT}`;
+
 const HELP = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
@@ -40,7 +45,7 @@ Lists the messages this session sent most recently (newest first) and what becam
   refused        the recipient's inbound policy turns it away
   undeliverable  the recipient session ended; it waits for that session or its user's next
                  session in the same checkout (then it shows as held there)
-  --limit N   how many to list (1 to 200, default ${SENT_DEFAULT_LIMIT})
+  --limit N   how many to list (${LIMIT_RANGE}, default ${SENT_DEFAULT_LIMIT})
   --json      print the list as one JSON document
 Recipient names are set by each teammate's machine and are unverified.
 `;
@@ -110,8 +115,8 @@ export async function runSent(argv: string[], io: CliIo): Promise<number> {
 
 function limitOf(raw: string | undefined): number {
   if (raw === undefined) return SENT_DEFAULT_LIMIT;
-  const n = /^[1-9][0-9]{0,2}$/.test(raw) ? Number(raw) : 0;
-  if (n < 1 || n > 200) throw new CliUsageError("--limit takes a number from 1 to 200");
+  const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
   return n;
 }
 

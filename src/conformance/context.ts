@@ -9,7 +9,8 @@ import {
   type WatchEvent,
 } from "./envelope-check.ts";
 import { type KnownSecret, scanForSecrets } from "./secret-scan.ts";
-import { runOnce, type SpawnOutcome, type StdinMode, startLongRunning } from "./spawn.ts";
+import type { SpawnOutcome, StdinMode } from "./spawn.ts";
+import { type AdapterTransport, spawnedTransport } from "./transport.ts";
 
 /** Thrown inside a case to stop it as failed; the message is the reason shown in the report. */
 export class CaseFailure extends Error {
@@ -104,17 +105,27 @@ export function looksLikeStackTrace(text: string): boolean {
 export class SuiteContext {
   readonly options: ConformanceOptions;
   readonly runDir: string;
+  /** How calls reach the adapter: spawned per call unless the run chose another transport. */
+  readonly transport: AdapterTransport;
   readonly secrets: KnownSecret[] = [];
   capabilities: ReadonlySet<string> = new Set();
   describeResult: Record<string, unknown> = {};
   log: CaseLog = { failures: [], notes: [] };
+  /** When set, the first failure recorded in a case ends that case (see `SuiteRunOptions`). */
+  stopAtFirstFailure = false;
   private readonly principals = new Map<string, Principal>();
   private readonly verbose: (line: string) => void;
   private counter = 0;
 
-  constructor(options: ConformanceOptions, runDir: string, verbose: (line: string) => void) {
+  constructor(
+    options: ConformanceOptions,
+    runDir: string,
+    verbose: (line: string) => void,
+    transport: AdapterTransport = spawnedTransport(options.adapter),
+  ) {
     this.options = options;
     this.runDir = runDir;
+    this.transport = transport;
     this.verbose = verbose;
     mkdirSync(join(runDir, "cwd"), { recursive: true });
     mkdirSync(join(runDir, "shared"), { recursive: true });
@@ -170,7 +181,15 @@ export class SuiteContext {
   /** Records a failure of the current case when `condition` is false; returns `condition`. */
   check(condition: boolean, reason: string): boolean {
     if (!condition) this.log.failures.push(reason);
+    this.stopIfFailed();
     return condition;
+  }
+
+  /** Ends the case now when it already failed and the run stops cases at their first failure. */
+  private stopIfFailed(): void {
+    if (this.stopAtFirstFailure && this.log.failures.length > 0) {
+      throw new CaseFailure(this.log.failures[0] as string);
+    }
   }
 
   /** Stops the current case as failed. */
@@ -191,8 +210,8 @@ export class SuiteContext {
   /** Runs one request/response call as principal `p` under the global checks. */
   async call(p: Principal, args: readonly string[], options: CallOptions = {}): Promise<Call> {
     const stdin = toStdin(options.stdin);
-    const outcome = await runOnce({
-      argv: [...this.options.adapter, ...args],
+    const outcome = await this.transport.run({
+      args,
       env: this.env(p, options.offline === true),
       cwd: join(this.runDir, "cwd"),
       stdin,
@@ -214,6 +233,7 @@ export class SuiteContext {
     const what = `${p.name}: ${args.slice(0, 2).join(" ")}`;
     for (const v of violations) this.log.failures.push(`${what}: ${v}`);
     this.verbose(`  ${what} -> exit ${outcome.exitCode} (${outcome.durationMs.toFixed(0)} ms)`);
+    this.stopIfFailed();
     return {
       args,
       outcome,
@@ -271,8 +291,8 @@ export class SuiteContext {
 
   /** Starts `message watch --session <id>` as `p`, stdin held open, under the NDJSON checks. */
   watch(p: Principal, sessionId: string, extraArgs: readonly string[] = []): WatchRun {
-    const handle = startLongRunning({
-      argv: [...this.options.adapter, "message", "watch", "--session", sessionId, ...extraArgs],
+    const handle = this.transport.start({
+      args: ["message", "watch", "--session", sessionId, ...extraArgs],
       env: this.env(p),
       cwd: join(this.runDir, "cwd"),
       stdin: { kind: "held-open" },

@@ -9,6 +9,7 @@ import { scanTree } from "./file-scan.ts";
 import { setUpFixture } from "./fixture.ts";
 import { type CaseResult, type ConformanceReport, summarize } from "./report.ts";
 import { shuffleWithSeed } from "./shuffle.ts";
+import type { AdapterTransport } from "./transport.ts";
 
 /**
  * What a run produced: the exit status of docs/spec/protocol.md §12.1 and, unless it stopped early,
@@ -22,6 +23,17 @@ export type SuiteOutcome =
 export interface SuiteListener {
   readonly verbose: (line: string) => void;
   readonly caseDone: (result: CaseResult) => void;
+}
+
+/** How a run reaches its adapter and how much it proves of each failing case. */
+export interface SuiteRunOptions {
+  /** The adapter transport; default: spawn `options.adapter` per call (the suite's contract). */
+  readonly transport?: AdapterTransport;
+  /**
+   * Stop a case at its first recorded failure. A run whose question is only which cases fail (a
+   * mutant's positive control) needs no more; a run that reports reasons to a person keeps going.
+   */
+  readonly stopCaseAtFirstFailure?: boolean;
 }
 
 /**
@@ -65,7 +77,8 @@ async function runCase(ctx: SuiteContext, c: ConformanceCase, fx: Fixture): Prom
         status = "skip";
         reason = error.message;
       } else if (error instanceof CaseFailure) {
-        ctx.log.failures.push(error.message);
+        // A case stopped at its first failure throws the reason already recorded.
+        if (!ctx.log.failures.includes(error.message)) ctx.log.failures.push(error.message);
       } else {
         ctx.log.failures.push(
           `suite error: ${error instanceof Error ? error.message : String(error)}`,
@@ -97,13 +110,15 @@ async function runCase(ctx: SuiteContext, c: ConformanceCase, fx: Fixture): Prom
 export async function runSuite(
   options: ConformanceOptions,
   listener: SuiteListener,
+  run: SuiteRunOptions = {},
 ): Promise<SuiteOutcome> {
   const selection = selectCases(ALL_CASES, options);
   if (!selection.ok) return { exitCode: 2, error: selection.reason };
   const started = performance.now();
   const runDir = mkdtempSync(join(tmpdir(), "brigade-conformance-"));
-  const ctx = new SuiteContext(options, runDir, listener.verbose);
+  const ctx = new SuiteContext(options, runDir, listener.verbose, run.transport);
   const cleanup = (): void => {
+    ctx.transport.close();
     if (!options.keepTemp) rmSync(runDir, { recursive: true, force: true });
   };
   let fx: Fixture | undefined;
@@ -121,6 +136,7 @@ export async function runSuite(
       ? selection.cases
       : shuffleWithSeed(selection.cases, options.shuffle);
   const results: CaseResult[] = [];
+  ctx.stopAtFirstFailure = run.stopCaseAtFirstFailure === true;
   for (const c of ordered) {
     listener.verbose(`${c.id} …`);
     const result = await runCase(ctx, c, fx);

@@ -1,11 +1,14 @@
 import { type Context, Hono } from "hono";
 import {
   BapError,
+  DEFAULT_RECEIVE_LIMIT,
   errorEnvelope,
   invalidInputError,
+  isReceiveLimit,
   okEnvelope,
   type ProtocolError,
   protocolError,
+  receiveLimitError,
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
 import { healthRoute } from "./health-route.ts";
@@ -185,6 +188,10 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     const body = await readJsonBody(c.req.raw, true);
     return ok(c, await service.transferTeam(c.get("principal"), c.req.param("team"), body));
   });
+  authed.post("/teams/:team/accept-transfer", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    return ok(c, await service.acceptTransfer(c.get("principal"), c.req.param("team")));
+  });
 
   authed.post("/teams/:team/sessions", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
@@ -309,12 +316,14 @@ function sessionOf(c: Context): string | undefined {
   return raw;
 }
 
-/** `?limit=` as BAP/1's `--limit`: absent → 50; anything but a decimal 1..200 → `invalid_input`. */
+/**
+ * `?limit=` as BAP/1's `--limit`: absent → {@link DEFAULT_RECEIVE_LIMIT}; anything but a decimal
+ * without leading zeros that `isReceiveLimit` accepts → `receiveLimitError()`.
+ */
 function limitOf(c: Context): number {
   const raw = c.req.query("limit");
-  if (raw === undefined) return 50;
-  if (!/^[1-9][0-9]{0,2}$/.test(raw) || Number(raw) > 200) {
-    throw new BapError(invalidInputError("limit", "out_of_range", { min: "1", max: "200" }));
-  }
-  return Number(raw);
+  if (raw === undefined) return DEFAULT_RECEIVE_LIMIT;
+  const limit = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!isReceiveLimit(limit)) throw new BapError(receiveLimitError());
+  return limit;
 }

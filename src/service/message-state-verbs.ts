@@ -1,6 +1,6 @@
 import {
   conflictError,
-  invalidInputError,
+  isReceiveLimit,
   type MessageAdoptResult,
   type MessageReportResult,
   type MessageSentResult,
@@ -8,13 +8,13 @@ import {
   type MessageStateRecord,
   type MessageStateResult,
   PROTOCOL_LIMITS,
+  receiveLimitError,
   validateMessageAdoptRequest,
   validateMessageReportRequest,
   validateMessageStateRequest,
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
-import { RECEIVE_LIMIT } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
 import type { SentMessageRow } from "./store.ts";
 import { isLive, isoTime, toEnvelope } from "./wire-records.ts";
@@ -100,9 +100,7 @@ export async function messageSent(
   sessionId: string,
   limit: number,
 ): Promise<MessageSentResult> {
-  if (!Number.isInteger(limit) || limit < 1 || limit > RECEIVE_LIMIT.max) {
-    fail(invalidInputError("limit", "out_of_range", { min: "1", max: String(RECEIVE_LIMIT.max) }));
-  }
+  if (!isReceiveLimit(limit)) fail(receiveLimitError());
   return ctx.store.transact(async (tx) => {
     await requireMember(tx, teamRef, principalRef);
     await requireOwnedSession(tx, teamRef, principalRef, sessionId);

@@ -2,6 +2,7 @@ import {
   type AckResult,
   conflictError,
   invalidInputError,
+  isReceiveLimit,
   type MessageEnvelope,
   notFoundError,
   notMemberError,
@@ -9,6 +10,7 @@ import {
   protocolError,
   type ReceiveResult,
   rateLimitedError,
+  receiveLimitError,
   type SendResponse,
   validateAckRequest,
   validateSendRequest,
@@ -18,7 +20,7 @@ import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
 import { ackInTx } from "./ack-in-tx.ts";
 import { fetchInTx } from "./fetch-in-tx.ts";
 import { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
-import { ACK_IDS_MAX, RECEIVE_LIMIT } from "./service-config.ts";
+import { ACK_IDS_MAX } from "./service-config.ts";
 import type { ServiceContext } from "./service-context.ts";
 import type { AckCommand, FetchCommand, SendCommand, SendRefusal } from "./store.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
@@ -88,9 +90,7 @@ export async function receiveMessages(
   sessionId: string,
   limit: number,
 ): Promise<ReceiveResult> {
-  if (!Number.isInteger(limit) || limit < 1 || limit > RECEIVE_LIMIT.max) {
-    fail(invalidInputError("limit", "out_of_range", { min: "1", max: String(RECEIVE_LIMIT.max) }));
-  }
+  if (!isReceiveLimit(limit)) fail(receiveLimitError());
   return ctx.store.transact(async (tx) => {
     await requireMember(tx, teamRef, principalRef);
     await requireOwnedSession(tx, teamRef, principalRef, sessionId);

@@ -106,12 +106,6 @@ export const SESSION_LIST_MAX = 500;
  */
 export const ACK_IDS_MAX = 1_000;
 
-/** `message receive` default and maximum `limit` (docs/spec/protocol.md §1.2, §7). */
-export const RECEIVE_LIMIT: Readonly<{ default: number; max: number }> = Object.freeze({
-  default: 50,
-  max: 200,
-});
-
 /** Rows of each kind deleted per retention sweep transaction **[ours]**. */
 export const GC_BATCH_SIZE = 500;
 

@@ -12,24 +12,35 @@ import { exited, type ServerProcess, startServerProcess } from "./server-process
 export class ServerGroup {
   readonly #url: string;
   readonly #dir: string;
+  readonly #extra: readonly string[];
   readonly servers: ServerProcess[];
   readonly proxy: RoundRobinProxy;
 
-  private constructor(url: string, dir: string, servers: ServerProcess[], proxy: RoundRobinProxy) {
+  private constructor(
+    url: string,
+    dir: string,
+    extra: readonly string[],
+    servers: ServerProcess[],
+    proxy: RoundRobinProxy,
+  ) {
     this.#url = url;
     this.#dir = dir;
+    this.#extra = extra;
     this.servers = servers;
     this.proxy = proxy;
   }
 
-  /** Starts `count` processes on the database at `url` and a proxy in front of them. */
-  static async start(url: string, count = 3): Promise<ServerGroup> {
+  /**
+   * Starts `count` processes on the database at `url` and a proxy in front of them; `extra` flags
+   * go to each `brigade serve` (and to each replacement).
+   */
+  static async start(url: string, count = 3, extra: readonly string[] = []): Promise<ServerGroup> {
     const dir = mkdtempSync(join(tmpdir(), "brigade-group-"));
     const servers: ServerProcess[] = [];
     try {
-      for (let i = 0; i < count; i++) servers.push(await ServerGroup.#spawn(url, dir, i));
+      for (let i = 0; i < count; i++) servers.push(await ServerGroup.#spawn(url, dir, i, extra));
       const proxy = await RoundRobinProxy.start(servers.map((s) => s.url));
-      return new ServerGroup(url, dir, servers, proxy);
+      return new ServerGroup(url, dir, extra, servers, proxy);
     } catch (error) {
       for (const s of servers) s.child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
@@ -37,10 +48,16 @@ export class ServerGroup {
     }
   }
 
-  static #spawn(url: string, dir: string, index: number): Promise<ServerProcess> {
+  static #spawn(
+    url: string,
+    dir: string,
+    index: number,
+    extra: readonly string[],
+  ): Promise<ServerProcess> {
     return startServerProcess(join(dir, `server-${index}`, "brigade.sqlite"), {}, undefined, [
       "--store",
       url,
+      ...extra,
     ]);
   }
 
@@ -50,7 +67,7 @@ export class ServerGroup {
     if (old === undefined) throw new Error("no such server");
     old.child.kill("SIGKILL");
     await exited(old.child);
-    const fresh = await ServerGroup.#spawn(this.#url, this.#dir, index);
+    const fresh = await ServerGroup.#spawn(this.#url, this.#dir, index, this.#extra);
     this.servers[index] = fresh;
     this.proxy.replaceBackend(index, fresh.url);
   }

@@ -35,6 +35,19 @@ export function buildTestSeams(): void {
   );
 }
 
+/**
+ * `brigade serve` flags for a server the conformance suite drives with its adapter in process: a
+ * run mints a few principals per case, about 150 within seconds from one loopback address, where
+ * the default minting budget (30 a minute per address, 120 a minute per server) is sized for
+ * people joining. The suite tests the BAP/1 limits, never these (docs/30, "Limits").
+ */
+export const FAST_SUITE_LIMITS: readonly string[] = [
+  "principals_per_address_per_minute",
+  "principals_per_address_per_hour",
+  "principals_per_server_per_minute",
+  "principals_per_server_per_hour",
+].flatMap((name) => ["--limit", `${name}=100000`]);
+
 /** A `brigade serve` child process and its base URL. */
 export interface ServerProcess {
   readonly url: string;

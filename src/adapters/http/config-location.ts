@@ -46,24 +46,65 @@ export function resolveProfileName(flag: string | undefined, env: HttpAdapterEnv
   return fromEnv !== undefined && fromEnv !== "" ? fromEnv : DEFAULT_PROFILE_NAME;
 }
 
+/** Where {@link locateConfigDir} found the folder. */
+export type ConfigDirSource = "variable" | "xdg" | "home";
+
 /**
- * The configuration folder: `BRIGADE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/brigade`, else
- * `$HOME/.config/brigade`. Only absolute paths count (docs/spec/protocol.md §1.5: never the cwd);
- * `undefined` when none is usable.
+ * How a caller reads `BRIGADE_CONFIG_DIR`, the only ways the callers of the one rule differ:
+ * `variable` `read`, or `ignore` (the harness inside a Claude Code session, where an inherited
+ * `BRIGADE_*` must not redirect credentials, docs/spec/claude-code.md §2); and what a relative
+ * value means: `refuse` (no folder: the adapter, docs/spec/protocol.md §1.5, and the team
+ * commands, which report it) or `fall_back` (skipped, so `XDG_CONFIG_HOME` and `HOME` decide: the
+ * hooks and the watcher, which must not fail on it).
+ */
+export interface ConfigDirRule {
+  readonly variable: "read" | "ignore";
+  readonly relative: "refuse" | "fall_back";
+}
+
+/**
+ * Why {@link locateConfigDir} gives no folder (docs/errors.md): `variable_relative`, a relative
+ * `BRIGADE_CONFIG_DIR` the rule refuses; `no_base`, no absolute `XDG_CONFIG_HOME` or `HOME`.
+ *
+ * @example CONFIG_DIR_REFUSALS.includes("no_base") === true
+ */
+export const CONFIG_DIR_REFUSALS = ["variable_relative", "no_base"] as const;
+
+/** One {@link CONFIG_DIR_REFUSALS} reason. */
+export type ConfigDirRefusal = (typeof CONFIG_DIR_REFUSALS)[number];
+
+/** Result of {@link locateConfigDir}: the folder and where it came from, or why there is none. */
+export type ConfigDirLocation =
+  | { readonly ok: true; readonly dir: string; readonly source: ConfigDirSource }
+  | { readonly ok: false; readonly reason: ConfigDirRefusal };
+
+/**
+ * The configuration folder, the one rule every caller uses: a non-empty `BRIGADE_CONFIG_DIR`
+ * (unless `rule.variable` is `ignore`; relative → per `rule.relative`), else
+ * `$XDG_CONFIG_HOME/brigade`, else `$HOME/.config/brigade`. Only absolute paths count, so the
+ * folder never depends on the working directory (docs/spec/protocol.md §1.5); an empty variable is
+ * unset. Never throws.
  *
  * @example
- * resolveConfigDir({ HOME: "/home/dana" }) === "/home/dana/.config/brigade";
+ * locateConfigDir({ HOME: "/home/dana" }, { variable: "read", relative: "refuse" });
+ * // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
  */
-export function resolveConfigDir(env: HttpAdapterEnv): string | undefined {
-  const explicit = env.BRIGADE_CONFIG_DIR;
+export function locateConfigDir(
+  env: Pick<HttpAdapterEnv, "BRIGADE_CONFIG_DIR" | "XDG_CONFIG_HOME" | "HOME">,
+  rule: ConfigDirRule,
+): ConfigDirLocation {
+  const explicit = rule.variable === "read" ? env.BRIGADE_CONFIG_DIR : undefined;
   if (explicit !== undefined && explicit !== "") {
-    return isAbsolute(explicit) ? explicit : undefined;
+    if (isAbsolute(explicit)) return { ok: true, dir: explicit, source: "variable" };
+    if (rule.relative === "refuse") return { ok: false, reason: "variable_relative" };
   }
   const xdg = env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) return join(xdg, "brigade");
+  if (xdg !== undefined && xdg !== "" && isAbsolute(xdg)) {
+    return { ok: true, dir: join(xdg, "brigade"), source: "xdg" };
+  }
   const home = env.HOME;
   if (home !== undefined && home !== "" && isAbsolute(home)) {
-    return join(home, ".config", "brigade");
+    return { ok: true, dir: join(home, ".config", "brigade"), source: "home" };
   }
-  return undefined;
+  return { ok: false, reason: "no_base" };
 }

@@ -2,7 +2,7 @@ import { type AdapterLogger, silentLogger } from "../adapter-logger.ts";
 import {
   type HttpAdapterEnv,
   isValidProfileName,
-  resolveConfigDir,
+  locateConfigDir,
   resolveProfileName,
 } from "./config-location.ts";
 import {
@@ -57,13 +57,15 @@ export interface HttpAdapterRuntime {
 /** Applies the defaults to {@link HttpAdapterOptions}; reads no file and never throws. */
 export function resolveHttpAdapterRuntime(options: HttpAdapterOptions): HttpAdapterRuntime {
   const profileName = resolveProfileName(options.profile, options.env);
-  const configDir = resolveConfigDir(options.env);
+  // docs/spec/protocol.md §1.5: the variable counts wherever the adapter runs, and a relative
+  // one configures nothing rather than some other folder.
+  const config = locateConfigDir(options.env, { variable: "read", relative: "refuse" });
   return {
     profileName,
     env: options.env,
     store:
-      configDir !== undefined && isValidProfileName(profileName)
-        ? new ProfileStore(configDir, profileName)
+      config.ok && isValidProfileName(profileName)
+        ? new ProfileStore(config.dir, profileName)
         : undefined,
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.timeoutMs ?? HTTP_CALL_TIMEOUT_MS,

@@ -1,11 +1,17 @@
 /**
  * The http adapter: the BAP/1 client of `brigade serve` (docs/31-http-adapter.md).
  */
-export type { HttpAdapterEnv } from "./config-location.ts";
+export type {
+  ConfigDirLocation,
+  ConfigDirRefusal,
+  ConfigDirRule,
+  ConfigDirSource,
+  HttpAdapterEnv,
+} from "./config-location.ts";
 export {
   DEFAULT_PROFILE_NAME,
   isValidProfileName,
-  resolveConfigDir,
+  locateConfigDir,
   resolveProfileName,
 } from "./config-location.ts";
 export { describeHttpAdapter, summarizeProfile } from "./describe-profile.ts";

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { testTempDir } from "../../../test/support/temp-dir.ts";
 import { ensurePrivateDir, readPrivateFile, writePrivateFileAtomic } from "../private-files.ts";
-import { resolveConfigDir, resolveProfileName } from "./config-location.ts";
+import { locateConfigDir, resolveProfileName } from "./config-location.ts";
 import { summarizeProfile } from "./describe-profile.ts";
 import { ProfileStore } from "./profile-store.ts";
 
@@ -21,14 +21,35 @@ const fresh = (): string => testTempDir("brigade-profile-");
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 describe("config location", () => {
-  test("BRIGADE_CONFIG_DIR, else XDG_CONFIG_HOME/brigade, else ~/.config/brigade; relative ignored", () => {
-    expect(resolveConfigDir({ BRIGADE_CONFIG_DIR: "/c", XDG_CONFIG_HOME: "/x", HOME: "/h" })).toBe(
-      "/c",
-    );
-    expect(resolveConfigDir({ XDG_CONFIG_HOME: "/x", HOME: "/h" })).toBe("/x/brigade");
-    expect(resolveConfigDir({ HOME: "/h" })).toBe("/h/.config/brigade");
-    expect(resolveConfigDir({ BRIGADE_CONFIG_DIR: "rel", HOME: "/h" })).toBeUndefined();
-    expect(resolveConfigDir({})).toBeUndefined();
+  const READ_REFUSE = { variable: "read", relative: "refuse" } as const;
+
+  test("BRIGADE_CONFIG_DIR, else XDG_CONFIG_HOME/brigade, else ~/.config/brigade", () => {
+    const env = { BRIGADE_CONFIG_DIR: "/c", XDG_CONFIG_HOME: "/x", HOME: "/h" };
+    expect(locateConfigDir(env, READ_REFUSE)).toEqual({ ok: true, dir: "/c", source: "variable" });
+    expect(locateConfigDir({ ...env, BRIGADE_CONFIG_DIR: "" }, READ_REFUSE)).toEqual({
+      ok: true,
+      dir: "/x/brigade",
+      source: "xdg",
+    });
+    expect(locateConfigDir({ HOME: "/h", XDG_CONFIG_HOME: "x" }, READ_REFUSE)).toEqual({
+      ok: true,
+      dir: "/h/.config/brigade",
+      source: "home",
+    });
+    expect(locateConfigDir({ HOME: "h" }, READ_REFUSE)).toEqual({ ok: false, reason: "no_base" });
+    expect(locateConfigDir({}, READ_REFUSE)).toEqual({ ok: false, reason: "no_base" });
+  });
+
+  test("the rule's two choices: an ignored variable, and a relative one refused or skipped", () => {
+    const env = { BRIGADE_CONFIG_DIR: "/c", HOME: "/h" };
+    const home = { ok: true, dir: "/h/.config/brigade", source: "home" };
+    expect(locateConfigDir(env, { variable: "ignore", relative: "refuse" })).toEqual(home);
+    const relative = { BRIGADE_CONFIG_DIR: "rel", HOME: "/h" };
+    expect(locateConfigDir(relative, READ_REFUSE)).toEqual({
+      ok: false,
+      reason: "variable_relative",
+    });
+    expect(locateConfigDir(relative, { variable: "read", relative: "fall_back" })).toEqual(home);
   });
 
   test("--profile, else BRIGADE_PROFILE, else default", () => {

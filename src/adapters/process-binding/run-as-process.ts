@@ -14,6 +14,12 @@ export interface AdapterProcessIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Subscribes to a terminate request when `stdin` is not this process's own (a host running the
+   * adapter in process, such as the conformance suite's in-process transport); the real process
+   * gets SIGTERM and SIGINT instead.
+   */
+  readonly onTerminate?: (listener: () => void) => () => void;
 }
 
 /** What an adapter entry may add to {@link runAsProcess}. */
@@ -29,7 +35,8 @@ export interface RunAsProcessOptions extends ProcessBindingOptions {
  * behave. When `io.stdin` is this process's own stdin: a terminal stdin enables `--prompt` (with
  * `options.prompt`), SIGTERM and SIGINT end a watch cleanly, and the process exits
  * {@link ADAPTER_EXIT_GRACE_MS} after the command finished if nothing else ended it. With any
- * other stdin (tests) none of that is wired. Returns the binding's exit status (0, 1..12).
+ * other stdin (tests, an in-process host) none of that is wired; `io.onTerminate`, when given,
+ * stands in for the signals. Returns the binding's exit status (0, 1..12).
  *
  * @example process.exitCode = await runAsProcess(argv, processIo(), factory, { comp: "adapter-http" });
  */
@@ -49,7 +56,11 @@ export async function runAsProcess(
     env: io.env,
     stdinIsTerminal: terminal,
     ...(terminal && prompt !== undefined ? { prompt } : {}),
-    ...(real ? { onTerminate: onProcessTerminate } : {}),
+    ...(real
+      ? { onTerminate: onProcessTerminate }
+      : io.onTerminate !== undefined
+        ? { onTerminate: io.onTerminate }
+        : {}),
   };
   const status = await runProcessBinding(argv, bindingIo, factory, bindingOptions);
   if (real) setTimeout(() => process.exit(status), ADAPTER_EXIT_GRACE_MS).unref();

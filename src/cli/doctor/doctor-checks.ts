@@ -210,11 +210,7 @@ export function checkPlugin(ctx: DoctorContext): DoctorCheck {
 
 /** What a Claude Code session started here would join (the session's view of the folders). */
 export function sessionTeamHere(ctx: DoctorContext): SessionTeam {
-  const sessionsDir = harnessConfigDir({
-    CLAUDE_PID: "1",
-    XDG_CONFIG_HOME: ctx.env.XDG_CONFIG_HOME,
-    HOME: ctx.env.HOME,
-  });
+  const sessionsDir = harnessConfigDir(ctx.env, { asSession: true });
   return resolveSessionTeam({ cwd: ctx.cwd, configDir: sessionsDir });
 }
 

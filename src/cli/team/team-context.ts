@@ -1,6 +1,6 @@
-import { isAbsolute, resolve } from "node:path";
-import { normalizeServerUrl } from "../../adapters/http/index.ts";
-import { harnessConfigDir } from "../../harness/adapter/index.ts";
+import { resolve } from "node:path";
+import { type ConfigDirSource, normalizeServerUrl } from "../../adapters/http/index.ts";
+import { harnessConfigDir, harnessConfigLocation } from "../../harness/adapter/index.ts";
 import {
   type ConsentRecord,
   deleteConsent,
@@ -8,6 +8,7 @@ import {
   type TeamBindingLookup,
   writeConsent,
 } from "../../harness/binding/index.ts";
+import { insideClaudeCode } from "../../harness/claude-code/index.ts";
 import { checkOwnFolder, type OwnFolderRefusal } from "../../local-files/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
 import { type Failed, fail, say } from "./team-report.ts";
@@ -27,8 +28,7 @@ export const IN_SESSION_LINE =
  * @example inSession({ ...io, env: { CLAUDE_PID: "4242" } }) === true
  */
 export function inSession(io: CliIo): boolean {
-  const pid = io.env.CLAUDE_PID;
-  return pid !== undefined && pid !== "";
+  return insideClaudeCode(io.env);
 }
 
 /**
@@ -56,6 +56,13 @@ const FOLDER_PROBLEMS: Readonly<Record<OwnFolderRefusal, string>> = {
   writable_by_others:
     "the configuration folder is writable by other users, who could replace what it holds",
   io_error: "the configuration folder cannot be examined",
+};
+
+/** How the person's shell names the configuration folder, by where it came from. */
+const SHELL_NAMES: Readonly<Record<ConfigDirSource, string>> = {
+  variable: '"$BRIGADE_CONFIG_DIR"',
+  xdg: '"$XDG_CONFIG_HOME/brigade"',
+  home: "~/.config/brigade",
 };
 
 /** The fix line for each reason, `dir` being how the person's shell names the folder. */
@@ -86,9 +93,8 @@ function folderFix(reason: OwnFolderRefusal, dir: string, explicit: boolean): st
  * @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
  */
 export function configDirOf(io: CliIo, sub: string): string | Failed {
-  const explicit = io.env.BRIGADE_CONFIG_DIR;
-  const useExplicit = !inSession(io) && explicit !== undefined && explicit !== "";
-  if (useExplicit && !isAbsolute(explicit)) {
+  const location = harnessConfigLocation(io.env, { relative: "refuse" });
+  if (!location.ok && location.reason === "variable_relative") {
     return fail(
       io,
       sub,
@@ -96,8 +102,7 @@ export function configDirOf(io: CliIo, sub: string): string | Failed {
       "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)",
     );
   }
-  const dir = harnessConfigDir(io.env);
-  if (dir === undefined) {
+  if (!location.ok) {
     return fail(
       io,
       sub,
@@ -105,15 +110,16 @@ export function configDirOf(io: CliIo, sub: string): string | Failed {
       "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path",
     );
   }
-  const checked = checkOwnFolder(dir, { createParents: !useExplicit });
-  if (checked.ok) return dir;
-  const shellName = useExplicit
-    ? '"$BRIGADE_CONFIG_DIR"'
-    : io.env.XDG_CONFIG_HOME?.startsWith("/") === true
-      ? '"$XDG_CONFIG_HOME/brigade"'
-      : "~/.config/brigade";
+  const explicit = location.source === "variable";
+  const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+  if (checked.ok) return location.dir;
   say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-  return fail(io, sub, 11, `fix: ${folderFix(checked.reason, shellName, useExplicit)}`);
+  return fail(
+    io,
+    sub,
+    11,
+    `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`,
+  );
 }
 
 const BINDING_PROBLEM: Readonly<Record<string, string>> = {
@@ -150,7 +156,7 @@ export function bindingProblem(
  * @example sessionDefaultConfigDir(io) // "/home/dana/.config/brigade"
  */
 export function sessionDefaultConfigDir(io: CliIo): string | undefined {
-  return harnessConfigDir({ XDG_CONFIG_HOME: io.env.XDG_CONFIG_HOME, HOME: io.env.HOME });
+  return harnessConfigDir(io.env, { asSession: true });
 }
 
 /**

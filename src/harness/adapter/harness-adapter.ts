@@ -1,5 +1,10 @@
 import { isAbsolute } from "node:path";
-import { HttpAdapter, resolveConfigDir } from "../../adapters/http/index.ts";
+import {
+  type ConfigDirLocation,
+  type ConfigDirRule,
+  HttpAdapter,
+  locateConfigDir,
+} from "../../adapters/http/index.ts";
 import type { AdapterLogger } from "../../adapters/index.ts";
 import { insideClaudeCode } from "../claude-code/index.ts";
 
@@ -11,7 +16,7 @@ export interface HarnessAdapterTarget {
   readonly teamKey: string;
 }
 
-/** The environment members {@link harnessConfigDir} reads. */
+/** The environment members {@link harnessConfigLocation} reads. */
 export interface HarnessConfigEnv {
   readonly CLAUDE_PID?: string | undefined;
   readonly BRIGADE_CONFIG_DIR?: string | undefined;
@@ -19,32 +24,56 @@ export interface HarnessConfigEnv {
   readonly HOME?: string | undefined;
 }
 
+/** How a caller of {@link harnessConfigLocation} reads the environment. */
+export interface HarnessConfigRule {
+  /**
+   * Read as a Claude Code session started here would, even without `CLAUDE_PID`: for what the
+   * person's own terminal says about sessions (doctor, the team commands' pointer record).
+   */
+  readonly asSession?: boolean;
+  /**
+   * A relative `BRIGADE_CONFIG_DIR` outside a session: `fall_back` (the default: a hook or the
+   * watcher must not fail on it) or `refuse` (the team commands report it).
+   */
+  readonly relative?: ConfigDirRule["relative"];
+}
+
 /**
- * The adapter config dir the harness uses: the plugin option `config_dir` when it is absolute;
- * else, outside a session only, `BRIGADE_CONFIG_DIR`; else `$XDG_CONFIG_HOME/brigade`; else
- * `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set) an inherited `BRIGADE_*` variable
- * is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must not redirect
- * credentials). Relative bases are skipped. `undefined` when nothing absolute is found. Never
- * throws.
+ * The configuration folder the harness's side of the one rule (`locateConfigDir`) gives:
+ * `BRIGADE_CONFIG_DIR` outside a session only, else `$XDG_CONFIG_HOME/brigade`, else
+ * `$HOME/.config/brigade`. Inside a session (`CLAUDE_PID` set, or `asSession`) an inherited
+ * `BRIGADE_*` variable is ignored (docs/spec/claude-code.md §2: a repository's settings `env` must
+ * not redirect credentials). Relative bases are skipped; a relative `BRIGADE_CONFIG_DIR` too,
+ * unless `relative` is `refuse`. Never throws.
+ *
+ * @example harnessConfigLocation({ HOME: "/home/dana" }) // { ok: true, dir: "/home/dana/.config/brigade", source: "home" }
+ */
+export function harnessConfigLocation(
+  env: HarnessConfigEnv,
+  rule: HarnessConfigRule = {},
+): ConfigDirLocation {
+  const session = rule.asSession === true || insideClaudeCode(env);
+  return locateConfigDir(env, {
+    variable: session ? "ignore" : "read",
+    relative: rule.relative ?? "fall_back",
+  });
+}
+
+/**
+ * The adapter config dir the harness uses: `option` (the plugin option `config_dir`, or the
+ * by-pid map's) when it is absolute, else the folder of {@link harnessConfigLocation};
+ * `undefined` when nothing absolute is found. Never throws.
  *
  * @example harnessConfigDir({ HOME: "/home/dana" }) // "/home/dana/.config/brigade"
  */
 export function harnessConfigDir(
   env: HarnessConfigEnv,
-  optionConfigDir?: string,
+  options: HarnessConfigRule & { readonly option?: string | undefined } = {},
 ): string | undefined {
-  if (optionConfigDir !== undefined && optionConfigDir !== "" && isAbsolute(optionConfigDir)) {
-    return optionConfigDir;
-  }
-  const inSession = insideClaudeCode(env);
-  const explicit = inSession ? undefined : env.BRIGADE_CONFIG_DIR;
-  // The adapter's own rule refuses a relative BRIGADE_CONFIG_DIR outright; here it is skipped so
-  // the XDG/HOME fallback still applies.
-  return resolveConfigDir({
-    BRIGADE_CONFIG_DIR: explicit !== undefined && isAbsolute(explicit) ? explicit : undefined,
-    XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-    HOME: env.HOME,
-  });
+  const option = options.option;
+  if (option !== undefined && option !== "" && isAbsolute(option)) return option;
+  const location = harnessConfigLocation(env, options);
+  return location.ok ? location.dir : undefined;
 }
 
 /**

@@ -7,6 +7,8 @@ export { DispositionReporter, REPORTED_MEMORY } from "./disposition-reporter.ts"
 export {
   type HarnessAdapterTarget,
   type HarnessConfigEnv,
+  type HarnessConfigRule,
   harnessConfigDir,
+  harnessConfigLocation,
   openHarnessAdapter,
 } from "./harness-adapter.ts";

@@ -2,8 +2,8 @@
  * What Claude Code does, in one place (docs/spec/claude-code.md; docs/40-harness.md "Host
  * knowledge"): its pid format, config dir and session registry, the inbox socket (finding it, the
  * token, the one-`lstat` pre-checks, the byte-exact post), the `crossSessionInbound` settings scan
- * and the inbound setting, `PATH` shadowing of our `brigade`, display names, and the transcript
- * lines we read. A second host version's differences go here.
+ * and the inbound setting, `PATH` shadowing of our `brigade`, display names, how plugin options
+ * reach us (and the one boolean rule), and the transcript lines we read. A second host version's differences go here.
  */
 
 export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
@@ -56,6 +56,7 @@ export {
   findBrigadeShadow,
   firstBrigadeOnPath,
 } from "./path-shadowing.ts";
+export { pluginBooleanOption, pluginOption, pluginOptionVariable } from "./plugin-option.ts";
 export {
   INBOX_POST_FAILURES,
   type InboxPostFailure,

@@ -1,10 +1,8 @@
-import { createHash } from "node:crypto";
 import { hasCapability, PROTOCOL_LIMITS } from "../../protocol/index.ts";
-import { InboundPipeline } from "../inbound/index.ts";
 import {
   type ByPidMap,
   checkoutKey,
-  FileSeenStore,
+  openSessionInbound,
   pendingFileStore,
   readCheckoutSessions,
   readPendingRecords,
@@ -15,8 +13,6 @@ import type { HookContext } from "./hook-context.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { noticeSenders } from "./hook-lines.ts";
 import type { HookOutput } from "./hook-output.ts";
-
-const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
 
 /**
  * Most adopted messages one SessionStart takes in: the recipient inbox cap of
@@ -111,15 +107,11 @@ export async function adoptStranded(
       { signal: AbortSignal.timeout(HOOK_LIMITS.adoptMs) },
     );
     if (result.messages.length === 0) return;
-    const pipeline = new InboundPipeline({
+    const pipeline = openSessionInbound({
+      map,
+      layout,
+      uid: ctx.uid,
       now: ctx.now,
-      hashBody,
-      seen: FileSeenStore.open(layout, self, ctx.uid),
-      pendingStore: pendingFileStore(layout, self),
-      pendingRecords: readPendingRecords(layout, self, ctx.uid),
-      policy: map.inbound,
-      teamName: map.team_name,
-      instruction: { level: map.frame_level, custom: map.frame_text },
       delivery: "socket",
     });
     const senders: string[] = [];

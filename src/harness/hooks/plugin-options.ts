@@ -8,6 +8,7 @@ import {
 import { oneLine } from "../../formats/sanitize/index.ts";
 import { readLocalFile } from "../../local-files/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
+import { pluginBooleanOption, pluginOption } from "../claude-code/index.ts";
 
 /**
  * The plugin options a hook reads (docs/spec/claude-code.md §6.2), every default applied here
@@ -43,50 +44,37 @@ export interface PluginOptions {
   readonly claudeInboundSetting: boolean;
 }
 
-const PREFIX = "CLAUDE_PLUGIN_OPTION_";
-
-function option(env: Readonly<Record<string, string | undefined>>, key: string): string {
-  return env[`${PREFIX}${key.toUpperCase()}`] ?? "";
-}
-
-function bool(raw: string, fallback: boolean): boolean {
-  const v = raw.trim().toLowerCase();
-  if (v === "true" || v === "1" || v === "yes" || v === "on") return true;
-  if (v === "false" || v === "0" || v === "no" || v === "off") return false;
-  return fallback;
-}
-
 /**
  * Reads the options from the hook's environment with their defaults: `config_dir` "",
  * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
  * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
  * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
- * true. Booleans accept
- * true/false/1/0/yes/no/on/off in any case; anything else is the default. Never throws.
+ * true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+ * around ignored; anything else is the default). Never throws.
  *
  * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
  */
 export function readPluginOptions(
   env: Readonly<Record<string, string | undefined>>,
 ): PluginOptions {
-  const inboundRaw = option(env, "team_inbound").trim();
+  const inboundRaw = pluginOption(env, "team_inbound").trim();
   const known =
     inboundRaw === "" ||
     inboundRaw === "accept" ||
     inboundRaw === "hold" ||
     inboundRaw === "refuse";
-  const label = option(env, "label").trim();
+  const label = pluginOption(env, "label").trim();
   return {
-    configDir: option(env, "config_dir").trim(),
+    configDir: pluginOption(env, "config_dir").trim(),
     label: label === "" ? "account" : label,
     teamInbound: known ? ((inboundRaw || "accept") as InboundPolicy) : "hold",
     teamInboundValid: known,
-    pollOnPrompt: bool(option(env, "poll_on_prompt"), false),
-    frame: option(env, "frame"),
-    frameFile: option(env, "frame_file").trim(),
-    workspaceLabel: option(env, "workspace_label").trim(),
-    shareWorkspaceLabel: bool(option(env, "share_workspace_label"), true),
-    claudeInboundSetting: bool(option(env, "claude_inbound_setting"), true),
+    pollOnPrompt: pluginBooleanOption(env, "poll_on_prompt", false),
+    frame: pluginOption(env, "frame"),
+    frameFile: pluginOption(env, "frame_file").trim(),
+    workspaceLabel: pluginOption(env, "workspace_label").trim(),
+    shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
+    claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true),
   };
 }
 

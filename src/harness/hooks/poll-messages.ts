@@ -1,14 +1,11 @@
-import { createHash } from "node:crypto";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
-import type { Adapter } from "../../protocol/index.ts";
+import { type Adapter, DEFAULT_RECEIVE_LIMIT } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
-import { type InboundItem, InboundPipeline } from "../inbound/index.ts";
+import type { InboundItem } from "../inbound/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
-  FileSeenStore,
-  pendingFileStore,
-  readPendingRecords,
+  openSessionInbound,
   type StateLayout,
 } from "../state/index.ts";
 import type { HookOutput } from "./hook-output.ts";
@@ -18,8 +15,6 @@ export interface PollResult {
   readonly printed: number;
   readonly acked: readonly string[];
 }
-
-const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
 
 /**
  * The poll fallback (docs/spec/formats.md §2.9, docs/spec/claude-code.md §7.3): `message receive`
@@ -48,24 +43,14 @@ export async function pollMessages(options: {
   let envelopes: readonly unknown[];
   try {
     const received = await adapter.messageReceive(sessionId, {
-      limit: 50,
+      limit: DEFAULT_RECEIVE_LIMIT,
       signal: AbortSignal.timeout(options.receiveMs),
     });
     envelopes = received.messages;
   } catch {
     return { printed: 0, acked: [] };
   }
-  const pipeline = new InboundPipeline({
-    now: options.now,
-    hashBody,
-    seen: FileSeenStore.open(layout, sessionId, uid),
-    pendingStore: pendingFileStore(layout, sessionId),
-    pendingRecords: readPendingRecords(layout, sessionId, uid),
-    policy: map.inbound,
-    teamName: map.team_name,
-    instruction: { level: map.frame_level, custom: map.frame_text },
-    delivery: "poll",
-  });
+  const pipeline = openSessionInbound({ map, layout, uid, now: options.now, delivery: "poll" });
   pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
   const acks: string[] = [];
   const reporter = new DispositionReporter(adapter, sessionId);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
@@ -7,13 +6,11 @@ import {
   parseTranscriptDeliveryLine,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { InboundPipeline } from "../inbound/index.ts";
 import {
   type ByPidMap,
   FileSeenStore,
-  pendingFileStore,
+  openSessionInbound,
   readByPidMap,
-  readPendingRecords,
   readPrivateStateFile,
   writePrivateStateFile,
 } from "../state/index.ts";
@@ -40,8 +37,6 @@ interface Awaiting {
   readonly tag: string;
   readonly at: number;
 }
-
-const hashBody = (body: string): string => createHash("sha256").update(body).digest("hex");
 
 /** `state/<pid>.hook-delivered.json`: frames this hook printed, not yet seen in the transcript. */
 function awaitingPath(where: HookSession): string {
@@ -149,16 +144,13 @@ export async function runPostToolUse(
     return "";
   }
   const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-  const pipeline = new InboundPipeline({
+  const pipeline = openSessionInbound({
+    map,
+    layout: where.layout,
+    uid: ctx.uid,
     now: ctx.now,
-    hashBody,
-    seen,
-    pendingStore: pendingFileStore(where.layout, map.brigade_session_id),
-    pendingRecords: readPendingRecords(where.layout, map.brigade_session_id, ctx.uid),
-    policy: map.inbound,
-    teamName: map.team_name,
-    instruction: { level: map.frame_level, custom: map.frame_text },
     delivery: "poll",
+    seen,
   });
   const duplicates: string[] = [];
   for (const envelope of envelopes) {

@@ -108,7 +108,7 @@ export async function connectFromHook(
 ): Promise<HookConnectOutcome> {
   const { claudePid, layout } = where;
   const options = readPluginOptions(ctx.env);
-  const configDir = harnessConfigDir(ctx.env, options.configDir);
+  const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
   const team = ctx.services.resolveSessionTeam({ cwd: input.cwd, configDir });
   if (!team.ok) {
     ctx.log(`brigade hook: ${team.reason}\n`);

@@ -124,14 +124,7 @@ export function loadSessionContext(
   const dir = resolveStateDir(stateEnv);
   if (!dir.ok || claudePid === undefined) return failed("state_dir_relative");
   const map = read.map;
-  const configDir =
-    map.config_dir !== ""
-      ? map.config_dir
-      : harnessConfigDir({
-          CLAUDE_PID: claudePid,
-          XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
-          HOME: env.HOME,
-        });
+  const configDir = harnessConfigDir(env, { option: map.config_dir, asSession: true });
   if (configDir === undefined) return failed("no_config_dir");
   const adapter = openHarnessAdapter(
     { configDir, teamKey: map.team_key },

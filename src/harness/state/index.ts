@@ -1,7 +1,8 @@
 /**
  * The harness's local state (docs/spec/claude-code.md §7.1–§7.2): the state directory, its layout,
  * the `<stem>` rule, private atomic writes, the by-pid map writer and its trust-boundary reader,
- * the seen file and the hold (pending / release) files.
+ * the seen file, the hold (pending / release) files, and a session's inbound pipeline over them
+ * (`openSessionInbound`, the one way to open it).
  */
 export {
   BY_PID_MAP_REASONS,
@@ -47,6 +48,7 @@ export {
   type TrackedSend,
   updateTrackedSends,
 } from "./sent-file.ts";
+export { openSessionInbound, type SessionInboundOptions } from "./session-inbound.ts";
 export { sha256Hex } from "./sha256-hex.ts";
 export { resolveStateDir, type StateDirEnv, type StateDirResult } from "./state-dir.ts";
 export { type StateLayout, stateLayout } from "./state-layout.ts";

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { InboundPipeline, type PendingRecord } from "../inbound/index.ts";
+import type { PendingRecord } from "../inbound/index.ts";
 import {
   BY_PID_MAP_REASONS,
   type ByPidMap,
@@ -24,6 +24,7 @@ import {
   FileSeenStore,
   fileStem,
   MAX_BY_PID_MAP_BYTES,
+  openSessionInbound,
   pendingFileStore,
   readByPidMap,
   readPendingRecords,
@@ -80,6 +81,13 @@ function map(overrides: Partial<Record<keyof ByPidMap, unknown>> = {}): ByPidMap
     ...overrides,
   } as ByPidMap;
 }
+
+/** A message from another session, as the server sends it. */
+const envelope = {
+  message_id: "m-1",
+  sender: { principal_ref: "p-1", session_id: "s-9", session_name: "api" },
+  body: "hello",
+};
 
 function read(pid: string | undefined = "4242", as = uid) {
   return readByPidMap({ claudePid: pid, env, uid: as });
@@ -336,29 +344,20 @@ describe("the seen file", () => {
     expect(FileSeenStore.open(layout, "s-1", uid).has("m-1")).toBe(false);
   });
 
-  test("dedupe survives a restart of the pipeline (keyed by our session id)", () => {
-    const options = {
-      now: () => 0,
-      hashBody: sha256Hex,
-      policy: "accept" as const,
-      teamName: "core",
-      instruction: { level: "open" as const, custom: "" },
-      delivery: "socket" as const,
-    };
-    const e = {
-      message_id: "m-1",
-      sender: { principal_ref: "p-1", session_id: "s-9", session_name: "api" },
-      body: "hello",
-    };
-    const first = new InboundPipeline({ ...options, seen: FileSeenStore.open(layout, "s-1", uid) });
-    first.offer(e);
+  test("dedupe survives a restart of the session's pipeline (keyed by our session id)", () => {
+    const open = () =>
+      openSessionInbound({
+        map: map({ brigade_session_id: "s-1" }),
+        layout,
+        uid,
+        now: () => 0,
+        delivery: "socket",
+      });
+    const first = open();
+    first.offer(envelope);
     const item = first.next();
     expect(item && first.done(item)).toEqual({ ack: true, messageId: "m-1", persisted: true });
-    const second = new InboundPipeline({
-      ...options,
-      seen: FileSeenStore.open(layout, "s-1", uid),
-    });
-    expect(second.offer(e)).toEqual({ outcome: "duplicate", ack: true, messageId: "m-1" });
+    expect(open().offer(envelope)).toEqual({ outcome: "duplicate", ack: true, messageId: "m-1" });
   });
 });
 
@@ -384,25 +383,24 @@ describe("pending and release files", () => {
     expect(readPendingRecords(layout, "s-1", uid)).toEqual([]);
   });
 
-  test("the pipeline persists held records without the body", () => {
-    const pipeline = new InboundPipeline({
-      now: () => 5,
-      hashBody: sha256Hex,
-      seen: FileSeenStore.open(layout, "s-1", uid),
-      pendingStore: pendingFileStore(layout, "s-1"),
-      policy: "hold",
-      teamName: "core",
-      instruction: { level: "open", custom: "" },
-      delivery: "socket",
-    });
-    pipeline.offer({
-      message_id: "m-1",
-      sender: { principal_ref: "p-1", session_id: "s-9", session_name: "api" },
-      body: "THE BODY",
-    });
+  test("the session's pipeline persists held records without the body; a restart keeps them", () => {
+    const open = () =>
+      openSessionInbound({
+        map: map({ brigade_session_id: "s-1", inbound: "hold" }),
+        layout,
+        uid,
+        now: () => 5,
+        delivery: "poll",
+      });
+    open().offer({ ...envelope, body: "THE BODY" });
     const text = readFileSync(layout.pending("s-1"), "utf8");
     expect(text).not.toContain("THE BODY");
     expect(readPendingRecords(layout, "s-1", uid).map((r) => r.message_id)).toEqual(["m-1"]);
+    expect(
+      open()
+        .pendingRecords()
+        .map((r) => r.message_id),
+    ).toEqual(["m-1"]);
   });
 
   test("release requests accumulate, are consumed once; a planted 0644 file releases nothing", () => {

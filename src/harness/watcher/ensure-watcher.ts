@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { ensurePrivateFolders, openAppendFile } from "../../local-files/index.ts";
-import { isClaudePid, messagingSocketFromEnv } from "../claude-code/index.ts";
+import { isClaudePid, messagingSocketFromEnv, pluginOptionVariable } from "../claude-code/index.ts";
 import { type ByPidMap, resolveStateDir, type StateLayout, sha256Hex } from "../state/index.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import {
@@ -82,8 +82,8 @@ const PASSED = [
   "CLAUDE_CONFIG_DIR",
   // The user's claude_inbound_setting choice: the watcher puts it in place again when Claude
   // Code's own rewrite of settings.json at start dropped it (docs/41-watcher.md "The gate rule").
-  "CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING",
-] as const;
+  pluginOptionVariable("claude_inbound_setting"),
+];
 
 /**
  * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,

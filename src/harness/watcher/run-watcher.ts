@@ -94,7 +94,7 @@ export async function runWatcher(options: RunWatcherOptions): Promise<WatcherExi
     return { reason: "not_in_session", status: ERROR_EXIT_STATUS.config };
   }
   const map = read.map;
-  const configDir = harnessConfigDir(env, map.config_dir);
+  const configDir = harnessConfigDir(env, { option: map.config_dir });
   if (configDir === undefined) {
     log.write("error", "watcher_no_config_dir");
     return { reason: "no_config_dir", status: ERROR_EXIT_STATUS.config };

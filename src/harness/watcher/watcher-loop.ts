@@ -1,6 +1,11 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type Activity, type Adapter, ERROR_EXIT_STATUS } from "../../protocol/index.ts";
+import {
+  type Activity,
+  type Adapter,
+  DEFAULT_RECEIVE_LIMIT,
+  ERROR_EXIT_STATUS,
+} from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
@@ -11,22 +16,20 @@ import {
   inboundGateOpen,
   launchBypasses,
   parseTranscriptDeliveryLine,
+  pluginBooleanOption,
   postToInbox,
   readClaudeArgv,
   readRegistryActivity,
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { type FetchedMessage, InboundPipeline, looseValidate } from "../inbound/index.ts";
+import { type FetchedMessage, type InboundPipeline, looseValidate } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
-  FileSeenStore,
-  pendingFileStore,
-  readPendingRecords,
+  openSessionInbound,
   type StateLayout,
-  sha256Hex,
 } from "../state/index.ts";
 import { AckBatcher } from "./ack-batcher.ts";
 import {
@@ -46,6 +49,7 @@ import { RedeliverySchedule } from "./redelivery-schedule.ts";
 import { checkSession } from "./session-check.ts";
 import { SessionHeartbeats } from "./session-heartbeats.ts";
 import { SupervisedWatch } from "./supervised-watch.ts";
+import { TranscriptWake } from "./transcript-wake.ts";
 import { WakeableWait } from "./wakeable-wait.ts";
 import { WatchSupervision } from "./watch-supervision.ts";
 import { WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
@@ -108,6 +112,10 @@ export class WatcherLoop {
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
   readonly #confirmations = new DeliveryConfirmations();
+  /** Reads the transcript the moment it changes while posts wait: the poll is only the floor. */
+  readonly #transcriptWake = new TranscriptWake(() => {
+    if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+  });
   readonly #reposts: MessageItem[] = [];
   readonly #transcript = new TranscriptUsageReader({
     onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
@@ -188,15 +196,11 @@ export class WatcherLoop {
       onRetrying: () => this.#status.set("retrying"),
     });
     this.#redelivery = new RedeliverySchedule(10 * this.#tickMs);
-    this.#pipeline = new InboundPipeline({
+    this.#pipeline = openSessionInbound({
+      map: deps.map,
+      layout: deps.layout,
+      uid: deps.uid,
       now: this.#now,
-      hashBody: sha256Hex,
-      seen: FileSeenStore.open(deps.layout, this.#sessionId, deps.uid),
-      pendingStore: pendingFileStore(deps.layout, this.#sessionId),
-      pendingRecords: readPendingRecords(deps.layout, this.#sessionId, deps.uid),
-      policy: deps.map.inbound,
-      teamName: deps.map.team_name,
-      instruction: { level: deps.map.frame_level, custom: deps.map.frame_text },
       delivery: "socket",
     });
     this.#heartbeats = new SessionHeartbeats({
@@ -275,6 +279,7 @@ export class WatcherLoop {
     const confirmTimer = setInterval(() => {
       if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
     }, this.#d.confirmPollMs ?? 250);
+    this.#transcriptWake.follow(this.#transcriptPath);
     const tasks = [this.#delivery.run()];
     if (this.#d.socketPath !== "") tasks.push(this.#supervise());
     else log.write("warn", "watcher_no_socket");
@@ -282,6 +287,7 @@ export class WatcherLoop {
     await this.#done;
     clearInterval(timer);
     clearInterval(confirmTimer);
+    this.#transcriptWake.close();
     this.#d.signal?.removeEventListener("abort", abort);
     this.#watch.stop();
     this.#work.wake();
@@ -426,6 +432,7 @@ export class WatcherLoop {
       if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
     }
     this.#transcriptPath = read.map.transcript_path;
+    if (this.#running) this.#transcriptWake.follow(this.#transcriptPath);
     this.#readTranscript(this.#transcriptPath);
     const now = this.#now();
     const activity = readRegistryActivity(this.#registry, claudePid);
@@ -495,8 +502,7 @@ export class WatcherLoop {
    * Logged only when something changed.
    */
   #applyInboundSetting(dir: string, modeBypasses: boolean): void {
-    const option = (this.#d.env.CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING ?? "").toLowerCase();
-    if (["false", "0", "no", "off"].includes(option)) return;
+    if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
     if (!modeBypasses && !launchBypasses({ claudeConfigDir: dir, cwd: "", argv: this.#argv })) {
       return;
     }
@@ -580,6 +586,8 @@ export class WatcherLoop {
     const outcome = this.#transcript.read(path);
     this.#settleConfirmations();
     if (outcome.restarted !== undefined) {
+      // A replaced file is another inode: the next tick watches the new one.
+      this.#transcriptWake.close();
       this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
     }
     if (outcome.skippedBytes > 0) {
@@ -591,11 +599,13 @@ export class WatcherLoop {
   async #redeliver(): Promise<void> {
     try {
       if (this.#d.socketPath === "") return;
-      const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
+      const result = await this.#d.adapter.messageReceive(this.#sessionId, {
+        limit: DEFAULT_RECEIVE_LIMIT,
+      });
       if (!this.#running) return;
       const messages: readonly unknown[] = result.messages;
       // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
-      this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+      this.#pipeline.refetched(fetchedIds(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
       for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });

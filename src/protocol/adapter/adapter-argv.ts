@@ -1,7 +1,8 @@
 import { usageError } from "../errors/error-builders.ts";
 import type { UsageReason } from "../errors/error-reasons.ts";
 import type { ProtocolError } from "../errors/protocol-error.ts";
-import { DEFAULT_RECEIVE_LIMIT, MAX_RECEIVE_LIMIT, MIN_RECEIVE_LIMIT } from "../limits.ts";
+import { DEFAULT_RECEIVE_LIMIT } from "../limits.ts";
+import { isReceiveLimit } from "../messages/receive-limit.ts";
 
 /** `--log-level` values (docs/spec/protocol.md §1.2). */
 export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
@@ -77,6 +78,7 @@ export const ADAPTER_COMMANDS: {
   readonly "team rotate-secret": AdapterCommandSpec;
   readonly "team revoke-member": AdapterCommandSpec;
   readonly "team transfer": AdapterCommandSpec;
+  readonly "team accept-transfer": AdapterCommandSpec;
   readonly "profile init": AdapterCommandSpec;
   readonly "profile status": AdapterCommandSpec;
   readonly "profile reset": AdapterCommandSpec;
@@ -102,6 +104,7 @@ export const ADAPTER_COMMANDS: {
   "team rotate-secret": row(["secret-file"], [], "none", "convention"),
   "team revoke-member": row(["principal"], ["principal"], "none", "convention"),
   "team transfer": row(["principal"], ["principal"], "none", "convention"),
+  "team accept-transfer": row([], [], "none", "convention"),
   "profile init": row(["force"], [], "adapter_defined", "convention"),
   "profile status": row([], [], "adapter_defined", "convention"),
   "profile reset": row([], [], "adapter_defined", "convention"),
@@ -318,9 +321,7 @@ export function parseAdapterArgv(
       case "limit": {
         if (!LIMIT_DIGITS.test(value as string)) return fail("invalid_value", display);
         const limit = Number(value);
-        if (limit < MIN_RECEIVE_LIMIT || limit > MAX_RECEIVE_LIMIT) {
-          return fail("out_of_range", display);
-        }
+        if (!isReceiveLimit(limit)) return fail("out_of_range", display);
         flags.limit = limit;
         break;
       }

@@ -1,23 +1,48 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "pg";
 import { afterAll, expect, test } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
+import { SEND_LIMITS } from "../../service/index.ts";
 import { openPostgresStore } from "./postgres-store.ts";
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "./schema.ts";
+import { POSTGRES_FUNCTIONS_DIGEST } from "./schema-functions.ts";
 
 const drops: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const drop of drops) await drop();
 });
 
-test("a version-1 database with messages is brought to the current version and adopts them", async () => {
-  const schema = await freshPostgresSchema("upgrade");
-  drops.push(schema.drop);
-  const client = new Client({ connectionString: schema.url });
+const RELEASED = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "../../../test/testdata/postgres-schema",
+);
+
+/** Migration `i` (0-based) as it was released: its kept text when it was changed since. */
+function releasedMigration(i: number): string {
+  const kept = join(RELEASED, `migration-${i + 1}.sql`);
+  return existsSync(kept) ? readFileSync(kept, "utf8") : (POSTGRES_MIGRATIONS[i] as string);
+}
+
+async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh schema at `version` as the released code left it, with a team and a message. */
+async function databaseAt(version: number): Promise<string> {
+  const schema = await freshPostgresSchema(`upgrade_v${version}`);
+  drops.push(schema.drop);
+  await withClient(schema.url, async (client) => {
     await client.query("CREATE TABLE schema_version (version integer NOT NULL)");
-    await client.query("INSERT INTO schema_version VALUES (1)");
-    await client.query(POSTGRES_MIGRATIONS[0] as string);
+    await client.query("INSERT INTO schema_version VALUES ($1)", [version]);
+    for (let i = 0; i < version; i += 1) await client.query(releasedMigration(i));
     await client.query(`
       INSERT INTO principals VALUES ('p-a', 'd-a', 1), ('p-b', 'd-b', 1);
       INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at)
@@ -34,24 +59,89 @@ test("a version-1 database with messages is brought to the current version and a
         VALUES ('m-1', 't-1', 'p-a', 's-a', 'a', 's-b', 'hi', 0, 10) RETURNING seq)
       INSERT INTO inbox SELECT seq, 'm-1', 's-b', 's-a', 10 FROM m;
     `);
-  } finally {
-    await client.end();
-  }
-  const store = await openPostgresStore(schema.url);
-  try {
-    const moved = await store.transact((tx) => tx.adoptMessages("s-b", "s-b2", 60, 10));
-    expect(moved.map((m) => [m.message_id, m.recipient_session_id])).toEqual([["m-1", "s-b2"]]);
-    const [state] = await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-1"] }));
-    expect([state?.sent_to_session_id, state?.disposition]).toEqual(["s-b", "held"]);
-  } finally {
-    await store.close();
-  }
-  const check = new Client({ connectionString: schema.url });
-  await check.connect();
-  try {
-    const { rows } = await check.query<{ version: number }>("SELECT version FROM schema_version");
-    expect(rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
-  } finally {
-    await check.end();
-  }
+  });
+  return schema.url;
+}
+
+/** The version row and the recorded function digest. */
+async function recorded(url: string): Promise<[number | undefined, string | undefined]> {
+  return withClient(url, async (client) => {
+    const version = await client.query<{ version: number }>("SELECT version FROM schema_version");
+    const digest = await client.query<{ digest: string }>("SELECT digest FROM schema_functions");
+    expect(digest.rows.length).toBe(1);
+    return [version.rows[0]?.version, digest.rows[0]?.digest];
+  });
+}
+
+const EARLIER = Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1);
+
+test.each(EARLIER)(
+  "a version-%i database as released is brought to the current schema and functions",
+  async (version) => {
+    const url = await databaseAt(version);
+    const store = await openPostgresStore(url);
+    try {
+      const moved = await store.transact((tx) => tx.adoptMessages("s-b", "s-b2", 60, 10));
+      expect(moved.map((m) => [m.message_id, m.recipient_session_id])).toEqual([["m-1", "s-b2"]]);
+      const [state] = await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-1"] }));
+      expect([state?.sent_to_session_id, state?.disposition]).toEqual(["s-b", "held"]);
+      // Only the current send function reads the messages as addressed now: a reply from the
+      // adopting session to what it adopted is accepted, one hop further.
+      const reply = await store.sendMessage({
+        principalRef: "p-b",
+        teamRef: "t-1",
+        senderSessionId: "s-b2",
+        recipientSessionId: "s-a",
+        body: "back",
+        summary: null,
+        replyTo: "m-1",
+        idempotencyKey: null,
+        messageId: "m-2",
+        limits: SEND_LIMITS,
+        now: Date.now(),
+      });
+      expect(reply.ok && [reply.duplicate, reply.message.hop_count]).toEqual([false, 1]);
+    } finally {
+      await store.close();
+    }
+    expect(await recorded(url)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_FUNCTIONS_DIGEST]);
+  },
+);
+
+/** The source of `brigade_now_ms` as the database holds it. */
+async function clockSource(url: string): Promise<string | undefined> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ src: string }>(
+      "SELECT prosrc AS src FROM pg_proc WHERE oid = 'brigade_now_ms'::regproc",
+    );
+    return rows[0]?.src;
+  });
+}
+
+test("the functions are put in place again exactly when the recorded digest differs", async () => {
+  const schema = await freshPostgresSchema("functions");
+  drops.push(schema.drop);
+  await (await openPostgresStore(schema.url)).close();
+  const replaced =
+    "CREATE OR REPLACE FUNCTION brigade_now_ms() RETURNS bigint LANGUAGE sql AS $$ SELECT 0::bigint $$";
+  await withClient(schema.url, (client) => client.query(replaced));
+
+  // The digest still matches: a start leaves the functions as they are, with no DDL.
+  await (await openPostgresStore(schema.url)).close();
+  expect(await clockSource(schema.url)).toContain("SELECT 0::bigint");
+
+  await withClient(schema.url, (client) =>
+    client.query("UPDATE schema_functions SET digest = 'x'"),
+  );
+  await (await openPostgresStore(schema.url)).close();
+  expect(await clockSource(schema.url)).toContain("clock_timestamp()");
+  expect(await recorded(schema.url)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_FUNCTIONS_DIGEST]);
+});
+
+test("processes starting at once on a new database migrate it and record the digest once", async () => {
+  const schema = await freshPostgresSchema("together");
+  drops.push(schema.drop);
+  const stores = await Promise.all([1, 2, 3, 4].map(() => openPostgresStore(schema.url)));
+  await Promise.all(stores.map((store) => store.close()));
+  expect(await recorded(schema.url)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_FUNCTIONS_DIGEST]);
 });

@@ -6,7 +6,7 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Every fact `message send` decides on, read by one statement: the team, the caller's membership,
- * both sessions, an earlier message with the same idempotency key, the parent of a reply or the
+ * both sessions and the recipient's owner's membership, an earlier message with the same idempotency key, the parent of a reply or the
  * latest message the other way inside the implicit-reply window, the sender's and the principal's
  * sends in the last minute and hour (with the oldest of each, for `retry_after_ms`), and the
  * unacknowledged counts of the pair and of the recipient's inbox. Each lookup uses the index the
@@ -22,6 +22,7 @@ SELECT
   s.closed_at AS sender_closed_at,
   s.session_name AS sender_name,
   r.team_ref AS recipient_team,
+  rm.status AS recipient_owner_status,
   (SELECT o.message_id FROM messages o
     WHERE o.sender_session_id = @sender AND o.idempotency_key = @key) AS original_id,
   (SELECT p.hop_count FROM messages p
@@ -44,6 +45,7 @@ LEFT JOIN teams t ON t.team_ref = @team
 LEFT JOIN memberships m ON m.team_ref = @team AND m.principal_ref = @principal
 LEFT JOIN sessions s ON s.session_id = @sender
 LEFT JOIN sessions r ON r.session_id = @recipient
+LEFT JOIN memberships rm ON rm.team_ref = r.team_ref AND rm.principal_ref = r.principal_ref
 CROSS JOIN (
   SELECT COUNT(*) FILTER (WHERE created_at > @minute) AS minute_count,
     MIN(created_at) FILTER (WHERE created_at > @minute) AS minute_oldest,
@@ -66,6 +68,7 @@ interface SendFacts {
   sender_closed_at: number | null;
   sender_name: string | null;
   recipient_team: string | null;
+  recipient_owner_status: string | null;
   original_id: string | null;
   parent_hop: number | null;
   previous_hop: number | null;
@@ -153,7 +156,11 @@ export function prepareSqliteSend(db: Database.Database): (command: SendCommand)
       return { ok: false, refusal: "not_found" };
     }
     if (f.sender_closed_at !== null) return { ok: false, refusal: "session_closed" };
-    if (f.recipient_team !== command.teamRef) return { ok: false, refusal: "not_found" };
+    // A session of a member who left or was removed is, to every sender, a session that does not
+    // exist (as in the service's sendInTx).
+    if (f.recipient_team !== command.teamRef || f.recipient_owner_status !== "active") {
+      return { ok: false, refusal: "not_found" };
+    }
     if (f.original_id !== null) {
       const first = original.get(f.original_id) as OriginalMessage;
       const same =

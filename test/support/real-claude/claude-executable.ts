@@ -25,8 +25,12 @@ const DOWNLOAD_TIMEOUT_MS = 600_000;
 /**
  * `${XDG_CACHE_HOME:-~/.cache}/brigade/claude-code`: one folder per version, each holding the
  * unpacked package (`<version>/package/claude`). Outside the repository, shared by every checkout.
+ * Inside a test run, whose HOME and XDG folders are private, the run names the real cache in
+ * `BRIGADE_TEST_CLAUDE_CODE_CACHE` (test/support/private-home.ts).
  */
 export function claudeCodeCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env.BRIGADE_TEST_CLAUDE_CODE_CACHE;
+  if (named?.startsWith("/")) return named;
   const xdg = env.XDG_CACHE_HOME;
   const base = xdg?.startsWith("/") ? xdg : join(homedir(), ".cache");
   return join(base, "brigade", "claude-code");
@@ -116,3 +120,21 @@ export async function claudeCodeExecutable(version: string): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
   }
 }
+
+/**
+ * Which Claude Code a real-client suite runs: the pinned version, or the registry's newest,
+ * resolved at test time so a contract change is seen the day it ships (an unreachable registry
+ * fails the newest suite with the reason). Each suite has one test file per choice, so the two
+ * versions run side by side.
+ */
+export interface ClaudeCodeChoice {
+  readonly which: "pinned" | "newest";
+  readonly version: () => Promise<string>;
+}
+
+/** The two choices every version-pair suite runs. */
+export const CLAUDE_CODE_CHOICES: Readonly<Record<ClaudeCodeChoice["which"], ClaudeCodeChoice>> =
+  Object.freeze({
+    pinned: { which: "pinned", version: async () => PINNED_CLAUDE_CODE_VERSION },
+    newest: { which: "newest", version: latestClaudeCodeVersion },
+  });
