@@ -648,6 +648,20 @@ const results = [
     serverBatchPerSecond: rawServerBatch.rowsPerSecond,
     ratioToHealth: round(manySenders.perSecond / healthMany.perSecond, 3),
     serverCpuUsPerSend: manySenders.serverCpuUsPerRequest,
+    // The most sends per second this box's cores could carry at this phase's CPU cost per send
+    // (server, its threads included, and client), were nothing else running: a ratio above
+    // cpuCeilingRatio cannot be reached here whatever the disk does.
+    cpuCeilingPerSecond: round(
+      (os.cpus().length * 1e6) /
+        (manySenders.serverCpuUsPerRequest + manySenders.clientCpuUsPerRequest),
+      0,
+    ),
+    cpuCeilingRatio: round(
+      (os.cpus().length * 1e6) /
+        (manySenders.serverCpuUsPerRequest + manySenders.clientCpuUsPerRequest) /
+        rawBatched.rowsPerSecond,
+      3,
+    ),
   },
 ];
 const latencyRows = [
@@ -790,7 +804,8 @@ table(
   ]),
 );
 console.log(
-  `${HIGH_CONCURRENCY} senders: ${results[1].ratioToServerBatch} x the raw ${SERVER_MAX_BATCH}-row ceiling (${rawServerBatch.rowsPerSecond} rows/s)`,
+  `${HIGH_CONCURRENCY} senders: ${results[1].ratioToServerBatch} x the raw ${SERVER_MAX_BATCH}-row ceiling (${rawServerBatch.rowsPerSecond} rows/s); ` +
+    `the cores carry at most ${results[1].cpuCeilingPerSecond}/s at this CPU per send (${results[1].cpuCeilingRatio} x raw)`,
 );
 console.log(
   `paced: ${delivery.sent} sent at ${delivery.achievedSendRate}/s, ${delivery.delivered} delivered, ` +
