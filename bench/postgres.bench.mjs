@@ -30,6 +30,9 @@
 // `node --cpu-prof`; each profile's samples inside a measured phase are summarised (areas and top
 // functions, bench/cpu-profile-summary.mjs) into bench/results/postgres.profile.json.
 // Writes bench/results/postgres.json and prints a summary. Goals are reported, never asserted.
+// BENCH_POSTGRES_MAIN=<main.js> runs another build's servers (e.g. an older checkout's
+// dist/cli/main.js) and BENCH_POSTGRES_OUT=<dir> writes the two result files there instead, for
+// side-by-side figures of two builds; the raw ceiling is always this tree's statement.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   chownSync,
@@ -89,6 +92,8 @@ const BODY =
 const SUMMARY = "Nightly export rerun";
 
 const loadAverageAtStart = os.loadavg()[0];
+const serverMain = process.env.BENCH_POSTGRES_MAIN ?? join(root, "dist/cli/main.js");
+const resultsDir = process.env.BENCH_POSTGRES_OUT ?? join(root, "bench/results");
 const round = (x, digits) => Number(x.toFixed(digits));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowMs = () => performance.now();
@@ -356,7 +361,7 @@ function startServe(index) {
       "--cpu-prof",
       "--cpu-prof-dir",
       profileDir,
-      join(root, "dist/cli/main.js"),
+      serverMain,
       "serve",
       "--host",
       "127.0.0.1",
@@ -684,6 +689,7 @@ const report = {
     loadAverageAtEnd: round(os.loadavg()[0], 2),
     node: process.version,
     postgres: pgVersion,
+    server: serverMain === join(root, "dist/cli/main.js") ? "dist/cli/main.js" : serverMain,
     note: "shared 2-core virtual machine: loadAverageAtStart says whether other work ran (a benchmark run just before leaves about 2-3); its disk's fsync rate moves several-fold between runs",
   },
   fsync: { before: fsyncBefore, after: fsyncAfter },
@@ -728,10 +734,10 @@ const report = {
     watchCrossProcess: paced3.serverCpuUsPerSend,
   },
 };
-mkdirSync(join(root, "bench/results"), { recursive: true });
-writeFileSync(join(root, "bench/results/postgres.json"), `${JSON.stringify(report, null, 2)}\n`);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, "postgres.json"), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(
-  join(root, "bench/results/postgres.profile.json"),
+  join(resultsDir, "postgres.profile.json"),
   `${JSON.stringify({ suite: "postgres", date: report.date, machine: report.machine, phases: profiles }, null, 2)}\n`,
 );
 console.log(`fsync: ${fsyncBefore.perSecond}/s before, ${fsyncAfter.perSecond}/s after`);
