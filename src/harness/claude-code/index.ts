@@ -3,7 +3,7 @@
  * knowledge"): its pid format, config dir and session registry, the inbox socket (finding it, the
  * token, the one-`lstat` pre-checks, the byte-exact post), the `crossSessionInbound` settings scan
  * and the inbound setting, `PATH` shadowing of our `brigade`, display names, how plugin options
- * reach us (and the one boolean rule), and the transcript lines we read. A second host version's differences go here.
+ * reach us (and the one boolean rule), the transcript lines we read (and the frames a hook or tool showed the model). A second host version's differences go here.
  */
 
 export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
@@ -81,10 +81,12 @@ export {
   scanInboundSettings,
 } from "./settings-scan.ts";
 export {
+  frameOpenTagSpans,
   frameOpenTags,
   parseTranscriptDeliveryLine,
   type TranscriptDeliveryLine,
 } from "./transcript-deliveries.ts";
+export { shownFrames, wholeFrames } from "./transcript-shown-frames.ts";
 export {
   parseTranscriptUsageLine,
   TRANSCRIPT_MODEL_MAX_CODEPOINTS,
@@ -96,6 +98,7 @@ export {
   TranscriptUsageReader,
   type TranscriptUsageReaderOptions,
 } from "./transcript-usage.ts";
+export { readTranscriptWindow, transcriptEnd } from "./transcript-window.ts";
 export {
   CLAUDE_CODE_MINIMUM,
   CLAUDE_CODE_VERIFIED,
