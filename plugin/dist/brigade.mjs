@@ -3319,10 +3319,10 @@ var init_preamble = __esmMin((() => {
 }));
 
 // src/formats/frame/tokens.ts
-var OPEN_TAG$1, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
+var OPEN_TAG$1, CLOSE_TAG$1, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
 var init_tokens = __esmMin((() => {
 	OPEN_TAG$1 = "<brigade-message";
-	CLOSE_TAG = "</brigade-message>";
+	CLOSE_TAG$1 = "</brigade-message>";
 	WRAPPER_OPEN = "<cross-session-message";
 	WRAPPER_CLOSE = "</cross-session-message>";
 	SEPARATOR = "----";
@@ -3346,7 +3346,7 @@ function foldClause(raw) {
 	const folded = goTrimSpace(raw.replace(CRLF_ALL, "\n").replace(NEWLINE_OR_TAB_ALL, " "));
 	return folded === "" ? "" : `${folded} `;
 }
-function refuse$2(reason) {
+function refuse$3(reason) {
 	return {
 		ok: false,
 		reason,
@@ -3363,11 +3363,11 @@ function refuse$2(reason) {
 * @example checkClause("Use <System-Reminder> blocks. ").ok === false
 */
 function checkClause(folded) {
-	if (utf8ByteLength(folded) > 4096) return refuse$2(REASON_FILE_TOO_LARGE);
-	if (!isWellFormed(folded)) return refuse$2(REASON_FILE_NOT_UTF8);
-	if (folded === "") return refuse$2(REASON_FILE_EMPTY);
-	if (foldClause(folded) !== folded) return refuse$2(REASON_FILE_UNSAFE);
-	if (sanitize(folded) !== folded) return refuse$2(REASON_FILE_UNSAFE);
+	if (utf8ByteLength(folded) > 4096) return refuse$3(REASON_FILE_TOO_LARGE);
+	if (!isWellFormed(folded)) return refuse$3(REASON_FILE_NOT_UTF8);
+	if (folded === "") return refuse$3(REASON_FILE_EMPTY);
+	if (foldClause(folded) !== folded) return refuse$3(REASON_FILE_UNSAFE);
+	if (sanitize(folded) !== folded) return refuse$3(REASON_FILE_UNSAFE);
 	return { ok: true };
 }
 /**
@@ -3414,9 +3414,9 @@ function invalidLevel() {
 * @example clauseFromFile(new TextEncoder().encode("Ask me first.\n")) → { ok: true, clause: "Ask me first. " }
 */
 function clauseFromFile(bytes) {
-	if (bytes.length > 4096) return refuse$2(REASON_FILE_TOO_LARGE);
+	if (bytes.length > 4096) return refuse$3(REASON_FILE_TOO_LARGE);
 	const text = decodeStrictUtf8(bytes);
-	if (text === null) return refuse$2(REASON_FILE_NOT_UTF8);
+	if (text === null) return refuse$3(REASON_FILE_NOT_UTF8);
 	const clause = foldClause(text);
 	const checked = checkClause(clause);
 	return checked.ok ? {
@@ -3550,7 +3550,7 @@ function build(envelope, teamName, instruction) {
 	let summary = sanitizeSummary(envelope.summary ?? "");
 	if (summary === "") summary = firstCodePoints(body, 80);
 	const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
-	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
+	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG$1}`;
 }
 var NEWLINE_ALL;
 var init_build = __esmMin((() => {
@@ -3713,7 +3713,7 @@ var init_parse = __esmMin((() => {
 	NAME = /[A-Za-z][A-Za-z0-9-]*/y;
 	SEPARATOR_LINE = `${SEPARATOR}\n`;
 	SEPARATOR_SPLIT = `\n${SEPARATOR}\n`;
-	CLOSE_LINE = `\n${CLOSE_TAG}`;
+	CLOSE_LINE = `\n${CLOSE_TAG$1}`;
 }));
 
 // src/formats/frame/wrap.ts
@@ -4027,7 +4027,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$6);
+		io.stdout(HELP$7);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -4083,14 +4083,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$6;
+var INSPECT_MAX_INPUT_BYTES, HELP$7;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$6 = `usage: brigade inspect [--json] < text
+	HELP$7 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -7297,9 +7297,25 @@ var init_registry_activity = __esmMin((() => {
 * @example frameOpenTags('x\n<brigade-message team="core" message-id="m-1">\nbody') // ['<brigade-message team="core" message-id="m-1">']
 */
 function frameOpenTags(text) {
-	const tags = [];
-	for (const match of text.matchAll(OPEN_TAG)) if (match[1] !== void 0) tags.push(match[1]);
-	return tags;
+	return frameOpenTagSpans(text).map((span) => span.tag);
+}
+/**
+* Where each frame open-tag line of `text` starts (UTF-16 offset of its `<`), with the tag, in
+* order: the lines {@link frameOpenTags} returns.
+*
+* @example frameOpenTagSpans('x\n<brigade-message team="core">\nbody')[0]?.start === 2
+*/
+function frameOpenTagSpans(text) {
+	const spans = [];
+	for (const match of text.matchAll(OPEN_TAG)) {
+		const tag = match[1];
+		if (tag === void 0) continue;
+		spans.push({
+			tag,
+			start: match.index + match[0].length - tag.length
+		});
+	}
+	return spans;
 }
 /**
 * Reads one transcript line for what it says about inbox posts ({@link TranscriptDeliveryLine}).
@@ -7311,7 +7327,7 @@ function frameOpenTags(text) {
 * @example parseTranscriptDeliveryLine('{"type":"queue-operation","operation":"dequeue"}') // { kind: "dequeued" }
 */
 function parseTranscriptDeliveryLine(line) {
-	const framed = line.includes(FRAME_MARK);
+	const framed = line.includes(FRAME_MARK$1);
 	if (!framed && !line.includes("\"queue-operation\"") && !line.includes("\"permission-mode\"")) return;
 	let value;
 	try {
@@ -7319,7 +7335,7 @@ function parseTranscriptDeliveryLine(line) {
 	} catch {
 		return;
 	}
-	if (!isRecord$1(value) || value.isSidechain === true) return void 0;
+	if (!isRecord$2(value) || value.isSidechain === true) return void 0;
 	switch (value.type) {
 		case "queue-operation":
 			if (value.operation === "dequeue" || value.operation === "remove") return { kind: "dequeued" };
@@ -7342,19 +7358,19 @@ function parseTranscriptDeliveryLine(line) {
 	}
 }
 function userEntry(entry) {
-	if (!isRecord$1(entry.origin) || entry.origin.kind !== "peer") return void 0;
-	if (!isRecord$1(entry.message)) return void 0;
+	if (!isRecord$2(entry.origin) || entry.origin.kind !== "peer") return void 0;
+	if (!isRecord$2(entry.message)) return void 0;
 	const content = entry.message.content;
 	if (typeof content === "string") return conversation(frameOpenTags(content));
 	if (!Array.isArray(content)) return void 0;
 	const tags = [];
-	for (const block of content) if (isRecord$1(block) && block.type === "text") tags.push(...tagsOf(block.text));
+	for (const block of content) if (isRecord$2(block) && block.type === "text") tags.push(...tagsOf(block.text));
 	return conversation(tags);
 }
 function attachmentEntry(attachment) {
-	if (!isRecord$1(attachment)) return void 0;
+	if (!isRecord$2(attachment)) return void 0;
 	if (attachment.type === "queued_command") {
-		if (!isRecord$1(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
+		if (!isRecord$2(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
 		return conversation(tagsOf(attachment.prompt));
 	}
 	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return conversation(attachment.content.flatMap((part) => tagsOf(part)));
@@ -7368,14 +7384,89 @@ function conversation(tags) {
 function tagsOf(text) {
 	return typeof text === "string" ? frameOpenTags(text) : [];
 }
+function isRecord$2(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var FRAME_MARK$1, OPEN_TAG, HELD_PREFIX;
+var init_transcript_deliveries = __esmMin((() => {
+	FRAME_MARK$1 = "<brigade-message";
+	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
+	HELD_PREFIX = "Held peer message";
+}));
+
+// src/harness/claude-code/transcript-shown-frames.ts
+/**
+* Every whole frame in `text`, in order: from the start of each frame open-tag line through the
+* first `</brigade-message>` line after it. A frame whose close tag is missing (text cut short, as
+* Claude Code's preview of an over-long output cuts it) is not returned. A sender's body cannot
+* open or close a frame (the sanitiser neutralises both tags in sender text), so only a frame
+* Brigade built is found, and only whole.
+*
+* @example wholeFrames('a\n<brigade-message team="core">\nbody\n</brigade-message>\nb') // ['<brigade-message team="core">\nbody\n</brigade-message>']
+*/
+function wholeFrames(text) {
+	const frames = [];
+	for (const { start } of frameOpenTagSpans(text)) {
+		const close = text.indexOf(CLOSE_TAG, start);
+		if (close < 0) continue;
+		frames.push(text.slice(start, close + 19));
+	}
+	return frames;
+}
+/**
+* The whole frames ({@link wholeFrames}) one transcript line shows the model had in its
+* conversation through a hook or a tool, as Claude Code 2.1.334 records them
+* (docs/spec/claude-code.md §1.3, §3.4): the `content` of a `hook_success` attachment of a
+* `UserPromptSubmit` hook (what the model read of the hook's stdout: whole, or Claude Code's
+* preview when it was over its limit), the `content` of a `hook_additional_context` attachment
+* (a hook's `additionalContext`, likewise), and the `tool_result` blocks of a main-chain `user`
+* entry (a tool's output as the model read it, e.g. `brigade inbox show`). The raw `stdout` Claude
+* Code also records is never read: it is what the hook printed, not what the model was shown.
+* Sub-agent entries (`isSidechain: true`), other hooks' events and any other shape give `[]`.
+* Lines without `<brigade-message` are never JSON-parsed. Never throws.
+*
+* @example shownFrames(line).map(sha256Hex)
+*/
+function shownFrames(line) {
+	if (!line.includes(FRAME_MARK)) return [];
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return [];
+	}
+	if (!isRecord$1(value) || value.isSidechain === true) return [];
+	if (value.type === "attachment") return attachmentFrames(value.attachment);
+	if (value.type === "user" && isRecord$1(value.message)) return toolResultFrames(value.message);
+	return [];
+}
+function attachmentFrames(attachment) {
+	if (!isRecord$1(attachment)) return [];
+	if (attachment.type === "hook_success" && attachment.hookEvent === "UserPromptSubmit") return typeof attachment.content === "string" ? wholeFrames(attachment.content) : [];
+	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return attachment.content.flatMap((part) => typeof part === "string" ? wholeFrames(part) : []);
+	return [];
+}
+function toolResultFrames(message) {
+	if (!Array.isArray(message.content)) return [];
+	const frames = [];
+	for (const block of message.content) {
+		if (!isRecord$1(block) || block.type !== "tool_result") continue;
+		const content = block.content;
+		if (typeof content === "string") frames.push(...wholeFrames(content));
+		else if (Array.isArray(content)) {
+			for (const part of content) if (isRecord$1(part) && part.type === "text" && typeof part.text === "string") frames.push(...wholeFrames(part.text));
+		}
+	}
+	return frames;
+}
 function isRecord$1(value) {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-var FRAME_MARK, OPEN_TAG, HELD_PREFIX;
-var init_transcript_deliveries = __esmMin((() => {
+var FRAME_MARK, CLOSE_TAG;
+var init_transcript_shown_frames = __esmMin((() => {
+	init_transcript_deliveries();
 	FRAME_MARK = "<brigade-message";
-	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
-	HELD_PREFIX = "Held peer message";
+	CLOSE_TAG = "\n</brigade-message>";
 }));
 
 // src/harness/claude-code/transcript-usage.ts
@@ -7434,7 +7525,7 @@ function withRestart(outcome, restarted) {
 		restarted
 	};
 }
-var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, TranscriptUsageReader;
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE$1, TranscriptUsageReader;
 var init_transcript_usage = __esmMin((() => {
 	init_sanitize();
 	init_local_files();
@@ -7442,7 +7533,7 @@ var init_transcript_usage = __esmMin((() => {
 	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
 	ASSISTANT_MARK = "\"assistant\"";
 	SYNTHETIC_MODEL = "<synthetic>";
-	NEWLINE = 10;
+	NEWLINE$1 = 10;
 	TranscriptUsageReader = class {
 		#maxReadBytes;
 		#onLine;
@@ -7550,7 +7641,7 @@ var init_transcript_usage = __esmMin((() => {
 		#consume(data) {
 			let start = 0;
 			if (this.#skipping) {
-				const end = data.indexOf(NEWLINE);
+				const end = data.indexOf(NEWLINE$1);
 				if (end < 0) {
 					this.#offset += data.length;
 					return false;
@@ -7558,7 +7649,7 @@ var init_transcript_usage = __esmMin((() => {
 				start = end + 1;
 				this.#skipping = false;
 			}
-			const last = data.lastIndexOf(NEWLINE);
+			const last = data.lastIndexOf(NEWLINE$1);
 			if (last < start) {
 				if (data.length - start >= this.#maxReadBytes) {
 					this.#offset += data.length;
@@ -7595,6 +7686,71 @@ var init_transcript_usage = __esmMin((() => {
 	};
 }));
 
+// src/harness/claude-code/transcript-window.ts
+/**
+* The size of the transcript at `path`, bytes: where the next entry Claude Code writes will start.
+* A hook records it when it shows the model a frame, so that a later run reads the transcript from
+* there ({@link readTranscriptWindow}). `undefined` for an empty, relative or unreadable path, a
+* symlink or anything but a regular file; a missing file (Claude Code writes it at the first
+* entry) is `0`. Never throws.
+*
+* @example transcriptEnd("/home/dana/.claude/projects/w/5d1c.jsonl") // 48213
+*/
+function transcriptEnd(path) {
+	if (path === "" || !isAbsolute(path)) return void 0;
+	const opened = openLocalFile(path);
+	if (!opened.ok) return opened.reason === "missing" ? 0 : void 0;
+	closeSync(opened.fd);
+	return opened.stats.size;
+}
+/**
+* The whole lines of the transcript at `path` from byte `from` on, at most `maxBytes` of them
+* (default 1 MiB, {@link TRANSCRIPT_READ_MAX_BYTES}), in file order. A `from` that falls inside a
+* line skips to the next one; a last line without its newline (still being written) is left out.
+* When the file is now shorter than `from` (replaced or truncated) its last `maxBytes` are read
+* instead. The file is opened read-only, without following a symlink, and must be a regular file;
+* an empty, relative, missing or unreadable path gives `[]`. Never throws.
+*
+* @example readTranscriptWindow(path, 48213).filter((line) => line.includes("<brigade-message"))
+*/
+function readTranscriptWindow(path, from, maxBytes = TRANSCRIPT_READ_MAX_BYTES) {
+	if (path === "" || !isAbsolute(path)) return [];
+	const opened = openLocalFile(path);
+	if (!opened.ok) return [];
+	const fd = opened.fd;
+	try {
+		const size = opened.stats.size;
+		const cap = Math.max(1, Math.floor(maxBytes));
+		const start = Number.isSafeInteger(from) && from >= 0 && from <= size ? from : Math.max(0, size - cap);
+		const readFrom = start > 0 ? start - 1 : 0;
+		const wanted = Math.min(size - readFrom, cap + (start > 0 ? 1 : 0));
+		if (wanted <= 0) return [];
+		const data = Buffer.allocUnsafe(wanted);
+		let length = 0;
+		while (length < wanted) {
+			const n = readSync(fd, data, length, wanted - length, readFrom + length);
+			if (n === 0) break;
+			length += n;
+		}
+		const bytes = data.subarray(0, length);
+		const first = start > 0 ? bytes.indexOf(NEWLINE) + 1 : 0;
+		const last = bytes.lastIndexOf(NEWLINE);
+		if (first <= 0 && start > 0) return [];
+		if (last < first) return [];
+		return bytes.toString("utf8", first, last).split("\n");
+	} catch {
+		return [];
+	} finally {
+		closeSync(fd);
+	}
+}
+var NEWLINE;
+var init_transcript_window = __esmMin((() => {
+	init_local_files();
+	init_transcript_usage();
+	NEWLINE = 10;
+}));
+
 // src/harness/claude-code/index.ts
 var init_claude_code = __esmMin((() => {
 	init_claude_pid();
@@ -7613,7 +7769,9 @@ var init_claude_code = __esmMin((() => {
 	init_session_registry();
 	init_settings_scan();
 	init_transcript_deliveries();
+	init_transcript_shown_frames();
 	init_transcript_usage();
+	init_transcript_window();
 }));
 
 // src/adapters/adapter-logger.ts
@@ -10445,6 +10603,7 @@ function stateLayout(root) {
 		release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
 		sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
 		checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
+		shown: (id) => join(root, "state", "shown", `${fileStem(id)}.json`),
 		notice: (pid) => join(root, "state", `${pid}.notice`),
 		watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`)
 	};
@@ -10976,6 +11135,153 @@ var init_session_inbound = __esmMin((() => {
 	init_sha256_hex();
 }));
 
+// src/harness/state/shown-confirmation.ts
+/**
+* The record of a message shown to the model now (docs/42-hooks.md "Acked means read"): its
+* frame's SHA-256, the time, and where in the transcript its entry will come (the file's size
+* now; `transcript_offset` 0 and `transcript_path` `""` when no transcript is known, which no
+* confirmation can find).
+*
+* @example shownRecord(item.message, "frame", item.frame, input.transcript_path, Date.now())
+*/
+function shownRecord(message, shownAs, frame, transcriptPath, now) {
+	const end = transcriptEnd(transcriptPath);
+	return {
+		message_id: message.message_id,
+		sender_session_id: message.sender.session_id,
+		shown_as: shownAs,
+		frame_sha256: sha256Hex(frame),
+		shown_at: now,
+		transcript_path: end === void 0 ? "" : transcriptPath,
+		transcript_offset: end ?? 0
+	};
+}
+/**
+* Splits `records` into those whose whole frame the transcript shows in the model's conversation
+* (`confirmed`: a hook's output or a tool's result as the model read it, `shownFrames`) and the
+* rest. Each record is looked for from the transcript offset it was shown at: the transcript is
+* read from the smallest such offset, 1 MiB at a time, at most four windows (a record beyond them
+* waits for a later run). A frame Claude Code showed only as a preview is not whole there, so its
+* message is not confirmed. Never throws.
+*
+* @example const { confirmed } = confirmShown(readShownRecords(layout, sessionId, uid));
+*/
+function confirmShown(records) {
+	const seen = /* @__PURE__ */ new Set();
+	const paths = new Set(records.map((r) => r.transcript_path).filter((p) => p !== ""));
+	for (const path of paths) {
+		const offsets = records.filter((r) => r.transcript_path === path).map((r) => r.transcript_offset).sort((a, b) => a - b);
+		let windows = 0;
+		let covered = -1;
+		for (const offset of offsets) {
+			if (offset < covered || windows >= MAX_WINDOWS) continue;
+			windows += 1;
+			covered = offset + TRANSCRIPT_READ_MAX_BYTES;
+			for (const line of readTranscriptWindow(path, offset)) for (const frame of shownFrames(line)) seen.add(sha256Hex(frame));
+		}
+	}
+	const confirmed = [];
+	const unconfirmed = [];
+	for (const record of records) (seen.has(record.frame_sha256) ? confirmed : unconfirmed).push(record);
+	return {
+		confirmed,
+		unconfirmed
+	};
+}
+var MAX_WINDOWS;
+var init_shown_confirmation = __esmMin((() => {
+	init_claude_code();
+	init_sha256_hex();
+	MAX_WINDOWS = 4;
+}));
+
+// src/harness/state/shown-file.ts
+/**
+* The records of `state/shown/<stem>.json` (`{version: 1, records: [...]}`), oldest first, at
+* most {@link MAX_SHOWN_RECORDS}, one per message id (the last one wins). Missing, foreign,
+* non-private or malformed files and malformed records read as nothing: a message whose record
+* is lost is shown again, never acked unseen. Never throws.
+*
+* @example readShownRecords(layout, "s-1", uid).map((r) => r.message_id)
+*/
+function readShownRecords(layout, sessionId, uid) {
+	const read = readPrivateStateFile(layout.shown(sessionId), {
+		maxBytes: MAX_SHOWN_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SHOWN_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const records = parsed.value.records;
+	if (!Array.isArray(records)) return [];
+	const byId = /* @__PURE__ */ new Map();
+	for (const value of records) {
+		const record = shownRecordOf(value);
+		if (record === void 0) continue;
+		byId.delete(record.message_id);
+		byId.set(record.message_id, record);
+	}
+	return [...byId.values()].slice(-200);
+}
+function shownRecordOf(value) {
+	if (!isJsonObject(value)) return void 0;
+	const { message_id: id, sender_session_id: sender, shown_as: as, frame_sha256: digest, shown_at: at, transcript_path: path, transcript_offset: offset } = value;
+	if (typeof id !== "string" || id === "" || id.length > 200) return void 0;
+	if (typeof sender !== "string" || sender === "" || sender.length > 200) return void 0;
+	if (!SHOWN_AS.some((known) => known === as)) return void 0;
+	if (typeof digest !== "string" || !SHA256_HEX.test(digest)) return void 0;
+	if (typeof at !== "number" || !Number.isFinite(at)) return void 0;
+	if (typeof path !== "string" || path.length > 4096) return void 0;
+	if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) return void 0;
+	return {
+		message_id: id,
+		sender_session_id: sender,
+		shown_as: as,
+		frame_sha256: digest,
+		shown_at: at,
+		transcript_path: path,
+		transcript_offset: offset
+	};
+}
+/**
+* Replaces the session's shown records with `records` (one per message id, the last one wins,
+* the newest {@link MAX_SHOWN_RECORDS} kept); none removes the file. Two writers racing (two
+* hooks of parallel tool calls, or a hook and `brigade inbox show`) may lose one change: a record
+* lost only makes its message shown again.
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example writeShownRecords(layout, "s-1", [])
+*/
+function writeShownRecords(layout, sessionId, records) {
+	const byId = /* @__PURE__ */ new Map();
+	for (const record of records) {
+		byId.delete(record.message_id);
+		byId.set(record.message_id, record);
+	}
+	const kept = [...byId.values()].slice(-200);
+	const path = layout.shown(sessionId);
+	if (kept.length === 0) {
+		rmSync(path, { force: true });
+		return;
+	}
+	writePrivateStateFile(layout.root, path, `${JSON.stringify({
+		version: 1,
+		records: kept
+	})}\n`);
+}
+var SHOWN_AS, MAX_SHOWN_FILE_BYTES, SHA256_HEX;
+var init_shown_file = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	SHOWN_AS = [
+		"frame",
+		"notice",
+		"show"
+	];
+	MAX_SHOWN_FILE_BYTES = 262144;
+	SHA256_HEX = /^[0-9a-f]{64}$/;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -10987,6 +11293,8 @@ var init_state = __esmMin((() => {
 	init_sent_file();
 	init_session_inbound();
 	init_sha256_hex();
+	init_shown_confirmation();
+	init_shown_file();
 	init_state_dir();
 	init_state_layout();
 }));
@@ -13520,7 +13828,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -13587,7 +13895,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$5;
+var FRAME_MAX_INPUT_BYTES, HELP$6;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -13596,7 +13904,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$5 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$6 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -13907,7 +14215,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -14020,7 +14328,7 @@ function textListing$2(list, self, all) {
 	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$5, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14028,7 +14336,7 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$4 = `usage: brigade sessions [--all] [--json]
+	HELP$5 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
@@ -14142,7 +14450,7 @@ function bodyFromInput(bytes) {
 		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
 	};
 }
-function refuse$1(io, refusal, extra = "") {
+function refuse$2(io, refusal, extra = "") {
 	const code = REFUSAL_CODE[refusal];
 	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
 	return EXIT[code];
@@ -14163,7 +14471,7 @@ function refuse$1(io, refusal, extra = "") {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
@@ -14175,9 +14483,9 @@ async function runSend(argv, io) {
 		return ctx.status;
 	}
 	const input = await readInput(io, flags["body-file"]);
-	if (typeof input === "string") return refuse$1(io, input);
+	if (typeof input === "string") return refuse$2(io, input);
 	const body = bodyFromInput(input);
-	if (!body.ok) return refuse$1(io, body.refusal);
+	if (!body.ok) return refuse$2(io, body.refusal);
 	const self = ctx.map.brigade_session_id;
 	let sessions;
 	try {
@@ -14191,7 +14499,7 @@ async function runSend(argv, io) {
 	if (!recipient.ok) {
 		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
 		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-		return refuse$1(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+		return refuse$2(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
 	}
 	const request = {
 		sender_session_id: self,
@@ -14311,7 +14619,7 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4;
 var init_send_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14358,7 +14666,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
@@ -14394,7 +14702,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -14431,14 +14739,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$2, POLICY_MEANING;
+var HELP$3, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$2 = `usage: brigade whoami
+	HELP$3 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -14476,7 +14784,7 @@ async function runSent(argv, io) {
 		}
 	}).values;
 	if (flags.help === true) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const limit = limitOf(flags.limit);
@@ -14541,7 +14849,7 @@ function textListing$1(rows) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$1;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$2;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14553,7 +14861,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS$1 = 200;
 	LIMIT_RANGE = `${1} to ${200}`;
-	HELP$1 = `usage: brigade sent [--limit N] [--json]
+	HELP$2 = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
   accepted       the server has it; the recipient has not taken it into its context yet
@@ -14566,6 +14874,120 @@ Lists the messages this session sent most recently (newest first) and what becam
   --json      print the list as one JSON document
 Recipient names are set by each teammate's machine and are unverified.
 `;
+}));
+
+// src/cli/inbox-show.ts
+var inbox_show_exports = /* @__PURE__ */ __exportAll({
+	INBOX_SHOW_REFUSALS: () => INBOX_SHOW_REFUSALS,
+	INBOX_SHOW_SENTENCES: () => INBOX_SHOW_SENTENCES,
+	runInboxShow: () => runInboxShow
+});
+/**
+* `brigade inbox show <message id>` (docs/43-session-cli.md; docs/42-hooks.md "Long messages"):
+* inside a session only, finds the message among the oldest unacknowledged ones of this session
+* (`message receive`, 50), runs it through the session's inbound pipeline (its policy, the seen
+* file: a message already read answers so and exits 0) and prints its bare frame, whole, on
+* stdout. It never acks: it records the message as shown (`state/shown/`, with the transcript's
+* size now), and a hook acks it once the transcript shows the model read this output. Exit 0;
+* 2 for a usage error or `show_outside_session`; the exits of {@link INBOX_SHOW_REFUSALS}; 11
+* when the session cannot be found; the BAP status with one line for an adapter error.
+*
+* @example await runInboxShow(["m-7f3a"], io) // 0, the frame on stdout
+*/
+async function runInboxShow(argv, io) {
+	const { values: flags, positionals } = parseCommandFlags("inbox", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} }, true);
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const id = positionals[0];
+	if (id === void 0 || positionals.length !== 1) throw new CliUsageError("give exactly one message id");
+	if (!insideClaudeCode(io.env)) return refuse$1(io, "show_outside_session");
+	const ctx = loadSessionContext(io.env);
+	if (!ctx.ok) {
+		io.stderr(`brigade inbox show: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const { map, layout, uid } = ctx;
+	let envelopes;
+	try {
+		envelopes = (await ctx.adapter.messageReceive(map.brigade_session_id, { limit: SEARCHED })).messages;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade inbox show: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const envelope = envelopes.find((e) => typeof e === "object" && e !== null && e.message_id === id);
+	if (envelope === void 0) return refuse$1(io, "message_not_waiting");
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
+		now: Date.now,
+		delivery: "poll"
+	});
+	switch (pipeline.offer(envelope).outcome) {
+		case "duplicate":
+			io.stdout("That message was already read in this session.\n");
+			return 0;
+		case "refused": return refuse$1(io, "inbound_refused");
+		case "rejected": return refuse$1(io, "message_invalid");
+		case "queued": break;
+		default: return refuse$1(io, "message_held");
+	}
+	const item = pipeline.next();
+	if (item?.kind !== "message") return refuse$1(io, "message_invalid");
+	const records = readShownRecords(layout, map.brigade_session_id, uid);
+	try {
+		writeShownRecords(layout, map.brigade_session_id, [...records, shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
+	} catch {}
+	io.stdout(`${item.frame}\n`);
+	return 0;
+}
+function refuse$1(io, refusal) {
+	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
+	return REFUSAL_EXIT$1[refusal];
+}
+var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$1, SEARCHED;
+var init_inbox_show = __esmMin((() => {
+	init_claude_code();
+	init_session_context();
+	init_state();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	INBOX_SHOW_REFUSALS = [
+		"show_outside_session",
+		"message_not_waiting",
+		"message_held",
+		"inbound_refused",
+		"message_invalid"
+	];
+	REFUSAL_EXIT$1 = {
+		show_outside_session: 2,
+		message_not_waiting: 6,
+		message_held: 6,
+		inbound_refused: 6,
+		message_invalid: 1
+	};
+	INBOX_SHOW_SENTENCES = Object.freeze({
+		show_outside_session: "it reads a teammate's message into a Claude Code session; run it from the session's Bash tool",
+		message_not_waiting: "no message with that id waits for this session (it was read already, or it expired)",
+		message_held: "that message is held for this session's user; only the user can release it (brigade inbox)",
+		inbound_refused: "this session refuses teammates' messages",
+		message_invalid: "the server's copy of that message is malformed; it cannot be shown"
+	});
+	HELP$1 = `usage: brigade inbox show <message id>
+
+Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
+hook names this command for a message too long to show at a prompt or between tool calls. The
+message counts as read (and its sender sees it acknowledged) once Claude Code has shown this
+output to the model. Run it from the session's Bash tool.
+`;
+	SEARCHED = 50;
 }));
 
 // src/cli/inbox-command.ts
@@ -14582,12 +15004,13 @@ var inbox_command_exports = /* @__PURE__ */ __exportAll({
 * message's text waits for its user); every remote string sanitised. Release: refused
 * (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
 * writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
-* {@link INBOX_REFUSALS} for the failures.
+* {@link INBOX_REFUSALS} for the failures. `show <id>` is `runInboxShow` (inbox-show.ts).
 *
 * @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
 */
 async function runInbox(argv, io) {
 	if (argv[0] === "release") return runRelease(argv.slice(1), io);
+	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
 	const flags = parseListFlags(argv);
 	if (flags.help === true) {
 		io.stdout(HELP);
@@ -14846,6 +15269,7 @@ var init_inbox_command = __esmMin((() => {
 	MAX_LISTED_SESSIONS = 20;
 	HELP = `usage: brigade inbox [--json]
        brigade inbox release [--session <session id>] (--all | <message id>...)
+       brigade inbox show <message id>
 
 Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
 sender session id, message id, times; never the body). In a session's Bash tool it lists that
@@ -14854,6 +15278,8 @@ by session.
 "release" (your own terminal only; refused inside a Claude Code session) asks the session's
 watcher to deliver the named held messages (or --all of them). With several sessions holding,
 name one with --session.
+"show" (a session's Bash tool only) prints one message waiting for the session whole, as its
+frame: the hooks name it for a message too long to show at a prompt or between tool calls.
 `;
 }));
 
@@ -14966,11 +15392,15 @@ var init_hook_limits = __esmMin((() => {
 		maxSettingsBytes: MAX_SETTINGS_BYTES,
 		maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
 		maxNoticeBytes: 16384,
-		maxOutputCodePoints: 1e4,
+		maxOutputUnits: 9500,
+		maxPollBlockUnits: 7500,
+		pollReserveUnits: 800,
+		reshowAfterMs: 6e4,
 		sessionStartMs: 55e3,
 		registerMs: 8e3,
 		promptMs: 4500,
 		receiveMs: 4e3,
+		toolReceiveLimit: 10,
 		policyHeartbeatMs: 1500,
 		stateCheckMs: 1500,
 		adoptMs: 3e3,
@@ -15684,6 +16114,18 @@ function heldLine(senderNames) {
 	const from = noticeSenders(senderNames);
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
+/**
+* The line a hook prints in place of a frame too long for a hook to show whole
+* (docs/42-hooks.md "Long messages"): who sent it and the bare command that prints it, whose
+* output the model reads whole; the sender's later messages wait until then. The sender's name goes
+* through `noticeName`, the id through `sanitizeId` (whole).
+*
+* @example inboxShowLine("api", "m-7f3a") // "Brigade: a teammate message from api (m-7f3a) is too long …"
+*/
+function inboxShowLine(senderName, messageId) {
+	const id = sanitizeId(messageId);
+	return `Brigade: a teammate message from ${noticeName(senderName)} (${id}) is too long to show here. Read it whole with the bare command \`brigade inbox show ${id}\`; that sender's later messages wait until it has been read.`;
+}
 var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
@@ -15705,13 +16147,17 @@ var init_hook_lines = __esmMin((() => {
 }));
 
 // src/harness/hooks/hook-output.ts
-function codePoints$1(s) {
-	let n = 0;
-	for (let i = 0; i < s.length; i += 1) {
-		const c = s.charCodeAt(i);
-		if (c < 56320 || c > 57343) n += 1;
-	}
-	return n;
+/**
+* What a block of lines costs in a hook's output, UTF-16 code units: each line's units plus one
+* for its newline. Claude Code measures hook output in these units (docs/spec/claude-code.md §1.3):
+* an emoji is two, a combining mark one, a CJK character one.
+*
+* @example blockUnits(["Brigade: 😀"]) === 12
+*/
+function blockUnits(lines) {
+	let units = 0;
+	for (const line of lines) units += line.length + 1;
+	return units;
 }
 var HOOK_LINE_PREFIX, LINE_BREAK, HookOutput;
 var init_hook_output = __esmMin((() => {
@@ -15722,10 +16168,10 @@ var init_hook_output = __esmMin((() => {
 		#lines = [];
 		#limit;
 		#used = 0;
-		constructor(limit = HOOK_LIMITS.maxOutputCodePoints) {
+		constructor(limit = HOOK_LIMITS.maxOutputUnits) {
 			this.#limit = limit;
 		}
-		/** Code points left in the budget. */
+		/** UTF-16 code units left in the budget. */
 		get remaining() {
 			return this.#limit - this.#used;
 		}
@@ -15753,8 +16199,7 @@ var init_hook_output = __esmMin((() => {
 			const first = lines[0];
 			if (first === void 0) return true;
 			if (!first.startsWith("Brigade: ")) throw new TypeError("a hook block must start with the Brigade prefix");
-			let cost = 0;
-			for (const l of lines) cost += codePoints$1(l) + 1;
+			const cost = blockUnits(lines);
 			if (this.#used + cost > this.#limit) return false;
 			this.#used += cost;
 			this.#lines.push(...lines);
@@ -15865,30 +16310,41 @@ var init_plugin_options = __esmMin((() => {
 
 // src/harness/hooks/poll-messages.ts
 /**
-* The poll fallback (docs/spec/formats.md §2.9, docs/spec/claude-code.md §7.3): `message receive`
-* (limit 50, capped by `receiveMs`), release requests from the terminal, then every envelope
-* through the inbound pipeline (delivery `poll`, the map's policy, team name and frame level; seen
-* and pending files keyed by our session id). Notices print as one line each; a message prints as
-* `POLL_PREAMBLE` then the bare frame, all or nothing within the hook's 10,000-code-point budget.
-* Printing stops at the first item that does not fit; items not printed are reported failed (not
-* acked). Then one `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never
-* throws.
+* The pull paths' delivery (docs/42-hooks.md "Acked means read", "Long messages"; the prompt
+* hook's poll and PostToolUse): first the messages shown by earlier runs whose whole frame the
+* transcript now shows the model read are recorded as seen; then `message receive`
+* (`receiveLimit`, capped by `receiveMs`), the terminal's release requests, and every envelope
+* through the inbound pipeline (delivery `poll`). In the pipeline's order (each sender oldest
+* first): a notice prints as one line; a frame prints as `POLL_PREAMBLE` and the bare frame,
+* whole or not at all, within `out`'s budget (UTF-16 code units, `reserve` left over). A frame
+* over `HOOK_LIMITS.maxPollBlockUnits` is announced instead by one line naming `brigade inbox
+* show <id>`. A message that does not fit this run, that was announced, or that was shown less
+* than a minute ago and not yet seen read, waits, and its sender's later messages wait behind
+* it; other senders go on. Nothing printed is acked: it is recorded as shown (`state/shown/`),
+* and a later run acks it once the transcript shows the model read it. Then one `message ack`
+* of the confirmed ids and the duplicates, capped by `ackMs`, beside the held and refused
+* reports. Never throws.
 *
-* @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, receiveMs: 4000, ackMs: 500 });
+* @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, reserve: 800, receiveLimit: 50, receiveMs: 4000, ackMs: () => 500, transcriptPath });
 */
 async function pollMessages(options) {
-	const { adapter, map, layout, uid, out } = options;
+	const { adapter, map, layout, uid } = options;
 	const sessionId = map.brigade_session_id;
+	const seen = FileSeenStore.open(layout, sessionId, uid);
+	const { confirmed, unconfirmed } = confirmShown(readShownRecords(layout, sessionId, uid));
+	const acks = new Set(markSeen(seen, confirmed));
 	let envelopes;
 	try {
 		envelopes = (await adapter.messageReceive(sessionId, {
-			limit: 50,
+			limit: options.receiveLimit,
 			signal: AbortSignal.timeout(options.receiveMs)
 		})).messages;
 	} catch {
+		saveShown(layout, sessionId, unconfirmed);
 		return {
 			printed: 0,
-			acked: []
+			announced: 0,
+			acked: await ackIds(adapter, sessionId, [...acks], options.ackMs)
 		};
 	}
 	const pipeline = openSessionInbound({
@@ -15896,54 +16352,145 @@ async function pollMessages(options) {
 		layout,
 		uid,
 		now: options.now,
-		delivery: "poll"
+		delivery: "poll",
+		seen
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
-	const acks = [];
 	const reporter = new DispositionReporter(adapter, sessionId);
-	for (const envelope of envelopes) try {
-		const offered = pipeline.offer(envelope);
-		if (offered.ack) acks.push(offered.messageId);
-		if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
-	} catch {}
-	let printed = 0;
-	let full = false;
-	for (let item = pipeline.next(); item; item = pipeline.next()) {
-		if (full) {
-			pipeline.done(item, /* @__PURE__ */ new Error("budget"));
-			continue;
-		}
-		const lines = item.kind === "notice" ? [item.text] : [POLL_PREAMBLE, ...item.text.split("\n")];
-		if (!out.block(lines)) {
-			full = true;
-			pipeline.done(item, /* @__PURE__ */ new Error("budget"));
-			continue;
-		}
-		const done = pipeline.done(item);
-		if (item.kind === "message") printed += 1;
-		if (done.ack) acks.push(done.messageId);
+	const fetched = /* @__PURE__ */ new Set();
+	for (const envelope of envelopes) {
+		const id = messageIdOf(envelope);
+		if (id !== void 0) fetched.add(id);
+		try {
+			const offered = pipeline.offer(envelope);
+			if (offered.ack) acks.add(offered.messageId);
+			if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
+		} catch {}
 	}
+	const complete = envelopes.length < options.receiveLimit;
+	const shown = /* @__PURE__ */ new Map();
+	for (const record of unconfirmed) if (!complete || fetched.has(record.message_id)) shown.set(record.message_id, record);
+	const printed = printItems(pipeline, shown, options);
+	saveShown(layout, sessionId, [...shown.values()]);
 	const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
-	if (acks.length > 0) try {
-		await adapter.messageAck(sessionId, { message_ids: acks }, { signal: AbortSignal.timeout(Math.max(1, options.ackMs())) });
-	} catch {
-		await reported;
-		return {
-			printed,
-			acked: []
-		};
-	}
+	const acked = await ackIds(adapter, sessionId, [...acks], options.ackMs);
 	await reported;
 	return {
-		printed,
-		acked: acks
+		...printed,
+		acked
 	};
 }
+/**
+* Prints what the pipeline hands out, in its order, under the rules of {@link pollMessages};
+* `shown` (by message id, oldest first) gets a record for each message shown now.
+*/
+function printItems(pipeline, shown, options) {
+	const { out } = options;
+	const room = () => out.remaining - options.reserve;
+	const now = options.now();
+	let printed = 0;
+	let announced = 0;
+	const record = (item, as) => {
+		shown.delete(item.message.message_id);
+		shown.set(item.message.message_id, shownRecord(item.message, as, item.frame, options.transcriptPath, now));
+	};
+	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
+		if (item.kind === "notice") {
+			if (blockUnits([item.text]) <= room()) out.line(item.text);
+			pipeline.done(item);
+			continue;
+		}
+		const before = shown.get(item.message.message_id);
+		if (before !== void 0 && now - before.shown_at < HOOK_LIMITS.reshowAfterMs) {
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		const block = [POLL_PREAMBLE, ...item.frame.split("\n")];
+		if (blockUnits(block) > HOOK_LIMITS.maxPollBlockUnits) {
+			const line = inboxShowLine(item.message.sender.session_name, item.message.message_id);
+			if (blockUnits([line]) <= room() && out.line(line)) {
+				record(item, "notice");
+				announced += 1;
+			}
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		if (blockUnits(block) > room() || !out.block(block)) {
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		record(item, "frame");
+		printed += 1;
+	}
+	return {
+		printed,
+		announced
+	};
+}
+/**
+* The confirmation alone, for a hook run that delivers nothing itself (beside a running watcher,
+* under `hold` or `refuse`, or a prompt that does not poll): the messages shown earlier whose
+* whole frame the transcript now shows the model read are recorded as seen and acked (one
+* `message ack`, capped by `ackMs`); the others stay recorded. No record → nothing is opened.
+* Returns the ids acked. Never throws.
+*
+* @example await confirmShownMessages({ adapter: () => open(), map, layout, uid, ackMs: () => 1000 });
+*/
+async function confirmShownMessages(options) {
+	const { layout, uid } = options;
+	const sessionId = options.map.brigade_session_id;
+	const records = readShownRecords(layout, sessionId, uid);
+	if (records.length === 0) return [];
+	const { confirmed, unconfirmed } = confirmShown(records);
+	if (confirmed.length === 0) return [];
+	const ids = markSeen(FileSeenStore.open(layout, sessionId, uid), confirmed);
+	saveShown(layout, sessionId, unconfirmed);
+	try {
+		return await ackIds(options.adapter(), sessionId, ids, options.ackMs);
+	} catch {
+		return [];
+	}
+}
+/**
+* Records the confirmed messages as seen, so that a later fetch meets them as duplicates (acked,
+* never shown again) even when the ack below fails. Returns their ids.
+*/
+function markSeen(seen, confirmed) {
+	const ids = confirmed.map((r) => r.message_id);
+	for (const id of ids) try {
+		seen.add(id);
+	} catch {}
+	return ids;
+}
+/** One `message ack` of `ids` (none → no call); the ids acked, `[]` when it failed. */
+async function ackIds(adapter, sessionId, ids, ackMs) {
+	if (ids.length === 0) return [];
+	try {
+		await adapter.messageAck(sessionId, { message_ids: [...ids] }, { signal: AbortSignal.timeout(Math.max(1, ackMs())) });
+		return ids;
+	} catch {
+		return [];
+	}
+}
+function saveShown(layout, sessionId, records) {
+	try {
+		writeShownRecords(layout, sessionId, records);
+	} catch {}
+}
+function messageIdOf(envelope) {
+	if (typeof envelope !== "object" || envelope === null) return void 0;
+	const id = envelope.message_id;
+	return typeof id === "string" ? id : void 0;
+}
+var LEFT_FOR_LATER;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
-	init_protocol();
 	init_adapter();
 	init_state();
+	init_hook_limits();
+	init_hook_lines();
+	init_hook_output();
+	LEFT_FOR_LATER = /* @__PURE__ */ new Error("left for a later hook run");
 }));
 
 // src/harness/hooks/advertised-heartbeat.ts
@@ -16851,7 +17398,8 @@ var init_session_start_hook = __esmMin((() => {
 * so is a name the person gave the session in Claude Code (`syncHostName`);
 * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
 * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
-* delivers (never beside a running one: one message read twice); print the held notice while
+* delivers (never beside a running one: one message read twice; `pollMessages`), else only ack
+* what earlier runs showed and the transcript now shows read; print the held notice while
 * anything is held; tell, once, about sent messages that became undeliverable
 * (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
@@ -16886,27 +17434,36 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	printNotice(ctx, where, out);
 	const options = readPluginOptions(ctx.env);
+	const openAdapter = () => ctx.services.openAdapter({
+		configDir: map.config_dir,
+		teamKey: map.team_key
+	});
 	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
-			const adapter = ctx.services.openAdapter({
-				configDir: map.config_dir,
-				teamKey: map.team_key
-			});
 			await pollMessages({
-				adapter,
+				adapter: openAdapter(),
 				map,
 				layout: where.layout,
 				uid: ctx.uid,
 				now: ctx.now,
 				out,
+				reserve: HOOK_LIMITS.pollReserveUnits,
+				receiveLimit: 50,
 				receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
-				ackMs: () => deadline - ctx.now() - 50
+				ackMs: () => deadline - ctx.now() - 50,
+				transcriptPath: input.transcript_path || (map.transcript_path ?? "")
 			});
 		} catch {
 			ctx.log("brigade hook: poll failed\n");
 		}
-	}
+	} else await confirmShownMessages({
+		adapter: openAdapter,
+		map,
+		layout: where.layout,
+		uid: ctx.uid,
+		ackMs: () => Math.min(1e3, deadline - ctx.now() - 50)
+	});
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
 	await noticeUndeliverable(ctx, where, map, out, deadline);
@@ -16991,6 +17548,7 @@ async function retryRegistration(input, ctx, where, out, deadline) {
 var PERMISSION_MODE;
 var init_prompt_hook = __esmMin((() => {
 	init_sanitize();
+	init_protocol();
 	init_claude_code();
 	init_state();
 	init_advertised_heartbeat();
@@ -17009,54 +17567,17 @@ var init_prompt_hook = __esmMin((() => {
 }));
 
 // src/harness/hooks/post-tool-use-hook.ts
-/** `state/<pid>.hook-delivered.json`: frames this hook printed, not yet seen in the transcript. */
-function awaitingPath(where) {
-	return join(where.layout.root, "state", `${where.claudePid}.hook-delivered.json`);
-}
-function readAwaiting(where, uid) {
-	const read = readPrivateStateFile(awaitingPath(where), {
-		maxBytes: 262144,
-		uid
-	});
-	if (read.kind !== "ok") return [];
-	const parsed = parseJsonDocument(read.bytes, { maxBytes: 262144 });
-	if (!parsed.ok || !isJsonObject(parsed.value) || !Array.isArray(parsed.value.items)) return [];
-	return parsed.value.items.flatMap((item) => isJsonObject(item) && typeof item.id === "string" && typeof item.tag === "string" && typeof item.at === "number" ? [{
-		id: item.id,
-		tag: item.tag,
-		at: item.at
-	}] : []);
-}
-function writeAwaiting(where, items) {
-	const kept = items.slice(-POST_TOOL_USE_LIMITS.maxAwaiting);
-	writePrivateStateFile(where.layout.root, awaitingPath(where), `${JSON.stringify({
-		version: 1,
-		items: kept
-	})}\n`);
-}
-/** The frame tags the transcript shows in the conversation (its last 1 MiB). */
-function conversationTags(transcriptPath) {
-	const tags = /* @__PURE__ */ new Set();
-	new TranscriptUsageReader({ onLine: (line) => {
-		const parsed = parseTranscriptDeliveryLine(line);
-		if (parsed?.kind === "conversation") for (const tag of parsed.tags) tags.add(tag);
-	} }).read(transcriptPath);
-	return tags;
-}
-function codePoints(text) {
-	let n = 0;
-	for (const _ of text) n += 1;
-	return n;
-}
 /**
 * The PostToolUse hook (docs/42-hooks.md "PostToolUse"): a way in between tool calls, also under
-* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running). It
-* returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
-* "PostToolUse", "additionalContext": …}}`, with the same bare frames the prompt's poll prints
-* (`POLL_PREAMBLE` before each), or `""`. The ack rule is the watcher's: nothing is acked when
-* printed; a later run (this hook's next call) acks a printed message once the transcript shows
-* its frame in a `hook_additional_context` entry, and prints again one not seen after 60 s.
-* Never throws.
+* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running), under
+* `accept`. It returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
+* "PostToolUse", "additionalContext": …}}`, holding what the prompt's poll would print
+* (`pollMessages`: `POLL_PREAMBLE` and each bare frame, a line naming `brigade inbox show` for a
+* frame too long for a hook, within `HOOK_LIMITS.maxOutputUnits` UTF-16 code units; at most
+* `HOOK_LIMITS.toolReceiveLimit` messages fetched, since it runs after every tool call), or `""`.
+* Nothing is acked when printed: every run first acks the messages shown earlier (by a hook or
+* `brigade inbox show`) whose whole frame the transcript now shows the model read, beside a
+* running watcher too. Never throws.
 *
 * @example process.stdout.write(await runPostToolUse(input, ctx, deadline));
 */
@@ -17070,112 +17591,50 @@ async function runPostToolUse(input, ctx, deadline) {
 	});
 	if (!read.ok) return "";
 	const map = read.map;
-	const awaiting = readAwaiting(where, ctx.uid);
-	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
-	if (awaiting.length === 0 && (watcherDelivers || map.inbound !== "accept")) return "";
-	const adapter = ctx.services.openAdapter({
+	const openAdapter = () => ctx.services.openAdapter({
 		configDir: map.config_dir,
 		teamKey: map.team_key
 	});
-	const seen = FileSeenStore.open(where.layout, map.brigade_session_id, ctx.uid);
-	const stillAwaiting = await ackConfirmed(ctx, map, awaiting, input.transcript_path, seen, deadline);
-	if (watcherDelivers || map.inbound !== "accept") {
-		writeAwaiting(where, stillAwaiting);
-		return "";
-	}
+	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
 	const remaining = deadline - ctx.now();
-	if (remaining < 300) {
-		writeAwaiting(where, stillAwaiting);
+	if (watcherDelivers || map.inbound !== "accept" || remaining < 300) {
+		await confirmShownMessages({
+			adapter: openAdapter,
+			map,
+			layout: where.layout,
+			uid: ctx.uid,
+			ackMs: () => Math.min(1e3, deadline - ctx.now() - 100)
+		});
 		return "";
 	}
-	let envelopes;
-	try {
-		envelopes = (await adapter.messageReceive(map.brigade_session_id, {
-			limit: POST_TOOL_USE_LIMITS.receiveLimit,
-			signal: AbortSignal.timeout(Math.min(HOOK_LIMITS.receiveMs, remaining - 200))
-		})).messages;
-	} catch {
-		writeAwaiting(where, stillAwaiting);
-		return "";
-	}
-	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-	const pipeline = openSessionInbound({
+	const out = new HookOutput();
+	await pollMessages({
+		adapter: openAdapter(),
 		map,
 		layout: where.layout,
 		uid: ctx.uid,
 		now: ctx.now,
-		delivery: "poll",
-		seen
+		out,
+		reserve: 0,
+		receiveLimit: HOOK_LIMITS.toolReceiveLimit,
+		receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 200),
+		ackMs: () => Math.min(1e3, deadline - ctx.now() - 100),
+		transcriptPath: input.transcript_path || (map.transcript_path ?? "")
 	});
-	const duplicates = [];
-	for (const envelope of envelopes) {
-		const offered = pipeline.offer(envelope);
-		if (offered.ack) duplicates.push(offered.messageId);
-	}
-	const blocks = [];
-	let used = 0;
-	const printed = [];
-	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
-		pipeline.done(item, /* @__PURE__ */ new Error("awaiting the transcript"));
-		if (item.kind !== "message") continue;
-		const id = item.message.message_id;
-		const before = recent.get(id);
-		if (before !== void 0 && ctx.now() - before.at < POST_TOOL_USE_LIMITS.reprintAfterMs) continue;
-		const block = `${POLL_PREAMBLE}\n${item.frame}`;
-		const size = codePoints(block) + 2;
-		if (used + size > POST_TOOL_USE_LIMITS.maxContextCodePoints) break;
-		used += size;
-		blocks.push(block);
-		const tag = item.frame.slice(0, Math.max(0, item.frame.indexOf("\n")));
-		printed.push({
-			id,
-			tag,
-			at: ctx.now()
-		});
-		recent.delete(id);
-	}
-	writeAwaiting(where, [...recent.values(), ...printed]);
-	if (duplicates.length > 0) try {
-		await adapter.messageAck(map.brigade_session_id, { message_ids: duplicates }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
-	} catch {}
-	if (blocks.length === 0) return "";
+	const context = out.text().trimEnd();
+	if (context === "") return "";
 	return JSON.stringify({ hookSpecificOutput: {
 		hookEventName: "PostToolUse",
-		additionalContext: blocks.join("\n\n")
+		additionalContext: context
 	} });
 }
-/** Acks the printed messages the transcript shows in the conversation; returns the others. */
-async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) {
-	if (awaiting.length === 0 || transcriptPath === "") return [...awaiting];
-	const tags = conversationTags(transcriptPath);
-	const confirmed = awaiting.filter((item) => tags.has(item.tag));
-	if (confirmed.length === 0) return [...awaiting];
-	const ids = confirmed.map((item) => item.id);
-	for (const id of ids) try {
-		seen.add(id);
-	} catch {}
-	try {
-		await ctx.services.openAdapter({
-			configDir: map.config_dir,
-			teamKey: map.team_key
-		}).messageAck(map.brigade_session_id, { message_ids: ids }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
-	} catch {}
-	return awaiting.filter((item) => !tags.has(item.tag));
-}
-var POST_TOOL_USE_LIMITS;
 var init_post_tool_use_hook = __esmMin((() => {
-	init_frame();
-	init_protocol();
 	init_claude_code();
 	init_state();
 	init_hook_limits();
+	init_hook_output();
+	init_poll_messages();
 	init_session_start_hook();
-	POST_TOOL_USE_LIMITS = {
-		receiveLimit: 10,
-		maxContextCodePoints: 1e4,
-		reprintAfterMs: 6e4,
-		maxAwaiting: 200
-	};
 }));
 
 // src/harness/hooks/session-end-hook.ts
@@ -17228,10 +17687,10 @@ var init_session_end_hook = __esmMin((() => {
 /**
 * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
 * prompt and PostToolUse 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout:
-* plain `Brigade: ` lines, at most 10,000 code points, never starting with `{`; for PostToolUse
-* Claude Code's JSON hook output or `""`; `""` for SessionEnd (its stdout reaches no one) and for
-* an unusable stdin (logged). When the budget runs out, what was printed so
-* far is returned and the flow is abandoned. Never throws: the caller always exits 0.
+* plain `Brigade: ` lines, at most `HOOK_LIMITS.maxOutputUnits` UTF-16 code units, never starting
+* with `{`; for PostToolUse Claude Code's JSON hook output or `""`; `""` for SessionEnd (its
+* stdout reaches no one) and for an unusable stdin (logged). When the budget runs out, what was
+* printed so far is returned and the flow is abandoned. Never throws: the caller always exits 0.
 *
 * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
 */

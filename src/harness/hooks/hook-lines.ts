@@ -170,3 +170,20 @@ export function heldLine(senderNames: readonly string[]): string {
     "The user can review and release them with `brigade inbox` in their own terminal."
   );
 }
+
+/**
+ * The line a hook prints in place of a frame too long for a hook to show whole
+ * (docs/42-hooks.md "Long messages"): who sent it and the bare command that prints it, whose
+ * output the model reads whole; the sender's later messages wait until then. The sender's name goes
+ * through `noticeName`, the id through `sanitizeId` (whole).
+ *
+ * @example inboxShowLine("api", "m-7f3a") // "Brigade: a teammate message from api (m-7f3a) is too long …"
+ */
+export function inboxShowLine(senderName: string, messageId: string): string {
+  const id = sanitizeId(messageId);
+  return (
+    `Brigade: a teammate message from ${noticeName(senderName)} (${id}) is too long to show here. ` +
+    `Read it whole with the bare command \`brigade inbox show ${id}\`; ` +
+    "that sender's later messages wait until it has been read."
+  );
+}

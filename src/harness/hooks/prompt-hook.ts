@@ -1,4 +1,5 @@
 import { noticeName } from "../../formats/sanitize/index.ts";
+import { DEFAULT_RECEIVE_LIMIT } from "../../protocol/index.ts";
 import {
   claudeConfigDir,
   ensureInboundAcceptSetting,
@@ -20,7 +21,7 @@ import { heldLine, INBOUND_SETTING_ADDED_LINE, settingsLine } from "./hook-lines
 import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
 import { syncHostName } from "./host-name-sync.ts";
 import { readPluginOptions } from "./plugin-options.ts";
-import { pollMessages } from "./poll-messages.ts";
+import { confirmShownMessages, pollMessages } from "./poll-messages.ts";
 import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
 import { noticeUndeliverable } from "./sent-notices.ts";
 import { isoSeconds } from "./session-connect.ts";
@@ -44,7 +45,8 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * so is a name the person gave the session in Claude Code (`syncHostName`);
  * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
  * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
- * delivers (never beside a running one: one message read twice); print the held notice while
+ * delivers (never beside a running one: one message read twice; `pollMessages`), else only ack
+ * what earlier runs showed and the transcript now shows read; print the held notice while
  * anything is held; tell, once, about sent messages that became undeliverable
  * (`noticeUndeliverable`). The prompt text is never read. Never throws.
  *
@@ -80,30 +82,40 @@ export async function runPrompt(
   }
   printNotice(ctx, where, out);
   const options = readPluginOptions(ctx.env);
+  const openAdapter = () =>
+    ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
   // A running watcher owns delivery: a poll beside it could print a message the watcher is about
   // to post (queued behind its pacer), and the model would read it twice.
   if (map.socket_path === "" || (options.pollOnPrompt && !watcherDelivers)) {
     const remaining = deadline - ctx.now();
     if (remaining > 200) {
       try {
-        const adapter = ctx.services.openAdapter({
-          configDir: map.config_dir,
-          teamKey: map.team_key,
-        });
         await pollMessages({
-          adapter,
+          adapter: openAdapter(),
           map,
           layout: where.layout,
           uid: ctx.uid,
           now: ctx.now,
           out,
+          reserve: HOOK_LIMITS.pollReserveUnits,
+          receiveLimit: DEFAULT_RECEIVE_LIMIT,
           receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
           ackMs: () => deadline - ctx.now() - 50,
+          transcriptPath: input.transcript_path || (map.transcript_path ?? ""),
         });
       } catch {
         ctx.log("brigade hook: poll failed\n");
       }
     }
+  } else {
+    // What an earlier hook run or `brigade inbox show` showed is acked once the model has read it.
+    await confirmShownMessages({
+      adapter: openAdapter,
+      map,
+      layout: where.layout,
+      uid: ctx.uid,
+      ackMs: () => Math.min(1_000, deadline - ctx.now() - 50),
+    });
   }
   const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
   if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));

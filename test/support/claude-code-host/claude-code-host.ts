@@ -13,6 +13,7 @@ import {
   runCommandHook,
   SESSION_END_BUDGET_MS,
 } from "./hook-runner.ts";
+import { HOOK_OUTPUT_PREVIEW_ABOVE, HOOK_OUTPUT_PREVIEW_CHARS } from "./hook-transcript.ts";
 import { inboundGate } from "./inbound-gate.ts";
 import { InboxModel, type ModelRead, type PostRecording, type TurnStatus } from "./inbox-model.ts";
 import { type PostRecord, startInboxServer } from "./inbox-server.ts";
@@ -22,15 +23,6 @@ import { TranscriptWriter } from "./transcript-writer.ts";
 
 /** The Claude Code version the stand-in imitates. */
 export const CLAUDE_CODE_HOST_VERSION = "2.1.328";
-
-/**
- * Hook output beyond this many characters reaches the model only as a preview
- * (docs/spec/claude-code.md §0 item 7).
- */
-export const HOOK_OUTPUT_PREVIEW_ABOVE = 10_000;
-
-/** Length of that preview, characters (measured as "about 1,950"; ours is an approximation). */
-export const HOOK_OUTPUT_PREVIEW_CHARS = 1_950;
 
 /**
  * A shell metacharacter in the plugin's bin path keeps it off the Bash tool's PATH
