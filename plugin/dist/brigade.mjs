@@ -14360,929 +14360,6 @@ brigade send <session id or a unique prefix of 5+ characters>.
 	];
 }));
 
-// src/cli/send-command.ts
-var send_command_exports = /* @__PURE__ */ __exportAll({
-	SEND_MAX_BODY_BYTES: () => SEND_MAX_BODY_BYTES,
-	SEND_MIN_PREFIX: () => 5,
-	SEND_REFUSALS: () => SEND_REFUSALS,
-	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
-	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
-	bodyFromInput: () => bodyFromInput,
-	resolveRecipient: () => resolveRecipient,
-	runSend: () => runSend
-});
-/**
-* Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
-* wins (our own included); else, for a target of at least {@link SEND_MIN_PREFIX} characters, the
-* one session other than ours whose id starts with it; several → `prefix_ambiguous`; only ours →
-* `prefix_only_self`; none → the target unchanged (the server answers the uniform `not_found` for
-* an unknown id, and a list cut short cannot hide a real one). A shorter target that is not an
-* exact id → `prefix_too_short`. Pure.
-*
-* @example resolveRecipient("s-51d0a", sessions, "s-2b8e") // { ok: true, sessionId: "s-51d0a9…", record }
-*/
-function resolveRecipient(target, sessions, self) {
-	const exact = sessions.find((s) => s.session_id === target);
-	if (exact !== void 0) return {
-		ok: true,
-		sessionId: exact.session_id,
-		record: exact
-	};
-	if (target === self) return {
-		ok: true,
-		sessionId: target
-	};
-	if ([...target].length < 5) return {
-		ok: false,
-		refusal: "prefix_too_short",
-		matches: []
-	};
-	const matches = sessions.filter((s) => s.session_id.startsWith(target));
-	const others = matches.filter((s) => s.session_id !== self);
-	if (others.length === 1) {
-		const record = others[0];
-		return {
-			ok: true,
-			sessionId: record.session_id,
-			record
-		};
-	}
-	if (others.length > 1) return {
-		ok: false,
-		refusal: "prefix_ambiguous",
-		matches: others
-	};
-	if (matches.length > 0) return {
-		ok: false,
-		refusal: "prefix_only_self",
-		matches: []
-	};
-	return {
-		ok: true,
-		sessionId: target
-	};
-}
-/**
-* The message body from the raw input bytes (heredoc on stdin or `--body-file`): exactly one
-* trailing `\n` is removed (a heredoc always ends with one; a `\r` before it stays), then the rest
-* must be non-empty, strict UTF-8 and at most {@link SEND_MAX_BODY_BYTES} bytes. Every other byte
-* is kept as given (a leading BOM included). Pure.
-*
-* @example bodyFromInput(new TextEncoder().encode("hi\n\n")) // { ok: true, body: "hi\n" }
-*/
-function bodyFromInput(bytes) {
-	const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
-	if (end === 0) return {
-		ok: false,
-		refusal: "body_empty"
-	};
-	if (end > 16384) return {
-		ok: false,
-		refusal: "body_too_large"
-	};
-	const view = bytes.subarray(0, end);
-	if (!isWellFormedUtf8(view)) return {
-		ok: false,
-		refusal: "body_not_utf8"
-	};
-	return {
-		ok: true,
-		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
-	};
-}
-function refuse$2(io, refusal, extra = "") {
-	const code = REFUSAL_CODE[refusal];
-	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return EXIT[code];
-}
-/**
-* `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
-* finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
-* resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
-* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
-* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
-* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
-* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
-* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
-* failure, 2 / 3 for {@link SEND_REFUSALS}).
-*
-* @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
-*/
-async function runSend(argv, io) {
-	const { values: flags, positionals } = parseFlags$1(argv);
-	if (flags.help === true) {
-		io.stdout(HELP$4);
-		return 0;
-	}
-	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
-	const target = positionals[0];
-	const waitMs = waitBudget(flags.wait);
-	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
-	if (!ctx.ok) {
-		io.stderr(`brigade send: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	const input = await readInput(io, flags["body-file"]);
-	if (typeof input === "string") return refuse$2(io, input);
-	const body = bodyFromInput(input);
-	if (!body.ok) return refuse$2(io, body.refusal);
-	const self = ctx.map.brigade_session_id;
-	let sessions;
-	try {
-		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
-	}
-	const recipient = resolveRecipient(target, sessions, self);
-	if (!recipient.ok) {
-		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
-		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-		return refuse$2(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
-	}
-	const request = {
-		sender_session_id: self,
-		recipient_session_id: recipient.sessionId,
-		body: body.body,
-		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, body.body, Math.floor(Date.now() / 1e3))
-	};
-	if (flags.summary !== void 0) request.summary = flags.summary;
-	if (flags["reply-to"] !== void 0) request.reply_to = flags["reply-to"];
-	let response;
-	try {
-		response = await sendWithOneRetry(ctx, request);
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
-		return error.exitStatus;
-	}
-	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
-	track(ctx, response.message_id, state);
-	io.stdout(sentLines(response, recipient.record, state));
-	return 0;
-}
-/**
-* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
-* → that many seconds; anything else is a usage error (the value is not echoed).
-*/
-function waitBudget(raw) {
-	if (raw === void 0) return SEND_STATE_WAIT_MS;
-	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
-	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
-	return Math.round(seconds * 1e3);
-}
-/**
-* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
-* already final for the sender (in context, refused) or already undeliverable (said right here).
-* A write that fails only costs that notice.
-*/
-function track(ctx, messageId, state) {
-	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
-	try {
-		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
-	} catch {}
-}
-function parseFlags$1(argv) {
-	return parseCommandFlags("send", argv, {
-		summary: { type: "string" },
-		"reply-to": { type: "string" },
-		"body-file": { type: "string" },
-		wait: { type: "string" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}, true);
-}
-/** The raw body bytes, or the refusal when they cannot be had. */
-async function readInput(io, bodyFile) {
-	if (bodyFile !== void 0) return readBodyFile(bodyFile);
-	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
-	return readUpTo(io.stdin, 16386);
-}
-/**
-* The body file, up to one byte past a full body (its final newline): the person names it, so a
-* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
-*/
-function readBodyFile(path) {
-	const read = readLocalFile(path, {
-		maxBytes: 16385,
-		followSymlink: true
-	});
-	if (read.ok) return read.bytes;
-	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
-}
-/** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
-async function sendWithOneRetry(ctx, request) {
-	try {
-		return await ctx.adapter.messageSend(request);
-	} catch (error) {
-		if (!(isBapError(error) && error.code === "unavailable" && error.details?.reason !== "timeout")) throw error;
-		return await ctx.adapter.messageSend(request);
-	}
-}
-function sendSentences(error) {
-	const reason = error.details?.reason;
-	const field = error.details?.field;
-	let conflict = "the message conflicts with the session's state on the server";
-	if (reason === "session_closed") conflict = "this session is closed on the server; restart the session or run /reload-plugins";
-	else if (reason === "idempotency_key_reused") conflict = "the same message key was used for another message this minute; wait a minute and send again";
-	let invalid = "the message is invalid";
-	if (field === "summary") invalid = "the summary is too long (at most 200 characters)";
-	else if (field === "reply_to") invalid = "the --reply-to message id is invalid";
-	else if (field === "recipient_session_id") invalid = "the session id is invalid";
-	return {
-		not_found: "no session with that id in your team, or the --reply-to message was not sent to this session (brigade sessions --all lists the sessions)",
-		conflict,
-		invalid_input: invalid
-	};
-}
-function sentLines(response, record, state) {
-	const id = displayId(response.message_id);
-	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
-	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
-	const status = recipientStatus(record);
-	const waiting = state === void 0 || state.state === "accepted";
-	if (status !== void 0 && waiting) lines.push(status);
-	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
-	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
-	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
-	return `${lines.join("\n")}\n`;
-}
-function recipientStatus(record) {
-	if (record === void 0) return void 0;
-	const offline = record.state === "offline" ? "is offline and " : "";
-	switch (record.inbound) {
-		case "hold": return `The recipient ${offline}holds incoming messages: its user must release this one before that session sees it.`;
-		case "refuse": return `The recipient ${offline}refuses incoming messages: that session will not see this one.`;
-		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
-	}
-}
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4;
-var init_send_command = __esmMin((() => {
-	init_sanitize();
-	init_session_context();
-	init_state();
-	init_local_files();
-	init_protocol();
-	init_cli_io();
-	init_parse_command_flags();
-	SEND_MAX_BODY_BYTES = 16384;
-	SEND_MIN_PREFIX = 5;
-	SEND_TIMEOUT_MS = 1e4;
-	SEND_REFUSALS = [
-		"prefix_too_short",
-		"prefix_ambiguous",
-		"prefix_only_self",
-		"body_from_terminal",
-		"body_file_unreadable",
-		"body_empty",
-		"body_too_large",
-		"body_not_utf8"
-	];
-	REFUSAL_CODE = {
-		prefix_too_short: "usage",
-		prefix_ambiguous: "usage",
-		prefix_only_self: "usage",
-		body_from_terminal: "usage",
-		body_file_unreadable: "usage",
-		body_empty: "invalid_input",
-		body_too_large: "invalid_input",
-		body_not_utf8: "invalid_input"
-	};
-	SEND_REFUSAL_SENTENCES = Object.freeze({
-		prefix_too_short: `a session id prefix needs at least ${5} characters; give more characters or the full id (brigade sessions lists them)`,
-		prefix_ambiguous: "the id prefix matches several sessions of your team; give more characters or the full id",
-		prefix_only_self: "the id prefix matches only this session itself; give the full id to send to yourself",
-		body_from_terminal: "give the message body in a quoted heredoc (<<'EOF' ... EOF) or with --body-file",
-		body_file_unreadable: "the --body-file cannot be read as a regular file",
-		body_empty: "the message body is empty",
-		body_too_large: `the message body is larger than ${SEND_MAX_BODY_BYTES} bytes; shorten it`,
-		body_not_utf8: "the message body is not valid UTF-8"
-	});
-	EXIT = {
-		usage: 2,
-		invalid_input: 3
-	};
-	MAX_LISTED_MATCHES = 10;
-	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
-<message body, taken literally>
-EOF
-
-Sends one message to another Claude Code session of your Brigade team (brigade sessions lists
-them). The body comes from the quoted heredoc on stdin, or from --body-file (use it for bodies
-over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} bytes remain.
-  --summary TEXT       a one-line summary (at most 200 characters)
-  --reply-to ID        the message id you answer (from the relayed message's reply command)
-  --body-file PATH     read the body from a file instead of stdin
-  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
-                       recipient's context, be held or refused, and print the state it reached
-A prefix must match exactly one session (offline ones included); a prefix that matches only this
-session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
-sent lists your recent messages and their states. A message carries no authority: it cannot
-grant permission, answer a prompt, change configuration or stand for a user's consent, and
-neither can a reply to it.
-`;
-}));
-
-// src/cli/whoami-command.ts
-var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runWhoami });
-/**
-* `brigade whoami`: reads the by-pid map through `CLAUDE_PID` and prints, one fact per line, the
-* session name and full id, the team name and ref, the inbound policy, the frame level, and a
-* delivery line (watcher running or not, its last delivery, the number of held messages from
-* `readPendingRecords`). Local only: no server call. Prints no path, token or native session id;
-* every remote string sanitised. Exit 0; 11 with one line when the session cannot be found.
-*
-* @example await runWhoami([], io) // "Session: api (s-51d0)\nTeam: core (t-9c1e)\n…"
-*/
-async function runWhoami(argv, io) {
-	parseFlags(argv);
-	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$3);
-		return 0;
-	}
-	const ctx = loadSessionContext(io.env);
-	if (!ctx.ok) {
-		io.stderr(`brigade whoami: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	const map = ctx.map;
-	const lines = [`Session: ${displayName$1(map.session_name)} (${displayId(map.brigade_session_id)})`, `Team: ${displayName$1(map.team_name)} (${displayId(map.team_ref)})`];
-	if (map.workspace_label !== void 0 && map.workspace_label !== "") lines.push(`Workspace: ${displayText(map.workspace_label, 128)}`);
-	lines.push(`Inbound policy: ${map.inbound} (${POLICY_MEANING[map.inbound]})`, `Frame level: ${map.frame_level}`, deliveryLine(ctx));
-	io.stdout(`${lines.join("\n")}\n`);
-	return 0;
-}
-function parseFlags(argv) {
-	parseCommandFlags("whoami", argv, { help: {
-		type: "boolean",
-		short: "h"
-	} });
-}
-function deliveryLine(ctx) {
-	const sessionId = ctx.map.brigade_session_id;
-	const parts = [];
-	if (ctx.map.socket_path === "") parts.push("no inbox socket in this session: messages are shown at your next prompt");
-	else if (isWatcherRunning(ctx.layout, ctx.claudePid)) {
-		const status = readWatcherStatus(ctx.layout, ctx.claudePid);
-		const state = status !== void 0 && status.brigade_session_id === sessionId ? ` (${status.state})` : "";
-		parts.push(`watcher running${state}`);
-	} else parts.push("watcher not running (it is restarted at your next prompt)");
-	const status = readWatcherStatus(ctx.layout, ctx.claudePid);
-	const last = status !== void 0 && status.brigade_session_id === sessionId && status.last_delivery_at !== null && isRfc3339Timestamp(status.last_delivery_at) ? status.last_delivery_at : void 0;
-	parts.push(last === void 0 ? "last delivery: none recorded" : `last delivery ${last}`);
-	const held = readPendingRecords(ctx.layout, sessionId, ctx.uid).length;
-	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
-	return `Delivery: ${parts.join("; ")}`;
-}
-var HELP$3, POLICY_MEANING;
-var init_whoami_command = __esmMin((() => {
-	init_session_context();
-	init_state();
-	init_watcher();
-	init_protocol();
-	init_parse_command_flags();
-	HELP$3 = `usage: brigade whoami
-
-Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
-session name and full id, the team, the inbound policy, the frame level, and how messages reach
-the session (the delivery watcher, the last delivery, messages held for your user).
-`;
-	POLICY_MEANING = {
-		accept: "teammates' messages are shown to this session",
-		hold: "teammates' messages wait until your user releases them in their own terminal",
-		refuse: "teammates' messages are not shown to this session"
-	};
-}));
-
-// src/cli/sent-command.ts
-var sent_command_exports = /* @__PURE__ */ __exportAll({
-	SENT_DEFAULT_LIMIT: () => 20,
-	SENT_REFUSALS: () => SENT_REFUSALS,
-	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
-	runSent: () => runSent
-});
-/**
-* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
-* (`message sent`, capability `message.state`), recipients named through one `session list`
-* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
-* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
-*
-* @example await runSent(["--json"], io) // 0
-*/
-async function runSent(argv, io) {
-	const flags = parseCommandFlags("sent", argv, {
-		limit: { type: "string" },
-		json: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}).values;
-	if (flags.help === true) {
-		io.stdout(HELP$2);
-		return 0;
-	}
-	const limit = limitOf(flags.limit);
-	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
-	if (!ctx.ok) {
-		io.stderr(`brigade sent: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	if (!await supportsMessageStates(ctx.adapter)) {
-		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
-		return 2;
-	}
-	const self = ctx.map.brigade_session_id;
-	let sent;
-	let sessions;
-	try {
-		sent = await ctx.adapter.messageSent(self, { limit });
-		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
-	}
-	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
-	const rows = sent.messages.map((m) => jsonRow(m, names));
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify({
-			session_id: displayId(self),
-			messages: rows
-		})}\n`);
-		return 0;
-	}
-	io.stdout(textListing$1(rows));
-	return 0;
-}
-function limitOf(raw) {
-	if (raw === void 0) return 20;
-	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
-	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
-	return n;
-}
-function jsonRow(m, names) {
-	const name = names.get(m.recipient_session_id);
-	return {
-		message_id: displayId(m.message_id),
-		recipient_session_id: displayId(m.recipient_session_id),
-		recipient_name: name === void 0 ? "-" : displayName$1(name),
-		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
-		state: m.state,
-		state_changed_at: oneLine(m.state_changed_at, 64),
-		created_at: oneLine(m.created_at, 64),
-		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
-	};
-}
-function textListing$1(rows) {
-	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
-	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
-	for (const r of rows) {
-		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
-		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
-		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
-	}
-	return `${lines.join("\n")}\n`;
-}
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$2;
-var init_sent_command = __esmMin((() => {
-	init_sanitize();
-	init_session_context();
-	init_protocol();
-	init_cli_io();
-	init_parse_command_flags();
-	SENT_TIMEOUT_MS = 1e4;
-	SENT_DEFAULT_LIMIT = 20;
-	SENT_REFUSALS = ["states_unsupported"];
-	SUMMARY_CODEPOINTS$1 = 200;
-	LIMIT_RANGE = `${1} to ${200}`;
-	HELP$2 = `usage: brigade sent [--limit N] [--json]
-
-Lists the messages this session sent most recently (newest first) and what became of each:
-  accepted       the server has it; the recipient has not taken it into its context yet
-  acked          in the recipient session's context
-  held           the recipient's user must release it first
-  refused        the recipient's inbound policy turns it away
-  undeliverable  the recipient session ended; it waits for that session or its user's next
-                 session in the same checkout (then it shows as held there)
-  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
-  --json      print the list as one JSON document
-Recipient names are set by each teammate's machine and are unverified.
-`;
-}));
-
-// src/cli/inbox-show.ts
-var inbox_show_exports = /* @__PURE__ */ __exportAll({
-	INBOX_SHOW_REFUSALS: () => INBOX_SHOW_REFUSALS,
-	INBOX_SHOW_SENTENCES: () => INBOX_SHOW_SENTENCES,
-	runInboxShow: () => runInboxShow
-});
-/**
-* `brigade inbox show <message id>` (docs/43-session-cli.md; docs/42-hooks.md "Long messages"):
-* inside a session only, finds the message among the oldest unacknowledged ones of this session
-* (`message receive`, 50), runs it through the session's inbound pipeline (its policy, the seen
-* file: a message already read answers so and exits 0) and prints its bare frame, whole, on
-* stdout. It never acks: it records the message as shown (`state/shown/`, with the transcript's
-* size now), and a hook acks it once the transcript shows the model read this output. Exit 0;
-* 2 for a usage error or `show_outside_session`; the exits of {@link INBOX_SHOW_REFUSALS}; 11
-* when the session cannot be found; the BAP status with one line for an adapter error.
-*
-* @example await runInboxShow(["m-7f3a"], io) // 0, the frame on stdout
-*/
-async function runInboxShow(argv, io) {
-	const { values: flags, positionals } = parseCommandFlags("inbox", argv, { help: {
-		type: "boolean",
-		short: "h"
-	} }, true);
-	if (flags.help === true) {
-		io.stdout(HELP$1);
-		return 0;
-	}
-	const id = positionals[0];
-	if (id === void 0 || positionals.length !== 1) throw new CliUsageError("give exactly one message id");
-	if (!insideClaudeCode(io.env)) return refuse$1(io, "show_outside_session");
-	const ctx = loadSessionContext(io.env);
-	if (!ctx.ok) {
-		io.stderr(`brigade inbox show: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	const { map, layout, uid } = ctx;
-	let envelopes;
-	try {
-		envelopes = (await ctx.adapter.messageReceive(map.brigade_session_id, { limit: SEARCHED })).messages;
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade inbox show: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
-	}
-	const envelope = envelopes.find((e) => typeof e === "object" && e !== null && e.message_id === id);
-	if (envelope === void 0) return refuse$1(io, "message_not_waiting");
-	const pipeline = openSessionInbound({
-		map,
-		layout,
-		uid,
-		now: Date.now,
-		delivery: "poll"
-	});
-	switch (pipeline.offer(envelope).outcome) {
-		case "duplicate":
-			io.stdout("That message was already read in this session.\n");
-			return 0;
-		case "refused": return refuse$1(io, "inbound_refused");
-		case "rejected": return refuse$1(io, "message_invalid");
-		case "queued": break;
-		default: return refuse$1(io, "message_held");
-	}
-	const item = pipeline.next();
-	if (item?.kind !== "message") return refuse$1(io, "message_invalid");
-	const records = readShownRecords(layout, map.brigade_session_id, uid);
-	try {
-		writeShownRecords(layout, map.brigade_session_id, [...records, shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
-	} catch {}
-	io.stdout(`${item.frame}\n`);
-	return 0;
-}
-function refuse$1(io, refusal) {
-	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
-	return REFUSAL_EXIT$1[refusal];
-}
-var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$1, SEARCHED;
-var init_inbox_show = __esmMin((() => {
-	init_claude_code();
-	init_session_context();
-	init_state();
-	init_protocol();
-	init_cli_io();
-	init_parse_command_flags();
-	INBOX_SHOW_REFUSALS = [
-		"show_outside_session",
-		"message_not_waiting",
-		"message_held",
-		"inbound_refused",
-		"message_invalid"
-	];
-	REFUSAL_EXIT$1 = {
-		show_outside_session: 2,
-		message_not_waiting: 6,
-		message_held: 6,
-		inbound_refused: 6,
-		message_invalid: 1
-	};
-	INBOX_SHOW_SENTENCES = Object.freeze({
-		show_outside_session: "it reads a teammate's message into a Claude Code session; run it from the session's Bash tool",
-		message_not_waiting: "no message with that id waits for this session (it was read already, or it expired)",
-		message_held: "that message is held for this session's user; only the user can release it (brigade inbox)",
-		inbound_refused: "this session refuses teammates' messages",
-		message_invalid: "the server's copy of that message is malformed; it cannot be shown"
-	});
-	HELP$1 = `usage: brigade inbox show <message id>
-
-Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
-hook names this command for a message too long to show at a prompt or between tool calls. The
-message counts as read (and its sender sees it acknowledged) once Claude Code has shown this
-output to the model. Run it from the session's Bash tool.
-`;
-	SEARCHED = 50;
-}));
-
-// src/cli/inbox-command.ts
-var inbox_command_exports = /* @__PURE__ */ __exportAll({
-	INBOX_REFUSALS: () => INBOX_REFUSALS,
-	INBOX_REFUSAL_SENTENCES: () => INBOX_REFUSAL_SENTENCES,
-	runInbox: () => runInbox
-});
-/**
-* `brigade inbox [--json]` and `brigade inbox release [--session <id>] (--all | <id>...)`.
-* Listing: with `CLAUDE_PID` set, the held messages of that session (found through the by-pid
-* map, exit 11 when it cannot be); in a terminal, every session with a pending file under the
-* state directory, grouped by session. Never a body, and in a session no summary either (a held
-* message's text waits for its user); every remote string sanitised. Release: refused
-* (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
-* writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
-* {@link INBOX_REFUSALS} for the failures. `show <id>` is `runInboxShow` (inbox-show.ts).
-*
-* @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
-*/
-async function runInbox(argv, io) {
-	if (argv[0] === "release") return runRelease(argv.slice(1), io);
-	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
-	const flags = parseListFlags(argv);
-	if (flags.help === true) {
-		io.stdout(HELP);
-		return 0;
-	}
-	let sessions;
-	let unknownFiles = 0;
-	if (inSession$1(io.env)) {
-		const ctx = loadSessionContext(io.env);
-		if (!ctx.ok) {
-			io.stderr(`brigade inbox: ${ctx.line}\n`);
-			return ctx.status;
-		}
-		const id = ctx.map.brigade_session_id;
-		sessions = [{
-			sessionId: id,
-			sessionName: ctx.map.session_name,
-			teamName: ctx.map.team_name,
-			records: readPendingRecords(ctx.layout, id, ctx.uid)
-		}];
-	} else {
-		const scan = scanTerminal(io.env);
-		if (scan === void 0) return refuse(io, "inbox", "state_dir_relative");
-		sessions = scan.sessions;
-		unknownFiles = scan.unknownFiles;
-	}
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify(jsonDocument(sessions, !inSession$1(io.env)))}\n`);
-		return 0;
-	}
-	io.stdout(textListing(sessions, inSession$1(io.env), unknownFiles));
-	return 0;
-}
-function inSession$1(env) {
-	return insideClaudeCode(env);
-}
-function refuse(io, command, refusal, extra = "") {
-	io.stderr(`brigade ${command}: ${INBOX_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return REFUSAL_EXIT[refusal];
-}
-function parseListFlags(argv) {
-	return parseCommandFlags("inbox", argv, {
-		json: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}).values;
-}
-function parseReleaseFlags(argv) {
-	return parseCommandFlags("inbox", argv, {
-		session: { type: "string" },
-		all: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}, true);
-}
-function listJsonNames(dir) {
-	try {
-		return readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
-	} catch {
-		return [];
-	}
-}
-/**
-* Every session holding messages under the state directory. A pending file's name is the
-* session's file stem: the id itself for safe ids; a hashed stem is matched against the session
-* ids of the by-pid maps on this machine (names and teams come from those maps too).
-*/
-function scanTerminal(env) {
-	const stateEnv = {
-		XDG_STATE_HOME: env.XDG_STATE_HOME,
-		HOME: env.HOME
-	};
-	const dir = resolveStateDir(stateEnv);
-	if (!dir.ok) return void 0;
-	const layout = stateLayout(dir.dir);
-	const me = currentUid();
-	const known = /* @__PURE__ */ new Map();
-	for (const file of listJsonNames(dirname(layout.byPid("0")))) {
-		const pid = file.slice(0, -5);
-		const read = readByPidMap({
-			claudePid: pid,
-			env: stateEnv,
-			uid: me
-		});
-		if (!read.ok) continue;
-		const id = read.map.brigade_session_id;
-		known.set(fileStem(id), {
-			id,
-			name: read.map.session_name,
-			team: read.map.team_name
-		});
-	}
-	const sessions = [];
-	let unknownFiles = 0;
-	for (const file of listJsonNames(dirname(layout.pending("x")))) {
-		const stem = file.slice(0, -5);
-		const mapped = known.get(stem);
-		const id = mapped?.id ?? (fileStem(stem) === stem ? stem : void 0);
-		if (id === void 0) {
-			unknownFiles++;
-			continue;
-		}
-		const records = readPendingRecords(layout, id, me);
-		if (records.length === 0) continue;
-		sessions.push({
-			sessionId: id,
-			sessionName: mapped?.name,
-			teamName: mapped?.team,
-			records
-		});
-	}
-	return {
-		layout,
-		uid: me,
-		sessions,
-		unknownFiles
-	};
-}
-function isoFromMs(ms) {
-	const date = new Date(ms);
-	return Number.isNaN(date.getTime()) ? "" : `${date.toISOString().slice(0, 19)}Z`;
-}
-function jsonMessage(r, withSummary) {
-	return {
-		message_id: sanitizeId(r.message_id),
-		sender_name: sanitizeAttribute(r.sender_name),
-		sender_session_id: sanitizeId(r.sender_session_id),
-		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
-		created_at: oneLine(r.created_at, 40),
-		held_at: isoFromMs(r.held_at),
-		...r.adopted === true ? { earlier_session: true } : {}
-	};
-}
-function jsonDocument(sessions, withSummary) {
-	return { sessions: sessions.map((s) => ({
-		session_id: sanitizeId(s.sessionId),
-		session_name: s.sessionName === void 0 ? null : sanitizeAttribute(s.sessionName),
-		team_name: s.teamName === void 0 ? null : sanitizeAttribute(s.teamName),
-		messages: s.records.map((r) => jsonMessage(r, withSummary))
-	})) };
-}
-function sessionLabel(s) {
-	const name = s.sessionName === void 0 ? "session" : `session ${displayName$1(s.sessionName)}`;
-	const team = s.teamName === void 0 ? "" : `, team ${displayName$1(s.teamName)}`;
-	return `${name} (${displayId(s.sessionId)})${team}`;
-}
-function messageLine(r, withSummary) {
-	const held = isoFromMs(r.held_at);
-	return [
-		`  ${displayId(r.message_id)}`,
-		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
-		`sent ${displayText(r.created_at, 40)}`,
-		`held ${held === "" ? "-" : held}`,
-		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
-		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
-	].join("  ");
-}
-function plural(n, word) {
-	return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-function textListing(sessions, fromSession, unknownFiles) {
-	const lines = [];
-	if (fromSession) {
-		const records = sessions[0]?.records ?? [];
-		if (records.length === 0) lines.push("No messages are held for this session.");
-		else {
-			lines.push(`${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Neither bodies nor summaries are shown here; names are the senders' own text.`);
-			for (const r of records) lines.push(messageLine(r, false));
-		}
-	} else if (sessions.length === 0) lines.push("No messages are held for any session on this machine.");
-	else {
-		lines.push("Held messages (bodies are not shown; names and summaries are the senders' own text):");
-		for (const s of sessions) {
-			lines.push(`${sessionLabel(s)}: ${plural(s.records.length, "message")} held`);
-			for (const r of s.records) lines.push(messageLine(r, true));
-		}
-		lines.push("Release with brigade inbox release [--session <session id>] (--all | <message id>...).");
-	}
-	if (unknownFiles > 0) lines.push(`${plural(unknownFiles, "held-message file")} belong to sessions whose id is not known on this machine any more.`);
-	return `${lines.join("\n")}\n`;
-}
-async function runRelease(argv, io) {
-	if (inSession$1(io.env)) return refuse(io, "inbox release", "release_in_session");
-	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
-	if (flags.help === true) {
-		io.stdout(HELP);
-		return 0;
-	}
-	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
-	const scan = scanTerminal(io.env);
-	if (scan === void 0) return refuse(io, "inbox release", "state_dir_relative");
-	let target;
-	if (flags.session !== void 0) {
-		target = scan.sessions.find((s) => s.sessionId === flags.session);
-		if (target === void 0) return refuse(io, "inbox release", "session_not_holding");
-	} else if (scan.sessions.length === 0) {
-		if (flags.all === true) {
-			io.stdout("No messages are held; nothing to release.\n");
-			return 0;
-		}
-		return refuse(io, "inbox release", "message_not_held");
-	} else if (scan.sessions.length > 1) {
-		const listed = scan.sessions.slice(0, MAX_LISTED_SESSIONS).map(sessionLabel);
-		const more = scan.sessions.length > MAX_LISTED_SESSIONS ? "; ..." : "";
-		return refuse(io, "inbox release", "session_ambiguous", `: ${listed.join("; ")}${more}`);
-	} else target = scan.sessions[0];
-	const held = new Set(target.records.map((r) => r.message_id));
-	if (ids.some((id) => !held.has(id))) return refuse(io, "inbox release", "message_not_held");
-	const release = flags.all === true ? [...held] : [...new Set(ids)];
-	try {
-		requestRelease(scan.layout, target.sessionId, release, scan.uid);
-	} catch {
-		return refuse(io, "inbox release", "release_write_failed");
-	}
-	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
-	return 0;
-}
-var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
-var init_inbox_command = __esmMin((() => {
-	init_sanitize();
-	init_claude_code();
-	init_session_context();
-	init_state();
-	init_local_files();
-	init_cli_io();
-	init_parse_command_flags();
-	INBOX_REFUSALS = [
-		"release_in_session",
-		"session_ambiguous",
-		"session_not_holding",
-		"message_not_held",
-		"state_dir_relative",
-		"release_write_failed"
-	];
-	REFUSAL_EXIT = {
-		release_in_session: 2,
-		session_ambiguous: 2,
-		session_not_holding: 6,
-		message_not_held: 6,
-		state_dir_relative: 11,
-		release_write_failed: 1
-	};
-	INBOX_REFUSAL_SENTENCES = Object.freeze({
-		release_in_session: "refused inside a Claude Code session: only the user releases held messages; run it in your own terminal",
-		session_ambiguous: "several sessions hold messages; choose one with --session <id>",
-		session_not_holding: "that session holds no messages (brigade inbox lists the held ones)",
-		message_not_held: "a given message id is not held for that session (brigade inbox lists the held ones)",
-		state_dir_relative: "the Brigade state folder is not an absolute path; XDG_STATE_HOME or HOME must be absolute",
-		release_write_failed: "the release request could not be written privately to the state folder"
-	});
-	SUMMARY_CODEPOINTS = 200;
-	MAX_LISTED_SESSIONS = 20;
-	HELP = `usage: brigade inbox [--json]
-       brigade inbox release [--session <session id>] (--all | <message id>...)
-       brigade inbox show <message id>
-
-Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
-sender session id, message id, times; never the body). In a session's Bash tool it lists that
-session's, without summaries; in your own terminal, every session's with their summaries, grouped
-by session.
-"release" (your own terminal only; refused inside a Claude Code session) asks the session's
-watcher to deliver the named held messages (or --all of them). With several sessions holding,
-name one with --session.
-"show" (a session's Bash tool only) prints one message waiting for the session whole, as its
-frame: the hooks name it for a message too long to show at a prompt or between tool calls.
-`;
-}));
-
 // src/harness/hooks/adapter-features.ts
 /** The major part of a protocol version string (`"1"` of `"1"` or `"1.2"`). */
 function major(version) {
@@ -16310,6 +15387,16 @@ var init_plugin_options = __esmMin((() => {
 
 // src/harness/hooks/poll-messages.ts
 /**
+* Whether `frame` is too long for a hook to show (its block, the `POLL_PREAMBLE` line and the
+* frame, is over `HOOK_LIMITS.maxPollBlockUnits` UTF-16 code units): the hooks announce such a
+* message for `brigade inbox show` instead of printing it (docs/42-hooks.md "Long messages").
+*
+* @example tooLongForHook(build(envelope, team, instruction))
+*/
+function tooLongForHook(frame) {
+	return blockUnits([POLL_PREAMBLE, ...frame.split("\n")]) > HOOK_LIMITS.maxPollBlockUnits;
+}
+/**
 * The pull paths' delivery (docs/42-hooks.md "Acked means read", "Long messages"; the prompt
 * hook's poll and PostToolUse): first the messages shown by earlier runs whose whole frame the
 * transcript now shows the model read are recorded as seen; then `message receive`
@@ -16406,7 +15493,7 @@ function printItems(pipeline, shown, options) {
 			continue;
 		}
 		const block = [POLL_PREAMBLE, ...item.frame.split("\n")];
-		if (blockUnits(block) > HOOK_LIMITS.maxPollBlockUnits) {
+		if (tooLongForHook(item.frame)) {
 			const line = inboxShowLine(item.message.sender.session_name, item.message.message_id);
 			if (blockUnits([line]) <= room() && out.line(line)) {
 				record(item, "notice");
@@ -17775,6 +16862,968 @@ var init_hooks = __esmMin((() => {
 	init_session_end_hook();
 	init_session_start_hook();
 	init_start_watcher();
+}));
+
+// src/cli/send-command.ts
+var send_command_exports = /* @__PURE__ */ __exportAll({
+	SEND_MAX_BODY_BYTES: () => SEND_MAX_BODY_BYTES,
+	SEND_MIN_PREFIX: () => 5,
+	SEND_REFUSALS: () => SEND_REFUSALS,
+	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
+	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
+	bodyFromInput: () => bodyFromInput,
+	resolveRecipient: () => resolveRecipient,
+	runSend: () => runSend
+});
+/**
+* Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
+* wins (our own included); else, for a target of at least {@link SEND_MIN_PREFIX} characters, the
+* one session other than ours whose id starts with it; several → `prefix_ambiguous`; only ours →
+* `prefix_only_self`; none → the target unchanged (the server answers the uniform `not_found` for
+* an unknown id, and a list cut short cannot hide a real one). A shorter target that is not an
+* exact id → `prefix_too_short`. Pure.
+*
+* @example resolveRecipient("s-51d0a", sessions, "s-2b8e") // { ok: true, sessionId: "s-51d0a9…", record }
+*/
+function resolveRecipient(target, sessions, self) {
+	const exact = sessions.find((s) => s.session_id === target);
+	if (exact !== void 0) return {
+		ok: true,
+		sessionId: exact.session_id,
+		record: exact
+	};
+	if (target === self) return {
+		ok: true,
+		sessionId: target
+	};
+	if ([...target].length < 5) return {
+		ok: false,
+		refusal: "prefix_too_short",
+		matches: []
+	};
+	const matches = sessions.filter((s) => s.session_id.startsWith(target));
+	const others = matches.filter((s) => s.session_id !== self);
+	if (others.length === 1) {
+		const record = others[0];
+		return {
+			ok: true,
+			sessionId: record.session_id,
+			record
+		};
+	}
+	if (others.length > 1) return {
+		ok: false,
+		refusal: "prefix_ambiguous",
+		matches: others
+	};
+	if (matches.length > 0) return {
+		ok: false,
+		refusal: "prefix_only_self",
+		matches: []
+	};
+	return {
+		ok: true,
+		sessionId: target
+	};
+}
+/**
+* The message body from the raw input bytes (heredoc on stdin or `--body-file`): exactly one
+* trailing `\n` is removed (a heredoc always ends with one; a `\r` before it stays), then the rest
+* must be non-empty, strict UTF-8 and at most {@link SEND_MAX_BODY_BYTES} bytes. Every other byte
+* is kept as given (a leading BOM included). Pure.
+*
+* @example bodyFromInput(new TextEncoder().encode("hi\n\n")) // { ok: true, body: "hi\n" }
+*/
+function bodyFromInput(bytes) {
+	const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
+	if (end === 0) return {
+		ok: false,
+		refusal: "body_empty"
+	};
+	if (end > 16384) return {
+		ok: false,
+		refusal: "body_too_large"
+	};
+	const view = bytes.subarray(0, end);
+	if (!isWellFormedUtf8(view)) return {
+		ok: false,
+		refusal: "body_not_utf8"
+	};
+	return {
+		ok: true,
+		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
+	};
+}
+function refuse$2(io, refusal, extra = "") {
+	const code = REFUSAL_CODE[refusal];
+	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
+	return EXIT[code];
+}
+/**
+* `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
+* finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
+* resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
+* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
+* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
+* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
+* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
+* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
+* failure, 2 / 3 for {@link SEND_REFUSALS}).
+*
+* @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
+*/
+async function runSend(argv, io) {
+	const { values: flags, positionals } = parseFlags$1(argv);
+	if (flags.help === true) {
+		io.stdout(HELP$4);
+		return 0;
+	}
+	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
+	const target = positionals[0];
+	const waitMs = waitBudget(flags.wait);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade send: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const input = await readInput(io, flags["body-file"]);
+	if (typeof input === "string") return refuse$2(io, input);
+	const body = bodyFromInput(input);
+	if (!body.ok) return refuse$2(io, body.refusal);
+	const self = ctx.map.brigade_session_id;
+	let sessions;
+	try {
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const recipient = resolveRecipient(target, sessions, self);
+	if (!recipient.ok) {
+		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
+		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
+		return refuse$2(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+	}
+	const request = {
+		sender_session_id: self,
+		recipient_session_id: recipient.sessionId,
+		body: body.body,
+		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, body.body, Math.floor(Date.now() / 1e3))
+	};
+	if (flags.summary !== void 0) request.summary = flags.summary;
+	if (flags["reply-to"] !== void 0) request.reply_to = flags["reply-to"];
+	let response;
+	try {
+		response = await sendWithOneRetry(ctx, request);
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
+		return error.exitStatus;
+	}
+	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	track(ctx, response.message_id, state);
+	const long = longMessageLine(response, request, recipient.record, sessions.find((r) => r.session_id === self), ctx.map);
+	io.stdout(sentLines(response, recipient.record, state, long));
+	return 0;
+}
+/**
+* What the sender is told of a message the recipient's hooks will not show in place
+* (docs/42-hooks.md "Long messages"): only for a recipient that reported it takes messages at
+* its prompts and tool calls, and only when the frame is too long for a hook even at the
+* shortest frame level (built here from this send, as the recipient builds it). `undefined`
+* otherwise.
+*/
+function longMessageLine(response, request, recipient, self, map) {
+	const reason = notLiveReason(recipient);
+	if (reason === void 0 || !HOOK_DELIVERED.has(reason) || recipient?.inbound === "refuse") return;
+	const frame = build({
+		message_id: response.message_id,
+		sender: {
+			principal_ref: self?.principal_ref ?? "p-00000000000000000000",
+			human_label: self?.human_label ?? null,
+			session_id: request.sender_session_id,
+			session_name: self?.session_name ?? map.session_name
+		},
+		summary: request.summary ?? null,
+		body: request.body,
+		reply_to: request.reply_to ?? null,
+		hop_count: 0,
+		created_at: (/* @__PURE__ */ new Date()).toISOString()
+	}, map.team_name, {
+		level: "open",
+		custom: ""
+	});
+	if (!tooLongForHook(frame)) return void 0;
+	return `The message is too long for the recipient's hooks to show at a prompt or tool call: its model is told to read it whole with \`brigade inbox show ${displayId(response.message_id)}\`, and it counts as acked once it has; your later messages to that session wait behind it.`;
+}
+/**
+* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+* → that many seconds; anything else is a usage error (the value is not echoed).
+*/
+function waitBudget(raw) {
+	if (raw === void 0) return SEND_STATE_WAIT_MS;
+	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+	return Math.round(seconds * 1e3);
+}
+/**
+* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+* already final for the sender (in context, refused) or already undeliverable (said right here).
+* A write that fails only costs that notice.
+*/
+function track(ctx, messageId, state) {
+	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
+	try {
+		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
+	} catch {}
+}
+function parseFlags$1(argv) {
+	return parseCommandFlags("send", argv, {
+		summary: { type: "string" },
+		"reply-to": { type: "string" },
+		"body-file": { type: "string" },
+		wait: { type: "string" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
+}
+/** The raw body bytes, or the refusal when they cannot be had. */
+async function readInput(io, bodyFile) {
+	if (bodyFile !== void 0) return readBodyFile(bodyFile);
+	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
+	return readUpTo(io.stdin, 16386);
+}
+/**
+* The body file, up to one byte past a full body (its final newline): the person names it, so a
+* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
+*/
+function readBodyFile(path) {
+	const read = readLocalFile(path, {
+		maxBytes: 16385,
+		followSymlink: true
+	});
+	if (read.ok) return read.bytes;
+	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
+}
+/** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
+async function sendWithOneRetry(ctx, request) {
+	try {
+		return await ctx.adapter.messageSend(request);
+	} catch (error) {
+		if (!(isBapError(error) && error.code === "unavailable" && error.details?.reason !== "timeout")) throw error;
+		return await ctx.adapter.messageSend(request);
+	}
+}
+function sendSentences(error) {
+	const reason = error.details?.reason;
+	const field = error.details?.field;
+	let conflict = "the message conflicts with the session's state on the server";
+	if (reason === "session_closed") conflict = "this session is closed on the server; restart the session or run /reload-plugins";
+	else if (reason === "idempotency_key_reused") conflict = "the same message key was used for another message this minute; wait a minute and send again";
+	let invalid = "the message is invalid";
+	if (field === "summary") invalid = "the summary is too long (at most 200 characters)";
+	else if (field === "reply_to") invalid = "the --reply-to message id is invalid";
+	else if (field === "recipient_session_id") invalid = "the session id is invalid";
+	return {
+		not_found: "no session with that id in your team, or the --reply-to message was not sent to this session (brigade sessions --all lists the sessions)",
+		conflict,
+		invalid_input: invalid
+	};
+}
+function sentLines(response, record, state, long) {
+	const id = displayId(response.message_id);
+	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
+	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
+	const status = recipientStatus(record);
+	const waiting = state === void 0 || state.state === "accepted";
+	if (status !== void 0 && waiting) lines.push(status);
+	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
+	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
+	if (long !== void 0 && waiting) lines.push(long);
+	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+	return `${lines.join("\n")}\n`;
+}
+function recipientStatus(record) {
+	if (record === void 0) return void 0;
+	const offline = record.state === "offline" ? "is offline and " : "";
+	switch (record.inbound) {
+		case "hold": return `The recipient ${offline}holds incoming messages: its user must release this one before that session sees it.`;
+		case "refuse": return `The recipient ${offline}refuses incoming messages: that session will not see this one.`;
+		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
+	}
+}
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4, HOOK_DELIVERED;
+var init_send_command = __esmMin((() => {
+	init_frame();
+	init_sanitize();
+	init_hooks();
+	init_session_context();
+	init_state();
+	init_local_files();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SEND_MAX_BODY_BYTES = 16384;
+	SEND_MIN_PREFIX = 5;
+	SEND_TIMEOUT_MS = 1e4;
+	SEND_REFUSALS = [
+		"prefix_too_short",
+		"prefix_ambiguous",
+		"prefix_only_self",
+		"body_from_terminal",
+		"body_file_unreadable",
+		"body_empty",
+		"body_too_large",
+		"body_not_utf8"
+	];
+	REFUSAL_CODE = {
+		prefix_too_short: "usage",
+		prefix_ambiguous: "usage",
+		prefix_only_self: "usage",
+		body_from_terminal: "usage",
+		body_file_unreadable: "usage",
+		body_empty: "invalid_input",
+		body_too_large: "invalid_input",
+		body_not_utf8: "invalid_input"
+	};
+	SEND_REFUSAL_SENTENCES = Object.freeze({
+		prefix_too_short: `a session id prefix needs at least ${5} characters; give more characters or the full id (brigade sessions lists them)`,
+		prefix_ambiguous: "the id prefix matches several sessions of your team; give more characters or the full id",
+		prefix_only_self: "the id prefix matches only this session itself; give the full id to send to yourself",
+		body_from_terminal: "give the message body in a quoted heredoc (<<'EOF' ... EOF) or with --body-file",
+		body_file_unreadable: "the --body-file cannot be read as a regular file",
+		body_empty: "the message body is empty",
+		body_too_large: `the message body is larger than ${SEND_MAX_BODY_BYTES} bytes; shorten it`,
+		body_not_utf8: "the message body is not valid UTF-8"
+	});
+	EXIT = {
+		usage: 2,
+		invalid_input: 3
+	};
+	MAX_LISTED_MATCHES = 10;
+	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
+<message body, taken literally>
+EOF
+
+Sends one message to another Claude Code session of your Brigade team (brigade sessions lists
+them). The body comes from the quoted heredoc on stdin, or from --body-file (use it for bodies
+over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} bytes remain.
+  --summary TEXT       a one-line summary (at most 200 characters)
+  --reply-to ID        the message id you answer (from the relayed message's reply command)
+  --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
+A prefix must match exactly one session (offline ones included); a prefix that matches only this
+session is refused, the full id is not. The same body to the same session within one clock minute
+is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
+sent lists your recent messages and their states. A message carries no authority: it cannot
+grant permission, answer a prompt, change configuration or stand for a user's consent, and
+neither can a reply to it.
+`;
+	HOOK_DELIVERED = /* @__PURE__ */ new Set([
+		"no_inbox_socket",
+		"watcher_stopped",
+		"watcher_silent"
+	]);
+}));
+
+// src/cli/whoami-command.ts
+var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runWhoami });
+/**
+* `brigade whoami`: reads the by-pid map through `CLAUDE_PID` and prints, one fact per line, the
+* session name and full id, the team name and ref, the inbound policy, the frame level, and a
+* delivery line (watcher running or not, its last delivery, the number of held messages from
+* `readPendingRecords`). Local only: no server call. Prints no path, token or native session id;
+* every remote string sanitised. Exit 0; 11 with one line when the session cannot be found.
+*
+* @example await runWhoami([], io) // "Session: api (s-51d0)\nTeam: core (t-9c1e)\n…"
+*/
+async function runWhoami(argv, io) {
+	parseFlags(argv);
+	if (argv.includes("--help") || argv.includes("-h")) {
+		io.stdout(HELP$3);
+		return 0;
+	}
+	const ctx = loadSessionContext(io.env);
+	if (!ctx.ok) {
+		io.stderr(`brigade whoami: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const map = ctx.map;
+	const lines = [`Session: ${displayName$1(map.session_name)} (${displayId(map.brigade_session_id)})`, `Team: ${displayName$1(map.team_name)} (${displayId(map.team_ref)})`];
+	if (map.workspace_label !== void 0 && map.workspace_label !== "") lines.push(`Workspace: ${displayText(map.workspace_label, 128)}`);
+	lines.push(`Inbound policy: ${map.inbound} (${POLICY_MEANING[map.inbound]})`, `Frame level: ${map.frame_level}`, deliveryLine(ctx));
+	io.stdout(`${lines.join("\n")}\n`);
+	return 0;
+}
+function parseFlags(argv) {
+	parseCommandFlags("whoami", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} });
+}
+function deliveryLine(ctx) {
+	const sessionId = ctx.map.brigade_session_id;
+	const parts = [];
+	if (ctx.map.socket_path === "") parts.push("no inbox socket in this session: messages are shown at your next prompt");
+	else if (isWatcherRunning(ctx.layout, ctx.claudePid)) {
+		const status = readWatcherStatus(ctx.layout, ctx.claudePid);
+		const state = status !== void 0 && status.brigade_session_id === sessionId ? ` (${status.state})` : "";
+		parts.push(`watcher running${state}`);
+	} else parts.push("watcher not running (it is restarted at your next prompt)");
+	const status = readWatcherStatus(ctx.layout, ctx.claudePid);
+	const last = status !== void 0 && status.brigade_session_id === sessionId && status.last_delivery_at !== null && isRfc3339Timestamp(status.last_delivery_at) ? status.last_delivery_at : void 0;
+	parts.push(last === void 0 ? "last delivery: none recorded" : `last delivery ${last}`);
+	const held = readPendingRecords(ctx.layout, sessionId, ctx.uid).length;
+	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
+	return `Delivery: ${parts.join("; ")}`;
+}
+var HELP$3, POLICY_MEANING;
+var init_whoami_command = __esmMin((() => {
+	init_session_context();
+	init_state();
+	init_watcher();
+	init_protocol();
+	init_parse_command_flags();
+	HELP$3 = `usage: brigade whoami
+
+Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
+session name and full id, the team, the inbound policy, the frame level, and how messages reach
+the session (the delivery watcher, the last delivery, messages held for your user).
+`;
+	POLICY_MEANING = {
+		accept: "teammates' messages are shown to this session",
+		hold: "teammates' messages wait until your user releases them in their own terminal",
+		refuse: "teammates' messages are not shown to this session"
+	};
+}));
+
+// src/cli/sent-command.ts
+var sent_command_exports = /* @__PURE__ */ __exportAll({
+	SENT_DEFAULT_LIMIT: () => 20,
+	SENT_REFUSALS: () => SENT_REFUSALS,
+	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
+	runSent: () => runSent
+});
+/**
+* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+* (`message sent`, capability `message.state`), recipients named through one `session list`
+* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+*
+* @example await runSent(["--json"], io) // 0
+*/
+async function runSent(argv, io) {
+	const flags = parseCommandFlags("sent", argv, {
+		limit: { type: "string" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+	if (flags.help === true) {
+		io.stdout(HELP$2);
+		return 0;
+	}
+	const limit = limitOf(flags.limit);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade sent: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	if (!await supportsMessageStates(ctx.adapter)) {
+		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
+		return 2;
+	}
+	const self = ctx.map.brigade_session_id;
+	let sent;
+	let sessions;
+	try {
+		sent = await ctx.adapter.messageSent(self, { limit });
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+	const rows = sent.messages.map((m) => jsonRow(m, names));
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify({
+			session_id: displayId(self),
+			messages: rows
+		})}\n`);
+		return 0;
+	}
+	io.stdout(textListing$1(rows));
+	return 0;
+}
+function limitOf(raw) {
+	if (raw === void 0) return 20;
+	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
+	return n;
+}
+function jsonRow(m, names) {
+	const name = names.get(m.recipient_session_id);
+	return {
+		message_id: displayId(m.message_id),
+		recipient_session_id: displayId(m.recipient_session_id),
+		recipient_name: name === void 0 ? "-" : displayName$1(name),
+		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
+		state: m.state,
+		state_changed_at: oneLine(m.state_changed_at, 64),
+		created_at: oneLine(m.created_at, 64),
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+	};
+}
+function textListing$1(rows) {
+	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
+	for (const r of rows) {
+		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
+		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$2;
+var init_sent_command = __esmMin((() => {
+	init_sanitize();
+	init_session_context();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SENT_TIMEOUT_MS = 1e4;
+	SENT_DEFAULT_LIMIT = 20;
+	SENT_REFUSALS = ["states_unsupported"];
+	SUMMARY_CODEPOINTS$1 = 200;
+	LIMIT_RANGE = `${1} to ${200}`;
+	HELP$2 = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
+}));
+
+// src/cli/inbox-show.ts
+var inbox_show_exports = /* @__PURE__ */ __exportAll({
+	INBOX_SHOW_REFUSALS: () => INBOX_SHOW_REFUSALS,
+	INBOX_SHOW_SENTENCES: () => INBOX_SHOW_SENTENCES,
+	runInboxShow: () => runInboxShow
+});
+/**
+* `brigade inbox show <message id>` (docs/43-session-cli.md; docs/42-hooks.md "Long messages"):
+* inside a session only, finds the message among the oldest unacknowledged ones of this session
+* (`message receive`, 50), runs it through the session's inbound pipeline (its policy, the seen
+* file: a message already read answers so and exits 0) and prints its bare frame, whole, on
+* stdout. It never acks: it records the message as shown (`state/shown/`, with the transcript's
+* size now), and a hook acks it once the transcript shows the model read this output. Exit 0;
+* 2 for a usage error or `show_outside_session`; the exits of {@link INBOX_SHOW_REFUSALS}; 11
+* when the session cannot be found; the BAP status with one line for an adapter error.
+*
+* @example await runInboxShow(["m-7f3a"], io) // 0, the frame on stdout
+*/
+async function runInboxShow(argv, io) {
+	const { values: flags, positionals } = parseCommandFlags("inbox", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} }, true);
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const id = positionals[0];
+	if (id === void 0 || positionals.length !== 1) throw new CliUsageError("give exactly one message id");
+	if (!insideClaudeCode(io.env)) return refuse$1(io, "show_outside_session");
+	const ctx = loadSessionContext(io.env);
+	if (!ctx.ok) {
+		io.stderr(`brigade inbox show: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const { map, layout, uid } = ctx;
+	let envelopes;
+	try {
+		envelopes = (await ctx.adapter.messageReceive(map.brigade_session_id, { limit: SEARCHED })).messages;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade inbox show: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const envelope = envelopes.find((e) => typeof e === "object" && e !== null && e.message_id === id);
+	if (envelope === void 0) return refuse$1(io, "message_not_waiting");
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
+		now: Date.now,
+		delivery: "poll"
+	});
+	switch (pipeline.offer(envelope).outcome) {
+		case "duplicate":
+			io.stdout("That message was already read in this session.\n");
+			return 0;
+		case "refused": return refuse$1(io, "inbound_refused");
+		case "rejected": return refuse$1(io, "message_invalid");
+		case "queued": break;
+		default: return refuse$1(io, "message_held");
+	}
+	const item = pipeline.next();
+	if (item?.kind !== "message") return refuse$1(io, "message_invalid");
+	const records = readShownRecords(layout, map.brigade_session_id, uid);
+	try {
+		writeShownRecords(layout, map.brigade_session_id, [...records, shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
+	} catch {}
+	io.stdout(`${item.frame}\n`);
+	return 0;
+}
+function refuse$1(io, refusal) {
+	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
+	return REFUSAL_EXIT$1[refusal];
+}
+var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$1, SEARCHED;
+var init_inbox_show = __esmMin((() => {
+	init_claude_code();
+	init_session_context();
+	init_state();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	INBOX_SHOW_REFUSALS = [
+		"show_outside_session",
+		"message_not_waiting",
+		"message_held",
+		"inbound_refused",
+		"message_invalid"
+	];
+	REFUSAL_EXIT$1 = {
+		show_outside_session: 2,
+		message_not_waiting: 6,
+		message_held: 6,
+		inbound_refused: 6,
+		message_invalid: 1
+	};
+	INBOX_SHOW_SENTENCES = Object.freeze({
+		show_outside_session: "it reads a teammate's message into a Claude Code session; run it from the session's Bash tool",
+		message_not_waiting: "no message with that id waits for this session (it was read already, or it expired)",
+		message_held: "that message is held for this session's user; only the user can release it (brigade inbox)",
+		inbound_refused: "this session refuses teammates' messages",
+		message_invalid: "the server's copy of that message is malformed; it cannot be shown"
+	});
+	HELP$1 = `usage: brigade inbox show <message id>
+
+Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
+hook names this command for a message too long to show at a prompt or between tool calls. The
+message counts as read (and its sender sees it acknowledged) once Claude Code has shown this
+output to the model. Run it from the session's Bash tool.
+`;
+	SEARCHED = 50;
+}));
+
+// src/cli/inbox-command.ts
+var inbox_command_exports = /* @__PURE__ */ __exportAll({
+	INBOX_REFUSALS: () => INBOX_REFUSALS,
+	INBOX_REFUSAL_SENTENCES: () => INBOX_REFUSAL_SENTENCES,
+	runInbox: () => runInbox
+});
+/**
+* `brigade inbox [--json]` and `brigade inbox release [--session <id>] (--all | <id>...)`.
+* Listing: with `CLAUDE_PID` set, the held messages of that session (found through the by-pid
+* map, exit 11 when it cannot be); in a terminal, every session with a pending file under the
+* state directory, grouped by session. Never a body, and in a session no summary either (a held
+* message's text waits for its user); every remote string sanitised. Release: refused
+* (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
+* writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
+* {@link INBOX_REFUSALS} for the failures. `show <id>` is `runInboxShow` (inbox-show.ts).
+*
+* @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
+*/
+async function runInbox(argv, io) {
+	if (argv[0] === "release") return runRelease(argv.slice(1), io);
+	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
+	const flags = parseListFlags(argv);
+	if (flags.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	let sessions;
+	let unknownFiles = 0;
+	if (inSession$1(io.env)) {
+		const ctx = loadSessionContext(io.env);
+		if (!ctx.ok) {
+			io.stderr(`brigade inbox: ${ctx.line}\n`);
+			return ctx.status;
+		}
+		const id = ctx.map.brigade_session_id;
+		sessions = [{
+			sessionId: id,
+			sessionName: ctx.map.session_name,
+			teamName: ctx.map.team_name,
+			records: readPendingRecords(ctx.layout, id, ctx.uid)
+		}];
+	} else {
+		const scan = scanTerminal(io.env);
+		if (scan === void 0) return refuse(io, "inbox", "state_dir_relative");
+		sessions = scan.sessions;
+		unknownFiles = scan.unknownFiles;
+	}
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify(jsonDocument(sessions, !inSession$1(io.env)))}\n`);
+		return 0;
+	}
+	io.stdout(textListing(sessions, inSession$1(io.env), unknownFiles));
+	return 0;
+}
+function inSession$1(env) {
+	return insideClaudeCode(env);
+}
+function refuse(io, command, refusal, extra = "") {
+	io.stderr(`brigade ${command}: ${INBOX_REFUSAL_SENTENCES[refusal]}${extra}\n`);
+	return REFUSAL_EXIT[refusal];
+}
+function parseListFlags(argv) {
+	return parseCommandFlags("inbox", argv, {
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+}
+function parseReleaseFlags(argv) {
+	return parseCommandFlags("inbox", argv, {
+		session: { type: "string" },
+		all: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
+}
+function listJsonNames(dir) {
+	try {
+		return readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+	} catch {
+		return [];
+	}
+}
+/**
+* Every session holding messages under the state directory. A pending file's name is the
+* session's file stem: the id itself for safe ids; a hashed stem is matched against the session
+* ids of the by-pid maps on this machine (names and teams come from those maps too).
+*/
+function scanTerminal(env) {
+	const stateEnv = {
+		XDG_STATE_HOME: env.XDG_STATE_HOME,
+		HOME: env.HOME
+	};
+	const dir = resolveStateDir(stateEnv);
+	if (!dir.ok) return void 0;
+	const layout = stateLayout(dir.dir);
+	const me = currentUid();
+	const known = /* @__PURE__ */ new Map();
+	for (const file of listJsonNames(dirname(layout.byPid("0")))) {
+		const pid = file.slice(0, -5);
+		const read = readByPidMap({
+			claudePid: pid,
+			env: stateEnv,
+			uid: me
+		});
+		if (!read.ok) continue;
+		const id = read.map.brigade_session_id;
+		known.set(fileStem(id), {
+			id,
+			name: read.map.session_name,
+			team: read.map.team_name
+		});
+	}
+	const sessions = [];
+	let unknownFiles = 0;
+	for (const file of listJsonNames(dirname(layout.pending("x")))) {
+		const stem = file.slice(0, -5);
+		const mapped = known.get(stem);
+		const id = mapped?.id ?? (fileStem(stem) === stem ? stem : void 0);
+		if (id === void 0) {
+			unknownFiles++;
+			continue;
+		}
+		const records = readPendingRecords(layout, id, me);
+		if (records.length === 0) continue;
+		sessions.push({
+			sessionId: id,
+			sessionName: mapped?.name,
+			teamName: mapped?.team,
+			records
+		});
+	}
+	return {
+		layout,
+		uid: me,
+		sessions,
+		unknownFiles
+	};
+}
+function isoFromMs(ms) {
+	const date = new Date(ms);
+	return Number.isNaN(date.getTime()) ? "" : `${date.toISOString().slice(0, 19)}Z`;
+}
+function jsonMessage(r, withSummary) {
+	return {
+		message_id: sanitizeId(r.message_id),
+		sender_name: sanitizeAttribute(r.sender_name),
+		sender_session_id: sanitizeId(r.sender_session_id),
+		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
+		created_at: oneLine(r.created_at, 40),
+		held_at: isoFromMs(r.held_at),
+		...r.adopted === true ? { earlier_session: true } : {}
+	};
+}
+function jsonDocument(sessions, withSummary) {
+	return { sessions: sessions.map((s) => ({
+		session_id: sanitizeId(s.sessionId),
+		session_name: s.sessionName === void 0 ? null : sanitizeAttribute(s.sessionName),
+		team_name: s.teamName === void 0 ? null : sanitizeAttribute(s.teamName),
+		messages: s.records.map((r) => jsonMessage(r, withSummary))
+	})) };
+}
+function sessionLabel(s) {
+	const name = s.sessionName === void 0 ? "session" : `session ${displayName$1(s.sessionName)}`;
+	const team = s.teamName === void 0 ? "" : `, team ${displayName$1(s.teamName)}`;
+	return `${name} (${displayId(s.sessionId)})${team}`;
+}
+function messageLine(r, withSummary) {
+	const held = isoFromMs(r.held_at);
+	return [
+		`  ${displayId(r.message_id)}`,
+		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
+		`sent ${displayText(r.created_at, 40)}`,
+		`held ${held === "" ? "-" : held}`,
+		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
+		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
+	].join("  ");
+}
+function plural(n, word) {
+	return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function textListing(sessions, fromSession, unknownFiles) {
+	const lines = [];
+	if (fromSession) {
+		const records = sessions[0]?.records ?? [];
+		if (records.length === 0) lines.push("No messages are held for this session.");
+		else {
+			lines.push(`${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Neither bodies nor summaries are shown here; names are the senders' own text.`);
+			for (const r of records) lines.push(messageLine(r, false));
+		}
+	} else if (sessions.length === 0) lines.push("No messages are held for any session on this machine.");
+	else {
+		lines.push("Held messages (bodies are not shown; names and summaries are the senders' own text):");
+		for (const s of sessions) {
+			lines.push(`${sessionLabel(s)}: ${plural(s.records.length, "message")} held`);
+			for (const r of s.records) lines.push(messageLine(r, true));
+		}
+		lines.push("Release with brigade inbox release [--session <session id>] (--all | <message id>...).");
+	}
+	if (unknownFiles > 0) lines.push(`${plural(unknownFiles, "held-message file")} belong to sessions whose id is not known on this machine any more.`);
+	return `${lines.join("\n")}\n`;
+}
+async function runRelease(argv, io) {
+	if (inSession$1(io.env)) return refuse(io, "inbox release", "release_in_session");
+	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
+	if (flags.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
+	const scan = scanTerminal(io.env);
+	if (scan === void 0) return refuse(io, "inbox release", "state_dir_relative");
+	let target;
+	if (flags.session !== void 0) {
+		target = scan.sessions.find((s) => s.sessionId === flags.session);
+		if (target === void 0) return refuse(io, "inbox release", "session_not_holding");
+	} else if (scan.sessions.length === 0) {
+		if (flags.all === true) {
+			io.stdout("No messages are held; nothing to release.\n");
+			return 0;
+		}
+		return refuse(io, "inbox release", "message_not_held");
+	} else if (scan.sessions.length > 1) {
+		const listed = scan.sessions.slice(0, MAX_LISTED_SESSIONS).map(sessionLabel);
+		const more = scan.sessions.length > MAX_LISTED_SESSIONS ? "; ..." : "";
+		return refuse(io, "inbox release", "session_ambiguous", `: ${listed.join("; ")}${more}`);
+	} else target = scan.sessions[0];
+	const held = new Set(target.records.map((r) => r.message_id));
+	if (ids.some((id) => !held.has(id))) return refuse(io, "inbox release", "message_not_held");
+	const release = flags.all === true ? [...held] : [...new Set(ids)];
+	try {
+		requestRelease(scan.layout, target.sessionId, release, scan.uid);
+	} catch {
+		return refuse(io, "inbox release", "release_write_failed");
+	}
+	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
+	return 0;
+}
+var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
+var init_inbox_command = __esmMin((() => {
+	init_sanitize();
+	init_claude_code();
+	init_session_context();
+	init_state();
+	init_local_files();
+	init_cli_io();
+	init_parse_command_flags();
+	INBOX_REFUSALS = [
+		"release_in_session",
+		"session_ambiguous",
+		"session_not_holding",
+		"message_not_held",
+		"state_dir_relative",
+		"release_write_failed"
+	];
+	REFUSAL_EXIT = {
+		release_in_session: 2,
+		session_ambiguous: 2,
+		session_not_holding: 6,
+		message_not_held: 6,
+		state_dir_relative: 11,
+		release_write_failed: 1
+	};
+	INBOX_REFUSAL_SENTENCES = Object.freeze({
+		release_in_session: "refused inside a Claude Code session: only the user releases held messages; run it in your own terminal",
+		session_ambiguous: "several sessions hold messages; choose one with --session <id>",
+		session_not_holding: "that session holds no messages (brigade inbox lists the held ones)",
+		message_not_held: "a given message id is not held for that session (brigade inbox lists the held ones)",
+		state_dir_relative: "the Brigade state folder is not an absolute path; XDG_STATE_HOME or HOME must be absolute",
+		release_write_failed: "the release request could not be written privately to the state folder"
+	});
+	SUMMARY_CODEPOINTS = 200;
+	MAX_LISTED_SESSIONS = 20;
+	HELP = `usage: brigade inbox [--json]
+       brigade inbox release [--session <session id>] (--all | <message id>...)
+       brigade inbox show <message id>
+
+Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
+sender session id, message id, times; never the body). In a session's Bash tool it lists that
+session's, without summaries; in your own terminal, every session's with their summaries, grouped
+by session.
+"release" (your own terminal only; refused inside a Claude Code session) asks the session's
+watcher to deliver the named held messages (or --all of them). With several sessions holding,
+name one with --session.
+"show" (a session's Bash tool only) prints one message waiting for the session whole, as its
+frame: the hooks name it for a message too long to show at a prompt or between tool calls.
+`;
 }));
 
 // src/cli/hook-command.ts

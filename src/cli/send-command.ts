@@ -1,4 +1,6 @@
+import { build } from "../formats/frame/index.ts";
 import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
+import { tooLongForHook } from "../harness/hooks/index.ts";
 import {
   awaitMessageState,
   bapErrorLine,
@@ -7,6 +9,7 @@ import {
   loadSessionContext,
   MESSAGE_STATE_SENTENCES,
   notLiveLine,
+  notLiveReason,
   SEND_STATE_WAIT_MS,
   type SessionContext,
 } from "../harness/session-context/index.ts";
@@ -272,8 +275,66 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
       ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs })
       : undefined;
   track(ctx, response.message_id, state);
-  io.stdout(sentLines(response, recipient.record, state));
+  const long = longMessageLine(
+    response,
+    request,
+    recipient.record,
+    sessions.find((r) => r.session_id === self),
+    ctx.map,
+  );
+  io.stdout(sentLines(response, recipient.record, state, long));
   return 0;
+}
+
+/** The reasons a session reports when it takes messages only through its hooks. */
+const HOOK_DELIVERED: ReadonlySet<string> = new Set([
+  "no_inbox_socket",
+  "watcher_stopped",
+  "watcher_silent",
+]);
+
+/**
+ * What the sender is told of a message the recipient's hooks will not show in place
+ * (docs/42-hooks.md "Long messages"): only for a recipient that reported it takes messages at
+ * its prompts and tool calls, and only when the frame is too long for a hook even at the
+ * shortest frame level (built here from this send, as the recipient builds it). `undefined`
+ * otherwise.
+ */
+function longMessageLine(
+  response: SendResponse,
+  request: SendRequest,
+  recipient: SessionRecord | undefined,
+  self: SessionRecord | undefined,
+  map: SessionContext["map"],
+): string | undefined {
+  const reason = notLiveReason(recipient);
+  if (reason === undefined || !HOOK_DELIVERED.has(reason) || recipient?.inbound === "refuse") {
+    return undefined;
+  }
+  const frame = build(
+    {
+      message_id: response.message_id,
+      sender: {
+        principal_ref: self?.principal_ref ?? "p-00000000000000000000",
+        human_label: self?.human_label ?? null,
+        session_id: request.sender_session_id,
+        session_name: self?.session_name ?? map.session_name,
+      },
+      summary: request.summary ?? null,
+      body: request.body,
+      reply_to: request.reply_to ?? null,
+      hop_count: 0,
+      created_at: new Date().toISOString(),
+    },
+    map.team_name,
+    { level: "open", custom: "" },
+  );
+  if (!tooLongForHook(frame)) return undefined;
+  return (
+    "The message is too long for the recipient's hooks to show at a prompt or tool call: its " +
+    `model is told to read it whole with \`brigade inbox show ${displayId(response.message_id)}\`, ` +
+    "and it counts as acked once it has; your later messages to that session wait behind it."
+  );
 }
 
 /**
@@ -383,6 +444,7 @@ function sentLines(
   response: SendResponse,
   record: SessionRecord | undefined,
   state: MessageStateRecord | undefined,
+  long: string | undefined,
 ): string {
   const id = displayId(response.message_id);
   const name = record === undefined ? "session" : displayName(record.session_name);
@@ -398,6 +460,7 @@ function sentLines(
   if (status !== undefined && waiting) lines.push(status);
   const notLive = record?.inbound === "refuse" ? undefined : notLiveLine(record);
   if (notLive !== undefined && waiting && record?.state !== "offline") lines.push(notLive);
+  if (long !== undefined && waiting) lines.push(long);
   if (state !== undefined) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
   return `${lines.join("\n")}\n`;
 }

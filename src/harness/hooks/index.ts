@@ -54,6 +54,7 @@ export {
   type PollOptions,
   type PollResult,
   pollMessages,
+  tooLongForHook,
 } from "./poll-messages.ts";
 export { runPrompt } from "./prompt-hook.ts";
 export {

@@ -48,6 +48,17 @@ export interface PollOptions {
   readonly transcriptPath: string;
 }
 
+/**
+ * Whether `frame` is too long for a hook to show (its block, the `POLL_PREAMBLE` line and the
+ * frame, is over `HOOK_LIMITS.maxPollBlockUnits` UTF-16 code units): the hooks announce such a
+ * message for `brigade inbox show` instead of printing it (docs/42-hooks.md "Long messages").
+ *
+ * @example tooLongForHook(build(envelope, team, instruction))
+ */
+export function tooLongForHook(frame: string): boolean {
+  return blockUnits([POLL_PREAMBLE, ...frame.split("\n")]) > HOOK_LIMITS.maxPollBlockUnits;
+}
+
 /** Why a message handed out is left to the server this run (never acked). */
 const LEFT_FOR_LATER = new Error("left for a later hook run");
 
@@ -159,7 +170,7 @@ function printItems(
       continue;
     }
     const block = [POLL_PREAMBLE, ...item.frame.split("\n")];
-    if (blockUnits(block) > HOOK_LIMITS.maxPollBlockUnits) {
+    if (tooLongForHook(item.frame)) {
       // Too long for any hook output: the model reads it through `brigade inbox show`, and the
       // sender's later messages wait until it has (the pipeline takes them back with it).
       const line = inboxShowLine(item.message.sender.session_name, item.message.message_id);
