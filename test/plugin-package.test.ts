@@ -339,6 +339,7 @@ describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
     expect(body).toContain("--reply-to");
     expect(body).toContain("--body-file");
     expect(body).toContain("<brigade-message");
+    expect(body).toContain("brigade inbox show <message-id>");
     // Every heredoc the model is shown to copy is quoted (docs/spec/claude-code.md §2.1: the text
     // stays literal).
     const blocks = [...body.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] as string);

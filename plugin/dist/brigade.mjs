@@ -18988,7 +18988,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_sent_command(), sent_command_exports))).runSent
 	},
 	inbox: {
-		summary: "list held messages; inbox release (your own terminal only) delivers them",
+		summary: "list held messages; inbox release (your own terminal only) delivers them; inbox show <id> prints one whole",
 		load: async () => (await Promise.resolve().then(() => (init_inbox_command(), inbox_command_exports))).runInbox
 	},
 	hook: {

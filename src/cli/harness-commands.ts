@@ -38,7 +38,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./sent-command.ts")).runSent,
   },
   inbox: {
-    summary: "list held messages; inbox release (your own terminal only) delivers them",
+    summary:
+      "list held messages; inbox release (your own terminal only) delivers them; inbox show <id> prints one whole",
     load: async () => (await import("./inbox-command.ts")).runInbox,
   },
   hook: {
