@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
+import { processLiveness } from "../src/harness/watcher/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
@@ -103,7 +104,7 @@ describe("the hook paths on the real Claude Code: acked means read, and nothing 
       pid: number;
     };
     process.kill(pid, "SIGKILL");
-    await waitFor(() => !alive(pid), 10_000, "the watcher to die");
+    await waitFor(() => processLiveness(pid) === "dead", 10_000, "the watcher to die");
     rmSync(session.watcherPidfilePath(), { force: true });
     rmSync(session.watcherLogPath(), { force: true });
     mkdirSync(session.watcherLogPath());
@@ -180,77 +181,68 @@ describe("the hook paths on the real Claude Code: acked means read, and nothing 
     }
   }
 
-  it("the prompt hook: the victim is read whole at once, the long ones through brigade inbox show, nothing acked before it was read", async () => {
-    const eliCc = await sessionWithoutWatcher({ poll_on_prompt: "true" });
-    const sent = await sendAll(eliCc.brigadeSessionId());
-    eliCc.api.script(say("Noted."));
-    const first = await eliCc.prompt("Any news from the team?");
-    await eliCc.waitForIdle();
-    await expectNothingAckedUnread(eliCc, sent);
-    // Claude Code showed the hook's output whole: the victim and its sender's next, and a line
-    // naming `brigade inbox show` for each long one, never a cut frame.
-    expect(readWhole(first, sent.victim)).toBe(true);
-    expect(readWhole(first, sent.victimLater)).toBe(true);
-    expect(readWhole(first, sent.hostile)).toBe(false);
-    const texts = modelTexts(first.body).map((t) => t.text);
+  /**
+   * One turn of the model's: the script, the prompt, the turn's end; then nothing may be acked that
+   * the model did not read whole. Returns the request that carried the prompt.
+   */
+  async function turn(
+    session: RealClaudeSession,
+    sent: Awaited<ReturnType<typeof sendAll>>,
+    prompt: string,
+    ...steps: ScriptStep[]
+  ): Promise<RecordedRequest> {
+    session.api.script(...steps);
+    const request = await session.prompt(prompt);
+    await session.waitForIdle();
+    await expectNothingAckedUnread(session, sent);
+    return request;
+  }
+
+  /**
+   * What Claude Code showed the model in `request`: the victim and its sender's second whole, a
+   * line naming `brigade inbox show` for each long one, never a cut frame or a preview; and, with
+   * no hook run after it, every message still waiting (shown is not read).
+   */
+  async function expectShownNotRead(
+    session: RealClaudeSession,
+    request: RecordedRequest,
+    sent: Awaited<ReturnType<typeof sendAll>>,
+  ) {
+    expect(readWhole(request, sent.victim)).toBe(true);
+    expect(readWhole(request, sent.victimLater)).toBe(true);
+    expect(readWhole(request, sent.hostile)).toBe(false);
+    const texts = modelTexts(request.body).map((t) => t.text);
     expect(texts.some((t) => t.includes("<persisted-output>"))).toBe(false);
     for (const id of [sent.hostile.message_id, sent.ascii.message_id]) {
       expect(texts.some((t) => t.includes(`brigade inbox show ${id}`))).toBe(true);
     }
-    // The turn ended with no later hook run: shown is not yet seen read, so nothing is acked.
-    expect((await unacked(eliCc)).sort()).toEqual(
-      Object.values(sent)
-        .map((e) => e.message_id)
-        .sort(),
-    );
+    const all = Object.values(sent).map((e) => e.message_id);
+    expect((await unacked(session)).sort()).toEqual(all.sort());
+  }
+
+  it("the prompt hook: the victim is read whole at once, the long ones through brigade inbox show, nothing acked before it was read", async () => {
+    const eliCc = await sessionWithoutWatcher({ poll_on_prompt: "true" });
+    const sent = await sendAll(eliCc.brigadeSessionId());
+    // The model only answers: no hook runs after the prompt's in this turn.
+    const first = await turn(eliCc, sent, "Any news from the team?", say("Noted."));
+    await expectShownNotRead(eliCc, first, sent);
     // The next prompt finds the victims read; the model reads the long ones through the CLI.
-    eliCc.api.script(showNext, showNext, showNext);
-    await eliCc.prompt("Read the long ones too.");
-    await eliCc.waitForIdle();
-    await expectNothingAckedUnread(eliCc, sent);
-    eliCc.api.script(say("Thanks."));
-    await eliCc.prompt("Thanks.");
-    await eliCc.waitForIdle();
+    await turn(eliCc, sent, "Read the long ones too.", showNext, showNext, showNext);
+    await turn(eliCc, sent, "Thanks.", say("Thanks."));
     await expectAllReadInOrderAndAcked(eliCc, sent);
   }, 240_000);
 
   it("PostToolUse: the victim is read whole between tool calls, the long ones through brigade inbox show, nothing acked before it was read", async () => {
     const eliCc = await sessionWithoutWatcher({});
     const sent = await sendAll(eliCc.brigadeSessionId());
-    eliCc.api.script(bash("brigade whoami", "Check the session"), say("Noted."));
-    await eliCc.prompt("Work on the task.");
-    await eliCc.waitForIdle();
-    await expectNothingAckedUnread(eliCc, sent);
-    // PostToolUse put the messages into the request after the tool call, whole and within the
-    // limit; the long ones as lines naming `brigade inbox show`.
+    // PostToolUse puts them into the request after the tool call; no hook runs after that one.
+    await turn(eliCc, sent, "Work on the task.", bash("brigade whoami", "Check"), say("Noted."));
     const after = eliCc.api.requests.filter((r) => r.conversation).at(-1);
     if (after === undefined) throw new Error("no request after the tool call");
-    expect(readWhole(after, sent.victim)).toBe(true);
-    expect(readWhole(after, sent.victimLater)).toBe(true);
-    expect(readWhole(after, sent.hostile)).toBe(false);
-    const texts = modelTexts(after.body).map((t) => t.text);
-    expect(texts.some((t) => t.includes("<persisted-output>"))).toBe(false);
-    expect(texts.some((t) => t.includes(`brigade inbox show ${sent.hostile.message_id}`))).toBe(
-      true,
-    );
-    // No hook ran after that request: nothing is acked yet.
-    expect((await unacked(eliCc)).length).toBe(4);
-    eliCc.api.script(showNext, showNext, bash("brigade whoami", "Check again"), say("Done."));
-    await eliCc.prompt("Read the long ones.");
-    await eliCc.waitForIdle();
-    await expectNothingAckedUnread(eliCc, sent);
-    eliCc.api.script(say("Thanks."));
-    await eliCc.prompt("Thanks.");
-    await eliCc.waitForIdle();
+    await expectShownNotRead(eliCc, after, sent);
+    const check = bash("brigade whoami", "Check again");
+    await turn(eliCc, sent, "Read the long ones.", showNext, showNext, check, say("Done."));
+    await turn(eliCc, sent, "Thanks.", say("Thanks."));
     await expectAllReadInOrderAndAcked(eliCc, sent);
   }, 240_000);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -15518,22 +15518,24 @@ function printItems(pipeline, shown, options) {
 * The confirmation alone, for a hook run that delivers nothing itself (beside a running watcher,
 * under `hold` or `refuse`, or a prompt that does not poll): the messages shown earlier whose
 * whole frame the transcript now shows the model read are recorded as seen and acked (one
-* `message ack`, capped by `ackMs`); the others stay recorded. No record → nothing is opened.
-* Returns the ids acked. Never throws.
+* `message ack` through `ctx`'s adapter, capped at 1 s and by `deadline`); the others stay
+* recorded. No record → nothing is opened. Returns the ids acked. Never throws.
 *
-* @example await confirmShownMessages({ adapter: () => open(), map, layout, uid, ackMs: () => 1000 });
+* @example await confirmShownMessages(ctx, layout, map, Date.now() + 4_500);
 */
-async function confirmShownMessages(options) {
-	const { layout, uid } = options;
-	const sessionId = options.map.brigade_session_id;
-	const records = readShownRecords(layout, sessionId, uid);
+async function confirmShownMessages(ctx, layout, map, deadline) {
+	const sessionId = map.brigade_session_id;
+	const records = readShownRecords(layout, sessionId, ctx.uid);
 	if (records.length === 0) return [];
 	const { confirmed, unconfirmed } = confirmShown(records);
 	if (confirmed.length === 0) return [];
-	const ids = markSeen(FileSeenStore.open(layout, sessionId, uid), confirmed);
+	const ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
 	saveShown(layout, sessionId, unconfirmed);
 	try {
-		return await ackIds(options.adapter(), sessionId, ids, options.ackMs);
+		return await ackIds(ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}), sessionId, ids, () => Math.min(1e3, deadline - ctx.now() - 50));
 	} catch {
 		return [];
 	}
@@ -16521,15 +16523,14 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	printNotice(ctx, where, out);
 	const options = readPluginOptions(ctx.env);
-	const openAdapter = () => ctx.services.openAdapter({
-		configDir: map.config_dir,
-		teamKey: map.team_key
-	});
 	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
 			await pollMessages({
-				adapter: openAdapter(),
+				adapter: ctx.services.openAdapter({
+					configDir: map.config_dir,
+					teamKey: map.team_key
+				}),
 				map,
 				layout: where.layout,
 				uid: ctx.uid,
@@ -16544,13 +16545,7 @@ async function runPrompt(input, ctx, out, deadline) {
 		} catch {
 			ctx.log("brigade hook: poll failed\n");
 		}
-	} else await confirmShownMessages({
-		adapter: openAdapter,
-		map,
-		layout: where.layout,
-		uid: ctx.uid,
-		ackMs: () => Math.min(1e3, deadline - ctx.now() - 50)
-	});
+	} else await confirmShownMessages(ctx, where.layout, map, deadline);
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
 	await noticeUndeliverable(ctx, where, map, out, deadline);
@@ -16678,25 +16673,18 @@ async function runPostToolUse(input, ctx, deadline) {
 	});
 	if (!read.ok) return "";
 	const map = read.map;
-	const openAdapter = () => ctx.services.openAdapter({
-		configDir: map.config_dir,
-		teamKey: map.team_key
-	});
 	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
 	const remaining = deadline - ctx.now();
 	if (watcherDelivers || map.inbound !== "accept" || remaining < 300) {
-		await confirmShownMessages({
-			adapter: openAdapter,
-			map,
-			layout: where.layout,
-			uid: ctx.uid,
-			ackMs: () => Math.min(1e3, deadline - ctx.now() - 100)
-		});
+		await confirmShownMessages(ctx, where.layout, map, deadline);
 		return "";
 	}
 	const out = new HookOutput();
 	await pollMessages({
-		adapter: openAdapter(),
+		adapter: ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}),
 		map,
 		layout: where.layout,
 		uid: ctx.uid,

@@ -14,6 +14,7 @@ import {
   shownRecord,
   writeShownRecords,
 } from "../state/index.ts";
+import type { HookContext } from "./hook-context.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { inboxShowLine } from "./hook-lines.ts";
 import { blockUnits, type HookOutput } from "./hook-output.ts";
@@ -197,28 +198,27 @@ function printItems(
  * The confirmation alone, for a hook run that delivers nothing itself (beside a running watcher,
  * under `hold` or `refuse`, or a prompt that does not poll): the messages shown earlier whose
  * whole frame the transcript now shows the model read are recorded as seen and acked (one
- * `message ack`, capped by `ackMs`); the others stay recorded. No record → nothing is opened.
- * Returns the ids acked. Never throws.
+ * `message ack` through `ctx`'s adapter, capped at 1 s and by `deadline`); the others stay
+ * recorded. No record → nothing is opened. Returns the ids acked. Never throws.
  *
- * @example await confirmShownMessages({ adapter: () => open(), map, layout, uid, ackMs: () => 1000 });
+ * @example await confirmShownMessages(ctx, layout, map, Date.now() + 4_500);
  */
-export async function confirmShownMessages(options: {
-  readonly adapter: () => Adapter;
-  readonly map: ByPidMap;
-  readonly layout: StateLayout;
-  readonly uid: number;
-  readonly ackMs: () => number;
-}): Promise<readonly string[]> {
-  const { layout, uid } = options;
-  const sessionId = options.map.brigade_session_id;
-  const records = readShownRecords(layout, sessionId, uid);
+export async function confirmShownMessages(
+  ctx: HookContext,
+  layout: StateLayout,
+  map: ByPidMap,
+  deadline: number,
+): Promise<readonly string[]> {
+  const sessionId = map.brigade_session_id;
+  const records = readShownRecords(layout, sessionId, ctx.uid);
   if (records.length === 0) return [];
   const { confirmed, unconfirmed } = confirmShown(records);
   if (confirmed.length === 0) return [];
-  const ids = markSeen(FileSeenStore.open(layout, sessionId, uid), confirmed);
+  const ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
   saveShown(layout, sessionId, unconfirmed);
   try {
-    return await ackIds(options.adapter(), sessionId, ids, options.ackMs);
+    const adapter = ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
+    return await ackIds(adapter, sessionId, ids, () => Math.min(1_000, deadline - ctx.now() - 50));
   } catch {
     return [];
   }

@@ -31,26 +31,18 @@ export async function runPostToolUse(
   const read = readByPidMap({ claudePid: where.claudePid, env: ctx.env, uid: ctx.uid });
   if (!read.ok) return "";
   const map = read.map;
-  const openAdapter = () =>
-    ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
   const watcherDelivers =
     map.socket_path !== "" &&
     messagingToken(ctx.env) !== "" &&
     ctx.services.isWatcherRunning(where.layout, where.claudePid);
   const remaining = deadline - ctx.now();
   if (watcherDelivers || map.inbound !== "accept" || remaining < 300) {
-    await confirmShownMessages({
-      adapter: openAdapter,
-      map,
-      layout: where.layout,
-      uid: ctx.uid,
-      ackMs: () => Math.min(1_000, deadline - ctx.now() - 100),
-    });
+    await confirmShownMessages(ctx, where.layout, map, deadline);
     return "";
   }
   const out = new HookOutput();
   await pollMessages({
-    adapter: openAdapter(),
+    adapter: ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key }),
     map,
     layout: where.layout,
     uid: ctx.uid,

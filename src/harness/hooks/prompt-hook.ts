@@ -82,8 +82,6 @@ export async function runPrompt(
   }
   printNotice(ctx, where, out);
   const options = readPluginOptions(ctx.env);
-  const openAdapter = () =>
-    ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
   // A running watcher owns delivery: a poll beside it could print a message the watcher is about
   // to post (queued behind its pacer), and the model would read it twice.
   if (map.socket_path === "" || (options.pollOnPrompt && !watcherDelivers)) {
@@ -91,7 +89,10 @@ export async function runPrompt(
     if (remaining > 200) {
       try {
         await pollMessages({
-          adapter: openAdapter(),
+          adapter: ctx.services.openAdapter({
+            configDir: map.config_dir,
+            teamKey: map.team_key,
+          }),
           map,
           layout: where.layout,
           uid: ctx.uid,
@@ -109,13 +110,7 @@ export async function runPrompt(
     }
   } else {
     // What an earlier hook run or `brigade inbox show` showed is acked once the model has read it.
-    await confirmShownMessages({
-      adapter: openAdapter,
-      map,
-      layout: where.layout,
-      uid: ctx.uid,
-      ackMs: () => Math.min(1_000, deadline - ctx.now() - 50),
-    });
+    await confirmShownMessages(ctx, where.layout, map, deadline);
   }
   const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
   if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
