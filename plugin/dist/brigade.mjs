@@ -11282,6 +11282,44 @@ var init_shown_file = __esmMin((() => {
 	SHA256_HEX = /^[0-9a-f]{64}$/;
 }));
 
+// src/harness/state/shown-lock.ts
+/**
+* Takes the session's delivery lock (`state/shown/<stem>.lock`, created exclusively, 0600) for
+* one hook run: Claude Code runs the PostToolUse hooks of parallel tool calls at once, and two
+* runs that fetched the same messages would each print them (the model reading each twice) and
+* each rewrite the shown records. Returns the function that releases it, or `undefined` when
+* another run holds it (that run delivers; this one does nothing). A lock whose file is older
+* than {@link SHOWN_LOCK_STALE_MS} (by the wall clock its time is written in) is taken over.
+* Never throws: a lock that cannot be made at all (an unwritable state folder) lets the run go on
+* unlocked.
+*
+* @example const release = lockShown(layout, "s-1"); if (release) try { … } finally { release(); }
+*/
+function lockShown(layout, sessionId) {
+	const path = layout.shown(sessionId).replace(/\.json$/, ".lock");
+	const release = () => rmSync(path, { force: true });
+	if (!ensurePrivateFolders(layout.root, dirname(path)).ok) return () => void 0;
+	for (let attempt = 0; attempt < 2; attempt += 1) {
+		const created = createFileExclusive(path, `${process.pid}\n`);
+		if (created.ok) return release;
+		if (created.reason !== "exists") return () => void 0;
+		if (!stale(path)) return void 0;
+		release();
+	}
+}
+function stale(path) {
+	try {
+		return Date.now() - lstatSync(path).mtimeMs > SHOWN_LOCK_STALE_MS;
+	} catch {
+		return true;
+	}
+}
+var SHOWN_LOCK_STALE_MS;
+var init_shown_lock = __esmMin((() => {
+	init_local_files();
+	SHOWN_LOCK_STALE_MS = 1e4;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -11295,6 +11333,7 @@ var init_state = __esmMin((() => {
 	init_sha256_hex();
 	init_shown_confirmation();
 	init_shown_file();
+	init_shown_lock();
 	init_state_dir();
 	init_state_layout();
 }));
@@ -15410,11 +15449,25 @@ function tooLongForHook(frame) {
 * it; other senders go on. Nothing printed is acked: it is recorded as shown (`state/shown/`),
 * and a later run acks it once the transcript shows the model read it. Then one `message ack`
 * of the confirmed ids and the duplicates, capped by `ackMs`, beside the held and refused
-* reports. Never throws.
+* reports. One run at a time per session (`lockShown`: PostToolUse hooks of parallel tool calls run
+* at once); a run that finds another holding the lock does nothing. Never throws.
 *
 * @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, reserve: 800, receiveLimit: 50, receiveMs: 4000, ackMs: () => 500, transcriptPath });
 */
 async function pollMessages(options) {
+	const release = lockShown(options.layout, options.map.brigade_session_id);
+	if (release === void 0) return {
+		printed: 0,
+		announced: 0,
+		acked: []
+	};
+	try {
+		return await pollLocked(options);
+	} finally {
+		release();
+	}
+}
+async function pollLocked(options) {
 	const { adapter, map, layout, uid } = options;
 	const sessionId = map.brigade_session_id;
 	const seen = FileSeenStore.open(layout, sessionId, uid);
@@ -15525,12 +15578,18 @@ function printItems(pipeline, shown, options) {
 */
 async function confirmShownMessages(ctx, layout, map, deadline) {
 	const sessionId = map.brigade_session_id;
-	const records = readShownRecords(layout, sessionId, ctx.uid);
-	if (records.length === 0) return [];
-	const { confirmed, unconfirmed } = confirmShown(records);
-	if (confirmed.length === 0) return [];
-	const ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
-	saveShown(layout, sessionId, unconfirmed);
+	if (readShownRecords(layout, sessionId, ctx.uid).length === 0) return [];
+	const release = lockShown(layout, sessionId);
+	if (release === void 0) return [];
+	let ids;
+	try {
+		const { confirmed, unconfirmed } = confirmShown(readShownRecords(layout, sessionId, ctx.uid));
+		if (confirmed.length === 0) return [];
+		ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
+		saveShown(layout, sessionId, unconfirmed);
+	} finally {
+		release();
+	}
 	try {
 		return await ackIds(ctx.services.openAdapter({
 			configDir: map.config_dir,
@@ -17471,12 +17530,22 @@ async function runInboxShow(argv, io) {
 	}
 	const item = pipeline.next();
 	if (item?.kind !== "message") return refuse$1(io, "message_invalid");
-	const records = readShownRecords(layout, map.brigade_session_id, uid);
+	const release = await lockShownWaiting(layout, map.brigade_session_id);
 	try {
-		writeShownRecords(layout, map.brigade_session_id, [...records, shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
-	} catch {}
+		writeShownRecords(layout, map.brigade_session_id, [...readShownRecords(layout, map.brigade_session_id, uid), shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
+	} catch {} finally {
+		release?.();
+	}
 	io.stdout(`${item.frame}\n`);
 	return 0;
+}
+/** The session's delivery lock, tried for up to 2 s; `undefined` when a hook kept it that long. */
+async function lockShownWaiting(layout, sessionId) {
+	for (let waited = 0; waited < 2e3; waited += 50) {
+		const release = lockShown(layout, sessionId);
+		if (release !== void 0) return release;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
 }
 function refuse$1(io, refusal) {
 	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);

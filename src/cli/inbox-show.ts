@@ -1,6 +1,7 @@
 import { insideClaudeCode } from "../harness/claude-code/index.ts";
 import { bapErrorLine, loadSessionContext } from "../harness/session-context/index.ts";
 import {
+  lockShown,
   openSessionInbound,
   readShownRecords,
   shownRecord,
@@ -131,17 +132,33 @@ export async function runInboxShow(argv: string[], io: CliIo): Promise<number> {
   }
   const item = pipeline.next();
   if (item?.kind !== "message") return refuse(io, "message_invalid");
-  const records = readShownRecords(layout, map.brigade_session_id, uid);
+  // A hook of a parallel tool call may be rewriting the records: wait for it (briefly).
+  const release = await lockShownWaiting(layout, map.brigade_session_id);
   try {
     writeShownRecords(layout, map.brigade_session_id, [
-      ...records,
+      ...readShownRecords(layout, map.brigade_session_id, uid),
       shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now()),
     ]);
   } catch {
     // the hooks announce it again later; what is printed here is still read
+  } finally {
+    release?.();
   }
   io.stdout(`${item.frame}\n`);
   return 0;
+}
+
+/** The session's delivery lock, tried for up to 2 s; `undefined` when a hook kept it that long. */
+async function lockShownWaiting(
+  layout: Parameters<typeof lockShown>[0],
+  sessionId: string,
+): Promise<(() => void) | undefined> {
+  for (let waited = 0; waited < 2_000; waited += 50) {
+    const release = lockShown(layout, sessionId);
+    if (release !== undefined) return release;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
 }
 
 function refuse(io: CliIo, refusal: InboxShowRefusal): number {

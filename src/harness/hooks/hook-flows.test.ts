@@ -678,6 +678,33 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     await creator.sessionClose(sender.session_id);
   });
 
+  test("PostToolUse hooks of parallel tool calls run at once: each message is printed by one of them only", async () => {
+    const mine = await pullPathSession();
+    const sender = await creatorSession();
+    const one = await sendTo(mine, sender.session_id, "Parallel one.");
+    const two = await sendTo(mine, sender.session_id, "Parallel two.");
+    const transcript = freshTranscript();
+    const input = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "PostToolUse",
+      transcript_path: transcript,
+      tool_name: "Read",
+    };
+    const runs = await Promise.all([
+      hook("post-tool-use", input, newCalls(), noSocketEnv()),
+      hook("post-tool-use", input, newCalls(), noSocketEnv()),
+    ]);
+    const printed = runs.map((run) => run.stdout).join("\n");
+    for (const envelope of [one, two]) {
+      expect(printed.split(`message-id=\\"${envelope.message_id}\\"`).length - 1).toBe(1);
+    }
+    for (const run of runs) recordPostToolUseOutput(transcript, run.stdout);
+    await hook("post-tool-use", input, newCalls(), noSocketEnv());
+    expect(await waitingIds(mine)).toEqual([]);
+    await creator.sessionClose(sender.session_id);
+  });
+
   for (const path of ["prompt", "post-tool-use"] as const) {
     test(`${path}: long messages of every shape beside short ones from several senders: nothing blocked, nothing acked unread, each sender's order kept`, async () => {
       const mine = await pullPathSession();

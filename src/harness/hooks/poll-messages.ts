@@ -7,6 +7,7 @@ import {
   confirmShown,
   consumeReleaseRequests,
   FileSeenStore,
+  lockShown,
   openSessionInbound,
   readShownRecords,
   type ShownRecord,
@@ -77,11 +78,22 @@ const LEFT_FOR_LATER = new Error("left for a later hook run");
  * it; other senders go on. Nothing printed is acked: it is recorded as shown (`state/shown/`),
  * and a later run acks it once the transcript shows the model read it. Then one `message ack`
  * of the confirmed ids and the duplicates, capped by `ackMs`, beside the held and refused
- * reports. Never throws.
+ * reports. One run at a time per session (`lockShown`: PostToolUse hooks of parallel tool calls run
+ * at once); a run that finds another holding the lock does nothing. Never throws.
  *
  * @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, reserve: 800, receiveLimit: 50, receiveMs: 4000, ackMs: () => 500, transcriptPath });
  */
 export async function pollMessages(options: PollOptions): Promise<PollResult> {
+  const release = lockShown(options.layout, options.map.brigade_session_id);
+  if (release === undefined) return { printed: 0, announced: 0, acked: [] };
+  try {
+    return await pollLocked(options);
+  } finally {
+    release();
+  }
+}
+
+async function pollLocked(options: PollOptions): Promise<PollResult> {
   const { adapter, map, layout, uid } = options;
   const sessionId = map.brigade_session_id;
   const seen = FileSeenStore.open(layout, sessionId, uid);
@@ -210,12 +222,18 @@ export async function confirmShownMessages(
   deadline: number,
 ): Promise<readonly string[]> {
   const sessionId = map.brigade_session_id;
-  const records = readShownRecords(layout, sessionId, ctx.uid);
-  if (records.length === 0) return [];
-  const { confirmed, unconfirmed } = confirmShown(records);
-  if (confirmed.length === 0) return [];
-  const ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
-  saveShown(layout, sessionId, unconfirmed);
+  if (readShownRecords(layout, sessionId, ctx.uid).length === 0) return [];
+  const release = lockShown(layout, sessionId);
+  if (release === undefined) return [];
+  let ids: string[];
+  try {
+    const { confirmed, unconfirmed } = confirmShown(readShownRecords(layout, sessionId, ctx.uid));
+    if (confirmed.length === 0) return [];
+    ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
+    saveShown(layout, sessionId, unconfirmed);
+  } finally {
+    release();
+  }
   try {
     const adapter = ctx.services.openAdapter({ configDir: map.config_dir, teamKey: map.team_key });
     return await ackIds(adapter, sessionId, ids, () => Math.min(1_000, deadline - ctx.now() - 50));

@@ -59,5 +59,6 @@ export {
   type ShownRecord,
   writeShownRecords,
 } from "./shown-file.ts";
+export { lockShown, SHOWN_LOCK_STALE_MS } from "./shown-lock.ts";
 export { resolveStateDir, type StateDirEnv, type StateDirResult } from "./state-dir.ts";
 export { type StateLayout, stateLayout } from "./state-layout.ts";

@@ -1,9 +1,18 @@
-import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
   confirmShown,
+  lockShown,
   MAX_SHOWN_RECORDS,
   readShownRecords,
   type ShownRecord,
@@ -127,5 +136,32 @@ describe("confirmShown: acked means the model read the whole frame", () => {
     const b = shownRecord(message("m-2"), "show", OTHER, transcript, 1);
     appendFileSync(transcript, promptHookLine(OTHER));
     expect(confirmShown([b, a]).confirmed).toEqual([b, a]);
+  });
+});
+
+describe("lockShown: one delivering hook run at a time per session", () => {
+  test("a second run finds the lock taken; released, it is free again; other sessions never wait", () => {
+    const release = lockShown(layout, "s-me");
+    expect(release).toBeDefined();
+    expect(lockShown(layout, "s-me")).toBeUndefined();
+    const other = lockShown(layout, "s-other");
+    expect(other).toBeDefined();
+    other?.();
+    release?.();
+    expect(existsSync(layout.shown("s-me").replace(/\.json$/, ".lock"))).toBe(false);
+    const again = lockShown(layout, "s-me");
+    expect(again).toBeDefined();
+    again?.();
+  });
+
+  test("a lock a killed hook left behind is taken over once it is stale", () => {
+    lockShown(layout, "s-me");
+    const path = layout.shown("s-me").replace(/\.json$/, ".lock");
+    expect(lockShown(layout, "s-me")).toBeUndefined();
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(path, old, old);
+    const taken = lockShown(layout, "s-me");
+    expect(taken).toBeDefined();
+    taken?.();
   });
 });
