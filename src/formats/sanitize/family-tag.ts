@@ -1,5 +1,5 @@
 import type { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
-import { READ_TAG_NAMES, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
+import { READ_TAG_NAMES, readingOf, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
 import {
   BACKSLASH_BIT,
   bmpClasses,
@@ -41,7 +41,7 @@ export interface FamilyTag {
 
 /** Every read name's reading bits one after another, and where each name's run starts. */
 const NAME_BITS = new Int32Array(
-  READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)),
+  READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)),
 );
 const NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
 READ_TAG_NAMES.forEach((name, k) => {
@@ -52,8 +52,6 @@ const FIRST_LETTERS: number = READ_TAG_NAMES.reduce(
   (all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0),
   0,
 );
-/** A name's reading: `_` reads as `-`. */
-const readingOf = (name: string): string => name.replaceAll("_", "-");
 /**
  * For each letter bit (by its index), the names that start with that letter: the families first
  * (the spellings hostile text uses most), then Claude Code's tags sorted by their reading, so that
@@ -67,7 +65,7 @@ const NAMES_BY_FIRST: readonly Int32Array[] = Array.from(
       READ_TAG_NAMES.flatMap((__, k) =>
         ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & (1 << bit)) !== 0 ? [k] : [],
       ).sort((a, b) => {
-        if ((a < WHOLE_NAMES_FROM) !== (b < WHOLE_NAMES_FROM)) return a - b;
+        if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
         const x = readingOf(READ_TAG_NAMES[a] ?? "");
         const y = readingOf(READ_TAG_NAMES[b] ?? "");
         return x < y ? -1 : x > y ? 1 : a - b;
