@@ -2478,11 +2478,18 @@ var init_frame_tag_families = __esmMin((() => {
 }));
 
 // src/formats/sanitize/read-tag-names.ts
-var readingOf, FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+/**
+* The reading of a tag name: `_` reads as `-`, so `system_reminder` is `system-reminder`.
+*
+* @example readingOf("tool_use_error") === "tool-use-error"
+*/
+function readingOf(name) {
+	return name.replaceAll("_", "-");
+}
+var FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
 var init_read_tag_names = __esmMin((() => {
 	init_claude_code_tags();
 	init_frame_tag_families();
-	readingOf = (name) => name.replaceAll("_", "-");
 	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
 	READ_TAG_NAMES = (() => {
 		const names = [...FRAME_TAG_FAMILIES];
@@ -2627,6 +2634,10 @@ function buildClasses() {
 * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
 */
 function continuesName(cp) {
+	if (cp < 128) {
+		const lower = cp | 32;
+		return lower >= 97 && lower <= 122 || cp >= 48 && cp <= 57 || cp === 45 || cp === 95;
+	}
 	const c = readingClass(cp);
 	if ((c & OPEN_BIT) !== 0) return false;
 	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
@@ -2816,16 +2827,23 @@ function readTagAt(s, from) {
 	}
 	if (state === 1 && (last & slash) === 0) return -1;
 	if ((c & FIRST_LETTERS) === 0) return -1;
-	const second = i + units;
 	const dash = DASH_BIT;
+	const offsets = NAME_OFFSETS;
+	offsets[1] = i + units;
 	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
-		const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
-		for (let q = 0; q < candidates.length; q++) {
-			const k = candidates[q] ?? 0;
-			let p = (NAME_STARTS[k] ?? 0) + 1;
-			const end = NAME_STARTS[k + 1] ?? 0;
-			let j = second;
-			while (p < end && j < n) {
+		const bit = 31 - Math.clz32(letters & -letters);
+		const names = NAMES_BY_FIRST[bit] ?? NO_NAMES;
+		const shared = SHARED_BY_FIRST[bit] ?? NO_NAMES;
+		let stopped = 1;
+		for (let q = 0; q < names.length; q++) {
+			const k = names[q] ?? 0;
+			const base = NAME_STARTS[k] ?? 0;
+			const length = (NAME_STARTS[k + 1] ?? 0) - base;
+			const same = q === 0 ? 1 : shared[q] ?? 0;
+			if (same > stopped) continue;
+			let p = same;
+			let j = offsets[p] ?? 0;
+			while (p < length && j < n) {
 				c = bmp[s.charCodeAt(j)] ?? 0;
 				units = 1;
 				if ((c & pair) !== 0) {
@@ -2836,7 +2854,7 @@ function readTagAt(s, from) {
 					j += units;
 					continue;
 				}
-				const want = NAME_BITS[p] ?? 0;
+				const want = NAME_BITS[base + p] ?? 0;
 				if (want === dash) {
 					const runStart = j;
 					while (j < n && (c & (skip | dash | space)) !== 0) {
@@ -2848,16 +2866,15 @@ function readTagAt(s, from) {
 							units = unitsAt(s, j);
 						}
 					}
-					if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
-					j += units;
-					p += 2;
-					continue;
-				}
-				if ((c & want) === 0) break;
+					if (j === runStart) break;
+					offsets[++p] = j;
+					if ((c & (NAME_BITS[base + p] ?? 0)) === 0) break;
+				} else if ((c & want) === 0) break;
 				j += units;
-				p++;
+				offsets[++p] = j;
 			}
-			if (p !== end) continue;
+			stopped = p;
+			if (p !== length) continue;
 			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
 			readEnd = j;
 			readClosing = state !== 0;
@@ -2948,18 +2965,31 @@ function findFamilyTag(s, from = 0) {
 	}
 	return null;
 }
-var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NO_NAMES, NAMES_BY_FIRST, readEnd, readClosing;
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NAMES_BY_FIRST, SHARED_BY_FIRST, NO_NAMES, NAME_OFFSETS, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
 	init_read_tag_names();
 	init_reading_classes();
-	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)));
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)));
 	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
 	READ_TAG_NAMES.forEach((name, k) => {
 		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
 	});
 	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : []).sort((a, b) => {
+		if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
+		const x = readingOf(READ_TAG_NAMES[a] ?? "");
+		const y = readingOf(READ_TAG_NAMES[b] ?? "");
+		return x < y ? -1 : x > y ? 1 : a - b;
+	})));
+	SHARED_BY_FIRST = NAMES_BY_FIRST.map((names) => names.map((k, q) => {
+		const x = readingOf(READ_TAG_NAMES[k] ?? "");
+		const y = readingOf(READ_TAG_NAMES[names[q - 1] ?? -1] ?? "");
+		let shared = 0;
+		while (shared < x.length && x[shared] === y[shared]) shared++;
+		return shared;
+	}));
 	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
-	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : [])));
+	NAME_OFFSETS = new Int32Array(READ_TAG_NAMES.reduce((longest, name) => Math.max(longest, name.length), 0) + 1);
 	readEnd = 0;
 	readClosing = false;
 }));
