@@ -18,6 +18,7 @@ export {
 export {
   argvMayBypass,
   BYPASS_MODE,
+  gateClosedLastingly,
   INBOUND_GATE_HOLD_REASONS,
   type InboundGateFacts,
   type InboundGateHoldReason,

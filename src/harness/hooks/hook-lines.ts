@@ -127,17 +127,6 @@ export function shadowedBrigadeLine(theirs: string, ours: string): string {
 }
 
 /**
- * The line printed when `claude_inbound_setting` added `"crossSessionInbound": "accept"` to the
- * user settings (docs/spec/claude-code.md §4): says what changed and why, names the file, never its
- * path.
- *
- * @example INBOUND_SETTING_ADDED_LINE.startsWith("Brigade: ") === true
- */
-export const INBOUND_SETTING_ADDED_LINE: string =
-  'Brigade: added "crossSessionInbound": "accept" to the user settings.json (plugin option claude_inbound_setting), ' +
-  "so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
-
-/**
  * The senders a held or adopted notice names: distinct names through `noticeName`, the first
  * three, then `and N more`.
  *

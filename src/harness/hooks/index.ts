@@ -31,7 +31,6 @@ export {
   contextLine,
   frameOptionLine,
   heldLine,
-  INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   settingsLine,

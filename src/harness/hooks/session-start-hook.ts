@@ -5,13 +5,10 @@ import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import {
   claudeConfigDir,
-  ensureInboundAcceptSetting,
   findBrigadeShadow,
   isClaudePid,
-  launchBypasses,
   messagingSocketFromEnv,
   messagingToken,
-  readClaudeArgv,
   readSessionRegistry,
   scanInboundSettings,
   usableSocket,
@@ -23,15 +20,16 @@ import {
   stateLayout,
   writeByPidMap,
 } from "../state/index.ts";
+import { GATE_CLOSED_NOTICE } from "../watcher/index.ts";
 import { adoptStranded } from "./adopt-stranded.ts";
 import type { HookContext } from "./hook-context.ts";
+import { hookStandsAside } from "./hook-gate.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import {
   bindingLine,
   contextLine,
   frameOptionLine,
-  INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
   settingsLine,
@@ -131,6 +129,8 @@ export async function connectFromHook(
     messagingSocketFromEnv(ctx.env),
     registry.messagingSocketPath,
   );
+  // SessionStart reports no permission mode: the launch tells whether the session bypasses.
+  const gateClosed = hookStandsAside(ctx, claudePid, input.cwd, undefined);
   const result = await connectSession({
     input,
     ctx,
@@ -142,6 +142,7 @@ export async function connectFromHook(
     policy,
     registry,
     socketPath,
+    gateClosed,
     registerMs,
   });
   if (!result.ok && result.code === "protocol_mismatch") {
@@ -169,11 +170,9 @@ export async function connectFromHook(
     await adoptStranded(ctx, layout, result.map, team.checkout, out);
   }
   const token = messagingToken(ctx.env);
-  if (options.claudeInboundSetting && ccConfig !== undefined) {
-    applyInboundSettingAtStart(ctx, out, { claudePid, cwd: input.cwd, ccConfig });
-  }
   if (socketPath !== "" && token !== "") {
-    await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+    if (gateClosed) out.line(GATE_CLOSED_NOTICE);
+    else await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
   }
   out.line(
     contextLine({
@@ -184,27 +183,6 @@ export async function connectFromHook(
     }),
   );
   return "connected";
-}
-
-/**
- * `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
- * insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
- * flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
- * evidence writes; the prompt hook still writes it once the mode is known.
- */
-function applyInboundSettingAtStart(
-  ctx: HookContext,
-  out: HookOutput,
-  at: { readonly claudePid: string; readonly cwd: string; readonly ccConfig: string },
-): void {
-  const argv = readClaudeArgv(at.claudePid);
-  if (!launchBypasses({ argv, claudeConfigDir: at.ccConfig, cwd: at.cwd })) return;
-  const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
-  if (outcome.kind === "refused") {
-    ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-    return;
-  }
-  if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
 /**
