@@ -32,9 +32,12 @@ export {
 export {
   ensureInboundAcceptSetting,
   INBOUND_SETTING_REFUSALS,
+  type InboundSettingBefore,
   type InboundSettingOutcome,
   type InboundSettingRefusal,
+  type InboundSettingUndo,
   insertAcceptMember,
+  removeInboundAcceptSetting,
 } from "./inbound-setting.ts";
 export { encodeInboxPostLines } from "./inbox-post-lines.ts";
 export {
