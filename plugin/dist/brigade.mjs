@@ -6694,11 +6694,12 @@ var init_inbound_gate = __esmMin((() => {
 }));
 
 // src/harness/claude-code/inbound-setting.ts
-var encoder;
+var encoder, decoder;
 var init_inbound_setting = __esmMin((() => {
 	init_protocol();
 	init_settings_scan();
 	encoder = new TextEncoder();
+	decoder = new TextDecoder();
 }));
 
 // src/harness/claude-code/inbox-post-lines.ts
@@ -17654,39 +17655,6 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
-/** The fix line for each reason, `dir` being how the person's shell names the folder. */
-function folderFix(reason, dir, explicit) {
-	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
-	switch (reason) {
-		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
-		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
-		case "foreign_owner":
-		case "not_a_folder":
-		case "io_error": return elsewhere;
-	}
-}
-/**
-* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
-* set outside a session but not absolute (the folder it would mean depends on where the command
-* runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
-* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
-* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
-* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
-* a fix line are printed, naming the variable, never the path.
-*
-* @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
-*/
-function configDirOf(io, sub) {
-	const location = harnessConfigLocation(io.env, { relative: "refuse" });
-	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const explicit = location.source === "variable";
-	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
-	if (checked.ok) return location.dir;
-	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
-}
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
 * the exit status 2 already reported, or `undefined` when the lookup found one or none.
@@ -17740,16 +17708,64 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
 	init_claude_code();
-	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	BINDING_PROBLEM = {
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
+		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
+	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+}));
+
+// src/cli/config-folder.ts
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
+/**
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
+*
+* @example const dir = configDirOf(io, "team join"); if (typeof dir !== "string") return dir.status;
+*/
+function configDirOf(io, command) {
+	const fail = (status, line) => {
+		io.stderr(`brigade ${command}: ${line}\n`);
+		return { status };
+	};
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
+	io.stderr(`brigade ${command}: ${FOLDER_PROBLEMS[checked.reason]}\n`);
+	return fail(11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
+}
+var FOLDER_PROBLEMS, SHELL_NAMES;
+var init_config_folder = __esmMin((() => {
+	init_adapter();
+	init_local_files();
 	FOLDER_PROBLEMS = {
 		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
 		not_a_folder: "the configuration folder is not a folder",
@@ -17762,11 +17778,6 @@ var init_team_context = __esmMin((() => {
 		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
 		home: "~/.config/brigade"
 	};
-	BINDING_PROBLEM = {
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
-		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
-	};
-	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -17790,7 +17801,7 @@ async function teamCreate(argv, io, cwd) {
 	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
-	const configDir = configDirOf(io, "create");
+	const configDir = configDirOf(io, "team create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "create", 2, "the current folder does not exist").status;
@@ -17869,6 +17880,7 @@ var init_team_create = __esmMin((() => {
 	init_binding();
 	init_local_files();
 	init_cli_io();
+	init_config_folder();
 	init_hand_over_secret();
 	init_secret_placement();
 	init_team_context();
@@ -17908,7 +17920,7 @@ async function teamJoin(argv, io, cwd) {
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
 	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
-	const configDir = configDirOf(io, "join");
+	const configDir = configDirOf(io, "team join");
 	if (typeof configDir !== "string") return configDir.status;
 	const read = readJoinSecretFile(resolve(cwd, secretOption));
 	if (!read.ok) {
@@ -17969,6 +17981,7 @@ var init_team_join = __esmMin((() => {
 	init_adapter();
 	init_binding();
 	init_cli_io();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18003,7 +18016,7 @@ var init_team_join = __esmMin((() => {
 */
 async function teamLeave(argv, io, cwd) {
 	parseTeamFlags("leave", argv, {}, 0);
-	const configDir = configDirOf(io, "leave");
+	const configDir = configDirOf(io, "team leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "leave", 2, "the current folder does not exist").status;
@@ -18035,6 +18048,7 @@ var init_team_leave = __esmMin((() => {
 	init_sanitize();
 	init_adapter();
 	init_binding();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18305,6 +18319,7 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"backup",
 	"demo",
 	"doctor",
+	"uninstall",
 	"migrate-store",
 	"conformance"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));

@@ -6,7 +6,7 @@
  * reach us (and the one boolean rule), and the transcript lines we read. A second host version's differences go here.
  */
 
-export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
+export { insideClaudeCode, isClaudePid, showsClaudeCodeSession } from "./claude-pid.ts";
 export { claudeConfigDir, registryFolder } from "./config-dir.ts";
 export {
   chooseDisplayName,
