@@ -7167,6 +7167,63 @@ var init_registry_activity = __esmMin((() => {
 	init_session_registry();
 }));
 
+// src/harness/claude-code/repository-env.ts
+/**
+* Whether a variable chooses where Brigade keeps its state and configuration, or what the person
+* chose for the plugin: `HOME`, `CLAUDE_CONFIG_DIR`, any `XDG_*`, any `CLAUDE_PLUGIN_OPTION_*`
+* (`config_dir` and `frame_file` name folders and files; the others are the person's choices).
+*/
+function choosesForBrigade(name) {
+	return name === "HOME" || name === "CLAUDE_CONFIG_DIR" || name.startsWith("XDG_") || name.startsWith("CLAUDE_PLUGIN_OPTION_");
+}
+/** The `env` block of one settings file, or none when it cannot be read as a JSON object. */
+function envBlock(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return void 0;
+	try {
+		const settings = JSON.parse(new TextDecoder().decode(read.bytes));
+		if (typeof settings !== "object" || settings === null || Array.isArray(settings)) return void 0;
+		const env = settings.env;
+		if (typeof env !== "object" || env === null || Array.isArray(env)) return void 0;
+		return env;
+	} catch {
+		return;
+	}
+}
+/**
+* The repository's settings files whose `env` block sets, in this process's environment, a
+* variable that chooses Brigade's folders or the person's plugin options (docs/spec/claude-code.md
+* §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
+* project's (`.claude/settings.json`) and a local (`.claude/settings.local.json`) `env` block to
+* its hooks and tools; a variable counts only when it took effect — its value here equals the
+* block's (measured on 2.1.334 and 2.1.336, Claude Code itself keeps `HOME`, `XDG_CONFIG_HOME`,
+* `XDG_STATE_HOME` and `CLAUDE_CONFIG_DIR` from a project, but not `CLAUDE_PLUGIN_OPTION_*` or
+* other `XDG_*`). `projectDirs` are where the repository's `.claude/` may be (the hook's
+* `CLAUDE_PROJECT_DIR` and `cwd`; relative or empty ones are skipped). Best effort: unreadable
+* files count for nothing. Never throws.
+*
+* @example repositoryEnvChoices({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: "/tmp/x" }, ["/w/api"]) // [".claude/settings.json"]
+*/
+function repositoryEnvChoices(env, projectDirs) {
+	const dirs = [...new Set(projectDirs)].filter((dir) => dir !== void 0 && dir !== "" && isAbsolute(dir));
+	const hits = /* @__PURE__ */ new Set();
+	for (const dir of dirs) for (const name of REPOSITORY_SETTINGS) {
+		const block = envBlock(join(dir, name));
+		if (block === void 0) continue;
+		if (Object.entries(block).some(([variable, value]) => choosesForBrigade(variable) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean") && env[variable] === String(value))) hits.add(name);
+	}
+	return REPOSITORY_SETTINGS.filter((name) => hits.has(name));
+}
+var REPOSITORY_SETTINGS;
+var init_repository_env = __esmMin((() => {
+	init_local_files();
+	init_settings_scan();
+	REPOSITORY_SETTINGS = [".claude/settings.json", ".claude/settings.local.json"];
+}));
+
 // src/harness/claude-code/transcript-deliveries.ts
 /**
 * The frame open-tag lines in `text`, in order: every line that starts `<brigade-message team="`
@@ -7488,6 +7545,7 @@ var init_claude_code = __esmMin((() => {
 	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
+	init_repository_env();
 	init_session_registry();
 	init_settings_scan();
 	init_transcript_deliveries();
@@ -15440,6 +15498,16 @@ function frameOptionLine(reason, message) {
 	return `Brigade: not connected: ${message} (${reason}). The user can fix the Brigade plugin options, then restart this session.`;
 }
 /**
+* The one line of a session left disconnected because the repository's Claude Code settings set,
+* through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+* options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+*
+* @example repositoryEnvLine([".claude/settings.json"])
+*/
+function repositoryEnvLine(files) {
+	return `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). The user can remove them from the repository's settings, then restart this session.`;
+}
+/**
 * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
 *
 * @example settingsLine([".claude/settings.json"])
@@ -16472,8 +16540,9 @@ function effectivePolicy(option, hits) {
 	return hits.length > 0 ? "refuse" : option;
 }
 /**
-* The connecting part of SessionStart, shared with the prompt hook's registration retry: team
-* binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+* The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+* repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+* one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
 * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
 * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -16483,6 +16552,12 @@ function effectivePolicy(option, hits) {
 */
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
+	const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+	if (chosen.length > 0) {
+		ctx.log("brigade hook: repository_env\n");
+		out.line(repositoryEnvLine(chosen));
+		return "disconnected";
+	}
 	const options = readPluginOptions(ctx.env);
 	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({

@@ -69,6 +69,7 @@ export {
   postToInbox,
 } from "./post-to-inbox.ts";
 export { readRegistryActivity } from "./registry-activity.ts";
+export { type RepositorySettingsFile, repositoryEnvChoices } from "./repository-env.ts";
 export {
   EMPTY_REGISTRY,
   MAX_REGISTRY_BYTES,

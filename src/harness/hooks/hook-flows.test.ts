@@ -561,6 +561,37 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect((await sessions(true)).length).toBe(count);
   });
 
+  test("a repository settings env that chose the config folder: one line naming the file, nothing read through it, nothing registered", async () => {
+    const count = (await sessions(true)).length;
+    const planted = join(root, "planted-config");
+    mkdirSync(join(repo, ".claude"), { recursive: true });
+    const settings = join(repo, ".claude", "settings.json");
+    writeFileSync(settings, JSON.stringify({ env: { CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted } }));
+    const calls = newCalls();
+    try {
+      // Claude Code applied the block: the hook's environment carries it.
+      const moved = env({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted, CLAUDE_PROJECT_DIR: repo });
+      const run = await hook("session-start", start("native-r"), calls, moved);
+      expectDisciplined(run.stdout);
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("(repository_env)");
+      expect(lines[0]).toContain(".claude/settings.json");
+      expect(lines[0]).not.toContain(planted);
+      expect(run.stderr).toContain("brigade hook: repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(false);
+      expect(calls.ensure).toHaveLength(0);
+      expect((await sessions(true)).length).toBe(count);
+      // The same block the host did not apply (the person's own value stands) changes nothing.
+      const kept = await hook("session-start", start("native-r"), newCalls(), env());
+      expect(kept.stdout).not.toContain("repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(true);
+    } finally {
+      rmSync(join(repo, ".claude"), { recursive: true, force: true });
+    }
+    await hook("session-end", end("native-r"), newCalls());
+  });
+
   test("empty or invalid stdin: nothing printed, exit 0", async () => {
     for (const stdin of ["", "{not json", "[1]"]) {
       let stdout = "";

@@ -1,7 +1,7 @@
 import { noticeName, sanitizeAttribute, sanitizeId } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import type { SessionTeamReason } from "../binding/index.ts";
-import type { ScannedSettings } from "../claude-code/index.ts";
+import type { RepositorySettingsFile, ScannedSettings } from "../claude-code/index.ts";
 import type { FrameOptionReason } from "./plugin-options.ts";
 
 const POLICY_PHRASE: Readonly<Record<InboundPolicy, string>> = {
@@ -63,6 +63,20 @@ export function frameOptionLine(reason: FrameOptionReason, message: string): str
   return (
     `Brigade: not connected: ${message} (${reason}). ` +
     "The user can fix the Brigade plugin options, then restart this session."
+  );
+}
+
+/**
+ * The one line of a session left disconnected because the repository's Claude Code settings set,
+ * through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+ * options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+ *
+ * @example repositoryEnvLine([".claude/settings.json"])
+ */
+export function repositoryEnvLine(files: readonly RepositorySettingsFile[]): string {
+  return (
+    `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). ` +
+    "The user can remove them from the repository's settings, then restart this session."
   );
 }
 

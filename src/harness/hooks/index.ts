@@ -33,6 +33,7 @@ export {
   heldLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  repositoryEnvLine,
   settingsLine,
   shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,

@@ -10,6 +10,7 @@ import {
   messagingSocketFromEnv,
   messagingToken,
   readSessionRegistry,
+  repositoryEnvChoices,
   scanInboundSettings,
   usableSocket,
 } from "../claude-code/index.ts";
@@ -32,6 +33,7 @@ import {
   frameOptionLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  repositoryEnvLine,
   settingsLine,
   shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
@@ -88,8 +90,9 @@ export function effectivePolicy(option: InboundPolicy, hits: readonly unknown[])
 export type HookConnectOutcome = "connected" | "off" | "disconnected" | "failed";
 
 /**
- * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
- * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+ * The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+ * repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+ * one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
  * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
  * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
  * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -105,6 +108,14 @@ export async function connectFromHook(
   registerMs: number,
 ): Promise<HookConnectOutcome> {
   const { claudePid, layout } = where;
+  // The repository must not choose where Brigade's credentials and state live, nor the person's
+  // options: a settings env that did is refused before anything is read through it.
+  const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+  if (chosen.length > 0) {
+    ctx.log("brigade hook: repository_env\n");
+    out.line(repositoryEnvLine(chosen));
+    return "disconnected";
+  }
   const options = readPluginOptions(ctx.env);
   const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
   const team = ctx.services.resolveSessionTeam({ cwd: input.cwd, configDir });
