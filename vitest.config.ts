@@ -76,6 +76,7 @@ const REAL_CLIENT = [
   "test/real-claude-ack.test.ts",
   "test/real-claude-states.test.ts",
   "test/real-claude-drop.test.ts",
+  "test/real-claude-settings.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */
