@@ -7527,8 +7527,8 @@ function envBlock(path) {
 }
 /**
 * The repository's settings files whose `env` block sets, in this process's environment, a
-* variable that chooses Brigade's folders or the person's plugin options (docs/spec/claude-code.md
-* §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
+* variable that chooses Brigade's folders or the person's plugin options
+* (docs/spec/claude-code.md §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
 * project's (`.claude/settings.json`) and a local (`.claude/settings.local.json`) `env` block to
 * its hooks and tools; a variable counts only when it took effect — its value here equals the
 * block's (measured on 2.1.334 and 2.1.336, Claude Code itself keeps `HOME`, `XDG_CONFIG_HOME`,

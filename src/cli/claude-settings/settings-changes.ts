@@ -27,8 +27,16 @@ function recordPath(configDir: string): string {
   return join(configDir, "claude-settings-changes.json");
 }
 
-/** Why the record could not be read: `not_private` (someone else's, or others may read it), `unreadable`, `malformed`. */
-export type SettingsChangesRefusal = "not_private" | "unreadable" | "malformed";
+/**
+ * Why the record could not be read (docs/errors.md): `not_private` (not a regular file of ours
+ * without group or other permission bits), `unreadable`, `malformed` (not the record's JSON).
+ *
+ * @example SETTINGS_CHANGES_REFUSALS.includes("malformed") === true
+ */
+export const SETTINGS_CHANGES_REFUSALS = ["not_private", "unreadable", "malformed"] as const;
+
+/** One {@link SETTINGS_CHANGES_REFUSALS} reason. */
+export type SettingsChangesRefusal = (typeof SETTINGS_CHANGES_REFUSALS)[number];
 
 /** Result of {@link readSettingsChanges}. */
 export type SettingsChangesRead =
@@ -68,9 +76,9 @@ export function readSettingsChanges(configDir: string, uid: number): SettingsCha
 }
 
 /**
- * Writes `changes` as the record in `configDir` (the folder made or tightened 0700, the file
- * written 0600 atomically); an empty list removes nothing but records nothing either. Returns
- * whether it was written; never throws.
+ * Writes `changes` as the whole record in `configDir` (the folder made or tightened 0700, the
+ * file written 0600 atomically; an empty list leaves a record of no changes). Returns whether it
+ * was written; never throws.
  *
  * @example writeSettingsChanges(dir, [{ file: "/home/dana/.claude/settings.json", before: "absent", at }])
  */
