@@ -13,17 +13,16 @@ import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
-import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
+import { type Person, type PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import {
   bash,
-  claudeCodeExecutable,
   DUMMY_API_KEY,
   FakeMessagesApi,
-  PINNED_CLAUDE_CODE_VERSION,
-  RealClaudeSession,
+  type RealClaudeSession,
+  RecipientWorld,
   reportOnFailure,
+  type SessionOptions,
   say,
-  storedEnvelope,
   storedMessageIds,
   writeClientConfig,
 } from "./support/real-claude/index.ts";
@@ -31,48 +30,26 @@ import {
 const TEAM = "billing";
 
 describe("acked means in the conversation, on the real Claude Code", () => {
+  let pair: RecipientWorld;
   let executable: string;
   let world: PluginWorld;
-  let dana: Person;
   let eli: Person;
   let sender: ClaudeCodeHost;
   let danaId: string;
-  const sessions: RealClaudeSession[] = [];
 
   beforeAll(async () => {
-    executable = await claudeCodeExecutable(PINNED_CLAUDE_CODE_VERSION);
-    world = await PluginWorld.start("dana", TEAM);
-    dana = world.founder;
-    eli = await world.join("eli");
-    sender = await world.session(dana, "api");
-    danaId = world.mapOf(dana, sender).brigade_session_id;
+    pair = await RecipientWorld.start(TEAM);
+    ({ executable, world, eli, sender, danaId } = pair);
   });
 
   afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.close()));
-    await world?.close();
+    await pair?.close();
   });
 
-  async function start(options: Partial<Parameters<typeof RealClaudeSession.start>[2]> = {}) {
-    const session = await RealClaudeSession.start(world, eli, { executable, ...options });
-    sessions.push(session);
-    return session;
-  }
-
-  async function unacked(session: RealClaudeSession): Promise<string[]> {
-    const map = world.mapOf(eli, session);
-    const adapter = openHarnessAdapter({ configDir: eli.configDir, teamKey: map.team_key });
-    return (await adapter.messageReceive(map.brigade_session_id)).messages.map((m) => m.message_id);
-  }
-
-  async function send(to: string, body: string): Promise<MessageEnvelope> {
-    const run = await sender.runBash(sendCommand(to, body));
-    expect(run.exitCode, run.stderr).toBe(0);
-    const ids = storedMessageIds(world.dataFile, danaId, to);
-    const envelope = storedEnvelope(world.dataFile, ids.at(-1) ?? "");
-    if (envelope === undefined) throw new Error("the server stored no message");
-    return envelope;
-  }
+  const start = (options: Partial<SessionOptions> = {}) => pair.start(options);
+  const unacked = (session: RealClaudeSession) => pair.unacked(session);
+  const send = async (to: string, body: string): Promise<MessageEnvelope> =>
+    (await pair.send(to, body)).envelope;
 
   const watcherLog = (session: RealClaudeSession) =>
     readFileSync(join(eli.stateDir, "logs", `watcher-${session.claudePid}.log`), "utf8");

@@ -13,24 +13,19 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../src/formats/frame/index.ts";
-import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { repositoryEnvLine } from "../src/harness/hooks/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
-import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
-import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
+import { type Person, type PluginWorld, waitFor } from "./support/plugin-world.ts";
 import {
   bash,
-  claudeCodeExecutable,
   HELD_DIALOG,
   modelTexts,
-  PINNED_CLAUDE_CODE_VERSION,
   postAsAnotherProgram,
-  RealClaudeSession,
+  type RealClaudeSession,
+  RecipientWorld,
   reportOnFailure,
   type SessionOptions,
   say,
-  storedEnvelope,
-  storedMessageIds,
   TmuxClaude,
 } from "./support/real-claude/index.ts";
 
@@ -40,51 +35,22 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PERSON_CLI = join(REPO, "dist", "cli", "main.js");
 
 describe("Claude Code's settings and Brigade's folders, on the real Claude Code", () => {
-  let executable: string;
+  let pair: RecipientWorld;
   let world: PluginWorld;
-  let dana: Person;
   let eli: Person;
-  let sender: ClaudeCodeHost;
-  let danaId: string;
-  const sessions: RealClaudeSession[] = [];
 
   beforeAll(async () => {
-    executable = await claudeCodeExecutable(PINNED_CLAUDE_CODE_VERSION);
-    world = await PluginWorld.start("dana", TEAM);
-    dana = world.founder;
-    eli = await world.join("eli");
-    sender = await world.session(dana, "api");
-    danaId = world.mapOf(dana, sender).brigade_session_id;
+    pair = await RecipientWorld.start(TEAM);
+    ({ world, eli } = pair);
   });
 
   afterAll(async () => {
-    await Promise.all(sessions.map((session) => session.close()));
-    await world?.close();
+    await pair?.close();
   });
 
-  async function start(options: Partial<SessionOptions> = {}): Promise<RealClaudeSession> {
-    const session = await RealClaudeSession.start(world, eli, { executable, ...options });
-    sessions.push(session);
-    return session;
-  }
-
-  async function unacked(session: RealClaudeSession): Promise<string[]> {
-    const map = world.mapOf(eli, session);
-    const adapter = openHarnessAdapter({ configDir: eli.configDir, teamKey: map.team_key });
-    return (await adapter.messageReceive(map.brigade_session_id)).messages.map((m) => m.message_id);
-  }
-
-  async function send(
-    to: string,
-    body: string,
-  ): Promise<{ envelope: MessageEnvelope; stdout: string }> {
-    const run = await sender.runBash(sendCommand(to, body));
-    expect(run.exitCode, run.stderr).toBe(0);
-    const ids = storedMessageIds(world.dataFile, danaId, to);
-    const envelope = storedEnvelope(world.dataFile, ids.at(-1) ?? "");
-    if (envelope === undefined) throw new Error("the server stored no message");
-    return { envelope, stdout: run.stdout };
-  }
+  const start = (options: Partial<SessionOptions> = {}) => pair.start(options);
+  const unacked = (session: RealClaudeSession) => pair.unacked(session);
+  const send = (to: string, body: string) => pair.send(to, body);
 
   /** Whether a model request holds the message's frame, outside a tool result. */
   const framedIn = (session: RealClaudeSession, envelope: MessageEnvelope): boolean => {

@@ -4,16 +4,14 @@
 import {
   chmodSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import type { CliIo } from "../cli-io.ts";
 import { runDoctorWith } from "../doctor/doctor-command.ts";
 import { runUninstall } from "../uninstall-command.ts";
@@ -22,18 +20,10 @@ import type { AskPerson, PersonAnswer } from "./ask-person.ts";
 import { readSettingsChanges } from "./settings-changes.ts";
 
 const uid = process.getuid?.() ?? -1;
-let root: string;
-let n = 0;
-
-beforeAll(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "claude-settings-")));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A person's home: Claude Code's folder (with `settings` when given) and Brigade's config. */
 function person(settings?: string) {
-  n += 1;
-  const home = join(root, `p${n}`);
+  const home = realpathSync(testTempDir("claude-settings-"));
   const claude = join(home, ".claude");
   mkdirSync(claude, { recursive: true });
   if (settings !== undefined) writeFileSync(join(claude, "settings.json"), settings);

@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { testTempDir } from "../../../test/support/temp-dir.ts";
 import { repositoryEnvChoices } from "./repository-env.ts";
-
-let root: string;
-let n = 0;
-beforeAll(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "repository-env-")));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A checkout whose `.claude/` holds the given settings files (name → text). */
 function checkout(files: Record<string, string>): string {
-  n += 1;
-  const dir = join(root, `r${n}`);
+  const dir = testTempDir("repository-env-");
   mkdirSync(join(dir, ".claude"), { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, ".claude", name), text);
   return dir;
@@ -68,6 +60,6 @@ describe("repositoryEnvChoices: a repository's settings env that chose Brigade's
       "settings.local.json": "not json",
     });
     expect(repositoryEnvChoices(env, [odd])).toEqual([]);
-    expect(repositoryEnvChoices(env, [join(root, "missing")])).toEqual([]);
+    expect(repositoryEnvChoices(env, [join(odd, "missing")])).toEqual([]);
   });
 });
