@@ -37,9 +37,9 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
  * so is a name the person gave the session in Claude Code (`syncHostName`);
  * `ensureWatcher` when a socket is mapped and no watcher runs, unless Claude Code's gate is
- * closed because the session bypasses permission prompts (`hookStandsAside`); print the watcher's one-shot notice and delete it;
- * poll when there is no socket or that gate is closed, or with `poll_on_prompt` when no watcher
- * delivers (never beside a running one: one message read twice); print the held notice while
+ * closed because the session bypasses permission prompts (`hookStandsAside`); print the
+ * watcher's one-shot notice and delete it; poll when there is no socket or that gate is closed,
+ * or with `poll_on_prompt` when no watcher delivers (never beside a running one: one message read twice); print the held notice while
  * anything is held; tell, once, about sent messages that became undeliverable
  * (`noticeUndeliverable`). The prompt text is never read. Never throws.
  *
