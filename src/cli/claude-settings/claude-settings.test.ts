@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { testTempDir } from "../../../test/support/temp-dir.ts";
 import type { CliIo } from "../cli-io.ts";
+import { checkInboundSettings, type DoctorContext } from "../doctor/doctor-checks.ts";
 import { runDoctorWith } from "../doctor/doctor-command.ts";
 import { runUninstall } from "../uninstall-command.ts";
 import { approveInboundSetting } from "./approve-inbound.ts";
@@ -66,6 +67,19 @@ const approve = (p: ReturnType<typeof person>, ask: AskPerson) =>
 
 const M = '"crossSessionInbound": "accept"';
 
+/** doctor's inbound settings check for `p`, outside any checkout. */
+function inboundCheck(p: ReturnType<typeof person>) {
+  const ctx: DoctorContext = {
+    env: p.io().env,
+    cwd: p.home,
+    nodeVersion: process.versions.node,
+    cliVersion: "0",
+    cliScript: "",
+    timeoutMs: 1_000,
+  };
+  return checkInboundSettings(ctx, { ok: false, reason: "no_binding" });
+}
+
 describe("brigade doctor --fix: only the person's yes, on their terminal, changes the setting", () => {
   test("a yes adds the member first, every other byte kept, after recording what was there", async () => {
     const original = '{\n  "model": "opus"\n}\n';
@@ -81,12 +95,17 @@ describe("brigade doctor --fix: only the person's yes, on their terminal, change
       changes: [{ file: p.settingsFile, before: "absent", at: "2026-12-05T10:00:00.000Z" }],
     });
     expect(p.out.join("")).toContain("brigade uninstall puts back what was there");
+    // doctor says where the setting came from, and how bypassing sessions receive.
+    const check = inboundCheck(p);
+    expect(check).toMatchObject({ status: "pass" });
+    expect(check.detail).toContain("added with your yes by brigade doctor --fix");
   });
 
   test("no, an empty answer or no terminal: nothing changes and nothing is recorded", async () => {
     for (const answer of ["no", "no_terminal"] as const) {
       const original = '{"model": "opus"}';
       const p = person(original);
+      expect(inboundCheck(p).detail).toContain("at their next prompt or tool call");
       const status = await approve(p, answering(answer));
       expect(status).toBe(answer === "no" ? 0 : 2);
       expect(p.settings()).toBe(original);
