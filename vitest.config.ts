@@ -50,6 +50,7 @@ const SLOW = [
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
+  "test/claude-code-tags.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
   "test/crash.test.ts",
@@ -86,6 +87,7 @@ const REAL_CLIENT = [
   "test/real-claude-drop-pinned.test.ts",
   "test/real-claude-drop-newest.test.ts",
   "test/real-claude-hooks.test.ts",
+  "test/real-claude-settings.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -20,7 +20,16 @@ function listedCommands(help: string): string[] {
 }
 
 const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
-  team: ["create", "join", "leave", "members", "rotate-secret", "remove", "transfer"],
+  team: [
+    "create",
+    "join",
+    "leave",
+    "members",
+    "rotate-secret",
+    "remove",
+    "transfer",
+    "accept-transfer",
+  ],
   inbox: ["release"],
   adapter: ["http"],
 };
@@ -153,6 +162,7 @@ describe("the plugin's brigade and the person's commands", () => {
       "doctor",
       "migrate-store",
       "serve",
+      "uninstall",
     ]);
     for (const name of only) {
       const run = spawnSync(process.execPath, [PLUGIN_BIN, name], { env, encoding: "utf8" });

@@ -622,7 +622,7 @@ var init_local_files = __esmMin((() => {
 	init_own_folder();
 	init_package_version();
 	init_private_folder();
-	init_private_to_this_user();
+	/* @__PURE__ */ init_private_to_this_user();
 	init_read_local_file();
 	init_temp_file();
 	init_write_file_atomic();
@@ -2408,6 +2408,63 @@ var init_cross_session = __esmMin((() => {
 	init_permission_mode();
 }));
 
+// src/formats/sanitize/claude-code-tags.ts
+var CLAUDE_CODE_TAGS;
+var init_claude_code_tags = __esmMin((() => {
+	CLAUDE_CODE_TAGS = [
+		"agent-message",
+		"antml",
+		"artifact-file-content",
+		"artifact-origin-notes",
+		"artifact-stored-declaration",
+		"artifact-type-instructions",
+		"bash-exit-code",
+		"bash-input",
+		"bash-stderr",
+		"bash-stdout",
+		"browser",
+		"browser_instruction",
+		"channel",
+		"command-args",
+		"command-message",
+		"command-name",
+		"coordinator-relay",
+		"cowritten-artifact-html",
+		"cross-session-message",
+		"fetched-web-content",
+		"fork-boilerplate",
+		"function_results",
+		"ide_opened_file",
+		"ide_selection",
+		"local-command-caveat",
+		"local-command-stderr",
+		"local-command-stdout",
+		"mcp-polling-update",
+		"mcp-resource-update",
+		"memory_listing",
+		"memory_listing_additions",
+		"partial-response",
+		"persisted-output",
+		"post-tool-use-hook",
+		"remote-review",
+		"sandbox_violations",
+		"slack-ping",
+		"slack-tag-message",
+		"system-reminder",
+		"system_reminder",
+		"task-notification",
+		"teammate-message",
+		"terminal",
+		"tick",
+		"tool_use_error",
+		"total_tokens",
+		"truncated-output",
+		"untrusted-widget-state",
+		"user-memory-input",
+		"user-prompt-submit-hook"
+	];
+}));
+
 // src/formats/sanitize/frame-tag-families.ts
 var FRAME_TAG_FAMILIES;
 var init_frame_tag_families = __esmMin((() => {
@@ -2420,8 +2477,36 @@ var init_frame_tag_families = __esmMin((() => {
 	];
 }));
 
+// src/formats/sanitize/read-tag-names.ts
+/**
+* The reading of a tag name: `_` reads as `-`, so `system_reminder` is `system-reminder`.
+*
+* @example readingOf("tool_use_error") === "tool-use-error"
+*/
+function readingOf(name) {
+	return name.replaceAll("_", "-");
+}
+var FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+var init_read_tag_names = __esmMin((() => {
+	init_claude_code_tags();
+	init_frame_tag_families();
+	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
+	READ_TAG_NAMES = (() => {
+		const names = [...FRAME_TAG_FAMILIES];
+		const seen = new Set(FAMILY_READINGS);
+		for (const name of CLAUDE_CODE_TAGS) {
+			const reading = readingOf(name);
+			if (seen.has(reading) || FAMILY_READINGS.some((family) => reading.startsWith(family))) continue;
+			seen.add(reading);
+			names.push(name);
+		}
+		return names;
+	})();
+	WHOLE_NAMES_FROM = FRAME_TAG_FAMILIES.length;
+}));
+
 // src/formats/sanitize/tag-reading-table.ts
-var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
+var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, BACKSLASH_LOOK_ALIKES, DASH_LOOK_ALIKES, BLANK_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
 var init_tag_reading_table = __esmMin((() => {
 	SKIP_RANGES = [
 		"0-8 b-1f 7f-9f ad 300-36f 483-489 591-5bd 5bf 5c1-5c2 5c4-5c5 5c7 600-605 610-61a 61c",
@@ -2470,6 +2555,15 @@ var init_tag_reading_table = __esmMin((() => {
 	OPEN_LOOK_ALIKES = ["ab 2c2 1438 16b2 2039 226a 226e 227a 2280 22d6 22d8 2329 276c 276e 2770 27e8 27ea 2991", "2993 29fc 2a79 2aa1 2aa6 2af7 3008 fe3d fe3f fe64 ff1c 1d236"].join(" ");
 	CLOSE_LOOK_ALIKES = ["bb 2c3 1433 203a 226b 226f 227b 2281 22d7 22d9 232a 276d 276f 2771 27e9 29fd 2a20 3009", "fe40 fe65 ff1e 16f3f 1d237"].join(" ");
 	SLASH_LOOK_ALIKES = "1735 2041 2044 2215 2571 27cb 29f8 2afb 2afd 2cc6 2f03 3033 30ce 31d3 4e3f ff0f 1d23a";
+	BACKSLASH_LOOK_ALIKES = "2216 244a 27cd 29f5 29f9 2cf9 2f02 31d4 4e36 fe68 ff3c 1d20f 1d23b";
+	DASH_LOOK_ALIKES = [
+		"2cd 2d7 58a 5be 640 6d4 7fa 1173 1196 1400 1806 2010-2015 2017 203f-2040 2043 2053-2054",
+		"207b 208b 2212 2238 23af 23ba-23bd 2500-2501 2504-2505 2508-2509 254c-254d 2550 2574",
+		"2576 2578 257a 257c 257e 2796 2a29-2a2a 2cba 2e17 2e1a 2e3a-2e3b 2e40 2e5d 2f00 301c",
+		"3030 30a0 30fc 3161 3192 31d0 3280 4e00 a7f7 fb29 fe31-fe34 fe4d-fe4f fe58 fe63 ff0d",
+		"ff3f ff5e ff70 ffda 10d6e 10ead 1ce0d-1ce0e 1d369 1d372 1f229 1fb76-1fb7b"
+	].join(" ");
+	BLANK_LOOK_ALIKES = "2800 13441-13442 1d159";
 	QUOTE_LOOK_ALIKES = "2ba 2dd 2ee 2f6 5f2 5f4 1cd3 201c-201f 2033 2036 2057 3003 301d-301f ff02";
 }));
 
@@ -2514,22 +2608,61 @@ function buildClasses() {
 		for (const alternative of value.split("|")) bits |= letterBit(alternative);
 		if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
 	}
+	forEachCodePoint(DASH_LOOK_ALIKES, (cp) => add(cp, DASH_BIT));
 	for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+	forEachCodePoint(BLANK_LOOK_ALIKES, (cp) => add(cp, SPACE_BIT));
 	add(60, OPEN_BIT);
 	add(47, SLASH_BIT);
+	add(92, BACKSLASH_BIT);
 	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
 	forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+	forEachCodePoint(BACKSLASH_LOOK_ALIKES, (cp) => add(cp, BACKSLASH_BIT));
 	forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
-	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
 	bmp.fill(PAIR_BIT, 55296, 56320);
 	return {
 		bmp,
 		astral
 	};
 }
+/**
+* Whether code point `cp` would continue a tag name: a letter or digit of any script, `-`, `_`, a
+* dash look-alike, or a code point the confusable fold reads as letters, digits or a dash; never
+* an opener (`ᐸ` is a letter too), which the sanitiser may rewrite to `&lt;`. After a whole name
+* (Claude Code's tags) such a code point makes a longer word: `<tickets>` is not `<tick>`. The
+* fold's set is built on the first call.
+*
+* @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
+*/
+function continuesName(cp) {
+	if (cp < 128) {
+		const lower = cp | 32;
+		return lower >= 97 && lower <= 122 || cp >= 48 && cp <= 57 || cp === 45 || cp === 95;
+	}
+	const c = readingClass(cp);
+	if ((c & OPEN_BIT) !== 0) return false;
+	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
+	if (folded === void 0) {
+		const set = /* @__PURE__ */ new Set();
+		for (const [, ranges] of CONFUSABLE_FOLD_TABLE) forEachCodePoint(ranges, (c) => set.add(c));
+		folded = set;
+	}
+	return folded.has(cp);
+}
 function tables() {
 	classes ??= buildClasses();
 	return classes;
+}
+/**
+* The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
+* {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link BACKSLASH_BIT}, or 0. The table
+* (256 KiB) is built on the first call, so a process that only ever sanitises ASCII never builds
+* it.
+*
+* @example (readingClass(0xff1c) & OPEN_BIT) !== 0
+*/
+function readingClass(cp) {
+	const { bmp, astral } = tables();
+	return cp < 65536 ? bmp[cp] ?? 0 : astral.get(cp) ?? 0;
 }
 /**
 * The BMP part of the class table, indexed by code unit: for loops that read code units and call
@@ -2610,20 +2743,23 @@ function pairKindBases() {
 function classBody(ranges) {
 	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
 }
-var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
+var LETTERS, LETTER_BITS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, BACKSLASH_BIT, SPACES, folded, WORD_CHARACTER, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
 var init_reading_classes = __esmMin((() => {
 	init_confusable_fold_table();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_tag_reading_table();
-	LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+	LETTERS = [...new Set(READ_TAG_NAMES.join("").replace(/[-_]/g, ""))].sort().join("");
+	LETTER_BITS = (1 << LETTERS.length) - 1;
 	DASH_BIT = 1 << LETTERS.length;
 	SKIP_BIT = DASH_BIT << 1;
 	SPACE_BIT = DASH_BIT << 2;
 	OPEN_BIT = DASH_BIT << 3;
 	SLASH_BIT = DASH_BIT << 4;
 	PAIR_BIT = DASH_BIT << 5;
-	STRIP_BIT = DASH_BIT << 6;
+	BACKSLASH_BIT = DASH_BIT << 6;
 	SPACES = "	\n \xA0            \u2028\u2029  　";
+	;
+	WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
 	;
 	UNIT_STRIP = 1;
 	UNIT_OPEN = 2;
@@ -2638,58 +2774,165 @@ var init_reading_classes = __esmMin((() => {
 }));
 
 // src/formats/sanitize/family-tag.ts
+/** Whether what follows offset `j` of `s`, past skipped code points, continues a name. */
+function continuesNameAt(s, j) {
+	let i = j;
+	while (i < s.length && (classAt(s, i) & SKIP_BIT) !== 0) i += unitsAt(s, i);
+	return i < s.length && continuesName(s.codePointAt(i) ?? 0);
+}
 /**
-* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
-* {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
-* and no allocation on the common path, since it runs once per opener of every sanitised text.
+* Index in {@link READ_TAG_NAMES} of the tag read from offset `from` of `s`, just past an opener,
+* or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
+* (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and
+* backslashes that ends in a slash (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name
+* whose letters may be look-alikes and whose `-` may be any run of dashes, whitespace and blanks;
+* skipped code points anywhere. One walk over the class table, no allocation: it runs once per
+* opener of every sanitised text. It never passes another opener, so a scan over all openers
+* stays linear; only the names whose first letter was read are tried.
 */
-function isFamilyTagAt(s, at) {
+function readTagAt(s, from) {
 	const skip = SKIP_BIT;
-	const skipOrSpace = SKIP_BIT | SPACE_BIT;
+	const space = SPACE_BIT;
+	const slashes = SLASH_BIT | BACKSLASH_BIT;
 	const slash = SLASH_BIT;
 	const pair = PAIR_BIT;
 	const bmp = bmpClasses();
 	const n = s.length;
-	let i = at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1);
-	let closing = false;
+	let i = from;
+	let state = 0;
+	let last = 0;
 	let c = 0;
 	let units = 1;
 	for (;;) {
-		if (i >= n) return false;
+		if (i >= n) return -1;
 		c = bmp[s.charCodeAt(i)] ?? 0;
 		units = 1;
 		if ((c & pair) !== 0) {
 			c = classAt(s, i);
 			units = unitsAt(s, i);
 		}
-		if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
-		if ((c & slash) !== 0) closing = true;
+		if ((c & skip) === 0) {
+			if ((c & slashes) !== 0) {
+				if (state === 2) return -1;
+				state = 1;
+				last = c;
+			} else if ((c & space) !== 0) {
+				if (state === 1) {
+					if ((last & slash) === 0) return -1;
+					state = 2;
+				}
+			} else break;
+		}
 		i += units;
 	}
-	if ((c & FIRST_LETTERS) === 0) return false;
-	const first = c;
-	const second = i + units;
-	for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
-		let p = NAME_STARTS[f] ?? 0;
-		const end = NAME_STARTS[f + 1] ?? 0;
-		if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
-		p++;
-		let j = second;
-		while (p < end && j < n) {
-			c = bmp[s.charCodeAt(j)] ?? 0;
-			units = 1;
-			if ((c & pair) !== 0) {
-				c = classAt(s, j);
-				units = unitsAt(s, j);
+	if (state === 1 && (last & slash) === 0) return -1;
+	if ((c & FIRST_LETTERS) === 0) return -1;
+	const dash = DASH_BIT;
+	const offsets = NAME_OFFSETS;
+	offsets[1] = i + units;
+	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
+		const bit = 31 - Math.clz32(letters & -letters);
+		const names = NAMES_BY_FIRST[bit] ?? NO_NAMES;
+		const shared = SHARED_BY_FIRST[bit] ?? NO_NAMES;
+		let stopped = 1;
+		for (let q = 0; q < names.length; q++) {
+			const k = names[q] ?? 0;
+			const base = NAME_STARTS[k] ?? 0;
+			const length = (NAME_STARTS[k + 1] ?? 0) - base;
+			const same = q === 0 ? 1 : shared[q] ?? 0;
+			if (same > stopped) continue;
+			let p = same;
+			let j = offsets[p] ?? 0;
+			while (p < length && j < n) {
+				c = bmp[s.charCodeAt(j)] ?? 0;
+				units = 1;
+				if ((c & pair) !== 0) {
+					c = classAt(s, j);
+					units = unitsAt(s, j);
+				}
+				if ((c & skip) !== 0) {
+					j += units;
+					continue;
+				}
+				const want = NAME_BITS[base + p] ?? 0;
+				if (want === dash) {
+					const runStart = j;
+					while (j < n && (c & (skip | dash | space)) !== 0) {
+						j += units;
+						c = j < n ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+						units = 1;
+						if ((c & pair) !== 0) {
+							c = classAt(s, j);
+							units = unitsAt(s, j);
+						}
+					}
+					if (j === runStart) break;
+					offsets[++p] = j;
+					if ((c & (NAME_BITS[base + p] ?? 0)) === 0) break;
+				} else if ((c & want) === 0) break;
+				j += units;
+				offsets[++p] = j;
 			}
-			j += units;
-			if ((c & skip) !== 0) continue;
-			if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
-			p++;
+			stopped = p;
+			if (p !== length) continue;
+			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
+			readEnd = j;
+			readClosing = state !== 0;
+			return k;
 		}
-		if (p === end) return true;
 	}
-	return false;
+	return -1;
+}
+/** The tag {@link readTagAt} found (`k`, its index) as a {@link FamilyTag}, or `null`. */
+function tagOf(k, start, openerEnd) {
+	const family = READ_TAG_NAMES[k];
+	if (family === void 0) return null;
+	return {
+		start,
+		openerEnd,
+		end: readEnd,
+		family,
+		kind: k < WHOLE_NAMES_FROM ? "family" : "claude-code",
+		closing: readClosing
+	};
+}
+/**
+* Whether a tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer without building it.
+*/
+function isFamilyTagAt(s, at) {
+	return readTagAt(s, at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1)) !== -1;
+}
+/**
+* The tag that begins at offset `at` of `s`, or `null`: a tag of one of the five frame families
+* (prefix match, no boundary) or of Claude Code's own tags (the whole name: no letter, digit or
+* dash after it). The rule (docs/11-sanitizer.md) reads the text the way a person or a model
+* does: an opener (`<` or one of its look-alikes), then whitespace or blanks (U+2800 …), at most
+* one run of slashes that may be doubled or escaped (`/`, `//`, `\/`, look-alikes), whitespace,
+* then the name, whose letters may be ASCII in either case, `ſ`, or confusable letters, and whose
+* `-` may be `_`, any dash look-alike (`—`, `一`, `─` …), whitespace or a blank, or a run of
+* them; and anywhere after the opener, any number of skipped code points
+* (Default_Ignorable_Code_Point, combining marks, Cf, Cc but tab and newline). Whitespace is not
+* allowed inside a word of the name. Pure; any string, lone surrogates included.
+*
+* @example familyTagAt("x\uFF1C/\u034Fchannel", 1)?.family === "channel"
+* @example familyTagAt("<\\/system reminder>", 0)?.closing === true
+*/
+function familyTagAt(s, at) {
+	if (at < 0 || (classAt(s, at) & OPEN_BIT) === 0) return null;
+	const openerEnd = at + unitsAt(s, at);
+	return tagOf(readTagAt(s, openerEnd), at, openerEnd);
+}
+/**
+* The tag that follows an opener of any spelling at `[start, openerEnd)` of `s`, read as
+* {@link familyTagAt} reads what follows `<`, or `null`. For openers the reading does not know,
+* such as the `&lt;` the sanitiser writes, so that a report can name the tag it neutralised.
+*
+* @example tagAfterOpener("&lt;/channel>", 0, 4)?.closing === true
+*/
+function tagAfterOpener(s, start, openerEnd) {
+	if (start < 0 || openerEnd < start) return null;
+	return tagOf(readTagAt(s, openerEnd), start, openerEnd);
 }
 /**
 * Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. Reads code
@@ -2702,23 +2945,53 @@ function nextOpener(s, from) {
 	const bmp = bmpClasses();
 	for (let i = Math.max(0, from); i < s.length; i++) {
 		const c = s.charCodeAt(i);
-		if (c === LT$1) return i;
+		if (c === 60) return i;
 		if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
 		const k = bmp[c] ?? 0;
 		if ((k & OPEN_BIT) !== 0 || (k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0) return i;
 	}
 	return -1;
 }
-var FAMILY_BITS, LT$1, FIRST_LETTERS, NAME_BITS, NAME_STARTS;
+/**
+* The first tag of `s` that begins at or after offset `from` (see {@link familyTagAt}), or
+* `null`. Only opener positions are tried.
+*
+* @example findFamilyTag("a < b </\u034Fchannel")?.start === 6
+*/
+function findFamilyTag(s, from = 0) {
+	for (let at = nextOpener(s, Math.max(0, from)); at !== -1; at = nextOpener(s, at + 1)) {
+		const tag = familyTagAt(s, at);
+		if (tag !== null) return tag;
+	}
+	return null;
+}
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NAMES_BY_FIRST, SHARED_BY_FIRST, NO_NAMES, NAME_OFFSETS, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
-	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
-	LT$1 = 60;
-	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-	NAME_BITS = new Int32Array(FAMILY_BITS.flat());
-	NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
-	for (let f = 0; f < FAMILY_BITS.length; f++) NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)));
+	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
+	READ_TAG_NAMES.forEach((name, k) => {
+		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
+	});
+	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : []).sort((a, b) => {
+		if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
+		const x = readingOf(READ_TAG_NAMES[a] ?? "");
+		const y = readingOf(READ_TAG_NAMES[b] ?? "");
+		return x < y ? -1 : x > y ? 1 : a - b;
+	})));
+	SHARED_BY_FIRST = NAMES_BY_FIRST.map((names) => names.map((k, q) => {
+		const x = readingOf(READ_TAG_NAMES[k] ?? "");
+		const y = readingOf(READ_TAG_NAMES[names[q - 1] ?? -1] ?? "");
+		let shared = 0;
+		while (shared < x.length && x[shared] === y[shared]) shared++;
+		return shared;
+	}));
+	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
+	NAME_OFFSETS = new Int32Array(READ_TAG_NAMES.reduce((longest, name) => Math.max(longest, name.length), 0) + 1);
+	readEnd = 0;
+	readClosing = false;
 }));
 
 // src/formats/sanitize/limits.ts
@@ -2797,14 +3070,15 @@ function neutraliseTags(s) {
 	if (!NOT_PLAIN_ASCII$1.test(s)) return neutralisePlainTags(s);
 	return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
 }
-var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
+var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, plainName, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
 	init_family_tag();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
 	NEUTRALISED_LT = "&lt;";
 	NOT_PLAIN_ASCII$1 = /[^\t\n\x20-\x7E]/;
-	PLAIN_AFTER_LT = new RegExp(`[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`, "iy");
+	plainName = (name) => name.split(/[-_]/).join("[-_ \\t\\n]+");
+	PLAIN_AFTER_LT = new RegExp("[\\t\\n ]*(?:[/\\\\]*/[\\t\\n ]*)?(?:" + READ_TAG_NAMES.slice(0, WHOLE_NAMES_FROM).map(plainName).join("|") + "|(?:" + READ_TAG_NAMES.slice(WHOLE_NAMES_FROM).map(plainName).join("|") + ")(?![-_A-Za-z0-9]))", "iy");
 	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
 
@@ -2870,11 +3144,56 @@ var init_local_nfc = __esmMin((() => {
 	FIRST_NFC_UNSTABLE$1 = 768;
 }));
 
+// src/formats/sanitize/cut-before-tag.ts
+/** UTF-16 offset where the code point that ends at offset `i` (exclusive) of `s` starts. */
+function codePointBefore(s, i) {
+	return (s.charCodeAt(i - 1) & 64512) === 56320 && i >= 2 && (s.charCodeAt(i - 2) & 64512) === 55296 ? i - 2 : i - 1;
+}
+/**
+* Where to cut `s` so that its first `end` UTF-16 units, followed by `after` (a truncation marker,
+* or `""` at the end of a text), hold no tag that `s` does not: `end` itself, or the offset of the
+* opener of a tag the cut would complete. A cut cannot complete a family tag (a prefix is read
+* whatever follows it) but can complete one of Claude Code's tags, which is read only as a whole
+* name: `<command-names>` cut after `name` would read as `<command-name>`. Such a tag ends at the
+* cut, and its opener is the last one before it (the reading never passes an opener), so only
+* the stretch back to that opener is read, and only when it could belong to a tag.
+*
+* @example cutBeforeTag("ab <command-names>", 16, "[truncated]") === 3
+*/
+function cutBeforeTag(s, end, after) {
+	let cut = Math.min(end, s.length);
+	for (;;) {
+		let i = cut;
+		while (i > 0 && (classAt(s, codePointBefore(s, i)) & SKIP_BIT) !== 0) i = codePointBefore(s, i);
+		if (i === 0 || (classAt(s, codePointBefore(s, i)) & LETTER_BITS) === 0) return cut;
+		let opener = -1;
+		while (i > 0) {
+			const start = codePointBefore(s, i);
+			const c = classAt(s, start);
+			if ((c & OPEN_BIT) !== 0) {
+				opener = start;
+				break;
+			}
+			if ((c & INSIDE_A_TAG) === 0) return cut;
+			i = start;
+		}
+		if (opener === -1 || !isFamilyTagAt(s.slice(opener, cut) + after, 0)) return cut;
+		cut = opener;
+	}
+}
+var INSIDE_A_TAG;
+var init_cut_before_tag = __esmMin((() => {
+	init_family_tag();
+	init_reading_classes();
+	INSIDE_A_TAG = LETTER_BITS | DASH_BIT | SPACE_BIT | SKIP_BIT | SLASH_BIT | BACKSLASH_BIT;
+}));
+
 // src/formats/sanitize/truncate.ts
 /**
 * Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
 * fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
-* has exactly `limit` code points for every `limit >= 11`.
+* has exactly `limit` code points for every `limit >= 11`, unless the cut would complete one of
+* Claude Code's tags: then it is made before that tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
 */
@@ -2882,13 +3201,15 @@ function truncateRunes(s, limit) {
 	if (s.length <= limit) return s;
 	if (indexAfterCodePoints(s, limit) === -1) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
+	const cut = cutBeforeTag(s, indexAfterCodePoints(s, keep), TRUNCATION_MARKER);
+	return s.slice(0, cut) + TRUNCATION_MARKER;
 }
 /**
 * Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
 * unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
 * bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
-* shorter.
+* shorter, unless the cut would complete one of Claude Code's tags: then it is made before that
+* tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
 */
@@ -2907,7 +3228,7 @@ function truncateBytes(s, limit) {
 		written -= pair ? 4 : c < 128 ? 1 : c < 2048 ? 2 : 3;
 		read -= pair ? 2 : 1;
 	}
-	return s.slice(0, read) + TRUNCATION_MARKER;
+	return s.slice(0, cutBeforeTag(s, read, TRUNCATION_MARKER)) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
@@ -2917,6 +3238,7 @@ function scratch(size) {
 var MARKER_LENGTH, NON_ASCII, encoder$1, buffer;
 var init_truncate = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_limits$1();
 	MARKER_LENGTH = 11;
 	NON_ASCII = /[^\0-\x7F]/;
@@ -3167,12 +3489,15 @@ var init_field_variants = __esmMin((() => {
 /**
 * One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
 * each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
-* code points are kept, with no marker.
+* code points are kept, with no marker (fewer when that cut would complete one of Claude Code's
+* tags: it is then made before the tag's opener).
 *
 * @example oneLine(" a\nb\t", 10) === "a b"
 */
 function oneLine(s, n) {
-	return firstCodePoints(goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " ")), n);
+	const line = goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " "));
+	const end = indexAfterCodePoints(line, n);
+	return end === -1 ? line : line.slice(0, cutBeforeTag(line, end, ""));
 }
 /**
 * A sender name inside a notice: {@link sanitizeName} (64 code points, marker), then every run of
@@ -3196,6 +3521,7 @@ function registeredName(s) {
 var LINE_BREAKERS_ALL, UNNAMED_SESSION;
 var init_one_line = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_field_variants();
 	init_limits$1();
 	init_sanitize$1();
@@ -3211,6 +3537,7 @@ var init_sanitize_bytes = __esmMin((() => {
 // src/formats/sanitize/index.ts
 var init_sanitize = __esmMin((() => {
 	init_text();
+	init_claude_code_tags();
 	init_family_tag();
 	init_field_variants();
 	init_frame_tag_families();
@@ -3772,28 +4099,38 @@ function inspectText(text) {
 	const sentinel = parse$2(text);
 	const manifest = parse$1(sentinel.found ? sentinel.text : text);
 	const forgedTags = [];
-	for (const match of text.matchAll(RAW_FAMILY_TAG)) {
-		if (structural.has(match.index)) continue;
+	const live = /* @__PURE__ */ new Set();
+	for (let tag = findFamilyTag(text); tag !== null; tag = findFamilyTag(text, tag.start + 1)) {
+		live.add(tag.start);
+		if (structural.has(tag.start)) continue;
 		forgedTags.push({
-			...at(match.index),
-			tag: foldTag(match[1]),
-			closing: match[0].includes("/")
+			...at(tag.start),
+			tag: tag.family,
+			kind: tag.kind,
+			closing: tag.closing
 		});
 	}
 	const authorityTags = findAuthorityTags(text, at).filter((t) => !structural.has(t.offset));
 	const neutralisedTags = [];
-	for (const match of text.matchAll(ENTITY_FAMILY_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "entity"
-	});
-	for (const match of text.matchAll(BACKSLASH_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "backslash"
-	});
+	for (let i = text.indexOf(NEUTRALISED_LT); i !== -1; i = text.indexOf(NEUTRALISED_LT, i + 1)) {
+		const tag = tagAfterOpener(text, i, i + NEUTRALISED_LT.length);
+		if (tag === null) continue;
+		neutralisedTags.push({
+			...at(i),
+			tag: tag.family,
+			closing: tag.closing,
+			form: "entity"
+		});
+	}
+	for (const match of text.matchAll(BACKSLASH_TAG)) {
+		if (live.has(match.index)) continue;
+		neutralisedTags.push({
+			...at(match.index),
+			tag: foldTag(match[1]),
+			closing: match[0].includes("/"),
+			form: "backslash"
+		});
+	}
 	neutralisedTags.sort((a, b) => a.offset - b.offset);
 	return {
 		frames,
@@ -3941,15 +4278,13 @@ function lineOf(starts, offset) {
 	}
 	return lo + 1;
 }
-var FAMILIES, RAW_FAMILY_TAG, ENTITY_FAMILY_TAG, AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
+var AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
 var init_inspect_text = __esmMin((() => {
 	init_agent_message();
 	init_attachments();
 	init_cross_session();
 	init_frame();
-	FAMILIES = "brigade-message|cross-session-message|teammate-message|channel|system-reminder";
-	RAW_FAMILY_TAG = new RegExp(`<[\\s\\p{Z}\\p{Cf}]*\\/?[\\s\\p{Z}\\p{Cf}]*(${FAMILIES})`, "giu");
-	ENTITY_FAMILY_TAG = new RegExp(`&lt;[\\s\\p{Z}]*\\/?[\\s\\p{Z}]*(${FAMILIES})`, "giu");
+	init_sanitize();
 	AUTHORITY_NAMES = [...ENGINE_AUTHORITY_ENVELOPE_TAGS, "antml"].sort((a, b) => b.length - a.length).join("|");
 	BACKSLASH_TAG = new RegExp(`<\\\\\\/?(${AUTHORITY_NAMES})`, "giu");
 	ENVELOPE_CLOSE_LINE = `\n${WRAPPER_CLOSE}`;
@@ -4075,7 +4410,10 @@ function renderReport(report) {
 	});
 	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
-	for (const tag of report.forgedTags) out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}> at line ${tag.line}`);
+	for (const tag of report.forgedTags) {
+		const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
+		out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}>${whose} at line ${tag.line}`);
+	}
 	for (const tag of report.authorityTags) out.push(`authority tag <${tag.closing ? "/" : ""}${show(tag.tag, 40)}> at line ${tag.line}`);
 	for (const tag of report.neutralisedTags) {
 		const opener = tag.form === "entity" ? "&lt;" : "<\\";
@@ -4094,7 +4432,8 @@ var init_inspect_command = __esmMin((() => {
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
-forged, authority or neutralised tag. --json prints the full report as one JSON document.
+forged, authority or neutralised tag (frame families and Claude Code's own tags, in every
+look-alike spelling the sanitiser reads). --json prints the full report as one JSON document.
 `;
 }));
 
@@ -4538,6 +4877,7 @@ var init_adapter_argv = __esmMin((() => {
 		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
 		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
 		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
+		"team accept-transfer": row$1([], [], "none", "convention"),
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
@@ -6249,12 +6589,34 @@ function validateTeamRevokeMemberResult(value) {
 	});
 }
 /**
-* Validates a `team transfer` result (all three members required, non-empty).
+* Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
+* non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
 *
 * @example
 * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
 */
 function validateTeamTransferResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const team_ref = requiredString(o, "team_ref", "", id);
+		const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
+		const offered = nullableString(o, "offered_to_principal_ref", "", id);
+		if (offered === void 0) failField("offered_to_principal_ref", "required");
+		return {
+			team_ref,
+			creator_principal_ref,
+			offered_to_principal_ref: offered
+		};
+	});
+}
+/**
+* Validates a `team accept-transfer` result (all three members required, non-empty).
+*
+* @example
+* validateTeamAcceptTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+*/
+function validateTeamAcceptTransferResult(value) {
 	return runValidation(() => {
 		const o = expectObject(value, "");
 		const id = { nonEmpty: true };
@@ -6608,6 +6970,16 @@ function defaultModeBypasses(path) {
 	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
 }
 /**
+* Whether `gate` is closed for a lasting reason: closed, and not merely `settings_settling` (a
+* setting that says `accept`, which Claude Code takes in within seconds). While it is, the
+* watcher stands aside and the session cannot receive live (docs/41-watcher.md "The gate rule").
+*
+* @example gateClosedLastingly({ open: false, reason: "bypass" }) === true
+*/
+function gateClosedLastingly(gate) {
+	return !gate.open && gate.reason !== SETTINGS_SETTLING;
+}
+/**
 * Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
 * docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
 * never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
@@ -6659,8 +7031,7 @@ function launchMayBypass(facts) {
 /**
 * Whether there is positive evidence that the session may bypass permission prompts from its
 * start: a bypass flag in its argv (an unreadable argv is no evidence), or a
-* `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
-* to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+* `permissions.defaultMode` of bypass in the user, project or local settings. Never throws.
 *
 * @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
 */
@@ -6685,143 +7056,12 @@ var init_inbound_gate = __esmMin((() => {
 }));
 
 // src/harness/claude-code/inbound-setting.ts
-function refused$1(reason) {
-	return {
-		kind: "refused",
-		reason
-	};
-}
-function isJsonSpace(b) {
-	return b === 32 || b === 10 || b === 13 || b === 9;
-}
-function jsonEqual(a, b) {
-	if (a === b) return true;
-	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-		return a.every((v, i) => jsonEqual(v, b[i]));
-	}
-	const keys = Object.keys(a);
-	if (keys.length !== Object.keys(b).length) return false;
-	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-}
-/**
-* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
-* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
-* that followed it (so an indented file stays indented), with a `,` when the object has members.
-* `undefined` when `original` does not start (after JSON whitespace) with `{`.
-*
-* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
-*/
-function insertAcceptMember(original) {
-	let brace = 0;
-	while (isJsonSpace(original[brace])) brace += 1;
-	if (original[brace] !== 123) return void 0;
-	let next = brace + 1;
-	while (isJsonSpace(original[next])) next += 1;
-	const empty = original[next] === 125;
-	const space = original.subarray(brace + 1, next);
-	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
-	const head = original.subarray(0, brace + 1);
-	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
-	out.set(head, 0);
-	let at = head.length;
-	if (!empty) {
-		out.set(space, at);
-		at += space.length;
-	}
-	out.set(insert, at);
-	out.set(original.subarray(brace + 1), at + insert.length);
-	return out;
-}
-function sameFile(a, b) {
-	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-/**
-* The `claude_inbound_setting` option (docs/spec/claude-code.md §4): makes the **user**
-* `settings.json` (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it
-* says nothing, so a session that bypasses permission prompts does not hold every post for a
-* dialog. The caller runs it only in such a session (`permission_mode` `bypassPermissions`, which
-* only UserPromptSubmit reports) and only while the option is on.
-* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
-* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
-*   exists (`created`; never over a file that appeared meanwhile);
-* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
-*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
-*   re-parsed and compared with the original object plus that member, written to a sibling temp
-*   file with the file's own permission bits, and renamed over it if the file did not change
-*   meanwhile (`inserted`).
-* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
-*
-* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
-*/
-function ensureInboundAcceptSetting(claudeConfigDir, uid) {
-	const path = join(claudeConfigDir, "settings.json");
-	let before;
-	try {
-		before = lstatSync(path);
-	} catch (error) {
-		if (error.code !== "ENOENT") return refused$1("unreadable");
-		return createSettings(claudeConfigDir, path);
-	}
-	if (before.isSymbolicLink()) return refused$1("symlink");
-	if (!before.isFile()) return refused$1("not_regular");
-	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
-	if (before.size > 1048576) return refused$1("too_large");
-	const read = readLocalFile(path, {
-		maxBytes: MAX_SETTINGS_BYTES,
-		sameAs: before
-	});
-	if (!read.ok) return refused$1(READ_REFUSAL[read.reason]);
-	const original = read.bytes;
-	const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
-	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
-	const updated = insertAcceptMember(original);
-	if (updated === void 0) return refused$1("not_json_object");
-	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
-	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
-		...parsed.value,
-		crossSessionInbound: "accept"
-	}, reparsed.value)) return refused$1("verify_failed");
-	const written = writeFileAtomic(path, updated, {
-		mode: before.mode & 4095,
-		unchanged: () => {
-			const now = lstatSync(path);
-			return now.isFile() && sameFile(before, now);
-		}
-	});
-	if (!written.ok) return refused$1(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
-	return { kind: "inserted" };
-}
-function createSettings(dir, path) {
-	try {
-		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
-	} catch {
-		return refused$1("no_directory");
-	}
-	const created = createFileExclusive(path, NEW_FILE, { mode: 384 });
-	if (!created.ok) return refused$1(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
-	return { kind: "created" };
-}
-var READ_REFUSAL, MEMBER, NEW_FILE, encoder;
+var encoder, decoder;
 var init_inbound_setting = __esmMin((() => {
-	init_local_files();
 	init_protocol();
 	init_settings_scan();
-	READ_REFUSAL = {
-		missing: "unreadable",
-		symlink: "unreadable",
-		not_regular: "not_regular",
-		not_owned: "not_owned",
-		not_private: "unreadable",
-		changed_meanwhile: "changed_meanwhile",
-		too_large: "too_large",
-		unreadable: "unreadable"
-	};
-	MEMBER = "\"crossSessionInbound\": \"accept\"";
-	NEW_FILE = `{${MEMBER}}\n`;
 	encoder = new TextEncoder();
+	decoder = new TextDecoder();
 }));
 
 // src/harness/claude-code/inbox-post-lines.ts
@@ -7287,6 +7527,63 @@ function readRegistryActivity(folder, claudePid) {
 var init_registry_activity = __esmMin((() => {
 	init_local_files();
 	init_session_registry();
+}));
+
+// src/harness/claude-code/repository-env.ts
+/**
+* Whether a variable chooses where Brigade keeps its state and configuration, or what the person
+* chose for the plugin: `HOME`, `CLAUDE_CONFIG_DIR`, any `XDG_*`, any `CLAUDE_PLUGIN_OPTION_*`
+* (`config_dir` and `frame_file` name folders and files; the others are the person's choices).
+*/
+function choosesForBrigade(name) {
+	return name === "HOME" || name === "CLAUDE_CONFIG_DIR" || name.startsWith("XDG_") || name.startsWith("CLAUDE_PLUGIN_OPTION_");
+}
+/** The `env` block of one settings file, or none when it cannot be read as a JSON object. */
+function envBlock(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return void 0;
+	try {
+		const settings = JSON.parse(new TextDecoder().decode(read.bytes));
+		if (typeof settings !== "object" || settings === null || Array.isArray(settings)) return void 0;
+		const env = settings.env;
+		if (typeof env !== "object" || env === null || Array.isArray(env)) return void 0;
+		return env;
+	} catch {
+		return;
+	}
+}
+/**
+* The repository's settings files whose `env` block sets, in this process's environment, a
+* variable that chooses Brigade's folders or the person's plugin options
+* (docs/spec/claude-code.md §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
+* project's (`.claude/settings.json`) and a local (`.claude/settings.local.json`) `env` block to
+* its hooks and tools; a variable counts only when it took effect — its value here equals the
+* block's (measured on 2.1.334 and 2.1.336, Claude Code itself keeps `HOME`, `XDG_CONFIG_HOME`,
+* `XDG_STATE_HOME` and `CLAUDE_CONFIG_DIR` from a project, but not `CLAUDE_PLUGIN_OPTION_*` or
+* other `XDG_*`). `projectDirs` are where the repository's `.claude/` may be (the hook's
+* `CLAUDE_PROJECT_DIR` and `cwd`; relative or empty ones are skipped). Best effort: unreadable
+* files count for nothing. Never throws.
+*
+* @example repositoryEnvChoices({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: "/tmp/x" }, ["/w/api"]) // [".claude/settings.json"]
+*/
+function repositoryEnvChoices(env, projectDirs) {
+	const dirs = [...new Set(projectDirs)].filter((dir) => dir !== void 0 && dir !== "" && isAbsolute(dir));
+	const hits = /* @__PURE__ */ new Set();
+	for (const dir of dirs) for (const name of REPOSITORY_SETTINGS) {
+		const block = envBlock(join(dir, name));
+		if (block === void 0) continue;
+		if (Object.entries(block).some(([variable, value]) => choosesForBrigade(variable) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean") && env[variable] === String(value))) hits.add(name);
+	}
+	return REPOSITORY_SETTINGS.filter((name) => hits.has(name));
+}
+var REPOSITORY_SETTINGS;
+var init_repository_env = __esmMin((() => {
+	init_local_files();
+	init_settings_scan();
+	REPOSITORY_SETTINGS = [".claude/settings.json", ".claude/settings.local.json"];
 }));
 
 // src/harness/claude-code/transcript-deliveries.ts
@@ -7766,12 +8063,21 @@ var init_claude_code = __esmMin((() => {
 	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
+	init_repository_env();
 	init_session_registry();
 	init_settings_scan();
 	init_transcript_deliveries();
 	init_transcript_shown_frames();
 	init_transcript_usage();
 	init_transcript_window();
+}));
+
+// src/harness/watcher/delivery-notices.ts
+var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
+var init_delivery_notices = __esmMin((() => {
+	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
+	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
+	GATE_CLOSED_NOTICE = "Brigade: this session bypasses permission prompts, where Claude Code would hold each teammate's message for a dialog, so Brigade delivers them at each prompt and between tool calls instead of live. To receive them live, the user can run `brigade doctor --fix` in their own terminal (it asks first: the Claude Code setting it changes applies to every sender, not only Brigade).";
 }));
 
 // src/adapters/adapter-logger.ts
@@ -9544,6 +9850,12 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async teamAcceptTransfer(options) {
+			return this.#teamCall((ctx) => ({
+				method: "POST",
+				path: teamPath(ctx, "/accept-transfer")
+			}), validateTeamAcceptTransferResult, options);
 		}
 		/** A team-scoped call without a request body to check: context first, then the request. */
 		#teamCall(request, validate, options) {
@@ -11680,8 +11992,7 @@ function watcherVersion(entryScript) {
 }
 /**
 * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
-* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
-* from `env`; then `CLAUDE_PID`,
+* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
 * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
 * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
 * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -11871,8 +12182,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"PATH",
 		"HOME",
 		"TMPDIR",
-		"CLAUDE_CONFIG_DIR",
-		pluginOptionVariable("claude_inbound_setting")
+		"CLAUDE_CONFIG_DIR"
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11883,22 +12193,22 @@ var init_ensure_watcher = __esmMin((() => {
 * the one home of the rule for SessionStart's registration and the watcher's heartbeats:
 * - no inbox socket (`socketPath` empty): `no` / `no_inbox_socket`, since nothing can post into
 *   an idle conversation and a message waits for the next prompt or tool call;
-* - `gate` given and closed for a lasting reason: `no` / `inbound_gate`; a settling setting
-*   (`settings_settling`) opens by itself within seconds, so it does not count;
+* - `gateClosed`: Claude Code's gate holds every post for a lasting reason: `no` /
+*   `inbound_gate` (the callers leave out a settling setting, which opens within seconds);
 * - else `yes`.
-* SessionStart passes no gate: the watcher it starts delivers, and its heartbeats say otherwise
-* once they know the gate holds every post.
+* SessionStart passes what the launch shows (`hookStandsAside`); the watcher, the gate it reads
+* every tick (`gateClosedLastingly`).
 *
 * @example
 * harnessLiveDelivery(""); // { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
-* harnessLiveDelivery("/run/cc.sock", { open: false, reason: "bypass" }); // … "inbound_gate"
+* harnessLiveDelivery("/run/cc.sock", true); // … "inbound_gate"
 */
-function harnessLiveDelivery(socketPath, gate) {
+function harnessLiveDelivery(socketPath, gateClosed = false) {
 	if (socketPath === "") return {
 		live_delivery: "no",
 		live_delivery_reason: "no_inbox_socket"
 	};
-	if (gate !== void 0 && !gate.open && gate.reason !== "settings_settling") return {
+	if (gateClosed) return {
 		live_delivery: "no",
 		live_delivery_reason: "inbound_gate"
 	};
@@ -12394,14 +12704,6 @@ var init_delivery_confirmations = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/delivery-notices.ts
-var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
-var init_delivery_notices = __esmMin((() => {
-	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
-	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
-	GATE_CLOSED_NOTICE = "Brigade: teammates' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says \"crossSessionInbound\": \"accept\" (the plugin option claude_inbound_setting writes it).";
-}));
-
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -12862,12 +13164,13 @@ var init_session_heartbeats = __esmMin((() => {
 		}
 		/**
 		* Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
-		* receive live because this watcher stops while the session goes on (`watcher_stopped`,
-		* docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
-		* for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
-		* Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+		* receive live because this watcher stops while the session goes on: `watcher_stopped`
+		* (docs/41-watcher.md "Stopping on purpose"), or `inbound_gate` when it stands aside for
+		* Claude Code's gate. Only with `session.live_delivery`; it first waits for a heartbeat still
+		* running (within the same cap), so an older `yes` cannot land after it. Logs
+		* `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
 		*/
-		async reportStopped(timeoutMs) {
+		async reportStopped(timeoutMs, reason = "watcher_stopped") {
 			if (!this.#sendLive) return;
 			const signal = AbortSignal.timeout(timeoutMs);
 			const aborted = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
@@ -12875,9 +13178,9 @@ var init_session_heartbeats = __esmMin((() => {
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					live_delivery: "no",
-					live_delivery_reason: "watcher_stopped"
+					live_delivery_reason: reason
 				}, { signal });
-				this.#sentLive = "watcher_stopped";
+				this.#sentLive = reason;
 				this.#o.log.write("info", "live_stop_reported");
 			} catch (error) {
 				this.#o.log.write("warn", "live_stop_report_failed", { code: errorCodeOf(error) });
@@ -13244,7 +13547,6 @@ var init_watcher_loop = __esmMin((() => {
 		});
 		#argv;
 		#gate = { open: true };
-		#gateNoticed = false;
 		#idleAt;
 		/**
 		* Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
@@ -13253,7 +13555,6 @@ var init_watcher_loop = __esmMin((() => {
 		#heldAt;
 		/** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
 		#unadmitted = 0;
-		#settingOutcome;
 		#transcriptPath;
 		#reporter;
 		#acks;
@@ -13335,7 +13636,7 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate)
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate))
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -13421,6 +13722,7 @@ var init_watcher_loop = __esmMin((() => {
 				await this.#closeSession();
 			}
 			if (exit.reason === "fatal_error") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3);
+			if (exit.reason === "inbound_gate") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3, "inbound_gate");
 			this.#status.set("stopped");
 			log.write("info", "watcher_stopped", {
 				reason: exit.reason,
@@ -13541,7 +13843,7 @@ var init_watcher_loop = __esmMin((() => {
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
 			if (activity === "idle") this.#idleAt = now;
-			this.#checkGate(read.map.permission_mode);
+			if (this.#checkGate(read.map.permission_mode)) return;
 			this.#takeMissing(now);
 			if (activity !== this.#activity) {
 				this.#activity = activity;
@@ -13560,8 +13862,11 @@ var init_watcher_loop = __esmMin((() => {
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-		* logged and announced once.
+		* the mode the transcript last named, else the map's, else the launch flags. A change is
+		* logged. Closed because the session's mode bypasses, the watcher stands aside once nothing it
+		* posted awaits the transcript: it stops (`inbound_gate`) with one notice, and the hooks deliver at prompts
+		* and between tool calls, which needs no change to Claude Code's settings. Returns whether it
+		* stopped.
 		*/
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
@@ -13574,36 +13879,20 @@ var init_watcher_loop = __esmMin((() => {
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
 			const dir = claudeConfigDir(this.#d.env);
-			if (!gate.open && gate.reason !== "settings_settling" && dir !== void 0) this.#applyInboundSetting(dir, gate.reason === "bypass");
 			if (this.#heldAt !== void 0 && dir !== void 0) {
 				const changedAt = modifiedAt(join(dir, "settings.json"));
 				if (changedAt !== void 0 && changedAt > this.#heldAt) this.#heldAt = void 0;
 			}
-			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
-				this.#gateNoticed = true;
+			if (!gate.open && gate.reason === "bypass" && this.#confirmations.pending === 0) {
 				this.#notice(GATE_CLOSED_NOTICE);
+				this.#stop({
+					reason: "inbound_gate",
+					status: 0
+				});
+				return true;
 			}
 			if (gate.open) this.#work.wake();
-		}
-		/**
-		* The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
-		* session bypasses — known from its mode, or from positive launch evidence — and the member is
-		* missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
-		* Logged only when something changed.
-		*/
-		#applyInboundSetting(dir, modeBypasses) {
-			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
-			if (!modeBypasses && !launchBypasses({
-				claudeConfigDir: dir,
-				cwd: "",
-				argv: this.#argv
-			})) return;
-			const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
-			if (outcome.kind === "present") return;
-			const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
-			if (reason === this.#settingOutcome) return;
-			this.#settingOutcome = reason;
-			this.#d.log.write("info", "inbound_setting", { outcome: reason });
+			return false;
 		}
 		/**
 		* The repost to write next, if any. The transcript is read first: a post recorded late, or
@@ -13803,6 +14092,7 @@ var init_run_watcher = __esmMin((() => {
 
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
+	init_delivery_notices();
 	init_ensure_watcher();
 	init_live_delivery_report();
 	init_process_probe();
@@ -14044,7 +14334,7 @@ var NOT_LIVE_SENTENCES;
 var init_live_delivery_text = __esmMin((() => {
 	NOT_LIVE_SENTENCES = {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-		inbound_gate: "its Claude Code holds every incoming post until its user acts",
+		inbound_gate: "its Claude Code would hold every incoming post for its user, so a message reaches it only at its next prompt or tool call",
 		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
 		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
 	};
@@ -15173,6 +15463,16 @@ function frameOptionLine(reason, message) {
 	return `Brigade: not connected: ${message} (${reason}). The user can fix the Brigade plugin options, then restart this session.`;
 }
 /**
+* The one line of a session left disconnected because the repository's Claude Code settings set,
+* through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+* options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+*
+* @example repositoryEnvLine([".claude/settings.json"])
+*/
+function repositoryEnvLine(files) {
+	return `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). The user can remove them from the repository's settings, then restart this session.`;
+}
+/**
 * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
 *
 * @example settingsLine([".claude/settings.json"])
@@ -15242,7 +15542,7 @@ function inboxShowLine(senderName, messageId) {
 	const id = sanitizeId(messageId);
 	return `Brigade: a teammate message from ${noticeName(senderName)} (${id}) is too long to show here. Read it whole with the bare command \`brigade inbox show ${id}\`; that sender's later messages wait until it has been read.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -15259,7 +15559,6 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
-	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
 // src/harness/hooks/hook-output.ts
@@ -15333,8 +15632,7 @@ var init_hook_output = __esmMin((() => {
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
-* `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
 * around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -15352,8 +15650,7 @@ function readPluginOptions(env) {
 		frame: pluginOption(env, "frame"),
 		frameFile: pluginOption(env, "frame_file").trim(),
 		workspaceLabel: pluginOption(env, "workspace_label").trim(),
-		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
-		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true)
 	};
 }
 /**
@@ -15670,6 +15967,33 @@ var init_advertised_heartbeat = __esmMin((() => {
 	init_adapter_features();
 }));
 
+// src/harness/hooks/hook-gate.ts
+/**
+* Whether a hook leaves delivery to the prompt poll and PostToolUse rather than start a watcher
+* (docs/41-watcher.md "The gate rule"): the user settings do not accept, and the session bypasses
+* permission prompts — by the mode the prompt hook was told (`permissionMode`), or, while no
+* prompt named it (SessionStart passes `undefined`), by positive evidence of a bypassing launch
+* (a bypass flag in Claude Code's argv, a settings `permissions.defaultMode` of bypass). A
+* watcher started into that gate would only stand aside again. Without evidence either way the
+* watcher starts and waits for the mode. Never throws.
+*
+* @example if (!hookStandsAside(ctx, "4242", "/w/api", "bypassPermissions")) await startWatcherFromHook(…);
+*/
+function hookStandsAside(ctx, claudePid, cwd, permissionMode) {
+	const facts = {
+		claudeConfigDir: claudeConfigDir(ctx.env),
+		cwd,
+		permissionMode,
+		argv: readClaudeArgv(claudePid)
+	};
+	const gate = inboundGateOpen(facts);
+	if (gate.open || gate.reason === "settings_settling") return false;
+	return gate.reason === "bypass" || launchBypasses(facts);
+}
+var init_hook_gate = __esmMin((() => {
+	init_claude_code();
+}));
+
 // src/harness/hooks/git-user-name.ts
 /**
 * The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
@@ -15871,7 +16195,7 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
-	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
+	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath, request.gateClosed) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
@@ -16330,8 +16654,9 @@ function effectivePolicy(option, hits) {
 	return hits.length > 0 ? "refuse" : option;
 }
 /**
-* The connecting part of SessionStart, shared with the prompt hook's registration retry: team
-* binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+* The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+* repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+* one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
 * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
 * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -16341,6 +16666,12 @@ function effectivePolicy(option, hits) {
 */
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
+	const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+	if (chosen.length > 0) {
+		ctx.log("brigade hook: repository_env\n");
+		out.line(repositoryEnvLine(chosen));
+		return "disconnected";
+	}
 	const options = readPluginOptions(ctx.env);
 	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
@@ -16368,6 +16699,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	const policy = effectivePolicy(options.teamInbound, scan.hits);
 	const registry = readSessionRegistry(ccConfig, claudePid);
 	const socketPath = await usableSocket(messagingSocketFromEnv(ctx.env), registry.messagingSocketPath);
+	const gateClosed = hookStandsAside(ctx, claudePid, input.cwd, void 0);
 	const result = await connectSession({
 		input,
 		ctx,
@@ -16379,6 +16711,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy,
 		registry,
 		socketPath,
+		gateClosed,
 		registerMs
 	});
 	if (!result.ok && result.code === "protocol_mismatch") {
@@ -16398,12 +16731,10 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
-	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
-		claudePid,
-		cwd: input.cwd,
-		ccConfig
-	});
-	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	if (socketPath !== "" && token !== "") {
+		if (gateClosed) out.line(GATE_CLOSED_NOTICE);
+		else await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	}
 	out.line(contextLine({
 		sessionName: result.map.session_name,
 		sessionId: result.map.brigade_session_id,
@@ -16411,26 +16742,6 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy: result.map.inbound
 	}));
 	return "connected";
-}
-/**
-* `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
-* insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
-* flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
-* evidence writes; the prompt hook still writes it once the mode is known.
-*/
-function applyInboundSettingAtStart(ctx, out, at) {
-	const argv = readClaudeArgv(at.claudePid);
-	if (!launchBypasses({
-		argv,
-		claudeConfigDir: at.ccConfig,
-		cwd: at.cwd
-	})) return;
-	const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 /**
 * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
@@ -16526,7 +16837,9 @@ var init_session_start_hook = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_watcher();
 	init_adopt_stranded();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -16539,15 +16852,15 @@ var init_session_start_hook = __esmMin((() => {
 /**
 * The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
 * retry marker older than a minute → one registration retry (the marker's time is renewed first);
-* else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
-* say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
-* `permission_mode` (only this event carries it) and the settings-scan policy in the
+* else update `permission_mode` (only this event carries it) and the settings-scan policy in the
 * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
 * so is a name the person gave the session in Claude Code (`syncHostName`);
-* `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
-* notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
-* delivers (never beside a running one: one message read twice; `pollMessages`), else only ack
-* what earlier runs showed and the transcript now shows read; print the held notice while
+* `ensureWatcher` when a socket is mapped and no watcher runs, unless Claude Code's gate is
+* closed because the session bypasses permission prompts (`hookStandsAside`); print the
+* watcher's one-shot notice and delete it; poll when there is no socket or that gate is closed,
+* or with `poll_on_prompt` when no watcher delivers (never beside a running one: one message read
+* twice; `pollMessages`), else only ack what earlier runs showed and the transcript now shows
+* read; print the held notice while
 * anything is held; tell, once, about sent messages that became undeliverable
 * (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
@@ -16566,15 +16879,16 @@ async function runPrompt(input, ctx, out, deadline) {
 		else ctx.log(`brigade hook: ${read.reason}\n`);
 		return;
 	}
-	applyInboundSetting(input, ctx, out);
 	const updated = updateMap(input, ctx, where, read.map, out);
 	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
 	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
+	let gateClosed = false;
 	if (map.socket_path !== "" && token !== "") {
 		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
-		if (!watcherDelivers) {
+		if (!watcherDelivers) gateClosed = hookStandsAside(ctx, where.claudePid, input.cwd, map.permission_mode);
+		if (!watcherDelivers && !gateClosed) {
 			const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
 			await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
 			watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
@@ -16582,7 +16896,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	printNotice(ctx, where, out);
 	const options = readPluginOptions(ctx.env);
-	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
+	if (map.socket_path === "" || gateClosed || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
 			await pollMessages({
@@ -16646,23 +16960,6 @@ async function announcePolicy(ctx, map, deadline) {
 	}
 	if (await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms) === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
 }
-/**
-* `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
-* permission prompts (`permission_mode` is reported by this event alone) and while the option is
-* on.
-*/
-function applyInboundSetting(input, ctx, out) {
-	if (input.permission_mode !== "bypassPermissions") return;
-	if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
-	const dir = claudeConfigDir(ctx.env);
-	if (dir === void 0) return;
-	const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
-}
 /** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */
 function printNotice(ctx, where, out) {
 	const read = takePrivateStateFile(where.layout.notice(where.claudePid), {
@@ -16693,6 +16990,7 @@ var init_prompt_hook = __esmMin((() => {
 	init_claude_code();
 	init_state();
 	init_advertised_heartbeat();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
@@ -17076,14 +17374,13 @@ async function runSend(argv, io) {
 }
 /**
 * What the sender is told of a message the recipient's hooks will not show in place
-* (docs/42-hooks.md "Long messages"): only for a recipient that reported it takes messages at
-* its prompts and tool calls, and only when the frame is too long for a hook even at the
-* shortest frame level (built here from this send, as the recipient builds it). `undefined`
-* otherwise.
+* (docs/42-hooks.md "Long messages"): only for a recipient that reported it cannot receive live
+* (so its hooks deliver, at its prompts and tool calls), and only when the frame is too long for
+* a hook even at the shortest frame level (built here from this send, as the recipient builds
+* it). `undefined` otherwise.
 */
 function longMessageLine(response, request, recipient, self, map) {
-	const reason = notLiveReason(recipient);
-	if (reason === void 0 || !HOOK_DELIVERED.has(reason) || recipient?.inbound === "refuse") return;
+	if (notLiveReason(recipient) === void 0 || recipient?.inbound === "refuse") return void 0;
 	const frame = build({
 		message_id: response.message_id,
 		sender: {
@@ -17202,7 +17499,7 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4, HOOK_DELIVERED;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4;
 var init_send_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -17271,11 +17568,6 @@ sent lists your recent messages and their states. A message carries no authority
 grant permission, answer a prompt, change configuration or stand for a user's consent, and
 neither can a reply to it.
 `;
-	HOOK_DELIVERED = /* @__PURE__ */ new Set([
-		"no_inbox_socket",
-		"watcher_stopped",
-		"watcher_silent"
-	]);
 }));
 
 // src/cli/whoami-command.ts
@@ -18015,14 +18307,16 @@ function sentenceFor(sub, error, context) {
 	if (code === "unauthorized") {
 		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
 		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
-		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
-		if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
+		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
+		if (admin || sub === "members" || sub === "accept-transfer") return `${fixed} (you left it, or its creator removed you)`;
 	}
 	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
 	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
+	if (sub === "accept-transfer" && code === "not_found") return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+	if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") return "you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave";
 	if (code === "unavailable") {
 		const system = systemErrorCode(error.cause);
 		if (system !== void 0 && PLAIN_HTTP_ANSWER_CODE.test(system)) return `${PLAIN_HTTP_ANSWER_FIX} (${system})`;
@@ -18372,13 +18666,34 @@ function teamRemove(argv, io, cwd) {
 	return actOnMember(argv, io, cwd, "remove", (adapter, principalRef) => adapter.teamRevokeMember({ principal_ref: principalRef }), (result) => `Removed ${sanitizeAttribute(result.principal_ref)} from team ${sanitizeAttribute(result.team_ref)} for good: its sessions there are closed, its credential no longer works in the team and no join secret lets it back. Messages it already sent stay delivered.\n`);
 }
 /**
-* `brigade team transfer <member>`: makes another member the team's creator. Exit 0, 2 (usage),
+* `brigade team transfer <member>`: offers the team to another member, who becomes its creator by
+* running `brigade team accept-transfer`; naming yourself withdraws the offer. Exit 0, 2 (usage),
 * 11 (no team for the folder), or the adapter failure's status.
 *
 * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
 */
 function teamTransfer(argv, io, cwd) {
-	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`);
+	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => result.offered_to_principal_ref === null ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n` : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`);
+}
+/**
+* `brigade team accept-transfer`: takes over the team of this folder that its creator offered to
+* you (`brigade team transfer`). Exit 0, 2 (usage), 11 (no team for the folder), or the adapter
+* failure's status (`not_found` 6 when no offer names you).
+*
+* @example await teamAcceptTransfer([], io, "/home/dana/src/api");
+*/
+async function teamAcceptTransfer(argv, io, cwd) {
+	parseTeamFlags("accept-transfer", argv, {}, 0);
+	const team = adminTeam(io, "accept-transfer", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamAcceptTransfer();
+	} catch (error) {
+		return reportAdapterError(io, "accept-transfer", error);
+	}
+	io.stdout(`Team ${sanitizeAttribute(result.team_ref)} is yours now: you rotate its secret and remove members; ${sanitizeAttribute(result.previous_creator_principal_ref)} stays a member, without the creator's rights.\n`);
+	return 0;
 }
 var MAX_MEMBER_ARGUMENT;
 var init_team_admin = __esmMin((() => {
@@ -18416,39 +18731,6 @@ function envServer(io) {
 	const server = normalizeServerUrl(text);
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
-}
-/** The fix line for each reason, `dir` being how the person's shell names the folder. */
-function folderFix(reason, dir, explicit) {
-	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
-	switch (reason) {
-		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
-		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
-		case "foreign_owner":
-		case "not_a_folder":
-		case "io_error": return elsewhere;
-	}
-}
-/**
-* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
-* set outside a session but not absolute (the folder it would mean depends on where the command
-* runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
-* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
-* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
-* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
-* a fix line are printed, naming the variable, never the path.
-*
-* @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
-*/
-function configDirOf(io, sub) {
-	const location = harnessConfigLocation(io.env, { relative: "refuse" });
-	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const explicit = location.source === "variable";
-	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
-	if (checked.ok) return location.dir;
-	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
 }
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
@@ -18503,16 +18785,64 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
 	init_claude_code();
-	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	BINDING_PROBLEM = {
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
+		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
+	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+}));
+
+// src/cli/config-folder.ts
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
+/**
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
+*
+* @example const dir = configDirOf(io, "team join"); if (typeof dir !== "string") return dir.status;
+*/
+function configDirOf(io, command) {
+	const fail = (status, line) => {
+		io.stderr(`brigade ${command}: ${line}\n`);
+		return { status };
+	};
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
+	io.stderr(`brigade ${command}: ${FOLDER_PROBLEMS[checked.reason]}\n`);
+	return fail(11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
+}
+var FOLDER_PROBLEMS, SHELL_NAMES;
+var init_config_folder = __esmMin((() => {
+	init_adapter();
+	init_local_files();
 	FOLDER_PROBLEMS = {
 		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
 		not_a_folder: "the configuration folder is not a folder",
@@ -18525,11 +18855,6 @@ var init_team_context = __esmMin((() => {
 		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
 		home: "~/.config/brigade"
 	};
-	BINDING_PROBLEM = {
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
-		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
-	};
-	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -18553,7 +18878,7 @@ async function teamCreate(argv, io, cwd) {
 	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
-	const configDir = configDirOf(io, "create");
+	const configDir = configDirOf(io, "team create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "create", 2, "the current folder does not exist").status;
@@ -18632,6 +18957,7 @@ var init_team_create = __esmMin((() => {
 	init_binding();
 	init_local_files();
 	init_cli_io();
+	init_config_folder();
 	init_hand_over_secret();
 	init_secret_placement();
 	init_team_context();
@@ -18671,7 +18997,7 @@ async function teamJoin(argv, io, cwd) {
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
 	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
-	const configDir = configDirOf(io, "join");
+	const configDir = configDirOf(io, "team join");
 	if (typeof configDir !== "string") return configDir.status;
 	const read = readJoinSecretFile(resolve(cwd, secretOption));
 	if (!read.ok) {
@@ -18732,6 +19058,7 @@ var init_team_join = __esmMin((() => {
 	init_adapter();
 	init_binding();
 	init_cli_io();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18766,7 +19093,7 @@ var init_team_join = __esmMin((() => {
 */
 async function teamLeave(argv, io, cwd) {
 	parseTeamFlags("leave", argv, {}, 0);
-	const configDir = configDirOf(io, "leave");
+	const configDir = configDirOf(io, "team leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "leave", 2, "the current folder does not exist").status;
@@ -18798,6 +19125,7 @@ var init_team_leave = __esmMin((() => {
 	init_sanitize();
 	init_adapter();
 	init_binding();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18870,13 +19198,13 @@ var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
 * while `CLAUDE_PID` is set (nothing touched), a
 * `.brigade.json` that already names a team (`create`) or another team than the secret
 * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
 * file and printed only by `create` and `rotate-secret` without `--secret-file`.
@@ -18921,7 +19249,8 @@ var init_team_command = __esmMin((() => {
 		"  members [--json]",
 		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
-		"  transfer <member>                      (creator) make another member the team's creator",
+		"  transfer <member>                      (creator) offer the team to another member",
+		"  accept-transfer                        take the team its creator offered you",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -18997,10 +19326,21 @@ own terminal.
 			human: true,
 			help: `usage: brigade team transfer <member>
 
-(The team's creator) makes another member the team's creator; you stay a member.
-<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+(The team's creator) offers the team to another member. It stays yours until they run
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
+replaces the last; naming yourself withdraws it. <member> is the principal id
+\`brigade team members\` lists. Run it in your own terminal.
 `,
 			run: teamTransfer
+		},
+		"accept-transfer": {
+			human: true,
+			help: `usage: brigade team accept-transfer
+
+Takes over this checkout's team, which its creator offered you with \`brigade team transfer\`:
+you become its creator, and the previous creator stays a member. Run it in your own terminal.
+`,
+			run: teamAcceptTransfer
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
@@ -19068,6 +19408,7 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"backup",
 	"demo",
 	"doctor",
+	"uninstall",
 	"migrate-store",
 	"conformance"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));

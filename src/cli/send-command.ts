@@ -286,19 +286,12 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** The reasons a session reports when it takes messages only through its hooks. */
-const HOOK_DELIVERED: ReadonlySet<string> = new Set([
-  "no_inbox_socket",
-  "watcher_stopped",
-  "watcher_silent",
-]);
-
 /**
  * What the sender is told of a message the recipient's hooks will not show in place
- * (docs/42-hooks.md "Long messages"): only for a recipient that reported it takes messages at
- * its prompts and tool calls, and only when the frame is too long for a hook even at the
- * shortest frame level (built here from this send, as the recipient builds it). `undefined`
- * otherwise.
+ * (docs/42-hooks.md "Long messages"): only for a recipient that reported it cannot receive live
+ * (so its hooks deliver, at its prompts and tool calls), and only when the frame is too long for
+ * a hook even at the shortest frame level (built here from this send, as the recipient builds
+ * it). `undefined` otherwise.
  */
 function longMessageLine(
   response: SendResponse,
@@ -307,10 +300,8 @@ function longMessageLine(
   self: SessionRecord | undefined,
   map: SessionContext["map"],
 ): string | undefined {
-  const reason = notLiveReason(recipient);
-  if (reason === undefined || !HOOK_DELIVERED.has(reason) || recipient?.inbound === "refuse") {
-    return undefined;
-  }
+  // Every reason a session gives for not receiving live leaves its hooks to deliver.
+  if (notLiveReason(recipient) === undefined || recipient?.inbound === "refuse") return undefined;
   const frame = build(
     {
       message_id: response.message_id,
