@@ -13788,20 +13788,38 @@ function failed(reason) {
 */
 function loadSessionContext(env, options = {}) {
 	const uid = options.uid ?? currentUid();
-	const claudePid = env.CLAUDE_PID;
 	const stateEnv = {
 		XDG_STATE_HOME: env.XDG_STATE_HOME,
 		HOME: env.HOME
 	};
 	const read = readByPidMap({
-		claudePid,
+		claudePid: env.CLAUDE_PID,
 		env: stateEnv,
 		uid
 	});
 	if (!read.ok) return failed(read.reason);
-	const dir = resolveStateDir(stateEnv);
-	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
-	const map = read.map;
+	return sessionContextFor(read.map, env, {
+		...options,
+		uid
+	});
+}
+/**
+* The context of the session `map` names, for a caller that found and checked the map itself
+* (`brigade mcp` binds its caller through the harness's own session id, docs/48-mcp.md): the
+* state layout from `XDG_STATE_HOME` / `HOME`, and the http adapter bound to the map's
+* `team_key` in the map's `config_dir` (else {@link harnessConfigDir} read as a session, so an
+* inherited `BRIGADE_*` is ignored). Fails `state_dir_relative` or `no_config_dir` (exit 11).
+* Never throws; opens no connection.
+*
+* @example const ctx = sessionContextFor(map, process.env); if (ctx.ok) await ctx.adapter.sessionList();
+*/
+function sessionContextFor(map, env, options = {}) {
+	const uid = options.uid ?? currentUid();
+	const dir = resolveStateDir({
+		XDG_STATE_HOME: env.XDG_STATE_HOME,
+		HOME: env.HOME
+	});
+	if (!dir.ok) return failed("state_dir_relative");
 	const configDir = harnessConfigDir(env, {
 		option: map.config_dir,
 		asSession: true
@@ -13813,7 +13831,7 @@ function loadSessionContext(env, options = {}) {
 	}, options.timeoutMs === void 0 ? {} : { timeoutMs: options.timeoutMs });
 	return {
 		ok: true,
-		claudePid,
+		claudePid: String(map.claude_pid),
 		map,
 		layout: stateLayout(dir.dir),
 		uid,
@@ -13892,7 +13910,8 @@ var init_session_context = __esmMin((() => {
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
 	ageText: () => ageText,
-	runSessions: () => runSessions
+	runSessions: () => runSessions,
+	sessionsListing: () => sessionsListing
 });
 /**
 * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
@@ -13915,21 +13934,47 @@ async function runSessions(argv, io) {
 		io.stderr(`brigade sessions: ${ctx.line}\n`);
 		return ctx.status;
 	}
+	const listed = await sessionsListing(ctx, {
+		all: flags.all === true,
+		json: flags.json === true,
+		allHint: "brigade sessions --all lists them"
+	});
+	if (!listed.ok) {
+		io.stderr(`brigade sessions: ${listed.line}\n`);
+		return listed.status;
+	}
+	io.stdout(listed.text);
+	return 0;
+}
+/**
+* The team's sessions as `brigade sessions` prints them (the same text for the `who` tool of
+* `brigade mcp`): one `session list` through the session's adapter, ours marked, every remote
+* string sanitised; `all` adds offline sessions. A failed call is its BAP exit status and one
+* `<code>: <fixed sentence>` line. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sessionsListing(ctx, { all: false, json: false, allHint: "…" }); r.ok && r.text.startsWith("Team ")
+*/
+async function sessionsListing(ctx, options) {
 	let list;
 	try {
-		list = await ctx.adapter.sessionList({ includeOffline: flags.all === true });
+		list = await ctx.adapter.sessionList({ includeOffline: options.all });
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade sessions: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
 	}
 	const self = ctx.map.brigade_session_id;
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
-		return 0;
-	}
-	io.stdout(textListing$2(list, self, flags.all === true));
-	return 0;
+	if (options.json) return {
+		ok: true,
+		text: `${JSON.stringify(jsonDocument$1(list, self))}\n`
+	};
+	return {
+		ok: true,
+		text: textListing$2(list, self, options)
+	};
 }
 function parseFlags$2(argv) {
 	return parseCommandFlags("sessions", argv, {
@@ -14003,7 +14048,8 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$2(list, self, all) {
+function textListing$2(list, self, options) {
+	const all = options.all;
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
@@ -14017,7 +14063,7 @@ function textListing$2(list, self, all) {
 		});
 	}
 	if (list.truncated) lines.push("The server cut this list short.");
-	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
+	if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
 	return `${lines.join("\n")}\n`;
 }
 var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
@@ -14060,8 +14106,11 @@ var send_command_exports = /* @__PURE__ */ __exportAll({
 	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
 	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
 	bodyFromInput: () => bodyFromInput,
+	bodyFromText: () => bodyFromText,
 	resolveRecipient: () => resolveRecipient,
-	runSend: () => runSend
+	runSend: () => runSend,
+	sendAsSession: () => sendAsSession,
+	sendRefusal: () => sendRefusal
 });
 /**
 * Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
@@ -14142,21 +14191,56 @@ function bodyFromInput(bytes) {
 		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
 	};
 }
-function refuse$1(io, refusal, extra = "") {
+/**
+* The message body from text given whole, as the `send` tool of `brigade mcp` receives it
+* (docs/48-mcp.md): nothing is stripped (there is no heredoc newline to undo); it must be
+* non-empty, hold no unpaired surrogate (it could not be sent as UTF-8) and be at most
+* {@link SEND_MAX_BODY_BYTES} bytes in UTF-8. The refusals are those of {@link bodyFromInput}. Pure.
+*
+* @example bodyFromText("hi\n") // { ok: true, body: "hi\n" }
+*/
+function bodyFromText(text) {
+	if (text === "") return {
+		ok: false,
+		refusal: "body_empty"
+	};
+	if (!isWellFormed(text)) return {
+		ok: false,
+		refusal: "body_not_utf8"
+	};
+	if (utf8ByteLength(text) > 16384) return {
+		ok: false,
+		refusal: "body_too_large"
+	};
+	return {
+		ok: true,
+		body: text
+	};
+}
+/**
+* The one line and status of a {@link SEND_REFUSALS} refusal (`extra` follows the sentence).
+*
+* @example sendRefusal("body_empty") // { ok: false, status: 3, line: "invalid_input: the message body is empty" }
+*/
+function sendRefusal(refusal, extra = "") {
 	const code = REFUSAL_CODE[refusal];
-	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return EXIT[code];
+	return {
+		ok: false,
+		status: EXIT[code],
+		line: `${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}`
+	};
+}
+function refuse$1(io, refusal) {
+	const failed = sendRefusal(refusal);
+	io.stderr(`brigade send: ${failed.line}\n`);
+	return failed.status;
 }
 /**
 * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
 * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
-* resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
-* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
-* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
-* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
-* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
-* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
-* failure, 2 / 3 for {@link SEND_REFUSALS}).
+* then sends it with {@link sendAsSession} and prints its lines. Errors: one line
+* `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
+* 2 / 3 for {@link SEND_REFUSALS}).
 *
 * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
 */
@@ -14178,41 +14262,78 @@ async function runSend(argv, io) {
 	if (typeof input === "string") return refuse$1(io, input);
 	const body = bodyFromInput(input);
 	if (!body.ok) return refuse$1(io, body.refusal);
+	const sent = await sendAsSession(ctx, {
+		target,
+		body: body.body,
+		summary: flags.summary,
+		replyTo: flags["reply-to"],
+		waitMs
+	});
+	if (!sent.ok) {
+		io.stderr(`brigade send: ${sent.line}\n`);
+		return sent.status;
+	}
+	io.stdout(sent.text);
+	return 0;
+}
+/**
+* Sends one message as the session of `ctx`, by `brigade send`'s rules (the same for the CLI and
+* the `send` tool of `brigade mcp`): resolves the recipient among the team's sessions
+* ({@link resolveRecipient}), sends with the harness idempotency key of docs/spec/protocol.md §6.4
+* (`harnessIdempotencyKey`, this clock minute), retries once with the same key on `unavailable`
+* unless the failure was our own call timeout (never on `rate_limited` or `loop_detected`), waits
+* up to `waitMs` for the state, remembers a message still accepted or held for the prompt hook's
+* notice, and returns the lines `brigade send` prints: the message id and recipient, then what the
+* recipient's policy or state says. Failures: a {@link SEND_REFUSALS} prefix refusal (status 2)
+* or one `<code>: <fixed sentence>` line with the BAP exit status; the server's own message is
+* never shown. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
+*/
+async function sendAsSession(ctx, send) {
 	const self = ctx.map.brigade_session_id;
 	let sessions;
 	try {
 		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
 	}
-	const recipient = resolveRecipient(target, sessions, self);
+	const recipient = resolveRecipient(send.target, sessions, self);
 	if (!recipient.ok) {
 		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
 		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-		return refuse$1(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+		return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
 	}
 	const request = {
 		sender_session_id: self,
 		recipient_session_id: recipient.sessionId,
-		body: body.body,
-		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, body.body, Math.floor(Date.now() / 1e3))
+		body: send.body,
+		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, send.body, Math.floor(Date.now() / 1e3))
 	};
-	if (flags.summary !== void 0) request.summary = flags.summary;
-	if (flags["reply-to"] !== void 0) request.reply_to = flags["reply-to"];
+	if (send.summary !== void 0) request.summary = send.summary;
+	if (send.replyTo !== void 0) request.reply_to = send.replyTo;
 	let response;
 	try {
 		response = await sendWithOneRetry(ctx, request);
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error, sendSentences(error))
+		};
 	}
-	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	const state = send.waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs: send.waitMs }) : void 0;
 	track(ctx, response.message_id, state);
-	io.stdout(sentLines(response, recipient.record, state));
-	return 0;
+	return {
+		ok: true,
+		text: sentLines(response, recipient.record, state)
+	};
 }
 /**
 * `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
@@ -14314,6 +14435,7 @@ function recipientStatus(record) {
 var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
 var init_send_command = __esmMin((() => {
 	init_sanitize();
+	init_text();
 	init_session_context();
 	init_state();
 	init_local_files();
