@@ -10539,10 +10539,22 @@ function readByPidMap(options) {
 	if (!isClaudePid(pid)) return failure$1("not_in_session");
 	const dir = resolveStateDir(options.env);
 	if (!dir.ok) return failure$1("state_dir_relative");
-	const path = stateLayout(dir.dir).byPid(pid);
+	const belongs = (map) => String(map.claude_pid) === pid;
+	return readSessionMapFile(stateLayout(dir.dir).byPid(pid), options.uid, belongs);
+}
+/**
+* Reads a file holding a by-pid map's document at `path` through the same checks as
+* {@link readByPidMap}: no symlink followed, a regular file with no group/other bits owned by
+* `uid`, ≤ 64 KiB, one strict JSON object, every member valid, and `belongs(map)` — the pid or
+* session the file's name stands for (else `map_mismatch`). A missing file is `not_registered`.
+* Never throws.
+*
+* @example readSessionMapFile(path, uid, (map) => map.claude_session_id === nativeId)
+*/
+function readSessionMapFile(path, uid, belongs) {
 	const read = readPrivateStateFile(path, {
 		maxBytes: MAX_BY_PID_MAP_BYTES,
-		uid: options.uid
+		uid
 	});
 	switch (read.kind) {
 		case "missing": return failure$1("not_registered");
@@ -10554,7 +10566,7 @@ function readByPidMap(options) {
 	if (!parsed.ok || !isJsonObject(parsed.value)) return failure$1("map_malformed");
 	const validated = validateByPidMap(parsed.value);
 	if (!validated.ok) return failure$1("map_invalid", validated.field);
-	if (String(validated.map.claude_pid) !== pid) return failure$1("map_mismatch");
+	if (!belongs(validated.map)) return failure$1("map_mismatch");
 	return {
 		ok: true,
 		map: validated.map,
@@ -10995,8 +11007,8 @@ var init_state = __esmMin((() => {
 /**
 * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
 * command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
-* is field 3 (`state`), the twentieth is field 22 (`starttime`, decimal clock ticks). Never
-* throws.
+* is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
+* decimal clock ticks). Never throws.
 *
 * @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
 */
@@ -11008,6 +11020,7 @@ function parseProcStat(line) {
 	};
 	const fields = line.slice(end + 1).trim().split(/\s+/);
 	const state = fields[0];
+	const ppid = fields[1] ?? "";
 	const start = fields[19];
 	if (state === void 0 || state === "" || start === void 0) return {
 		ok: false,
@@ -11017,9 +11030,14 @@ function parseProcStat(line) {
 		ok: false,
 		reason: "bad_start"
 	};
+	if (!DECIMAL.test(ppid)) return {
+		ok: false,
+		reason: "bad_ppid"
+	};
 	return {
 		ok: true,
 		state,
+		ppid: Number(ppid),
 		startTicks: start
 	};
 }

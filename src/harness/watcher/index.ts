@@ -22,6 +22,7 @@ export {
   type ProcessProbe,
   type ProcStatFailure,
   type ProcStatParse,
+  parentPid,
   parseProcStat,
   processLiveness,
   processStartToken,
