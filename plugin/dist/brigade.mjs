@@ -9650,6 +9650,29 @@ var init_loose_validation = __esmMin((() => {
 	init_safe_id();
 }));
 
+// src/harness/inbound/fetched-messages.ts
+/**
+* The ids and senders of envelopes one `message receive` answered, in the order given, for
+* `InboundPipeline.refetched`; anything malformed is left out (offering it rejects it). Pure;
+* never throws.
+*
+* @example pipeline.refetched(fetchedMessages(result.messages), result.messages.length < limit);
+*/
+function fetchedMessages(messages) {
+	const fetched = [];
+	for (const message of messages) {
+		const parsed = looseValidate(message);
+		if (parsed.ok) fetched.push({
+			messageId: parsed.message.message_id,
+			senderId: parsed.message.sender.session_id
+		});
+	}
+	return fetched;
+}
+var init_fetched_messages = __esmMin((() => {
+	init_loose_validation();
+}));
+
 // src/harness/inbound/lru-set.ts
 var LruSet;
 var init_lru_set = __esmMin((() => {
@@ -10391,6 +10414,7 @@ var init_inbound_pipeline = __esmMin((() => {
 
 // src/harness/inbound/index.ts
 var init_inbound = __esmMin((() => {
+	init_fetched_messages();
 	init_inbound_limits();
 	init_inbound_pipeline();
 	init_loose_validation();
@@ -12849,18 +12873,6 @@ var init_watcher_status_board = __esmMin((() => {
 }));
 
 // src/harness/watcher/watcher-loop.ts
-/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
-function fetchedIds(messages) {
-	const fetched = [];
-	for (const message of messages) {
-		const parsed = looseValidate(message);
-		if (parsed.ok) fetched.push({
-			messageId: parsed.message.message_id,
-			senderId: parsed.message.sender.session_id
-		});
-	}
-	return fetched;
-}
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
 function modifiedAt(path) {
 	try {
@@ -13350,7 +13362,7 @@ var init_watcher_loop = __esmMin((() => {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (!this.#running) return;
 				const messages = result.messages;
-				this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+				this.#pipeline.refetched(fetchedMessages(messages), messages.length < 50);
 				for (const message of messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
@@ -13853,6 +13865,7 @@ function sessionContextFor(map, env, options = {}) {
 		map,
 		layout: stateLayout(dir.dir),
 		uid,
+		configDir,
 		adapter
 	};
 }

@@ -35,6 +35,8 @@ export interface SessionContext {
   readonly layout: StateLayout;
   /** Our uid: every state file must be owned by it. */
   readonly uid: number;
+  /** The absolute configuration folder the adapter reads (profiles and credentials). */
+  readonly configDir: string;
   /** The in-process http adapter bound to the map's profile (`team_key`). */
   readonly adapter: HttpAdapter;
 }
@@ -148,5 +150,5 @@ export function sessionContextFor(
     options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
   );
   const claudePid = String(map.claude_pid);
-  return { ok: true, claudePid, map, layout: stateLayout(dir.dir), uid, adapter };
+  return { ok: true, claudePid, map, layout: stateLayout(dir.dir), uid, configDir, adapter };
 }
