@@ -151,6 +151,7 @@ describe("the plugin's brigade and the person's commands", () => {
       "conformance",
       "demo",
       "doctor",
+      "mcp",
       "migrate-store",
       "serve",
     ]);

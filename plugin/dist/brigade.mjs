@@ -18657,7 +18657,8 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"demo",
 	"doctor",
 	"migrate-store",
-	"conformance"
+	"conformance",
+	"mcp"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts
