@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
@@ -12,10 +13,11 @@ export interface ResponseDelivery {
 /**
  * The stdio transport of `brigade mcp`, told which responses carry messages
  * (docs/48-mcp.md "Delivered = read by the model"): after the response to a request registered
- * with {@link DeliveryTransport.onResponse} is written to stdout, its `delivered()` runs (in the
- * background: the acknowledgement never holds up the wire); when the write fails, or the
- * connection closes first, `undelivered()` runs. Only a written tool result counts, so a message
- * fetched for any other reason, or lost with a crash before the write, is never acknowledged.
+ * with {@link DeliveryTransport.onResponse} is written to stdout (handed to the pipe: the last
+ * step this process can see), its `delivered()` runs, in the background, so the acknowledgement
+ * never holds up the wire; when the write fails, the response is an error, or the connection
+ * closes first, `undelivered()` runs. Only a written tool result counts, so a message fetched
+ * for any other reason, or lost with a crash before the write, is never acknowledged.
  *
  * @example transport.onResponse(ctx.mcpReq.id, take); return result;
  */
@@ -24,8 +26,9 @@ export class DeliveryTransport extends StdioServerTransport {
   readonly #closed: Promise<void>;
   #resolveClosed: () => void = () => {};
 
-  constructor() {
-    super();
+  /** Over this process's stdin and stdout unless streams are given (tests). */
+  constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout) {
+    super(stdin, stdout);
     this.#closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
