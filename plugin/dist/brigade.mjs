@@ -4073,7 +4073,7 @@ function renderReport(report) {
 			out.push(`${where}: Claude Code wire frame, ${from}${finding.wrapsFrame ? ", wraps a frame" : ""}`);
 		}
 	});
-	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
+	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.workspace === void 0 ? "" : `, workspace "${show(report.sentinel.workspace)}"`) + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
 	for (const tag of report.forgedTags) out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}> at line ${tag.line}`);
 	for (const tag of report.authorityTags) out.push(`authority tag <${tag.closing ? "/" : ""}${show(tag.tag, 40)}> at line ${tag.line}`);
