@@ -50,6 +50,7 @@ const SLOW = [
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
+  "test/claude-code-tags.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
   "test/crash.test.ts",
@@ -91,6 +92,12 @@ const REAL_CLIENT = [
 /** Every test file of the repository; the projects split it. */
 const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 
+/** Workers from `BRIGADE_TEST_WORKERS` (1 to 8), else 2. */
+function workers(text: string | undefined): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
+}
+
 export default defineConfig({
   test: {
     // The PostgreSQL cluster starts before the run's temp folder exists (its server user must reach
@@ -107,8 +114,10 @@ export default defineConfig({
     pool: "forks",
     sequence: { sequencer: LongFirstSequencer },
     // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
-    // Most files wait on I/O or child processes, so two overlap well even there.
-    maxWorkers: 2,
+    // Most files wait on I/O or child processes, so two overlap well even there. scripts/run-tests.mjs
+    // asks for more through BRIGADE_TEST_WORKERS (every project inherits this value; vitest's own
+    // --maxWorkers would reach the root config alone).
+    maxWorkers: workers(process.env.BRIGADE_TEST_WORKERS),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

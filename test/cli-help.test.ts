@@ -20,7 +20,16 @@ function listedCommands(help: string): string[] {
 }
 
 const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
-  team: ["create", "join", "leave", "members", "rotate-secret", "remove", "transfer"],
+  team: [
+    "create",
+    "join",
+    "leave",
+    "members",
+    "rotate-secret",
+    "remove",
+    "transfer",
+    "accept-transfer",
+  ],
   inbox: ["release"],
   adapter: ["http"],
 };

@@ -286,7 +286,7 @@ describe("http adapter against the real brigade serve", () => {
     }
   });
 
-  test("team.admin through the process binding: rotate-secret --secret-file, revoke-member, transfer", async () => {
+  test("team.admin through the process binding: rotate-secret --secret-file, revoke-member, transfer, accept-transfer", async () => {
     const created = await cli("admin-a", ["team", "create", "--name", "ops"]);
     const team = (created.out as { result: { team_ref: string; join_secret: string } }).result;
     const joinWith = (who: string, secret: string) =>
@@ -318,7 +318,9 @@ describe("http adapter against the real brigade serve", () => {
     expect((await cli("admin-b", ["team", "members"])).status).toBe(5);
     expect((await joinWith("admin-b", secret)).status).toBe(5);
 
-    const moved = await cli("admin-a", ["team", "transfer", "--principal", c.principal_ref]);
+    const offered = await cli("admin-a", ["team", "transfer", "--principal", c.principal_ref]);
+    expect(offered.out).toMatchObject({ result: { offered_to_principal_ref: c.principal_ref } });
+    const moved = await cli("admin-c", ["team", "accept-transfer"]);
     expect(moved.out).toMatchObject({ result: { creator_principal_ref: c.principal_ref } });
     expect((await cli("admin-a", ["team", "rotate-secret"])).status).toBe(5);
     const byC = await cli("admin-c", ["team", "rotate-secret"]);

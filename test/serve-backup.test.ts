@@ -256,7 +256,7 @@ describe("brigade backup", () => {
       }
     }
     expect(
-      readdirSync(root).filter((name) => name.endsWith(".tmp") || name.endsWith("-journal")),
+      readdirSync(root).filter((name) => name.includes(".tmp") || name.endsWith("-journal")),
     ).toEqual([]);
     expect((await apiCall(server.url, "GET", "/v1/health")).status).toBe(200);
   });

@@ -134,14 +134,19 @@ describe("SQLite schema upgrades", () => {
         used: 1,
       });
       expect(after.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 3 });
-      // Migration 6: a live delivery stored before it was last said at the session's last heartbeat.
+      // Migration 6: a live delivery stored before it was last said at the session's last heartbeat
+      // (a version-6 file holds the times migration 6 wrote).
       expect(
         after.prepare("SELECT live_delivery_at FROM sessions ORDER BY session_id").all(),
       ).toEqual(
-        version === 5
+        version >= 5
           ? [{ live_delivery_at: 1767225602000 }, { live_delivery_at: 1767225603000 }]
           : [{ live_delivery_at: null }, { live_delivery_at: null }],
       );
+      // Migration 7: no team had a transfer offer standing before offers existed.
+      expect(after.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
+        { offered_to_principal_ref: null },
+      ]);
       after.close();
     },
   );

@@ -12,8 +12,10 @@ digest beside the data file (DATA-FILE.operator-key), when there is one, is
 copied to OUT-FILE.operator-key.
 
 OUT-FILE must not exist: --force replaces an existing regular file (never a
-link or a folder). Interrupted (Ctrl-C, kill, a closed terminal), it leaves
-nothing at OUT-FILE.
+link or a folder). The copy is made in a private folder created beside
+OUT-FILE, so OUT-FILE's folder must be one no other user may change (yours or
+root's, or sticky like /tmp). Interrupted (Ctrl-C, kill, a closed terminal), it
+leaves nothing at OUT-FILE.
 
 Restore: stop the server, then start it on the copy
   (brigade serve --data OUT-FILE), or move the copy and its .operator-key file

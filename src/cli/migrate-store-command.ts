@@ -5,6 +5,7 @@ import {
   type MigrationReport,
   migrateStore,
 } from "../store/migration/index.ts";
+import { readCopyTargetState } from "../store/postgres/copy-target-state.ts";
 import {
   connectFailureCode,
   connectRefusal,
@@ -12,7 +13,6 @@ import {
   PostgresSchemaError,
   parsePostgresUrl,
 } from "../store/postgres/index.ts";
-import { postgresHoldsData } from "../store/postgres/postgres-holds-data.ts";
 import { openSqliteExport, SqliteExportError } from "../store/sqlite/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 
@@ -28,9 +28,12 @@ row back and compares digests. The SQLite file is only read.
 not on the command line. Stop brigade serve on the SQLite file first: the copy is
 one consistent snapshot, and anything written afterwards is not in it.
 
---into-non-empty  copy into a database that already holds data (a re-run):
-                  rows already there are not duplicated; teams, memberships,
-                  sessions and acks take the SQLite file's values.
+--into-non-empty  finish an interrupted copy: copy into a database that already
+                  holds data no brigade serve has used; rows already there are
+                  not duplicated; teams, memberships, sessions and acks take the
+                  SQLite file's values. A database a server has opened is
+                  always refused: the copy could undo that server's changes
+                  (a removed member, a rotated secret).
 --json            print the report as JSON
 
 Exit status: 0 copied and verified, 1 refused or failed (nothing in the SQLite
@@ -75,7 +78,7 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
   try {
     let store: Awaited<ReturnType<typeof openPostgresStore>>;
     try {
-      store = await openPostgresStore(target.url.connectionString);
+      store = await openPostgresStore(target.url.connectionString, { copyTarget: true });
     } catch (error) {
       if (error instanceof PostgresSchemaError) {
         return fail(`cannot open ${target.url.display} (${error.code}): ${error.message}`);
@@ -84,9 +87,10 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
       return fail(`cannot open ${target.url.display} (${why}): ${connectRefusal(why)}`);
     }
     try {
-      const holdsData = await postgresHoldsData(target.url.connectionString);
+      const state = await readCopyTargetState(target.url.connectionString);
       const report = await migrateStore(source, store, {
-        targetHoldsData: holdsData,
+        targetHoldsData: state.holdsData,
+        targetServed: state.served,
         intoNonEmpty: flags["into-non-empty"] === true,
       });
       io.stdout(
@@ -94,9 +98,13 @@ export async function runMigrateStore(argv: string[], io: CliIo): Promise<number
       );
       return 0;
     } catch (error) {
+      if (error instanceof MigrationError && error.reason === "target_served")
+        return fail(
+          `${target.url.display} holds data a brigade serve has used; nothing was written (a copy could undo that server's changes, such as a removed member or a rotated secret; copy into an empty database instead)`,
+        );
       if (error instanceof MigrationError && error.reason === "target_not_empty")
         return fail(
-          `${target.url.display} already holds data; nothing was written (re-run with --into-non-empty to merge)`,
+          `${target.url.display} already holds data; nothing was written (re-run with --into-non-empty to finish an interrupted copy)`,
         );
       if (error instanceof MigrationError) return fail(`the copy did not verify (${error.reason})`);
       return fail(`the copy failed (${connectFailureCode(error)}); re-run with --into-non-empty`);

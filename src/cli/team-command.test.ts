@@ -871,10 +871,29 @@ describe("brigade team: the creator controls who is in it", () => {
       "brigade team remove: not_found: no such member in this team (brigade team members lists them)\n",
     );
 
-    // transfer: sam administers now; the owner stays a member without the rights.
-    const moved = await team(["transfer", samRef], top, owner);
-    expect(moved.status).toBe(0);
-    expect(moved.stdout).toContain(`now belongs to ${samRef}`);
+    // The creator cannot walk away from a team others are in: it hands the team on first.
+    const stays = await team(["leave"], top, owner);
+    expect(stays.status).toBe(7);
+    expect(stays.stderr).toBe(
+      "brigade team leave: conflict (team_creator): you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave\n",
+    );
+    expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
+
+    // transfer offers the team; it stays the owner's until sam accepts.
+    const offered = await team(["transfer", samRef], top, owner);
+    expect(offered.status).toBe(0);
+    expect(offered.stdout).toContain(`Offered team`);
+    expect(offered.stdout).toContain("brigade team accept-transfer");
+    expect((await team(["rotate-secret"], sam.clone, sam.env)).status).toBe(5);
+    const notOffered = await team(["accept-transfer"], top, owner);
+    expect(notOffered.status).toBe(6);
+    expect(notOffered.stderr).toBe(
+      "brigade team accept-transfer: not_found: the team is not offered to you: its creator offers it with brigade team transfer <member>\n",
+    );
+    const accepted = await team(["accept-transfer"], sam.clone, sam.env);
+    expect(accepted.status).toBe(0);
+    expect(accepted.stdout).toContain(`${ownerRef} stays a member`);
+    // sam administers now; the owner stays a member without the rights.
     expect((await team(["rotate-secret"], top, owner)).status).toBe(5);
     expect(await roster(top, owner)).toEqual([ownerRef, samRef]);
     // Without --secret-file the new secret goes to a new private file, as with create.
@@ -892,7 +911,12 @@ describe("brigade team: the creator controls who is in it", () => {
   test("the creator-only subcommands refuse inside a session and take one value-free member", async () => {
     const [top] = repo("admin-usage");
     const env = { BRIGADE_CONFIG_DIR: join(root, "admin-usage-config") };
-    for (const argv of [["rotate-secret"], ["remove", "p-1"], ["transfer", "p-1"]]) {
+    for (const argv of [
+      ["rotate-secret"],
+      ["remove", "p-1"],
+      ["transfer", "p-1"],
+      ["accept-transfer"],
+    ]) {
       const r = await team(argv, top, { ...env, CLAUDE_PID: "42" });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain("your own terminal");
@@ -904,6 +928,7 @@ describe("brigade team: the creator controls who is in it", () => {
       ["remove", "p-hunter2\u0007"],
       ["remove", "x".repeat(300)],
       ["rotate-secret", "hunter2"],
+      ["accept-transfer", "hunter2"],
       ["rotate-secret", "--secret-file", join(root, "no-such-folder", "hunter2.secret")],
     ]) {
       const r = await team(argv, top, env);

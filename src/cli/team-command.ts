@@ -1,7 +1,12 @@
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import type { CommandRunner } from "./command-table.ts";
 import { nearestName } from "./nearest-name.ts";
-import { teamRemove, teamRotateSecret, teamTransfer } from "./team/team-admin.ts";
+import {
+  teamAcceptTransfer,
+  teamRemove,
+  teamRotateSecret,
+  teamTransfer,
+} from "./team/team-admin.ts";
 import { IN_SESSION_LINE, inSession } from "./team/team-context.ts";
 import { teamCreate } from "./team/team-create.ts";
 import { teamJoin } from "./team/team-join.ts";
@@ -24,7 +29,8 @@ const USAGE = [
   "  members [--json]",
   "  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
   "  remove <member>                        (creator) revoke a member for good: no rejoin",
-  "  transfer <member>                      (creator) make another member the team's creator",
+  "  transfer <member>                      (creator) offer the team to another member",
+  "  accept-transfer                        take the team its creator offered you",
   "",
   "<member> is the principal id `brigade team members` lists (labels are unverified, so they",
   "never pick one).",
@@ -109,21 +115,32 @@ own terminal.
     human: true,
     help: `usage: brigade team transfer <member>
 
-(The team's creator) makes another member the team's creator; you stay a member.
-<member> is the principal id \`brigade team members\` lists. Run it in your own terminal.
+(The team's creator) offers the team to another member. It stays yours until they run
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
+replaces the last; naming yourself withdraws it. <member> is the principal id
+\`brigade team members\` lists. Run it in your own terminal.
 `,
     run: teamTransfer,
+  },
+  "accept-transfer": {
+    human: true,
+    help: `usage: brigade team accept-transfer
+
+Takes over this checkout's team, which its creator offered you with \`brigade team transfer\`:
+you become its creator, and the previous creator stays a member. Run it in your own terminal.
+`,
+    run: teamAcceptTransfer,
   },
 };
 
 /**
- * `brigade team create|join|leave|members|rotate-secret|remove|transfer` for the folder
+ * `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
  * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
  * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
  * while `CLAUDE_PID` is set (nothing touched), a
  * `.brigade.json` that already names a team (`create`) or another team than the secret
  * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
- * the folder (`members`, `leave`, the creator-only three) or a private file that cannot be
+ * the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
  * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
  * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
  * file and printed only by `create` and `rotate-secret` without `--secret-file`.

@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("56 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("59 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(56);
-    expect(new Set(ids).size).toBe(56);
+    expect(ids).toHaveLength(59);
+    expect(new Set(ids).size).toBe(59);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -143,6 +143,9 @@ describe("case table and selection", () => {
       "C-52",
       "C-53",
       "C-54",
+      "C-55",
+      "C-56",
+      "C-57",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -156,7 +159,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(56);
+    expect(slow.ok && slow.cases).toHaveLength(59);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -168,7 +171,14 @@ describe("case table and selection", () => {
     const roster = selectCases(ALL_CASES, { ...base, tags: ["cap:team.roster"] });
     expect(roster.ok && roster.cases.map((c) => c.id)).toEqual(["C-43", "C-45"]);
     const admin = selectCases(ALL_CASES, { ...base, tags: ["cap:team.admin"] });
-    expect(admin.ok && admin.cases.map((c) => c.id)).toEqual(["C-48", "C-49", "C-50"]);
+    expect(admin.ok && admin.cases.map((c) => c.id)).toEqual([
+      "C-48",
+      "C-49",
+      "C-50",
+      "C-55",
+      "C-56",
+      "C-57",
+    ]);
     const states = selectCases(ALL_CASES, { ...base, tags: ["cap:message.state"] });
     expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);
     const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });

@@ -33,6 +33,12 @@ export {
   ensurePrivateFolders,
   PRIVATE_FOLDER_MODE,
 } from "./private-folder.ts";
+export {
+  createPrivateTempFolder,
+  PRIVATE_TEMP_FOLDER_REFUSALS,
+  type PrivateTempFolder,
+  type PrivateTempFolderRefusal,
+} from "./private-temp-folder.ts";
 export { currentUid, privateToThisUser } from "./private-to-this-user.ts";
 export { type LocalFileRead, type LocalReadOptions, readLocalFile } from "./read-local-file.ts";
 export { PRIVATE_FILE_MODE } from "./temp-file.ts";

@@ -134,12 +134,14 @@ export { INBOUND_POLICIES } from "./sessions/session-vocabulary.ts";
 export { generateJoinSecret, JoinSecret, parseJoinSecret } from "./teams/join-secret.ts";
 export { digestJoinSecret, verifyJoinSecretDigest } from "./teams/join-secret-digest.ts";
 export type {
+  TeamAcceptTransferResult,
   TeamMemberTarget,
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
   TeamTransferResult,
 } from "./teams/team-admin.ts";
 export {
+  validateTeamAcceptTransferResult,
   validateTeamMemberTarget,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,

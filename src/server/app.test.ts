@@ -171,7 +171,7 @@ describe("brigade serve HTTP API", () => {
     expect(notMember.text).toBe(noTeam.text);
   });
 
-  test("team.admin routes: creator only, rotate refuses the old secret, revoke bars the member, transfer hands over", async () => {
+  test("team.admin routes: creator only, rotate refuses the old secret, revoke bars the member, transfer offers and the member accepts", async () => {
     const a = await principal();
     const b = await principal();
     const x = await principal();
@@ -220,11 +220,21 @@ describe("brigade serve HTTP API", () => {
     });
     expect(transferred.json.result).toEqual({
       team_ref: team.team_ref,
+      creator_principal_ref: aRef,
+      offered_to_principal_ref: xRef,
+    });
+    // An offer: the creator still administers until x accepts it.
+    expect((await call("POST", `${base}/rotate-secret`, { token: x })).status).toBe(403);
+    expect((await call("POST", `${base}/accept-transfer`, { token: a })).status).toBe(404);
+    const accepted = await call("POST", `${base}/accept-transfer`, { token: x });
+    expect(accepted.json.result).toEqual({
+      team_ref: team.team_ref,
       creator_principal_ref: xRef,
       previous_creator_principal_ref: aRef,
     });
     expect((await call("POST", `${base}/rotate-secret`, { token: a })).status).toBe(403);
     expect((await call("POST", `${base}/rotate-secret`, { token: x })).status).toBe(200);
+    expect((await call("GET", `${base}/accept-transfer`, { token: x })).status).toBe(405);
   });
 
   test.each([

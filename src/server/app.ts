@@ -188,6 +188,10 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     const body = await readJsonBody(c.req.raw, true);
     return ok(c, await service.transferTeam(c.get("principal"), c.req.param("team"), body));
   });
+  authed.post("/teams/:team/accept-transfer", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    return ok(c, await service.acceptTransfer(c.get("principal"), c.req.param("team")));
+  });
 
   authed.post("/teams/:team/sessions", async (c) => {
     const body = await readJsonBody(c.req.raw, true);

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
+  fstatSync,
   linkSync,
   lstatSync,
   openSync,
@@ -12,7 +12,9 @@ import {
 import { basename, dirname, join } from "node:path";
 import {
   createFileExclusive,
+  createPrivateTempFolder,
   PRIVATE_FILE_MODE,
+  type PrivateTempFolderRefusal,
   readLocalFile,
   writeFileAtomic,
 } from "../local-files/index.ts";
@@ -28,6 +30,8 @@ export const BACKUP_ERROR_CODES = [
   "backup_target_is_source",
   "backup_target_not_regular",
   "backup_target_folder_missing",
+  "backup_target_folder_shared",
+  "backup_copy_replaced",
   "backup_interrupted",
   "backup_failed",
   "backup_check_failed",
@@ -48,6 +52,10 @@ const MESSAGES: Readonly<Record<BackupErrorCode, string>> = {
   backup_target_not_regular:
     "the output path is a symbolic link, a folder or another non-regular file; it is never replaced",
   backup_target_folder_missing: "the output file's folder does not exist; create it first",
+  backup_target_folder_shared:
+    "another user may change the output file's folder (it belongs to someone else, or others may write it and it has no sticky bit); choose a folder only you may change",
+  backup_copy_replaced:
+    "the temporary copy was replaced while it was made; nothing was written (check who else can write the output file's folder)",
   backup_interrupted: "the backup was interrupted; nothing was written",
   backup_failed:
     "the copy could not be written (disk full, no permission, or the data file is unreadable)",
@@ -85,13 +93,16 @@ export interface BackupOptions {
 
 /**
  * Copies a `brigade serve` data file while the server may be running and writing it: SQLite's
- * online backup makes one consistent snapshot (`copySqliteOnline`) into a fresh private
- * temporary beside `out` (created exclusively, 0600, no link followed), checks it with
- * `PRAGMA integrity_check`, and only then puts it at `out`: linked there when nothing is (so an
- * existing file is never replaced by a race), or renamed over an existing regular file with
+ * online backup makes one consistent snapshot (`copySqliteOnline`) into a fresh temporary
+ * (created exclusively, 0600, no link followed) inside a private folder made for it beside `out`
+ * (`createPrivateTempFolder`: 0700, ours, in a folder no one else may change, so no other user
+ * can swap the temporary or plant a link where SQLite writes it or its journal by name), checks
+ * it with `PRAGMA integrity_check`, checks that it is still the very file created (a regular
+ * file, same device and inode), and only then puts it at `out`: linked there when nothing is (so
+ * an existing file is never replaced by a race), or renamed over an existing regular file with
  * `force`. The operator key digest beside the data file (`<data>.operator-key`), when present, is
  * copied to `<out>.operator-key` the same way, so the copy restores a closed server too. On any
- * failure or interruption the temporary is removed and nothing is left at `out`.
+ * failure or interruption the private folder is removed and nothing is left at `out`.
  *
  * @throws BackupError with the first problem found.
  * @example await backupDataFile("/var/lib/brigade/brigade.sqlite", "/backup/brigade-2026-12-03.sqlite");
@@ -114,22 +125,14 @@ export async function backupDataFile(
   const key = readLocalFile(keyFile, { maxBytes: 4096 });
   if (key.ok) refuseTarget(operatorKeyFileFor(out), options.force === true);
 
-  const temp = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString("hex")}.tmp`);
+  const folder = createPrivateTempFolder(dirname(out), `.${basename(out)}.tmp-`);
+  if (!folder.ok) throw new BackupError(FOLDER_REFUSALS[folder.reason]);
   try {
-    closeSync(
-      openSync(
-        temp,
-        constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        PRIVATE_FILE_MODE,
-      ),
-    );
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new BackupError(missing ? "backup_target_folder_missing" : "backup_failed");
-  }
-  try {
+    const temp = join(folder.path, "copy.sqlite");
+    const created = createTemp(temp);
     const copy = await copyInto(dataFile, temp, options.shouldStop ?? (() => false));
     if (options.shouldStop?.() === true) throw new BackupError("backup_interrupted");
+    if (!sameEntry(temp, created)) throw new BackupError("backup_copy_replaced");
     place(temp, out, options.force === true);
     if (key.ok) {
       const keyOut = operatorKeyFileFor(out);
@@ -147,8 +150,50 @@ export async function backupDataFile(
     }
     return { schemaVersion: copy.schemaVersion, pages: copy.pages, operatorKey: key.ok };
   } finally {
-    rmSync(temp, { force: true });
-    rmSync(`${temp}-journal`, { force: true });
+    rmSync(folder.path, { recursive: true, force: true });
+  }
+}
+
+const FOLDER_REFUSALS: Readonly<Record<PrivateTempFolderRefusal, BackupErrorCode>> = {
+  parent_missing: "backup_target_folder_missing",
+  parent_shared: "backup_target_folder_shared",
+  not_private: "backup_failed",
+  io_error: "backup_failed",
+};
+
+/** Device and inode of a file, to tell later that a path still names it. */
+interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** Creates the empty temporary (exclusive, 0600, no link followed) and returns its identity. */
+function createTemp(temp: string): FileIdentity {
+  let fd: number;
+  try {
+    fd = openSync(
+      temp,
+      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      PRIVATE_FILE_MODE,
+    );
+  } catch {
+    throw new BackupError("backup_failed");
+  }
+  try {
+    const stats = fstatSync(fd);
+    return { dev: stats.dev, ino: stats.ino };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `path` is, without following a link, the regular file `identity` names. */
+function sameEntry(path: string, identity: FileIdentity): boolean {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() && stats.dev === identity.dev && stats.ino === identity.ino;
+  } catch {
+    return false;
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type SessionCloseResult,
   type SessionListResult,
   type SessionRegistrationResult,
+  type TeamAcceptTransferResult,
   type TeamCreateResult,
   type TeamJoinResult,
   type TeamLeaveResult,
@@ -175,7 +176,9 @@ export class BrigadeService {
   /**
    * `team leave`: revokes the caller's membership, closes its open sessions in the team and ends its
    * watches (`onRevoked`). Idempotent: leaving again succeeds. A principal that never was a member,
-   * or an unknown team → uniform `unauthorized`.
+   * or an unknown team → uniform `unauthorized`. The team's creator is refused while another
+   * member is active (`conflict` `team_creator`, nothing changes): it hands the team on first
+   * ({@link transferTeam}, accepted by the new creator); alone in the team it may leave.
    */
   leaveTeam(principalRef: string, teamRef: string): Promise<TeamLeaveResult> {
     return teams.leaveTeam(this.#ctx, principalRef, teamRef);
@@ -210,11 +213,13 @@ export class BrigadeService {
   }
 
   /**
-   * `team transfer` (cap `team.admin`; `target` a `TeamMemberTarget`): makes another **active**
-   * member the team's creator; the caller stays an active member without admin rights.
-   * Transferring to oneself changes nothing. Errors: `invalid_input` (`principal_ref`, checked
-   * first), then the creator checks of {@link rotateSecret}; a principal that is not an active
-   * member → uniform `not_found`.
+   * `team transfer` (cap `team.admin`; `target` a `TeamMemberTarget`): offers the team to another
+   * **active** member; the caller stays the creator until that member accepts it
+   * ({@link acceptTransfer}). A new offer replaces the one that stands; an offer to the caller
+   * itself withdraws it (`offered_to_principal_ref: null`). An offer lapses when its member
+   * leaves or is revoked. Errors: `invalid_input` (`principal_ref`, checked first), then the
+   * creator checks of {@link rotateSecret}; a principal that is not an active member → uniform
+   * `not_found`.
    */
   transferTeam(
     principalRef: string,
@@ -222,6 +227,16 @@ export class BrigadeService {
     target: unknown,
   ): Promise<TeamTransferResult> {
     return admin.transferTeam(this.#ctx, principalRef, teamRef, target);
+  }
+
+  /**
+   * `team accept-transfer` (cap `team.admin`): the member the team is offered to becomes its
+   * creator, in one unit with the offer's end; the previous creator stays an active member
+   * without admin rights. Errors: a non-member → uniform `unauthorized`; a member the team is not
+   * offered to → uniform `not_found` (nothing changes).
+   */
+  acceptTransfer(principalRef: string, teamRef: string): Promise<TeamAcceptTransferResult> {
+    return admin.acceptTransfer(this.#ctx, principalRef, teamRef);
   }
 
   /** `team members`: every active member with its roster fields. Non-member → `unauthorized`. */

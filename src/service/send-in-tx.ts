@@ -58,7 +58,13 @@ export async function sendInTx(
   }
   if (sender.closed_at !== null) return { ok: false, refusal: "session_closed" };
   const recipient = await tx.getSession(command.recipientSessionId);
-  if (recipient === null || recipient.team_ref !== command.teamRef) {
+  const owner =
+    recipient === null || recipient.team_ref !== command.teamRef
+      ? null
+      : await tx.getMembership(recipient.team_ref, recipient.principal_ref);
+  // A session of a member who left or was removed is, to every sender, a session that does not
+  // exist: nothing piles up for someone who cannot read it, and no answer says they were there.
+  if (recipient === null || owner?.status !== "active") {
     return { ok: false, refusal: "not_found" };
   }
   if (command.idempotencyKey !== null) {

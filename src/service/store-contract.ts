@@ -20,6 +20,7 @@ async function seed(tx: StoreTx): Promise<void> {
     team_name: "core",
     secret_digest: "secret-digest",
     creator_principal_ref: "p-a",
+    offered_to_principal_ref: null,
     created_at: 1,
   });
   for (const p of ["p-a", "p-b"]) {
@@ -85,7 +86,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.getMembership("t-1", "p-c"))).toBeNull();
     });
 
-    test("updateTeam replaces the secret digest and the creator, nothing else", async () => {
+    test("updateTeam replaces the secret digest, the creator and the offer, nothing else", async () => {
       const before = await store.transact((tx) => tx.getTeam("t-1"));
       if (before === null) throw new Error("seeded team missing");
       await store.transact(async (tx) => {
@@ -96,12 +97,14 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
           created_at: 99,
           secret_digest: "rotated",
           creator_principal_ref: "p-b",
+          offered_to_principal_ref: "p-c",
         });
       });
       expect(await store.transact((tx) => tx.getTeam("t-1"))).toEqual({
         ...before,
         secret_digest: "rotated",
         creator_principal_ref: "p-b",
+        offered_to_principal_ref: "p-c",
       });
       expect((await store.transact((tx) => tx.getTeam("t-2")))?.secret_digest).toBe("other");
     });
@@ -401,6 +404,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         team_name: ref,
         secret_digest: "d",
         creator_principal_ref: creator,
+        offered_to_principal_ref: null,
         created_at: createdAt,
       });
       const member = (teamRef: string, principalRef: string) => ({
@@ -475,6 +479,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
             team_name: ref,
             secret_digest: "d",
             creator_principal_ref: "p-b",
+            offered_to_principal_ref: null,
             created_at: at,
           });
         }

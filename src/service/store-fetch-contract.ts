@@ -92,6 +92,7 @@ export function registerFetchContract(current: () => Store): void {
         team_name: "other",
         secret_digest: "d",
         creator_principal_ref: "p-b",
+        offered_to_principal_ref: null,
         created_at: 1,
       });
       await tx.putMembership({

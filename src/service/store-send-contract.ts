@@ -90,6 +90,7 @@ export function registerSendContract(current: () => Store): void {
         team_name: "other",
         secret_digest: "d",
         creator_principal_ref: "p-x",
+        offered_to_principal_ref: null,
         created_at: 1,
       });
       await tx.putMembership({
@@ -140,6 +141,33 @@ export function registerSendContract(current: () => Store): void {
       }),
     );
     expect(refusal(await sendThrough(store))).toEqual({ refusal: "unauthorized" });
+  });
+
+  test("send: a session whose owner left or was removed answers as one that does not exist", async () => {
+    const store = current();
+    expect(refusal(await sendThrough(store, { messageId: "m-before" }))).toEqual({
+      accepted: "m-before",
+    });
+    for (const status of ["left", "revoked", "active"] as const) {
+      await store.transact((tx) =>
+        tx.putMembership({
+          team_ref: "t-1",
+          principal_ref: "p-b",
+          human_label: null,
+          status,
+          joined_at: 1,
+          updated_at: 9,
+        }),
+      );
+      const outcome = await sendThrough(store);
+      expect(outcome.ok ? "accepted" : outcome.refusal, status).toBe(
+        status === "active" ? "accepted" : "not_found",
+      );
+    }
+    // What was sent before stays addressed to the session.
+    expect((await store.transact((tx) => tx.getMessage("m-before")))?.recipient_session_id).toBe(
+      "s-b",
+    );
   });
 
   test("send: an idempotency key replays the original and refuses a different request", async () => {

@@ -21,6 +21,11 @@ export interface TeamRow {
   team_name: string;
   secret_digest: string;
   creator_principal_ref: string;
+  /**
+   * The member the creator offered the team to (`team transfer`), who becomes the creator by
+   * accepting it; `null` while no offer stands.
+   */
+  offered_to_principal_ref: string | null;
   created_at: number;
 }
 
@@ -212,8 +217,9 @@ export interface StoreTx {
   /** Teams whose creator is the principal with `created_at` > `since`. */
   teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
   /**
-   * Replaces the admin columns (`secret_digest`, `creator_principal_ref`) of the existing team
-   * `row.team_ref`; its name and creation time never change.
+   * Replaces the admin columns (`secret_digest`, `creator_principal_ref`,
+   * `offered_to_principal_ref`) of the existing team `row.team_ref`; its name and creation time
+   * never change.
    */
   updateTeam(row: TeamRow): Promise<void>;
 

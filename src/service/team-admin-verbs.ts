@@ -1,13 +1,14 @@
 import {
   conflictError,
   notFoundError,
+  type TeamAcceptTransferResult,
   type TeamRevokeMemberResult,
   type TeamRotateSecretResult,
   type TeamTransferResult,
   validateTeamMemberTarget,
   valueOrThrow,
 } from "../protocol/index.ts";
-import { fail, requireCreator } from "./access-checks.ts";
+import { fail, requireCreator, requireMember } from "./access-checks.ts";
 import type { ServiceContext } from "./service-context.ts";
 import { mintJoinSecret } from "./team-verbs.ts";
 
@@ -44,6 +45,9 @@ export async function revokeMember(
     const now = ctx.deps.now();
     await tx.putMembership({ ...membership, status: "revoked", updated_at: now });
     await tx.closeOpenSessions(team.team_ref, targetRef, now);
+    if (team.offered_to_principal_ref === targetRef) {
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null });
+    }
   });
   ctx.hub.revoke(targetRef, teamRef);
   ctx.store.watchFeed?.membershipEnded(targetRef, teamRef);
@@ -61,13 +65,40 @@ export async function transferTeam(
   return ctx.store.transact(async (tx) => {
     await tx.lockTeam(teamRef);
     const team = await requireCreator(tx, teamRef, principalRef);
-    const membership = await tx.getMembership(team.team_ref, targetRef);
-    if (membership?.status !== "active") fail(notFoundError());
-    await tx.updateTeam({ ...team, creator_principal_ref: targetRef });
+    // An offer to the creator itself withdraws the one that stands.
+    const offered = targetRef === principalRef ? null : targetRef;
+    if (offered !== null) {
+      const membership = await tx.getMembership(team.team_ref, offered);
+      if (membership?.status !== "active") fail(notFoundError());
+    }
+    await tx.updateTeam({ ...team, offered_to_principal_ref: offered });
     return {
       team_ref: team.team_ref,
-      creator_principal_ref: targetRef,
-      previous_creator_principal_ref: principalRef,
+      creator_principal_ref: principalRef,
+      offered_to_principal_ref: offered,
+    };
+  });
+}
+
+/** `team accept-transfer` (cap `team.admin`); the contract is `BrigadeService.acceptTransfer`. */
+export async function acceptTransfer(
+  ctx: ServiceContext,
+  principalRef: string,
+  teamRef: string,
+): Promise<TeamAcceptTransferResult> {
+  return ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
+    const { team } = await requireMember(tx, teamRef, principalRef);
+    if (team.offered_to_principal_ref !== principalRef) fail(notFoundError());
+    await tx.updateTeam({
+      ...team,
+      creator_principal_ref: principalRef,
+      offered_to_principal_ref: null,
+    });
+    return {
+      team_ref: team.team_ref,
+      creator_principal_ref: principalRef,
+      previous_creator_principal_ref: team.creator_principal_ref,
     };
   });
 }

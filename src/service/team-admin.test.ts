@@ -201,23 +201,67 @@ describe("team revoke-member", () => {
 });
 
 describe("team transfer", () => {
-  test("the new creator can administer; the old one stays a member and cannot", async () => {
+  test("is an offer: nothing changes until the member accepts; then the new creator administers and the old one cannot", async () => {
     const { service, a, b, T1 } = await world();
     expect(await service.transferTeam(a, T1, { principal_ref: b })).toEqual({
+      team_ref: T1,
+      creator_principal_ref: a,
+      offered_to_principal_ref: b,
+    });
+    // Offered, not handed over: the creator is still the creator, the member still is not.
+    expect(await wireError(service.rotateSecret(b, T1))).toBe(NOT_CREATOR);
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+    expect(JSON.parse(await wireError(service.leaveTeam(a, T1))).details).toEqual({
+      reason: "team_creator",
+    });
+    expect(await service.acceptTransfer(b, T1)).toEqual({
       team_ref: T1,
       creator_principal_ref: b,
       previous_creator_principal_ref: a,
     });
+    expect(await wireError(service.acceptTransfer(b, T1))).toBe(NOT_FOUND);
     expect(await wireError(service.rotateSecret(a, T1))).toBe(NOT_CREATOR);
     expect(await wireError(service.transferTeam(a, T1, { principal_ref: a }))).toBe(NOT_CREATOR);
     expect(await service.isActiveMember(a, T1)).toBe(true);
     expect((await service.rotateSecret(b, T1)).team_ref).toBe(T1);
-    const back = await service.revokeMember(b, T1, { principal_ref: a });
-    expect(back.revoked).toBe(true);
-    expect(await wireError(service.listMembers(a, T1))).toBe(NOT_MEMBER);
+    // Handed on, the old creator may leave like any member.
+    expect((await service.leaveTeam(a, T1)).left).toBe(true);
   });
 
-  test("only an active member can receive the team; to oneself changes nothing", async () => {
+  test("only the member offered the team accepts it; a new offer replaces the last, one to oneself withdraws it", async () => {
+    const { service, a, b, c, x, t1, T1 } = await world();
+    await service.joinTeam(x, { join_secret: t1.join_secret });
+    await service.transferTeam(a, T1, { principal_ref: b });
+    expect(await wireError(service.acceptTransfer(x, T1))).toBe(NOT_FOUND);
+    expect(await wireError(service.acceptTransfer(a, T1))).toBe(NOT_FOUND);
+    expect(await wireError(service.acceptTransfer(c, T1))).toBe(NOT_MEMBER);
+    expect((await service.transferTeam(a, T1, { principal_ref: x })).offered_to_principal_ref).toBe(
+      x,
+    );
+    expect(await wireError(service.acceptTransfer(b, T1))).toBe(NOT_FOUND);
+    expect(await service.transferTeam(a, T1, { principal_ref: a })).toEqual({
+      team_ref: T1,
+      creator_principal_ref: a,
+      offered_to_principal_ref: null,
+    });
+    expect(await wireError(service.acceptTransfer(x, T1))).toBe(NOT_FOUND);
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+  });
+
+  test("an offer lapses when its member leaves or is removed, and never comes back with a rejoin", async () => {
+    const { service, a, b, x, t1, T1 } = await world();
+    await service.joinTeam(x, { join_secret: t1.join_secret });
+    await service.transferTeam(a, T1, { principal_ref: b });
+    await service.leaveTeam(b, T1);
+    await service.joinTeam(b, { join_secret: t1.join_secret });
+    expect(await wireError(service.acceptTransfer(b, T1))).toBe(NOT_FOUND);
+    await service.transferTeam(a, T1, { principal_ref: x });
+    await service.revokeMember(a, T1, { principal_ref: x });
+    expect(await wireError(service.acceptTransfer(x, T1))).toBe(NOT_MEMBER);
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+  });
+
+  test("only an active member can be offered the team", async () => {
     const { service, a, b, c, x, T1 } = await world();
     await service.leaveTeam(b, T1);
     for (const target of [b, c, x, "p-doesnotexist"]) {
@@ -225,11 +269,26 @@ describe("team transfer", () => {
         NOT_FOUND,
       );
     }
-    expect(await service.transferTeam(a, T1, { principal_ref: a })).toEqual({
-      team_ref: T1,
-      creator_principal_ref: a,
-      previous_creator_principal_ref: a,
-    });
     expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+  });
+});
+
+describe("a creator who leaves", () => {
+  test("is refused while another member is active, and nothing changes; alone, it may leave", async () => {
+    const { service, a, b, T1, sa } = await world();
+    expect(JSON.parse(await wireError(service.leaveTeam(a, T1)))).toEqual({
+      code: "conflict",
+      message: "the request conflicts with the current state",
+      retryable: false,
+      details: { reason: "team_creator" },
+    });
+    expect(await service.isActiveMember(a, T1)).toBe(true);
+    const listed = await service.listSessions(a, T1, { session_id: sa });
+    expect(listed.sessions.map((s) => s.session_id)).toContain(sa);
+    expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+    // Once the others are gone there is nobody to hand the team to.
+    await service.leaveTeam(b, T1);
+    expect(await service.leaveTeam(a, T1)).toEqual({ team_ref: T1, principal_ref: a, left: true });
+    expect(await service.isActiveMember(a, T1)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  conflictError,
   digestJoinSecret,
   generateJoinSecret,
   joinRejectedError,
@@ -50,6 +51,7 @@ export async function createTeam(
       team_name: teamName,
       secret_digest: digest,
       creator_principal_ref: principalRef,
+      offered_to_principal_ref: null,
       created_at: now,
     });
     await tx.putMembership({
@@ -125,11 +127,24 @@ export async function leaveTeam(
     await tx.lockTeam(teamRef);
     const team = await tx.getTeam(teamRef);
     const membership = team === null ? null : await tx.getMembership(teamRef, principalRef);
-    if (membership === null) fail(notMemberError());
+    if (team === null || membership === null) fail(notMemberError());
     if (membership.status !== "active") return;
     const now = ctx.deps.now();
+    // The creator hands the team on before it goes: a team whose creator left has nobody to
+    // rotate a leaked secret or remove a member. With no one else left there is nobody to hand
+    // it to, and the creator keeps the role for a rejoin.
+    if (principalRef === team.creator_principal_ref) {
+      const others = (await tx.listActiveMembers(teamRef, now)).some(
+        (m) => m.principal_ref !== principalRef,
+      );
+      if (others) fail(conflictError("team_creator"));
+    }
     await tx.putMembership({ ...membership, status: "left", updated_at: now });
     await tx.closeOpenSessions(teamRef, principalRef, now);
+    // An offer stands for an active member only: a member who rejoins is offered the team anew.
+    if (team.offered_to_principal_ref === principalRef) {
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null });
+    }
   });
   ctx.hub.revoke(principalRef, teamRef);
   ctx.store.watchFeed?.membershipEnded(principalRef, teamRef);

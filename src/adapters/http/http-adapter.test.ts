@@ -193,8 +193,19 @@ async function startStub(): Promise<Stub> {
         200,
         ok({
           team_ref: "t-1",
-          creator_principal_ref: b.principal_ref,
-          previous_creator_principal_ref: principal,
+          creator_principal_ref: principal,
+          offered_to_principal_ref: b.principal_ref,
+        }),
+      );
+      return;
+    }
+    if (req.method === "POST" && rest === "/accept-transfer") {
+      send(
+        200,
+        ok({
+          team_ref: "t-1",
+          creator_principal_ref: principal,
+          previous_creator_principal_ref: "p-9",
         }),
       );
       return;
@@ -670,10 +681,15 @@ describe("team.admin verbs", () => {
       path: "/v1/teams/t-1/revoke-member",
       body: { principal_ref: "p-9" },
     });
-    expect((await adapter.teamTransfer({ principal_ref: "p-9" })).creator_principal_ref).toBe(
+    expect((await adapter.teamTransfer({ principal_ref: "p-9" })).offered_to_principal_ref).toBe(
       "p-9",
     );
     expect(stub.log.at(-1)).toMatchObject({ path: "/v1/teams/t-1/transfer" });
+    expect((await adapter.teamAcceptTransfer()).previous_creator_principal_ref).toBe("p-9");
+    expect(stub.log.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/v1/teams/t-1/accept-transfer",
+    });
     stub.malformed = true;
     expect(await codeOf(adapter.teamRotateSecret())).toBe("internal:");
   });

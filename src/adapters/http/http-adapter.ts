@@ -23,6 +23,7 @@ import {
   type SessionListResult,
   type SessionRegistration,
   type SessionRegistrationResult,
+  type TeamAcceptTransferResult,
   type TeamCreateRequest,
   type TeamCreateResult,
   type TeamJoinRequest,
@@ -52,6 +53,7 @@ import {
   validateSessionListResult,
   validateSessionRegistration,
   validateSessionRegistrationResult,
+  validateTeamAcceptTransferResult,
   validateTeamMembersResult,
   validateTeamMemberTarget,
   validateTeamRevokeMemberResult,
@@ -352,6 +354,14 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "POST", path: teamPath(ctx, "/transfer"), body },
       validateTeamTransferResult,
+      options,
+    );
+  }
+
+  async teamAcceptTransfer(options?: AdapterCallOptions): Promise<TeamAcceptTransferResult> {
+    return this.#teamCall(
+      (ctx) => ({ method: "POST", path: teamPath(ctx, "/accept-transfer") }),
+      validateTeamAcceptTransferResult,
       options,
     );
   }

@@ -226,6 +226,10 @@ async function dispatch(
       local();
       return transfer({ principal_ref: flags.principal ?? "" });
     }
+    case "team accept-transfer":
+      if (adapter.teamAcceptTransfer === undefined) throw usage("unknown_command");
+      local();
+      return adapter.teamAcceptTransfer();
     case "profile init": {
       const init = adapter.profileInit?.bind(adapter);
       if (init === undefined) throw usage("unknown_command");

@@ -17,7 +17,8 @@ import {
 
 /**
  * The creator-only subcommands (team.admin): `rotate-secret`, `remove <member>`,
- * `transfer <member>`. The server decides who the creator is; these only ask.
+ * `transfer <member>`, and `accept-transfer`, by which the member offered the team takes it.
+ * The server decides who the creator is; these only ask.
  */
 
 /** The longest `<member>` argument taken (server-issued ids are far shorter). */
@@ -158,7 +159,8 @@ export function teamRemove(argv: string[], io: CliIo, cwd: string): Promise<numb
 }
 
 /**
- * `brigade team transfer <member>`: makes another member the team's creator. Exit 0, 2 (usage),
+ * `brigade team transfer <member>`: offers the team to another member, who becomes its creator by
+ * running `brigade team accept-transfer`; naming yourself withdraws the offer. Exit 0, 2 (usage),
  * 11 (no team for the folder), or the adapter failure's status.
  *
  * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
@@ -171,6 +173,31 @@ export function teamTransfer(argv: string[], io: CliIo, cwd: string): Promise<nu
     "transfer",
     (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }),
     (result) =>
-      `Team ${sanitizeAttribute(result.team_ref)} now belongs to ${sanitizeAttribute(result.creator_principal_ref)}; you stay a member, without the creator's rights.\n`,
+      result.offered_to_principal_ref === null
+        ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n`
+        : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`,
   );
+}
+
+/**
+ * `brigade team accept-transfer`: takes over the team of this folder that its creator offered to
+ * you (`brigade team transfer`). Exit 0, 2 (usage), 11 (no team for the folder), or the adapter
+ * failure's status (`not_found` 6 when no offer names you).
+ *
+ * @example await teamAcceptTransfer([], io, "/home/dana/src/api");
+ */
+export async function teamAcceptTransfer(argv: string[], io: CliIo, cwd: string): Promise<number> {
+  parseTeamFlags("accept-transfer", argv, {}, 0);
+  const team = adminTeam(io, "accept-transfer", cwd);
+  if (!("ok" in team)) return team.status;
+  let result: Awaited<ReturnType<HarnessAdapter["teamAcceptTransfer"]>>;
+  try {
+    result = await openHarnessAdapter(team).teamAcceptTransfer();
+  } catch (error) {
+    return reportAdapterError(io, "accept-transfer", error);
+  }
+  io.stdout(
+    `Team ${sanitizeAttribute(result.team_ref)} is yours now: you rotate its secret and remove members; ${sanitizeAttribute(result.previous_creator_principal_ref)} stays a member, without the creator's rights.\n`,
+  );
+  return 0;
 }

@@ -106,9 +106,10 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
         : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
     }
     if (error.details?.reason === "not_creator") {
-      return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team transferred to you`;
+      return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
     }
-    if (admin || sub === "members") return `${fixed} (you left it, or its creator removed you)`;
+    if (admin || sub === "members" || sub === "accept-transfer")
+      return `${fixed} (you left it, or its creator removed you)`;
   }
   if (code === "unauthenticated") {
     // Nothing reached the server: the credential file is gone (deleted, or the team was joined
@@ -124,10 +125,15 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   if (code === "config" && sub === "create" && context.operatorKeyFile === true) {
     return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
   }
+  if (sub === "accept-transfer" && code === "not_found")
+    return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
   if (admin && code === "not_found")
     return "no such member in this team (brigade team members lists them)";
   if (admin && code === "conflict") {
     return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
+  }
+  if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") {
+    return "you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave";
   }
   if (code === "unavailable") {
     const system = systemErrorCode(error.cause);

@@ -1,18 +1,16 @@
 import { type ConformanceCase, defineCase } from "../case.ts";
-import type { Call, Principal, SuiteContext } from "../context.ts";
+import type { Call, Principal } from "../context.ts";
 import {
   createTeam,
   findSession,
-  joinTeam,
   listSessions,
   newSession,
   randomId,
   rebind,
   receive,
   sendOk,
-  type TeamInfo,
 } from "../operations.ts";
-import { secretsOf } from "../secret-scan.ts";
+import { adminTeam, expectNotCreator, join, rotate } from "./fresh-team.ts";
 import { detail, principalRef } from "./helpers.ts";
 
 /**
@@ -23,43 +21,6 @@ import { detail, principalRef } from "./helpers.ts";
  * the cases that join it.
  */
 const ADMIN_CAPS = ["team.admin", "team.create", "team.join"] as const;
-
-/** A fresh team created by a fresh principal, with `members` fresh principals joined to it. */
-async function adminTeam(
-  ctx: SuiteContext,
-  label: string,
-  members: number,
-): Promise<{ creator: Principal; team: TeamInfo; joined: Principal[] }> {
-  const creator = ctx.freshPrincipal(`${label}-creator`);
-  const team = await createTeam(ctx, creator, label);
-  const joined: Principal[] = [];
-  for (let i = 0; i < members; i += 1) {
-    const p = ctx.freshPrincipal(`${label}-member`);
-    await joinTeam(ctx, p, team);
-    joined.push(p);
-  }
-  return { creator, team, joined };
-}
-
-/** `team join` with `secret` (the secret goes on stdin, never on argv). */
-function join(ctx: SuiteContext, p: Principal, secret: string): Promise<Call> {
-  return ctx.call(p, ["team", "join"], { stdin: { join_secret: secret } });
-}
-
-/** `team rotate-secret` as `p`; a new secret in the answer becomes a known secret. */
-async function rotate(ctx: SuiteContext, p: Principal, label: string): Promise<Call> {
-  const call = await ctx.call(p, ["team", "rotate-secret"], { stdoutMayCarrySecret: true });
-  const secret = call.envelope?.ok === true ? call.envelope.result?.join_secret : undefined;
-  if (typeof secret === "string" && secret !== "") ctx.secrets.push(...secretsOf(label, secret));
-  return call;
-}
-
-/** Records a failure unless `call` is `unauthorized` (5) with `details.reason = not_creator`. */
-function expectNotCreator(ctx: SuiteContext, call: Call, what: string): void {
-  if (ctx.expectError(call, "unauthorized", 5, what)) {
-    ctx.check(detail(call, "reason") === "not_creator", `${what}: reason is not not_creator`);
-  }
-}
 
 const C48 = defineCase(
   "C-48",
@@ -184,7 +145,7 @@ const C49 = defineCase(
 
 const C50 = defineCase(
   "C-50",
-  "team transfer: creator only, to an active member; the new creator can administer, the old one stays a member and cannot",
+  "team transfer: creator only, to an active member, who accepts it; the new creator can administer, the old one stays a member and cannot",
   ADMIN_CAPS,
   async (ctx) => {
     const { creator, team, joined } = await adminTeam(ctx, "C50", 1);
@@ -204,9 +165,14 @@ const C50 = defineCase(
     const result = ctx.ok(await transfer(creator, heirRef), "transfer");
     ctx.check(
       result.team_ref === team.ref &&
-        result.creator_principal_ref === heirRef &&
-        result.previous_creator_principal_ref === creatorRef,
+        result.creator_principal_ref === creatorRef &&
+        result.offered_to_principal_ref === heirRef,
       "transfer: result shape",
+    );
+    const accepted = ctx.ok(await ctx.call(heir, ["team", "accept-transfer"]), "accept-transfer");
+    ctx.check(
+      accepted.team_ref === team.ref && accepted.creator_principal_ref === heirRef,
+      "accept-transfer: result shape",
     );
     expectNotCreator(
       ctx,

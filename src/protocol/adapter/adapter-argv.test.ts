@@ -149,6 +149,10 @@ describe("parseAdapterArgv (docs/spec/protocol.md §1.2)", () => {
       expect(usageReason(["team", verb, "--principal="])).toBe("invalid_value");
       expect(usageReason(["team", verb, "--principal"])).toBe("missing_value");
     }
+    const accept = parseAdapterArgv(["team", "accept-transfer"]);
+    expect(accept.ok && accept.command.flags).toEqual({});
+    expect(usageReason(["team", "accept-transfer", "--principal", "p"])).toBe("unknown_flag");
+    expect(usageReason(["team", "accept-transfer", "p-77aa"])).toBe("unexpected_argument");
   });
 
   test("adapters may add flags to conventions, never to the core", () => {

@@ -78,6 +78,7 @@ export const ADAPTER_COMMANDS: {
   readonly "team rotate-secret": AdapterCommandSpec;
   readonly "team revoke-member": AdapterCommandSpec;
   readonly "team transfer": AdapterCommandSpec;
+  readonly "team accept-transfer": AdapterCommandSpec;
   readonly "profile init": AdapterCommandSpec;
   readonly "profile status": AdapterCommandSpec;
   readonly "profile reset": AdapterCommandSpec;
@@ -103,6 +104,7 @@ export const ADAPTER_COMMANDS: {
   "team rotate-secret": row(["secret-file"], [], "none", "convention"),
   "team revoke-member": row(["principal"], ["principal"], "none", "convention"),
   "team transfer": row(["principal"], ["principal"], "none", "convention"),
+  "team accept-transfer": row([], [], "none", "convention"),
   "profile init": row(["force"], [], "adapter_defined", "convention"),
   "profile status": row([], [], "adapter_defined", "convention"),
   "profile reset": row([], [], "adapter_defined", "convention"),

@@ -20,6 +20,7 @@ import type {
   SessionRegistrationResult,
 } from "../sessions/session-registration.ts";
 import type {
+  TeamAcceptTransferResult,
   TeamMemberTarget,
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
@@ -185,13 +186,20 @@ export interface Adapter {
     options?: AdapterCallOptions,
   ): Promise<TeamRevokeMemberResult>;
   /**
-   * `team transfer` (cap `team.admin`, creator only): makes another **active** member the creator
-   * (anyone else → uniform `not_found`); the caller stays a member.
+   * `team transfer` (cap `team.admin`, creator only): offers the team to another **active**
+   * member (anyone else → uniform `not_found`); the caller stays the creator until that member
+   * accepts. A new offer replaces the last; an offer to the caller itself withdraws it.
    */
   teamTransfer?(
     target: TeamMemberTarget,
     options?: AdapterCallOptions,
   ): Promise<TeamTransferResult>;
+  /**
+   * `team accept-transfer` (cap `team.admin`): the member the team is offered to becomes its
+   * creator; the previous creator stays a member. No offer to the caller → uniform `not_found`;
+   * a non-member → the uniform `unauthorized`.
+   */
+  teamAcceptTransfer?(options?: AdapterCallOptions): Promise<TeamAcceptTransferResult>;
 
   /** `profile init [--force]`; configured profile without `force` → `conflict`. Never a secret. */
   profileInit?(input: JsonObject, options?: ProfileInitOptions): Promise<ConventionResult>;

@@ -3,6 +3,7 @@ import {
   expectObject,
   failField,
   member,
+  nullableString,
   requiredString,
   runValidation,
 } from "../validation/field-rules.ts";
@@ -107,25 +108,63 @@ export function validateTeamRevokeMemberResult(
 }
 
 /**
- * The `team transfer` result (cap `team.admin`, creator only): `creator_principal_ref` is now the
- * team's creator; `previous_creator_principal_ref` stays an active member without admin rights.
+ * The `team transfer` result (cap `team.admin`, creator only): the team is **offered** to
+ * `offered_to_principal_ref`, an active member, and stays the caller's until that member accepts
+ * it (`team accept-transfer`); a new offer replaces the previous one, and an offer to the creator
+ * itself withdraws it (`offered_to_principal_ref: null`). `creator_principal_ref` is the creator
+ * still, the caller.
+ *
+ * @example
+ * { team_ref: "t-9c1e", creator_principal_ref: "p-41c9", offered_to_principal_ref: "p-77aa" }
+ */
+export interface TeamTransferResult {
+  team_ref: string;
+  creator_principal_ref: string;
+  offered_to_principal_ref: string | null;
+}
+
+/**
+ * Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
+ * non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
+ *
+ * @example
+ * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+ */
+export function validateTeamTransferResult(value: unknown): ValidationResult<TeamTransferResult> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    const id = { nonEmpty: true } as const;
+    const team_ref = requiredString(o, "team_ref", "", id);
+    const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
+    const offered = nullableString(o, "offered_to_principal_ref", "", id);
+    if (offered === undefined) failField("offered_to_principal_ref", "required");
+    return { team_ref, creator_principal_ref, offered_to_principal_ref: offered };
+  });
+}
+
+/**
+ * The `team accept-transfer` result (cap `team.admin`; the member the team was offered to):
+ * `creator_principal_ref` (the caller) is now the team's creator; `previous_creator_principal_ref`
+ * stays an active member without admin rights.
  *
  * @example
  * { team_ref: "t-9c1e", creator_principal_ref: "p-77aa", previous_creator_principal_ref: "p-41c9" }
  */
-export interface TeamTransferResult {
+export interface TeamAcceptTransferResult {
   team_ref: string;
   creator_principal_ref: string;
   previous_creator_principal_ref: string;
 }
 
 /**
- * Validates a `team transfer` result (all three members required, non-empty).
+ * Validates a `team accept-transfer` result (all three members required, non-empty).
  *
  * @example
- * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
+ * validateTeamAcceptTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
  */
-export function validateTeamTransferResult(value: unknown): ValidationResult<TeamTransferResult> {
+export function validateTeamAcceptTransferResult(
+  value: unknown,
+): ValidationResult<TeamAcceptTransferResult> {
   return runValidation(() => {
     const o = expectObject(value, "");
     const id = { nonEmpty: true } as const;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { validateConventionResult } from "../adapter/convention-result.ts";
 import {
+  validateTeamAcceptTransferResult,
   validateTeamMemberTarget,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
@@ -195,15 +196,31 @@ describe("team.admin shapes", () => {
     );
   });
 
-  test("transfer result: all three refs required and non-empty", () => {
+  test("transfer result: an offer to a member, or null once withdrawn; never absent or empty", () => {
+    const result = {
+      team_ref: "t-9c1e",
+      creator_principal_ref: "p-41c9",
+      offered_to_principal_ref: "p-77aa",
+    };
+    expect(validateTeamTransferResult(result)).toEqual({ ok: true, value: result });
+    const withdrawn = { ...result, offered_to_principal_ref: null };
+    expect(validateTeamTransferResult(withdrawn)).toEqual({ ok: true, value: withdrawn });
+    for (const offered of [undefined, "", 7]) {
+      expect(
+        fieldOf(validateTeamTransferResult({ ...result, offered_to_principal_ref: offered })),
+      ).toBe("offered_to_principal_ref");
+    }
+  });
+
+  test("accept-transfer result: all three refs required and non-empty", () => {
     const result = {
       team_ref: "t-9c1e",
       creator_principal_ref: "p-77aa",
       previous_creator_principal_ref: "p-41c9",
     };
-    expect(validateTeamTransferResult(result)).toEqual({ ok: true, value: result });
+    expect(validateTeamAcceptTransferResult(result)).toEqual({ ok: true, value: result });
     expect(
-      fieldOf(validateTeamTransferResult({ ...result, previous_creator_principal_ref: "" })),
+      fieldOf(validateTeamAcceptTransferResult({ ...result, previous_creator_principal_ref: "" })),
     ).toBe("previous_creator_principal_ref");
   });
 });

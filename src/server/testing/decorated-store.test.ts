@@ -14,7 +14,13 @@ function open(): SqliteStore {
   return store;
 }
 
-const team = { team_name: "one", secret_digest: "00", creator_principal_ref: "p-1", created_at: 1 };
+const team = {
+  team_name: "one",
+  secret_digest: "00",
+  creator_principal_ref: "p-1",
+  offered_to_principal_ref: null,
+  created_at: 1,
+};
 
 describe("overrideTx", () => {
   test("replaces only the given members; the others reach the real transaction", async () => {

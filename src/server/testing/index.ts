@@ -3,10 +3,13 @@
  * the `serve-mutant` entry. Production code never imports this folder.
  */
 export { capsSwappedTx } from "./caps-swapped.ts";
+export { CreatorLeavesService, nobodyElseTx } from "./creator-leaves.ts";
 export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
+export { EagerTransferService, handOverAtOnceTx } from "./eager-transfer.ts";
 export { liveStaleTx } from "./live-stale.ts";
 export { noAckPersistenceTx } from "./no-ack-persistence.ts";
+export { ownersStayActiveTx, RemovedReachableService } from "./removed-reachable.ts";
 export type { ServeMutantIo } from "./serve-mutant-command.ts";
 export { MUTANT_ENV, runServeMutant } from "./serve-mutant-command.ts";
 export type { ServerMutant } from "./server-mutants.ts";

@@ -1,8 +1,11 @@
 import { BrigadeService, type ServiceDeps, type Store } from "../../service/index.ts";
 import { capsSwappedTx } from "./caps-swapped.ts";
+import { CreatorLeavesService } from "./creator-leaves.ts";
 import { DecoratedStore } from "./decorated-store.ts";
+import { EagerTransferService } from "./eager-transfer.ts";
 import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
+import { RemovedReachableService } from "./removed-reachable.ts";
 import { StateLeakService } from "./state-leak.ts";
 import { TeamLeakService } from "./team-leak.ts";
 import { TrustedSenderService } from "./trusted-sender.ts";
@@ -23,6 +26,9 @@ export const SERVER_MUTANTS = [
   "weak_admin",
   "state_leak",
   "live_stale",
+  "removed_reachable",
+  "creator_leaves",
+  "eager_transfer",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -40,8 +46,8 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin` and `live_stale` are store decorators
- * under the real service; `team_leak`, `trusted_sender` and `state_leak` are service subclasses over decorated
- * stores. Contract: docs/22-conformance.md, "Mutant contract".
+ * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
+ * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
  * @example startServer({ …, createService: mutantServiceFactory("caps_swapped") })
  */
@@ -64,5 +70,11 @@ export function mutantServiceFactory(
       return (store, deps) => new StateLeakService(store, deps);
     case "live_stale":
       return (store, deps) => new BrigadeService(new DecoratedStore(store, liveStaleTx), deps);
+    case "removed_reachable":
+      return (store, deps) => new RemovedReachableService(store, deps);
+    case "creator_leaves":
+      return (store, deps) => new CreatorLeavesService(store, deps);
+    case "eager_transfer":
+      return (store, deps) => new EagerTransferService(store, deps);
   }
 }

@@ -5,9 +5,10 @@ import { overrideTx } from "./decorated-store.ts";
  * Mutant `weak_admin` (docs/22-conformance.md, "Mutant contract"): the `team.admin` verbs answer
  * as usual but their effect is weakened where it matters most. A team's admin columns are never
  * rewritten, so `team rotate-secret` hands out a secret that admits nobody while the old one
- * keeps admitting, and `team transfer` leaves the creator unchanged; a revocation is stored as
- * `left`, so the revoked member's sessions close and its token stops working in the team, yet any
- * valid join secret lets it back. The suite must fail C-48, C-49 and C-50, and nothing else.
+ * keeps admitting, and `team transfer` records no offer (so the member it names has nothing to
+ * accept and the creator never changes); a revocation is stored as `left`, so the revoked
+ * member's sessions close and its token stops working in the team, yet any valid join secret
+ * lets it back. The suite must fail C-48, C-49, C-50 and C-57, and nothing else.
  *
  * @example new DecoratedStore(store, weakAdminTx)
  */

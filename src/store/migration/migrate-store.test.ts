@@ -8,7 +8,12 @@ import { sessionRegistration } from "../../../test/support/session-registration.
 import { runMigrateStore } from "../../cli/migrate-store-command.ts";
 import { BapError } from "../../protocol/index.ts";
 import { BrigadeService, type Store } from "../../service/index.ts";
-import { openPostgresStore, POSTGRES_SCHEMA_VERSION } from "../postgres/index.ts";
+import { readCopyTargetState } from "../postgres/copy-target-state.ts";
+import {
+  openPostgresStore,
+  POSTGRES_MIGRATIONS,
+  POSTGRES_SCHEMA_VERSION,
+} from "../postgres/index.ts";
 import { openSqliteExport, openSqliteStore } from "../sqlite/index.ts";
 import { MigrationError, migrateStore } from "./migrate-store.ts";
 
@@ -18,6 +23,23 @@ afterAll(async () => {
   for (const drop of drops) await drop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** `brigade migrate-store ARGV` in process: its exit status and what it printed. */
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runMigrateStore(argv, {
+    stdin: (async function* () {})(),
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    env: {},
+  });
+  return { code, out, err };
+}
 
 /** A SQLite file with every kind of row, through the real service; returns what to check. */
 async function populatedSqlite(file: string) {
@@ -36,6 +58,8 @@ async function populatedSqlite(file: string) {
   await service.joinTeam(bob.principal_ref, { join_secret: team.join_secret, human_label: "bob" });
   await service.joinTeam(carol.principal_ref, { join_secret: team.join_secret });
   await service.leaveTeam(carol.principal_ref, T);
+  // A standing offer of the team (team transfer), which bob has not accepted yet.
+  await service.transferTeam(alice.principal_ref, T, { principal_ref: bob.principal_ref });
   // A failed join, which the limiter counts.
   const wrong = `${team.join_secret.slice(0, -4)}AAAA`;
   await expect(service.joinTeam(idle.principal_ref, { join_secret: wrong })).rejects.toThrow(
@@ -104,7 +128,21 @@ async function populatedSqlite(file: string) {
   const inboxB = (await service.receiveMessages(bob.principal_ref, T, b)).messages;
   const inboxA = (await service.receiveMessages(alice.principal_ref, T, a)).messages;
   await store.close();
-  return { alice, bob, idle, T, a, b, sent, reply, inboxA, inboxB, states, toClosed };
+  return {
+    alice,
+    bob,
+    idle,
+    T,
+    joinSecret: team.join_secret,
+    a,
+    b,
+    sent,
+    reply,
+    inboxA,
+    inboxB,
+    states,
+    toClosed,
+  };
 }
 
 describe("migrateStore: SQLite → PostgreSQL", () => {
@@ -116,7 +154,10 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     const target = await openPostgresStore(schema.url);
     const source = openSqliteExport(file);
     try {
-      const report = await migrateStore(source, target, { targetHoldsData: false });
+      const report = await migrateStore(source, target, {
+        targetHoldsData: false,
+        targetServed: false,
+      });
       expect(report.verified).toBe(true);
       const counts = Object.fromEntries(
         Object.entries(report.kinds).map(([k, v]) => [k, [v.source, v.copied, v.already_present]]),
@@ -133,6 +174,10 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       const service = new BrigadeService(target);
       // Tokens still authenticate (the digests came along).
       expect(await service.authenticate(w.alice.token)).toBe(w.alice.principal_ref);
+      // The standing offer came along: bob takes the team on PostgreSQL.
+      expect((await service.acceptTransfer(w.bob.principal_ref, w.T)).creator_principal_ref).toBe(
+        w.bob.principal_ref,
+      );
       // The same inboxes, in the same order, acked ones gone.
       expect((await service.receiveMessages(w.bob.principal_ref, w.T, w.b)).messages).toEqual(
         w.inboxB,
@@ -193,17 +238,18 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     await populatedSqlite(file);
     const schema = await freshPostgresSchema("migrate");
     drops.push(schema.drop);
-    const target = await openPostgresStore(schema.url);
+    const target = await openPostgresStore(schema.url, { copyTarget: true });
     try {
       const first = openSqliteExport(file);
-      await migrateStore(first, target, { targetHoldsData: false });
+      await migrateStore(first, target, { targetHoldsData: false, targetServed: false });
       first.close();
       const second = openSqliteExport(file);
-      await expect(migrateStore(second, target, { targetHoldsData: true })).rejects.toEqual(
-        new MigrationError("target_not_empty"),
-      );
+      await expect(
+        migrateStore(second, target, { targetHoldsData: true, targetServed: false }),
+      ).rejects.toEqual(new MigrationError("target_not_empty"));
       const report = await migrateStore(second, target, {
         targetHoldsData: true,
+        targetServed: false,
         intoNonEmpty: true,
       });
       second.close();
@@ -244,9 +290,9 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     };
     const source = openSqliteExport(file);
     try {
-      await expect(migrateStore(source, lossy, { targetHoldsData: false })).rejects.toEqual(
-        new MigrationError("verification_failed"),
-      );
+      await expect(
+        migrateStore(source, lossy, { targetHoldsData: false, targetServed: false }),
+      ).rejects.toEqual(new MigrationError("verification_failed"));
     } finally {
       source.close();
       await lossy.close();
@@ -260,21 +306,6 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     drops.push(schema.drop);
     const withPassword = new URL(schema.url);
     withPassword.password = "sekret-pw";
-    const run = async (...argv: string[]) => {
-      let out = "";
-      let err = "";
-      const code = await runMigrateStore(argv, {
-        stdin: (async function* () {})(),
-        stdout: (t) => {
-          out += t;
-        },
-        stderr: (t) => {
-          err += t;
-        },
-        env: {},
-      });
-      return { code, out, err };
-    };
     const first = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/messages\s+15 rows\s+15 copied/);
@@ -291,6 +322,7 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     );
     expect(merged.code).toBe(0);
     expect(JSON.parse(merged.out).verified).toBe(true);
+    expect(again.err).toContain("re-run with --into-non-empty to finish an interrupted copy");
     for (const r of [first, again, merged]) expect(r.out + r.err).not.toContain("sekret-pw");
     const missing = await run("--from", `sqlite:${join(dir, "none.sqlite")}`, "--to", schema.url);
     expect(missing.code).toBe(1);
@@ -331,5 +363,93 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       "(schema_too_new): the database schema is newer than this program\n",
     );
     expect(tooNew.err).not.toContain("connection");
+  });
+
+  test("a copy never undoes a server's changes: a database a server opened is refused, even with --into-non-empty", async () => {
+    const file = join(dir, "served.sqlite");
+    const w = await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate_served");
+    drops.push(schema.drop);
+    expect((await run("--from", `sqlite:${file}`, "--to", schema.url)).code).toBe(0);
+    // The server goes live on PostgreSQL: the creator removes bob and rotates the secret.
+    const live = await openPostgresStore(schema.url);
+    const service = new BrigadeService(live);
+    let rotated: string;
+    let digest: string | undefined;
+    try {
+      await service.revokeMember(w.alice.principal_ref, w.T, {
+        principal_ref: w.bob.principal_ref,
+      });
+      rotated = (await service.rotateSecret(w.alice.principal_ref, w.T)).join_secret;
+      digest = (await live.transact((tx) => tx.getTeam(w.T)))?.secret_digest;
+    } finally {
+      await live.close();
+    }
+    for (const flags of [["--into-non-empty"], []]) {
+      const copy = await run("--from", `sqlite:${file}`, "--to", schema.url, ...flags);
+      expect(copy.code).toBe(1);
+      expect(copy.err).toContain("holds data a brigade serve has used; nothing was written");
+    }
+    // Nothing came back: bob stays removed, the rotated secret is the one that admits.
+    const after = await openPostgresStore(schema.url);
+    const again = new BrigadeService(after);
+    try {
+      const membership = await after.transact((tx) => tx.getMembership(w.T, w.bob.principal_ref));
+      expect(membership?.status).toBe("revoked");
+      expect((await after.transact((tx) => tx.getTeam(w.T)))?.secret_digest).toBe(digest);
+      const newcomer = await again.createPrincipal();
+      await expect(
+        again.joinTeam(newcomer.principal_ref, { join_secret: w.joinSecret }),
+      ).rejects.toThrow(BapError);
+      await again.joinTeam(newcomer.principal_ref, { join_secret: rotated });
+      await expect(again.joinTeam(w.bob.principal_ref, { join_secret: rotated })).rejects.toThrow(
+        BapError,
+      );
+    } finally {
+      await after.close();
+    }
+  });
+
+  test("the served mark: a copy target's opening records nothing, a server's does, and data from before the mark counts as served", async () => {
+    const fresh = await freshPostgresSchema("migrate_mark");
+    drops.push(fresh.drop);
+    await (await openPostgresStore(fresh.url, { copyTarget: true })).close();
+    expect(await readCopyTargetState(fresh.url)).toEqual({ holdsData: false, served: false });
+    const file = join(dir, "mark.sqlite");
+    await populatedSqlite(file);
+    expect((await run("--from", `sqlite:${file}`, "--to", fresh.url)).code).toBe(0);
+    expect(await readCopyTargetState(fresh.url)).toEqual({ holdsData: true, served: false });
+    // A re-run before any server opened the database finishes the copy.
+    expect(
+      (await run("--from", `sqlite:${file}`, "--to", fresh.url, "--into-non-empty")).code,
+    ).toBe(0);
+    await (await openPostgresStore(fresh.url)).close();
+    expect(await readCopyTargetState(fresh.url)).toEqual({ holdsData: true, served: true });
+    const source = openSqliteExport(file);
+    const target = await openPostgresStore(fresh.url, { copyTarget: true });
+    try {
+      await expect(
+        migrateStore(source, target, { targetHoldsData: true, targetServed: true }),
+      ).rejects.toEqual(new MigrationError("target_served"));
+    } finally {
+      source.close();
+      await target.close();
+    }
+
+    // A version-4 database holding rows (an older server may have written them) is served.
+    const old = await freshPostgresSchema("migrate_mark_v4");
+    drops.push(old.drop);
+    const client = new Client({ connectionString: old.url });
+    await client.connect();
+    try {
+      await client.query("CREATE TABLE schema_version (version integer NOT NULL)");
+      await client.query("INSERT INTO schema_version VALUES (4)");
+      for (const step of POSTGRES_MIGRATIONS.slice(0, 4)) await client.query(step);
+      await client.query("INSERT INTO principals VALUES ('p-a', 'd-a', 1)");
+    } finally {
+      await client.end();
+    }
+    await (await openPostgresStore(old.url, { copyTarget: true })).close();
+    expect(await readCopyTargetState(old.url)).toEqual({ holdsData: true, served: true });
   });
 });

@@ -34,8 +34,17 @@ export interface MigrationReport {
   readonly verified: boolean;
 }
 
-/** Why a migration stopped. */
-export const MIGRATION_FAILURES = ["target_not_empty", "verification_failed"] as const;
+/**
+ * Why a migration stopped: the target holds data and the caller did not allow a re-run
+ * (`target_not_empty`), the target holds data a server has used (`target_served`: a copy could
+ * undo that server's changes, so it is never allowed), or a row read back differs
+ * (`verification_failed`).
+ */
+export const MIGRATION_FAILURES = [
+  "target_not_empty",
+  "target_served",
+  "verification_failed",
+] as const;
 /** One of {@link MIGRATION_FAILURES}. */
 export type MigrationFailure = (typeof MIGRATION_FAILURES)[number];
 
@@ -55,7 +64,14 @@ export interface MigrateOptions {
   /** Whether the target already holds any data (the caller asks its store). */
   readonly targetHoldsData: boolean;
   /**
-   * Copy into a target that holds data (a re-run): rows already there are kept when identical;
+   * Whether a server has opened the target (the caller asks its store). A server's writes
+   * (a revoked member, a rotated secret, a transfer, an ack) are newer than the source, and a
+   * re-run lets the source win on what can change, so a served target holding data is refused.
+   */
+  readonly targetServed: boolean;
+  /**
+   * Copy into a target that holds data and no server has used (a re-run of an interrupted copy):
+   * rows already there are kept when identical;
    * mutable rows (teams' admin columns, memberships, sessions, acks) take the source's values;
    * join failures are copied on a first run only (they would count twice).
    */
@@ -124,19 +140,24 @@ async function inBatches<T>(
  * and compares: principals, teams (with their first-use mark), memberships, sessions, messages
  * (with their ack state, their message state — a report, a move to an adopting session — and
  * idempotency keys, in their original order, so inboxes, rate
- * windows, hop counts and replays answer the same) and recorded join failures. Refuses a target
- * that holds data unless `intoNonEmpty` (`MigrationError` `target_not_empty`, nothing written);
- * throws `MigrationError` `verification_failed` when a row read back differs. A re-run with
- * `intoNonEmpty` is safe: what is already there is not duplicated.
+ * windows, hop counts and replays answer the same) and recorded join failures. Refuses, with
+ * nothing written, a target that holds data a server has used (`MigrationError` `target_served`,
+ * whatever `intoNonEmpty` says) and one that holds data unless `intoNonEmpty`
+ * (`target_not_empty`); throws `MigrationError` `verification_failed` when a row read back
+ * differs. A re-run with `intoNonEmpty` is safe: what is already there is not duplicated.
  *
  * @example
- * const report = await migrateStore(openSqliteExport(file), pgStore, { targetHoldsData: false });
+ * const report = await migrateStore(openSqliteExport(file), pgStore, {
+ *   targetHoldsData: false,
+ *   targetServed: false,
+ * });
  */
 export async function migrateStore(
   source: StoreSnapshot,
   target: Store,
   options: MigrateOptions,
 ): Promise<MigrationReport> {
+  if (options.targetHoldsData && options.targetServed) throw new MigrationError("target_served");
   if (options.targetHoldsData && options.intoNonEmpty !== true)
     throw new MigrationError("target_not_empty");
   const tally = Object.fromEntries(MIGRATED_KINDS.map((k) => [k, new Tally()])) as Record<

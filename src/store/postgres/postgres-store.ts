@@ -40,6 +40,12 @@ export interface PostgresStoreOptions {
    * starting, refusing connections) before it gives up; default 0 (one attempt).
    */
   startWaitMs?: number;
+  /**
+   * Opened as the target of `brigade migrate-store`: opening does not record the database as
+   * served. Default false: every other opening may serve requests, so the first one records when
+   * (docs/51-postgres.md, "Moving from SQLite"), and a later copy into the database is refused.
+   */
+  copyTarget?: boolean;
   /** Period of the default watch feed's safety poll ({@link InboxPollFeed}), ms; default 2000. */
   watchPollMs?: number;
   /**
@@ -127,12 +133,14 @@ export class PostgresStore implements Store {
   readonly #url: PostgresUrl;
   readonly #feed: StoppableWatchFeed;
   #closed = false;
+  readonly #copyTarget: boolean;
   #inFlight = 0;
   #idle: (() => void) | null = null;
 
   /** Use {@link openPostgresStore}, which also migrates. */
   constructor(url: PostgresUrl, options: PostgresStoreOptions = {}) {
     this.#url = url;
+    this.#copyTarget = options.copyTarget === true;
     this.#pool = new Pool({
       connectionString: url.connectionString,
       max: Math.max(1, options.poolMax ?? 4),
@@ -322,7 +330,7 @@ export class PostgresStore implements Store {
     const client = await this.#checkout();
     let broken: Error | undefined;
     try {
-      return await migratePostgres(client);
+      return await migratePostgres(client, { copyTarget: this.#copyTarget });
     } catch (error) {
       if (!isUnavailable(error)) throw error;
       broken = error instanceof Error ? error : new Error("connection lost");

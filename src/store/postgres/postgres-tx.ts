@@ -176,15 +176,23 @@ export class PostgresTx implements StoreTx {
 
   async insertTeam(row: TeamRow): Promise<void> {
     await this.#rows(
-      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at) " +
-        "VALUES ($1, $2, $3, $4, $5)",
-      [row.team_ref, row.team_name, row.secret_digest, row.creator_principal_ref, row.created_at],
+      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +
+        "offered_to_principal_ref, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [
+        row.team_ref,
+        row.team_name,
+        row.secret_digest,
+        row.creator_principal_ref,
+        row.offered_to_principal_ref,
+        row.created_at,
+      ],
     );
   }
 
   async getTeam(teamRef: string): Promise<TeamRow | null> {
     return this.#first<TeamRow>(
-      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = $1",
+      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, offered_to_principal_ref, " +
+        "created_at FROM teams WHERE team_ref = $1",
       [teamRef],
     );
   }
@@ -206,8 +214,9 @@ export class PostgresTx implements StoreTx {
 
   async updateTeam(row: TeamRow): Promise<void> {
     await this.#rows(
-      "UPDATE teams SET secret_digest = $1, creator_principal_ref = $2 WHERE team_ref = $3",
-      [row.secret_digest, row.creator_principal_ref, row.team_ref],
+      "UPDATE teams SET secret_digest = $1, creator_principal_ref = $2, " +
+        "offered_to_principal_ref = $3 WHERE team_ref = $4",
+      [row.secret_digest, row.creator_principal_ref, row.offered_to_principal_ref, row.team_ref],
     );
   }
 

@@ -67,8 +67,14 @@ export const POSTGRES_FUNCTIONS: string = `
     END IF;
     IF v_closed IS NOT NULL THEN verdict := 'session_closed'; RETURN; END IF;
 
-    SELECT s.team_ref INTO v_team FROM sessions s WHERE s.session_id = p_recipient;
-    IF NOT FOUND OR v_team <> p_team THEN verdict := 'not_found'; RETURN; END IF;
+    -- A session whose owner left or was removed answers as one that does not exist.
+    SELECT s.team_ref, mem.status INTO v_team, v_status
+      FROM sessions s JOIN memberships mem
+        ON mem.team_ref = s.team_ref AND mem.principal_ref = s.principal_ref
+      WHERE s.session_id = p_recipient;
+    IF NOT FOUND OR v_team <> p_team OR v_status <> 'active' THEN
+      verdict := 'not_found'; RETURN;
+    END IF;
 
     IF p_key IS NOT NULL THEN
       SELECT m.message_id, m.recipient_session_id, m.body, m.summary, m.reply_to INTO v_original

@@ -161,6 +161,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN live_delivery_at bigint;
   UPDATE sessions SET live_delivery_at = last_seen_at WHERE live_delivery IS NOT NULL;
   `,
+  // 5: when a server first opened the database (ms), NULL while only \`brigade migrate-store\` did:
+  // a copy into a database that holds data refuses one a server has used, because the server's
+  // changes (a revoked member, a rotated secret, a transfer) are newer than the copy's source. A
+  // database that already holds data here may have been served by an older program, and nothing
+  // recorded says otherwise, so it counts as served.
+  `
+  CREATE TABLE served (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    first_served_at bigint
+  );
+  INSERT INTO served (first_served_at)
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM principals) OR EXISTS (SELECT 1 FROM teams)
+      OR EXISTS (SELECT 1 FROM sessions) OR EXISTS (SELECT 1 FROM messages)
+      THEN (extract(epoch FROM clock_timestamp()) * 1000)::bigint END;
+  `,
+  // 6: the member a team's creator offered the team to (team transfer), as SQLite's migration 7.
+  `
+  ALTER TABLE teams ADD COLUMN offered_to_principal_ref text;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */
@@ -183,13 +202,17 @@ const MIGRATION_LOCK_KEY = 7_264_180_513;
  * lock (several server processes may start at once), creates the version table when absent and
  * applies each missing migration in its own transaction, so a crash leaves a whole version or
  * none; then, under the same lock, puts the current function definitions in place when the
- * database recorded other ones (`applyPostgresFunctions`). Returns the version; throws
- * {@link PostgresSchemaError} when the database is newer.
+ * database recorded other ones (`applyPostgresFunctions`), and, unless `copyTarget`, records the
+ * first time a server opened the database (the `served` row; a copy into it is refused from then
+ * on). Returns the version; throws {@link PostgresSchemaError} when the database is newer.
  *
  * @example
- * await migratePostgres(client); // POSTGRES_SCHEMA_VERSION
+ * await migratePostgres(client, { copyTarget: false }); // POSTGRES_SCHEMA_VERSION
  */
-export async function migratePostgres(client: PoolClient): Promise<number> {
+export async function migratePostgres(
+  client: PoolClient,
+  options: { readonly copyTarget: boolean },
+): Promise<number> {
   await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
   try {
     await client.query("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)");
@@ -211,6 +234,12 @@ export async function migratePostgres(client: PoolClient): Promise<number> {
       version = next;
     }
     await applyPostgresFunctions(client);
+    if (!options.copyTarget) {
+      await client.query(
+        "UPDATE served SET first_served_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint " +
+          "WHERE first_served_at IS NULL",
+      );
+    }
     return version;
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);

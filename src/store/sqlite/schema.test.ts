@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(6);
+    expect(SQLITE_SCHEMA_VERSION).toBe(7);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
@@ -59,6 +59,10 @@ describe("schema migrations", () => {
     // A session older than live delivery never said whether it can receive live.
     expect(db.prepare("SELECT live_delivery, live_delivery_at FROM sessions").all()).toEqual([
       { live_delivery: null, live_delivery_at: null },
+    ]);
+    // A team older than transfer offers has none standing.
+    expect(db.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
+      { offered_to_principal_ref: null },
     ]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
   });

@@ -148,6 +148,12 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN live_delivery_at INTEGER;
   UPDATE sessions SET live_delivery_at = last_seen_at WHERE live_delivery IS NOT NULL;
   `,
+  // 7: the member a team's creator offered the team to (team transfer), who becomes the creator
+  // by accepting it; NULL while no offer stands. Before this column a transfer took effect at
+  // once, so no team has an offer standing.
+  `
+  ALTER TABLE teams ADD COLUMN offered_to_principal_ref TEXT;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

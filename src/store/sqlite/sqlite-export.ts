@@ -99,7 +99,8 @@ export function openSqliteExport(path: string): SqliteExport {
       ),
     teams: () =>
       all<ExportedTeam>(
-        "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at, used_at " +
+        "SELECT team_ref, team_name, secret_digest, creator_principal_ref, " +
+          "offered_to_principal_ref, created_at, used_at " +
           "FROM teams ORDER BY created_at, rowid",
       ),
     memberships: () =>

@@ -56,19 +56,21 @@ function prepareAll(db: Database.Database) {
     ),
     principalByToken: db.prepare("SELECT principal_ref FROM principals WHERE token_digest = ?"),
     insertTeam: db.prepare(
-      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at) " +
-        "VALUES (@team_ref, @team_name, @secret_digest, @creator_principal_ref, @created_at)",
+      "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +
+        "offered_to_principal_ref, created_at) VALUES (@team_ref, @team_name, @secret_digest, " +
+        "@creator_principal_ref, @offered_to_principal_ref, @created_at)",
     ),
     getTeam: db.prepare(
-      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, created_at FROM teams WHERE team_ref = ?",
+      "SELECT team_ref, team_name, secret_digest, creator_principal_ref, offered_to_principal_ref, " +
+        "created_at FROM teams WHERE team_ref = ?",
     ),
     markTeamUsed: db.prepare("UPDATE teams SET used_at = ? WHERE team_ref = ? AND used_at IS NULL"),
     teamsCreatedSince: db.prepare(
       "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM teams WHERE creator_principal_ref = ? AND created_at > ?",
     ),
     updateTeam: db.prepare(
-      "UPDATE teams SET secret_digest = @secret_digest, creator_principal_ref = @creator_principal_ref " +
-        "WHERE team_ref = @team_ref",
+      "UPDATE teams SET secret_digest = @secret_digest, creator_principal_ref = @creator_principal_ref, " +
+        "offered_to_principal_ref = @offered_to_principal_ref WHERE team_ref = @team_ref",
     ),
     getMembership: db.prepare(
       "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
@@ -257,6 +259,7 @@ export class SqliteTx implements StoreTx {
       team_ref: row.team_ref,
       secret_digest: row.secret_digest,
       creator_principal_ref: row.creator_principal_ref,
+      offered_to_principal_ref: row.offered_to_principal_ref,
     });
   }
 

@@ -48,6 +48,9 @@ describe("runAdapterMutant", () => {
     "weak_admin",
     "state_leak",
     "live_stale",
+    "removed_reachable",
+    "creator_leaves",
+    "eager_transfer",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

@@ -32,6 +32,9 @@ export const ADAPTER_MUTANTS = [
   "weak_admin",
   "state_leak",
   "live_stale",
+  "removed_reachable",
+  "creator_leaves",
+  "eager_transfer",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
