@@ -24,6 +24,7 @@ import {
   type SessionRecord,
 } from "../protocol/index.ts";
 import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
+import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /**
@@ -203,21 +204,15 @@ export function bodyFromText(text: string): BodyResult {
   return { ok: true, body: text };
 }
 
-/** A refusal of `brigade send` as a status and its one line `<code>: <sentence>[extra]`. */
-interface FailedSend {
-  readonly ok: false;
-  /** The exit status (2 or 3 for a refusal, the BAP status for a server error). */
-  readonly status: number;
-  /** One value-free line, without the `brigade send: ` prefix. */
-  readonly line: string;
-}
-
 /**
  * The one line and status of a {@link SEND_REFUSALS} refusal (`extra` follows the sentence).
  *
  * @example sendRefusal("body_empty") // { ok: false, status: 3, line: "invalid_input: the message body is empty" }
  */
-export function sendRefusal(refusal: SendRefusal, extra = ""): FailedSend {
+export function sendRefusal(
+  refusal: SendRefusal,
+  extra = "",
+): CommandText & { readonly ok: false } {
   const code = REFUSAL_CODE[refusal];
   return {
     ok: false,
@@ -242,9 +237,6 @@ export interface SessionSend {
   /** How long to wait for the message's state, ms (0 to `SEND_STATE_WAIT_MS`; 0 prints none). */
   readonly waitMs: number;
 }
-
-/** Result of {@link sendAsSession}: the lines to print, or a status and one error line. */
-export type SessionSendResult = { readonly ok: true; readonly text: string } | FailedSend;
 
 /**
  * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
@@ -305,10 +297,7 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
  *
  * @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
  */
-export async function sendAsSession(
-  ctx: SessionContext,
-  send: SessionSend,
-): Promise<SessionSendResult> {
+export async function sendAsSession(ctx: SessionContext, send: SessionSend): Promise<CommandText> {
   const self = ctx.map.brigade_session_id;
   let sessions: SessionRecord[];
   try {

@@ -11,6 +11,7 @@ import {
 } from "../harness/session-context/index.ts";
 import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
+import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** Per-call budget of `brigade sessions`' one `session list`, ms. */
@@ -91,11 +92,6 @@ export interface SessionsListingOptions {
   readonly allHint: string;
 }
 
-/** Result of {@link sessionsListing}: the text, or the BAP status and one error line. */
-export type SessionsListing =
-  | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly status: number; readonly line: string };
-
 /**
  * The team's sessions as `brigade sessions` prints them (the same text for the `who` tool of
  * `brigade mcp`): one `session list` through the session's adapter, ours marked, every remote
@@ -107,7 +103,7 @@ export type SessionsListing =
 export async function sessionsListing(
   ctx: SessionContext,
   options: SessionsListingOptions,
-): Promise<SessionsListing> {
+): Promise<CommandText> {
   let list: SessionListResult;
   try {
     list = await ctx.adapter.sessionList({ includeOffline: options.all });
