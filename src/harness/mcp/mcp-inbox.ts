@@ -86,7 +86,7 @@ export class McpInbox {
    * Takes what the session of `ctx` may read now; with nothing to read, waits up to
    * `options.waitMs` for a message the server had not offered yet (`message watch`, so it is
    * woken within milliseconds), then takes once more. A failed `message receive` is an
-   * {@link InboxFailure}. Never throws.
+   * {@link InboxFailure}; only what is not a `BapError` (a bug) is thrown.
    */
   async take(ctx: SessionContext, options: InboxTakeOptions): Promise<InboxTake | InboxFailure> {
     const inbox = this.#inboxOf(ctx);
