@@ -40,8 +40,9 @@ export interface McpWorld {
 /**
  * Starts the world of the `brigade mcp` tests: a `brigade serve` child on a temporary SQLite file
  * (`startTeamServer`), dana creating team `core` and lee joining it, each in a configuration
- * folder of their own, and one session each registered as Codex would (`alpha`, `bravo`). The
- * session maps it hands out point at those folders and profiles; nothing is written yet.
+ * folder of their own, and one session each registered as Codex would (`alpha`, `bravo`), with
+ * the longest lease (600 s). The session maps it hands out point at those folders and profiles;
+ * nothing is written yet.
  *
  * @example const world = await startMcpWorld(); writeByPidMap(world.layout, world.dana.map({ claude_pid: process.pid }));
  */
@@ -58,7 +59,14 @@ export async function startMcpWorld(): Promise<McpWorld> {
       member: { configDir: configOf.lee, humanLabel: "Lee" },
     });
     server = team.server;
-    const register = { harness: "codex", harness_version: "1", activity: "idle" } as const;
+    // Nothing heartbeats these sessions (a host's session hook would): the longest lease keeps
+    // them online for the whole file, however slow the machine.
+    const register = {
+      harness: "codex",
+      harness_version: "1",
+      activity: "idle",
+      lease_seconds: 600,
+    } as const;
     const alpha = await team.creator.sessionRegister(sessionRegistration("alpha", register));
     const bravo = await team.member.sessionRegister(sessionRegistration("bravo", register));
     const person = (

@@ -179,6 +179,7 @@ describe("McpInbox", () => {
       session_name: "charlie",
       activity: "idle",
       inbound: "accept",
+      lease_seconds: 600,
     });
     const other: McpPerson = { ...world.lee, sessionId: charlie.session_id };
     for (let n = 0; n < 6; n++) await send(world.lee, world.dana, `cap bravo ${n}`);
