@@ -87,6 +87,7 @@ const REAL_CLIENT = [
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",
   "test/real-claude-drop-newest.test.ts",
+  "test/real-claude-settings.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -163,6 +163,7 @@ describe("the plugin's brigade and the person's commands", () => {
       "mcp",
       "migrate-store",
       "serve",
+      "uninstall",
     ]);
     for (const name of only) {
       const run = spawnSync(process.execPath, [PLUGIN_BIN, name], { env, encoding: "utf8" });

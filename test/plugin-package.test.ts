@@ -142,6 +142,18 @@ describe("the committed bundle", () => {
     expect(specifiers.filter((s) => !s.startsWith("node:"))).toEqual([]);
     expect(text).not.toMatch(/\brequire\(|createRequire|better-sqlite3|from "hono"/);
   });
+
+  test("holds no code that edits Claude Code's settings: only the person's own CLI does, with their yes", () => {
+    const text = readFileSync(join(repoRoot, BUNDLE), "utf8");
+    for (const writer of [
+      "ensureInboundAcceptSetting",
+      "removeInboundAcceptSetting",
+      "insertAcceptMember",
+      "removeTopLevelMember",
+    ]) {
+      expect(text).not.toContain(writer);
+    }
+  });
 });
 
 describe("bin/brigade", () => {

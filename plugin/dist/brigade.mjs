@@ -2478,11 +2478,18 @@ var init_frame_tag_families = __esmMin((() => {
 }));
 
 // src/formats/sanitize/read-tag-names.ts
-var readingOf, FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+/**
+* The reading of a tag name: `_` reads as `-`, so `system_reminder` is `system-reminder`.
+*
+* @example readingOf("tool_use_error") === "tool-use-error"
+*/
+function readingOf(name) {
+	return name.replaceAll("_", "-");
+}
+var FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
 var init_read_tag_names = __esmMin((() => {
 	init_claude_code_tags();
 	init_frame_tag_families();
-	readingOf = (name) => name.replaceAll("_", "-");
 	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
 	READ_TAG_NAMES = (() => {
 		const names = [...FRAME_TAG_FAMILIES];
@@ -2627,6 +2634,10 @@ function buildClasses() {
 * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
 */
 function continuesName(cp) {
+	if (cp < 128) {
+		const lower = cp | 32;
+		return lower >= 97 && lower <= 122 || cp >= 48 && cp <= 57 || cp === 45 || cp === 95;
+	}
 	const c = readingClass(cp);
 	if ((c & OPEN_BIT) !== 0) return false;
 	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
@@ -2816,16 +2827,23 @@ function readTagAt(s, from) {
 	}
 	if (state === 1 && (last & slash) === 0) return -1;
 	if ((c & FIRST_LETTERS) === 0) return -1;
-	const second = i + units;
 	const dash = DASH_BIT;
+	const offsets = NAME_OFFSETS;
+	offsets[1] = i + units;
 	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
-		const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
-		for (let q = 0; q < candidates.length; q++) {
-			const k = candidates[q] ?? 0;
-			let p = (NAME_STARTS[k] ?? 0) + 1;
-			const end = NAME_STARTS[k + 1] ?? 0;
-			let j = second;
-			while (p < end && j < n) {
+		const bit = 31 - Math.clz32(letters & -letters);
+		const names = NAMES_BY_FIRST[bit] ?? NO_NAMES;
+		const shared = SHARED_BY_FIRST[bit] ?? NO_NAMES;
+		let stopped = 1;
+		for (let q = 0; q < names.length; q++) {
+			const k = names[q] ?? 0;
+			const base = NAME_STARTS[k] ?? 0;
+			const length = (NAME_STARTS[k + 1] ?? 0) - base;
+			const same = q === 0 ? 1 : shared[q] ?? 0;
+			if (same > stopped) continue;
+			let p = same;
+			let j = offsets[p] ?? 0;
+			while (p < length && j < n) {
 				c = bmp[s.charCodeAt(j)] ?? 0;
 				units = 1;
 				if ((c & pair) !== 0) {
@@ -2836,7 +2854,7 @@ function readTagAt(s, from) {
 					j += units;
 					continue;
 				}
-				const want = NAME_BITS[p] ?? 0;
+				const want = NAME_BITS[base + p] ?? 0;
 				if (want === dash) {
 					const runStart = j;
 					while (j < n && (c & (skip | dash | space)) !== 0) {
@@ -2848,16 +2866,15 @@ function readTagAt(s, from) {
 							units = unitsAt(s, j);
 						}
 					}
-					if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
-					j += units;
-					p += 2;
-					continue;
-				}
-				if ((c & want) === 0) break;
+					if (j === runStart) break;
+					offsets[++p] = j;
+					if ((c & (NAME_BITS[base + p] ?? 0)) === 0) break;
+				} else if ((c & want) === 0) break;
 				j += units;
-				p++;
+				offsets[++p] = j;
 			}
-			if (p !== end) continue;
+			stopped = p;
+			if (p !== length) continue;
 			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
 			readEnd = j;
 			readClosing = state !== 0;
@@ -2948,18 +2965,31 @@ function findFamilyTag(s, from = 0) {
 	}
 	return null;
 }
-var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NO_NAMES, NAMES_BY_FIRST, readEnd, readClosing;
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NAMES_BY_FIRST, SHARED_BY_FIRST, NO_NAMES, NAME_OFFSETS, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
 	init_read_tag_names();
 	init_reading_classes();
-	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)));
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)));
 	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
 	READ_TAG_NAMES.forEach((name, k) => {
 		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
 	});
 	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : []).sort((a, b) => {
+		if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
+		const x = readingOf(READ_TAG_NAMES[a] ?? "");
+		const y = readingOf(READ_TAG_NAMES[b] ?? "");
+		return x < y ? -1 : x > y ? 1 : a - b;
+	})));
+	SHARED_BY_FIRST = NAMES_BY_FIRST.map((names) => names.map((k, q) => {
+		const x = readingOf(READ_TAG_NAMES[k] ?? "");
+		const y = readingOf(READ_TAG_NAMES[names[q - 1] ?? -1] ?? "");
+		let shared = 0;
+		while (shared < x.length && x[shared] === y[shared]) shared++;
+		return shared;
+	}));
 	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
-	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : [])));
+	NAME_OFFSETS = new Int32Array(READ_TAG_NAMES.reduce((longest, name) => Math.max(longest, name.length), 0) + 1);
 	readEnd = 0;
 	readClosing = false;
 }));
@@ -6940,6 +6970,16 @@ function defaultModeBypasses(path) {
 	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
 }
 /**
+* Whether `gate` is closed for a lasting reason: closed, and not merely `settings_settling` (a
+* setting that says `accept`, which Claude Code takes in within seconds). While it is, the
+* watcher stands aside and the session cannot receive live (docs/41-watcher.md "The gate rule").
+*
+* @example gateClosedLastingly({ open: false, reason: "bypass" }) === true
+*/
+function gateClosedLastingly(gate) {
+	return !gate.open && gate.reason !== SETTINGS_SETTLING;
+}
+/**
 * Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
 * docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
 * never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
@@ -6991,8 +7031,7 @@ function launchMayBypass(facts) {
 /**
 * Whether there is positive evidence that the session may bypass permission prompts from its
 * start: a bypass flag in its argv (an unreadable argv is no evidence), or a
-* `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
-* to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+* `permissions.defaultMode` of bypass in the user, project or local settings. Never throws.
 *
 * @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
 */
@@ -7017,143 +7056,12 @@ var init_inbound_gate = __esmMin((() => {
 }));
 
 // src/harness/claude-code/inbound-setting.ts
-function refused$1(reason) {
-	return {
-		kind: "refused",
-		reason
-	};
-}
-function isJsonSpace(b) {
-	return b === 32 || b === 10 || b === 13 || b === 9;
-}
-function jsonEqual(a, b) {
-	if (a === b) return true;
-	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-		return a.every((v, i) => jsonEqual(v, b[i]));
-	}
-	const keys = Object.keys(a);
-	if (keys.length !== Object.keys(b).length) return false;
-	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-}
-/**
-* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
-* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
-* that followed it (so an indented file stays indented), with a `,` when the object has members.
-* `undefined` when `original` does not start (after JSON whitespace) with `{`.
-*
-* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
-*/
-function insertAcceptMember(original) {
-	let brace = 0;
-	while (isJsonSpace(original[brace])) brace += 1;
-	if (original[brace] !== 123) return void 0;
-	let next = brace + 1;
-	while (isJsonSpace(original[next])) next += 1;
-	const empty = original[next] === 125;
-	const space = original.subarray(brace + 1, next);
-	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
-	const head = original.subarray(0, brace + 1);
-	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
-	out.set(head, 0);
-	let at = head.length;
-	if (!empty) {
-		out.set(space, at);
-		at += space.length;
-	}
-	out.set(insert, at);
-	out.set(original.subarray(brace + 1), at + insert.length);
-	return out;
-}
-function sameFile(a, b) {
-	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-/**
-* The `claude_inbound_setting` option (docs/spec/claude-code.md §4): makes the **user**
-* `settings.json` (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it
-* says nothing, so a session that bypasses permission prompts does not hold every post for a
-* dialog. The caller runs it only in such a session (`permission_mode` `bypassPermissions`, which
-* only UserPromptSubmit reports) and only while the option is on.
-* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
-* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
-*   exists (`created`; never over a file that appeared meanwhile);
-* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
-*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
-*   re-parsed and compared with the original object plus that member, written to a sibling temp
-*   file with the file's own permission bits, and renamed over it if the file did not change
-*   meanwhile (`inserted`).
-* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
-*
-* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
-*/
-function ensureInboundAcceptSetting(claudeConfigDir, uid) {
-	const path = join(claudeConfigDir, "settings.json");
-	let before;
-	try {
-		before = lstatSync(path);
-	} catch (error) {
-		if (error.code !== "ENOENT") return refused$1("unreadable");
-		return createSettings(claudeConfigDir, path);
-	}
-	if (before.isSymbolicLink()) return refused$1("symlink");
-	if (!before.isFile()) return refused$1("not_regular");
-	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
-	if (before.size > 1048576) return refused$1("too_large");
-	const read = readLocalFile(path, {
-		maxBytes: MAX_SETTINGS_BYTES,
-		sameAs: before
-	});
-	if (!read.ok) return refused$1(READ_REFUSAL[read.reason]);
-	const original = read.bytes;
-	const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
-	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
-	const updated = insertAcceptMember(original);
-	if (updated === void 0) return refused$1("not_json_object");
-	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
-	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
-		...parsed.value,
-		crossSessionInbound: "accept"
-	}, reparsed.value)) return refused$1("verify_failed");
-	const written = writeFileAtomic(path, updated, {
-		mode: before.mode & 4095,
-		unchanged: () => {
-			const now = lstatSync(path);
-			return now.isFile() && sameFile(before, now);
-		}
-	});
-	if (!written.ok) return refused$1(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
-	return { kind: "inserted" };
-}
-function createSettings(dir, path) {
-	try {
-		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
-	} catch {
-		return refused$1("no_directory");
-	}
-	const created = createFileExclusive(path, NEW_FILE, { mode: 384 });
-	if (!created.ok) return refused$1(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
-	return { kind: "created" };
-}
-var READ_REFUSAL, MEMBER, NEW_FILE, encoder;
+var encoder, decoder;
 var init_inbound_setting = __esmMin((() => {
-	init_local_files();
 	init_protocol();
 	init_settings_scan();
-	READ_REFUSAL = {
-		missing: "unreadable",
-		symlink: "unreadable",
-		not_regular: "not_regular",
-		not_owned: "not_owned",
-		not_private: "unreadable",
-		changed_meanwhile: "changed_meanwhile",
-		too_large: "too_large",
-		unreadable: "unreadable"
-	};
-	MEMBER = "\"crossSessionInbound\": \"accept\"";
-	NEW_FILE = `{${MEMBER}}\n`;
 	encoder = new TextEncoder();
+	decoder = new TextDecoder();
 }));
 
 // src/harness/claude-code/inbox-post-lines.ts
@@ -7621,6 +7529,63 @@ var init_registry_activity = __esmMin((() => {
 	init_session_registry();
 }));
 
+// src/harness/claude-code/repository-env.ts
+/**
+* Whether a variable chooses where Brigade keeps its state and configuration, or what the person
+* chose for the plugin: `HOME`, `CLAUDE_CONFIG_DIR`, any `XDG_*`, any `CLAUDE_PLUGIN_OPTION_*`
+* (`config_dir` and `frame_file` name folders and files; the others are the person's choices).
+*/
+function choosesForBrigade(name) {
+	return name === "HOME" || name === "CLAUDE_CONFIG_DIR" || name.startsWith("XDG_") || name.startsWith("CLAUDE_PLUGIN_OPTION_");
+}
+/** The `env` block of one settings file, or none when it cannot be read as a JSON object. */
+function envBlock(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return void 0;
+	try {
+		const settings = JSON.parse(new TextDecoder().decode(read.bytes));
+		if (typeof settings !== "object" || settings === null || Array.isArray(settings)) return void 0;
+		const env = settings.env;
+		if (typeof env !== "object" || env === null || Array.isArray(env)) return void 0;
+		return env;
+	} catch {
+		return;
+	}
+}
+/**
+* The repository's settings files whose `env` block sets, in this process's environment, a
+* variable that chooses Brigade's folders or the person's plugin options
+* (docs/spec/claude-code.md §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
+* project's (`.claude/settings.json`) and a local (`.claude/settings.local.json`) `env` block to
+* its hooks and tools; a variable counts only when it took effect — its value here equals the
+* block's (measured on 2.1.334 and 2.1.336, Claude Code itself keeps `HOME`, `XDG_CONFIG_HOME`,
+* `XDG_STATE_HOME` and `CLAUDE_CONFIG_DIR` from a project, but not `CLAUDE_PLUGIN_OPTION_*` or
+* other `XDG_*`). `projectDirs` are where the repository's `.claude/` may be (the hook's
+* `CLAUDE_PROJECT_DIR` and `cwd`; relative or empty ones are skipped). Best effort: unreadable
+* files count for nothing. Never throws.
+*
+* @example repositoryEnvChoices({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: "/tmp/x" }, ["/w/api"]) // [".claude/settings.json"]
+*/
+function repositoryEnvChoices(env, projectDirs) {
+	const dirs = [...new Set(projectDirs)].filter((dir) => dir !== void 0 && dir !== "" && isAbsolute(dir));
+	const hits = /* @__PURE__ */ new Set();
+	for (const dir of dirs) for (const name of REPOSITORY_SETTINGS) {
+		const block = envBlock(join(dir, name));
+		if (block === void 0) continue;
+		if (Object.entries(block).some(([variable, value]) => choosesForBrigade(variable) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean") && env[variable] === String(value))) hits.add(name);
+	}
+	return REPOSITORY_SETTINGS.filter((name) => hits.has(name));
+}
+var REPOSITORY_SETTINGS;
+var init_repository_env = __esmMin((() => {
+	init_local_files();
+	init_settings_scan();
+	REPOSITORY_SETTINGS = [".claude/settings.json", ".claude/settings.local.json"];
+}));
+
 // src/harness/claude-code/transcript-deliveries.ts
 /**
 * The frame open-tag lines in `text`, in order: every line that starts `<brigade-message team="`
@@ -7942,10 +7907,19 @@ var init_claude_code = __esmMin((() => {
 	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
+	init_repository_env();
 	init_session_registry();
 	init_settings_scan();
 	init_transcript_deliveries();
 	init_transcript_usage();
+}));
+
+// src/harness/watcher/delivery-notices.ts
+var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
+var init_delivery_notices = __esmMin((() => {
+	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
+	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
+	GATE_CLOSED_NOTICE = "Brigade: this session bypasses permission prompts, where Claude Code would hold each teammate's message for a dialog, so Brigade delivers them at each prompt and between tool calls instead of live. To receive them live, the user can run `brigade doctor --fix` in their own terminal (it asks first: the Claude Code setting it changes applies to every sender, not only Brigade).";
 }));
 
 // src/adapters/adapter-logger.ts
@@ -11713,8 +11687,7 @@ function watcherVersion(entryScript) {
 }
 /**
 * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
-* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
-* from `env`; then `CLAUDE_PID`,
+* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
 * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
 * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
 * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -11904,8 +11877,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"PATH",
 		"HOME",
 		"TMPDIR",
-		"CLAUDE_CONFIG_DIR",
-		pluginOptionVariable("claude_inbound_setting")
+		"CLAUDE_CONFIG_DIR"
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11916,22 +11888,22 @@ var init_ensure_watcher = __esmMin((() => {
 * the one home of the rule for SessionStart's registration and the watcher's heartbeats:
 * - no inbox socket (`socketPath` empty): `no` / `no_inbox_socket`, since nothing can post into
 *   an idle conversation and a message waits for the next prompt or tool call;
-* - `gate` given and closed for a lasting reason: `no` / `inbound_gate`; a settling setting
-*   (`settings_settling`) opens by itself within seconds, so it does not count;
+* - `gateClosed`: Claude Code's gate holds every post for a lasting reason: `no` /
+*   `inbound_gate` (the callers leave out a settling setting, which opens within seconds);
 * - else `yes`.
-* SessionStart passes no gate: the watcher it starts delivers, and its heartbeats say otherwise
-* once they know the gate holds every post.
+* SessionStart passes what the launch shows (`hookStandsAside`); the watcher, the gate it reads
+* every tick (`gateClosedLastingly`).
 *
 * @example
 * harnessLiveDelivery(""); // { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
-* harnessLiveDelivery("/run/cc.sock", { open: false, reason: "bypass" }); // … "inbound_gate"
+* harnessLiveDelivery("/run/cc.sock", true); // … "inbound_gate"
 */
-function harnessLiveDelivery(socketPath, gate) {
+function harnessLiveDelivery(socketPath, gateClosed = false) {
 	if (socketPath === "") return {
 		live_delivery: "no",
 		live_delivery_reason: "no_inbox_socket"
 	};
-	if (gate !== void 0 && !gate.open && gate.reason !== "settings_settling") return {
+	if (gateClosed) return {
 		live_delivery: "no",
 		live_delivery_reason: "inbound_gate"
 	};
@@ -12427,14 +12399,6 @@ var init_delivery_confirmations = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/delivery-notices.ts
-var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
-var init_delivery_notices = __esmMin((() => {
-	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
-	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
-	GATE_CLOSED_NOTICE = "Brigade: teammates' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says \"crossSessionInbound\": \"accept\" (the plugin option claude_inbound_setting writes it).";
-}));
-
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -12895,12 +12859,13 @@ var init_session_heartbeats = __esmMin((() => {
 		}
 		/**
 		* Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
-		* receive live because this watcher stops while the session goes on (`watcher_stopped`,
-		* docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
-		* for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
-		* Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+		* receive live because this watcher stops while the session goes on: `watcher_stopped`
+		* (docs/41-watcher.md "Stopping on purpose"), or `inbound_gate` when it stands aside for
+		* Claude Code's gate. Only with `session.live_delivery`; it first waits for a heartbeat still
+		* running (within the same cap), so an older `yes` cannot land after it. Logs
+		* `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
 		*/
-		async reportStopped(timeoutMs) {
+		async reportStopped(timeoutMs, reason = "watcher_stopped") {
 			if (!this.#sendLive) return;
 			const signal = AbortSignal.timeout(timeoutMs);
 			const aborted = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
@@ -12908,9 +12873,9 @@ var init_session_heartbeats = __esmMin((() => {
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					live_delivery: "no",
-					live_delivery_reason: "watcher_stopped"
+					live_delivery_reason: reason
 				}, { signal });
-				this.#sentLive = "watcher_stopped";
+				this.#sentLive = reason;
 				this.#o.log.write("info", "live_stop_reported");
 			} catch (error) {
 				this.#o.log.write("warn", "live_stop_report_failed", { code: errorCodeOf(error) });
@@ -13265,7 +13230,6 @@ var init_watcher_loop = __esmMin((() => {
 		});
 		#argv;
 		#gate = { open: true };
-		#gateNoticed = false;
 		#idleAt;
 		/**
 		* Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
@@ -13274,7 +13238,6 @@ var init_watcher_loop = __esmMin((() => {
 		#heldAt;
 		/** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
 		#unadmitted = 0;
-		#settingOutcome;
 		#transcriptPath;
 		#reporter;
 		#acks;
@@ -13356,7 +13319,7 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate)
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate))
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -13442,6 +13405,7 @@ var init_watcher_loop = __esmMin((() => {
 				await this.#closeSession();
 			}
 			if (exit.reason === "fatal_error") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3);
+			if (exit.reason === "inbound_gate") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3, "inbound_gate");
 			this.#status.set("stopped");
 			log.write("info", "watcher_stopped", {
 				reason: exit.reason,
@@ -13562,7 +13526,7 @@ var init_watcher_loop = __esmMin((() => {
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
 			if (activity === "idle") this.#idleAt = now;
-			this.#checkGate(read.map.permission_mode);
+			if (this.#checkGate(read.map.permission_mode)) return;
 			this.#takeMissing(now);
 			if (activity !== this.#activity) {
 				this.#activity = activity;
@@ -13581,8 +13545,11 @@ var init_watcher_loop = __esmMin((() => {
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-		* logged and announced once.
+		* the mode the transcript last named, else the map's, else the launch flags. A change is
+		* logged. Closed because the session's mode bypasses, the watcher stands aside once nothing it
+		* posted awaits the transcript: it stops (`inbound_gate`) with one notice, and the hooks deliver at prompts
+		* and between tool calls, which needs no change to Claude Code's settings. Returns whether it
+		* stopped.
 		*/
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
@@ -13595,36 +13562,20 @@ var init_watcher_loop = __esmMin((() => {
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
 			const dir = claudeConfigDir(this.#d.env);
-			if (!gate.open && gate.reason !== "settings_settling" && dir !== void 0) this.#applyInboundSetting(dir, gate.reason === "bypass");
 			if (this.#heldAt !== void 0 && dir !== void 0) {
 				const changedAt = modifiedAt(join(dir, "settings.json"));
 				if (changedAt !== void 0 && changedAt > this.#heldAt) this.#heldAt = void 0;
 			}
-			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
-				this.#gateNoticed = true;
+			if (!gate.open && gate.reason === "bypass" && this.#confirmations.pending === 0) {
 				this.#notice(GATE_CLOSED_NOTICE);
+				this.#stop({
+					reason: "inbound_gate",
+					status: 0
+				});
+				return true;
 			}
 			if (gate.open) this.#work.wake();
-		}
-		/**
-		* The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
-		* session bypasses — known from its mode, or from positive launch evidence — and the member is
-		* missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
-		* Logged only when something changed.
-		*/
-		#applyInboundSetting(dir, modeBypasses) {
-			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
-			if (!modeBypasses && !launchBypasses({
-				claudeConfigDir: dir,
-				cwd: "",
-				argv: this.#argv
-			})) return;
-			const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
-			if (outcome.kind === "present") return;
-			const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
-			if (reason === this.#settingOutcome) return;
-			this.#settingOutcome = reason;
-			this.#d.log.write("info", "inbound_setting", { outcome: reason });
+			return false;
 		}
 		/**
 		* The repost to write next, if any. The transcript is read first: a post recorded late, or
@@ -13824,6 +13775,7 @@ var init_run_watcher = __esmMin((() => {
 
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
+	init_delivery_notices();
 	init_ensure_watcher();
 	init_live_delivery_report();
 	init_process_probe();
@@ -14065,7 +14017,7 @@ var NOT_LIVE_SENTENCES;
 var init_live_delivery_text = __esmMin((() => {
 	NOT_LIVE_SENTENCES = {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-		inbound_gate: "its Claude Code holds every incoming post until its user acts",
+		inbound_gate: "its Claude Code would hold every incoming post for its user, so a message reaches it only at its next prompt or tool call",
 		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
 		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
 	};
@@ -16118,6 +16070,16 @@ function frameOptionLine(reason, message) {
 	return `Brigade: not connected: ${message} (${reason}). The user can fix the Brigade plugin options, then restart this session.`;
 }
 /**
+* The one line of a session left disconnected because the repository's Claude Code settings set,
+* through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+* options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+*
+* @example repositoryEnvLine([".claude/settings.json"])
+*/
+function repositoryEnvLine(files) {
+	return `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). The user can remove them from the repository's settings, then restart this session.`;
+}
+/**
 * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
 *
 * @example settingsLine([".claude/settings.json"])
@@ -16175,7 +16137,7 @@ function heldLine(senderNames) {
 	const from = noticeSenders(senderNames);
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -16192,7 +16154,6 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
-	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
 // src/harness/hooks/hook-output.ts
@@ -16263,8 +16224,7 @@ var init_hook_output = __esmMin((() => {
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
-* `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
 * around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -16282,8 +16242,7 @@ function readPluginOptions(env) {
 		frame: pluginOption(env, "frame"),
 		frameFile: pluginOption(env, "frame_file").trim(),
 		workspaceLabel: pluginOption(env, "workspace_label").trim(),
-		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
-		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true)
 	};
 }
 /**
@@ -16464,6 +16423,33 @@ async function heartbeatIfAdvertised(ctx, map, feature, heartbeat, ms) {
 }
 var init_advertised_heartbeat = __esmMin((() => {
 	init_adapter_features();
+}));
+
+// src/harness/hooks/hook-gate.ts
+/**
+* Whether a hook leaves delivery to the prompt poll and PostToolUse rather than start a watcher
+* (docs/41-watcher.md "The gate rule"): the user settings do not accept, and the session bypasses
+* permission prompts — by the mode the prompt hook was told (`permissionMode`), or, while no
+* prompt named it (SessionStart passes `undefined`), by positive evidence of a bypassing launch
+* (a bypass flag in Claude Code's argv, a settings `permissions.defaultMode` of bypass). A
+* watcher started into that gate would only stand aside again. Without evidence either way the
+* watcher starts and waits for the mode. Never throws.
+*
+* @example if (!hookStandsAside(ctx, "4242", "/w/api", "bypassPermissions")) await startWatcherFromHook(…);
+*/
+function hookStandsAside(ctx, claudePid, cwd, permissionMode) {
+	const facts = {
+		claudeConfigDir: claudeConfigDir(ctx.env),
+		cwd,
+		permissionMode,
+		argv: readClaudeArgv(claudePid)
+	};
+	const gate = inboundGateOpen(facts);
+	if (gate.open || gate.reason === "settings_settling") return false;
+	return gate.reason === "bypass" || launchBypasses(facts);
+}
+var init_hook_gate = __esmMin((() => {
+	init_claude_code();
 }));
 
 // src/harness/hooks/git-user-name.ts
@@ -16667,7 +16653,7 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
-	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
+	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath, request.gateClosed) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
@@ -17126,8 +17112,9 @@ function effectivePolicy(option, hits) {
 	return hits.length > 0 ? "refuse" : option;
 }
 /**
-* The connecting part of SessionStart, shared with the prompt hook's registration retry: team
-* binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+* The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+* repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+* one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
 * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
 * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -17137,6 +17124,12 @@ function effectivePolicy(option, hits) {
 */
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
+	const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+	if (chosen.length > 0) {
+		ctx.log("brigade hook: repository_env\n");
+		out.line(repositoryEnvLine(chosen));
+		return "disconnected";
+	}
 	const options = readPluginOptions(ctx.env);
 	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
@@ -17164,6 +17157,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	const policy = effectivePolicy(options.teamInbound, scan.hits);
 	const registry = readSessionRegistry(ccConfig, claudePid);
 	const socketPath = await usableSocket(messagingSocketFromEnv(ctx.env), registry.messagingSocketPath);
+	const gateClosed = hookStandsAside(ctx, claudePid, input.cwd, void 0);
 	const result = await connectSession({
 		input,
 		ctx,
@@ -17175,6 +17169,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy,
 		registry,
 		socketPath,
+		gateClosed,
 		registerMs
 	});
 	if (!result.ok && result.code === "protocol_mismatch") {
@@ -17194,12 +17189,10 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
-	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
-		claudePid,
-		cwd: input.cwd,
-		ccConfig
-	});
-	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	if (socketPath !== "" && token !== "") {
+		if (gateClosed) out.line(GATE_CLOSED_NOTICE);
+		else await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	}
 	out.line(contextLine({
 		sessionName: result.map.session_name,
 		sessionId: result.map.brigade_session_id,
@@ -17207,26 +17200,6 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy: result.map.inbound
 	}));
 	return "connected";
-}
-/**
-* `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
-* insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
-* flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
-* evidence writes; the prompt hook still writes it once the mode is known.
-*/
-function applyInboundSettingAtStart(ctx, out, at) {
-	const argv = readClaudeArgv(at.claudePid);
-	if (!launchBypasses({
-		argv,
-		claudeConfigDir: at.ccConfig,
-		cwd: at.cwd
-	})) return;
-	const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 /**
 * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
@@ -17322,7 +17295,9 @@ var init_session_start_hook = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_watcher();
 	init_adopt_stranded();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -17335,14 +17310,13 @@ var init_session_start_hook = __esmMin((() => {
 /**
 * The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
 * retry marker older than a minute → one registration retry (the marker's time is renewed first);
-* else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
-* say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
-* `permission_mode` (only this event carries it) and the settings-scan policy in the
+* else update `permission_mode` (only this event carries it) and the settings-scan policy in the
 * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
 * so is a name the person gave the session in Claude Code (`syncHostName`);
-* `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
-* notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
-* delivers (never beside a running one: one message read twice); print the held notice while
+* `ensureWatcher` when a socket is mapped and no watcher runs, unless Claude Code's gate is
+* closed because the session bypasses permission prompts (`hookStandsAside`); print the
+* watcher's one-shot notice and delete it; poll when there is no socket or that gate is closed,
+* or with `poll_on_prompt` when no watcher delivers (never beside a running one: one message read twice); print the held notice while
 * anything is held; tell, once, about sent messages that became undeliverable
 * (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
@@ -17361,15 +17335,16 @@ async function runPrompt(input, ctx, out, deadline) {
 		else ctx.log(`brigade hook: ${read.reason}\n`);
 		return;
 	}
-	applyInboundSetting(input, ctx, out);
 	const updated = updateMap(input, ctx, where, read.map, out);
 	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
 	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
+	let gateClosed = false;
 	if (map.socket_path !== "" && token !== "") {
 		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
-		if (!watcherDelivers) {
+		if (!watcherDelivers) gateClosed = hookStandsAside(ctx, where.claudePid, input.cwd, map.permission_mode);
+		if (!watcherDelivers && !gateClosed) {
 			const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
 			await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
 			watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
@@ -17377,7 +17352,7 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	printNotice(ctx, where, out);
 	const options = readPluginOptions(ctx.env);
-	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
+	if (map.socket_path === "" || gateClosed || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
 			const adapter = ctx.services.openAdapter({
@@ -17439,23 +17414,6 @@ async function announcePolicy(ctx, map, deadline) {
 	}
 	if (await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms) === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
 }
-/**
-* `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
-* permission prompts (`permission_mode` is reported by this event alone) and while the option is
-* on.
-*/
-function applyInboundSetting(input, ctx, out) {
-	if (input.permission_mode !== "bypassPermissions") return;
-	if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
-	const dir = claudeConfigDir(ctx.env);
-	if (dir === void 0) return;
-	const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
-}
 /** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */
 function printNotice(ctx, where, out) {
 	const read = takePrivateStateFile(where.layout.notice(where.claudePid), {
@@ -17485,6 +17443,7 @@ var init_prompt_hook = __esmMin((() => {
 	init_claude_code();
 	init_state();
 	init_advertised_heartbeat();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
@@ -18366,39 +18325,6 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
-/** The fix line for each reason, `dir` being how the person's shell names the folder. */
-function folderFix(reason, dir, explicit) {
-	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
-	switch (reason) {
-		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
-		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
-		case "foreign_owner":
-		case "not_a_folder":
-		case "io_error": return elsewhere;
-	}
-}
-/**
-* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
-* set outside a session but not absolute (the folder it would mean depends on where the command
-* runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
-* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
-* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
-* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
-* a fix line are printed, naming the variable, never the path.
-*
-* @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
-*/
-function configDirOf(io, sub) {
-	const location = harnessConfigLocation(io.env, { relative: "refuse" });
-	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const explicit = location.source === "variable";
-	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
-	if (checked.ok) return location.dir;
-	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
-}
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
 * the exit status 2 already reported, or `undefined` when the lookup found one or none.
@@ -18452,16 +18378,64 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
 	init_claude_code();
-	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	BINDING_PROBLEM = {
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
+		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
+	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+}));
+
+// src/cli/config-folder.ts
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
+/**
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
+*
+* @example const dir = configDirOf(io, "team join"); if (typeof dir !== "string") return dir.status;
+*/
+function configDirOf(io, command) {
+	const fail = (status, line) => {
+		io.stderr(`brigade ${command}: ${line}\n`);
+		return { status };
+	};
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
+	io.stderr(`brigade ${command}: ${FOLDER_PROBLEMS[checked.reason]}\n`);
+	return fail(11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
+}
+var FOLDER_PROBLEMS, SHELL_NAMES;
+var init_config_folder = __esmMin((() => {
+	init_adapter();
+	init_local_files();
 	FOLDER_PROBLEMS = {
 		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
 		not_a_folder: "the configuration folder is not a folder",
@@ -18474,11 +18448,6 @@ var init_team_context = __esmMin((() => {
 		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
 		home: "~/.config/brigade"
 	};
-	BINDING_PROBLEM = {
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
-		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
-	};
-	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -18502,7 +18471,7 @@ async function teamCreate(argv, io, cwd) {
 	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
-	const configDir = configDirOf(io, "create");
+	const configDir = configDirOf(io, "team create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "create", 2, "the current folder does not exist").status;
@@ -18581,6 +18550,7 @@ var init_team_create = __esmMin((() => {
 	init_binding();
 	init_local_files();
 	init_cli_io();
+	init_config_folder();
 	init_hand_over_secret();
 	init_secret_placement();
 	init_team_context();
@@ -18620,7 +18590,7 @@ async function teamJoin(argv, io, cwd) {
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
 	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
-	const configDir = configDirOf(io, "join");
+	const configDir = configDirOf(io, "team join");
 	if (typeof configDir !== "string") return configDir.status;
 	const read = readJoinSecretFile(resolve(cwd, secretOption));
 	if (!read.ok) {
@@ -18681,6 +18651,7 @@ var init_team_join = __esmMin((() => {
 	init_adapter();
 	init_binding();
 	init_cli_io();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18715,7 +18686,7 @@ var init_team_join = __esmMin((() => {
 */
 async function teamLeave(argv, io, cwd) {
 	parseTeamFlags("leave", argv, {}, 0);
-	const configDir = configDirOf(io, "leave");
+	const configDir = configDirOf(io, "team leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "leave", 2, "the current folder does not exist").status;
@@ -18747,6 +18718,7 @@ var init_team_leave = __esmMin((() => {
 	init_sanitize();
 	init_adapter();
 	init_binding();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -19029,6 +19001,7 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"backup",
 	"demo",
 	"doctor",
+	"uninstall",
 	"migrate-store",
 	"conformance",
 	"mcp"

@@ -31,8 +31,14 @@ const commands: CommandTable = {
     load: async () => (await import("./demo/demo-command.ts")).runDemo,
   },
   doctor: {
-    summary: "check this machine and checkout: versions, team, server, TLS, credential, watchers",
+    summary:
+      "check this machine and checkout: versions, team, server, TLS, credential, watchers (--fix)",
     load: async () => (await import("./doctor/doctor-command.ts")).runDoctor,
+  },
+  uninstall: {
+    summary:
+      "put back the Claude Code setting brigade doctor --fix changed; list what else to remove",
+    load: async () => (await import("./uninstall-command.ts")).runUninstall,
   },
   "migrate-store": {
     summary: "copy a SQLite data file into PostgreSQL: --from sqlite:FILE --to postgres://…",

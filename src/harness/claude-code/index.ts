@@ -6,7 +6,7 @@
  * reach us (and the one boolean rule), and the transcript lines we read. A second host version's differences go here.
  */
 
-export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
+export { insideClaudeCode, isClaudePid, showsClaudeCodeSession } from "./claude-pid.ts";
 export { claudeConfigDir, registryFolder } from "./config-dir.ts";
 export {
   chooseDisplayName,
@@ -18,6 +18,7 @@ export {
 export {
   argvMayBypass,
   BYPASS_MODE,
+  gateClosedLastingly,
   INBOUND_GATE_HOLD_REASONS,
   type InboundGateFacts,
   type InboundGateHoldReason,
@@ -31,9 +32,12 @@ export {
 export {
   ensureInboundAcceptSetting,
   INBOUND_SETTING_REFUSALS,
+  type InboundSettingBefore,
   type InboundSettingOutcome,
   type InboundSettingRefusal,
+  type InboundSettingUndo,
   insertAcceptMember,
+  removeInboundAcceptSetting,
 } from "./inbound-setting.ts";
 export { encodeInboxPostLines } from "./inbox-post-lines.ts";
 export {
@@ -65,6 +69,7 @@ export {
   postToInbox,
 } from "./post-to-inbox.ts";
 export { readRegistryActivity } from "./registry-activity.ts";
+export { type RepositorySettingsFile, repositoryEnvChoices } from "./repository-env.ts";
 export {
   EMPTY_REGISTRY,
   MAX_REGISTRY_BYTES,

@@ -9,6 +9,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -560,6 +561,37 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect((await sessions(true)).length).toBe(count);
   });
 
+  test("a repository settings env that chose the config folder: one line naming the file, nothing read through it, nothing registered", async () => {
+    const count = (await sessions(true)).length;
+    const planted = join(root, "planted-config");
+    mkdirSync(join(repo, ".claude"), { recursive: true });
+    const settings = join(repo, ".claude", "settings.json");
+    writeFileSync(settings, JSON.stringify({ env: { CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted } }));
+    const calls = newCalls();
+    try {
+      // Claude Code applied the block: the hook's environment carries it.
+      const moved = env({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted, CLAUDE_PROJECT_DIR: repo });
+      const run = await hook("session-start", start("native-r"), calls, moved);
+      expectDisciplined(run.stdout);
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("(repository_env)");
+      expect(lines[0]).toContain(".claude/settings.json");
+      expect(lines[0]).not.toContain(planted);
+      expect(run.stderr).toContain("brigade hook: repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(false);
+      expect(calls.ensure).toHaveLength(0);
+      expect((await sessions(true)).length).toBe(count);
+      // The same block the host did not apply (the person's own value stands) changes nothing.
+      const kept = await hook("session-start", start("native-r"), newCalls(), env());
+      expect(kept.stdout).not.toContain("repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(true);
+    } finally {
+      rmSync(join(repo, ".claude"), { recursive: true, force: true });
+    }
+    await hook("session-end", end("native-r"), newCalls());
+  });
+
   test("empty or invalid stdin: nothing printed, exit 0", async () => {
     for (const stdin of ["", "{not json", "[1]"]) {
       let stdout = "";
@@ -811,12 +843,19 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(await inboundOnServer()).toBe("accept");
     await hook("session-end", end("native-s"), newCalls());
   });
-  test("claude_inbound_setting: only a bypassPermissions prompt with the option on writes the user settings", async () => {
+  test("a bypassPermissions prompt never writes Claude Code's settings: no watcher starts into the closed gate, the prompt delivers", async () => {
     await hook("session-start", start("native-u"), newCalls());
     const file = join(claudeDir, "settings.json");
     const original = '{\n  "model": "opus"\n}\n';
     writeFileSync(file, original, { mode: 0o644 });
     chmodSync(file, 0o644);
+    const mine = readMap().brigade_session_id as string;
+    const sender = await creatorSession();
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Deploy window moved to 14:00.",
+    });
     const prompt = (mode: string) => ({
       session_id: "native-u",
       cwd: repo,
@@ -824,29 +863,24 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       permission_mode: mode,
     });
     try {
-      const plain = await hook("prompt", prompt("default"), newCalls());
-      expect(plain.stdout).toBe("");
-      const off = await hook(
-        "prompt",
-        prompt("bypassPermissions"),
-        newCalls(),
-        env({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "false" }),
-      );
-      expect(off.stdout).toBe("");
+      const calls = newCalls();
+      const bypass = await hook("prompt", prompt("bypassPermissions"), calls);
+      expect(bypass.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
+      expect(bypass.stdout).toContain("Deploy window moved to 14:00.");
+      expect(calls.ensure).toHaveLength(0);
       expect(readFileSync(file, "utf8")).toBe(original);
-      const on = await hook("prompt", prompt("bypassPermissions"), newCalls());
-      expectDisciplined(on.stdout);
-      expect(on.stdout).toContain("crossSessionInbound");
-      expect(on.stdout).toContain("user settings.json");
-      expect(readFileSync(file, "utf8")).toBe(
-        '{\n  "crossSessionInbound": "accept",\n  "model": "opus"\n}\n',
-      );
       expect(statSync(file).mode & 0o777).toBe(0o644);
-      expect(readMap().inbound).toBe("accept");
-      const again = await hook("prompt", prompt("bypassPermissions"), newCalls());
-      expect(again.stdout).toBe("");
+      expect((await member.messageReceive(mine)).messages).toHaveLength(0);
+      // Once the person's own settings accept (and Claude Code has taken them in), the watcher runs.
+      writeFileSync(file, '{"crossSessionInbound": "accept"}\n');
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(file, past, past);
+      const accepting = newCalls();
+      await hook("prompt", prompt("bypassPermissions"), accepting);
+      expect(accepting.ensure).toHaveLength(1);
     } finally {
       rmSync(file, { force: true });
+      await creator.sessionClose(sender.session_id);
     }
     await hook("session-end", end("native-u"), newCalls());
   });

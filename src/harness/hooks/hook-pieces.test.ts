@@ -76,7 +76,6 @@ describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
       frameFile: "",
       workspaceLabel: "",
       shareWorkspaceLabel: true,
-      claudeInboundSetting: true,
     });
   });
   test("set values arrive upper-cased; an unknown team_inbound holds", () => {
@@ -90,14 +89,13 @@ describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
     expect(o.shareWorkspaceLabel).toBe(false);
     for (const off of ["false", "FALSE", "0", "no", "off"]) {
       expect(
-        readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: off })
-          .claudeInboundSetting,
+        readPluginOptions({ CLAUDE_PLUGIN_OPTION_SHARE_WORKSPACE_LABEL: off }).shareWorkspaceLabel,
       ).toBe(false);
     }
     // anything but an off value keeps the default (on)
     expect(
-      readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "maybe" })
-        .claudeInboundSetting,
+      readPluginOptions({ CLAUDE_PLUGIN_OPTION_SHARE_WORKSPACE_LABEL: "maybe" })
+        .shareWorkspaceLabel,
     ).toBe(true);
     const bad = readPluginOptions({ CLAUDE_PLUGIN_OPTION_TEAM_INBOUND: "yes" });
     expect(bad).toMatchObject({ teamInbound: "hold", teamInboundValid: false });

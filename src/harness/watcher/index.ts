@@ -3,6 +3,7 @@
  * notice), the process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
 
+export { GATE_CLOSED_NOTICE } from "./delivery-notices.ts";
 export {
   ENSURE_WATCHER_FAILURES,
   type EnsureWatcherFailure,

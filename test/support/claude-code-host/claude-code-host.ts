@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -64,6 +64,12 @@ export interface ClaudeCodeHostOptions {
   readonly kind?: string;
   /** UserPromptSubmit's `permission_mode`; defaults to `default`. */
   readonly permissionMode?: string;
+  /**
+   * The user `settings.json` (`<configDir>/settings.json`) as the person left it before the
+   * session started, written with a time in the past (Claude Code read it at its start); default:
+   * no file.
+   */
+  readonly userSettings?: Readonly<Record<string, unknown>>;
   /** SessionStart's `model`. */
   readonly model?: string;
   /** Initial turn state; defaults to `idle`. */
@@ -203,6 +209,12 @@ export class ClaudeCodeHost {
       }
       mkdirSync(join(host.configDir, "projects", host.#projectSlug()), { recursive: true });
       writeFileSync(host.transcriptPath, "", { mode: 0o600 });
+      if (options.userSettings !== undefined) {
+        const settings = join(host.configDir, "settings.json");
+        writeFileSync(settings, `${JSON.stringify(options.userSettings)}\n`, { mode: 0o600 });
+        const before = new Date(Date.now() - 60_000);
+        utimesSync(settings, before, before);
+      }
       host.#server = await startInboxServer({
         socketPath: host.socketPath,
         token: host.token,
