@@ -63,7 +63,7 @@ describe.each(STORES)("conformance against brigade serve (%s store) + the http a
       if (!("report" in outcome)) throw new Error(outcome.error);
       const failed = outcome.report.results.filter((r) => r.status !== "pass");
       expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-      expect(outcome.report.results).toHaveLength(57);
+      expect(outcome.report.results).toHaveLength(58);
       expect(outcome.exitCode).toBe(0);
     },
     15 * 60_000,
