@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { serviceUnderTest } from "../../test/support/service-under-test.ts";
 import { sessionRegistration } from "../../test/support/session-registration.ts";
-import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
-import { BrigadeService } from "./brigade-service.ts";
 
-const stores: SqliteStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
+/** A service with alice, the creator of a team, and a session of hers in it. */
 async function world() {
-  const store = openSqliteStore(":memory:");
-  stores.push(store);
-  const service = new BrigadeService(store);
+  const service = serviceUnderTest();
   const alice = await service.createPrincipal();
   const team = await service.createTeam(alice.principal_ref, { team_name: "core" });
   const session = (

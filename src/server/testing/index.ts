@@ -24,4 +24,5 @@ export {
   TrustedSenderService,
   trustedSendTx,
 } from "./trusted-sender.ts";
+export { UnitDecoratingService } from "./unit-decorating-service.ts";
 export { weakAdminTx } from "./weak-admin.ts";

@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, test } from "vitest";
-import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../../service/index.ts";
-import { openSqliteStore, type SqliteStore } from "../../store/sqlite/index.ts";
+import { describe, expect, test } from "vitest";
+import { type ServiceFactory, serviceUnderTest } from "../../../test/support/service-under-test.ts";
 import { mutantServiceFactory } from "./server-mutants.ts";
 
-const stores: SqliteStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-type Factory = (store: Store, deps: ServiceDeps) => BrigadeService;
-
 /** Which tokens authenticate after a rotation (what C-58 observes), through the service. */
-async function afterRotation(factory?: Factory) {
-  const store = openSqliteStore(":memory:");
-  stores.push(store);
-  const service = (factory ?? ((s, deps) => new BrigadeService(s, deps)))(store, systemDeps());
+async function afterRotation(factory?: ServiceFactory) {
+  const service = serviceUnderTest(factory);
   const alice = await service.createPrincipal();
   const rotated = await service.rotateToken(alice.token);
   if (rotated === null) throw new Error("not rotated");
