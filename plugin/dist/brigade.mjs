@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -2408,6 +2408,63 @@ var init_cross_session = __esmMin((() => {
 	init_permission_mode();
 }));
 
+// src/formats/sanitize/claude-code-tags.ts
+var CLAUDE_CODE_TAGS;
+var init_claude_code_tags = __esmMin((() => {
+	CLAUDE_CODE_TAGS = [
+		"agent-message",
+		"antml",
+		"artifact-file-content",
+		"artifact-origin-notes",
+		"artifact-stored-declaration",
+		"artifact-type-instructions",
+		"bash-exit-code",
+		"bash-input",
+		"bash-stderr",
+		"bash-stdout",
+		"browser",
+		"browser_instruction",
+		"channel",
+		"command-args",
+		"command-message",
+		"command-name",
+		"coordinator-relay",
+		"cowritten-artifact-html",
+		"cross-session-message",
+		"fetched-web-content",
+		"fork-boilerplate",
+		"function_results",
+		"ide_opened_file",
+		"ide_selection",
+		"local-command-caveat",
+		"local-command-stderr",
+		"local-command-stdout",
+		"mcp-polling-update",
+		"mcp-resource-update",
+		"memory_listing",
+		"memory_listing_additions",
+		"partial-response",
+		"persisted-output",
+		"post-tool-use-hook",
+		"remote-review",
+		"sandbox_violations",
+		"slack-ping",
+		"slack-tag-message",
+		"system-reminder",
+		"system_reminder",
+		"task-notification",
+		"teammate-message",
+		"terminal",
+		"tick",
+		"tool_use_error",
+		"total_tokens",
+		"truncated-output",
+		"untrusted-widget-state",
+		"user-memory-input",
+		"user-prompt-submit-hook"
+	];
+}));
+
 // src/formats/sanitize/frame-tag-families.ts
 var FRAME_TAG_FAMILIES;
 var init_frame_tag_families = __esmMin((() => {
@@ -2420,8 +2477,29 @@ var init_frame_tag_families = __esmMin((() => {
 	];
 }));
 
+// src/formats/sanitize/read-tag-names.ts
+var readingOf, FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+var init_read_tag_names = __esmMin((() => {
+	init_claude_code_tags();
+	init_frame_tag_families();
+	readingOf = (name) => name.replaceAll("_", "-");
+	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
+	READ_TAG_NAMES = (() => {
+		const names = [...FRAME_TAG_FAMILIES];
+		const seen = new Set(FAMILY_READINGS);
+		for (const name of CLAUDE_CODE_TAGS) {
+			const reading = readingOf(name);
+			if (seen.has(reading) || FAMILY_READINGS.some((family) => reading.startsWith(family))) continue;
+			seen.add(reading);
+			names.push(name);
+		}
+		return names;
+	})();
+	WHOLE_NAMES_FROM = FRAME_TAG_FAMILIES.length;
+}));
+
 // src/formats/sanitize/tag-reading-table.ts
-var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
+var SKIP_RANGES, STRIP_RANGES, OPEN_LOOK_ALIKES, CLOSE_LOOK_ALIKES, SLASH_LOOK_ALIKES, BACKSLASH_LOOK_ALIKES, DASH_LOOK_ALIKES, BLANK_LOOK_ALIKES, QUOTE_LOOK_ALIKES;
 var init_tag_reading_table = __esmMin((() => {
 	SKIP_RANGES = [
 		"0-8 b-1f 7f-9f ad 300-36f 483-489 591-5bd 5bf 5c1-5c2 5c4-5c5 5c7 600-605 610-61a 61c",
@@ -2470,6 +2548,15 @@ var init_tag_reading_table = __esmMin((() => {
 	OPEN_LOOK_ALIKES = ["ab 2c2 1438 16b2 2039 226a 226e 227a 2280 22d6 22d8 2329 276c 276e 2770 27e8 27ea 2991", "2993 29fc 2a79 2aa1 2aa6 2af7 3008 fe3d fe3f fe64 ff1c 1d236"].join(" ");
 	CLOSE_LOOK_ALIKES = ["bb 2c3 1433 203a 226b 226f 227b 2281 22d7 22d9 232a 276d 276f 2771 27e9 29fd 2a20 3009", "fe40 fe65 ff1e 16f3f 1d237"].join(" ");
 	SLASH_LOOK_ALIKES = "1735 2041 2044 2215 2571 27cb 29f8 2afb 2afd 2cc6 2f03 3033 30ce 31d3 4e3f ff0f 1d23a";
+	BACKSLASH_LOOK_ALIKES = "2216 244a 27cd 29f5 29f9 2cf9 2f02 31d4 4e36 fe68 ff3c 1d20f 1d23b";
+	DASH_LOOK_ALIKES = [
+		"2cd 2d7 58a 5be 640 6d4 7fa 1173 1196 1400 1806 2010-2015 2017 203f-2040 2043 2053-2054",
+		"207b 208b 2212 2238 23af 23ba-23bd 2500-2501 2504-2505 2508-2509 254c-254d 2550 2574",
+		"2576 2578 257a 257c 257e 2796 2a29-2a2a 2cba 2e17 2e1a 2e3a-2e3b 2e40 2e5d 2f00 301c",
+		"3030 30a0 30fc 3161 3192 31d0 3280 4e00 a7f7 fb29 fe31-fe34 fe4d-fe4f fe58 fe63 ff0d",
+		"ff3f ff5e ff70 ffda 10d6e 10ead 1ce0d-1ce0e 1d369 1d372 1f229 1fb76-1fb7b"
+	].join(" ");
+	BLANK_LOOK_ALIKES = "2800 13441-13442 1d159";
 	QUOTE_LOOK_ALIKES = "2ba 2dd 2ee 2f6 5f2 5f4 1cd3 201c-201f 2033 2036 2057 3003 301d-301f ff02";
 }));
 
@@ -2514,22 +2601,57 @@ function buildClasses() {
 		for (const alternative of value.split("|")) bits |= letterBit(alternative);
 		if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
 	}
+	forEachCodePoint(DASH_LOOK_ALIKES, (cp) => add(cp, DASH_BIT));
 	for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+	forEachCodePoint(BLANK_LOOK_ALIKES, (cp) => add(cp, SPACE_BIT));
 	add(60, OPEN_BIT);
 	add(47, SLASH_BIT);
+	add(92, BACKSLASH_BIT);
 	forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
 	forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+	forEachCodePoint(BACKSLASH_LOOK_ALIKES, (cp) => add(cp, BACKSLASH_BIT));
 	forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
-	forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
 	bmp.fill(PAIR_BIT, 55296, 56320);
 	return {
 		bmp,
 		astral
 	};
 }
+/**
+* Whether code point `cp` would continue a tag name: a letter or digit of any script, `-`, `_`, a
+* dash look-alike, or a code point the confusable fold reads as letters, digits or a dash; never
+* an opener (`ᐸ` is a letter too), which the sanitiser may rewrite to `&lt;`. After a whole name
+* (Claude Code's tags) such a code point makes a longer word: `<tickets>` is not `<tick>`. The
+* fold's set is built on the first call.
+*
+* @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
+*/
+function continuesName(cp) {
+	const c = readingClass(cp);
+	if ((c & OPEN_BIT) !== 0) return false;
+	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
+	if (folded === void 0) {
+		const set = /* @__PURE__ */ new Set();
+		for (const [, ranges] of CONFUSABLE_FOLD_TABLE) forEachCodePoint(ranges, (c) => set.add(c));
+		folded = set;
+	}
+	return folded.has(cp);
+}
 function tables() {
 	classes ??= buildClasses();
 	return classes;
+}
+/**
+* The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
+* {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link BACKSLASH_BIT}, or 0. The table
+* (256 KiB) is built on the first call, so a process that only ever sanitises ASCII never builds
+* it.
+*
+* @example (readingClass(0xff1c) & OPEN_BIT) !== 0
+*/
+function readingClass(cp) {
+	const { bmp, astral } = tables();
+	return cp < 65536 ? bmp[cp] ?? 0 : astral.get(cp) ?? 0;
 }
 /**
 * The BMP part of the class table, indexed by code unit: for loops that read code units and call
@@ -2610,20 +2732,23 @@ function pairKindBases() {
 function classBody(ranges) {
 	return ranges.split(" ").map((range) => range.split("-").map((cp) => `\\u{${cp}}`).join("-")).join("");
 }
-var LETTERS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, STRIP_BIT, SPACES, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
+var LETTERS, LETTER_BITS, DASH_BIT, SKIP_BIT, SPACE_BIT, OPEN_BIT, SLASH_BIT, PAIR_BIT, BACKSLASH_BIT, SPACES, folded, WORD_CHARACTER, classes, UNIT_STRIP, UNIT_OPEN, UNIT_HIGH, UNIT_LOW, UNIT_LONG_SOLIDUS, kinds, OPEN_CLASS, CLOSE_CLASS, QUOTE_CLASS, LOWEST_LOOK_ALIKE_OPENER;
 var init_reading_classes = __esmMin((() => {
 	init_confusable_fold_table();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_tag_reading_table();
-	LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+	LETTERS = [...new Set(READ_TAG_NAMES.join("").replace(/[-_]/g, ""))].sort().join("");
+	LETTER_BITS = (1 << LETTERS.length) - 1;
 	DASH_BIT = 1 << LETTERS.length;
 	SKIP_BIT = DASH_BIT << 1;
 	SPACE_BIT = DASH_BIT << 2;
 	OPEN_BIT = DASH_BIT << 3;
 	SLASH_BIT = DASH_BIT << 4;
 	PAIR_BIT = DASH_BIT << 5;
-	STRIP_BIT = DASH_BIT << 6;
+	BACKSLASH_BIT = DASH_BIT << 6;
 	SPACES = "	\n \xA0            \u2028\u2029  　";
+	;
+	WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
 	;
 	UNIT_STRIP = 1;
 	UNIT_OPEN = 2;
@@ -2638,58 +2763,159 @@ var init_reading_classes = __esmMin((() => {
 }));
 
 // src/formats/sanitize/family-tag.ts
+/** Whether what follows offset `j` of `s`, past skipped code points, continues a name. */
+function continuesNameAt(s, j) {
+	let i = j;
+	while (i < s.length && (classAt(s, i) & SKIP_BIT) !== 0) i += unitsAt(s, i);
+	return i < s.length && continuesName(s.codePointAt(i) ?? 0);
+}
 /**
-* Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
-* {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
-* and no allocation on the common path, since it runs once per opener of every sanitised text.
+* Index in {@link READ_TAG_NAMES} of the tag read from offset `from` of `s`, just past an opener,
+* or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
+* (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and
+* backslashes that ends in a slash (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name
+* whose letters may be look-alikes and whose `-` may be any run of dashes, whitespace and blanks;
+* skipped code points anywhere. One walk over the class table, no allocation: it runs once per
+* opener of every sanitised text. It never passes another opener, so a scan over all openers
+* stays linear; only the names whose first letter was read are tried.
 */
-function isFamilyTagAt(s, at) {
+function readTagAt(s, from) {
 	const skip = SKIP_BIT;
-	const skipOrSpace = SKIP_BIT | SPACE_BIT;
+	const space = SPACE_BIT;
+	const slashes = SLASH_BIT | BACKSLASH_BIT;
 	const slash = SLASH_BIT;
 	const pair = PAIR_BIT;
 	const bmp = bmpClasses();
 	const n = s.length;
-	let i = at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1);
-	let closing = false;
+	let i = from;
+	let state = 0;
+	let last = 0;
 	let c = 0;
 	let units = 1;
 	for (;;) {
-		if (i >= n) return false;
+		if (i >= n) return -1;
 		c = bmp[s.charCodeAt(i)] ?? 0;
 		units = 1;
 		if ((c & pair) !== 0) {
 			c = classAt(s, i);
 			units = unitsAt(s, i);
 		}
-		if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
-		if ((c & slash) !== 0) closing = true;
+		if ((c & skip) === 0) {
+			if ((c & slashes) !== 0) {
+				if (state === 2) return -1;
+				state = 1;
+				last = c;
+			} else if ((c & space) !== 0) {
+				if (state === 1) {
+					if ((last & slash) === 0) return -1;
+					state = 2;
+				}
+			} else break;
+		}
 		i += units;
 	}
-	if ((c & FIRST_LETTERS) === 0) return false;
-	const first = c;
+	if (state === 1 && (last & slash) === 0) return -1;
+	if ((c & FIRST_LETTERS) === 0) return -1;
 	const second = i + units;
-	for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
-		let p = NAME_STARTS[f] ?? 0;
-		const end = NAME_STARTS[f + 1] ?? 0;
-		if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
-		p++;
-		let j = second;
-		while (p < end && j < n) {
-			c = bmp[s.charCodeAt(j)] ?? 0;
-			units = 1;
-			if ((c & pair) !== 0) {
-				c = classAt(s, j);
-				units = unitsAt(s, j);
+	const dash = DASH_BIT;
+	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
+		const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
+		for (let q = 0; q < candidates.length; q++) {
+			const k = candidates[q] ?? 0;
+			let p = (NAME_STARTS[k] ?? 0) + 1;
+			const end = NAME_STARTS[k + 1] ?? 0;
+			let j = second;
+			while (p < end && j < n) {
+				c = bmp[s.charCodeAt(j)] ?? 0;
+				units = 1;
+				if ((c & pair) !== 0) {
+					c = classAt(s, j);
+					units = unitsAt(s, j);
+				}
+				if ((c & skip) !== 0) {
+					j += units;
+					continue;
+				}
+				const want = NAME_BITS[p] ?? 0;
+				if (want === dash) {
+					const runStart = j;
+					while (j < n && (c & (skip | dash | space)) !== 0) {
+						j += units;
+						c = j < n ? bmp[s.charCodeAt(j)] ?? 0 : 0;
+						units = 1;
+						if ((c & pair) !== 0) {
+							c = classAt(s, j);
+							units = unitsAt(s, j);
+						}
+					}
+					if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
+					j += units;
+					p += 2;
+					continue;
+				}
+				if ((c & want) === 0) break;
+				j += units;
+				p++;
 			}
-			j += units;
-			if ((c & skip) !== 0) continue;
-			if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
-			p++;
+			if (p !== end) continue;
+			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
+			readEnd = j;
+			readClosing = state !== 0;
+			return k;
 		}
-		if (p === end) return true;
 	}
-	return false;
+	return -1;
+}
+/** The tag {@link readTagAt} found (`k`, its index) as a {@link FamilyTag}, or `null`. */
+function tagOf(k, start, openerEnd) {
+	const family = READ_TAG_NAMES[k];
+	if (family === void 0) return null;
+	return {
+		start,
+		openerEnd,
+		end: readEnd,
+		family,
+		kind: k < WHOLE_NAMES_FROM ? "family" : "claude-code",
+		closing: readClosing
+	};
+}
+/**
+* Whether a tag begins at the opener at offset `at` of `s` (which must hold an opener):
+* {@link familyTagAt}'s answer without building it.
+*/
+function isFamilyTagAt(s, at) {
+	return readTagAt(s, at + ((s.charCodeAt(at) & 64512) === 55296 ? 2 : 1)) !== -1;
+}
+/**
+* The tag that begins at offset `at` of `s`, or `null`: a tag of one of the five frame families
+* (prefix match, no boundary) or of Claude Code's own tags (the whole name: no letter, digit or
+* dash after it). The rule (docs/11-sanitizer.md) reads the text the way a person or a model
+* does: an opener (`<` or one of its look-alikes), then whitespace or blanks (U+2800 …), at most
+* one run of slashes that may be doubled or escaped (`/`, `//`, `\/`, look-alikes), whitespace,
+* then the name, whose letters may be ASCII in either case, `ſ`, or confusable letters, and whose
+* `-` may be `_`, any dash look-alike (`—`, `一`, `─` …), whitespace or a blank, or a run of
+* them; and anywhere after the opener, any number of skipped code points
+* (Default_Ignorable_Code_Point, combining marks, Cf, Cc but tab and newline). Whitespace is not
+* allowed inside a word of the name. Pure; any string, lone surrogates included.
+*
+* @example familyTagAt("x\uFF1C/\u034Fchannel", 1)?.family === "channel"
+* @example familyTagAt("<\\/system reminder>", 0)?.closing === true
+*/
+function familyTagAt(s, at) {
+	if (at < 0 || (classAt(s, at) & OPEN_BIT) === 0) return null;
+	const openerEnd = at + unitsAt(s, at);
+	return tagOf(readTagAt(s, openerEnd), at, openerEnd);
+}
+/**
+* The tag that follows an opener of any spelling at `[start, openerEnd)` of `s`, read as
+* {@link familyTagAt} reads what follows `<`, or `null`. For openers the reading does not know,
+* such as the `&lt;` the sanitiser writes, so that a report can name the tag it neutralised.
+*
+* @example tagAfterOpener("&lt;/channel>", 0, 4)?.closing === true
+*/
+function tagAfterOpener(s, start, openerEnd) {
+	if (start < 0 || openerEnd < start) return null;
+	return tagOf(readTagAt(s, openerEnd), start, openerEnd);
 }
 /**
 * Offset of the first opener (`<` or a look-alike) of `s` at or after `from`, or -1. Reads code
@@ -2702,23 +2928,40 @@ function nextOpener(s, from) {
 	const bmp = bmpClasses();
 	for (let i = Math.max(0, from); i < s.length; i++) {
 		const c = s.charCodeAt(i);
-		if (c === LT$1) return i;
+		if (c === 60) return i;
 		if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
 		const k = bmp[c] ?? 0;
 		if ((k & OPEN_BIT) !== 0 || (k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0) return i;
 	}
 	return -1;
 }
-var FAMILY_BITS, LT$1, FIRST_LETTERS, NAME_BITS, NAME_STARTS;
+/**
+* The first tag of `s` that begins at or after offset `from` (see {@link familyTagAt}), or
+* `null`. Only opener positions are tried.
+*
+* @example findFamilyTag("a < b </\u034Fchannel")?.start === 6
+*/
+function findFamilyTag(s, from = 0) {
+	for (let at = nextOpener(s, Math.max(0, from)); at !== -1; at = nextOpener(s, at + 1)) {
+		const tag = familyTagAt(s, at);
+		if (tag !== null) return tag;
+	}
+	return null;
+}
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NO_NAMES, NAMES_BY_FIRST, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
-	FAMILY_BITS = FRAME_TAG_FAMILIES.map((family) => [...family].map(letterBit));
-	LT$1 = 60;
-	FIRST_LETTERS = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-	NAME_BITS = new Int32Array(FAMILY_BITS.flat());
-	NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
-	for (let f = 0; f < FAMILY_BITS.length; f++) NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)));
+	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
+	READ_TAG_NAMES.forEach((name, k) => {
+		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
+	});
+	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : [])));
+	readEnd = 0;
+	readClosing = false;
 }));
 
 // src/formats/sanitize/limits.ts
@@ -2797,14 +3040,15 @@ function neutraliseTags(s) {
 	if (!NOT_PLAIN_ASCII$1.test(s)) return neutralisePlainTags(s);
 	return neutraliseScannedTags(s, LOOK_ALIKE_OPENER.test(s));
 }
-var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
+var NEUTRALISED_LT, NOT_PLAIN_ASCII$1, plainName, PLAIN_AFTER_LT, LOOK_ALIKE_OPENER;
 var init_neutralise_tags = __esmMin((() => {
 	init_family_tag();
-	init_frame_tag_families();
+	init_read_tag_names();
 	init_reading_classes();
 	NEUTRALISED_LT = "&lt;";
 	NOT_PLAIN_ASCII$1 = /[^\t\n\x20-\x7E]/;
-	PLAIN_AFTER_LT = new RegExp(`[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`, "iy");
+	plainName = (name) => name.split(/[-_]/).join("[-_ \\t\\n]+");
+	PLAIN_AFTER_LT = new RegExp("[\\t\\n ]*(?:[/\\\\]*/[\\t\\n ]*)?(?:" + READ_TAG_NAMES.slice(0, WHOLE_NAMES_FROM).map(plainName).join("|") + "|(?:" + READ_TAG_NAMES.slice(WHOLE_NAMES_FROM).map(plainName).join("|") + ")(?![-_A-Za-z0-9]))", "iy");
 	LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");
 }));
 
@@ -2870,11 +3114,56 @@ var init_local_nfc = __esmMin((() => {
 	FIRST_NFC_UNSTABLE$1 = 768;
 }));
 
+// src/formats/sanitize/cut-before-tag.ts
+/** UTF-16 offset where the code point that ends at offset `i` (exclusive) of `s` starts. */
+function codePointBefore(s, i) {
+	return (s.charCodeAt(i - 1) & 64512) === 56320 && i >= 2 && (s.charCodeAt(i - 2) & 64512) === 55296 ? i - 2 : i - 1;
+}
+/**
+* Where to cut `s` so that its first `end` UTF-16 units, followed by `after` (a truncation marker,
+* or `""` at the end of a text), hold no tag that `s` does not: `end` itself, or the offset of the
+* opener of a tag the cut would complete. A cut cannot complete a family tag (a prefix is read
+* whatever follows it) but can complete one of Claude Code's tags, which is read only as a whole
+* name: `<command-names>` cut after `name` would read as `<command-name>`. Such a tag ends at the
+* cut, and its opener is the last one before it (the reading never passes an opener), so only
+* the stretch back to that opener is read, and only when it could belong to a tag.
+*
+* @example cutBeforeTag("ab <command-names>", 16, "[truncated]") === 3
+*/
+function cutBeforeTag(s, end, after) {
+	let cut = Math.min(end, s.length);
+	for (;;) {
+		let i = cut;
+		while (i > 0 && (classAt(s, codePointBefore(s, i)) & SKIP_BIT) !== 0) i = codePointBefore(s, i);
+		if (i === 0 || (classAt(s, codePointBefore(s, i)) & LETTER_BITS) === 0) return cut;
+		let opener = -1;
+		while (i > 0) {
+			const start = codePointBefore(s, i);
+			const c = classAt(s, start);
+			if ((c & OPEN_BIT) !== 0) {
+				opener = start;
+				break;
+			}
+			if ((c & INSIDE_A_TAG) === 0) return cut;
+			i = start;
+		}
+		if (opener === -1 || !isFamilyTagAt(s.slice(opener, cut) + after, 0)) return cut;
+		cut = opener;
+	}
+}
+var INSIDE_A_TAG;
+var init_cut_before_tag = __esmMin((() => {
+	init_family_tag();
+	init_reading_classes();
+	INSIDE_A_TAG = LETTER_BITS | DASH_BIT | SPACE_BIT | SKIP_BIT | SLASH_BIT | BACKSLASH_BIT;
+}));
+
 // src/formats/sanitize/truncate.ts
 /**
 * Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
 * fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
-* has exactly `limit` code points for every `limit >= 11`.
+* has exactly `limit` code points for every `limit >= 11`, unless the cut would complete one of
+* Claude Code's tags: then it is made before that tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
 */
@@ -2882,13 +3171,15 @@ function truncateRunes(s, limit) {
 	if (s.length <= limit) return s;
 	if (indexAfterCodePoints(s, limit) === -1) return s;
 	const keep = Math.max(limit - MARKER_LENGTH, 0);
-	return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
+	const cut = cutBeforeTag(s, indexAfterCodePoints(s, keep), TRUNCATION_MARKER);
+	return s.slice(0, cut) + TRUNCATION_MARKER;
 }
 /**
 * Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
 * unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
 * bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
-* shorter.
+* shorter, unless the cut would complete one of Claude Code's tags: then it is made before that
+* tag's opener (docs/11-sanitizer.md).
 *
 * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
 */
@@ -2907,7 +3198,7 @@ function truncateBytes(s, limit) {
 		written -= pair ? 4 : c < 128 ? 1 : c < 2048 ? 2 : 3;
 		read -= pair ? 2 : 1;
 	}
-	return s.slice(0, read) + TRUNCATION_MARKER;
+	return s.slice(0, cutBeforeTag(s, read, TRUNCATION_MARKER)) + TRUNCATION_MARKER;
 }
 /** A reusable byte buffer of exactly `size` bytes (contents are scratch). */
 function scratch(size) {
@@ -2917,6 +3208,7 @@ function scratch(size) {
 var MARKER_LENGTH, NON_ASCII, encoder$1, buffer;
 var init_truncate = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_limits$1();
 	MARKER_LENGTH = 11;
 	NON_ASCII = /[^\0-\x7F]/;
@@ -3167,12 +3459,15 @@ var init_field_variants = __esmMin((() => {
 /**
 * One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
 * each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
-* code points are kept, with no marker.
+* code points are kept, with no marker (fewer when that cut would complete one of Claude Code's
+* tags: it is then made before the tag's opener).
 *
 * @example oneLine(" a\nb\t", 10) === "a b"
 */
 function oneLine(s, n) {
-	return firstCodePoints(goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " ")), n);
+	const line = goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " "));
+	const end = indexAfterCodePoints(line, n);
+	return end === -1 ? line : line.slice(0, cutBeforeTag(line, end, ""));
 }
 /**
 * A sender name inside a notice: {@link sanitizeName} (64 code points, marker), then every run of
@@ -3196,6 +3491,7 @@ function registeredName(s) {
 var LINE_BREAKERS_ALL, UNNAMED_SESSION;
 var init_one_line = __esmMin((() => {
 	init_text();
+	init_cut_before_tag();
 	init_field_variants();
 	init_limits$1();
 	init_sanitize$1();
@@ -3211,6 +3507,7 @@ var init_sanitize_bytes = __esmMin((() => {
 // src/formats/sanitize/index.ts
 var init_sanitize = __esmMin((() => {
 	init_text();
+	init_claude_code_tags();
 	init_family_tag();
 	init_field_variants();
 	init_frame_tag_families();
@@ -3772,28 +4069,38 @@ function inspectText(text) {
 	const sentinel = parse$2(text);
 	const manifest = parse$1(sentinel.found ? sentinel.text : text);
 	const forgedTags = [];
-	for (const match of text.matchAll(RAW_FAMILY_TAG)) {
-		if (structural.has(match.index)) continue;
+	const live = /* @__PURE__ */ new Set();
+	for (let tag = findFamilyTag(text); tag !== null; tag = findFamilyTag(text, tag.start + 1)) {
+		live.add(tag.start);
+		if (structural.has(tag.start)) continue;
 		forgedTags.push({
-			...at(match.index),
-			tag: foldTag(match[1]),
-			closing: match[0].includes("/")
+			...at(tag.start),
+			tag: tag.family,
+			kind: tag.kind,
+			closing: tag.closing
 		});
 	}
 	const authorityTags = findAuthorityTags(text, at).filter((t) => !structural.has(t.offset));
 	const neutralisedTags = [];
-	for (const match of text.matchAll(ENTITY_FAMILY_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "entity"
-	});
-	for (const match of text.matchAll(BACKSLASH_TAG)) neutralisedTags.push({
-		...at(match.index),
-		tag: foldTag(match[1]),
-		closing: match[0].includes("/"),
-		form: "backslash"
-	});
+	for (let i = text.indexOf(NEUTRALISED_LT); i !== -1; i = text.indexOf(NEUTRALISED_LT, i + 1)) {
+		const tag = tagAfterOpener(text, i, i + NEUTRALISED_LT.length);
+		if (tag === null) continue;
+		neutralisedTags.push({
+			...at(i),
+			tag: tag.family,
+			closing: tag.closing,
+			form: "entity"
+		});
+	}
+	for (const match of text.matchAll(BACKSLASH_TAG)) {
+		if (live.has(match.index)) continue;
+		neutralisedTags.push({
+			...at(match.index),
+			tag: foldTag(match[1]),
+			closing: match[0].includes("/"),
+			form: "backslash"
+		});
+	}
 	neutralisedTags.sort((a, b) => a.offset - b.offset);
 	return {
 		frames,
@@ -3941,15 +4248,13 @@ function lineOf(starts, offset) {
 	}
 	return lo + 1;
 }
-var FAMILIES, RAW_FAMILY_TAG, ENTITY_FAMILY_TAG, AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
+var AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
 var init_inspect_text = __esmMin((() => {
 	init_agent_message();
 	init_attachments();
 	init_cross_session();
 	init_frame();
-	FAMILIES = "brigade-message|cross-session-message|teammate-message|channel|system-reminder";
-	RAW_FAMILY_TAG = new RegExp(`<[\\s\\p{Z}\\p{Cf}]*\\/?[\\s\\p{Z}\\p{Cf}]*(${FAMILIES})`, "giu");
-	ENTITY_FAMILY_TAG = new RegExp(`&lt;[\\s\\p{Z}]*\\/?[\\s\\p{Z}]*(${FAMILIES})`, "giu");
+	init_sanitize();
 	AUTHORITY_NAMES = [...ENGINE_AUTHORITY_ENVELOPE_TAGS, "antml"].sort((a, b) => b.length - a.length).join("|");
 	BACKSLASH_TAG = new RegExp(`<\\\\\\/?(${AUTHORITY_NAMES})`, "giu");
 	ENVELOPE_CLOSE_LINE = `\n${WRAPPER_CLOSE}`;
@@ -4075,7 +4380,10 @@ function renderReport(report) {
 	});
 	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
-	for (const tag of report.forgedTags) out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}> at line ${tag.line}`);
+	for (const tag of report.forgedTags) {
+		const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
+		out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}>${whose} at line ${tag.line}`);
+	}
 	for (const tag of report.authorityTags) out.push(`authority tag <${tag.closing ? "/" : ""}${show(tag.tag, 40)}> at line ${tag.line}`);
 	for (const tag of report.neutralisedTags) {
 		const opener = tag.form === "entity" ? "&lt;" : "<\\";
@@ -4094,7 +4402,8 @@ var init_inspect_command = __esmMin((() => {
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
-forged, authority or neutralised tag. --json prints the full report as one JSON document.
+forged, authority or neutralised tag (frame families and Claude Code's own tags, in every
+look-alike spelling the sanitiser reads). --json prints the full report as one JSON document.
 `;
 }));
 
@@ -12833,6 +13142,46 @@ var init_supervised_watch = __esmMin((() => {
 	};
 }));
 
+// src/harness/watcher/transcript-wake.ts
+var nodeWatch, TranscriptWake;
+var init_transcript_wake = __esmMin((() => {
+	nodeWatch = (path, onChange) => {
+		const watcher = watch(path, { persistent: false }, () => onChange());
+		watcher.on("error", () => watcher.close());
+		return watcher;
+	};
+	TranscriptWake = class {
+		#onChange;
+		#watchFile;
+		#path;
+		#handle;
+		constructor(onChange, watchFile = nodeWatch) {
+			this.#onChange = onChange;
+			this.#watchFile = watchFile;
+		}
+		/**
+		* Watches `path` (nothing when undefined); a path already watched is left as it is. A file
+		* that does not exist yet is tried again at the next call.
+		*/
+		follow(path) {
+			if (path === this.#path && this.#handle !== void 0) return;
+			this.close();
+			this.#path = path;
+			if (path === void 0) return;
+			try {
+				this.#handle = this.#watchFile(path, this.#onChange);
+			} catch {
+				this.#handle = void 0;
+			}
+		}
+		/** Stops watching. */
+		close() {
+			this.#handle?.close();
+			this.#handle = void 0;
+		}
+	};
+}));
+
 // src/harness/watcher/watcher-status-board.ts
 var WatcherStatusBoard;
 var init_watcher_status_board = __esmMin((() => {
@@ -12913,6 +13262,7 @@ var init_watcher_loop = __esmMin((() => {
 	init_session_check();
 	init_session_heartbeats();
 	init_supervised_watch();
+	init_transcript_wake();
 	init_wakeable_wait();
 	init_watch_supervision();
 	init_watcher_backoff();
@@ -12931,6 +13281,10 @@ var init_watcher_loop = __esmMin((() => {
 		#heartbeats;
 		#redelivery;
 		#confirmations = new DeliveryConfirmations();
+		/** Reads the transcript the moment it changes while posts wait: the poll is only the floor. */
+		#transcriptWake = new TranscriptWake(() => {
+			if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+		});
 		#reposts = [];
 		#transcript = new TranscriptUsageReader({
 			onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
@@ -13092,6 +13446,7 @@ var init_watcher_loop = __esmMin((() => {
 			const confirmTimer = setInterval(() => {
 				if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
 			}, this.#d.confirmPollMs ?? 250);
+			this.#transcriptWake.follow(this.#transcriptPath);
 			const tasks = [this.#delivery.run()];
 			if (this.#d.socketPath !== "") tasks.push(this.#supervise());
 			else log.write("warn", "watcher_no_socket");
@@ -13099,6 +13454,7 @@ var init_watcher_loop = __esmMin((() => {
 			await this.#done;
 			clearInterval(timer);
 			clearInterval(confirmTimer);
+			this.#transcriptWake.close();
 			this.#d.signal?.removeEventListener("abort", abort);
 			this.#watch.stop();
 			this.#work.wake();
@@ -13227,6 +13583,7 @@ var init_watcher_loop = __esmMin((() => {
 				if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
 			}
 			this.#transcriptPath = read.map.transcript_path;
+			if (this.#running) this.#transcriptWake.follow(this.#transcriptPath);
 			this.#readTranscript(this.#transcriptPath);
 			const now = this.#now();
 			const activity = readRegistryActivity(this.#registry, claudePid);
@@ -13357,7 +13714,10 @@ var init_watcher_loop = __esmMin((() => {
 		#readTranscript(path) {
 			const outcome = this.#transcript.read(path);
 			this.#settleConfirmations();
-			if (outcome.restarted !== void 0) this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			if (outcome.restarted !== void 0) {
+				this.#transcriptWake.close();
+				this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
+			}
 			if (outcome.skippedBytes > 0) this.#d.log.write("debug", "transcript_skipped", { bytes: outcome.skippedBytes });
 		}
 		/** Fetches the oldest unacknowledged messages once and offers them again. */

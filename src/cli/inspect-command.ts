@@ -10,7 +10,8 @@ const HELP = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
-forged, authority or neutralised tag. --json prints the full report as one JSON document.
+forged, authority or neutralised tag (frame families and Claude Code's own tags, in every
+look-alike spelling the sanitiser reads). --json prints the full report as one JSON document.
 `;
 
 /**
@@ -94,8 +95,10 @@ export function renderReport(report: InspectReport): string {
   if (report.attachments !== null) {
     out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
   }
-  for (const tag of report.forgedTags)
-    out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}> at line ${tag.line}`);
+  for (const tag of report.forgedTags) {
+    const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
+    out.push(`forged tag <${tag.closing ? "/" : ""}${tag.tag}>${whose} at line ${tag.line}`);
+  }
   for (const tag of report.authorityTags) {
     out.push(`authority tag <${tag.closing ? "/" : ""}${show(tag.tag, 40)}> at line ${tag.line}`);
   }

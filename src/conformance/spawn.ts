@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { LineLog } from "./line-log.ts";
 
 /**
  * How a child's stdin is wired: a document written then closed, the null device, or a pipe the
@@ -154,22 +155,16 @@ export interface WatchHandle {
  */
 export function startLongRunning(request: SpawnRequest): WatchHandle {
   const started = performance.now();
-  const lines: string[] = [];
+  const log = new LineLog();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  let partial = "";
-  let outcome: SpawnOutcome | undefined;
   let spawnError: string | undefined;
   let timedOut = false;
-  const listeners = new Set<() => void>();
-  const notify = (): void => {
-    for (const l of [...listeners]) l();
-  };
   let child: ChildProcess | undefined;
   try {
     child = startChild({ ...request, stdin: { kind: "held-open" } });
   } catch (error) {
-    outcome = failedStart(error, started);
+    log.end(failedStart(error, started));
   }
   const timer = setTimeout(() => {
     timedOut = true;
@@ -178,14 +173,7 @@ export function startLongRunning(request: SpawnRequest): WatchHandle {
   if (child === undefined) clearTimeout(timer);
   child?.stdout?.on("data", (chunk: Buffer) => {
     out.push(chunk);
-    partial += chunk.toString("utf8");
-    let nl = partial.indexOf("\n");
-    while (nl >= 0) {
-      lines.push(partial.slice(0, nl));
-      partial = partial.slice(nl + 1);
-      nl = partial.indexOf("\n");
-    }
-    notify();
+    log.append(chunk.toString("utf8"));
   });
   child?.stderr?.on("data", (chunk: Buffer) => {
     err.push(chunk);
@@ -198,7 +186,7 @@ export function startLongRunning(request: SpawnRequest): WatchHandle {
   });
   child?.on("close", (code, signal) => {
     clearTimeout(timer);
-    outcome = {
+    log.end({
       exitCode: code,
       signal,
       stdout: Buffer.concat(out).toString("utf8"),
@@ -207,41 +195,13 @@ export function startLongRunning(request: SpawnRequest): WatchHandle {
       stdoutOverflow: false,
       durationMs: performance.now() - started,
       spawnError,
-    };
-    notify();
+    });
   });
 
-  function waitUntil<T>(check: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
-    return new Promise((resolve) => {
-      const first = check();
-      if (first !== undefined) {
-        resolve(first);
-        return;
-      }
-      const onChange = (): void => {
-        const value = check();
-        if (value !== undefined) finish(value);
-      };
-      const t = setTimeout(() => finish(undefined), timeoutMs);
-      const finish = (value: T | undefined): void => {
-        clearTimeout(t);
-        listeners.delete(onChange);
-        resolve(value);
-      };
-      listeners.add(onChange);
-    });
-  }
-
   return {
-    lines,
+    lines: log.lines,
     startedAt: started,
-    async waitForLine(predicate, timeoutMs, from = 0) {
-      const found = await waitUntil(() => {
-        for (let i = from; i < lines.length; i++) if (predicate(lines[i] as string)) return i;
-        return outcome !== undefined ? -1 : undefined;
-      }, timeoutMs);
-      return found ?? -1;
-    },
+    waitForLine: (predicate, timeoutMs, from) => log.waitForLine(predicate, timeoutMs, from),
     write(text) {
       if (child?.stdin?.writable) child.stdin.write(text);
     },
@@ -249,10 +209,8 @@ export function startLongRunning(request: SpawnRequest): WatchHandle {
       child?.stdin?.end();
     },
     kill(signal) {
-      if (outcome === undefined) child?.kill(signal);
+      if (log.outcome === undefined) child?.kill(signal);
     },
-    waitExit(timeoutMs) {
-      return waitUntil(() => outcome, timeoutMs);
-    },
+    waitExit: (timeoutMs) => log.waitExit(timeoutMs),
   };
 }

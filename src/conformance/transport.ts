@@ -1,21 +1,15 @@
+import { LineLog } from "./line-log.ts";
 import {
   MAX_STDOUT_BYTES,
   runOnce,
   type SpawnOutcome,
-  type StdinMode,
+  type SpawnRequest,
   startLongRunning,
   type WatchHandle,
 } from "./spawn.ts";
 
-/** One adapter invocation: the arguments after the adapter command, its environment and input. */
-export interface AdapterInvocation {
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string;
-  readonly stdin: StdinMode;
-  /** The call is ended as killed (SIGKILL) after this many milliseconds. */
-  readonly timeoutMs: number;
-}
+/** One adapter invocation: a {@link SpawnRequest} whose argv is the arguments after the adapter command. */
+export type AdapterInvocation = Omit<SpawnRequest, "argv"> & { readonly args: readonly string[] };
 
 /**
  * How the suite reaches the adapter under test. Every call and watch of a run goes through one
@@ -145,42 +139,35 @@ class InProcessStdin implements AsyncIterable<Uint8Array> {
 
 function startInProcess(entry: InProcessAdapterEntry, invocation: AdapterInvocation): WatchHandle {
   const started = performance.now();
-  const lines: string[] = [];
+  const log = new LineLog();
   const out: string[] = [];
   const err: string[] = [];
   let outBytes = 0;
   let overflow = false;
-  let partial = "";
-  let killedBy: NodeJS.Signals | undefined;
+  let killed = false;
   let timedOut = false;
-  let outcome: SpawnOutcome | undefined;
-  const watchers = new Set<() => void>();
-  const notify = (): void => {
-    for (const w of [...watchers]) w();
-  };
   const terminateListeners = new Set<() => void>();
   const stdin = new InProcessStdin();
   if (invocation.stdin.kind === "document") stdin.write(invocation.stdin.data);
   if (invocation.stdin.kind !== "held-open") stdin.end();
   const finish = (exitCode: number | null): void => {
-    if (outcome !== undefined) return;
+    if (log.outcome !== undefined) return;
     clearTimeout(timer);
     stdin.end();
-    outcome = {
-      exitCode: killedBy === "SIGKILL" ? null : exitCode,
-      signal: killedBy === "SIGKILL" ? "SIGKILL" : null,
+    log.end({
+      exitCode: killed ? null : exitCode,
+      signal: killed ? "SIGKILL" : null,
       stdout: out.join(""),
       stderr: err.join(""),
       timedOut,
       stdoutOverflow: overflow,
       durationMs: performance.now() - started,
       spawnError: undefined,
-    };
-    notify();
+    });
   };
   const hardKill = (): void => {
-    if (outcome !== undefined) return;
-    killedBy = "SIGKILL";
+    if (log.outcome !== undefined) return;
+    killed = true;
     // The outcome is sealed first: what the entry writes while it lets go is never recorded.
     finish(null);
     for (const listener of [...terminateListeners]) listener();
@@ -193,7 +180,7 @@ function startInProcess(entry: InProcessAdapterEntry, invocation: AdapterInvocat
     stdin,
     env: invocation.env,
     stdout: (text) => {
-      if (outcome !== undefined || overflow) return;
+      if (log.outcome !== undefined || overflow) return;
       outBytes += Buffer.byteLength(text);
       if (outBytes > MAX_STDOUT_BYTES) {
         overflow = true;
@@ -201,17 +188,10 @@ function startInProcess(entry: InProcessAdapterEntry, invocation: AdapterInvocat
         return;
       }
       out.push(text);
-      partial += text;
-      let nl = partial.indexOf("\n");
-      while (nl >= 0) {
-        lines.push(partial.slice(0, nl));
-        partial = partial.slice(nl + 1);
-        nl = partial.indexOf("\n");
-      }
-      notify();
+      log.append(text);
     },
     stderr: (text) => {
-      if (outcome === undefined) err.push(text);
+      if (log.outcome === undefined) err.push(text);
     },
     onTerminate: (listener) => {
       terminateListeners.add(listener);
@@ -227,48 +207,20 @@ function startInProcess(entry: InProcessAdapterEntry, invocation: AdapterInvocat
     }
   })();
 
-  function waitUntil<T>(check: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
-    return new Promise((resolve) => {
-      const first = check();
-      if (first !== undefined) {
-        resolve(first);
-        return;
-      }
-      let timeout: ReturnType<typeof setTimeout> | undefined;
-      const onChange = (): void => {
-        const value = check();
-        if (value !== undefined) done(value);
-      };
-      const done = (value: T | undefined): void => {
-        clearTimeout(timeout);
-        watchers.delete(onChange);
-        resolve(value);
-      };
-      if (Number.isFinite(timeoutMs)) timeout = setTimeout(() => done(undefined), timeoutMs);
-      watchers.add(onChange);
-    });
-  }
-
   return {
-    lines,
+    lines: log.lines,
     startedAt: started,
-    async waitForLine(predicate, timeoutMs, from = 0) {
-      const found = await waitUntil(() => {
-        for (let i = from; i < lines.length; i++) if (predicate(lines[i] as string)) return i;
-        return outcome !== undefined ? -1 : undefined;
-      }, timeoutMs);
-      return found ?? -1;
-    },
+    waitForLine: (predicate, timeoutMs, from) => log.waitForLine(predicate, timeoutMs, from),
     write: (text) => stdin.write(text),
     endStdin: () => stdin.end(),
     kill(signal) {
-      if (outcome !== undefined) return;
+      if (log.outcome !== undefined) return;
       if (signal === "SIGKILL") {
         hardKill();
         return;
       }
       for (const listener of [...terminateListeners]) listener();
     },
-    waitExit: (timeoutMs) => waitUntil(() => outcome, timeoutMs),
+    waitExit: (timeoutMs) => log.waitExit(timeoutMs),
   };
 }

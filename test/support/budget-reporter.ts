@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { Reporter, TestModule, TestSpecification } from "vitest/node";
 
@@ -15,6 +16,12 @@ const FAST_PROJECTS = new Set(["pure", "unit", "unit-isolated"]);
  * commas (scripts/test.mjs sets it; a bare vitest run has none).
  */
 export const PRE_STEPS_ENV = "BRIGADE_TEST_PRE_STEPS";
+
+/**
+ * Where a run writes its test counts as JSON `{ passed, failed, skipped }` (scripts/run-tests.mjs
+ * adds up both runs into one closing line).
+ */
+export const COUNTS_FILE_ENV = "BRIGADE_TEST_COUNTS_FILE";
 
 interface Span {
   readonly project: string;
@@ -62,7 +69,22 @@ export default class BudgetReporter implements Reporter {
     });
   }
 
-  onTestRunEnd(): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") counts.passed++;
+        else if (state === "failed") counts.failed++;
+        else counts.skipped++;
+      }
+      // A file that failed to load has no tests, and fails the run.
+      if (module.state() === "failed" && [...module.children.allTests()].length === 0) {
+        counts.failed++;
+      }
+    }
+    const countsFile = process.env[COUNTS_FILE_ENV];
+    if (countsFile !== undefined) writeFileSync(countsFile, JSON.stringify(counts));
     const wall = performance.now() - this.#runStart;
     const pre = parsePreSteps(process.env[PRE_STEPS_ENV]);
     const preMs = pre.reduce((sum, [, ms]) => sum + ms, 0);

@@ -34,15 +34,18 @@ const LEADING_TO_UNWATCHED = new Set(
 );
 
 /**
- * What the coding client and the shell write by themselves while a person works: watching them
- * would blame the tests for the person's own terminal. Only the settings and plugins below
- * `.claude` are Brigade's business (the plugin must never change them behind the person's back).
+ * What the coding client, the shell and its tools write by themselves while a person works:
+ * watching them would blame the tests for the person's own terminal. Only the settings and plugins
+ * below `.claude` are Brigade's business (the plugin must never change them behind the person's
+ * back).
  */
 const NOT_OURS = [
   /^\.[a-z_]*history$/,
   /^\.lesshst$/,
   /^\.viminfo$/,
   /^\.claude\.json(\.backup)?$/,
+  // top(1) keeps its settings here, written when a person runs it beside the tests.
+  /^\.config\/procps(\/|$)/,
 ];
 const CLAUDE_WATCHED = new Set(["settings.json", "settings.local.json", "plugins"]);
 

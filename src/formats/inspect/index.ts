@@ -4,6 +4,7 @@ export {
   type InspectReport,
   inspectText,
   type NeutralisedTagFinding,
+  type ReadTagFinding,
   type TagFinding,
   type TextPosition,
 } from "./inspect-text.ts";

@@ -15,6 +15,7 @@ import {
 } from "../cross-session/index.ts";
 import type { FrameParseDetail, FrameParseReason, ParsedFrame } from "../frame/index.ts";
 import { OPEN_TAG, parse as parseFrame, WRAPPER_CLOSE, WRAPPER_OPEN } from "../frame/index.ts";
+import { findFamilyTag, NEUTRALISED_LT, tagAfterOpener } from "../sanitize/index.ts";
 
 /** Where a finding starts: a UTF-16 offset into the inspected text and its 1-based line. */
 export interface TextPosition {
@@ -58,6 +59,12 @@ export interface TagFinding extends TextPosition {
   readonly closing: boolean;
 }
 
+/** A tag the sanitiser reads (docs/11-sanitizer.md): a frame family or one of Claude Code's tags. */
+export interface ReadTagFinding extends TagFinding {
+  /** `family` for the five frame families, `claude-code` for Claude Code's own tags. */
+  readonly kind: "family" | "claude-code";
+}
+
 /** A tag already made inert: `entity` is the sanitiser's `&lt;`, `backslash` the envelope's `<\`. */
 export interface NeutralisedTagFinding extends TagFinding {
   readonly form: "entity" | "backslash";
@@ -72,28 +79,26 @@ export interface InspectReport {
   /** The trailing attachment manifest, if any. */
   readonly attachments: readonly Attachment[] | null;
   /**
-   * Raw tags of the five frame families (docs/spec/formats.md §1.2) that are not the open or close
-   * tag of a frame or envelope this report parsed: text a sanitiser would have neutralised, so a
-   * forgery.
+   * Live tags on the sanitiser's tag reading (docs/11-sanitizer.md: the five frame families and
+   * Claude Code's own tags, in every spelling it reads: look-alike brackets, slashes, letters and
+   * dashes, blanks, whitespace for a hyphen, an escaped or doubled slash, invisible code points)
+   * that are not the open or close tag of a frame or envelope this report parsed: text a
+   * sanitiser would have neutralised, so a forgery.
    */
-  readonly forgedTags: readonly TagFinding[];
+  readonly forgedTags: readonly ReadTagFinding[];
   /**
    * Openers of the engine authority family (docs/spec/cross-session.md §7.1) that the peer-body
    * neutraliser would defuse, outside the structural tags of parsed frames and envelopes.
    */
   readonly authorityTags: readonly TagFinding[];
-  /** Tags already neutralised by either escaper. */
+  /**
+   * Tags already neutralised: by the sanitiser (`&lt;` before a tag of its reading, in any
+   * spelling) or by the envelope's escaper (`<\` before an authority tag, when what follows is
+   * not itself a live tag, as `<\/` is).
+   */
   readonly neutralisedTags: readonly NeutralisedTagFinding[];
 }
 
-const FAMILIES = "brigade-message|cross-session-message|teammate-message|channel|system-reminder";
-// Independent of the sanitiser's own scanner on purpose: whitespace, separators and invisible
-// format characters may sit between `<`, `/` and the name, and `iu` folds ſ to s.
-const RAW_FAMILY_TAG = new RegExp(
-  `<[\\s\\p{Z}\\p{Cf}]*\\/?[\\s\\p{Z}\\p{Cf}]*(${FAMILIES})`,
-  "giu",
-);
-const ENTITY_FAMILY_TAG = new RegExp(`&lt;[\\s\\p{Z}]*\\/?[\\s\\p{Z}]*(${FAMILIES})`, "giu");
 const AUTHORITY_NAMES = [...ENGINE_AUTHORITY_ENVELOPE_TAGS, "antml"]
   .sort((a, b) => b.length - a.length)
   .join("|");
@@ -119,26 +124,24 @@ export function inspectText(text: string): InspectReport {
   const sentinel = parseSentinel(text);
   const manifest = parseManifest(sentinel.found ? sentinel.text : text);
 
-  const forgedTags: TagFinding[] = [];
-  for (const match of text.matchAll(RAW_FAMILY_TAG)) {
-    if (structural.has(match.index)) continue;
-    forgedTags.push({
-      ...at(match.index),
-      tag: foldTag(match[1]),
-      closing: match[0].includes("/"),
-    });
+  // The sanitiser's own recogniser, which its tests hold to an independent oracle: a report of
+  // what the sanitiser would neutralise cannot be narrower than what it neutralises.
+  const forgedTags: ReadTagFinding[] = [];
+  const live = new Set<number>();
+  for (let tag = findFamilyTag(text); tag !== null; tag = findFamilyTag(text, tag.start + 1)) {
+    live.add(tag.start);
+    if (structural.has(tag.start)) continue;
+    forgedTags.push({ ...at(tag.start), tag: tag.family, kind: tag.kind, closing: tag.closing });
   }
   const authorityTags = findAuthorityTags(text, at).filter((t) => !structural.has(t.offset));
   const neutralisedTags: NeutralisedTagFinding[] = [];
-  for (const match of text.matchAll(ENTITY_FAMILY_TAG)) {
-    neutralisedTags.push({
-      ...at(match.index),
-      tag: foldTag(match[1]),
-      closing: match[0].includes("/"),
-      form: "entity",
-    });
+  for (let i = text.indexOf(NEUTRALISED_LT); i !== -1; i = text.indexOf(NEUTRALISED_LT, i + 1)) {
+    const tag = tagAfterOpener(text, i, i + NEUTRALISED_LT.length);
+    if (tag === null) continue;
+    neutralisedTags.push({ ...at(i), tag: tag.family, closing: tag.closing, form: "entity" });
   }
   for (const match of text.matchAll(BACKSLASH_TAG)) {
+    if (live.has(match.index)) continue;
     neutralisedTags.push({
       ...at(match.index),
       tag: foldTag(match[1]),

@@ -1,7 +1,11 @@
-import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import type { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import { READ_TAG_NAMES, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
 import {
+  BACKSLASH_BIT,
   bmpClasses,
   classAt,
+  continuesName,
+  DASH_BIT,
   LOWEST_LOOK_ALIKE_OPENER,
   letterBit,
   OPEN_BIT,
@@ -16,162 +20,219 @@ import {
 export type FrameTagFamily = (typeof FRAME_TAG_FAMILIES)[number];
 
 /**
- * Where a family tag stands in a string, as UTF-16 offsets: the opener (`<` or a look-alike) at
- * `[start, openerEnd)`, the family name's last letter ending at `end`. Skipped characters after
- * the last letter are not part of the tag.
+ * Where a tag stands in a string, as UTF-16 offsets: the opener (`<` or a look-alike) at
+ * `[start, openerEnd)`, the name's last letter ending at `end`. Skipped characters after the last
+ * letter are not part of the tag.
  */
 export interface FamilyTag {
   readonly start: number;
   readonly openerEnd: number;
   readonly end: number;
-  readonly family: FrameTagFamily;
-  /** Whether a `/` (or a look-alike) stands between the opener and the name. */
+  /**
+   * The name read: one of the five {@link FRAME_TAG_FAMILIES}, or one of Claude Code's own tags
+   * as the client spells it (`CLAUDE_CODE_TAGS`).
+   */
+  readonly family: string;
+  /** `family` for one of the five frame families, `claude-code` for one of Claude Code's tags. */
+  readonly kind: "family" | "claude-code";
+  /** Whether a `/` (or a look-alike, doubled or escaped) stands between the opener and the name. */
   readonly closing: boolean;
 }
 
-/** Each family as the reading bits of its characters. */
-const FAMILY_BITS: readonly (readonly number[])[] = FRAME_TAG_FAMILIES.map((family) =>
-  [...family].map(letterBit),
+/** Every read name's reading bits one after another, and where each name's run starts. */
+const NAME_BITS = new Int32Array(
+  READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)),
 );
-const LT = 0x3c;
-/** The bits of every family's first letter: a name can only start on one of them. */
-const FIRST_LETTERS: number = FAMILY_BITS.reduce((all, bits) => all | (bits[0] ?? 0), 0);
-
+const NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
+READ_TAG_NAMES.forEach((name, k) => {
+  NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
+});
+/** The bits of every name's first letter: a name can only start on one of them. */
+const FIRST_LETTERS: number = READ_TAG_NAMES.reduce(
+  (all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0),
+  0,
+);
 /**
- * Offset just past the name spelled by `bits` when it starts at `i` on the reading, else -1.
- * `bmp` is {@link bmpClasses}: code units are read directly, a pair only where one starts.
+ * For each letter bit (by its index), the names that start with that letter, in
+ * {@link READ_TAG_NAMES} order (families first): a walk tries only those.
  */
-function nameEnd(s: string, i: number, bits: readonly number[], bmp: Int32Array): number {
-  let j = i;
-  for (const bit of bits) {
-    let c = j < s.length ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
-    let units = 1;
-    if ((c & PAIR_BIT) !== 0) {
-      c = classAt(s, j);
-      units = unitsAt(s, j);
-    }
-    while ((c & SKIP_BIT) !== 0) {
-      j += units;
-      c = j < s.length ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
-      units = 1;
-      if ((c & PAIR_BIT) !== 0) {
-        c = classAt(s, j);
-        units = unitsAt(s, j);
-      }
-    }
-    if ((c & bit) === 0) return -1;
-    j += units;
-  }
-  return j;
+const NO_NAMES = new Int32Array(0);
+const NAMES_BY_FIRST: readonly Int32Array[] = Array.from(
+  { length: 31 },
+  (_, bit) =>
+    new Int32Array(
+      READ_TAG_NAMES.flatMap((__, k) =>
+        ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & (1 << bit)) !== 0 ? [k] : [],
+      ),
+    ),
+);
+// Where the last successful readTagAt ended and whether its tag closes. Module scratch instead of
+// a result object, so that the walk, which runs once per opener of every sanitised text,
+// allocates nothing; read only right after the call that set it.
+let readEnd = 0;
+let readClosing = false;
+
+/** Whether what follows offset `j` of `s`, past skipped code points, continues a name. */
+function continuesNameAt(s: string, j: number): boolean {
+  let i = j;
+  while (i < s.length && (classAt(s, i) & SKIP_BIT) !== 0) i += unitsAt(s, i);
+  return i < s.length && continuesName(s.codePointAt(i) ?? 0);
 }
 
 /**
- * Where a family name would start after the opener at `at`: past skipped code points and
- * whitespace around at most one slash. `i` is -1 when no family's first letter stands there;
- * `closing` tells whether a slash was passed.
+ * Index in {@link READ_TAG_NAMES} of the tag read from offset `from` of `s`, just past an opener,
+ * or -1; on a hit, sets {@link readEnd} and {@link readClosing}. The reading
+ * (docs/11-sanitizer.md): whitespace (and blanks), then at most one run of slashes and
+ * backslashes that ends in a slash (`/`, `//`, `\/`, look-alikes) and more whitespace, then a name
+ * whose letters may be look-alikes and whose `-` may be any run of dashes, whitespace and blanks;
+ * skipped code points anywhere. One walk over the class table, no allocation: it runs once per
+ * opener of every sanitised text. It never passes another opener, so a scan over all openers
+ * stays linear; only the names whose first letter was read are tried.
  */
-function nameStart(s: string, at: number): { readonly i: number; readonly closing: boolean } {
-  let i = at + unitsAt(s, at);
-  let closing = false;
-  let c = classAt(s, i);
-  while ((c & (SKIP_BIT | SPACE_BIT)) !== 0 || ((c & SLASH_BIT) !== 0 && !closing)) {
-    if ((c & SLASH_BIT) !== 0) closing = true;
-    i += unitsAt(s, i);
-    c = classAt(s, i);
-  }
-  return { i: (c & FIRST_LETTERS) === 0 ? -1 : i, closing };
-}
-
-/** Every family's reading bits one after another, and where each family's run starts. */
-const NAME_BITS = new Int32Array(FAMILY_BITS.flat());
-const NAME_STARTS = new Int32Array(FAMILY_BITS.length + 1);
-for (let f = 0; f < FAMILY_BITS.length; f++) {
-  NAME_STARTS[f + 1] = (NAME_STARTS[f] ?? 0) + (FAMILY_BITS[f]?.length ?? 0);
-}
-
-/**
- * Whether a family tag begins at the opener at offset `at` of `s` (which must hold an opener):
- * {@link familyTagAt}'s answer without building it. One walk over the class table with no calls
- * and no allocation on the common path, since it runs once per opener of every sanitised text.
- */
-export function isFamilyTagAt(s: string, at: number): boolean {
+function readTagAt(s: string, from: number): number {
   // Imported bindings are loaded from their module at every use; locals stay in registers.
   const skip = SKIP_BIT;
-  const skipOrSpace = SKIP_BIT | SPACE_BIT;
+  const space = SPACE_BIT;
+  const slashes = SLASH_BIT | BACKSLASH_BIT;
   const slash = SLASH_BIT;
   const pair = PAIR_BIT;
   const bmp = bmpClasses();
   const n = s.length;
-  // An opener that starts with a high surrogate is U+1D236, a pair (a lone one opens nothing).
-  let i = at + ((s.charCodeAt(at) & 0xfc00) === 0xd800 ? 2 : 1);
-  let closing = false;
+  let i = from;
+  // 0: before the slashes; 1: among them (`last` is the class of the latest); 2: after them.
+  let state = 0;
+  let last = 0;
   let c = 0;
   let units = 1;
   for (;;) {
-    if (i >= n) return false;
+    if (i >= n) return -1;
     c = bmp[s.charCodeAt(i)] ?? 0;
     units = 1;
     if ((c & pair) !== 0) {
       c = classAt(s, i);
       units = unitsAt(s, i);
     }
-    if ((c & skipOrSpace) === 0 && ((c & slash) === 0 || closing)) break;
-    if ((c & slash) !== 0) closing = true;
+    if ((c & skip) === 0) {
+      if ((c & slashes) !== 0) {
+        if (state === 2) return -1;
+        state = 1;
+        last = c;
+      } else if ((c & space) !== 0) {
+        if (state === 1) {
+          if ((last & slash) === 0) return -1;
+          state = 2;
+        }
+      } else {
+        break;
+      }
+    }
     i += units;
   }
-  if ((c & FIRST_LETTERS) === 0) return false;
-  const first = c;
+  if (state === 1 && (last & slash) === 0) return -1;
+  if ((c & FIRST_LETTERS) === 0) return -1;
   const second = i + units;
-  for (let f = 0; f + 1 < NAME_STARTS.length; f++) {
-    let p = NAME_STARTS[f] ?? 0;
-    const end = NAME_STARTS[f + 1] ?? 0;
-    if ((first & (NAME_BITS[p] ?? 0)) === 0) continue;
-    p++;
-    let j = second;
-    while (p < end && j < n) {
-      c = bmp[s.charCodeAt(j)] ?? 0;
-      units = 1;
-      if ((c & pair) !== 0) {
-        c = classAt(s, j);
-        units = unitsAt(s, j);
+  const dash = DASH_BIT;
+  // One letter bit at a time (a confusable may read as several letters), lowest first; for each,
+  // only the names that start with that letter.
+  for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
+    const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
+    for (let q = 0; q < candidates.length; q++) {
+      const k = candidates[q] ?? 0;
+      let p = (NAME_STARTS[k] ?? 0) + 1;
+      const end = NAME_STARTS[k + 1] ?? 0;
+      let j = second;
+      while (p < end && j < n) {
+        c = bmp[s.charCodeAt(j)] ?? 0;
+        units = 1;
+        if ((c & pair) !== 0) {
+          c = classAt(s, j);
+          units = unitsAt(s, j);
+        }
+        if ((c & skip) !== 0) {
+          j += units;
+          continue;
+        }
+        const want = NAME_BITS[p] ?? 0;
+        if (want === dash) {
+          // The `-`: a run of dashes and whitespace, skipped code points inside.
+          const runStart = j;
+          while (j < n && (c & (skip | dash | space)) !== 0) {
+            j += units;
+            c = j < n ? (bmp[s.charCodeAt(j)] ?? 0) : 0;
+            units = 1;
+            if ((c & pair) !== 0) {
+              c = classAt(s, j);
+              units = unitsAt(s, j);
+            }
+          }
+          // The run ends on the next letter (whose class `c` already holds) or on a mismatch.
+          if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
+          j += units;
+          p += 2;
+          continue;
+        }
+        if ((c & want) === 0) break;
+        j += units;
+        p++;
       }
-      j += units;
-      if ((c & skip) !== 0) continue;
-      if ((c & (NAME_BITS[p] ?? 0)) === 0) break;
-      p++;
+      if (p !== end) continue;
+      if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
+      readEnd = j;
+      readClosing = state !== 0;
+      return k;
     }
-    if (p === end) return true;
   }
-  return false;
+  return -1;
+}
+
+/** The tag {@link readTagAt} found (`k`, its index) as a {@link FamilyTag}, or `null`. */
+function tagOf(k: number, start: number, openerEnd: number): FamilyTag | null {
+  const family = READ_TAG_NAMES[k];
+  if (family === undefined) return null;
+  const kind = k < WHOLE_NAMES_FROM ? "family" : "claude-code";
+  return { start, openerEnd, end: readEnd, family, kind, closing: readClosing };
 }
 
 /**
- * The family tag that begins at offset `at` of `s`, or `null`. The rule (docs/11-sanitizer.md)
- * reads the text the way a person or a model does: an opener (`<` or one of its look-alikes),
- * then whitespace, at most one `/` (or look-alike), whitespace, then a family name (prefix match,
- * no boundary) whose letters may be ASCII in either case, `ſ`, or confusable letters, whose `-` may
- * be `_` or a dash look-alike; and anywhere after the opener, any number of skipped code points
+ * Whether a tag begins at the opener at offset `at` of `s` (which must hold an opener):
+ * {@link familyTagAt}'s answer without building it.
+ */
+export function isFamilyTagAt(s: string, at: number): boolean {
+  // An opener that starts with a high surrogate is U+1D236, a pair (a lone one opens nothing).
+  return readTagAt(s, at + ((s.charCodeAt(at) & 0xfc00) === 0xd800 ? 2 : 1)) !== -1;
+}
+
+/**
+ * The tag that begins at offset `at` of `s`, or `null`: a tag of one of the five frame families
+ * (prefix match, no boundary) or of Claude Code's own tags (the whole name: no letter, digit or
+ * dash after it). The rule (docs/11-sanitizer.md) reads the text the way a person or a model
+ * does: an opener (`<` or one of its look-alikes), then whitespace or blanks (U+2800 …), at most
+ * one run of slashes that may be doubled or escaped (`/`, `//`, `\/`, look-alikes), whitespace,
+ * then the name, whose letters may be ASCII in either case, `ſ`, or confusable letters, and whose
+ * `-` may be `_`, any dash look-alike (`—`, `一`, `─` …), whitespace or a blank, or a run of
+ * them; and anywhere after the opener, any number of skipped code points
  * (Default_Ignorable_Code_Point, combining marks, Cf, Cc but tab and newline). Whitespace is not
- * allowed inside the name. Pure; any string, lone surrogates included.
+ * allowed inside a word of the name. Pure; any string, lone surrogates included.
  *
  * @example familyTagAt("x\uFF1C/\u034Fchannel", 1)?.family === "channel"
+ * @example familyTagAt("<\\/system reminder>", 0)?.closing === true
  */
 export function familyTagAt(s: string, at: number): FamilyTag | null {
   if (at < 0 || (classAt(s, at) & OPEN_BIT) === 0) return null;
-  const { i, closing } = nameStart(s, at);
-  if (i === -1) return null;
-  const bmp = bmpClasses();
-  const c = classAt(s, i);
-  for (let k = 0; k < FAMILY_BITS.length; k++) {
-    const bits = FAMILY_BITS[k] ?? [];
-    if ((c & (bits[0] ?? 0)) === 0) continue;
-    const end = nameEnd(s, i, bits, bmp);
-    const family = FRAME_TAG_FAMILIES[k];
-    if (end !== -1 && family !== undefined) {
-      return { start: at, openerEnd: at + unitsAt(s, at), end, family, closing };
-    }
-  }
-  return null;
+  const openerEnd = at + unitsAt(s, at);
+  return tagOf(readTagAt(s, openerEnd), at, openerEnd);
+}
+
+/**
+ * The tag that follows an opener of any spelling at `[start, openerEnd)` of `s`, read as
+ * {@link familyTagAt} reads what follows `<`, or `null`. For openers the reading does not know,
+ * such as the `&lt;` the sanitiser writes, so that a report can name the tag it neutralised.
+ *
+ * @example tagAfterOpener("&lt;/channel>", 0, 4)?.closing === true
+ */
+export function tagAfterOpener(s: string, start: number, openerEnd: number): FamilyTag | null {
+  if (start < 0 || openerEnd < start) return null;
+  return tagOf(readTagAt(s, openerEnd), start, openerEnd);
 }
 
 /**
@@ -185,7 +246,7 @@ export function nextOpener(s: string, from: number): number {
   const bmp = bmpClasses();
   for (let i = Math.max(0, from); i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === LT) return i;
+    if (c === 0x3c) return i;
     if (c < LOWEST_LOOK_ALIKE_OPENER) continue;
     const k = bmp[c] ?? 0;
     if ((k & OPEN_BIT) !== 0 || ((k & PAIR_BIT) !== 0 && (classAt(s, i) & OPEN_BIT) !== 0)) {
@@ -196,8 +257,8 @@ export function nextOpener(s: string, from: number): number {
 }
 
 /**
- * The first family tag of `s` that begins at or after offset `from` (see {@link familyTagAt}),
- * or `null`. Only opener positions are tried.
+ * The first tag of `s` that begins at or after offset `from` (see {@link familyTagAt}), or
+ * `null`. Only opener positions are tried.
  *
  * @example findFamilyTag("a < b </\u034Fchannel")?.start === 6
  */

@@ -8,8 +8,9 @@ export {
   repairUtf8,
   utf8ByteLength,
 } from "../text/index.ts";
+export { CLAUDE_CODE_TAGS, CLAUDE_CODE_TAGS_READ_FROM } from "./claude-code-tags.ts";
 export type { FamilyTag, FrameTagFamily } from "./family-tag.ts";
-export { familyTagAt, findFamilyTag } from "./family-tag.ts";
+export { familyTagAt, findFamilyTag, tagAfterOpener } from "./family-tag.ts";
 export {
   sanitizeAttribute,
   sanitizeBody,

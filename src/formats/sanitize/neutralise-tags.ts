@@ -1,15 +1,22 @@
 import { isFamilyTagAt, nextOpener } from "./family-tag.ts";
-import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import { READ_TAG_NAMES, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
 import { OPEN_CLASS, unitsAt } from "./reading-classes.ts";
 
 /** What replaces the opener (`<` or a look-alike) of a family tag. */
 export const NEUTRALISED_LT = "&lt;";
 
 // Printable ASCII, tab and newline: text whose tag reading needs no table (nothing to skip, no
-// look-alike but `_`), so one sticky regex per `<` decides.
+// look-alike but `_`, no blank but space and tab), so one sticky regex per `<` decides: the same
+// reading as the table walk of family-tag.ts, spelled for ASCII.
 const NOT_PLAIN_ASCII = /[^\t\n\x20-\x7E]/;
+/** A name as an ASCII pattern: its `-` (or `_`) may be any run of `-`, `_` and whitespace. */
+const plainName = (name: string): string => name.split(/[-_]/).join("[-_ \\t\\n]+");
 const PLAIN_AFTER_LT = new RegExp(
-  `[\\t\\n ]*(?:/[\\t\\n ]*)?(?:${FRAME_TAG_FAMILIES.map((f) => f.replaceAll("-", "[-_]")).join("|")})`,
+  "[\\t\\n ]*(?:[/\\\\]*/[\\t\\n ]*)?(?:" +
+    READ_TAG_NAMES.slice(0, WHOLE_NAMES_FROM).map(plainName).join("|") +
+    "|(?:" +
+    READ_TAG_NAMES.slice(WHOLE_NAMES_FROM).map(plainName).join("|") +
+    ")(?![-_A-Za-z0-9]))",
   "iy",
 );
 const LOOK_ALIKE_OPENER = new RegExp(`[${OPEN_CLASS.slice(1)}]`, "u");

@@ -1,4 +1,5 @@
-import { firstCodePoints, goCollapseSpace, goTrimSpace } from "../text/index.ts";
+import { goCollapseSpace, goTrimSpace, indexAfterCodePoints } from "../text/index.ts";
+import { cutBeforeTag } from "./cut-before-tag.ts";
 import { sanitizeName } from "./field-variants.ts";
 import { MAX_NAME_CODEPOINTS } from "./limits.ts";
 import { sanitize } from "./sanitize.ts";
@@ -14,12 +15,15 @@ export const UNNAMED_SESSION = "(unnamed session)";
 /**
  * One line of hook or CLI output from remote text (docs/spec/formats.md §1.5): {@link sanitize};
  * each `\n`, `\r` and `\t` becomes one space; surrounding Go whitespace is trimmed; the first `n`
- * code points are kept, with no marker.
+ * code points are kept, with no marker (fewer when that cut would complete one of Claude Code's
+ * tags: it is then made before the tag's opener).
  *
  * @example oneLine(" a\nb\t", 10) === "a b"
  */
 export function oneLine(s: string, n: number): string {
-  return firstCodePoints(goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " ")), n);
+  const line = goTrimSpace(sanitize(s).replace(LINE_BREAKERS_ALL, " "));
+  const end = indexAfterCodePoints(line, n);
+  return end === -1 ? line : line.slice(0, cutBeforeTag(line, end, ""));
 }
 
 /**

@@ -1,7 +1,10 @@
 import { CONFUSABLE_FOLD_TABLE } from "../cross-session/confusable-fold-table.ts";
-import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
+import { READ_TAG_NAMES } from "./read-tag-names.ts";
 import {
+  BACKSLASH_LOOK_ALIKES,
+  BLANK_LOOK_ALIKES,
   CLOSE_LOOK_ALIKES,
+  DASH_LOOK_ALIKES,
   OPEN_LOOK_ALIKES,
   QUOTE_LOOK_ALIKES,
   SKIP_RANGES,
@@ -9,15 +12,21 @@ import {
   STRIP_RANGES,
 } from "./tag-reading-table.ts";
 
-// One bit per letter that some family name uses, then the classes of the tag reading; every
-// class fits in 21 bits, so a class is always a small integer (never a boxed number). A code point
-// may carry several letter bits (Cyrillic `і` reads as `i` or `l`).
-const LETTERS = [...new Set(FRAME_TAG_FAMILIES.join("").replaceAll("-", ""))].sort().join("");
+// One bit per letter that some read name uses, then the classes of the tag reading. Every class
+// must fit in 30 bits, so that a class is always a small integer (never a boxed number):
+// tag-reading.test.ts checks it. A code point may carry several letter bits (Cyrillic `і` reads
+// as `i` or `l`).
+const LETTERS = [...new Set(READ_TAG_NAMES.join("").replace(/[-_]/g, ""))].sort().join("");
+/** Bits of every letter some read name uses. */
+export const LETTER_BITS: number = (1 << LETTERS.length) - 1;
 /** Bit of `-` (and of `_` and every dash look-alike) in a reading class. */
 export const DASH_BIT: number = 1 << LETTERS.length;
 /** Bit of what the reading skips (docs/11-sanitizer.md): never part of the tag, never blocks it. */
 export const SKIP_BIT: number = DASH_BIT << 1;
-/** Bit of the whitespace allowed around the `/` of a tag (docs/spec/formats.md §1.2 WS). */
+/**
+ * Bit of whitespace and of what draws a blank like it: allowed around the `/` of a tag
+ * (docs/spec/formats.md §1.2 WS) and in place of a name's `-`.
+ */
 export const SPACE_BIT: number = DASH_BIT << 2;
 /** Bit of `<` and its look-alikes. */
 export const OPEN_BIT: number = DASH_BIT << 3;
@@ -28,10 +37,11 @@ export const SLASH_BIT: number = DASH_BIT << 4;
  * loop over code units takes {@link classAt}'s slow path only there.
  */
 export const PAIR_BIT: number = DASH_BIT << 5;
-/** Bit of what rule R3 deletes: Cc but tab and newline, and Cf. */
-export const STRIP_BIT: number = DASH_BIT << 6;
+/** Bit of `\` and its look-alikes: an escape of the `/` that follows it. */
+export const BACKSLASH_BIT: number = DASH_BIT << 6;
 
-// GO_SPACE as it survives R3: the only whitespace the tag rule has ever allowed.
+// GO_SPACE as it survives R3: the whitespace the tag rule has always allowed. Blank look-alikes
+// (U+2800 …) are added from the generated table.
 const SPACES =
   "\t\n \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000";
 
@@ -85,15 +95,43 @@ function buildClasses(): ReadingClasses {
     for (const alternative of value.split("|")) bits |= letterBit(alternative);
     if (bits !== 0) forEachCodePoint(ranges, (cp) => add(cp, bits));
   }
+  forEachCodePoint(DASH_LOOK_ALIKES, (cp) => add(cp, DASH_BIT));
   for (const c of SPACES) add(c.charCodeAt(0), SPACE_BIT);
+  forEachCodePoint(BLANK_LOOK_ALIKES, (cp) => add(cp, SPACE_BIT));
   add(0x3c, OPEN_BIT);
   add(0x2f, SLASH_BIT);
+  add(0x5c, BACKSLASH_BIT);
   forEachCodePoint(OPEN_LOOK_ALIKES, (cp) => add(cp, OPEN_BIT));
   forEachCodePoint(SLASH_LOOK_ALIKES, (cp) => add(cp, SLASH_BIT));
+  forEachCodePoint(BACKSLASH_LOOK_ALIKES, (cp) => add(cp, BACKSLASH_BIT));
   forEachCodePoint(SKIP_RANGES, (cp) => add(cp, SKIP_BIT));
-  forEachCodePoint(STRIP_RANGES, (cp) => add(cp, STRIP_BIT));
   bmp.fill(PAIR_BIT, 0xd800, 0xdc00);
   return { bmp, astral };
+}
+
+let folded: ReadonlySet<number> | undefined;
+// A letter or a digit of any script.
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Whether code point `cp` would continue a tag name: a letter or digit of any script, `-`, `_`, a
+ * dash look-alike, or a code point the confusable fold reads as letters, digits or a dash; never
+ * an opener (`ᐸ` is a letter too), which the sanitiser may rewrite to `&lt;`. After a whole name
+ * (Claude Code's tags) such a code point makes a longer word: `<tickets>` is not `<tick>`. The
+ * fold's set is built on the first call.
+ *
+ * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
+ */
+export function continuesName(cp: number): boolean {
+  const c = readingClass(cp);
+  if ((c & OPEN_BIT) !== 0) return false;
+  if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
+  if (folded === undefined) {
+    const set = new Set<number>();
+    for (const [, ranges] of CONFUSABLE_FOLD_TABLE) forEachCodePoint(ranges, (c) => set.add(c));
+    folded = set;
+  }
+  return folded.has(cp);
 }
 
 let classes: ReadingClasses | undefined;
@@ -105,8 +143,9 @@ function tables(): ReadingClasses {
 
 /**
  * The reading class of one code point: letter bits, {@link DASH_BIT}, {@link SKIP_BIT},
- * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link STRIP_BIT}, or 0. The table (256 KiB) is built on
- * the first call, so a process that only ever sanitises ASCII never builds it.
+ * {@link SPACE_BIT}, {@link OPEN_BIT}, {@link SLASH_BIT}, {@link BACKSLASH_BIT}, or 0. The table
+ * (256 KiB) is built on the first call, so a process that only ever sanitises ASCII never builds
+ * it.
  *
  * @example (readingClass(0xff1c) & OPEN_BIT) !== 0
  */

@@ -23,7 +23,10 @@ describe("sanitize: docs/spec/formats.md §1.7 examples", () => {
     // letter it looks like, so the Cyrillic `ѕ` no longer hides the tag.
     ["<\u0455ystem-reminder>", "&lt;\u0455ystem-reminder>"],
     ["<cross\u200B-session-message>", "&lt;cross-session-message>"],
-    ["</brigade- message> << 3 <div>", "</brigade- message> << 3 <div>"],
+    // Departure (docs/11-sanitizer.md): whitespace where the hyphen goes still reads as the tag,
+    // so the spec's example is neutralised; whitespace inside a word still breaks the name.
+    ["</brigade- message> << 3 <div>", "&lt;/brigade- message> << 3 <div>"],
+    ["</bri gade-message> << 3 <div>", "</bri gade-message> << 3 <div>"],
     ["ok\r\n\u0007done\u2028\u00ADx\t", "ok\ndone\u2028x\t"],
     ["n\u200D\u0303", "\u00F1"],
   ])("sanitize(%j)", (input, expected) => {
@@ -43,7 +46,6 @@ describe("sanitize: rules", () => {
     ["<channelfoo", "&lt;channelfoo"],
     ["<<system-reminder>", "<&lt;system-reminder>"],
     ["< / TEAMMATE-MESSAGE", "&lt; / TEAMMATE-MESSAGE"],
-    ["<//channel", "<//channel"],
     ["<\u2028channel", "&lt;\u2028channel"],
     ["<\u0085channel", "&lt;channel"],
     ["<\u000Bchannel", "&lt;channel"],
@@ -53,6 +55,10 @@ describe("sanitize: rules", () => {
     ["&lt;brigade-message", "&lt;brigade-message"],
     ["<\u0338brigade-message", "&lt;brigade-message"],
     ["<\uFEFF/channel", "&lt;/channel"],
+    // Departures: a doubled or escaped slash is still a slash, and Claude Code's own tags.
+    ["<//channel", "&lt;//channel"],
+    ["<\\/brigade-message>", "&lt;\\/brigade-message>"],
+    ["<command-name>/x</command-name>", "&lt;command-name>/x&lt;/command-name>"],
     ["a\uD800b\uDC00", "a\uFFFDb\uFFFD"],
     ["\u{E0041}tag\u{E007F}", "tag"],
     ["keep\u2800\uE000\u{10FFFD}", "keep\u2800\uE000\u{10FFFD}"],

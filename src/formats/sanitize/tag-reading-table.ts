@@ -68,6 +68,25 @@ export const CLOSE_LOOK_ALIKES: string = [
 export const SLASH_LOOK_ALIKES: string =
   "1735 2041 2044 2215 2571 27cb 29f8 2afb 2afd 2cc6 2f03 3033 30ce 31d3 4e3f ff0f 1d23a";
 
+/** Non-ASCII code points that read as `\\`. 13 code points. */
+export const BACKSLASH_LOOK_ALIKES: string =
+  "2216 244a 27cd 29f5 29f9 2cf9 2f02 31d4 4e36 fe68 ff3c 1d20f 1d23b";
+
+/** Non-ASCII code points that read as the `-` of a tag name: Dash,
+ * Connector_Punctuation, the cross-session dash fold, their confusables and NFKC forms, and
+ * horizontal strokes. 96 code points. */
+export const DASH_LOOK_ALIKES: string = [
+  "2cd 2d7 58a 5be 640 6d4 7fa 1173 1196 1400 1806 2010-2015 2017 203f-2040 2043 2053-2054",
+  "207b 208b 2212 2238 23af 23ba-23bd 2500-2501 2504-2505 2508-2509 254c-254d 2550 2574",
+  "2576 2578 257a 257c 257e 2796 2a29-2a2a 2cba 2e17 2e1a 2e3a-2e3b 2e40 2e5d 2f00 301c",
+  "3030 30a0 30fc 3161 3192 31d0 3280 4e00 a7f7 fb29 fe31-fe34 fe4d-fe4f fe58 fe63 ff0d",
+  "ff3f ff5e ff70 ffda 10d6e 10ead 1ce0d-1ce0e 1d369 1d372 1f229 1fb76-1fb7b",
+].join(" ");
+
+/** Code points that draw a blank like a space but are neither White_Space nor
+ * skipped. 4 code points. */
+export const BLANK_LOOK_ALIKES: string = "2800 13441-13442 1d159";
+
 /** Non-ASCII code points that read as `"`. 19 code points. */
 export const QUOTE_LOOK_ALIKES: string =
   "2ba 2dd 2ee 2f6 5f2 5f4 1cd3 201c-201f 2033 2036 2057 3003 301d-301f ff02";

@@ -1,4 +1,5 @@
 import { indexAfterCodePoints } from "../text/index.ts";
+import { cutBeforeTag } from "./cut-before-tag.ts";
 import { TRUNCATION_MARKER } from "./limits.ts";
 
 const MARKER_LENGTH = 11;
@@ -7,7 +8,8 @@ const NON_ASCII = /[^\0-\x7F]/;
 /**
  * Caps `s` at `limit` code points, marker included (docs/spec/formats.md §1.4): unchanged when it
  * fits, else the first `max(limit - 11, 0)` code points plus {@link TRUNCATION_MARKER}. The result
- * has exactly `limit` code points for every `limit >= 11`.
+ * has exactly `limit` code points for every `limit >= 11`, unless the cut would complete one of
+ * Claude Code's tags: then it is made before that tag's opener (docs/11-sanitizer.md).
  *
  * @example truncateRunes("abcdefghijklmnop", 12) === "a[truncated]"
  */
@@ -15,14 +17,16 @@ export function truncateRunes(s: string, limit: number): string {
   if (s.length <= limit) return s;
   if (indexAfterCodePoints(s, limit) === -1) return s;
   const keep = Math.max(limit - MARKER_LENGTH, 0);
-  return s.slice(0, indexAfterCodePoints(s, keep)) + TRUNCATION_MARKER;
+  const cut = cutBeforeTag(s, indexAfterCodePoints(s, keep), TRUNCATION_MARKER);
+  return s.slice(0, cut) + TRUNCATION_MARKER;
 }
 
 /**
  * Caps `s` at `limit` UTF-8 bytes, marker included (docs/spec/formats.md §1.4, body only):
  * unchanged when it fits, else the longest prefix of whole code points within `max(limit - 11, 0)`
  * bytes plus {@link TRUNCATION_MARKER}. The result is at most `limit` bytes and up to 3 bytes
- * shorter.
+ * shorter, unless the cut would complete one of Claude Code's tags: then it is made before that
+ * tag's opener (docs/11-sanitizer.md).
  *
  * @example truncateBytes("€".repeat(5462), 16384) === "€".repeat(5457) + "[truncated]"
  */
@@ -49,7 +53,7 @@ export function truncateBytes(s: string, limit: number): string {
     written -= pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
     read -= pair ? 2 : 1;
   }
-  return s.slice(0, read) + TRUNCATION_MARKER;
+  return s.slice(0, cutBeforeTag(s, read, TRUNCATION_MARKER)) + TRUNCATION_MARKER;
 }
 
 const encoder = new TextEncoder();

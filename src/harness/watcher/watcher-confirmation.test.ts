@@ -256,3 +256,19 @@ test("a post recorded only after its wait is acked once and never posted again",
   expect(host.socketReads()).toHaveLength(1);
   expect(acked).toEqual(["m-0"]);
 });
+
+test("a post recorded in the transcript is acked at once, not at the next poll or tick", async () => {
+  const { adapter, acked } = server([senderEnvelope(0)]);
+  // The tick and the poll are an hour apart: only the transcript's change event can confirm.
+  await start(
+    adapter,
+    { recording: () => "late" },
+    {},
+    { tickMs: 3_600_000, confirmPollMs: 3_600_000 },
+  );
+  await until("posted", () => host.posts.length === 1);
+  await pause(100);
+  expect(acked).toEqual([]);
+  host.deliverLate();
+  await until("acked", () => acked.includes("m-0"), 5_000);
+});

@@ -49,6 +49,7 @@ import { RedeliverySchedule } from "./redelivery-schedule.ts";
 import { checkSession } from "./session-check.ts";
 import { SessionHeartbeats } from "./session-heartbeats.ts";
 import { SupervisedWatch } from "./supervised-watch.ts";
+import { TranscriptWake } from "./transcript-wake.ts";
 import { WakeableWait } from "./wakeable-wait.ts";
 import { WatchSupervision } from "./watch-supervision.ts";
 import { WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
@@ -111,6 +112,10 @@ export class WatcherLoop {
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
   readonly #confirmations = new DeliveryConfirmations();
+  /** Reads the transcript the moment it changes while posts wait: the poll is only the floor. */
+  readonly #transcriptWake = new TranscriptWake(() => {
+    if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
+  });
   readonly #reposts: MessageItem[] = [];
   readonly #transcript = new TranscriptUsageReader({
     onLine: (line) => this.#confirmations.observe(parseTranscriptDeliveryLine(line)),
@@ -274,6 +279,7 @@ export class WatcherLoop {
     const confirmTimer = setInterval(() => {
       if (this.#confirmations.pending > 0) this.#readTranscript(this.#transcriptPath);
     }, this.#d.confirmPollMs ?? 250);
+    this.#transcriptWake.follow(this.#transcriptPath);
     const tasks = [this.#delivery.run()];
     if (this.#d.socketPath !== "") tasks.push(this.#supervise());
     else log.write("warn", "watcher_no_socket");
@@ -281,6 +287,7 @@ export class WatcherLoop {
     await this.#done;
     clearInterval(timer);
     clearInterval(confirmTimer);
+    this.#transcriptWake.close();
     this.#d.signal?.removeEventListener("abort", abort);
     this.#watch.stop();
     this.#work.wake();
@@ -425,6 +432,7 @@ export class WatcherLoop {
       if (read.map.inbound === "accept") this.#redelivery.at(this.#now());
     }
     this.#transcriptPath = read.map.transcript_path;
+    if (this.#running) this.#transcriptWake.follow(this.#transcriptPath);
     this.#readTranscript(this.#transcriptPath);
     const now = this.#now();
     const activity = readRegistryActivity(this.#registry, claudePid);
@@ -578,6 +586,8 @@ export class WatcherLoop {
     const outcome = this.#transcript.read(path);
     this.#settleConfirmations();
     if (outcome.restarted !== undefined) {
+      // A replaced file is another inode: the next tick watches the new one.
+      this.#transcriptWake.close();
       this.#d.log.write("info", "transcript_restarted", { reason: outcome.restarted });
     }
     if (outcome.skippedBytes > 0) {

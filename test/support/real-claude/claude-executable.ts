@@ -120,3 +120,21 @@ export async function claudeCodeExecutable(version: string): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
   }
 }
+
+/**
+ * Which Claude Code a real-client suite runs: the pinned version, or the registry's newest,
+ * resolved at test time so a contract change is seen the day it ships (an unreachable registry
+ * fails the newest suite with the reason). Each suite has one test file per choice, so the two
+ * versions run side by side.
+ */
+export interface ClaudeCodeChoice {
+  readonly which: "pinned" | "newest";
+  readonly version: () => Promise<string>;
+}
+
+/** The two choices every version-pair suite runs. */
+export const CLAUDE_CODE_CHOICES: Readonly<Record<ClaudeCodeChoice["which"], ClaudeCodeChoice>> =
+  Object.freeze({
+    pinned: { which: "pinned", version: async () => PINNED_CLAUDE_CODE_VERSION },
+    newest: { which: "newest", version: latestClaudeCodeVersion },
+  });

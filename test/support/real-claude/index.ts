@@ -3,7 +3,9 @@
  * the session glue. docs/47-real-client-tests.md says how the pieces fit.
  */
 export {
+  CLAUDE_CODE_CHOICES,
   CLAUDE_CODE_PACKAGE,
+  type ClaudeCodeChoice,
   cachedClaudeCodePath,
   claudeCodeCacheRoot,
   claudeCodeExecutable,

@@ -16,6 +16,7 @@ import { build } from "../src/formats/frame/index.ts";
 import { rateNotice } from "../src/harness/inbound/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
 import { type Person, PluginWorld, type TerminalRun, waitFor } from "./support/plugin-world.ts";
+import type { ClaudeCodeChoice } from "./support/real-claude/index.ts";
 import {
   bash,
   type ClaudeSession,
@@ -24,9 +25,7 @@ import {
   type FakeMessagesApi,
   HELD_DIALOG,
   HeadlessClaudeSession,
-  latestClaudeCodeVersion,
   modelTexts,
-  PINNED_CLAUDE_CODE_VERSION,
   RealClaudeSession,
   reportOnFailure,
   say,
@@ -68,14 +67,9 @@ function timesFramed(api: FakeMessagesApi, messageId: string): number {
   return last.raw.split(`message-id=\\"${messageId}\\"`).length - 1;
 }
 
-const VERSIONS = [
-  { which: "pinned", version: async () => PINNED_CLAUDE_CODE_VERSION },
-  { which: "newest", version: latestClaudeCodeVersion },
-] as const;
-
-describe.each(VERSIONS)(
-  "message states on the real Claude Code, $which version",
-  ({ version: resolveVersion }) => {
+/** Registers this suite for one Claude Code (a test file per version: docs/47). */
+export function messageStatesSuite({ which, version: resolveVersion }: ClaudeCodeChoice): void {
+  describe(`message states on the real Claude Code, ${which} version`, () => {
     let executable: string;
     let world: PluginWorld;
     let dana: Person;
@@ -376,5 +370,5 @@ describe.each(VERSIONS)(
       run.endInput();
       expect((await run.waitForExit(60_000)).code).toBe(0);
     });
-  },
-);
+  });
+}

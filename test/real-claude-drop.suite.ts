@@ -14,10 +14,9 @@ import { build, wrap } from "../src/formats/frame/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
+import type { ClaudeCodeChoice } from "./support/real-claude/index.ts";
 import {
   claudeCodeExecutable,
-  latestClaudeCodeVersion,
-  PINNED_CLAUDE_CODE_VERSION,
   postAsAnotherProgram,
   RealClaudeSession,
   reportOnFailure,
@@ -37,20 +36,15 @@ const QUEUE_CAP = 50;
 const QUEUE_FULL_LINE =
   "Dropped a peer message from @api (unknown): this session has too many undelivered peer messages queued.";
 
-const VERSIONS = [
-  { which: "pinned", version: async () => PINNED_CLAUDE_CODE_VERSION },
-  { which: "newest", version: latestClaudeCodeVersion },
-] as const;
-
 interface LogEvent {
   readonly event: string;
   readonly message_id?: string;
   readonly item?: string;
 }
 
-describe.each(VERSIONS)(
-  "an admission drop on the real Claude Code, $which version",
-  ({ version: resolveVersion }) => {
+/** Registers this suite for one Claude Code (a test file per version: docs/47). */
+export function admissionDropSuite({ which, version: resolveVersion }: ClaudeCodeChoice): void {
+  describe(`an admission drop on the real Claude Code, ${which} version`, () => {
     let executable: string;
     let world: PluginWorld;
     let eli: Person;
@@ -185,5 +179,5 @@ describe.each(VERSIONS)(
         expect(all.split(postOf(envelope)).length - 1, envelope.message_id).toBe(1);
       }
     }, 300_000);
-  },
-);
+  });
+}

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parseConformanceArgs } from "../src/conformance/args.ts";
+import { runSuite, type SuiteOutcome } from "../src/conformance/runner.ts";
+import { type FreshSchema, freshPostgresSchema } from "./support/postgres-schema.ts";
+import {
+  BUILT_CLI,
+  ensureBuilt,
+  exited,
+  type ServerProcess,
+  startServerProcess,
+} from "./support/server-process.ts";
+
+/** Runs the suite in process against `adapter` and returns the outcome. */
+async function runAgainst(
+  adapter: readonly string[],
+  extra: readonly string[] = [],
+): Promise<SuiteOutcome> {
+  const parsed = parseConformanceArgs(["--adapter", JSON.stringify(adapter), "--json", ...extra]);
+  if (!parsed.ok || parsed.help) throw new Error("bad options");
+  return runSuite(parsed.options, { verbose: () => {}, caseDone: () => {} });
+}
+
+/**
+ * Registers the clean run against a `brigade serve` on `kind`, with `brigade adapter http` spawned
+ * per call (docs/22-conformance.md, "The adapter transport"); a test file per store, so the two
+ * run side by side.
+ */
+export function cleanConformanceRun(kind: "sqlite" | "postgres"): void {
+  describe(`conformance against brigade serve (${kind} store) + the http adapter`, () => {
+    let server: ServerProcess | undefined;
+    let dir: string | undefined;
+    let schema: FreshSchema | undefined;
+    beforeAll(async () => {
+      ensureBuilt();
+      dir = mkdtempSync(join(tmpdir(), "conformance-serve-"));
+      const env: Record<string, string> = {};
+      if (kind === "postgres") {
+        schema = await freshPostgresSchema("conformance");
+        env.BRIGADE_STORE = schema.url;
+      }
+      server = await startServerProcess(join(dir, "brigade.sqlite"), env);
+    });
+    afterAll(async () => {
+      const child = server?.child;
+      if (child !== undefined) {
+        child.kill("SIGTERM");
+        await exited(child);
+      }
+      await schema?.drop();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test(
+      "a clean run passes every non-slow case",
+      async () => {
+        const url = server?.url as string;
+        const health = (await (await fetch(`${url}/v1/health`)).json()) as { store?: string };
+        expect(health.store).toBe(kind);
+        const outcome = await runAgainst(
+          [process.execPath, BUILT_CLI, "adapter", "http"],
+          ["--env", `BRIGADE_SERVER=${url}`],
+        );
+        if (!("report" in outcome)) throw new Error(outcome.error);
+        const failed = outcome.report.results.filter((r) => r.status !== "pass");
+        expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
+        expect(outcome.report.results).toHaveLength(58);
+        expect(outcome.exitCode).toBe(0);
+      },
+      15 * 60_000,
+    );
+  });
+}
