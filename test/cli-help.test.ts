@@ -29,6 +29,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
     "remove",
     "transfer",
     "accept-transfer",
+    "rotate-token",
   ],
   inbox: ["release"],
   adapter: ["http"],

@@ -4881,7 +4881,8 @@ var init_adapter_argv = __esmMin((() => {
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
-		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
+		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention"),
+		"profile rotate-token": row$1([], [], "none", "convention")
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
@@ -5700,6 +5701,11 @@ var init_envelope = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_describe_result();
+}));
+
+// src/protocol/adapter/profile-rotate-token.ts
+var init_profile_rotate_token = __esmMin((() => {
+	init_field_rules();
 }));
 
 // src/protocol/encoding/json-value.ts
@@ -6826,6 +6832,7 @@ var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
 	init_envelope();
+	init_profile_rotate_token();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
@@ -8143,7 +8150,8 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.sync_peer",
 		"session.live_delivery",
 		"message.state",
-		"message.adopt"
+		"message.adopt",
+		"profile.rotate_token"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -9243,7 +9251,9 @@ var init_team_context$1 = __esmMin((() => {
 		"team members",
 		"team rotate-secret",
 		"team revoke-member",
-		"team transfer"
+		"team transfer",
+		"team accept-transfer",
+		"profile rotate-token"
 	]);
 }));
 
@@ -9487,6 +9497,49 @@ var init_team_membership = __esmMin((() => {
 	init_team_context$1();
 }));
 
+// src/adapters/http/token-rotation.ts
+/**
+* `profile rotate-token` over HTTP (`POST /v1/principals/rotate-token` with the profile's token):
+* the server mints a new token for the same principal and refuses the old one from then on; the
+* new one replaces the old in the credential file (atomic, 0600) and is never returned or logged.
+* Needs a bound profile like every team verb (`unauthenticated` `credential_missing` without a
+* credential, `config` without a team or server), checked before any call. The credential file
+* is rewritten as it is first, so a file that cannot be written (`config`) stops the rotation
+* before the server replaces anything: once it has, the old token is dead and the new one must
+* be kept. A token the server does not know is its `unauthenticated`, and nothing changes.
+*
+* @example const { principal_ref } = await rotateToken(runtime, undefined);
+*/
+async function rotateToken(runtime, options) {
+	const ctx = readTeamContext(runtime);
+	const store = requireStore(runtime.store);
+	writeCredential(store, ctx.credential, runtime.log);
+	const rotated = await callTarget(ctx, {
+		method: "POST",
+		path: "/v1/principals/rotate-token"
+	}, validateMintedPrincipal, options);
+	try {
+		writeCredential(store, {
+			...ctx.credential,
+			token: rotated.token,
+			principal_ref: rotated.principal_ref
+		}, runtime.log);
+	} catch (error) {
+		runtime.log.error("credential_rotation_unsaved");
+		throw error;
+	}
+	runtime.log.info("credential_rotated");
+	return {
+		principal_ref: rotated.principal_ref,
+		rotated: true
+	};
+}
+var init_token_rotation = __esmMin((() => {
+	init_credential_setup();
+	init_profile_files();
+	init_team_context$1();
+}));
+
 // src/adapters/http/http-adapter.ts
 var HttpAdapter;
 var init_http_adapter = __esmMin((() => {
@@ -9498,6 +9551,7 @@ var init_http_adapter = __esmMin((() => {
 	init_http_watch();
 	init_team_context$1();
 	init_team_membership();
+	init_token_rotation();
 	HttpAdapter = class {
 		/** The profile this adapter is bound to. */
 		profileName;
@@ -9692,6 +9746,9 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async profileRotateToken(options) {
+			return rotateToken(this.#runtime, options);
 		}
 		async teamAcceptTransfer(options) {
 			return this.#teamCall((ctx) => ({
@@ -18785,22 +18842,58 @@ var init_team_members = __esmMin((() => {
 	init_team_report();
 }));
 
+// src/cli/team/team-rotate-token.ts
+/**
+* `brigade team rotate-token`: replaces this machine's credential for the folder's team (its
+* bearer token) with a new one; the old token is refused from then on, wherever a copy of it
+* went. You stay the same member, with the same sessions. The token is never printed. Exit 0,
+* 2 (usage), 11 (no team for the folder, or the credential file cannot be written, checked before
+* anything changes), or the adapter failure's status (`unauthenticated` 4 when the server does
+* not know the token).
+*
+* @example await teamRotateToken([], io, "/home/dana/src/api");
+*/
+async function teamRotateToken(argv, io, cwd) {
+	parseTeamFlags("rotate-token", argv, {}, 0);
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, "rotate-token", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).profileRotateToken();
+	} catch (error) {
+		return reportAdapterError(io, "rotate-token", error);
+	}
+	io.stdout(`Replaced the credential of ${sanitizeAttribute(result.principal_ref)} for this team: the old token is refused from now on; the new one is in the configuration folder and was not printed. Sessions running now pick it up on their next call.\n`);
+	return 0;
+}
+var init_team_rotate_token = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_flags();
+	init_team_report();
+}));
+
 // src/cli/team-command.ts
 var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeam: () => runTeam,
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
+* `brigade team <subcommand>` (the subcommands of {@link SUBCOMMANDS}) for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
-* while `CLAUDE_PID` is set (nothing touched), a
-* `.brigade.json` that already names a team (`create`) or another team than the secret
-* (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
+* while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
+* (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
+* secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
+* creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
-* file and printed only by `create` and `rotate-secret` without `--secret-file`.
+* file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
+* is never printed.
 *
 * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
 */
@@ -18833,6 +18926,7 @@ var init_team_command = __esmMin((() => {
 	init_team_leave();
 	init_team_members();
 	init_team_report();
+	init_team_rotate_token();
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
@@ -18844,6 +18938,7 @@ var init_team_command = __esmMin((() => {
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) offer the team to another member",
 		"  accept-transfer                        take the team its creator offered you",
+		"  rotate-token                           replace your credential for the team; the old one dies",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -18934,6 +19029,16 @@ Takes over this checkout's team, which its creator offered you with \`brigade te
 you become its creator, and the previous creator stays a member. Run it in your own terminal.
 `,
 			run: teamAcceptTransfer
+		},
+		"rotate-token": {
+			human: true,
+			help: `usage: brigade team rotate-token
+
+Replaces this machine's credential for this checkout's team with a new one: the old token is refused
+from now on (use it when a copy may have leaked). You stay the same member, with the same sessions.
+The token is never printed. Run it in your own terminal.
+`,
+			run: teamRotateToken
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
