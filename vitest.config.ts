@@ -57,6 +57,7 @@ const SLOW = [
   "test/faults-postgres.test.ts",
   "test/faults-sqlite.test.ts",
   "test/http-adapter.test.ts",
+  "test/mcp-client.test.ts",
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",

@@ -4408,7 +4408,7 @@ function renderReport(report) {
 			out.push(`${where}: Claude Code wire frame, ${from}${finding.wrapsFrame ? ", wraps a frame" : ""}`);
 		}
 	});
-	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
+	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.workspace === void 0 ? "" : `, workspace "${show(report.sentinel.workspace)}"`) + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
 	for (const tag of report.forgedTags) {
 		const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
@@ -4881,7 +4881,8 @@ var init_adapter_argv = __esmMin((() => {
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
-		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
+		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention"),
+		"profile rotate-token": row$1([], [], "none", "convention")
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
@@ -5700,6 +5701,11 @@ var init_envelope = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_describe_result();
+}));
+
+// src/protocol/adapter/profile-rotate-token.ts
+var init_profile_rotate_token = __esmMin((() => {
+	init_field_rules();
 }));
 
 // src/protocol/encoding/json-value.ts
@@ -6826,6 +6832,7 @@ var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
 	init_envelope();
+	init_profile_rotate_token();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
@@ -8301,7 +8308,8 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.sync_peer",
 		"session.live_delivery",
 		"message.state",
-		"message.adopt"
+		"message.adopt",
+		"profile.rotate_token"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -9401,7 +9409,9 @@ var init_team_context$1 = __esmMin((() => {
 		"team members",
 		"team rotate-secret",
 		"team revoke-member",
-		"team transfer"
+		"team transfer",
+		"team accept-transfer",
+		"profile rotate-token"
 	]);
 }));
 
@@ -9645,6 +9655,49 @@ var init_team_membership = __esmMin((() => {
 	init_team_context$1();
 }));
 
+// src/adapters/http/token-rotation.ts
+/**
+* `profile rotate-token` over HTTP (`POST /v1/principals/rotate-token` with the profile's token):
+* the server mints a new token for the same principal and refuses the old one from then on; the
+* new one replaces the old in the credential file (atomic, 0600) and is never returned or logged.
+* Needs a bound profile like every team verb (`unauthenticated` `credential_missing` without a
+* credential, `config` without a team or server), checked before any call. The credential file
+* is rewritten as it is first, so a file that cannot be written (`config`) stops the rotation
+* before the server replaces anything: once it has, the old token is dead and the new one must
+* be kept. A token the server does not know is its `unauthenticated`, and nothing changes.
+*
+* @example const { principal_ref } = await rotateToken(runtime, undefined);
+*/
+async function rotateToken(runtime, options) {
+	const ctx = readTeamContext(runtime);
+	const store = requireStore(runtime.store);
+	writeCredential(store, ctx.credential, runtime.log);
+	const rotated = await callTarget(ctx, {
+		method: "POST",
+		path: "/v1/principals/rotate-token"
+	}, validateMintedPrincipal, options);
+	try {
+		writeCredential(store, {
+			...ctx.credential,
+			token: rotated.token,
+			principal_ref: rotated.principal_ref
+		}, runtime.log);
+	} catch (error) {
+		runtime.log.error("credential_rotation_unsaved");
+		throw error;
+	}
+	runtime.log.info("credential_rotated");
+	return {
+		principal_ref: rotated.principal_ref,
+		rotated: true
+	};
+}
+var init_token_rotation = __esmMin((() => {
+	init_credential_setup();
+	init_profile_files();
+	init_team_context$1();
+}));
+
 // src/adapters/http/http-adapter.ts
 var HttpAdapter;
 var init_http_adapter = __esmMin((() => {
@@ -9656,6 +9709,7 @@ var init_http_adapter = __esmMin((() => {
 	init_http_watch();
 	init_team_context$1();
 	init_team_membership();
+	init_token_rotation();
 	HttpAdapter = class {
 		/** The profile this adapter is bound to. */
 		profileName;
@@ -9850,6 +9904,9 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async profileRotateToken(options) {
+			return rotateToken(this.#runtime, options);
 		}
 		async teamAcceptTransfer(options) {
 			return this.#teamCall((ctx) => ({
@@ -10118,6 +10175,29 @@ var init_loose_validation = __esmMin((() => {
 	init_text();
 	init_inbound_limits();
 	init_safe_id();
+}));
+
+// src/harness/inbound/fetched-messages.ts
+/**
+* The ids and senders of envelopes one `message receive` answered, in the order given, for
+* `InboundPipeline.refetched`; anything malformed is left out (offering it rejects it). Pure;
+* never throws.
+*
+* @example pipeline.refetched(fetchedMessages(result.messages), result.messages.length < limit);
+*/
+function fetchedMessages(messages) {
+	const fetched = [];
+	for (const message of messages) {
+		const parsed = looseValidate(message);
+		if (parsed.ok) fetched.push({
+			messageId: parsed.message.message_id,
+			senderId: parsed.message.sender.session_id
+		});
+	}
+	return fetched;
+}
+var init_fetched_messages = __esmMin((() => {
+	init_loose_validation();
 }));
 
 // src/harness/inbound/lru-set.ts
@@ -10861,6 +10941,7 @@ var init_inbound_pipeline = __esmMin((() => {
 
 // src/harness/inbound/index.ts
 var init_inbound = __esmMin((() => {
+	init_fetched_messages();
 	init_inbound_limits();
 	init_inbound_pipeline();
 	init_loose_validation();
@@ -11010,10 +11091,22 @@ function readByPidMap(options) {
 	if (!isClaudePid(pid)) return failure$1("not_in_session");
 	const dir = resolveStateDir(options.env);
 	if (!dir.ok) return failure$1("state_dir_relative");
-	const path = stateLayout(dir.dir).byPid(pid);
+	const belongs = (map) => String(map.claude_pid) === pid;
+	return readSessionMapFile(stateLayout(dir.dir).byPid(pid), options.uid, belongs);
+}
+/**
+* Reads a file holding a by-pid map's document at `path` through the same checks as
+* {@link readByPidMap}: no symlink followed, a regular file with no group/other bits owned by
+* `uid`, ≤ 64 KiB, one strict JSON object, every member valid, and `belongs(map)` — the pid or
+* session the file's name stands for (else `map_mismatch`). A missing file is `not_registered`.
+* Never throws.
+*
+* @example readSessionMapFile(path, uid, (map) => map.claude_session_id === nativeId)
+*/
+function readSessionMapFile(path, uid, belongs) {
 	const read = readPrivateStateFile(path, {
 		maxBytes: MAX_BY_PID_MAP_BYTES,
-		uid: options.uid
+		uid
 	});
 	switch (read.kind) {
 		case "missing": return failure$1("not_registered");
@@ -11025,7 +11118,7 @@ function readByPidMap(options) {
 	if (!parsed.ok || !isJsonObject(parsed.value)) return failure$1("map_malformed");
 	const validated = validateByPidMap(parsed.value);
 	if (!validated.ok) return failure$1("map_invalid", validated.field);
-	if (String(validated.map.claude_pid) !== pid) return failure$1("map_mismatch");
+	if (!belongs(validated.map)) return failure$1("map_mismatch");
 	return {
 		ok: true,
 		map: validated.map,
@@ -11654,8 +11747,8 @@ var init_state = __esmMin((() => {
 /**
 * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
 * command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
-* is field 3 (`state`), the twentieth is field 22 (`starttime`, decimal clock ticks). Never
-* throws.
+* is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
+* decimal clock ticks). Never throws.
 *
 * @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
 */
@@ -11667,6 +11760,7 @@ function parseProcStat(line) {
 	};
 	const fields = line.slice(end + 1).trim().split(/\s+/);
 	const state = fields[0];
+	const ppid = fields[1] ?? "";
 	const start = fields[19];
 	if (state === void 0 || state === "" || start === void 0) return {
 		ok: false,
@@ -11676,9 +11770,14 @@ function parseProcStat(line) {
 		ok: false,
 		reason: "bad_start"
 	};
+	if (!DECIMAL.test(ppid)) return {
+		ok: false,
+		reason: "bad_ppid"
+	};
 	return {
 		ok: true,
 		state,
+		ppid: Number(ppid),
 		startTicks: start
 	};
 }
@@ -13481,18 +13580,6 @@ var init_watcher_status_board = __esmMin((() => {
 }));
 
 // src/harness/watcher/watcher-loop.ts
-/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
-function fetchedIds(messages) {
-	const fetched = [];
-	for (const message of messages) {
-		const parsed = looseValidate(message);
-		if (parsed.ok) fetched.push({
-			messageId: parsed.message.message_id,
-			senderId: parsed.message.sender.session_id
-		});
-	}
-	return fetched;
-}
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
 function modifiedAt(path) {
 	try {
@@ -13968,7 +14055,7 @@ var init_watcher_loop = __esmMin((() => {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (!this.#running) return;
 				const messages = result.messages;
-				this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+				this.#pipeline.refetched(fetchedMessages(messages), messages.length < 50);
 				for (const message of messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
@@ -14425,20 +14512,38 @@ function failed(reason) {
 */
 function loadSessionContext(env, options = {}) {
 	const uid = options.uid ?? currentUid();
-	const claudePid = env.CLAUDE_PID;
 	const stateEnv = {
 		XDG_STATE_HOME: env.XDG_STATE_HOME,
 		HOME: env.HOME
 	};
 	const read = readByPidMap({
-		claudePid,
+		claudePid: env.CLAUDE_PID,
 		env: stateEnv,
 		uid
 	});
 	if (!read.ok) return failed(read.reason);
-	const dir = resolveStateDir(stateEnv);
-	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
-	const map = read.map;
+	return sessionContextFor(read.map, env, {
+		...options,
+		uid
+	});
+}
+/**
+* The context of the session `map` names, for a caller that found and checked the map itself
+* (`brigade mcp` binds its caller through the harness's own session id, docs/48-mcp.md): the
+* state layout from `XDG_STATE_HOME` / `HOME`, and the http adapter bound to the map's
+* `team_key` in the map's `config_dir` (else {@link harnessConfigDir} read as a session, so an
+* inherited `BRIGADE_*` is ignored). Fails `state_dir_relative` or `no_config_dir` (exit 11).
+* Never throws; opens no connection.
+*
+* @example const ctx = sessionContextFor(map, process.env); if (ctx.ok) await ctx.adapter.sessionList();
+*/
+function sessionContextFor(map, env, options = {}) {
+	const uid = options.uid ?? currentUid();
+	const dir = resolveStateDir({
+		XDG_STATE_HOME: env.XDG_STATE_HOME,
+		HOME: env.HOME
+	});
+	if (!dir.ok) return failed("state_dir_relative");
 	const configDir = harnessConfigDir(env, {
 		option: map.config_dir,
 		asSession: true
@@ -14450,10 +14555,11 @@ function loadSessionContext(env, options = {}) {
 	}, options.timeoutMs === void 0 ? {} : { timeoutMs: options.timeoutMs });
 	return {
 		ok: true,
-		claudePid,
+		claudePid: String(map.claude_pid),
 		map,
 		layout: stateLayout(dir.dir),
 		uid,
+		configDir,
 		adapter
 	};
 }
@@ -14529,7 +14635,8 @@ var init_session_context = __esmMin((() => {
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
 	ageText: () => ageText,
-	runSessions: () => runSessions
+	runSessions: () => runSessions,
+	sessionsListing: () => sessionsListing
 });
 /**
 * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
@@ -14552,21 +14659,47 @@ async function runSessions(argv, io) {
 		io.stderr(`brigade sessions: ${ctx.line}\n`);
 		return ctx.status;
 	}
+	const listed = await sessionsListing(ctx, {
+		all: flags.all === true,
+		json: flags.json === true,
+		allHint: "brigade sessions --all lists them"
+	});
+	if (!listed.ok) {
+		io.stderr(`brigade sessions: ${listed.line}\n`);
+		return listed.status;
+	}
+	io.stdout(listed.text);
+	return 0;
+}
+/**
+* The team's sessions as `brigade sessions` prints them (the same text for the `who` tool of
+* `brigade mcp`): one `session list` through the session's adapter, ours marked, every remote
+* string sanitised; `all` adds offline sessions. A failed call is its BAP exit status and one
+* `<code>: <fixed sentence>` line. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sessionsListing(ctx, { all: false, json: false, allHint: "…" }); r.ok && r.text.startsWith("Team ")
+*/
+async function sessionsListing(ctx, options) {
 	let list;
 	try {
-		list = await ctx.adapter.sessionList({ includeOffline: flags.all === true });
+		list = await ctx.adapter.sessionList({ includeOffline: options.all });
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade sessions: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
 	}
 	const self = ctx.map.brigade_session_id;
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
-		return 0;
-	}
-	io.stdout(textListing$2(list, self, flags.all === true));
-	return 0;
+	if (options.json) return {
+		ok: true,
+		text: `${JSON.stringify(jsonDocument$1(list, self))}\n`
+	};
+	return {
+		ok: true,
+		text: textListing$2(list, self, options)
+	};
 }
 function parseFlags$2(argv) {
 	return parseCommandFlags("sessions", argv, {
@@ -14640,7 +14773,8 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$2(list, self, all) {
+function textListing$2(list, self, options) {
+	const all = options.all;
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
@@ -14654,7 +14788,7 @@ function textListing$2(list, self, all) {
 		});
 	}
 	if (list.truncated) lines.push("The server cut this list short.");
-	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
+	if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
 	return `${lines.join("\n")}\n`;
 }
 var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$5, HEADER;
@@ -17217,8 +17351,11 @@ var send_command_exports = /* @__PURE__ */ __exportAll({
 	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
 	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
 	bodyFromInput: () => bodyFromInput,
+	bodyFromText: () => bodyFromText,
 	resolveRecipient: () => resolveRecipient,
-	runSend: () => runSend
+	runSend: () => runSend,
+	sendAsSession: () => sendAsSession,
+	sendRefusal: () => sendRefusal
 });
 /**
 * Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
@@ -17299,21 +17436,56 @@ function bodyFromInput(bytes) {
 		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
 	};
 }
-function refuse$2(io, refusal, extra = "") {
+/**
+* The message body from text given whole, as the `send` tool of `brigade mcp` receives it
+* (docs/48-mcp.md): nothing is stripped (there is no heredoc newline to undo); it must be
+* non-empty, hold no unpaired surrogate (it could not be sent as UTF-8) and be at most
+* {@link SEND_MAX_BODY_BYTES} bytes in UTF-8. The refusals are those of {@link bodyFromInput}. Pure.
+*
+* @example bodyFromText("hi\n") // { ok: true, body: "hi\n" }
+*/
+function bodyFromText(text) {
+	if (text === "") return {
+		ok: false,
+		refusal: "body_empty"
+	};
+	if (!isWellFormed(text)) return {
+		ok: false,
+		refusal: "body_not_utf8"
+	};
+	if (utf8ByteLength(text) > 16384) return {
+		ok: false,
+		refusal: "body_too_large"
+	};
+	return {
+		ok: true,
+		body: text
+	};
+}
+/**
+* The one line and status of a {@link SEND_REFUSALS} refusal (`extra` follows the sentence).
+*
+* @example sendRefusal("body_empty") // { ok: false, status: 3, line: "invalid_input: the message body is empty" }
+*/
+function sendRefusal(refusal, extra = "") {
 	const code = REFUSAL_CODE[refusal];
-	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return EXIT[code];
+	return {
+		ok: false,
+		status: EXIT[code],
+		line: `${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}`
+	};
+}
+function refuse$2(io, refusal) {
+	const failed = sendRefusal(refusal);
+	io.stderr(`brigade send: ${failed.line}\n`);
+	return failed.status;
 }
 /**
 * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
 * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
-* resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
-* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
-* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
-* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
-* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
-* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
-* failure, 2 / 3 for {@link SEND_REFUSALS}).
+* then sends it with {@link sendAsSession} and prints its lines. Errors: one line
+* `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
+* 2 / 3 for {@link SEND_REFUSALS}).
 *
 * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
 */
@@ -17335,42 +17507,79 @@ async function runSend(argv, io) {
 	if (typeof input === "string") return refuse$2(io, input);
 	const body = bodyFromInput(input);
 	if (!body.ok) return refuse$2(io, body.refusal);
+	const sent = await sendAsSession(ctx, {
+		target,
+		body: body.body,
+		summary: flags.summary,
+		replyTo: flags["reply-to"],
+		waitMs
+	});
+	if (!sent.ok) {
+		io.stderr(`brigade send: ${sent.line}\n`);
+		return sent.status;
+	}
+	io.stdout(sent.text);
+	return 0;
+}
+/**
+* Sends one message as the session of `ctx`, by `brigade send`'s rules (the same for the CLI and
+* the `send` tool of `brigade mcp`): resolves the recipient among the team's sessions
+* ({@link resolveRecipient}), sends with the harness idempotency key of docs/spec/protocol.md §6.4
+* (`harnessIdempotencyKey`, this clock minute), retries once with the same key on `unavailable`
+* unless the failure was our own call timeout (never on `rate_limited` or `loop_detected`), waits
+* up to `waitMs` for the state, remembers a message still accepted or held for the prompt hook's
+* notice, and returns the lines `brigade send` prints: the message id and recipient, then what the
+* recipient's policy or state says. Failures: a {@link SEND_REFUSALS} prefix refusal (status 2)
+* or one `<code>: <fixed sentence>` line with the BAP exit status; the server's own message is
+* never shown. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
+*/
+async function sendAsSession(ctx, send) {
 	const self = ctx.map.brigade_session_id;
 	let sessions;
 	try {
 		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
 	}
-	const recipient = resolveRecipient(target, sessions, self);
+	const recipient = resolveRecipient(send.target, sessions, self);
 	if (!recipient.ok) {
 		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
 		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-		return refuse$2(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+		return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
 	}
 	const request = {
 		sender_session_id: self,
 		recipient_session_id: recipient.sessionId,
-		body: body.body,
-		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, body.body, Math.floor(Date.now() / 1e3))
+		body: send.body,
+		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, send.body, Math.floor(Date.now() / 1e3))
 	};
-	if (flags.summary !== void 0) request.summary = flags.summary;
-	if (flags["reply-to"] !== void 0) request.reply_to = flags["reply-to"];
+	if (send.summary !== void 0) request.summary = send.summary;
+	if (send.replyTo !== void 0) request.reply_to = send.replyTo;
 	let response;
 	try {
 		response = await sendWithOneRetry(ctx, request);
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error, sendSentences(error))
+		};
 	}
-	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
+	const state = send.waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs: send.waitMs }) : void 0;
 	track(ctx, response.message_id, state);
 	const long = longMessageLine(response, request, recipient.record, sessions.find((r) => r.session_id === self), ctx.map);
-	io.stdout(sentLines(response, recipient.record, state, long));
-	return 0;
+	return {
+		ok: true,
+		text: sentLines(response, recipient.record, state, long)
+	};
 }
 /**
 * What the sender is told of a message the recipient's hooks will not show in place
@@ -17503,6 +17712,7 @@ var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSA
 var init_send_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
+	init_text();
 	init_hooks();
 	init_session_context();
 	init_state();
@@ -19192,22 +19402,58 @@ var init_team_members = __esmMin((() => {
 	init_team_report();
 }));
 
+// src/cli/team/team-rotate-token.ts
+/**
+* `brigade team rotate-token`: replaces this machine's credential for the folder's team (its
+* bearer token) with a new one; the old token is refused from then on, wherever a copy of it
+* went. You stay the same member, with the same sessions. The token is never printed. Exit 0,
+* 2 (usage), 11 (no team for the folder, or the credential file cannot be written, checked before
+* anything changes), or the adapter failure's status (`unauthenticated` 4 when the server does
+* not know the token).
+*
+* @example await teamRotateToken([], io, "/home/dana/src/api");
+*/
+async function teamRotateToken(argv, io, cwd) {
+	parseTeamFlags("rotate-token", argv, {}, 0);
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, "rotate-token", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).profileRotateToken();
+	} catch (error) {
+		return reportAdapterError(io, "rotate-token", error);
+	}
+	io.stdout(`Replaced the credential of ${sanitizeAttribute(result.principal_ref)} for this team: the old token is refused from now on; the new one is in the configuration folder and was not printed. Sessions running now pick it up on their next call.\n`);
+	return 0;
+}
+var init_team_rotate_token = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_flags();
+	init_team_report();
+}));
+
 // src/cli/team-command.ts
 var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeam: () => runTeam,
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
+* `brigade team <subcommand>` (the subcommands of {@link SUBCOMMANDS}) for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
-* while `CLAUDE_PID` is set (nothing touched), a
-* `.brigade.json` that already names a team (`create`) or another team than the secret
-* (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
+* while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
+* (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
+* secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
+* creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
-* file and printed only by `create` and `rotate-secret` without `--secret-file`.
+* file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
+* is never printed.
 *
 * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
 */
@@ -19240,6 +19486,7 @@ var init_team_command = __esmMin((() => {
 	init_team_leave();
 	init_team_members();
 	init_team_report();
+	init_team_rotate_token();
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
@@ -19251,6 +19498,7 @@ var init_team_command = __esmMin((() => {
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) offer the team to another member",
 		"  accept-transfer                        take the team its creator offered you",
+		"  rotate-token                           replace your credential for the team; the old one dies",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -19341,6 +19589,16 @@ Takes over this checkout's team, which its creator offered you with \`brigade te
 you become its creator, and the previous creator stays a member. Run it in your own terminal.
 `,
 			run: teamAcceptTransfer
+		},
+		"rotate-token": {
+			human: true,
+			help: `usage: brigade team rotate-token
+
+Replaces this machine's credential for this checkout's team with a new one: the old token is refused
+from now on (use it when a copy may have leaked). You stay the same member, with the same sessions.
+The token is never printed. Run it in your own terminal.
+`,
+			run: teamRotateToken
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
@@ -19410,7 +19668,8 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"doctor",
 	"uninstall",
 	"migrate-store",
-	"conformance"
+	"conformance",
+	"mcp"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts

@@ -14,6 +14,10 @@ const commands: CommandTable = {
     summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
     load: async () => (await import("./adapter-command.ts")).runAdapter,
   },
+  mcp: {
+    summary: "serve send, inbox and who to a coding-agent host as an MCP server on stdio",
+    load: async () => (await import("./mcp/mcp-command.ts")).runMcp,
+  },
   serve: {
     summary: "run the team backend (HTTP API on embedded SQLite, or PostgreSQL with --store)",
     load: async () => (await import("./serve-command.ts")).runServe,

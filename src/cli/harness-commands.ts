@@ -60,10 +60,18 @@ export const HARNESS_COMMANDS: CommandTable = {
  * with a checkout's CLI (docs/46-cli.md).
  */
 export const PERSON_ONLY_COMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
-  ["adapter", "serve", "backup", "demo", "doctor", "uninstall", "migrate-store", "conformance"].map(
-    (name) => [
-      name,
-      `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,
-    ],
-  ),
+  [
+    "adapter",
+    "serve",
+    "backup",
+    "demo",
+    "doctor",
+    "uninstall",
+    "migrate-store",
+    "conformance",
+    "mcp",
+  ].map((name) => [
+    name,
+    `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,
+  ]),
 );

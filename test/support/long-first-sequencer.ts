@@ -19,6 +19,7 @@ export const LONG_FIRST = [
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",
+  "test/mcp-client.test.ts",
 ];
 
 /**

@@ -13,6 +13,7 @@ export {
   MAX_BY_PID_MAP_BYTES,
   type ReadByPidMapOptions,
   readByPidMap,
+  readSessionMapFile,
   serializeByPidMap,
   UNKNOWN_PERMISSION_MODE,
   validateByPidMap,

@@ -23,6 +23,7 @@ export {
   type ProcessProbe,
   type ProcStatFailure,
   type ProcStatParse,
+  parentPid,
   parseProcStat,
   processLiveness,
   processStartToken,

@@ -21,7 +21,7 @@ import {
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { type FetchedMessage, type InboundPipeline, looseValidate } from "../inbound/index.ts";
+import { fetchedMessages, type InboundPipeline } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
@@ -587,7 +587,7 @@ export class WatcherLoop {
       if (!this.#running) return;
       const messages: readonly unknown[] = result.messages;
       // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
-      this.#pipeline.refetched(fetchedIds(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
+      this.#pipeline.refetched(fetchedMessages(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
       for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
@@ -595,21 +595,6 @@ export class WatcherLoop {
       this.#redelivery.fetchDone();
     }
   }
-}
-
-/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
-function fetchedIds(messages: readonly unknown[]): FetchedMessage[] {
-  const fetched: FetchedMessage[] = [];
-  for (const message of messages) {
-    const parsed = looseValidate(message);
-    if (parsed.ok) {
-      fetched.push({
-        messageId: parsed.message.message_id,
-        senderId: parsed.message.sender.session_id,
-      });
-    }
-  }
-  return fetched;
 }
 
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
