@@ -1,8 +1,9 @@
 // Brigade on PostgreSQL: durable sends/s and send→watch latency for one and for three
 // `brigade serve --store postgres://…` processes on ONE database, beside the raw ceiling of the
-// same SQL send function (`brigade_send`, driven directly over a pg pool) and the fsync rate of
-// the disk under the cluster — all in one run on a private cluster (initdb + pg_ctl of the
-// installed PostgreSQL, fsync on, synchronous_commit on, loopback only) in a temp folder.
+// same SQL send function (`brigade_send`, driven directly over a pg pool as the server's own
+// prepared statement) and the fsync rate of the disk under the cluster — all in one run on a
+// private cluster (initdb + pg_ctl of the installed PostgreSQL, fsync on, synchronous_commit on,
+// loopback only) in a temp folder.
 //
 // Production code runs unchanged (dist/, built by `npm run bench`); no protocol limit is lifted.
 // The load stays under every limit the way bench/server.bench.mjs does: 3 sessions per principal,
@@ -25,7 +26,13 @@
 // box where all of them share the cores, 1000 × cores / that sum is the most messages per second
 // the box can carry (`cpuCeilingPerSecond`), which tells a goal the machine cannot reach from
 // one the code misses.
+// Every phase also reports the servers' CPU µs per accepted send. The servers run under
+// `node --cpu-prof`; each profile's samples inside a measured phase are summarised (areas and top
+// functions, bench/cpu-profile-summary.mjs) into bench/results/postgres.profile.json.
 // Writes bench/results/postgres.json and prints a summary. Goals are reported, never asserted.
+// BENCH_POSTGRES_MAIN=<main.js> runs another build's servers (e.g. an older checkout's
+// dist/cli/main.js) and BENCH_POSTGRES_OUT=<dir> writes the two result files there instead, for
+// side-by-side figures of two builds; the raw ceiling is always this tree's statement.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   chownSync,
@@ -46,10 +53,18 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import {
+  cpuProfileIn,
+  monotonicUs,
+  summariseCpuProfileFile,
+  threadProfilesIn,
+} from "./cpu-profile-summary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { BrigadeService, SEND_LIMITS } = await import(join(root, "dist/service/index.js"));
-const { openPostgresStore } = await import(join(root, "dist/store/postgres/index.js"));
+const { openPostgresStore, SEND_SQL, SEND_STATEMENT } = await import(
+  join(root, "dist/store/postgres/index.js")
+);
 
 const SENDS_PER_SESSION = 20;
 const SESSIONS_PER_PRINCIPAL = 3;
@@ -76,6 +91,9 @@ const BODY =
   "I will rerun the export at 14:00 UTC, please hold migrations on the billing tables until then.";
 const SUMMARY = "Nightly export rerun";
 
+const loadAverageAtStart = os.loadavg()[0];
+const serverMain = process.env.BENCH_POSTGRES_MAIN ?? join(root, "dist/cli/main.js");
+const resultsDir = process.env.BENCH_POSTGRES_OUT ?? join(root, "bench/results");
 const round = (x, digits) => Number(x.toFixed(digits));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowMs = () => performance.now();
@@ -305,9 +323,11 @@ async function rawCeiling(poolMax, pool, tag) {
   const pgPool = new pg.Pool({ connectionString: url, max: poolMax });
   let n = 0;
   const result = await closedLoop(scheduleOf(pool, tag), CONCURRENCY, PHASE_MS.raw, async (s) => {
-    const r = await pgPool.query(
-      "SELECT * FROM brigade_send($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-      [
+    // The server's own statement, prepared under the server's name on each connection.
+    const r = await pgPool.query({
+      name: SEND_STATEMENT,
+      text: SEND_SQL,
+      values: [
         `m-${tag}${String(n++).padStart(18, "0")}`,
         s.from.principalRef,
         team.team_ref,
@@ -319,7 +339,7 @@ async function rawCeiling(poolMax, pool, tag) {
         s.key,
         limits,
       ],
-    );
+    });
     const verdict = r.rows[0]?.verdict;
     return verdict === "accepted" ? undefined : `${verdict}/${r.rows[0]?.reason ?? ""}`;
   });
@@ -333,11 +353,15 @@ const rawBest = raw16.perSecond >= raw4.perSecond ? raw16 : raw4;
 // ---------------------------------------------------------------------------------------------
 // 3–4. Through one and three `brigade serve` processes.
 
+const profileDir = join(workDir, "profiles");
 function startServe(index) {
   const child = spawn(
     process.execPath,
     [
-      join(root, "dist/cli/main.js"),
+      "--cpu-prof",
+      "--cpu-prof-dir",
+      profileDir,
+      serverMain,
       "serve",
       "--host",
       "127.0.0.1",
@@ -447,7 +471,9 @@ async function cpuPerMessage(run) {
     postgres: postgresCpuMs(),
     client: process.cpuUsage(),
   };
+  const startedUs = monotonicUs();
   const value = await run();
+  value.monotonicUs = [startedUs, monotonicUs()];
   const count = value.sent ?? value.sends;
   const client = process.cpuUsage(before.client);
   const servers_ = servers.reduce((a, s) => a + cpuMs(s.child.pid), 0) - before.servers;
@@ -459,6 +485,7 @@ async function cpuPerMessage(run) {
     client: round(clientMs / count, 3),
     total: round((servers_ + postgres + clientMs) / count, 3),
   };
+  value.serverCpuUsPerSend = round((servers_ * 1000) / count, 1);
   return value;
 }
 
@@ -624,6 +651,30 @@ await Promise.all(
 agent.destroy();
 watchAgent.destroy();
 
+// The profiles are written when the servers exit: per phase, each server that took part.
+const inclusive = ["sendMessage", "readJsonBody", "authenticate", "responseViaResponseObject"];
+function profilesOf(phase, serverIndexes) {
+  return serverIndexes.map((index) => {
+    const pid = servers[index].child.pid;
+    const file = cpuProfileIn(profileDir, pid);
+    const window = { fromUs: phase.monotonicUs[0], toUs: phase.monotonicUs[1], root };
+    return {
+      server: index,
+      main: file === undefined ? null : summariseCpuProfileFile(file, { ...window, inclusive }),
+      workerThreads: threadProfilesIn(profileDir, pid).map(({ path, thread }) => ({
+        thread,
+        busyMs: summariseCpuProfileFile(path, window).busyMs,
+      })),
+    };
+  });
+}
+const profiles = {
+  oneProcessSends: profilesOf(one, [0]),
+  threeProcessSends: profilesOf(three, [0, 1, 2]),
+  watchOneProcess: profilesOf(paced1, [0]),
+  watchCrossProcess: profilesOf(paced3, [0, 1, 2]),
+};
+
 // ---------------------------------------------------------------------------------------------
 // Report.
 
@@ -634,9 +685,11 @@ const report = {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? "unknown",
     memoryGiB: round(os.totalmem() / 2 ** 30, 1),
-    loadAverageAtStart: round(os.loadavg()[0], 2),
+    loadAverageAtStart: round(loadAverageAtStart, 2),
+    loadAverageAtEnd: round(os.loadavg()[0], 2),
     node: process.version,
     postgres: pgVersion,
+    server: serverMain === join(root, "dist/cli/main.js") ? "dist/cli/main.js" : serverMain,
     note: "shared 2-core virtual machine: loadAverageAtStart says whether other work ran (a benchmark run just before leaves about 2-3); its disk's fsync rate moves several-fold between runs",
   },
   fsync: { before: fsyncBefore, after: fsyncAfter },
@@ -664,19 +717,33 @@ const report = {
   },
   goals: [
     {
-      goal: ">= 70% of the raw function ceiling through one process",
-      measured: round(one.perSecond / rawBest.perSecond, 3),
-      met: one.perSecond >= 0.7 * rawBest.perSecond,
+      goal: ">= 0.9 x the raw function at the same pool size (4) through one process",
+      measured: round(one.perSecond / raw4.perSecond, 3),
+      met: one.perSecond >= 0.9 * raw4.perSecond,
+      // What this run measured, should the goal be missed: the CPU the box would need at this
+      // cost per send, and what the server process got.
+      measuredReason: `${one.cpuMsPerMessage.total} ms CPU per send (servers ${one.cpuMsPerMessage.servers}, PostgreSQL ${one.cpuMsPerMessage.postgres}, client ${one.cpuMsPerMessage.client}): the ${os.cpus().length} cores carry at most ${round((os.cpus().length * 1000) / one.cpuMsPerMessage.total, 0)}/s, the goal asks ${round(0.9 * raw4.perSecond, 0)}/s; the server process got ${one.serverCpuCores} cores; machine load ${round(os.loadavg()[0], 1)}`,
     },
     {
-      goal: `cross-process push p99 < 250 ms at ${PACED_RATE} sends/s`,
+      goal: `send -> watch p99 < 100 ms at ${PACED_RATE} sends/s across three processes`,
       measured: paced3.delivery.p99Ms,
-      met: paced3.delivery.p99Ms < 250 && paced3.missing === 0,
+      met: paced3.delivery.p99Ms < 100 && paced3.missing === 0,
+      measuredReason: `${paced3.cpuMsPerMessage.total} ms CPU per message (servers ${paced3.cpuMsPerMessage.servers}, PostgreSQL ${paced3.cpuMsPerMessage.postgres}, client ${paced3.cpuMsPerMessage.client}): the cores carry at most ${round((os.cpus().length * 1000) / paced3.cpuMsPerMessage.total, 0)}/s against ${PACED_RATE}/s asked; from the send's answer to the event p99 ${paced3.afterAnswer.p99Ms} ms; machine load ${round(os.loadavg()[0], 1)}`,
     },
-  ],
+  ].map(({ measuredReason, ...goal }) => (goal.met ? goal : { ...goal, measuredReason })),
+  serverCpuUsPerSend: {
+    oneProcessSends: one.serverCpuUsPerSend,
+    threeProcessSends: three.serverCpuUsPerSend,
+    watchOneProcess: paced1.serverCpuUsPerSend,
+    watchCrossProcess: paced3.serverCpuUsPerSend,
+  },
 };
-mkdirSync(join(root, "bench/results"), { recursive: true });
-writeFileSync(join(root, "bench/results/postgres.json"), `${JSON.stringify(report, null, 2)}\n`);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, "postgres.json"), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(
+  join(resultsDir, "postgres.profile.json"),
+  `${JSON.stringify({ suite: "postgres", date: report.date, machine: report.machine, phases: profiles }, null, 2)}\n`,
+);
 console.log(`fsync: ${fsyncBefore.perSecond}/s before, ${fsyncAfter.perSecond}/s after`);
 console.log(
   `raw brigade_send: pool 4 ${raw4.perSecond}/s, pool 16 ${raw16.perSecond}/s (64 in flight)`,
@@ -695,6 +762,11 @@ const cpuLine = (name, r) =>
 console.log(
   `CPU ms per message (servers+postgres+client): ${cpuLine("sends one process", one)}; ${cpuLine("watch @500 one", paced1)}; ${cpuLine("watch @500 cross", paced3)}; the ${os.cpus().length} cores carry at most ${JSON.stringify(report.cpuCeilingPerSecond)}/s`,
 );
-for (const g of report.goals)
-  console.log(`goal: ${g.goal}: ${g.measured} ${g.met ? "met" : "NOT met"}`);
+console.log(`server CPU µs per accepted send: ${JSON.stringify(report.serverCpuUsPerSend)}`);
+for (const g of report.goals) {
+  console.log(
+    `goal: ${g.goal}: ${g.measured} ${g.met ? "met" : "NOT met"}` +
+      (g.measuredReason === undefined ? "" : `\n  ${g.measuredReason}`),
+  );
+}
 process.exit(0);

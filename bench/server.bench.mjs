@@ -4,15 +4,15 @@
 // keep-alive Agent; cheaper per request than fetch/undici, so more of the 2 cores go to the server
 // — but the client still shares them, and its CPU time is reported beside the server's).
 //
-// Limits are NOT lifted: production code runs unchanged. The load is spread so no protocol limit
-// is ever reached (way (a) of the brief): every principal owns 3 sessions and every session sends
-// at most 20 messages, so `send_per_minute` (20/session) and `principal_per_minute` (60/principal)
-// hold exactly; a session's k-th send goes to the session k+1 places further round its pool's
-// ring, so each session receives at most 20 messages from 20 distinct senders (inbox caps 60 per
-// recipient and 15 per pair never bind) and no pair ever runs the other way (hop counts stay 0).
-// Principals are minted over HTTP from distinct loopback source addresses (127.0.0.2, .3, …; Linux
-// routes all of 127/8 to lo), at most 30 per address, which is exactly what the per-address
-// minting limit of src/server/app.ts allows. Any refused send fails the suite.
+// Production code runs unchanged. No protocol limit is lifted: the load is spread so none is ever
+// reached: every principal owns 3 sessions and every session sends at most 20 messages, so
+// `send_per_minute` (20/session) and `principal_per_minute` (60/principal) hold exactly; a
+// session's k-th send goes to the session k+1 places further round its pool's ring, so each session
+// receives at most 20 messages from 20 distinct senders (inbox caps 60 per recipient and 15 per pair
+// never bind) and no pair ever runs the other way (hop counts stay 0). The server's own principal
+// minting budgets are raised the documented way, `brigade serve --limit` (docs/50-operator.md,
+// "Limits"): the set-up mints 790 principals in seconds, which the defaults (120 a minute for the
+// whole server) refuse. Any refused request fails the suite.
 //
 // Measured in ONE run, each beside a baseline from the same run:
 //   1. durable sends/s with 1 and with 64 concurrent senders (closed loop), against the raw
@@ -22,9 +22,16 @@
 //      HTTP floor of this server and client);
 //   2. send → watch delivery latency p50/p99 at a paced (open-loop) 1,000 sends/s for 5 s, every
 //      recipient watched over SSE, against the commit latency of a raw single-row transaction.
+// Every figure also carries the server's CPU time per accepted send (µs, from /proc around the
+// phase). The server runs under `node --cpu-prof`; the profile's samples inside each measured phase
+// are summarised (areas and top functions, bench/cpu-profile-summary.mjs) into
+// bench/results/server.profile.json, beside the figures they explain.
 // Writes bench/results/server.json and prints a table. Targets are reported, never asserted.
 //
-// BENCH_SERVER_CPU_PROF=<dir> runs the server child with `--cpu-prof --cpu-prof-dir <dir>`.
+// BENCH_SERVER_CPU_PROF=<dir> also keeps the whole .cpuprofile there (else it is deleted).
+// BENCH_SERVER_MAIN=<main.js> runs another build's server (e.g. an older checkout's dist/cli/main.js;
+// it must take --limit) and BENCH_SERVER_OUT=<dir> writes the two result files there instead, for
+// side-by-side figures of two builds.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,13 +40,27 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import {
+  cpuProfileIn,
+  monotonicUs,
+  summariseCpuProfileFile,
+  threadProfilesIn,
+} from "./cpu-profile-summary.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const serverMain = process.env.BENCH_SERVER_MAIN ?? join(root, "dist/cli/main.js");
+const resultsDir = process.env.BENCH_SERVER_OUT ?? join(root, "bench/results");
 const { migrate } = await import(join(root, "dist/store/sqlite/schema.js"));
 
 const SENDS_PER_SESSION = 20; // send_rate.per_minute
 const SESSIONS_PER_PRINCIPAL = 3; // principal_send_rate.per_minute / send_rate.per_minute
-const MINTS_PER_ADDRESS = 30; // PRINCIPALS_PER_ADDRESS_PER_MINUTE
+/** `brigade serve --limit` settings: room for the set-up's principals, minted in seconds. */
+const SERVER_LIMITS = [
+  "principals_per_address_per_minute=100000",
+  "principals_per_address_per_hour=100000",
+  "principals_per_server_per_minute=100000",
+  "principals_per_server_per_hour=100000",
+];
 const HIGH_CONCURRENCY = 64;
 const RAW_BATCH_ROWS = 64;
 const SERVER_MAX_BATCH = 256;
@@ -80,17 +101,19 @@ function latencyStats(samples) {
 
 const loadAverageAtStart = os.loadavg()[0];
 const workDir = mkdtempSync(join(os.tmpdir(), "brigade-bench-server-"));
-const profDir = process.env.BENCH_SERVER_CPU_PROF;
+const keptProfileDir = process.env.BENCH_SERVER_CPU_PROF;
+const profDir = keptProfileDir ?? join(workDir, "profile");
 
 let serverSpawnedAt = 0;
 function startServer(dataFile) {
   serverSpawnedAt = nowMs();
-  const nodeFlags = profDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profDir];
   const child = spawn(
     process.execPath,
     [
-      ...nodeFlags,
-      join(root, "dist/cli/main.js"),
+      "--cpu-prof",
+      "--cpu-prof-dir",
+      profDir,
+      serverMain,
       "serve",
       "--host",
       "127.0.0.1",
@@ -100,6 +123,7 @@ function startServer(dataFile) {
       dataFile,
       "--log-level",
       "warn",
+      ...SERVER_LIMITS.flatMap((setting) => ["--limit", setting]),
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -137,21 +161,13 @@ function processCpuMs(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The HTTP client: node:http, one keep-alive Agent per loopback source address.
+// The HTTP client: node:http, one keep-alive Agent.
 
 const server = await startServer(join(workDir, "brigade.sqlite"));
-const agents = new Map();
-function agentFor(localAddress) {
-  let agent = agents.get(localAddress);
-  if (agent === undefined) {
-    agent = new http.Agent({ keepAlive: true, maxSockets: HIGH_CONCURRENCY, localAddress });
-    agents.set(localAddress, agent);
-  }
-  return agent;
-}
+const agent = new http.Agent({ keepAlive: true, maxSockets: HIGH_CONCURRENCY });
 
 /** One request; resolves `{ status, envelope }` (the parsed JSON body). */
-function call(method, path, token, body, localAddress = "127.0.0.1") {
+function call(method, path, token, body) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers = {};
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -167,8 +183,7 @@ function call(method, path, token, body, localAddress = "127.0.0.1") {
         method,
         path,
         headers,
-        agent: agentFor(localAddress),
-        localAddress,
+        agent,
       },
       (res) => {
         const chunks = [];
@@ -188,8 +203,8 @@ function call(method, path, token, body, localAddress = "127.0.0.1") {
   });
 }
 
-async function must(method, path, token, body, localAddress) {
-  const { envelope } = await call(method, path, token, body, localAddress);
+async function must(method, path, token, body) {
+  const { envelope } = await call(method, path, token, body);
   if (envelope.ok !== true) {
     throw new Error(
       `${method} ${path}: ${envelope.error?.code} ${JSON.stringify(envelope.error?.details ?? {})}`,
@@ -215,10 +230,11 @@ async function inParallel(n, limit, task) {
 const totalSessions = Object.values(POOL_SESSIONS).reduce((a, b) => a + b, 0);
 const principalCount = Math.ceil(totalSessions / SESSIONS_PER_PRINCIPAL);
 const setupStarted = nowMs();
-const tokens = await inParallel(principalCount, 16, async (i) => {
-  const address = `127.0.0.${2 + Math.floor(i / MINTS_PER_ADDRESS)}`;
-  return (await must("POST", "/v1/principals", undefined, {}, address)).token;
-});
+const tokens = await inParallel(
+  principalCount,
+  16,
+  async () => (await must("POST", "/v1/principals", undefined, {})).token,
+);
 const team = await must("POST", "/v1/teams", tokens[0], { team_name: "bench" });
 const teamPath = `/v1/teams/${encodeURIComponent(team.team_ref)}`;
 await inParallel(principalCount - 1, 16, (i) =>
@@ -285,6 +301,7 @@ async function closedLoop(requests, concurrency, maxMs, issue) {
   const serverCpu0 = processCpuMs(server.child.pid);
   const clientCpu0 = process.cpuUsage();
   const latencies = [];
+  const startedUs = monotonicUs();
   const started = nowMs();
   const deadline = started + maxMs;
   let next = 0;
@@ -326,6 +343,7 @@ async function closedLoop(requests, concurrency, maxMs, issue) {
       round(started - serverSpawnedAt, 0),
       round(started + elapsedMs - serverSpawnedAt, 0),
     ],
+    monotonicUs: [startedUs, monotonicUs()],
   };
 }
 
@@ -407,6 +425,7 @@ let maxLagMs = 0;
 const pacedServerCpu0 = processCpuMs(server.child.pid);
 const pacedClientCpu0 = process.cpuUsage();
 const pacedStarted = nowMs();
+const pacedStartedUs = monotonicUs();
 const inFlight = [];
 for (let issued = 0; issued < pacedCount; ) {
   const due = Math.min(pacedCount, Math.floor(((nowMs() - pacedStarted) * PACED_RATE) / 1000) + 1);
@@ -428,6 +447,7 @@ for (let issued = 0; issued < pacedCount; ) {
 }
 await Promise.all(inFlight);
 const pacedSendMs = nowMs() - pacedStarted;
+const pacedEndedUs = monotonicUs();
 const drainDeadline = nowMs() + DRAIN_MS;
 while (arrivals.size < pacedCount && nowMs() < drainDeadline) await sleep(10);
 const pacedServerCpuMs = processCpuMs(server.child.pid) - pacedServerCpu0;
@@ -452,6 +472,8 @@ const delivery = {
     round(pacedStarted - serverSpawnedAt, 0),
     round(pacedStarted + pacedSendMs - serverSpawnedAt, 0),
   ],
+  monotonicUs: [pacedStartedUs, pacedEndedUs],
+  serverCpuUsPerSend: round((pacedServerCpuMs * 1000) / pacedCount, 1),
   serverCpuCores: round(pacedServerCpuMs / pacedSendMs, 2),
   clientCpuCores: round((pacedClientCpu.user + pacedClientCpu.system) / 1000 / pacedSendMs, 2),
 };
@@ -459,8 +481,48 @@ const delivery = {
 for (const req of watches) req.destroy();
 server.child.kill("SIGTERM");
 await new Promise((resolve) => server.child.once("exit", resolve));
-for (const agent of agents.values()) agent.destroy();
+agent.destroy();
 watchAgent.destroy();
+
+// The profile is written when the server exits: one summary per measured phase.
+const profileFile = cpuProfileIn(profDir, server.child.pid);
+const inclusive = [
+  "sendMessage",
+  "#runBatch",
+  "sendInTx",
+  "readJsonBody",
+  "authenticate",
+  "responseViaResponseObject",
+  "openWatchStream",
+  "fetchMessages",
+];
+const profileOf = (phase) =>
+  profileFile === undefined
+    ? null
+    : summariseCpuProfileFile(profileFile, {
+        fromUs: phase.monotonicUs[0],
+        toUs: phase.monotonicUs[1],
+        root,
+        inclusive,
+      });
+// Worker threads (the SQLite checkpointer) profile themselves: their busy time in each phase.
+const threadProfiles = threadProfilesIn(profDir, server.child.pid);
+const threadsOf = (phase) =>
+  threadProfiles.map(({ path, thread }) => {
+    const summary = summariseCpuProfileFile(path, {
+      fromUs: phase.monotonicUs[0],
+      toUs: phase.monotonicUs[1],
+      root,
+      top: 5,
+    });
+    return { thread, busyMs: summary.busyMs, topSelf: summary.topSelf };
+  });
+const profiles = {
+  oneSender: { main: profileOf(oneSender), workerThreads: threadsOf(oneSender) },
+  manySenders: { main: profileOf(manySenders), workerThreads: threadsOf(manySenders) },
+  delivery: { main: profileOf(delivery), workerThreads: threadsOf(delivery) },
+};
+if (keptProfileDir === undefined) rmSync(profDir, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------------------------
 // The raw better-sqlite3 ceiling: the server's schema and pragmas, the same rows.
@@ -476,14 +538,17 @@ function rawCeiling(rowsPerTx, maxMs) {
   const id = (kind) => `${kind}-${randomBytes(10).toString("hex")}`;
   const teamRef = id("t");
   const principal = id("p");
-  db.prepare("INSERT INTO principals VALUES (?, ?, ?)").run(principal, id("d"), now);
-  db.prepare("INSERT INTO teams VALUES (?, ?, ?, ?, ?)").run(teamRef, "bench", "x", principal, now);
-  db.prepare("INSERT INTO memberships VALUES (?, ?, NULL, 'active', ?, ?)").run(
-    teamRef,
-    principal,
-    now,
-    now,
-  );
+  db.prepare(
+    "INSERT INTO principals (principal_ref, token_digest, created_at) VALUES (?, ?, ?)",
+  ).run(principal, id("d"), now);
+  db.prepare(
+    "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at) " +
+      "VALUES (?, ?, ?, ?, ?)",
+  ).run(teamRef, "bench", "x", principal, now);
+  db.prepare(
+    "INSERT INTO memberships (team_ref, principal_ref, human_label, status, joined_at, updated_at) " +
+      "VALUES (?, ?, NULL, 'active', ?, ?)",
+  ).run(teamRef, principal, now, now);
   const ids = Array.from({ length: HIGH_CONCURRENCY }, () => id("s"));
   const insertSession = db.prepare(
     "INSERT INTO sessions (session_id, team_ref, principal_ref, session_name, activity, inbound, " +
@@ -554,7 +619,7 @@ function rawCeiling(rowsPerTx, maxMs) {
 
 const rawSingle = rawCeiling(1, PHASE_MS.raw);
 const rawBatched = rawCeiling(RAW_BATCH_ROWS, PHASE_MS.raw);
-// The server's largest group-commit batch (SqliteStore's default maxBatch): context only, no ratio.
+// The server's largest group-commit batch (SqliteStore's default maxBatch), beside the 64-row one.
 const rawServerBatch = rawCeiling(SERVER_MAX_BATCH, PHASE_MS.raw);
 rmSync(workDir, { recursive: true, force: true });
 
@@ -569,6 +634,7 @@ const results = [
     baselinePerSecond: rawSingle.rowsPerSecond,
     ratio: round(oneSender.perSecond / rawSingle.rowsPerSecond, 3),
     ratioToHealth: round(oneSender.perSecond / healthOne.perSecond, 3),
+    serverCpuUsPerSend: oneSender.serverCpuUsPerRequest,
   },
   {
     case: `durable sends, ${HIGH_CONCURRENCY} senders`,
@@ -576,7 +642,26 @@ const results = [
     baseline: `raw rows/s in ${RAW_BATCH_ROWS}-row tx`,
     baselinePerSecond: rawBatched.rowsPerSecond,
     ratio: round(manySenders.perSecond / rawBatched.rowsPerSecond, 3),
+    // The server's largest group commit: a ceiling 64 senders cannot reach (a batch holds at most
+    // the sends in flight), given beside the one they can.
+    ratioToServerBatch: round(manySenders.perSecond / rawServerBatch.rowsPerSecond, 3),
+    serverBatchPerSecond: rawServerBatch.rowsPerSecond,
     ratioToHealth: round(manySenders.perSecond / healthMany.perSecond, 3),
+    serverCpuUsPerSend: manySenders.serverCpuUsPerRequest,
+    // The most sends per second this box's cores could carry at this phase's CPU cost per send
+    // (server, its threads included, and client), were nothing else running: a ratio above
+    // cpuCeilingRatio cannot be reached here whatever the disk does.
+    cpuCeilingPerSecond: round(
+      (os.cpus().length * 1e6) /
+        (manySenders.serverCpuUsPerRequest + manySenders.clientCpuUsPerRequest),
+      0,
+    ),
+    cpuCeilingRatio: round(
+      (os.cpus().length * 1e6) /
+        (manySenders.serverCpuUsPerRequest + manySenders.clientCpuUsPerRequest) /
+        rawBatched.rowsPerSecond,
+      3,
+    ),
   },
 ];
 const latencyRows = [
@@ -593,22 +678,46 @@ const latencyRows = [
     baseline: "raw single-row commit p99",
     baselineMs: rawSingle.commitLatency.p99Ms,
     ratio: round(delivery.delivery.p99Ms / rawSingle.commitLatency.p99Ms, 2),
+    serverCpuUsPerSend: delivery.serverCpuUsPerSend,
   },
 ];
+/**
+ * What this run measured about a missed throughput target: whether the box's cores could carry
+ * the goal at the measured CPU cost per send at all, and how much CPU the server process got.
+ */
+function throughputReason() {
+  const r = results[1];
+  const goal = Math.round(0.8 * rawBatched.rowsPerSecond);
+  const cost = `${manySenders.serverCpuUsPerRequest} µs server + ${manySenders.clientCpuUsPerRequest} µs client CPU per send`;
+  if (r.cpuCeilingRatio < 0.8) {
+    return `the ${os.cpus().length} cores carry at most ${r.cpuCeilingPerSecond} sends/s at ${cost} (${r.cpuCeilingRatio} x raw), below the goal's ${goal}/s`;
+  }
+  return `at ${cost} the cores could carry ${r.cpuCeilingPerSecond}/s, but the server process got ${manySenders.serverCpuCores} and the client ${manySenders.clientCpuCores} cores (machine load ${round(os.loadavg()[0], 1)}; the raw loop needs one core)`;
+}
+
+/** What this run measured about a missed delivery target: the server's CPU and the send path. */
+function deliveryReason() {
+  return `the server used ${delivery.serverCpuCores} cores (${delivery.serverCpuUsPerSend} µs per send and its delivery) and the client ${delivery.clientCpuCores}; the send's own answer took p99 ${delivery.sendResponse.p99Ms} ms; the client issued sends up to ${delivery.maxClientLagMs} ms late; machine load ${round(os.loadavg()[0], 1)}`;
+}
+
+const throughputMet = results[1].ratio >= 0.8;
+const deliveryMet = delivery.delivery.p99Ms < 25 && delivery.missing === 0;
 const targets = [
   {
-    target: `>= 5,000 durable sends/s with ${HIGH_CONCURRENCY} senders`,
-    value: manySenders.perSecond,
-    unit: "sends/s",
-    limit: 5000,
-    met: manySenders.perSecond >= 5000,
+    target: `>= 0.8 x the raw ceiling (rows/s in ${RAW_BATCH_ROWS}-row tx) with ${HIGH_CONCURRENCY} senders`,
+    value: results[1].ratio,
+    unit: "x raw",
+    limit: 0.8,
+    met: throughputMet,
+    ...(throughputMet ? {} : { measuredReason: throughputReason() }),
   },
   {
     target: `delivery p99 < 25 ms at ${PACED_RATE} sends/s`,
     value: delivery.delivery.p99Ms,
     unit: "ms",
     limit: 25,
-    met: delivery.delivery.p99Ms < 25 && delivery.missing === 0,
+    met: deliveryMet,
+    ...(deliveryMet ? {} : { measuredReason: deliveryReason() }),
   },
 ];
 
@@ -626,12 +735,11 @@ const report = {
     node: process.version,
   },
   method: {
-    server:
-      "dist/cli/main.js serve (production entry, unchanged) on a temp SQLite file, 127.0.0.1, port 0",
+    server: `${serverMain === join(root, "dist/cli/main.js") ? "dist/cli/main.js" : serverMain} serve (production entry, unchanged) on a temp SQLite file, 127.0.0.1, port 0`,
     limits:
-      "not lifted (way (a)): 3 sessions per principal, at most 20 sends per session, a ring per pool so every " +
-      "session receives at most 20 from distinct senders; principals minted over HTTP from distinct loopback " +
-      "source addresses, at most 30 per address",
+      "protocol limits not lifted: 3 sessions per principal, at most 20 sends per session, a ring per pool so every " +
+      "session receives at most 20 from distinct senders; the server's principal minting budgets raised with " +
+      "brigade serve --limit (limitsRaised)",
     client:
       "node:http keep-alive Agent in the bench process, which shares the machine's cores with the server " +
       "(client and server CPU are reported per phase)",
@@ -642,7 +750,9 @@ const report = {
     setupMs: round(setupMs, 0),
     principals: principalCount,
     sessions: sessions.length,
-    serverCpuProfile: profDir ?? null,
+    limitsRaised: SERVER_LIMITS,
+    serverCpuProfile:
+      "node --cpu-prof on the server (sampling every 1 ms), summarised per phase in bench/results/server.profile.json",
   },
   targets,
   results,
@@ -659,9 +769,12 @@ const report = {
   },
 };
 
-const resultsDir = join(root, "bench/results");
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, "server.json"), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(
+  join(resultsDir, "server.profile.json"),
+  `${JSON.stringify({ suite: "server", date: report.date, machine: report.machine, phases: profiles }, null, 2)}\n`,
+);
 
 function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -682,8 +795,8 @@ table(
     "per s",
     "p50 ms",
     "p99 ms",
-    "srv µs/op",
-    "cli µs/op",
+    "srv µs/send",
+    "cli µs/send",
     "baseline per s",
     "x baseline",
     "x health",
@@ -714,9 +827,13 @@ table(
   ]),
 );
 console.log(
+  `${HIGH_CONCURRENCY} senders: ${results[1].ratioToServerBatch} x the raw ${SERVER_MAX_BATCH}-row ceiling (${rawServerBatch.rowsPerSecond} rows/s); ` +
+    `the cores carry at most ${results[1].cpuCeilingPerSecond}/s at this CPU per send (${results[1].cpuCeilingRatio} x raw)`,
+);
+console.log(
   `paced: ${delivery.sent} sent at ${delivery.achievedSendRate}/s, ${delivery.delivered} delivered, ` +
     `${delivery.missing} missing, ${delivery.watchers} watchers; send response p50 ${delivery.sendResponse.p50Ms} ms ` +
-    `p99 ${delivery.sendResponse.p99Ms} ms; max client lag ${delivery.maxClientLagMs} ms`,
+    `p99 ${delivery.sendResponse.p99Ms} ms; max client lag ${delivery.maxClientLagMs} ms; server ${delivery.serverCpuUsPerSend} µs CPU per send`,
 );
 console.log(
   `health: 1 client ${healthOne.perSecond}/s, ${HIGH_CONCURRENCY} clients ${healthMany.perSecond}/s; ` +
@@ -727,7 +844,8 @@ console.log(
 console.log("");
 for (const t of targets) {
   console.log(
-    `target ${t.met ? "met   " : "MISSED"}  ${t.target}: ${t.value} ${t.unit} (limit ${t.limit})`,
+    `target ${t.met ? "met   " : "MISSED"}  ${t.target}: ${t.value} ${t.unit} (limit ${t.limit})` +
+      (t.measuredReason === undefined ? "" : `\n               ${t.measuredReason}`),
   );
 }
-console.log("results: bench/results/server.json");
+console.log("results: bench/results/server.json, server.profile.json");

@@ -1,4 +1,5 @@
 import type { Env, Hono, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import { errorEnvelope, protocolError } from "../protocol/index.ts";
 
 /** The HTTP status of a method a route does not define. */
@@ -22,8 +23,12 @@ const METHOD_NOT_ALLOWED = 405;
  */
 export function refuseUndefinedMethods<E extends Env>(app: Hono<E>): MiddlewareHandler<E> {
   return async (c, next) => {
+    const method = c.req.method;
+    // The routes Hono matched for this request already say whether one defines its method; only
+    // a request that none answers needs the path matched again, once per method.
+    if (matchedRoutes(c).some((route) => route.method === method)) return next();
     const path = c.req.path;
-    if (defines(app, c.req.method, path)) return next();
+    if (defines(app, method, path)) return next();
     const allowed = definedMethods(app).filter((method) => defines(app, method, path));
     if (allowed.length === 0) return next();
     return c.json(

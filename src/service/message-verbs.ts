@@ -49,10 +49,11 @@ export async function sendMessage(
     idempotencyKey: request.idempotency_key ?? null,
     messageId: ctx.deps.newId("m"),
     limits: SEND_LIMITS,
+    now: ctx.deps.now(),
   };
   const outcome =
     ctx.store.sendMessage === undefined
-      ? await ctx.store.transact((tx) => sendInTx(tx, command, ctx.deps.now()))
+      ? await ctx.store.transact((tx) => sendInTx(tx, command))
       : await ctx.store.sendMessage(command);
   if (!outcome.ok) fail(refusalError(outcome));
   const { message, duplicate } = outcome;

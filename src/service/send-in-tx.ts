@@ -33,15 +33,12 @@ function fingerprint(
 
 /**
  * Decides and stores one send inside a unit of work, in the order of docs/spec/protocol.md §6.16
- * steps (b) to (j), at `now` (ms): the path of every store without its own
+ * steps (b) to (j), at `command.now` (ms): the path of every store without its own
  * {@link Store.sendMessage}. The window and cap numbers are the service's `RATE_RULES`, which
  * equal {@link SEND_LIMITS}. A refusal writes nothing.
  */
-export async function sendInTx(
-  tx: StoreTx,
-  command: SendCommand,
-  now: number,
-): Promise<SendOutcome> {
+export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendOutcome> {
+  const now = command.now;
   const team = await tx.getTeam(command.teamRef);
   const membership =
     team === null ? null : await tx.getMembership(command.teamRef, command.principalRef);

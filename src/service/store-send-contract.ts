@@ -27,10 +27,11 @@ export function sendThrough(
     idempotencyKey: null,
     messageId: `m-sent-${ids}`,
     limits: SEND_LIMITS,
+    now: Date.now(),
     ...command,
   };
   if (store.sendMessage !== undefined) return store.sendMessage(full);
-  return store.transact((tx) => sendInTx(tx, full, Date.now()));
+  return store.transact((tx) => sendInTx(tx, full));
 }
 
 const stored = (id: string, overrides: Partial<MessageRow>): MessageRow =>

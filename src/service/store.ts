@@ -368,6 +368,12 @@ export interface SendCommand {
   idempotencyKey: string | null;
   messageId: string;
   limits: SendLimits;
+  /**
+   * The time of the send (ms since the epoch) on the service's clock, for a store that decides on
+   * this process's clock (SQLite, and the service's own `sendInTx`); a store with a clock of its
+   * own (PostgreSQL's) uses that instead.
+   */
+  now: number;
 }
 
 /**

@@ -24,6 +24,8 @@ export {
   PostgresStore,
   PostgresStoreClosedError,
   PostgresUrlError,
+  SEND_SQL,
+  SEND_STATEMENT,
 } from "./postgres-store.ts";
 export type {
   BroadcastEvent,

@@ -117,7 +117,14 @@ interface SendRow {
   created_at: number | null;
 }
 
-const SEND_SQL = "SELECT * FROM brigade_send($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+/** One `message send`: the whole decision and the insert in the database (schema.ts). */
+export const SEND_SQL = "SELECT * FROM brigade_send($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/**
+ * The name {@link SEND_SQL} is prepared under on each pooled connection: a send is the busiest
+ * statement, and prepared, each connection parses and plans it once instead of once per send.
+ */
+export const SEND_STATEMENT = "brigade_send_v1";
 
 /**
  * A {@link Store} on a PostgreSQL database shared by any number of server processes. A unit of
@@ -235,9 +242,10 @@ export class PostgresStore implements Store {
     let broken: Error | undefined;
     try {
       const l = command.limits;
-      const result = await client.query<SendRow>(
-        SEND_SQL,
-        encodeParams([
+      const result = await client.query<SendRow>({
+        name: SEND_STATEMENT,
+        text: SEND_SQL,
+        values: encodeParams([
           command.messageId,
           command.principalRef,
           command.teamRef,
@@ -259,7 +267,7 @@ export class PostgresStore implements Store {
             l.capRetryAfterMs,
           ],
         ]),
-      );
+      });
       const row = result.rows[0];
       if (row === undefined) throw new Error("brigade_send returned no row");
       return toOutcome(decodeRow(row));

@@ -99,6 +99,8 @@ export class PostgresWatchBroadcast {
   readonly #options: PostgresBroadcastOptions;
   /** Random per process, so a process recognises its own notifications. */
   readonly #origin = randomBytes(8).toString("hex");
+  /** How this process's own payloads begin (`encodeAnnouncement`'s `<origin>|`). */
+  readonly #ownPrefix = encodeAnnouncement(this.#origin, []);
   readonly #coalescer: AnnounceCoalescer;
   #listener: BroadcastListener | undefined;
   #client: pg.Client | undefined;
@@ -257,6 +259,8 @@ export class PostgresWatchBroadcast {
   }
 
   #heard(payload: string | undefined): void {
+    // Every process hears its own announcements too: those are skipped before any parsing.
+    if (payload?.startsWith(this.#ownPrefix) === true) return;
     const parsed = parseAnnouncement(payload);
     if (!parsed.ok || parsed.value.origin === this.#origin) return;
     const listener = this.#listener;

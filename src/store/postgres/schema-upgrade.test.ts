@@ -98,6 +98,7 @@ test.each(EARLIER)(
         idempotencyKey: null,
         messageId: "m-2",
         limits: SEND_LIMITS,
+        now: Date.now(),
       });
       expect(reply.ok && [reply.duplicate, reply.message.hop_count]).toEqual([false, 1]);
     } finally {

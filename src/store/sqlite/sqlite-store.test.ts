@@ -14,3 +14,10 @@ registerStoreContract("sqlite (file)", () => {
   counter += 1;
   return openSqliteStore(join(dir, `contract-${counter}.db`));
 });
+// The service's unit-of-work path (sendInTx and the others), which a store without its own
+// coarse operations takes, held to the same answers on the same store.
+registerStoreContract("sqlite (file, units only)", () => {
+  counter += 1;
+  const store = openSqliteStore(join(dir, `contract-${counter}.db`));
+  return { transact: (unit) => store.transact(unit), close: () => store.close() };
+});

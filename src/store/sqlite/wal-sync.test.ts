@@ -80,22 +80,89 @@ describe("WAL sync off the event loop", () => {
     await closing;
   });
 
-  test("a failing unit's rejection also waits for the sync (its answer may rest on unsynced rows)", async () => {
+  test("a unit that failed or only read after an unsynced write waits for that write's sync (its answer may rest on it), and starts none of its own", async () => {
     const { held, syncWal } = heldSyncs();
     const store = openSqliteStore(join(dir, "reject.db"), { syncWal });
-    let settled = false;
+    const write = store.transact((tx) => tx.insertPrincipal(principal(1)));
+    await turns(3);
+    expect(held).toHaveLength(1);
+    let settled = 0;
     const failing = store
-      .transact(async () => {
+      .transact(async (tx) => {
+        await tx.principalByTokenDigest("d-1");
         throw new Error("refused");
       })
       .catch((error: unknown) => {
-        settled = true;
+        settled += 1;
         return error;
       });
+    const reading = store
+      .transact((tx) => tx.principalByTokenDigest("d-1"))
+      .then((value) => {
+        settled += 1;
+        return value;
+      });
     await turns(3);
-    expect(settled).toBe(false);
+    expect(store.commits).toBe(2);
+    expect(settled).toBe(0);
     (held.shift() as (e: Error | null) => void)(null);
+    await write;
     expect(((await failing) as Error).message).toBe("refused");
+    expect(await reading).toBe("p-1");
+    await turns(2);
+    // Nothing was written after the first sync started: no second sync was asked for.
+    expect(held).toHaveLength(0);
+    expect(store.syncs).toBe(1);
+    await store.close();
+  });
+
+  test("a unit that only reads while every write is synced settles at its COMMIT, starting no sync", async () => {
+    const { held, syncWal } = heldSyncs();
+    const store = openSqliteStore(join(dir, "read-only.db"), { syncWal });
+    await expect(store.transact((tx) => tx.getTeam("t-1"))).resolves.toBeNull();
+    await expect(
+      store.transact(async () => {
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(store.commits).toBe(2);
+    expect(held).toHaveLength(0);
+    await store.close();
+  });
+
+  test("in one batch, the units before its first write settle with the earlier commits; the writer and every unit after it wait for the batch's sync", async () => {
+    const { held, syncWal } = heldSyncs();
+    const store = openSqliteStore(join(dir, "mixed.db"), { syncWal });
+    const order: string[] = [];
+    const done = (name: string) => () => {
+      order.push(name);
+    };
+    const before = store.transact((tx) => tx.getTeam("t-1")).then(done("read before"));
+    const write = store.transact((tx) => tx.insertPrincipal(principal(1))).then(done("write"));
+    const after = store.transact((tx) => tx.getTeam("t-1")).then(done("read after"));
+    await turns(3);
+    expect(store.commits).toBe(1);
+    expect(order).toEqual(["read before"]);
+    expect(held).toHaveLength(1);
+    (held.shift() as (e: Error | null) => void)(null);
+    await Promise.all([before, write, after]);
+    expect(order).toEqual(["read before", "write", "read after"]);
+    await store.close();
+  });
+
+  test("the health probe waits for a sync started after it, even when nothing was written", async () => {
+    const { held, syncWal } = heldSyncs();
+    const store = openSqliteStore(join(dir, "probe.db"), { syncWal });
+    let probed = false;
+    const probe = store.probe().then(() => {
+      probed = true;
+    });
+    await turns(3);
+    expect(held).toHaveLength(1);
+    expect(probed).toBe(false);
+    (held.shift() as (e: Error | null) => void)(null);
+    await probe;
+    expect(store.syncs).toBe(1);
     await store.close();
   });
 
