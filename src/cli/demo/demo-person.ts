@@ -10,8 +10,8 @@ import { runTeamCommand } from "../team-command.ts";
 const SESSION_END_REASON = "prompt_input_exit";
 
 /**
- * Hook output up to this many UTF-16 units reaches the model whole (docs/spec/claude-code.md
- * §1.3); the demo's prompts print far less.
+ * Hook output up to this many UTF-16 units reaches the model whole (the host facts of
+ * docs/spec/claude-code.md §1.3); the demo's prompts print far less.
  */
 const HOOK_OUTPUT_WHOLE_UNITS = 10_000;
 
