@@ -89,7 +89,13 @@ describe("acked means in the conversation, on the real Claude Code", () => {
     writeFileSync(settingsPath, JSON.stringify({ ...settings, crossSessionInbound: "accept" }));
     await eliCc.prompt("Carry on.");
     await waitFor(async () => (await unacked(eliCc)).length === 0, 60_000, "the ack");
-    expect(eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id))).toBe(true);
+    // The ack follows Claude Code's transcript record at once (a change event), which Claude Code
+    // writes as it sends the model its request: the request may reach the fake a moment later.
+    await waitFor(
+      () => eliCc.api.requests.some((r) => r.raw.includes(envelope.message_id)),
+      10_000,
+      "the model's request with the message",
+    );
     // Posted only once Claude Code had taken the setting in: never held.
     expect(eliCc.claude.pane()).not.toContain("Held peer message");
     const events = watcherLog(eliCc);
