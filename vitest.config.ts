@@ -57,6 +57,7 @@ const SLOW = [
   "test/faults-postgres.test.ts",
   "test/faults-sqlite.test.ts",
   "test/http-adapter.test.ts",
+  "test/mcp-client.test.ts",
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
@@ -86,6 +87,8 @@ const REAL_CLIENT = [
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",
   "test/real-claude-drop-newest.test.ts",
+  "test/real-claude-hooks.test.ts",
+  "test/real-claude-settings.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

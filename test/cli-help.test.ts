@@ -29,6 +29,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
     "remove",
     "transfer",
     "accept-transfer",
+    "rotate-token",
   ],
   inbox: ["release"],
   adapter: ["http"],
@@ -160,8 +161,10 @@ describe("the plugin's brigade and the person's commands", () => {
       "conformance",
       "demo",
       "doctor",
+      "mcp",
       "migrate-store",
       "serve",
+      "uninstall",
     ]);
     for (const name of only) {
       const run = spawnSync(process.execPath, [PLUGIN_BIN, name], { env, encoding: "utf8" });

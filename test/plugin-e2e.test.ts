@@ -257,44 +257,34 @@ describe("hold, then release from the user's own terminal", () => {
 });
 
 describe("a session that bypasses permission prompts (the stand-in models Claude Code's inbound gate)", () => {
-  it("a bypassing session gets crossSessionInbound accept before the first post; with the option off nothing is posted into the dialog", async () => {
+  it("the plugin changes no Claude Code setting: nothing is posted into the dialog, messages arrive at the prompt; with the person's own setting, live", async () => {
     const danaHost = world.hosts[0] as ClaudeCodeHost;
-    const on = await world.session(eli, "billing-bypass", { permissionMode: "bypassPermissions" });
-    const onId = world.mapOf(eli, on).brigade_session_id;
+    const off = await world.session(eli, "billing-bypass", { permissionMode: "bypassPermissions" });
+    const offId = world.mapOf(eli, off).brigade_session_id;
     // SessionStart carries no permission mode, but the launch flag says the session bypasses:
-    // the user's choice (the option, on by default) is in place before the watcher's first post.
-    expect(JSON.parse(readFileSync(join(on.configDir, "settings.json"), "utf8"))).toEqual({
-      crossSessionInbound: "accept",
+    // no watcher starts, and the model is told how its messages come.
+    expect(existsSync(join(off.configDir, "settings.json"))).toBe(false);
+    expect(existsSync(join(eli.stateDir, "watchers", `${off.claudePid}.json`))).toBe(false);
+    const waits = await danaHost.runBash(sendCommand(offId, "Comes with the next prompt."));
+    expect(waits.exitCode, waits.stderr).toBe(0);
+    expect(waits.stdout).toContain("next prompt or tool call");
+    const [prompt] = await off.runHook("UserPromptSubmit");
+    expect(prompt?.exitCode).toBe(0);
+    expect(prompt?.stdout).toContain("Comes with the next prompt.");
+    expect(off.posts).toEqual([]);
+    expect(existsSync(join(off.configDir, "settings.json"))).toBe(false);
+
+    // The person's own choice (Claude Code's "always deliver", or `brigade doctor --fix`): live.
+    const on = await world.session(eli, "billing-bypass-accepts", {
+      permissionMode: "bypassPermissions",
+      userSettings: { crossSessionInbound: "accept" },
     });
-    const early = await danaHost.runBash(sendCommand(onId, "Sent before the first prompt."));
-    expect(early.exitCode, early.stderr).toBe(0);
+    const onId = world.mapOf(eli, on).brigade_session_id;
+    const live = await danaHost.runBash(sendCommand(onId, "Arrives live."));
+    expect(live.exitCode, live.stderr).toBe(0);
     await on.waitForPosts(1, 15_000);
     expect(on.posts[0]?.outcome).toBe("delivered");
-    expect(on.socketReads().at(-1)).toContain("Sent before the first prompt.");
-    const [prompt] = await on.runHook("UserPromptSubmit");
-    expect(prompt?.exitCode).toBe(0);
-    expect(prompt?.stdout).not.toContain('"crossSessionInbound": "accept"');
-
-    // With the option off the user's settings stay untouched, and the watcher never posts into
-    // the gate that would hold: the message waits on the server and the user is told why.
-    const off = await world.session(eli, "billing-bypass-off", {
-      permissionMode: "bypassPermissions",
-      pluginOptions: { claude_inbound_setting: "false" },
-    });
-    const offId = world.mapOf(eli, off).brigade_session_id;
-    await off.runHook("UserPromptSubmit");
-    expect(existsSync(join(off.configDir, "settings.json"))).toBe(false);
-    const held = await danaHost.runBash(sendCommand(offId, "Waits on the server."));
-    expect(held.exitCode, held.stderr).toBe(0);
-    let notice = "";
-    for (let i = 0; i < 100 && !notice.includes("crossSessionInbound"); i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      const [run] = await off.runHook("UserPromptSubmit");
-      notice += run?.stdout ?? "";
-    }
-    expect(notice).toContain("bypasses permission prompts");
-    expect(off.posts).toEqual([]);
-    expect(off.socketReads()).toEqual([]);
+    expect(on.socketReads().at(-1)).toContain("Arrives live.");
   }, 90_000);
 });
 

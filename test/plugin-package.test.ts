@@ -142,6 +142,18 @@ describe("the committed bundle", () => {
     expect(specifiers.filter((s) => !s.startsWith("node:"))).toEqual([]);
     expect(text).not.toMatch(/\brequire\(|createRequire|better-sqlite3|from "hono"/);
   });
+
+  test("holds no code that edits Claude Code's settings: only the person's own CLI does, with their yes", () => {
+    const text = readFileSync(join(repoRoot, BUNDLE), "utf8");
+    for (const writer of [
+      "ensureInboundAcceptSetting",
+      "removeInboundAcceptSetting",
+      "insertAcceptMember",
+      "removeTopLevelMember",
+    ]) {
+      expect(text).not.toContain(writer);
+    }
+  });
 });
 
 describe("bin/brigade", () => {
@@ -339,6 +351,7 @@ describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
     expect(body).toContain("--reply-to");
     expect(body).toContain("--body-file");
     expect(body).toContain("<brigade-message");
+    expect(body).toContain("brigade inbox show <message-id>");
     // Every heredoc the model is shown to copy is quoted (docs/spec/claude-code.md §2.1: the text
     // stays literal).
     const blocks = [...body.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] as string);

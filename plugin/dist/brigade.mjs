@@ -2478,11 +2478,18 @@ var init_frame_tag_families = __esmMin((() => {
 }));
 
 // src/formats/sanitize/read-tag-names.ts
-var readingOf, FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
+/**
+* The reading of a tag name: `_` reads as `-`, so `system_reminder` is `system-reminder`.
+*
+* @example readingOf("tool_use_error") === "tool-use-error"
+*/
+function readingOf(name) {
+	return name.replaceAll("_", "-");
+}
+var FAMILY_READINGS, READ_TAG_NAMES, WHOLE_NAMES_FROM;
 var init_read_tag_names = __esmMin((() => {
 	init_claude_code_tags();
 	init_frame_tag_families();
-	readingOf = (name) => name.replaceAll("_", "-");
 	FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
 	READ_TAG_NAMES = (() => {
 		const names = [...FRAME_TAG_FAMILIES];
@@ -2627,6 +2634,10 @@ function buildClasses() {
 * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
 */
 function continuesName(cp) {
+	if (cp < 128) {
+		const lower = cp | 32;
+		return lower >= 97 && lower <= 122 || cp >= 48 && cp <= 57 || cp === 45 || cp === 95;
+	}
 	const c = readingClass(cp);
 	if ((c & OPEN_BIT) !== 0) return false;
 	if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;
@@ -2816,16 +2827,23 @@ function readTagAt(s, from) {
 	}
 	if (state === 1 && (last & slash) === 0) return -1;
 	if ((c & FIRST_LETTERS) === 0) return -1;
-	const second = i + units;
 	const dash = DASH_BIT;
+	const offsets = NAME_OFFSETS;
+	offsets[1] = i + units;
 	for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
-		const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
-		for (let q = 0; q < candidates.length; q++) {
-			const k = candidates[q] ?? 0;
-			let p = (NAME_STARTS[k] ?? 0) + 1;
-			const end = NAME_STARTS[k + 1] ?? 0;
-			let j = second;
-			while (p < end && j < n) {
+		const bit = 31 - Math.clz32(letters & -letters);
+		const names = NAMES_BY_FIRST[bit] ?? NO_NAMES;
+		const shared = SHARED_BY_FIRST[bit] ?? NO_NAMES;
+		let stopped = 1;
+		for (let q = 0; q < names.length; q++) {
+			const k = names[q] ?? 0;
+			const base = NAME_STARTS[k] ?? 0;
+			const length = (NAME_STARTS[k + 1] ?? 0) - base;
+			const same = q === 0 ? 1 : shared[q] ?? 0;
+			if (same > stopped) continue;
+			let p = same;
+			let j = offsets[p] ?? 0;
+			while (p < length && j < n) {
 				c = bmp[s.charCodeAt(j)] ?? 0;
 				units = 1;
 				if ((c & pair) !== 0) {
@@ -2836,7 +2854,7 @@ function readTagAt(s, from) {
 					j += units;
 					continue;
 				}
-				const want = NAME_BITS[p] ?? 0;
+				const want = NAME_BITS[base + p] ?? 0;
 				if (want === dash) {
 					const runStart = j;
 					while (j < n && (c & (skip | dash | space)) !== 0) {
@@ -2848,16 +2866,15 @@ function readTagAt(s, from) {
 							units = unitsAt(s, j);
 						}
 					}
-					if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
-					j += units;
-					p += 2;
-					continue;
-				}
-				if ((c & want) === 0) break;
+					if (j === runStart) break;
+					offsets[++p] = j;
+					if ((c & (NAME_BITS[base + p] ?? 0)) === 0) break;
+				} else if ((c & want) === 0) break;
 				j += units;
-				p++;
+				offsets[++p] = j;
 			}
-			if (p !== end) continue;
+			stopped = p;
+			if (p !== length) continue;
 			if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
 			readEnd = j;
 			readClosing = state !== 0;
@@ -2948,18 +2965,31 @@ function findFamilyTag(s, from = 0) {
 	}
 	return null;
 }
-var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NO_NAMES, NAMES_BY_FIRST, readEnd, readClosing;
+var NAME_BITS, NAME_STARTS, FIRST_LETTERS, NAMES_BY_FIRST, SHARED_BY_FIRST, NO_NAMES, NAME_OFFSETS, readEnd, readClosing;
 var init_family_tag = __esmMin((() => {
 	init_read_tag_names();
 	init_reading_classes();
-	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)));
+	NAME_BITS = new Int32Array(READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)));
 	NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
 	READ_TAG_NAMES.forEach((name, k) => {
 		NAME_STARTS[k + 1] = (NAME_STARTS[k] ?? 0) + name.length;
 	});
 	FIRST_LETTERS = READ_TAG_NAMES.reduce((all, _, k) => all | (NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0), 0);
+	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : []).sort((a, b) => {
+		if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
+		const x = readingOf(READ_TAG_NAMES[a] ?? "");
+		const y = readingOf(READ_TAG_NAMES[b] ?? "");
+		return x < y ? -1 : x > y ? 1 : a - b;
+	})));
+	SHARED_BY_FIRST = NAMES_BY_FIRST.map((names) => names.map((k, q) => {
+		const x = readingOf(READ_TAG_NAMES[k] ?? "");
+		const y = readingOf(READ_TAG_NAMES[names[q - 1] ?? -1] ?? "");
+		let shared = 0;
+		while (shared < x.length && x[shared] === y[shared]) shared++;
+		return shared;
+	}));
 	NO_NAMES = /* @__PURE__ */ new Int32Array(0);
-	NAMES_BY_FIRST = Array.from({ length: 31 }, (_, bit) => new Int32Array(READ_TAG_NAMES.flatMap((__, k) => ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & 1 << bit) !== 0 ? [k] : [])));
+	NAME_OFFSETS = new Int32Array(READ_TAG_NAMES.reduce((longest, name) => Math.max(longest, name.length), 0) + 1);
 	readEnd = 0;
 	readClosing = false;
 }));
@@ -3616,10 +3646,10 @@ var init_preamble = __esmMin((() => {
 }));
 
 // src/formats/frame/tokens.ts
-var OPEN_TAG$1, CLOSE_TAG, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
+var OPEN_TAG$1, CLOSE_TAG$1, WRAPPER_OPEN, WRAPPER_CLOSE, SEPARATOR, SUMMARY_PREFIX, UNVERIFIED_SUFFIX, IN_REPLY_TO_ATTRIBUTE, MAX_CUSTOM_BYTES, POLL_PREAMBLE;
 var init_tokens = __esmMin((() => {
 	OPEN_TAG$1 = "<brigade-message";
-	CLOSE_TAG = "</brigade-message>";
+	CLOSE_TAG$1 = "</brigade-message>";
 	WRAPPER_OPEN = "<cross-session-message";
 	WRAPPER_CLOSE = "</cross-session-message>";
 	SEPARATOR = "----";
@@ -3643,7 +3673,7 @@ function foldClause(raw) {
 	const folded = goTrimSpace(raw.replace(CRLF_ALL, "\n").replace(NEWLINE_OR_TAB_ALL, " "));
 	return folded === "" ? "" : `${folded} `;
 }
-function refuse$2(reason) {
+function refuse$3(reason) {
 	return {
 		ok: false,
 		reason,
@@ -3660,11 +3690,11 @@ function refuse$2(reason) {
 * @example checkClause("Use <System-Reminder> blocks. ").ok === false
 */
 function checkClause(folded) {
-	if (utf8ByteLength(folded) > 4096) return refuse$2(REASON_FILE_TOO_LARGE);
-	if (!isWellFormed(folded)) return refuse$2(REASON_FILE_NOT_UTF8);
-	if (folded === "") return refuse$2(REASON_FILE_EMPTY);
-	if (foldClause(folded) !== folded) return refuse$2(REASON_FILE_UNSAFE);
-	if (sanitize(folded) !== folded) return refuse$2(REASON_FILE_UNSAFE);
+	if (utf8ByteLength(folded) > 4096) return refuse$3(REASON_FILE_TOO_LARGE);
+	if (!isWellFormed(folded)) return refuse$3(REASON_FILE_NOT_UTF8);
+	if (folded === "") return refuse$3(REASON_FILE_EMPTY);
+	if (foldClause(folded) !== folded) return refuse$3(REASON_FILE_UNSAFE);
+	if (sanitize(folded) !== folded) return refuse$3(REASON_FILE_UNSAFE);
 	return { ok: true };
 }
 /**
@@ -3711,9 +3741,9 @@ function invalidLevel() {
 * @example clauseFromFile(new TextEncoder().encode("Ask me first.\n")) → { ok: true, clause: "Ask me first. " }
 */
 function clauseFromFile(bytes) {
-	if (bytes.length > 4096) return refuse$2(REASON_FILE_TOO_LARGE);
+	if (bytes.length > 4096) return refuse$3(REASON_FILE_TOO_LARGE);
 	const text = decodeStrictUtf8(bytes);
-	if (text === null) return refuse$2(REASON_FILE_NOT_UTF8);
+	if (text === null) return refuse$3(REASON_FILE_NOT_UTF8);
 	const clause = foldClause(text);
 	const checked = checkClause(clause);
 	return checked.ok ? {
@@ -3847,7 +3877,7 @@ function build(envelope, teamName, instruction) {
 	let summary = sanitizeSummary(envelope.summary ?? "");
 	if (summary === "") summary = firstCodePoints(body, 80);
 	const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
-	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG}`;
+	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG$1}`;
 }
 var NEWLINE_ALL;
 var init_build = __esmMin((() => {
@@ -4010,7 +4040,7 @@ var init_parse = __esmMin((() => {
 	NAME = /[A-Za-z][A-Za-z0-9-]*/y;
 	SEPARATOR_LINE = `${SEPARATOR}\n`;
 	SEPARATOR_SPLIT = `\n${SEPARATOR}\n`;
-	CLOSE_LINE = `\n${CLOSE_TAG}`;
+	CLOSE_LINE = `\n${CLOSE_TAG$1}`;
 }));
 
 // src/formats/frame/wrap.ts
@@ -4332,7 +4362,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$6);
+		io.stdout(HELP$7);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -4378,7 +4408,7 @@ function renderReport(report) {
 			out.push(`${where}: Claude Code wire frame, ${from}${finding.wrapsFrame ? ", wraps a frame" : ""}`);
 		}
 	});
-	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
+	if (report.sentinel !== null) out.push(`sentinel: from session "${show(report.sentinel.fromSession)}"` + (report.sentinel.workspace === void 0 ? "" : `, workspace "${show(report.sentinel.workspace)}"`) + (report.sentinel.mode === void 0 ? "" : `, mode ${show(report.sentinel.mode, 32)}`));
 	if (report.attachments !== null) out.push(`attachments: ${report.attachments.map((a) => `"${show(a.name, 60)}"`).join(", ")}`);
 	for (const tag of report.forgedTags) {
 		const whose = tag.kind === "claude-code" ? " (a Claude Code tag)" : "";
@@ -4391,14 +4421,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$6;
+var INSPECT_MAX_INPUT_BYTES, HELP$7;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$6 = `usage: brigade inspect [--json] < text
+	HELP$7 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -4851,7 +4881,8 @@ var init_adapter_argv = __esmMin((() => {
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
-		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention")
+		"profile revoke-credentials": row$1([], [], "adapter_defined", "convention"),
+		"profile rotate-token": row$1([], [], "none", "convention")
 	});
 	ADAPTER_COMMAND_NAMES = Object.freeze(Object.keys(ADAPTER_COMMANDS));
 }));
@@ -5670,6 +5701,11 @@ var init_envelope = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_describe_result();
+}));
+
+// src/protocol/adapter/profile-rotate-token.ts
+var init_profile_rotate_token = __esmMin((() => {
+	init_field_rules();
 }));
 
 // src/protocol/encoding/json-value.ts
@@ -6796,6 +6832,7 @@ var init_protocol = __esmMin((() => {
 	init_adapter_argv();
 	init_capabilities();
 	init_envelope();
+	init_profile_rotate_token();
 	init_json_document();
 	init_json_value();
 	init_ndjson_decoder();
@@ -6940,6 +6977,16 @@ function defaultModeBypasses(path) {
 	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
 }
 /**
+* Whether `gate` is closed for a lasting reason: closed, and not merely `settings_settling` (a
+* setting that says `accept`, which Claude Code takes in within seconds). While it is, the
+* watcher stands aside and the session cannot receive live (docs/41-watcher.md "The gate rule").
+*
+* @example gateClosedLastingly({ open: false, reason: "bypass" }) === true
+*/
+function gateClosedLastingly(gate) {
+	return !gate.open && gate.reason !== SETTINGS_SETTLING;
+}
+/**
 * Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
 * docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
 * never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
@@ -6991,8 +7038,7 @@ function launchMayBypass(facts) {
 /**
 * Whether there is positive evidence that the session may bypass permission prompts from its
 * start: a bypass flag in its argv (an unreadable argv is no evidence), or a
-* `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
-* to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+* `permissions.defaultMode` of bypass in the user, project or local settings. Never throws.
 *
 * @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
 */
@@ -7017,143 +7063,12 @@ var init_inbound_gate = __esmMin((() => {
 }));
 
 // src/harness/claude-code/inbound-setting.ts
-function refused$1(reason) {
-	return {
-		kind: "refused",
-		reason
-	};
-}
-function isJsonSpace(b) {
-	return b === 32 || b === 10 || b === 13 || b === 9;
-}
-function jsonEqual(a, b) {
-	if (a === b) return true;
-	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-	if (Array.isArray(a) || Array.isArray(b)) {
-		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-		return a.every((v, i) => jsonEqual(v, b[i]));
-	}
-	const keys = Object.keys(a);
-	if (keys.length !== Object.keys(b).length) return false;
-	return keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-}
-/**
-* The bytes of `original` (one JSON object) with `"crossSessionInbound": "accept"` inserted as
-* its first member, every other byte kept: right after the opening `{`, repeating the whitespace
-* that followed it (so an indented file stays indented), with a `,` when the object has members.
-* `undefined` when `original` does not start (after JSON whitespace) with `{`.
-*
-* @example new TextDecoder().decode(insertAcceptMember(enc('{\n  "a": 1\n}'))!) === '{\n  "crossSessionInbound": "accept",\n  "a": 1\n}'
-*/
-function insertAcceptMember(original) {
-	let brace = 0;
-	while (isJsonSpace(original[brace])) brace += 1;
-	if (original[brace] !== 123) return void 0;
-	let next = brace + 1;
-	while (isJsonSpace(original[next])) next += 1;
-	const empty = original[next] === 125;
-	const space = original.subarray(brace + 1, next);
-	const insert = encoder.encode(empty ? MEMBER : `${MEMBER},`);
-	const head = original.subarray(0, brace + 1);
-	const out = new Uint8Array(original.length + (empty ? 0 : space.length) + insert.length);
-	out.set(head, 0);
-	let at = head.length;
-	if (!empty) {
-		out.set(space, at);
-		at += space.length;
-	}
-	out.set(insert, at);
-	out.set(original.subarray(brace + 1), at + insert.length);
-	return out;
-}
-function sameFile(a, b) {
-	return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-/**
-* The `claude_inbound_setting` option (docs/spec/claude-code.md §4): makes the **user**
-* `settings.json` (`<claudeConfigDir>/settings.json`) say `"crossSessionInbound": "accept"` when it
-* says nothing, so a session that bypasses permission prompts does not hold every post for a
-* dialog. The caller runs it only in such a session (`permission_mode` `bypassPermissions`, which
-* only UserPromptSubmit reports) and only while the option is on.
-* - the key present at top level, whatever its value (even `hold`) → `present`, nothing touched;
-* - a missing file → created `{"crossSessionInbound": "accept"}\n`, mode 0600, only if its folder
-*   exists (`created`; never over a file that appeared meanwhile);
-* - else only a regular file (never a symlink), ours, ≤ 1 MiB, holding one strict JSON object:
-*   the member is inserted first ({@link insertAcceptMember}, every other byte kept), the result
-*   re-parsed and compared with the original object plus that member, written to a sibling temp
-*   file with the file's own permission bits, and renamed over it if the file did not change
-*   meanwhile (`inserted`).
-* Anything else → `refused` with an {@link InboundSettingRefusal}. Never throws.
-*
-* @example ensureInboundAcceptSetting("/home/dana/.claude") // { kind: "inserted" }
-*/
-function ensureInboundAcceptSetting(claudeConfigDir, uid) {
-	const path = join(claudeConfigDir, "settings.json");
-	let before;
-	try {
-		before = lstatSync(path);
-	} catch (error) {
-		if (error.code !== "ENOENT") return refused$1("unreadable");
-		return createSettings(claudeConfigDir, path);
-	}
-	if (before.isSymbolicLink()) return refused$1("symlink");
-	if (!before.isFile()) return refused$1("not_regular");
-	if (uid >= 0 && before.uid !== uid) return refused$1("not_owned");
-	if (before.size > 1048576) return refused$1("too_large");
-	const read = readLocalFile(path, {
-		maxBytes: MAX_SETTINGS_BYTES,
-		sameAs: before
-	});
-	if (!read.ok) return refused$1(READ_REFUSAL[read.reason]);
-	const original = read.bytes;
-	const parsed = parseJsonDocument(original, { maxBytes: MAX_SETTINGS_BYTES });
-	if (!parsed.ok || !isJsonObject(parsed.value)) return refused$1("not_json_object");
-	if (Object.hasOwn(parsed.value, "crossSessionInbound")) return { kind: "present" };
-	const updated = insertAcceptMember(original);
-	if (updated === void 0) return refused$1("not_json_object");
-	const reparsed = parseJsonDocument(updated, { maxBytes: updated.length });
-	if (!reparsed.ok || !isJsonObject(reparsed.value) || reparsed.value.crossSessionInbound !== "accept" || !jsonEqual({
-		...parsed.value,
-		crossSessionInbound: "accept"
-	}, reparsed.value)) return refused$1("verify_failed");
-	const written = writeFileAtomic(path, updated, {
-		mode: before.mode & 4095,
-		unchanged: () => {
-			const now = lstatSync(path);
-			return now.isFile() && sameFile(before, now);
-		}
-	});
-	if (!written.ok) return refused$1(written.reason === "changed_meanwhile" ? "changed_meanwhile" : "write_failed");
-	return { kind: "inserted" };
-}
-function createSettings(dir, path) {
-	try {
-		if (!statSync(dir).isDirectory()) return refused$1("no_directory");
-	} catch {
-		return refused$1("no_directory");
-	}
-	const created = createFileExclusive(path, NEW_FILE, { mode: 384 });
-	if (!created.ok) return refused$1(created.reason === "exists" ? "changed_meanwhile" : "write_failed");
-	return { kind: "created" };
-}
-var READ_REFUSAL, MEMBER, NEW_FILE, encoder;
+var encoder, decoder;
 var init_inbound_setting = __esmMin((() => {
-	init_local_files();
 	init_protocol();
 	init_settings_scan();
-	READ_REFUSAL = {
-		missing: "unreadable",
-		symlink: "unreadable",
-		not_regular: "not_regular",
-		not_owned: "not_owned",
-		not_private: "unreadable",
-		changed_meanwhile: "changed_meanwhile",
-		too_large: "too_large",
-		unreadable: "unreadable"
-	};
-	MEMBER = "\"crossSessionInbound\": \"accept\"";
-	NEW_FILE = `{${MEMBER}}\n`;
 	encoder = new TextEncoder();
+	decoder = new TextDecoder();
 }));
 
 // src/harness/claude-code/inbox-post-lines.ts
@@ -7621,6 +7536,63 @@ var init_registry_activity = __esmMin((() => {
 	init_session_registry();
 }));
 
+// src/harness/claude-code/repository-env.ts
+/**
+* Whether a variable chooses where Brigade keeps its state and configuration, or what the person
+* chose for the plugin: `HOME`, `CLAUDE_CONFIG_DIR`, any `XDG_*`, any `CLAUDE_PLUGIN_OPTION_*`
+* (`config_dir` and `frame_file` name folders and files; the others are the person's choices).
+*/
+function choosesForBrigade(name) {
+	return name === "HOME" || name === "CLAUDE_CONFIG_DIR" || name.startsWith("XDG_") || name.startsWith("CLAUDE_PLUGIN_OPTION_");
+}
+/** The `env` block of one settings file, or none when it cannot be read as a JSON object. */
+function envBlock(path) {
+	const read = readLocalFile(path, {
+		maxBytes: MAX_SETTINGS_BYTES,
+		followSymlink: true
+	});
+	if (!read.ok) return void 0;
+	try {
+		const settings = JSON.parse(new TextDecoder().decode(read.bytes));
+		if (typeof settings !== "object" || settings === null || Array.isArray(settings)) return void 0;
+		const env = settings.env;
+		if (typeof env !== "object" || env === null || Array.isArray(env)) return void 0;
+		return env;
+	} catch {
+		return;
+	}
+}
+/**
+* The repository's settings files whose `env` block sets, in this process's environment, a
+* variable that chooses Brigade's folders or the person's plugin options
+* (docs/spec/claude-code.md §2): `HOME`, `CLAUDE_CONFIG_DIR`, `XDG_*`, `CLAUDE_PLUGIN_OPTION_*`. Claude Code applies a
+* project's (`.claude/settings.json`) and a local (`.claude/settings.local.json`) `env` block to
+* its hooks and tools; a variable counts only when it took effect — its value here equals the
+* block's (measured on 2.1.334 and 2.1.336, Claude Code itself keeps `HOME`, `XDG_CONFIG_HOME`,
+* `XDG_STATE_HOME` and `CLAUDE_CONFIG_DIR` from a project, but not `CLAUDE_PLUGIN_OPTION_*` or
+* other `XDG_*`). `projectDirs` are where the repository's `.claude/` may be (the hook's
+* `CLAUDE_PROJECT_DIR` and `cwd`; relative or empty ones are skipped). Best effort: unreadable
+* files count for nothing. Never throws.
+*
+* @example repositoryEnvChoices({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: "/tmp/x" }, ["/w/api"]) // [".claude/settings.json"]
+*/
+function repositoryEnvChoices(env, projectDirs) {
+	const dirs = [...new Set(projectDirs)].filter((dir) => dir !== void 0 && dir !== "" && isAbsolute(dir));
+	const hits = /* @__PURE__ */ new Set();
+	for (const dir of dirs) for (const name of REPOSITORY_SETTINGS) {
+		const block = envBlock(join(dir, name));
+		if (block === void 0) continue;
+		if (Object.entries(block).some(([variable, value]) => choosesForBrigade(variable) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean") && env[variable] === String(value))) hits.add(name);
+	}
+	return REPOSITORY_SETTINGS.filter((name) => hits.has(name));
+}
+var REPOSITORY_SETTINGS;
+var init_repository_env = __esmMin((() => {
+	init_local_files();
+	init_settings_scan();
+	REPOSITORY_SETTINGS = [".claude/settings.json", ".claude/settings.local.json"];
+}));
+
 // src/harness/claude-code/transcript-deliveries.ts
 /**
 * The frame open-tag lines in `text`, in order: every line that starts `<brigade-message team="`
@@ -7629,9 +7601,25 @@ var init_registry_activity = __esmMin((() => {
 * @example frameOpenTags('x\n<brigade-message team="core" message-id="m-1">\nbody') // ['<brigade-message team="core" message-id="m-1">']
 */
 function frameOpenTags(text) {
-	const tags = [];
-	for (const match of text.matchAll(OPEN_TAG)) if (match[1] !== void 0) tags.push(match[1]);
-	return tags;
+	return frameOpenTagSpans(text).map((span) => span.tag);
+}
+/**
+* Where each frame open-tag line of `text` starts (UTF-16 offset of its `<`), with the tag, in
+* order: the lines {@link frameOpenTags} returns.
+*
+* @example frameOpenTagSpans('x\n<brigade-message team="core">\nbody')[0]?.start === 2
+*/
+function frameOpenTagSpans(text) {
+	const spans = [];
+	for (const match of text.matchAll(OPEN_TAG)) {
+		const tag = match[1];
+		if (tag === void 0) continue;
+		spans.push({
+			tag,
+			start: match.index + match[0].length - tag.length
+		});
+	}
+	return spans;
 }
 /**
 * Reads one transcript line for what it says about inbox posts ({@link TranscriptDeliveryLine}).
@@ -7643,7 +7631,7 @@ function frameOpenTags(text) {
 * @example parseTranscriptDeliveryLine('{"type":"queue-operation","operation":"dequeue"}') // { kind: "dequeued" }
 */
 function parseTranscriptDeliveryLine(line) {
-	const framed = line.includes(FRAME_MARK);
+	const framed = line.includes(FRAME_MARK$1);
 	if (!framed && !line.includes("\"queue-operation\"") && !line.includes("\"permission-mode\"")) return;
 	let value;
 	try {
@@ -7651,7 +7639,7 @@ function parseTranscriptDeliveryLine(line) {
 	} catch {
 		return;
 	}
-	if (!isRecord$1(value) || value.isSidechain === true) return void 0;
+	if (!isRecord$2(value) || value.isSidechain === true) return void 0;
 	switch (value.type) {
 		case "queue-operation":
 			if (value.operation === "dequeue" || value.operation === "remove") return { kind: "dequeued" };
@@ -7674,19 +7662,19 @@ function parseTranscriptDeliveryLine(line) {
 	}
 }
 function userEntry(entry) {
-	if (!isRecord$1(entry.origin) || entry.origin.kind !== "peer") return void 0;
-	if (!isRecord$1(entry.message)) return void 0;
+	if (!isRecord$2(entry.origin) || entry.origin.kind !== "peer") return void 0;
+	if (!isRecord$2(entry.message)) return void 0;
 	const content = entry.message.content;
 	if (typeof content === "string") return conversation(frameOpenTags(content));
 	if (!Array.isArray(content)) return void 0;
 	const tags = [];
-	for (const block of content) if (isRecord$1(block) && block.type === "text") tags.push(...tagsOf(block.text));
+	for (const block of content) if (isRecord$2(block) && block.type === "text") tags.push(...tagsOf(block.text));
 	return conversation(tags);
 }
 function attachmentEntry(attachment) {
-	if (!isRecord$1(attachment)) return void 0;
+	if (!isRecord$2(attachment)) return void 0;
 	if (attachment.type === "queued_command") {
-		if (!isRecord$1(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
+		if (!isRecord$2(attachment.origin) || attachment.origin.kind !== "peer") return void 0;
 		return conversation(tagsOf(attachment.prompt));
 	}
 	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return conversation(attachment.content.flatMap((part) => tagsOf(part)));
@@ -7700,14 +7688,89 @@ function conversation(tags) {
 function tagsOf(text) {
 	return typeof text === "string" ? frameOpenTags(text) : [];
 }
+function isRecord$2(value) {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var FRAME_MARK$1, OPEN_TAG, HELD_PREFIX;
+var init_transcript_deliveries = __esmMin((() => {
+	FRAME_MARK$1 = "<brigade-message";
+	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
+	HELD_PREFIX = "Held peer message";
+}));
+
+// src/harness/claude-code/transcript-shown-frames.ts
+/**
+* Every whole frame in `text`, in order: from the start of each frame open-tag line through the
+* first `</brigade-message>` line after it. A frame whose close tag is missing (text cut short, as
+* Claude Code's preview of an over-long output cuts it) is not returned. A sender's body cannot
+* open or close a frame (the sanitiser neutralises both tags in sender text), so only a frame
+* Brigade built is found, and only whole.
+*
+* @example wholeFrames('a\n<brigade-message team="core">\nbody\n</brigade-message>\nb') // ['<brigade-message team="core">\nbody\n</brigade-message>']
+*/
+function wholeFrames(text) {
+	const frames = [];
+	for (const { start } of frameOpenTagSpans(text)) {
+		const close = text.indexOf(CLOSE_TAG, start);
+		if (close < 0) continue;
+		frames.push(text.slice(start, close + 19));
+	}
+	return frames;
+}
+/**
+* The whole frames ({@link wholeFrames}) one transcript line shows the model had in its
+* conversation through a hook or a tool, as Claude Code 2.1.334 records them
+* (docs/spec/claude-code.md §1.3, §3.4): the `content` of a `hook_success` attachment of a
+* `UserPromptSubmit` hook (what the model read of the hook's stdout: whole, or Claude Code's
+* preview when it was over its limit), the `content` of a `hook_additional_context` attachment
+* (a hook's `additionalContext`, likewise), and the `tool_result` blocks of a main-chain `user`
+* entry (a tool's output as the model read it, e.g. `brigade inbox show`). The raw `stdout` Claude
+* Code also records is never read: it is what the hook printed, not what the model was shown.
+* Sub-agent entries (`isSidechain: true`), other hooks' events and any other shape give `[]`.
+* Lines without `<brigade-message` are never JSON-parsed. Never throws.
+*
+* @example shownFrames(line).map(sha256Hex)
+*/
+function shownFrames(line) {
+	if (!line.includes(FRAME_MARK)) return [];
+	let value;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return [];
+	}
+	if (!isRecord$1(value) || value.isSidechain === true) return [];
+	if (value.type === "attachment") return attachmentFrames(value.attachment);
+	if (value.type === "user" && isRecord$1(value.message)) return toolResultFrames(value.message);
+	return [];
+}
+function attachmentFrames(attachment) {
+	if (!isRecord$1(attachment)) return [];
+	if (attachment.type === "hook_success" && attachment.hookEvent === "UserPromptSubmit") return typeof attachment.content === "string" ? wholeFrames(attachment.content) : [];
+	if (attachment.type === "hook_additional_context" && Array.isArray(attachment.content)) return attachment.content.flatMap((part) => typeof part === "string" ? wholeFrames(part) : []);
+	return [];
+}
+function toolResultFrames(message) {
+	if (!Array.isArray(message.content)) return [];
+	const frames = [];
+	for (const block of message.content) {
+		if (!isRecord$1(block) || block.type !== "tool_result") continue;
+		const content = block.content;
+		if (typeof content === "string") frames.push(...wholeFrames(content));
+		else if (Array.isArray(content)) {
+			for (const part of content) if (isRecord$1(part) && part.type === "text" && typeof part.text === "string") frames.push(...wholeFrames(part.text));
+		}
+	}
+	return frames;
+}
 function isRecord$1(value) {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-var FRAME_MARK, OPEN_TAG, HELD_PREFIX;
-var init_transcript_deliveries = __esmMin((() => {
+var FRAME_MARK, CLOSE_TAG;
+var init_transcript_shown_frames = __esmMin((() => {
+	init_transcript_deliveries();
 	FRAME_MARK = "<brigade-message";
-	OPEN_TAG = /(?:^|\n)(<brigade-message team="[^\n]*>)(?=\n|$)/g;
-	HELD_PREFIX = "Held peer message";
+	CLOSE_TAG = "\n</brigade-message>";
 }));
 
 // src/harness/claude-code/transcript-usage.ts
@@ -7766,7 +7829,7 @@ function withRestart(outcome, restarted) {
 		restarted
 	};
 }
-var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE, TranscriptUsageReader;
+var TRANSCRIPT_READ_MAX_BYTES, TRANSCRIPT_MODEL_MAX_CODEPOINTS, ASSISTANT_MARK, SYNTHETIC_MODEL, NEWLINE$1, TranscriptUsageReader;
 var init_transcript_usage = __esmMin((() => {
 	init_sanitize();
 	init_local_files();
@@ -7774,7 +7837,7 @@ var init_transcript_usage = __esmMin((() => {
 	TRANSCRIPT_MODEL_MAX_CODEPOINTS = 128;
 	ASSISTANT_MARK = "\"assistant\"";
 	SYNTHETIC_MODEL = "<synthetic>";
-	NEWLINE = 10;
+	NEWLINE$1 = 10;
 	TranscriptUsageReader = class {
 		#maxReadBytes;
 		#onLine;
@@ -7882,7 +7945,7 @@ var init_transcript_usage = __esmMin((() => {
 		#consume(data) {
 			let start = 0;
 			if (this.#skipping) {
-				const end = data.indexOf(NEWLINE);
+				const end = data.indexOf(NEWLINE$1);
 				if (end < 0) {
 					this.#offset += data.length;
 					return false;
@@ -7890,7 +7953,7 @@ var init_transcript_usage = __esmMin((() => {
 				start = end + 1;
 				this.#skipping = false;
 			}
-			const last = data.lastIndexOf(NEWLINE);
+			const last = data.lastIndexOf(NEWLINE$1);
 			if (last < start) {
 				if (data.length - start >= this.#maxReadBytes) {
 					this.#offset += data.length;
@@ -7927,6 +7990,71 @@ var init_transcript_usage = __esmMin((() => {
 	};
 }));
 
+// src/harness/claude-code/transcript-window.ts
+/**
+* The size of the transcript at `path`, bytes: where the next entry Claude Code writes will start.
+* A hook records it when it shows the model a frame, so that a later run reads the transcript from
+* there ({@link readTranscriptWindow}). `undefined` for an empty, relative or unreadable path, a
+* symlink or anything but a regular file; a missing file (Claude Code writes it at the first
+* entry) is `0`. Never throws.
+*
+* @example transcriptEnd("/home/dana/.claude/projects/w/5d1c.jsonl") // 48213
+*/
+function transcriptEnd(path) {
+	if (path === "" || !isAbsolute(path)) return void 0;
+	const opened = openLocalFile(path);
+	if (!opened.ok) return opened.reason === "missing" ? 0 : void 0;
+	closeSync(opened.fd);
+	return opened.stats.size;
+}
+/**
+* The whole lines of the transcript at `path` from byte `from` on, at most `maxBytes` of them
+* (default 1 MiB, {@link TRANSCRIPT_READ_MAX_BYTES}), in file order. A `from` that falls inside a
+* line skips to the next one; a last line without its newline (still being written) is left out.
+* When the file is now shorter than `from` (replaced or truncated) its last `maxBytes` are read
+* instead. The file is opened read-only, without following a symlink, and must be a regular file;
+* an empty, relative, missing or unreadable path gives `[]`. Never throws.
+*
+* @example readTranscriptWindow(path, 48213).filter((line) => line.includes("<brigade-message"))
+*/
+function readTranscriptWindow(path, from, maxBytes = TRANSCRIPT_READ_MAX_BYTES) {
+	if (path === "" || !isAbsolute(path)) return [];
+	const opened = openLocalFile(path);
+	if (!opened.ok) return [];
+	const fd = opened.fd;
+	try {
+		const size = opened.stats.size;
+		const cap = Math.max(1, Math.floor(maxBytes));
+		const start = Number.isSafeInteger(from) && from >= 0 && from <= size ? from : Math.max(0, size - cap);
+		const readFrom = start > 0 ? start - 1 : 0;
+		const wanted = Math.min(size - readFrom, cap + (start > 0 ? 1 : 0));
+		if (wanted <= 0) return [];
+		const data = Buffer.allocUnsafe(wanted);
+		let length = 0;
+		while (length < wanted) {
+			const n = readSync(fd, data, length, wanted - length, readFrom + length);
+			if (n === 0) break;
+			length += n;
+		}
+		const bytes = data.subarray(0, length);
+		const first = start > 0 ? bytes.indexOf(NEWLINE) + 1 : 0;
+		const last = bytes.lastIndexOf(NEWLINE);
+		if (first <= 0 && start > 0) return [];
+		if (last < first) return [];
+		return bytes.toString("utf8", first, last).split("\n");
+	} catch {
+		return [];
+	} finally {
+		closeSync(fd);
+	}
+}
+var NEWLINE;
+var init_transcript_window = __esmMin((() => {
+	init_local_files();
+	init_transcript_usage();
+	NEWLINE = 10;
+}));
+
 // src/harness/claude-code/index.ts
 var init_claude_code = __esmMin((() => {
 	init_claude_pid();
@@ -7942,10 +8070,21 @@ var init_claude_code = __esmMin((() => {
 	init_plugin_option();
 	init_post_to_inbox();
 	init_registry_activity();
+	init_repository_env();
 	init_session_registry();
 	init_settings_scan();
 	init_transcript_deliveries();
+	init_transcript_shown_frames();
 	init_transcript_usage();
+	init_transcript_window();
+}));
+
+// src/harness/watcher/delivery-notices.ts
+var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
+var init_delivery_notices = __esmMin((() => {
+	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
+	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
+	GATE_CLOSED_NOTICE = "Brigade: this session bypasses permission prompts, where Claude Code would hold each teammate's message for a dialog, so Brigade delivers them at each prompt and between tool calls instead of live. To receive them live, the user can run `brigade doctor --fix` in their own terminal (it asks first: the Claude Code setting it changes applies to every sender, not only Brigade).";
 }));
 
 // src/adapters/adapter-logger.ts
@@ -8169,7 +8308,8 @@ var init_http_adapter_constants = __esmMin((() => {
 		"session.sync_peer",
 		"session.live_delivery",
 		"message.state",
-		"message.adopt"
+		"message.adopt",
+		"profile.rotate_token"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -9269,7 +9409,9 @@ var init_team_context$1 = __esmMin((() => {
 		"team members",
 		"team rotate-secret",
 		"team revoke-member",
-		"team transfer"
+		"team transfer",
+		"team accept-transfer",
+		"profile rotate-token"
 	]);
 }));
 
@@ -9513,6 +9655,49 @@ var init_team_membership = __esmMin((() => {
 	init_team_context$1();
 }));
 
+// src/adapters/http/token-rotation.ts
+/**
+* `profile rotate-token` over HTTP (`POST /v1/principals/rotate-token` with the profile's token):
+* the server mints a new token for the same principal and refuses the old one from then on; the
+* new one replaces the old in the credential file (atomic, 0600) and is never returned or logged.
+* Needs a bound profile like every team verb (`unauthenticated` `credential_missing` without a
+* credential, `config` without a team or server), checked before any call. The credential file
+* is rewritten as it is first, so a file that cannot be written (`config`) stops the rotation
+* before the server replaces anything: once it has, the old token is dead and the new one must
+* be kept. A token the server does not know is its `unauthenticated`, and nothing changes.
+*
+* @example const { principal_ref } = await rotateToken(runtime, undefined);
+*/
+async function rotateToken(runtime, options) {
+	const ctx = readTeamContext(runtime);
+	const store = requireStore(runtime.store);
+	writeCredential(store, ctx.credential, runtime.log);
+	const rotated = await callTarget(ctx, {
+		method: "POST",
+		path: "/v1/principals/rotate-token"
+	}, validateMintedPrincipal, options);
+	try {
+		writeCredential(store, {
+			...ctx.credential,
+			token: rotated.token,
+			principal_ref: rotated.principal_ref
+		}, runtime.log);
+	} catch (error) {
+		runtime.log.error("credential_rotation_unsaved");
+		throw error;
+	}
+	runtime.log.info("credential_rotated");
+	return {
+		principal_ref: rotated.principal_ref,
+		rotated: true
+	};
+}
+var init_token_rotation = __esmMin((() => {
+	init_credential_setup();
+	init_profile_files();
+	init_team_context$1();
+}));
+
 // src/adapters/http/http-adapter.ts
 var HttpAdapter;
 var init_http_adapter = __esmMin((() => {
@@ -9524,6 +9709,7 @@ var init_http_adapter = __esmMin((() => {
 	init_http_watch();
 	init_team_context$1();
 	init_team_membership();
+	init_token_rotation();
 	HttpAdapter = class {
 		/** The profile this adapter is bound to. */
 		profileName;
@@ -9718,6 +9904,9 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async profileRotateToken(options) {
+			return rotateToken(this.#runtime, options);
 		}
 		async teamAcceptTransfer(options) {
 			return this.#teamCall((ctx) => ({
@@ -9986,6 +10175,29 @@ var init_loose_validation = __esmMin((() => {
 	init_text();
 	init_inbound_limits();
 	init_safe_id();
+}));
+
+// src/harness/inbound/fetched-messages.ts
+/**
+* The ids and senders of envelopes one `message receive` answered, in the order given, for
+* `InboundPipeline.refetched`; anything malformed is left out (offering it rejects it). Pure;
+* never throws.
+*
+* @example pipeline.refetched(fetchedMessages(result.messages), result.messages.length < limit);
+*/
+function fetchedMessages(messages) {
+	const fetched = [];
+	for (const message of messages) {
+		const parsed = looseValidate(message);
+		if (parsed.ok) fetched.push({
+			messageId: parsed.message.message_id,
+			senderId: parsed.message.sender.session_id
+		});
+	}
+	return fetched;
+}
+var init_fetched_messages = __esmMin((() => {
+	init_loose_validation();
 }));
 
 // src/harness/inbound/lru-set.ts
@@ -10729,6 +10941,7 @@ var init_inbound_pipeline = __esmMin((() => {
 
 // src/harness/inbound/index.ts
 var init_inbound = __esmMin((() => {
+	init_fetched_messages();
 	init_inbound_limits();
 	init_inbound_pipeline();
 	init_loose_validation();
@@ -10783,6 +10996,7 @@ function stateLayout(root) {
 		release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
 		sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
 		checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
+		shown: (id) => join(root, "state", "shown", `${fileStem(id)}.json`),
 		notice: (pid) => join(root, "state", `${pid}.notice`),
 		watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`)
 	};
@@ -10877,10 +11091,22 @@ function readByPidMap(options) {
 	if (!isClaudePid(pid)) return failure$1("not_in_session");
 	const dir = resolveStateDir(options.env);
 	if (!dir.ok) return failure$1("state_dir_relative");
-	const path = stateLayout(dir.dir).byPid(pid);
+	const belongs = (map) => String(map.claude_pid) === pid;
+	return readSessionMapFile(stateLayout(dir.dir).byPid(pid), options.uid, belongs);
+}
+/**
+* Reads a file holding a by-pid map's document at `path` through the same checks as
+* {@link readByPidMap}: no symlink followed, a regular file with no group/other bits owned by
+* `uid`, ≤ 64 KiB, one strict JSON object, every member valid, and `belongs(map)` — the pid or
+* session the file's name stands for (else `map_mismatch`). A missing file is `not_registered`.
+* Never throws.
+*
+* @example readSessionMapFile(path, uid, (map) => map.claude_session_id === nativeId)
+*/
+function readSessionMapFile(path, uid, belongs) {
 	const read = readPrivateStateFile(path, {
 		maxBytes: MAX_BY_PID_MAP_BYTES,
-		uid: options.uid
+		uid
 	});
 	switch (read.kind) {
 		case "missing": return failure$1("not_registered");
@@ -10892,7 +11118,7 @@ function readByPidMap(options) {
 	if (!parsed.ok || !isJsonObject(parsed.value)) return failure$1("map_malformed");
 	const validated = validateByPidMap(parsed.value);
 	if (!validated.ok) return failure$1("map_invalid", validated.field);
-	if (String(validated.map.claude_pid) !== pid) return failure$1("map_mismatch");
+	if (!belongs(validated.map)) return failure$1("map_mismatch");
 	return {
 		ok: true,
 		map: validated.map,
@@ -11314,6 +11540,191 @@ var init_session_inbound = __esmMin((() => {
 	init_sha256_hex();
 }));
 
+// src/harness/state/shown-confirmation.ts
+/**
+* The record of a message shown to the model now (docs/42-hooks.md "Acked means read"): its
+* frame's SHA-256, the time, and where in the transcript its entry will come (the file's size
+* now; `transcript_offset` 0 and `transcript_path` `""` when no transcript is known, which no
+* confirmation can find).
+*
+* @example shownRecord(item.message, "frame", item.frame, input.transcript_path, Date.now())
+*/
+function shownRecord(message, shownAs, frame, transcriptPath, now) {
+	const end = transcriptEnd(transcriptPath);
+	return {
+		message_id: message.message_id,
+		sender_session_id: message.sender.session_id,
+		shown_as: shownAs,
+		frame_sha256: sha256Hex(frame),
+		shown_at: now,
+		transcript_path: end === void 0 ? "" : transcriptPath,
+		transcript_offset: end ?? 0
+	};
+}
+/**
+* Splits `records` into those whose whole frame the transcript shows in the model's conversation
+* (`confirmed`: a hook's output or a tool's result as the model read it, `shownFrames`) and the
+* rest. Each record is looked for from the transcript offset it was shown at: the transcript is
+* read from the smallest such offset, 1 MiB at a time, at most four windows (a record beyond them
+* waits for a later run). A frame Claude Code showed only as a preview is not whole there, so its
+* message is not confirmed. Never throws.
+*
+* @example const { confirmed } = confirmShown(readShownRecords(layout, sessionId, uid));
+*/
+function confirmShown(records) {
+	const seen = /* @__PURE__ */ new Set();
+	const paths = new Set(records.map((r) => r.transcript_path).filter((p) => p !== ""));
+	for (const path of paths) {
+		const offsets = records.filter((r) => r.transcript_path === path).map((r) => r.transcript_offset).sort((a, b) => a - b);
+		let windows = 0;
+		let covered = -1;
+		for (const offset of offsets) {
+			if (offset < covered || windows >= MAX_WINDOWS) continue;
+			windows += 1;
+			covered = offset + TRANSCRIPT_READ_MAX_BYTES;
+			for (const line of readTranscriptWindow(path, offset)) for (const frame of shownFrames(line)) seen.add(sha256Hex(frame));
+		}
+	}
+	const confirmed = [];
+	const unconfirmed = [];
+	for (const record of records) (seen.has(record.frame_sha256) ? confirmed : unconfirmed).push(record);
+	return {
+		confirmed,
+		unconfirmed
+	};
+}
+var MAX_WINDOWS;
+var init_shown_confirmation = __esmMin((() => {
+	init_claude_code();
+	init_sha256_hex();
+	MAX_WINDOWS = 4;
+}));
+
+// src/harness/state/shown-file.ts
+/**
+* The records of `state/shown/<stem>.json` (`{version: 1, records: [...]}`), oldest first, at
+* most {@link MAX_SHOWN_RECORDS}, one per message id (the last one wins). Missing, foreign,
+* non-private or malformed files and malformed records read as nothing: a message whose record
+* is lost is shown again, never acked unseen. Never throws.
+*
+* @example readShownRecords(layout, "s-1", uid).map((r) => r.message_id)
+*/
+function readShownRecords(layout, sessionId, uid) {
+	const read = readPrivateStateFile(layout.shown(sessionId), {
+		maxBytes: MAX_SHOWN_FILE_BYTES,
+		uid
+	});
+	if (read.kind !== "ok") return [];
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SHOWN_FILE_BYTES });
+	if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) return [];
+	const records = parsed.value.records;
+	if (!Array.isArray(records)) return [];
+	const byId = /* @__PURE__ */ new Map();
+	for (const value of records) {
+		const record = shownRecordOf(value);
+		if (record === void 0) continue;
+		byId.delete(record.message_id);
+		byId.set(record.message_id, record);
+	}
+	return [...byId.values()].slice(-200);
+}
+function shownRecordOf(value) {
+	if (!isJsonObject(value)) return void 0;
+	const { message_id: id, sender_session_id: sender, shown_as: as, frame_sha256: digest, shown_at: at, transcript_path: path, transcript_offset: offset } = value;
+	if (typeof id !== "string" || id === "" || id.length > 200) return void 0;
+	if (typeof sender !== "string" || sender === "" || sender.length > 200) return void 0;
+	if (!SHOWN_AS.some((known) => known === as)) return void 0;
+	if (typeof digest !== "string" || !SHA256_HEX.test(digest)) return void 0;
+	if (typeof at !== "number" || !Number.isFinite(at)) return void 0;
+	if (typeof path !== "string" || path.length > 4096) return void 0;
+	if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) return void 0;
+	return {
+		message_id: id,
+		sender_session_id: sender,
+		shown_as: as,
+		frame_sha256: digest,
+		shown_at: at,
+		transcript_path: path,
+		transcript_offset: offset
+	};
+}
+/**
+* Replaces the session's shown records with `records` (one per message id, the last one wins,
+* the newest {@link MAX_SHOWN_RECORDS} kept); none removes the file. Two writers racing (two
+* hooks of parallel tool calls, or a hook and `brigade inbox show`) may lose one change: a record
+* lost only makes its message shown again.
+*
+* @throws PrivateFileError when the file cannot be written privately.
+* @example writeShownRecords(layout, "s-1", [])
+*/
+function writeShownRecords(layout, sessionId, records) {
+	const byId = /* @__PURE__ */ new Map();
+	for (const record of records) {
+		byId.delete(record.message_id);
+		byId.set(record.message_id, record);
+	}
+	const kept = [...byId.values()].slice(-200);
+	const path = layout.shown(sessionId);
+	if (kept.length === 0) {
+		rmSync(path, { force: true });
+		return;
+	}
+	writePrivateStateFile(layout.root, path, `${JSON.stringify({
+		version: 1,
+		records: kept
+	})}\n`);
+}
+var SHOWN_AS, MAX_SHOWN_FILE_BYTES, SHA256_HEX;
+var init_shown_file = __esmMin((() => {
+	init_protocol();
+	init_private_state_file();
+	SHOWN_AS = [
+		"frame",
+		"notice",
+		"show"
+	];
+	MAX_SHOWN_FILE_BYTES = 262144;
+	SHA256_HEX = /^[0-9a-f]{64}$/;
+}));
+
+// src/harness/state/shown-lock.ts
+/**
+* Takes the session's delivery lock (`state/shown/<stem>.lock`, created exclusively, 0600) for
+* one hook run: Claude Code runs the PostToolUse hooks of parallel tool calls at once, and two
+* runs that fetched the same messages would each print them (the model reading each twice) and
+* each rewrite the shown records. Returns the function that releases it, or `undefined` when
+* another run holds it (that run delivers; this one does nothing). A lock whose file is older
+* than {@link SHOWN_LOCK_STALE_MS} (by the wall clock its time is written in) is taken over.
+* Never throws: a lock that cannot be made at all (an unwritable state folder) lets the run go on
+* unlocked.
+*
+* @example const release = lockShown(layout, "s-1"); if (release) try { … } finally { release(); }
+*/
+function lockShown(layout, sessionId) {
+	const path = layout.shown(sessionId).replace(/\.json$/, ".lock");
+	const release = () => rmSync(path, { force: true });
+	if (!ensurePrivateFolders(layout.root, dirname(path)).ok) return () => void 0;
+	for (let attempt = 0; attempt < 2; attempt += 1) {
+		const created = createFileExclusive(path, `${process.pid}\n`);
+		if (created.ok) return release;
+		if (created.reason !== "exists") return () => void 0;
+		if (!stale(path)) return void 0;
+		release();
+	}
+}
+function stale(path) {
+	try {
+		return Date.now() - lstatSync(path).mtimeMs > SHOWN_LOCK_STALE_MS;
+	} catch {
+		return true;
+	}
+}
+var SHOWN_LOCK_STALE_MS;
+var init_shown_lock = __esmMin((() => {
+	init_local_files();
+	SHOWN_LOCK_STALE_MS = 1e4;
+}));
+
 // src/harness/state/index.ts
 var init_state = __esmMin((() => {
 	init_by_pid_map();
@@ -11325,6 +11736,9 @@ var init_state = __esmMin((() => {
 	init_sent_file();
 	init_session_inbound();
 	init_sha256_hex();
+	init_shown_confirmation();
+	init_shown_file();
+	init_shown_lock();
 	init_state_dir();
 	init_state_layout();
 }));
@@ -11333,8 +11747,8 @@ var init_state = __esmMin((() => {
 /**
 * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
 * command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
-* is field 3 (`state`), the twentieth is field 22 (`starttime`, decimal clock ticks). Never
-* throws.
+* is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
+* decimal clock ticks). Never throws.
 *
 * @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
 */
@@ -11346,6 +11760,7 @@ function parseProcStat(line) {
 	};
 	const fields = line.slice(end + 1).trim().split(/\s+/);
 	const state = fields[0];
+	const ppid = fields[1] ?? "";
 	const start = fields[19];
 	if (state === void 0 || state === "" || start === void 0) return {
 		ok: false,
@@ -11355,9 +11770,14 @@ function parseProcStat(line) {
 		ok: false,
 		reason: "bad_start"
 	};
+	if (!DECIMAL.test(ppid)) return {
+		ok: false,
+		reason: "bad_ppid"
+	};
 	return {
 		ok: true,
 		state,
+		ppid: Number(ppid),
 		startTicks: start
 	};
 }
@@ -11671,8 +12091,7 @@ function watcherVersion(entryScript) {
 }
 /**
 * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
-* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
-* from `env`; then `CLAUDE_PID`,
+* `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
 * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
 * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
 * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:
@@ -11862,8 +12281,7 @@ var init_ensure_watcher = __esmMin((() => {
 		"PATH",
 		"HOME",
 		"TMPDIR",
-		"CLAUDE_CONFIG_DIR",
-		pluginOptionVariable("claude_inbound_setting")
+		"CLAUDE_CONFIG_DIR"
 	];
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
@@ -11874,22 +12292,22 @@ var init_ensure_watcher = __esmMin((() => {
 * the one home of the rule for SessionStart's registration and the watcher's heartbeats:
 * - no inbox socket (`socketPath` empty): `no` / `no_inbox_socket`, since nothing can post into
 *   an idle conversation and a message waits for the next prompt or tool call;
-* - `gate` given and closed for a lasting reason: `no` / `inbound_gate`; a settling setting
-*   (`settings_settling`) opens by itself within seconds, so it does not count;
+* - `gateClosed`: Claude Code's gate holds every post for a lasting reason: `no` /
+*   `inbound_gate` (the callers leave out a settling setting, which opens within seconds);
 * - else `yes`.
-* SessionStart passes no gate: the watcher it starts delivers, and its heartbeats say otherwise
-* once they know the gate holds every post.
+* SessionStart passes what the launch shows (`hookStandsAside`); the watcher, the gate it reads
+* every tick (`gateClosedLastingly`).
 *
 * @example
 * harnessLiveDelivery(""); // { live_delivery: "no", live_delivery_reason: "no_inbox_socket" }
-* harnessLiveDelivery("/run/cc.sock", { open: false, reason: "bypass" }); // … "inbound_gate"
+* harnessLiveDelivery("/run/cc.sock", true); // … "inbound_gate"
 */
-function harnessLiveDelivery(socketPath, gate) {
+function harnessLiveDelivery(socketPath, gateClosed = false) {
 	if (socketPath === "") return {
 		live_delivery: "no",
 		live_delivery_reason: "no_inbox_socket"
 	};
-	if (gate !== void 0 && !gate.open && gate.reason !== "settings_settling") return {
+	if (gateClosed) return {
 		live_delivery: "no",
 		live_delivery_reason: "inbound_gate"
 	};
@@ -12385,14 +12803,6 @@ var init_delivery_confirmations = __esmMin((() => {
 	};
 }));
 
-// src/harness/watcher/delivery-notices.ts
-var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
-var init_delivery_notices = __esmMin((() => {
-	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
-	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
-	GATE_CLOSED_NOTICE = "Brigade: teammates' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says \"crossSessionInbound\": \"accept\" (the plugin option claude_inbound_setting writes it).";
-}));
-
 // src/harness/pacing/pacer-limits.ts
 var PACER_LIMITS;
 var init_pacer_limits = __esmMin((() => {
@@ -12853,12 +13263,13 @@ var init_session_heartbeats = __esmMin((() => {
 		}
 		/**
 		* Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
-		* receive live because this watcher stops while the session goes on (`watcher_stopped`,
-		* docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
-		* for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
-		* Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+		* receive live because this watcher stops while the session goes on: `watcher_stopped`
+		* (docs/41-watcher.md "Stopping on purpose"), or `inbound_gate` when it stands aside for
+		* Claude Code's gate. Only with `session.live_delivery`; it first waits for a heartbeat still
+		* running (within the same cap), so an older `yes` cannot land after it. Logs
+		* `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
 		*/
-		async reportStopped(timeoutMs) {
+		async reportStopped(timeoutMs, reason = "watcher_stopped") {
 			if (!this.#sendLive) return;
 			const signal = AbortSignal.timeout(timeoutMs);
 			const aborted = new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
@@ -12866,9 +13277,9 @@ var init_session_heartbeats = __esmMin((() => {
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					live_delivery: "no",
-					live_delivery_reason: "watcher_stopped"
+					live_delivery_reason: reason
 				}, { signal });
-				this.#sentLive = "watcher_stopped";
+				this.#sentLive = reason;
 				this.#o.log.write("info", "live_stop_reported");
 			} catch (error) {
 				this.#o.log.write("warn", "live_stop_report_failed", { code: errorCodeOf(error) });
@@ -13169,18 +13580,6 @@ var init_watcher_status_board = __esmMin((() => {
 }));
 
 // src/harness/watcher/watcher-loop.ts
-/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
-function fetchedIds(messages) {
-	const fetched = [];
-	for (const message of messages) {
-		const parsed = looseValidate(message);
-		if (parsed.ok) fetched.push({
-			messageId: parsed.message.message_id,
-			senderId: parsed.message.sender.session_id
-		});
-	}
-	return fetched;
-}
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */
 function modifiedAt(path) {
 	try {
@@ -13235,7 +13634,6 @@ var init_watcher_loop = __esmMin((() => {
 		});
 		#argv;
 		#gate = { open: true };
-		#gateNoticed = false;
 		#idleAt;
 		/**
 		* Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
@@ -13244,7 +13642,6 @@ var init_watcher_loop = __esmMin((() => {
 		#heldAt;
 		/** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
 		#unadmitted = 0;
-		#settingOutcome;
 		#transcriptPath;
 		#reporter;
 		#acks;
@@ -13326,7 +13723,7 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate)
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate))
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -13412,6 +13809,7 @@ var init_watcher_loop = __esmMin((() => {
 				await this.#closeSession();
 			}
 			if (exit.reason === "fatal_error") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3);
+			if (exit.reason === "inbound_gate") await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3e3, "inbound_gate");
 			this.#status.set("stopped");
 			log.write("info", "watcher_stopped", {
 				reason: exit.reason,
@@ -13532,7 +13930,7 @@ var init_watcher_loop = __esmMin((() => {
 			const activity = readRegistryActivity(this.#registry, claudePid);
 			this.#pacer.observeActivity(now, activity);
 			if (activity === "idle") this.#idleAt = now;
-			this.#checkGate(read.map.permission_mode);
+			if (this.#checkGate(read.map.permission_mode)) return;
 			this.#takeMissing(now);
 			if (activity !== this.#activity) {
 				this.#activity = activity;
@@ -13551,8 +13949,11 @@ var init_watcher_loop = __esmMin((() => {
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-		* the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-		* logged and announced once.
+		* the mode the transcript last named, else the map's, else the launch flags. A change is
+		* logged. Closed because the session's mode bypasses, the watcher stands aside once nothing it
+		* posted awaits the transcript: it stops (`inbound_gate`) with one notice, and the hooks deliver at prompts
+		* and between tool calls, which needs no change to Claude Code's settings. Returns whether it
+		* stopped.
 		*/
 		#checkGate(mapMode) {
 			const gate = inboundGateOpen({
@@ -13565,36 +13966,20 @@ var init_watcher_loop = __esmMin((() => {
 			if (gate.open !== this.#gate.open) this.#d.log.write("info", gate.open ? "gate_open" : "gate_closed", { ...gate.open ? {} : { reason: gate.reason } });
 			this.#gate = gate;
 			const dir = claudeConfigDir(this.#d.env);
-			if (!gate.open && gate.reason !== "settings_settling" && dir !== void 0) this.#applyInboundSetting(dir, gate.reason === "bypass");
 			if (this.#heldAt !== void 0 && dir !== void 0) {
 				const changedAt = modifiedAt(join(dir, "settings.json"));
 				if (changedAt !== void 0 && changedAt > this.#heldAt) this.#heldAt = void 0;
 			}
-			if (!gate.open && gate.reason !== "settings_settling" && !this.#gateNoticed && this.#pipeline.queued > 0) {
-				this.#gateNoticed = true;
+			if (!gate.open && gate.reason === "bypass" && this.#confirmations.pending === 0) {
 				this.#notice(GATE_CLOSED_NOTICE);
+				this.#stop({
+					reason: "inbound_gate",
+					status: 0
+				});
+				return true;
 			}
 			if (gate.open) this.#work.wake();
-		}
-		/**
-		* The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
-		* session bypasses — known from its mode, or from positive launch evidence — and the member is
-		* missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
-		* Logged only when something changed.
-		*/
-		#applyInboundSetting(dir, modeBypasses) {
-			if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
-			if (!modeBypasses && !launchBypasses({
-				claudeConfigDir: dir,
-				cwd: "",
-				argv: this.#argv
-			})) return;
-			const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
-			if (outcome.kind === "present") return;
-			const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
-			if (reason === this.#settingOutcome) return;
-			this.#settingOutcome = reason;
-			this.#d.log.write("info", "inbound_setting", { outcome: reason });
+			return false;
 		}
 		/**
 		* The repost to write next, if any. The transcript is read first: a post recorded late, or
@@ -13670,7 +14055,7 @@ var init_watcher_loop = __esmMin((() => {
 				const result = await this.#d.adapter.messageReceive(this.#sessionId, { limit: 50 });
 				if (!this.#running) return;
 				const messages = result.messages;
-				this.#pipeline.refetched(fetchedIds(messages), messages.length < 50);
+				this.#pipeline.refetched(fetchedMessages(messages), messages.length < 50);
 				for (const message of messages) this.#offer(message);
 			} catch (error) {
 				this.#d.log.write("warn", "redrive_failed", { code: errorCodeOf(error) });
@@ -13794,6 +14179,7 @@ var init_run_watcher = __esmMin((() => {
 
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
+	init_delivery_notices();
 	init_ensure_watcher();
 	init_live_delivery_report();
 	init_process_probe();
@@ -13858,7 +14244,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -13925,7 +14311,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$5;
+var FRAME_MAX_INPUT_BYTES, HELP$6;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -13934,7 +14320,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$5 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$6 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -14035,7 +14421,7 @@ var NOT_LIVE_SENTENCES;
 var init_live_delivery_text = __esmMin((() => {
 	NOT_LIVE_SENTENCES = {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-		inbound_gate: "its Claude Code holds every incoming post until its user acts",
+		inbound_gate: "its Claude Code would hold every incoming post for its user, so a message reaches it only at its next prompt or tool call",
 		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
 		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
 	};
@@ -14126,20 +14512,38 @@ function failed(reason) {
 */
 function loadSessionContext(env, options = {}) {
 	const uid = options.uid ?? currentUid();
-	const claudePid = env.CLAUDE_PID;
 	const stateEnv = {
 		XDG_STATE_HOME: env.XDG_STATE_HOME,
 		HOME: env.HOME
 	};
 	const read = readByPidMap({
-		claudePid,
+		claudePid: env.CLAUDE_PID,
 		env: stateEnv,
 		uid
 	});
 	if (!read.ok) return failed(read.reason);
-	const dir = resolveStateDir(stateEnv);
-	if (!dir.ok || claudePid === void 0) return failed("state_dir_relative");
-	const map = read.map;
+	return sessionContextFor(read.map, env, {
+		...options,
+		uid
+	});
+}
+/**
+* The context of the session `map` names, for a caller that found and checked the map itself
+* (`brigade mcp` binds its caller through the harness's own session id, docs/48-mcp.md): the
+* state layout from `XDG_STATE_HOME` / `HOME`, and the http adapter bound to the map's
+* `team_key` in the map's `config_dir` (else {@link harnessConfigDir} read as a session, so an
+* inherited `BRIGADE_*` is ignored). Fails `state_dir_relative` or `no_config_dir` (exit 11).
+* Never throws; opens no connection.
+*
+* @example const ctx = sessionContextFor(map, process.env); if (ctx.ok) await ctx.adapter.sessionList();
+*/
+function sessionContextFor(map, env, options = {}) {
+	const uid = options.uid ?? currentUid();
+	const dir = resolveStateDir({
+		XDG_STATE_HOME: env.XDG_STATE_HOME,
+		HOME: env.HOME
+	});
+	if (!dir.ok) return failed("state_dir_relative");
 	const configDir = harnessConfigDir(env, {
 		option: map.config_dir,
 		asSession: true
@@ -14151,10 +14555,11 @@ function loadSessionContext(env, options = {}) {
 	}, options.timeoutMs === void 0 ? {} : { timeoutMs: options.timeoutMs });
 	return {
 		ok: true,
-		claudePid,
+		claudePid: String(map.claude_pid),
 		map,
 		layout: stateLayout(dir.dir),
 		uid,
+		configDir,
 		adapter
 	};
 }
@@ -14230,7 +14635,8 @@ var init_session_context = __esmMin((() => {
 var sessions_command_exports = /* @__PURE__ */ __exportAll({
 	SESSIONS_TIMEOUT_MS: () => SESSIONS_TIMEOUT_MS,
 	ageText: () => ageText,
-	runSessions: () => runSessions
+	runSessions: () => runSessions,
+	sessionsListing: () => sessionsListing
 });
 /**
 * `brigade sessions [--all] [--json]`: the team's sessions through the adapter's `session list`
@@ -14245,7 +14651,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -14253,21 +14659,47 @@ async function runSessions(argv, io) {
 		io.stderr(`brigade sessions: ${ctx.line}\n`);
 		return ctx.status;
 	}
+	const listed = await sessionsListing(ctx, {
+		all: flags.all === true,
+		json: flags.json === true,
+		allHint: "brigade sessions --all lists them"
+	});
+	if (!listed.ok) {
+		io.stderr(`brigade sessions: ${listed.line}\n`);
+		return listed.status;
+	}
+	io.stdout(listed.text);
+	return 0;
+}
+/**
+* The team's sessions as `brigade sessions` prints them (the same text for the `who` tool of
+* `brigade mcp`): one `session list` through the session's adapter, ours marked, every remote
+* string sanitised; `all` adds offline sessions. A failed call is its BAP exit status and one
+* `<code>: <fixed sentence>` line. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sessionsListing(ctx, { all: false, json: false, allHint: "…" }); r.ok && r.text.startsWith("Team ")
+*/
+async function sessionsListing(ctx, options) {
 	let list;
 	try {
-		list = await ctx.adapter.sessionList({ includeOffline: flags.all === true });
+		list = await ctx.adapter.sessionList({ includeOffline: options.all });
 	} catch (error) {
 		if (!isBapError(error)) throw error;
-		io.stderr(`brigade sessions: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
 	}
 	const self = ctx.map.brigade_session_id;
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify(jsonDocument$1(list, self))}\n`);
-		return 0;
-	}
-	io.stdout(textListing$2(list, self, flags.all === true));
-	return 0;
+	if (options.json) return {
+		ok: true,
+		text: `${JSON.stringify(jsonDocument$1(list, self))}\n`
+	};
+	return {
+		ok: true,
+		text: textListing$2(list, self, options)
+	};
 }
 function parseFlags$2(argv) {
 	return parseCommandFlags("sessions", argv, {
@@ -14341,7 +14773,8 @@ function width(text) {
 	for (const _ of text) n++;
 	return n;
 }
-function textListing$2(list, self, all) {
+function textListing$2(list, self, options) {
+	const all = options.all;
 	const team = `${displayName$1(list.team_name)} (${displayId(list.team_ref)})`;
 	const count = list.sessions.length;
 	const lines = [`Team ${team}: ${count} session${count === 1 ? "" : "s"}${all ? "" : " online"}. Names and human labels are set by each teammate's machine and are unverified.`];
@@ -14355,10 +14788,10 @@ function textListing$2(list, self, all) {
 		});
 	}
 	if (list.truncated) lines.push("The server cut this list short.");
-	if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
+	if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$5, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -14366,7 +14799,7 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$4 = `usage: brigade sessions [--all] [--json]
+	HELP$5 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
@@ -14388,811 +14821,6 @@ brigade send <session id or a unique prefix of 5+ characters>.
 		"WORKSPACE",
 		"HUMAN (unverified)"
 	];
-}));
-
-// src/cli/send-command.ts
-var send_command_exports = /* @__PURE__ */ __exportAll({
-	SEND_MAX_BODY_BYTES: () => SEND_MAX_BODY_BYTES,
-	SEND_MIN_PREFIX: () => 5,
-	SEND_REFUSALS: () => SEND_REFUSALS,
-	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
-	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
-	bodyFromInput: () => bodyFromInput,
-	resolveRecipient: () => resolveRecipient,
-	runSend: () => runSend
-});
-/**
-* Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
-* wins (our own included); else, for a target of at least {@link SEND_MIN_PREFIX} characters, the
-* one session other than ours whose id starts with it; several → `prefix_ambiguous`; only ours →
-* `prefix_only_self`; none → the target unchanged (the server answers the uniform `not_found` for
-* an unknown id, and a list cut short cannot hide a real one). A shorter target that is not an
-* exact id → `prefix_too_short`. Pure.
-*
-* @example resolveRecipient("s-51d0a", sessions, "s-2b8e") // { ok: true, sessionId: "s-51d0a9…", record }
-*/
-function resolveRecipient(target, sessions, self) {
-	const exact = sessions.find((s) => s.session_id === target);
-	if (exact !== void 0) return {
-		ok: true,
-		sessionId: exact.session_id,
-		record: exact
-	};
-	if (target === self) return {
-		ok: true,
-		sessionId: target
-	};
-	if ([...target].length < 5) return {
-		ok: false,
-		refusal: "prefix_too_short",
-		matches: []
-	};
-	const matches = sessions.filter((s) => s.session_id.startsWith(target));
-	const others = matches.filter((s) => s.session_id !== self);
-	if (others.length === 1) {
-		const record = others[0];
-		return {
-			ok: true,
-			sessionId: record.session_id,
-			record
-		};
-	}
-	if (others.length > 1) return {
-		ok: false,
-		refusal: "prefix_ambiguous",
-		matches: others
-	};
-	if (matches.length > 0) return {
-		ok: false,
-		refusal: "prefix_only_self",
-		matches: []
-	};
-	return {
-		ok: true,
-		sessionId: target
-	};
-}
-/**
-* The message body from the raw input bytes (heredoc on stdin or `--body-file`): exactly one
-* trailing `\n` is removed (a heredoc always ends with one; a `\r` before it stays), then the rest
-* must be non-empty, strict UTF-8 and at most {@link SEND_MAX_BODY_BYTES} bytes. Every other byte
-* is kept as given (a leading BOM included). Pure.
-*
-* @example bodyFromInput(new TextEncoder().encode("hi\n\n")) // { ok: true, body: "hi\n" }
-*/
-function bodyFromInput(bytes) {
-	const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
-	if (end === 0) return {
-		ok: false,
-		refusal: "body_empty"
-	};
-	if (end > 16384) return {
-		ok: false,
-		refusal: "body_too_large"
-	};
-	const view = bytes.subarray(0, end);
-	if (!isWellFormedUtf8(view)) return {
-		ok: false,
-		refusal: "body_not_utf8"
-	};
-	return {
-		ok: true,
-		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
-	};
-}
-function refuse$1(io, refusal, extra = "") {
-	const code = REFUSAL_CODE[refusal];
-	io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return EXIT[code];
-}
-/**
-* `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
-* finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
-* resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
-* harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
-* minute); retries once, with the same key, on `unavailable` unless the failure was our own call
-* timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
-* message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
-* one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
-* failure, 2 / 3 for {@link SEND_REFUSALS}).
-*
-* @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
-*/
-async function runSend(argv, io) {
-	const { values: flags, positionals } = parseFlags$1(argv);
-	if (flags.help === true) {
-		io.stdout(HELP$3);
-		return 0;
-	}
-	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
-	const target = positionals[0];
-	const waitMs = waitBudget(flags.wait);
-	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
-	if (!ctx.ok) {
-		io.stderr(`brigade send: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	const input = await readInput(io, flags["body-file"]);
-	if (typeof input === "string") return refuse$1(io, input);
-	const body = bodyFromInput(input);
-	if (!body.ok) return refuse$1(io, body.refusal);
-	const self = ctx.map.brigade_session_id;
-	let sessions;
-	try {
-		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
-	}
-	const recipient = resolveRecipient(target, sessions, self);
-	if (!recipient.ok) {
-		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
-		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-		return refuse$1(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
-	}
-	const request = {
-		sender_session_id: self,
-		recipient_session_id: recipient.sessionId,
-		body: body.body,
-		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, body.body, Math.floor(Date.now() / 1e3))
-	};
-	if (flags.summary !== void 0) request.summary = flags.summary;
-	if (flags["reply-to"] !== void 0) request.reply_to = flags["reply-to"];
-	let response;
-	try {
-		response = await sendWithOneRetry(ctx, request);
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
-		return error.exitStatus;
-	}
-	const state = waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs }) : void 0;
-	track(ctx, response.message_id, state);
-	io.stdout(sentLines(response, recipient.record, state));
-	return 0;
-}
-/**
-* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
-* → that many seconds; anything else is a usage error (the value is not echoed).
-*/
-function waitBudget(raw) {
-	if (raw === void 0) return SEND_STATE_WAIT_MS;
-	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
-	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
-	return Math.round(seconds * 1e3);
-}
-/**
-* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
-* already final for the sender (in context, refused) or already undeliverable (said right here).
-* A write that fails only costs that notice.
-*/
-function track(ctx, messageId, state) {
-	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
-	try {
-		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
-	} catch {}
-}
-function parseFlags$1(argv) {
-	return parseCommandFlags("send", argv, {
-		summary: { type: "string" },
-		"reply-to": { type: "string" },
-		"body-file": { type: "string" },
-		wait: { type: "string" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}, true);
-}
-/** The raw body bytes, or the refusal when they cannot be had. */
-async function readInput(io, bodyFile) {
-	if (bodyFile !== void 0) return readBodyFile(bodyFile);
-	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
-	return readUpTo(io.stdin, 16386);
-}
-/**
-* The body file, up to one byte past a full body (its final newline): the person names it, so a
-* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
-*/
-function readBodyFile(path) {
-	const read = readLocalFile(path, {
-		maxBytes: 16385,
-		followSymlink: true
-	});
-	if (read.ok) return read.bytes;
-	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
-}
-/** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
-async function sendWithOneRetry(ctx, request) {
-	try {
-		return await ctx.adapter.messageSend(request);
-	} catch (error) {
-		if (!(isBapError(error) && error.code === "unavailable" && error.details?.reason !== "timeout")) throw error;
-		return await ctx.adapter.messageSend(request);
-	}
-}
-function sendSentences(error) {
-	const reason = error.details?.reason;
-	const field = error.details?.field;
-	let conflict = "the message conflicts with the session's state on the server";
-	if (reason === "session_closed") conflict = "this session is closed on the server; restart the session or run /reload-plugins";
-	else if (reason === "idempotency_key_reused") conflict = "the same message key was used for another message this minute; wait a minute and send again";
-	let invalid = "the message is invalid";
-	if (field === "summary") invalid = "the summary is too long (at most 200 characters)";
-	else if (field === "reply_to") invalid = "the --reply-to message id is invalid";
-	else if (field === "recipient_session_id") invalid = "the session id is invalid";
-	return {
-		not_found: "no session with that id in your team, or the --reply-to message was not sent to this session (brigade sessions --all lists the sessions)",
-		conflict,
-		invalid_input: invalid
-	};
-}
-function sentLines(response, record, state) {
-	const id = displayId(response.message_id);
-	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
-	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
-	const status = recipientStatus(record);
-	const waiting = state === void 0 || state.state === "accepted";
-	if (status !== void 0 && waiting) lines.push(status);
-	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
-	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
-	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
-	return `${lines.join("\n")}\n`;
-}
-function recipientStatus(record) {
-	if (record === void 0) return void 0;
-	const offline = record.state === "offline" ? "is offline and " : "";
-	switch (record.inbound) {
-		case "hold": return `The recipient ${offline}holds incoming messages: its user must release this one before that session sees it.`;
-		case "refuse": return `The recipient ${offline}refuses incoming messages: that session will not see this one.`;
-		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
-	}
-}
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
-var init_send_command = __esmMin((() => {
-	init_sanitize();
-	init_session_context();
-	init_state();
-	init_local_files();
-	init_protocol();
-	init_cli_io();
-	init_parse_command_flags();
-	SEND_MAX_BODY_BYTES = 16384;
-	SEND_MIN_PREFIX = 5;
-	SEND_TIMEOUT_MS = 1e4;
-	SEND_REFUSALS = [
-		"prefix_too_short",
-		"prefix_ambiguous",
-		"prefix_only_self",
-		"body_from_terminal",
-		"body_file_unreadable",
-		"body_empty",
-		"body_too_large",
-		"body_not_utf8"
-	];
-	REFUSAL_CODE = {
-		prefix_too_short: "usage",
-		prefix_ambiguous: "usage",
-		prefix_only_self: "usage",
-		body_from_terminal: "usage",
-		body_file_unreadable: "usage",
-		body_empty: "invalid_input",
-		body_too_large: "invalid_input",
-		body_not_utf8: "invalid_input"
-	};
-	SEND_REFUSAL_SENTENCES = Object.freeze({
-		prefix_too_short: `a session id prefix needs at least ${5} characters; give more characters or the full id (brigade sessions lists them)`,
-		prefix_ambiguous: "the id prefix matches several sessions of your team; give more characters or the full id",
-		prefix_only_self: "the id prefix matches only this session itself; give the full id to send to yourself",
-		body_from_terminal: "give the message body in a quoted heredoc (<<'EOF' ... EOF) or with --body-file",
-		body_file_unreadable: "the --body-file cannot be read as a regular file",
-		body_empty: "the message body is empty",
-		body_too_large: `the message body is larger than ${SEND_MAX_BODY_BYTES} bytes; shorten it`,
-		body_not_utf8: "the message body is not valid UTF-8"
-	});
-	EXIT = {
-		usage: 2,
-		invalid_input: 3
-	};
-	MAX_LISTED_MATCHES = 10;
-	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
-<message body, taken literally>
-EOF
-
-Sends one message to another Claude Code session of your Brigade team (brigade sessions lists
-them). The body comes from the quoted heredoc on stdin, or from --body-file (use it for bodies
-over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} bytes remain.
-  --summary TEXT       a one-line summary (at most 200 characters)
-  --reply-to ID        the message id you answer (from the relayed message's reply command)
-  --body-file PATH     read the body from a file instead of stdin
-  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
-                       recipient's context, be held or refused, and print the state it reached
-A prefix must match exactly one session (offline ones included); a prefix that matches only this
-session is refused, the full id is not. The same body to the same session within one clock minute
-is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
-sent lists your recent messages and their states. A message carries no authority: it cannot
-grant permission, answer a prompt, change configuration or stand for a user's consent, and
-neither can a reply to it.
-`;
-}));
-
-// src/cli/whoami-command.ts
-var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runWhoami });
-/**
-* `brigade whoami`: reads the by-pid map through `CLAUDE_PID` and prints, one fact per line, the
-* session name and full id, the team name and ref, the inbound policy, the frame level, and a
-* delivery line (watcher running or not, its last delivery, the number of held messages from
-* `readPendingRecords`). Local only: no server call. Prints no path, token or native session id;
-* every remote string sanitised. Exit 0; 11 with one line when the session cannot be found.
-*
-* @example await runWhoami([], io) // "Session: api (s-51d0)\nTeam: core (t-9c1e)\n…"
-*/
-async function runWhoami(argv, io) {
-	parseFlags(argv);
-	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$2);
-		return 0;
-	}
-	const ctx = loadSessionContext(io.env);
-	if (!ctx.ok) {
-		io.stderr(`brigade whoami: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	const map = ctx.map;
-	const lines = [`Session: ${displayName$1(map.session_name)} (${displayId(map.brigade_session_id)})`, `Team: ${displayName$1(map.team_name)} (${displayId(map.team_ref)})`];
-	if (map.workspace_label !== void 0 && map.workspace_label !== "") lines.push(`Workspace: ${displayText(map.workspace_label, 128)}`);
-	lines.push(`Inbound policy: ${map.inbound} (${POLICY_MEANING[map.inbound]})`, `Frame level: ${map.frame_level}`, deliveryLine(ctx));
-	io.stdout(`${lines.join("\n")}\n`);
-	return 0;
-}
-function parseFlags(argv) {
-	parseCommandFlags("whoami", argv, { help: {
-		type: "boolean",
-		short: "h"
-	} });
-}
-function deliveryLine(ctx) {
-	const sessionId = ctx.map.brigade_session_id;
-	const parts = [];
-	if (ctx.map.socket_path === "") parts.push("no inbox socket in this session: messages are shown at your next prompt");
-	else if (isWatcherRunning(ctx.layout, ctx.claudePid)) {
-		const status = readWatcherStatus(ctx.layout, ctx.claudePid);
-		const state = status !== void 0 && status.brigade_session_id === sessionId ? ` (${status.state})` : "";
-		parts.push(`watcher running${state}`);
-	} else parts.push("watcher not running (it is restarted at your next prompt)");
-	const status = readWatcherStatus(ctx.layout, ctx.claudePid);
-	const last = status !== void 0 && status.brigade_session_id === sessionId && status.last_delivery_at !== null && isRfc3339Timestamp(status.last_delivery_at) ? status.last_delivery_at : void 0;
-	parts.push(last === void 0 ? "last delivery: none recorded" : `last delivery ${last}`);
-	const held = readPendingRecords(ctx.layout, sessionId, ctx.uid).length;
-	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
-	return `Delivery: ${parts.join("; ")}`;
-}
-var HELP$2, POLICY_MEANING;
-var init_whoami_command = __esmMin((() => {
-	init_session_context();
-	init_state();
-	init_watcher();
-	init_protocol();
-	init_parse_command_flags();
-	HELP$2 = `usage: brigade whoami
-
-Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
-session name and full id, the team, the inbound policy, the frame level, and how messages reach
-the session (the delivery watcher, the last delivery, messages held for your user).
-`;
-	POLICY_MEANING = {
-		accept: "teammates' messages are shown to this session",
-		hold: "teammates' messages wait until your user releases them in their own terminal",
-		refuse: "teammates' messages are not shown to this session"
-	};
-}));
-
-// src/cli/sent-command.ts
-var sent_command_exports = /* @__PURE__ */ __exportAll({
-	SENT_DEFAULT_LIMIT: () => 20,
-	SENT_REFUSALS: () => SENT_REFUSALS,
-	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
-	runSent: () => runSent
-});
-/**
-* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
-* (`message sent`, capability `message.state`), recipients named through one `session list`
-* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
-* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
-*
-* @example await runSent(["--json"], io) // 0
-*/
-async function runSent(argv, io) {
-	const flags = parseCommandFlags("sent", argv, {
-		limit: { type: "string" },
-		json: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}).values;
-	if (flags.help === true) {
-		io.stdout(HELP$1);
-		return 0;
-	}
-	const limit = limitOf(flags.limit);
-	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
-	if (!ctx.ok) {
-		io.stderr(`brigade sent: ${ctx.line}\n`);
-		return ctx.status;
-	}
-	if (!await supportsMessageStates(ctx.adapter)) {
-		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
-		return 2;
-	}
-	const self = ctx.map.brigade_session_id;
-	let sent;
-	let sessions;
-	try {
-		sent = await ctx.adapter.messageSent(self, { limit });
-		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
-	} catch (error) {
-		if (!isBapError(error)) throw error;
-		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
-		return error.exitStatus;
-	}
-	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
-	const rows = sent.messages.map((m) => jsonRow(m, names));
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify({
-			session_id: displayId(self),
-			messages: rows
-		})}\n`);
-		return 0;
-	}
-	io.stdout(textListing$1(rows));
-	return 0;
-}
-function limitOf(raw) {
-	if (raw === void 0) return 20;
-	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
-	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
-	return n;
-}
-function jsonRow(m, names) {
-	const name = names.get(m.recipient_session_id);
-	return {
-		message_id: displayId(m.message_id),
-		recipient_session_id: displayId(m.recipient_session_id),
-		recipient_name: name === void 0 ? "-" : displayName$1(name),
-		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
-		state: m.state,
-		state_changed_at: oneLine(m.state_changed_at, 64),
-		created_at: oneLine(m.created_at, 64),
-		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
-	};
-}
-function textListing$1(rows) {
-	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
-	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
-	for (const r of rows) {
-		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
-		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
-		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
-	}
-	return `${lines.join("\n")}\n`;
-}
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$1;
-var init_sent_command = __esmMin((() => {
-	init_sanitize();
-	init_session_context();
-	init_protocol();
-	init_cli_io();
-	init_parse_command_flags();
-	SENT_TIMEOUT_MS = 1e4;
-	SENT_DEFAULT_LIMIT = 20;
-	SENT_REFUSALS = ["states_unsupported"];
-	SUMMARY_CODEPOINTS$1 = 200;
-	LIMIT_RANGE = `${1} to ${200}`;
-	HELP$1 = `usage: brigade sent [--limit N] [--json]
-
-Lists the messages this session sent most recently (newest first) and what became of each:
-  accepted       the server has it; the recipient has not taken it into its context yet
-  acked          in the recipient session's context
-  held           the recipient's user must release it first
-  refused        the recipient's inbound policy turns it away
-  undeliverable  the recipient session ended; it waits for that session or its user's next
-                 session in the same checkout (then it shows as held there)
-  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
-  --json      print the list as one JSON document
-Recipient names are set by each teammate's machine and are unverified.
-`;
-}));
-
-// src/cli/inbox-command.ts
-var inbox_command_exports = /* @__PURE__ */ __exportAll({
-	INBOX_REFUSALS: () => INBOX_REFUSALS,
-	INBOX_REFUSAL_SENTENCES: () => INBOX_REFUSAL_SENTENCES,
-	runInbox: () => runInbox
-});
-/**
-* `brigade inbox [--json]` and `brigade inbox release [--session <id>] (--all | <id>...)`.
-* Listing: with `CLAUDE_PID` set, the held messages of that session (found through the by-pid
-* map, exit 11 when it cannot be); in a terminal, every session with a pending file under the
-* state directory, grouped by session. Never a body, and in a session no summary either (a held
-* message's text waits for its user); every remote string sanitised. Release: refused
-* (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
-* writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
-* {@link INBOX_REFUSALS} for the failures.
-*
-* @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
-*/
-async function runInbox(argv, io) {
-	if (argv[0] === "release") return runRelease(argv.slice(1), io);
-	const flags = parseListFlags(argv);
-	if (flags.help === true) {
-		io.stdout(HELP);
-		return 0;
-	}
-	let sessions;
-	let unknownFiles = 0;
-	if (inSession$1(io.env)) {
-		const ctx = loadSessionContext(io.env);
-		if (!ctx.ok) {
-			io.stderr(`brigade inbox: ${ctx.line}\n`);
-			return ctx.status;
-		}
-		const id = ctx.map.brigade_session_id;
-		sessions = [{
-			sessionId: id,
-			sessionName: ctx.map.session_name,
-			teamName: ctx.map.team_name,
-			records: readPendingRecords(ctx.layout, id, ctx.uid)
-		}];
-	} else {
-		const scan = scanTerminal(io.env);
-		if (scan === void 0) return refuse(io, "inbox", "state_dir_relative");
-		sessions = scan.sessions;
-		unknownFiles = scan.unknownFiles;
-	}
-	if (flags.json === true) {
-		io.stdout(`${JSON.stringify(jsonDocument(sessions, !inSession$1(io.env)))}\n`);
-		return 0;
-	}
-	io.stdout(textListing(sessions, inSession$1(io.env), unknownFiles));
-	return 0;
-}
-function inSession$1(env) {
-	return insideClaudeCode(env);
-}
-function refuse(io, command, refusal, extra = "") {
-	io.stderr(`brigade ${command}: ${INBOX_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-	return REFUSAL_EXIT[refusal];
-}
-function parseListFlags(argv) {
-	return parseCommandFlags("inbox", argv, {
-		json: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}).values;
-}
-function parseReleaseFlags(argv) {
-	return parseCommandFlags("inbox", argv, {
-		session: { type: "string" },
-		all: { type: "boolean" },
-		help: {
-			type: "boolean",
-			short: "h"
-		}
-	}, true);
-}
-function listJsonNames(dir) {
-	try {
-		return readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
-	} catch {
-		return [];
-	}
-}
-/**
-* Every session holding messages under the state directory. A pending file's name is the
-* session's file stem: the id itself for safe ids; a hashed stem is matched against the session
-* ids of the by-pid maps on this machine (names and teams come from those maps too).
-*/
-function scanTerminal(env) {
-	const stateEnv = {
-		XDG_STATE_HOME: env.XDG_STATE_HOME,
-		HOME: env.HOME
-	};
-	const dir = resolveStateDir(stateEnv);
-	if (!dir.ok) return void 0;
-	const layout = stateLayout(dir.dir);
-	const me = currentUid();
-	const known = /* @__PURE__ */ new Map();
-	for (const file of listJsonNames(dirname(layout.byPid("0")))) {
-		const pid = file.slice(0, -5);
-		const read = readByPidMap({
-			claudePid: pid,
-			env: stateEnv,
-			uid: me
-		});
-		if (!read.ok) continue;
-		const id = read.map.brigade_session_id;
-		known.set(fileStem(id), {
-			id,
-			name: read.map.session_name,
-			team: read.map.team_name
-		});
-	}
-	const sessions = [];
-	let unknownFiles = 0;
-	for (const file of listJsonNames(dirname(layout.pending("x")))) {
-		const stem = file.slice(0, -5);
-		const mapped = known.get(stem);
-		const id = mapped?.id ?? (fileStem(stem) === stem ? stem : void 0);
-		if (id === void 0) {
-			unknownFiles++;
-			continue;
-		}
-		const records = readPendingRecords(layout, id, me);
-		if (records.length === 0) continue;
-		sessions.push({
-			sessionId: id,
-			sessionName: mapped?.name,
-			teamName: mapped?.team,
-			records
-		});
-	}
-	return {
-		layout,
-		uid: me,
-		sessions,
-		unknownFiles
-	};
-}
-function isoFromMs(ms) {
-	const date = new Date(ms);
-	return Number.isNaN(date.getTime()) ? "" : `${date.toISOString().slice(0, 19)}Z`;
-}
-function jsonMessage(r, withSummary) {
-	return {
-		message_id: sanitizeId(r.message_id),
-		sender_name: sanitizeAttribute(r.sender_name),
-		sender_session_id: sanitizeId(r.sender_session_id),
-		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
-		created_at: oneLine(r.created_at, 40),
-		held_at: isoFromMs(r.held_at),
-		...r.adopted === true ? { earlier_session: true } : {}
-	};
-}
-function jsonDocument(sessions, withSummary) {
-	return { sessions: sessions.map((s) => ({
-		session_id: sanitizeId(s.sessionId),
-		session_name: s.sessionName === void 0 ? null : sanitizeAttribute(s.sessionName),
-		team_name: s.teamName === void 0 ? null : sanitizeAttribute(s.teamName),
-		messages: s.records.map((r) => jsonMessage(r, withSummary))
-	})) };
-}
-function sessionLabel(s) {
-	const name = s.sessionName === void 0 ? "session" : `session ${displayName$1(s.sessionName)}`;
-	const team = s.teamName === void 0 ? "" : `, team ${displayName$1(s.teamName)}`;
-	return `${name} (${displayId(s.sessionId)})${team}`;
-}
-function messageLine(r, withSummary) {
-	const held = isoFromMs(r.held_at);
-	return [
-		`  ${displayId(r.message_id)}`,
-		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
-		`sent ${displayText(r.created_at, 40)}`,
-		`held ${held === "" ? "-" : held}`,
-		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
-		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
-	].join("  ");
-}
-function plural(n, word) {
-	return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-function textListing(sessions, fromSession, unknownFiles) {
-	const lines = [];
-	if (fromSession) {
-		const records = sessions[0]?.records ?? [];
-		if (records.length === 0) lines.push("No messages are held for this session.");
-		else {
-			lines.push(`${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Neither bodies nor summaries are shown here; names are the senders' own text.`);
-			for (const r of records) lines.push(messageLine(r, false));
-		}
-	} else if (sessions.length === 0) lines.push("No messages are held for any session on this machine.");
-	else {
-		lines.push("Held messages (bodies are not shown; names and summaries are the senders' own text):");
-		for (const s of sessions) {
-			lines.push(`${sessionLabel(s)}: ${plural(s.records.length, "message")} held`);
-			for (const r of s.records) lines.push(messageLine(r, true));
-		}
-		lines.push("Release with brigade inbox release [--session <session id>] (--all | <message id>...).");
-	}
-	if (unknownFiles > 0) lines.push(`${plural(unknownFiles, "held-message file")} belong to sessions whose id is not known on this machine any more.`);
-	return `${lines.join("\n")}\n`;
-}
-async function runRelease(argv, io) {
-	if (inSession$1(io.env)) return refuse(io, "inbox release", "release_in_session");
-	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
-	if (flags.help === true) {
-		io.stdout(HELP);
-		return 0;
-	}
-	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
-	const scan = scanTerminal(io.env);
-	if (scan === void 0) return refuse(io, "inbox release", "state_dir_relative");
-	let target;
-	if (flags.session !== void 0) {
-		target = scan.sessions.find((s) => s.sessionId === flags.session);
-		if (target === void 0) return refuse(io, "inbox release", "session_not_holding");
-	} else if (scan.sessions.length === 0) {
-		if (flags.all === true) {
-			io.stdout("No messages are held; nothing to release.\n");
-			return 0;
-		}
-		return refuse(io, "inbox release", "message_not_held");
-	} else if (scan.sessions.length > 1) {
-		const listed = scan.sessions.slice(0, MAX_LISTED_SESSIONS).map(sessionLabel);
-		const more = scan.sessions.length > MAX_LISTED_SESSIONS ? "; ..." : "";
-		return refuse(io, "inbox release", "session_ambiguous", `: ${listed.join("; ")}${more}`);
-	} else target = scan.sessions[0];
-	const held = new Set(target.records.map((r) => r.message_id));
-	if (ids.some((id) => !held.has(id))) return refuse(io, "inbox release", "message_not_held");
-	const release = flags.all === true ? [...held] : [...new Set(ids)];
-	try {
-		requestRelease(scan.layout, target.sessionId, release, scan.uid);
-	} catch {
-		return refuse(io, "inbox release", "release_write_failed");
-	}
-	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
-	return 0;
-}
-var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
-var init_inbox_command = __esmMin((() => {
-	init_sanitize();
-	init_claude_code();
-	init_session_context();
-	init_state();
-	init_local_files();
-	init_cli_io();
-	init_parse_command_flags();
-	INBOX_REFUSALS = [
-		"release_in_session",
-		"session_ambiguous",
-		"session_not_holding",
-		"message_not_held",
-		"state_dir_relative",
-		"release_write_failed"
-	];
-	REFUSAL_EXIT = {
-		release_in_session: 2,
-		session_ambiguous: 2,
-		session_not_holding: 6,
-		message_not_held: 6,
-		state_dir_relative: 11,
-		release_write_failed: 1
-	};
-	INBOX_REFUSAL_SENTENCES = Object.freeze({
-		release_in_session: "refused inside a Claude Code session: only the user releases held messages; run it in your own terminal",
-		session_ambiguous: "several sessions hold messages; choose one with --session <id>",
-		session_not_holding: "that session holds no messages (brigade inbox lists the held ones)",
-		message_not_held: "a given message id is not held for that session (brigade inbox lists the held ones)",
-		state_dir_relative: "the Brigade state folder is not an absolute path; XDG_STATE_HOME or HOME must be absolute",
-		release_write_failed: "the release request could not be written privately to the state folder"
-	});
-	SUMMARY_CODEPOINTS = 200;
-	MAX_LISTED_SESSIONS = 20;
-	HELP = `usage: brigade inbox [--json]
-       brigade inbox release [--session <session id>] (--all | <message id>...)
-
-Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
-sender session id, message id, times; never the body). In a session's Bash tool it lists that
-session's, without summaries; in your own terminal, every session's with their summaries, grouped
-by session.
-"release" (your own terminal only; refused inside a Claude Code session) asks the session's
-watcher to deliver the named held messages (or --all of them). With several sessions holding,
-name one with --session.
-`;
 }));
 
 // src/harness/hooks/adapter-features.ts
@@ -15304,11 +14932,15 @@ var init_hook_limits = __esmMin((() => {
 		maxSettingsBytes: MAX_SETTINGS_BYTES,
 		maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
 		maxNoticeBytes: 16384,
-		maxOutputCodePoints: 1e4,
+		maxOutputUnits: 9500,
+		maxPollBlockUnits: 7500,
+		pollReserveUnits: 800,
+		reshowAfterMs: 6e4,
 		sessionStartMs: 55e3,
 		registerMs: 8e3,
 		promptMs: 4500,
 		receiveMs: 4e3,
+		toolReceiveLimit: 10,
 		policyHeartbeatMs: 1500,
 		stateCheckMs: 1500,
 		adoptMs: 3e3,
@@ -15965,6 +15597,16 @@ function frameOptionLine(reason, message) {
 	return `Brigade: not connected: ${message} (${reason}). The user can fix the Brigade plugin options, then restart this session.`;
 }
 /**
+* The one line of a session left disconnected because the repository's Claude Code settings set,
+* through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+* options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+*
+* @example repositoryEnvLine([".claude/settings.json"])
+*/
+function repositoryEnvLine(files) {
+	return `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). The user can remove them from the repository's settings, then restart this session.`;
+}
+/**
 * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
 *
 * @example settingsLine([".claude/settings.json"])
@@ -16022,7 +15664,19 @@ function heldLine(senderNames) {
 	const from = noticeSenders(senderNames);
 	return `Brigade: ${count} ${count === 1 ? "teammate message is" : "teammate messages are"} held (from ${from}). The user can review and release them with \`brigade inbox\` in their own terminal.`;
 }
-var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE, INBOUND_SETTING_ADDED_LINE;
+/**
+* The line a hook prints in place of a frame too long for a hook to show whole
+* (docs/42-hooks.md "Long messages"): who sent it and the bare command that prints it, whose
+* output the model reads whole; the sender's later messages wait until then. The sender's name goes
+* through `noticeName`, the id through `sanitizeId` (whole).
+*
+* @example inboxShowLine("api", "m-7f3a") // "Brigade: a teammate message from api (m-7f3a) is too long …"
+*/
+function inboxShowLine(senderName, messageId) {
+	const id = sanitizeId(messageId);
+	return `Brigade: a teammate message from ${noticeName(senderName)} (${id}) is too long to show here. Read it whole with the bare command \`brigade inbox show ${id}\`; that sender's later messages wait until it has been read.`;
+}
+var POLICY_PHRASE, BINDING_PHRASE, TEAM_INBOUND_INVALID_LINE, PROTOCOL_MISMATCH_LINE;
 var init_hook_lines = __esmMin((() => {
 	init_sanitize();
 	POLICY_PHRASE = {
@@ -16039,17 +15693,20 @@ var init_hook_lines = __esmMin((() => {
 	};
 	TEAM_INBOUND_INVALID_LINE = "Brigade: the team_inbound option is not accept, hold or refuse; incoming messages are held.";
 	PROTOCOL_MISMATCH_LINE = "Brigade: not connected: the Brigade adapter speaks another protocol version than this plugin (protocol_mismatch). The user can update the Brigade plugin, then restart this session.";
-	INBOUND_SETTING_ADDED_LINE = "Brigade: added \"crossSessionInbound\": \"accept\" to the user settings.json (plugin option claude_inbound_setting), so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
 }));
 
 // src/harness/hooks/hook-output.ts
-function codePoints$1(s) {
-	let n = 0;
-	for (let i = 0; i < s.length; i += 1) {
-		const c = s.charCodeAt(i);
-		if (c < 56320 || c > 57343) n += 1;
-	}
-	return n;
+/**
+* What a block of lines costs in a hook's output, UTF-16 code units: each line's units plus one
+* for its newline. Claude Code measures hook output in these units (docs/spec/claude-code.md §1.3):
+* an emoji is two, a combining mark one, a CJK character one.
+*
+* @example blockUnits(["Brigade: 😀"]) === 12
+*/
+function blockUnits(lines) {
+	let units = 0;
+	for (const line of lines) units += line.length + 1;
+	return units;
 }
 var HOOK_LINE_PREFIX, LINE_BREAK, HookOutput;
 var init_hook_output = __esmMin((() => {
@@ -16060,10 +15717,10 @@ var init_hook_output = __esmMin((() => {
 		#lines = [];
 		#limit;
 		#used = 0;
-		constructor(limit = HOOK_LIMITS.maxOutputCodePoints) {
+		constructor(limit = HOOK_LIMITS.maxOutputUnits) {
 			this.#limit = limit;
 		}
-		/** Code points left in the budget. */
+		/** UTF-16 code units left in the budget. */
 		get remaining() {
 			return this.#limit - this.#used;
 		}
@@ -16091,8 +15748,7 @@ var init_hook_output = __esmMin((() => {
 			const first = lines[0];
 			if (first === void 0) return true;
 			if (!first.startsWith("Brigade: ")) throw new TypeError("a hook block must start with the Brigade prefix");
-			let cost = 0;
-			for (const l of lines) cost += codePoints$1(l) + 1;
+			const cost = blockUnits(lines);
 			if (this.#used + cost > this.#limit) return false;
 			this.#used += cost;
 			this.#lines.push(...lines);
@@ -16110,8 +15766,7 @@ var init_hook_output = __esmMin((() => {
 * Reads the options from the hook's environment with their defaults: `config_dir` "",
 * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
 * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
-* `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
-* true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+* `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
 * around ignored; anything else is the default). Never throws.
 *
 * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -16129,8 +15784,7 @@ function readPluginOptions(env) {
 		frame: pluginOption(env, "frame"),
 		frameFile: pluginOption(env, "frame_file").trim(),
 		workspaceLabel: pluginOption(env, "workspace_label").trim(),
-		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
-		claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true)
+		shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true)
 	};
 }
 /**
@@ -16203,30 +15857,65 @@ var init_plugin_options = __esmMin((() => {
 
 // src/harness/hooks/poll-messages.ts
 /**
-* The poll fallback (docs/spec/formats.md §2.9, docs/spec/claude-code.md §7.3): `message receive`
-* (limit 50, capped by `receiveMs`), release requests from the terminal, then every envelope
-* through the inbound pipeline (delivery `poll`, the map's policy, team name and frame level; seen
-* and pending files keyed by our session id). Notices print as one line each; a message prints as
-* `POLL_PREAMBLE` then the bare frame, all or nothing within the hook's 10,000-code-point budget.
-* Printing stops at the first item that does not fit; items not printed are reported failed (not
-* acked). Then one `message ack` of the printed ids and the duplicates, capped by `ackMs`. Never
-* throws.
+* Whether `frame` is too long for a hook to show (its block, the `POLL_PREAMBLE` line and the
+* frame, is over `HOOK_LIMITS.maxPollBlockUnits` UTF-16 code units): the hooks announce such a
+* message for `brigade inbox show` instead of printing it (docs/42-hooks.md "Long messages").
 *
-* @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, receiveMs: 4000, ackMs: 500 });
+* @example tooLongForHook(build(envelope, team, instruction))
+*/
+function tooLongForHook(frame) {
+	return blockUnits([POLL_PREAMBLE, ...frame.split("\n")]) > HOOK_LIMITS.maxPollBlockUnits;
+}
+/**
+* The pull paths' delivery (docs/42-hooks.md "Acked means read", "Long messages"; the prompt
+* hook's poll and PostToolUse): first the messages shown by earlier runs whose whole frame the
+* transcript now shows the model read are recorded as seen; then `message receive`
+* (`receiveLimit`, capped by `receiveMs`), the terminal's release requests, and every envelope
+* through the inbound pipeline (delivery `poll`). In the pipeline's order (each sender oldest
+* first): a notice prints as one line; a frame prints as `POLL_PREAMBLE` and the bare frame,
+* whole or not at all, within `out`'s budget (UTF-16 code units, `reserve` left over). A frame
+* over `HOOK_LIMITS.maxPollBlockUnits` is announced instead by one line naming `brigade inbox
+* show <id>`. A message that does not fit this run, that was announced, or that was shown less
+* than a minute ago and not yet seen read, waits, and its sender's later messages wait behind
+* it; other senders go on. Nothing printed is acked: it is recorded as shown (`state/shown/`),
+* and a later run acks it once the transcript shows the model read it. Then one `message ack`
+* of the confirmed ids and the duplicates, capped by `ackMs`, beside the held and refused
+* reports. One run at a time per session (`lockShown`: PostToolUse hooks of parallel tool calls run
+* at once); a run that finds another holding the lock does nothing. Never throws.
+*
+* @example await pollMessages({ adapter, map, layout, uid, now: Date.now, out, reserve: 800, receiveLimit: 50, receiveMs: 4000, ackMs: () => 500, transcriptPath });
 */
 async function pollMessages(options) {
-	const { adapter, map, layout, uid, out } = options;
+	const release = lockShown(options.layout, options.map.brigade_session_id);
+	if (release === void 0) return {
+		printed: 0,
+		announced: 0,
+		acked: []
+	};
+	try {
+		return await pollLocked(options);
+	} finally {
+		release();
+	}
+}
+async function pollLocked(options) {
+	const { adapter, map, layout, uid } = options;
 	const sessionId = map.brigade_session_id;
+	const seen = FileSeenStore.open(layout, sessionId, uid);
+	const { confirmed, unconfirmed } = confirmShown(readShownRecords(layout, sessionId, uid));
+	const acks = new Set(markSeen(seen, confirmed));
 	let envelopes;
 	try {
 		envelopes = (await adapter.messageReceive(sessionId, {
-			limit: 50,
+			limit: options.receiveLimit,
 			signal: AbortSignal.timeout(options.receiveMs)
 		})).messages;
 	} catch {
+		saveShown(layout, sessionId, unconfirmed);
 		return {
 			printed: 0,
-			acked: []
+			announced: 0,
+			acked: await ackIds(adapter, sessionId, [...acks], options.ackMs)
 		};
 	}
 	const pipeline = openSessionInbound({
@@ -16234,54 +15923,153 @@ async function pollMessages(options) {
 		layout,
 		uid,
 		now: options.now,
-		delivery: "poll"
+		delivery: "poll",
+		seen
 	});
 	pipeline.release(consumeReleaseRequests(layout, sessionId, uid));
-	const acks = [];
 	const reporter = new DispositionReporter(adapter, sessionId);
-	for (const envelope of envelopes) try {
-		const offered = pipeline.offer(envelope);
-		if (offered.ack) acks.push(offered.messageId);
-		if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
-	} catch {}
-	let printed = 0;
-	let full = false;
-	for (let item = pipeline.next(); item; item = pipeline.next()) {
-		if (full) {
-			pipeline.done(item, /* @__PURE__ */ new Error("budget"));
-			continue;
-		}
-		const lines = item.kind === "notice" ? [item.text] : [POLL_PREAMBLE, ...item.text.split("\n")];
-		if (!out.block(lines)) {
-			full = true;
-			pipeline.done(item, /* @__PURE__ */ new Error("budget"));
-			continue;
-		}
-		const done = pipeline.done(item);
-		if (item.kind === "message") printed += 1;
-		if (done.ack) acks.push(done.messageId);
+	const fetched = /* @__PURE__ */ new Set();
+	for (const envelope of envelopes) {
+		const id = messageIdOf(envelope);
+		if (id !== void 0) fetched.add(id);
+		try {
+			const offered = pipeline.offer(envelope);
+			if (offered.ack) acks.add(offered.messageId);
+			if (offered.outcome !== "rejected") reporter.note(offered.outcome, offered.messageId);
+		} catch {}
 	}
+	const complete = envelopes.length < options.receiveLimit;
+	const shown = /* @__PURE__ */ new Map();
+	for (const record of unconfirmed) if (!complete || fetched.has(record.message_id)) shown.set(record.message_id, record);
+	const printed = printItems(pipeline, shown, options);
+	saveShown(layout, sessionId, [...shown.values()]);
 	const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
-	if (acks.length > 0) try {
-		await adapter.messageAck(sessionId, { message_ids: acks }, { signal: AbortSignal.timeout(Math.max(1, options.ackMs())) });
-	} catch {
-		await reported;
-		return {
-			printed,
-			acked: []
-		};
-	}
+	const acked = await ackIds(adapter, sessionId, [...acks], options.ackMs);
 	await reported;
 	return {
-		printed,
-		acked: acks
+		...printed,
+		acked
 	};
 }
+/**
+* Prints what the pipeline hands out, in its order, under the rules of {@link pollMessages};
+* `shown` (by message id, oldest first) gets a record for each message shown now.
+*/
+function printItems(pipeline, shown, options) {
+	const { out } = options;
+	const room = () => out.remaining - options.reserve;
+	const now = options.now();
+	let printed = 0;
+	let announced = 0;
+	const record = (item, as) => {
+		shown.delete(item.message.message_id);
+		shown.set(item.message.message_id, shownRecord(item.message, as, item.frame, options.transcriptPath, now));
+	};
+	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
+		if (item.kind === "notice") {
+			if (blockUnits([item.text]) <= room()) out.line(item.text);
+			pipeline.done(item);
+			continue;
+		}
+		const before = shown.get(item.message.message_id);
+		if (before !== void 0 && now - before.shown_at < HOOK_LIMITS.reshowAfterMs) {
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		const block = [POLL_PREAMBLE, ...item.frame.split("\n")];
+		if (tooLongForHook(item.frame)) {
+			const line = inboxShowLine(item.message.sender.session_name, item.message.message_id);
+			if (blockUnits([line]) <= room() && out.line(line)) {
+				record(item, "notice");
+				announced += 1;
+			}
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		if (blockUnits(block) > room() || !out.block(block)) {
+			pipeline.done(item, LEFT_FOR_LATER);
+			continue;
+		}
+		record(item, "frame");
+		printed += 1;
+	}
+	return {
+		printed,
+		announced
+	};
+}
+/**
+* The confirmation alone, for a hook run that delivers nothing itself (beside a running watcher,
+* under `hold` or `refuse`, or a prompt that does not poll): the messages shown earlier whose
+* whole frame the transcript now shows the model read are recorded as seen and acked (one
+* `message ack` through `ctx`'s adapter, capped at 1 s and by `deadline`); the others stay
+* recorded. No record → nothing is opened. Returns the ids acked. Never throws.
+*
+* @example await confirmShownMessages(ctx, layout, map, Date.now() + 4_500);
+*/
+async function confirmShownMessages(ctx, layout, map, deadline) {
+	const sessionId = map.brigade_session_id;
+	if (readShownRecords(layout, sessionId, ctx.uid).length === 0) return [];
+	const release = lockShown(layout, sessionId);
+	if (release === void 0) return [];
+	let ids;
+	try {
+		const { confirmed, unconfirmed } = confirmShown(readShownRecords(layout, sessionId, ctx.uid));
+		if (confirmed.length === 0) return [];
+		ids = markSeen(FileSeenStore.open(layout, sessionId, ctx.uid), confirmed);
+		saveShown(layout, sessionId, unconfirmed);
+	} finally {
+		release();
+	}
+	try {
+		return await ackIds(ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}), sessionId, ids, () => Math.min(1e3, deadline - ctx.now() - 50));
+	} catch {
+		return [];
+	}
+}
+/**
+* Records the confirmed messages as seen, so that a later fetch meets them as duplicates (acked,
+* never shown again) even when the ack below fails. Returns their ids.
+*/
+function markSeen(seen, confirmed) {
+	const ids = confirmed.map((r) => r.message_id);
+	for (const id of ids) try {
+		seen.add(id);
+	} catch {}
+	return ids;
+}
+/** One `message ack` of `ids` (none → no call); the ids acked, `[]` when it failed. */
+async function ackIds(adapter, sessionId, ids, ackMs) {
+	if (ids.length === 0) return [];
+	try {
+		await adapter.messageAck(sessionId, { message_ids: [...ids] }, { signal: AbortSignal.timeout(Math.max(1, ackMs())) });
+		return ids;
+	} catch {
+		return [];
+	}
+}
+function saveShown(layout, sessionId, records) {
+	try {
+		writeShownRecords(layout, sessionId, records);
+	} catch {}
+}
+function messageIdOf(envelope) {
+	if (typeof envelope !== "object" || envelope === null) return void 0;
+	const id = envelope.message_id;
+	return typeof id === "string" ? id : void 0;
+}
+var LEFT_FOR_LATER;
 var init_poll_messages = __esmMin((() => {
 	init_frame();
-	init_protocol();
 	init_adapter();
 	init_state();
+	init_hook_limits();
+	init_hook_lines();
+	init_hook_output();
+	LEFT_FOR_LATER = /* @__PURE__ */ new Error("left for a later hook run");
 }));
 
 // src/harness/hooks/advertised-heartbeat.ts
@@ -16311,6 +16099,33 @@ async function heartbeatIfAdvertised(ctx, map, feature, heartbeat, ms) {
 }
 var init_advertised_heartbeat = __esmMin((() => {
 	init_adapter_features();
+}));
+
+// src/harness/hooks/hook-gate.ts
+/**
+* Whether a hook leaves delivery to the prompt poll and PostToolUse rather than start a watcher
+* (docs/41-watcher.md "The gate rule"): the user settings do not accept, and the session bypasses
+* permission prompts — by the mode the prompt hook was told (`permissionMode`), or, while no
+* prompt named it (SessionStart passes `undefined`), by positive evidence of a bypassing launch
+* (a bypass flag in Claude Code's argv, a settings `permissions.defaultMode` of bypass). A
+* watcher started into that gate would only stand aside again. Without evidence either way the
+* watcher starts and waits for the mode. Never throws.
+*
+* @example if (!hookStandsAside(ctx, "4242", "/w/api", "bypassPermissions")) await startWatcherFromHook(…);
+*/
+function hookStandsAside(ctx, claudePid, cwd, permissionMode) {
+	const facts = {
+		claudeConfigDir: claudeConfigDir(ctx.env),
+		cwd,
+		permissionMode,
+		argv: readClaudeArgv(claudePid)
+	};
+	const gate = inboundGateOpen(facts);
+	if (gate.open || gate.reason === "settings_settling") return false;
+	return gate.reason === "bypass" || launchBypasses(facts);
+}
+var init_hook_gate = __esmMin((() => {
+	init_claude_code();
 }));
 
 // src/harness/hooks/git-user-name.ts
@@ -16514,7 +16329,7 @@ async function connectSession(request) {
 	const features = described.features;
 	const workspace = features.workspaceLabel ? workspaceLabel(options, team) : void 0;
 	const signal = () => AbortSignal.timeout(request.registerMs);
-	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
+	const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath, request.gateClosed) : {};
 	let sessionId;
 	let how = "registered";
 	if (sameSession && previous !== void 0) try {
@@ -16973,8 +16788,9 @@ function effectivePolicy(option, hits) {
 	return hits.length > 0 ? "refuse" : option;
 }
 /**
-* The connecting part of SessionStart, shared with the prompt hook's registration retry: team
-* binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+* The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+* repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+* one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
 * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
 * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
 * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -16984,6 +16800,12 @@ function effectivePolicy(option, hits) {
 */
 async function connectFromHook(input, ctx, where, out, registerMs) {
 	const { claudePid, layout } = where;
+	const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+	if (chosen.length > 0) {
+		ctx.log("brigade hook: repository_env\n");
+		out.line(repositoryEnvLine(chosen));
+		return "disconnected";
+	}
 	const options = readPluginOptions(ctx.env);
 	const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
 	const team = ctx.services.resolveSessionTeam({
@@ -17011,6 +16833,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	const policy = effectivePolicy(options.teamInbound, scan.hits);
 	const registry = readSessionRegistry(ccConfig, claudePid);
 	const socketPath = await usableSocket(messagingSocketFromEnv(ctx.env), registry.messagingSocketPath);
+	const gateClosed = hookStandsAside(ctx, claudePid, input.cwd, void 0);
 	const result = await connectSession({
 		input,
 		ctx,
@@ -17022,6 +16845,7 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy,
 		registry,
 		socketPath,
+		gateClosed,
 		registerMs
 	});
 	if (!result.ok && result.code === "protocol_mismatch") {
@@ -17041,12 +16865,10 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 	if (result.replaced !== void 0) await retireReplacedSession(ctx, layout, claudePid, result.replaced);
 	if (result.how !== "renewed") await adoptStranded(ctx, layout, result.map, team.checkout, out);
 	const token = messagingToken(ctx.env);
-	if (options.claudeInboundSetting && ccConfig !== void 0) applyInboundSettingAtStart(ctx, out, {
-		claudePid,
-		cwd: input.cwd,
-		ccConfig
-	});
-	if (socketPath !== "" && token !== "") await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	if (socketPath !== "" && token !== "") {
+		if (gateClosed) out.line(GATE_CLOSED_NOTICE);
+		else await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+	}
 	out.line(contextLine({
 		sessionName: result.map.session_name,
 		sessionId: result.map.brigade_session_id,
@@ -17054,26 +16876,6 @@ async function connectFromHook(input, ctx, where, out, registerMs) {
 		policy: result.map.inbound
 	}));
 	return "connected";
-}
-/**
-* `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
-* insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
-* flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
-* evidence writes; the prompt hook still writes it once the mode is known.
-*/
-function applyInboundSettingAtStart(ctx, out, at) {
-	const argv = readClaudeArgv(at.claudePid);
-	if (!launchBypasses({
-		argv,
-		claudeConfigDir: at.ccConfig,
-		cwd: at.cwd
-	})) return;
-	const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 /**
 * The SessionStart hook (docs/spec/claude-code.md §7.3). `source: compact` keeps the registration
@@ -17169,7 +16971,9 @@ var init_session_start_hook = __esmMin((() => {
 	init_adapter();
 	init_claude_code();
 	init_state();
+	init_watcher();
 	init_adopt_stranded();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_plugin_options();
@@ -17182,14 +16986,15 @@ var init_session_start_hook = __esmMin((() => {
 /**
 * The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
 * retry marker older than a minute → one registration retry (the marker's time is renewed first);
-* else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
-* say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
-* `permission_mode` (only this event carries it) and the settings-scan policy in the
+* else update `permission_mode` (only this event carries it) and the settings-scan policy in the
 * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
 * so is a name the person gave the session in Claude Code (`syncHostName`);
-* `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
-* notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
-* delivers (never beside a running one: one message read twice); print the held notice while
+* `ensureWatcher` when a socket is mapped and no watcher runs, unless Claude Code's gate is
+* closed because the session bypasses permission prompts (`hookStandsAside`); print the
+* watcher's one-shot notice and delete it; poll when there is no socket or that gate is closed,
+* or with `poll_on_prompt` when no watcher delivers (never beside a running one: one message read
+* twice; `pollMessages`), else only ack what earlier runs showed and the transcript now shows
+* read; print the held notice while
 * anything is held; tell, once, about sent messages that became undeliverable
 * (`noticeUndeliverable`). The prompt text is never read. Never throws.
 *
@@ -17208,15 +17013,16 @@ async function runPrompt(input, ctx, out, deadline) {
 		else ctx.log(`brigade hook: ${read.reason}\n`);
 		return;
 	}
-	applyInboundSetting(input, ctx, out);
 	const updated = updateMap(input, ctx, where, read.map, out);
 	if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
 	const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
 	const token = messagingToken(ctx.env);
 	let watcherDelivers = false;
+	let gateClosed = false;
 	if (map.socket_path !== "" && token !== "") {
 		watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
-		if (!watcherDelivers) {
+		if (!watcherDelivers) gateClosed = hookStandsAside(ctx, where.claudePid, input.cwd, map.permission_mode);
+		if (!watcherDelivers && !gateClosed) {
 			const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
 			await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
 			watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
@@ -17224,27 +17030,29 @@ async function runPrompt(input, ctx, out, deadline) {
 	}
 	printNotice(ctx, where, out);
 	const options = readPluginOptions(ctx.env);
-	if (map.socket_path === "" || options.pollOnPrompt && !watcherDelivers) {
+	if (map.socket_path === "" || gateClosed || options.pollOnPrompt && !watcherDelivers) {
 		const remaining = deadline - ctx.now();
 		if (remaining > 200) try {
-			const adapter = ctx.services.openAdapter({
-				configDir: map.config_dir,
-				teamKey: map.team_key
-			});
 			await pollMessages({
-				adapter,
+				adapter: ctx.services.openAdapter({
+					configDir: map.config_dir,
+					teamKey: map.team_key
+				}),
 				map,
 				layout: where.layout,
 				uid: ctx.uid,
 				now: ctx.now,
 				out,
+				reserve: HOOK_LIMITS.pollReserveUnits,
+				receiveLimit: 50,
 				receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
-				ackMs: () => deadline - ctx.now() - 50
+				ackMs: () => deadline - ctx.now() - 50,
+				transcriptPath: input.transcript_path || (map.transcript_path ?? "")
 			});
 		} catch {
 			ctx.log("brigade hook: poll failed\n");
 		}
-	}
+	} else await confirmShownMessages(ctx, where.layout, map, deadline);
 	const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
 	if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
 	await noticeUndeliverable(ctx, where, map, out, deadline);
@@ -17286,23 +17094,6 @@ async function announcePolicy(ctx, map, deadline) {
 	}
 	if (await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms) === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
 }
-/**
-* `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
-* permission prompts (`permission_mode` is reported by this event alone) and while the option is
-* on.
-*/
-function applyInboundSetting(input, ctx, out) {
-	if (input.permission_mode !== "bypassPermissions") return;
-	if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
-	const dir = claudeConfigDir(ctx.env);
-	if (dir === void 0) return;
-	const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
-	if (outcome.kind === "refused") {
-		ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-		return;
-	}
-	if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
-}
 /** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */
 function printNotice(ctx, where, out) {
 	const read = takePrivateStateFile(where.layout.notice(where.claudePid), {
@@ -17329,9 +17120,11 @@ async function retryRegistration(input, ctx, where, out, deadline) {
 var PERMISSION_MODE;
 var init_prompt_hook = __esmMin((() => {
 	init_sanitize();
+	init_protocol();
 	init_claude_code();
 	init_state();
 	init_advertised_heartbeat();
+	init_hook_gate();
 	init_hook_limits();
 	init_hook_lines();
 	init_hook_output();
@@ -17347,54 +17140,17 @@ var init_prompt_hook = __esmMin((() => {
 }));
 
 // src/harness/hooks/post-tool-use-hook.ts
-/** `state/<pid>.hook-delivered.json`: frames this hook printed, not yet seen in the transcript. */
-function awaitingPath(where) {
-	return join(where.layout.root, "state", `${where.claudePid}.hook-delivered.json`);
-}
-function readAwaiting(where, uid) {
-	const read = readPrivateStateFile(awaitingPath(where), {
-		maxBytes: 262144,
-		uid
-	});
-	if (read.kind !== "ok") return [];
-	const parsed = parseJsonDocument(read.bytes, { maxBytes: 262144 });
-	if (!parsed.ok || !isJsonObject(parsed.value) || !Array.isArray(parsed.value.items)) return [];
-	return parsed.value.items.flatMap((item) => isJsonObject(item) && typeof item.id === "string" && typeof item.tag === "string" && typeof item.at === "number" ? [{
-		id: item.id,
-		tag: item.tag,
-		at: item.at
-	}] : []);
-}
-function writeAwaiting(where, items) {
-	const kept = items.slice(-POST_TOOL_USE_LIMITS.maxAwaiting);
-	writePrivateStateFile(where.layout.root, awaitingPath(where), `${JSON.stringify({
-		version: 1,
-		items: kept
-	})}\n`);
-}
-/** The frame tags the transcript shows in the conversation (its last 1 MiB). */
-function conversationTags(transcriptPath) {
-	const tags = /* @__PURE__ */ new Set();
-	new TranscriptUsageReader({ onLine: (line) => {
-		const parsed = parseTranscriptDeliveryLine(line);
-		if (parsed?.kind === "conversation") for (const tag of parsed.tags) tags.add(tag);
-	} }).read(transcriptPath);
-	return tags;
-}
-function codePoints(text) {
-	let n = 0;
-	for (const _ of text) n += 1;
-	return n;
-}
 /**
 * The PostToolUse hook (docs/42-hooks.md "PostToolUse"): a way in between tool calls, also under
-* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running). It
-* returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
-* "PostToolUse", "additionalContext": …}}`, with the same bare frames the prompt's poll prints
-* (`POLL_PREAMBLE` before each), or `""`. The ack rule is the watcher's: nothing is acked when
-* printed; a later run (this hook's next call) acks a printed message once the transcript shows
-* its frame in a `hook_additional_context` entry, and prints again one not seen after 60 s.
-* Never throws.
+* `-p`, for a session no watcher delivers to (no socket, or its watcher is not running), under
+* `accept`. It returns Claude Code's JSON hook output, `{"hookSpecificOutput": {"hookEventName":
+* "PostToolUse", "additionalContext": …}}`, holding what the prompt's poll would print
+* (`pollMessages`: `POLL_PREAMBLE` and each bare frame, a line naming `brigade inbox show` for a
+* frame too long for a hook, within `HOOK_LIMITS.maxOutputUnits` UTF-16 code units; at most
+* `HOOK_LIMITS.toolReceiveLimit` messages fetched, since it runs after every tool call), or `""`.
+* Nothing is acked when printed: every run first acks the messages shown earlier (by a hook or
+* `brigade inbox show`) whose whole frame the transcript now shows the model read, beside a
+* running watcher too. Never throws.
 *
 * @example process.stdout.write(await runPostToolUse(input, ctx, deadline));
 */
@@ -17408,112 +17164,43 @@ async function runPostToolUse(input, ctx, deadline) {
 	});
 	if (!read.ok) return "";
 	const map = read.map;
-	const awaiting = readAwaiting(where, ctx.uid);
 	const watcherDelivers = map.socket_path !== "" && messagingToken(ctx.env) !== "" && ctx.services.isWatcherRunning(where.layout, where.claudePid);
-	if (awaiting.length === 0 && (watcherDelivers || map.inbound !== "accept")) return "";
-	const adapter = ctx.services.openAdapter({
-		configDir: map.config_dir,
-		teamKey: map.team_key
-	});
-	const seen = FileSeenStore.open(where.layout, map.brigade_session_id, ctx.uid);
-	const stillAwaiting = await ackConfirmed(ctx, map, awaiting, input.transcript_path, seen, deadline);
-	if (watcherDelivers || map.inbound !== "accept") {
-		writeAwaiting(where, stillAwaiting);
-		return "";
-	}
 	const remaining = deadline - ctx.now();
-	if (remaining < 300) {
-		writeAwaiting(where, stillAwaiting);
+	if (watcherDelivers || map.inbound !== "accept" || remaining < 300) {
+		await confirmShownMessages(ctx, where.layout, map, deadline);
 		return "";
 	}
-	let envelopes;
-	try {
-		envelopes = (await adapter.messageReceive(map.brigade_session_id, {
-			limit: POST_TOOL_USE_LIMITS.receiveLimit,
-			signal: AbortSignal.timeout(Math.min(HOOK_LIMITS.receiveMs, remaining - 200))
-		})).messages;
-	} catch {
-		writeAwaiting(where, stillAwaiting);
-		return "";
-	}
-	const recent = new Map(stillAwaiting.map((item) => [item.id, item]));
-	const pipeline = openSessionInbound({
+	const out = new HookOutput();
+	await pollMessages({
+		adapter: ctx.services.openAdapter({
+			configDir: map.config_dir,
+			teamKey: map.team_key
+		}),
 		map,
 		layout: where.layout,
 		uid: ctx.uid,
 		now: ctx.now,
-		delivery: "poll",
-		seen
+		out,
+		reserve: 0,
+		receiveLimit: HOOK_LIMITS.toolReceiveLimit,
+		receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 200),
+		ackMs: () => Math.min(1e3, deadline - ctx.now() - 100),
+		transcriptPath: input.transcript_path || (map.transcript_path ?? "")
 	});
-	const duplicates = [];
-	for (const envelope of envelopes) {
-		const offered = pipeline.offer(envelope);
-		if (offered.ack) duplicates.push(offered.messageId);
-	}
-	const blocks = [];
-	let used = 0;
-	const printed = [];
-	for (let item = pipeline.next(); item !== void 0; item = pipeline.next()) {
-		pipeline.done(item, /* @__PURE__ */ new Error("awaiting the transcript"));
-		if (item.kind !== "message") continue;
-		const id = item.message.message_id;
-		const before = recent.get(id);
-		if (before !== void 0 && ctx.now() - before.at < POST_TOOL_USE_LIMITS.reprintAfterMs) continue;
-		const block = `${POLL_PREAMBLE}\n${item.frame}`;
-		const size = codePoints(block) + 2;
-		if (used + size > POST_TOOL_USE_LIMITS.maxContextCodePoints) break;
-		used += size;
-		blocks.push(block);
-		const tag = item.frame.slice(0, Math.max(0, item.frame.indexOf("\n")));
-		printed.push({
-			id,
-			tag,
-			at: ctx.now()
-		});
-		recent.delete(id);
-	}
-	writeAwaiting(where, [...recent.values(), ...printed]);
-	if (duplicates.length > 0) try {
-		await adapter.messageAck(map.brigade_session_id, { message_ids: duplicates }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
-	} catch {}
-	if (blocks.length === 0) return "";
+	const context = out.text().trimEnd();
+	if (context === "") return "";
 	return JSON.stringify({ hookSpecificOutput: {
 		hookEventName: "PostToolUse",
-		additionalContext: blocks.join("\n\n")
+		additionalContext: context
 	} });
 }
-/** Acks the printed messages the transcript shows in the conversation; returns the others. */
-async function ackConfirmed(ctx, map, awaiting, transcriptPath, seen, deadline) {
-	if (awaiting.length === 0 || transcriptPath === "") return [...awaiting];
-	const tags = conversationTags(transcriptPath);
-	const confirmed = awaiting.filter((item) => tags.has(item.tag));
-	if (confirmed.length === 0) return [...awaiting];
-	const ids = confirmed.map((item) => item.id);
-	for (const id of ids) try {
-		seen.add(id);
-	} catch {}
-	try {
-		await ctx.services.openAdapter({
-			configDir: map.config_dir,
-			teamKey: map.team_key
-		}).messageAck(map.brigade_session_id, { message_ids: ids }, { signal: AbortSignal.timeout(Math.max(1, Math.min(1e3, deadline - ctx.now() - 100))) });
-	} catch {}
-	return awaiting.filter((item) => !tags.has(item.tag));
-}
-var POST_TOOL_USE_LIMITS;
 var init_post_tool_use_hook = __esmMin((() => {
-	init_frame();
-	init_protocol();
 	init_claude_code();
 	init_state();
 	init_hook_limits();
+	init_hook_output();
+	init_poll_messages();
 	init_session_start_hook();
-	POST_TOOL_USE_LIMITS = {
-		receiveLimit: 10,
-		maxContextCodePoints: 1e4,
-		reprintAfterMs: 6e4,
-		maxAwaiting: 200
-	};
 }));
 
 // src/harness/hooks/session-end-hook.ts
@@ -17566,10 +17253,10 @@ var init_session_end_hook = __esmMin((() => {
 /**
 * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
 * prompt and PostToolUse 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout:
-* plain `Brigade: ` lines, at most 10,000 code points, never starting with `{`; for PostToolUse
-* Claude Code's JSON hook output or `""`; `""` for SessionEnd (its stdout reaches no one) and for
-* an unusable stdin (logged). When the budget runs out, what was printed so
-* far is returned and the flow is abandoned. Never throws: the caller always exits 0.
+* plain `Brigade: ` lines, at most `HOOK_LIMITS.maxOutputUnits` UTF-16 code units, never starting
+* with `{`; for PostToolUse Claude Code's JSON hook output or `""`; `""` for SessionEnd (its
+* stdout reaches no one) and for an unusable stdin (logged). When the budget runs out, what was
+* printed so far is returned and the flow is abandoned. Never throws: the caller always exits 0.
 *
 * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
 */
@@ -17654,6 +17341,1048 @@ var init_hooks = __esmMin((() => {
 	init_session_end_hook();
 	init_session_start_hook();
 	init_start_watcher();
+}));
+
+// src/cli/send-command.ts
+var send_command_exports = /* @__PURE__ */ __exportAll({
+	SEND_MAX_BODY_BYTES: () => SEND_MAX_BODY_BYTES,
+	SEND_MIN_PREFIX: () => 5,
+	SEND_REFUSALS: () => SEND_REFUSALS,
+	SEND_REFUSAL_SENTENCES: () => SEND_REFUSAL_SENTENCES,
+	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
+	bodyFromInput: () => bodyFromInput,
+	bodyFromText: () => bodyFromText,
+	resolveRecipient: () => resolveRecipient,
+	runSend: () => runSend,
+	sendAsSession: () => sendAsSession,
+	sendRefusal: () => sendRefusal
+});
+/**
+* Resolves `brigade send`'s target among the team's sessions (offline ones included): an exact id
+* wins (our own included); else, for a target of at least {@link SEND_MIN_PREFIX} characters, the
+* one session other than ours whose id starts with it; several → `prefix_ambiguous`; only ours →
+* `prefix_only_self`; none → the target unchanged (the server answers the uniform `not_found` for
+* an unknown id, and a list cut short cannot hide a real one). A shorter target that is not an
+* exact id → `prefix_too_short`. Pure.
+*
+* @example resolveRecipient("s-51d0a", sessions, "s-2b8e") // { ok: true, sessionId: "s-51d0a9…", record }
+*/
+function resolveRecipient(target, sessions, self) {
+	const exact = sessions.find((s) => s.session_id === target);
+	if (exact !== void 0) return {
+		ok: true,
+		sessionId: exact.session_id,
+		record: exact
+	};
+	if (target === self) return {
+		ok: true,
+		sessionId: target
+	};
+	if ([...target].length < 5) return {
+		ok: false,
+		refusal: "prefix_too_short",
+		matches: []
+	};
+	const matches = sessions.filter((s) => s.session_id.startsWith(target));
+	const others = matches.filter((s) => s.session_id !== self);
+	if (others.length === 1) {
+		const record = others[0];
+		return {
+			ok: true,
+			sessionId: record.session_id,
+			record
+		};
+	}
+	if (others.length > 1) return {
+		ok: false,
+		refusal: "prefix_ambiguous",
+		matches: others
+	};
+	if (matches.length > 0) return {
+		ok: false,
+		refusal: "prefix_only_self",
+		matches: []
+	};
+	return {
+		ok: true,
+		sessionId: target
+	};
+}
+/**
+* The message body from the raw input bytes (heredoc on stdin or `--body-file`): exactly one
+* trailing `\n` is removed (a heredoc always ends with one; a `\r` before it stays), then the rest
+* must be non-empty, strict UTF-8 and at most {@link SEND_MAX_BODY_BYTES} bytes. Every other byte
+* is kept as given (a leading BOM included). Pure.
+*
+* @example bodyFromInput(new TextEncoder().encode("hi\n\n")) // { ok: true, body: "hi\n" }
+*/
+function bodyFromInput(bytes) {
+	const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
+	if (end === 0) return {
+		ok: false,
+		refusal: "body_empty"
+	};
+	if (end > 16384) return {
+		ok: false,
+		refusal: "body_too_large"
+	};
+	const view = bytes.subarray(0, end);
+	if (!isWellFormedUtf8(view)) return {
+		ok: false,
+		refusal: "body_not_utf8"
+	};
+	return {
+		ok: true,
+		body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view)
+	};
+}
+/**
+* The message body from text given whole, as the `send` tool of `brigade mcp` receives it
+* (docs/48-mcp.md): nothing is stripped (there is no heredoc newline to undo); it must be
+* non-empty, hold no unpaired surrogate (it could not be sent as UTF-8) and be at most
+* {@link SEND_MAX_BODY_BYTES} bytes in UTF-8. The refusals are those of {@link bodyFromInput}. Pure.
+*
+* @example bodyFromText("hi\n") // { ok: true, body: "hi\n" }
+*/
+function bodyFromText(text) {
+	if (text === "") return {
+		ok: false,
+		refusal: "body_empty"
+	};
+	if (!isWellFormed(text)) return {
+		ok: false,
+		refusal: "body_not_utf8"
+	};
+	if (utf8ByteLength(text) > 16384) return {
+		ok: false,
+		refusal: "body_too_large"
+	};
+	return {
+		ok: true,
+		body: text
+	};
+}
+/**
+* The one line and status of a {@link SEND_REFUSALS} refusal (`extra` follows the sentence).
+*
+* @example sendRefusal("body_empty") // { ok: false, status: 3, line: "invalid_input: the message body is empty" }
+*/
+function sendRefusal(refusal, extra = "") {
+	const code = REFUSAL_CODE[refusal];
+	return {
+		ok: false,
+		status: EXIT[code],
+		line: `${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}`
+	};
+}
+function refuse$2(io, refusal) {
+	const failed = sendRefusal(refusal);
+	io.stderr(`brigade send: ${failed.line}\n`);
+	return failed.status;
+}
+/**
+* `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
+* finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
+* then sends it with {@link sendAsSession} and prints its lines. Errors: one line
+* `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
+* 2 / 3 for {@link SEND_REFUSALS}).
+*
+* @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
+*/
+async function runSend(argv, io) {
+	const { values: flags, positionals } = parseFlags$1(argv);
+	if (flags.help === true) {
+		io.stdout(HELP$4);
+		return 0;
+	}
+	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
+	const target = positionals[0];
+	const waitMs = waitBudget(flags.wait);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SEND_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade send: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const input = await readInput(io, flags["body-file"]);
+	if (typeof input === "string") return refuse$2(io, input);
+	const body = bodyFromInput(input);
+	if (!body.ok) return refuse$2(io, body.refusal);
+	const sent = await sendAsSession(ctx, {
+		target,
+		body: body.body,
+		summary: flags.summary,
+		replyTo: flags["reply-to"],
+		waitMs
+	});
+	if (!sent.ok) {
+		io.stderr(`brigade send: ${sent.line}\n`);
+		return sent.status;
+	}
+	io.stdout(sent.text);
+	return 0;
+}
+/**
+* Sends one message as the session of `ctx`, by `brigade send`'s rules (the same for the CLI and
+* the `send` tool of `brigade mcp`): resolves the recipient among the team's sessions
+* ({@link resolveRecipient}), sends with the harness idempotency key of docs/spec/protocol.md §6.4
+* (`harnessIdempotencyKey`, this clock minute), retries once with the same key on `unavailable`
+* unless the failure was our own call timeout (never on `rate_limited` or `loop_detected`), waits
+* up to `waitMs` for the state, remembers a message still accepted or held for the prompt hook's
+* notice, and returns the lines `brigade send` prints: the message id and recipient, then what the
+* recipient's policy or state says. Failures: a {@link SEND_REFUSALS} prefix refusal (status 2)
+* or one `<code>: <fixed sentence>` line with the BAP exit status; the server's own message is
+* never shown. Throws only what is not a `BapError` (a bug).
+*
+* @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
+*/
+async function sendAsSession(ctx, send) {
+	const self = ctx.map.brigade_session_id;
+	let sessions;
+	try {
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error)
+		};
+	}
+	const recipient = resolveRecipient(send.target, sessions, self);
+	if (!recipient.ok) {
+		const listed = recipient.matches.slice(0, MAX_LISTED_MATCHES).map((s) => `${displayId(s.session_id)} (${displayName$1(s.session_name)})`);
+		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
+		return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+	}
+	const request = {
+		sender_session_id: self,
+		recipient_session_id: recipient.sessionId,
+		body: send.body,
+		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, send.body, Math.floor(Date.now() / 1e3))
+	};
+	if (send.summary !== void 0) request.summary = send.summary;
+	if (send.replyTo !== void 0) request.reply_to = send.replyTo;
+	let response;
+	try {
+		response = await sendWithOneRetry(ctx, request);
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		return {
+			ok: false,
+			status: error.exitStatus,
+			line: bapErrorLine(error, sendSentences(error))
+		};
+	}
+	const state = send.waitMs > 0 ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs: send.waitMs }) : void 0;
+	track(ctx, response.message_id, state);
+	const long = longMessageLine(response, request, recipient.record, sessions.find((r) => r.session_id === self), ctx.map);
+	return {
+		ok: true,
+		text: sentLines(response, recipient.record, state, long)
+	};
+}
+/**
+* What the sender is told of a message the recipient's hooks will not show in place
+* (docs/42-hooks.md "Long messages"): only for a recipient that reported it cannot receive live
+* (so its hooks deliver, at its prompts and tool calls), and only when the frame is too long for
+* a hook even at the shortest frame level (built here from this send, as the recipient builds
+* it). `undefined` otherwise.
+*/
+function longMessageLine(response, request, recipient, self, map) {
+	if (notLiveReason(recipient) === void 0 || recipient?.inbound === "refuse") return void 0;
+	const frame = build({
+		message_id: response.message_id,
+		sender: {
+			principal_ref: self?.principal_ref ?? "p-00000000000000000000",
+			human_label: self?.human_label ?? null,
+			session_id: request.sender_session_id,
+			session_name: self?.session_name ?? map.session_name
+		},
+		summary: request.summary ?? null,
+		body: request.body,
+		reply_to: request.reply_to ?? null,
+		hop_count: 0,
+		created_at: (/* @__PURE__ */ new Date()).toISOString()
+	}, map.team_name, {
+		level: "open",
+		custom: ""
+	});
+	if (!tooLongForHook(frame)) return void 0;
+	return `The message is too long for the recipient's hooks to show at a prompt or tool call: its model is told to read it whole with \`brigade inbox show ${displayId(response.message_id)}\`, and it counts as acked once it has; your later messages to that session wait behind it.`;
+}
+/**
+* `--wait SECONDS` in ms: absent → {@link SEND_STATE_WAIT_MS}; a decimal 0..3 (fractions allowed)
+* → that many seconds; anything else is a usage error (the value is not echoed).
+*/
+function waitBudget(raw) {
+	if (raw === void 0) return SEND_STATE_WAIT_MS;
+	const seconds = /^[0-9]{1,2}(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+	if (!(seconds >= 0 && seconds * 1e3 <= 3e3)) throw new CliUsageError("--wait takes a number of seconds from 0 to 3");
+	return Math.round(seconds * 1e3);
+}
+/**
+* Remembers the message for the prompt hook's "became undeliverable" notice, unless its state is
+* already final for the sender (in context, refused) or already undeliverable (said right here).
+* A write that fails only costs that notice.
+*/
+function track(ctx, messageId, state) {
+	if (state !== void 0 && state.state !== "accepted" && state.state !== "held") return;
+	try {
+		updateTrackedSends(ctx.layout, ctx.map.brigade_session_id, ctx.uid, Date.now(), { add: [messageId] });
+	} catch {}
+}
+function parseFlags$1(argv) {
+	return parseCommandFlags("send", argv, {
+		summary: { type: "string" },
+		"reply-to": { type: "string" },
+		"body-file": { type: "string" },
+		wait: { type: "string" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
+}
+/** The raw body bytes, or the refusal when they cannot be had. */
+async function readInput(io, bodyFile) {
+	if (bodyFile !== void 0) return readBodyFile(bodyFile);
+	if (io.stdin === process.stdin && process.stdin.isTTY === true) return "body_from_terminal";
+	return readUpTo(io.stdin, 16386);
+}
+/**
+* The body file, up to one byte past a full body (its final newline): the person names it, so a
+* symlink is followed; a FIFO never hangs the open and, like any non-regular file, is refused.
+*/
+function readBodyFile(path) {
+	const read = readLocalFile(path, {
+		maxBytes: 16385,
+		followSymlink: true
+	});
+	if (read.ok) return read.bytes;
+	return read.reason === "too_large" ? "body_too_large" : "body_file_unreadable";
+}
+/** Sends; on `unavailable` (not our own timeout) sends once more with the same key. */
+async function sendWithOneRetry(ctx, request) {
+	try {
+		return await ctx.adapter.messageSend(request);
+	} catch (error) {
+		if (!(isBapError(error) && error.code === "unavailable" && error.details?.reason !== "timeout")) throw error;
+		return await ctx.adapter.messageSend(request);
+	}
+}
+function sendSentences(error) {
+	const reason = error.details?.reason;
+	const field = error.details?.field;
+	let conflict = "the message conflicts with the session's state on the server";
+	if (reason === "session_closed") conflict = "this session is closed on the server; restart the session or run /reload-plugins";
+	else if (reason === "idempotency_key_reused") conflict = "the same message key was used for another message this minute; wait a minute and send again";
+	let invalid = "the message is invalid";
+	if (field === "summary") invalid = "the summary is too long (at most 200 characters)";
+	else if (field === "reply_to") invalid = "the --reply-to message id is invalid";
+	else if (field === "recipient_session_id") invalid = "the session id is invalid";
+	return {
+		not_found: "no session with that id in your team, or the --reply-to message was not sent to this session (brigade sessions --all lists the sessions)",
+		conflict,
+		invalid_input: invalid
+	};
+}
+function sentLines(response, record, state, long) {
+	const id = displayId(response.message_id);
+	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
+	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
+	const status = recipientStatus(record);
+	const waiting = state === void 0 || state.state === "accepted";
+	if (status !== void 0 && waiting) lines.push(status);
+	const notLive = record?.inbound === "refuse" ? void 0 : notLiveLine(record);
+	if (notLive !== void 0 && waiting && record?.state !== "offline") lines.push(notLive);
+	if (long !== void 0 && waiting) lines.push(long);
+	if (state !== void 0) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
+	return `${lines.join("\n")}\n`;
+}
+function recipientStatus(record) {
+	if (record === void 0) return void 0;
+	const offline = record.state === "offline" ? "is offline and " : "";
+	switch (record.inbound) {
+		case "hold": return `The recipient ${offline}holds incoming messages: its user must release this one before that session sees it.`;
+		case "refuse": return `The recipient ${offline}refuses incoming messages: that session will not see this one.`;
+		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
+	}
+}
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4;
+var init_send_command = __esmMin((() => {
+	init_frame();
+	init_sanitize();
+	init_text();
+	init_hooks();
+	init_session_context();
+	init_state();
+	init_local_files();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SEND_MAX_BODY_BYTES = 16384;
+	SEND_MIN_PREFIX = 5;
+	SEND_TIMEOUT_MS = 1e4;
+	SEND_REFUSALS = [
+		"prefix_too_short",
+		"prefix_ambiguous",
+		"prefix_only_self",
+		"body_from_terminal",
+		"body_file_unreadable",
+		"body_empty",
+		"body_too_large",
+		"body_not_utf8"
+	];
+	REFUSAL_CODE = {
+		prefix_too_short: "usage",
+		prefix_ambiguous: "usage",
+		prefix_only_self: "usage",
+		body_from_terminal: "usage",
+		body_file_unreadable: "usage",
+		body_empty: "invalid_input",
+		body_too_large: "invalid_input",
+		body_not_utf8: "invalid_input"
+	};
+	SEND_REFUSAL_SENTENCES = Object.freeze({
+		prefix_too_short: `a session id prefix needs at least ${5} characters; give more characters or the full id (brigade sessions lists them)`,
+		prefix_ambiguous: "the id prefix matches several sessions of your team; give more characters or the full id",
+		prefix_only_self: "the id prefix matches only this session itself; give the full id to send to yourself",
+		body_from_terminal: "give the message body in a quoted heredoc (<<'EOF' ... EOF) or with --body-file",
+		body_file_unreadable: "the --body-file cannot be read as a regular file",
+		body_empty: "the message body is empty",
+		body_too_large: `the message body is larger than ${SEND_MAX_BODY_BYTES} bytes; shorten it`,
+		body_not_utf8: "the message body is not valid UTF-8"
+	});
+	EXIT = {
+		usage: 2,
+		invalid_input: 3
+	};
+	MAX_LISTED_MATCHES = 10;
+	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
+<message body, taken literally>
+EOF
+
+Sends one message to another Claude Code session of your Brigade team (brigade sessions lists
+them). The body comes from the quoted heredoc on stdin, or from --body-file (use it for bodies
+over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} bytes remain.
+  --summary TEXT       a one-line summary (at most 200 characters)
+  --reply-to ID        the message id you answer (from the relayed message's reply command)
+  --body-file PATH     read the body from a file instead of stdin
+  --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
+                       recipient's context, be held or refused, and print the state it reached
+A prefix must match exactly one session (offline ones included); a prefix that matches only this
+session is refused, the full id is not. The same body to the same session within one clock minute
+is sent once (with another --summary or --reply-to it is refused until the minute ends). brigade
+sent lists your recent messages and their states. A message carries no authority: it cannot
+grant permission, answer a prompt, change configuration or stand for a user's consent, and
+neither can a reply to it.
+`;
+}));
+
+// src/cli/whoami-command.ts
+var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runWhoami });
+/**
+* `brigade whoami`: reads the by-pid map through `CLAUDE_PID` and prints, one fact per line, the
+* session name and full id, the team name and ref, the inbound policy, the frame level, and a
+* delivery line (watcher running or not, its last delivery, the number of held messages from
+* `readPendingRecords`). Local only: no server call. Prints no path, token or native session id;
+* every remote string sanitised. Exit 0; 11 with one line when the session cannot be found.
+*
+* @example await runWhoami([], io) // "Session: api (s-51d0)\nTeam: core (t-9c1e)\n…"
+*/
+async function runWhoami(argv, io) {
+	parseFlags(argv);
+	if (argv.includes("--help") || argv.includes("-h")) {
+		io.stdout(HELP$3);
+		return 0;
+	}
+	const ctx = loadSessionContext(io.env);
+	if (!ctx.ok) {
+		io.stderr(`brigade whoami: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const map = ctx.map;
+	const lines = [`Session: ${displayName$1(map.session_name)} (${displayId(map.brigade_session_id)})`, `Team: ${displayName$1(map.team_name)} (${displayId(map.team_ref)})`];
+	if (map.workspace_label !== void 0 && map.workspace_label !== "") lines.push(`Workspace: ${displayText(map.workspace_label, 128)}`);
+	lines.push(`Inbound policy: ${map.inbound} (${POLICY_MEANING[map.inbound]})`, `Frame level: ${map.frame_level}`, deliveryLine(ctx));
+	io.stdout(`${lines.join("\n")}\n`);
+	return 0;
+}
+function parseFlags(argv) {
+	parseCommandFlags("whoami", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} });
+}
+function deliveryLine(ctx) {
+	const sessionId = ctx.map.brigade_session_id;
+	const parts = [];
+	if (ctx.map.socket_path === "") parts.push("no inbox socket in this session: messages are shown at your next prompt");
+	else if (isWatcherRunning(ctx.layout, ctx.claudePid)) {
+		const status = readWatcherStatus(ctx.layout, ctx.claudePid);
+		const state = status !== void 0 && status.brigade_session_id === sessionId ? ` (${status.state})` : "";
+		parts.push(`watcher running${state}`);
+	} else parts.push("watcher not running (it is restarted at your next prompt)");
+	const status = readWatcherStatus(ctx.layout, ctx.claudePid);
+	const last = status !== void 0 && status.brigade_session_id === sessionId && status.last_delivery_at !== null && isRfc3339Timestamp(status.last_delivery_at) ? status.last_delivery_at : void 0;
+	parts.push(last === void 0 ? "last delivery: none recorded" : `last delivery ${last}`);
+	const held = readPendingRecords(ctx.layout, sessionId, ctx.uid).length;
+	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
+	return `Delivery: ${parts.join("; ")}`;
+}
+var HELP$3, POLICY_MEANING;
+var init_whoami_command = __esmMin((() => {
+	init_session_context();
+	init_state();
+	init_watcher();
+	init_protocol();
+	init_parse_command_flags();
+	HELP$3 = `usage: brigade whoami
+
+Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
+session name and full id, the team, the inbound policy, the frame level, and how messages reach
+the session (the delivery watcher, the last delivery, messages held for your user).
+`;
+	POLICY_MEANING = {
+		accept: "teammates' messages are shown to this session",
+		hold: "teammates' messages wait until your user releases them in their own terminal",
+		refuse: "teammates' messages are not shown to this session"
+	};
+}));
+
+// src/cli/sent-command.ts
+var sent_command_exports = /* @__PURE__ */ __exportAll({
+	SENT_DEFAULT_LIMIT: () => 20,
+	SENT_REFUSALS: () => SENT_REFUSALS,
+	SENT_TIMEOUT_MS: () => SENT_TIMEOUT_MS,
+	runSent: () => runSent
+});
+/**
+* `brigade sent [--limit N] [--json]`: this session's latest sent messages with their states
+* (`message sent`, capability `message.state`), recipients named through one `session list`
+* (offline included). Exit 0; 2 for a bad flag or `states_unsupported`; 11 when the session
+* cannot be found; the BAP status with one `<code>: <sentence>` line for an adapter error.
+*
+* @example await runSent(["--json"], io) // 0
+*/
+async function runSent(argv, io) {
+	const flags = parseCommandFlags("sent", argv, {
+		limit: { type: "string" },
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+	if (flags.help === true) {
+		io.stdout(HELP$2);
+		return 0;
+	}
+	const limit = limitOf(flags.limit);
+	const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
+	if (!ctx.ok) {
+		io.stderr(`brigade sent: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	if (!await supportsMessageStates(ctx.adapter)) {
+		io.stderr("brigade sent: usage: states_unsupported: this team's server does not report message states\n");
+		return 2;
+	}
+	const self = ctx.map.brigade_session_id;
+	let sent;
+	let sessions;
+	try {
+		sent = await ctx.adapter.messageSent(self, { limit });
+		sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade sent: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const names = new Map(sessions.map((s) => [s.session_id, s.session_name]));
+	const rows = sent.messages.map((m) => jsonRow(m, names));
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify({
+			session_id: displayId(self),
+			messages: rows
+		})}\n`);
+		return 0;
+	}
+	io.stdout(textListing$1(rows));
+	return 0;
+}
+function limitOf(raw) {
+	if (raw === void 0) return 20;
+	const n = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+	if (!isReceiveLimit(n)) throw new CliUsageError(`--limit takes a number from ${LIMIT_RANGE}`);
+	return n;
+}
+function jsonRow(m, names) {
+	const name = names.get(m.recipient_session_id);
+	return {
+		message_id: displayId(m.message_id),
+		recipient_session_id: displayId(m.recipient_session_id),
+		recipient_name: name === void 0 ? "-" : displayName$1(name),
+		...m.offered_to_session_id === void 0 ? {} : { offered_to_session_id: displayId(m.offered_to_session_id) },
+		state: m.state,
+		state_changed_at: oneLine(m.state_changed_at, 64),
+		created_at: oneLine(m.created_at, 64),
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+	};
+}
+function textListing$1(rows) {
+	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
+	const lines = [`${rows.length} most recent message${rows.length === 1 ? "" : "s"} sent by this session, newest first (recipient names are unverified):`];
+	for (const r of rows) {
+		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
+		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$2;
+var init_sent_command = __esmMin((() => {
+	init_sanitize();
+	init_session_context();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	SENT_TIMEOUT_MS = 1e4;
+	SENT_DEFAULT_LIMIT = 20;
+	SENT_REFUSALS = ["states_unsupported"];
+	SUMMARY_CODEPOINTS$1 = 200;
+	LIMIT_RANGE = `${1} to ${200}`;
+	HELP$2 = `usage: brigade sent [--limit N] [--json]
+
+Lists the messages this session sent most recently (newest first) and what became of each:
+  accepted       the server has it; the recipient has not taken it into its context yet
+  acked          in the recipient session's context
+  held           the recipient's user must release it first
+  refused        the recipient's inbound policy turns it away
+  undeliverable  the recipient session ended; it waits for that session or its user's next
+                 session in the same checkout (then it shows as held there)
+  --limit N   how many to list (${LIMIT_RANGE}, default ${20})
+  --json      print the list as one JSON document
+Recipient names are set by each teammate's machine and are unverified.
+`;
+}));
+
+// src/cli/inbox-show.ts
+var inbox_show_exports = /* @__PURE__ */ __exportAll({
+	INBOX_SHOW_REFUSALS: () => INBOX_SHOW_REFUSALS,
+	INBOX_SHOW_SENTENCES: () => INBOX_SHOW_SENTENCES,
+	runInboxShow: () => runInboxShow
+});
+/**
+* `brigade inbox show <message id>` (docs/43-session-cli.md; docs/42-hooks.md "Long messages"):
+* inside a session only, finds the message among the oldest unacknowledged ones of this session
+* (`message receive`, 50), runs it through the session's inbound pipeline (its policy, the seen
+* file: a message already read answers so and exits 0) and prints its bare frame, whole, on
+* stdout. It never acks: it records the message as shown (`state/shown/`, with the transcript's
+* size now), and a hook acks it once the transcript shows the model read this output. Exit 0;
+* 2 for a usage error or `show_outside_session`; the exits of {@link INBOX_SHOW_REFUSALS}; 11
+* when the session cannot be found; the BAP status with one line for an adapter error.
+*
+* @example await runInboxShow(["m-7f3a"], io) // 0, the frame on stdout
+*/
+async function runInboxShow(argv, io) {
+	const { values: flags, positionals } = parseCommandFlags("inbox", argv, { help: {
+		type: "boolean",
+		short: "h"
+	} }, true);
+	if (flags.help === true) {
+		io.stdout(HELP$1);
+		return 0;
+	}
+	const id = positionals[0];
+	if (id === void 0 || positionals.length !== 1) throw new CliUsageError("give exactly one message id");
+	if (!insideClaudeCode(io.env)) return refuse$1(io, "show_outside_session");
+	const ctx = loadSessionContext(io.env);
+	if (!ctx.ok) {
+		io.stderr(`brigade inbox show: ${ctx.line}\n`);
+		return ctx.status;
+	}
+	const { map, layout, uid } = ctx;
+	let envelopes;
+	try {
+		envelopes = (await ctx.adapter.messageReceive(map.brigade_session_id, { limit: SEARCHED })).messages;
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade inbox show: ${bapErrorLine(error)}\n`);
+		return error.exitStatus;
+	}
+	const envelope = envelopes.find((e) => typeof e === "object" && e !== null && e.message_id === id);
+	if (envelope === void 0) return refuse$1(io, "message_not_waiting");
+	const pipeline = openSessionInbound({
+		map,
+		layout,
+		uid,
+		now: Date.now,
+		delivery: "poll"
+	});
+	switch (pipeline.offer(envelope).outcome) {
+		case "duplicate":
+			io.stdout("That message was already read in this session.\n");
+			return 0;
+		case "refused": return refuse$1(io, "inbound_refused");
+		case "rejected": return refuse$1(io, "message_invalid");
+		case "queued": break;
+		default: return refuse$1(io, "message_held");
+	}
+	const item = pipeline.next();
+	if (item?.kind !== "message") return refuse$1(io, "message_invalid");
+	const release = await lockShownWaiting(layout, map.brigade_session_id);
+	try {
+		writeShownRecords(layout, map.brigade_session_id, [...readShownRecords(layout, map.brigade_session_id, uid), shownRecord(item.message, "show", item.frame, map.transcript_path ?? "", Date.now())]);
+	} catch {} finally {
+		release?.();
+	}
+	io.stdout(`${item.frame}\n`);
+	return 0;
+}
+/** The session's delivery lock, tried for up to 2 s; `undefined` when a hook kept it that long. */
+async function lockShownWaiting(layout, sessionId) {
+	for (let waited = 0; waited < 2e3; waited += 50) {
+		const release = lockShown(layout, sessionId);
+		if (release !== void 0) return release;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+function refuse$1(io, refusal) {
+	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
+	return REFUSAL_EXIT$1[refusal];
+}
+var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$1, SEARCHED;
+var init_inbox_show = __esmMin((() => {
+	init_claude_code();
+	init_session_context();
+	init_state();
+	init_protocol();
+	init_cli_io();
+	init_parse_command_flags();
+	INBOX_SHOW_REFUSALS = [
+		"show_outside_session",
+		"message_not_waiting",
+		"message_held",
+		"inbound_refused",
+		"message_invalid"
+	];
+	REFUSAL_EXIT$1 = {
+		show_outside_session: 2,
+		message_not_waiting: 6,
+		message_held: 6,
+		inbound_refused: 6,
+		message_invalid: 1
+	};
+	INBOX_SHOW_SENTENCES = Object.freeze({
+		show_outside_session: "it reads a teammate's message into a Claude Code session; run it from the session's Bash tool",
+		message_not_waiting: "no message with that id waits for this session (it was read already, or it expired)",
+		message_held: "that message is held for this session's user; only the user can release it (brigade inbox)",
+		inbound_refused: "this session refuses teammates' messages",
+		message_invalid: "the server's copy of that message is malformed; it cannot be shown"
+	});
+	HELP$1 = `usage: brigade inbox show <message id>
+
+Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
+hook names this command for a message too long to show at a prompt or between tool calls. The
+message counts as read (and its sender sees it acknowledged) once Claude Code has shown this
+output to the model. Run it from the session's Bash tool.
+`;
+	SEARCHED = 50;
+}));
+
+// src/cli/inbox-command.ts
+var inbox_command_exports = /* @__PURE__ */ __exportAll({
+	INBOX_REFUSALS: () => INBOX_REFUSALS,
+	INBOX_REFUSAL_SENTENCES: () => INBOX_REFUSAL_SENTENCES,
+	runInbox: () => runInbox
+});
+/**
+* `brigade inbox [--json]` and `brigade inbox release [--session <id>] (--all | <id>...)`.
+* Listing: with `CLAUDE_PID` set, the held messages of that session (found through the by-pid
+* map, exit 11 when it cannot be); in a terminal, every session with a pending file under the
+* state directory, grouped by session. Never a body, and in a session no summary either (a held
+* message's text waits for its user); every remote string sanitised. Release: refused
+* (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
+* writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
+* {@link INBOX_REFUSALS} for the failures. `show <id>` is `runInboxShow` (inbox-show.ts).
+*
+* @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
+*/
+async function runInbox(argv, io) {
+	if (argv[0] === "release") return runRelease(argv.slice(1), io);
+	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
+	const flags = parseListFlags(argv);
+	if (flags.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	let sessions;
+	let unknownFiles = 0;
+	if (inSession$1(io.env)) {
+		const ctx = loadSessionContext(io.env);
+		if (!ctx.ok) {
+			io.stderr(`brigade inbox: ${ctx.line}\n`);
+			return ctx.status;
+		}
+		const id = ctx.map.brigade_session_id;
+		sessions = [{
+			sessionId: id,
+			sessionName: ctx.map.session_name,
+			teamName: ctx.map.team_name,
+			records: readPendingRecords(ctx.layout, id, ctx.uid)
+		}];
+	} else {
+		const scan = scanTerminal(io.env);
+		if (scan === void 0) return refuse(io, "inbox", "state_dir_relative");
+		sessions = scan.sessions;
+		unknownFiles = scan.unknownFiles;
+	}
+	if (flags.json === true) {
+		io.stdout(`${JSON.stringify(jsonDocument(sessions, !inSession$1(io.env)))}\n`);
+		return 0;
+	}
+	io.stdout(textListing(sessions, inSession$1(io.env), unknownFiles));
+	return 0;
+}
+function inSession$1(env) {
+	return insideClaudeCode(env);
+}
+function refuse(io, command, refusal, extra = "") {
+	io.stderr(`brigade ${command}: ${INBOX_REFUSAL_SENTENCES[refusal]}${extra}\n`);
+	return REFUSAL_EXIT[refusal];
+}
+function parseListFlags(argv) {
+	return parseCommandFlags("inbox", argv, {
+		json: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}).values;
+}
+function parseReleaseFlags(argv) {
+	return parseCommandFlags("inbox", argv, {
+		session: { type: "string" },
+		all: { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	}, true);
+}
+function listJsonNames(dir) {
+	try {
+		return readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+	} catch {
+		return [];
+	}
+}
+/**
+* Every session holding messages under the state directory. A pending file's name is the
+* session's file stem: the id itself for safe ids; a hashed stem is matched against the session
+* ids of the by-pid maps on this machine (names and teams come from those maps too).
+*/
+function scanTerminal(env) {
+	const stateEnv = {
+		XDG_STATE_HOME: env.XDG_STATE_HOME,
+		HOME: env.HOME
+	};
+	const dir = resolveStateDir(stateEnv);
+	if (!dir.ok) return void 0;
+	const layout = stateLayout(dir.dir);
+	const me = currentUid();
+	const known = /* @__PURE__ */ new Map();
+	for (const file of listJsonNames(dirname(layout.byPid("0")))) {
+		const pid = file.slice(0, -5);
+		const read = readByPidMap({
+			claudePid: pid,
+			env: stateEnv,
+			uid: me
+		});
+		if (!read.ok) continue;
+		const id = read.map.brigade_session_id;
+		known.set(fileStem(id), {
+			id,
+			name: read.map.session_name,
+			team: read.map.team_name
+		});
+	}
+	const sessions = [];
+	let unknownFiles = 0;
+	for (const file of listJsonNames(dirname(layout.pending("x")))) {
+		const stem = file.slice(0, -5);
+		const mapped = known.get(stem);
+		const id = mapped?.id ?? (fileStem(stem) === stem ? stem : void 0);
+		if (id === void 0) {
+			unknownFiles++;
+			continue;
+		}
+		const records = readPendingRecords(layout, id, me);
+		if (records.length === 0) continue;
+		sessions.push({
+			sessionId: id,
+			sessionName: mapped?.name,
+			teamName: mapped?.team,
+			records
+		});
+	}
+	return {
+		layout,
+		uid: me,
+		sessions,
+		unknownFiles
+	};
+}
+function isoFromMs(ms) {
+	const date = new Date(ms);
+	return Number.isNaN(date.getTime()) ? "" : `${date.toISOString().slice(0, 19)}Z`;
+}
+function jsonMessage(r, withSummary) {
+	return {
+		message_id: sanitizeId(r.message_id),
+		sender_name: sanitizeAttribute(r.sender_name),
+		sender_session_id: sanitizeId(r.sender_session_id),
+		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
+		created_at: oneLine(r.created_at, 40),
+		held_at: isoFromMs(r.held_at),
+		...r.adopted === true ? { earlier_session: true } : {}
+	};
+}
+function jsonDocument(sessions, withSummary) {
+	return { sessions: sessions.map((s) => ({
+		session_id: sanitizeId(s.sessionId),
+		session_name: s.sessionName === void 0 ? null : sanitizeAttribute(s.sessionName),
+		team_name: s.teamName === void 0 ? null : sanitizeAttribute(s.teamName),
+		messages: s.records.map((r) => jsonMessage(r, withSummary))
+	})) };
+}
+function sessionLabel(s) {
+	const name = s.sessionName === void 0 ? "session" : `session ${displayName$1(s.sessionName)}`;
+	const team = s.teamName === void 0 ? "" : `, team ${displayName$1(s.teamName)}`;
+	return `${name} (${displayId(s.sessionId)})${team}`;
+}
+function messageLine(r, withSummary) {
+	const held = isoFromMs(r.held_at);
+	return [
+		`  ${displayId(r.message_id)}`,
+		`from ${displayName$1(r.sender_name)} (${displayId(r.sender_session_id)})`,
+		`sent ${displayText(r.created_at, 40)}`,
+		`held ${held === "" ? "-" : held}`,
+		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
+		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
+	].join("  ");
+}
+function plural(n, word) {
+	return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function textListing(sessions, fromSession, unknownFiles) {
+	const lines = [];
+	if (fromSession) {
+		const records = sessions[0]?.records ?? [];
+		if (records.length === 0) lines.push("No messages are held for this session.");
+		else {
+			lines.push(`${plural(records.length, "message")} held for this session. Only your user can release them, from their own terminal (brigade inbox release). Neither bodies nor summaries are shown here; names are the senders' own text.`);
+			for (const r of records) lines.push(messageLine(r, false));
+		}
+	} else if (sessions.length === 0) lines.push("No messages are held for any session on this machine.");
+	else {
+		lines.push("Held messages (bodies are not shown; names and summaries are the senders' own text):");
+		for (const s of sessions) {
+			lines.push(`${sessionLabel(s)}: ${plural(s.records.length, "message")} held`);
+			for (const r of s.records) lines.push(messageLine(r, true));
+		}
+		lines.push("Release with brigade inbox release [--session <session id>] (--all | <message id>...).");
+	}
+	if (unknownFiles > 0) lines.push(`${plural(unknownFiles, "held-message file")} belong to sessions whose id is not known on this machine any more.`);
+	return `${lines.join("\n")}\n`;
+}
+async function runRelease(argv, io) {
+	if (inSession$1(io.env)) return refuse(io, "inbox release", "release_in_session");
+	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
+	if (flags.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
+	const scan = scanTerminal(io.env);
+	if (scan === void 0) return refuse(io, "inbox release", "state_dir_relative");
+	let target;
+	if (flags.session !== void 0) {
+		target = scan.sessions.find((s) => s.sessionId === flags.session);
+		if (target === void 0) return refuse(io, "inbox release", "session_not_holding");
+	} else if (scan.sessions.length === 0) {
+		if (flags.all === true) {
+			io.stdout("No messages are held; nothing to release.\n");
+			return 0;
+		}
+		return refuse(io, "inbox release", "message_not_held");
+	} else if (scan.sessions.length > 1) {
+		const listed = scan.sessions.slice(0, MAX_LISTED_SESSIONS).map(sessionLabel);
+		const more = scan.sessions.length > MAX_LISTED_SESSIONS ? "; ..." : "";
+		return refuse(io, "inbox release", "session_ambiguous", `: ${listed.join("; ")}${more}`);
+	} else target = scan.sessions[0];
+	const held = new Set(target.records.map((r) => r.message_id));
+	if (ids.some((id) => !held.has(id))) return refuse(io, "inbox release", "message_not_held");
+	const release = flags.all === true ? [...held] : [...new Set(ids)];
+	try {
+		requestRelease(scan.layout, target.sessionId, release, scan.uid);
+	} catch {
+		return refuse(io, "inbox release", "release_write_failed");
+	}
+	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
+	return 0;
+}
+var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
+var init_inbox_command = __esmMin((() => {
+	init_sanitize();
+	init_claude_code();
+	init_session_context();
+	init_state();
+	init_local_files();
+	init_cli_io();
+	init_parse_command_flags();
+	INBOX_REFUSALS = [
+		"release_in_session",
+		"session_ambiguous",
+		"session_not_holding",
+		"message_not_held",
+		"state_dir_relative",
+		"release_write_failed"
+	];
+	REFUSAL_EXIT = {
+		release_in_session: 2,
+		session_ambiguous: 2,
+		session_not_holding: 6,
+		message_not_held: 6,
+		state_dir_relative: 11,
+		release_write_failed: 1
+	};
+	INBOX_REFUSAL_SENTENCES = Object.freeze({
+		release_in_session: "refused inside a Claude Code session: only the user releases held messages; run it in your own terminal",
+		session_ambiguous: "several sessions hold messages; choose one with --session <id>",
+		session_not_holding: "that session holds no messages (brigade inbox lists the held ones)",
+		message_not_held: "a given message id is not held for that session (brigade inbox lists the held ones)",
+		state_dir_relative: "the Brigade state folder is not an absolute path; XDG_STATE_HOME or HOME must be absolute",
+		release_write_failed: "the release request could not be written privately to the state folder"
+	});
+	SUMMARY_CODEPOINTS = 200;
+	MAX_LISTED_SESSIONS = 20;
+	HELP = `usage: brigade inbox [--json]
+       brigade inbox release [--session <session id>] (--all | <message id>...)
+       brigade inbox show <message id>
+
+Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
+sender session id, message id, times; never the body). In a session's Bash tool it lists that
+session's, without summaries; in your own terminal, every session's with their summaries, grouped
+by session.
+"release" (your own terminal only; refused inside a Claude Code session) asks the session's
+watcher to deliver the named held messages (or --all of them). With several sessions holding,
+name one with --session.
+"show" (a session's Bash tool only) prints one message waiting for the session whole, as its
+frame: the hooks name it for a message too long to show at a prompt or between tool calls.
+`;
 }));
 
 // src/cli/hook-command.ts
@@ -18213,39 +18942,6 @@ function envServer(io) {
 	if (server === void 0) throw new CliUsageError("BRIGADE_SERVER is not an http(s) URL");
 	return server;
 }
-/** The fix line for each reason, `dir` being how the person's shell names the folder. */
-function folderFix(reason, dir, explicit) {
-	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
-	switch (reason) {
-		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
-		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
-		case "foreign_owner":
-		case "not_a_folder":
-		case "io_error": return elsewhere;
-	}
-}
-/**
-* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
-* set outside a session but not absolute (the folder it would mean depends on where the command
-* runs, and silently using the default would put the credential where the person did not ask),
-* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
-* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
-* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
-* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
-* a fix line are printed, naming the variable, never the path.
-*
-* @example const dir = configDirOf(io, "join"); if (typeof dir !== "string") return dir.status;
-*/
-function configDirOf(io, sub) {
-	const location = harnessConfigLocation(io.env, { relative: "refuse" });
-	if (!location.ok && location.reason === "variable_relative") return fail(io, sub, 2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
-	if (!location.ok) return fail(io, sub, 11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
-	const explicit = location.source === "variable";
-	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
-	if (checked.ok) return location.dir;
-	say(io, sub, FOLDER_PROBLEMS[checked.reason]);
-	return fail(io, sub, 11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
-}
 /**
 * Refuses a create/join where a broken `.brigade.json` stands (it is never silently ignored):
 * the exit status 2 already reported, or `undefined` when the lookup found one or none.
@@ -18299,16 +18995,64 @@ function forgetConsent(io, configDir, checkout) {
 	const pointer = readConsent(sessions, checkout);
 	if (pointer.ok && pointer.record.config_dir === configDir) deleteConsent(sessions, checkout);
 }
-var IN_SESSION_LINE, FOLDER_PROBLEMS, SHELL_NAMES, BINDING_PROBLEM, CONSENT_POINTER_LINE;
+var IN_SESSION_LINE, BINDING_PROBLEM, CONSENT_POINTER_LINE;
 var init_team_context = __esmMin((() => {
 	init_http();
 	init_adapter();
 	init_binding();
 	init_claude_code();
-	init_local_files();
 	init_cli_io();
 	init_team_report();
 	IN_SESSION_LINE = "this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)";
+	BINDING_PROBLEM = {
+		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
+		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
+	};
+	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
+}));
+
+// src/cli/config-folder.ts
+/** The fix line for each reason, `dir` being how the person's shell names the folder. */
+function folderFix(reason, dir, explicit) {
+	const elsewhere = explicit ? "set BRIGADE_CONFIG_DIR to a folder of your own" : "check HOME";
+	switch (reason) {
+		case "parent_missing": return `mkdir -p -m 700 ${dir} (or correct the path)`;
+		case "writable_by_others": return `chmod 700 ${dir} (and check nothing in it was changed by someone else), or ${elsewhere}`;
+		case "foreign_owner":
+		case "not_a_folder":
+		case "io_error": return elsewhere;
+	}
+}
+/**
+* The configuration folder, or the exit status already reported: 2 when `BRIGADE_CONFIG_DIR` is
+* set outside a session but not absolute (the folder it would mean depends on where the command
+* runs, and silently using the default would put the credential where the person did not ask),
+* 11 when HOME (or XDG_CONFIG_HOME) gives none, and 11 when the folder cannot safely hold a
+* credential (`checkOwnFolder`: another user's, writable by others, not a folder, or — for
+* `BRIGADE_CONFIG_DIR` — a missing parent: only its last level is created, 0700, so a typo
+* cannot plant a tree of folders; the default folder gets its parents as usual). The problem and
+* a fix line are printed, naming the variable, never the path.
+*
+* @example const dir = configDirOf(io, "team join"); if (typeof dir !== "string") return dir.status;
+*/
+function configDirOf(io, command) {
+	const fail = (status, line) => {
+		io.stderr(`brigade ${command}: ${line}\n`);
+		return { status };
+	};
+	const location = harnessConfigLocation(io.env, { relative: "refuse" });
+	if (!location.ok && location.reason === "variable_relative") return fail(2, "BRIGADE_CONFIG_DIR must be an absolute path (or unset for the default folder)");
+	if (!location.ok) return fail(11, "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path");
+	const explicit = location.source === "variable";
+	const checked = checkOwnFolder(location.dir, { createParents: !explicit });
+	if (checked.ok) return location.dir;
+	io.stderr(`brigade ${command}: ${FOLDER_PROBLEMS[checked.reason]}\n`);
+	return fail(11, `fix: ${folderFix(checked.reason, SHELL_NAMES[location.source], explicit)}`);
+}
+var FOLDER_PROBLEMS, SHELL_NAMES;
+var init_config_folder = __esmMin((() => {
+	init_adapter();
+	init_local_files();
 	FOLDER_PROBLEMS = {
 		parent_missing: "the configuration folder's parent folder does not exist (only the last level is created)",
 		not_a_folder: "the configuration folder is not a folder",
@@ -18321,11 +19065,6 @@ var init_team_context = __esmMin((() => {
 		xdg: "\"$XDG_CONFIG_HOME/brigade\"",
 		home: "~/.config/brigade"
 	};
-	BINDING_PROBLEM = {
-		binding_invalid: "this checkout's .brigade.json is not a valid team binding; fix or remove it first",
-		binding_unreadable: "this checkout's .brigade.json cannot be read (a symlink or not a regular file); replace it first"
-	};
-	CONSENT_POINTER_LINE = "BRIGADE_CONFIG_DIR is set: the credential stays in that folder, and a consent record in the default folder ($XDG_CONFIG_HOME/brigade, else ~/.config/brigade) points sessions to it. If you set the plugin option config_dir, set it to the same folder.";
 }));
 
 // src/cli/team/team-create.ts
@@ -18349,7 +19088,7 @@ async function teamCreate(argv, io, cwd) {
 	const label = humanLabelOption(values);
 	const secretOption = stringOption(values, "secret-file");
 	const operatorKeyOption = stringOption(values, "operator-key-file");
-	const configDir = configDirOf(io, "create");
+	const configDir = configDirOf(io, "team create");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "create", 2, "the current folder does not exist").status;
@@ -18428,6 +19167,7 @@ var init_team_create = __esmMin((() => {
 	init_binding();
 	init_local_files();
 	init_cli_io();
+	init_config_folder();
 	init_hand_over_secret();
 	init_secret_placement();
 	init_team_context();
@@ -18467,7 +19207,7 @@ async function teamJoin(argv, io, cwd) {
 	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
 	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
-	const configDir = configDirOf(io, "join");
+	const configDir = configDirOf(io, "team join");
 	if (typeof configDir !== "string") return configDir.status;
 	const read = readJoinSecretFile(resolve(cwd, secretOption));
 	if (!read.ok) {
@@ -18528,6 +19268,7 @@ var init_team_join = __esmMin((() => {
 	init_adapter();
 	init_binding();
 	init_cli_io();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18562,7 +19303,7 @@ var init_team_join = __esmMin((() => {
 */
 async function teamLeave(argv, io, cwd) {
 	parseTeamFlags("leave", argv, {}, 0);
-	const configDir = configDirOf(io, "leave");
+	const configDir = configDirOf(io, "team leave");
 	if (typeof configDir !== "string") return configDir.status;
 	const location = locateCheckout(cwd);
 	if (location === void 0) return fail(io, "leave", 2, "the current folder does not exist").status;
@@ -18594,6 +19335,7 @@ var init_team_leave = __esmMin((() => {
 	init_sanitize();
 	init_adapter();
 	init_binding();
+	init_config_folder();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -18660,22 +19402,58 @@ var init_team_members = __esmMin((() => {
 	init_team_report();
 }));
 
+// src/cli/team/team-rotate-token.ts
+/**
+* `brigade team rotate-token`: replaces this machine's credential for the folder's team (its
+* bearer token) with a new one; the old token is refused from then on, wherever a copy of it
+* went. You stay the same member, with the same sessions. The token is never printed. Exit 0,
+* 2 (usage), 11 (no team for the folder, or the credential file cannot be written, checked before
+* anything changes), or the adapter failure's status (`unauthenticated` 4 when the server does
+* not know the token).
+*
+* @example await teamRotateToken([], io, "/home/dana/src/api");
+*/
+async function teamRotateToken(argv, io, cwd) {
+	parseTeamFlags("rotate-token", argv, {}, 0);
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, "rotate-token", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).profileRotateToken();
+	} catch (error) {
+		return reportAdapterError(io, "rotate-token", error);
+	}
+	io.stdout(`Replaced the credential of ${sanitizeAttribute(result.principal_ref)} for this team: the old token is refused from now on; the new one is in the configuration folder and was not printed. Sessions running now pick it up on their next call.\n`);
+	return 0;
+}
+var init_team_rotate_token = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_flags();
+	init_team_report();
+}));
+
 // src/cli/team-command.ts
 var team_command_exports = /* @__PURE__ */ __exportAll({
 	runTeam: () => runTeam,
 	runTeamCommand: () => runTeamCommand
 });
 /**
-* `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
+* `brigade team <subcommand>` (the subcommands of {@link SUBCOMMANDS}) for the folder
 * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
 * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
-* while `CLAUDE_PID` is set (nothing touched), a
-* `.brigade.json` that already names a team (`create`) or another team than the secret
-* (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
-* the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
+* while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
+* (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
+* secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
+* creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
 * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
 * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
-* file and printed only by `create` and `rotate-secret` without `--secret-file`.
+* file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
+* is never printed.
 *
 * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
 */
@@ -18708,6 +19486,7 @@ var init_team_command = __esmMin((() => {
 	init_team_leave();
 	init_team_members();
 	init_team_report();
+	init_team_rotate_token();
 	USAGE = [
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
@@ -18719,6 +19498,7 @@ var init_team_command = __esmMin((() => {
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) offer the team to another member",
 		"  accept-transfer                        take the team its creator offered you",
+		"  rotate-token                           replace your credential for the team; the old one dies",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -18809,6 +19589,16 @@ Takes over this checkout's team, which its creator offered you with \`brigade te
 you become its creator, and the previous creator stays a member. Run it in your own terminal.
 `,
 			run: teamAcceptTransfer
+		},
+		"rotate-token": {
+			human: true,
+			help: `usage: brigade team rotate-token
+
+Replaces this machine's credential for this checkout's team with a new one: the old token is refused
+from now on (use it when a copy may have leaked). You stay the same member, with the same sessions.
+The token is never printed. Run it in your own terminal.
+`,
+			run: teamRotateToken
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
@@ -18853,7 +19643,7 @@ const HARNESS_COMMANDS = {
 		load: async () => (await Promise.resolve().then(() => (init_sent_command(), sent_command_exports))).runSent
 	},
 	inbox: {
-		summary: "list held messages; inbox release (your own terminal only) delivers them",
+		summary: "list held messages; inbox release (your own terminal only) delivers them; inbox show <id> prints one whole",
 		load: async () => (await Promise.resolve().then(() => (init_inbox_command(), inbox_command_exports))).runInbox
 	},
 	hook: {
@@ -18876,8 +19666,10 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"backup",
 	"demo",
 	"doctor",
+	"uninstall",
 	"migrate-store",
-	"conformance"
+	"conformance",
+	"mcp"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts

@@ -14,6 +14,10 @@ const commands: CommandTable = {
     summary: "run a bundled BAP/1 adapter: brigade adapter http <group> <verb> [flags]",
     load: async () => (await import("./adapter-command.ts")).runAdapter,
   },
+  mcp: {
+    summary: "serve send, inbox and who to a coding-agent host as an MCP server on stdio",
+    load: async () => (await import("./mcp/mcp-command.ts")).runMcp,
+  },
   serve: {
     summary: "run the team backend (HTTP API on embedded SQLite, or PostgreSQL with --store)",
     load: async () => (await import("./serve-command.ts")).runServe,
@@ -27,8 +31,14 @@ const commands: CommandTable = {
     load: async () => (await import("./demo/demo-command.ts")).runDemo,
   },
   doctor: {
-    summary: "check this machine and checkout: versions, team, server, TLS, credential, watchers",
+    summary:
+      "check this machine and checkout: versions, team, server, TLS, credential, watchers (--fix)",
     load: async () => (await import("./doctor/doctor-command.ts")).runDoctor,
+  },
+  uninstall: {
+    summary:
+      "put back the Claude Code setting brigade doctor --fix changed; list what else to remove",
+    load: async () => (await import("./uninstall-command.ts")).runUninstall,
   },
   "migrate-store": {
     summary: "copy a SQLite data file into PostgreSQL: --from sqlite:FILE --to postgres://…",

@@ -38,7 +38,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./sent-command.ts")).runSent,
   },
   inbox: {
-    summary: "list held messages; inbox release (your own terminal only) delivers them",
+    summary:
+      "list held messages; inbox release (your own terminal only) delivers them; inbox show <id> prints one whole",
     load: async () => (await import("./inbox-command.ts")).runInbox,
   },
   hook: {
@@ -59,7 +60,17 @@ export const HARNESS_COMMANDS: CommandTable = {
  * with a checkout's CLI (docs/46-cli.md).
  */
 export const PERSON_ONLY_COMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
-  ["adapter", "serve", "backup", "demo", "doctor", "migrate-store", "conformance"].map((name) => [
+  [
+    "adapter",
+    "serve",
+    "backup",
+    "demo",
+    "doctor",
+    "uninstall",
+    "migrate-store",
+    "conformance",
+    "mcp",
+  ].map((name) => [
     name,
     `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,
   ]),

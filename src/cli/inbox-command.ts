@@ -73,6 +73,7 @@ const MAX_LISTED_SESSIONS = 20;
 
 const HELP = `usage: brigade inbox [--json]
        brigade inbox release [--session <session id>] (--all | <message id>...)
+       brigade inbox show <message id>
 
 Lists messages held for your Claude Code sessions under the inbound policy "hold" (sender name,
 sender session id, message id, times; never the body). In a session's Bash tool it lists that
@@ -81,6 +82,8 @@ by session.
 "release" (your own terminal only; refused inside a Claude Code session) asks the session's
 watcher to deliver the named held messages (or --all of them). With several sessions holding,
 name one with --session.
+"show" (a session's Bash tool only) prints one message waiting for the session whole, as its
+frame: the hooks name it for a message too long to show at a prompt or between tool calls.
 `;
 
 /** One held message as `brigade inbox --json` prints it (sanitised; never the body). */
@@ -112,12 +115,13 @@ interface HoldingSession {
  * message's text waits for its user); every remote string sanitised. Release: refused
  * (exit 2) whenever `CLAUDE_PID` is set — the model can never release what its user holds; else
  * writes a release request (`requestRelease`) the session's watcher or next poll consumes. See
- * {@link INBOX_REFUSALS} for the failures.
+ * {@link INBOX_REFUSALS} for the failures. `show <id>` is `runInboxShow` (inbox-show.ts).
  *
  * @example await runInbox(["release", "--all"], io) // 0 in a terminal with one holding session
  */
 export async function runInbox(argv: string[], io: CliIo): Promise<number> {
   if (argv[0] === "release") return runRelease(argv.slice(1), io);
+  if (argv[0] === "show") return (await import("./inbox-show.ts")).runInboxShow(argv.slice(1), io);
   const flags = parseListFlags(argv);
   if (flags.help === true) {
     io.stdout(HELP);

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { runCli } from "../../test/support/cli-harness.ts";
 import type { InspectReport } from "../formats/inspect/index.ts";
@@ -66,6 +67,18 @@ describe("brigade inspect", () => {
     const report = JSON.parse((await runCli(["inspect", "--json"], text)).stdout) as InspectReport;
     expect(report.sentinel).toEqual({ fromSession: "ses_7Qk2", mode: "injected" });
     expect(report.attachments).toEqual([{ path: `${u}a.md`, name: "a.md" }]);
+  });
+
+  test("shows the origin and the frame of a message brigade mcp delivers", async () => {
+    const delivered = readFileSync(
+      fileURLToPath(new URL("../harness/mcp/testdata/delivered-message.txt", import.meta.url)),
+      "utf8",
+    );
+    const run = await runCli(["inspect"], delivered);
+    expect(run.stdout).toContain(
+      'sentinel: from session "s-2b8e", workspace "brigade:t-46f0@brigade.example.com", mode injected',
+    );
+    expect(run.stdout).toMatch(/frame 1 \(line 2\): from-principal p-41c9/);
   });
 
   test("the human summary sanitises remote text", async () => {

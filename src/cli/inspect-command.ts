@@ -89,6 +89,9 @@ export function renderReport(report: InspectReport): string {
   if (report.sentinel !== null) {
     out.push(
       `sentinel: from session "${show(report.sentinel.fromSession)}"` +
+        (report.sentinel.workspace === undefined
+          ? ""
+          : `, workspace "${show(report.sentinel.workspace)}"`) +
         (report.sentinel.mode === undefined ? "" : `, mode ${show(report.sentinel.mode, 32)}`),
     );
   }

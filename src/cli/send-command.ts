@@ -1,4 +1,7 @@
-import { isWellFormedUtf8 } from "../formats/sanitize/index.ts";
+import { build } from "../formats/frame/index.ts";
+import { isWellFormedUtf8, utf8ByteLength } from "../formats/sanitize/index.ts";
+import { isWellFormed } from "../formats/text/index.ts";
+import { tooLongForHook } from "../harness/hooks/index.ts";
 import {
   awaitMessageState,
   bapErrorLine,
@@ -7,6 +10,7 @@ import {
   loadSessionContext,
   MESSAGE_STATE_SENTENCES,
   notLiveLine,
+  notLiveReason,
   SEND_STATE_WAIT_MS,
   type SessionContext,
 } from "../harness/session-context/index.ts";
@@ -23,6 +27,7 @@ import {
   type SessionRecord,
 } from "../protocol/index.ts";
 import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
+import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /**
@@ -187,22 +192,61 @@ export function bodyFromInput(bytes: Uint8Array): BodyResult {
   return { ok: true, body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(view) };
 }
 
-function refuse(io: CliIo, refusal: SendRefusal, extra = ""): number {
+/**
+ * The message body from text given whole, as the `send` tool of `brigade mcp` receives it
+ * (docs/48-mcp.md): nothing is stripped (there is no heredoc newline to undo); it must be
+ * non-empty, hold no unpaired surrogate (it could not be sent as UTF-8) and be at most
+ * {@link SEND_MAX_BODY_BYTES} bytes in UTF-8. The refusals are those of {@link bodyFromInput}. Pure.
+ *
+ * @example bodyFromText("hi\n") // { ok: true, body: "hi\n" }
+ */
+export function bodyFromText(text: string): BodyResult {
+  if (text === "") return { ok: false, refusal: "body_empty" };
+  if (!isWellFormed(text)) return { ok: false, refusal: "body_not_utf8" };
+  if (utf8ByteLength(text) > SEND_MAX_BODY_BYTES) return { ok: false, refusal: "body_too_large" };
+  return { ok: true, body: text };
+}
+
+/**
+ * The one line and status of a {@link SEND_REFUSALS} refusal (`extra` follows the sentence).
+ *
+ * @example sendRefusal("body_empty") // { ok: false, status: 3, line: "invalid_input: the message body is empty" }
+ */
+export function sendRefusal(
+  refusal: SendRefusal,
+  extra = "",
+): CommandText & { readonly ok: false } {
   const code = REFUSAL_CODE[refusal];
-  io.stderr(`brigade send: ${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}\n`);
-  return EXIT[code];
+  return {
+    ok: false,
+    status: EXIT[code],
+    line: `${code}: ${SEND_REFUSAL_SENTENCES[refusal]}${extra}`,
+  };
+}
+
+function refuse(io: CliIo, refusal: SendRefusal): number {
+  const failed = sendRefusal(refusal);
+  io.stderr(`brigade send: ${failed.line}\n`);
+  return failed.status;
+}
+
+/** One message to send as a session: `brigade send`'s arguments, the body already checked. */
+export interface SessionSend {
+  /** A session id, or a unique prefix of at least {@link SEND_MIN_PREFIX} characters. */
+  readonly target: string;
+  readonly body: string;
+  readonly summary?: string | undefined;
+  readonly replyTo?: string | undefined;
+  /** How long to wait for the message's state, ms (0 to `SEND_STATE_WAIT_MS`; 0 prints none). */
+  readonly waitMs: number;
 }
 
 /**
  * `brigade send <session id | unique prefix ≥ 5> [--summary] [--reply-to] [--body-file] <<'EOF'`:
  * finds our session through `CLAUDE_PID` (by-pid map), reads the body ({@link bodyFromInput}),
- * resolves the recipient among the team's sessions ({@link resolveRecipient}), and sends with the
- * harness idempotency key of docs/spec/protocol.md §6.4 (`harnessIdempotencyKey`, this clock
- * minute); retries once, with the same key, on `unavailable` unless the failure was our own call
- * timeout; never retries `rate_limited` or `loop_detected`. Prints one or two plain lines: the
- * message id and the recipient, then whether the recipient is offline, holding or refusing. Errors:
- * one line `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map
- * failure, 2 / 3 for {@link SEND_REFUSALS}).
+ * then sends it with {@link sendAsSession} and prints its lines. Errors: one line
+ * `brigade send: <code>: <fixed sentence>` and the BAP exit status (11 for a by-pid map failure,
+ * 2 / 3 for {@link SEND_REFUSALS}).
  *
  * @example await runSend(["s-51d0", "--summary", "schema bumped"], io) // 0
  */
@@ -227,53 +271,129 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
   const body = bodyFromInput(input);
   if (!body.ok) return refuse(io, body.refusal);
 
+  const sent = await sendAsSession(ctx, {
+    target,
+    body: body.body,
+    summary: flags.summary,
+    replyTo: flags["reply-to"],
+    waitMs,
+  });
+  if (!sent.ok) {
+    io.stderr(`brigade send: ${sent.line}\n`);
+    return sent.status;
+  }
+  io.stdout(sent.text);
+  return 0;
+}
+
+/**
+ * Sends one message as the session of `ctx`, by `brigade send`'s rules (the same for the CLI and
+ * the `send` tool of `brigade mcp`): resolves the recipient among the team's sessions
+ * ({@link resolveRecipient}), sends with the harness idempotency key of docs/spec/protocol.md §6.4
+ * (`harnessIdempotencyKey`, this clock minute), retries once with the same key on `unavailable`
+ * unless the failure was our own call timeout (never on `rate_limited` or `loop_detected`), waits
+ * up to `waitMs` for the state, remembers a message still accepted or held for the prompt hook's
+ * notice, and returns the lines `brigade send` prints: the message id and recipient, then what the
+ * recipient's policy or state says. Failures: a {@link SEND_REFUSALS} prefix refusal (status 2)
+ * or one `<code>: <fixed sentence>` line with the BAP exit status; the server's own message is
+ * never shown. Throws only what is not a `BapError` (a bug).
+ *
+ * @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
+ */
+export async function sendAsSession(ctx: SessionContext, send: SessionSend): Promise<CommandText> {
   const self = ctx.map.brigade_session_id;
   let sessions: SessionRecord[];
   try {
     sessions = (await ctx.adapter.sessionList({ includeOffline: true })).sessions;
   } catch (error) {
     if (!isBapError(error)) throw error;
-    io.stderr(`brigade send: ${bapErrorLine(error)}\n`);
-    return error.exitStatus;
+    return { ok: false, status: error.exitStatus, line: bapErrorLine(error) };
   }
-  const recipient = resolveRecipient(target, sessions, self);
+  const recipient = resolveRecipient(send.target, sessions, self);
   if (!recipient.ok) {
     const listed = recipient.matches
       .slice(0, MAX_LISTED_MATCHES)
       .map((s) => `${displayId(s.session_id)} (${displayName(s.session_name)})`);
     const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
-    return refuse(io, recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
+    return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
   }
 
   const request: SendRequest = {
     sender_session_id: self,
     recipient_session_id: recipient.sessionId,
-    body: body.body,
+    body: send.body,
     idempotency_key: harnessIdempotencyKey(
       self,
       recipient.sessionId,
-      body.body,
+      send.body,
       Math.floor(Date.now() / 1000),
     ),
   };
-  if (flags.summary !== undefined) request.summary = flags.summary;
-  if (flags["reply-to"] !== undefined) request.reply_to = flags["reply-to"];
+  if (send.summary !== undefined) request.summary = send.summary;
+  if (send.replyTo !== undefined) request.reply_to = send.replyTo;
 
   let response: SendResponse;
   try {
     response = await sendWithOneRetry(ctx, request);
   } catch (error) {
     if (!isBapError(error)) throw error;
-    io.stderr(`brigade send: ${bapErrorLine(error, sendSentences(error))}\n`);
-    return error.exitStatus;
+    return { ok: false, status: error.exitStatus, line: bapErrorLine(error, sendSentences(error)) };
   }
   const state =
-    waitMs > 0
-      ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs })
+    send.waitMs > 0
+      ? await awaitMessageState(ctx.adapter, self, response.message_id, { waitMs: send.waitMs })
       : undefined;
   track(ctx, response.message_id, state);
-  io.stdout(sentLines(response, recipient.record, state));
-  return 0;
+  const long = longMessageLine(
+    response,
+    request,
+    recipient.record,
+    sessions.find((r) => r.session_id === self),
+    ctx.map,
+  );
+  return { ok: true, text: sentLines(response, recipient.record, state, long) };
+}
+
+/**
+ * What the sender is told of a message the recipient's hooks will not show in place
+ * (docs/42-hooks.md "Long messages"): only for a recipient that reported it cannot receive live
+ * (so its hooks deliver, at its prompts and tool calls), and only when the frame is too long for
+ * a hook even at the shortest frame level (built here from this send, as the recipient builds
+ * it). `undefined` otherwise.
+ */
+function longMessageLine(
+  response: SendResponse,
+  request: SendRequest,
+  recipient: SessionRecord | undefined,
+  self: SessionRecord | undefined,
+  map: SessionContext["map"],
+): string | undefined {
+  // Every reason a session gives for not receiving live leaves its hooks to deliver.
+  if (notLiveReason(recipient) === undefined || recipient?.inbound === "refuse") return undefined;
+  const frame = build(
+    {
+      message_id: response.message_id,
+      sender: {
+        principal_ref: self?.principal_ref ?? "p-00000000000000000000",
+        human_label: self?.human_label ?? null,
+        session_id: request.sender_session_id,
+        session_name: self?.session_name ?? map.session_name,
+      },
+      summary: request.summary ?? null,
+      body: request.body,
+      reply_to: request.reply_to ?? null,
+      hop_count: 0,
+      created_at: new Date().toISOString(),
+    },
+    map.team_name,
+    { level: "open", custom: "" },
+  );
+  if (!tooLongForHook(frame)) return undefined;
+  return (
+    "The message is too long for the recipient's hooks to show at a prompt or tool call: its " +
+    `model is told to read it whole with \`brigade inbox show ${displayId(response.message_id)}\`, ` +
+    "and it counts as acked once it has; your later messages to that session wait behind it."
+  );
 }
 
 /**
@@ -383,6 +503,7 @@ function sentLines(
   response: SendResponse,
   record: SessionRecord | undefined,
   state: MessageStateRecord | undefined,
+  long: string | undefined,
 ): string {
   const id = displayId(response.message_id);
   const name = record === undefined ? "session" : displayName(record.session_name);
@@ -398,6 +519,7 @@ function sentLines(
   if (status !== undefined && waiting) lines.push(status);
   const notLive = record?.inbound === "refuse" ? undefined : notLiveLine(record);
   if (notLive !== undefined && waiting && record?.state !== "offline") lines.push(notLive);
+  if (long !== undefined && waiting) lines.push(long);
   if (state !== undefined) lines.push(`State: ${MESSAGE_STATE_SENTENCES[state.state]}.`);
   return `${lines.join("\n")}\n`;
 }

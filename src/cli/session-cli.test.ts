@@ -546,6 +546,28 @@ describe("brigade send prints the state its message reached; brigade sent lists 
     const outside = await runCli(["sent"], "", terminalEnv());
     expect(outside.status).toBe(11);
   });
+
+  test("a message too long for a hook, to a recipient that takes messages through its hooks: send says how it will be read", async () => {
+    const deaf = (
+      await adapterB.sessionRegister({
+        ...sessionRegistration("deaf-long", claudeCodeInMain),
+        live_delivery: "no",
+        live_delivery_reason: "no_inbox_socket",
+      })
+    ).session_id;
+    const long = "😀".repeat(4_096);
+    const sent = await runCli(["send", deaf, "--wait=0"], long, sessionEnv());
+    expect(sent.status).toBe(0);
+    const id = sentId(sent.stdout);
+    expect(sent.stdout).toContain(
+      `its model is told to read it whole with \`brigade inbox show ${id}\`, and it counts as acked once it has; your later messages to that session wait behind it.`,
+    );
+    const short = await runCli(["send", deaf, "--wait=0"], "short one", sessionEnv());
+    expect(short.stdout).not.toContain("brigade inbox show");
+    // A live recipient's watcher posts any length whole: nothing to say.
+    const live = await runCli(["send", bravo, "--wait=0"], long, sessionEnv());
+    expect(live.stdout).not.toContain("brigade inbox show");
+  });
 });
 
 describe("the by-pid map is the trust boundary (docs/spec/claude-code.md §7.2)", () => {

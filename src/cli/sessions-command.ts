@@ -7,9 +7,11 @@ import {
   loadSessionContext,
   notLiveMark,
   notLiveReason,
+  type SessionContext,
 } from "../harness/session-context/index.ts";
 import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
+import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
 /** Per-call budget of `brigade sessions`' one `session list`, ms. */
@@ -67,21 +69,51 @@ export async function runSessions(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`brigade sessions: ${ctx.line}\n`);
     return ctx.status;
   }
+  const listed = await sessionsListing(ctx, {
+    all: flags.all === true,
+    json: flags.json === true,
+    allHint: "brigade sessions --all lists them",
+  });
+  if (!listed.ok) {
+    io.stderr(`brigade sessions: ${listed.line}\n`);
+    return listed.status;
+  }
+  io.stdout(listed.text);
+  return 0;
+}
+
+/** What {@link sessionsListing} prints. */
+export interface SessionsListingOptions {
+  /** Offline sessions too. */
+  readonly all: boolean;
+  /** One JSON document instead of the table. */
+  readonly json: boolean;
+  /** The table's last line without `all`: how to list the offline sessions too. */
+  readonly allHint: string;
+}
+
+/**
+ * The team's sessions as `brigade sessions` prints them (the same text for the `who` tool of
+ * `brigade mcp`): one `session list` through the session's adapter, ours marked, every remote
+ * string sanitised; `all` adds offline sessions. A failed call is its BAP exit status and one
+ * `<code>: <fixed sentence>` line. Throws only what is not a `BapError` (a bug).
+ *
+ * @example const r = await sessionsListing(ctx, { all: false, json: false, allHint: "…" }); r.ok && r.text.startsWith("Team ")
+ */
+export async function sessionsListing(
+  ctx: SessionContext,
+  options: SessionsListingOptions,
+): Promise<CommandText> {
   let list: SessionListResult;
   try {
-    list = await ctx.adapter.sessionList({ includeOffline: flags.all === true });
+    list = await ctx.adapter.sessionList({ includeOffline: options.all });
   } catch (error) {
     if (!isBapError(error)) throw error;
-    io.stderr(`brigade sessions: ${bapErrorLine(error)}\n`);
-    return error.exitStatus;
+    return { ok: false, status: error.exitStatus, line: bapErrorLine(error) };
   }
   const self = ctx.map.brigade_session_id;
-  if (flags.json === true) {
-    io.stdout(`${JSON.stringify(jsonDocument(list, self))}\n`);
-    return 0;
-  }
-  io.stdout(textListing(list, self, flags.all === true));
-  return 0;
+  if (options.json) return { ok: true, text: `${JSON.stringify(jsonDocument(list, self))}\n` };
+  return { ok: true, text: textListing(list, self, options) };
 }
 
 function parseFlags(argv: string[]) {
@@ -170,7 +202,12 @@ function width(text: string): number {
   return n;
 }
 
-function textListing(list: SessionListResult, self: string, all: boolean): string {
+function textListing(
+  list: SessionListResult,
+  self: string,
+  options: SessionsListingOptions,
+): string {
+  const all = options.all;
   const team = `${displayName(list.team_name)} (${displayId(list.team_ref)})`;
   const count = list.sessions.length;
   const scope = all ? "" : " online";
@@ -189,6 +226,6 @@ function textListing(list: SessionListResult, self: string, all: boolean): strin
     });
   }
   if (list.truncated) lines.push("The server cut this list short.");
-  if (!all) lines.push("Offline sessions are not shown; brigade sessions --all lists them.");
+  if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
   return `${lines.join("\n")}\n`;
 }

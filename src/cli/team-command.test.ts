@@ -908,6 +908,46 @@ describe("brigade team: the creator controls who is in it", () => {
     expect(parseJoinSecret(rotatedLine as string).ok).toBe(true);
   });
 
+  test("rotate-token: a new credential for the same member; the old token is refused at once and never printed", async () => {
+    const [top] = repo("rotate-api");
+    const owner = {
+      HOME: join(root, "rot-owner", "home"),
+      BRIGADE_CONFIG_DIR: join(root, "rot-owner"),
+    };
+    mkdirSync(join(root, "rot-owner"), { recursive: true });
+    const secret = join(root, "rot-owner", "first.secret");
+    expect(
+      (await team(["create", "rot", "--server", server.url, "--secret-file", secret], top, owner))
+        .status,
+    ).toBe(0);
+    const credentials = join(root, "rot-owner", "credentials");
+    const [file] = readdirSync(credentials);
+    const tokenIn = () =>
+      (JSON.parse(readFileSync(join(credentials, file as string), "utf8")) as { token: string })
+        .token;
+    const old = tokenIn();
+    const teamRef = (
+      JSON.parse(readFileSync(join(top, TEAM_BINDING_FILE_NAME), "utf8")) as { team_ref: string }
+    ).team_ref;
+    const membersWith = (token: string) =>
+      fetch(`${server.url}/v1/teams/${teamRef}/members`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await membersWith(old)).status).toBe(200);
+
+    const rotated = await team(["rotate-token"], top, owner);
+    expect(rotated.status).toBe(0);
+    expect(rotated.stdout).toContain("the old token is refused from now on");
+    const fresh = tokenIn();
+    expect(fresh).not.toBe(old);
+    expect(rotated.stdout + rotated.stderr).not.toContain(fresh);
+    expect(mode(join(credentials, file as string))).toBe(0o600);
+    expect((await membersWith(old)).status).toBe(401);
+    expect((await membersWith(fresh)).status).toBe(200);
+    // The same member: the roster still lists it, through the new credential.
+    expect((await team(["members"], top, owner)).status).toBe(0);
+  });
+
   test("the creator-only subcommands refuse inside a session and take one value-free member", async () => {
     const [top] = repo("admin-usage");
     const env = { BRIGADE_CONFIG_DIR: join(root, "admin-usage-config") };
@@ -916,6 +956,7 @@ describe("brigade team: the creator controls who is in it", () => {
       ["remove", "p-1"],
       ["transfer", "p-1"],
       ["accept-transfer"],
+      ["rotate-token"],
     ]) {
       const r = await team(argv, top, { ...env, CLAUDE_PID: "42" });
       expect(r.status).toBe(2);
@@ -929,6 +970,7 @@ describe("brigade team: the creator controls who is in it", () => {
       ["remove", "x".repeat(300)],
       ["rotate-secret", "hunter2"],
       ["accept-transfer", "hunter2"],
+      ["rotate-token", "hunter2"],
       ["rotate-secret", "--secret-file", join(root, "no-such-folder", "hunter2.secret")],
     ]) {
       const r = await team(argv, top, env);

@@ -13,6 +13,7 @@ import { teamJoin } from "./team/team-join.ts";
 import { teamLeave } from "./team/team-leave.ts";
 import { teamMembers } from "./team/team-members.ts";
 import { fail } from "./team/team-report.ts";
+import { teamRotateToken } from "./team/team-rotate-token.ts";
 
 /** What {@link runTeamCommand} needs besides argv and io (tests inject the folder). */
 export interface TeamCommandOptions {
@@ -31,6 +32,7 @@ const USAGE = [
   "  remove <member>                        (creator) revoke a member for good: no rejoin",
   "  transfer <member>                      (creator) offer the team to another member",
   "  accept-transfer                        take the team its creator offered you",
+  "  rotate-token                           replace your credential for the team; the old one dies",
   "",
   "<member> is the principal id `brigade team members` lists (labels are unverified, so they",
   "never pick one).",
@@ -131,19 +133,30 @@ you become its creator, and the previous creator stays a member. Run it in your 
 `,
     run: teamAcceptTransfer,
   },
+  "rotate-token": {
+    human: true,
+    help: `usage: brigade team rotate-token
+
+Replaces this machine's credential for this checkout's team with a new one: the old token is refused
+from now on (use it when a copy may have leaked). You stay the same member, with the same sessions.
+The token is never printed. Run it in your own terminal.
+`,
+    run: teamRotateToken,
+  },
 };
 
 /**
- * `brigade team create|join|leave|members|rotate-secret|remove|transfer|accept-transfer` for the folder
+ * `brigade team <subcommand>` (the subcommands of {@link SUBCOMMANDS}) for the folder
  * `options.cwd` (docs/44-team-binding.md). Exit statuses: 0 success; 2 bad usage
  * (`CliUsageError`, one value-free line) or a local refusal — every subcommand but `members`
- * while `CLAUDE_PID` is set (nothing touched), a
- * `.brigade.json` that already names a team (`create`) or another team than the secret
- * (`join`); 3 a `--secret-file` without a join secret; 11 no configuration folder, no team for
- * the folder (`members`, `leave`, the creator-only three, `accept-transfer`) or a private file that cannot be
+ * while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
+ * (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
+ * secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
+ * creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
  * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
  * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
- * file and printed only by `create` and `rotate-secret` without `--secret-file`.
+ * file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
+ * is never printed.
  *
  * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
  */

@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("59 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("60 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(59);
-    expect(new Set(ids).size).toBe(59);
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -146,6 +146,7 @@ describe("case table and selection", () => {
       "C-55",
       "C-56",
       "C-57",
+      "C-58",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -159,7 +160,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(59);
+    expect(slow.ok && slow.cases).toHaveLength(60);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -179,6 +180,8 @@ describe("case table and selection", () => {
       "C-56",
       "C-57",
     ]);
+    const rotation = selectCases(ALL_CASES, { ...base, tags: ["cap:profile.rotate_token"] });
+    expect(rotation.ok && rotation.cases.map((c) => c.id)).toEqual(["C-58"]);
     const states = selectCases(ALL_CASES, { ...base, tags: ["cap:message.state"] });
     expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);
     const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });

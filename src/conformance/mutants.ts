@@ -16,6 +16,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly removed_reachable: readonly ["C-55"];
   readonly creator_leaves: readonly ["C-56"];
   readonly eager_transfer: readonly ["C-57"];
+  readonly token_kept: readonly ["C-58"];
 } = {
   no_ack_persistence: ["C-30", "C-36", "C-51"],
   team_leak: ["C-12", "C-26"],
@@ -27,6 +28,7 @@ export const CONFORMANCE_MUTANTS: {
   removed_reachable: ["C-55"],
   creator_leaves: ["C-56"],
   eager_transfer: ["C-57"],
+  token_kept: ["C-58"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

@@ -28,6 +28,10 @@ export type {
   RetentionPolicy,
 } from "./adapter/describe-result.ts";
 export { envelopeLine, errorEnvelope, okEnvelope, validateEnvelope } from "./adapter/envelope.ts";
+export {
+  type ProfileRotateTokenResult,
+  validateProfileRotateTokenResult,
+} from "./adapter/profile-rotate-token.ts";
 export { decodeUtf8Strict, parseJsonDocument } from "./encoding/json-document.ts";
 export type { JsonObject, JsonValue } from "./encoding/json-value.ts";
 export { isJsonObject } from "./encoding/json-value.ts";

@@ -237,6 +237,33 @@ describe("brigade serve HTTP API", () => {
     expect((await call("GET", `${base}/accept-transfer`, { token: x })).status).toBe(405);
   });
 
+  test("rotate-token: the caller's token is replaced; the old one is refused at once, the new one is the same member", async () => {
+    const a = await principal();
+    const team = (await call("POST", "/v1/teams", { token: a, body: { team_name: "core" } })).json
+      .result as Json;
+    const members = `/v1/teams/${team.team_ref}/members`;
+    expect((await call("GET", members, { token: a })).status).toBe(200);
+    const rotated = await call("POST", "/v1/principals/rotate-token", { token: a });
+    expect(rotated.status).toBe(200);
+    const result = rotated.json.result as Json;
+    expect(result.principal_ref).toBe(team.principal_ref);
+    const b = result.token as string;
+    expect(b).not.toBe(a);
+    expect((await call("GET", members, { token: a })).status).toBe(401);
+    expect((await call("GET", members, { token: b })).status).toBe(200);
+    for (const token of [a, undefined]) {
+      const refused = await call(
+        "POST",
+        "/v1/principals/rotate-token",
+        token === undefined ? {} : { token },
+      );
+      expect(refused.status).toBe(401);
+      expect((refused.json.error as Json).code).toBe("unauthenticated");
+    }
+    expect((await call("GET", "/v1/principals/rotate-token", { token: b })).status).toBe(405);
+    expect((await call("GET", members, { token: b })).status).toBe(200);
+  });
+
   test.each([
     ["not JSON", "{", "malformed_json"],
     ["a duplicate member", '{"team_name":"a","team_name":"b"}', "duplicate_member"],

@@ -78,6 +78,13 @@ type Env = { Variables: { principal: string } };
  */
 const FRESH_AUTH_PATHS: ReadonlySet<string> = new Set(["/v1/teams", "/v1/teams/join"]);
 
+/** The bearer token of an `Authorization` header, or `null` when there is none of our shape. */
+function bearerToken(header: string | undefined): string | null {
+  // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` is the same credential.
+  const match = /^Bearer +([A-Za-z0-9_-]{1,512})$/i.exec(header ?? "");
+  return match?.[1] ?? null;
+}
+
 /**
  * Builds the HTTP API over `service`: one route per BAP/1 verb, bearer-token principals, strict
  * JSON bodies, BAP/1 envelopes in every reply, `message watch` as Server-Sent Events.
@@ -148,13 +155,20 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     return ok(c, await service.createPrincipal());
   });
 
+  // Authenticates itself, against the store: the unit that replaces a token must read it there.
+  app.post("/v1/principals/rotate-token", async (c) => {
+    const token = bearerToken(c.req.header("authorization"));
+    await readJsonBody(c.req.raw, false);
+    const rotated = token === null ? null : await service.rotateToken(token);
+    if (rotated === null) return reply(c, protocolError("unauthenticated"));
+    return ok(c, rotated);
+  });
+
   const authed = new Hono<Env>();
   authed.use("*", async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` is the same credential.
-    const match = /^Bearer +([A-Za-z0-9_-]{1,512})$/i.exec(header);
+    const token = bearerToken(c.req.header("authorization"));
     const fresh = c.req.method === "POST" && FRESH_AUTH_PATHS.has(c.req.path);
-    const principal = match === null ? null : await service.authenticate(match[1] as string, fresh);
+    const principal = token === null ? null : await service.authenticate(token, fresh);
     if (principal === null) return reply(c, protocolError("unauthenticated"));
     c.set("principal", principal);
     await next();

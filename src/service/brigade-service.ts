@@ -23,7 +23,7 @@ import {
 } from "../protocol/index.ts";
 import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
-import { PrincipalCache } from "./principal-cache.ts";
+import { PrincipalCache, SHARED_STORE_PRINCIPAL_MAX_AGE_MS } from "./principal-cache.ts";
 import { collectGarbage } from "./retention-sweep.ts";
 import { base64url, sha256Hex } from "./secrets.ts";
 import {
@@ -85,7 +85,13 @@ export class BrigadeService {
   /** `deps` defaults to the wall clock and `node:crypto` randomness. */
   constructor(store: Store, deps: ServiceDeps = systemDeps()) {
     const hub = new WatchHub();
-    this.#ctx = { store, deps, hub, principals: new PrincipalCache() };
+    // On a store other processes share, they may replace a token: cached answers expire there.
+    const principals = new PrincipalCache(
+      store.watchFeed === undefined
+        ? {}
+        : { maxAgeMs: SHARED_STORE_PRINCIPAL_MAX_AGE_MS, now: deps.now },
+    );
+    this.#ctx = { store, deps, hub, principals };
     store.watchFeed?.attach({
       watchedSessions: () => hub.sessionIds(),
       deliver: (recipient, ids) => hub.publish(recipient, ids),
@@ -124,11 +130,42 @@ export class BrigadeService {
   }
 
   /**
+   * `profile rotate-token` **[ours]**: replaces the bearer token `token` belongs to with a new one
+   * (minted as by {@link createPrincipal}) and returns it with the principal; the principal,
+   * its memberships and its sessions stay. The old token is refused from the moment this resolves
+   * in this process, and within {@link SHARED_STORE_PRINCIPAL_MAX_AGE_MS} in every other process
+   * sharing the store. The lookup and the replacement are one unit that replaces only the digest
+   * it read, so of two rotations racing with one token exactly one wins. `null` (nothing changed)
+   * for a token the store does not know, or that lost such a race: the caller answers
+   * `unauthenticated`.
+   *
+   * @example const { token } = (await service.rotateToken(oldToken)) ?? fail();
+   */
+  async rotateToken(token: string): Promise<NewPrincipal | null> {
+    if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS)
+      return null;
+    const { deps, store, principals } = this.#ctx;
+    const fromDigest = sha256Hex(token);
+    const next = base64url(deps.randomBytes(32));
+    const toDigest = sha256Hex(next);
+    const principalRef = await store.transact(async (tx) => {
+      const found = await tx.principalByTokenDigest(fromDigest);
+      if (found === null) return null;
+      return (await tx.replacePrincipalToken(found, fromDigest, toDigest)) ? found : null;
+    });
+    principals.forget(fromDigest);
+    if (principalRef === null) return null;
+    principals.remember(toDigest, principalRef);
+    return { principal_ref: principalRef, token: next };
+  }
+
+  /**
    * The principal a bearer token belongs to, or `null` (never throws on a bad token). Known
-   * principals are answered from an in-memory cache filled only after their row is durable
-   * (principals are never re-keyed; the retention sweep clears the cache whenever it deletes
-   * one), so a request usually costs no store unit for authentication; unknown tokens always ask
-   * the store and are never cached.
+   * principals are answered from an in-memory cache filled only after their row is durable (a
+   * token rotation and the retention sweep tell the cache what they replace or delete; on a store
+   * other processes share, a cached answer stands for {@link SHARED_STORE_PRINCIPAL_MAX_AGE_MS}),
+   * so a request usually costs no store unit for authentication; unknown tokens always ask the
+   * store and are never cached.
    *
    * `fresh` asks the store even for a cached principal (and forgets it when the store no longer
    * knows it): for `team create` and `team join`, the only verbs a principal without a membership

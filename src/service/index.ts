@@ -2,7 +2,12 @@ export { ackInTx } from "./ack-in-tx.ts";
 export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";
-export { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache } from "./principal-cache.ts";
+export {
+  PRINCIPAL_CACHE_MAX_ENTRIES,
+  PrincipalCache,
+  type PrincipalCacheOptions,
+  SHARED_STORE_PRINCIPAL_MAX_AGE_MS,
+} from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
 export { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
 export type { BackendDescription } from "./service-config.ts";

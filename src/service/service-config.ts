@@ -32,6 +32,7 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "session.live_delivery",
   "message.state",
   "message.adopt",
+  "profile.rotate_token",
 ] as const satisfies readonly Capability[]);
 
 /**

@@ -60,6 +60,17 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(await store.transact((tx) => tx.principalByTokenDigest("nope"))).toBeNull();
     });
 
+    test("replacePrincipalToken replaces only the digest it names, once", async () => {
+      const replace = (from: string, to: string) =>
+        store.transact((tx) => tx.replacePrincipalToken("p-a", from, to));
+      expect(await replace("digest-p-b", "stolen")).toBe(false);
+      expect(await replace("digest-p-a", "digest-p-a-2")).toBe(true);
+      expect(await replace("digest-p-a", "digest-p-a-3")).toBe(false);
+      expect(await store.transact((tx) => tx.principalByTokenDigest("digest-p-a"))).toBeNull();
+      expect(await store.transact((tx) => tx.principalByTokenDigest("digest-p-a-2"))).toBe("p-a");
+      expect(await store.transact((tx) => tx.principalByTokenDigest("digest-p-b"))).toBe("p-b");
+    });
+
     test("teams and memberships round-trip; putMembership replaces", async () => {
       const team = await store.transact((tx) => tx.getTeam("t-1"));
       expect(team?.team_name).toBe("core");

@@ -206,6 +206,16 @@ export interface StoreTx {
   insertPrincipal(row: PrincipalRow): Promise<void>;
   /** The principal whose token digest is `tokenDigest`, or `null`. */
   principalByTokenDigest(tokenDigest: string): Promise<string | null>;
+  /**
+   * Replaces the token digest of `principalRef` with `toDigest`, only while it is still
+   * `fromDigest` as committed when the write runs (so of two rotations racing with one token,
+   * exactly one wins). True when replaced.
+   */
+  replacePrincipalToken(
+    principalRef: string,
+    fromDigest: string,
+    toDigest: string,
+  ): Promise<boolean>;
 
   insertTeam(row: TeamRow): Promise<void>;
   getTeam(teamRef: string): Promise<TeamRow | null>;

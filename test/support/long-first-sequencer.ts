@@ -15,9 +15,11 @@ export const LONG_FIRST = [
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",
   "test/real-claude-drop-newest.test.ts",
+  "test/real-claude-settings.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",
+  "test/mcp-client.test.ts",
 ];
 
 /**

@@ -40,6 +40,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "session.live_delivery",
   "message.state",
   "message.adopt",
+  "profile.rotate_token",
 ] as const);
 
 /**

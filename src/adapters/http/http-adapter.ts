@@ -14,6 +14,7 @@ import {
   type MessageSentResult,
   type MessageStateRequest,
   type MessageStateResult,
+  type ProfileRotateTokenResult,
   type ReceiveOptions,
   type ReceiveResult,
   type SendRequest,
@@ -81,6 +82,7 @@ import {
   type UnsignedRequest,
 } from "./team-context.ts";
 import { createTeam, joinTeam, leaveTeam } from "./team-membership.ts";
+import { rotateToken } from "./token-rotation.ts";
 
 export type { HttpAdapterOptions } from "./http-adapter-options.ts";
 
@@ -356,6 +358,10 @@ export class HttpAdapter implements Adapter {
       validateTeamTransferResult,
       options,
     );
+  }
+
+  async profileRotateToken(options?: AdapterCallOptions): Promise<ProfileRotateTokenResult> {
+    return rotateToken(this.#runtime, options);
   }
 
   async teamAcceptTransfer(options?: AdapterCallOptions): Promise<TeamAcceptTransferResult> {

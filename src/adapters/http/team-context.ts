@@ -47,6 +47,8 @@ export const TEAM_SCOPED: ReadonlySet<AdapterCommandName> = new Set<AdapterComma
   "team rotate-secret",
   "team revoke-member",
   "team transfer",
+  "team accept-transfer",
+  "profile rotate-token",
 ]);
 
 /** The transport of every call to `baseUrl` (a normalised server URL). */

@@ -230,6 +230,10 @@ async function dispatch(
       if (adapter.teamAcceptTransfer === undefined) throw usage("unknown_command");
       local();
       return adapter.teamAcceptTransfer();
+    case "profile rotate-token":
+      if (adapter.profileRotateToken === undefined) throw usage("unknown_command");
+      local();
+      return adapter.profileRotateToken();
     case "profile init": {
       const init = adapter.profileInit?.bind(adapter);
       if (init === undefined) throw usage("unknown_command");

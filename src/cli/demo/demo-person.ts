@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliIo } from "../cli-io.ts";
 import { runHookWith } from "../hook-command.ts";
@@ -7,6 +8,12 @@ import { runTeamCommand } from "../team-command.ts";
 
 /** Claude Code's SessionEnd reason when the person quits (docs/spec/claude-code.md §0.2). */
 const SESSION_END_REASON = "prompt_input_exit";
+
+/**
+ * Hook output up to this many UTF-16 units reaches the model whole (the host facts of
+ * docs/spec/claude-code.md §1.3); the demo's prompts print far less.
+ */
+const HOOK_OUTPUT_WHOLE_UNITS = 10_000;
 
 /** What one in-process command printed, and its exit status. */
 export interface DemoRun {
@@ -93,11 +100,12 @@ export class DemoPerson {
       prompt: "UserPromptSubmit",
       "session-end": "SessionEnd",
     }[event];
+    const transcript = this.#transcriptOf(session);
     const document = {
       session_id: session.nativeId,
       cwd: this.checkout,
       hook_event_name: eventName,
-      transcript_path: "",
+      transcript_path: transcript,
       ...(event === "session-start" ? { source: "startup", session_title: session.title } : {}),
       ...(event === "prompt" ? { permission_mode: "default", prompt: "" } : {}),
       ...(event === "session-end" ? { reason: SESSION_END_REASON } : {}),
@@ -109,7 +117,23 @@ export class DemoPerson {
       ioFor(this.#sessionEnv(session), JSON.stringify(document), out, err),
       { log: () => {} },
     );
-    return { status, stdout: out.join(""), stderr: err.join("") };
+    const stdout = out.join("");
+    if (event === "prompt" && status === 0) recordPromptHookOutput(transcript, stdout);
+    return { status, stdout, stderr: err.join("") };
+  }
+
+  /**
+   * The session's conversation record, as Claude Code keeps one: the hooks read in it what the
+   * model was shown, and a message is acknowledged only once it is there (docs/42-hooks.md).
+   */
+  #transcriptOf(session: DemoSession): string {
+    const folder = join(this.home, ".claude", "projects", "demo");
+    const path = join(folder, `${session.nativeId}.jsonl`);
+    if (!existsSync(path)) {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(path, "", { mode: 0o600 });
+    }
+    return path;
   }
 
   /** `brigade send <argv>` with `body` on stdin, run by the model of `session` in its Bash tool. */
@@ -127,4 +151,31 @@ export class DemoPerson {
       CLAUDE_CODE_SESSION_ID: session.nativeId,
     };
   }
+}
+
+/**
+ * Appends what Claude Code 2.1.334 writes after a UserPromptSubmit hook that exited 0 with plain
+ * stdout (docs/spec/claude-code.md §1.3): a `hook_success` attachment whose `content` is what the
+ * model read, the trimmed stdout. Nothing for an empty output, and nothing for one over the whole
+ * limit (the model would read a preview, which never shows a whole frame).
+ */
+function recordPromptHookOutput(transcript: string, stdout: string): void {
+  const text = stdout.trim();
+  if (text === "" || text.length > HOOK_OUTPUT_WHOLE_UNITS) return;
+  const entry = {
+    type: "attachment",
+    attachment: {
+      type: "hook_success",
+      hookName: "UserPromptSubmit",
+      toolUseID: randomUUID(),
+      hookEvent: "UserPromptSubmit",
+      content: text,
+      stdout,
+      stderr: "",
+      exitCode: 0,
+      command: "brigade hook prompt",
+      durationMs: 0,
+    },
+  };
+  appendFileSync(transcript, `${JSON.stringify(entry)}\n`);
 }

@@ -2,7 +2,11 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sanitizeAttribute } from "../../formats/sanitize/index.ts";
-import { harnessConfigDir, openHarnessAdapter } from "../../harness/adapter/index.ts";
+import {
+  harnessConfigDir,
+  harnessConfigLocation,
+  openHarnessAdapter,
+} from "../../harness/adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../../harness/binding/index.ts";
 import {
   brigadeVersionBeside,
@@ -10,7 +14,9 @@ import {
   CLAUDE_CODE_VERIFIED,
   claudeConfigDir,
   compareVersions,
+  crossSessionInboundOf,
   firstBrigadeOnPath,
+  MAX_SETTINGS_BYTES,
   scanInboundSettings,
 } from "../../harness/claude-code/index.ts";
 import {
@@ -23,6 +29,7 @@ import {
 import { isWatcherRunning, processLiveness } from "../../harness/watcher/index.ts";
 import { currentUid, readLocalFile } from "../../local-files/index.ts";
 import { BapError, isStoreHealthReason } from "../../protocol/index.ts";
+import { readSettingsChanges } from "../claude-settings/settings-changes.ts";
 import {
   PLAIN_HTTP_ANSWER_CODE,
   PLAIN_HTTP_ANSWER_FIX,
@@ -530,22 +537,49 @@ export function checkClaudeCode(ctx: DoctorContext): DoctorCheck {
   };
 }
 
-/** The `crossSessionInbound` settings the inbound gate reads (docs/spec/claude-code.md §4). */
+/**
+ * The `crossSessionInbound` settings the inbound gate reads (docs/spec/claude-code.md §4): a value
+ * other than `accept` anywhere fails (Claude Code would hold each message, so Brigade refuses
+ * them); otherwise it says how sessions that bypass permission prompts receive, live with the
+ * user setting `accept` (and whether `brigade doctor --fix` added it), else at their next prompt
+ * or tool call.
+ */
 export function checkInboundSettings(ctx: DoctorContext, team: SessionTeam): DoctorCheck {
   const title = "inbound settings";
   const where = team.ok ? team.checkout : ctx.cwd;
-  const scan = scanInboundSettings({ cwd: where, claudeConfigDir: claudeConfigDir(ctx.env) });
-  if (scan.hits.length === 0) {
+  const ccDir = claudeConfigDir(ctx.env);
+  const scan = scanInboundSettings({ cwd: where, claudeConfigDir: ccDir });
+  if (scan.hits.length > 0) {
+    return {
+      title,
+      status: "fail",
+      detail: `crossSessionInbound is set to something other than accept in ${scan.hits.join(", ")}: Claude Code would hold each message, so Brigade refuses them`,
+      fix: 'remove the key, or set "crossSessionInbound": "accept" (docs/42-hooks.md)',
+    };
+  }
+  const file = ccDir === undefined ? undefined : join(ccDir, "settings.json");
+  if (file === undefined || !userSettingsAccept(file)) {
     return {
       title,
       status: "pass",
-      detail: "no crossSessionInbound other than accept in the settings Brigade reads",
+      detail:
+        "no crossSessionInbound in the settings Brigade reads: sessions that bypass permission prompts receive teammates' messages at their next prompt or tool call (live only with your yes: brigade doctor --fix)",
     };
   }
+  const location = harnessConfigLocation(ctx.env);
+  const changes = location.ok ? readSettingsChanges(location.dir, currentUid()) : undefined;
+  const ours = changes?.ok === true && changes.changes.some((change) => change.file === file);
   return {
     title,
-    status: "fail",
-    detail: `crossSessionInbound is set to something other than accept in ${scan.hits.join(", ")}: Claude Code would hold each message, so Brigade refuses them`,
-    fix: 'remove the key, or set "crossSessionInbound": "accept" (docs/42-hooks.md)',
+    status: "pass",
+    detail: ours
+      ? "your user settings.json accepts (added with your yes by brigade doctor --fix; brigade uninstall puts back what was there): sessions that bypass permission prompts receive live"
+      : "your user settings.json accepts: sessions that bypass permission prompts receive live",
   };
+}
+
+/** Whether the user settings say `crossSessionInbound: "accept"`. */
+function userSettingsAccept(file: string): boolean {
+  const read = readLocalFile(file, { maxBytes: MAX_SETTINGS_BYTES, followSymlink: true });
+  return read.ok && crossSessionInboundOf(read.bytes) === "accept";
 }

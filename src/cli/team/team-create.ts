@@ -14,15 +14,10 @@ import {
 } from "../../harness/binding/index.ts";
 import { createFileExclusive } from "../../local-files/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
+import { configDirOf } from "../config-folder.ts";
 import { handOverJoinSecret } from "./hand-over-secret.ts";
 import { joinSecretPath } from "./secret-placement.ts";
-import {
-  bindingProblem,
-  CONSENT_POINTER_LINE,
-  configDirOf,
-  envServer,
-  recordConsent,
-} from "./team-context.ts";
+import { bindingProblem, CONSENT_POINTER_LINE, envServer, recordConsent } from "./team-context.ts";
 import {
   checkTeamName,
   humanLabelOption,
@@ -57,7 +52,7 @@ export async function teamCreate(argv: string[], io: CliIo, cwd: string): Promis
   const label = humanLabelOption(values);
   const secretOption = stringOption(values, "secret-file");
   const operatorKeyOption = stringOption(values, "operator-key-file");
-  const configDir = configDirOf(io, "create");
+  const configDir = configDirOf(io, "team create");
   if (typeof configDir !== "string") return configDir.status;
   const location = locateCheckout(cwd);
   if (location === undefined)

@@ -11,13 +11,8 @@ import {
   teamKeyFor,
 } from "../../harness/binding/index.ts";
 import { type CliIo, CliUsageError } from "../cli-io.ts";
-import {
-  bindingProblem,
-  CONSENT_POINTER_LINE,
-  configDirOf,
-  envServer,
-  recordConsent,
-} from "./team-context.ts";
+import { configDirOf } from "../config-folder.ts";
+import { bindingProblem, CONSENT_POINTER_LINE, envServer, recordConsent } from "./team-context.ts";
 import { humanLabelOption, parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
 import {
   CONFIG_NOT_WRITABLE,
@@ -89,7 +84,7 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
   }
   const label = humanLabelOption(values);
   const serverFlag = serverOption(values);
-  const configDir = configDirOf(io, "join");
+  const configDir = configDirOf(io, "team join");
   if (typeof configDir !== "string") return configDir.status;
   const read = readJoinSecretFile(resolve(cwd, secretOption));
   if (!read.ok) {

@@ -8,7 +8,8 @@ import {
   teamKeyFor,
 } from "../../harness/binding/index.ts";
 import type { CliIo } from "../cli-io.ts";
-import { configDirOf, forgetConsent } from "./team-context.ts";
+import { configDirOf } from "../config-folder.ts";
+import { forgetConsent } from "./team-context.ts";
 import { parseTeamFlags } from "./team-flags.ts";
 import { fail, reportAdapterError } from "./team-report.ts";
 
@@ -22,7 +23,7 @@ import { fail, reportAdapterError } from "./team-report.ts";
  */
 export async function teamLeave(argv: string[], io: CliIo, cwd: string): Promise<number> {
   parseTeamFlags("leave", argv, {}, 0);
-  const configDir = configDirOf(io, "leave");
+  const configDir = configDirOf(io, "team leave");
   if (typeof configDir !== "string") return configDir.status;
   const location = locateCheckout(cwd);
   if (location === undefined)

@@ -14,7 +14,7 @@ import { WATCH_CASES } from "./watch.ts";
  * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
  * C-52, our live-delivery cases C-53, C-54 (slow) and our team-lifecycle cases from C-55.
  *
- * @example ALL_CASES.length === 59
+ * @example ALL_CASES.length === 60
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,

@@ -1,16 +1,18 @@
+import { cpSync } from "node:fs";
 import { type ConformanceCase, defineCase } from "../case.ts";
-import type { Call, Principal } from "../context.ts";
+import type { Call, Principal, SuiteContext } from "../context.ts";
 import {
   findSession,
   listSessions,
   newSession,
   profileState,
   randomId,
+  receive,
   send,
   sendOk,
 } from "../operations.ts";
 import { adminTeam, expectNotCreator, join, rotate } from "./fresh-team.ts";
-import { detail, principalRef } from "./helpers.ts";
+import { detail, freshMember, principalRef, sleep } from "./helpers.ts";
 
 /**
  * The team-lifecycle cases **[ours]** (docs/20-protocol.md, "Team lifecycle"): what a team does
@@ -141,5 +143,71 @@ const C57 = defineCase(
   },
 );
 
+/**
+ * A second principal holding a copy of `p`'s configuration and state folders, as a leaked copy of
+ * its credential would be: the same token, whatever the adapter's file format.
+ */
+function copyOf(ctx: SuiteContext, p: Principal, prefix: string): Principal {
+  const copy = ctx.freshPrincipal(prefix);
+  cpSync(p.configDir, copy.configDir, { recursive: true });
+  cpSync(p.stateDir, copy.stateDir, { recursive: true });
+  return copy;
+}
+
+/** How long a rotated-out token may keep working anywhere (several server processes, a cache). */
+const TOKEN_REFUSED_WITHIN_MS = 5000;
+
+const C58 = defineCase(
+  "C-58",
+  "profile rotate-token: a new credential for the same member; a copy of the old one is refused on every verb within 5 s, and cannot rotate again",
+  ["profile.rotate_token", "team.join"],
+  async (ctx, fx) => {
+    const member = await freshMember(ctx, fx, "c58");
+    const memberRef = await principalRef(ctx, member);
+    const session = await newSession(ctx, member, "c58");
+    const leaked = copyOf(ctx, member, "c58-copy");
+    ctx.ok(
+      await ctx.call(leaked, ["team", "members"]),
+      "team members with a copy of the credential",
+    );
+
+    const rotated = ctx.ok(await ctx.call(member, ["profile", "rotate-token"]), "rotate-token");
+    const start = Date.now();
+    ctx.check(
+      rotated.principal_ref === memberRef && rotated.rotated === true,
+      "rotate-token: the result does not name the same principal, rotated",
+    );
+    // Refused three times running: every process of a backend behind a balancer refuses it.
+    let refusedInARow = 0;
+    while (refusedInARow < 3 && Date.now() - start <= TOKEN_REFUSED_WITHIN_MS) {
+      const call = await ctx.call(leaked, ["team", "members"]);
+      refusedInARow = call.envelope?.error?.code === "unauthenticated" ? refusedInARow + 1 : 0;
+      if (refusedInARow === 0) await sleep(100);
+    }
+    if (!ctx.check(refusedInARow === 3, "the old token still works 5 s after the rotation")) return;
+    ctx.note(`old token refused everywhere after ${Date.now() - start} ms`);
+    for (const args of [
+      ["session", "list"],
+      ["message", "receive", "--session", session],
+      ["profile", "rotate-token"],
+    ]) {
+      ctx.expectError(
+        await ctx.call(leaked, args),
+        "unauthenticated",
+        4,
+        `${args.join(" ")} with the old token`,
+      );
+    }
+    // The same member with the new one: its session is still its own.
+    ctx.ok(await ctx.call(member, ["team", "members"]), "team members after the rotation");
+    await receive(ctx, member, session);
+    const listed = await listSessions(ctx, member, ["--session", session]);
+    ctx.check(
+      findSession(listed, session) !== undefined,
+      "the member's session is gone after the rotation",
+    );
+  },
+);
+
 /** The team-lifecycle cases **[ours]**. */
-export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55, C56, C57];
+export const LIFECYCLE_CASES: readonly ConformanceCase[] = [C55, C56, C57, C58];

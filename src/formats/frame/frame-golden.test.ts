@@ -1,26 +1,12 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { ENVELOPE_E as E } from "../../../test/support/envelope-e.ts";
 import { expectGolden, expectNoOrphanGoldens, testdataDir } from "../../../test/support/golden.ts";
 import { utf8ByteLength } from "../text/index.ts";
-import { build, type FrameEnvelope, type Instruction, parse, wrap } from "./index.ts";
+import { build, type Instruction, parse, wrap } from "./index.ts";
 
 const dir = testdataDir(import.meta.url);
 
-/** Envelope E of docs/spec/formats.md §2.11. */
-const E: FrameEnvelope = {
-  message_id: "m-7f3a",
-  sender: {
-    principal_ref: "p-41c9",
-    human_label: "dana@example.org",
-    session_id: "s-2b8e",
-    session_name: "billing-svc",
-  },
-  summary: "Schema bumped",
-  body: "Column plan_tier is now NOT NULL.\nRun the backfill first.",
-  reply_to: null,
-  hop_count: 1,
-  created_at: "2026-10-02T11:15:42.618+02:00",
-};
 const OPEN: Instruction = { level: "open", custom: "" };
 
 // 16,384 bytes exactly: 5,460 three-byte euro signs and four ASCII letters.

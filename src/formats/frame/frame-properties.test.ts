@@ -260,14 +260,26 @@ const splitHostile: fc.Arbitrary<Hostile> = fc
     };
   });
 
-describe("frame properties", () => {
-  test("hostile text split across name, label, summary and body forms no tag across a join", () => {
-    fc.assert(fc.property(splitHostile, checkRoundTrip), { numRuns: 1500 });
-  });
+// The two round-trip properties take about 10 s each on an idle machine; a loaded one (two shared
+// cores) must slow them, not fail them.
+const ROUND_TRIP_TIMEOUT_MS = 60_000;
 
-  test("parse(build(x)) is one frame with the true attributes, bare and wrapped", () => {
-    fc.assert(fc.property(hostileEnvelope, checkRoundTrip), { numRuns: 1500 });
-  });
+describe("frame properties", () => {
+  test(
+    "hostile text split across name, label, summary and body forms no tag across a join",
+    () => {
+      fc.assert(fc.property(splitHostile, checkRoundTrip), { numRuns: 1500 });
+    },
+    ROUND_TRIP_TIMEOUT_MS,
+  );
+
+  test(
+    "parse(build(x)) is one frame with the true attributes, bare and wrapped",
+    () => {
+      fc.assert(fc.property(hostileEnvelope, checkRoundTrip), { numRuns: 1500 });
+    },
+    ROUND_TRIP_TIMEOUT_MS,
+  );
 
   test("parse never throws", () => {
     fc.assert(

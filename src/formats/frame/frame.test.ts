@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { ENVELOPE_E as E } from "../../../test/support/envelope-e.ts";
 import { decodeCcPeerFrame, encodeCcPeerFrame } from "../cross-session/index.ts";
 import { inspectText } from "../inspect/index.ts";
 import { sanitize } from "../sanitize/index.ts";
@@ -9,7 +10,6 @@ import {
   clauseFromFile,
   clauseOf,
   FrameConfigError,
-  type FrameEnvelope,
   foldClause,
   formatSentAt,
   GUARDED_CLAUSE,
@@ -27,21 +27,6 @@ import {
   wrap,
 } from "./index.ts";
 
-/** Envelope E of docs/spec/formats.md §2.11. */
-const E: FrameEnvelope = {
-  message_id: "m-7f3a",
-  sender: {
-    principal_ref: "p-41c9",
-    human_label: "dana@example.org",
-    session_id: "s-2b8e",
-    session_name: "billing-svc",
-  },
-  summary: "Schema bumped",
-  body: "Column plan_tier is now NOT NULL.\nRun the backfill first.",
-  reply_to: null,
-  hop_count: 1,
-  created_at: "2026-10-02T11:15:42.618+02:00",
-};
 const OPEN = { level: "open", custom: "" } as const;
 
 const lines = (frame: string): string[] => frame.split("\n");

@@ -1,5 +1,5 @@
 import type { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
-import { READ_TAG_NAMES, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
+import { READ_TAG_NAMES, readingOf, WHOLE_NAMES_FROM } from "./read-tag-names.ts";
 import {
   BACKSLASH_BIT,
   bmpClasses,
@@ -41,7 +41,7 @@ export interface FamilyTag {
 
 /** Every read name's reading bits one after another, and where each name's run starts. */
 const NAME_BITS = new Int32Array(
-  READ_TAG_NAMES.flatMap((name) => [...name.replaceAll("_", "-")].map(letterBit)),
+  READ_TAG_NAMES.flatMap((name) => [...readingOf(name)].map(letterBit)),
 );
 const NAME_STARTS = new Int32Array(READ_TAG_NAMES.length + 1);
 READ_TAG_NAMES.forEach((name, k) => {
@@ -53,18 +53,42 @@ const FIRST_LETTERS: number = READ_TAG_NAMES.reduce(
   0,
 );
 /**
- * For each letter bit (by its index), the names that start with that letter, in
- * {@link READ_TAG_NAMES} order (families first): a walk tries only those.
+ * For each letter bit (by its index), the names that start with that letter: the families first
+ * (the spellings hostile text uses most), then Claude Code's tags sorted by their reading, so that
+ * neighbours share their longest prefixes. A walk tries only those, and reads what two neighbours
+ * share once ({@link SHARED_BY_FIRST}).
  */
-const NO_NAMES = new Int32Array(0);
 const NAMES_BY_FIRST: readonly Int32Array[] = Array.from(
   { length: 31 },
   (_, bit) =>
     new Int32Array(
       READ_TAG_NAMES.flatMap((__, k) =>
         ((NAME_BITS[NAME_STARTS[k] ?? 0] ?? 0) & (1 << bit)) !== 0 ? [k] : [],
-      ),
+      ).sort((a, b) => {
+        if (a < WHOLE_NAMES_FROM !== b < WHOLE_NAMES_FROM) return a - b;
+        const x = readingOf(READ_TAG_NAMES[a] ?? "");
+        const y = readingOf(READ_TAG_NAMES[b] ?? "");
+        return x < y ? -1 : x > y ? 1 : a - b;
+      }),
     ),
+);
+/** For each list of {@link NAMES_BY_FIRST}, how many characters each name shares with the one before. */
+const SHARED_BY_FIRST: readonly Int32Array[] = NAMES_BY_FIRST.map((names) =>
+  names.map((k, q) => {
+    const x = readingOf(READ_TAG_NAMES[k] ?? "");
+    const y = readingOf(READ_TAG_NAMES[names[q - 1] ?? -1] ?? "");
+    let shared = 0;
+    while (shared < x.length && x[shared] === y[shared]) shared++;
+    return shared;
+  }),
+);
+const NO_NAMES = new Int32Array(0);
+/**
+ * Scratch for the walk: where in the text each character of the name being tried starts (by its
+ * position in the name), so that the next name resumes after what the two share.
+ */
+const NAME_OFFSETS = new Int32Array(
+  READ_TAG_NAMES.reduce((longest, name) => Math.max(longest, name.length), 0) + 1,
 );
 // Where the last successful readTagAt ended and whether its tag closes. Module scratch instead of
 // a result object, so that the walk, which runs once per opener of every sanitised text,
@@ -130,18 +154,27 @@ function readTagAt(s: string, from: number): number {
   }
   if (state === 1 && (last & slash) === 0) return -1;
   if ((c & FIRST_LETTERS) === 0) return -1;
-  const second = i + units;
   const dash = DASH_BIT;
+  const offsets = NAME_OFFSETS;
+  offsets[1] = i + units;
   // One letter bit at a time (a confusable may read as several letters), lowest first; for each,
-  // only the names that start with that letter.
+  // only the names that start with that letter, in their reading's order.
   for (let letters = c & FIRST_LETTERS; letters !== 0; letters &= letters - 1) {
-    const candidates = NAMES_BY_FIRST[31 - Math.clz32(letters & -letters)] ?? NO_NAMES;
-    for (let q = 0; q < candidates.length; q++) {
-      const k = candidates[q] ?? 0;
-      let p = (NAME_STARTS[k] ?? 0) + 1;
-      const end = NAME_STARTS[k + 1] ?? 0;
-      let j = second;
-      while (p < end && j < n) {
+    const bit = 31 - Math.clz32(letters & -letters);
+    const names = NAMES_BY_FIRST[bit] ?? NO_NAMES;
+    const shared = SHARED_BY_FIRST[bit] ?? NO_NAMES;
+    // Where the name tried before stopped: its characters before that position were read.
+    let stopped = 1;
+    for (let q = 0; q < names.length; q++) {
+      const k = names[q] ?? 0;
+      const base = NAME_STARTS[k] ?? 0;
+      const length = (NAME_STARTS[k + 1] ?? 0) - base;
+      // Sharing more than the last name read means expecting what it failed on: no need to look.
+      const same = q === 0 ? 1 : (shared[q] ?? 0);
+      if (same > stopped) continue;
+      let p = same;
+      let j = offsets[p] ?? 0;
+      while (p < length && j < n) {
         c = bmp[s.charCodeAt(j)] ?? 0;
         units = 1;
         if ((c & pair) !== 0) {
@@ -152,7 +185,7 @@ function readTagAt(s: string, from: number): number {
           j += units;
           continue;
         }
-        const want = NAME_BITS[p] ?? 0;
+        const want = NAME_BITS[base + p] ?? 0;
         if (want === dash) {
           // The `-`: a run of dashes and whitespace, skipped code points inside.
           const runStart = j;
@@ -165,17 +198,18 @@ function readTagAt(s: string, from: number): number {
               units = unitsAt(s, j);
             }
           }
+          if (j === runStart) break;
+          offsets[++p] = j;
           // The run ends on the next letter (whose class `c` already holds) or on a mismatch.
-          if (j === runStart || (c & (NAME_BITS[p + 1] ?? 0)) === 0) break;
-          j += units;
-          p += 2;
-          continue;
+          if ((c & (NAME_BITS[base + p] ?? 0)) === 0) break;
+        } else if ((c & want) === 0) {
+          break;
         }
-        if ((c & want) === 0) break;
         j += units;
-        p++;
+        offsets[++p] = j;
       }
-      if (p !== end) continue;
+      stopped = p;
+      if (p !== length) continue;
       if (k >= WHOLE_NAMES_FROM && continuesNameAt(s, j)) continue;
       readEnd = j;
       readClosing = state !== 0;

@@ -1,8 +1,14 @@
 import { CLAUDE_CODE_TAGS } from "./claude-code-tags.ts";
 import { FRAME_TAG_FAMILIES } from "./frame-tag-families.ts";
 
-/** The reading of a name: `_` reads as `-`, so `system_reminder` is `system-reminder`. */
-const readingOf = (name: string): string => name.replaceAll("_", "-");
+/**
+ * The reading of a tag name: `_` reads as `-`, so `system_reminder` is `system-reminder`.
+ *
+ * @example readingOf("tool_use_error") === "tool-use-error"
+ */
+export function readingOf(name: string): string {
+  return name.replaceAll("_", "-");
+}
 
 const FAMILY_READINGS = FRAME_TAG_FAMILIES.map(readingOf);
 

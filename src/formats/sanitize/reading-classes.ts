@@ -123,6 +123,13 @@ const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
  * @example continuesName(0x73) && continuesName(0x2014) && !continuesName(0x3e)
  */
 export function continuesName(cp: number): boolean {
+  if (cp < 0x80) {
+    // ASCII, the common case after a name (`>`, a space): letters, digits, `-` and `_`.
+    const lower = cp | 0x20;
+    return (
+      (lower >= 0x61 && lower <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x2d || cp === 0x5f
+    );
+  }
   const c = readingClass(cp);
   if ((c & OPEN_BIT) !== 0) return false;
   if ((c & DASH_BIT) !== 0 || WORD_CHARACTER.test(String.fromCodePoint(cp))) return true;

@@ -22,3 +22,27 @@ export function isClaudePid(text: string): boolean {
 export function insideClaudeCode(env: { readonly CLAUDE_PID?: string | undefined }): boolean {
   return env.CLAUDE_PID !== undefined && env.CLAUDE_PID !== "";
 }
+
+/**
+ * The variables Claude Code sets for its hooks and its Bash tool (docs/spec/claude-code.md §2):
+ * any one of them set means the command runs inside a session, where the model, not the person,
+ * may be typing.
+ */
+const SESSION_VARIABLES = [
+  "CLAUDE_PID",
+  "CLAUDECODE",
+  "CLAUDE_CODE_ENTRYPOINT",
+  "CLAUDE_CODE_SESSION_ID",
+] as const;
+
+/**
+ * Whether anything in `env` says this process runs inside a Claude Code session: one of
+ * `CLAUDE_PID`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_CODE_SESSION_ID` set and
+ * non-empty. Stricter than {@link insideClaudeCode}: a person's act that changes what protects
+ * their sessions (`brigade doctor --fix`, `brigade uninstall`) refuses on any sign.
+ *
+ * @example showsClaudeCodeSession({ CLAUDECODE: "1" }) === true
+ */
+export function showsClaudeCodeSession(env: Readonly<Record<string, string | undefined>>): boolean {
+  return SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "");
+}

@@ -128,6 +128,17 @@ export type InboundGateState =
   | { readonly open: false; readonly reason: InboundGateHoldReason };
 
 /**
+ * Whether `gate` is closed for a lasting reason: closed, and not merely `settings_settling` (a
+ * setting that says `accept`, which Claude Code takes in within seconds). While it is, the
+ * watcher stands aside and the session cannot receive live (docs/41-watcher.md "The gate rule").
+ *
+ * @example gateClosedLastingly({ open: false, reason: "bypass" }) === true
+ */
+export function gateClosedLastingly(gate: InboundGateState): boolean {
+  return !gate.open && gate.reason !== SETTINGS_SETTLING;
+}
+
+/**
  * Whether Claude Code's gate lets a Brigade post through (docs/spec/claude-code.md §0.5, §4;
  * docs/41-watcher.md "The gate rule"). Our posts declare no `from-mode` and a detached watcher is
  * never "self-sent", so a session that bypasses permission prompts holds each one for a dialog
@@ -171,8 +182,7 @@ export function launchMayBypass(facts: InboundGateFacts): boolean {
 /**
  * Whether there is positive evidence that the session may bypass permission prompts from its
  * start: a bypass flag in its argv (an unreadable argv is no evidence), or a
- * `permissions.defaultMode` of bypass in the user, project or local settings. SessionStart uses it
- * to put the user's `claude_inbound_setting` choice in place before the first post. Never throws.
+ * `permissions.defaultMode` of bypass in the user, project or local settings. Never throws.
  *
  * @example launchBypasses({ claudeConfigDir, cwd, permissionMode: undefined, argv: ["claude", "--dangerously-skip-permissions"] }) === true
  */

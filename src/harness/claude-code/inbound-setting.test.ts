@@ -13,9 +13,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { HOOK_LIMITS } from "../hooks/hook-limits.ts";
-import { ensureInboundAcceptSetting, insertAcceptMember } from "./inbound-setting.ts";
+import {
+  ensureInboundAcceptSetting,
+  insertAcceptMember,
+  removeInboundAcceptSetting,
+} from "./inbound-setting.ts";
+import { removeTopLevelMember } from "./top-level-member.ts";
 
 const uid = process.getuid?.() ?? -1;
 let root: string;
@@ -168,5 +174,118 @@ describe("ensureInboundAcceptSetting (docs/spec/claude-code.md §4)", () => {
       reason: "not_owned",
     });
     expect(settings(dir)).toBe('{"a": 1}');
+  });
+});
+
+describe("removeTopLevelMember: the member out, every other byte kept", () => {
+  test("first, middle, last and sole members; nested values and strings that look like syntax", () => {
+    const text = '{\n  "a": {"x": [1, "}", {"y": "\\"]"}]},\n  "b": "c,d",\n  "c": null\n}\n';
+    expect(removeTopLevelMember(text, "a")).toBe('{\n  "b": "c,d",\n  "c": null\n}\n');
+    expect(removeTopLevelMember(text, "b")).toBe(
+      '{\n  "a": {"x": [1, "}", {"y": "\\"]"}]},\n  "c": null\n}\n',
+    );
+    expect(removeTopLevelMember(text, "c")).toBe(
+      '{\n  "a": {"x": [1, "}", {"y": "\\"]"}]},\n  "b": "c,d"\n}\n',
+    );
+    expect(removeTopLevelMember('{\n  "k": true\n}\n', "k")).toBe("{\n}\n");
+    expect(removeTopLevelMember('{"k":1}', "k")).toBe("{}");
+  });
+  test("the key is compared as JSON reads it; a nested key of that name is not a top-level one", () => {
+    expect(
+      removeTopLevelMember(
+        '{"cross\\u0053essionInbound": "accept", "a": 1}',
+        "crossSessionInbound",
+      ),
+    ).toBe('{"a": 1}');
+    expect(removeTopLevelMember('{"a": {"k": 1}}', "k")).toBeUndefined();
+    expect(removeTopLevelMember("[1]", "k")).toBeUndefined();
+    expect(removeTopLevelMember("", "k")).toBeUndefined();
+  });
+});
+
+describe("removeInboundAcceptSetting: puts back what was there", () => {
+  test("after an insertion, the original bytes come back exactly", () => {
+    for (const original of [
+      '{\n  "model": "opus",\n  "env": {}\n}\n',
+      '{"a":1}',
+      "{}",
+      "{ \n}\n",
+      '{\r\n\t"a": 1\r\n}\r\n',
+      '\n {"a":1}',
+      '{\n    "statusLine": "caf\\u00e9 \\ud83d\\ude00 — naïve",\n    "zeta": 1.50e+2\n}\n\n',
+    ]) {
+      const dir = configDir(original, 0o640);
+      expect(ensureInboundAcceptSetting(dir, uid)).toEqual({ kind: "inserted" });
+      expect(removeInboundAcceptSetting(dir, uid, "absent")).toEqual({ kind: "removed" });
+      expect(settings(dir)).toBe(original);
+      expect(statSync(join(dir, "settings.json")).mode & 0o777).toBe(0o640);
+      expect(readdirSync(dir)).toEqual(["settings.json"]);
+    }
+  });
+
+  test("a file Brigade created is deleted; one that gained other members since keeps them", () => {
+    const created = configDir();
+    expect(ensureInboundAcceptSetting(created, uid)).toEqual({ kind: "created" });
+    expect(removeInboundAcceptSetting(created, uid, "no_file")).toEqual({ kind: "file_removed" });
+    expect(readdirSync(created)).toEqual([]);
+    const grown = configDir();
+    expect(ensureInboundAcceptSetting(grown, uid)).toEqual({ kind: "created" });
+    // Claude Code rewrote it at a start, adding its own member.
+    writeFileSync(
+      join(grown, "settings.json"),
+      `{\n  ${M},\n  "skipDangerousModePermissionPrompt": true\n}`,
+    );
+    expect(removeInboundAcceptSetting(grown, uid, "no_file")).toEqual({ kind: "removed" });
+    expect(settings(grown)).toBe('{\n  "skipDangerousModePermissionPrompt": true\n}');
+  });
+
+  test("a file rewritten since keeps the rewrite; only the member goes", () => {
+    const dir = configDir(`{\n  "a": 1,\n  ${M}\n}\n`);
+    expect(removeInboundAcceptSetting(dir, uid, "absent")).toEqual({ kind: "removed" });
+    expect(settings(dir)).toBe('{\n  "a": 1\n}\n');
+  });
+
+  test("the person's own later value stays; nothing there is nothing to do", () => {
+    const hold = configDir('{"crossSessionInbound": "hold"}');
+    expect(removeInboundAcceptSetting(hold, uid, "absent")).toEqual({ kind: "changed" });
+    expect(settings(hold)).toBe('{"crossSessionInbound": "hold"}');
+    const gone = configDir('{"a": 1}');
+    expect(removeInboundAcceptSetting(gone, uid, "absent")).toEqual({ kind: "already_absent" });
+    expect(settings(gone)).toBe('{"a": 1}');
+    expect(removeInboundAcceptSetting(configDir(), uid, "no_file")).toEqual({
+      kind: "already_absent",
+    });
+  });
+
+  test("the insertion's file checks hold: a symlink, bad JSON or a large file are left alone", () => {
+    const target = configDir(`{${M}}`);
+    const linked = configDir();
+    symlinkSync(join(target, "settings.json"), join(linked, "settings.json"));
+    expect(removeInboundAcceptSetting(linked, uid, "absent")).toEqual({
+      kind: "refused",
+      reason: "symlink",
+    });
+    expect(settings(target)).toBe(`{${M}}`);
+    expect(removeInboundAcceptSetting(configDir(`{${M},}`), uid, "absent")).toEqual({
+      kind: "refused",
+      reason: "not_json_object",
+    });
+  });
+});
+
+describe("the undo is the exact inverse of the insertion (property)", () => {
+  test("any JSON object, any indentation, without the key: insert then remove gives the bytes back", () => {
+    const objects = fc
+      .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 })
+      .filter((o) => !Object.hasOwn(o, "crossSessionInbound"));
+    fc.assert(
+      fc.property(objects, fc.constantFrom(0, 1, 2, 4, "\t"), (object, indent) => {
+        const original = JSON.stringify(object, null, indent);
+        const inserted = insertAcceptMember(new TextEncoder().encode(original));
+        if (inserted === undefined) return false;
+        const text = new TextDecoder().decode(inserted);
+        return removeTopLevelMember(text, "crossSessionInbound") === original;
+      }),
+    );
   });
 });

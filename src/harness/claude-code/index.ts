@@ -3,10 +3,10 @@
  * knowledge"): its pid format, config dir and session registry, the inbox socket (finding it, the
  * token, the one-`lstat` pre-checks, the byte-exact post), the `crossSessionInbound` settings scan
  * and the inbound setting, `PATH` shadowing of our `brigade`, display names, how plugin options
- * reach us (and the one boolean rule), and the transcript lines we read. A second host version's differences go here.
+ * reach us (and the one boolean rule), the transcript lines we read (and the frames a hook or tool showed the model). A second host version's differences go here.
  */
 
-export { insideClaudeCode, isClaudePid } from "./claude-pid.ts";
+export { insideClaudeCode, isClaudePid, showsClaudeCodeSession } from "./claude-pid.ts";
 export { claudeConfigDir, registryFolder } from "./config-dir.ts";
 export {
   chooseDisplayName,
@@ -18,6 +18,7 @@ export {
 export {
   argvMayBypass,
   BYPASS_MODE,
+  gateClosedLastingly,
   INBOUND_GATE_HOLD_REASONS,
   type InboundGateFacts,
   type InboundGateHoldReason,
@@ -31,9 +32,12 @@ export {
 export {
   ensureInboundAcceptSetting,
   INBOUND_SETTING_REFUSALS,
+  type InboundSettingBefore,
   type InboundSettingOutcome,
   type InboundSettingRefusal,
+  type InboundSettingUndo,
   insertAcceptMember,
+  removeInboundAcceptSetting,
 } from "./inbound-setting.ts";
 export { encodeInboxPostLines } from "./inbox-post-lines.ts";
 export {
@@ -65,6 +69,7 @@ export {
   postToInbox,
 } from "./post-to-inbox.ts";
 export { readRegistryActivity } from "./registry-activity.ts";
+export { type RepositorySettingsFile, repositoryEnvChoices } from "./repository-env.ts";
 export {
   EMPTY_REGISTRY,
   MAX_REGISTRY_BYTES,
@@ -81,10 +86,12 @@ export {
   scanInboundSettings,
 } from "./settings-scan.ts";
 export {
+  frameOpenTagSpans,
   frameOpenTags,
   parseTranscriptDeliveryLine,
   type TranscriptDeliveryLine,
 } from "./transcript-deliveries.ts";
+export { shownFrames, wholeFrames } from "./transcript-shown-frames.ts";
 export {
   parseTranscriptUsageLine,
   TRANSCRIPT_MODEL_MAX_CODEPOINTS,
@@ -96,6 +103,7 @@ export {
   TranscriptUsageReader,
   type TranscriptUsageReaderOptions,
 } from "./transcript-usage.ts";
+export { readTranscriptWindow, transcriptEnd } from "./transcript-window.ts";
 export {
   CLAUDE_CODE_MINIMUM,
   CLAUDE_CODE_VERIFIED,

@@ -3,8 +3,8 @@ import { pluginBooleanOption, pluginOption, pluginOptionVariable } from "./index
 
 describe("plugin options as Claude Code exports them", () => {
   test("the variable is the key upper-cased behind CLAUDE_PLUGIN_OPTION_; unset reads empty", () => {
-    expect(pluginOptionVariable("claude_inbound_setting")).toBe(
-      "CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING",
+    expect(pluginOptionVariable("share_workspace_label")).toBe(
+      "CLAUDE_PLUGIN_OPTION_SHARE_WORKSPACE_LABEL",
     );
     expect(pluginOption({ CLAUDE_PLUGIN_OPTION_FRAME: " strict " }, "frame")).toBe(" strict ");
     expect(pluginOption({}, "frame")).toBe("");

@@ -33,9 +33,25 @@ const HELD_PREFIX = "Held peer message";
  * @example frameOpenTags('x\n<brigade-message team="core" message-id="m-1">\nbody') // ['<brigade-message team="core" message-id="m-1">']
  */
 export function frameOpenTags(text: string): string[] {
-  const tags: string[] = [];
-  for (const match of text.matchAll(OPEN_TAG)) if (match[1] !== undefined) tags.push(match[1]);
-  return tags;
+  return frameOpenTagSpans(text).map((span) => span.tag);
+}
+
+/**
+ * Where each frame open-tag line of `text` starts (UTF-16 offset of its `<`), with the tag, in
+ * order: the lines {@link frameOpenTags} returns.
+ *
+ * @example frameOpenTagSpans('x\n<brigade-message team="core">\nbody')[0]?.start === 2
+ */
+export function frameOpenTagSpans(
+  text: string,
+): { readonly tag: string; readonly start: number }[] {
+  const spans: { tag: string; start: number }[] = [];
+  for (const match of text.matchAll(OPEN_TAG)) {
+    const tag = match[1];
+    if (tag === undefined) continue;
+    spans.push({ tag, start: match.index + match[0].length - tag.length });
+  }
+  return spans;
 }
 
 /**

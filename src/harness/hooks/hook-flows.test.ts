@@ -1,5 +1,4 @@
 import {
-  appendFileSync,
   chmodSync,
   existsSync,
   mkdirSync,
@@ -9,12 +8,20 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  recordPostToolUseOutput,
+  recordPromptHookOutput,
+  recordToolResult,
+  shownAs,
+  TOOL_RESULT_PREVIEW_ABOVE,
+} from "../../../test/support/claude-code-host/index.ts";
 import {
   ensureBuilt,
   exited,
@@ -25,19 +32,28 @@ import { TcpRelay } from "../../../test/support/tcp-relay.ts";
 import { HttpAdapter } from "../../adapters/http/index.ts";
 import type { CliIo } from "../../cli/cli-io.ts";
 import { runHookWith } from "../../cli/hook-command.ts";
-import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
+import { runInboxShow } from "../../cli/inbox-show.ts";
+import { build, POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import { brigadeVersion } from "../../local-files/index.ts";
 import {
   type Adapter,
   BapError,
   type DescribeResult,
+  type MessageEnvelope,
   protocolMismatchError,
 } from "../../protocol/index.ts";
 import { consentRecord, serializeTeamBinding, teamKeyFor, writeConsent } from "../binding/index.ts";
+import { wholeFrames } from "../claude-code/index.ts";
 import { stateLayout, writePrivateStateFile } from "../state/index.ts";
 import type { EnsureWatcherOptions } from "../watcher/index.ts";
 import type { HookContext } from "./hook-context.ts";
-import { defaultHookServices, type HookServices, registrationRetryPath } from "./index.ts";
+import {
+  defaultHookServices,
+  HOOK_LIMITS,
+  type HookServices,
+  inboxShowLine,
+  registrationRetryPath,
+} from "./index.ts";
 
 const PID = "424242";
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -240,8 +256,149 @@ async function creatorSession() {
   });
 }
 
+/** Sends `body` from `senderId` to `to` and returns the stored envelope. */
+async function sendTo(to: string, senderId: string, body: string): Promise<Sent> {
+  const sent = await creator.messageSend({
+    sender_session_id: senderId,
+    recipient_session_id: to,
+    body,
+  });
+  const stored = (await member.messageReceive(to)).messages.find(
+    (m) => m.message_id === sent.message_id,
+  );
+  if (stored === undefined) throw new Error("the server did not keep the message");
+  return stored;
+}
+
+/** The ids still waiting (unacked) for `sessionId`, oldest first. */
+async function waitingIds(sessionId: string): Promise<string[]> {
+  return (await member.messageReceive(sessionId)).messages.map((m) => m.message_id);
+}
+
+/** The hooks' environment with no inbox socket: the pull paths deliver. */
+function noSocketEnv(): Record<string, string> {
+  return env({ CLAUDE_CODE_MESSAGING_SOCKET: "" });
+}
+
+/** The session native-a, mapped without a socket (so the prompt polls and PostToolUse delivers). */
+async function pullPathSession(): Promise<string> {
+  await hook("session-start", start("native-a", "compact"), newCalls(), noSocketEnv());
+  expect(readMap().socket_path).toBe("");
+  return readMap().brigade_session_id as string;
+}
+
+/**
+ * The session's transcript, emptied: the one its map names (SessionStart keeps stdin's
+ * `transcript_path`), as on the real client, where the hooks and `brigade inbox show` (which
+ * reads the map) see the same file.
+ */
+function freshTranscript(): string {
+  const path = readMap().transcript_path as string;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, "");
+  return path;
+}
+
+function promptInput(transcript: string) {
+  return {
+    session_id: "native-a",
+    cwd: repo,
+    hook_event_name: "UserPromptSubmit",
+    permission_mode: "plan",
+    transcript_path: transcript,
+  };
+}
+
+/** `brigade inbox show <id>` as the session's Bash tool runs it. */
+async function inboxShow(
+  id: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdin: (async function* () {})(),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: { ...noSocketEnv(), ...extra },
+  };
+  const status = await runInboxShow([id], io);
+  return { status, stdout, stderr };
+}
+
 async function sessions(includeOffline = false) {
   return (await member.sessionList({ includeOffline })).sessions;
+}
+
+/** A message as the server stored it (what the frame is built from). */
+type Sent = MessageEnvelope;
+
+/** The bare frame the hooks build for `envelope` in this team at the default level. */
+function frameOf(envelope: Sent): string {
+  return build(envelope, "core", { level: "open", custom: "" });
+}
+
+/**
+ * Stands for the model on a pull path: it reads what Claude Code shows it of each hook output
+ * (whole up to 10,000 UTF-16 units, else a preview) and of each tool result, which the transcript
+ * records as the real client does (`test/support/claude-code-host/hook-transcript.ts`), and
+ * remembers when it first read each whole frame.
+ */
+class ReadingModel {
+  readonly #transcript: string;
+  readonly #firstRun = new Map<string, number>();
+  readonly #order: string[] = [];
+
+  constructor(transcript: string) {
+    this.#transcript = transcript;
+  }
+
+  readHookOutput(event: "prompt" | "post-tool-use", stdout: string, run: number): void {
+    if (event === "prompt") {
+      recordPromptHookOutput(this.#transcript, stdout);
+      this.#read(shownAs(stdout.trim()), run);
+      return;
+    }
+    recordPostToolUseOutput(this.#transcript, stdout);
+    if (stdout === "") return;
+    const context = (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    this.#read(shownAs(context), run);
+  }
+
+  readToolResult(output: string, run: number): void {
+    recordToolResult(this.#transcript, output);
+    this.#read(shownAs(output.replace(/\n+$/, ""), TOOL_RESULT_PREVIEW_ABOVE), run);
+  }
+
+  /** The ids a hook output asks the model to read with `brigade inbox show`. */
+  namedForShow(stdout: string): string[] {
+    return [...stdout.matchAll(/brigade inbox show (m-[A-Za-z0-9_-]+)/g)].map(
+      (m) => m[1] as string,
+    );
+  }
+
+  /** The hook run at which `frame` was first read whole, if it was. */
+  readAt(frame: string): number | undefined {
+    return this.#firstRun.get(frame);
+  }
+
+  /** The position of `frame` among the frames read, in reading order (-1 when never read). */
+  readOrder(frame: string): number {
+    return this.#order.indexOf(frame);
+  }
+
+  #read(text: string, run: number): void {
+    for (const frame of wholeFrames(text)) {
+      if (this.#firstRun.has(frame)) continue;
+      this.#firstRun.set(frame, run);
+      this.#order.push(frame);
+    }
+  }
 }
 
 describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
@@ -319,7 +476,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(first.ms).toBeLessThan(4_500);
   });
 
-  test("prompt polls when there is no socket: preamble + bare frame, acked once printed", async () => {
+  test("prompt polls when there is no socket: preamble + bare frame, acked only once the transcript shows it read", async () => {
     const mine = readMap().brigade_session_id as string;
     const sender = await creatorSession();
     await creator.messageSend({
@@ -329,11 +486,14 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       summary: "Schema bumped",
     });
     const noSocket = env({ CLAUDE_CODE_MESSAGING_SOCKET: "" });
+    const transcript = join(root, "native-a-prompt.jsonl");
+    writeFileSync(transcript, "");
     const prompt = {
       session_id: "native-a",
       cwd: repo,
       hook_event_name: "UserPromptSubmit",
       permission_mode: "plan",
+      transcript_path: transcript,
     };
     // the map still names the socket: refresh it without one (compact), then poll
     await hook("session-start", start("native-a", "compact"), newCalls(), noSocket);
@@ -343,9 +503,15 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(run.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
     expect(run.stdout).toContain("Column plan_tier is now NOT NULL.");
     expect(run.stdout).not.toContain(TOKEN);
-    expect((await member.messageReceive(mine)).messages).toHaveLength(0);
+    // Printed is not read: nothing is acked until Claude Code records what the model was shown.
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
     const again = await hook("prompt", prompt, newCalls(), noSocket);
     expect(again.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+    recordPromptHookOutput(transcript, run.stdout);
+    const third = await hook("prompt", prompt, newCalls(), noSocket);
+    expect(third.stdout).toBe("");
+    expect((await member.messageReceive(mine)).messages).toHaveLength(0);
     await creator.sessionClose(sender.session_id);
   });
 
@@ -386,18 +552,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(second.stdout).toBe("");
     expect((await member.messageReceive(mine)).messages).toHaveLength(1);
     // Claude Code records the hook's context (docs/spec/claude-code.md §3.4): the next run acks it.
-    appendFileSync(
-      transcript,
-      `${JSON.stringify({
-        type: "attachment",
-        attachment: {
-          type: "hook_additional_context",
-          content: [context],
-          hookName: "PostToolUse:Bash",
-          hookEvent: "PostToolUse",
-        },
-      })}\n`,
-    );
+    recordPostToolUseOutput(transcript, first.stdout);
     const third = await hook("post-tool-use", input, newCalls(), noSocket);
     expect(third.stdout).toBe("");
     expect((await member.messageReceive(mine)).messages).toHaveLength(0);
@@ -430,11 +585,14 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       body: "Deploy window moved to 14:00.",
     });
     const pollEnv = env({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" });
+    const transcript = join(root, "native-a-poll.jsonl");
+    writeFileSync(transcript, "");
     const prompt = {
       session_id: "native-a",
       cwd: repo,
       hook_event_name: "UserPromptSubmit",
       permission_mode: "plan",
+      transcript_path: transcript,
     };
     const calls = newCalls();
     const running = { services: { ...services(calls), isWatcherRunning: () => true } };
@@ -445,9 +603,169 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     const alone = await hook("prompt", prompt, newCalls(), pollEnv);
     expect(alone.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
     expect(alone.stdout).toContain("Deploy window moved to 14:00.");
+    recordPromptHookOutput(transcript, alone.stdout);
+    // Beside a running watcher the prompt only confirms: what it printed before is acked now.
+    await hook("prompt", prompt, calls, pollEnv, undefined, running);
     expect((await member.messageReceive(mine)).messages).toHaveLength(0);
     await creator.sessionClose(sender.session_id);
   });
+
+  test("a hostile first message cannot push a victim out of what the model reads: the long frame is announced, the victim printed, each acked only once read", async () => {
+    const mine = await pullPathSession();
+    const hostile = await creatorSession();
+    const victim = await creatorSession();
+    const long = await sendTo(mine, hostile.session_id, "😀".repeat(4_096)); // 16 KiB, 8,192 units
+    const short = await sendTo(mine, victim.session_id, "Rollback is scheduled for 16:00.");
+    const transcript = freshTranscript();
+    const prompt = promptInput(transcript);
+    const first = await hook("prompt", prompt, newCalls(), noSocketEnv());
+    expect(first.stdout.startsWith("Brigade: ")).toBe(true);
+    // What the model is shown fits Claude Code's limit, so it reads all of it whole.
+    expect(first.stdout.trim().length).toBeLessThanOrEqual(HOOK_LIMITS.maxOutputUnits);
+    expect(first.stdout).toContain(inboxShowLine("web", long.message_id));
+    expect(first.stdout).toContain(frameOf(short));
+    expect(first.stdout).not.toContain(frameOf(long));
+    // Shown is not read: both wait on the server.
+    expect(await waitingIds(mine)).toEqual([long.message_id, short.message_id]);
+    recordPromptHookOutput(transcript, first.stdout);
+    const shown = await inboxShow(long.message_id);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toBe(`${frameOf(long)}\n`);
+    // The next hook run finds the victim read; the long one is read only once its output is.
+    await hook("prompt", prompt, newCalls(), noSocketEnv());
+    expect(await waitingIds(mine)).toEqual([long.message_id]);
+    recordToolResult(transcript, shown.stdout);
+    await hook("prompt", prompt, newCalls(), noSocketEnv());
+    expect(await waitingIds(mine)).toEqual([]);
+    await creator.sessionClose(hostile.session_id);
+    await creator.sessionClose(victim.session_id);
+  });
+
+  test("brigade inbox show: only in a session, only a message waiting for it, never a held one; one already read says so", async () => {
+    const mine = await pullPathSession();
+    const sender = await creatorSession();
+    const waiting = await sendTo(mine, sender.session_id, "Read me through the CLI.");
+    const outside = await inboxShow(waiting.message_id, { CLAUDE_PID: "" });
+    expect(outside.status).toBe(2);
+    expect(outside.stderr).toContain("run it from the session's Bash tool");
+    expect((await inboxShow("m-nosuchmessage")).status).toBe(6);
+    const held = await inboxShow(waiting.message_id, {
+      CLAUDE_PLUGIN_OPTION_TEAM_INBOUND: "hold",
+    });
+    expect(held.status).toBe(0); // the map's policy decides, not the environment
+    const transcript = freshTranscript();
+    recordToolResult(transcript, held.stdout);
+    await hook("prompt", promptInput(transcript), newCalls(), noSocketEnv());
+    expect(await waitingIds(mine)).toEqual([]);
+    const again = await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Held by the policy.",
+    });
+    await hook(
+      "session-start",
+      start("native-a", "compact"),
+      newCalls(),
+      env({ CLAUDE_CODE_MESSAGING_SOCKET: "", CLAUDE_PLUGIN_OPTION_TEAM_INBOUND: "hold" }),
+    );
+    const refused = await inboxShow(again.message_id);
+    expect(refused.status).toBe(6);
+    expect(refused.stderr).toContain("held for this session's user");
+    expect(refused.stdout).toBe("");
+    await hook("session-start", start("native-a", "compact"), newCalls(), noSocketEnv());
+    await member.messageAck(mine, { message_ids: [again.message_id] });
+    // The refused show held it like any offer under `hold`: that record goes with the message.
+    rmSync(layout().pending(mine), { force: true });
+    await creator.sessionClose(sender.session_id);
+  });
+
+  test("PostToolUse hooks of parallel tool calls run at once: each message is printed by one of them only", async () => {
+    const mine = await pullPathSession();
+    const sender = await creatorSession();
+    const one = await sendTo(mine, sender.session_id, "Parallel one.");
+    const two = await sendTo(mine, sender.session_id, "Parallel two.");
+    const transcript = freshTranscript();
+    const input = {
+      session_id: "native-a",
+      cwd: repo,
+      hook_event_name: "PostToolUse",
+      transcript_path: transcript,
+      tool_name: "Read",
+    };
+    const runs = await Promise.all([
+      hook("post-tool-use", input, newCalls(), noSocketEnv()),
+      hook("post-tool-use", input, newCalls(), noSocketEnv()),
+    ]);
+    const printed = runs.map((run) => run.stdout).join("\n");
+    for (const envelope of [one, two]) {
+      expect(printed.split(`message-id=\\"${envelope.message_id}\\"`).length - 1).toBe(1);
+    }
+    for (const run of runs) recordPostToolUseOutput(transcript, run.stdout);
+    await hook("post-tool-use", input, newCalls(), noSocketEnv());
+    expect(await waitingIds(mine)).toEqual([]);
+    await creator.sessionClose(sender.session_id);
+  });
+
+  for (const path of ["prompt", "post-tool-use"] as const) {
+    test(`${path}: long messages of every shape beside short ones from several senders: nothing blocked, nothing acked unread, each sender's order kept`, async () => {
+      const mine = await pullPathSession();
+      const senders = {
+        emoji: await creatorSession(),
+        marks: await creatorSession(),
+        cjk: await creatorSession(),
+        ascii: await creatorSession(),
+        short: await creatorSession(),
+      };
+      const sent = [
+        await sendTo(mine, senders.emoji.session_id, "😀".repeat(4_096)),
+        await sendTo(mine, senders.short.session_id, "Short one: the build is green."),
+        await sendTo(mine, senders.marks.session_id, "x\u0301".repeat(5_461)),
+        await sendTo(mine, senders.short.session_id, "Short two: staging is free."),
+        await sendTo(mine, senders.cjk.session_id, "漢".repeat(5_461)),
+        await sendTo(mine, senders.ascii.session_id, "a".repeat(16_384)),
+        await sendTo(mine, senders.emoji.session_id, "After the emoji: one more thing."),
+        await sendTo(mine, senders.short.session_id, "Short three: lunch at noon."),
+      ];
+      const transcript = freshTranscript();
+      const input =
+        path === "prompt"
+          ? promptInput(transcript)
+          : {
+              session_id: "native-a",
+              cwd: repo,
+              hook_event_name: "PostToolUse",
+              transcript_path: transcript,
+              tool_name: "Bash",
+            };
+      const model = new ReadingModel(transcript);
+      for (let run = 1; run <= 6 && (await waitingIds(mine)).length > 0; run += 1) {
+        const out = await hook(path, input, newCalls(), noSocketEnv());
+        model.readHookOutput(path, out.stdout, run);
+        for (const id of model.namedForShow(out.stdout)) {
+          model.readToolResult((await inboxShow(id)).stdout, run);
+        }
+        // Nothing is acked before the model has read its whole frame.
+        const waiting = new Set(await waitingIds(mine));
+        for (const envelope of sent) {
+          if (!waiting.has(envelope.message_id)) {
+            expect(model.readAt(frameOf(envelope)), envelope.message_id).toBeDefined();
+          }
+        }
+      }
+      expect(await waitingIds(mine)).toEqual([]);
+      // Every frame reached the model whole; the short ones at the first hook run, whatever
+      // long messages came before them.
+      for (const envelope of sent) expect(model.readAt(frameOf(envelope))).toBeDefined();
+      for (const index of [1, 3]) expect(model.readAt(frameOf(sent[index] as Sent))).toBe(1);
+      // Each sender's order: the emoji sender's short message after its long one, the short
+      // sender's three in order.
+      const at = (index: number) => model.readOrder(frameOf(sent[index] as Sent));
+      expect(at(6)).toBeGreaterThan(at(0));
+      expect(at(3)).toBeGreaterThan(at(1));
+      expect(at(7)).toBeGreaterThan(at(3));
+      for (const sender of Object.values(senders)) await creator.sessionClose(sender.session_id);
+    });
+  }
 
   test("/clear: SessionEnd(clear) keeps everything; the next SessionStart registers anew and retires the old session", async () => {
     const old = readMap().brigade_session_id as string;
@@ -558,6 +876,37 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(lines[0]).not.toContain("Strict!");
     expect(existsSync(layout().byPid(PID))).toBe(false);
     expect((await sessions(true)).length).toBe(count);
+  });
+
+  test("a repository settings env that chose the config folder: one line naming the file, nothing read through it, nothing registered", async () => {
+    const count = (await sessions(true)).length;
+    const planted = join(root, "planted-config");
+    mkdirSync(join(repo, ".claude"), { recursive: true });
+    const settings = join(repo, ".claude", "settings.json");
+    writeFileSync(settings, JSON.stringify({ env: { CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted } }));
+    const calls = newCalls();
+    try {
+      // Claude Code applied the block: the hook's environment carries it.
+      const moved = env({ CLAUDE_PLUGIN_OPTION_CONFIG_DIR: planted, CLAUDE_PROJECT_DIR: repo });
+      const run = await hook("session-start", start("native-r"), calls, moved);
+      expectDisciplined(run.stdout);
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("(repository_env)");
+      expect(lines[0]).toContain(".claude/settings.json");
+      expect(lines[0]).not.toContain(planted);
+      expect(run.stderr).toContain("brigade hook: repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(false);
+      expect(calls.ensure).toHaveLength(0);
+      expect((await sessions(true)).length).toBe(count);
+      // The same block the host did not apply (the person's own value stands) changes nothing.
+      const kept = await hook("session-start", start("native-r"), newCalls(), env());
+      expect(kept.stdout).not.toContain("repository_env");
+      expect(existsSync(layout().byPid(PID))).toBe(true);
+    } finally {
+      rmSync(join(repo, ".claude"), { recursive: true, force: true });
+    }
+    await hook("session-end", end("native-r"), newCalls());
   });
 
   test("empty or invalid stdin: nothing printed, exit 0", async () => {
@@ -811,12 +1160,19 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(await inboundOnServer()).toBe("accept");
     await hook("session-end", end("native-s"), newCalls());
   });
-  test("claude_inbound_setting: only a bypassPermissions prompt with the option on writes the user settings", async () => {
+  test("a bypassPermissions prompt never writes Claude Code's settings: no watcher starts into the closed gate, the prompt delivers", async () => {
     await hook("session-start", start("native-u"), newCalls());
     const file = join(claudeDir, "settings.json");
     const original = '{\n  "model": "opus"\n}\n';
     writeFileSync(file, original, { mode: 0o644 });
     chmodSync(file, 0o644);
+    const mine = readMap().brigade_session_id as string;
+    const sender = await creatorSession();
+    await creator.messageSend({
+      sender_session_id: sender.session_id,
+      recipient_session_id: mine,
+      body: "Deploy window moved to 14:00.",
+    });
     const prompt = (mode: string) => ({
       session_id: "native-u",
       cwd: repo,
@@ -824,29 +1180,29 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
       permission_mode: mode,
     });
     try {
-      const plain = await hook("prompt", prompt("default"), newCalls());
-      expect(plain.stdout).toBe("");
-      const off = await hook(
-        "prompt",
-        prompt("bypassPermissions"),
-        newCalls(),
-        env({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "false" }),
-      );
-      expect(off.stdout).toBe("");
+      const calls = newCalls();
+      const bypass = await hook("prompt", prompt("bypassPermissions"), calls);
+      expect(bypass.stdout.startsWith(`${POLL_PREAMBLE}\n<brigade-message`)).toBe(true);
+      expect(bypass.stdout).toContain("Deploy window moved to 14:00.");
+      expect(calls.ensure).toHaveLength(0);
       expect(readFileSync(file, "utf8")).toBe(original);
-      const on = await hook("prompt", prompt("bypassPermissions"), newCalls());
-      expectDisciplined(on.stdout);
-      expect(on.stdout).toContain("crossSessionInbound");
-      expect(on.stdout).toContain("user settings.json");
-      expect(readFileSync(file, "utf8")).toBe(
-        '{\n  "crossSessionInbound": "accept",\n  "model": "opus"\n}\n',
-      );
       expect(statSync(file).mode & 0o777).toBe(0o644);
-      expect(readMap().inbound).toBe("accept");
-      const again = await hook("prompt", prompt("bypassPermissions"), newCalls());
-      expect(again.stdout).toBe("");
+      // Printed is not read: acked once the transcript shows the model had it whole.
+      expect((await member.messageReceive(mine)).messages).toHaveLength(1);
+      const transcript = readMap().transcript_path as string;
+      mkdirSync(dirname(transcript), { recursive: true });
+      recordPromptHookOutput(transcript, bypass.stdout);
+      // Once the person's own settings accept (and Claude Code has taken them in), the watcher runs.
+      writeFileSync(file, '{"crossSessionInbound": "accept"}\n');
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(file, past, past);
+      const accepting = newCalls();
+      await hook("prompt", prompt("bypassPermissions"), accepting);
+      expect(accepting.ensure).toHaveLength(1);
+      expect((await member.messageReceive(mine)).messages).toHaveLength(0);
     } finally {
       rmSync(file, { force: true });
+      await creator.sessionClose(sender.session_id);
     }
     await hook("session-end", end("native-u"), newCalls());
   });

@@ -22,16 +22,33 @@ export const HOOK_LIMITS: {
   readonly maxTranscriptTailBytes: number;
   /** Largest one-shot notice file read, bytes. */
   readonly maxNoticeBytes: number;
-  /** Total stdout of one hook run, code points (each line's code points + 1 for its newline). */
-  readonly maxOutputCodePoints: number;
+  /**
+   * What one hook run shows the model, UTF-16 code units (each line's units + 1 for its newline):
+   * the prompt hook's plain stdout, PostToolUse's `additionalContext`. Claude Code shows at most
+   * 10,000 whole and past that only a short preview (docs/spec/claude-code.md §1.3, measured on
+   * 2.1.334); 500 are kept as a margin.
+   */
+  readonly maxOutputUnits: number;
+  /**
+   * The longest polled block (`POLL_PREAMBLE` line + frame) a hook prints, UTF-16 code units. A
+   * longer frame is announced instead (`brigade inbox show <id>`), so that the lines a hook prints
+   * beside its frames (up to 2,000 units) can never keep a frame out for good.
+   */
+  readonly maxPollBlockUnits: number;
+  /** Units the prompt hook's poll leaves for the lines printed after it (held, undeliverable). */
+  readonly pollReserveUnits: number;
+  /** A shown message not seen in the transcript after this long is shown again, ms. */
+  readonly reshowAfterMs: number;
   /** SessionStart's whole budget. */
   readonly sessionStartMs: number;
   /** `session register` inside SessionStart (and inside a prompt's retry). */
   readonly registerMs: number;
   /** UserPromptSubmit's whole budget. */
   readonly promptMs: number;
-  /** `message receive` inside the prompt hook. */
+  /** `message receive` inside the prompt hook and PostToolUse, ms. */
   readonly receiveMs: number;
+  /** `message receive --limit` of PostToolUse (it runs after every tool call). */
+  readonly toolReceiveLimit: number;
   /** The prompt hook's heartbeat announcing a changed inbound policy (also capped by the budget). */
   readonly policyHeartbeatMs: number;
   /** The prompt hook's `message state` check of this session's tracked sends. */
@@ -52,11 +69,15 @@ export const HOOK_LIMITS: {
   maxSettingsBytes: MAX_SETTINGS_BYTES,
   maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
   maxNoticeBytes: 16_384,
-  maxOutputCodePoints: 10_000,
+  maxOutputUnits: 9_500,
+  maxPollBlockUnits: 7_500,
+  pollReserveUnits: 800,
+  reshowAfterMs: 60_000,
   sessionStartMs: 55_000,
   registerMs: 8_000,
   promptMs: 4_500,
   receiveMs: 4_000,
+  toolReceiveLimit: 10,
   policyHeartbeatMs: 1_500,
   stateCheckMs: 1_500,
   adoptMs: 3_000,

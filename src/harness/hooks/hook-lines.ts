@@ -1,7 +1,7 @@
 import { noticeName, sanitizeAttribute, sanitizeId } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import type { SessionTeamReason } from "../binding/index.ts";
-import type { ScannedSettings } from "../claude-code/index.ts";
+import type { RepositorySettingsFile, ScannedSettings } from "../claude-code/index.ts";
 import type { FrameOptionReason } from "./plugin-options.ts";
 
 const POLICY_PHRASE: Readonly<Record<InboundPolicy, string>> = {
@@ -67,6 +67,20 @@ export function frameOptionLine(reason: FrameOptionReason, message: string): str
 }
 
 /**
+ * The one line of a session left disconnected because the repository's Claude Code settings set,
+ * through their `env` block, a variable that chooses Brigade's folders or the person's plugin
+ * options (`repositoryEnvChoices`): names the files, never a path, a variable's value or name.
+ *
+ * @example repositoryEnvLine([".claude/settings.json"])
+ */
+export function repositoryEnvLine(files: readonly RepositorySettingsFile[]): string {
+  return (
+    `Brigade: not connected: this repository's ${files.join(" and ")} set environment variables (env) that would choose Brigade's folders or the user's plugin options (HOME, XDG_*, CLAUDE_CONFIG_DIR or CLAUDE_PLUGIN_OPTION_*) (repository_env). ` +
+    "The user can remove them from the repository's settings, then restart this session."
+  );
+}
+
+/**
  * The warning of the settings scan (docs/spec/claude-code.md §4), naming the files (never a path).
  *
  * @example settingsLine([".claude/settings.json"])
@@ -127,17 +141,6 @@ export function shadowedBrigadeLine(theirs: string, ours: string): string {
 }
 
 /**
- * The line printed when `claude_inbound_setting` added `"crossSessionInbound": "accept"` to the
- * user settings (docs/spec/claude-code.md §4): says what changed and why, names the file, never its
- * path.
- *
- * @example INBOUND_SETTING_ADDED_LINE.startsWith("Brigade: ") === true
- */
-export const INBOUND_SETTING_ADDED_LINE: string =
-  'Brigade: added "crossSessionInbound": "accept" to the user settings.json (plugin option claude_inbound_setting), ' +
-  "so this session, which bypasses permission prompts, receives teammates' messages instead of holding each one for a dialog.";
-
-/**
  * The senders a held or adopted notice names: distinct names through `noticeName`, the first
  * three, then `and N more`.
  *
@@ -168,5 +171,22 @@ export function heldLine(senderNames: readonly string[]): string {
   return (
     `Brigade: ${count} ${noun} held (from ${from}). ` +
     "The user can review and release them with `brigade inbox` in their own terminal."
+  );
+}
+
+/**
+ * The line a hook prints in place of a frame too long for a hook to show whole
+ * (docs/42-hooks.md "Long messages"): who sent it and the bare command that prints it, whose
+ * output the model reads whole; the sender's later messages wait until then. The sender's name goes
+ * through `noticeName`, the id through `sanitizeId` (whole).
+ *
+ * @example inboxShowLine("api", "m-7f3a") // "Brigade: a teammate message from api (m-7f3a) is too long …"
+ */
+export function inboxShowLine(senderName: string, messageId: string): string {
+  const id = sanitizeId(messageId);
+  return (
+    `Brigade: a teammate message from ${noticeName(senderName)} (${id}) is too long to show here. ` +
+    `Read it whole with the bare command \`brigade inbox show ${id}\`; ` +
+    "that sender's later messages wait until it has been read."
   );
 }

@@ -8,21 +8,25 @@ export const HOOK_LINE_PREFIX = "Brigade: ";
 
 const LINE_BREAK = /[\r\n]/;
 
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    // a surrogate pair is one code point: count its high half only
-    if (c < 0xdc00 || c > 0xdfff) n += 1;
-  }
-  return n;
+/**
+ * What a block of lines costs in a hook's output, UTF-16 code units: each line's units plus one
+ * for its newline. Claude Code measures hook output in these units (docs/spec/claude-code.md §1.3):
+ * an emoji is two, a combining mark one, a CJK character one.
+ *
+ * @example blockUnits(["Brigade: 😀"]) === 12
+ */
+export function blockUnits(lines: readonly string[]): number {
+  let units = 0;
+  for (const line of lines) units += line.length + 1;
+  return units;
 }
 
 /**
- * A hook's stdout (docs/spec/claude-code.md §1.3, §7.6): plain lines, at most 10,000 code points in
- * all (each line's code points + 1 for its newline). Brigade's own lines must start `Brigade: ` and
- * be one line; a block (a polled frame, docs/spec/formats.md §2.9) is added whole or not at all.
- * Because every first line starts `Brigade: `, the output never begins with `{`.
+ * A hook's output (docs/spec/claude-code.md §1.3, §7.6): plain lines, at most
+ * `HOOK_LIMITS.maxOutputUnits` UTF-16 code units in all ({@link blockUnits}), the unit Claude Code
+ * counts when it decides whether the model sees the output whole. Brigade's own lines must start
+ * `Brigade: ` and be one line; a block (a polled frame, docs/spec/formats.md §2.9) is added whole
+ * or not at all. Because every first line starts `Brigade: `, the output never begins with `{`.
  *
  * @example const out = new HookOutput(); out.line("Brigade: hello"); out.text() === "Brigade: hello\n"
  */
@@ -31,11 +35,11 @@ export class HookOutput {
   readonly #limit: number;
   #used = 0;
 
-  constructor(limit: number = HOOK_LIMITS.maxOutputCodePoints) {
+  constructor(limit: number = HOOK_LIMITS.maxOutputUnits) {
     this.#limit = limit;
   }
 
-  /** Code points left in the budget. */
+  /** UTF-16 code units left in the budget. */
   get remaining(): number {
     return this.#limit - this.#used;
   }
@@ -70,8 +74,7 @@ export class HookOutput {
     if (!first.startsWith(HOOK_LINE_PREFIX)) {
       throw new TypeError("a hook block must start with the Brigade prefix");
     }
-    let cost = 0;
-    for (const l of lines) cost += codePoints(l) + 1;
+    const cost = blockUnits(lines);
     if (this.#used + cost > this.#limit) return false;
     this.#used += cost;
     this.#lines.push(...lines);

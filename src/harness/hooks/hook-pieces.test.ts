@@ -6,6 +6,7 @@ import { FRAME_CONFIG_REASONS, GUARDED_CLAUSE } from "../../formats/frame/index.
 import { type Adapter, BapError, protocolMismatchError } from "../../protocol/index.ts";
 import { type ByPidMap, stateLayout } from "../state/index.ts";
 import {
+  blockUnits,
   closeMappedSession,
   contextLine,
   defaultHookServices,
@@ -76,7 +77,6 @@ describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
       frameFile: "",
       workspaceLabel: "",
       shareWorkspaceLabel: true,
-      claudeInboundSetting: true,
     });
   });
   test("set values arrive upper-cased; an unknown team_inbound holds", () => {
@@ -90,14 +90,13 @@ describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
     expect(o.shareWorkspaceLabel).toBe(false);
     for (const off of ["false", "FALSE", "0", "no", "off"]) {
       expect(
-        readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: off })
-          .claudeInboundSetting,
+        readPluginOptions({ CLAUDE_PLUGIN_OPTION_SHARE_WORKSPACE_LABEL: off }).shareWorkspaceLabel,
       ).toBe(false);
     }
     // anything but an off value keeps the default (on)
     expect(
-      readPluginOptions({ CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "maybe" })
-        .claudeInboundSetting,
+      readPluginOptions({ CLAUDE_PLUGIN_OPTION_SHARE_WORKSPACE_LABEL: "maybe" })
+        .shareWorkspaceLabel,
     ).toBe(true);
     const bad = readPluginOptions({ CLAUDE_PLUGIN_OPTION_TEAM_INBOUND: "yes" });
     expect(bad).toMatchObject({ teamInbound: "hold", teamInboundValid: false });
@@ -170,23 +169,29 @@ describe("plugin options (docs/spec/claude-code.md §6.2)", () => {
 });
 
 describe("output discipline (docs/spec/claude-code.md §1.3, §7.6)", () => {
-  test("lines must start with the prefix, one line each; the budget counts code points + 1", () => {
+  test("lines must start with the prefix, one line each; the budget counts UTF-16 units + 1", () => {
     const out = new HookOutput(20);
     expect(() => out.line("hello")).toThrow(TypeError);
     expect(() => out.line("Brigade: a\nb")).toThrow(TypeError);
-    expect(out.line("Brigade: 😀😀")).toBe(true); // 11 code points + 1
+    expect(out.line("Brigade: 😀")).toBe(true); // 9 + 2 units for one emoji, + 1
     expect(out.remaining).toBe(8);
     expect(out.line("Brigade: x")).toBe(false); // 10 + 1 > 8
     expect(out.block(["Brigade: ", "a"])).toBe(false); // 10 + 2 > 8
     expect(() => out.block(["Brigade:", "a"])).toThrow(TypeError);
-    expect(out.text()).toBe("Brigade: 😀😀\n");
+    expect(out.text()).toBe("Brigade: 😀\n");
+    // Claude Code counts UTF-16 code units (docs/spec/claude-code.md §1.3): an emoji is two, a
+    // combining mark one, a CJK character one.
+    expect(blockUnits(["😀", "e\u0301", "漢"])).toBe(3 + 3 + 2);
   });
-  test("the default budget is 10,000 code points", () => {
+  test("the default budget is 9,500 UTF-16 units: 10,000 less a margin", () => {
     const out = new HookOutput();
-    const line = `Brigade: ${"x".repeat(990)}`; // 999 + 1
-    for (let i = 0; i < 10; i += 1) expect(out.line(line)).toBe(true);
+    const line = `Brigade: ${"x".repeat(940)}`; // 949 + 1
+    for (let i = 0; i < 9; i += 1) expect(out.line(line)).toBe(true);
+    // 9 + 940 units (470 emoji, 479 code points) + 1: exactly the 9,500 left.
+    expect(out.line(`Brigade: ${"😀".repeat(470)}`)).toBe(true);
     expect(out.line("Brigade: y")).toBe(false);
-    expect([...out.text()].length).toBe(10_000);
+    expect(out.text().length).toBe(9_500);
+    expect(HOOK_LIMITS.maxOutputUnits).toBe(9_500);
   });
   test("context, held and failure lines sanitise remote text and never print a path", () => {
     const line = contextLine({

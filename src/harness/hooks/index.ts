@@ -31,14 +31,15 @@ export {
   contextLine,
   frameOptionLine,
   heldLine,
-  INBOUND_SETTING_ADDED_LINE,
+  inboxShowLine,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  repositoryEnvLine,
   settingsLine,
   shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
 } from "./hook-lines.ts";
-export { HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";
+export { blockUnits, HOOK_LINE_PREFIX, HookOutput } from "./hook-output.ts";
 export {
   FRAME_OPTION_REASONS,
   type FrameOptionReason,
@@ -48,7 +49,13 @@ export {
   readPluginOptions,
   resolveFrameInstruction,
 } from "./plugin-options.ts";
-export { type PollResult, pollMessages } from "./poll-messages.ts";
+export {
+  confirmShownMessages,
+  type PollOptions,
+  type PollResult,
+  pollMessages,
+  tooLongForHook,
+} from "./poll-messages.ts";
 export { runPrompt } from "./prompt-hook.ts";
 export {
   clearRegistrationRetry,

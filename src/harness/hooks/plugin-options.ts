@@ -36,20 +36,13 @@ export interface PluginOptions {
   readonly workspaceLabel: string;
   /** `share_workspace_label` [true]. */
   readonly shareWorkspaceLabel: boolean;
-  /**
-   * `claude_inbound_setting` [true]: in a session that bypasses permission prompts, insert
-   * `"crossSessionInbound": "accept"` into the user settings.json when the key is absent
-   * (docs/spec/claude-code.md §4).
-   */
-  readonly claudeInboundSetting: boolean;
 }
 
 /**
  * Reads the options from the hook's environment with their defaults: `config_dir` "",
  * `label` "account", `team_inbound` "accept" (an unknown value → `hold`, `teamInboundValid`
  * false: messages wait for a human rather than arrive unasked), `poll_on_prompt` false, `frame` "",
- * `frame_file` "", `workspace_label` "", `share_workspace_label` true, `claude_inbound_setting`
- * true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
+ * `frame_file` "", `workspace_label` "", `share_workspace_label` true. Booleans follow `pluginBooleanOption` (true/false/1/0/yes/no/on/off in any case, spaces
  * around ignored; anything else is the default). Never throws.
  *
  * @example readPluginOptions({ CLAUDE_PLUGIN_OPTION_POLL_ON_PROMPT: "true" }).pollOnPrompt === true
@@ -74,7 +67,6 @@ export function readPluginOptions(
     frameFile: pluginOption(env, "frame_file").trim(),
     workspaceLabel: pluginOption(env, "workspace_label").trim(),
     shareWorkspaceLabel: pluginBooleanOption(env, "share_workspace_label", true),
-    claudeInboundSetting: pluginBooleanOption(env, "claude_inbound_setting", true),
   };
 }
 

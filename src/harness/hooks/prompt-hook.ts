@@ -1,10 +1,6 @@
 import { noticeName } from "../../formats/sanitize/index.ts";
-import {
-  claudeConfigDir,
-  ensureInboundAcceptSetting,
-  messagingToken,
-  scanInboundSettings,
-} from "../claude-code/index.ts";
+import { DEFAULT_RECEIVE_LIMIT } from "../../protocol/index.ts";
+import { claudeConfigDir, messagingToken, scanInboundSettings } from "../claude-code/index.ts";
 import {
   type ByPidMap,
   readByPidMap,
@@ -14,13 +10,14 @@ import {
 } from "../state/index.ts";
 import { heartbeatIfAdvertised } from "./advertised-heartbeat.ts";
 import type { HookContext } from "./hook-context.ts";
+import { hookStandsAside } from "./hook-gate.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
-import { heldLine, INBOUND_SETTING_ADDED_LINE, settingsLine } from "./hook-lines.ts";
+import { heldLine, settingsLine } from "./hook-lines.ts";
 import { HOOK_LINE_PREFIX, type HookOutput } from "./hook-output.ts";
 import { syncHostName } from "./host-name-sync.ts";
 import { readPluginOptions } from "./plugin-options.ts";
-import { pollMessages } from "./poll-messages.ts";
+import { confirmShownMessages, pollMessages } from "./poll-messages.ts";
 import { readRegistrationRetry, writeRegistrationRetry } from "./registration-retry.ts";
 import { noticeUndeliverable } from "./sent-notices.ts";
 import { isoSeconds } from "./session-connect.ts";
@@ -37,14 +34,15 @@ const PERMISSION_MODE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /**
  * The UserPromptSubmit hook (docs/spec/claude-code.md §7.3), inside its 4.5 s budget: no map and a
  * retry marker older than a minute → one registration retry (the marker's time is renewed first);
- * else, in a `bypassPermissions` session with `claude_inbound_setting` on, make the user settings
- * say `"crossSessionInbound": "accept"` when they say nothing (one line when written); update
- * `permission_mode` (only this event carries it) and the settings-scan policy in the
+ * else update `permission_mode` (only this event carries it) and the settings-scan policy in the
  * map — a changed policy is also sent to the server in one `session heartbeat` (`inbound`), and
  * so is a name the person gave the session in Claude Code (`syncHostName`);
- * `ensureWatcher` when a socket is mapped and no watcher runs; print the watcher's one-shot
- * notice and delete it; poll when there is no socket, or with `poll_on_prompt` when no watcher
- * delivers (never beside a running one: one message read twice); print the held notice while
+ * `ensureWatcher` when a socket is mapped and no watcher runs, unless Claude Code's gate is
+ * closed because the session bypasses permission prompts (`hookStandsAside`); print the
+ * watcher's one-shot notice and delete it; poll when there is no socket or that gate is closed,
+ * or with `poll_on_prompt` when no watcher delivers (never beside a running one: one message read
+ * twice; `pollMessages`), else only ack what earlier runs showed and the transcript now shows
+ * read; print the held notice while
  * anything is held; tell, once, about sent messages that became undeliverable
  * (`noticeUndeliverable`). The prompt text is never read. Never throws.
  *
@@ -64,15 +62,19 @@ export async function runPrompt(
     else ctx.log(`brigade hook: ${read.reason}\n`);
     return;
   }
-  applyInboundSetting(input, ctx, out);
   const updated = updateMap(input, ctx, where, read.map, out);
   if (updated.inbound !== read.map.inbound) await announcePolicy(ctx, updated, deadline);
   const map = await syncHostName(input.cwd, ctx, where, updated, deadline);
   const token = messagingToken(ctx.env);
   let watcherDelivers = false;
+  // Claude Code's gate would hold every post: no watcher, the poll delivers.
+  let gateClosed = false;
   if (map.socket_path !== "" && token !== "") {
     watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
     if (!watcherDelivers) {
+      gateClosed = hookStandsAside(ctx, where.claudePid, input.cwd, map.permission_mode);
+    }
+    if (!watcherDelivers && !gateClosed) {
       const reportMs = Math.min(HOOK_LIMITS.policyHeartbeatMs, deadline - ctx.now() - 200);
       await startWatcherFromHook(ctx, where.layout, map, token, reportMs);
       watcherDelivers = ctx.services.isWatcherRunning(where.layout, where.claudePid);
@@ -82,28 +84,33 @@ export async function runPrompt(
   const options = readPluginOptions(ctx.env);
   // A running watcher owns delivery: a poll beside it could print a message the watcher is about
   // to post (queued behind its pacer), and the model would read it twice.
-  if (map.socket_path === "" || (options.pollOnPrompt && !watcherDelivers)) {
+  if (map.socket_path === "" || gateClosed || (options.pollOnPrompt && !watcherDelivers)) {
     const remaining = deadline - ctx.now();
     if (remaining > 200) {
       try {
-        const adapter = ctx.services.openAdapter({
-          configDir: map.config_dir,
-          teamKey: map.team_key,
-        });
         await pollMessages({
-          adapter,
+          adapter: ctx.services.openAdapter({
+            configDir: map.config_dir,
+            teamKey: map.team_key,
+          }),
           map,
           layout: where.layout,
           uid: ctx.uid,
           now: ctx.now,
           out,
+          reserve: HOOK_LIMITS.pollReserveUnits,
+          receiveLimit: DEFAULT_RECEIVE_LIMIT,
           receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
           ackMs: () => deadline - ctx.now() - 50,
+          transcriptPath: input.transcript_path || (map.transcript_path ?? ""),
         });
       } catch {
         ctx.log("brigade hook: poll failed\n");
       }
     }
+  } else {
+    // What an earlier hook run or `brigade inbox show` showed is acked once the model has read it.
+    await confirmShownMessages(ctx, where.layout, map, deadline);
   }
   const held = readPendingRecords(where.layout, map.brigade_session_id, ctx.uid);
   if (held.length > 0) out.line(heldLine(held.map((r) => noticeName(r.sender_name))));
@@ -153,24 +160,6 @@ async function announcePolicy(ctx: HookContext, map: ByPidMap, deadline: number)
   }
   const outcome = await heartbeatIfAdvertised(ctx, map, "inbound", { inbound: map.inbound }, ms);
   if (outcome === "failed") ctx.log("brigade hook: policy_heartbeat_failed\n");
-}
-
-/**
- * `claude_inbound_setting` (docs/spec/claude-code.md §4): only in a session that bypasses
- * permission prompts (`permission_mode` is reported by this event alone) and while the option is
- * on.
- */
-function applyInboundSetting(input: HookInput, ctx: HookContext, out: HookOutput): void {
-  if (input.permission_mode !== "bypassPermissions") return;
-  if (!readPluginOptions(ctx.env).claudeInboundSetting) return;
-  const dir = claudeConfigDir(ctx.env);
-  if (dir === undefined) return;
-  const outcome = ensureInboundAcceptSetting(dir, ctx.uid);
-  if (outcome.kind === "refused") {
-    ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-    return;
-  }
-  if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
 /** Prints the watcher's one-shot notice (taken, so one written meanwhile waits for the next prompt). */

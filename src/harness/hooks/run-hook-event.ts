@@ -23,10 +23,10 @@ const BUDGET_MS: Readonly<Record<HookEvent, number>> = {
 /**
  * Runs one hook event within its internal budget (docs/spec/claude-code.md §1.4: SessionStart 55 s,
  * prompt and PostToolUse 4.5 s, SessionEnd 1.4 s, stdin reading included) and returns its stdout:
- * plain `Brigade: ` lines, at most 10,000 code points, never starting with `{`; for PostToolUse
- * Claude Code's JSON hook output or `""`; `""` for SessionEnd (its stdout reaches no one) and for
- * an unusable stdin (logged). When the budget runs out, what was printed so
- * far is returned and the flow is abandoned. Never throws: the caller always exits 0.
+ * plain `Brigade: ` lines, at most `HOOK_LIMITS.maxOutputUnits` UTF-16 code units, never starting
+ * with `{`; for PostToolUse Claude Code's JSON hook output or `""`; `""` for SessionEnd (its
+ * stdout reaches no one) and for an unusable stdin (logged). When the budget runs out, what was
+ * printed so far is returned and the flow is abandoned. Never throws: the caller always exits 0.
  *
  * @example process.stdout.write(await runHookEvent("prompt", process.stdin, ctx));
  */

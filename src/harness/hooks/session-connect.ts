@@ -54,6 +54,8 @@ export interface ConnectRequest {
   readonly registry: SessionRegistryInfo;
   /** An absolute inbox socket path that passed the pre-checks, or `""`. */
   readonly socketPath: string;
+  /** Claude Code's gate would hold every post (`hookStandsAside`): no watcher will deliver live. */
+  readonly gateClosed: boolean;
   /** Cap of the register (or heartbeat) call, ms. */
   readonly registerMs: number;
 }
@@ -168,7 +170,9 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
   const features = described.features;
   const workspace = features.workspaceLabel ? workspaceLabel(options, team) : undefined;
   const signal = (): AbortSignal => AbortSignal.timeout(request.registerMs);
-  const live = features.liveDelivery ? harnessLiveDelivery(request.socketPath) : {};
+  const live = features.liveDelivery
+    ? harnessLiveDelivery(request.socketPath, request.gateClosed)
+    : {};
 
   let sessionId: string | undefined;
   let how: "registered" | "resumed" | "renewed" = "registered";

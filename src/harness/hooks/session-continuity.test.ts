@@ -1,8 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { recordPromptHookOutput } from "../../../test/support/claude-code-host/index.ts";
 import { runCli } from "../../../test/support/cli-harness.ts";
 import {
   ensureBuilt,
@@ -103,8 +112,18 @@ const endSession = (native: string) =>
     hook_event_name: "SessionEnd",
     reason: "logout",
   });
-const prompt = (native: string) =>
-  hook("prompt", { session_id: native, cwd: repo, hook_event_name: "UserPromptSubmit" });
+/** The transcript of a native session (created empty by its first prompt). */
+const transcriptOf = (native: string) => join(root, `${native}.jsonl`);
+const prompt = (native: string) => {
+  const transcript = transcriptOf(native);
+  if (!existsSync(transcript)) writeFileSync(transcript, "");
+  return hook("prompt", {
+    session_id: native,
+    cwd: repo,
+    hook_event_name: "UserPromptSubmit",
+    transcript_path: transcript,
+  });
+};
 
 function registry(name: string, nameSource: string): void {
   writeFileSync(
@@ -226,6 +245,10 @@ describe("a person's next session in the same checkout (stranded messages)", () 
     requestRelease(layout(), second, [left], uid);
     const after = await prompt("native-2");
     expect(after).toContain("use v2");
+    // Printed is not read: acked once the transcript shows the model had it whole.
+    expect(await stateOf(left)).toBe("held");
+    recordPromptHookOutput(transcriptOf("native-2"), after);
+    await prompt("native-2");
     expect(await stateOf(left)).toBe("acked");
     await endSession("native-2");
   });

@@ -5,14 +5,12 @@ import type { InboundPolicy } from "../../protocol/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import {
   claudeConfigDir,
-  ensureInboundAcceptSetting,
   findBrigadeShadow,
   isClaudePid,
-  launchBypasses,
   messagingSocketFromEnv,
   messagingToken,
-  readClaudeArgv,
   readSessionRegistry,
+  repositoryEnvChoices,
   scanInboundSettings,
   usableSocket,
 } from "../claude-code/index.ts";
@@ -23,17 +21,19 @@ import {
   stateLayout,
   writeByPidMap,
 } from "../state/index.ts";
+import { GATE_CLOSED_NOTICE } from "../watcher/index.ts";
 import { adoptStranded } from "./adopt-stranded.ts";
 import type { HookContext } from "./hook-context.ts";
+import { hookStandsAside } from "./hook-gate.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import {
   bindingLine,
   contextLine,
   frameOptionLine,
-  INBOUND_SETTING_ADDED_LINE,
   PROTOCOL_MISMATCH_LINE,
   registrationFailureLine,
+  repositoryEnvLine,
   settingsLine,
   shadowedBrigadeLine,
   TEAM_INBOUND_INVALID_LINE,
@@ -90,8 +90,9 @@ export function effectivePolicy(option: InboundPolicy, hits: readonly unknown[])
 export type HookConnectOutcome = "connected" | "off" | "disconnected" | "failed";
 
 /**
- * The connecting part of SessionStart, shared with the prompt hook's registration retry: team
- * binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
+ * The connecting part of SessionStart, shared with the prompt hook's registration retry: a
+ * repository settings `env` that chooses Brigade's folders or options (`repositoryEnvChoices` →
+ * one line, disconnected), team binding (`no_binding` → silently off), options, frame instruction (invalid → one line, no
  * registration), settings scan, registry, socket, register/resume/renew, by-pid map, retire a
  * replaced session, take over what this checkout's ended sessions left (`adoptStranded`),
  * `ensureWatcher` when a socket exists, and the one context line. A failed
@@ -107,6 +108,14 @@ export async function connectFromHook(
   registerMs: number,
 ): Promise<HookConnectOutcome> {
   const { claudePid, layout } = where;
+  // The repository must not choose where Brigade's credentials and state live, nor the person's
+  // options: a settings env that did is refused before anything is read through it.
+  const chosen = repositoryEnvChoices(ctx.env, [ctx.env.CLAUDE_PROJECT_DIR, input.cwd]);
+  if (chosen.length > 0) {
+    ctx.log("brigade hook: repository_env\n");
+    out.line(repositoryEnvLine(chosen));
+    return "disconnected";
+  }
   const options = readPluginOptions(ctx.env);
   const configDir = harnessConfigDir(ctx.env, { option: options.configDir });
   const team = ctx.services.resolveSessionTeam({ cwd: input.cwd, configDir });
@@ -131,6 +140,8 @@ export async function connectFromHook(
     messagingSocketFromEnv(ctx.env),
     registry.messagingSocketPath,
   );
+  // SessionStart reports no permission mode: the launch tells whether the session bypasses.
+  const gateClosed = hookStandsAside(ctx, claudePid, input.cwd, undefined);
   const result = await connectSession({
     input,
     ctx,
@@ -142,6 +153,7 @@ export async function connectFromHook(
     policy,
     registry,
     socketPath,
+    gateClosed,
     registerMs,
   });
   if (!result.ok && result.code === "protocol_mismatch") {
@@ -169,11 +181,9 @@ export async function connectFromHook(
     await adoptStranded(ctx, layout, result.map, team.checkout, out);
   }
   const token = messagingToken(ctx.env);
-  if (options.claudeInboundSetting && ccConfig !== undefined) {
-    applyInboundSettingAtStart(ctx, out, { claudePid, cwd: input.cwd, ccConfig });
-  }
   if (socketPath !== "" && token !== "") {
-    await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
+    if (gateClosed) out.line(GATE_CLOSED_NOTICE);
+    else await startWatcherFromHook(ctx, layout, result.map, token, HOOK_LIMITS.policyHeartbeatMs);
   }
   out.line(
     contextLine({
@@ -184,27 +194,6 @@ export async function connectFromHook(
     }),
   );
   return "connected";
-}
-
-/**
- * `claude_inbound_setting` before the watcher's first post (docs/42-hooks.md "The user settings
- * insertion"): SessionStart carries no permission mode, so the launch is read instead — a bypass
- * flag in Claude Code's argv, or a settings `permissions.defaultMode` of bypass. Only positive
- * evidence writes; the prompt hook still writes it once the mode is known.
- */
-function applyInboundSettingAtStart(
-  ctx: HookContext,
-  out: HookOutput,
-  at: { readonly claudePid: string; readonly cwd: string; readonly ccConfig: string },
-): void {
-  const argv = readClaudeArgv(at.claudePid);
-  if (!launchBypasses({ argv, claudeConfigDir: at.ccConfig, cwd: at.cwd })) return;
-  const outcome = ensureInboundAcceptSetting(at.ccConfig, ctx.uid);
-  if (outcome.kind === "refused") {
-    ctx.log(`brigade hook: inbound_setting ${outcome.reason}\n`);
-    return;
-  }
-  if (outcome.kind !== "present") out.line(INBOUND_SETTING_ADDED_LINE);
 }
 
 /**

@@ -2,6 +2,7 @@
  * The inbound pipeline (docs/spec/claude-code.md §7.5): pure, clock injected, shared by the watcher
  * and the prompt-hook poll.
  */
+export { fetchedMessages } from "./fetched-messages.ts";
 export { INBOUND_LIMITS } from "./inbound-limits.ts";
 export type { InboundMessage } from "./inbound-message.ts";
 export {

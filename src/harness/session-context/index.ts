@@ -26,6 +26,7 @@ export {
   type SessionContextOptions,
   type SessionContextReason,
   type SessionContextResult,
+  sessionContextFor,
   sessionContextLine,
 } from "./session-context.ts";
 export { displayId, displayName, displayText, EMPTY_FIELD } from "./session-display.ts";

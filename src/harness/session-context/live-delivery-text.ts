@@ -8,7 +8,8 @@ import type { NotLiveReason, SessionRecord } from "../../protocol/index.ts";
 export const NOT_LIVE_SENTENCES: Readonly<Record<NotLiveReason, string>> = {
   no_inbox_socket:
     "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
-  inbound_gate: "its Claude Code holds every incoming post until its user acts",
+  inbound_gate:
+    "its Claude Code would hold every incoming post for its user, so a message reaches it only at its next prompt or tool call",
   watcher_stopped:
     "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
   watcher_silent:

@@ -27,7 +27,7 @@ export const SESSION_CONTEXT_EXIT_STATUS = 11;
 
 /** The session a session-bound command acts for, found through `CLAUDE_PID`. */
 export interface SessionContext {
-  /** `CLAUDE_PID`, a decimal pid (the map reader checked it). */
+  /** The map's `claude_pid` in decimal: `CLAUDE_PID` for a Claude Code session. */
   readonly claudePid: string;
   /** The by-pid map: our Brigade session, team, policy, frame level, profile. */
   readonly map: ByPidMap;
@@ -35,6 +35,8 @@ export interface SessionContext {
   readonly layout: StateLayout;
   /** Our uid: every state file must be owned by it. */
   readonly uid: number;
+  /** The absolute configuration folder the adapter reads (profiles and credentials). */
+  readonly configDir: string;
   /** The in-process http adapter bound to the map's profile (`team_key`). */
   readonly adapter: HttpAdapter;
 }
@@ -117,18 +119,36 @@ export function loadSessionContext(
   options: SessionContextOptions = {},
 ): SessionContextResult {
   const uid = options.uid ?? currentUid();
-  const claudePid = env.CLAUDE_PID;
   const stateEnv = { XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME };
-  const read = readByPidMap({ claudePid, env: stateEnv, uid });
+  const read = readByPidMap({ claudePid: env.CLAUDE_PID, env: stateEnv, uid });
   if (!read.ok) return failed(read.reason);
-  const dir = resolveStateDir(stateEnv);
-  if (!dir.ok || claudePid === undefined) return failed("state_dir_relative");
-  const map = read.map;
+  return sessionContextFor(read.map, env, { ...options, uid });
+}
+
+/**
+ * The context of the session `map` names, for a caller that found and checked the map itself
+ * (`brigade mcp` binds its caller through the harness's own session id, docs/48-mcp.md): the
+ * state layout from `XDG_STATE_HOME` / `HOME`, and the http adapter bound to the map's
+ * `team_key` in the map's `config_dir` (else {@link harnessConfigDir} read as a session, so an
+ * inherited `BRIGADE_*` is ignored). Fails `state_dir_relative` or `no_config_dir` (exit 11).
+ * Never throws; opens no connection.
+ *
+ * @example const ctx = sessionContextFor(map, process.env); if (ctx.ok) await ctx.adapter.sessionList();
+ */
+export function sessionContextFor(
+  map: ByPidMap,
+  env: Readonly<Record<string, string | undefined>>,
+  options: SessionContextOptions = {},
+): SessionContextResult {
+  const uid = options.uid ?? currentUid();
+  const dir = resolveStateDir({ XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME });
+  if (!dir.ok) return failed("state_dir_relative");
   const configDir = harnessConfigDir(env, { option: map.config_dir, asSession: true });
   if (configDir === undefined) return failed("no_config_dir");
   const adapter = openHarnessAdapter(
     { configDir, teamKey: map.team_key },
     options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
   );
-  return { ok: true, claudePid, map, layout: stateLayout(dir.dir), uid, adapter };
+  const claudePid = String(map.claude_pid);
+  return { ok: true, claudePid, map, layout: stateLayout(dir.dir), uid, configDir, adapter };
 }

@@ -227,8 +227,25 @@ export function readByPidMap(options: ReadByPidMapOptions): ByPidMapRead {
   if (!isClaudePid(pid)) return failure("not_in_session");
   const dir = resolveStateDir(options.env);
   if (!dir.ok) return failure("state_dir_relative");
-  const path = stateLayout(dir.dir).byPid(pid);
-  const read = readPrivateStateFile(path, { maxBytes: MAX_BY_PID_MAP_BYTES, uid: options.uid });
+  const belongs = (map: ByPidMap): boolean => String(map.claude_pid) === pid;
+  return readSessionMapFile(stateLayout(dir.dir).byPid(pid), options.uid, belongs);
+}
+
+/**
+ * Reads a file holding a by-pid map's document at `path` through the same checks as
+ * {@link readByPidMap}: no symlink followed, a regular file with no group/other bits owned by
+ * `uid`, ≤ 64 KiB, one strict JSON object, every member valid, and `belongs(map)` — the pid or
+ * session the file's name stands for (else `map_mismatch`). A missing file is `not_registered`.
+ * Never throws.
+ *
+ * @example readSessionMapFile(path, uid, (map) => map.claude_session_id === nativeId)
+ */
+export function readSessionMapFile(
+  path: string,
+  uid: number,
+  belongs: (map: ByPidMap) => boolean,
+): ByPidMapRead {
+  const read = readPrivateStateFile(path, { maxBytes: MAX_BY_PID_MAP_BYTES, uid });
   switch (read.kind) {
     case "missing":
       return failure("not_registered");
@@ -245,7 +262,7 @@ export function readByPidMap(options: ReadByPidMapOptions): ByPidMapRead {
   if (!parsed.ok || !isJsonObject(parsed.value)) return failure("map_malformed");
   const validated = validateByPidMap(parsed.value);
   if (!validated.ok) return failure("map_invalid", validated.field);
-  if (String(validated.map.claude_pid) !== pid) return failure("map_mismatch");
+  if (!belongs(validated.map)) return failure("map_mismatch");
   return { ok: true, map: validated.map, path };
 }
 

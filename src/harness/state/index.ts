@@ -1,7 +1,7 @@
 /**
  * The harness's local state (docs/spec/claude-code.md §7.1–§7.2): the state directory, its layout,
  * the `<stem>` rule, private atomic writes, the by-pid map writer and its trust-boundary reader,
- * the seen file, the hold (pending / release) files, and a session's inbound pipeline over them
+ * the seen file, the hold (pending / release) files, the shown records of the hook paths, and a session's inbound pipeline over them
  * (`openSessionInbound`, the one way to open it).
  */
 export {
@@ -13,6 +13,7 @@ export {
   MAX_BY_PID_MAP_BYTES,
   type ReadByPidMapOptions,
   readByPidMap,
+  readSessionMapFile,
   serializeByPidMap,
   UNKNOWN_PERMISSION_MODE,
   validateByPidMap,
@@ -50,5 +51,15 @@ export {
 } from "./sent-file.ts";
 export { openSessionInbound, type SessionInboundOptions } from "./session-inbound.ts";
 export { sha256Hex } from "./sha256-hex.ts";
+export { confirmShown, shownRecord } from "./shown-confirmation.ts";
+export {
+  MAX_SHOWN_RECORDS,
+  readShownRecords,
+  SHOWN_AS,
+  type ShownAs,
+  type ShownRecord,
+  writeShownRecords,
+} from "./shown-file.ts";
+export { lockShown, SHOWN_LOCK_STALE_MS } from "./shown-lock.ts";
 export { resolveStateDir, type StateDirEnv, type StateDirResult } from "./state-dir.ts";
 export { type StateLayout, stateLayout } from "./state-layout.ts";

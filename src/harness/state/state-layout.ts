@@ -27,6 +27,8 @@ export interface StateLayout {
   sent(brigadeSessionId: string): string;
   /** `state/checkouts/<stem(key)>.json`: the Brigade sessions one checkout had, for adoption. */
   checkout(checkoutKey: string): string;
+  /** `state/shown/<stem>.json`: frames a hook or `brigade inbox show` showed, not yet confirmed. */
+  shown(brigadeSessionId: string): string;
   /** `state/<pid>.notice`: the next prompt hook's one-shot line. */
   notice(claudePid: string): string;
   /** `logs/watcher-<pid>.log`. */
@@ -50,6 +52,7 @@ export function stateLayout(root: string): StateLayout {
     release: (id) => join(root, "state", "release", `${fileStem(id)}.json`),
     sent: (id) => join(root, "state", "sent", `${fileStem(id)}.json`),
     checkout: (key) => join(root, "state", "checkouts", `${fileStem(key)}.json`),
+    shown: (id) => join(root, "state", "shown", `${fileStem(id)}.json`),
     notice: (pid) => join(root, "state", `${pid}.notice`),
     watcherLog: (pid) => join(root, "logs", `watcher-${pid}.log`),
   };

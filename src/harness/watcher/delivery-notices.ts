@@ -12,6 +12,10 @@ export const HELD_BY_DIALOG_NOTICE =
 export const UNCONFIRMED_NOTICE =
   "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
 
-/** The gate would hold every post: nothing is posted until the setting or the mode allows it. */
+/**
+ * The gate would hold every post (a session that bypasses permission prompts, user settings that
+ * do not accept): the watcher stands aside and the hooks deliver. Also SessionStart's line when
+ * the launch already shows it.
+ */
 export const GATE_CLOSED_NOTICE =
-  'Brigade: teammates\' messages wait on the server: this session bypasses permission prompts, where Claude Code holds each one for a dialog unless your user settings.json says "crossSessionInbound": "accept" (the plugin option claude_inbound_setting writes it).';
+  "Brigade: this session bypasses permission prompts, where Claude Code would hold each teammate's message for a dialog, so Brigade delivers them at each prompt and between tool calls instead of live. To receive them live, the user can run `brigade doctor --fix` in their own terminal (it asks first: the Claude Code setting it changes applies to every sender, not only Brigade).";

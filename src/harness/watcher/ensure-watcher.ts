@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { ensurePrivateFolders, openAppendFile } from "../../local-files/index.ts";
-import { isClaudePid, messagingSocketFromEnv, pluginOptionVariable } from "../claude-code/index.ts";
+import { isClaudePid, messagingSocketFromEnv } from "../claude-code/index.ts";
 import { type ByPidMap, resolveStateDir, type StateLayout, sha256Hex } from "../state/index.ts";
 import { type ProcessProbe, systemProcessProbe } from "./process-probe.ts";
 import {
@@ -75,20 +75,11 @@ export interface EnsureWatcherOptions {
   readonly probe?: ProcessProbe;
 }
 
-const PASSED = [
-  "PATH",
-  "HOME",
-  "TMPDIR",
-  "CLAUDE_CONFIG_DIR",
-  // The user's claude_inbound_setting choice: the watcher puts it in place again when Claude
-  // Code's own rewrite of settings.json at start dropped it (docs/41-watcher.md "The gate rule").
-  pluginOptionVariable("claude_inbound_setting"),
-];
+const PASSED = ["PATH", "HOME", "TMPDIR", "CLAUDE_CONFIG_DIR"];
 
 /**
  * The watcher's environment, built from an allow-list only (docs/spec/claude-code.md §7.4): `PATH`,
- * `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR`, `CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING`
- * from `env`; then `CLAUDE_PID`,
+ * `HOME`, `TMPDIR`, every `XDG_*`, `CLAUDE_CONFIG_DIR` from `env`; then `CLAUDE_PID`,
  * `CLAUDE_CODE_MESSAGING_SOCKET` and `CLAUDE_CODE_MESSAGING_TOKEN`; and, when needed, a computed
  * `XDG_STATE_HOME` so the watcher resolves the same state folder as `layout`. `undefined` when
  * no such environment exists (a state folder not named `brigade`). Nothing else is inherited:

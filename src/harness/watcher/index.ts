@@ -3,6 +3,7 @@
  * notice), the process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
 
+export { GATE_CLOSED_NOTICE } from "./delivery-notices.ts";
 export {
   ENSURE_WATCHER_FAILURES,
   type EnsureWatcherFailure,
@@ -22,6 +23,7 @@ export {
   type ProcessProbe,
   type ProcStatFailure,
   type ProcStatParse,
+  parentPid,
   parseProcStat,
   processLiveness,
   processStartToken,

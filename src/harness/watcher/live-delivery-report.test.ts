@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { gateClosedLastingly } from "../claude-code/index.ts";
 import { harnessLiveDelivery } from "./live-delivery-report.ts";
 
 describe("harnessLiveDelivery", () => {
@@ -7,21 +8,23 @@ describe("harnessLiveDelivery", () => {
   test("no inbox socket is no_inbox_socket, whatever the gate says", () => {
     const noSocket = { live_delivery: "no", live_delivery_reason: "no_inbox_socket" };
     expect(harnessLiveDelivery("")).toEqual(noSocket);
-    expect(harnessLiveDelivery("", { open: true })).toEqual(noSocket);
-    expect(harnessLiveDelivery("", { open: false, reason: "bypass" })).toEqual(noSocket);
+    expect(harnessLiveDelivery("", false)).toEqual(noSocket);
+    expect(harnessLiveDelivery("", true)).toEqual(noSocket);
   });
 
-  test("with a socket: yes, unless the gate is closed for a lasting reason", () => {
+  test("with a socket: yes, unless the gate is closed", () => {
     expect(harnessLiveDelivery(socket)).toEqual({ live_delivery: "yes" });
-    expect(harnessLiveDelivery(socket, { open: true })).toEqual({ live_delivery: "yes" });
-    expect(harnessLiveDelivery(socket, { open: false, reason: "settings_settling" })).toEqual({
-      live_delivery: "yes",
+    expect(harnessLiveDelivery(socket, false)).toEqual({ live_delivery: "yes" });
+    expect(harnessLiveDelivery(socket, true)).toEqual({
+      live_delivery: "no",
+      live_delivery_reason: "inbound_gate",
     });
-    for (const reason of ["bypass", "bypass_possible"] as const) {
-      expect(harnessLiveDelivery(socket, { open: false, reason })).toEqual({
-        live_delivery: "no",
-        live_delivery_reason: "inbound_gate",
-      });
-    }
+  });
+
+  test("a gate closed for a lasting reason: every reason but a settling setting", () => {
+    expect(gateClosedLastingly({ open: true })).toBe(false);
+    expect(gateClosedLastingly({ open: false, reason: "settings_settling" })).toBe(false);
+    expect(gateClosedLastingly({ open: false, reason: "bypass" })).toBe(true);
+    expect(gateClosedLastingly({ open: false, reason: "bypass_possible" })).toBe(true);
   });
 });

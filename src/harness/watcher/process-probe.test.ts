@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import { parseProcStat, processLiveness, processStartToken } from "./process-probe.ts";
+import { parentPid, parseProcStat, processLiveness, processStartToken } from "./process-probe.ts";
 
 // Fields 3..22 after the comm; field 22 (starttime) is the 20th of them.
 const tail = "S 1 7 7 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654321 1000 50";
@@ -10,6 +10,7 @@ describe("parseProcStat", () => {
     expect(parseProcStat(`4242 (claude) ${tail}`)).toEqual({
       ok: true,
       state: "S",
+      ppid: 1,
       startTicks: "987654321",
     });
   });
@@ -19,6 +20,7 @@ describe("parseProcStat", () => {
     expect(parseProcStat(`${hostile}${tail}`)).toEqual({
       ok: true,
       state: "S",
+      ppid: 1,
       startTicks: "987654321",
     });
     expect(parseProcStat(`9 (a b (c)) ${tail.replace(/^S/, "Z")}`)).toMatchObject({
@@ -34,6 +36,18 @@ describe("parseProcStat", () => {
       ok: false,
       reason: "bad_start",
     });
+    expect(parseProcStat(`4242 (c) ${tail.replace("S 1 ", "S -1 ")}`)).toEqual({
+      ok: false,
+      reason: "bad_ppid",
+    });
+  });
+});
+
+describe("parentPid (real processes)", () => {
+  test("this process's parent, and nothing for a pid that is not one", () => {
+    expect(parentPid(process.pid)).toBe(process.ppid);
+    expect(parentPid(0)).toBeUndefined();
+    expect(parentPid(2 ** 31 + 7)).toBeUndefined();
   });
 });
 

@@ -3,24 +3,35 @@ import { readFileSync } from "node:fs";
 
 /**
  * Why {@link parseProcStat} refused a line: `no_comm_end` (no `)` closing the command name),
- * `too_few_fields` (fewer than 22 fields), `bad_start` (field 22 is not a decimal number).
+ * `too_few_fields` (fewer than 22 fields), `bad_start` (field 22 is not a decimal number),
+ * `bad_ppid` (field 4 is not a decimal number).
  *
  * @example PROC_STAT_FAILURES.includes("bad_start") === true
  */
-export const PROC_STAT_FAILURES = ["no_comm_end", "too_few_fields", "bad_start"] as const;
+export const PROC_STAT_FAILURES = [
+  "no_comm_end",
+  "too_few_fields",
+  "bad_start",
+  "bad_ppid",
+] as const;
 
 /** One refusal of {@link parseProcStat}. */
 export type ProcStatFailure = (typeof PROC_STAT_FAILURES)[number];
 
 /**
- * What `/proc/<pid>/stat` says about a process: its one-letter `state` (field 3) and its start
- * time in clock ticks since boot (field 22), both read after the LAST `)` so a command name
- * holding `)` or spaces cannot shift the fields.
+ * What `/proc/<pid>/stat` says about a process: its one-letter `state` (field 3), its parent's
+ * pid (field 4) and its start time in clock ticks since boot (field 22), all read after the LAST
+ * `)` so a command name holding `)` or spaces cannot shift the fields.
  *
  * @example parseProcStat("42 (a) b) S 1 …")
  */
 export type ProcStatParse =
-  | { readonly ok: true; readonly state: string; readonly startTicks: string }
+  | {
+      readonly ok: true;
+      readonly state: string;
+      readonly ppid: number;
+      readonly startTicks: string;
+    }
   | { readonly ok: false; readonly reason: ProcStatFailure };
 
 const DECIMAL = /^[0-9]{1,20}$/;
@@ -28,8 +39,8 @@ const DECIMAL = /^[0-9]{1,20}$/;
 /**
  * Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
  * command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
- * is field 3 (`state`), the twentieth is field 22 (`starttime`, decimal clock ticks). Never
- * throws.
+ * is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
+ * decimal clock ticks). Never throws.
  *
  * @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
  */
@@ -41,12 +52,14 @@ export function parseProcStat(line: string): ProcStatParse {
     .trim()
     .split(/\s+/);
   const state = fields[0];
+  const ppid = fields[1] ?? "";
   const start = fields[19];
   if (state === undefined || state === "" || start === undefined) {
     return { ok: false, reason: "too_few_fields" };
   }
   if (!DECIMAL.test(start)) return { ok: false, reason: "bad_start" };
-  return { ok: true, state, startTicks: start };
+  if (!DECIMAL.test(ppid)) return { ok: false, reason: "bad_ppid" };
+  return { ok: true, state, ppid: Number(ppid), startTicks: start };
 }
 
 /**
@@ -105,6 +118,23 @@ export function processStartToken(pid: number): string | undefined {
   }
   const lstart = ps(pid, "lstart");
   return lstart === undefined ? undefined : `ps:${lstart.replace(/\s+/g, " ")}`;
+}
+
+/**
+ * The pid of `pid`'s parent: on Linux field 4 of `/proc/<pid>/stat`, elsewhere (macOS)
+ * `ps -o ppid=`. `undefined` when the process is gone or unreadable, or `pid` is not a positive
+ * safe integer; `0` for a process without a parent (the kernel's own). Never throws.
+ *
+ * @example parentPid(process.pid) === process.ppid
+ */
+export function parentPid(pid: number): number | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  if (process.platform === "linux") {
+    const stat = readStat(pid);
+    return stat?.ok === true ? stat.ppid : undefined;
+  }
+  const ppid = ps(pid, "ppid");
+  return ppid !== undefined && DECIMAL.test(ppid) ? Number(ppid) : undefined;
 }
 
 /**

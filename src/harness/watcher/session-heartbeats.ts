@@ -186,12 +186,16 @@ export class SessionHeartbeats {
 
   /**
    * Tells the server, with one last heartbeat capped at `timeoutMs`, that the session cannot
-   * receive live because this watcher stops while the session goes on (`watcher_stopped`,
-   * docs/41-watcher.md "Stopping on purpose"). Only with `session.live_delivery`; it first waits
-   * for a heartbeat still running (within the same cap), so an older `yes` cannot land after it.
-   * Logs `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
+   * receive live because this watcher stops while the session goes on: `watcher_stopped`
+   * (docs/41-watcher.md "Stopping on purpose"), or `inbound_gate` when it stands aside for
+   * Claude Code's gate. Only with `session.live_delivery`; it first waits for a heartbeat still
+   * running (within the same cap), so an older `yes` cannot land after it. Logs
+   * `live_stop_reported` or `live_stop_report_failed` with the code; never throws.
    */
-  async reportStopped(timeoutMs: number): Promise<void> {
+  async reportStopped(
+    timeoutMs: number,
+    reason: "watcher_stopped" | "inbound_gate" = "watcher_stopped",
+  ): Promise<void> {
     if (!this.#sendLive) return;
     const signal = AbortSignal.timeout(timeoutMs);
     const aborted = new Promise<void>((resolve) =>
@@ -201,10 +205,10 @@ export class SessionHeartbeats {
     try {
       await this.#o.adapter.sessionHeartbeat(
         this.#o.sessionId,
-        { live_delivery: "no", live_delivery_reason: "watcher_stopped" },
+        { live_delivery: "no", live_delivery_reason: reason },
         { signal },
       );
-      this.#sentLive = "watcher_stopped";
+      this.#sentLive = reason;
       this.#o.log.write("info", "live_stop_reported");
     } catch (error) {
       this.#o.log.write("warn", "live_stop_report_failed", { code: codeOf(error) });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -166,35 +166,58 @@ test("a dropped post is posted again and acked once the host records the second 
   expect(host.socketReads()).toHaveLength(1);
 });
 
-test("never posts into a gate that would hold: a bypassing session waits until the user settings accept", async () => {
-  const { adapter, acked } = server([senderEnvelope(0)]);
+/** A Claude Code config folder whose user `settings.json` holds `settings`, written now. */
+function configWith(settings: string): string {
+  const dir = join(base, "claude-config");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, "settings.json"), settings, { mode: 0o600 });
+  return dir;
+}
+
+test("a bypassing session whose user settings do not accept: nothing posted, the watcher stands aside and says so, the settings untouched", async () => {
+  const fake = server([senderEnvelope(0)]);
+  const heartbeats: unknown[] = [];
+  const adapter: Adapter = {
+    ...fake.adapter,
+    describe: async () => ({
+      ...(await fake.adapter.describe()),
+      capabilities: ["session.live_delivery"],
+    }),
+    sessionHeartbeat: async (session, request, options) => {
+      heartbeats.push(request);
+      return fake.adapter.sessionHeartbeat(session, request, options);
+    },
+  };
+  const original = '{\n  "model": "opus"\n}\n';
+  const configDir = configWith(original);
+  // The mode as the prompt hook writes it into the map.
   await start(
     adapter,
-    { permissionMode: "bypassPermissions" },
-    { permission_mode: "unknown" },
-    { env: { CLAUDE_PLUGIN_OPTION_CLAUDE_INBOUND_SETTING: "false" } },
+    { permissionMode: "bypassPermissions", configDir },
+    { permission_mode: "bypassPermissions" },
   );
-  await until("gate closed", () => log().includes('"gate_closed"'));
-  await until("notice", () => notice().includes(GATE_CLOSED_NOTICE));
-  await pause(200);
+  const outcome = await running[0]?.exit;
+  expect(outcome).toMatchObject({ reason: "inbound_gate", status: 0 });
+  expect(log()).toContain('"gate_closed"');
+  expect(notice()).toContain(GATE_CLOSED_NOTICE);
+  expect(heartbeats).toContainEqual({ live_delivery: "no", live_delivery_reason: "inbound_gate" });
   expect(host.posts).toEqual([]);
-  expect(acked).toEqual([]);
-  // The choice the user made (our option or Claude Code's "always deliver") is in place.
-  writeFileSync(join(host.configDir, "settings.json"), '{"crossSessionInbound": "accept"}\n');
+  expect(fake.acked).toEqual([]);
+  // The plugin changes no Claude Code setting: the user settings are byte for byte as they were.
+  expect(readFileSync(join(configDir, "settings.json"), "utf8")).toBe(original);
+});
+
+test("a bypassing session whose user settings accept (the person's own choice): delivered once the setting settled", async () => {
+  const { adapter, acked } = server([senderEnvelope(0)]);
+  const configDir = configWith('{"crossSessionInbound": "accept"}\n');
+  await start(
+    adapter,
+    { permissionMode: "bypassPermissions", configDir },
+    { permission_mode: "unknown" },
+  );
   // Claude Code takes a settings change in after a moment: not posted at once.
   await pause(1_000);
   expect(host.posts).toEqual([]);
-  await until("acked", () => acked.includes("m-0"), 15_000);
-  expect(host.posts.map((p) => p.outcome)).toEqual(["delivered"]);
-});
-
-test("with claude_inbound_setting on, the watcher puts the user's choice back when it is missing, then delivers", async () => {
-  const { adapter, acked } = server([senderEnvelope(0)]);
-  await start(adapter, { permissionMode: "bypassPermissions" }, { permission_mode: "unknown" });
-  await until("written", () => log().includes('"inbound_setting"'));
-  expect(JSON.parse(readFileSync(join(host.configDir, "settings.json"), "utf8"))).toEqual({
-    crossSessionInbound: "accept",
-  });
   await until("acked", () => acked.includes("m-0"), 15_000);
   expect(host.posts.map((p) => p.outcome)).toEqual(["delivered"]);
 });

@@ -7,7 +7,10 @@ import type { ErrorCode } from "../../protocol/index.ts";
  * holds the pidfile), `fatal_error` (the watch failed with `unauthenticated`, `unauthorized`,
  * `protocol_mismatch` or `config`), `not_in_session` (no valid `--claude-pid` / `CLAUDE_PID` or
  * no map at start), `state_dir_relative` (no absolute state folder), `pidfile_failed` (the
- * pidfile could not be written), `no_config_dir` (no absolute adapter config folder).
+ * pidfile could not be written), `no_config_dir` (no absolute adapter config folder),
+ * `inbound_gate` (Claude Code's gate would hold every post: the session bypasses permission
+ * prompts and its user settings do not accept, so the watcher stands aside and the hooks deliver
+ * at prompts and between tool calls, docs/41-watcher.md "The gate rule").
  *
  * @example WATCHER_EXIT_REASONS.includes("claude_gone") === true
  */
@@ -22,6 +25,7 @@ export const WATCHER_EXIT_REASONS = [
   "state_dir_relative",
   "pidfile_failed",
   "no_config_dir",
+  "inbound_gate",
 ] as const;
 
 /** One exit reason of the watcher. */

@@ -9,21 +9,19 @@ import {
 import { DispositionReporter } from "../adapter/index.ts";
 import {
   claudeConfigDir,
-  ensureInboundAcceptSetting,
+  gateClosedLastingly,
   type InboundGateState,
   type InboxPostOptions,
   type InboxPostResult,
   inboundGateOpen,
-  launchBypasses,
   parseTranscriptDeliveryLine,
-  pluginBooleanOption,
   postToInbox,
   readClaudeArgv,
   readRegistryActivity,
   registryFolder,
   TranscriptUsageReader,
 } from "../claude-code/index.ts";
-import { type FetchedMessage, type InboundPipeline, looseValidate } from "../inbound/index.ts";
+import { fetchedMessages, type InboundPipeline } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
@@ -123,7 +121,6 @@ export class WatcherLoop {
   });
   readonly #argv: readonly string[] | undefined;
   #gate: InboundGateState = { open: true };
-  #gateNoticed = false;
   #idleAt: number | undefined;
   /**
    * Wall-clock time a dialog was found holding one of our posts: nothing more is posted until a
@@ -132,7 +129,6 @@ export class WatcherLoop {
   #heldAt: number | undefined;
   /** Posts not yet seen admitted at the last look (see `DeliveryConfirmations.unadmitted`). */
   #unadmitted = 0;
-  #settingOutcome: string | undefined;
   #transcriptPath: string | undefined;
   readonly #reporter: DispositionReporter;
   readonly #acks: AckBatcher;
@@ -218,7 +214,7 @@ export class WatcherLoop {
       onResumed: () => {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
-      liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, this.#gate),
+      liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate)),
     });
     this.#pacer = successorPacer(this.#now());
     this.#delivery = new InboxDelivery({
@@ -308,6 +304,9 @@ export class WatcherLoop {
     // out: its sender takes over (SessionEnd closes the session, a respawn's successor reports).
     if (exit.reason === "fatal_error") {
       await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3_000);
+    }
+    if (exit.reason === "inbound_gate") {
+      await this.#heartbeats.reportStopped(this.#d.closeTimeoutMs ?? 3_000, "inbound_gate");
     }
     this.#status.set("stopped");
     log.write("info", "watcher_stopped", { reason: exit.reason, status: exit.status });
@@ -438,7 +437,7 @@ export class WatcherLoop {
     const activity = readRegistryActivity(this.#registry, claudePid);
     this.#pacer.observeActivity(now, activity);
     if (activity === "idle") this.#idleAt = now;
-    this.#checkGate(read.map.permission_mode);
+    if (this.#checkGate(read.map.permission_mode)) return;
     this.#takeMissing(now);
     if (activity !== this.#activity) {
       this.#activity = activity;
@@ -459,10 +458,13 @@ export class WatcherLoop {
 
   /**
    * Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
-   * the mode the transcript last named, else the map's, else the launch flags. A closed gate is
-   * logged and announced once.
+   * the mode the transcript last named, else the map's, else the launch flags. A change is
+   * logged. Closed because the session's mode bypasses, the watcher stands aside once nothing it
+   * posted awaits the transcript: it stops (`inbound_gate`) with one notice, and the hooks deliver at prompts
+   * and between tool calls, which needs no change to Claude Code's settings. Returns whether it
+   * stopped.
    */
-  #checkGate(mapMode: string): void {
+  #checkGate(mapMode: string): boolean {
     const gate = inboundGateOpen({
       claudeConfigDir: claudeConfigDir(this.#d.env),
       cwd: "",
@@ -478,40 +480,20 @@ export class WatcherLoop {
     }
     this.#gate = gate;
     const dir = claudeConfigDir(this.#d.env);
-    if (!gate.open && gate.reason !== "settings_settling" && dir !== undefined) {
-      this.#applyInboundSetting(dir, gate.reason === "bypass");
-    }
     if (this.#heldAt !== undefined && dir !== undefined) {
       // The user changed their settings since the hold (e.g. Claude Code's "always deliver").
       const changedAt = modifiedAt(join(dir, "settings.json"));
       if (changedAt !== undefined && changedAt > this.#heldAt) this.#heldAt = undefined;
     }
-    // A settling setting opens by itself within seconds: nothing to tell the user.
-    const lasting = !gate.open && gate.reason !== "settings_settling";
-    if (lasting && !this.#gateNoticed && this.#pipeline.queued > 0) {
-      this.#gateNoticed = true;
+    // Only a known bypassing mode: a settling setting opens by itself within seconds, and a
+    // launch that only may bypass waits for the first prompt to name the mode.
+    if (!gate.open && gate.reason === "bypass" && this.#confirmations.pending === 0) {
       this.#notice(GATE_CLOSED_NOTICE);
+      this.#stop({ reason: "inbound_gate", status: 0 });
+      return true;
     }
     if (gate.open) this.#work.wake();
-  }
-
-  /**
-   * The user's `claude_inbound_setting` choice (on unless set off), put in place again when the
-   * session bypasses — known from its mode, or from positive launch evidence — and the member is
-   * missing: Claude Code rewrites `settings.json` at start and may drop what SessionStart added.
-   * Logged only when something changed.
-   */
-  #applyInboundSetting(dir: string, modeBypasses: boolean): void {
-    if (!pluginBooleanOption(this.#d.env, "claude_inbound_setting", true)) return;
-    if (!modeBypasses && !launchBypasses({ claudeConfigDir: dir, cwd: "", argv: this.#argv })) {
-      return;
-    }
-    const outcome = ensureInboundAcceptSetting(dir, this.#d.uid);
-    if (outcome.kind === "present") return;
-    const reason = outcome.kind === "refused" ? outcome.reason : outcome.kind;
-    if (reason === this.#settingOutcome) return;
-    this.#settingOutcome = reason;
-    this.#d.log.write("info", "inbound_setting", { outcome: reason });
+    return false;
   }
 
   /**
@@ -605,7 +587,7 @@ export class WatcherLoop {
       if (!this.#running) return;
       const messages: readonly unknown[] = result.messages;
       // Before the offers: a sender whose waiting list overflowed gets its oldest listed first.
-      this.#pipeline.refetched(fetchedIds(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
+      this.#pipeline.refetched(fetchedMessages(messages), messages.length < DEFAULT_RECEIVE_LIMIT);
       for (const message of messages) this.#offer(message);
     } catch (error) {
       this.#d.log.write("warn", "redrive_failed", { code: codeOf(error) });
@@ -613,21 +595,6 @@ export class WatcherLoop {
       this.#redelivery.fetchDone();
     }
   }
-}
-
-/** The ids and senders of fetched envelopes; anything malformed is left out (the offer rejects it). */
-function fetchedIds(messages: readonly unknown[]): FetchedMessage[] {
-  const fetched: FetchedMessage[] = [];
-  for (const message of messages) {
-    const parsed = looseValidate(message);
-    if (parsed.ok) {
-      fetched.push({
-        messageId: parsed.message.message_id,
-        senderId: parsed.message.sender.session_id,
-      });
-    }
-  }
-  return fetched;
 }
 
 /** A file's modification time, ms; `undefined` when it cannot be read. Never throws. */

@@ -83,6 +83,7 @@ export const ADAPTER_COMMANDS: {
   readonly "profile status": AdapterCommandSpec;
   readonly "profile reset": AdapterCommandSpec;
   readonly "profile revoke-credentials": AdapterCommandSpec;
+  readonly "profile rotate-token": AdapterCommandSpec;
 } = Object.freeze({
   describe: row([], [], "none", "core"),
   "session register": row([], [], "document", "core"),
@@ -109,6 +110,7 @@ export const ADAPTER_COMMANDS: {
   "profile status": row([], [], "adapter_defined", "convention"),
   "profile reset": row([], [], "adapter_defined", "convention"),
   "profile revoke-credentials": row([], [], "adapter_defined", "convention"),
+  "profile rotate-token": row([], [], "none", "convention"),
 });
 
 /** A command name: `"describe"` or `"<group> <verb>"`. */

@@ -34,6 +34,7 @@ import type { WatchCommand } from "../watch/watch-command.ts";
 import type { WatchEvent } from "../watch/watch-event.ts";
 import type { ConventionResult } from "./convention-result.ts";
 import type { DescribeResult } from "./describe-result.ts";
+import type { ProfileRotateTokenResult } from "./profile-rotate-token.ts";
 
 /** Per-call options of every {@link Adapter} method. */
 export interface AdapterCallOptions {
@@ -209,4 +210,11 @@ export interface Adapter {
   profileReset?(options?: AdapterCallOptions): Promise<ConventionResult>;
   /** `profile revoke-credentials`; never a secret. */
   profileRevokeCredentials?(options?: AdapterCallOptions): Promise<ConventionResult>;
+  /**
+   * `profile rotate-token` (cap `profile.rotate_token`, **[ours]**): replaces the profile's bearer
+   * token with a new one the server mints; the old one is refused from then on. Never a secret
+   * in the result. No credential → `unauthenticated` `credential_missing`; a token the server no
+   * longer knows → `unauthenticated`.
+   */
+  profileRotateToken?(options?: AdapterCallOptions): Promise<ProfileRotateTokenResult>;
 }

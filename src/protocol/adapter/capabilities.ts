@@ -27,10 +27,11 @@ export const CAPABILITIES = [
 ] as const;
 
 /**
- * Brigade's own extensions to the registry (docs/20-protocol.md, "Message states" and "Live
- * delivery"), optional like every capability: `message.state` unlocks `message state`, `message
- * sent` and `message report`; `message.adopt` unlocks `message adopt`; `session.live_delivery`
- * stores and reports the `live_delivery` / `live_delivery_reason` session members. An adapter
+ * Brigade's own extensions to the registry (docs/20-protocol.md, "Message states", "Live
+ * delivery" and "Team lifecycle"), optional like every capability: `message.state` unlocks
+ * `message state`, `message sent` and `message report`; `message.adopt` unlocks `message adopt`;
+ * `session.live_delivery` stores and reports the `live_delivery` / `live_delivery_reason` session
+ * members; `profile.rotate_token` unlocks `profile rotate-token`. An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
  * (docs/spec/protocol.md §8).
  */
@@ -38,6 +39,7 @@ export const EXTENSION_CAPABILITIES = [
   "message.state",
   "message.adopt",
   "session.live_delivery",
+  "profile.rotate_token",
 ] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */

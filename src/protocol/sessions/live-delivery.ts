@@ -7,8 +7,9 @@ import { member, nullableEnum, requiredEnum, type WireObject } from "../validati
  * - `no_inbox_socket`: the host offers no way to post into an idle conversation (no messaging
  *   socket, or a host version that has none); messages wait for the session's next prompt or tool
  *   call.
- * - `inbound_gate`: the host holds every post for a person (its inbound setting or permission
- *   mode) until that person acts.
+ * - `inbound_gate`: the host would hold every post for a person (its inbound setting or
+ *   permission mode), so the harness does not post; messages wait for the session's next prompt
+ *   or tool call, or for the person to change that setting.
  * - `watcher_stopped`: the harness's delivery process stopped while the session goes on (it was
  *   refused, or could not be started); messages wait until it runs again.
  * - `watcher_silent`: said by the server, not the harness: the session's last `yes` is older

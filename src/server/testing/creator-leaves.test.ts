@@ -1,34 +1,18 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { type ServiceFactory, teamUnderTest } from "../../../test/support/service-under-test.ts";
 import { BapError } from "../../protocol/index.ts";
-import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../../service/index.ts";
-import { openSqliteStore, type SqliteStore } from "../../store/sqlite/index.ts";
 import { mutantServiceFactory } from "./server-mutants.ts";
 
-const stores: SqliteStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-type Factory = (store: Store, deps: ServiceDeps) => BrigadeService;
-
 /** What C-56 observes of a creator leaving a team with another member, through the service. */
-async function creatorLeaving(factory?: Factory) {
-  const store = openSqliteStore(":memory:");
-  stores.push(store);
-  const service = (factory ?? ((s, deps) => new BrigadeService(s, deps)))(store, systemDeps());
-  const [a, b] = await Promise.all(
-    [0, 1].map(async () => (await service.createPrincipal()).principal_ref),
-  );
-  if (a === undefined || b === undefined) throw new Error("principals");
-  const team = await service.createTeam(a, { team_name: "ops" });
-  const T = team.team_ref;
-  await service.joinTeam(b, { join_secret: team.join_secret });
-  const leave = await service.leaveTeam(a, T).then(
+async function creatorLeaving(factory?: ServiceFactory) {
+  const { service, creator, members, teamRef } = await teamUnderTest(factory, 1);
+  const [member = ""] = members;
+  const leave = await service.leaveTeam(creator, teamRef).then(
     () => "left",
     (error: unknown) => (error instanceof BapError ? error.code : "thrown"),
   );
-  const memberLeaves = (await service.leaveTeam(b, T)).left;
-  return { leave, creatorStillIn: await service.isActiveMember(a, T), memberLeaves };
+  const memberLeaves = (await service.leaveTeam(member, teamRef)).left;
+  return { leave, creatorStillIn: await service.isActiveMember(creator, teamRef), memberLeaves };
 }
 
 describe("mutant creator_leaves", () => {

@@ -1,12 +1,7 @@
 import type { TeamLeaveResult } from "../../protocol/index.ts";
-import {
-  BrigadeService,
-  type ServiceDeps,
-  type Store,
-  type StoreTx,
-  systemDeps,
-} from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import type { StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The `creator_leaves` roster for one `team leave`: the unit sees no active member, so a creator
@@ -26,20 +21,9 @@ export function nobodyElseTx(tx: StoreTx): StoreTx {
  *
  * @example const service = new CreatorLeavesService(openSqliteStore(":memory:"));
  */
-export class CreatorLeavesService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store` so single units can be decorated; `deps` as for {@link BrigadeService}. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    const decorated = new DecoratedStore(store);
-    super(decorated, deps);
-    this.#store = decorated;
-  }
-
+export class CreatorLeavesService extends UnitDecoratingService {
   /** `team leave` that never holds the creator back. */
   override leaveTeam(principalRef: string, teamRef: string): Promise<TeamLeaveResult> {
-    return this.#store.withNextTransaction(nobodyElseTx, () =>
-      super.leaveTeam(principalRef, teamRef),
-    );
+    return this.decorateNext(nobodyElseTx, () => super.leaveTeam(principalRef, teamRef));
   }
 }

@@ -1,36 +1,20 @@
-import { afterEach, describe, expect, test } from "vitest";
-import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../../service/index.ts";
-import { openSqliteStore, type SqliteStore } from "../../store/sqlite/index.ts";
+import { describe, expect, test } from "vitest";
+import { type ServiceFactory, teamUnderTest } from "../../../test/support/service-under-test.ts";
 import { mutantServiceFactory } from "./server-mutants.ts";
 
-const stores: SqliteStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-type Factory = (store: Store, deps: ServiceDeps) => BrigadeService;
-
 /** Who administers after an offer and after its acceptance (what C-50 and C-57 observe). */
-async function handOver(factory?: Factory) {
-  const store = openSqliteStore(":memory:");
-  stores.push(store);
-  const service = (factory ?? ((s, deps) => new BrigadeService(s, deps)))(store, systemDeps());
-  const [a, b] = await Promise.all(
-    [0, 1].map(async () => (await service.createPrincipal()).principal_ref),
-  );
-  if (a === undefined || b === undefined) throw new Error("principals");
-  const team = await service.createTeam(a, { team_name: "ops" });
-  const T = team.team_ref;
-  await service.joinTeam(b, { join_secret: team.join_secret });
+async function handOver(factory?: ServiceFactory) {
+  const { service, creator, members, teamRef } = await teamUnderTest(factory, 1);
+  const [heir = ""] = members;
   const admins = async (who: string) =>
-    service.rotateSecret(who, T).then(
+    service.rotateSecret(who, teamRef).then(
       () => true,
       () => false,
     );
-  await service.transferTeam(a, T, { principal_ref: b });
-  const offered = { creator: await admins(a), heir: await admins(b) };
-  await service.acceptTransfer(b, T);
-  const accepted = { creator: await admins(a), heir: await admins(b) };
+  await service.transferTeam(creator, teamRef, { principal_ref: heir });
+  const offered = { creator: await admins(creator), heir: await admins(heir) };
+  await service.acceptTransfer(heir, teamRef);
+  const accepted = { creator: await admins(creator), heir: await admins(heir) };
   return { offered, accepted };
 }
 

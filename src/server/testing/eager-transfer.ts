@@ -1,12 +1,7 @@
 import type { TeamTransferResult } from "../../protocol/index.ts";
-import {
-  BrigadeService,
-  type ServiceDeps,
-  type Store,
-  type StoreTx,
-  systemDeps,
-} from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import type { StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The `eager_transfer` write for one `team transfer`: the offer it records also makes the member
@@ -32,23 +27,14 @@ export function handOverAtOnceTx(tx: StoreTx): StoreTx {
  *
  * @example const service = new EagerTransferService(openSqliteStore(":memory:"));
  */
-export class EagerTransferService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store` so single units can be decorated; `deps` as for {@link BrigadeService}. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    const decorated = new DecoratedStore(store);
-    super(decorated, deps);
-    this.#store = decorated;
-  }
-
+export class EagerTransferService extends UnitDecoratingService {
   /** `team transfer` that needs no acceptance. */
   override transferTeam(
     principalRef: string,
     teamRef: string,
     target: unknown,
   ): Promise<TeamTransferResult> {
-    return this.#store.withNextTransaction(handOverAtOnceTx, () =>
+    return this.decorateNext(handOverAtOnceTx, () =>
       super.transferTeam(principalRef, teamRef, target),
     );
   }

@@ -16,6 +16,7 @@ export type { ServerMutant } from "./server-mutants.ts";
 export { isServerMutant, mutantServiceFactory, SERVER_MUTANTS } from "./server-mutants.ts";
 export { leakingStatesTx, ownAnySessionTx, StateLeakService } from "./state-leak.ts";
 export { leakingSessionListTx, membershipBypassTx, TeamLeakService } from "./team-leak.ts";
+export { tokenKeptTx } from "./token-kept.ts";
 export type { ClaimedMembers } from "./trusted-sender.ts";
 export {
   applyClaims,
@@ -23,4 +24,5 @@ export {
   TrustedSenderService,
   trustedSendTx,
 } from "./trusted-sender.ts";
+export { UnitDecoratingService } from "./unit-decorating-service.ts";
 export { weakAdminTx } from "./weak-admin.ts";

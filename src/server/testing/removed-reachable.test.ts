@@ -1,31 +1,14 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { type ServiceFactory, teamUnderTest } from "../../../test/support/service-under-test.ts";
 import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { BapError } from "../../protocol/index.ts";
-import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../../service/index.ts";
-import { openSqliteStore, type SqliteStore } from "../../store/sqlite/index.ts";
 import { rejection } from "./mutant-world.ts";
 import { mutantServiceFactory } from "./server-mutants.ts";
 
-const stores: SqliteStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-type Factory = (store: Store, deps: ServiceDeps) => BrigadeService;
-
 /** What C-55 observes of sends to the sessions of members who are gone, through the service. */
-async function reach(factory?: Factory) {
-  const store = openSqliteStore(":memory:");
-  stores.push(store);
-  const service = (factory ?? ((s, deps) => new BrigadeService(s, deps)))(store, systemDeps());
-  const [a, b, c] = await Promise.all(
-    [0, 1, 2].map(async () => (await service.createPrincipal()).principal_ref),
-  );
-  if (a === undefined || b === undefined || c === undefined) throw new Error("principals");
-  const team = await service.createTeam(a, { team_name: "ops" });
-  const T = team.team_ref;
-  await service.joinTeam(b, { join_secret: team.join_secret });
-  await service.joinTeam(c, { join_secret: team.join_secret });
+async function reach(factory?: ServiceFactory) {
+  const { service, creator: a, members, teamRef: T } = await teamUnderTest(factory, 2);
+  const [b = "", c = ""] = members;
   const sa = (await service.registerSession(a, T, sessionRegistration("a"))).session_id;
   const sb = (await service.registerSession(b, T, sessionRegistration("b"))).session_id;
   const sc = (await service.registerSession(c, T, sessionRegistration("c"))).session_id;

@@ -1,12 +1,7 @@
 import type { SendResponse } from "../../protocol/index.ts";
-import {
-  BrigadeService,
-  type ServiceDeps,
-  type Store,
-  type StoreTx,
-  systemDeps,
-} from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import type { StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The `removed_reachable` lookup for one send by `caller`: every membership but the caller's
@@ -35,23 +30,14 @@ export function ownersStayActiveTx(caller: string): (tx: StoreTx) => StoreTx {
  *
  * @example const service = new RemovedReachableService(openSqliteStore(":memory:"));
  */
-export class RemovedReachableService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store` so single units can be decorated; `deps` as for {@link BrigadeService}. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    const decorated = new DecoratedStore(store);
-    super(decorated, deps);
-    this.#store = decorated;
-  }
-
+export class RemovedReachableService extends UnitDecoratingService {
   /** `message send` that reaches the sessions of members who are gone. */
   override sendMessage(
     principalRef: string,
     teamRef: string,
     send: unknown,
   ): Promise<SendResponse> {
-    return this.#store.withNextTransaction(ownersStayActiveTx(principalRef), () =>
+    return this.decorateNext(ownersStayActiveTx(principalRef), () =>
       super.sendMessage(principalRef, teamRef, send),
     );
   }

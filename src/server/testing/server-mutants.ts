@@ -8,6 +8,7 @@ import { noAckPersistenceTx } from "./no-ack-persistence.ts";
 import { RemovedReachableService } from "./removed-reachable.ts";
 import { StateLeakService } from "./state-leak.ts";
 import { TeamLeakService } from "./team-leak.ts";
+import { tokenKeptTx } from "./token-kept.ts";
 import { TrustedSenderService } from "./trusted-sender.ts";
 import { weakAdminTx } from "./weak-admin.ts";
 
@@ -29,6 +30,7 @@ export const SERVER_MUTANTS = [
   "removed_reachable",
   "creator_leaves",
   "eager_transfer",
+  "token_kept",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -45,7 +47,7 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
- * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin` and `live_stale` are store decorators
+ * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale` and `token_kept` are store decorators
  * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
  * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -76,5 +78,7 @@ export function mutantServiceFactory(
       return (store, deps) => new CreatorLeavesService(store, deps);
     case "eager_transfer":
       return (store, deps) => new EagerTransferService(store, deps);
+    case "token_kept":
+      return (store, deps) => new BrigadeService(new DecoratedStore(store, tokenKeptTx), deps);
   }
 }

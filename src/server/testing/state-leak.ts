@@ -1,12 +1,7 @@
 import type { MessageAdoptResult, MessageStateResult } from "../../protocol/index.ts";
-import {
-  BrigadeService,
-  type ServiceDeps,
-  type Store,
-  type StoreTx,
-  systemDeps,
-} from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import type { StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The `state_leak` lookup: `sentMessages` by id ignores the sender session and finds each id's
@@ -53,16 +48,7 @@ export function ownAnySessionTx(principalRef: string): (tx: StoreTx) => StoreTx 
  *
  * @example const service = new StateLeakService(openSqliteStore(":memory:"));
  */
-export class StateLeakService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store` so single units can be decorated; `deps` as for {@link BrigadeService}. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    const decorated = new DecoratedStore(store);
-    super(decorated, deps);
-    this.#store = decorated;
-  }
-
+export class StateLeakService extends UnitDecoratingService {
   /** `message state` answering for every sender's messages. */
   override messageState(
     principalRef: string,
@@ -70,7 +56,7 @@ export class StateLeakService extends BrigadeService {
     sessionId: string,
     request: unknown,
   ): Promise<MessageStateResult> {
-    return this.#store.withNextTransaction(leakingStatesTx, () =>
+    return this.decorateNext(leakingStatesTx, () =>
       super.messageState(principalRef, teamRef, sessionId, request),
     );
   }
@@ -82,7 +68,7 @@ export class StateLeakService extends BrigadeService {
     sessionId: string,
     request: unknown,
   ): Promise<MessageAdoptResult> {
-    return this.#store.withNextTransaction(ownAnySessionTx(principalRef), () =>
+    return this.decorateNext(ownAnySessionTx(principalRef), () =>
       super.adoptMessages(principalRef, teamRef, sessionId, request),
     );
   }

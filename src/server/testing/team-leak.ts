@@ -1,6 +1,5 @@
 import type { SessionListResult, SessionRegistrationResult } from "../../protocol/index.ts";
 import {
-  BrigadeService,
   type MembershipRow,
   type ServiceDeps,
   type SessionListOptions,
@@ -8,7 +7,8 @@ import {
   type StoreTx,
   systemDeps,
 } from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The `team_leak` listing: `listTeamSessions` ignores the requested team and returns the sessions
@@ -100,15 +100,11 @@ export function membershipBypassTx(tx: StoreTx): StoreTx {
  *
  * @example const service = new TeamLeakService(openSqliteStore(":memory:"));
  */
-export class TeamLeakService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store` in the leaking decorators; `deps` as for {@link BrigadeService}. */
+export class TeamLeakService extends UnitDecoratingService {
+  /** Wraps `store` in the leaking decorators; `deps` as for `BrigadeService`. */
   constructor(store: Store, deps: ServiceDeps = systemDeps()) {
     const knownTeams = new Set<string>();
-    const decorated = new DecoratedStore(store, (tx) => leakingSessionListTx(tx, knownTeams));
-    super(decorated, deps);
-    this.#store = decorated;
+    super(store, deps, (tx) => leakingSessionListTx(tx, knownTeams));
   }
 
   /** `session register` without the membership check (an existing team is enough). */
@@ -117,7 +113,7 @@ export class TeamLeakService extends BrigadeService {
     teamRef: string,
     registration: unknown,
   ): Promise<SessionRegistrationResult> {
-    return this.#store.withNextTransaction(membershipBypassTx, () =>
+    return this.decorateNext(membershipBypassTx, () =>
       super.registerSession(principalRef, teamRef, registration),
     );
   }
@@ -128,7 +124,7 @@ export class TeamLeakService extends BrigadeService {
     teamRef: string,
     options: SessionListOptions = {},
   ): Promise<SessionListResult> {
-    return this.#store.withNextTransaction(membershipBypassTx, () =>
+    return this.decorateNext(membershipBypassTx, () =>
       super.listSessions(principalRef, teamRef, options),
     );
   }

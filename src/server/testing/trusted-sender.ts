@@ -1,13 +1,7 @@
 import { SEND_REQUEST_FORBIDDEN_MEMBERS, type SendResponse } from "../../protocol/index.ts";
-import {
-  BrigadeService,
-  type MessageRow,
-  type ServiceDeps,
-  type Store,
-  type StoreTx,
-  systemDeps,
-} from "../../service/index.ts";
-import { DecoratedStore, overrideTx } from "./decorated-store.ts";
+import type { MessageRow, StoreTx } from "../../service/index.ts";
+import { overrideTx } from "./decorated-store.ts";
+import { UnitDecoratingService } from "./unit-decorating-service.ts";
 
 /**
  * The identity members a `trusted_sender` caller may claim (docs/spec/protocol.md §4.7's forbidden
@@ -105,16 +99,7 @@ export function trustedSendTx(
  *
  * @example const service = new TrustedSenderService(openSqliteStore(":memory:"));
  */
-export class TrustedSenderService extends BrigadeService {
-  readonly #store: DecoratedStore;
-
-  /** Wraps `store`; `deps` as for {@link BrigadeService}. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
-    const decorated = new DecoratedStore(store);
-    super(decorated, deps);
-    this.#store = decorated;
-  }
-
+export class TrustedSenderService extends UnitDecoratingService {
   /** `message send` trusting the caller's identity claims and any team session as sender. */
   override sendMessage(
     principalRef: string,
@@ -123,7 +108,7 @@ export class TrustedSenderService extends BrigadeService {
   ): Promise<SendResponse> {
     const { request, claims } = splitClaims(send);
     const senderId = (request as Partial<Record<string, unknown>> | null)?.sender_session_id;
-    return this.#store.withNextTransaction(
+    return this.decorateNext(
       (tx) => trustedSendTx(tx, principalRef, teamRef, senderId, claims),
       () => super.sendMessage(principalRef, teamRef, request),
     );

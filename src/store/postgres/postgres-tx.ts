@@ -174,6 +174,18 @@ export class PostgresTx implements StoreTx {
     return row?.principal_ref ?? null;
   }
 
+  async replacePrincipalToken(
+    principalRef: string,
+    fromDigest: string,
+    toDigest: string,
+  ): Promise<boolean> {
+    const written = await this.#count(
+      "UPDATE principals SET token_digest = $1 WHERE principal_ref = $2 AND token_digest = $3",
+      [toDigest, principalRef, fromDigest],
+    );
+    return written > 0;
+  }
+
   async insertTeam(row: TeamRow): Promise<void> {
     await this.#rows(
       "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +

@@ -55,6 +55,9 @@ function prepareAll(db: Database.Database) {
       "INSERT INTO principals (principal_ref, token_digest, created_at) VALUES (@principal_ref, @token_digest, @created_at)",
     ),
     principalByToken: db.prepare("SELECT principal_ref FROM principals WHERE token_digest = ?"),
+    replacePrincipalToken: db.prepare(
+      "UPDATE principals SET token_digest = ? WHERE principal_ref = ? AND token_digest = ?",
+    ),
     insertTeam: db.prepare(
       "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +
         "offered_to_principal_ref, created_at) VALUES (@team_ref, @team_name, @secret_digest, " +
@@ -236,6 +239,14 @@ export class SqliteTx implements StoreTx {
   async principalByTokenDigest(tokenDigest: string): Promise<string | null> {
     const row = this.#s.principalByToken.get(tokenDigest) as { principal_ref: string } | undefined;
     return row?.principal_ref ?? null;
+  }
+
+  async replacePrincipalToken(
+    principalRef: string,
+    fromDigest: string,
+    toDigest: string,
+  ): Promise<boolean> {
+    return this.#s.replacePrincipalToken.run(toDigest, principalRef, fromDigest).changes > 0;
   }
 
   async insertTeam(row: TeamRow): Promise<void> {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -13,6 +13,7 @@ import {
   runCommandHook,
   SESSION_END_BUDGET_MS,
 } from "./hook-runner.ts";
+import { HOOK_OUTPUT_PREVIEW_ABOVE, HOOK_OUTPUT_PREVIEW_CHARS } from "./hook-transcript.ts";
 import { inboundGate } from "./inbound-gate.ts";
 import { InboxModel, type ModelRead, type PostRecording, type TurnStatus } from "./inbox-model.ts";
 import { type PostRecord, startInboxServer } from "./inbox-server.ts";
@@ -22,15 +23,6 @@ import { TranscriptWriter } from "./transcript-writer.ts";
 
 /** The Claude Code version the stand-in imitates. */
 export const CLAUDE_CODE_HOST_VERSION = "2.1.328";
-
-/**
- * Hook output beyond this many characters reaches the model only as a preview
- * (docs/spec/claude-code.md §0 item 7).
- */
-export const HOOK_OUTPUT_PREVIEW_ABOVE = 10_000;
-
-/** Length of that preview, characters (measured as "about 1,950"; ours is an approximation). */
-export const HOOK_OUTPUT_PREVIEW_CHARS = 1_950;
 
 /**
  * A shell metacharacter in the plugin's bin path keeps it off the Bash tool's PATH
@@ -64,6 +56,12 @@ export interface ClaudeCodeHostOptions {
   readonly kind?: string;
   /** UserPromptSubmit's `permission_mode`; defaults to `default`. */
   readonly permissionMode?: string;
+  /**
+   * The user `settings.json` (`<configDir>/settings.json`) as the person left it before the
+   * session started, written with a time in the past (Claude Code read it at its start); default:
+   * no file.
+   */
+  readonly userSettings?: Readonly<Record<string, unknown>>;
   /** SessionStart's `model`. */
   readonly model?: string;
   /** Initial turn state; defaults to `idle`. */
@@ -203,6 +201,12 @@ export class ClaudeCodeHost {
       }
       mkdirSync(join(host.configDir, "projects", host.#projectSlug()), { recursive: true });
       writeFileSync(host.transcriptPath, "", { mode: 0o600 });
+      if (options.userSettings !== undefined) {
+        const settings = join(host.configDir, "settings.json");
+        writeFileSync(settings, `${JSON.stringify(options.userSettings)}\n`, { mode: 0o600 });
+        const before = new Date(Date.now() - 60_000);
+        utimesSync(settings, before, before);
+      }
       host.#server = await startInboxServer({
         socketPath: host.socketPath,
         token: host.token,

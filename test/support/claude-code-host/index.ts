@@ -4,8 +4,6 @@ export {
   CLAUDE_CODE_HOST_VERSION,
   ClaudeCodeHost,
   type ClaudeCodeHostOptions,
-  HOOK_OUTPUT_PREVIEW_ABOVE,
-  HOOK_OUTPUT_PREVIEW_CHARS,
   type HookRunOptions,
 } from "./claude-code-host.ts";
 export { type HookContextForm, hookContextText } from "./hook-context.ts";
@@ -18,6 +16,15 @@ export {
   SESSION_END_BUDGET_MS,
   substitutePluginRoot,
 } from "./hook-runner.ts";
+export {
+  HOOK_OUTPUT_PREVIEW_ABOVE,
+  HOOK_OUTPUT_PREVIEW_CHARS,
+  recordPostToolUseOutput,
+  recordPromptHookOutput,
+  recordToolResult,
+  shownAs,
+  TOOL_RESULT_PREVIEW_ABOVE,
+} from "./hook-transcript.ts";
 export {
   type AdmissionOutcome,
   CLAUDE_CODE_RECEIVER_LIMITS,

@@ -33,6 +33,7 @@ export {
 export { type Answer, type AnswerBlock, answerEvents, answerJson } from "./messages-stream.ts";
 export { type ModelText, type ModelTextPlace, modelTexts, modelTranscript } from "./model-view.ts";
 export { HELD_DIALOG, RealClaudeSession } from "./real-session.ts";
+export { RecipientWorld, type SentByDana } from "./recipient-world.ts";
 export { postAsAnotherProgram } from "./second-poster.ts";
 export {
   discardSession,

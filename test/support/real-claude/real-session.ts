@@ -62,7 +62,7 @@ export class RealClaudeSession extends ClaudeSession {
     try {
       const timeoutMs = options.startTimeoutMs ?? 90_000;
       await claude.waitForPane(/❯/, timeoutMs, "Claude Code's prompt");
-      await session.waitForRegistration(timeoutMs);
+      if (options.registers !== false) await session.waitForRegistration(timeoutMs);
     } catch (error) {
       await session.close();
       throw error;

@@ -29,6 +29,11 @@ export interface SessionOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Bound of the start (the plugin's SessionStart done); default 90 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * Whether the start waits for the plugin's SessionStart to register the session (its by-pid
+   * map); default true. False for a session the plugin is expected to leave disconnected.
+   */
+  readonly registers?: boolean;
 }
 
 /** A prepared session: everything but the process. */

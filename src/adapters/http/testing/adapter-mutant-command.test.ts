@@ -51,6 +51,7 @@ describe("runAdapterMutant", () => {
     "removed_reachable",
     "creator_leaves",
     "eager_transfer",
+    "token_kept",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

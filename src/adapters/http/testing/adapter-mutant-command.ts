@@ -35,6 +35,7 @@ export const ADAPTER_MUTANTS = [
   "removed_reachable",
   "creator_leaves",
   "eager_transfer",
+  "token_kept",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
