@@ -1,5 +1,6 @@
 import { PROTOCOL_LIMITS } from "../protocol/index.ts";
 import { findTrippedRule } from "./rate-rules.ts";
+import { sendFingerprint } from "./send-fingerprint.ts";
 import { CAP_RETRY_AFTER_MS } from "./service-config.ts";
 import type { MessageRow, SendCommand, SendLimits, SendOutcome, StoreTx } from "./store.ts";
 
@@ -17,19 +18,6 @@ export const SEND_LIMITS: SendLimits = Object.freeze({
   implicitReplyWindowMs: PROTOCOL_LIMITS.implicit_reply_window_seconds * SECOND_MS,
   capRetryAfterMs: CAP_RETRY_AFTER_MS,
 });
-
-/**
- * Idempotency fingerprint (docs/spec/protocol.md §6.4): recipient ␀ body ␀ summary ␀ reply_to,
- * absent = empty.
- */
-function fingerprint(
-  recipient: string,
-  body: string,
-  summary: string | null,
-  replyTo: string | null,
-): string {
-  return `${recipient}\u0000${body}\u0000${summary ?? ""}\u0000${replyTo ?? ""}`;
-}
 
 /**
  * Decides and stores one send inside a unit of work, in the order of docs/spec/protocol.md §6.16
@@ -68,12 +56,12 @@ export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendO
     const original = await tx.messageByIdempotencyKey(sender.session_id, command.idempotencyKey);
     if (original !== null) {
       const same =
-        fingerprint(
+        sendFingerprint(
           original.recipient_session_id,
           original.body,
           original.summary,
           original.reply_to,
-        ) === fingerprint(recipient.session_id, command.body, command.summary, command.replyTo);
+        ) === sendFingerprint(recipient.session_id, command.body, command.summary, command.replyTo);
       if (!same) return { ok: false, refusal: "idempotency_key_reused" };
       return { ok: true, duplicate: true, message: original };
     }

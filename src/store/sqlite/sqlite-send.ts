@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { sendFingerprint } from "../../service/send-fingerprint.ts";
 import type { SendCommand, SendOutcome } from "../../service/store.ts";
 
 const MINUTE_MS = 60_000;
@@ -95,19 +96,6 @@ interface OriginalMessage {
   created_at: number;
 }
 
-/**
- * Idempotency fingerprint (docs/spec/protocol.md §6.4): recipient ␀ body ␀ summary ␀ reply_to,
- * absent = empty; the same as the service's (`send-in-tx.ts`).
- */
-function fingerprint(
-  recipient: string,
-  body: string,
-  summary: string | null,
-  replyTo: string | null,
-): string {
-  return `${recipient}\u0000${body}\u0000${summary ?? ""}\u0000${replyTo ?? ""}`;
-}
-
 /** `retry_after_ms` of a window rule: until its oldest counted send leaves it, at least 1 ms. */
 function windowWait(oldest: number | null, windowMs: number, now: number): number {
   return Math.max(1, (oldest ?? now) + windowMs - now);
@@ -164,8 +152,8 @@ export function prepareSqliteSend(db: Database.Database): (command: SendCommand)
     if (f.original_id !== null) {
       const first = original.get(f.original_id) as OriginalMessage;
       const same =
-        fingerprint(first.recipient_session_id, first.body, first.summary, first.reply_to) ===
-        fingerprint(command.recipientSessionId, command.body, command.summary, command.replyTo);
+        sendFingerprint(first.recipient_session_id, first.body, first.summary, first.reply_to) ===
+        sendFingerprint(command.recipientSessionId, command.body, command.summary, command.replyTo);
       if (!same) return { ok: false, refusal: "idempotency_key_reused" };
       return {
         ok: true,
