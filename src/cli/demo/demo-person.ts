@@ -1,6 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  HOOK_OUTPUT_WHOLE_UNITS,
+  promptHookSuccessEntry,
+} from "../../harness/claude-code/prompt-hook-record.ts";
 import type { CliIo } from "../cli-io.ts";
 import { runHookWith } from "../hook-command.ts";
 import { runSend } from "../send-command.ts";
@@ -8,12 +11,6 @@ import { runTeamCommand } from "../team-command.ts";
 
 /** Claude Code's SessionEnd reason when the person quits (docs/spec/claude-code.md §0.2). */
 const SESSION_END_REASON = "prompt_input_exit";
-
-/**
- * Hook output up to this many UTF-16 units reaches the model whole (the host facts of
- * docs/spec/claude-code.md §1.3); the demo's prompts print far less.
- */
-const HOOK_OUTPUT_WHOLE_UNITS = 10_000;
 
 /** What one in-process command printed, and its exit status. */
 export interface DemoRun {
@@ -162,20 +159,5 @@ export class DemoPerson {
 function recordPromptHookOutput(transcript: string, stdout: string): void {
   const text = stdout.trim();
   if (text === "" || text.length > HOOK_OUTPUT_WHOLE_UNITS) return;
-  const entry = {
-    type: "attachment",
-    attachment: {
-      type: "hook_success",
-      hookName: "UserPromptSubmit",
-      toolUseID: randomUUID(),
-      hookEvent: "UserPromptSubmit",
-      content: text,
-      stdout,
-      stderr: "",
-      exitCode: 0,
-      command: "brigade hook prompt",
-      durationMs: 0,
-    },
-  };
-  appendFileSync(transcript, `${JSON.stringify(entry)}\n`);
+  appendFileSync(transcript, `${JSON.stringify(promptHookSuccessEntry(text, stdout))}\n`);
 }

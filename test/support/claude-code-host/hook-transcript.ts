@@ -7,12 +7,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
+import {
+  HOOK_OUTPUT_WHOLE_UNITS,
+  promptHookSuccessEntry,
+} from "../../../src/harness/claude-code/prompt-hook-record.ts";
 
 /**
  * Hook output beyond this many UTF-16 code units reaches the model only as a preview
  * (docs/spec/claude-code.md §1.3).
  */
-export const HOOK_OUTPUT_PREVIEW_ABOVE = 10_000;
+export const HOOK_OUTPUT_PREVIEW_ABOVE = HOOK_OUTPUT_WHOLE_UNITS;
 
 /** A Bash tool result beyond this many UTF-16 code units reaches the model only as a preview. */
 export const TOOL_RESULT_PREVIEW_ABOVE = 30_000;
@@ -43,21 +47,7 @@ export function shownAs(text: string, above: number = HOOK_OUTPUT_PREVIEW_ABOVE)
 export function recordPromptHookOutput(transcriptPath: string, stdout: string): void {
   const text = stdout.trim();
   if (text === "") return;
-  append(transcriptPath, {
-    type: "attachment",
-    attachment: {
-      type: "hook_success",
-      hookName: "UserPromptSubmit",
-      toolUseID: randomUUID(),
-      hookEvent: "UserPromptSubmit",
-      content: shownAs(text),
-      stdout,
-      stderr: "",
-      exitCode: 0,
-      command: "brigade hook prompt",
-      durationMs: 40,
-    },
-  });
+  append(transcriptPath, promptHookSuccessEntry(shownAs(text), stdout));
 }
 
 /**
