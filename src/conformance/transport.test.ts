@@ -110,18 +110,30 @@ describe("the in-process transport", () => {
   });
 
   test("a suite context calls through the transport it was given, under the same global checks", async () => {
-    const parsed = parseConformanceArgs(["--adapter", '["unused"]']);
+    // The adapter command names nothing that could be spawned: only the transport can answer.
+    const parsed = parseConformanceArgs(["--adapter", '["/nonexistent/adapter"]']);
     if (!parsed.ok || parsed.help) throw new Error("bad options");
-    const entry: InProcessAdapterEntry = async () => 0;
+    const seen: string[][] = [];
+    const entry: InProcessAdapterEntry = async (argv, io) => {
+      seen.push(argv);
+      io.stdout(argv[0] === "describe" ? '{"ok":true,"protocol_version":"1","result":{}}\n' : "");
+      return 0;
+    };
     const ctx = new SuiteContext(
       parsed.options,
       mkdtempSync(join(scratch, "run-")),
       () => {},
       inProcessTransport(entry),
     );
-    const call = await ctx.call(ctx.principal("a"), ["describe"]);
-    expect(call.exit).toBe(0);
-    expect(ctx.log.failures.join("\n")).toMatch(/describe/);
+    const ok = await ctx.call(ctx.principal("a"), ["describe"]);
+    expect(ok.envelope?.ok).toBe(true);
+    expect(ctx.log.failures).toEqual([]);
+    // An answer that is no envelope fails the call's global check, as a spawned one would.
+    await ctx.call(ctx.principal("a"), ["session", "list"]);
+    expect(seen).toEqual([["describe"], ["session", "list"]]);
+    expect(ctx.log.failures).toHaveLength(1);
+    expect(ctx.log.failures[0]).toMatch(/^a: session list: /);
+    expect(ctx.log.failures[0]).not.toMatch(/could not be started/);
   });
 
   test("stopping at the first failure ends the case there", () => {

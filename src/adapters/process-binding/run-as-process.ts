@@ -49,6 +49,7 @@ export async function runAsProcess(
   const { prompt, stdin, ...bindingOptions } = options;
   const real = io.stdin === process.stdin;
   const terminal = real && process.stdin.isTTY === true;
+  const onTerminate = real ? onProcessTerminate : io.onTerminate;
   const bindingIo: ProcessBindingIo = {
     stdin: stdin ?? io.stdin,
     stdout: io.stdout,
@@ -56,11 +57,7 @@ export async function runAsProcess(
     env: io.env,
     stdinIsTerminal: terminal,
     ...(terminal && prompt !== undefined ? { prompt } : {}),
-    ...(real
-      ? { onTerminate: onProcessTerminate }
-      : io.onTerminate !== undefined
-        ? { onTerminate: io.onTerminate }
-        : {}),
+    ...(onTerminate === undefined ? {} : { onTerminate }),
   };
   const status = await runProcessBinding(argv, bindingIo, factory, bindingOptions);
   if (real) setTimeout(() => process.exit(status), ADAPTER_EXIT_GRACE_MS).unref();
