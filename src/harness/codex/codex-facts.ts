@@ -23,9 +23,17 @@ export const CODEX_CONFIG_FILE = "config.toml";
  * names under `[hooks]` (`[[hooks.SessionStart]]`) and the `hook_event_name` of the stdin document.
  * Each handler is `{ type = "command", command = "<shell command>", timeout = <s> }`; no matcher
  * means every source (SessionStart) or every tool (PostToolUse, which fires for MCP tools too,
- * `tool_name` `mcp__<server>__<tool>`).
+ * `tool_name` `mcp__<server>__<tool>`). All five run in `codex exec` too: SessionStart before the
+ * first turn, UserPromptSubmit with the prompt, PostToolUse after each tool call, Stop at the end
+ * of each turn, SessionEnd when the process ends the thread (`reason` `other` for `codex exec`).
  */
-export const CODEX_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse"] as const;
+export const CODEX_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SessionEnd",
+] as const;
 
 /** One of {@link CODEX_HOOK_EVENTS}. */
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
@@ -35,7 +43,8 @@ export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
  * id, the same value an MCP call carries as `_meta.threadId`), `transcript_path` (the rollout
  * file), `cwd`, `hook_event_name`; SessionStart adds `source` (`startup`, `resume`, `clear`),
  * UserPromptSubmit `turn_id` and `prompt`, PostToolUse `turn_id`, `tool_name`, `tool_input`,
- * `tool_response`, `tool_use_id`. Codex starts each hook as a child of its own process (the
+ * `tool_response`, `tool_use_id`, Stop `turn_id`, `stop_hook_active`, `last_assistant_message`,
+ * SessionEnd `reason`. Codex starts each hook as a child of its own process (the
  * hook's parent pid is the Codex process that serves the thread, as is every MCP server's).
  */
 export const CODEX_HOOK_STDIN_MEMBERS = [
