@@ -91,13 +91,7 @@ describe("scanTomlKeys", () => {
   });
 
   test("refuses what it cannot follow, and never throws", () => {
-    for (const bad of [
-      'a = "open',
-      "a = [1, 2",
-      "[table",
-      "just words",
-      'x = """never',
-    ]) {
+    for (const bad of ['a = "open', "a = [1, 2", "[table", "just words", 'x = """never']) {
       expect(scanTomlKeys(bad).ok).toBe(false);
     }
   });
