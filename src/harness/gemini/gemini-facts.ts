@@ -1,0 +1,36 @@
+/**
+ * What Brigade relies on in Gemini CLI (npm `@google/gemini-cli`), each fact with the version it
+ * was measured on (docs/49-hosts.md "Gemini CLI"; `test/real-gemini-*.test.ts` re-measures them on
+ * the pinned version and the registry's newest).
+ */
+export const GEMINI_FACTS = Object.freeze({
+  /** The version every fact below was measured on, and the pinned version of the real-client test. */
+  measuredOn: "0.61.0",
+  /** The extension folder Gemini CLI loads at start: `<home>/.gemini/extensions/<name>/`, where
+   * `<home>` is `GEMINI_CLI_HOME` when set, else the person's home. A folder written there with a
+   * `gemini-extension.json` and `hooks/hooks.json` is loaded with no `gemini extensions` step. */
+  extensionsFolder: ".gemini/extensions",
+  /** A hook command runs as `<shell> -c <command>` with Gemini's process as its parent (bash
+   * replaces itself with a single command); MCP servers are Gemini's direct children. Gemini runs
+   * as a child of the `gemini` launcher (it relaunches itself with a larger heap): the nearest
+   * non-shell ancestor of a hook is the process that runs the session. */
+  hookParent: "gemini",
+  /** Hook stdin: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, `timestamp`, plus
+   * `source` (SessionStart: startup|resume|clear), `prompt` (BeforeAgent), `reason` (SessionEnd);
+   * env `GEMINI_SESSION_ID`, `GEMINI_PROJECT_DIR`, `GEMINI_CWD`. */
+  hookInput: "session_id",
+  /** `BeforeAgent`'s `hookSpecificOutput.additionalContext` is appended to the user's prompt as
+   * `<hook_context>…</hook_context>` with `<`, `>` and `&` HTML-escaped: a frame placed there
+   * would not reach the model byte for byte, so the hooks carry only a notice and the messages
+   * come through the `inbox` tool, whose result text is not escaped. */
+  additionalContextEscaped: true,
+  /** MCP servers get the sanitised environment plus `GEMINI_CLI=1`; no session id, no `_meta`
+   * session key on `tools/call`: a call binds through the process tree (docs/48-mcp.md step 3). */
+  mcpSessionId: "none",
+  /** MCP tools are named `mcp_<server>_<tool>` for the model and in hook matchers. */
+  mcpToolPrefix: "mcp_brigade_",
+  /** `gemini -p` runs headless; an untrusted folder refuses to start unless
+   * `GEMINI_CLI_TRUST_WORKSPACE=true` or `--skip-trust`; `GOOGLE_GEMINI_BASE_URL` redirects the
+   * Gemini API (`/v1beta/models/<model>:streamGenerateContent?alt=sse`). */
+  headless: "-p",
+} as const);
