@@ -1,5 +1,11 @@
 import { isWellFormed } from "../../formats/text/index.ts";
-import { CODEX_HOOK_EVENTS, CODEX_MCP_APPROVE_MODE, type CodexHookEvent } from "./codex-facts.ts";
+import type { BrigadeCommand } from "../host-session/index.ts";
+import {
+  CODEX_HOOK_EVENTS,
+  CODEX_MCP_APPROVE_MODE,
+  CODEX_MCP_FORWARDED_VARIABLES,
+  type CodexHookEvent,
+} from "./codex-facts.ts";
 import type { TomlDefinition } from "./toml-key-scan.ts";
 
 /** The MCP server's name in Codex's configuration, and so its tools' namespace `mcp__brigade`. */
@@ -11,12 +17,6 @@ export const CODEX_BLOCK_BEGIN =
 
 /** The last line of Brigade's block. */
 export const CODEX_BLOCK_END = "# <<< Brigade";
-
-/** How the person's `brigade` is started: the Node executable and the CLI's script, both absolute. */
-export interface BrigadeCommand {
-  readonly node: string;
-  readonly cli: string;
-}
 
 /** The `brigade host-hook codex <event>` word of each Codex event Brigade hooks, and its timeout (s). */
 export const CODEX_HOOKS: Readonly<
@@ -50,7 +50,8 @@ export function shellWord(value: string): string {
  * Brigade's block for Codex's `config.toml` (docs/49-codex.md), exactly these lines, each ending
  * in `\n`: {@link CODEX_BLOCK_BEGIN}; the MCP server `[mcp_servers.brigade]` started as
  * `<node> <cli> mcp`, its tools approved (`default_tools_approval_mode = "approve"`: `codex exec`
- * refuses a tool that needs an approval, and none of the three changes anything of the person's);
+ * refuses a tool that needs an approval, and none of the three changes anything of the person's)
+ * and `XDG_STATE_HOME` passed to it (`env_vars`: Codex passes MCP servers only a few variables);
  * one `[[hooks.<Event>]]` group per event of {@link CODEX_HOOK_EVENTS} running
  * `'<node>' '<cli>' host-hook codex <event>` with its timeout; {@link CODEX_BLOCK_END}. Array-of-
  * tables groups append to any the person has, so their hooks keep their places (and Codex's trust
@@ -66,6 +67,7 @@ export function codexBlock(command: BrigadeCommand): string {
     `command = ${tomlString(command.node)}`,
     `args = [${tomlString(command.cli)}, "mcp"]`,
     `default_tools_approval_mode = ${tomlString(CODEX_MCP_APPROVE_MODE)}`,
+    `env_vars = [${CODEX_MCP_FORWARDED_VARIABLES.map(tomlString).join(", ")}]`,
   ];
   for (const name of CODEX_HOOK_EVENTS) {
     const { event, timeoutS } = CODEX_HOOKS[name];

@@ -89,6 +89,15 @@ export const CODEX_HOOK_TRUST = "hooks.state.<key>.trusted_hash";
 export const CODEX_MCP_NAMESPACE_PREFIX = "mcp__";
 
 /**
+ * Codex starts an MCP server with a short list of its own environment (0.171.0: `HOME`, `LANG`,
+ * `PATH`, `SHELL`, `TERM` and the TLS certificate variables; no `XDG_*`, no `CODEX_*`) plus the
+ * variables the server's `env_vars` list names, passed when set. Brigade names `XDG_STATE_HOME`,
+ * so `brigade mcp` reads the binding files where the hooks, which get Codex's whole environment,
+ * wrote them.
+ */
+export const CODEX_MCP_FORWARDED_VARIABLES: readonly string[] = ["XDG_STATE_HOME"];
+
+/**
  * An MCP tool call needs approval unless the server's `default_tools_approval_mode` (or a tool's
  * `approval_mode`) is `approve` (0.171.0: `auto`, `prompt`, `writes`, `approve`); `codex exec`
  * (approval policy `never`) fails a call that needs one ("requires approval").
@@ -108,3 +117,22 @@ export const CODEX_ROLLOUT_FOLDER = "sessions";
  * one `input_text`, verbatim (0.171.0).
  */
 export const CODEX_TOOL_OUTPUT_PREAMBLE = "Wall time: ";
+
+/**
+ * The file beside the native executable's `bin/` folder that names its version (0.171.0:
+ * `vendor/<target>/codex-package.json`, `{"version": "0.171.0", …}`); the npm `codex` command is
+ * a Node launcher that starts that executable, which serves the thread and runs its hooks.
+ */
+export const CODEX_PACKAGE_FILE = "codex-package.json";
+
+/**
+ * The variables Codex gives the commands its model runs (0.171.0): `CODEX_THREAD_ID`,
+ * `CODEX_SESSION_ID` (the thread id), `CODEX_TOOL_CALL_ID`, `CODEX_VERSION`, `CODEX_CI`,
+ * `CODEX_SANDBOX_NETWORK_DISABLED`. Its hooks get none of them (only `CODEX_HOME` when the person
+ * set it), nor do its MCP servers. Any of the first three means "inside a Codex session".
+ */
+export const CODEX_SESSION_VARIABLES = [
+  "CODEX_THREAD_ID",
+  "CODEX_SESSION_ID",
+  "CODEX_TOOL_CALL_ID",
+] as const;

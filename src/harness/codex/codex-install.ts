@@ -1,11 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import {
-  type BrigadeCommand,
-  CODEX_BLOCK_BEGIN,
-  CODEX_BLOCK_END,
-  codexBlock,
-} from "./codex-block.ts";
+import type { BrigadeCommand, ClientInstallOutcome } from "../host-session/index.ts";
+import { CODEX_BLOCK_BEGIN, CODEX_BLOCK_END, codexBlock } from "./codex-block.ts";
 import { type CodexConfigChange, readCodexChanges, writeCodexChanges } from "./codex-changes.ts";
 import {
   type CodexBlockUndo,
@@ -14,11 +10,6 @@ import {
   removeCodexBlock,
 } from "./codex-config-edit.ts";
 import { CODEX_CONFIG_FILE, CODEX_HOME_VARIABLE } from "./codex-facts.ts";
-
-/** The outcome of installing or uninstalling: lines for the person, or a refusal. */
-export type CodexInstallOutcome =
-  | { readonly ok: true; readonly lines: readonly string[] }
-  | { readonly ok: false; readonly code: string; readonly line: string };
 
 /**
  * The Codex home the person's Codex reads: `CODEX_HOME` when set (it must be absolute), else
@@ -81,7 +72,7 @@ export function installCodex(
   configDir: string,
   uid: number,
   now: Date,
-): CodexInstallOutcome {
+): ClientInstallOutcome {
   const home = codexHomeOf(env);
   if (home === undefined) {
     return {
@@ -152,7 +143,7 @@ function fileHolds(file: string, text: string): boolean {
   }
 }
 
-function refusal(file: string, reason: CodexConfigRefusal): CodexInstallOutcome {
+function refusal(file: string, reason: CodexConfigRefusal): ClientInstallOutcome {
   return { ok: false, code: reason, line: `${file}: ${REFUSAL_LINES[reason]}; nothing written` };
 }
 
@@ -172,7 +163,7 @@ const UNDONE: Readonly<Record<Exclude<CodexBlockUndo["kind"], "refused">, string
  *
  * @example uninstallCodex(configDir, uid)
  */
-export function uninstallCodex(configDir: string, uid: number): CodexInstallOutcome {
+export function uninstallCodex(configDir: string, uid: number): ClientInstallOutcome {
   const recorded = readCodexChanges(configDir, uid);
   if (!recorded.ok) {
     return {
