@@ -11,12 +11,13 @@ import type { TomlDefinition } from "./toml-key-scan.ts";
 /** The MCP server's name in Codex's configuration, and so its tools' namespace `mcp__brigade`. */
 export const CODEX_SERVER_NAME = "brigade";
 
-/** The first line of Brigade's block in `config.toml`. */
+/**
+ * The first line of Brigade's block in `config.toml`. There is no last-line marker: Codex's own
+ * writes of the file (the trust `/hooks` records) move a comment that ends the file below what
+ * they append, so the block ends with its last table's last line.
+ */
 export const CODEX_BLOCK_BEGIN =
-  "# >>> Brigade: its MCP server and hooks (brigade install codex; brigade uninstall codex takes them out)";
-
-/** The last line of Brigade's block. */
-export const CODEX_BLOCK_END = "# <<< Brigade";
+  "# Brigade: [mcp_servers.brigade] and five [[hooks.…]] groups down to SessionEnd's (brigade install codex; brigade uninstall codex takes them out)";
 
 /** The `brigade host-hook codex <event>` word of each Codex event Brigade hooks, and its timeout (s). */
 export const CODEX_HOOKS: Readonly<
@@ -53,7 +54,7 @@ export function shellWord(value: string): string {
  * refuses a tool that needs an approval, and none of the three changes anything of the person's)
  * and `XDG_STATE_HOME` passed to it (`env_vars`: Codex passes MCP servers only a few variables);
  * one `[[hooks.<Event>]]` group per event of {@link CODEX_HOOK_EVENTS} running
- * `'<node>' '<cli>' host-hook codex <event>` with its timeout; {@link CODEX_BLOCK_END}. Array-of-
+ * `'<node>' '<cli>' host-hook codex <event>` with its timeout. Array-of-
  * tables groups append to any the person has, so their hooks keep their places (and Codex's trust
  * of them).
  *
@@ -81,7 +82,6 @@ export function codexBlock(command: BrigadeCommand): string {
       `timeout = ${timeoutS}`,
     );
   }
-  lines.push(CODEX_BLOCK_END);
   return `${lines.map((line) => `${line}\n`).join("")}`;
 }
 

@@ -11,13 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import {
-  CODEX_BLOCK_BEGIN,
-  CODEX_BLOCK_END,
-  codexBlock,
-  codexClash,
-  shellWord,
-} from "./codex-block.ts";
+import { CODEX_BLOCK_BEGIN, codexBlock, codexClash, shellWord } from "./codex-block.ts";
 import { readCodexChanges } from "./codex-changes.ts";
 import { insertCodexBlock, removeCodexBlock } from "./codex-config-edit.ts";
 import { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
@@ -101,7 +95,7 @@ describe("codexBlock and codexClash", () => {
   test("the block is the MCP server and five hook groups, each path quoted for TOML and the shell", () => {
     const block = codexBlock({ node: "/opt/n o'de", cli: '/w/"q"/main.js' });
     expect(block.startsWith(`${CODEX_BLOCK_BEGIN}\n`)).toBe(true);
-    expect(block.endsWith(`${CODEX_BLOCK_END}\n`)).toBe(true);
+    expect(block.endsWith('host-hook codex session-end"\ntimeout = 10\n')).toBe(true);
     expect(block).toContain('command = "/opt/n o\'de"\nargs = ["/w/\\"q\\"/main.js", "mcp"]\n');
     expect(block).toContain('default_tools_approval_mode = "approve"');
     expect(block).toContain(

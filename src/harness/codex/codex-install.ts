@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { BrigadeCommand, ClientInstallOutcome } from "../host-session/index.ts";
-import { CODEX_BLOCK_BEGIN, CODEX_BLOCK_END, codexBlock } from "./codex-block.ts";
+import { codexBlock } from "./codex-block.ts";
 import { type CodexConfigChange, readCodexChanges, writeCodexChanges } from "./codex-changes.ts";
 import {
   type CodexBlockUndo,
@@ -46,7 +46,7 @@ const REFUSAL_LINES: Readonly<Record<CodexConfigRefusal, string>> = {
 /** The lines that tell the person what `brigade install codex` wrote and what is left to them. */
 function installedLines(file: string, how: "added" | "created" | "updated"): string[] {
   return [
-    `${file}: ${how === "created" ? "created it with" : how === "updated" ? "brought up to date" : "added"} Brigade's block (between the lines "${CODEX_BLOCK_BEGIN.slice(0, 12)}…" and "${CODEX_BLOCK_END}"):`,
+    `${file}: ${how === "created" ? "created it with" : how === "updated" ? "brought up to date" : "added"} Brigade's block (from the line "# Brigade: …"):`,
     "  [mcp_servers.brigade]    brigade mcp: the tools send, inbox and who, approved without asking",
     "  [[hooks.SessionStart]], [[hooks.UserPromptSubmit]], [[hooks.PostToolUse]], [[hooks.Stop]], [[hooks.SessionEnd]]",
     "                           brigade host-hook codex …: connect the session, say what waits, keep it online, close it",
@@ -152,7 +152,8 @@ const UNDONE: Readonly<Record<Exclude<CodexBlockUndo["kind"], "refused">, string
   removed: "took Brigade's block out, every other line as it is",
   file_removed: "removed the file brigade install codex had created",
   already_absent: "Brigade's block is gone already: nothing to take out",
-  changed: `Brigade's block was edited since: left as it is (remove the lines from "${CODEX_BLOCK_BEGIN.slice(0, 12)}…" to "${CODEX_BLOCK_END}" yourself)`,
+  changed:
+    'Brigade\'s block was edited since: left as it is (remove the lines from "# Brigade: …" down to the SessionEnd hook running host-hook codex yourself)',
 };
 
 /**

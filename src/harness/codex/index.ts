@@ -13,7 +13,6 @@ import { installCodex, uninstallCodex } from "./codex-install.ts";
  */
 export {
   CODEX_BLOCK_BEGIN,
-  CODEX_BLOCK_END,
   CODEX_HOOKS,
   CODEX_SERVER_NAME,
   codexBlock,

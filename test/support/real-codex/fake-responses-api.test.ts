@@ -6,6 +6,7 @@ import {
   mcpCall,
   modelTexts,
   say,
+  stall,
 } from "./fake-responses-api.ts";
 
 let api: FakeResponsesApi | undefined;
@@ -112,6 +113,30 @@ describe("FakeResponsesApi", () => {
     expect((await post(api, TURN)).events[2]?.data.delta).toBe(
       "fake API: the decide step threw: boom",
     );
+  });
+
+  test("a stall step opens the stream at once and finishes it when released", async () => {
+    api = await FakeResponsesApi.start();
+    let release = (): void => {};
+    api.script(stall(new Promise<void>((r) => (release = r)), say("after")));
+    const response = await fetch(`${api.url}/v1/responses`, {
+      method: "POST",
+      body: JSON.stringify(TURN),
+    });
+    const reader = response.body?.getReader();
+    if (reader === undefined) throw new Error("no body");
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first.startsWith("event: response.created\n")).toBe(true);
+    expect(first).not.toContain("after");
+    release();
+    let rest = "";
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      rest += new TextDecoder().decode(chunk.value);
+    }
+    expect(rest).toContain('"delta":"after"');
+    expect(rest).toContain("event: response.completed");
   });
 
   test("waitForRequest resolves on a later request and times out naming what it waited for", async () => {

@@ -15,7 +15,8 @@ export type ResponsesStep =
       readonly namespace: string | undefined;
       readonly arguments: Readonly<Record<string, unknown>>;
     }
-  | { readonly decide: (request: RecordedResponsesRequest) => ResponsesStep };
+  | { readonly decide: (request: RecordedResponsesRequest) => ResponsesStep }
+  | { readonly after: Promise<unknown>; readonly then: ResponsesStep };
 
 /** `{ say }`: the model answers `text` and ends its turn. */
 export function say(text: string): ResponsesStep {
@@ -45,6 +46,17 @@ export function decide(
   choose: (request: RecordedResponsesRequest) => ResponsesStep,
 ): ResponsesStep {
   return { decide: choose };
+}
+
+/**
+ * A turn that stays busy until `after` settles: the stream opens at once (`response.created`) and
+ * the rest of `then` follows when `after` resolves or rejects. `then` may be a `decide`, chosen
+ * when the request arrives.
+ *
+ * @example api.script(stall(sent, mcpCall("brigade", "inbox")));
+ */
+export function stall(after: Promise<unknown>, then: ResponsesStep): ResponsesStep {
+  return { after, then };
 }
 
 /** One text the model read, in order, with its place in the request. */
@@ -132,6 +144,14 @@ export function modelTexts(body: unknown): ModelText[] {
   return texts;
 }
 
+/** Resolves when `promise` settles either way (at once for `undefined`). */
+function settled(promise: Promise<unknown> | undefined): Promise<void> {
+  return (promise ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = JSON.stringify(value);
   res.writeHead(status, {
@@ -152,7 +172,9 @@ function resolveStep(
   if (step === undefined || !("decide" in step)) return step;
   try {
     const chosen = step.decide(request);
-    return "decide" in chosen ? say("fake API: a decide step chose another decide step") : chosen;
+    return "decide" in chosen || "after" in chosen
+      ? say("fake API: a decide step chose another decide or stall step")
+      : chosen;
   } catch (error) {
     return say(
       `fake API: the decide step threw: ${error instanceof Error ? error.message : String(error)}`,
@@ -350,10 +372,13 @@ export class FakeResponsesApi {
       sendJson(res, 400, errorBody("the body is not a JSON object"));
       return;
     }
-    const step = resolveStep(this.#steps.shift(), request);
+    const scripted = this.#steps.shift();
+    const after = scripted !== undefined && "after" in scripted ? scripted.after : undefined;
+    const planned = scripted !== undefined && "after" in scripted ? scripted.then : scripted;
+    const step = resolveStep(planned, request);
     const seq = request.seq;
     const item: Record<string, unknown> =
-      step !== undefined && "call" in step
+      step !== undefined && "call" in step && "arguments" in step
         ? {
             type: "function_call",
             id: `fc_fake_${seq}`,
@@ -382,7 +407,12 @@ export class FakeResponsesApi {
       "cache-control": "no-cache",
       connection: "keep-alive",
     });
-    for (const event of responseEvents(`resp_fake_${seq}`, model, item)) res.write(event);
-    res.end();
+    const events = responseEvents(`resp_fake_${seq}`, model, item);
+    // response.created goes out at once, as the API sends it before generating.
+    res.write(events[0]);
+    void settled(after).then(() => {
+      for (const event of events.slice(1)) res.write(event);
+      res.end();
+    });
   }
 }
