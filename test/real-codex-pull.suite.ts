@@ -67,6 +67,9 @@ export function codexPullSuite(choice: CodexChoice): void {
     let home: CodexHome;
     /** config.toml as `brigade install codex` left it. */
     let installed: string;
+    /** The thread of the first run, and dana's message it left unread when it ended. */
+    let thread = "";
+    let unread = "";
 
     beforeAll(async () => {
       version = await choice.version();
@@ -154,6 +157,10 @@ export function codexPullSuite(choice: CodexChoice): void {
       const sent = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let sentLater: () => void = () => {};
+      const later = new Promise<void>((resolve) => {
+        sentLater = resolve;
+      });
       let looked: () => void = () => {};
       const checked = new Promise<void>((resolve) => {
         looked = resolve;
@@ -184,7 +191,7 @@ export function codexPullSuite(choice: CodexChoice): void {
           "the first turn request",
           from,
         );
-        const thread = String(first.headers["thread-id"] ?? "");
+        thread = String(first.headers["thread-id"] ?? "");
         expect(thread).toMatch(/^[0-9a-f-]{36}$/);
         const binding = bindingOf(thread);
         expect(binding.claude_session_id).toBe(thread);
@@ -248,6 +255,10 @@ export function codexPullSuite(choice: CodexChoice): void {
           from,
         );
         expect(outputs(replied).join("\n")).toContain(danaId.slice(0, 5));
+        const second = await dana.runBash(sendCommand(binding.brigade_session_id, "One more."));
+        expect(second.exitCode, second.stderr).toBe(0);
+        unread = storedMessageIds(world.dataFile, danaId, binding.brigade_session_id)[1] ?? "";
+        sentLater();
         const exit = await codex.exited;
         expect(exit.code, exit.stderr).toBe(0);
 
@@ -266,6 +277,53 @@ export function codexPullSuite(choice: CodexChoice): void {
         expect(rollout).toContain(JSON.stringify(expected).slice(1, -1));
       } finally {
         release();
+        looked();
+        sentLater();
+        codex.child.kill("SIGKILL");
+        await codex.exited;
+      }
+    });
+
+    test("resumed, the thread keeps its Brigade session, and the prompt's hook names what waited", async () => {
+      expect(unread).not.toBe("");
+      const binding = bindingOf(thread);
+      let looked: () => void = () => {};
+      const checked = new Promise<void>((resolve) => {
+        looked = resolve;
+      });
+      api.script(stall(checked, mcpCall("brigade", "inbox")), say("Read."));
+      const from = api.requests.length;
+      const codex = CodexExec.start(executable, home, lee.checkout, "Anything new?", [
+        "resume",
+        thread,
+      ]);
+      try {
+        const first = await api.waitForRequest((r) => r.turn, 60_000, "the resumed turn", from);
+        expect(first.headers["thread-id"]).toBe(thread);
+        expect(bindingOf(thread).brigade_session_id).toBe(binding.brigade_session_id);
+        // UserPromptSubmit's context follows the prompt it was given for (the history before it
+        // holds the first run's notice too).
+        const prompt = first.texts.findIndex(
+          (t) => t.place === "user" && t.text === "Anything new?",
+        );
+        expect(prompt).toBeGreaterThan(0);
+        expect(first.texts[prompt + 1]).toEqual({
+          place: "developer",
+          text: waitingNotice({ readable: 1, held: 0 }),
+        });
+        expect(await sentState(unread)).not.toBe("acked");
+        looked();
+        const read = await api.waitForRequest(
+          (r) => r.turn && r.seq > first.seq,
+          60_000,
+          "the inbox result",
+          from,
+        );
+        expect(outputs(read)).toContain(expectedText(unread, binding));
+        const exit = await codex.exited;
+        expect(exit.code, exit.stderr).toBe(0);
+        await until("dana sees acked", async () => (await sentState(unread)) === "acked", 30_000);
+      } finally {
         looked();
         codex.child.kill("SIGKILL");
         await codex.exited;
