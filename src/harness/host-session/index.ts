@@ -13,6 +13,8 @@ export {
 } from "./connect-host-session.ts";
 export {
   type BrigadeCommand,
+  CLIENT_INSTALL_CODES,
+  type ClientInstallCode,
   type ClientInstallOutcome,
   type HostClient,
   type HostHookDeps,
