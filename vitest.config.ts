@@ -90,6 +90,8 @@ const REAL_CLIENT = [
   "test/real-claude-drop-newest.test.ts",
   "test/real-claude-hooks.test.ts",
   "test/real-claude-settings.test.ts",
+  "test/real-gemini-pinned.test.ts",
+  "test/real-gemini-newest.test.ts",
   "test/real-codex-pull-pinned.test.ts",
   "test/real-codex-pull-newest.test.ts",
 ];

@@ -61,3 +61,30 @@ export function geminiExtensionFiles(command: BrigadeCommand): Record<string, st
     [GEMINI_INSTALL_MARKER]: json({ brigade_install: 1, brigade_version: brigadeVersion() }),
   };
 }
+
+/** The first line of the policy file Brigade writes: how uninstall knows the file is ours. */
+export const GEMINI_POLICY_MARK =
+  "# Written by brigade install gemini; brigade uninstall gemini removes it.";
+
+/**
+ * Brigade's Gemini CLI policy file (`<home>/.gemini/policies/brigade.toml`, the user tier): the
+ * read-only tools `inbox` and `who` of the `brigade` MCP server run without a confirmation, so a
+ * headless `gemini -p` can read its messages (`GEMINI_FACTS.headlessAsk`). `send` is left to
+ * Gemini's own rule (the person confirms each one, and a headless run cannot send) unless the
+ * person allows it in a policy of their own (docs/49-hosts.md). An extension's own policies
+ * cannot allow anything, so this file is the person's, written on their command.
+ *
+ * @example geminiPolicyFile().startsWith(GEMINI_POLICY_MARK)
+ */
+export function geminiPolicyFile(): string {
+  const rule = (tool: string): string =>
+    [
+      "[[rule]]",
+      'mcpName = "brigade"',
+      `toolName = "${tool}"`,
+      'decision = "allow"',
+      "priority = 100",
+      "",
+    ].join("\n");
+  return [GEMINI_POLICY_MARK, "", rule("inbox"), rule("who")].join("\n");
+}

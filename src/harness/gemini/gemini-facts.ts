@@ -1,9 +1,23 @@
+/** The facts of {@link GEMINI_FACTS}: each one's comment there says what was measured. */
+export interface GeminiFacts {
+  readonly measuredOn: string;
+  readonly extensionsFolder: string;
+  readonly hookParent: string;
+  readonly hookInput: string;
+  readonly additionalContextEscaped: boolean;
+  readonly mcpSessionId: string;
+  readonly mcpToolPrefix: string;
+  readonly headless: string;
+  readonly headlessAsk: string;
+  readonly toolResultWrapped: string;
+}
+
 /**
  * What Brigade relies on in Gemini CLI (npm `@google/gemini-cli`), each fact with the version it
  * was measured on (docs/49-hosts.md "Gemini CLI"; `test/real-gemini-*.test.ts` re-measures them on
  * the pinned version and the registry's newest).
  */
-export const GEMINI_FACTS = Object.freeze({
+export const GEMINI_FACTS: GeminiFacts = Object.freeze({
   /** The version every fact below was measured on, and the pinned version of the real-client test. */
   measuredOn: "0.61.0",
   /** The extension folder Gemini CLI loads at start: `<home>/.gemini/extensions/<name>/`, where
@@ -33,4 +47,12 @@ export const GEMINI_FACTS = Object.freeze({
    * `GEMINI_CLI_TRUST_WORKSPACE=true` or `--skip-trust`; `GOOGLE_GEMINI_BASE_URL` redirects the
    * Gemini API (`/v1beta/models/<model>:streamGenerateContent?alt=sse`). */
   headless: "-p",
-} as const);
+  /** An MCP tool Gemini would ask about (the default for every MCP tool) is left out of a
+   * headless run's tool list; a user policy (`~/.gemini/policies/*.toml`, `mcpName`, `allow`)
+   * puts it back. An extension's own policies cannot allow. */
+  headlessAsk: "deny",
+  /** An MCP tool's text result reaches the model as the `functionResponse` member `output`:
+   * `<untrusted_context>\n<text>\n</untrusted_context>`, with only `</untrusted_context>` inside
+   * the text escaped; every other byte of the text is the model's to read as sent. */
+  toolResultWrapped: "<untrusted_context>",
+});

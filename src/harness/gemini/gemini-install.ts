@@ -5,7 +5,9 @@ import type { BrigadeCommand, ClientInstallOutcome } from "../host-session/index
 import {
   GEMINI_EXTENSION_NAME,
   GEMINI_INSTALL_MARKER,
+  GEMINI_POLICY_MARK,
   geminiExtensionFiles,
+  geminiPolicyFile,
 } from "./gemini-extension.ts";
 import { GEMINI_FACTS } from "./gemini-facts.ts";
 
@@ -21,6 +23,27 @@ export function geminiExtensionDir(
   const home = env.GEMINI_CLI_HOME || env.HOME || "";
   if (!isAbsolute(home)) return undefined;
   return join(home, GEMINI_FACTS.extensionsFolder, GEMINI_EXTENSION_NAME);
+}
+
+/**
+ * Brigade's policy file beside the extension: `<home>/.gemini/policies/brigade.toml`.
+ *
+ * @example geminiPolicyPath("/home/dana/.gemini/extensions/brigade") === "/home/dana/.gemini/policies/brigade.toml"
+ */
+export function geminiPolicyPath(extensionDir: string): string {
+  return join(dirname(dirname(extensionDir)), "policies", "brigade.toml");
+}
+
+/** Whether the file at `path` is Brigade's policy file (its first line is our mark), absent, or someone else's. */
+function policyOwnership(path: string): "ours" | "absent" | "foreign" {
+  let text: string;
+  try {
+    if (!lstatSync(path).isFile()) return "foreign";
+    text = readFileSync(path, "utf8");
+  } catch {
+    return "absent";
+  }
+  return text.startsWith(`${GEMINI_POLICY_MARK}\n`) ? "ours" : "foreign";
 }
 
 /** Whether `dir` is a folder Brigade wrote (it holds our marker), absent, or someone else's. */
@@ -67,9 +90,19 @@ export function installGemini(
       line: `${dir} exists and was not written by Brigade: left as it is (remove it or rename it, then run this again)`,
     };
   }
-  const files = geminiExtensionFiles(command);
-  for (const [name, text] of Object.entries(files)) {
-    const path = join(dir, name);
+  const policy = geminiPolicyPath(dir);
+  if (policyOwnership(policy) === "foreign") {
+    return {
+      ok: false,
+      code: "extension_foreign",
+      line: `${policy} exists and was not written by Brigade: left as it is (rename it, then run this again)`,
+    };
+  }
+  const files = Object.entries(geminiExtensionFiles(command)).map(
+    ([name, text]) => [join(dir, name), text] as const,
+  );
+  files.push([policy, geminiPolicyFile()]);
+  for (const [path, text] of files) {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
     } catch {
@@ -90,6 +123,7 @@ export function installGemini(
       `Wrote Brigade's Gemini CLI extension: ${dir}`,
       "  gemini-extension.json  the brigade MCP server (tools inbox, send, who)",
       "  hooks/hooks.json       SessionStart, BeforeAgent, AfterAgent and SessionEnd hooks",
+      `Wrote ${policy}: the read-only tools inbox and who run without a confirmation (send asks)`,
       "Gemini CLI loads it at its next start, in a folder your team binds (.brigade.json).",
       "Undo: brigade uninstall gemini",
     ],
@@ -124,10 +158,17 @@ export function uninstallGemini(
       line: `${dir} was not written by Brigade: left as it is`,
     };
   }
+  const policy = geminiPolicyPath(dir);
+  const lines: string[] = [];
   try {
     rmSync(dir, { recursive: true });
+    lines.push(`Removed Brigade's Gemini CLI extension: ${dir}`);
+    if (policyOwnership(policy) === "ours") {
+      rmSync(policy);
+      lines.push(`Removed ${policy}`);
+    }
   } catch {
     return { ok: false, code: "write_failed", line: `${dir} cannot be removed` };
   }
-  return { ok: true, lines: [`Removed Brigade's Gemini CLI extension: ${dir}`] };
+  return { ok: true, lines };
 }

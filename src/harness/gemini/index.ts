@@ -5,7 +5,9 @@ import { installGemini, uninstallGemini } from "./gemini-install.ts";
 export {
   GEMINI_EXTENSION_NAME,
   GEMINI_INSTALL_MARKER,
+  GEMINI_POLICY_MARK,
   geminiExtensionFiles,
+  geminiPolicyFile,
   shellWord,
 } from "./gemini-extension.ts";
 /**
@@ -22,7 +24,12 @@ export {
   runGeminiHook,
 } from "./gemini-hook.ts";
 export { type GeminiHookInput, parseGeminiHookInput } from "./gemini-hook-input.ts";
-export { geminiExtensionDir, installGemini, uninstallGemini } from "./gemini-install.ts";
+export {
+  geminiExtensionDir,
+  geminiPolicyPath,
+  installGemini,
+  uninstallGemini,
+} from "./gemini-install.ts";
 export { geminiVersionOf } from "./gemini-version.ts";
 
 /** Gemini CLI as a {@link HostClient}: `brigade install gemini`, `brigade host-hook gemini …`. */

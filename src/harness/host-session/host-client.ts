@@ -9,13 +9,25 @@ export interface BrigadeCommand {
   readonly cli: string;
 }
 
+/**
+ * Why `brigade install <client>` or `brigade uninstall <client>` wrote or removed nothing
+ * (docs/errors.md): `no_home` (HOME is not an absolute folder), `extension_foreign` (a folder or
+ * file at Brigade's place that Brigade did not write), `write_failed` (a path that cannot be
+ * written or removed).
+ *
+ * @example CLIENT_INSTALL_CODES.includes("extension_foreign") === true
+ */
+export const CLIENT_INSTALL_CODES = ["no_home", "extension_foreign", "write_failed"] as const;
+
+/** One of {@link CLIENT_INSTALL_CODES}. */
+export type ClientInstallCode = (typeof CLIENT_INSTALL_CODES)[number];
+
 /** The outcome of installing or uninstalling a client: lines for the person, or a refusal. */
 export type ClientInstallOutcome =
   | { readonly ok: true; readonly lines: readonly string[] }
   | {
       readonly ok: false;
-      /** A stable code (docs/errors.md "Host clients"). */
-      readonly code: string;
+      readonly code: ClientInstallCode;
       /** One line for the person: a path of theirs may be in it, never a value of a file. */
       readonly line: string;
     };

@@ -15,6 +15,8 @@ export {
 export { hostContextLine } from "./context-line.ts";
 export {
   type BrigadeCommand,
+  CLIENT_INSTALL_CODES,
+  type ClientInstallCode,
   type ClientInstallOutcome,
   type HostClient,
   type HostHookDeps,

@@ -24,6 +24,7 @@ export {
   MAX_NATIVE_SESSION_ID,
   MCP_META_SESSION_KEYS,
 } from "./harness-identity.ts";
+export { LEASE_KEEPER_INTERVAL_MS, LeaseKeeper } from "./lease-keeper.ts";
 export {
   INBOX_ACK_TIMEOUT_MS,
   INBOX_MAX_MESSAGES,
