@@ -258,7 +258,8 @@ describe("installCodex and uninstallCodex", () => {
     writeFileSync(config, mine);
     chmodSync(config, 0o600);
     const outcome = installCodex({ CODEX_HOME: home }, COMMAND, configDir(), UID, NOW);
-    expect(outcome).toMatchObject({ ok: false, code: "server_present" });
+    expect(outcome).toMatchObject({ ok: false, code: "config_refused" });
+    expect(outcome.ok === false && outcome.line).toContain("(server_present)");
     expect(readFileSync(config, "utf8")).toBe(mine);
     expect(readCodexChanges(configDir(), UID)).toEqual({ ok: true, changes: [] });
   });

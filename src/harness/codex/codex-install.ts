@@ -86,7 +86,7 @@ export function installCodex(
   if (!recorded.ok) {
     return {
       ok: false,
-      code: `record_${recorded.reason}`,
+      code: "record_unreadable",
       line: `the record of what Brigade changed in Codex's configuration cannot be read (${recorded.reason}): nothing written`,
     };
   }
@@ -144,7 +144,11 @@ function fileHolds(file: string, text: string): boolean {
 }
 
 function refusal(file: string, reason: CodexConfigRefusal): ClientInstallOutcome {
-  return { ok: false, code: reason, line: `${file}: ${REFUSAL_LINES[reason]}; nothing written` };
+  return {
+    ok: false,
+    code: reason === "write_failed" ? "write_failed" : "config_refused",
+    line: `${file}: ${REFUSAL_LINES[reason]} (${reason}); nothing written`,
+  };
 }
 
 /** What each outcome of the undo says, after the file's path. */
@@ -169,7 +173,7 @@ export function uninstallCodex(configDir: string, uid: number): ClientInstallOut
   if (!recorded.ok) {
     return {
       ok: false,
-      code: `record_${recorded.reason}`,
+      code: "record_unreadable",
       line: `the record of what Brigade changed in Codex's configuration cannot be read (${recorded.reason}): nothing changed`,
     };
   }
@@ -178,15 +182,16 @@ export function uninstallCodex(configDir: string, uid: number): ClientInstallOut
   }
   const lines: string[] = [];
   const left: CodexConfigChange[] = [];
-  let failed: { code: string; line: string } | undefined;
+  let failed: Extract<ClientInstallOutcome, { ok: false }> | undefined;
   for (const change of recorded.changes) {
     const home = join(change.file, "..");
     const undo = removeCodexBlock(home, uid, change);
     if (undo.kind === "refused") {
       left.push(change);
       failed = {
-        code: undo.reason,
-        line: `${change.file}: could not take Brigade's block out (${REFUSAL_LINES[undo.reason]})`,
+        ok: false,
+        code: undo.reason === "write_failed" ? "write_failed" : "config_refused",
+        line: `${change.file}: could not take Brigade's block out: ${REFUSAL_LINES[undo.reason]} (${undo.reason})`,
       };
       continue;
     }
@@ -199,6 +204,6 @@ export function uninstallCodex(configDir: string, uid: number): ClientInstallOut
       line: "the record of the changes cannot be updated",
     };
   }
-  if (failed !== undefined) return { ok: false, ...failed };
+  if (failed !== undefined) return failed;
   return { ok: true, lines };
 }
