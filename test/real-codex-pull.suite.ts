@@ -175,7 +175,8 @@ export function codexPullSuite(choice: CodexChoice): void {
           mcpCall("brigade", "send", { to: danaId, body: "forged", session_id: danaId }),
         ),
         decide(() => mcpCall("brigade", "send", { to: danaId, body: REPLY, reply_to: messageId })),
-        say("Replied."),
+        // Dana's second message arrives during the last answer: it is left for the next run.
+        stall(later, say("Replied.")),
       );
       const from = api.requests.length;
       const codex = CodexExec.start(
