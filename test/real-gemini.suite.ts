@@ -7,7 +7,7 @@
  * reply through `send` reaches the stand-in's inbox.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
@@ -15,7 +15,7 @@ import { build } from "../src/formats/frame/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
-import { storedEnvelope } from "./support/real-claude/index.ts";
+import { storedEnvelope, TmuxClaude } from "./support/real-claude/index.ts";
 import { FakeGeminiApi, requestTexts } from "./support/real-gemini/fake-gemini-api.ts";
 import { geminiScript } from "./support/real-gemini/gemini-executable.ts";
 import { BUILT_CLI } from "./support/server-process.ts";
@@ -73,22 +73,50 @@ function terminal(who: Person, args: string[]): Promise<GeminiRun> {
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-/** The Brigade session the Gemini hooks bound for `who`'s Gemini session (its binding file). */
-function boundGeminiSession(who: Person): { nativeId: string; brigadeId: string } | undefined {
+/** One Gemini session the hooks bound (its binding file). */
+interface GeminiBinding {
+  readonly nativeId: string;
+  readonly brigadeId: string;
+  /** Gemini's own record of the conversation (`transcript_path`), or `""`. */
+  readonly transcript: string;
+}
+
+/** Every Gemini session the hooks bound for `who` (their binding files). */
+function geminiBindings(who: Person): GeminiBinding[] {
   const folder = join(who.stateDir, "sessions", "by-harness", "gemini");
   let names: string[];
   try {
-    names = readdirSync(folder);
+    names = readdirSync(folder).filter((n) => n.endsWith(".json"));
   } catch {
-    return undefined;
+    return [];
   }
-  const [name] = names.filter((n) => n.endsWith(".json"));
-  if (name === undefined) return undefined;
-  const map = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
-    claude_session_id: string;
-    brigade_session_id: string;
-  };
-  return { nativeId: map.claude_session_id, brigadeId: map.brigade_session_id };
+  return names.map((name) => {
+    const map = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
+      claude_session_id: string;
+      brigade_session_id: string;
+      transcript_path?: string;
+    };
+    return {
+      nativeId: map.claude_session_id,
+      brigadeId: map.brigade_session_id,
+      transcript: map.transcript_path ?? "",
+    };
+  });
+}
+
+/** The one Gemini session bound for `who`, when there is exactly one. */
+function boundGeminiSession(who: Person): GeminiBinding | undefined {
+  const all = geminiBindings(who);
+  return all.length === 1 ? all[0] : undefined;
+}
+
+/** Whether Gemini's own record of the session holds message `messageId`'s frame. */
+function inGeminiRecord(binding: GeminiBinding, messageId: string): boolean {
+  try {
+    return readFileSync(binding.transcript, "utf8").includes(`message-id=\\"${messageId}\\"`);
+  } catch {
+    return false;
+  }
 }
 
 /** Registers this suite for one Gemini CLI version (a test file per version). */
@@ -125,7 +153,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       mkdirSync(join(gemini, "policies"), { recursive: true });
       writeFileSync(
         join(gemini, "policies", "lee-allows-send.toml"),
-        '[[rule]]\nmcpName = "brigade"\ntoolName = "send"\ndecision = "allow"\npriority = 100\n',
+        '[[rule]]\ntoolName = "mcp_brigade_send"\ndecision = "allow"\npriority = 100\n',
       );
       geminiEnv = {
         ...lee.env,
@@ -231,10 +259,84 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
         "the sender's state acked",
       );
       await waitFor(
-        () => danaCc.socketReads().some((read) => read.includes(reply)),
+        () => {
+          danaCc.settle();
+          return danaCc.socketReads().some((read) => read.includes(reply));
+        },
         15_000,
         "the reply in the sender's inbox",
       );
+      // What the server reports acked is in Gemini's own record of the conversation.
+      expect(inGeminiRecord(bound, messageId)).toBe(true);
+    }, 240_000);
+
+    test("interactive, under tmux: a message sent while the session waits is announced at the next prompt, read through the tool, acked, answered", async () => {
+      const before = new Set(geminiBindings(lee).map((b) => b.nativeId));
+      const dir = mkdtempSync(join(world.root, "gm-"));
+      const gemini = await TmuxClaude.start({
+        executable: process.execPath,
+        args: [script, "-m", "gemini-2.5-flash"],
+        cwd: lee.checkout,
+        env: geminiEnv,
+        dir,
+      });
+      try {
+        const screen = await gemini.waitForPane("Type your message", 60_000, "Gemini's prompt");
+        // The policy `brigade install gemini` wrote loads without a warning.
+        expect(screen).not.toContain("Policy file warning");
+        let bound: GeminiBinding | undefined;
+        await waitFor(
+          () => {
+            bound = geminiBindings(lee).find((b) => !before.has(b.nativeId));
+            return bound !== undefined;
+          },
+          20_000,
+          "the interactive session's binding",
+        );
+        if (bound === undefined) throw new Error("no binding");
+        const danaId = world.mapOf(dana, danaCc).brigade_session_id;
+        const sent = await danaCc.runBash(sendCommand(bound.brigadeId, "Is the deploy green?"));
+        expect(sent.exitCode, sent.stderr).toBe(0);
+        const messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1] ?? "";
+        const reply = "interactive reply: the deploy is green";
+        api.script(
+          { call: { name: "mcp_brigade_inbox", args: {} } },
+          { call: { name: "mcp_brigade_send", args: { to: danaId, body: reply } } },
+          { text: "done" },
+        );
+        const first = api.turns().length;
+        await gemini.type("anything from the team?");
+        await waitFor(
+          () => {
+            // The stand-in reads what its inbox queued while an earlier post's turn ran.
+            danaCc.settle();
+            return danaCc.socketReads().some((read) => read.includes(reply));
+          },
+          60_000,
+          "the reply in the sender's inbox",
+        ).catch((error: unknown) => {
+          throw new Error(`${String(error)}; Gemini's screen:\n${gemini.pane()}`);
+        });
+        const turns = api.turns().slice(first);
+        expect(requestTexts(turns[0] as never).join("\n")).toContain(
+          "Brigade: 1 message from teammates' coding-agent sessions is waiting for this session",
+        );
+        expect(requestTexts(turns[1] as never).join("\n")).toContain(`message-id="${messageId}"`);
+        await waitFor(
+          async () =>
+            new RegExp(`${messageId}.*acked`).test((await danaCc.runBash("brigade sent")).stdout),
+          10_000,
+          "the sender's state acked",
+        );
+        const record = bound;
+        await waitFor(
+          () => inGeminiRecord(record, messageId),
+          10_000,
+          "the frame in Gemini's record",
+        );
+      } finally {
+        await gemini.close();
+      }
     }, 240_000);
   });
 }

@@ -69,7 +69,8 @@ export const GEMINI_POLICY_MARK =
 /**
  * Brigade's Gemini CLI policy file (`<home>/.gemini/policies/brigade.toml`, the user tier): the
  * read-only tools `inbox` and `who` of the `brigade` MCP server run without a confirmation, so a
- * headless `gemini -p` can read its messages (`GEMINI_FACTS.headlessAsk`). `send` is left to
+ * headless `gemini -p` can read its messages (`GEMINI_FACTS.headlessAsk`). The rule names the tools
+ * by their full names (`GEMINI_FACTS.policyToolNames`). `send` is left to
  * Gemini's own rule (the person confirms each one, and a headless run cannot send) unless the
  * person allows it in a policy of their own (docs/49-hosts.md). An extension's own policies
  * cannot allow anything, so this file is the person's, written on their command.
@@ -77,14 +78,13 @@ export const GEMINI_POLICY_MARK =
  * @example geminiPolicyFile().startsWith(GEMINI_POLICY_MARK)
  */
 export function geminiPolicyFile(): string {
-  const rule = (tool: string): string =>
-    [
-      "[[rule]]",
-      'mcpName = "brigade"',
-      `toolName = "${tool}"`,
-      'decision = "allow"',
-      "priority = 100",
-      "",
-    ].join("\n");
-  return [GEMINI_POLICY_MARK, "", rule("inbox"), rule("who")].join("\n");
+  return [
+    GEMINI_POLICY_MARK,
+    "",
+    "[[rule]]",
+    'toolName = ["mcp_brigade_inbox", "mcp_brigade_who"]',
+    'decision = "allow"',
+    "priority = 100",
+    "",
+  ].join("\n");
 }

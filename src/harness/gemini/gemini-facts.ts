@@ -10,6 +10,7 @@ export interface GeminiFacts {
   readonly headless: string;
   readonly headlessAsk: string;
   readonly toolResultWrapped: string;
+  readonly policyToolNames: string;
 }
 
 /**
@@ -55,4 +56,8 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
    * `<untrusted_context>\n<text>\n</untrusted_context>`, with only `</untrusted_context>` inside
    * the text escaped; every other byte of the text is the model's to read as sent. */
   toolResultWrapped: "<untrusted_context>",
+  /** A policy rule of the `mcpName` + short `toolName` form warns "Unrecognized tool name" at
+   * every start for a short name near a built-in one (`who`); the full names
+   * (`mcp_brigade_who`) in a `toolName` list apply without a warning. */
+  policyToolNames: "mcp_brigade_",
 });

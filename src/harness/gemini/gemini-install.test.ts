@@ -36,9 +36,8 @@ describe("brigade install gemini", () => {
     expect(statSync(join(dir, "hooks", "hooks.json")).mode & 0o777).toBe(0o644);
     const policy = readFileSync(geminiPolicyPath(dir), "utf8");
     expect(policy.startsWith(`${GEMINI_POLICY_MARK}\n`)).toBe(true);
-    expect(policy).toContain('toolName = "inbox"');
-    expect(policy).toContain('toolName = "who"');
-    expect(policy).not.toContain('toolName = "send"');
+    expect(policy).toContain('toolName = ["mcp_brigade_inbox", "mcp_brigade_who"]');
+    expect(policy).not.toContain("send");
   });
 
   test("GEMINI_CLI_HOME decides the folder; a relative home writes nothing", () => {
