@@ -280,8 +280,7 @@ export function codexPullSuite(choice: CodexChoice): void {
         release();
         looked();
         sentLater();
-        codex.child.kill("SIGKILL");
-        await codex.exited;
+        await codex.kill();
       }
     });
 
@@ -314,20 +313,21 @@ export function codexPullSuite(choice: CodexChoice): void {
         });
         expect(await sentState(unread)).not.toBe("acked");
         looked();
+        // The resumed history holds the first run's results too: wait for this message's text.
+        const expected = expectedText(unread, binding);
         const read = await api.waitForRequest(
-          (r) => r.turn && r.seq > first.seq,
+          (r) => r.turn && r.seq > first.seq && outputs(r).includes(expected),
           60_000,
-          "the inbox result",
+          "the inbox result holding the second message",
           from,
         );
-        expect(outputs(read)).toContain(expectedText(unread, binding));
+        expect(outputs(read).filter((t) => t === expected)).toHaveLength(1);
         const exit = await codex.exited;
         expect(exit.code, exit.stderr).toBe(0);
         await until("dana sees acked", async () => (await sentState(unread)) === "acked", 30_000);
       } finally {
         looked();
-        codex.child.kill("SIGKILL");
-        await codex.exited;
+        await codex.kill();
       }
     });
 

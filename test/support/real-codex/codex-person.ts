@@ -218,12 +218,26 @@ export class CodexExec {
     prompt: string,
     args: readonly string[] = [],
   ): CodexExec {
+    // A process group of its own, so a test that ends it ends its hooks and MCP servers too.
     const child = spawn(executable, ["exec", "--skip-git-repo-check", ...args, prompt], {
       cwd,
       env: home.env,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     return new CodexExec(child);
+  }
+
+  /** Ends Codex and every process of its group (hooks, `brigade mcp`) with SIGKILL; waits for Codex. */
+  async kill(): Promise<CodexExit> {
+    // Its own children outlive it only while it runs; a finished group's pid may be reused.
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.exited;
+    try {
+      process.kill(-this.pid, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
+    return this.exited;
   }
 
   /** The Codex process's pid (the host of its hooks and MCP servers). */
