@@ -306,11 +306,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
         );
         const first = api.turns().length;
         await gemini.type("anything from the team");
-        await gemini.waitForPane(
-          "anything from the team",
-          30_000,
-          "the prompt on Gemini's screen",
-        );
+        await gemini.waitForPane("anything from the team", 30_000, "the prompt on Gemini's screen");
         await waitFor(
           () => {
             // The stand-in reads what its inbox queued while an earlier post's turn ran.
