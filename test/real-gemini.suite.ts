@@ -7,7 +7,7 @@
  * reply through `send` reaches the stand-in's inbox.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
@@ -305,7 +305,8 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
           { text: "done" },
         );
         const first = api.turns().length;
-        await gemini.type("anything from the team?");
+        await gemini.type("anything from the team");
+        await gemini.waitForPane("anything from the team", 30_000, "the prompt on Gemini's screen");
         await waitFor(
           () => {
             // The stand-in reads what its inbox queued while an earlier post's turn ran.
@@ -338,5 +339,41 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
         await gemini.close();
       }
     }, 240_000);
+
+    test("a repository .env that chooses Brigade's folders: Gemini passes it on, the session is not connected and the tools refuse", async () => {
+      const dotenv = join(lee.checkout, ".env");
+      const elsewhere = join(world.root, "repository-state");
+      writeFileSync(dotenv, `XDG_STATE_HOME=${elsewhere}\n`);
+      try {
+        api.script({ call: { name: "mcp_brigade_inbox", args: {} } }, { text: "done" });
+        const first = api.turns().length;
+        const run = await runGemini(script, lee, geminiEnv, [
+          "-p",
+          "hello",
+          "-m",
+          "gemini-2.5-flash",
+        ]);
+        expect(run.code, run.stderr).toBe(0);
+        const texts = api
+          .turns()
+          .slice(first)
+          .map((turn) => requestTexts(turn).join("\n"));
+        expect(
+          texts.some((t) =>
+            t.includes(
+              "Brigade: not connected: a .env file of this repository (.gemini/.env or .env) sets where Brigade keeps its files",
+            ),
+          ),
+          texts.join("\n----\n").slice(-3000),
+        ).toBe(true);
+        expect(
+          texts.some((t) => t.includes("config: repository_env: ")),
+          texts.join("\n----\n").slice(-3000),
+        ).toBe(true);
+        expect(() => readdirSync(elsewhere)).toThrow();
+      } finally {
+        rmSync(dotenv, { force: true });
+      }
+    }, 180_000);
   });
 }

@@ -20,6 +20,8 @@ export interface BrigadeMcpDeps {
   readonly transport: DeliveryTransport;
   /** Keeps the lease of every session a call was bound to, for the life of the process. */
   readonly leases?: LeaseKeeper;
+  /** A line every call answers instead of acting (the environment cannot be trusted). */
+  readonly refusal?: string;
 }
 
 function text(lines: readonly string[], isError = false): CallToolResult {
@@ -92,6 +94,7 @@ async function callTool(
   }
   const checked = checkArguments(tool, rawArgs);
   if (!checked.ok) return text([checked.line], true);
+  if (deps.refusal !== undefined) return text([deps.refusal], true);
   const bound = bindSession({
     env: deps.env,
     meta: call.mcpReq._meta,

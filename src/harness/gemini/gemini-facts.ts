@@ -11,6 +11,7 @@ export interface GeminiFacts {
   readonly headlessAsk: string;
   readonly toolResultWrapped: string;
   readonly policyToolNames: string;
+  readonly dotenvFiles: readonly string[];
 }
 
 /**
@@ -60,4 +61,8 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
    * every start for a short name near a built-in one (`who`); the full names
    * (`mcp_brigade_who`) in a `toolName` list apply without a warning. */
   policyToolNames: "mcp_brigade_",
+  /** Gemini loads the first of `.gemini/.env`, `.env` found walking up from its folder into its
+   * own environment (then `~/.gemini/.env`, `~/.env`), which its hooks and MCP servers inherit:
+   * a cloned repository can set variables for them. */
+  dotenvFiles: Object.freeze([".gemini/.env", ".env"]),
 });

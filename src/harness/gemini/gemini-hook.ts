@@ -11,6 +11,7 @@ import {
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
+import { GEMINI_FACTS } from "./gemini-facts.ts";
 import { parseGeminiHookInput } from "./gemini-hook-input.ts";
 import { geminiVersionOf } from "./gemini-version.ts";
 
@@ -81,6 +82,7 @@ export async function runGeminiHook(
       hostPid,
       cwd: input.cwd,
       transcriptPath: input.transcriptPath,
+      dotenvFiles: GEMINI_FACTS.dotenvFiles,
       env: deps.env,
       uid: deps.uid,
       now: deps.now,
@@ -88,7 +90,13 @@ export async function runGeminiHook(
     });
     if (!connected.ok) {
       if (!connected.off) deps.log(`brigade host-hook gemini: ${connected.code}\n`);
-      return "{}";
+      if (connected.code !== "repository_env") return "{}";
+      const line =
+        "Brigade: not connected: a .env file of this repository (.gemini/.env or .env) sets where Brigade keeps its files (HOME, XDG_* or BRIGADE_*), and Gemini CLI passes it on to Brigade; take those lines out of it to connect this session.";
+      return JSON.stringify({
+        systemMessage: line,
+        hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: line },
+      });
     }
     const { map } = connected;
     return output(

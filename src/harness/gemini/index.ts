@@ -1,4 +1,5 @@
 import type { HostClient } from "../host-session/index.ts";
+import { GEMINI_FACTS } from "./gemini-facts.ts";
 import { GEMINI_HOOK_EVENTS, type GeminiHookEvent, runGeminiHook } from "./gemini-hook.ts";
 import { installGemini, uninstallGemini } from "./gemini-install.ts";
 
@@ -15,7 +16,7 @@ export {
  * its install. A pull-lane client: the hooks bind the session and give the per-turn notice, the
  * `inbox` tool of `brigade mcp` delivers.
  */
-export { GEMINI_FACTS } from "./gemini-facts.ts";
+export { GEMINI_FACTS, type GeminiFacts } from "./gemini-facts.ts";
 export {
   GEMINI_HOOK_EVENTS,
   GEMINI_HOST,
@@ -40,5 +41,6 @@ export const GEMINI_CLIENT: HostClient = {
   runHook: (event, stdin, deps) => runGeminiHook(event as GeminiHookEvent, stdin, deps),
   install: installGemini,
   uninstall: uninstallGemini,
+  dotenvFiles: GEMINI_FACTS.dotenvFiles,
   insideSession: (env) => (env.GEMINI_CLI ?? "") !== "" || (env.GEMINI_SESSION_ID ?? "") !== "",
 };

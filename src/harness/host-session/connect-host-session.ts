@@ -13,6 +13,7 @@ import {
   UNKNOWN_PERMISSION_MODE,
   writeByPidMap,
 } from "../state/index.ts";
+import { repositoryDotenvChoice } from "./repository-dotenv.ts";
 
 /** Cap of each call a session-start hook makes (describe, register, heartbeat), ms. */
 export const HOST_CONNECT_CALL_MS = 4_000;
@@ -39,6 +40,9 @@ export interface HostSessionRequest {
   readonly now: () => number;
   /** Opens the person's adapter (tests inject one); `openHarnessAdapter` by default. */
   readonly openAdapter?: (target: { configDir: string; teamKey: string }) => Adapter;
+  /** The `.env` files (relative to a folder) the client loads into its environment from the
+   * first folder up from `cwd` that has one (`repositoryDotenvChoice`); none when it loads none. */
+  readonly dotenvFiles?: readonly string[];
   /** Finds the team of `cwd` (tests inject one); `resolveSessionTeam` by default. */
   readonly resolveTeam?: (options: { cwd: string; configDir: string | undefined }) => SessionTeam;
 }
@@ -52,7 +56,13 @@ export type HostConnectResult =
       readonly how: "registered" | "resumed" | "renewed";
     }
   /** No team binds this folder (or its consent is missing): Brigade stays off, silently. */
-  | { readonly ok: false; readonly code: string; readonly off: boolean };
+  | {
+      readonly ok: false;
+      readonly code: string;
+      readonly off: boolean;
+      /** The repository file that chose Brigade's folders (`repository_env`). */
+      readonly file?: string;
+    };
 
 function failure(error: unknown): HostConnectResult {
   const code = error instanceof BapError ? error.code : "internal";
@@ -73,7 +83,8 @@ export function hostSessionName(cwd: string, host: string): string {
 
 /**
  * Connects a host's session to Brigade, from the host's session-start hook (docs/49-hosts.md):
- * the team the folder is bound to and the person consented to (`resolveSessionTeam` over the
+ * a repository `.env` the client loaded that chooses Brigade's folders → `repository_env` and
+ * nothing read (`repositoryDotenvChoice`); then the team the folder is bound to and the person consented to (`resolveSessionTeam` over the
  * person's configuration folder; none → `{ok: false, off: true}`), then
  * - the by-pid map of `hostPid` already names this host session on this team → a heartbeat
  *   (`renewed`); a failed heartbeat falls through to
@@ -89,11 +100,20 @@ export function hostSessionName(cwd: string, host: string): string {
  */
 export async function connectHostSession(request: HostSessionRequest): Promise<HostConnectResult> {
   const { env, uid } = request;
+  // A repository must not choose where Brigade's credentials and state live: a `.env` the client
+  // loaded that names those variables disconnects the session before anything is read through it.
+  const chosen = repositoryDotenvChoice(request.cwd, env.HOME ?? "", request.dotenvFiles ?? []);
+  if (chosen !== undefined) return { ok: false, code: "repository_env", off: false, file: chosen };
   const dir = resolveStateDir(env);
   if (!dir.ok) return { ok: false, code: "state_dir_relative", off: false };
   const layout = stateLayout(dir.dir);
   const resolveTeam = request.resolveTeam ?? resolveSessionTeam;
-  const team = resolveTeam({ cwd: request.cwd, configDir: harnessConfigDir(env) });
+  // As inside a Claude Code session, `BRIGADE_CONFIG_DIR` is not read: the client's environment
+  // may hold what a repository put there.
+  const team = resolveTeam({
+    cwd: request.cwd,
+    configDir: harnessConfigDir(env, { asSession: true }),
+  });
   if (!team.ok) return { ok: false, code: team.reason, off: team.reason === "no_binding" };
   let adapter: Adapter;
   try {

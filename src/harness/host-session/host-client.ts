@@ -78,6 +78,9 @@ export interface HostClient {
   ): ClientInstallOutcome;
   /** Puts back everything `install` wrote or changed. */
   uninstall(env: Readonly<Record<string, string | undefined>>): ClientInstallOutcome;
+  /** The `.env` files (relative to a folder) the client loads into the environment of its hooks
+   * and MCP servers from the first folder up from its own that has one; `[]` when none. */
+  readonly dotenvFiles: readonly string[];
   /** Whether `env` shows a session of this client (its hooks and tools run there): the person's
    * own terminal is where a client is installed, never a model's shell. */
   insideSession(env: Readonly<Record<string, string | undefined>>): boolean;

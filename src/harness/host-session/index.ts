@@ -33,3 +33,4 @@ export {
   type WaitingCount,
   waitingNotice,
 } from "./host-turn.ts";
+export { repositoryDotenvChoice } from "./repository-dotenv.ts";

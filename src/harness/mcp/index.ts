@@ -11,6 +11,7 @@ export {
   MCP_BINDING_REFUSALS,
   MCP_BINDING_SENTENCES,
   type McpBindingRefusal,
+  mcpRefusalLine,
 } from "./bind-session.ts";
 export {
   harnessBindingPath,

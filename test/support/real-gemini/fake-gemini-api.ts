@@ -22,15 +22,20 @@ export interface GeminiRequest {
   };
 }
 
-/** The text of every part of `request` in order (user text, and each function response's `output`). */
+/**
+ * The text of every part of `request` in order: user text, and each function response's `output`
+ * (a tool's result) or `error` (a tool's error result, as Gemini CLI words it).
+ */
 export function requestTexts(request: GeminiRequest): string[] {
   const texts: string[] = [];
   for (const content of request.body.contents ?? []) {
     for (const part of content.parts ?? []) {
       if (typeof part.text === "string") texts.push(part.text);
-      const response = (part.functionResponse as { response?: { output?: unknown } } | undefined)
-        ?.response;
+      const response = (
+        part.functionResponse as { response?: { output?: unknown; error?: unknown } } | undefined
+      )?.response;
       if (typeof response?.output === "string") texts.push(response.output);
+      if (typeof response?.error === "string") texts.push(response.error);
     }
   }
   return texts;
