@@ -136,3 +136,12 @@ export const CODEX_SESSION_VARIABLES = [
   "CODEX_SESSION_ID",
   "CODEX_TOOL_CALL_ID",
 ] as const;
+
+/**
+ * The `.env` files Codex loads into the environment of its hooks and MCP servers from the session's
+ * folder or above (0.171.0): none. It loads `$CODEX_HOME/.env` (the person's own file) into its
+ * own environment, which its hooks then see (its MCP servers get only their listed variables);
+ * a `.env` or `.codex/.env` in the working folder reached neither (measured in a folder Codex
+ * had not been told to trust). So a repository cannot choose Brigade's folders through Codex.
+ */
+export const CODEX_REPOSITORY_DOTENV_FILES: readonly string[] = [];

@@ -1,7 +1,7 @@
 import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import type { ClientInstallOutcome, HostClient } from "../host-session/index.ts";
-import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
+import { CODEX_REPOSITORY_DOTENV_FILES, CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
 import { CODEX_BRIGADE_EVENTS, type CodexBrigadeEvent, runCodexHook } from "./codex-hook.ts";
 import { installCodex, uninstallCodex } from "./codex-install.ts";
 
@@ -68,5 +68,6 @@ export const CODEX_CLIENT: HostClient = {
     if (configDir === undefined) return NO_CONFIG_DIR;
     return uninstallCodex(configDir, currentUid());
   },
+  dotenvFiles: CODEX_REPOSITORY_DOTENV_FILES,
   insideSession: (env) => CODEX_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
 };
