@@ -34,6 +34,6 @@ describe("parseGeminiHookInput", () => {
         source: "s".repeat(5000),
       }),
     );
-    expect(odd).toEqual({ sessionId: "", cwd: "", transcriptPath: "", cause: "" });
+    expect(odd).toEqual({ sessionId: "", cwd: "", transcriptPath: "", cause: "", toolName: "" });
   });
 });
