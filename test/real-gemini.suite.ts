@@ -176,6 +176,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       };
       expect(Object.keys(hooks.hooks).sort()).toEqual([
         "AfterAgent",
+        "AfterTool",
         "BeforeAgent",
         "SessionEnd",
         "SessionStart",
@@ -270,6 +271,42 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       expect(inGeminiRecord(bound, messageId)).toBe(true);
     }, 240_000);
 
+    test("a message that arrives during a turn is announced in the next tool's result, and stays unacked while no inbox read it", async () => {
+      const before = new Set(geminiBindings(lee).map((b) => b.nativeId));
+      let messageId = "";
+      api.script(
+        async () => {
+          const bound = geminiBindings(lee).find((b) => !before.has(b.nativeId));
+          if (bound === undefined) throw new Error("the start bound no session");
+          const sent = await danaCc.runBash(sendCommand(bound.brigadeId, "a note mid-turn"));
+          messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1] ?? "";
+          return { call: { name: "list_directory", args: { dir_path: "." } } };
+        },
+        { text: "done" },
+      );
+      const first = api.turns().length;
+      const run = await runGemini(script, lee, geminiEnv, [
+        "-p",
+        "list the files",
+        "-m",
+        "gemini-2.5-flash",
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const [start, afterTool] = api
+        .turns()
+        .slice(first)
+        .map((turn) => requestTexts(turn).join("\n"));
+      const notice =
+        "Brigade: 1 message from teammates' coding-agent sessions is waiting for this session";
+      expect(start).not.toContain(notice);
+      expect(afterTool).toContain(notice);
+      expect(afterTool).not.toContain("a note mid-turn");
+      expect(messageId).not.toBe("");
+      expect((await danaCc.runBash("brigade sent")).stdout).not.toMatch(
+        new RegExp(`${messageId}.*acked`),
+      );
+    }, 180_000);
+
     test("interactive, under tmux: a message sent while the session waits is announced at the next prompt, read through the tool, acked, answered", async () => {
       const before = new Set(geminiBindings(lee).map((b) => b.nativeId));
       const dir = mkdtempSync(join(world.root, "gm-"));
@@ -305,8 +342,17 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
           { text: "done" },
         );
         const first = api.turns().length;
-        await gemini.type("anything from the team");
+        // The prompt's text, then Enter once it is on screen: Gemini takes keys that arrive
+        // together as a paste, where Enter is a newline, not a submit.
+        await gemini.keys("-l", "--", "anything from the team");
         await gemini.waitForPane("anything from the team", 30_000, "the prompt on Gemini's screen");
+        await gemini.keys("Enter");
+        await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn").catch(
+          async () => {
+            await gemini.keys("Enter");
+            await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn");
+          },
+        );
         await waitFor(
           () => {
             // The stand-in reads what its inbox queued while an earlier post's turn ran.
