@@ -94,6 +94,7 @@ const REAL_CLIENT = [
   "test/real-gemini-newest.test.ts",
   "test/real-codex-pull-pinned.test.ts",
   "test/real-codex-pull-newest.test.ts",
+  "test/real-hosts-exchange.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */
