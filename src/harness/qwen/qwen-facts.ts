@@ -1,0 +1,128 @@
+/**
+ * What Qwen Code (npm `@qwen-code/qwen-code`) does, each fact with the version it was measured on
+ * (docs/49-qwen.md "What Qwen Code does"). Measured by running the real TUI under tmux against a
+ * loopback fake of its OpenAI-compatible chat completions API, never taken from memory; the
+ * protocol itself is documented in the package (`bundled/qc-helper/docs/features/
+ * cross-session-protocol.md`, schema version 1, frame version 1). The real-client suite
+ * (`test/real-qwen-door.suite.ts`) runs the pinned and the newest version against these. When a
+ * newer Qwen Code differs, the difference goes here, behind the same names.
+ */
+
+/** The Qwen Code versions the peer door was verified on (`qwen --version` prints the bare version). */
+export const QWEN_VERIFIED: readonly string[] = ["0.24.4"];
+
+/**
+ * The package (0.24.4): 15.9 MB packed, 53.4 MB unpacked, 24 files, bin `qwen` → `cli-entry.js`,
+ * no dependencies (the optional ones — node-pty, clipboard, sharp, audio capture — are not needed
+ * for the TUI to run). It declares `engines.node >=22.0.0` but its TUI runs on Node 20.20 here.
+ * `cli-entry.js` starts `node --expose-gc cli.js` as a child: the session's registry record names
+ * the child's pid, not the one a terminal started. The TUI is at its prompt in under 8 s.
+ */
+export const QWEN_PACKAGE = "@qwen-code/qwen-code";
+
+/**
+ * Where Qwen Code keeps its state: `$QWEN_HOME` when set (an empty value counts as unset), else
+ * `~/.qwen` (0.24.4). Conversations go under `$QWEN_RUNTIME_DIR` when set, else the same folder.
+ */
+export const QWEN_HOME_VARIABLE = "QWEN_HOME";
+
+/** Overrides where conversations are written (0.24.4); unset means the Qwen home. */
+export const QWEN_RUNTIME_DIR_VARIABLE = "QWEN_RUNTIME_DIR";
+
+/**
+ * The session registry (0.24.4, schema version 1): one record per running session at
+ * `<qwen home>/sessions/<pid>.json` (or `<pid>-<8 lowercase hex>.json` for a process hosting
+ * several sessions), folder 0700, file 0600, written by the session itself. Measured record of a
+ * TUI: `schemaVersion` 1, `pid` (the `cli.js` process), `procStart` `<boot id>:<start ticks>`
+ * (`/proc/sys/kernel/random/boot_id` and field 22 of `/proc/<pid>/stat`), `pidNs` (inode of
+ * `/proc/self/ns/pid`), `sessionId` (a UUID; `/clear` and `/resume` swap it under the same pid),
+ * `cwd`, `name` (`<cwd basename>-<2 hex>`), `startedAt` (epoch ms), `qwenVersion` ("0.24.4"),
+ * `kind` ("tui"), `ipcPath` (the inbox socket), `ipcToken` (64 lowercase hex).
+ */
+export const QWEN_REGISTRY_FOLDER = "sessions";
+
+/** The registry's schema version Brigade reads (0.24.4); a higher one is skipped, never deleted. */
+export const QWEN_SCHEMA_VERSION = 1;
+
+/** The frame version Brigade writes and reads (0.24.4); a frame with a higher one is dropped. */
+export const QWEN_FRAME_VERSION = 1;
+
+/**
+ * The inbox socket (0.24.4): a UNIX socket, first of `$XDG_RUNTIME_DIR/qwen-socks/<pid>.sock`,
+ * `$TMPDIR/qwen-socks-<16 hex>/<pid>.sock`, `/tmp/qwen-socks-<16 hex>/<pid>.sock` (measured:
+ * `/tmp/qwen-socks-<16 hex>/<pid>.sock` without `XDG_RUNTIME_DIR`). Newline-delimited JSON, one
+ * message per connection: the auth line and the frame in one write, then half-close. The receiver
+ * never answers on that connection: every receipt is a new connection to the sender's own inbox
+ * (the frame's `from`), opening with an auth line that carries the sender's `replyToken`.
+ */
+export const QWEN_INBOX_LIMITS = {
+  /** A longer line drops the connection (UTF-16 code units). */
+  maxLineChars: 1_048_576,
+  /** A connection without a parsed line for this long is dropped, ms. */
+  lineDeadlineMs: 30_000,
+  /** Connections the inbox accepts at once. */
+  maxConnections: 64,
+} as const;
+
+/**
+ * The receiver's admission (0.24.4, cross-session-protocol.md §6): per sender a burst of 30, then
+ * one every 2 s; all senders a burst of 32, then one a second; at most 50 held and 50 queued from
+ * peers (`queue-full` beyond). A controller is exempt from the 30-second duplicate-body check.
+ * The pacer keeps under the per-sender figures with a margin (docs/49-qwen.md "Pacing").
+ */
+export const QWEN_ADMISSION = {
+  senderBurst: 30,
+  senderRefillPerSecond: 0.5,
+  allBurst: 32,
+  allRefillPerSecond: 1,
+  heldCap: 50,
+  queuedCap: 50,
+  duplicateWindowMs: 30_000,
+} as const;
+
+/**
+ * Every `delivery_status` a receipt carries (0.24.4). Measured: `held` for a frame authenticated
+ * with the record's `ipcToken` and no `fromMode` (the TUI shows "Held a message from another
+ * session … /peers to review"); `delivered` for one authenticated with a controller token;
+ * `misaddressed` for a `toSessionId` the session does not hold. The others are documented.
+ */
+export const QWEN_DELIVERY_STATUSES = [
+  "held",
+  "delivered",
+  "denied",
+  "refused",
+  "expired",
+  "misaddressed",
+  "dropped",
+] as const;
+
+/** One of {@link QWEN_DELIVERY_STATUSES}. */
+export type QwenDeliveryStatus = (typeof QWEN_DELIVERY_STATUSES)[number];
+
+/**
+ * A controller token (0.24.4): `qpc_` and 64 lowercase hex, minted by the person with
+ * `qwen sessions controllers add --label <label>` (printed once; the Qwen home keeps only its
+ * SHA-256 in `peer-controllers.json`, 0600). Presented on the auth line, a message is delivered
+ * without review unless `agents.crossSessionInbound` is `hold` or `refuse`; sessions re-read the
+ * grants on every connection.
+ */
+export const QWEN_CONTROLLER_TOKEN = /^qpc_[0-9a-f]{64}$/;
+
+/**
+ * What an idle TUI does with a delivered frame (0.24.4): it starts a turn at once, with no prompt
+ * from its user. The model's next request ends with a user message whose last text part is
+ * `<cross_session_message from="<from>" name="<fromName>" origin="controller"
+ * controller="<label>">\n<content>\n</cross_session_message>\n\n<session_authority …>…` with every
+ * `<` of the content written `&lt;` (nothing else is changed: `>`, `&` and quotes stay). Each
+ * delivered frame is a turn of its own, in arrival order.
+ */
+export const QWEN_CONTENT_ESCAPE = { from: "<", to: "&lt;" } as const;
+
+/**
+ * Qwen Code's own record of the conversation (0.24.4): `<runtime dir>/projects/<folder named after
+ * the cwd: /tmp/x/proj → -tmp-x-proj>/chats/<sessionId>.jsonl`, one JSON object a line (Brigade
+ * finds it by the session id under any project folder, never by re-deriving the name). A delivered
+ * frame is one line with `type` "user", `subtype` "notification", and `message.parts[0].text`
+ * the same envelope the model reads; it is written as the turn that carries it starts.
+ */
+export const QWEN_CHATS_FOLDER = "chats";
