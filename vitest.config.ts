@@ -95,6 +95,8 @@ const REAL_CLIENT = [
   "test/real-codex-pull-pinned.test.ts",
   "test/real-codex-pull-newest.test.ts",
   "test/real-hosts-exchange.test.ts",
+  "test/real-qwen-door-pinned.test.ts",
+  "test/real-qwen-door-newest.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -1,0 +1,6 @@
+// The suite of test/real-qwen-door.suite.ts on the registry's newest Qwen Code (docs/49-qwen.md).
+
+import { qwenDoorSuite } from "./real-qwen-door.suite.ts";
+import { latestQwenVersion } from "./support/real-qwen/qwen-executable.ts";
+
+qwenDoorSuite({ which: "newest", version: latestQwenVersion });

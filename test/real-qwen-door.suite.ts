@@ -1,0 +1,209 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import {
+  envelopeHolds,
+  findQwenSession,
+  linuxProcessIdentity,
+  QwenPeerDoor,
+  type QwenRecord,
+  type QwenTransition,
+  qwenConversationFile,
+  qwenDeliveredTexts,
+  qwenEscapedContent,
+} from "../src/harness/qwen/index.ts";
+import { waitFor } from "./support/plugin-world.ts";
+import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
+import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
+import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
+
+/** Which Qwen Code a test file runs: its label and how its version is found. */
+export interface QwenChoice {
+  readonly which: "pinned" | "newest";
+  readonly version: () => Promise<string>;
+}
+
+/** A sentinel + frame exactly as `sentinelFrame` writes one (docs/48-mcp.md's golden). */
+const SENTINEL_FRAME = readFileSync(
+  new URL("../src/harness/mcp/testdata/delivered-message.txt", import.meta.url),
+  "utf8",
+);
+
+/** Registers the peer-door suite for one Qwen Code version (a test file per version). */
+export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): void {
+  describe(`the real Qwen Code, ${which} version: the cross-session peer door`, () => {
+    let dir: string;
+    let api: FakeChatApi;
+    let qwen: QwenTui;
+    let door: QwenPeerDoor;
+    const transitions: QwenTransition[] = [];
+    /** Every message the door sent with its text: what the record must hold once delivered. */
+    const sent = new Map<string, string>();
+    let next = 0;
+
+    beforeAll(async () => {
+      const script = await qwenScript(await resolveVersion());
+      dir = mkdtempSync(join(tmpdir(), "qwen-"));
+      api = await FakeChatApi.start();
+      qwen = await startQwenTui(script, dir, api);
+      door = await QwenPeerDoor.open({
+        fromName: "brigade",
+        onTransition: (t) => transitions.push(t),
+      });
+    }, 600_000);
+
+    afterAll(async () => {
+      await door?.close();
+      await qwen?.tmux.close();
+      await api?.close();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    });
+
+    beforeEach((context) => {
+      context.onTestFailed(() => console.error(`Qwen Code's screen:\n${qwen?.tmux.pane() ?? ""}`));
+    });
+
+    /** The record as the door reads it before each send: trusted only while pid and start match. */
+    function liveRecord(): QwenRecord {
+      const found = findQwenSession(qwen.qwenHome, qwen.record.pid, linuxProcessIdentity());
+      if (!found.ok) throw new Error(`no trusted Qwen Code record: ${found.reason}`);
+      return found.record;
+    }
+
+    function recordTexts(): string[] {
+      const file = qwenConversationFile(qwen.qwenHome, qwen.record.sessionId);
+      return file === undefined ? [] : qwenDeliveredTexts(file);
+    }
+
+    function statusOf(msgId: string): string | undefined {
+      return transitions.filter((t) => t.msgId === msgId).at(-1)?.status;
+    }
+
+    async function send(content: string, token: string | undefined): Promise<string> {
+      next += 1;
+      const msgId = `m-${which}-${next}-${Date.now().toString(36)}`;
+      sent.set(msgId, content);
+      const result = await door.post(liveRecord(), token, msgId, content);
+      expect(result).toEqual({ ok: true });
+      return msgId;
+    }
+
+    afterEach(() => {
+      // Every message Qwen Code reported delivered is in its own record of the conversation, once.
+      const texts = recordTexts();
+      for (const [msgId, content] of sent) {
+        if (statusOf(msgId) !== "delivered") continue;
+        expect(
+          texts.filter((t) => envelopeHolds(t, content)),
+          msgId,
+        ).toHaveLength(1);
+      }
+    });
+
+    test("the record is trusted only while its pid and start identity match", () => {
+      const record = liveRecord();
+      expect(record.sessionId).toBe(qwen.record.sessionId);
+      expect(record.ipcToken).toMatch(/^[0-9a-f]{64}$/);
+      const wrongStart = { ...linuxProcessIdentity(), startTicks: () => "1" };
+      expect(findQwenSession(qwen.qwenHome, record.pid, wrongStart)).toEqual({
+        ok: false,
+        reason: "not_trusted",
+      });
+    });
+
+    test("an idle session is woken by a message: its model's next request holds the sentinel + frame", async () => {
+      const before = api.requests().length;
+      const content = `${SENTINEL_FRAME}\n(case ${which} idle)`;
+      const msgId = await send(content, qwen.controllerToken);
+      await waitFor(() => statusOf(msgId) === "delivered", 30_000, "the delivered receipt");
+      await waitFor(
+        () =>
+          api
+            .requests()
+            .slice(before)
+            .some((r) => messageText(r.messages.at(-1)).includes("(case")),
+        60_000,
+        "the model's next request",
+      );
+      const request = api
+        .requests()
+        .slice(before)
+        .find((r) => messageText(r.messages.at(-1)).includes("(case"));
+      const last = request?.messages.at(-1);
+      expect(last?.role).toBe("user");
+      const text = messageText(last);
+      const opening = `<cross_session_message from="${door.path}" name="brigade" origin="controller" controller="brigade">\n`;
+      const start = text.indexOf(opening);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const body = text.slice(
+        start + opening.length,
+        text.indexOf("\n</cross_session_message>", start),
+      );
+      // Qwen Code writes every `<` of a peer's text as `&lt;` and changes nothing else: the
+      // sentinel and the frame are the model's byte for byte under that one substitution.
+      expect(body).toBe(qwenEscapedContent(content));
+      expect(body.replaceAll("&lt;", "<")).toBe(content);
+      await waitFor(
+        () => recordTexts().some((t) => envelopeHolds(t, content)),
+        30_000,
+        "the record",
+      );
+    });
+
+    test("a burst of 15 from one sender arrives in order, each once", async () => {
+      const before = api.requests().length;
+      const ids: string[] = [];
+      for (let i = 1; i <= 15; i += 1) {
+        ids.push(
+          await send(`burst ${which} ${i} of 15: <brigade-message> ${i}`, qwen.controllerToken),
+        );
+      }
+      await waitFor(
+        () => ids.every((id) => statusOf(id) === "delivered"),
+        60_000,
+        "15 delivered receipts",
+      );
+      const bodies = (): string[] =>
+        recordTexts()
+          .filter((t) => t.includes(`burst ${which} `))
+          .map((t) => /burst \S+ (\d+) of 15/.exec(t)?.[1] ?? "");
+      await waitFor(() => bodies().length >= 15, 120_000, "15 messages in the record");
+      expect(bodies()).toEqual(Array.from({ length: 15 }, (_, i) => String(i + 1)));
+      await waitFor(
+        () =>
+          api
+            .requests()
+            .slice(before)
+            .filter((r) => messageText(r.messages.at(-1)).includes(`burst ${which} 15 of 15`))
+            .length > 0,
+        120_000,
+        "the model's request with the 15th",
+      );
+      // Each reached the model once, in order: each last user message of a turn holds one.
+      const seen = api
+        .requests()
+        .slice(before)
+        .map((r) => /burst \S+ (\d+) of 15/.exec(messageText(r.messages.at(-1)))?.[1])
+        .filter((n): n is string => n !== undefined);
+      expect(seen).toEqual(Array.from({ length: 15 }, (_, i) => String(i + 1)));
+    }, 240_000);
+
+    test("without the person's controller token the message is held by Qwen Code and never reaches the model", async () => {
+      const before = api.requests().length;
+      const content = `held ${which}: <brigade-message> nobody minted a token for this`;
+      const msgId = await send(content, undefined);
+      await waitFor(() => statusOf(msgId) === "held", 30_000, "the held receipt");
+      await qwen.tmux.waitForPane("/peers to review", 10_000, "Qwen Code's held notice");
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(statusOf(msgId)).toBe("held");
+      expect(
+        api
+          .requests()
+          .slice(before)
+          .some((r) => JSON.stringify(r).includes(`held ${which}:`)),
+      ).toBe(false);
+      expect(recordTexts().some((t) => t.includes(`held ${which}:`))).toBe(false);
+    });
+  });
+}
