@@ -1,4 +1,5 @@
 export * from "./qwen-conversation.ts";
+export * from "./qwen-delivery.ts";
 export * from "./qwen-door.ts";
 export * from "./qwen-facts.ts";
 export * from "./qwen-frames.ts";

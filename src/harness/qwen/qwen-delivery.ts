@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
+import type { InjectionPacer } from "../pacing/index.ts";
+import type { QwenPostResult } from "./qwen-door.ts";
+import { type QwenTransition, qwenDisposition } from "./qwen-receipts.ts";
+import type { QwenRecord, QwenSessionLookup } from "./qwen-registry.ts";
+
+type MessageItem = Extract<InboundItem, { readonly kind: "message" }>;
+
+/** What {@link QwenDelivery} runs with. */
+export interface QwenDeliveryOptions {
+  /** The session's inbound pipeline (`openSessionInbound`): server order per sender, dedupe, policy. */
+  readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
+  /** The shared pacer (`PACER_LIMITS` keep under Qwen Code's admission, docs/49-qwen.md "Pacing"). */
+  readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record" | "observeClaudeQueue">;
+  /** Writes one message (`QwenPeerDoor.post`). */
+  readonly post: (
+    record: QwenRecord,
+    authToken: string | undefined,
+    msgId: string,
+    content: string,
+  ) => Promise<QwenPostResult>;
+  /** The session's record, re-read before every send (`findQwenSession`). */
+  readonly session: () => QwenSessionLookup;
+  /** The person's controller token, or `undefined`: then Qwen Code holds every message. */
+  readonly controllerToken: string | undefined;
+  /** The text the model reads for a message: its sentinel + frame (`sentinelFrame`). */
+  readonly textOf: (item: MessageItem) => string;
+  /** Whether Qwen Code's own record of the conversation holds `content` (`envelopeHolds`). */
+  readonly inConversation: (content: string) => boolean;
+  /** Tells the sender what became of a message (`DispositionReporter.note` + `flush`). */
+  readonly report: (state: "held" | "refused", messageId: string) => void;
+  /** Acknowledges a message to the server (batched by the caller). */
+  readonly ack: (messageId: string) => void;
+  /** One log line: an event name and fields that hold ids and codes only, never text. */
+  readonly log: (level: "info" | "warn", event: string, fields: Record<string, string>) => void;
+  /** The clock, ms. */
+  readonly now: () => number;
+  /** A fresh frame id per post (default a UUID). */
+  readonly newMsgId?: () => string;
+}
+
+/** What one {@link QwenDelivery.step} did. */
+export type QwenStep = "posted" | "nothing" | "paced" | "failed";
+
+interface Sent {
+  readonly item: MessageItem;
+  readonly content: string;
+  /** Waiting for Qwen Code's record to show it (after `delivered`). */
+  confirming: boolean;
+}
+
+/**
+ * The Qwen Code door under Brigade's shared delivery (docs/49-qwen.md "Receipts"): takes the
+ * pipeline's head in server order when the pacer allows it, re-reads the session's record, posts
+ * the message's sentinel + frame addressed to that session, and settles it by the receipts the
+ * door reports to {@link onTransition}: `delivered` waits until Qwen Code's record holds it, then
+ * the pipeline's `done` and an ack; `held` is reported held; `denied`/`refused` are reported
+ * refused and done unacked; `expired`/`misaddressed`/`dropped` are done unacked (the server
+ * delivers them again). A failed post is done unacked. A notice (`Brigade: …` rate/drop lines) is
+ * posted as a message of its own. Never throws.
+ *
+ * @example const d = new QwenDelivery(options); door = await QwenPeerDoor.open({ fromName, onTransition: (t) => d.onTransition(t) });
+ */
+export class QwenDelivery {
+  readonly #o: QwenDeliveryOptions;
+  readonly #sent = new Map<string, Sent>();
+
+  constructor(options: QwenDeliveryOptions) {
+    this.#o = options;
+  }
+
+  /** Messages posted and not yet settled (in the record, refused or given back). */
+  get outstanding(): number {
+    return this.#sent.size;
+  }
+
+  /** Posts the pipeline's head if there is one and the pacer allows it. */
+  async step(): Promise<QwenStep> {
+    const { pipeline, pacer, now } = this.#o;
+    const head = pipeline.peek();
+    if (head === undefined) return "nothing";
+    const content = head.kind === "message" ? this.#o.textOf(head) : head.text;
+    if (pacer.nextPostAt(now(), content) > now()) return "paced";
+    const item = pipeline.next();
+    if (item === undefined) return "nothing";
+    const id = item.kind === "message" ? item.message.message_id : item.notice;
+    const found = this.#o.session();
+    if (!found.ok) {
+      this.#o.log("warn", "qwen_no_session", { item: id, reason: found.reason });
+      pipeline.done(item, found.reason);
+      return "failed";
+    }
+    const msgId = this.#o.newMsgId?.() ?? randomUUID();
+    if (item.kind === "message") this.#sent.set(msgId, { item, content, confirming: false });
+    const result = await this.#o.post(found.record, this.#o.controllerToken, msgId, content);
+    if (result.ok || result.connected) pacer.record(now(), content);
+    if (!result.ok) {
+      this.#sent.delete(msgId);
+      this.#o.log("warn", "post_failed", { item: id, reason: result.reason });
+      pipeline.done(item, result.reason);
+      return "failed";
+    }
+    this.#o.log("info", "posted", { item: id });
+    if (item.kind === "notice") pipeline.done(item);
+    return "posted";
+  }
+
+  /** Applies one receipt transition the door accepted (see the class contract). */
+  onTransition(transition: QwenTransition): void {
+    const sent = this.#sent.get(transition.msgId);
+    if (sent === undefined) return;
+    const messageId = sent.item.message.message_id;
+    const disposition = qwenDisposition(transition.status);
+    this.#o.log(
+      disposition === "retry" || disposition === "refused" ? "warn" : "info",
+      "qwen_receipt",
+      {
+        message_id: messageId,
+        status: transition.status,
+        ...(transition.dropReason === undefined ? {} : { drop_reason: transition.dropReason }),
+      },
+    );
+    if (disposition === "confirm") {
+      sent.confirming = true;
+      this.confirm();
+      return;
+    }
+    if (disposition === "held") {
+      this.#o.report("held", messageId);
+      return;
+    }
+    this.#sent.delete(transition.msgId);
+    if (disposition === "refused") this.#o.report("refused", messageId);
+    this.#o.pipeline.done(sent.item, `qwen_${transition.status}`);
+  }
+
+  /**
+   * Acks every delivered message Qwen Code's record now holds, and tells the pacer how many of
+   * ours still wait in Qwen Code's queue. Call it after each receipt and on a timer.
+   */
+  confirm(): void {
+    for (const [msgId, sent] of this.#sent) {
+      if (!sent.confirming || !this.#o.inConversation(sent.content)) continue;
+      this.#sent.delete(msgId);
+      const done = this.#o.pipeline.done(sent.item);
+      this.#o.log("info", "in_conversation", { message_id: sent.item.message.message_id });
+      if (done.ack) this.#o.ack(done.messageId);
+    }
+    this.#o.pacer.observeClaudeQueue(this.#o.now(), this.#sent.size);
+  }
+}
