@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +41,7 @@ async function fakeInbox(answer: (frame: Record<string, unknown>) => Record<stri
     });
   });
   await new Promise<void>((resolve) => server.listen(path, resolve));
+  chmodSync(path, 0o600);
   cleanups.push(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     rmSync(dir, { recursive: true, force: true });
@@ -163,7 +164,7 @@ describe("QwenPeerDoor", () => {
     expect(door.stage("m-1")).toBe("pending");
   });
 
-  test("a record without an inbox, a bad id or empty text is never written; a dead socket is a failed post", async () => {
+  test("a record without an inbox, a bad id, empty text or a socket not 0600 is never written; a dead socket is a failed post", async () => {
     const { door } = await openDoor();
     const inbox = await fakeInbox(() => []);
     const { ipcPath: _gone, ...noInbox } = inbox.record;
@@ -179,6 +180,12 @@ describe("QwenPeerDoor", () => {
     expect(await door.post(inbox.record, undefined, "m-1", "")).toMatchObject({
       ok: false,
       reason: "bad_input",
+    });
+    chmodSync(inbox.record.ipcPath ?? "", 0o666);
+    expect(await door.post(inbox.record, "qpc_" + "b".repeat(64), "m-3", "x")).toEqual({
+      ok: false,
+      reason: "socket_refused",
+      connected: false,
     });
     const dead = { ...inbox.record, ipcPath: join(tmpdir(), "no-such-qwen-inbox.sock") };
     expect(await door.post(dead, undefined, "m-2", "x")).toEqual({

@@ -3,18 +3,29 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkInboxSocketPath } from "../claude-code/index.ts";
 import { QWEN_FRAME_VERSION, QWEN_INBOX_LIMITS } from "./qwen-facts.ts";
 import { encodeQwenPost, parseQwenReceipt, QWEN_MSG_ID } from "./qwen-frames.ts";
 import { QwenReceiptTracker, type QwenTransition } from "./qwen-receipts.ts";
 import type { QwenRecord } from "./qwen-registry.ts";
 
-/** Why a post did not reach the inbox: `bad_input`, `no_inbox`, `connect_failed`, `write_failed`, `timeout`. */
-export type QwenPostFailure =
-  | "bad_input"
-  | "no_inbox"
-  | "connect_failed"
-  | "write_failed"
-  | "timeout";
+/**
+ * Why a post did not reach the inbox (docs/errors.md `QWEN_POST_FAILURES`): `bad_input` (a bad
+ * frame id, empty or over-long text), `no_inbox` (the record names no socket), `socket_refused`
+ * (the socket failed `checkInboxSocketPath`: not a 0600 socket of ours — no token is ever written
+ * to it), `connect_failed`, `write_failed`, `timeout`.
+ */
+export const QWEN_POST_FAILURES = [
+  "bad_input",
+  "no_inbox",
+  "socket_refused",
+  "connect_failed",
+  "write_failed",
+  "timeout",
+] as const;
+
+/** One of {@link QWEN_POST_FAILURES}. */
+export type QwenPostFailure = (typeof QWEN_POST_FAILURES)[number];
 
 /** The result of {@link QwenPeerDoor.post}. */
 export type QwenPostResult =
@@ -100,7 +111,8 @@ export class QwenPeerDoor {
   /**
    * Writes one message to the session of `record`, addressed to its `sessionId`: the auth line
    * with `authToken` (a controller token the person minted, else the record's `ipcToken`), the
-   * user frame, half-close, and resolves once the session closes the connection. The message is
+   * user frame, half-close, and resolves once the session closes the connection; only after the
+   * socket passed `checkInboxSocketPath` (absolute, no symlink, a socket, 0600, ours). The message is
    * tracked as pending before the write, so no receipt can outrun it. Never rejects.
    *
    * @example await door.post(record, controllerToken ?? record.ipcToken, "m-7f3a", text)
@@ -126,6 +138,15 @@ export class QwenPeerDoor {
     });
     if (payload.length > QWEN_INBOX_LIMITS.maxLineChars) {
       return { ok: false, reason: "bad_input", connected: false };
+    }
+    // The path is the record's self-report: a token goes only to a 0600 socket this user owns.
+    const check = await checkInboxSocketPath(ipcPath);
+    if (!check.ok) {
+      return {
+        ok: false,
+        reason: check.reason === "socket_missing" ? "connect_failed" : "socket_refused",
+        connected: false,
+      };
     }
     this.#tracker.sent(msgId);
     return new Promise((resolve) => {

@@ -65,7 +65,8 @@ export const QWEN_INBOX_LIMITS = {
 } as const;
 
 /**
- * The receiver's admission (0.24.4, cross-session-protocol.md §6): per sender a burst of 30, then
+ * The receiver's admission (0.24.4, Qwen Code's cross-session-protocol.md, section 6): per
+ * sender a burst of 30, then
  * one every 2 s; all senders a burst of 32, then one a second; at most 50 held and 50 queued from
  * peers (`queue-full` beyond). A controller is exempt from the 30-second duplicate-body check.
  * The pacer keeps under the per-sender figures with a margin (docs/49-qwen.md "Pacing").

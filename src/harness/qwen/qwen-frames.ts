@@ -5,7 +5,7 @@ import {
   type QwenDeliveryStatus,
 } from "./qwen-facts.ts";
 
-/** What one user frame carries (cross-session-protocol.md §4 of Qwen Code 0.24.4). */
+/** What one user frame carries (Qwen Code 0.24.4's cross-session-protocol.md, section 4). */
 export interface QwenUserFrame {
   /** `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`, fresh per message. */
   readonly msgId: string;
@@ -28,7 +28,8 @@ export const QWEN_MSG_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
  * The bytes of one post: the auth line (`token`: the record's `ipcToken` or the person's
  * controller token; no auth line when `undefined`), then the user frame, each line
  * newline-terminated. **[ours]** No `fromMode`: Brigade is not a session with a review class and
- * never claims one, so without a controller token Qwen Code holds the message (§6 "Policy").
+ * never claims one, so without a controller token Qwen Code holds the message (its section 6,
+ * "Policy").
  * `priority` is `next` (both values queue for the next turn at 0.24.4).
  *
  * @example encodeQwenPost(token, { msgId: "m-7f3a", … }).endsWith("\n")
@@ -52,7 +53,7 @@ export function encodeQwenPost(token: string | undefined, frame: QwenUserFrame):
   return `${auth}${JSON.stringify(user)}\n`;
 }
 
-/** One `delivery_status` receipt (§5). */
+/** One `delivery_status` receipt (the protocol's section 5). */
 export interface QwenReceipt {
   readonly status: QwenDeliveryStatus;
   /** The `msgId` of the message it settles. */
@@ -67,7 +68,7 @@ const DROP_REASONS = new Set(["rate-limited", "duplicate", "queue-full"]);
 
 /**
  * One line of a receipt connection read as a receipt, or `undefined` for anything else (an auth
- * line, another frame, a version above 1, an unknown status — §7: "no transition", malformed
+ * line, another frame, a version above 1, an unknown status — section 7: "no transition", malformed
  * JSON). The free-text `reason` is not kept: it is the receiver's text, never shown as ours.
  * Never throws.
  *

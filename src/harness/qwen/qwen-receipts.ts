@@ -35,7 +35,7 @@ export function qwenDisposition(status: QwenDeliveryStatus): QwenDisposition {
 
 type Stage = "pending" | QwenDeliveryStatus;
 
-/** The transitions cross-session-protocol.md §5 allows; anything else is a repeat. */
+/** The transitions of Qwen Code's cross-session-protocol.md, section 5; others are repeats. */
 const NEXT: Readonly<Record<Stage, readonly QwenDeliveryStatus[]>> = {
   pending: ["held", "delivered", "denied", "refused", "expired", "misaddressed", "dropped"],
   held: ["delivered", "denied", "expired", "misaddressed"],
@@ -59,7 +59,8 @@ export interface QwenTransition {
 export const QWEN_TRACKED_CAP = 4_096;
 
 /**
- * The state of every message a door sent, moved only by the transitions §5 allows: receipts
+ * The state of every message a door sent, moved only by the transitions the protocol allows
+ * (section 5): receipts
  * arrive over separate connections in any order, so a repeat, a step backwards, or a receipt for
  * an id we never sent yields nothing. A `dropped` receipt settles its `origMsgId` and each of its
  * `droppedMsgIds`. Bounded to {@link QWEN_TRACKED_CAP} messages.

@@ -16,8 +16,15 @@ export interface QwenRecord {
   readonly ipcToken?: string;
 }
 
-/** Why a record is not used: `malformed`, `other_schema`, `pid_mismatch`. */
-export type QwenRecordRejection = "malformed" | "other_schema" | "pid_mismatch";
+/**
+ * Why a registry record is not used (docs/errors.md `QWEN_RECORD_REFUSALS`): `malformed`,
+ * `other_schema` (a schema version above 1: skipped, never deleted), `pid_mismatch` (its `pid`
+ * is not its file name's).
+ */
+export const QWEN_RECORD_REFUSALS = ["malformed", "other_schema", "pid_mismatch"] as const;
+
+/** One of {@link QWEN_RECORD_REFUSALS}. */
+export type QwenRecordRejection = (typeof QWEN_RECORD_REFUSALS)[number];
 
 /** The result of {@link parseQwenRecord}. */
 export type QwenRecordResult =
@@ -32,7 +39,8 @@ const MAX_RECORD_BYTES = 64 * 1024;
 
 /**
  * Reads one registry record (`<pid>.json` or `<pid>-<8 hex>.json`) the way
- * cross-session-protocol.md §1 says a reader must: schema version 1 only (`other_schema` above),
+ * Qwen Code's cross-session-protocol.md, section 1 says a reader must: schema version 1 only
+ * (`other_schema` above),
  * `pid` equal to the file name's pid in canonical decimal form (`pid_mismatch`), a session id, a
  * `cwd`; `ipcPath` only as a non-empty absolute path and `ipcToken` only as 64 lowercase hex (any
  * other value reads as absent, so such a record is not messageable). Never throws.
@@ -132,10 +140,16 @@ export function linuxProcessIdentity(proc = "/proc"): ProcessIdentity {
   };
 }
 
+/**
+ * Why {@link findQwenSession} found no session to write to (docs/errors.md
+ * `QWEN_SESSION_LOOKUP_FAILURES`).
+ */
+export const QWEN_SESSION_LOOKUP_FAILURES = ["no_record", "not_trusted", "no_inbox"] as const;
+
 /** What {@link findQwenSession} found, or why not. */
 export type QwenSessionLookup =
   | { readonly ok: true; readonly record: QwenRecord }
-  | { readonly ok: false; readonly reason: "no_record" | "not_trusted" | "no_inbox" };
+  | { readonly ok: false; readonly reason: (typeof QWEN_SESSION_LOOKUP_FAILURES)[number] };
 
 /**
  * The live record of the Qwen Code process `pid` (its `cli.js` process) in `<qwenHome>/sessions/`,
