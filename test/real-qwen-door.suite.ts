@@ -1,11 +1,16 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { InboundPipeline } from "../src/harness/inbound/index.ts";
+import { sentinelFrame } from "../src/harness/mcp/index.ts";
+import { InjectionPacer, PACER_LIMITS } from "../src/harness/pacing/index.ts";
 import {
   envelopeHolds,
   findQwenSession,
   linuxProcessIdentity,
+  QwenDelivery,
   QwenPeerDoor,
   type QwenRecord,
   type QwenTransition,
@@ -30,6 +35,26 @@ const SENTINEL_FRAME = readFileSync(
   "utf8",
 );
 
+const WORKSPACE = "brigade:t-qwen@127.0.0.1";
+
+/** A teammate's message as the server hands it out (the inbound pipeline's input). */
+function envelope(id: string, body: string) {
+  return {
+    message_id: id,
+    sender: {
+      principal_ref: "p-dana",
+      session_id: "s-dana",
+      session_name: "api",
+      human_label: "dana@example.org",
+    },
+    summary: "Schema bumped",
+    body,
+    reply_to: null,
+    hop_count: 1,
+    created_at: "2026-12-05T00:00:00.000Z",
+  };
+}
+
 /** Registers the peer-door suite for one Qwen Code version (a test file per version). */
 export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): void {
   describe(`the real Qwen Code, ${which} version: the cross-session peer door`, () => {
@@ -38,6 +63,8 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
     let qwen: QwenTui;
     let door: QwenPeerDoor;
     const transitions: QwenTransition[] = [];
+    /** The deliveries under test: every receipt goes to each (each ignores ids it did not send). */
+    const deliveries: QwenDelivery[] = [];
     /** Every message the door sent with its text: what the record must hold once delivered. */
     const sent = new Map<string, string>();
     let next = 0;
@@ -49,7 +76,10 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       qwen = await startQwenTui(script, dir, api);
       door = await QwenPeerDoor.open({
         fromName: "brigade",
-        onTransition: (t) => transitions.push(t),
+        onTransition: (t) => {
+          transitions.push(t);
+          for (const d of deliveries) d.onTransition(t);
+        },
       });
     }, 600_000);
 
@@ -188,6 +218,100 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
         .filter((n): n is string => n !== undefined);
       expect(seen).toEqual(Array.from({ length: 15 }, (_, i) => String(i + 1)));
     }, 240_000);
+
+    /** Brigade's delivery of one Brigade session over the door: the shared pipeline and pacer. */
+    function brigadeDelivery(controllerToken: string | undefined) {
+      const pipeline = new InboundPipeline({
+        now: Date.now,
+        hashBody: (body) => createHash("sha256").update(body, "utf8").digest("hex"),
+        seen: { has: () => false, add: () => {} },
+        policy: "accept",
+        teamName: "billing",
+        instruction: { level: "open", custom: "" },
+        delivery: "poll",
+      });
+      const acked: string[] = [];
+      const reported: string[] = [];
+      const texts = new Map<string, string>();
+      const delivery = new QwenDelivery({
+        pipeline,
+        pacer: new InjectionPacer({ now: Date.now(), limits: PACER_LIMITS }),
+        post: (record, token, msgId, content) => {
+          sent.set(msgId, content);
+          return door.post(record, token, msgId, content);
+        },
+        session: () => findQwenSession(qwen.qwenHome, qwen.record.pid, linuxProcessIdentity()),
+        controllerToken,
+        textOf: (item) => {
+          const text = sentinelFrame(item.frame, item.message.sender.session_id, WORKSPACE);
+          texts.set(item.message.message_id, text);
+          return text;
+        },
+        inConversation: (content) => recordTexts().some((t) => envelopeHolds(t, content)),
+        report: (state, id) => void reported.push(`${state}:${id}`),
+        ack: (id) => void acked.push(id),
+        log: () => {},
+        now: Date.now,
+      });
+      deliveries.push(delivery);
+      return { pipeline, delivery, acked, reported, texts };
+    }
+
+    test("Brigade's delivery: messages in server order, each acked only once Qwen Code's record holds it", async () => {
+      const b = brigadeDelivery(qwen.controllerToken);
+      const ids = [`m-${which}-d1`, `m-${which}-d2`, `m-${which}-d3`];
+      for (const [i, id] of ids.entries()) {
+        expect(
+          b.pipeline.offer(envelope(id, `delivery ${which} ${i + 1}: run <the backfill>`)).outcome,
+        ).toBe("queued");
+      }
+      const before = api.requests().length;
+      for (let i = 0; i < 3; i += 1) expect(await b.delivery.step()).toBe("posted");
+      await waitFor(
+        () => {
+          b.delivery.confirm();
+          return b.acked.length === 3;
+        },
+        60_000,
+        "three acks",
+      );
+      expect(b.acked).toEqual(ids);
+      // Acked means in Qwen Code's record, and each reached the model once, in order.
+      for (const id of ids) {
+        const text = b.texts.get(id) ?? "";
+        expect(text.startsWith("<!-- lsp:agent-message-v1 ")).toBe(true);
+        expect(recordTexts().filter((t) => envelopeHolds(t, text))).toHaveLength(1);
+      }
+      await waitFor(
+        () =>
+          api
+            .requests()
+            .slice(before)
+            .some((r) => messageText(r.messages.at(-1)).includes(`delivery ${which} 3:`)),
+        60_000,
+        "the model's request with the third",
+      );
+      const order = api
+        .requests()
+        .slice(before)
+        .map(
+          (r) => new RegExp(`delivery ${which} (\\d):`).exec(messageText(r.messages.at(-1)))?.[1],
+        )
+        .filter((n): n is string => n !== undefined);
+      expect(order).toEqual(["1", "2", "3"]);
+    }, 180_000);
+
+    test("Brigade's delivery without the person's token: the sender is told held, nothing is acked", async () => {
+      const b = brigadeDelivery(undefined);
+      const id = `m-${which}-h1`;
+      expect(b.pipeline.offer(envelope(id, `held delivery ${which}`)).outcome).toBe("queued");
+      expect(await b.delivery.step()).toBe("posted");
+      await waitFor(() => b.reported.includes(`held:${id}`), 30_000, "the held report");
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      b.delivery.confirm();
+      expect(b.acked).toEqual([]);
+      expect(recordTexts().some((t) => t.includes(`held delivery ${which}`))).toBe(false);
+    });
 
     test("without the person's controller token the message is held by Qwen Code and never reaches the model", async () => {
       const before = api.requests().length;
