@@ -127,3 +127,30 @@ export const QWEN_CONTENT_ESCAPE = { from: "<", to: "&lt;" } as const;
  * the same envelope the model reads; it is written as the turn that carries it starts.
  */
 export const QWEN_CHATS_FOLDER = "chats";
+
+/**
+ * Where hooks can come from (0.24.4, measured; groundwork for `brigade install qwen`): the
+ * `hooks` member of `<qwen home>/settings.json`, and — not in the extension documentation, but run
+ * all the same — `hooks/hooks.json` of an extension folder `<qwen home>/extensions/<name>/` that
+ * holds a `qwen-extension.json` (`{"name","version"}`; its `mcpServers` are documented). Both use
+ * `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"…"}]}]}}`. A command hook runs
+ * as `sh -c <command>` whose parent is the `cli.js` process: the registry's `pid`.
+ */
+export const QWEN_EXTENSION_MANIFEST = "qwen-extension.json";
+
+/**
+ * The members of SessionStart's stdin document (0.24.4, measured): `session_id` (the registry's
+ * `sessionId`), `transcript_path` (the conversation record, `QWEN_CHATS_FOLDER`), `cwd`,
+ * `hook_event_name` ("SessionStart"), `timestamp`, `permission_mode` ("auto" in the tests' setup:
+ * the TUI starts in its Auto mode), `source` ("startup"), `model`.
+ */
+export const QWEN_SESSION_START_MEMBERS = [
+  "session_id",
+  "transcript_path",
+  "cwd",
+  "hook_event_name",
+  "timestamp",
+  "permission_mode",
+  "source",
+  "model",
+] as const;
