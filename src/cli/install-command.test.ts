@@ -15,7 +15,7 @@ describe("brigade install / uninstall <client>", () => {
     const typo = await runCli(["install", "gemnii"], "", { HOME: home });
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe(
-      'brigade install: usage: brigade install <gemini|codex>; did you mean "gemini"?\n',
+      'brigade install: usage: brigade install <gemini|codex|qwen>; did you mean "gemini"?\n',
     );
     const hostile = await runCli(["install", "\u001b]0;pwn\u0007"], "", { HOME: home });
     expect(hostile.status).toBe(2);
@@ -47,6 +47,15 @@ describe("brigade install / uninstall <client>", () => {
       }
     }
     expect(existsSync(join(home, ".codex"))).toBe(false);
+  });
+
+  test("refused inside a Qwen Code session: the variable Qwen Code gives its hooks and tools", async () => {
+    for (const command of ["install", "uninstall"]) {
+      const run = await runCli([command, "qwen"], "", { HOME: home, QWEN_CODE_SESSION_ID: "d2db" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/run it in your own terminal/);
+    }
+    expect(existsSync(join(home, ".qwen"))).toBe(false);
   });
 
   test("install then uninstall in the person's terminal", async () => {

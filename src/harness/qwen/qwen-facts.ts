@@ -154,3 +154,20 @@ export const QWEN_SESSION_START_MEMBERS = [
   "source",
   "model",
 ] as const;
+
+/**
+ * The repository `.env` files Qwen Code loads into its own environment, and so its hooks' and MCP
+ * servers', relative to a folder (0.24.4, from its settings page: project `.qwen/.env` and `.env`;
+ * `<qwen home>/.env` and `~/.env` are the person's own). `connectHostSession` refuses to connect
+ * when one of them chooses Brigade's folders (docs/49-hosts.md "A repository's `.env`").
+ */
+export const QWEN_DOTENV_FILES: readonly string[] = [".qwen/.env", ".env"];
+
+/**
+ * What marks a process as started inside a Qwen Code session (0.24.4, measured in a hook's
+ * environment): `QWEN_CODE_SESSION_ID` (the session id), beside `QWEN_CODE_CLI`,
+ * `QWEN_CODE_STARTUP_VERSION` (the version) and `QWEN_CODE_MESSAGING_SOCKET` /
+ * `QWEN_CODE_MESSAGING_TOKEN` (the session's own inbox and its child token: see docs/49-qwen.md
+ * for why Brigade never presents that token).
+ */
+export const QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
