@@ -1,6 +1,8 @@
 // The suite of test/real-qwen-door.suite.ts on the pinned Qwen Code (docs/49-qwen.md).
 
-import { qwenDoorSuite } from "./real-qwen-door.suite.ts";
+import { qwenDoorSuite, qwenPullSuite } from "./real-qwen-door.suite.ts";
 import { PINNED_QWEN_VERSION } from "./support/real-qwen/qwen-executable.ts";
 
-qwenDoorSuite({ which: "pinned", version: async () => PINNED_QWEN_VERSION });
+const pinned = { which: "pinned", version: async () => PINNED_QWEN_VERSION } as const;
+qwenDoorSuite(pinned);
+qwenPullSuite(pinned);

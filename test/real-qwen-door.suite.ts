@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -18,7 +18,9 @@ import {
   qwenDeliveredTexts,
   qwenEscapedContent,
 } from "../src/harness/qwen/index.ts";
-import { waitFor } from "./support/plugin-world.ts";
+import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
+import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
+import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
 import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
@@ -329,5 +331,99 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       ).toBe(false);
       expect(recordTexts().some((t) => t.includes(`held ${which}:`))).toBe(false);
     });
+  });
+}
+
+/**
+ * Registers the pull-lane suite for one Qwen Code version: `brigade install qwen` in a teammate's
+ * terminal, then the real TUI in the team's checkout binds itself at its start and says at the
+ * next prompt what waits.
+ */
+export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): void {
+  describe(`the real Qwen Code, ${which} version: brigade install qwen (the pull lane)`, () => {
+    let world: PluginWorld;
+    let dana: Person;
+    let lee: Person;
+    let danaCc: ClaudeCodeHost;
+    let api: FakeChatApi;
+    let qwen: QwenTui;
+    let dir: string;
+
+    beforeAll(async () => {
+      const script = await qwenScript(await resolveVersion());
+      world = await PluginWorld.start("dana", "billing");
+      dana = world.founder;
+      lee = await world.join("lee");
+      danaCc = await world.session(dana, "api");
+      const installed = await terminal(lee, ["install", "qwen"]);
+      if (installed.code !== 0) throw new Error(`brigade install qwen: ${installed.stderr}`);
+      api = await FakeChatApi.start();
+      dir = mkdtempSync(join(tmpdir(), "qwen-pull-"));
+      qwen = await startQwenTui(script, dir, api, {
+        home: lee.home,
+        project: lee.checkout,
+        env: lee.env,
+      });
+    }, 600_000);
+
+    afterAll(async () => {
+      await qwen?.tmux.close();
+      await api?.close();
+      await world?.close();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    });
+
+    beforeEach((context) => {
+      context.onTestFailed(() => console.error(`Qwen Code's screen:\n${qwen?.tmux.pane() ?? ""}`));
+    });
+
+    test("the start binds the Qwen session to the team; a teammate's message is announced at the next prompt, never acked there", async () => {
+      const folder = join(lee.stateDir, "sessions", "by-harness", "qwen");
+      let binding: { claude_session_id: string; brigade_session_id: string } | undefined;
+      await waitFor(
+        () => {
+          try {
+            const name = readdirSync(folder).find((n) => n.endsWith(".json"));
+            if (name !== undefined) binding = JSON.parse(readFileSync(join(folder, name), "utf8"));
+          } catch {
+            // not written yet
+          }
+          return binding !== undefined;
+        },
+        30_000,
+        "the binding file",
+      );
+      expect(binding?.claude_session_id).toBe(qwen.record.sessionId);
+      const brigadeId = binding?.brigade_session_id ?? "";
+      const sent = await danaCc.runBash(
+        sendCommand(brigadeId, `pull ${which}: rerun the migration`),
+      );
+      expect(sent.exitCode, sent.stderr).toBe(0);
+      const messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1];
+      if (messageId === undefined) throw new Error(sent.stdout);
+      const before = api.requests().length;
+      await qwen.tmux.type("what is new?");
+      await waitFor(
+        () =>
+          api
+            .requests()
+            .slice(before)
+            .some((r) => JSON.stringify(r.messages).includes("what is new?")),
+        60_000,
+        "the prompt's request",
+      );
+      const request = api
+        .requests()
+        .slice(before)
+        .find((r) => JSON.stringify(r.messages).includes("what is new?"));
+      const all = JSON.stringify(request?.messages ?? []);
+      // The start's context line and the turn's notice, as Qwen Code puts hook context.
+      expect(all).toContain(`Brigade: this session is`);
+      expect(all).toContain("1 message from teammates");
+      expect(all).not.toContain(`pull ${which}: rerun`);
+      expect((await danaCc.runBash("brigade sent")).stdout).not.toMatch(
+        new RegExp(`${messageId}.*acked`),
+      );
+    }, 180_000);
   });
 }

@@ -25,19 +25,27 @@ export interface QwenTui {
   readonly record: QwenRecord;
 }
 
+/** Whose Qwen Code: a person's home, checkout and terminal environment (default: fresh ones in `dir`). */
+export interface QwenPersonOptions {
+  readonly home: string;
+  readonly project: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
 /**
- * Starts Qwen Code's TUI from `script` in `dir/project` with `dir/home` as its home, after
- * minting a controller token labelled `brigade`; resolves once the registry record exists and the
- * prompt is on screen.
+ * Starts Qwen Code's TUI from `script` in the person's checkout (default `dir/project`, home
+ * `dir/home`), after minting a controller token labelled `brigade`; resolves once the registry
+ * record exists and the prompt is on screen. `dir` also holds the tmux server.
  */
 export async function startQwenTui(
   script: string,
   dir: string,
   api: FakeChatApi,
+  person?: QwenPersonOptions,
 ): Promise<QwenTui> {
-  const home = join(dir, "home");
+  const home = person?.home ?? join(dir, "home");
   const qwenHome = join(home, ".qwen");
-  const project = join(dir, "project");
+  const project = person?.project ?? join(dir, "project");
   mkdirSync(qwenHome, { recursive: true });
   mkdirSync(project, { recursive: true });
   writeFileSync(
@@ -52,9 +60,10 @@ export async function startQwenTui(
     }),
   );
   const env: Record<string, string> = {
+    ...person?.env,
     HOME: home,
     QWEN_HOME: qwenHome,
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    PATH: person?.env.PATH ?? process.env.PATH ?? "/usr/bin:/bin",
     OPENAI_API_KEY: "dummy-key",
     OPENAI_BASE_URL: api.url,
     OPENAI_MODEL: "fake-model",
