@@ -48,6 +48,10 @@ export async function startQwenTui(
   const project = person?.project ?? join(dir, "project");
   mkdirSync(qwenHome, { recursive: true });
   mkdirSync(project, { recursive: true });
+  // Qwen Code binds its inbox below this folder and leaves the folder behind at its exit: keep it
+  // inside the test's own folder (the socket path stays well under 103 bytes).
+  const runtime = join(dir, "run");
+  mkdirSync(runtime, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(qwenHome, "settings.json"),
     JSON.stringify({
@@ -64,6 +68,7 @@ export async function startQwenTui(
     HOME: home,
     QWEN_HOME: qwenHome,
     PATH: person?.env.PATH ?? process.env.PATH ?? "/usr/bin:/bin",
+    XDG_RUNTIME_DIR: runtime,
     OPENAI_API_KEY: "dummy-key",
     OPENAI_BASE_URL: api.url,
     OPENAI_MODEL: "fake-model",
