@@ -17,6 +17,8 @@ describe("brigade serve: an unknown flag", () => {
     const run = async (argv: string[]) => {
       let stderr = "";
       const status = await runServe(argv, {
+        stdin: (async function* () {})(),
+        env: {},
         stdout: () => undefined,
         stderr: (text) => {
           stderr += text;

@@ -374,6 +374,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         unackedCreatedBefore: 20,
         sessionOfflineBefore: 20,
         joinFailuresBefore: 20,
+        invitationEndedBefore: 20,
         unusedTeamCreatedBefore: 0,
         unusedPrincipalCreatedBefore: 0,
         limit: 1,
@@ -383,6 +384,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         messages: 2,
         sessions: 1,
         join_failures: 1,
+        invitations: 0,
         teams: 0,
         principals: 0,
       });
@@ -391,6 +393,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         messages: 1,
         sessions: 0,
         join_failures: 0,
+        invitations: 0,
         teams: 0,
         principals: 0,
       });
@@ -454,6 +457,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         unackedCreatedBefore: 0,
         sessionOfflineBefore: 0,
         joinFailuresBefore: 0,
+        invitationEndedBefore: 0,
         unusedTeamCreatedBefore: 100,
         unusedPrincipalCreatedBefore: 100,
         limit: 100,
