@@ -1,9 +1,5 @@
 import { PROTOCOL_LIMITS } from "../limits.ts";
-import {
-  expectObject,
-  requiredString,
-  runValidation,
-} from "../validation/field-rules.ts";
+import { expectObject, requiredString, runValidation } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
 
 /**

@@ -482,7 +482,9 @@ export class SqliteTx implements StoreTx {
   }
 
   async invitationByDigest(teamRef: string, secretDigest: string): Promise<InvitationRow | null> {
-    return (this.#s.invitationByDigest.get(teamRef, secretDigest) as InvitationRow | undefined) ?? null;
+    return (
+      (this.#s.invitationByDigest.get(teamRef, secretDigest) as InvitationRow | undefined) ?? null
+    );
   }
 
   async getInvitation(teamRef: string, invitationId: string): Promise<InvitationRow | null> {
