@@ -774,7 +774,7 @@ describe("brigade team against a real brigade serve", () => {
     });
     expect(r.status).toBe(5);
     expect(r.stderr).toMatch(
-      /^brigade team join: unauthorized: the server refused the join secret: /,
+      /^brigade team join: unauthorized: the server refused the join secret or invitation: /,
     );
     expect(r.stderr).not.toContain("AAAAAAAA");
   });

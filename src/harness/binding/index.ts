@@ -40,6 +40,7 @@ export {
 } from "./find-team-binding.ts";
 export {
   JOIN_SECRET_FILE_REFUSALS,
+  joinSecretLine,
   type JoinSecretFileRead,
   type JoinSecretFileRefusal,
   MAX_JOIN_SECRET_FILE_BYTES,
