@@ -306,6 +306,9 @@ describe("brigade team invite, join with it, invitations, revoke-invite", () => 
     expect(late.stderr).toContain("(invitation_expired): this invitation has expired");
     const rotated = await team(["rotate-secret"], top, dana);
     expect(rotated.status, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain(
+      "1 active invitation was revoked with it (brigade team invite makes new ones).",
+    );
     const after = await team(["join"], lee.clone, lee.env, kept.stdout);
     expect(after.stderr).toContain("(invitation_revoked)");
   });
