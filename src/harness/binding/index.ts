@@ -40,9 +40,9 @@ export {
 } from "./find-team-binding.ts";
 export {
   JOIN_SECRET_FILE_REFUSALS,
-  joinSecretLine,
   type JoinSecretFileRead,
   type JoinSecretFileRefusal,
+  joinSecretLine,
   MAX_JOIN_SECRET_FILE_BYTES,
   parseJoinSecretFile,
   readJoinSecretFile,
