@@ -58,7 +58,7 @@ function expectSpent(ctx: SuiteContext, call: Call, reason: string, what: string
 
 const C80 = defineCase(
   "C-80",
-  "team invite: single use and 24 h by default, a §9 join secret that team join takes; a second join is refused as used; the team's own secret still admits; creator only",
+  "team invite: single use and 24 h by default, a join secret (docs/spec/protocol.md §9) that team join takes; a second join is refused as used; the team's own secret still admits; creator only",
   INVITATION_CAPS,
   async (ctx) => {
     const { creator, team } = await adminTeam(ctx, "C80", 0);
