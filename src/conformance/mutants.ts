@@ -10,7 +10,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly team_leak: readonly ["C-12", "C-26"];
   readonly trusted_sender: readonly ["C-23", "C-24"];
   readonly caps_swapped: readonly ["C-28"];
-  readonly weak_admin: readonly ["C-48", "C-49", "C-50", "C-57"];
+  readonly weak_admin: readonly ["C-48", "C-49", "C-50", "C-57", "C-85"];
   readonly state_leak: readonly ["C-51", "C-52"];
   readonly live_stale: readonly ["C-53"];
   readonly removed_reachable: readonly ["C-55"];
@@ -23,7 +23,7 @@ export const CONFORMANCE_MUTANTS: {
   team_leak: ["C-12", "C-26"],
   trusted_sender: ["C-23", "C-24"],
   caps_swapped: ["C-28"],
-  weak_admin: ["C-48", "C-49", "C-50", "C-57"],
+  weak_admin: ["C-48", "C-49", "C-50", "C-57", "C-85"],
   state_leak: ["C-51", "C-52"],
   live_stale: ["C-53"],
   removed_reachable: ["C-55"],
