@@ -89,6 +89,8 @@ const REAL_CLIENT = [
   "test/real-claude-drop-newest.test.ts",
   "test/real-claude-hooks.test.ts",
   "test/real-claude-settings.test.ts",
+  "test/real-gemini-pinned.test.ts",
+  "test/real-gemini-newest.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

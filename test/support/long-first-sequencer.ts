@@ -16,6 +16,8 @@ export const LONG_FIRST = [
   "test/real-claude-drop-pinned.test.ts",
   "test/real-claude-drop-newest.test.ts",
   "test/real-claude-settings.test.ts",
+  "test/real-gemini-pinned.test.ts",
+  "test/real-gemini-newest.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",

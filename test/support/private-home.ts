@@ -19,6 +19,11 @@ const NOT_WATCHED = new Set([
   ".cargo",
   ".m2",
   ".cache/brigade/claude-code",
+  // The other real clients' packages, cached beside Claude Code's (test/support/real-*/).
+  ".cache/brigade/gemini-cli",
+  ".cache/brigade/codex",
+  ".cache/brigade/qwen-code",
+  ".cache/brigade/opencode",
   ".cache/node-gyp",
   ".cache/biome",
 ]);
