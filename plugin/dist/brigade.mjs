@@ -15243,6 +15243,57 @@ var init_close_mapped_session = __esmMin((() => {
 	init_hook_limits();
 }));
 
+// src/harness/hooks/git-user-name.ts
+/**
+* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
+* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
+* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
+* configured on this machine, never checked by anyone: consumers show it as unverified. Only
+* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
+* the answer. Never throws.
+*
+* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
+*/
+function gitUserName(cwd, env) {
+	if (cwd === "" || !isAbsolute(cwd)) return void 0;
+	const childEnv = {};
+	for (const name of [
+		"HOME",
+		"XDG_CONFIG_HOME",
+		"PATH"
+	]) {
+		const value = env[name];
+		if (value !== void 0) childEnv[name] = value;
+	}
+	try {
+		const out = execFileSync("git", [
+			"config",
+			"--get",
+			"user.name"
+		], {
+			cwd,
+			env: childEnv,
+			encoding: "utf8",
+			timeout: GIT_USER_NAME_TIMEOUT_MS,
+			maxBuffer: 4096,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		});
+		const name = oneLine(out, 128);
+		return name === "" ? void 0 : name;
+	} catch {
+		return;
+	}
+}
+var GIT_USER_NAME_TIMEOUT_MS;
+var init_git_user_name = __esmMin((() => {
+	init_sanitize();
+	GIT_USER_NAME_TIMEOUT_MS = 1e3;
+}));
+
 // src/harness/binding/binding-file.ts
 /** True when `teamRef` is a usable team ref: 1–200 UTF-8 bytes, no space, Cc, Cf or lone surrogate. */
 function isValidTeamRef(teamRef) {
@@ -16406,57 +16457,6 @@ var init_hook_gate = __esmMin((() => {
 	init_claude_code();
 }));
 
-// src/harness/hooks/git-user-name.ts
-/**
-* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
-* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
-* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
-* configured on this machine, never checked by anyone: consumers show it as unverified. Only
-* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
-* the answer. Never throws.
-*
-* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
-*/
-function gitUserName(cwd, env) {
-	if (cwd === "" || !isAbsolute(cwd)) return void 0;
-	const childEnv = {};
-	for (const name of [
-		"HOME",
-		"XDG_CONFIG_HOME",
-		"PATH"
-	]) {
-		const value = env[name];
-		if (value !== void 0) childEnv[name] = value;
-	}
-	try {
-		const out = execFileSync("git", [
-			"config",
-			"--get",
-			"user.name"
-		], {
-			cwd,
-			env: childEnv,
-			encoding: "utf8",
-			timeout: GIT_USER_NAME_TIMEOUT_MS,
-			maxBuffer: 4096,
-			stdio: [
-				"ignore",
-				"pipe",
-				"ignore"
-			]
-		});
-		const name = oneLine(out, 128);
-		return name === "" ? void 0 : name;
-	} catch {
-		return;
-	}
-}
-var GIT_USER_NAME_TIMEOUT_MS;
-var init_git_user_name = __esmMin((() => {
-	init_sanitize();
-	GIT_USER_NAME_TIMEOUT_MS = 1e3;
-}));
-
 // src/harness/hooks/registration-retry.ts
 /**
 * `state/<pid>.retry.json`: SessionStart could not register this Claude process's session, and the
@@ -17605,6 +17605,7 @@ var init_hooks = __esmMin((() => {
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
+	init_git_user_name();
 	init_hook_context();
 	init_hook_input();
 	init_hook_limits();
