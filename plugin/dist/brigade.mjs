@@ -6771,8 +6771,9 @@ function validateTeamInviteRequest(value) {
 	});
 }
 /**
-* Validates a `team invite` result: ids non-empty, `invitation` (when present) non-empty,
-* `max_uses` 1..100, `expires_at` a timestamp.
+* Validates a `team invite` result: ids non-empty, `invitation` (when present) a join secret
+* (docs/spec/protocol.md §9: no space, control or format character), `max_uses` 1..100,
+* `expires_at` a timestamp.
 *
 * @example validateTeamInviteResult({ team_ref: "t" }).ok === false;
 */
@@ -6784,7 +6785,7 @@ function validateTeamInviteResult(value) {
 		const team_name = requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints });
 		const invitation_id = requiredString(o, "invitation_id", "", id);
 		const invitation = nullableString(o, "invitation", "", id);
-		if (invitation === null) failField("invitation", "invalid_value");
+		if (invitation === null || invitation !== void 0 && !parseJoinSecret(invitation).ok) failField("invitation", "invalid_value");
 		return {
 			team_ref,
 			team_name,
@@ -6869,6 +6870,7 @@ var INVITATION_LIMITS, INVITATION_STATES;
 var init_team_invitations = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_join_secret();
 	INVITATION_LIMITS = Object.freeze({
 		default_uses: 1,
 		max_uses: 100,

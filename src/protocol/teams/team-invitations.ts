@@ -14,6 +14,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { parseJoinSecret } from "./join-secret.ts";
 
 /**
  * The bounds of an invitation **[ours]** (capability `team.invitations`, docs/20-protocol.md,
@@ -98,8 +99,9 @@ export interface TeamInviteResult {
 }
 
 /**
- * Validates a `team invite` result: ids non-empty, `invitation` (when present) non-empty,
- * `max_uses` 1..100, `expires_at` a timestamp.
+ * Validates a `team invite` result: ids non-empty, `invitation` (when present) a join secret
+ * (docs/spec/protocol.md §9: no space, control or format character), `max_uses` 1..100,
+ * `expires_at` a timestamp.
  *
  * @example validateTeamInviteResult({ team_ref: "t" }).ok === false;
  */
@@ -113,7 +115,10 @@ export function validateTeamInviteResult(value: unknown): ValidationResult<TeamI
     });
     const invitation_id = requiredString(o, "invitation_id", "", id);
     const invitation = nullableString(o, "invitation", "", id);
-    if (invitation === null) failField("invitation", "invalid_value");
+    // A join secret's shape: nothing a hostile server could smuggle onto a terminal.
+    if (invitation === null || (invitation !== undefined && !parseJoinSecret(invitation).ok)) {
+      failField("invitation", "invalid_value");
+    }
     return {
       team_ref,
       team_name,
