@@ -74,7 +74,7 @@ CREATE TABLE messages (
     acked_at INTEGER,
     idempotency_key TEXT
   , disposition TEXT CHECK (disposition IN ('held', 'refused')), disposition_at INTEGER, sent_to_session_id TEXT) STRICT;
-INSERT INTO messages VALUES(1,'m-0000000000000000aa01','t-7ea30000000000000001','p-a11ce0000000000000a1','s-a1000000000000000001','alpha','Alice','s-b2000000000000000002','before the upgrade','written by schema version 6',NULL,0,1767225604000,NULL,NULL,NULL,NULL,NULL);
+INSERT INTO messages VALUES(1,'m-0000000000000000aa01','t-7ea30000000000000001','p-a11ce0000000000000a1','s-a1000000000000000001','alpha','Alice','s-b2000000000000000002','before the upgrade','written by schema version 7',NULL,0,1767225604000,NULL,NULL,NULL,NULL,NULL);
 INSERT INTO messages VALUES(2,'m-0000000000000000bb02','t-7ea30000000000000001','p-b0b000000000000000b2','s-b2000000000000000002','beta','Bob','s-a1000000000000000001',NULL,'an acknowledged reply',NULL,1,1767225605000,1767225606000,NULL,NULL,NULL,NULL);
 DELETE FROM sqlite_sequence;
 INSERT INTO sqlite_sequence VALUES('messages',2);
