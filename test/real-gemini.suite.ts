@@ -1,13 +1,4 @@
-/**
- * The Gemini CLI lane on the real client (docs/49-hosts.md, docs/47-real-client-tests.md's shape):
- * `@google/gemini-cli` installed from the npm registry, started headless (`gemini -p`) against a
- * loopback fake of the Gemini API, with the extension `brigade install gemini` wrote. A teammate's
- * stand-in Claude Code session sends; Gemini's model reads the message through the `inbox` tool
- * as the sentinel + frame, byte for byte, the sender sees `acked` only after, and the model's
- * reply through `send` reaches the stand-in's inbox.
- */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
@@ -18,7 +9,14 @@ import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin
 import { storedEnvelope, TmuxClaude } from "./support/real-claude/index.ts";
 import { FakeGeminiApi, requestTexts } from "./support/real-gemini/fake-gemini-api.ts";
 import { geminiScript } from "./support/real-gemini/gemini-executable.ts";
-import { BUILT_CLI } from "./support/server-process.ts";
+import {
+  boundGeminiSession,
+  type GeminiBinding,
+  geminiBindings,
+  inGeminiRecord,
+  prepareGeminiHome,
+  runGemini,
+} from "./support/real-gemini/gemini-person.ts";
 
 /** Which Gemini CLI a test file runs: its label and how its version is found. */
 export interface GeminiChoice {
@@ -27,97 +25,6 @@ export interface GeminiChoice {
 }
 
 const TEAM = "billing";
-
-interface GeminiRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `node <gemini.js> …args` in `who`'s checkout with `env`, bounded at 90 s. */
-function runGemini(
-  script: string,
-  who: Person,
-  env: Record<string, string>,
-  args: string[],
-): Promise<GeminiRun> {
-  const child = spawn(process.execPath, [script, ...args], {
-    cwd: who.checkout,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  return new Promise((resolve) =>
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
-
-/** Runs the person's own `brigade` (this checkout's CLI) in their terminal. */
-function terminal(who: Person, args: string[]): Promise<GeminiRun> {
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
-    cwd: who.checkout,
-    env: who.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
-
-/** One Gemini session the hooks bound (its binding file). */
-interface GeminiBinding {
-  readonly nativeId: string;
-  readonly brigadeId: string;
-  /** Gemini's own record of the conversation (`transcript_path`), or `""`. */
-  readonly transcript: string;
-}
-
-/** Every Gemini session the hooks bound for `who` (their binding files). */
-function geminiBindings(who: Person): GeminiBinding[] {
-  const folder = join(who.stateDir, "sessions", "by-harness", "gemini");
-  let names: string[];
-  try {
-    names = readdirSync(folder).filter((n) => n.endsWith(".json"));
-  } catch {
-    return [];
-  }
-  return names.map((name) => {
-    const map = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
-      claude_session_id: string;
-      brigade_session_id: string;
-      transcript_path?: string;
-    };
-    return {
-      nativeId: map.claude_session_id,
-      brigadeId: map.brigade_session_id,
-      transcript: map.transcript_path ?? "",
-    };
-  });
-}
-
-/** The one Gemini session bound for `who`, when there is exactly one. */
-function boundGeminiSession(who: Person): GeminiBinding | undefined {
-  const all = geminiBindings(who);
-  return all.length === 1 ? all[0] : undefined;
-}
-
-/** Whether Gemini's own record of the session holds message `messageId`'s frame. */
-function inGeminiRecord(binding: GeminiBinding, messageId: string): boolean {
-  try {
-    return readFileSync(binding.transcript, "utf8").includes(`message-id=\\"${messageId}\\"`);
-  } catch {
-    return false;
-  }
-}
 
 /** Registers this suite for one Gemini CLI version (a test file per version). */
 export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): void {
@@ -137,31 +44,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       lee = await world.join("lee");
       danaCc = await world.session(dana, "api");
       api = await FakeGeminiApi.start();
-      const installed = await terminal(lee, ["install", "gemini"]);
-      if (installed.code !== 0) throw new Error(`brigade install gemini: ${installed.stderr}`);
-      const gemini = join(lee.home, ".gemini");
-      writeFileSync(
-        join(gemini, "settings.json"),
-        JSON.stringify({
-          security: { auth: { selectedType: "gemini-api-key" } },
-          general: { disableAutoUpdate: true },
-          telemetry: { enabled: false },
-          privacy: { usageStatisticsEnabled: false },
-        }),
-      );
-      // Lee's own choice, in his own policy file: his headless runs may send without asking.
-      mkdirSync(join(gemini, "policies"), { recursive: true });
-      writeFileSync(
-        join(gemini, "policies", "lee-allows-send.toml"),
-        '[[rule]]\ntoolName = "mcp_brigade_send"\ndecision = "allow"\npriority = 100\n',
-      );
-      geminiEnv = {
-        ...lee.env,
-        GEMINI_API_KEY: "fake-key-for-a-loopback-fake",
-        GOOGLE_GEMINI_BASE_URL: api.url,
-        GEMINI_CLI_TRUST_WORKSPACE: "true",
-        NO_COLOR: "1",
-      };
+      geminiEnv = await prepareGeminiHome(lee, api);
     }, 600_000);
 
     afterAll(async () => {
@@ -176,6 +59,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       };
       expect(Object.keys(hooks.hooks).sort()).toEqual([
         "AfterAgent",
+        "AfterTool",
         "BeforeAgent",
         "SessionEnd",
         "SessionStart",
@@ -270,6 +154,42 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
       expect(inGeminiRecord(bound, messageId)).toBe(true);
     }, 240_000);
 
+    test("a message that arrives during a turn is announced in the next tool's result, and stays unacked while no inbox read it", async () => {
+      const before = new Set(geminiBindings(lee).map((b) => b.nativeId));
+      let messageId = "";
+      api.script(
+        async () => {
+          const bound = geminiBindings(lee).find((b) => !before.has(b.nativeId));
+          if (bound === undefined) throw new Error("the start bound no session");
+          const sent = await danaCc.runBash(sendCommand(bound.brigadeId, "a note mid-turn"));
+          messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1] ?? "";
+          return { call: { name: "list_directory", args: { dir_path: "." } } };
+        },
+        { text: "done" },
+      );
+      const first = api.turns().length;
+      const run = await runGemini(script, lee, geminiEnv, [
+        "-p",
+        "list the files",
+        "-m",
+        "gemini-2.5-flash",
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const [start, afterTool] = api
+        .turns()
+        .slice(first)
+        .map((turn) => requestTexts(turn).join("\n"));
+      const notice =
+        "Brigade: 1 message from teammates' coding-agent sessions is waiting for this session";
+      expect(start).not.toContain(notice);
+      expect(afterTool).toContain(notice);
+      expect(afterTool).not.toContain("a note mid-turn");
+      expect(messageId).not.toBe("");
+      expect((await danaCc.runBash("brigade sent")).stdout).not.toMatch(
+        new RegExp(`${messageId}.*acked`),
+      );
+    }, 180_000);
+
     test("interactive, under tmux: a message sent while the session waits is announced at the next prompt, read through the tool, acked, answered", async () => {
       const before = new Set(geminiBindings(lee).map((b) => b.nativeId));
       const dir = mkdtempSync(join(world.root, "gm-"));
@@ -305,8 +225,17 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
           { text: "done" },
         );
         const first = api.turns().length;
-        await gemini.type("anything from the team");
+        // The prompt's text, then Enter once it is on screen: Gemini takes keys that arrive
+        // together as a paste, where Enter is a newline, not a submit.
+        await gemini.keys("-l", "--", "anything from the team");
         await gemini.waitForPane("anything from the team", 30_000, "the prompt on Gemini's screen");
+        await gemini.keys("Enter");
+        await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn").catch(
+          async () => {
+            await gemini.keys("Enter");
+            await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn");
+          },
+        );
         await waitFor(
           () => {
             // The stand-in reads what its inbox queued while an earlier post's turn ran.

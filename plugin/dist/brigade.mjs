@@ -20378,7 +20378,9 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"uninstall",
 	"migrate-store",
 	"conformance",
-	"mcp"
+	"mcp",
+	"install",
+	"host-hook"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts

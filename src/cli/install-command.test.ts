@@ -15,7 +15,7 @@ describe("brigade install / uninstall <client>", () => {
     const typo = await runCli(["install", "gemnii"], "", { HOME: home });
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe(
-      'brigade install: usage: brigade install <gemini>; did you mean "gemini"?\n',
+      'brigade install: usage: brigade install <gemini|codex>; did you mean "gemini"?\n',
     );
     const hostile = await runCli(["install", "\u001b]0;pwn\u0007"], "", { HOME: home });
     expect(hostile.status).toBe(2);
@@ -36,6 +36,17 @@ describe("brigade install / uninstall <client>", () => {
       expect(undo.status).toBe(2);
     }
     expect(existsSync(join(home, ".gemini"))).toBe(false);
+  });
+
+  test("refused inside a Codex session: the variables Codex gives its model's commands", async () => {
+    for (const name of ["CODEX_THREAD_ID", "CODEX_SESSION_ID", "CODEX_TOOL_CALL_ID"]) {
+      for (const command of ["install", "uninstall"]) {
+        const run = await runCli([command, "codex"], "", { HOME: home, [name]: "01a2" });
+        expect(run.status).toBe(2);
+        expect(run.stderr).toMatch(/run it in your own terminal/);
+      }
+    }
+    expect(existsSync(join(home, ".codex"))).toBe(false);
   });
 
   test("install then uninstall in the person's terminal", async () => {
@@ -59,6 +70,11 @@ describe("brigade host-hook", () => {
       [["host-hook", "gemini", "turn"], "not json"],
       [["host-hook", "gemini", "turn"], JSON.stringify({ session_id: "never-bound", cwd: home })],
       [["host-hook", "gemini", "session-start"], JSON.stringify({ session_id: "s", cwd: home })],
+      [["host-hook", "codex", "nope"], "{}"],
+      [["host-hook", "codex", "turn"], "[1]"],
+      [["host-hook", "codex", "post-tool"], JSON.stringify({ session_id: "unbound", cwd: home })],
+      [["host-hook", "codex", "session-end"], JSON.stringify({ session_id: "unbound" })],
+      [["host-hook", "codex", "session-start"], JSON.stringify({ session_id: "s", cwd: home })],
     ] as const) {
       const run = await runCli([...argv], stdin, {
         HOME: home,

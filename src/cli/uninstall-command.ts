@@ -18,7 +18,7 @@ import { configDirOf } from "./config-folder.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
 const HELP = `usage: brigade uninstall            (Claude Code)
-       brigade uninstall <client>   (a client "brigade install <client>" connected: docs/49-hosts.md)
+       brigade uninstall <client>   (what "brigade install <client>" wrote: docs/49-hosts.md)
 
 Puts back, exactly as it was, what Brigade changed outside its own folders with your yes: the
 "crossSessionInbound" member brigade doctor --fix added to Claude Code's user settings (taken

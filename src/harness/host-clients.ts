@@ -7,6 +7,7 @@ import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts
  */
 export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> = {
   gemini: async () => (await import("./gemini/index.ts")).GEMINI_CLIENT,
+  codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
 };
 
 /**

@@ -18,6 +18,7 @@ export const LONG_FIRST = [
   "test/real-claude-settings.test.ts",
   "test/real-gemini-pinned.test.ts",
   "test/real-gemini-newest.test.ts",
+  "test/real-hosts-exchange.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",

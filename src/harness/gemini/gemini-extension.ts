@@ -11,6 +11,7 @@ export const GEMINI_INSTALL_MARKER = ".brigade-install.json";
 const HOOKS: readonly (readonly [string, string, number])[] = [
   ["SessionStart", "session-start", 10_000],
   ["BeforeAgent", "turn", 8_000],
+  ["AfterTool", "post-tool", 8_000],
   ["AfterAgent", "turn-end", 5_000],
   ["SessionEnd", "session-end", 5_000],
 ];
@@ -30,7 +31,8 @@ export function shellWord(word: string): string {
  * The extension Brigade installs into Gemini CLI (docs/49-hosts.md "Gemini CLI"): the file name
  * (relative to the extension folder) → its text. `gemini-extension.json` names the MCP server
  * `brigade` (`<node> <cli> mcp`, no shell, no env); `hooks/hooks.json` runs
- * `<node> <cli> host-hook gemini <event>` at SessionStart, BeforeAgent, AfterAgent and SessionEnd,
+ * `<node> <cli> host-hook gemini <event>` at SessionStart, BeforeAgent, AfterTool, AfterAgent and
+ * SessionEnd,
  * each with its own timeout; the marker records the Brigade version that wrote it. Nothing secret
  * is in any of them: Gemini redacts environment names that look sensitive, and Brigade needs none.
  *

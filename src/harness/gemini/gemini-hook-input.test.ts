@@ -16,7 +16,10 @@ describe("parseGeminiHookInput", () => {
       cwd: "/w/api",
       transcriptPath: "/t/s.json",
       cause: "resume",
+      toolName: "",
     });
+    const tool = parseGeminiHookInput(JSON.stringify({ session_id: "x", tool_name: "read_file" }));
+    expect(tool?.toolName).toBe("read_file");
     expect(parseGeminiHookInput(JSON.stringify({ session_id: "x", reason: "exit" }))?.cause).toBe(
       "exit",
     );
@@ -34,6 +37,6 @@ describe("parseGeminiHookInput", () => {
         source: "s".repeat(5000),
       }),
     );
-    expect(odd).toEqual({ sessionId: "", cwd: "", transcriptPath: "", cause: "" });
+    expect(odd).toEqual({ sessionId: "", cwd: "", transcriptPath: "", cause: "", toolName: "" });
   });
 });

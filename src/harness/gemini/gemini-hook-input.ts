@@ -7,6 +7,8 @@ export interface GeminiHookInput {
   readonly transcriptPath: string;
   /** SessionStart `source`, SessionEnd `reason`; `""` otherwise. */
   readonly cause: string;
+  /** AfterTool `tool_name` (`mcp_brigade_inbox` for Brigade's own); `""` otherwise. */
+  readonly toolName: string;
 }
 
 /** A string member of at most 4096 code units, with no control character, else `""`. */
@@ -43,5 +45,6 @@ export function parseGeminiHookInput(raw: string): GeminiHookInput | undefined {
     cwd: absolute(o.cwd),
     transcriptPath: absolute(o.transcript_path),
     cause: text(o.source) || text(o.reason),
+    toolName: text(o.tool_name),
   };
 }

@@ -122,7 +122,7 @@ export function installGemini(
     lines: [
       `Wrote Brigade's Gemini CLI extension: ${dir}`,
       "  gemini-extension.json  the brigade MCP server (tools inbox, send, who)",
-      "  hooks/hooks.json       SessionStart, BeforeAgent, AfterAgent and SessionEnd hooks",
+      "  hooks/hooks.json       SessionStart, BeforeAgent, AfterTool, AfterAgent and SessionEnd hooks",
       `Wrote ${policy}: the read-only tools inbox and who run without a confirmation (send asks)`,
       "Gemini CLI loads it at its next start, in a folder your team binds (.brigade.json).",
       "Undo: brigade uninstall gemini",

@@ -13,11 +13,24 @@ export interface BrigadeCommand {
  * Why `brigade install <client>` or `brigade uninstall <client>` wrote or removed nothing
  * (docs/errors.md): `no_home` (HOME is not an absolute folder), `extension_foreign` (a folder or
  * file at Brigade's place that Brigade did not write), `write_failed` (a path that cannot be
- * written or removed).
+ * written or removed); for a client whose own configuration file Brigade edits (Codex):
+ * `config_refused` (the file cannot safely take or give back Brigade's block; the line names the
+ * reason), `block_changed` (Brigade's block was edited since it was written), `no_config_dir`
+ * (Brigade's configuration folder, where the record of the change is kept, cannot be found),
+ * `record_unreadable`, `record_unwritable` (that record).
  *
  * @example CLIENT_INSTALL_CODES.includes("extension_foreign") === true
  */
-export const CLIENT_INSTALL_CODES = ["no_home", "extension_foreign", "write_failed"] as const;
+export const CLIENT_INSTALL_CODES = [
+  "no_home",
+  "extension_foreign",
+  "write_failed",
+  "config_refused",
+  "block_changed",
+  "no_config_dir",
+  "record_unreadable",
+  "record_unwritable",
+] as const;
 
 /** One of {@link CLIENT_INSTALL_CODES}. */
 export type ClientInstallCode = (typeof CLIENT_INSTALL_CODES)[number];

@@ -4,6 +4,7 @@
  * the host process above a hook. Each client folder (`../gemini/`, `../codex/`) adapts its hooks'
  * documents to these.
  */
+
 export {
   connectHostSession,
   HOST_CONNECT_CALL_MS,
@@ -11,6 +12,7 @@ export {
   type HostSessionRequest,
   hostSessionName,
 } from "./connect-host-session.ts";
+export { hostContextLine } from "./context-line.ts";
 export {
   type BrigadeCommand,
   CLIENT_INSTALL_CODES,

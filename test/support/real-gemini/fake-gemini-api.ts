@@ -11,6 +11,9 @@ export type GeminiReply =
   | { readonly text: string }
   | { readonly call: { readonly name: string; readonly args: Record<string, unknown> } };
 
+/** A scripted turn, or a step run when the turn's request arrives that then gives the reply. */
+export type GeminiScriptStep = GeminiReply | (() => Promise<GeminiReply>);
+
 /** A request the CLI sent to a model (its JSON body), with its path. */
 export interface GeminiRequest {
   readonly path: string;
@@ -52,7 +55,7 @@ function chunk(reply: GeminiReply): string {
 /** The fake; `start()` listens on an ephemeral loopback port. */
 export class FakeGeminiApi {
   readonly requests: GeminiRequest[] = [];
-  readonly #script: GeminiReply[] = [];
+  readonly #script: GeminiScriptStep[] = [];
   readonly #server: Server;
 
   private constructor(server: Server) {
@@ -73,9 +76,13 @@ export class FakeGeminiApi {
     return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
-  /** Queues the answers of the next model turns, in order; an empty queue answers `"ok"`. */
-  script(...replies: GeminiReply[]): void {
-    this.#script.push(...replies);
+  /**
+   * Sets the answers of the next model turns, in order, in place of whatever an earlier case left
+   * unused; past them every turn answers `"ok"`. A step that is a function runs when its turn's
+   * request has arrived (a test acts mid-turn there).
+   */
+  script(...replies: GeminiScriptStep[]): void {
+    this.#script.splice(0, this.#script.length, ...replies);
   }
 
   /** The streamed model requests (tool loop turns), oldest first. */
@@ -96,9 +103,18 @@ export class FakeGeminiApi {
       }
       this.requests.push({ path, body });
       if (path.includes(":streamGenerateContent")) {
-        const reply = this.#script.shift() ?? { text: "ok" };
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(`data: ${chunk(reply)}\n\n`);
+        const step = this.#script.shift() ?? { text: "ok" };
+        const reply = typeof step === "function" ? step() : Promise.resolve(step);
+        reply.then(
+          (answer) => {
+            res.writeHead(200, { "content-type": "text/event-stream" });
+            res.end(`data: ${chunk(answer)}\n\n`);
+          },
+          () => {
+            res.writeHead(500, { "content-type": "application/json" });
+            res.end("{}");
+          },
+        );
       } else if (path.includes(":generateContent")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(chunk({ text: "ok" }));
