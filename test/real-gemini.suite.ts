@@ -290,7 +290,7 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
         expect(
           texts.some((t) =>
             t.includes(
-              "Brigade: not connected: a .env file of this repository (.gemini/.env or .env) sets where Brigade keeps its files",
+              "Brigade: not connected: a .env file of this repository sets where Brigade keeps its files",
             ),
           ),
           texts.join("\n----\n").slice(-3000),

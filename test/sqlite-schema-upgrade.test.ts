@@ -147,6 +147,8 @@ describe("SQLite schema upgrades", () => {
       expect(after.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
         { offered_to_principal_ref: null },
       ]);
+      // Migration 8: no invitation existed before invitations did.
+      expect(after.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
       after.close();
     },
   );

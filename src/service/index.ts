@@ -38,6 +38,7 @@ export type {
   FetchOutcome,
   GarbageBounds,
   GarbageCounts,
+  InvitationRow,
   MemberSummaryRow,
   MembershipRow,
   MembershipStatus,

@@ -1,4 +1,5 @@
 import {
+  INVITATION_RETENTION_MS,
   JOIN_ATTEMPT_WINDOW_MS,
   SERVICE_RETENTION,
   UNUSED_PRINCIPAL_RETENTION_MS,
@@ -8,7 +9,14 @@ import type { ServiceContext } from "./service-context.ts";
 import type { GarbageCounts } from "./store.ts";
 
 const SECOND_MS = 1000;
-const GARBAGE_KINDS = ["messages", "sessions", "join_failures", "teams", "principals"] as const;
+const GARBAGE_KINDS = [
+  "messages",
+  "sessions",
+  "join_failures",
+  "invitations",
+  "teams",
+  "principals",
+] as const;
 
 /**
  * The retention sweep at `now` (ms), in batches of `batchSize` rows per kind, one transaction per
@@ -23,6 +31,7 @@ export async function collectGarbage(
     messages: 0,
     sessions: 0,
     join_failures: 0,
+    invitations: 0,
     teams: 0,
     principals: 0,
   };
@@ -31,6 +40,7 @@ export async function collectGarbage(
     unackedCreatedBefore: now - SERVICE_RETENTION.unacked_message_seconds * SECOND_MS,
     sessionOfflineBefore: now - SERVICE_RETENTION.closed_session_seconds * SECOND_MS,
     joinFailuresBefore: now - JOIN_ATTEMPT_WINDOW_MS,
+    invitationEndedBefore: now - INVITATION_RETENTION_MS,
     unusedTeamCreatedBefore: now - UNUSED_TEAM_RETENTION_MS,
     unusedPrincipalCreatedBefore: now - UNUSED_PRINCIPAL_RETENTION_MS,
     limit: Math.max(1, Math.floor(batchSize)),

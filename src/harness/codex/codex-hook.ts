@@ -1,35 +1,20 @@
-import {
-  boundHostSession,
-  closeHostSession,
-  connectHostSession,
-  countWaiting,
-  forgetHostProcess,
-  type HostHookDeps,
-  heartbeatHostSession,
-  hostContextLine,
-  hostPidOf,
-  waitingNotice,
-} from "../host-session/index.ts";
-import { processAncestors } from "../mcp/index.ts";
+import { HOST_HOOK_EVENTS, type HostHookEvent, type HostHookSpec } from "../host-session/index.ts";
 import { CODEX_SERVER_NAME } from "./codex-block.ts";
-import { CODEX_MCP_NAMESPACE_PREFIX, type CodexHookEvent } from "./codex-facts.ts";
-import { parseCodexHookInput } from "./codex-hook-input.ts";
+import {
+  CODEX_MCP_NAMESPACE_PREFIX,
+  CODEX_REPOSITORY_DOTENV_FILES,
+  type CodexHookEvent,
+} from "./codex-facts.ts";
 import { codexVersionOf } from "./codex-version.ts";
 
 /** The binding folder and registered harness of Codex sessions. */
 export const CODEX_HOST = "codex";
 
-/** The events `brigade host-hook codex <event>` takes, each named for the Codex hook it serves. */
-export const CODEX_BRIGADE_EVENTS = [
-  "session-start",
-  "turn",
-  "post-tool",
-  "turn-end",
-  "session-end",
-] as const;
+/** The events `brigade host-hook codex <event>` takes (the pull lane's, `HOST_HOOK_EVENTS`). */
+export const CODEX_BRIGADE_EVENTS: readonly HostHookEvent[] = HOST_HOOK_EVENTS;
 
 /** One of {@link CODEX_BRIGADE_EVENTS}. */
-export type CodexBrigadeEvent = (typeof CODEX_BRIGADE_EVENTS)[number];
+export type CodexBrigadeEvent = HostHookEvent;
 
 /** The Codex hook event of each Brigade event (its `hookSpecificOutput.hookEventName`). */
 const CODEX_EVENT_NAMES: Readonly<Record<CodexBrigadeEvent, CodexHookEvent>> = {
@@ -55,75 +40,12 @@ function output(event: CodexBrigadeEvent, context: string): string {
   });
 }
 
-/**
- * Runs one Codex hook (docs/49-codex.md) for `event` with the hook's stdin document and returns
- * the JSON document to print. Never throws; a problem is one line through `deps.log` (the hook's
- * stderr) and `{}`:
- * - `session-start` (SessionStart): the host is the nearest non-shell process above the hook (the
- *   Codex executable serving the thread); `connectHostSession` registers (or resumes, or renews)
- *   the Brigade session of Codex's `session_id` — the thread id its MCP calls carry as
- *   `_meta.threadId` — and writes its binding file, then the context line ({@link hostContextLine});
- * - `turn` (UserPromptSubmit): a heartbeat (`busy`) and the notice of what waits (`waitingNotice`);
- * - `post-tool` (PostToolUse): the notice, except after a tool of Brigade's own server (after
- *   `inbox` the model has just read what waited, and the acknowledgement may still be on its way);
- * - `turn-end` (Stop): a heartbeat (`idle`);
- * - `session-end` (SessionEnd): `session close`, and the process's by-pid map removed when it still
- *   names this thread.
- * A folder no team binds, or a thread no start bound, does nothing.
- *
- * @example await runCodexHook("turn", stdin, { env: process.env, uid, now: Date.now, log })
- */
-export async function runCodexHook(
-  event: CodexBrigadeEvent,
-  stdin: string,
-  deps: HostHookDeps,
-): Promise<string> {
-  const input = parseCodexHookInput(stdin);
-  if (input === undefined || input.sessionId === "") {
-    deps.log("brigade host-hook codex: bad_input\n");
-    return "{}";
-  }
-  if (event === "session-start") {
-    const hostPid = hostPidOf(deps.ancestors ?? processAncestors(process.pid));
-    if (hostPid === undefined || input.cwd === "") {
-      deps.log("brigade host-hook codex: no_host\n");
-      return "{}";
-    }
-    const connected = await connectHostSession({
-      host: CODEX_HOST,
-      harness: "codex",
-      harnessVersion: codexVersionOf(hostPid),
-      nativeSessionId: input.sessionId,
-      hostPid,
-      cwd: input.cwd,
-      transcriptPath: input.transcriptPath,
-      env: deps.env,
-      uid: deps.uid,
-      now: deps.now,
-      ...deps.connect,
-    });
-    if (!connected.ok) {
-      if (!connected.off) deps.log(`brigade host-hook codex: ${connected.code}\n`);
-      return "{}";
-    }
-    const { map } = connected;
-    return output(event, hostContextLine(map.session_name, map.brigade_session_id, map.team_name));
-  }
-  const map = boundHostSession(CODEX_HOST, input.sessionId, deps.env, deps.uid);
-  if (map === undefined) return "{}";
-  if (event === "turn") {
-    await heartbeatHostSession(map, "busy", deps.env, deps.uid);
-    return output(event, waitingNotice(await countWaiting(map, deps.env, deps.uid)));
-  }
-  if (event === "post-tool") {
-    if (input.toolName.startsWith(OWN_TOOL_PREFIX)) return "{}";
-    return output(event, waitingNotice(await countWaiting(map, deps.env, deps.uid)));
-  }
-  if (event === "turn-end") {
-    await heartbeatHostSession(map, "idle", deps.env, deps.uid);
-    return "{}";
-  }
-  await closeHostSession(map, deps.env, deps.uid);
-  forgetHostProcess(map, deps.env, deps.uid);
-  return "{}";
-}
+/** Codex in the pull lane's hook flow (`runHostHook`, docs/49-codex.md). */
+export const CODEX_HOOK_SPEC: HostHookSpec = {
+  host: CODEX_HOST,
+  harness: "codex",
+  versionOf: codexVersionOf,
+  ownToolPrefix: OWN_TOOL_PREFIX,
+  dotenvFiles: CODEX_REPOSITORY_DOTENV_FILES,
+  output: (event, context) => output(event, context),
+};

@@ -1,8 +1,9 @@
 import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import type { ClientInstallOutcome, HostClient } from "../host-session/index.ts";
-import { CODEX_REPOSITORY_DOTENV_FILES, CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
-import { CODEX_BRIGADE_EVENTS, type CodexBrigadeEvent, runCodexHook } from "./codex-hook.ts";
+import { runHostHook } from "../host-session/index.ts";
+import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
+import { CODEX_BRIGADE_EVENTS, CODEX_HOOK_SPEC, type CodexBrigadeEvent } from "./codex-hook.ts";
 import { installCodex, uninstallCodex } from "./codex-install.ts";
 
 /**
@@ -37,11 +38,10 @@ export {
 export * as CODEX_FACTS from "./codex-facts.ts";
 export {
   CODEX_BRIGADE_EVENTS,
+  CODEX_HOOK_SPEC,
   CODEX_HOST,
   type CodexBrigadeEvent,
-  runCodexHook,
 } from "./codex-hook.ts";
-export { type CodexHookInput, parseCodexHookInput } from "./codex-hook-input.ts";
 export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
 export { codexVersionOf } from "./codex-version.ts";
 export { scanTomlKeys, type TomlDefinition, type TomlKeyScan } from "./toml-key-scan.ts";
@@ -57,7 +57,8 @@ export const CODEX_CLIENT: HostClient = {
   name: "codex",
   title: "Codex CLI",
   hookEvents: CODEX_BRIGADE_EVENTS,
-  runHook: (event, stdin, deps) => runCodexHook(event as CodexBrigadeEvent, stdin, deps),
+  runHook: (event, stdin, deps) =>
+    runHostHook(CODEX_HOOK_SPEC, event as CodexBrigadeEvent, stdin, deps),
   install: (env, command) => {
     const configDir = harnessConfigDir(env);
     if (configDir === undefined) return NO_CONFIG_DIR;
@@ -68,6 +69,6 @@ export const CODEX_CLIENT: HostClient = {
     if (configDir === undefined) return NO_CONFIG_DIR;
     return uninstallCodex(configDir, currentUid());
   },
-  dotenvFiles: CODEX_REPOSITORY_DOTENV_FILES,
+  dotenvFiles: CODEX_HOOK_SPEC.dotenvFiles,
   insideSession: (env) => CODEX_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
 };

@@ -1,6 +1,7 @@
-import type { HostClient } from "../host-session/index.ts";
+import type { HostClient, HostHookEvent } from "../host-session/index.ts";
+import { runHostHook } from "../host-session/index.ts";
 import { GEMINI_FACTS } from "./gemini-facts.ts";
-import { GEMINI_HOOK_EVENTS, type GeminiHookEvent, runGeminiHook } from "./gemini-hook.ts";
+import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_SPEC } from "./gemini-hook.ts";
 import { installGemini, uninstallGemini } from "./gemini-install.ts";
 
 export {
@@ -18,13 +19,12 @@ export {
  */
 export { GEMINI_FACTS, type GeminiFacts } from "./gemini-facts.ts";
 export {
+  GEMINI_EVENT_NAMES,
   GEMINI_HOOK_EVENTS,
+  GEMINI_HOOK_SPEC,
   GEMINI_HOST,
-  type GeminiHookEvent,
-  geminiContextLine,
-  runGeminiHook,
+  geminiHookOutput,
 } from "./gemini-hook.ts";
-export { type GeminiHookInput, parseGeminiHookInput } from "./gemini-hook-input.ts";
 export {
   geminiExtensionDir,
   geminiPolicyPath,
@@ -38,7 +38,8 @@ export const GEMINI_CLIENT: HostClient = {
   name: "gemini",
   title: "Gemini CLI",
   hookEvents: GEMINI_HOOK_EVENTS,
-  runHook: (event, stdin, deps) => runGeminiHook(event as GeminiHookEvent, stdin, deps),
+  runHook: (event, stdin, deps) =>
+    runHostHook(GEMINI_HOOK_SPEC, event as HostHookEvent, stdin, deps),
   install: installGemini,
   uninstall: uninstallGemini,
   dotenvFiles: GEMINI_FACTS.dotenvFiles,

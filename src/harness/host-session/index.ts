@@ -22,6 +22,14 @@ export {
   type HostHookDeps,
   MAX_HOST_HOOK_INPUT_BYTES,
 } from "./host-client.ts";
+export {
+  HOST_HOOK_EVENTS,
+  type HostHookEvent,
+  type HostHookSpec,
+  REPOSITORY_DOTENV_LINE,
+  runHostHook,
+} from "./host-hook-flow.ts";
+export { type HostHookInput, parseHostHookInput } from "./host-hook-input.ts";
 export { hostPidOf, procComm, SHELL_NAMES } from "./host-pid.ts";
 export {
   boundHostSession,

@@ -31,7 +31,10 @@ export const CAPABILITIES = [
  * delivery" and "Team lifecycle"), optional like every capability: `message.state` unlocks
  * `message state`, `message sent` and `message report`; `message.adopt` unlocks `message adopt`;
  * `session.live_delivery` stores and reports the `live_delivery` / `live_delivery_reason` session
- * members; `profile.rotate_token` unlocks `profile rotate-token`. An adapter
+ * members; `profile.rotate_token` unlocks `profile rotate-token`; `team.invitations` unlocks
+ * `team invite`, `team invitations` and `team revoke-invite` and lets `team join` take an
+ * invitation; `team.labels` unlocks `team label` and the `creator_principal_ref` of
+ * `team members` (docs/20-protocol.md, "Invitations" and "Labels"). An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
  * (docs/spec/protocol.md §8).
  */
@@ -40,6 +43,8 @@ export const EXTENSION_CAPABILITIES = [
   "message.adopt",
   "session.live_delivery",
   "profile.rotate_token",
+  "team.invitations",
+  "team.labels",
 ] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */

@@ -10,6 +10,7 @@ export const MIGRATED_KINDS = [
   "principals",
   "teams",
   "memberships",
+  "invitations",
   "sessions",
   "messages",
   "join_failures",
@@ -137,7 +138,8 @@ async function inBatches<T>(
 
 /**
  * Copies every row of `source` into `target` through the Store port, then reads each one back
- * and compares: principals, teams (with their first-use mark), memberships, sessions, messages
+ * and compares: principals, teams (with their first-use mark), memberships, invitations (their
+ * digests, uses and ends), sessions, messages
  * (with their ack state, their message state — a report, a move to an adopting session — and
  * idempotency keys, in their original order, so inboxes, rate
  * windows, hop counts and replays answer the same) and recorded join failures. Refuses, with
@@ -188,6 +190,16 @@ export async function migrateStore(
     await tx.putMembership(row);
     if (present) tally.memberships.present++;
     else tally.memberships.copied++;
+  });
+  // An invitation already there stays as it is: its uses and its end are the target's to count
+  // from then on, and one that differs from the source is named by the verification.
+  await inBatches(target, source.invitations(), async (tx, row) => {
+    if ((await tx.getInvitation(row.team_ref, row.invitation_id)) !== null) {
+      tally.invitations.present++;
+      return;
+    }
+    await tx.insertInvitation(row);
+    tally.invitations.copied++;
   });
   await inBatches(target, source.sessions(), async (tx, row) => {
     if ((await tx.getSession(row.session_id)) === null) {
@@ -262,6 +274,9 @@ async function verify(
   );
   await read(source.memberships(), "memberships", (tx, row) =>
     tx.getMembership(row.team_ref, row.principal_ref),
+  );
+  await read(source.invitations(), "invitations", (tx, row) =>
+    tx.getInvitation(row.team_ref, row.invitation_id),
   );
   await read(source.sessions(), "sessions", (tx, row) => tx.getSession(row.session_id));
   await read(source.messages(), "messages", async (tx, row) => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { parseGeminiHookInput } from "./gemini-hook-input.ts";
+import { parseHostHookInput as parseGeminiHookInput } from "./host-hook-input.ts";
 
-describe("parseGeminiHookInput", () => {
+describe("a Gemini CLI hook's stdin, through parseHostHookInput", () => {
   test("reads the members Brigade uses; SessionStart's source and SessionEnd's reason are the cause", () => {
     const start = parseGeminiHookInput(
       JSON.stringify({

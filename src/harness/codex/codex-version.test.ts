@@ -3,10 +3,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { parseCodexHookInput } from "./codex-hook-input.ts";
+import { parseHostHookInput as parseCodexHookInput } from "../host-session/index.ts";
 import { codexVersionOf } from "./codex-version.ts";
 
-describe("parseCodexHookInput", () => {
+describe("a Codex hook's stdin, through parseHostHookInput", () => {
   test("reads the members Brigade uses from a hook's stdin as Codex 0.171.0 writes it", () => {
     const stdin = JSON.stringify({
       session_id: "01a24373-dcb0-7aa1-8b5c-e2773f326033",
@@ -21,6 +21,7 @@ describe("parseCodexHookInput", () => {
       sessionId: "01a24373-dcb0-7aa1-8b5c-e2773f326033",
       cwd: "/home/lee/src/billing",
       transcriptPath: "/home/lee/.codex/sessions/2026/12/04/rollout-x.jsonl",
+      cause: "",
       toolName: "mcp__brigade__inbox",
     });
   });
@@ -35,7 +36,7 @@ describe("parseCodexHookInput", () => {
           tool_name: "x\u001b",
         }),
       ),
-    ).toEqual({ sessionId: "", cwd: "", transcriptPath: "", toolName: "" });
+    ).toEqual({ sessionId: "", cwd: "", transcriptPath: "", cause: "", toolName: "" });
     for (const bad of ["", "[]", "null", "{", '"s"'])
       expect(parseCodexHookInput(bad)).toBeUndefined();
   });

@@ -1,17 +1,18 @@
-import { MAX_HOST_HOOK_INPUT_BYTES } from "../host-session/index.ts";
+import { MAX_HOST_HOOK_INPUT_BYTES } from "./host-client.ts";
 
-/** The members of a Gemini CLI hook's stdin document that Brigade reads. */
-export interface GeminiHookInput {
+/** The members of a client hook's stdin document that Brigade reads (the same names in each). */
+export interface HostHookInput {
+  /** The client's session id (Codex: the thread id its MCP calls carry as `_meta.threadId`). */
   readonly sessionId: string;
   readonly cwd: string;
   readonly transcriptPath: string;
   /** SessionStart `source`, SessionEnd `reason`; `""` otherwise. */
   readonly cause: string;
-  /** AfterTool `tool_name` (`mcp_brigade_inbox` for Brigade's own); `""` otherwise. */
+  /** The tool a post-tool hook follows (`mcp_brigade_inbox`, `exec_command`…); `""` otherwise. */
   readonly toolName: string;
 }
 
-/** A string member of at most 4096 code units, with no control character, else `""`. */
+/** A string member of at most 4096 code units with no control character, else `""`. */
 function text(value: unknown): string {
   if (typeof value !== "string" || value.length > 4096) return "";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
@@ -19,14 +20,15 @@ function text(value: unknown): string {
 }
 
 /**
- * Parses a Gemini CLI hook's stdin (docs/49-hosts.md; `GEMINI_FACTS.hookInput`): a JSON object
- * of at most {@link MAX_HOST_HOOK_INPUT_BYTES}; members of the wrong type, too long, or holding
- * a control character read as `""`; `cwd` and `transcriptPath` only when absolute. Anything that
- * is not such an object is `undefined`. Never throws.
+ * Parses a client hook's stdin (docs/49-hosts.md; Gemini CLI and Codex name these members alike):
+ * a JSON object of at most {@link MAX_HOST_HOOK_INPUT_BYTES}; `session_id`, `cwd`,
+ * `transcript_path`, `source` or `reason`, `tool_name`; members of the wrong type, too long, or
+ * holding a control character read as `""`; `cwd` and `transcriptPath` only when absolute.
+ * Anything that is not such an object is `undefined`. Never throws.
  *
- * @example parseGeminiHookInput('{"session_id":"9486b714","cwd":"/w/api"}')?.sessionId === "9486b714"
+ * @example parseHostHookInput('{"session_id":"9486b714","cwd":"/w/api"}')?.sessionId === "9486b714"
  */
-export function parseGeminiHookInput(raw: string): GeminiHookInput | undefined {
+export function parseHostHookInput(raw: string): HostHookInput | undefined {
   if (raw.length > MAX_HOST_HOOK_INPUT_BYTES) return undefined;
   let value: unknown;
   try {
