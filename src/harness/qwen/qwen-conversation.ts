@@ -4,7 +4,7 @@ import { QWEN_CHATS_FOLDER } from "./qwen-facts.ts";
 import { qwenEscapedContent } from "./qwen-frames.ts";
 
 /** The largest conversation record read, bytes; a larger one reads as holding nothing. */
-export const QWEN_RECORD_MAX_BYTES = 64 * 1024 * 1024;
+export const QWEN_RECORD_MAX_BYTES: number = 64 * 1024 * 1024;
 
 const SESSION_FILE = /^[\x21-\x7e]{1,200}$/;
 

@@ -164,6 +164,24 @@ describe("QwenPeerDoor", () => {
     expect(door.stage("m-1")).toBe("pending");
   });
 
+  test("a receipt whose last line has no newline still counts once the sender half-closes", async () => {
+    const inbox = await fakeInbox(() => []);
+    const { door, seen } = await openDoor();
+    await door.post(inbox.record, undefined, "m-1", "one");
+    const token = JSON.parse(inbox.connections[0]?.[1] ?? "{}").replyToken as string;
+    await new Promise<void>((resolve) => {
+      const s = connect(door.path, () => {
+        s.end(
+          `${JSON.stringify({ msgV: 1, type: "auth", token })}\n${JSON.stringify(receipt("held", "m-1"))}`,
+        );
+      });
+      s.on("close", () => resolve());
+      s.on("error", () => resolve());
+    });
+    await until(() => seen.length >= 1);
+    expect(seen).toEqual([{ msgId: "m-1", status: "held" }]);
+  });
+
   test("a record without an inbox, a bad id, empty text or a socket not 0600 is never written; a dead socket is a failed post", async () => {
     const { door } = await openDoor();
     const inbox = await fakeInbox(() => []);

@@ -195,6 +195,18 @@ export class QwenPeerDoor {
     let size = 0;
     let authed = false;
     socket.setEncoding("utf8");
+    /** One complete line; false once the connection is dropped. */
+    const take = (line: string): boolean => {
+      if (!authed) {
+        authed = this.#authLine(line);
+        if (!authed) socket.destroy();
+        return authed;
+      }
+      const receipt = parseQwenReceipt(line);
+      if (receipt === undefined) return true;
+      for (const transition of this.#tracker.apply(receipt)) this.#options.onTransition(transition);
+      return true;
+    };
     socket.on("data", (chunk: string) => {
       size += chunk.length;
       if (size > MAX_RECEIPT_BYTES) {
@@ -207,19 +219,14 @@ export class QwenPeerDoor {
         if (end < 0) break;
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
-        if (!authed) {
-          authed = this.#authLine(line);
-          if (!authed) {
-            socket.destroy();
-            return;
-          }
-          continue;
-        }
-        const receipt = parseQwenReceipt(line);
-        if (receipt === undefined) continue;
-        for (const transition of this.#tracker.apply(receipt))
-          this.#options.onTransition(transition);
+        if (!take(line)) return;
       }
+    });
+    // A last line without its newline still counts once the sender half-closes.
+    socket.on("end", () => {
+      if (buffered !== "" && !socket.destroyed) take(buffered);
+      buffered = "";
+      socket.end();
     });
   }
 

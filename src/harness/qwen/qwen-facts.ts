@@ -107,7 +107,7 @@ export type QwenDeliveryStatus = (typeof QWEN_DELIVERY_STATUSES)[number];
  * without review unless `agents.crossSessionInbound` is `hold` or `refuse`; sessions re-read the
  * grants on every connection.
  */
-export const QWEN_CONTROLLER_TOKEN = /^qpc_[0-9a-f]{64}$/;
+export const QWEN_CONTROLLER_TOKEN: RegExp = /^qpc_[0-9a-f]{64}$/;
 
 /**
  * What an idle TUI does with a delivered frame (0.24.4): it starts a turn at once, with no prompt

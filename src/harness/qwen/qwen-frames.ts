@@ -22,7 +22,7 @@ export interface QwenUserFrame {
 }
 
 /** A message id Qwen Code accepts (and one that does not canonicalize to `all`). */
-export const QWEN_MSG_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const QWEN_MSG_ID: RegExp = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * The bytes of one post: the auth line (`token`: the record's `ipcToken` or the person's
