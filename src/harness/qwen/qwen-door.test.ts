@@ -86,7 +86,7 @@ describe("QwenPeerDoor", () => {
     const inbox = await fakeInbox(() => []);
     const { door } = await openDoor();
     expect(
-      await door.post(inbox.record, "qpc_" + "b".repeat(64), "m-1", "<brigade-message>x"),
+      await door.post(inbox.record, `qpc_${"b".repeat(64)}`, "m-1", "<brigade-message>x"),
     ).toEqual({ ok: true });
     expect(await door.post(inbox.record, undefined, "m-2", "second")).toEqual({ ok: true });
     expect(inbox.connections).toHaveLength(2);
@@ -94,7 +94,7 @@ describe("QwenPeerDoor", () => {
     expect(JSON.parse(auth ?? "")).toEqual({
       msgV: 1,
       type: "auth",
-      token: "qpc_" + "b".repeat(64),
+      token: `qpc_${"b".repeat(64)}`,
     });
     const parsed = JSON.parse(frame ?? "");
     expect(parsed).toMatchObject({
@@ -200,7 +200,7 @@ describe("QwenPeerDoor", () => {
       reason: "bad_input",
     });
     chmodSync(inbox.record.ipcPath ?? "", 0o666);
-    expect(await door.post(inbox.record, "qpc_" + "b".repeat(64), "m-3", "x")).toEqual({
+    expect(await door.post(inbox.record, `qpc_${"b".repeat(64)}`, "m-3", "x")).toEqual({
       ok: false,
       reason: "socket_refused",
       connected: false,
