@@ -42,6 +42,8 @@ const RATE_SENTENCES: Readonly<Record<RateLimitedReason, string>> = {
   register_principal: "too many new credentials were minted from this address",
   server_principal_budget: "the server minted too many new credentials; try again later",
   create_team: "this credential created too many teams recently",
+  team_storage_full:
+    "the team's attachment storage on the server is full until older attachments expire",
 };
 
 function isRateReason(value: string | undefined): value is RateLimitedReason {

@@ -31,7 +31,9 @@ export const CAPABILITIES = [
  * delivery" and "Team lifecycle"), optional like every capability: `message.state` unlocks
  * `message state`, `message sent` and `message report`; `message.adopt` unlocks `message adopt`;
  * `session.live_delivery` stores and reports the `live_delivery` / `live_delivery_reason` session
- * members; `profile.rotate_token` unlocks `profile rotate-token`. An adapter
+ * members; `profile.rotate_token` unlocks `profile rotate-token`; `message.attachments` unlocks
+ * `message upload`, `message download` and the `attachments` of a send and an envelope
+ * (docs/20-protocol.md, "Attachments"). An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
  * (docs/spec/protocol.md §8).
  */
@@ -40,6 +42,7 @@ export const EXTENSION_CAPABILITIES = [
   "message.adopt",
   "session.live_delivery",
   "profile.rotate_token",
+  "message.attachments",
 ] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */
