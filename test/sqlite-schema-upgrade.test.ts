@@ -147,6 +147,10 @@ describe("SQLite schema upgrades", () => {
       expect(after.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
         { offered_to_principal_ref: null },
       ]);
+      // Migration 8: no message named an attachment before attachments existed.
+      expect(
+        after.prepare("SELECT COUNT(*) AS n FROM messages WHERE attachments IS NOT NULL").get(),
+      ).toEqual({ n: 0 });
       after.close();
     },
   );

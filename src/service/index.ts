@@ -1,5 +1,11 @@
 export { ackInTx } from "./ack-in-tx.ts";
-export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
+export type {
+  NewPrincipal,
+  OpenBlob,
+  ServiceOptions,
+  SessionListOptions,
+  SweepCounts,
+} from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";
 export {

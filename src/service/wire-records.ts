@@ -123,7 +123,16 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
     created_at: isoTime(row.created_at),
     delivery_state: "accepted" as const,
   };
-  return row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
+  const envelope: MessageEnvelope =
+    row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
+  if (row.attachments !== undefined && row.attachments.length > 0) {
+    envelope.attachments = row.attachments.map(({ sha256, size, name }) => ({
+      sha256,
+      size,
+      name,
+    }));
+  }
+  return envelope;
 }
 
 /**
