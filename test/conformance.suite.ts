@@ -41,7 +41,11 @@ export function cleanConformanceRun(kind: "sqlite" | "postgres"): void {
         schema = await freshPostgresSchema("conformance");
         env.BRIGADE_STORE = schema.url;
       }
-      server = await startServerProcess(join(dir, "brigade.sqlite"), env);
+      // A small team quota, so the quota case (C-65) reaches it with a few 1 MiB uploads.
+      server = await startServerProcess(join(dir, "brigade.sqlite"), env, undefined, [
+        "--limit",
+        "team_storage_mib=4",
+      ]);
     });
     afterAll(async () => {
       const child = server?.child;
@@ -66,7 +70,7 @@ export function cleanConformanceRun(kind: "sqlite" | "postgres"): void {
         if (!("report" in outcome)) throw new Error(outcome.error);
         const failed = outcome.report.results.filter((r) => r.status !== "pass");
         expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-        expect(outcome.report.results).toHaveLength(58);
+        expect(outcome.report.results).toHaveLength(65);
         expect(outcome.exitCode).toBe(0);
       },
       15 * 60_000,

@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("60 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("67 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(60);
-    expect(new Set(ids).size).toBe(60);
+    expect(ids).toHaveLength(67);
+    expect(new Set(ids).size).toBe(67);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -147,6 +147,8 @@ describe("case table and selection", () => {
       "C-56",
       "C-57",
       "C-58",
+      "C-60",
+      "C-66",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -160,7 +162,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(60);
+    expect(slow.ok && slow.cases).toHaveLength(67);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -194,6 +196,16 @@ describe("case table and selection", () => {
       tags: ["cap:session.live_delivery"],
     });
     expect(liveSlow.ok && liveSlow.cases.map((c) => c.id)).toEqual(["C-53", "C-54"]);
+    const files = selectCases(ALL_CASES, { ...base, tags: ["cap:message.attachments"] });
+    expect(files.ok && files.cases.map((c) => c.id)).toEqual([
+      "C-60",
+      "C-61",
+      "C-62",
+      "C-63",
+      "C-64",
+      "C-65",
+      "C-66",
+    ]);
   });
 });
 

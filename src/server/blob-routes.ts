@@ -20,49 +20,55 @@ const RANGE_NOT_SATISFIABLE = 416;
 const DECIMAL = /^(0|[1-9][0-9]{0,15})$/;
 
 /**
- * The request body as an async iterable that, when its reader stops early (the upload was refused
- * midway: more bytes than declared), reads and drops what the client still sends, up to
- * `drainLimit` bytes, so the refusal reaches a client that is still writing instead of a reset
- * connection; past that the connection is cut.
+ * An upload's request body: `bytes()` hands it to the service as an async iterable, and `drain()`
+ * reads and drops whatever the service left unread (a refusal before the first byte, or midway:
+ * more bytes than declared), up to `drainLimit` bytes, so the refusal reaches a client that is
+ * still writing instead of a reset connection. True when the body was read to its end.
  */
-async function* drainingBody(
-  body: ReadableStream<Uint8Array> | null,
-  drainLimit: number,
-  state: { read: boolean },
-): AsyncGenerator<Uint8Array> {
-  if (body === null) {
-    state.read = true;
-    return;
+class UploadBody {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  readonly #drainLimit: number;
+  #ended: boolean;
+
+  constructor(body: ReadableStream<Uint8Array> | null, drainLimit: number) {
+    this.#reader = body === null ? null : body.getReader();
+    this.#ended = body === null;
+    this.#drainLimit = drainLimit;
   }
-  const reader = body.getReader();
-  let finished = false;
-  try {
+
+  async *bytes(): AsyncGenerator<Uint8Array> {
+    const reader = this.#reader;
+    if (reader === null) return;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) {
-        finished = true;
-        state.read = true;
+        this.#ended = true;
         return;
       }
       yield value;
     }
-  } finally {
-    if (!finished) {
-      let dropped = 0;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          dropped += value.byteLength;
-          if (dropped > drainLimit) {
-            await reader.cancel();
-            break;
-          }
+  }
+
+  async drain(): Promise<boolean> {
+    const reader = this.#reader;
+    if (this.#ended || reader === null) return true;
+    let dropped = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          this.#ended = true;
+          return true;
         }
-        state.read = dropped <= drainLimit;
-      } catch {
-        // The client went away: nothing more to read.
+        dropped += value.byteLength;
+        if (dropped > this.#drainLimit) {
+          await reader.cancel();
+          return false;
+        }
       }
+    } catch {
+      // The client went away: nothing more to read.
+      return false;
     }
   }
 }
@@ -82,16 +88,17 @@ function declaredSize(c: Context): number {
  * `PUT /v1/teams/:team/blobs/:sha256?size=N` (`message upload`, docs/30-http-api.md): the body is
  * the blob's bytes (`application/octet-stream`, chunked or with a `Content-Length`), streamed to
  * `BrigadeService.uploadBlob`. A `Content-Length` other than the declared size is refused before
- * a byte is read (`invalid_input` `size_mismatch`). A refusal answered before the body was read
- * to its end says `Connection: close`: the client may still be sending, and the connection is
- * not reused for another request.
+ * a byte is read (`invalid_input` `size_mismatch`). A refusal is answered once the rest of the
+ * body was read and dropped (at most `drainLimit` bytes; past that, or when the client went away,
+ * the answer says `Connection: close` and the connection ends), so a client still sending gets
+ * the refusal, not a reset.
  */
 export async function uploadBlobRoute(
   c: Context<BlobEnv>,
   service: BrigadeService,
   drainLimit: number,
 ): Promise<Response> {
-  const state = { read: false };
+  const body = new UploadBody(c.req.raw.body, drainLimit);
   try {
     const size = declaredSize(c);
     const length = c.req.header("content-length");
@@ -99,11 +106,15 @@ export async function uploadBlobRoute(
       throw new BapError(invalidInputError("size", "size_mismatch"));
     }
     const { team, sha256 } = c.req.param() as { team: string; sha256: string };
-    const body = drainingBody(c.req.raw.body, drainLimit, state);
-    const result = await service.uploadBlob(c.get("principal"), team, { sha256, size }, body);
+    const result = await service.uploadBlob(
+      c.get("principal"),
+      team,
+      { sha256, size },
+      body.bytes(),
+    );
     return c.json(okEnvelope(result), 200);
   } catch (error) {
-    if (!state.read) c.header("connection", "close");
+    if (!(await body.drain())) c.header("connection", "close");
     throw error;
   }
 }

@@ -41,6 +41,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "message.state",
   "message.adopt",
   "profile.rotate_token",
+  "message.attachments",
 ] as const);
 
 /**

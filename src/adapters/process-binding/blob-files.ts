@@ -48,7 +48,7 @@ function openTarget(path: string, offset: number): number {
       offset === 0
         ? openSync(
             path,
-            constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+            constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
             FILE_MODE,
           )
         : openSync(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK);

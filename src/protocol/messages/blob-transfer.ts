@@ -13,7 +13,7 @@ import { ATTACHMENT_LIMITS, requiredSha256 } from "./attachment.ts";
 
 /**
  * The blob a `message upload` declares **[ours]** (capability `message.attachments`): its SHA-256
- * (64 lowercase hex digits) and size in bytes (0..25 MiB). The server counts and hashes the bytes
+ * (64 lowercase hex digits) and size in bytes (at most 25 MiB, `ATTACHMENT_LIMITS`). The server counts and hashes the bytes
  * it receives and keeps nothing unless both match.
  *
  * @example
@@ -64,10 +64,11 @@ export interface BlobDownloadResult {
   offset: number;
 }
 
+/** The declaration's members; a size over the per-file limit is the limit's refusal (`too_long`), not this one's. */
 function readDeclaration(o: WireObject): BlobDeclaration {
   return {
     sha256: requiredSha256(o, "sha256", ""),
-    size: requiredInteger(o, "size", "", 0, ATTACHMENT_LIMITS.max_attachment_bytes),
+    size: requiredInteger(o, "size", "", 0, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -80,7 +81,8 @@ function requiredAbsolutePath(o: WireObject, name: string): string {
 
 /**
  * Validates a {@link BlobDeclaration} (the query of the upload route): `sha256` 64 lowercase hex
- * (`invalid_value`), `size` an integer 0..26,214,400 (`out_of_range`).
+ * (`invalid_value`), `size` a non-negative integer (`out_of_range`); whoever enforces the
+ * per-file limit refuses a larger size with `too_long` on `size`.
  *
  * @example validateBlobDeclaration({ sha256: "x", size: 1 }).ok === false; // field "sha256"
  */
