@@ -36,6 +36,7 @@ export const ADAPTER_MUTANTS = [
   "creator_leaves",
   "eager_transfer",
   "token_kept",
+  "blob_leak",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
