@@ -159,7 +159,12 @@ export {
 } from "./sessions/session-registration.ts";
 export type { Activity, InboundPolicy, SessionState } from "./sessions/session-vocabulary.ts";
 export { INBOUND_POLICIES } from "./sessions/session-vocabulary.ts";
-export { generateJoinSecret, JoinSecret, parseJoinSecret } from "./teams/join-secret.ts";
+export {
+  containsJoinSecretShape,
+  generateJoinSecret,
+  JoinSecret,
+  parseJoinSecret,
+} from "./teams/join-secret.ts";
 export { digestJoinSecret, verifyJoinSecretDigest } from "./teams/join-secret-digest.ts";
 export type {
   TeamAcceptTransferResult,
