@@ -60,9 +60,16 @@ class ChunkBuffer {
 const sizeMismatch = () => fail(invalidInputError("size", "size_mismatch"));
 
 /**
+ * Chunk writes of one upload in flight at once: enough for the store to commit several in one
+ * transaction and one sync (SQLite's group commit, PostgreSQL's pool), few enough that an upload
+ * holds about 1 MiB whatever the file's size.
+ */
+const CHUNKS_IN_FLIGHT = 4;
+
+/**
  * Reads an upload's bytes to their end, counting and hashing them, and (with `contentId`) stores
- * them as chunks, one unit each with at most one write in flight behind the read: memory stays at
- * a couple of chunks whatever the file's size. More bytes than declared stop the read at once;
+ * them as chunks, one unit each with at most {@link CHUNKS_IN_FLIGHT} writes in flight behind the
+ * read: memory stays at a few chunks whatever the file's size. More bytes than declared stop the read at once;
  * fewer, or another digest, fail after it. Throws `invalid_input` `size_mismatch` /
  * `digest_mismatch` (`field` `size` / `sha256`), or whatever the body or the store throws.
  */
@@ -76,17 +83,18 @@ async function receiveBytes(
   const pending = new ChunkBuffer();
   let total = 0;
   let seq = 0;
-  let previous: Promise<void> = Promise.resolve();
+  const writing: Promise<void>[] = [];
   const store = async (final: boolean): Promise<void> => {
     while (pending.bytes >= BLOB_CHUNK_BYTES || (final && pending.bytes > 0)) {
       const chunk = pending.take(BLOB_CHUNK_BYTES);
       if (contentId === null) continue;
       const index = seq;
       seq += 1;
-      await previous;
-      previous = ctx.store.transact((tx) => tx.putBlobChunk(contentId, index, chunk));
-      // Awaited at the next chunk or at the end; until then a failure must not go unhandled.
-      previous.catch(() => undefined);
+      if (writing.length >= CHUNKS_IN_FLIGHT) await writing.shift();
+      const write = ctx.store.transact((tx) => tx.putBlobChunk(contentId, index, chunk));
+      // Awaited when its turn comes or at the end; until then a failure must not go unhandled.
+      write.catch(() => undefined);
+      writing.push(write);
     }
   };
   for await (const part of bytes) {
@@ -97,7 +105,7 @@ async function receiveBytes(
     await store(false);
   }
   await store(true);
-  await previous;
+  for (const write of writing) await write;
   if (total !== declared.size) sizeMismatch();
   if (hash.digest("hex") !== declared.sha256) {
     fail(invalidInputError("sha256", "digest_mismatch"));
