@@ -66,6 +66,9 @@ set to other than its default.
                            (these three at most their defaults)
                          team_storage_mib       [1024] MiB of attachments one
                            team may hold (plan the disk for it: docs/50)
+                         request_seconds [30]  seconds a client may take to send one
+                           request, an upload included (25 MiB in 30 s is about
+                           7 Mbit/s: raise it for members on slow links)
                        The BAP/1 limits (send rates, inbox caps, sizes) are fixed.
 
 Stops gracefully on SIGTERM or SIGINT; SIGHUP reloads the TLS files.

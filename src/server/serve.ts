@@ -29,12 +29,13 @@ import {
   operatorKeyFileFor,
   type RegistrationMode,
 } from "./operator-key.ts";
+import { httpServerTimeouts, type RequestTimeouts } from "./request-timeouts.ts";
 import {
-  DEFAULT_REQUEST_TIMEOUTS,
-  httpServerTimeouts,
-  type RequestTimeouts,
-} from "./request-timeouts.ts";
-import { attachmentSettingsOf, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server-limits.ts";
+  attachmentSettingsOf,
+  DEFAULT_SERVER_LIMITS,
+  requestTimeoutsOf,
+  type ServerLimits,
+} from "./server-limits.ts";
 import { ServerMetrics } from "./server-metrics.ts";
 import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
@@ -104,7 +105,10 @@ export interface ServeOptions {
    * defaults to `DEFAULT_SERVER_LIMITS`.
    */
   readonly limits?: ServerLimits;
-  /** How long a client may take to send a request; defaults to `DEFAULT_REQUEST_TIMEOUTS`. */
+  /**
+   * How long a client may take to send a request; defaults to the limits' `request_seconds`
+   * (`requestTimeoutsOf`), 30 s unless set.
+   */
   readonly requestTimeouts?: RequestTimeouts;
   /**
    * Serve HTTPS with this certificate chain and key (PEM files), checked before anything else
@@ -278,7 +282,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return response;
     },
   });
-  const timeouts = httpServerTimeouts(options.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
+  const timeouts = httpServerTimeouts(options.requestTimeouts ?? requestTimeoutsOf(limits));
   const server =
     tlsPair === undefined
       ? createHttpServer(timeouts, listener)

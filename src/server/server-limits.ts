@@ -5,6 +5,7 @@ import {
   PRINCIPALS_PER_ADDRESS_PER_MINUTE,
   PRINCIPALS_PER_SERVER,
 } from "./principal-minting-budget.ts";
+import { DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from "./request-timeouts.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits } from "./watch-registry.ts";
 
 /**
@@ -24,7 +25,9 @@ import { DEFAULT_WATCH_LIMITS, type WatchLimits } from "./watch-registry.ts";
  *   limits **[ours]** (capability `message.attachments`), at most the protocol's 10 files, 25 MiB
  *   a file and 100 MiB a message, which are also their defaults;
  * - `team_storage_mib`: the bytes of blobs and uploads under way one team may hold (1 GiB by
- *   default), in MiB.
+ *   default), in MiB;
+ * - `request_seconds`: how long a client may take to send one whole request (30 s), an upload's
+ *   body included; a server whose members upload over slow links raises it (docs/50-operator.md).
  *
  * @example SERVER_LIMIT_NAMES.includes("watches_per_session") === true;
  */
@@ -40,6 +43,7 @@ export const SERVER_LIMIT_NAMES = [
   "attachment_file_mib",
   "attachment_message_mib",
   "team_storage_mib",
+  "request_seconds",
 ] as const;
 
 /** One of {@link SERVER_LIMIT_NAMES}. */
@@ -64,6 +68,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   attachment_file_mib: DEFAULT_ATTACHMENT_SETTINGS.maxFileBytes / MIB,
   attachment_message_mib: DEFAULT_ATTACHMENT_SETTINGS.maxMessageBytes / MIB,
   team_storage_mib: DEFAULT_ATTACHMENT_SETTINGS.teamQuotaBytes / MIB,
+  request_seconds: DEFAULT_REQUEST_TIMEOUTS.requestMs / 1000,
 });
 
 /**
@@ -86,6 +91,7 @@ export const SERVER_LIMIT_MAX: Readonly<Record<ServerLimitName, number>> = Objec
   attachment_file_mib: DEFAULT_ATTACHMENT_SETTINGS.maxFileBytes / MIB,
   attachment_message_mib: DEFAULT_ATTACHMENT_SETTINGS.maxMessageBytes / MIB,
   team_storage_mib: 1_000_000,
+  request_seconds: 3600,
 });
 
 /** The outcome of {@link parseServerLimits}: the limits, or a usage message that echoes no value. */
@@ -165,6 +171,19 @@ export function watchLimitsOf(limits: ServerLimits): WatchLimits {
     perSession: limits.watches_per_session,
     perPrincipal: limits.watches_per_principal,
     backlog: limits.watch_backlog_messages,
+  };
+}
+
+/**
+ * The request timeouts of `limits`: the whole request in `request_seconds`, its head in at most
+ * the default 20 s (never longer than the whole), checked as often as by default.
+ */
+export function requestTimeoutsOf(limits: ServerLimits): RequestTimeouts {
+  const requestMs = limits.request_seconds * 1000;
+  return {
+    requestMs,
+    headersMs: Math.min(DEFAULT_REQUEST_TIMEOUTS.headersMs, requestMs),
+    checkEveryMs: DEFAULT_REQUEST_TIMEOUTS.checkEveryMs,
   };
 }
 
