@@ -229,3 +229,28 @@ describe("the settings file and the refusal lines", () => {
     expect(isCredentialName("server.pem", ["server.pem"])).toBe(false);
   });
 });
+
+describe("an empty file", () => {
+  test("is attached with no bytes, even if it grows after it was checked", async () => {
+    const root = testTempDir("brigade-attach-empty-");
+    execFileSync("git", ["init", "-q", root]);
+    writeFileSync(join(root, "empty.log"), "");
+    const prepared = prepareAttachments(["empty.log"], {
+      project: root,
+      cwd: root,
+      brigadeFolders: [],
+      secrets: [],
+      settings: { ...STRICT_ATTACHMENT_SETTINGS, allowGitIgnored: true },
+      limits: { ...ATTACHMENT_LIMITS },
+      env: { PATH: process.env.PATH, HOME: root },
+    });
+    if (!prepared.ok) throw new Error(prepared.refusal);
+    const [file] = prepared.files;
+    expect(file?.attachment.size).toBe(0);
+    writeFileSync(join(root, "empty.log"), "grew");
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of file?.bytes() ?? []) chunks.push(chunk);
+    expect(chunks).toEqual([]);
+    file?.close();
+  });
+});

@@ -220,14 +220,17 @@ export function prepareAttachments(
     let open = true;
     files.push({
       attachment: { sha256, size, name },
+      // An empty file has no byte to end at: a stream over it would read one that grew since.
       bytes: () =>
-        createReadStream("", {
-          fd,
-          start: 0,
-          end: Math.max(0, size - 1),
-          autoClose: false,
-          highWaterMark: PIECE,
-        }),
+        size === 0
+          ? noBytes()
+          : createReadStream("", {
+              fd,
+              start: 0,
+              end: size - 1,
+              autoClose: false,
+              highWaterMark: PIECE,
+            }),
       close: () => {
         if (open) closeSync(fd);
         open = false;
