@@ -116,8 +116,8 @@ const C60 = defineCase(
         perMessage >= perFile,
       "describe: attachments does not carry three positive limits (per message ≥ per file)",
     );
-    const a = await freshMember(ctx, fx, "c60-a");
-    const b = await freshMember(ctx, fx, "c60-b");
+    const a = fx.a;
+    const b = fx.b;
     const from = await newSession(ctx, a, ctx.unique("c60-a"));
     const to = await newSession(ctx, b, ctx.unique("c60-b"));
     const log = makeFile(ctx, "c60-log", 600_000);
@@ -151,8 +151,8 @@ const C61 = defineCase(
     const perFile = limits.max_attachment_bytes ?? 26_214_400;
     const perMessage = limits.max_message_attachment_bytes ?? 104_857_600;
     const count = limits.max_attachments_per_message ?? 10;
-    const a = await freshMember(ctx, fx, "c61-a");
-    const b = await freshMember(ctx, fx, "c61-b");
+    const a = fx.a;
+    const b = fx.b;
     const from = await newSession(ctx, a, ctx.unique("c61-a"));
     const to = await newSession(ctx, b, ctx.unique("c61-b"));
     const file = makeFile(ctx, "c61", 100);
@@ -216,8 +216,8 @@ const C62 = defineCase(
   "[ours] an upload whose bytes do not match its declaration (another digest, ending early, running long) → 3 digest_mismatch / size_mismatch, and nothing is kept: the digest cannot be downloaded or sent (6, identical to a blob that does not exist)",
   CAPS,
   async (ctx, fx) => {
-    const a = await freshMember(ctx, fx, "c62-a");
-    const b = await freshMember(ctx, fx, "c62-b");
+    const a = fx.a;
+    const b = fx.b;
     const from = await newSession(ctx, a, ctx.unique("c62-a"));
     const to = await newSession(ctx, b, ctx.unique("c62-b"));
     const file = makeFile(ctx, "c62", 300_000);
@@ -286,7 +286,7 @@ const C64 = defineCase(
   "[ours] a download resumes at an offset into a file holding the blob's first bytes and completes it; an offset past the end → 3 naming offset",
   CAPS,
   async (ctx, fx) => {
-    const a = await freshMember(ctx, fx, "c64-a");
+    const a = fx.a;
     const file = makeFile(ctx, "c64", 700_000);
     const blob = await uploadOk(ctx, a, file, "big.bin");
     for (const offset of [1, 262_144, 500_001, 700_000]) {
@@ -355,8 +355,8 @@ const C66 = defineCase(
   "[ours] retention: a blob stays readable while a message naming it is unacknowledged and after its ack (the retention window), for its recipient and its uploader",
   CAPS,
   async (ctx, fx) => {
-    const a = await freshMember(ctx, fx, "c66-a");
-    const b = await freshMember(ctx, fx, "c66-b");
+    const a = fx.a;
+    const b = fx.b;
     const from = await newSession(ctx, a, ctx.unique("c66-a"));
     const to = await newSession(ctx, b, ctx.unique("c66-b"));
     const file = makeFile(ctx, "c66", 5_000);
