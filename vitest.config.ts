@@ -18,7 +18,8 @@ import { LongFirstSequencer } from "./test/support/long-first-sequencer.ts";
  * - `conformance`: the suites against real servers: a clean run per store spawning the adapter
  *   per call, the mutants and the three-process run calling it in process (docs/22).
  * - `real-client`: the real Claude Code executable under tmux against a fake Messages API
- *   (docs/47-real-client-tests.md); a file per suite and version.
+ *   (docs/47-real-client-tests.md), and the real Codex against a fake Responses API
+ *   (docs/49-codex.md); a file per suite and version.
  *
  * `npm run test:fast` runs `pure`, `unit` and `unit-isolated`. `npm test` (scripts/run-tests.mjs)
  * runs every project in two vitest processes side by side: the files that wait on real clocks
@@ -90,6 +91,11 @@ const REAL_CLIENT = [
   "test/real-claude-drop-newest.test.ts",
   "test/real-claude-hooks.test.ts",
   "test/real-claude-settings.test.ts",
+  "test/real-gemini-pinned.test.ts",
+  "test/real-gemini-newest.test.ts",
+  "test/real-codex-pull-pinned.test.ts",
+  "test/real-codex-pull-newest.test.ts",
+  "test/real-hosts-exchange.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -16,7 +16,13 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BUDGET_S = 600;
 /** The files of the real-time run (vitest file filters) and the projects that hold them. */
-const REAL_TIME_FILES = ["test/plugin-pacing.test.ts", "test/real-claude-"];
+const REAL_TIME_FILES = [
+  "test/plugin-pacing.test.ts",
+  "test/real-claude-",
+  "test/real-gemini-",
+  "test/real-codex-",
+  "test/real-hosts-",
+];
 const REAL_TIME_PROJECTS = ["slow", "real-client"];
 /** Real-time files at once: each mostly waits, on a real client or a real minute. */
 const REAL_TIME_WORKERS = "4";

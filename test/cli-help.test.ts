@@ -161,6 +161,8 @@ describe("the plugin's brigade and the person's commands", () => {
       "conformance",
       "demo",
       "doctor",
+      "host-hook",
+      "install",
       "mcp",
       "migrate-store",
       "serve",

@@ -304,7 +304,7 @@ describe("http adapter against the real brigade serve", () => {
     expect(rotated.out).toEqual({
       ok: true,
       protocol_version: "1",
-      result: { team_ref: team.team_ref, team_name: "ops" },
+      result: { team_ref: team.team_ref, team_name: "ops", invitations_revoked: 0 },
     });
     const secret = readFileSync(secretFile, "utf8").trim();
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);

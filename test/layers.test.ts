@@ -105,6 +105,28 @@ describe("layering", () => {
     expect(offenders).toEqual([]);
   });
 
+  test("the client-free core and the shared harness import no client folder; a client folder no other client's", () => {
+    const clients = ["gemini", "codex", "qwen", "opencode"].map((name) =>
+      join(src, "harness", name),
+    );
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === "harness")) {
+      const own = clients.find((client) => file.startsWith(`${client}/`));
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        const target = resolve(dirname(file), spec);
+        const client = clients.find((c) => target === c || target.startsWith(`${c}/`));
+        // host-clients.ts is the one list of clients: it may name each client's folder.
+        const list = file === join(src, "harness", "host-clients.ts");
+        if (client !== undefined && client !== own && !list) {
+          offenders.push(`${relative(src, file)} -> ${spec}`);
+        }
+      }
+    }
+    expect(files.some((f) => f.startsWith(join(src, "harness", "host-session")))).toBe(true);
+    expect(offenders).toEqual([]);
+  });
+
   test("every layer imports only the layers below it", () => {
     const offenders: string[] = [];
     for (const file of files) {

@@ -147,7 +147,9 @@ describe("SQLite schema upgrades", () => {
       expect(after.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
         { offered_to_principal_ref: null },
       ]);
-      // Migration 8: no message named an attachment before attachments existed.
+      // Migration 8: no invitation existed before invitations did.
+      expect(after.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
+      // Migration 9: no message named an attachment before attachments existed.
       expect(
         after.prepare("SELECT COUNT(*) AS n FROM messages WHERE attachments IS NOT NULL").get(),
       ).toEqual({ n: 0 });

@@ -4302,10 +4302,14 @@ var init_inspect = __esmMin((() => {
 * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
 * the argument (possibly hostile). An option that takes a value, given twice, is a usage error
 * naming the option (from `options`, never the input). `refusal` replaces that fixed message for
-* a command that words it its own way (`brigade team <sub>`).
+* a command that words it its own way (`brigade team <sub>`). An unknown long option near one of
+* the command's own ({@link nearestName}: `--sumary`, `--human_label`) is answered with that
+* option's name instead, as an unknown command is: the name comes from `options`, never from the
+* input.
 *
-* @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
-* `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
+* @throws CliUsageError `unknown option; did you mean "--<option>"? (run "brigade <command> --help")`,
+* `unknown option or argument (run "brigade <command> --help")`, or `refusal`, or
+* `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
 * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
 */
 function parseCommandFlags(command, argv, options, allowPositionals, refusal) {
@@ -4324,7 +4328,8 @@ function parseCommandFlags(command, argv, options, allowPositionals, refusal) {
 			tokens: true
 		}).tokens;
 	} catch {
-		throw new CliUsageError(refusal ?? `unknown option or argument (run "brigade ${command} --help")`);
+		const near = nearestUnknownOption(argv, options);
+		throw new CliUsageError(near !== void 0 ? `unknown option; did you mean "--${near}"? (run "brigade ${command} --help")` : refusal ?? `unknown option or argument (run "brigade ${command} --help")`);
 	}
 	const repeated = repeatedValueOption(tokens, options);
 	if (repeated !== void 0) throw new CliUsageError(`--${repeated} is given more than once (run "brigade ${command} --help")`);
@@ -4344,8 +4349,39 @@ function repeatedValueOption(tokens, options) {
 		seen.add(token.name);
 	}
 }
+/**
+* The command's own long option nearest to the first unknown long option of `argv`
+* ({@link nearestName}), or `undefined` when the first unknown one is near none, or when nothing
+* in `argv` is an unknown long option (the failure was a missing value or a stray argument).
+* Arguments after `--` are positionals, never options. The answer is a key of `options`, never
+* text from `argv`.
+*
+* @example nearestUnknownOption(["--sumary", "x"], { summary: { type: "string" } }) === "summary"
+*/
+function nearestUnknownOption(argv, options) {
+	let tokens;
+	try {
+		tokens = parseArgs({
+			args: argv,
+			options,
+			strict: false,
+			allowPositionals: true,
+			tokens: true
+		}).tokens;
+	} catch {
+		return;
+	}
+	const known = Object.keys(options).filter((name) => name.length > 1);
+	for (const token of tokens) {
+		if (token.kind !== "option" || token.name === void 0) continue;
+		if (Object.hasOwn(options, token.name)) continue;
+		if (token.rawName?.startsWith("--") !== true) return void 0;
+		return nearestName(token.name, known);
+	}
+}
 var init_parse_command_flags = __esmMin((() => {
 	init_cli_io();
+	init_nearest_name();
 }));
 
 // src/cli/inspect-command.ts
@@ -4618,7 +4654,7 @@ var init_error_codes = __esmMin((() => {
 }));
 
 // src/protocol/errors/error-messages.ts
-var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, NOT_CREATOR_MESSAGE, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
+var ERROR_MESSAGES, INVALID_INPUT_MESSAGES, USAGE_MESSAGES, RATE_LIMITED_MESSAGES, INVITATION_SPENT_MESSAGES, NOT_CREATOR_MESSAGE, TEAM_NAME_MESSAGE, MALFORMED_JOIN_SECRET_MESSAGE;
 var init_error_messages = __esmMin((() => {
 	ERROR_MESSAGES = Object.freeze({
 		internal: "internal error",
@@ -4673,7 +4709,13 @@ var init_error_messages = __esmMin((() => {
 		register_principal: "too many new principals from this address",
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal",
+		create_invitation: "too many invitations made for this team in the last 24 hours",
 		team_storage_full: "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire"
+	});
+	INVITATION_SPENT_MESSAGES = Object.freeze({
+		invitation_used: "the invitation was already used",
+		invitation_expired: "the invitation has expired",
+		invitation_revoked: "the invitation was revoked"
 	});
 	NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 	TEAM_NAME_MESSAGE = "team_name must be 1 to 64 characters (Unicode code points)";
@@ -4883,6 +4925,14 @@ var init_adapter_argv = __esmMin((() => {
 		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
 		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
 		"team accept-transfer": row$1([], [], "none", "convention"),
+		"team invite": row$1([
+			"uses",
+			"expires-in",
+			"secret-file"
+		], [], "none", "convention"),
+		"team invitations": row$1([], [], "none", "convention"),
+		"team revoke-invite": row$1(["invitation"], ["invitation"], "none", "convention"),
+		"team label": row$1(["label"], ["label"], "none", "convention"),
 		"profile init": row$1(["force"], [], "adapter_defined", "convention"),
 		"profile status": row$1([], [], "adapter_defined", "convention"),
 		"profile reset": row$1([], [], "adapter_defined", "convention"),
@@ -5811,6 +5861,7 @@ var init_error_reasons = __esmMin((() => {
 		"register_principal",
 		"server_principal_budget",
 		"create_team",
+		"create_invitation",
 		"team_storage_full"
 	];
 }));
@@ -6695,7 +6746,8 @@ function validateTeamMemberTarget(value) {
 	});
 }
 /**
-* Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`).
+* Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`);
+* `invitations_revoked`, when present, is an integer ≥ 0.
 *
 * @example
 * validateTeamRotateSecretResult({ team_ref: "t", team_name: "core", join_secret: "x" }).ok === false;
@@ -6707,10 +6759,12 @@ function validateTeamRotateSecretResult(value) {
 		const team_name = requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints });
 		const join_secret = requiredString(o, "join_secret", "");
 		if (!parseJoinSecret(join_secret).ok) failField("join_secret", "invalid_value");
+		const revoked = optionalInteger(o, "invitations_revoked", "", 0, Number.MAX_SAFE_INTEGER);
 		return {
 			team_ref,
 			team_name,
-			join_secret
+			join_secret,
+			...revoked === void 0 ? {} : { invitations_revoked: revoked }
 		};
 	});
 }
@@ -6839,6 +6893,142 @@ var init_team_create$1 = __esmMin((() => {
 	init_join_secret();
 }));
 
+// src/protocol/teams/team-invitations.ts
+/**
+* Validates a `team invite` request: an object whose two optional members are JSON integers in
+* range (`invalid_value`, `out_of_range` with `min`/`max`, naming the member). Never throws.
+*
+* @example validateTeamInviteRequest({ max_uses: 0 }).ok === false; // out_of_range, max_uses
+*/
+function validateTeamInviteRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const uses = optionalInteger(o, "max_uses", "", 1, INVITATION_LIMITS.max_uses);
+		const expires = optionalInteger(o, "expires_in_seconds", "", INVITATION_LIMITS.min_expires_in_seconds, INVITATION_LIMITS.max_expires_in_seconds);
+		return {
+			...uses === void 0 ? {} : { max_uses: uses },
+			...expires === void 0 ? {} : { expires_in_seconds: expires }
+		};
+	});
+}
+/**
+* Validates a `team invite` result: ids non-empty, `invitation` (when present) a join secret
+* (docs/spec/protocol.md §9: no space, control or format character), `max_uses` 1..100,
+* `expires_at` a timestamp.
+*
+* @example validateTeamInviteResult({ team_ref: "t" }).ok === false;
+*/
+function validateTeamInviteResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const team_ref = requiredString(o, "team_ref", "", id);
+		const team_name = requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints });
+		const invitation_id = requiredString(o, "invitation_id", "", id);
+		const invitation = nullableString(o, "invitation", "", id);
+		if (invitation === null || invitation !== void 0 && !parseJoinSecret(invitation).ok) failField("invitation", "invalid_value");
+		return {
+			team_ref,
+			team_name,
+			invitation_id,
+			...invitation === void 0 ? {} : { invitation },
+			max_uses: requiredInteger(o, "max_uses", "", 1, INVITATION_LIMITS.max_uses),
+			expires_at: requiredTimestamp(o, "expires_at", "")
+		};
+	});
+}
+function nullableTime(o, name, prefix) {
+	const value = nullableString(o, name, prefix);
+	if (value === void 0) failField(fieldPath(prefix, name), "required");
+	return value === null ? null : requiredTimestamp(o, name, prefix);
+}
+function readRecord(o, prefix) {
+	return {
+		invitation_id: requiredString(o, "invitation_id", prefix, { nonEmpty: true }),
+		state: requiredEnum(o, "state", prefix, INVITATION_STATES),
+		max_uses: requiredInteger(o, "max_uses", prefix, 1, INVITATION_LIMITS.max_uses),
+		uses: requiredInteger(o, "uses", prefix, 0, INVITATION_LIMITS.max_uses),
+		created_at: requiredTimestamp(o, "created_at", prefix),
+		expires_at: requiredTimestamp(o, "expires_at", prefix),
+		last_used_at: nullableTime(o, "last_used_at", prefix),
+		revoked_at: nullableTime(o, "revoked_at", prefix)
+	};
+}
+/**
+* Validates a `team invitations` result; an absent `invitations` reads as `[]`, an absent
+* `truncated` as `false`; element failures name `invitations.<index>.<member>`.
+*
+* @example validateTeamInvitationsResult({ team_ref: "t", server_time: "2026-10-02T09:15:42Z" }).ok === true;
+*/
+function validateTeamInvitationsResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const truncated = o.truncated;
+		if (truncated !== void 0 && typeof truncated !== "boolean") failField("truncated", "invalid_value");
+		return {
+			team_ref: requiredString(o, "team_ref", "", { nonEmpty: true }),
+			server_time: requiredTimestamp(o, "server_time", ""),
+			invitations: requiredArray(o, "invitations", "", true, (element, path) => readRecord(expectObject(element, path), path)),
+			truncated: truncated === true
+		};
+	});
+}
+/**
+* Validates a {@link TeamInvitationTarget} (`invalid_input` naming `invitation_id`).
+*
+* @example validateTeamInvitationTarget({ invitation_id: "" }).ok === false;
+*/
+function validateTeamInvitationTarget(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { invitation_id: requiredString(o, "invitation_id", "", {
+			nonEmpty: true,
+			cap: 256
+		}) };
+	});
+}
+/**
+* Validates a `team revoke-invite` result (`state` one of {@link INVITATION_STATES} but `active`).
+*
+* @example validateTeamRevokeInviteResult({ team_ref: "t", invitation_id: "i", state: "active" }).ok === false;
+*/
+function validateTeamRevokeInviteResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		return {
+			team_ref: requiredString(o, "team_ref", "", id),
+			invitation_id: requiredString(o, "invitation_id", "", id),
+			state: requiredEnum(o, "state", "", [
+				"used",
+				"expired",
+				"revoked"
+			])
+		};
+	});
+}
+var INVITATION_LIMITS, INVITATION_STATES;
+var init_team_invitations = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+	init_join_secret();
+	INVITATION_LIMITS = Object.freeze({
+		default_uses: 1,
+		max_uses: 100,
+		default_expires_in_seconds: 86400,
+		min_expires_in_seconds: 1,
+		max_expires_in_seconds: 604800,
+		per_team_per_day: 100,
+		max_listed: 200
+	});
+	INVITATION_STATES = [
+		"active",
+		"used",
+		"expired",
+		"revoked"
+	];
+}));
+
 // src/protocol/teams/team-join.ts
 /**
 * Validates a `team join` document: `join_secret` required and well-formed
@@ -6890,6 +7080,43 @@ var init_team_join$1 = __esmMin((() => {
 	init_join_secret();
 }));
 
+// src/protocol/teams/team-label.ts
+/**
+* Validates a `team label` request: `human_label` required, non-empty, ≤ 128 code points
+* (`invalid_input` naming `human_label`, with the cap). Never throws.
+*
+* @example validateTeamLabelRequest({ human_label: "" }).ok === false;
+*/
+function validateTeamLabelRequest(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		return { human_label: requiredString(o, "human_label", "", {
+			nonEmpty: true,
+			cap: PROTOCOL_LIMITS.max_human_label_chars
+		}) };
+	});
+}
+/**
+* Validates a `team label` result (ids non-empty, the label ≤ 128 code points).
+*
+* @example validateTeamLabelResult({ team_ref: "t", principal_ref: "p" }).ok === false;
+*/
+function validateTeamLabelResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		return {
+			team_ref: requiredString(o, "team_ref", "", id),
+			principal_ref: requiredString(o, "principal_ref", "", id),
+			human_label: requiredString(o, "human_label", "", { cap: PROTOCOL_LIMITS.max_human_label_chars })
+		};
+	});
+}
+var init_team_label$1 = __esmMin((() => {
+	init_limits();
+	init_field_rules();
+}));
+
 // src/protocol/teams/team-leave-result.ts
 /**
 * Validates a `team leave` result; `left` must be `true`.
@@ -6937,7 +7164,7 @@ function readMember(o, prefix) {
 }
 /**
 * Validates a `team members` result; an absent `members` reads as `[]`; element failures name
-* `members.<index>.<member>`.
+* `members.<index>.<member>`; `creator_principal_ref`, when present, is a non-empty string.
 *
 * @example
 * validateTeamMembersResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z" });
@@ -6946,7 +7173,9 @@ function readMember(o, prefix) {
 function validateTeamMembersResult(value) {
 	return runValidation(() => {
 		const o = expectObject(value, "");
+		const creator = optionalString(o, "creator_principal_ref", "", { nonEmpty: true });
 		return {
+			...creator === void 0 ? {} : { creator_principal_ref: creator },
 			team_ref: requiredString(o, "team_ref", "", { nonEmpty: true }),
 			team_name: requiredString(o, "team_name", "", { cap: PROTOCOL_LIMITS.max_team_name_codepoints }),
 			server_time: requiredTimestamp(o, "server_time", ""),
@@ -7005,7 +7234,9 @@ var init_protocol = __esmMin((() => {
 	init_join_secret();
 	init_team_admin$1();
 	init_team_create$1();
+	init_team_invitations();
 	init_team_join$1();
+	init_team_label$1();
 	init_team_leave_result();
 	init_team_members_result();
 	init_watch_command$1();
@@ -8453,6 +8684,8 @@ var init_http_adapter_constants = __esmMin((() => {
 		"message.state",
 		"message.adopt",
 		"profile.rotate_token",
+		"team.invitations",
+		"team.labels",
 		"message.attachments"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
@@ -10256,6 +10489,41 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/transfer"),
 				body
 			}, validateTeamTransferResult, options);
+		}
+		async teamInvite(request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateTeamInviteRequest(request));
+			const result = await callTarget(ctx, {
+				method: "POST",
+				path: teamPath(ctx, "/invitations"),
+				body
+			}, validateTeamInviteResult, options);
+			this.#runtime.log.info("team_invitation_created");
+			return result;
+		}
+		async teamInvitations(options) {
+			return this.#teamCall((ctx) => ({
+				method: "GET",
+				path: teamPath(ctx, "/invitations")
+			}), validateTeamInvitationsResult, options);
+		}
+		async teamRevokeInvite(target, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateTeamInvitationTarget(target));
+			return callTarget(ctx, {
+				method: "POST",
+				path: teamPath(ctx, "/invitations/revoke"),
+				body
+			}, validateTeamRevokeInviteResult, options);
+		}
+		async teamLabel(request, options) {
+			const ctx = readTeamContext(this.#runtime);
+			const body = valueOrThrow(validateTeamLabelRequest(request));
+			return callTarget(ctx, {
+				method: "POST",
+				path: teamPath(ctx, "/label"),
+				body
+			}, validateTeamLabelResult, options);
 		}
 		async profileRotateToken(options) {
 			return rotateToken(this.#runtime, options);
@@ -14746,6 +15014,7 @@ var init_bap_error_line = __esmMin((() => {
 		register_principal: "too many new credentials were minted from this address",
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently",
+		create_invitation: "this team made too many invitations in the last 24 hours",
 		team_storage_full: "the team's attachment storage on the server is full until older attachments expire"
 	};
 }));
@@ -15336,6 +15605,57 @@ var init_close_mapped_session = __esmMin((() => {
 	init_hook_limits();
 }));
 
+// src/harness/hooks/git-user-name.ts
+/**
+* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
+* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
+* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
+* configured on this machine, never checked by anyone: consumers show it as unverified. Only
+* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
+* the answer. Never throws.
+*
+* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
+*/
+function gitUserName(cwd, env) {
+	if (cwd === "" || !isAbsolute(cwd)) return void 0;
+	const childEnv = {};
+	for (const name of [
+		"HOME",
+		"XDG_CONFIG_HOME",
+		"PATH"
+	]) {
+		const value = env[name];
+		if (value !== void 0) childEnv[name] = value;
+	}
+	try {
+		const out = execFileSync("git", [
+			"config",
+			"--get",
+			"user.name"
+		], {
+			cwd,
+			env: childEnv,
+			encoding: "utf8",
+			timeout: GIT_USER_NAME_TIMEOUT_MS,
+			maxBuffer: 4096,
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			]
+		});
+		const name = oneLine(out, 128);
+		return name === "" ? void 0 : name;
+	} catch {
+		return;
+	}
+}
+var GIT_USER_NAME_TIMEOUT_MS;
+var init_git_user_name = __esmMin((() => {
+	init_sanitize();
+	GIT_USER_NAME_TIMEOUT_MS = 1e3;
+}));
+
 // src/harness/binding/binding-file.ts
 /** True when `teamRef` is a usable team ref: 1–200 UTF-8 bytes, no space, Cc, Cf or lone surrogate. */
 function isValidTeamRef(teamRef) {
@@ -15683,15 +16003,26 @@ function serializeJoinSecretFile(secret, server) {
 	return `${secret}\nserver ${server}\n`;
 }
 /**
+* The one-line form of a join secret and its server, `<secret> server <url>`: what
+* `brigade team invite` prints, so a person can paste one line (docs/44-team-binding.md).
+*
+* @example joinSecretLine("brg1.t-9c1e.…", "http://127.0.0.1:7777") === "brg1.t-9c1e.… server http://127.0.0.1:7777"
+*/
+function joinSecretLine(secret, server) {
+	return `${secret} server ${server}`;
+}
+/**
 * Parses a join-secret file's bytes: strict UTF-8; the first non-blank line is the join secret
 * (`parseJoinSecret`), an optional second one `server <url>` names the team's server (normalised,
-* http(s) only); surrounding whitespace and blank lines are ignored, anything more is
-* `not_a_join_secret`. Never throws.
+* http(s) only), or the one line is `<secret> server <url>` ({@link joinSecretLine}); surrounding
+* whitespace and blank lines are ignored, anything more is `not_a_join_secret`. Never throws.
 *
 * @example parseJoinSecretFile(bytes).ok
 */
 function parseJoinSecretFile(bytes) {
-	const lines = (decodeUtf8Strict(bytes) ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
+	let lines = (decodeUtf8Strict(bytes) ?? "").replaceAll("\r\n", "\n").split("\n").map((line) => line.trim()).filter((line) => line !== "");
+	const oneLine = lines.length === 1 ? /^(\S+)\s+(server\s+\S+)$/.exec(lines[0]) : null;
+	if (oneLine !== null) lines = [oneLine[1], oneLine[2]];
 	const parsed = lines.length === 0 ? void 0 : parseJoinSecret(lines[0]);
 	const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1])?.[1] : void 0;
 	const server = serverText === void 0 ? void 0 : normalizeServerUrl(serverText);
@@ -16486,57 +16817,6 @@ function hookStandsAside(ctx, claudePid, cwd, permissionMode) {
 }
 var init_hook_gate = __esmMin((() => {
 	init_claude_code();
-}));
-
-// src/harness/hooks/git-user-name.ts
-/**
-* The `user.name` git would use in `cwd` (`git config --get user.name`: the repository's, the
-* user's or the system's), as a human label: one line through `oneLine`, at most 128 code points;
-* `undefined` when git is missing, slow, fails, or the name is empty. It is what the person
-* configured on this machine, never checked by anyone: consumers show it as unverified. Only
-* `HOME`, `XDG_CONFIG_HOME` and `PATH` are passed to git, so no inherited `GIT_*` setting chooses
-* the answer. Never throws.
-*
-* @example gitUserName("/home/dana/api", { HOME: "/home/dana", PATH: "/usr/bin" }) // "Dana Ito"
-*/
-function gitUserName(cwd, env) {
-	if (cwd === "" || !isAbsolute(cwd)) return void 0;
-	const childEnv = {};
-	for (const name of [
-		"HOME",
-		"XDG_CONFIG_HOME",
-		"PATH"
-	]) {
-		const value = env[name];
-		if (value !== void 0) childEnv[name] = value;
-	}
-	try {
-		const out = execFileSync("git", [
-			"config",
-			"--get",
-			"user.name"
-		], {
-			cwd,
-			env: childEnv,
-			encoding: "utf8",
-			timeout: GIT_USER_NAME_TIMEOUT_MS,
-			maxBuffer: 4096,
-			stdio: [
-				"ignore",
-				"pipe",
-				"ignore"
-			]
-		});
-		const name = oneLine(out, 128);
-		return name === "" ? void 0 : name;
-	} catch {
-		return;
-	}
-}
-var GIT_USER_NAME_TIMEOUT_MS;
-var init_git_user_name = __esmMin((() => {
-	init_sanitize();
-	GIT_USER_NAME_TIMEOUT_MS = 1e3;
 }));
 
 // src/harness/hooks/registration-retry.ts
@@ -17688,6 +17968,7 @@ var init_hooks = __esmMin((() => {
 	init_adapter_features();
 	init_by_native_hint();
 	init_close_mapped_session();
+	init_git_user_name();
 	init_hook_context();
 	init_hook_input();
 	init_hook_limits();
@@ -19425,7 +19706,11 @@ function sentenceFor(sub, error, context) {
 	const fixed = ERROR_MESSAGES[code];
 	const admin = ADMIN_SUBCOMMANDS.has(sub);
 	if (code === "unauthorized") {
-		if (sub === "join") return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
+		if (sub === "join") {
+			const spent = SPENT_INVITATION_LINES[error.details?.reason ?? ""];
+			if (spent !== void 0) return spent;
+			return "the server refused the join secret or invitation: ask the team's creator for a current one (a member the creator removed cannot join again)";
+		}
 		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
 		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
 		if (admin || sub === "members" || sub === "accept-transfer") return `${fixed} (you left it, or its creator removed you)`;
@@ -19434,6 +19719,7 @@ function sentenceFor(sub, error, context) {
 	if (code === "config" && error.cause instanceof PrivateFileError) return CONFIG_NOT_WRITABLE;
 	if (code === "config" && sub === "create" && context.operatorKeyFile === true) return "the --operator-key-file cannot be used: it must be an existing file of yours, mode 0600, not a symbolic link, holding the operator key on one line";
 	if (sub === "accept-transfer" && code === "not_found") return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
+	if (sub === "revoke-invite" && code === "not_found") return "no such invitation in this team (brigade team invitations lists them)";
 	if (admin && code === "not_found") return "no such member in this team (brigade team members lists them)";
 	if (admin && code === "conflict") return "the creator cannot remove itself: transfer the team first (brigade team transfer <member>)";
 	if (sub === "leave" && code === "conflict" && error.details?.reason === "team_creator") return "you created this team and others are still in it: hand it on first (brigade team transfer <member>, which they accept with brigade team accept-transfer), then leave";
@@ -19448,7 +19734,7 @@ function sentenceFor(sub, error, context) {
 	if (code === "internal") return `${fixed} — the server's answer was not one a Brigade server gives: check the server address (a proxy must pass /v1/ through)`;
 	return fixed;
 }
-var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, CONFIG_NOT_WRITABLE, displayName, SESSION_TEAM_LINES;
+var PRINTABLE_REASON, ADMIN_SUBCOMMANDS, SPENT_INVITATION_LINES, CONFIG_NOT_WRITABLE, displayName, SESSION_TEAM_LINES;
 var init_team_report = __esmMin((() => {
 	init_adapters();
 	init_sanitize();
@@ -19458,8 +19744,16 @@ var init_team_report = __esmMin((() => {
 	ADMIN_SUBCOMMANDS = /* @__PURE__ */ new Set([
 		"rotate-secret",
 		"remove",
-		"transfer"
+		"transfer",
+		"invite",
+		"invitations",
+		"revoke-invite"
 	]);
+	SPENT_INVITATION_LINES = {
+		invitation_used: "this invitation was already used: ask the team's creator for a new one (if you did not use it yourself, someone else did: tell them)",
+		invitation_expired: "this invitation has expired: ask the team's creator for a new one",
+		invitation_revoked: "this invitation was revoked: ask the team's creator for a new one"
+	};
 	CONFIG_NOT_WRITABLE = "the configuration folder cannot be written (read-only, full, or not yours): make it writable by you alone (chmod 700), or set BRIGADE_CONFIG_DIR to a folder of your own";
 	displayName = (name) => oneLine(sanitizeName(name), 64);
 	SESSION_TEAM_LINES = {
@@ -19557,9 +19851,21 @@ function checkTeamName(name) {
 function humanLabelOption(values) {
 	const value = values["human-label"];
 	if (value === void 0) return void 0;
-	if (typeof value !== "string" || [...value].length > PROTOCOL_LIMITS.max_human_label_chars) throw new CliUsageError(HUMAN_LABEL_RULE);
+	return humanLabelText(value, "--human-label");
+}
+/**
+* A label as typed (`--human-label`, or `brigade team label <text>`, whose rule names `what`),
+* under the `--human-label` rule: at most 128 code points, stored as one line through the
+* sanitiser, something visible left.
+*
+* @throws CliUsageError the rule in words, naming `what` (exit 2); the text is never repeated.
+* @example humanLabelText("Dana\t(laptop)", "the label") === "Dana (laptop)"
+*/
+function humanLabelText(value, what) {
+	const rule = HUMAN_LABEL_RULE.replace("--human-label", what);
+	if (typeof value !== "string" || [...value].length > PROTOCOL_LIMITS.max_human_label_chars) throw new CliUsageError(rule);
 	const label = oneLine(value, PROTOCOL_LIMITS.max_human_label_chars);
-	if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
+	if (label === "") throw new CliUsageError(rule);
 	return label;
 }
 /**
@@ -19579,10 +19885,11 @@ function serverOption(values) {
 * Before any network call: a `--secret-file` must name a new entry (nothing there, not even a
 * dangling link) in an existing folder we may write to.
 *
-* @throws CliUsageError `--secret-file must name a new file in an existing, writable folder`.
+* @throws CliUsageError `--secret-file must name a new file in an existing, writable folder`
+* (`flag` instead of `--secret-file` when given).
 * @example checkNewSecretFile("/home/dana/team.secret");
 */
-function checkNewSecretFile(path) {
+function checkNewSecretFile(path, flag = "--secret-file") {
 	let folderOk = false;
 	try {
 		folderOk = statSync(dirname(path)).isDirectory();
@@ -19590,7 +19897,7 @@ function checkNewSecretFile(path) {
 	} catch {
 		folderOk = false;
 	}
-	if (entryExists(path) || !folderOk) throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
+	if (entryExists(path) || !folderOk) throw new CliUsageError(`${flag} must name a new file in an existing, writable folder`);
 }
 var NOT_VISIBLE_TEXT, TEAM_NAME_RULE, HUMAN_LABEL_RULE;
 var init_team_flags = __esmMin((() => {
@@ -19658,15 +19965,16 @@ function joinSecretPath(given, configDir, teamName) {
 	return defaultSecretPath(configDir, teamName);
 }
 /**
-* Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
-* work tree that does not ignore it.
+* Checks a `--secret-file` (absolute; `flag` names the option in the refusal: `--out` for
+* `team invite`): a new file in an existing, writable folder, outside any git work tree that
+* does not ignore it.
 *
 * @throws CliUsageError (exit 2), the path never repeated.
 * @example checkGivenSecretFile("/home/dana/core.secret");
 */
-function checkGivenSecretFile(path) {
-	checkNewSecretFile(path);
-	checkSecretOutsideWorkTree(path);
+function checkGivenSecretFile(path, flag = "--secret-file") {
+	checkNewSecretFile(path, flag);
+	checkSecretOutsideWorkTree(path, flag);
 }
 /**
 * A new file for a join secret in the configuration folder: `<config>/join-secrets/<team as
@@ -19750,6 +20058,7 @@ async function teamRotateSecret(argv, io, cwd) {
 	});
 	io.stdout([
 		`Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
+		(result.invitations_revoked ?? 0) > 0 ? `${result.invitations_revoked} active invitation${result.invitations_revoked === 1 ? " was" : "s were"} revoked with it (brigade team invite makes new ones).` : "",
 		secretInFile ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.` : "",
 		"Give the new secret privately to anyone who still needs to join.",
 		""
@@ -20085,6 +20394,256 @@ var init_team_create = __esmMin((() => {
 	init_team_report();
 }));
 
+// src/cli/team/team-invite.ts
+/**
+* `--expires <duration>` in seconds: digits then one unit, `s`, `m`, `h` or `d`, from 1 s to
+* 7 days (`INVITATION_LIMITS`).
+*
+* @throws CliUsageError {@link EXPIRES_RULE}.
+* @example expiresSeconds("24h") === 86400
+*/
+function expiresSeconds(text) {
+	const match = /^([0-9]{1,7})([smhd])$/.exec(text);
+	const seconds = match === null ? NaN : Number(match[1]) * (UNIT_SECONDS[match[2]] ?? NaN);
+	if (!Number.isInteger(seconds) || seconds < INVITATION_LIMITS.min_expires_in_seconds || seconds > INVITATION_LIMITS.max_expires_in_seconds) throw new CliUsageError(EXPIRES_RULE);
+	return seconds;
+}
+/**
+* `--uses <n>`: a whole number from 1 to 100.
+*
+* @throws CliUsageError {@link USES_RULE}.
+* @example usesCount("3") === 3
+*/
+function usesCount(text) {
+	const uses = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+	if (!(uses >= 1 && uses <= INVITATION_LIMITS.max_uses)) throw new CliUsageError(USES_RULE);
+	return uses;
+}
+/** The team of the folder, or the exit status already reported. */
+function folderTeam(io, sub, cwd) {
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, sub, 11, SESSION_TEAM_LINES[team.reason] ?? team.reason);
+	return team;
+}
+/** `2026-12-05 23:45 UTC` from a server timestamp (sanitised when it does not parse). */
+function whenText(timestamp) {
+	const ms = Date.parse(timestamp);
+	if (Number.isNaN(ms)) return sanitizeAttribute(timestamp);
+	return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+function people(n) {
+	return n === 1 ? "1 person" : `${n} people`;
+}
+/**
+* `brigade team invite [--uses N] [--expires 24h] [--out FILE]` (creator only): a new invitation
+* to the folder's team. It is one line, `<invitation> server <url>`, which `brigade team join`
+* takes pasted or from a file: printed alone on stdout (the summary goes to stderr), or with
+* `--out` written to a new file (mode 0600, created exclusively, never inside a git work tree
+* that does not ignore it) and not printed — unless that write fails, when it is printed once
+* rather than lost. Exit 0, 2 (usage, an unusable `--out`: nothing made), 11 (no team for the
+* folder), or the adapter failure's status (`unauthorized` 5 when not the creator; `rate_limited`
+* 8 past 100 invitations a day).
+*
+* @example await teamInvite(["--uses", "3", "--expires", "2d"], io, "/home/dana/src/api");
+*/
+async function teamInvite(argv, io, cwd) {
+	const { values } = parseTeamFlags("invite", argv, {
+		uses: { type: "string" },
+		expires: { type: "string" },
+		out: { type: "string" }
+	}, 0);
+	const usesText = stringOption(values, "uses");
+	const expiresText = stringOption(values, "expires");
+	const maxUses = usesText === void 0 ? INVITATION_LIMITS.default_uses : usesCount(usesText);
+	const expiresIn = expiresText === void 0 ? INVITATION_LIMITS.default_expires_in_seconds : expiresSeconds(expiresText);
+	const outOption = stringOption(values, "out");
+	const out = outOption === void 0 ? void 0 : resolve(cwd, outOption);
+	if (out !== void 0) checkGivenSecretFile(out, "--out");
+	const team = folderTeam(io, "invite", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamInvite({
+			max_uses: maxUses,
+			expires_in_seconds: expiresIn
+		});
+	} catch (error) {
+		return reportAdapterError(io, "invite", error);
+	}
+	if (result.invitation === void 0) return fail(io, "invite", 1, "the server's answer held no invitation").status;
+	const line = joinSecretLine(result.invitation, team.server);
+	const id = sanitizeAttribute(result.invitation_id);
+	const summary = [
+		`Invitation ${id} to team "${displayName(result.team_name)}": admits ${people(result.max_uses)} until ${whenText(result.expires_at)}.`,
+		"Send it privately (anyone holding it can join); each person runs `brigade team join` in their clone and pastes it, or passes the file with --secret-file.",
+		`Revoke it with \`brigade team revoke-invite ${id}\`; \`brigade team invitations\` shows who used what.`
+	];
+	if (out !== void 0) {
+		if (createFileExclusive(out, `${line}\n`).ok) {
+			io.stdout([
+				`${summary[0]} It is in ${out} (mode 0600); it was not printed.`,
+				...summary.slice(1),
+				""
+			].join("\n"));
+			return 0;
+		}
+		say(io, "invite", "could not write the --out file: the invitation is shown once, below on stdout");
+	}
+	io.stderr(`${summary.join("\n")}\n`);
+	io.stdout(`${line}\n`);
+	return 0;
+}
+function stateText(record) {
+	switch (record.state) {
+		case "active": return `active, until ${whenText(record.expires_at)}`;
+		case "used": return `used${record.last_used_at === null ? "" : ` (last ${whenText(record.last_used_at)})`}`;
+		case "expired": return `expired ${whenText(record.expires_at)}`;
+		case "revoked": return `revoked${record.revoked_at === null ? "" : ` ${whenText(record.revoked_at)}`}`;
+	}
+}
+/**
+* `brigade team invitations [--json]` (creator only): the folder's team's invitations, newest
+* first, with their state and uses; never a secret (the server keeps none to show). Ended ones
+* stay listed for 7 days. Exit 0, 2, 11, or the adapter failure's status.
+*
+* @example await teamInvitations([], io, "/home/dana/src/api");
+*/
+async function teamInvitations(argv, io, cwd) {
+	const { values } = parseTeamFlags("invitations", argv, { json: { type: "boolean" } }, 0);
+	const team = folderTeam(io, "invitations", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamInvitations();
+	} catch (error) {
+		return reportAdapterError(io, "invitations", error);
+	}
+	const rows = result.invitations.map((r) => ({
+		invitation_id: sanitizeAttribute(r.invitation_id),
+		state: r.state,
+		uses: r.uses,
+		max_uses: r.max_uses,
+		created_at: sanitizeAttribute(r.created_at),
+		expires_at: sanitizeAttribute(r.expires_at),
+		last_used_at: r.last_used_at === null ? null : sanitizeAttribute(r.last_used_at),
+		revoked_at: r.revoked_at === null ? null : sanitizeAttribute(r.revoked_at)
+	}));
+	if (values.json === true) {
+		io.stdout(`${JSON.stringify({
+			team_ref: sanitizeAttribute(result.team_ref),
+			invitations: rows,
+			truncated: result.truncated
+		})}\n`);
+		return 0;
+	}
+	const active = result.invitations.filter((r) => r.state === "active").length;
+	const lines = [`Team ${sanitizeAttribute(result.team_ref)}: ${rows.length} invitation${rows.length === 1 ? "" : "s"}, ${active} active (ended ones stay listed for 7 days).`];
+	result.invitations.forEach((record, i) => {
+		const row = rows[i];
+		if (row === void 0) return;
+		lines.push(`  ${row.invitation_id}  ${stateText(record)}  used ${record.uses} of ${record.max_uses}  made ${whenText(record.created_at)}`);
+	});
+	if (result.truncated) lines.push("  … and older ones, not shown.");
+	io.stdout(`${lines.join("\n")}\n`);
+	return 0;
+}
+/**
+* `brigade team revoke-invite <invitation-id>` (creator only): the invitation admits nobody from
+* now on; one that already ended keeps its state, and the line says which. Exit 0, 2 (usage),
+* 11, or the adapter failure's status (`not_found` 6 for an id that is not the team's).
+*
+* @example await teamRevokeInvite(["i-3f2a…"], io, "/home/dana/src/api");
+*/
+async function teamRevokeInvite(argv, io, cwd) {
+	const { positionals } = parseTeamFlags("revoke-invite", argv, {}, 1, "invitation id");
+	const argument = positionals[0];
+	if (argument === "" || argument.length > MAX_ID_ARGUMENT || /[\p{Cc}\p{Cf}\s]/u.test(argument)) throw new CliUsageError("<invitation-id> must be an id as brigade team invitations lists it");
+	const team = folderTeam(io, "revoke-invite", cwd);
+	if (!("ok" in team)) return team.status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamRevokeInvite({ invitation_id: argument });
+	} catch (error) {
+		return reportAdapterError(io, "revoke-invite", error);
+	}
+	const id = sanitizeAttribute(result.invitation_id);
+	io.stdout(result.state === "revoked" ? `Revoked invitation ${id}: it admits nobody from now on. People who already joined with it stay members (brigade team remove <member> removes one).\n` : `Invitation ${id} had already ended (${result.state}); nothing changed.\n`);
+	return 0;
+}
+var MAX_ID_ARGUMENT, UNIT_SECONDS, EXPIRES_RULE, USES_RULE;
+var init_team_invite = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_local_files();
+	init_protocol();
+	init_cli_io();
+	init_secret_placement();
+	init_team_flags();
+	init_team_report();
+	MAX_ID_ARGUMENT = 256;
+	UNIT_SECONDS = {
+		s: 1,
+		m: 60,
+		h: 3600,
+		d: 86400
+	};
+	EXPIRES_RULE = "--expires must be a duration such as 30m, 24h or 7d (s, m, h or d), from 1s to 7d";
+	USES_RULE = `--uses must be a whole number from 1 to ${INVITATION_LIMITS.max_uses}`;
+}));
+
+// src/cli/terminal-prompt.ts
+/**
+* Asks one line on the process's terminal (stdin must be a TTY): the question goes to stderr
+* (stdout may be reserved for an envelope or a result); with `secret` the answer is not echoed.
+* Enter ends the line; Backspace removes a character; Ctrl-C or Ctrl-D answers empty.
+*
+* @example const secret = await promptOnTerminal("Join secret: ", { secret: true });
+*/
+function promptOnTerminal(question, options) {
+	const stdin = process.stdin;
+	process.stderr.write(question);
+	return new Promise((resolve) => {
+		let answer = "";
+		const wasRaw = stdin.isRaw;
+		stdin.setRawMode(true);
+		stdin.resume();
+		const done = (value) => {
+			stdin.off("data", onData);
+			stdin.setRawMode(wasRaw);
+			stdin.pause();
+			process.stderr.write("\n");
+			resolve(value);
+		};
+		const onData = (chunk) => {
+			for (const ch of chunk.toString("utf8")) {
+				if (ch === "\r" || ch === "\n") {
+					done(answer);
+					return;
+				}
+				if (ch === "" || ch === "") {
+					done("");
+					return;
+				}
+				if (ch === "" || ch === "\b") {
+					if (answer.length > 0) {
+						answer = Array.from(answer).slice(0, -1).join("");
+						if (!options.secret) process.stderr.write("\b \b");
+					}
+					continue;
+				}
+				answer += ch;
+				if (!options.secret) process.stderr.write(ch);
+			}
+		};
+		stdin.on("data", onData);
+	});
+}
+var init_terminal_prompt = __esmMin((() => {}));
+
 // src/cli/team/team-join.ts
 /**
 * True when the person already vouched for the binding's server and team: the team's profile
@@ -20098,8 +20657,32 @@ function alreadyVouched(configDir, binding) {
 	return profile.kind === "ok" && profile.value.server !== void 0 && normalizeServerUrl(profile.value.server) === binding.server && store.readCredential().kind === "ok";
 }
 /**
-* `brigade team join --secret-file <path>` (docs/44-team-binding.md): joins the team the secret
-* names, sending the secret only to a server the person vouched for (`--server`, the secret
+* The invitation or join secret from stdin when no `--secret-file` is given: asked on the
+* terminal without echo (so it stays off the screen and out of the shell's history), or read
+* from a pipe (`pbpaste | brigade team join`), at most 4 KiB, in the forms of a join-secret file
+* (`parseJoinSecretFile`: the one line `brigade team invite` prints, or the two lines of a
+* secret file).
+*/
+async function readPastedSecret(io) {
+	let bytes;
+	if (io.stdin === process.stdin && process.stdin.isTTY === true) {
+		const answer = await promptOnTerminal("Paste the invitation (or join secret) and press Enter; it is not shown: ", { secret: true });
+		bytes = new TextEncoder().encode(answer);
+	} else bytes = await readUpTo(io.stdin, MAX_JOIN_SECRET_FILE_BYTES + 1);
+	if (bytes.byteLength > 4096) return {
+		ok: false,
+		reason: "too_large"
+	};
+	if (bytes.every((b) => b === 32 || b === 10 || b === 13 || b === 9)) return {
+		ok: false,
+		reason: "cannot_open"
+	};
+	return parseJoinSecretFile(bytes);
+}
+/**
+* `brigade team join [--secret-file <path>]` (docs/44-team-binding.md): joins the team the secret
+* (the team's join secret or an invitation; without `--secret-file`, pasted on the terminal
+* unseen, or piped on stdin) names, sending the secret only to a server the person vouched for (`--server`, the secret
 * file's `server` line, or an earlier join of that very team), never to a server a checkout's
 * `.brigade.json` names on its own; records this checkout's consent when its binding names the
 * team. Exit 0, 2 (usage or a refusal; nothing sent), 3 (no join secret in the file), 11 (no
@@ -20114,14 +20697,13 @@ async function teamJoin(argv, io, cwd) {
 		"human-label": { type: "string" }
 	}, 0);
 	const secretOption = stringOption(values, "secret-file");
-	if (secretOption === void 0) throw new CliUsageError("--secret-file <path> is required (a secret is never taken from the command line)");
 	const label = humanLabelOption(values);
 	const serverFlag = serverOption(values);
 	const configDir = configDirOf(io, "team join");
 	if (typeof configDir !== "string") return configDir.status;
-	const read = readJoinSecretFile(resolve(cwd, secretOption));
+	const read = secretOption === void 0 ? await readPastedSecret(io) : readJoinSecretFile(resolve(cwd, secretOption));
 	if (!read.ok) {
-		const refusal = SECRET_FILE_REFUSALS[read.reason];
+		const refusal = secretOption === void 0 ? PASTED_REFUSALS[read.reason] : SECRET_FILE_REFUSALS[read.reason];
 		return fail(io, "join", refusal.status, refusal.line).status;
 	}
 	const secret = read.secret;
@@ -20167,11 +20749,11 @@ async function teamJoin(argv, io, cwd) {
 		}
 		lines.push("Claude Code sessions started in this checkout now connect to the team.");
 	} else lines.push(`No ${TEAM_BINDING_FILE_NAME} binds this folder to the team, so no session connects yet: run this command again inside a checkout whose ${TEAM_BINDING_FILE_NAME} names it.`);
-	lines.push("You may delete the secret file now.", "");
+	lines.push(secretOption === void 0 ? "Nothing of the invitation was stored on this machine." : "You may delete the secret file now.", "");
 	io.stdout(lines.join("\n"));
 	return 0;
 }
-var SECRET_FILE_REFUSALS;
+var SECRET_FILE_REFUSALS, PASTED_REFUSALS;
 var init_team_join = __esmMin((() => {
 	init_http();
 	init_sanitize();
@@ -20179,6 +20761,7 @@ var init_team_join = __esmMin((() => {
 	init_binding();
 	init_cli_io();
 	init_config_folder();
+	init_terminal_prompt();
 	init_team_context();
 	init_team_flags();
 	init_team_report();
@@ -20200,6 +20783,60 @@ var init_team_join = __esmMin((() => {
 			line: "the --secret-file does not hold a join secret (brg1.<team>.<secret>, then an optional line server <url>)"
 		}
 	};
+	PASTED_REFUSALS = {
+		cannot_open: {
+			status: 2,
+			line: "nothing was pasted: paste the invitation line, or pass --secret-file <path>"
+		},
+		not_regular: {
+			status: 2,
+			line: "nothing was pasted: paste the invitation line, or pass --secret-file <path>"
+		},
+		too_large: {
+			status: 2,
+			line: "the input is larger than 4 KiB: it is not an invitation or a join secret"
+		},
+		not_a_join_secret: {
+			status: 3,
+			line: "that is not an invitation or a join secret (brg1.<team>.<secret>, optionally followed by server <url>)"
+		}
+	};
+}));
+
+// src/cli/team/team-label.ts
+/**
+* `brigade team label <text>`: sets how teammates see you in the folder's team. The text follows
+* the `--human-label` rule (at most 128 characters as typed, stored as one line through the
+* sanitiser; refused when nothing visible is left), so the label teammates read is the label
+* given. Messages sent from then on carry it. A person's act: refused inside a Claude Code
+* session (by the caller). Exit 0, 2 (usage, a label that breaks the rule: nothing sent), 11 (no
+* team for the folder), or the adapter failure's status.
+*
+* @example await teamLabel(["Dana (laptop)"], io, "/home/dana/src/api");
+*/
+async function teamLabel(argv, io, cwd) {
+	const { positionals } = parseTeamFlags("label", argv, {}, 1, "label");
+	const label = humanLabelText(positionals[0], "the label");
+	const team = resolveSessionTeam({
+		cwd,
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) return fail(io, "label", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;
+	let result;
+	try {
+		result = await openHarnessAdapter(team).teamLabel({ human_label: label });
+	} catch (error) {
+		return reportAdapterError(io, "label", error);
+	}
+	io.stdout(`Your label in team "${displayName(team.teamName)}" (${sanitizeAttribute(result.team_ref)}) is now "${oneLine(sanitizeLabel(result.human_label), 128)}".\n`);
+	return 0;
+}
+var init_team_label = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_team_flags();
+	init_team_report();
 }));
 
 // src/cli/team/team-leave.ts
@@ -20252,9 +20889,11 @@ var init_team_leave = __esmMin((() => {
 }));
 
 // src/cli/team/team-members.ts
-function memberJson(m) {
+function memberJson(m, marks) {
 	return {
 		principal_ref: sanitizeAttribute(m.principal_ref),
+		you: m.principal_ref === marks.you,
+		creator: m.principal_ref === marks.creator,
 		human_label: oneLine(sanitizeLabel(m.human_label), 128),
 		status: sanitizeAttribute(m.status),
 		joined_at: sanitizeAttribute(m.joined_at),
@@ -20264,7 +20903,10 @@ function memberJson(m) {
 }
 /**
 * `brigade team members [--json]`: the active members of the folder's team, every server string
-* sanitised (labels are each member's own choice, never verified). Allowed inside a session.
+* sanitised (labels are each member's own choice, never verified), the reader marked `(you)` (its
+* own principal, from this machine's profile) and the team's creator `(creator)` (when the server
+* names it, capability `team.labels`); a member without a label says how to set one. Allowed
+* inside a session.
 * Exit 0, 2 (usage), 11 (no team for the folder), or the adapter failure's status.
 *
 * @example await teamMembers(["--json"], io, "/home/dana/src/api");
@@ -20277,19 +20919,28 @@ async function teamMembers(argv, io, cwd) {
 	});
 	if (!team.ok) return fail(io, "members", 11, SESSION_TEAM_LINES[team.reason] ?? team.reason).status;
 	let result;
+	let you;
 	try {
-		result = await openHarnessAdapter({
+		const adapter = openHarnessAdapter({
 			configDir: team.configDir,
 			teamKey: team.teamKey
-		}).teamMembers();
+		});
+		result = await adapter.teamMembers();
+		const profile = (await adapter.describe()).profile;
+		you = profile.state === "joined" ? profile.principal_ref : void 0;
 	} catch (error) {
 		return reportAdapterError(io, "members", error);
 	}
-	const list = result.members.map(memberJson);
+	const marks = {
+		you,
+		creator: result.creator_principal_ref
+	};
+	const list = result.members.map((m) => memberJson(m, marks));
 	if (values.json === true) {
 		io.stdout(`${JSON.stringify({
 			team_ref: sanitizeAttribute(result.team_ref),
 			team_name: displayName(result.team_name),
+			creator_principal_ref: result.creator_principal_ref === void 0 ? null : sanitizeAttribute(result.creator_principal_ref),
 			labels_verified: false,
 			members: list
 		})}\n`);
@@ -20297,10 +20948,12 @@ async function teamMembers(argv, io, cwd) {
 	}
 	const lines = [`Team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): ${list.length} active member${list.length === 1 ? "" : "s"}. Labels are chosen by each member and unverified.`];
 	for (const m of list) {
-		const label = m.human_label === "" ? "(no label)" : m.human_label;
+		const label = m.human_label === "" ? "(no label)" : `"${m.human_label}"`;
 		const seen = m.last_seen_at === null ? "never" : m.last_seen_at;
-		lines.push(`  ${m.principal_ref}  ${label}  joined ${m.joined_at}  last seen ${seen}  sessions ${m.session_count}`);
+		const who = [m.you ? "(you)" : "", m.creator ? "(creator)" : ""].filter(Boolean).join(" ");
+		lines.push(`  ${m.principal_ref}  ${label}${who === "" ? "" : `  ${who}`}  joined ${m.joined_at}  last seen ${seen}  sessions ${m.session_count}`);
 	}
+	if (list.some((m) => m.you && m.human_label === "")) lines.push("You have no label: set one with `brigade team label \"<how teammates should see you>\"`.");
 	io.stdout(`${lines.join("\n")}\n`);
 	return 0;
 }
@@ -20359,11 +21012,12 @@ var team_command_exports = /* @__PURE__ */ __exportAll({
 * while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
 * (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
 * secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
-* creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
-* written; an adapter failure exits with its code's protocol status (1..12, one line naming the
-* code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
-* file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
-* is never printed.
+* creator-only subcommands, `accept-transfer`, `rotate-token`, `label`) or a private file that
+* cannot be written; an adapter failure exits with its code's protocol status (1..12, one line
+* naming the code; `unauthorized` 5 when the caller is not the creator, or an invitation that was
+* used, expired or revoked). A join secret or invitation is read only from a file or stdin (a
+* terminal asks unseen), and printed only by `create` and `rotate-secret` without
+* `--secret-file` and `invite` without `--out`; a bearer token is never printed.
 *
 * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
 */
@@ -20392,7 +21046,9 @@ var init_team_command = __esmMin((() => {
 	init_team_admin();
 	init_team_context();
 	init_team_create();
+	init_team_invite();
 	init_team_join();
+	init_team_label();
 	init_team_leave();
 	init_team_members();
 	init_team_report();
@@ -20401,14 +21057,20 @@ var init_team_command = __esmMin((() => {
 		"usage: brigade team <subcommand>",
 		"  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
 		"         [--operator-key-file <path>]   (a server whose registration is closed)",
-		"  join --secret-file <path> [--server <url>] [--human-label <text>]",
+		"  join [--secret-file <path>] [--server <url>] [--human-label <text>]",
+		"                                         (no --secret-file: paste the invitation, unseen)",
 		"  leave",
-		"  members [--json]",
+		"  members [--json]                       who is in the team; you and the creator are marked",
+		"  label <text>                           how teammates see you",
 		"  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
 		"  remove <member>                        (creator) revoke a member for good: no rejoin",
 		"  transfer <member>                      (creator) offer the team to another member",
 		"  accept-transfer                        take the team its creator offered you",
 		"  rotate-token                           replace your credential for the team; the old one dies",
+		"  invite [--uses N] [--expires 24h] [--out FILE]",
+		"                                         (creator) an invitation: one use, 24 h unless asked",
+		"  invitations [--json]                   (creator) list invitations and what became of them",
+		"  revoke-invite <invitation-id>          (creator) an invitation admits nobody from now on",
 		"",
 		"<member> is the principal id `brigade team members` lists (labels are unverified, so they",
 		"never pick one).",
@@ -20436,10 +21098,13 @@ Run it in your own terminal, never from a Claude Code session.
 		},
 		join: {
 			human: true,
-			help: `usage: brigade team join --secret-file <path> [--server <url>] [--human-label <text>]
+			help: `usage: brigade team join [--secret-file <path>] [--server <url>] [--human-label <text>]
 
-Joins the team whose join secret is in the file (its second line names the server; --server when it
-does not) and records your consent for this checkout, so Claude Code sessions started here connect.
+Joins the team with an invitation (the one line \`brigade team invite\` printed) or the team's join
+secret, and records your consent for this checkout, so Claude Code sessions started here connect.
+Without --secret-file it asks you to paste the invitation on the terminal, unseen (or reads it
+from a pipe); it is never taken from the command line. The invitation line names the team's
+server; a bare join secret needs --server <url> (or the file \`brigade team create\` wrote).
 Run it in your own terminal, never from a Claude Code session.
 `,
 			run: teamJoin
@@ -20457,9 +21122,20 @@ deleted. Run it in your own terminal.
 			human: false,
 			help: `usage: brigade team members [--json]
 
-Lists the active members of this checkout's team. Labels are chosen by each member: unverified.
+Lists the active members of this checkout's team, marking you and the team's creator. Labels are
+chosen by each member: unverified (set yours with \`brigade team label <text>\`).
 `,
 			run: teamMembers
+		},
+		label: {
+			human: true,
+			help: `usage: brigade team label <text>
+
+Sets how teammates see you in this checkout's team (\`brigade team members\`, and the messages you
+send from now on): up to 128 characters, kept on one line; control and invisible characters are
+removed. Labels are never verified. Run it in your own terminal.
+`,
+			run: teamLabel
 		},
 		"rotate-secret": {
 			human: true,
@@ -20509,6 +21185,39 @@ from now on (use it when a copy may have leaked). You stay the same member, with
 The token is never printed. Run it in your own terminal.
 `,
 			run: teamRotateToken
+		},
+		invite: {
+			human: true,
+			help: `usage: brigade team invite [--uses N] [--expires <duration>] [--out FILE]
+
+(The team's creator) makes an invitation to this checkout's team: one line holding a secret of its
+own and the server, which a teammate pastes into \`brigade team join\`. It admits N people
+(--uses, 1 to 100, default 1) until it expires (--expires: 30m, 24h, 7d…, from 1s to 7d,
+default 24h). Printed alone on stdout, or with --out written to a new file, mode 0600 (not inside
+a git work tree that does not ignore it), and not printed. Send it privately. A rotation of the
+team's secret revokes every active invitation. Run it in your own terminal.
+`,
+			run: teamInvite
+		},
+		invitations: {
+			human: true,
+			help: `usage: brigade team invitations [--json]
+
+(The team's creator) lists this checkout's team's invitations, newest first: active, used (with
+how many of its uses), expired or revoked. Ended ones stay listed for 7 days. No secret is shown:
+the server keeps none. Run it in your own terminal.
+`,
+			run: teamInvitations
+		},
+		"revoke-invite": {
+			human: true,
+			help: `usage: brigade team revoke-invite <invitation-id>
+
+(The team's creator) revokes an invitation: it admits nobody from now on. People who already
+joined with it stay members (brigade team remove <member>). <invitation-id> is the id
+\`brigade team invite\` and \`brigade team invitations\` show. Run it in your own terminal.
+`,
+			run: teamRevokeInvite
 		}
 	};
 	runTeam = (argv, io) => runTeamCommand(argv, io, { cwd: process.cwd() });
@@ -20579,7 +21288,9 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"uninstall",
 	"migrate-store",
 	"conformance",
-	"mcp"
+	"mcp",
+	"install",
+	"host-hook"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts

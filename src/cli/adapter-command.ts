@@ -5,6 +5,7 @@ import {
   runAsProcess,
 } from "../adapters/process-binding/index.ts";
 import { envelopeLine, errorEnvelope, usageError } from "../protocol/index.ts";
+import { promptOnTerminal } from "./terminal-prompt.ts";
 
 /** Adapter names `brigade adapter <name>` knows. */
 export const BUNDLED_ADAPTERS = ["http"] as const;
@@ -73,51 +74,4 @@ export async function runAdapter(argv: string[], io: AdapterProcessIo): Promise<
     return 2;
   }
   return runAsProcess(rest, io, httpFactory, { comp: "adapter-http", prompt: promptOnTerminal });
-}
-
-/**
- * Asks one line on the terminal: the question goes to stderr (stdout is reserved for the
- * envelope); with `secret` the answer is not echoed. Ctrl-C or Ctrl-D answers empty.
- */
-function promptOnTerminal(
-  question: string,
-  options: { readonly secret: boolean },
-): Promise<string> {
-  const stdin = process.stdin;
-  process.stderr.write(question);
-  return new Promise((resolve) => {
-    let answer = "";
-    const wasRaw = stdin.isRaw;
-    stdin.setRawMode(true);
-    stdin.resume();
-    const done = (value: string): void => {
-      stdin.off("data", onData);
-      stdin.setRawMode(wasRaw);
-      stdin.pause();
-      process.stderr.write("\n");
-      resolve(value);
-    };
-    const onData = (chunk: Buffer): void => {
-      for (const ch of chunk.toString("utf8")) {
-        if (ch === "\r" || ch === "\n") {
-          done(answer);
-          return;
-        }
-        if (ch === "\u0003" || ch === "\u0004") {
-          done("");
-          return;
-        }
-        if (ch === "\u007f" || ch === "\b") {
-          if (answer.length > 0) {
-            answer = Array.from(answer).slice(0, -1).join("");
-            if (!options.secret) process.stderr.write("\b \b");
-          }
-          continue;
-        }
-        answer += ch;
-        if (!options.secret) process.stderr.write(ch);
-      }
-    };
-    stdin.on("data", onData);
-  });
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { BackupError, backupDataFile } from "../server/backup-data-file.ts";
-import type { CliIo } from "./cli-io.ts";
+import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 const HELP = `usage: brigade backup DATA-FILE OUT-FILE [--force]
 
@@ -34,8 +34,9 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
-  } catch {
-    io.stderr('brigade backup: unknown option (run "brigade backup --help")\n');
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    io.stderr(`brigade backup: ${error.message}\n`);
     return 2;
   }
   if (parsed.values.help === true) {
@@ -77,10 +78,10 @@ export async function runBackup(argv: string[], io: CliIo): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: { force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    allowPositionals: true,
-    strict: true,
-  });
+  return parseCommandFlags(
+    "backup",
+    argv,
+    { force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    true,
+  );
 }

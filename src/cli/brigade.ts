@@ -18,6 +18,14 @@ const commands: CommandTable = {
     summary: "serve send, inbox and who to a coding-agent host as an MCP server on stdio",
     load: async () => (await import("./mcp/mcp-command.ts")).runMcp,
   },
+  install: {
+    summary: "connect a coding-agent client to Brigade: brigade install gemini (docs/49-hosts.md)",
+    load: async () => (await import("./install-command.ts")).runInstall,
+  },
+  "host-hook": {
+    summary: "run a client's hook: brigade host-hook <client> <event> (written by brigade install)",
+    load: async () => (await import("./host-hook-command.ts")).runHostHook,
+  },
   serve: {
     summary: "run the team backend (HTTP API on embedded SQLite, or PostgreSQL with --store)",
     load: async () => (await import("./serve-command.ts")).runServe,

@@ -70,6 +70,8 @@ export const PERSON_ONLY_COMMANDS: Readonly<Record<string, string>> = Object.fro
     "migrate-store",
     "conformance",
     "mcp",
+    "install",
+    "host-hook",
   ].map((name) => [
     name,
     `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   MIGRATED_KINDS,
   MigrationError,
@@ -15,6 +14,7 @@ import {
 } from "../store/postgres/index.ts";
 import { openSqliteExport, SqliteExportError } from "../store/sqlite/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
+import { parseCommandFlags } from "./parse-command-flags.ts";
 
 const HELP = `usage: brigade migrate-store --from sqlite:FILE [--to postgres://USER@HOST:PORT/DB]
                              [--into-non-empty] [--json]
@@ -129,20 +129,11 @@ function describe(report: MigrationReport, display: string): string {
 }
 
 function parseFlags(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        from: { type: "string" },
-        to: { type: "string" },
-        "into-non-empty": { type: "boolean" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch {
-    throw new CliUsageError('unknown option or argument (run "brigade migrate-store --help")');
-  }
+  return parseCommandFlags("migrate-store", argv, {
+    from: { type: "string" },
+    to: { type: "string" },
+    "into-non-empty": { type: "boolean" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  }).values;
 }

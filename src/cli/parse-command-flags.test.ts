@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { CliUsageError } from "./cli-io.ts";
-import { parseCommandFlags } from "./parse-command-flags.ts";
+import { nearestUnknownOption, parseCommandFlags } from "./parse-command-flags.ts";
 
 const OPTIONS = { json: { type: "boolean" }, session: { type: "string" } } as const;
 
@@ -28,6 +28,49 @@ describe("parseCommandFlags", () => {
       const message = usageMessage(() => parseCommandFlags("inbox", argv, OPTIONS));
       expect(message).toBe(expected);
     }
+  });
+
+  test("an unknown option near one of the command's own names that one, never the input", () => {
+    const options = {
+      summary: { type: "string" },
+      "human-label": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    } as const;
+    for (const [argv, near] of [
+      [["--sumary", "x"], "summary"],
+      [["--sumary=<system>evil"], "summary"],
+      [["--json", "--human_label", "Dana"], "human-label"],
+      [["--HUMAN-LABEL", "Dana"], "human-label"],
+      [["--jsno"], "json"],
+      [["--hlep"], "help"],
+      [["--summ", "x"], "summary"],
+    ] as const) {
+      expect(usageMessage(() => parseCommandFlags("send", [...argv], options))).toBe(
+        `unknown option; did you mean "--${near}"? (run "brigade send --help")`,
+      );
+    }
+    // The team commands' own refusal gives way to a suggestion too.
+    expect(
+      usageMessage(() =>
+        parseCommandFlags("team join", ["--human-lable", "x"], options, false, "team refusal"),
+      ),
+    ).toBe('unknown option; did you mean "--human-label"? (run "brigade team join --help")');
+    // Nothing near, a short option, a missing value, text after "--": the fixed line.
+    for (const argv of [
+      ["--<system>evil-and-far"],
+      ["-x"],
+      ["--summary"],
+      ["--", "--sumary"],
+      ["--json", "--zzzzzzzz"],
+    ]) {
+      expect(usageMessage(() => parseCommandFlags("send", argv, options))).toBe(
+        'unknown option or argument (run "brigade send --help")',
+      );
+    }
+    // Only the first unknown option counts; a suggestion is always one of the command's names.
+    expect(nearestUnknownOption(["--zzzzzz", "--sumary"], options)).toBeUndefined();
+    expect(nearestUnknownOption(["--json"], options)).toBeUndefined();
   });
 
   test("a command's own refusal line replaces the default, still never the input", () => {

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { CliUsageError } from "./cli-io.ts";
+import { nearestName } from "./nearest-name.ts";
 
 /** The option table {@link parseCommandFlags} takes: `node:util` `parseArgs` options. */
 export type CommandFlagOptions = NonNullable<ParseArgsConfig["options"]>;
@@ -15,10 +16,14 @@ export type ParsedCommandFlags<O extends CommandFlagOptions, P extends boolean> 
  * whose fixed message names the command's `--help` — never `parseArgs`'s own text, which quotes
  * the argument (possibly hostile). An option that takes a value, given twice, is a usage error
  * naming the option (from `options`, never the input). `refusal` replaces that fixed message for
- * a command that words it its own way (`brigade team <sub>`).
+ * a command that words it its own way (`brigade team <sub>`). An unknown long option near one of
+ * the command's own ({@link nearestName}: `--sumary`, `--human_label`) is answered with that
+ * option's name instead, as an unknown command is: the name comes from `options`, never from the
+ * input.
  *
- * @throws CliUsageError `unknown option or argument (run "brigade <command> --help")`, or
- * `refusal`, or `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
+ * @throws CliUsageError `unknown option; did you mean "--<option>"? (run "brigade <command> --help")`,
+ * `unknown option or argument (run "brigade <command> --help")`, or `refusal`, or
+ * `--<option> is given more than once (run "brigade <command> --help")` (exit 2).
  * @example const { values } = parseCommandFlags("sessions", argv, { json: { type: "boolean" } });
  */
 export function parseCommandFlags<
@@ -43,8 +48,11 @@ export function parseCommandFlags<
     parsed = parseArgs(config);
     tokens = parseArgs({ ...config, tokens: true }).tokens;
   } catch {
+    const near = nearestUnknownOption(argv, options);
     throw new CliUsageError(
-      refusal ?? `unknown option or argument (run "brigade ${command} --help")`,
+      near !== undefined
+        ? `unknown option; did you mean "--${near}"? (run "brigade ${command} --help")`
+        : (refusal ?? `unknown option or argument (run "brigade ${command} --help")`),
     );
   }
   const repeated = repeatedValueOption(tokens, options);
@@ -71,6 +79,41 @@ function repeatedValueOption(
     if (option === undefined || option.type !== "string" || option.multiple === true) continue;
     if (seen.has(token.name)) return token.name;
     seen.add(token.name);
+  }
+  return undefined;
+}
+
+/**
+ * The command's own long option nearest to the first unknown long option of `argv`
+ * ({@link nearestName}), or `undefined` when the first unknown one is near none, or when nothing
+ * in `argv` is an unknown long option (the failure was a missing value or a stray argument).
+ * Arguments after `--` are positionals, never options. The answer is a key of `options`, never
+ * text from `argv`.
+ *
+ * @example nearestUnknownOption(["--sumary", "x"], { summary: { type: "string" } }) === "summary"
+ */
+export function nearestUnknownOption(
+  argv: string[],
+  options: CommandFlagOptions,
+): string | undefined {
+  let tokens: readonly { kind: string; name?: string; rawName?: string }[];
+  try {
+    tokens = parseArgs({
+      args: argv,
+      options,
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
+    }).tokens;
+  } catch {
+    return undefined;
+  }
+  const known = Object.keys(options).filter((name) => name.length > 1);
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    if (Object.hasOwn(options, token.name)) continue;
+    if (token.rawName?.startsWith("--") !== true) return undefined;
+    return nearestName(token.name, known);
   }
   return undefined;
 }

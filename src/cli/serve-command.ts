@@ -1,5 +1,6 @@
 import { runServeCommandLine } from "../server/serve-command-line.ts";
 import type { CliIo } from "./cli-io.ts";
+import { nearestUnknownOption } from "./parse-command-flags.ts";
 
 /**
  * The text of `brigade serve --help`: the flags, what the start-up lines say, and every settable
@@ -80,5 +81,5 @@ Operating a server: docs/50-operator.md.
  * output and exit statuses (0 after a graceful stop, 2 a bad flag, 1 cannot start).
  */
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
-  return runServeCommandLine(argv, io, { help: SERVE_HELP });
+  return runServeCommandLine(argv, io, { help: SERVE_HELP, suggestFlag: nearestUnknownOption });
 }

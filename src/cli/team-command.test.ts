@@ -595,7 +595,7 @@ describe("brigade team against a real brigade serve", () => {
     const env = { BRIGADE_CONFIG_DIR: join(root, "usage", "config") };
     const cases: string[][] = [
       ["frobnicate"],
-      ["join"],
+      ["join", "brg1.t.hunter2"],
       ["join", "--join-secret", "brg1.t.hunter2"],
       ["create"],
       ["create", "a", "b"],
@@ -774,7 +774,7 @@ describe("brigade team against a real brigade serve", () => {
     });
     expect(r.status).toBe(5);
     expect(r.stderr).toMatch(
-      /^brigade team join: unauthorized: the server refused the join secret: /,
+      /^brigade team join: unauthorized: the server refused the join secret or invitation: /,
     );
     expect(r.stderr).not.toContain("AAAAAAAA");
   });
@@ -999,7 +999,7 @@ describe("registration", () => {
       env,
     });
     expect(await main(["team", "help"], io({}))).toBe(0);
-    expect(stdout).toContain("join --secret-file <path>");
+    expect(stdout).toContain("join [--secret-file <path>]");
     expect(await main(["team", "create", "x"], io({ CLAUDE_PID: "7" }))).toBe(2);
     expect(stderr).toBe(
       "brigade team create: this is a person's act: run it in your own terminal, not from a Claude Code session (CLAUDE_PID is set)\n",

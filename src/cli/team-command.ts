@@ -9,7 +9,9 @@ import {
 } from "./team/team-admin.ts";
 import { IN_SESSION_LINE, inSession } from "./team/team-context.ts";
 import { teamCreate } from "./team/team-create.ts";
+import { teamInvitations, teamInvite, teamRevokeInvite } from "./team/team-invite.ts";
 import { teamJoin } from "./team/team-join.ts";
+import { teamLabel } from "./team/team-label.ts";
 import { teamLeave } from "./team/team-leave.ts";
 import { teamMembers } from "./team/team-members.ts";
 import { fail } from "./team/team-report.ts";
@@ -25,14 +27,20 @@ const USAGE = [
   "usage: brigade team <subcommand>",
   "  create <team-name> [--server <url>] [--secret-file <path>] [--human-label <text>]",
   "         [--operator-key-file <path>]   (a server whose registration is closed)",
-  "  join --secret-file <path> [--server <url>] [--human-label <text>]",
+  "  join [--secret-file <path>] [--server <url>] [--human-label <text>]",
+  "                                         (no --secret-file: paste the invitation, unseen)",
   "  leave",
-  "  members [--json]",
+  "  members [--json]                       who is in the team; you and the creator are marked",
+  "  label <text>                           how teammates see you",
   "  rotate-secret [--secret-file <path>]   (creator) replace the join secret; the old one dies",
   "  remove <member>                        (creator) revoke a member for good: no rejoin",
   "  transfer <member>                      (creator) offer the team to another member",
   "  accept-transfer                        take the team its creator offered you",
   "  rotate-token                           replace your credential for the team; the old one dies",
+  "  invite [--uses N] [--expires 24h] [--out FILE]",
+  "                                         (creator) an invitation: one use, 24 h unless asked",
+  "  invitations [--json]                   (creator) list invitations and what became of them",
+  "  revoke-invite <invitation-id>          (creator) an invitation admits nobody from now on",
   "",
   "<member> is the principal id `brigade team members` lists (labels are unverified, so they",
   "never pick one).",
@@ -69,10 +77,13 @@ Run it in your own terminal, never from a Claude Code session.
   },
   join: {
     human: true,
-    help: `usage: brigade team join --secret-file <path> [--server <url>] [--human-label <text>]
+    help: `usage: brigade team join [--secret-file <path>] [--server <url>] [--human-label <text>]
 
-Joins the team whose join secret is in the file (its second line names the server; --server when it
-does not) and records your consent for this checkout, so Claude Code sessions started here connect.
+Joins the team with an invitation (the one line \`brigade team invite\` printed) or the team's join
+secret, and records your consent for this checkout, so Claude Code sessions started here connect.
+Without --secret-file it asks you to paste the invitation on the terminal, unseen (or reads it
+from a pipe); it is never taken from the command line. The invitation line names the team's
+server; a bare join secret needs --server <url> (or the file \`brigade team create\` wrote).
 Run it in your own terminal, never from a Claude Code session.
 `,
     run: teamJoin,
@@ -90,9 +101,20 @@ deleted. Run it in your own terminal.
     human: false,
     help: `usage: brigade team members [--json]
 
-Lists the active members of this checkout's team. Labels are chosen by each member: unverified.
+Lists the active members of this checkout's team, marking you and the team's creator. Labels are
+chosen by each member: unverified (set yours with \`brigade team label <text>\`).
 `,
     run: teamMembers,
+  },
+  label: {
+    human: true,
+    help: `usage: brigade team label <text>
+
+Sets how teammates see you in this checkout's team (\`brigade team members\`, and the messages you
+send from now on): up to 128 characters, kept on one line; control and invisible characters are
+removed. Labels are never verified. Run it in your own terminal.
+`,
+    run: teamLabel,
   },
   "rotate-secret": {
     human: true,
@@ -143,6 +165,39 @@ The token is never printed. Run it in your own terminal.
 `,
     run: teamRotateToken,
   },
+  invite: {
+    human: true,
+    help: `usage: brigade team invite [--uses N] [--expires <duration>] [--out FILE]
+
+(The team's creator) makes an invitation to this checkout's team: one line holding a secret of its
+own and the server, which a teammate pastes into \`brigade team join\`. It admits N people
+(--uses, 1 to 100, default 1) until it expires (--expires: 30m, 24h, 7d…, from 1s to 7d,
+default 24h). Printed alone on stdout, or with --out written to a new file, mode 0600 (not inside
+a git work tree that does not ignore it), and not printed. Send it privately. A rotation of the
+team's secret revokes every active invitation. Run it in your own terminal.
+`,
+    run: teamInvite,
+  },
+  invitations: {
+    human: true,
+    help: `usage: brigade team invitations [--json]
+
+(The team's creator) lists this checkout's team's invitations, newest first: active, used (with
+how many of its uses), expired or revoked. Ended ones stay listed for 7 days. No secret is shown:
+the server keeps none. Run it in your own terminal.
+`,
+    run: teamInvitations,
+  },
+  "revoke-invite": {
+    human: true,
+    help: `usage: brigade team revoke-invite <invitation-id>
+
+(The team's creator) revokes an invitation: it admits nobody from now on. People who already
+joined with it stay members (brigade team remove <member>). <invitation-id> is the id
+\`brigade team invite\` and \`brigade team invitations\` show. Run it in your own terminal.
+`,
+    run: teamRevokeInvite,
+  },
 };
 
 /**
@@ -152,11 +207,12 @@ The token is never printed. Run it in your own terminal.
  * while `CLAUDE_PID` is set (nothing touched), a `.brigade.json` that already names a team
  * (`create`) or another team than the secret (`join`); 3 a `--secret-file` without a join
  * secret; 11 no configuration folder, no team for the folder (`members`, `leave`, the
- * creator-only three, `accept-transfer`, `rotate-token`) or a private file that cannot be
- * written; an adapter failure exits with its code's protocol status (1..12, one line naming the
- * code; `unauthorized` 5 when the caller is not the creator). The join secret is read only from a
- * file and printed only by `create` and `rotate-secret` without `--secret-file`; a bearer token
- * is never printed.
+ * creator-only subcommands, `accept-transfer`, `rotate-token`, `label`) or a private file that
+ * cannot be written; an adapter failure exits with its code's protocol status (1..12, one line
+ * naming the code; `unauthorized` 5 when the caller is not the creator, or an invitation that was
+ * used, expired or revoked). A join secret or invitation is read only from a file or stdin (a
+ * terminal asks unseen), and printed only by `create` and `rotate-secret` without
+ * `--secret-file` and `invite` without `--out`; a bearer token is never printed.
  *
  * @example await runTeamCommand(["members", "--json"], io, { cwd: "/home/dana/src/api" });
  */

@@ -17,7 +17,8 @@ import type { CliIo } from "./cli-io.ts";
 import { configDirOf } from "./config-folder.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
-const HELP = `usage: brigade uninstall
+const HELP = `usage: brigade uninstall            (Claude Code)
+       brigade uninstall <client>   (what "brigade install <client>" wrote: docs/49-hosts.md)
 
 Puts back, exactly as it was, what Brigade changed outside its own folders with your yes: the
 "crossSessionInbound" member brigade doctor --fix added to Claude Code's user settings (taken
@@ -63,6 +64,9 @@ export async function runUninstall(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
     io.stdout(HELP);
     return 0;
+  }
+  if (argv.length > 0 && !argv[0]?.startsWith("-")) {
+    return (await import("./install-command.ts")).runClientUninstall(argv, io);
   }
   parseCommandFlags("uninstall", argv, {});
   if (showsClaudeCodeSession(io.env)) {

@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("67 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("75 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(67);
-    expect(new Set(ids).size).toBe(67);
+    expect(ids).toHaveLength(75);
+    expect(new Set(ids).size).toBe(75);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -149,6 +149,8 @@ describe("case table and selection", () => {
       "C-58",
       "C-60",
       "C-66",
+      "C-80",
+      "C-87",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -162,7 +164,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(67);
+    expect(slow.ok && slow.cases).toHaveLength(75);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -172,7 +174,7 @@ describe("case table and selection", () => {
       reason: "no case selected",
     });
     const roster = selectCases(ALL_CASES, { ...base, tags: ["cap:team.roster"] });
-    expect(roster.ok && roster.cases.map((c) => c.id)).toEqual(["C-43", "C-45"]);
+    expect(roster.ok && roster.cases.map((c) => c.id)).toEqual(["C-43", "C-45", "C-86", "C-87"]);
     const admin = selectCases(ALL_CASES, { ...base, tags: ["cap:team.admin"] });
     expect(admin.ok && admin.cases.map((c) => c.id)).toEqual([
       "C-48",
@@ -181,6 +183,18 @@ describe("case table and selection", () => {
       "C-55",
       "C-56",
       "C-57",
+      "C-84",
+      "C-85",
+    ]);
+    const invitations = selectCases(ALL_CASES, { ...base, tags: ["cap:team.invitations"] });
+    expect(invitations.ok && invitations.cases.map((c) => c.id)).toEqual([
+      "C-80",
+      "C-81",
+      "C-82",
+      "C-83",
+      "C-84",
+      "C-85",
+      "C-86",
     ]);
     const rotation = selectCases(ALL_CASES, { ...base, tags: ["cap:profile.rotate_token"] });
     expect(rotation.ok && rotation.cases.map((c) => c.id)).toEqual(["C-58"]);

@@ -47,6 +47,7 @@ export {
   conflictError,
   internalError,
   invalidInputError,
+  invitationSpentError,
   joinRejectedError,
   notCreatorError,
   notFoundError,
@@ -182,8 +183,27 @@ export {
 } from "./teams/team-admin.ts";
 export type { TeamCreateRequest, TeamCreateResult } from "./teams/team-create.ts";
 export { validateTeamCreateRequest, validateTeamCreateResult } from "./teams/team-create.ts";
+export type {
+  InvitationRecord,
+  InvitationState,
+  TeamInvitationsResult,
+  TeamInvitationTarget,
+  TeamInviteRequest,
+  TeamInviteResult,
+  TeamRevokeInviteResult,
+} from "./teams/team-invitations.ts";
+export {
+  INVITATION_LIMITS,
+  validateTeamInvitationsResult,
+  validateTeamInvitationTarget,
+  validateTeamInviteRequest,
+  validateTeamInviteResult,
+  validateTeamRevokeInviteResult,
+} from "./teams/team-invitations.ts";
 export type { TeamJoinRequest, TeamJoinResult } from "./teams/team-join.ts";
 export { validateTeamJoinRequest, validateTeamJoinResult } from "./teams/team-join.ts";
+export type { TeamLabelRequest, TeamLabelResult } from "./teams/team-label.ts";
+export { validateTeamLabelRequest, validateTeamLabelResult } from "./teams/team-label.ts";
 export type { TeamLeaveResult } from "./teams/team-leave-result.ts";
 export { validateTeamLeaveResult } from "./teams/team-leave-result.ts";
 export type { TeamMember, TeamMembersResult } from "./teams/team-members-result.ts";

@@ -237,6 +237,78 @@ describe("brigade serve HTTP API", () => {
     expect((await call("GET", `${base}/accept-transfer`, { token: x })).status).toBe(405);
   });
 
+  test("invitations and labels: the routes, their statuses and methods; a spent invitation is 403 with its reason", async () => {
+    const { a, b, teamRef } = await teamWithTwoMembers();
+    const team = { team_ref: teamRef };
+    const base = `/v1/teams/${teamRef}`;
+    const x = await principal();
+    const y = await principal();
+    const invited = await call("POST", `${base}/invitations`, {
+      token: a,
+      body: { max_uses: 1, expires_in_seconds: 3600 },
+    });
+    expect(invited.status).toBe(200);
+    const invitation = invited.json.result as Json;
+    expect(invitation).toMatchObject({ team_ref: team.team_ref, max_uses: 1 });
+    expect((await call("POST", `${base}/invitations`, { token: b, body: {} })).status).toBe(403);
+    const badUses = await call("POST", `${base}/invitations`, { token: a, body: { max_uses: 0 } });
+    expect(badUses.status).toBe(400);
+    const joined = await call("POST", "/v1/teams/join", {
+      token: x,
+      body: { join_secret: invitation.invitation as string },
+    });
+    expect(joined.status).toBe(200);
+    const again = await call("POST", "/v1/teams/join", {
+      token: y,
+      body: { join_secret: invitation.invitation as string },
+    });
+    expect(again.status).toBe(403);
+    expect(again.json.error).toEqual({
+      code: "unauthorized",
+      message: "the invitation was already used",
+      retryable: false,
+      details: { reason: "invitation_used" },
+    });
+    const listed = await call("GET", `${base}/invitations`, { token: a });
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain(String(invitation.invitation).split(".").at(-1));
+    expect((listed.json.result as Json).invitations).toEqual([
+      expect.objectContaining({ invitation_id: invitation.invitation_id, state: "used", uses: 1 }),
+    ]);
+    const revoked = await call("POST", `${base}/invitations/revoke`, {
+      token: a,
+      body: { invitation_id: invitation.invitation_id as string },
+    });
+    expect(revoked.json.result).toEqual({
+      team_ref: team.team_ref,
+      invitation_id: invitation.invitation_id,
+      state: "used",
+    });
+    const unknown = await call("POST", `${base}/invitations/revoke`, {
+      token: a,
+      body: { invitation_id: "i-nope" },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await call("GET", `${base}/invitations/revoke`, { token: a })).status).toBe(405);
+    expect((await call("DELETE", `${base}/invitations`, { token: a })).status).toBe(405);
+
+    const labelled = await call("POST", `${base}/label`, {
+      token: b,
+      body: { human_label: "Bo" },
+    });
+    expect(labelled.status).toBe(200);
+    expect((labelled.json.result as Json).human_label).toBe("Bo");
+    const roster = (await call("GET", `${base}/members`, { token: b })).json.result as Json;
+    expect(roster.creator_principal_ref).toBe(
+      ((await call("GET", `${base}/members`, { token: a })).json.result as Json)
+        .creator_principal_ref,
+    );
+    expect(
+      (await call("POST", `${base}/label`, { token: y, body: { human_label: "Y" } })).status,
+    ).toBe(403);
+    expect((await call("GET", `${base}/label`, { token: b })).status).toBe(405);
+  });
+
   test("rotate-token: the caller's token is replaced; the old one is refused at once, the new one is the same member", async () => {
     const a = await principal();
     const team = (await call("POST", "/v1/teams", { token: a, body: { team_name: "core" } })).json

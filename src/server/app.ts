@@ -208,6 +208,21 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     await readJsonBody(c.req.raw, false);
     return ok(c, await service.acceptTransfer(c.get("principal"), c.req.param("team")));
   });
+  authed.post("/teams/:team/invitations", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.createInvitation(c.get("principal"), c.req.param("team"), body));
+  });
+  authed.get("/teams/:team/invitations", async (c) =>
+    ok(c, await service.listInvitations(c.get("principal"), c.req.param("team"))),
+  );
+  authed.post("/teams/:team/invitations/revoke", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.revokeInvitation(c.get("principal"), c.req.param("team"), body));
+  });
+  authed.post("/teams/:team/label", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    return ok(c, await service.setLabel(c.get("principal"), c.req.param("team"), body));
+  });
 
   authed.post("/teams/:team/sessions", async (c) => {
     const body = await readJsonBody(c.req.raw, true);

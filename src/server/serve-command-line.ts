@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { StoreUnavailableError } from "../service/index.ts";
 import {
   connectFailureCode,
@@ -27,6 +27,9 @@ import {
 import { type RunningServer, type ServeOptions, startServer } from "./serve.ts";
 import { changedLimits, parseServerLimits } from "./server-limits.ts";
 import { TlsFileError } from "./tls-files.ts";
+
+/** The option table of `node:util` `parseArgs`. */
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 /** Defaults of `brigade serve`. */
 export const SERVE_DEFAULTS: { readonly host: string; readonly port: number } = {
@@ -57,6 +60,12 @@ export interface ServeCommandOptions {
   readonly createService?: ServeOptions["createService"];
   /** Called once the server listens (after the URL line). */
   readonly onListening?: (server: RunningServer) => void;
+  /**
+   * The flag nearest to the first unknown one of `argv` among `options`' names, for the refusal
+   * line (the CLI passes its `nearestUnknownOption`); its answer is a name from `options`, never
+   * the input.
+   */
+  readonly suggestFlag?: (argv: string[], options: ParseArgsOptionsConfig) => string | undefined;
 }
 
 /** The default SQLite file: `$XDG_STATE_HOME/brigade/brigade.sqlite`, else under `~/.local/state`. */
@@ -93,7 +102,14 @@ export async function runServeCommandLine(
     return 2;
   };
   const flags = parseFlags(argv);
-  if (flags === undefined) return usage('unknown option or argument (run "brigade serve --help")');
+  if (flags === undefined) {
+    const near = options.suggestFlag?.(argv, SERVE_FLAGS);
+    return usage(
+      near === undefined
+        ? 'unknown option or argument (run "brigade serve --help")'
+        : `unknown option; did you mean "--${near}"? (run "brigade serve --help")`,
+    );
+  }
   if (typeof flags === "string") {
     return usage(`--${flags} is given more than once (run "brigade serve --help")`);
   }
@@ -309,27 +325,30 @@ function metricsAddressOf(value: string): { host: string; port: number } | null 
 const REPEATABLE: ReadonlySet<string> = new Set(["trusted-proxy", "limit"]);
 
 /** `brigade serve`'s flags; `undefined` for a bad one, the flag's name for a value flag given twice. */
+/** The flags of `brigade serve`. */
+const SERVE_FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  data: { type: "string" },
+  store: { type: "string" },
+  "store-wait": { type: "string" },
+  registration: { type: "string" },
+  "create-operator-key": { type: "boolean" },
+  "log-level": { type: "string" },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  "trust-proxy": { type: "boolean" },
+  "trusted-proxy": { type: "string", multiple: true },
+  metrics: { type: "string" },
+  limit: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsOptionsConfig;
+
 function parseFlags(argv: string[]) {
   try {
     const { values, tokens } = parseArgs({
       args: argv,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        data: { type: "string" },
-        store: { type: "string" },
-        "store-wait": { type: "string" },
-        registration: { type: "string" },
-        "create-operator-key": { type: "boolean" },
-        "log-level": { type: "string" },
-        "tls-cert": { type: "string" },
-        "tls-key": { type: "string" },
-        "trust-proxy": { type: "boolean" },
-        "trusted-proxy": { type: "string", multiple: true },
-        metrics: { type: "string" },
-        limit: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" },
-      },
+      options: SERVE_FLAGS,
       allowPositionals: false,
       strict: true,
       tokens: true,

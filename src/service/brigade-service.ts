@@ -15,9 +15,13 @@ import {
   type SessionRegistrationResult,
   type TeamAcceptTransferResult,
   type TeamCreateResult,
+  type TeamInvitationsResult,
+  type TeamInviteResult,
   type TeamJoinResult,
+  type TeamLabelResult,
   type TeamLeaveResult,
   type TeamMembersResult,
+  type TeamRevokeInviteResult,
   type TeamRevokeMemberResult,
   type TeamRotateSecretResult,
   type TeamTransferResult,
@@ -46,6 +50,7 @@ import type { SessionListOptions } from "./session-verbs.ts";
 import * as sessions from "./session-verbs.ts";
 import type { Store } from "./store.ts";
 import * as admin from "./team-admin-verbs.ts";
+import * as invitations from "./team-invitation-verbs.ts";
 import * as teams from "./team-verbs.ts";
 import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { WatchHub } from "./watch-hub.ts";
@@ -215,9 +220,14 @@ export class BrigadeService {
    * `team join` (a `TeamJoinRequest`; docs/spec/protocol.md §4.10, §9). Check order: malformed
    * secret → `invalid_input` (`field=join_secret`, not counted); `join_attempts` limiter (failed
    * attempts per principal in a sliding window) → `rate_limited`; unknown team, wrong secret, or
-   * revoked membership → the one byte-identical `unauthorized` (the failure is recorded). Success
-   * creates the membership or re-activates the same one (`rejoined: true`); `human_label` replaces
-   * the label when given and is kept when omitted.
+   * revoked membership → the one byte-identical `unauthorized` (the failure is recorded). A secret
+   * that is not the team's own may be one of its invitations (cap `team.invitations`): one use is
+   * taken, atomically (racing joins never take more than it has); an invitation that was used up,
+   * expired or revoked is `unauthorized` with `details.reason` `invitation_used`,
+   * `invitation_expired` or `invitation_revoked` (recorded as a failure too); an active member
+   * presenting one of the team's invitations rejoins and takes no use. Success creates the
+   * membership or re-activates the same one (`rejoined: true`); `human_label` replaces the label
+   * when given and is kept when omitted.
    */
   joinTeam(principalRef: string, request: unknown): Promise<TeamJoinResult> {
     return teams.joinTeam(this.#ctx, principalRef, request);
@@ -238,7 +248,9 @@ export class BrigadeService {
    * `team rotate-secret` (cap `team.admin`): a fresh join secret replaces the team's digest in one
    * unit, so the old secret admits nobody from the moment this resolves (a join racing it sees
    * either the old digest or the new one, never both). Members stay members. Errors: non-member
-   * → uniform `unauthorized`; another member → `unauthorized` `not_creator`.
+   * → uniform `unauthorized`; another member → `unauthorized` `not_creator`. Every active
+   * invitation of the team is revoked in the same unit (`invitations_revoked` counts them): after
+   * a rotation nothing handed out before it admits anyone.
    */
   rotateSecret(principalRef: string, teamRef: string): Promise<TeamRotateSecretResult> {
     return admin.rotateSecret(this.#ctx, principalRef, teamRef);
@@ -289,7 +301,59 @@ export class BrigadeService {
     return admin.acceptTransfer(this.#ctx, principalRef, teamRef);
   }
 
-  /** `team members`: every active member with its roster fields. Non-member → `unauthorized`. */
+  /**
+   * `team invite` (cap `team.invitations`; `request` a `TeamInviteRequest`): a new invitation of
+   * the team, minted like a join secret and stored only as its digest, admitting `max_uses` joins
+   * (default 1, at most 100) until `expires_in_seconds` pass (default 86,400, at most 604,800).
+   * Errors: `invalid_input` naming the member out of range (checked first); then the creator
+   * checks of {@link rotateSecret}; then `rate_limited` `create_invitation` (100 per team in any
+   * 24 hours, `retry_after_ms` until the oldest leaves the window).
+   */
+  createInvitation(
+    principalRef: string,
+    teamRef: string,
+    request: unknown,
+  ): Promise<TeamInviteResult> {
+    return invitations.createInvitation(this.#ctx, principalRef, teamRef, request);
+  }
+
+  /**
+   * `team invitations` (cap `team.invitations`): the team's invitations newest first, at most 200
+   * (`truncated` beyond), each with its state at the server's clock; never a secret. Ended ones
+   * stay listed for 7 days. Errors: the creator checks of {@link rotateSecret}.
+   */
+  listInvitations(principalRef: string, teamRef: string): Promise<TeamInvitationsResult> {
+    return invitations.listInvitations(this.#ctx, principalRef, teamRef);
+  }
+
+  /**
+   * `team revoke-invite` (cap `team.invitations`; `target` a `TeamInvitationTarget`): an active
+   * invitation admits nobody from then on; one that already ended keeps its state (the answer
+   * says which). Errors: `invalid_input` (`invitation_id`), the creator checks of
+   * {@link rotateSecret}, an id that is not one of the team's invitations → uniform `not_found`.
+   */
+  revokeInvitation(
+    principalRef: string,
+    teamRef: string,
+    target: unknown,
+  ): Promise<TeamRevokeInviteResult> {
+    return invitations.revokeInvitation(this.#ctx, principalRef, teamRef, target);
+  }
+
+  /**
+   * `team label` (cap `team.labels`; `request` a `TeamLabelRequest`): the caller's own label in
+   * the team becomes `human_label` (1..128 code points, stored as given; every reader cleans it).
+   * Messages sent afterwards carry it; earlier ones keep the label they were stamped with.
+   * Errors: `invalid_input` naming `human_label`; a non-member → uniform `unauthorized`.
+   */
+  setLabel(principalRef: string, teamRef: string, request: unknown): Promise<TeamLabelResult> {
+    return teams.setLabel(this.#ctx, principalRef, teamRef, request);
+  }
+
+  /**
+   * `team members`: every active member with its roster fields, and (cap `team.labels`) the
+   * team's `creator_principal_ref`. Non-member → `unauthorized`.
+   */
   listMembers(principalRef: string, teamRef: string): Promise<TeamMembersResult> {
     return teams.listMembers(this.#ctx, principalRef, teamRef);
   }

@@ -47,6 +47,7 @@ export type {
   FetchOutcome,
   GarbageBounds,
   GarbageCounts,
+  InvitationRow,
   MemberSummaryRow,
   MembershipRow,
   MembershipStatus,

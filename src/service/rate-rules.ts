@@ -1,4 +1,9 @@
-import { PROTOCOL_LIMITS, type RateLimitedReason, rateLimitedError } from "../protocol/index.ts";
+import {
+  INVITATION_LIMITS,
+  PROTOCOL_LIMITS,
+  type RateLimitedReason,
+  rateLimitedError,
+} from "../protocol/index.ts";
 import { fail } from "./access-checks.ts";
 import {
   CAP_RETRY_AFTER_MS,
@@ -24,9 +29,15 @@ export interface SendSubject extends PrincipalSubject {
   readonly recipientSessionId: string;
 }
 
+/** Whose events a team-level rule counts. */
+export interface TeamSubject {
+  readonly teamRef: string;
+}
+
 /** The subject each rate-limited verb is counted for. */
 export interface RateSubjects {
   readonly team_create: PrincipalSubject;
+  readonly team_invite: TeamSubject;
   readonly team_join: PrincipalSubject;
   readonly session_register: PrincipalSubject;
   readonly message_send: SendSubject;
@@ -79,6 +90,14 @@ export const RATE_RULES: { readonly [V in RateLimitedVerb]: readonly RateRule<Ra
         limit: TEAM_CREATE_RATE.per_day,
         windowMs: DAY_MS,
         count: (tx, s, since) => tx.teamsCreatedSince(s.principalRef, since),
+      },
+    ],
+    team_invite: [
+      {
+        reason: "create_invitation",
+        limit: INVITATION_LIMITS.per_team_per_day,
+        windowMs: DAY_MS,
+        count: (tx, s, since) => tx.invitationsCreatedSince(s.teamRef, since),
       },
     ],
     team_join: [

@@ -1,5 +1,6 @@
 import {
   BLOB_GC_BATCH_SIZE,
+  INVITATION_RETENTION_MS,
   JOIN_ATTEMPT_WINDOW_MS,
   SERVICE_RETENTION,
   STALE_BLOB_CONTENT_MS,
@@ -17,7 +18,14 @@ export interface SweepCounts extends GarbageCounts {
 }
 
 const SECOND_MS = 1000;
-const GARBAGE_KINDS = ["messages", "sessions", "join_failures", "teams", "principals"] as const;
+const GARBAGE_KINDS = [
+  "messages",
+  "sessions",
+  "join_failures",
+  "invitations",
+  "teams",
+  "principals",
+] as const;
 
 /**
  * The retention sweep at `now` (ms), in batches of `batchSize` rows per kind, one transaction per
@@ -34,6 +42,7 @@ export async function collectGarbage(
     messages: 0,
     sessions: 0,
     join_failures: 0,
+    invitations: 0,
     teams: 0,
     principals: 0,
     blobs: 0,
@@ -44,6 +53,7 @@ export async function collectGarbage(
     unackedCreatedBefore: now - SERVICE_RETENTION.unacked_message_seconds * SECOND_MS,
     sessionOfflineBefore: now - SERVICE_RETENTION.closed_session_seconds * SECOND_MS,
     joinFailuresBefore: now - JOIN_ATTEMPT_WINDOW_MS,
+    invitationEndedBefore: now - INVITATION_RETENTION_MS,
     unusedTeamCreatedBefore: now - UNUSED_TEAM_RETENTION_MS,
     unusedPrincipalCreatedBefore: now - UNUSED_PRINCIPAL_RETENTION_MS,
     limit: Math.max(1, Math.floor(batchSize)),

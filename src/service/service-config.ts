@@ -44,6 +44,8 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "message.state",
   "message.adopt",
   "profile.rotate_token",
+  "team.invitations",
+  "team.labels",
   "message.attachments",
 ] as const satisfies readonly Capability[]);
 
@@ -153,6 +155,13 @@ export const TEAM_CREATE_RATE: Readonly<{ per_hour: number; per_day: number }> =
  * Long enough that a join secret handed to a teammate who is away for weeks still works.
  */
 export const UNUSED_TEAM_RETENTION_MS: number = 30 * 24 * 3_600_000;
+
+/**
+ * How long an invitation that ended (used up, expired or revoked) stays listed in
+ * `team invitations`, in ms (7 days) **[ours]**: long enough for its creator to see how it ended,
+ * and past the 24-hour window its team's invitation limit counts.
+ */
+export const INVITATION_RETENTION_MS: number = 7 * 24 * 3_600_000;
 
 /**
  * How long a principal that belongs to nothing is kept, in ms (7 days) **[ours]**: no membership

@@ -214,6 +214,7 @@ export function registerBlobContract(current: () => Store): void {
         unackedCreatedBefore: now,
         sessionOfflineBefore: 0,
         joinFailuresBefore: 0,
+        invitationEndedBefore: 0,
         unusedTeamCreatedBefore: 0,
         unusedPrincipalCreatedBefore: 0,
         limit: 100,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { Store, StoreTx } from "./store.ts";
+import type { InvitationRow, Store, StoreTx } from "./store.ts";
 import { registerAckContract } from "./store-ack-contract.ts";
 import { registerBlobContract } from "./store-blob-contract.ts";
 import { contractMessage as message, contractSession as session } from "./store-contract-rows.ts";
@@ -96,6 +96,137 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         updated_at: 5,
       });
       expect(await store.transact((tx) => tx.getMembership("t-1", "p-c"))).toBeNull();
+    });
+
+    test("invitations: found by digest or id within their team only; one use per call while active", async () => {
+      const invitation = (id: string, over: Partial<InvitationRow> = {}): InvitationRow => ({
+        invitation_id: id,
+        team_ref: "t-1",
+        secret_digest: `digest-${id}`,
+        created_by: "p-a",
+        max_uses: 2,
+        uses: 0,
+        created_at: 10,
+        expires_at: 1_000,
+        last_used_at: null,
+        revoked_at: null,
+        ...over,
+      });
+      await store.transact(async (tx) => {
+        await tx.insertInvitation(invitation("i-1"));
+        await tx.insertInvitation(invitation("i-2", { created_at: 10 }));
+        await tx.insertInvitation(invitation("i-3", { created_at: 20, max_uses: 1 }));
+      });
+      const get = (id: string) => store.transact((tx) => tx.getInvitation("t-1", id));
+      expect(await get("i-1")).toEqual(invitation("i-1"));
+      expect(await store.transact((tx) => tx.getInvitation("t-2", "i-1"))).toBeNull();
+      expect(await store.transact((tx) => tx.invitationByDigest("t-1", "digest-i-2"))).toEqual(
+        invitation("i-2"),
+      );
+      expect(await store.transact((tx) => tx.invitationByDigest("t-2", "digest-i-2"))).toBeNull();
+      expect(await store.transact((tx) => tx.invitationByDigest("t-1", "nope"))).toBeNull();
+
+      const use = (id: string, now: number) => store.transact((tx) => tx.useInvitation(id, now));
+      expect(await use("i-1", 100)).toBe(true);
+      expect(await use("i-1", 200)).toBe(true);
+      expect(await use("i-1", 300)).toBe(false);
+      expect(await get("i-1")).toMatchObject({ uses: 2, last_used_at: 200 });
+      expect(await use("i-2", 1_000)).toBe(false);
+      expect(await use("i-2", 999)).toBe(true);
+      expect(await use("i-nope", 1)).toBe(false);
+
+      // Revoking takes an active invitation only, and ends its uses.
+      expect(await store.transact((tx) => tx.revokeInvitation("i-1", 400))).toBe(false);
+      expect(await store.transact((tx) => tx.revokeInvitation("i-2", 1_000))).toBe(false);
+      expect(await store.transact((tx) => tx.revokeInvitation("i-2", 400))).toBe(true);
+      expect(await store.transact((tx) => tx.revokeInvitation("i-2", 500))).toBe(false);
+      expect(await get("i-2")).toMatchObject({ uses: 1, revoked_at: 400 });
+      expect(await use("i-2", 450)).toBe(false);
+
+      await store.transact((tx) => tx.insertInvitation(invitation("i-4", { created_at: 20 })));
+      expect(await store.transact((tx) => tx.revokeActiveInvitations("t-1", 600))).toBe(2);
+      expect(await store.transact((tx) => tx.revokeActiveInvitations("t-1", 700))).toBe(0);
+      expect((await get("i-3"))?.revoked_at).toBe(600);
+
+      const listed = await store.transact((tx) => tx.listInvitations("t-1", 3));
+      expect(listed.map((i) => i.invitation_id)).toEqual(["i-4", "i-3", "i-2"]);
+      expect(await store.transact((tx) => tx.listInvitations("t-2", 10))).toEqual([]);
+      expect(await store.transact((tx) => tx.invitationsCreatedSince("t-1", 10))).toEqual({
+        count: 2,
+        oldest: 20,
+      });
+      expect(await store.transact((tx) => tx.invitationsCreatedSince("t-2", 0))).toEqual({
+        count: 0,
+        oldest: null,
+      });
+    });
+
+    test("invitations: uses racing in separate units never pass max_uses", async () => {
+      await store.transact((tx) =>
+        tx.insertInvitation({
+          invitation_id: "i-race",
+          team_ref: "t-1",
+          secret_digest: "digest-race",
+          created_by: "p-a",
+          max_uses: 3,
+          uses: 0,
+          created_at: 1,
+          expires_at: 10_000,
+          last_used_at: null,
+          revoked_at: null,
+        }),
+      );
+      const taken = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          store.transact((tx) => tx.useInvitation("i-race", 100 + i)),
+        ),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(3);
+      expect((await store.transact((tx) => tx.getInvitation("t-1", "i-race")))?.uses).toBe(3);
+    });
+
+    test("invitations: the sweep takes those that ended before its bound, and an unused team's", async () => {
+      const base: InvitationRow = {
+        invitation_id: "",
+        team_ref: "t-1",
+        secret_digest: "",
+        created_by: "p-a",
+        max_uses: 1,
+        uses: 0,
+        created_at: 1,
+        expires_at: 10_000,
+        last_used_at: null,
+        revoked_at: null,
+      };
+      const rows: InvitationRow[] = [
+        { ...base, invitation_id: "i-expired", expires_at: 50 },
+        { ...base, invitation_id: "i-revoked", revoked_at: 50 },
+        { ...base, invitation_id: "i-used", uses: 1, last_used_at: 50 },
+        { ...base, invitation_id: "i-used-late", uses: 1, last_used_at: 150 },
+        { ...base, invitation_id: "i-live" },
+        { ...base, invitation_id: "i-revoked-late", revoked_at: 150 },
+      ];
+      await store.transact(async (tx) => {
+        for (const row of rows)
+          await tx.insertInvitation({ ...row, secret_digest: row.invitation_id });
+      });
+      const bounds = {
+        ackedBefore: 0,
+        unackedCreatedBefore: 0,
+        sessionOfflineBefore: 0,
+        joinFailuresBefore: 0,
+        invitationEndedBefore: 100,
+        unusedTeamCreatedBefore: 0,
+        unusedPrincipalCreatedBefore: 0,
+        limit: 100,
+      };
+      expect((await store.transact((tx) => tx.collectGarbage(bounds))).invitations).toBe(3);
+      const left = await store.transact((tx) => tx.listInvitations("t-1", 10));
+      expect(left.map((i) => i.invitation_id).sort()).toEqual([
+        "i-live",
+        "i-revoked-late",
+        "i-used-late",
+      ]);
     });
 
     test("updateTeam replaces the secret digest, the creator and the offer, nothing else", async () => {
@@ -375,6 +506,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         unackedCreatedBefore: 20,
         sessionOfflineBefore: 20,
         joinFailuresBefore: 20,
+        invitationEndedBefore: 20,
         unusedTeamCreatedBefore: 0,
         unusedPrincipalCreatedBefore: 0,
         limit: 1,
@@ -384,6 +516,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         messages: 2,
         sessions: 1,
         join_failures: 1,
+        invitations: 0,
         teams: 0,
         principals: 0,
       });
@@ -392,6 +525,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         messages: 1,
         sessions: 0,
         join_failures: 0,
+        invitations: 0,
         teams: 0,
         principals: 0,
       });
@@ -438,6 +572,19 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         // t-unused: only its creator, never a session → collected with its creator.
         await tx.insertTeam(team("t-unused", "p-u1", 10));
         await tx.putMembership(member("t-unused", "p-u1"));
+        // An invitation nobody used does not keep a team: it goes with the team.
+        await tx.insertInvitation({
+          invitation_id: "i-unused",
+          team_ref: "t-unused",
+          secret_digest: "digest-i-unused",
+          created_by: "p-u1",
+          max_uses: 1,
+          uses: 0,
+          created_at: 10,
+          expires_at: Number.MAX_SAFE_INTEGER,
+          last_used_at: null,
+          revoked_at: null,
+        });
         // t-young: unused but younger than the bound → kept.
         await tx.insertTeam(team("t-young", "p-u2", 500));
         await tx.putMembership(member("t-young", "p-u2"));
@@ -455,6 +602,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         unackedCreatedBefore: 0,
         sessionOfflineBefore: 0,
         joinFailuresBefore: 0,
+        invitationEndedBefore: 0,
         unusedTeamCreatedBefore: 100,
         unusedPrincipalCreatedBefore: 100,
         limit: 100,
@@ -473,11 +621,13 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
           ),
         ),
         creatorMembership: await tx.getMembership("t-unused", "p-u1"),
+        invitation: await tx.getInvitation("t-unused", "i-unused"),
       }));
       expect(kept.teams).toEqual([false, true, true, true, true]);
       // p-c (seeded at time 1, member of nothing) goes too; p-a is the seed team's member.
       expect(kept.principals).toEqual([false, true, false, true, true, true, true, false]);
       expect(kept.creatorMembership).toBeNull();
+      expect(kept.invitation).toBeNull();
     });
 
     test("teamsCreatedSince counts the teams a principal created inside the window", async () => {

@@ -29,6 +29,28 @@ export interface TeamRow {
   created_at: number;
 }
 
+/**
+ * An invitation to a team (capability `team.invitations`, docs/20-protocol.md "Invitations"): a
+ * join secret of its own that admits at most `max_uses` joins until `expires_at`, unless revoked.
+ * Only the digest of the secret is stored (`digestJoinSecret`: `sha256:` + hex of the whole
+ * `brg1.<team_ref>.<secret>`). Times in ms.
+ */
+export interface InvitationRow {
+  invitation_id: string;
+  team_ref: string;
+  secret_digest: string;
+  /** The principal that made it (the team's creator at the time). */
+  created_by: string;
+  max_uses: number;
+  /** Joins it admitted; never above `max_uses`. */
+  uses: number;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  /** When it was revoked (by its creator or a secret rotation), `null` unless it was. */
+  revoked_at: number | null;
+}
+
 /** Membership states: `active` members act; `left` may rejoin; `revoked` (by an admin) may not. */
 export const MEMBERSHIP_STATUSES = ["active", "left", "revoked"] as const;
 /** One of {@link MEMBERSHIP_STATUSES}. */
@@ -174,6 +196,11 @@ export interface GarbageBounds {
   /** Join-failure records at or before this go. */
   joinFailuresBefore: number;
   /**
+   * Invitations that ended (revoked, past `expires_at`, or every use taken at `last_used_at`) at
+   * or before this go.
+   */
+  invitationEndedBefore: number;
+  /**
    * Teams never used (no session ever registered, no member ever joined besides the creator)
    * created at or before this go, with their creator's membership.
    */
@@ -231,6 +258,7 @@ export interface GarbageCounts {
   messages: number;
   sessions: number;
   join_failures: number;
+  invitations: number;
   teams: number;
   principals: number;
 }
@@ -294,6 +322,31 @@ export interface StoreTx {
   putMembership(row: MembershipRow): Promise<void>;
   /** Active members, ordered by `joined_at` then `principal_ref`; liveness judged at `now`. */
   listActiveMembers(teamRef: string, now: number): Promise<MemberSummaryRow[]>;
+
+  /** Stores a new invitation (its `invitation_id` and `secret_digest` are unique). */
+  insertInvitation(row: InvitationRow): Promise<void>;
+  /** The team's invitation whose secret digest is `secretDigest`, or `null`. */
+  invitationByDigest(teamRef: string, secretDigest: string): Promise<InvitationRow | null>;
+  /** The team's invitation `invitationId`, or `null` (another team's is `null` too). */
+  getInvitation(teamRef: string, invitationId: string): Promise<InvitationRow | null>;
+  /**
+   * Takes one use of the invitation at `now`, in one conditional write that sees the row as
+   * committed when it runs (not as the unit read it): only while it is not revoked, `now` is before
+   * `expires_at` and `uses < max_uses`. So of joins racing for its last use, on any number of
+   * server processes, exactly one gets it. True when a use was taken.
+   */
+  useInvitation(invitationId: string, now: number): Promise<boolean>;
+  /**
+   * Revokes the invitation at `now` while it is still active (not revoked, not expired, uses
+   * left), as committed when the write runs; true when it was.
+   */
+  revokeInvitation(invitationId: string, now: number): Promise<boolean>;
+  /** Revokes every active invitation of the team at `now` (a secret rotation); how many. */
+  revokeActiveInvitations(teamRef: string, now: number): Promise<number>;
+  /** The team's invitations, newest first (ties in insertion order, newest first), at most `limit`. */
+  listInvitations(teamRef: string, limit: number): Promise<InvitationRow[]>;
+  /** Invitations of the team with `created_at` > `since`. */
+  invitationsCreatedSince(teamRef: string, since: number): Promise<WindowCount>;
 
   recordJoinFailure(principalRef: string, at: number): Promise<void>;
   /** Join failures of the principal with time > `since`. */

@@ -9,8 +9,8 @@ import {
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireCreator, requireMember } from "./access-checks.ts";
+import { mintJoinSecret } from "./mint-join-secret.ts";
 import type { ServiceContext } from "./service-context.ts";
-import { mintJoinSecret } from "./team-verbs.ts";
 
 /** `team rotate-secret` (cap `team.admin`); the contract is `BrigadeService.rotateSecret`. */
 export async function rotateSecret(
@@ -23,7 +23,14 @@ export async function rotateSecret(
     const team = await requireCreator(tx, teamRef, principalRef);
     const { secret, digest } = mintJoinSecret(ctx.deps, team.team_ref);
     await tx.updateTeam({ ...team, secret_digest: digest });
-    return { team_ref: team.team_ref, team_name: team.team_name, join_secret: secret };
+    // A rotation is the one answer to "something leaked": nothing handed out before it admits.
+    const revoked = await tx.revokeActiveInvitations(team.team_ref, ctx.deps.now());
+    return {
+      team_ref: team.team_ref,
+      team_name: team.team_name,
+      join_secret: secret,
+      invitations_revoked: revoked,
+    };
   });
 }
 

@@ -98,7 +98,12 @@ describe("team rotate-secret", () => {
   test("the old secret is refused at once, the new one admits; members stay members", async () => {
     const { service, a, b, x, t1, T1 } = await world();
     const rotated = await service.rotateSecret(a, T1);
-    expect(rotated).toEqual({ team_ref: T1, team_name: "core", join_secret: expect.any(String) });
+    expect(rotated).toEqual({
+      team_ref: T1,
+      team_name: "core",
+      join_secret: expect.any(String),
+      invitations_revoked: 0,
+    });
     expect(rotated.join_secret).not.toBe(t1.join_secret);
     expect(rotated.join_secret.startsWith(`brg1.${T1}.`)).toBe(true);
     expect(await wireError(service.joinTeam(x, { join_secret: t1.join_secret }))).toBe(

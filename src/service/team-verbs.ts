@@ -1,36 +1,27 @@
 import {
   conflictError,
   digestJoinSecret,
-  generateJoinSecret,
+  invitationSpentError,
   joinRejectedError,
   notMemberError,
-  parseJoinSecret,
-  protocolError,
+  type ProtocolError,
   type TeamCreateResult,
   type TeamJoinResult,
+  type TeamLabelResult,
   type TeamLeaveResult,
   type TeamMembersResult,
   validateTeamCreateRequest,
   validateTeamJoinRequest,
+  validateTeamLabelRequest,
   valueOrThrow,
   verifyJoinSecretDigest,
 } from "../protocol/index.ts";
 import { fail, requireMember } from "./access-checks.ts";
+import { mintJoinSecret } from "./mint-join-secret.ts";
 import { enforceRateRules } from "./rate-rules.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { ServiceDeps } from "./service-deps.ts";
+import { joinByInvitation } from "./team-invitation-verbs.ts";
 import { isoTime } from "./wire-records.ts";
-
-/** A new join secret for the team (32 random bytes) and the digest the store keeps of it. */
-export function mintJoinSecret(
-  deps: ServiceDeps,
-  teamRef: string,
-): { secret: string; digest: string } {
-  const secret = generateJoinSecret(teamRef, deps.randomBytes(32));
-  const parsed = parseJoinSecret(secret);
-  if (!parsed.ok) fail(protocolError("internal"));
-  return { secret, digest: digestJoinSecret(parsed.value) };
-}
 
 /** `team create`; the contract is `BrigadeService.createTeam`. */
 export async function createTeam(
@@ -80,7 +71,8 @@ export async function joinTeam(
   const { parsed_secret: secret, human_label: label } = valueOrThrow(
     validateTeamJoinRequest(request),
   );
-  const outcome = await ctx.store.transact(async (tx): Promise<TeamJoinResult | null> => {
+  type Outcome = { ok: true; result: TeamJoinResult } | { ok: false; error: ProtocolError };
+  const outcome = await ctx.store.transact(async (tx): Promise<Outcome> => {
     await tx.lockTeam(secret.teamRef);
     const now = ctx.deps.now();
     await enforceRateRules(tx, "team_join", { principalRef }, now);
@@ -91,9 +83,24 @@ export async function joinTeam(
       team?.secret_digest ?? digestJoinSecret(secret).replace(/./g, "0"),
     );
     const existing = team === null ? null : await tx.getMembership(team.team_ref, principalRef);
-    if (team === null || !matches || existing?.status === "revoked") {
+    // A refusal is recorded for the join limiter and answered after the unit, which commits it.
+    const refuse = async (error: ProtocolError): Promise<Outcome> => {
       await tx.recordJoinFailure(principalRef, now);
-      return null;
+      return { ok: false, error };
+    };
+    if (team === null || existing?.status === "revoked") return refuse(joinRejectedError());
+    if (!matches) {
+      // Not the team's secret: perhaps one of its invitations (capability team.invitations).
+      const invited = await joinByInvitation(
+        tx,
+        team.team_ref,
+        digestJoinSecret(secret),
+        existing?.status === "active",
+        now,
+      );
+      if (invited.kind === "unknown") return refuse(joinRejectedError());
+      if (invited.kind === "spent")
+        return refuse(invitationSpentError(`invitation_${invited.state}`));
     }
     if (principalRef !== team.creator_principal_ref) await tx.markTeamUsed(team.team_ref, now);
     const humanLabel =
@@ -107,14 +114,17 @@ export async function joinTeam(
       updated_at: now,
     });
     return {
-      team_ref: team.team_ref,
-      team_name: team.team_name,
-      principal_ref: principalRef,
-      rejoined: existing !== null,
+      ok: true,
+      result: {
+        team_ref: team.team_ref,
+        team_name: team.team_name,
+        principal_ref: principalRef,
+        rejoined: existing !== null,
+      },
     };
   });
-  if (outcome === null) fail(joinRejectedError());
-  return outcome;
+  if (!outcome.ok) fail(outcome.error);
+  return outcome.result;
 }
 
 /** `team leave`; the contract is `BrigadeService.leaveTeam`. */
@@ -165,6 +175,7 @@ export async function listMembers(
       team_ref: team.team_ref,
       team_name: team.team_name,
       server_time: isoTime(now),
+      creator_principal_ref: team.creator_principal_ref,
       members: rows.map((row) => ({
         principal_ref: row.principal_ref,
         human_label: row.human_label ?? "",
@@ -174,6 +185,22 @@ export async function listMembers(
         session_count: row.live_session_count,
       })),
     };
+  });
+}
+
+/** `team label` (cap `team.labels`); the contract is `BrigadeService.setLabel`. */
+export async function setLabel(
+  ctx: ServiceContext,
+  principalRef: string,
+  teamRef: string,
+  request: unknown,
+): Promise<TeamLabelResult> {
+  const { human_label: label } = valueOrThrow(validateTeamLabelRequest(request));
+  return ctx.store.transact(async (tx) => {
+    await tx.lockTeam(teamRef);
+    const { team, membership } = await requireMember(tx, teamRef, principalRef);
+    await tx.putMembership({ ...membership, human_label: label, updated_at: ctx.deps.now() });
+    return { team_ref: team.team_ref, principal_ref: principalRef, human_label: label };
   });
 }
 

@@ -42,6 +42,7 @@ export interface TerminalRun {
 export interface MappedSession {
   readonly brigade_session_id: string;
   readonly team_key: string;
+  readonly team_ref: string;
   readonly config_dir: string;
 }
 

@@ -8,6 +8,9 @@ import { join, relative } from "node:path";
  */
 export const CLAUDE_CODE_CACHE_ENV = "BRIGADE_TEST_CLAUDE_CODE_CACHE";
 
+/** The real Codex download cache (docs/49-codex.md): ~170 MB a version, shared the same way. */
+export const CODEX_CACHE_ENV = "BRIGADE_TEST_CODEX_CACHE";
+
 /** The person's real home, named for the run (and the marker that the private one is set up). */
 export const REAL_HOME_ENV = "BRIGADE_TEST_REAL_HOME";
 
@@ -19,6 +22,11 @@ const NOT_WATCHED = new Set([
   ".cargo",
   ".m2",
   ".cache/brigade/claude-code",
+  // The other real clients' packages, cached beside Claude Code's (test/support/real-*/).
+  ".cache/brigade/gemini-cli",
+  ".cache/brigade/codex",
+  ".cache/brigade/qwen-code",
+  ".cache/brigade/opencode",
   ".cache/node-gyp",
   ".cache/biome",
 ]);
@@ -101,7 +109,7 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
  * `HOME` and the XDG folders point inside the run's temp folder (test/support/run-temp-dir.ts runs
  * first), so a test that forgets to isolate itself writes there, not into the person's
  * `~/.config/brigade`; npm keeps the person's cache and configuration, and the real-client tests
- * the real Claude Code download cache. After the run, the real home is compared with its
+ * the real Claude Code and Codex download caches. After the run, the real home is compared with its
  * fingerprint from the start: anything new, changed or removed (outside caches and the person's
  * own shell and coding-client files) is named and fails the run.
  */
@@ -123,6 +131,7 @@ export default function setup(): (() => void) | undefined {
   };
   for (const dir of Object.values(folders)) mkdirSync(dir, { recursive: true, mode: 0o700 });
   process.env[CLAUDE_CODE_CACHE_ENV] ??= join(realCache, "brigade", "claude-code");
+  process.env[CODEX_CACHE_ENV] ??= join(realCache, "brigade", "codex");
   process.env.npm_config_cache ??= join(realHome, ".npm");
   const npmrc = join(realHome, ".npmrc");
   if (existsSync(npmrc)) process.env.npm_config_userconfig ??= npmrc;

@@ -41,6 +41,8 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "message.state",
   "message.adopt",
   "profile.rotate_token",
+  "team.invitations",
+  "team.labels",
   "message.attachments",
 ] as const);
 

@@ -31,11 +31,18 @@ import {
   type TeamAcceptTransferResult,
   type TeamCreateRequest,
   type TeamCreateResult,
+  type TeamInvitationsResult,
+  type TeamInvitationTarget,
+  type TeamInviteRequest,
+  type TeamInviteResult,
   type TeamJoinRequest,
   type TeamJoinResult,
+  type TeamLabelRequest,
+  type TeamLabelResult,
   type TeamLeaveResult,
   type TeamMembersResult,
   type TeamMemberTarget,
+  type TeamRevokeInviteResult,
   type TeamRevokeMemberResult,
   type TeamRotateSecretResult,
   type TeamTransferResult,
@@ -59,8 +66,15 @@ import {
   validateSessionRegistration,
   validateSessionRegistrationResult,
   validateTeamAcceptTransferResult,
+  validateTeamInvitationsResult,
+  validateTeamInvitationTarget,
+  validateTeamInviteRequest,
+  validateTeamInviteResult,
+  validateTeamLabelRequest,
+  validateTeamLabelResult,
   validateTeamMembersResult,
   validateTeamMemberTarget,
+  validateTeamRevokeInviteResult,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
   validateTeamTransferResult,
@@ -384,6 +398,58 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "POST", path: teamPath(ctx, "/transfer"), body },
       validateTeamTransferResult,
+      options,
+    );
+  }
+
+  async teamInvite(
+    request: TeamInviteRequest,
+    options?: AdapterCallOptions,
+  ): Promise<TeamInviteResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateTeamInviteRequest(request));
+    const result = await callTarget(
+      ctx,
+      { method: "POST", path: teamPath(ctx, "/invitations"), body },
+      validateTeamInviteResult,
+      options,
+    );
+    this.#runtime.log.info("team_invitation_created");
+    return result;
+  }
+
+  async teamInvitations(options?: AdapterCallOptions): Promise<TeamInvitationsResult> {
+    return this.#teamCall(
+      (ctx) => ({ method: "GET", path: teamPath(ctx, "/invitations") }),
+      validateTeamInvitationsResult,
+      options,
+    );
+  }
+
+  async teamRevokeInvite(
+    target: TeamInvitationTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamRevokeInviteResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateTeamInvitationTarget(target));
+    return callTarget(
+      ctx,
+      { method: "POST", path: teamPath(ctx, "/invitations/revoke"), body },
+      validateTeamRevokeInviteResult,
+      options,
+    );
+  }
+
+  async teamLabel(
+    request: TeamLabelRequest,
+    options?: AdapterCallOptions,
+  ): Promise<TeamLabelResult> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validateTeamLabelRequest(request));
+    return callTarget(
+      ctx,
+      { method: "POST", path: teamPath(ctx, "/label"), body },
+      validateTeamLabelResult,
       options,
     );
   }

@@ -16,6 +16,7 @@ import {
   okEnvelope,
   parseAdapterArgv,
   type TeamCreateRequest,
+  type TeamInviteResult,
   type TeamJoinRequest,
   usageError,
   validateAckRequest,
@@ -28,7 +29,9 @@ import {
   validateSendRequest,
   validateSessionRegistration,
   validateTeamCreateRequest,
+  validateTeamInviteRequest,
   validateTeamJoinRequest,
+  validateTeamLabelRequest,
   valueOrThrow,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, createNdjsonLogger, resolveLogLevel } from "../adapter-logger.ts";
@@ -61,7 +64,8 @@ const usage = (reason: Parameters<typeof usageError>[0], flag?: string): BapErro
  *   document after the adapter's local checks, and is refused with `usage` `terminal` when stdin
  *   is a terminal; `--prompt` without a terminal is `usage` `prompt_requires_terminal`;
  * - `--join-secret` anywhere is `usage`; messages never echo an argument;
- * - `team create --secret-file <path>` writes the secret 0600 and omits it from stdout.
+ * - `team create --secret-file <path>` writes the secret 0600 and omits it from stdout, as do
+ *   `team rotate-secret` and `team invite` (the invitation).
  *
  * @example
  * const status = await runProcessBinding(["describe"], io, () => ({ adapter }));
@@ -248,6 +252,35 @@ async function dispatch(
       if (adapter.teamAcceptTransfer === undefined) throw usage("unknown_command");
       local();
       return adapter.teamAcceptTransfer();
+    case "team invite": {
+      const invite = adapter.teamInvite?.bind(adapter);
+      if (invite === undefined) throw usage("unknown_command");
+      local();
+      const request = valueOrThrow(
+        validateTeamInviteRequest({
+          ...(flags.uses === undefined ? {} : { max_uses: flags.uses }),
+          ...(flags.expiresIn === undefined ? {} : { expires_in_seconds: flags.expiresIn }),
+        }),
+      );
+      if (flags.secretFile !== undefined) checkSecretFileTarget(flags.secretFile);
+      return withInvitationWritten(await invite(request), flags.secretFile, logger);
+    }
+    case "team invitations":
+      if (adapter.teamInvitations === undefined) throw usage("unknown_command");
+      local();
+      return adapter.teamInvitations();
+    case "team revoke-invite": {
+      const revoke = adapter.teamRevokeInvite?.bind(adapter);
+      if (revoke === undefined) throw usage("unknown_command");
+      local();
+      return revoke({ invitation_id: flags.invitation ?? "" });
+    }
+    case "team label": {
+      const label = adapter.teamLabel?.bind(adapter);
+      if (label === undefined) throw usage("unknown_command");
+      local();
+      return label(valueOrThrow(validateTeamLabelRequest({ human_label: flags.label ?? "" })));
+    }
     case "profile rotate-token":
       if (adapter.profileRotateToken === undefined) throw usage("unknown_command");
       local();
@@ -337,6 +370,32 @@ function withSecretWritten<T extends { join_secret: string }>(
     }
   }
   logger.warn("join_secret_shown_once");
+  return result;
+}
+
+/**
+ * The stdout result of `team invite`: with `--secret-file` the invitation goes to that file (0600,
+ * atomic) and leaves the result; when the write fails, or without the flag, it stays in the result
+ * and stderr warns it is shown once, as {@link withSecretWritten} does for a join secret.
+ */
+function withInvitationWritten(
+  result: TeamInviteResult,
+  secretFile: string | undefined,
+  logger: AdapterLogger,
+): object {
+  const { invitation, ...rest } = result;
+  if (secretFile !== undefined && invitation !== undefined) {
+    try {
+      writePrivateFileAtomic(secretFile, `${invitation}\n`);
+      logger.info("invitation_written");
+      return rest;
+    } catch (error) {
+      logger.error("secret_file_write_failed", {
+        reason: error instanceof PrivateFileError ? error.code : "io_error",
+      });
+    }
+  }
+  logger.warn("invitation_shown_once");
   return result;
 }
 

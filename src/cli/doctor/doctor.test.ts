@@ -414,7 +414,12 @@ describe("brigade doctor", () => {
     expect(out.join("")).toMatch(/^usage: brigade doctor \[--fix\]\n/);
     // The help names every exit status the chapter does (docs/46-cli.md): 0, 1, and 2.
     expect(out.join("")).toContain("1 otherwise, 2 for an\nargument");
-    await expect(runDoctorWith(["--fox"], io({}))).rejects.toThrow("unknown option or argument");
+    await expect(runDoctorWith(["--fox"], io({}))).rejects.toThrow(
+      'unknown option; did you mean "--fix"? (run "brigade doctor --help")',
+    );
+    await expect(runDoctorWith(["--<b>zzzz"], io({}))).rejects.toThrow(
+      "unknown option or argument",
+    );
   });
 });
 

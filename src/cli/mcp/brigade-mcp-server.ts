@@ -1,6 +1,6 @@
 import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
 import { Server } from "@modelcontextprotocol/server";
-import { bindSession, type McpInbox } from "../../harness/mcp/index.ts";
+import { bindSession, type LeaseKeeper, type McpInbox } from "../../harness/mcp/index.ts";
 import { SEND_STATE_WAIT_MS, type SessionContext } from "../../harness/session-context/index.ts";
 import { brigadeVersion } from "../../local-files/index.ts";
 import { bodyFromText, SEND_TIMEOUT_MS, sendAsSession, sendRefusal } from "../send-command.ts";
@@ -18,6 +18,10 @@ export interface BrigadeMcpDeps {
   readonly inbox: McpInbox;
   /** The stdio transport, told which response carries which messages. */
   readonly transport: DeliveryTransport;
+  /** Keeps the lease of every session a call was bound to, for the life of the process. */
+  readonly leases?: LeaseKeeper;
+  /** A line every call answers instead of acting (the environment cannot be trusted). */
+  readonly refusal?: string;
 }
 
 function text(lines: readonly string[], isError = false): CallToolResult {
@@ -99,6 +103,7 @@ async function callTool(
   }
   const checked = checkArguments(tool, rawArgs);
   if (!checked.ok) return text([checked.line], true);
+  if (deps.refusal !== undefined) return text([deps.refusal], true);
   const bound = bindSession({
     env: deps.env,
     meta: call.mcpReq._meta,
@@ -106,6 +111,7 @@ async function callTool(
     timeoutMs: SEND_TIMEOUT_MS,
   });
   if (!bound.ok) return text([bound.line], true);
+  deps.leases?.keep(bound.context);
   switch (tool.name) {
     case "send":
       return sendTool(deps, bound.context, checked.args);

@@ -1,5 +1,13 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { McpInbox, processAncestors } from "../../harness/mcp/index.ts";
+import { clientDotenvChoice } from "../../harness/host-clients.ts";
+import {
+  bindSession,
+  LEASE_KEEPER_INTERVAL_MS,
+  LeaseKeeper,
+  McpInbox,
+  mcpRefusalLine,
+  processAncestors,
+} from "../../harness/mcp/index.ts";
 import type { CliIo } from "../cli-io.ts";
 import { parseCommandFlags } from "../parse-command-flags.ts";
 import { createBrigadeMcpServer } from "./brigade-mcp-server.ts";
@@ -34,6 +42,8 @@ export async function runMcp(argv: string[], io: CliIo): Promise<number> {
   }
   const transport = new DeliveryTransport();
   let ancestors: readonly number[] | undefined;
+  // A host that loaded a repository's .env choosing Brigade's folders is refused on every call.
+  const chosen = await clientDotenvChoice(io.env, process.cwd());
   const deps = {
     env: io.env,
     ancestors: () => {
@@ -42,12 +52,21 @@ export async function runMcp(argv: string[], io: CliIo): Promise<number> {
     },
     inbox: new McpInbox(),
     transport,
+    leases: new LeaseKeeper(),
+    ...(chosen === undefined ? {} : { refusal: mcpRefusalLine("repository_env") }),
   };
+  // A host that binds through the process tree (its session hook ran before it started us) is
+  // kept from the start; one that names its session per call, from its first call.
+  const atStart = bindSession({ env: io.env, meta: undefined, ancestors: deps.ancestors() });
+  if (atStart.ok && chosen === undefined) deps.leases.keep(atStart.context);
+  const keeper = setInterval(() => void deps.leases.tick(), LEASE_KEEPER_INTERVAL_MS);
+  keeper.unref();
   const handle = serveStdio(() => createBrigadeMcpServer(deps), {
     transport,
     onerror: (error) => io.stderr(`brigade mcp: ${error.name}\n`),
   });
   await transport.closed;
+  clearInterval(keeper);
   await handle.close();
   return 0;
 }

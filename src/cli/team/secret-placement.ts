@@ -71,15 +71,16 @@ export function joinSecretPath(
 }
 
 /**
- * Checks a `--secret-file` (absolute): a new file in an existing, writable folder, outside any git
- * work tree that does not ignore it.
+ * Checks a `--secret-file` (absolute; `flag` names the option in the refusal: `--out` for
+ * `team invite`): a new file in an existing, writable folder, outside any git work tree that
+ * does not ignore it.
  *
  * @throws CliUsageError (exit 2), the path never repeated.
  * @example checkGivenSecretFile("/home/dana/core.secret");
  */
-export function checkGivenSecretFile(path: string): void {
-  checkNewSecretFile(path);
-  checkSecretOutsideWorkTree(path);
+export function checkGivenSecretFile(path: string, flag = "--secret-file"): void {
+  checkNewSecretFile(path, flag);
+  checkSecretOutsideWorkTree(path, flag);
 }
 
 /**

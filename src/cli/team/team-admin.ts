@@ -98,6 +98,9 @@ export async function teamRotateSecret(argv: string[], io: CliIo, cwd: string): 
   io.stdout(
     [
       `Rotated the join secret of team "${displayName(result.team_name)}" (${sanitizeAttribute(result.team_ref)}): the old secret no longer admits anyone; members stay members.`,
+      (result.invitations_revoked ?? 0) > 0
+        ? `${result.invitations_revoked} active invitation${result.invitations_revoked === 1 ? " was" : "s were"} revoked with it (brigade team invite makes new ones).`
+        : "",
       secretInFile
         ? `The new join secret is in ${secretPath} (mode 0600); it was not printed.`
         : "",

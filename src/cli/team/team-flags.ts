@@ -113,11 +113,24 @@ export function checkTeamName(name: string): string {
 export function humanLabelOption(values: Record<string, unknown>): string | undefined {
   const value = values["human-label"];
   if (value === undefined) return undefined;
+  return humanLabelText(value, "--human-label");
+}
+
+/**
+ * A label as typed (`--human-label`, or `brigade team label <text>`, whose rule names `what`),
+ * under the `--human-label` rule: at most 128 code points, stored as one line through the
+ * sanitiser, something visible left.
+ *
+ * @throws CliUsageError the rule in words, naming `what` (exit 2); the text is never repeated.
+ * @example humanLabelText("Dana\t(laptop)", "the label") === "Dana (laptop)"
+ */
+export function humanLabelText(value: unknown, what: string): string {
+  const rule = HUMAN_LABEL_RULE.replace("--human-label", what);
   if (typeof value !== "string" || [...value].length > PROTOCOL_LIMITS.max_human_label_chars) {
-    throw new CliUsageError(HUMAN_LABEL_RULE);
+    throw new CliUsageError(rule);
   }
   const label = oneLine(value, PROTOCOL_LIMITS.max_human_label_chars);
-  if (label === "") throw new CliUsageError(HUMAN_LABEL_RULE);
+  if (label === "") throw new CliUsageError(rule);
   return label;
 }
 
@@ -141,10 +154,11 @@ export function serverOption(values: Record<string, unknown>): string | undefine
  * Before any network call: a `--secret-file` must name a new entry (nothing there, not even a
  * dangling link) in an existing folder we may write to.
  *
- * @throws CliUsageError `--secret-file must name a new file in an existing, writable folder`.
+ * @throws CliUsageError `--secret-file must name a new file in an existing, writable folder`
+ * (`flag` instead of `--secret-file` when given).
  * @example checkNewSecretFile("/home/dana/team.secret");
  */
-export function checkNewSecretFile(path: string): void {
+export function checkNewSecretFile(path: string, flag = "--secret-file"): void {
   let folderOk = false;
   try {
     folderOk = statSync(dirname(path)).isDirectory();
@@ -153,6 +167,6 @@ export function checkNewSecretFile(path: string): void {
     folderOk = false;
   }
   if (entryExists(path) || !folderOk) {
-    throw new CliUsageError("--secret-file must name a new file in an existing, writable folder");
+    throw new CliUsageError(`${flag} must name a new file in an existing, writable folder`);
   }
 }

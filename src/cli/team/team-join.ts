@@ -5,13 +5,17 @@ import { openHarnessAdapter } from "../../harness/adapter/index.ts";
 import {
   consentRecord,
   findTeamBinding,
+  type JoinSecretFileRead,
   type JoinSecretFileRefusal,
+  MAX_JOIN_SECRET_FILE_BYTES,
+  parseJoinSecretFile,
   readJoinSecretFile,
   TEAM_BINDING_FILE_NAME,
   teamKeyFor,
 } from "../../harness/binding/index.ts";
-import { type CliIo, CliUsageError } from "../cli-io.ts";
+import { type CliIo, CliUsageError, readUpTo } from "../cli-io.ts";
 import { configDirOf } from "../config-folder.ts";
+import { promptOnTerminal } from "../terminal-prompt.ts";
 import { bindingProblem, CONSENT_POINTER_LINE, envServer, recordConsent } from "./team-context.ts";
 import { humanLabelOption, parseTeamFlags, serverOption, stringOption } from "./team-flags.ts";
 import {
@@ -55,9 +59,56 @@ const SECRET_FILE_REFUSALS: Readonly<
   },
 };
 
+/** The line for each refusal of a pasted (or piped) invitation or join secret. */
+const PASTED_REFUSALS: Readonly<Record<JoinSecretFileRefusal, Failed & { readonly line: string }>> =
+  {
+    cannot_open: {
+      status: 2,
+      line: "nothing was pasted: paste the invitation line, or pass --secret-file <path>",
+    },
+    not_regular: {
+      status: 2,
+      line: "nothing was pasted: paste the invitation line, or pass --secret-file <path>",
+    },
+    too_large: {
+      status: 2,
+      line: "the input is larger than 4 KiB: it is not an invitation or a join secret",
+    },
+    not_a_join_secret: {
+      status: 3,
+      line: "that is not an invitation or a join secret (brg1.<team>.<secret>, optionally followed by server <url>)",
+    },
+  };
+
 /**
- * `brigade team join --secret-file <path>` (docs/44-team-binding.md): joins the team the secret
- * names, sending the secret only to a server the person vouched for (`--server`, the secret
+ * The invitation or join secret from stdin when no `--secret-file` is given: asked on the
+ * terminal without echo (so it stays off the screen and out of the shell's history), or read
+ * from a pipe (`pbpaste | brigade team join`), at most 4 KiB, in the forms of a join-secret file
+ * (`parseJoinSecretFile`: the one line `brigade team invite` prints, or the two lines of a
+ * secret file).
+ */
+async function readPastedSecret(io: CliIo): Promise<JoinSecretFileRead> {
+  let bytes: Uint8Array;
+  if (io.stdin === process.stdin && process.stdin.isTTY === true) {
+    const answer = await promptOnTerminal(
+      "Paste the invitation (or join secret) and press Enter; it is not shown: ",
+      { secret: true },
+    );
+    bytes = new TextEncoder().encode(answer);
+  } else {
+    bytes = await readUpTo(io.stdin, MAX_JOIN_SECRET_FILE_BYTES + 1);
+  }
+  if (bytes.byteLength > MAX_JOIN_SECRET_FILE_BYTES) return { ok: false, reason: "too_large" };
+  if (bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
+    return { ok: false, reason: "cannot_open" };
+  }
+  return parseJoinSecretFile(bytes);
+}
+
+/**
+ * `brigade team join [--secret-file <path>]` (docs/44-team-binding.md): joins the team the secret
+ * (the team's join secret or an invitation; without `--secret-file`, pasted on the terminal
+ * unseen, or piped on stdin) names, sending the secret only to a server the person vouched for (`--server`, the secret
  * file's `server` line, or an earlier join of that very team), never to a server a checkout's
  * `.brigade.json` names on its own; records this checkout's consent when its binding names the
  * team. Exit 0, 2 (usage or a refusal; nothing sent), 3 (no join secret in the file), 11 (no
@@ -77,18 +128,17 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
     0,
   );
   const secretOption = stringOption(values, "secret-file");
-  if (secretOption === undefined) {
-    throw new CliUsageError(
-      "--secret-file <path> is required (a secret is never taken from the command line)",
-    );
-  }
   const label = humanLabelOption(values);
   const serverFlag = serverOption(values);
   const configDir = configDirOf(io, "team join");
   if (typeof configDir !== "string") return configDir.status;
-  const read = readJoinSecretFile(resolve(cwd, secretOption));
+  const read =
+    secretOption === undefined
+      ? await readPastedSecret(io)
+      : readJoinSecretFile(resolve(cwd, secretOption));
   if (!read.ok) {
-    const refusal = SECRET_FILE_REFUSALS[read.reason];
+    const refusal =
+      secretOption === undefined ? PASTED_REFUSALS[read.reason] : SECRET_FILE_REFUSALS[read.reason];
     return fail(io, "join", refusal.status, refusal.line).status;
   }
   const secret = read.secret;
@@ -184,7 +234,12 @@ export async function teamJoin(argv: string[], io: CliIo, cwd: string): Promise<
       `No ${TEAM_BINDING_FILE_NAME} binds this folder to the team, so no session connects yet: run this command again inside a checkout whose ${TEAM_BINDING_FILE_NAME} names it.`,
     );
   }
-  lines.push("You may delete the secret file now.", "");
+  lines.push(
+    secretOption === undefined
+      ? "Nothing of the invitation was stored on this machine."
+      : "You may delete the secret file now.",
+    "",
+  );
   io.stdout(lines.join("\n"));
   return 0;
 }

@@ -32,7 +32,21 @@ export const ADMIN_SUBCOMMANDS: ReadonlySet<string> = new Set([
   "rotate-secret",
   "remove",
   "transfer",
+  "invite",
+  "invitations",
+  "revoke-invite",
 ]);
+
+/**
+ * What `team join` says of an invitation that was good once (capability `team.invitations`): the
+ * server's reason, which only a holder of the whole invitation gets, told in words.
+ */
+const SPENT_INVITATION_LINES: Readonly<Record<string, string>> = {
+  invitation_used:
+    "this invitation was already used: ask the team's creator for a new one (if you did not use it yourself, someone else did: tell them)",
+  invitation_expired: "this invitation has expired: ask the team's creator for a new one",
+  invitation_revoked: "this invitation was revoked: ask the team's creator for a new one",
+};
 
 /**
  * Writes `brigade team <sub>: <line>` to stderr.
@@ -98,7 +112,9 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   const admin = ADMIN_SUBCOMMANDS.has(sub);
   if (code === "unauthorized") {
     if (sub === "join") {
-      return "the server refused the join secret: ask the team's creator for the current one (a member the creator removed cannot join again)";
+      const spent = SPENT_INVITATION_LINES[error.details?.reason ?? ""];
+      if (spent !== undefined) return spent;
+      return "the server refused the join secret or invitation: ask the team's creator for a current one (a member the creator removed cannot join again)";
     }
     if (sub === "create") {
       return context.operatorKeyFile === true
@@ -127,6 +143,8 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
   }
   if (sub === "accept-transfer" && code === "not_found")
     return "the team is not offered to you: its creator offers it with brigade team transfer <member>";
+  if (sub === "revoke-invite" && code === "not_found")
+    return "no such invitation in this team (brigade team invitations lists them)";
   if (admin && code === "not_found")
     return "no such member in this team (brigade team members lists them)";
   if (admin && code === "conflict") {

@@ -42,6 +42,7 @@ export {
   JOIN_SECRET_FILE_REFUSALS,
   type JoinSecretFileRead,
   type JoinSecretFileRefusal,
+  joinSecretLine,
   MAX_JOIN_SECRET_FILE_BYTES,
   parseJoinSecretFile,
   readJoinSecretFile,

@@ -47,18 +47,31 @@ export function serializeJoinSecretFile(secret: string, server: string): string 
 }
 
 /**
+ * The one-line form of a join secret and its server, `<secret> server <url>`: what
+ * `brigade team invite` prints, so a person can paste one line (docs/44-team-binding.md).
+ *
+ * @example joinSecretLine("brg1.t-9c1e.…", "http://127.0.0.1:7777") === "brg1.t-9c1e.… server http://127.0.0.1:7777"
+ */
+export function joinSecretLine(secret: string, server: string): string {
+  return `${secret} server ${server}`;
+}
+
+/**
  * Parses a join-secret file's bytes: strict UTF-8; the first non-blank line is the join secret
  * (`parseJoinSecret`), an optional second one `server <url>` names the team's server (normalised,
- * http(s) only); surrounding whitespace and blank lines are ignored, anything more is
- * `not_a_join_secret`. Never throws.
+ * http(s) only), or the one line is `<secret> server <url>` ({@link joinSecretLine}); surrounding
+ * whitespace and blank lines are ignored, anything more is `not_a_join_secret`. Never throws.
  *
  * @example parseJoinSecretFile(bytes).ok
  */
 export function parseJoinSecretFile(bytes: Uint8Array): JoinSecretFileRead {
-  const lines = (decodeUtf8Strict(bytes) ?? "")
+  const text = (decodeUtf8Strict(bytes) ?? "").replaceAll("\r\n", "\n");
+  let lines = text
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "");
+  const oneLine = lines.length === 1 ? /^(\S+)\s+(server\s+\S+)$/.exec(lines[0] as string) : null;
+  if (oneLine !== null) lines = [oneLine[1] as string, oneLine[2] as string];
   const parsed = lines.length === 0 ? undefined : parseJoinSecret(lines[0] as string);
   const serverText = lines.length === 2 ? SERVER_LINE.exec(lines[1] as string)?.[1] : undefined;
   const server = serverText === undefined ? undefined : normalizeServerUrl(serverText);

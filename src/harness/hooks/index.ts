@@ -12,6 +12,7 @@ export {
 } from "./adapter-features.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 export { closeMappedSession } from "./close-mapped-session.ts";
+export { gitUserName } from "./git-user-name.ts";
 export {
   defaultHookServices,
   type HookContext,

@@ -20,7 +20,9 @@ import { type HarnessIdentity, harnessIdentity } from "./harness-identity.ts";
  * reasons (`BY_PID_MAP_REASONS`) and the session context's: `host_session_unbound` (the host named
  * its session on the call, and no binding for it exists), `claude_session_unbound` (Claude Code's
  * session id, and no Brigade session of the Claude Code process above holds it),
- * `process_unbound` (no session id at all, and no session hook bound a process above).
+ * `process_unbound` (no session id at all, and no session hook bound a process above),
+ * `repository_env` (the host loaded a repository `.env` that chooses Brigade's folders into this
+ * process's environment).
  *
  * @example MCP_BINDING_REFUSALS.includes("process_unbound") === true
  */
@@ -28,6 +30,7 @@ export const MCP_BINDING_REFUSALS = [
   "host_session_unbound",
   "claude_session_unbound",
   "process_unbound",
+  "repository_env",
 ] as const;
 
 /** One of {@link MCP_BINDING_REFUSALS}. */
@@ -45,7 +48,18 @@ export const MCP_BINDING_SENTENCES: Readonly<Record<McpBindingRefusal, string>> 
     "no Brigade session of this Claude Code process holds the session id Claude Code gave this server (it is not registered, or the conversation changed after this server started); run /mcp to reconnect the server, or restart the session",
   process_unbound:
     "the MCP host gave no session id and no Brigade session hook bound a process above this server; start it from a coding-agent session Brigade registered",
+  repository_env:
+    "a .env file of this repository, which the host passed on to this server, sets where Brigade keeps its files (HOME, XDG_* or BRIGADE_*); take those lines out of it and restart the session",
 });
+
+/**
+ * The tool line of a {@link MCP_BINDING_REFUSALS} refusal: `config: <reason>: <sentence>`.
+ *
+ * @example mcpRefusalLine("repository_env").startsWith("config: repository_env: ")
+ */
+export function mcpRefusalLine(reason: McpBindingRefusal): string {
+  return `config: ${reason}: ${MCP_BINDING_SENTENCES[reason]}`;
+}
 
 /** What {@link bindSession} reads. */
 export interface BindSessionInput {
@@ -76,7 +90,7 @@ export type BindSessionResult =
 
 function refused(reason: BindSessionReason): BindSessionResult {
   const line = (MCP_BINDING_REFUSALS as readonly string[]).includes(reason)
-    ? `config: ${reason}: ${MCP_BINDING_SENTENCES[reason as McpBindingRefusal]}`
+    ? mcpRefusalLine(reason as McpBindingRefusal)
     : sessionContextLine(reason as SessionContextReason);
   return { ok: false, reason, line };
 }

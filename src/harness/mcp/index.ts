@@ -11,6 +11,7 @@ export {
   MCP_BINDING_REFUSALS,
   MCP_BINDING_SENTENCES,
   type McpBindingRefusal,
+  mcpRefusalLine,
 } from "./bind-session.ts";
 export {
   harnessBindingPath,
@@ -24,6 +25,7 @@ export {
   MAX_NATIVE_SESSION_ID,
   MCP_META_SESSION_KEYS,
 } from "./harness-identity.ts";
+export { LEASE_KEEPER_INTERVAL_MS, LeaseKeeper } from "./lease-keeper.ts";
 export {
   INBOX_ACK_TIMEOUT_MS,
   INBOX_MAX_MESSAGES,

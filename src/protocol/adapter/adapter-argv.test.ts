@@ -155,6 +155,26 @@ describe("parseAdapterArgv (docs/spec/protocol.md §1.2)", () => {
     expect(usageReason(["team", "accept-transfer", "p-77aa"])).toBe("unexpected_argument");
   });
 
+  test("the invitation and label verbs: decimal --uses / --expires-in, a required --invitation and --label", () => {
+    const invite = parseAdapterArgv(["team", "invite", "--uses", "3", "--expires-in=60"]);
+    expect(invite.ok && invite.command.flags).toEqual({ uses: 3, expiresIn: 60 });
+    const plain = parseAdapterArgv(["team", "invite"]);
+    expect(plain.ok && plain.command.flags).toEqual({});
+    for (const bad of ["x", "-1", "1.5", "1e3", "0x10", "1234567890"]) {
+      expect(usageReason(["team", "invite", "--uses", bad]), bad).toBe("invalid_value");
+      expect(usageReason(["team", "invite", `--expires-in=${bad}`]), bad).toBe("invalid_value");
+    }
+    expect(usageReason(["team", "invite", "--principal", "p"])).toBe("unknown_flag");
+    const revoke = parseAdapterArgv(["team", "revoke-invite", "--invitation", "i-1"]);
+    expect(revoke.ok && revoke.command.flags).toEqual({ invitation: "i-1" });
+    expect(usageReason(["team", "revoke-invite"])).toBe("missing_flag");
+    expect(parseAdapterArgv(["team", "invitations"]).ok).toBe(true);
+    expect(usageReason(["team", "invitations", "i-1"])).toBe("unexpected_argument");
+    const label = parseAdapterArgv(["team", "label", "--label", "Dana"]);
+    expect(label.ok && label.command.flags).toEqual({ label: "Dana" });
+    expect(usageReason(["team", "label"])).toBe("missing_flag");
+  });
+
   test("adapters may add flags to conventions, never to the core", () => {
     const options = {
       conventionFlags: {

@@ -29,7 +29,10 @@ type CommandFlag =
   | "prompt"
   | "secret-file"
   | "principal"
-  | "force";
+  | "force"
+  | "uses"
+  | "expires-in"
+  | "invitation";
 
 /** One row of {@link ADAPTER_COMMANDS}. */
 export interface AdapterCommandSpec {
@@ -81,6 +84,10 @@ export const ADAPTER_COMMANDS: {
   readonly "team revoke-member": AdapterCommandSpec;
   readonly "team transfer": AdapterCommandSpec;
   readonly "team accept-transfer": AdapterCommandSpec;
+  readonly "team invite": AdapterCommandSpec;
+  readonly "team invitations": AdapterCommandSpec;
+  readonly "team revoke-invite": AdapterCommandSpec;
+  readonly "team label": AdapterCommandSpec;
   readonly "profile init": AdapterCommandSpec;
   readonly "profile status": AdapterCommandSpec;
   readonly "profile reset": AdapterCommandSpec;
@@ -110,6 +117,10 @@ export const ADAPTER_COMMANDS: {
   "team revoke-member": row(["principal"], ["principal"], "none", "convention"),
   "team transfer": row(["principal"], ["principal"], "none", "convention"),
   "team accept-transfer": row([], [], "none", "convention"),
+  "team invite": row(["uses", "expires-in", "secret-file"], [], "none", "convention"),
+  "team invitations": row([], [], "none", "convention"),
+  "team revoke-invite": row(["invitation"], ["invitation"], "none", "convention"),
+  "team label": row(["label"], ["label"], "none", "convention"),
   "profile init": row(["force"], [], "adapter_defined", "convention"),
   "profile status": row([], [], "adapter_defined", "convention"),
   "profile reset": row([], [], "adapter_defined", "convention"),
@@ -149,6 +160,12 @@ export interface AdapterFlags {
   principal?: string;
   /** `--force` (`profile init`). */
   force?: boolean;
+  /** `--uses <n>` (`team invite`): decimal digits; the range is the verb's to check. */
+  uses?: number;
+  /** `--expires-in <seconds>` (`team invite`): decimal digits; the range is the verb's to check. */
+  expiresIn?: number;
+  /** `--invitation <invitation_id>` (`team revoke-invite`). */
+  invitation?: string;
   /** Convention flags an adapter added through {@link AdapterArgvOptions}, keyed without `--`. */
   extra?: Record<string, string | true>;
 }
@@ -187,7 +204,7 @@ export type AdapterArgvResult =
   | { readonly ok: true; readonly command: AdapterCommand }
   | { readonly ok: false; readonly error: ProtocolError };
 
-type FlagKind = "string" | "boolean" | "limit" | "log-level";
+type FlagKind = "string" | "boolean" | "limit" | "count" | "log-level";
 
 const FLAG_KINDS: Readonly<Record<CommandFlag | "profile" | "log-level", FlagKind>> = {
   profile: "string",
@@ -201,6 +218,9 @@ const FLAG_KINDS: Readonly<Record<CommandFlag | "profile" | "log-level", FlagKin
   "secret-file": "string",
   principal: "string",
   force: "boolean",
+  uses: "count",
+  "expires-in": "count",
+  invitation: "string",
 };
 
 const LIMIT_DIGITS = /^[0-9]{1,9}$/;
@@ -224,8 +244,8 @@ const fail = (reason: UsageReason, flag?: string): AdapterArgvResult => ({
  *   (flags are per command: `describe --include-offline` fails);
  * - positional leftovers → `unexpected_argument`; a flag twice → `duplicate_flag`;
  * - a value flag without value (end of argv or next token starting `--`) → `missing_value`; a
- *   boolean flag given `=value`, an empty value, a bad `--log-level` or non-decimal `--limit` →
- *   `invalid_value`; `--limit` outside 1..200 → `out_of_range`; a required flag (`--session`,
+ *   boolean flag given `=value`, an empty value, a bad `--log-level` or a non-decimal `--limit`,
+ *   `--uses` or `--expires-in` → `invalid_value` (the last two are range-checked by their verb); `--limit` outside 1..200 → `out_of_range`; a required flag (`--session`,
  *   `--principal`) absent → `missing_flag`.
  * Flags take `--flag value` or `--flag=value`. `message receive` always gets `limit` (default 50).
  * Terminal checks (`--prompt` without a TTY) belong to the caller.
@@ -348,6 +368,16 @@ export function parseAdapterArgv(
         break;
       case "force":
         flags.force = true;
+        break;
+      case "uses":
+      case "expires-in": {
+        if (!LIMIT_DIGITS.test(value as string)) return fail("invalid_value", display);
+        if (flagName === "uses") flags.uses = Number(value);
+        else flags.expiresIn = Number(value);
+        break;
+      }
+      case "invitation":
+        flags.invitation = value as string;
         break;
     }
   }

@@ -28,7 +28,15 @@ import type {
   TeamTransferResult,
 } from "../teams/team-admin.ts";
 import type { TeamCreateRequest, TeamCreateResult } from "../teams/team-create.ts";
+import type {
+  TeamInvitationsResult,
+  TeamInvitationTarget,
+  TeamInviteRequest,
+  TeamInviteResult,
+  TeamRevokeInviteResult,
+} from "../teams/team-invitations.ts";
 import type { TeamJoinRequest, TeamJoinResult } from "../teams/team-join.ts";
+import type { TeamLabelRequest, TeamLabelResult } from "../teams/team-label.ts";
 import type { TeamLeaveResult } from "../teams/team-leave-result.ts";
 import type { TeamMembersResult } from "../teams/team-members-result.ts";
 import type { WatchCommand } from "../watch/watch-command.ts";
@@ -240,6 +248,26 @@ export interface Adapter {
    * a non-member → the uniform `unauthorized`.
    */
   teamAcceptTransfer?(options?: AdapterCallOptions): Promise<TeamAcceptTransferResult>;
+  /**
+   * `team invite` (cap `team.invitations`, **[ours]**, creator only): a new invitation, a join
+   * secret that admits `max_uses` joins (default 1) until `expires_in_seconds` pass (default
+   * 86,400). The only verb besides `team create` and `team rotate-secret` whose result carries a
+   * secret. Errors: `invalid_input` naming the member out of range; the creator checks of
+   * `team rotate-secret`; `rate_limited` `create_invitation`.
+   */
+  teamInvite?(request: TeamInviteRequest, options?: AdapterCallOptions): Promise<TeamInviteResult>;
+  /** `team invitations` (cap `team.invitations`, creator only): the team's invitations, never a secret. */
+  teamInvitations?(options?: AdapterCallOptions): Promise<TeamInvitationsResult>;
+  /**
+   * `team revoke-invite` (cap `team.invitations`, creator only): the invitation admits nobody from
+   * then on; idempotent. An id that is not one of the team's invitations → uniform `not_found`.
+   */
+  teamRevokeInvite?(
+    target: TeamInvitationTarget,
+    options?: AdapterCallOptions,
+  ): Promise<TeamRevokeInviteResult>;
+  /** `team label` (cap `team.labels`, **[ours]**): sets the caller's own label in the team. */
+  teamLabel?(request: TeamLabelRequest, options?: AdapterCallOptions): Promise<TeamLabelResult>;
 
   /** `profile init [--force]`; configured profile without `force` → `conflict`. Never a secret. */
   profileInit?(input: JsonObject, options?: ProfileInitOptions): Promise<ConventionResult>;

@@ -31,7 +31,10 @@ export const CAPABILITIES = [
  * delivery" and "Team lifecycle"), optional like every capability: `message.state` unlocks
  * `message state`, `message sent` and `message report`; `message.adopt` unlocks `message adopt`;
  * `session.live_delivery` stores and reports the `live_delivery` / `live_delivery_reason` session
- * members; `profile.rotate_token` unlocks `profile rotate-token`; `message.attachments` unlocks
+ * members; `profile.rotate_token` unlocks `profile rotate-token`; `team.invitations` unlocks
+ * `team invite`, `team invitations` and `team revoke-invite` and lets `team join` take an
+ * invitation; `team.labels` unlocks `team label` and the `creator_principal_ref` of
+ * `team members` (docs/20-protocol.md, "Invitations" and "Labels"); `message.attachments` unlocks
  * `message upload`, `message download` and the `attachments` of a send and an envelope
  * (docs/20-protocol.md, "Attachments"). An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
@@ -42,6 +45,8 @@ export const EXTENSION_CAPABILITIES = [
   "message.adopt",
   "session.live_delivery",
   "profile.rotate_token",
+  "team.invitations",
+  "team.labels",
   "message.attachments",
 ] as const;
 

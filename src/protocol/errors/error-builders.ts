@@ -3,6 +3,7 @@ import { isRetryableCode } from "./error-codes.ts";
 import {
   ERROR_MESSAGES,
   INVALID_INPUT_MESSAGES,
+  INVITATION_SPENT_MESSAGES,
   JOIN_REJECTED_MESSAGE,
   NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
@@ -124,6 +125,20 @@ export function notMemberError(): ProtocolError {
  */
 export function joinRejectedError(): ProtocolError {
   return protocolError("unauthorized", undefined, JOIN_REJECTED_MESSAGE);
+}
+
+/**
+ * `unauthorized` with `details.reason` `invitation_used`, `invitation_expired` or
+ * `invitation_revoked` and its fixed message: a `team join` presented a whole invitation that
+ * admits nobody any more (capability `team.invitations`).
+ *
+ * @example
+ * invitationSpentError("invitation_used").details?.reason === "invitation_used";
+ */
+export function invitationSpentError(
+  reason: "invitation_used" | "invitation_expired" | "invitation_revoked",
+): ProtocolError {
+  return protocolError("unauthorized", { reason }, INVITATION_SPENT_MESSAGES[reason]);
 }
 
 /**

@@ -68,12 +68,25 @@ export const RATE_LIMITED_MESSAGES: Readonly<Record<RateLimitedReason, string>> 
   register_principal: "too many new principals from this address",
   server_principal_budget: "the server's budget for new principals is exhausted",
   create_team: "too many teams created by this principal",
+  create_invitation: "too many invitations made for this team in the last 24 hours",
   team_storage_full:
     "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire",
 });
 
 /** Fixed `message` of the uniform `team join` rejection (wrong secret, unknown team, banned). */
 export const JOIN_REJECTED_MESSAGE = "the join secret was rejected";
+
+/**
+ * Fixed `message` per `team join` refusal of an invitation that was good once (capability
+ * `team.invitations`): no part of the invitation, its team or its creator.
+ */
+export const INVITATION_SPENT_MESSAGES: Readonly<
+  Record<"invitation_used" | "invitation_expired" | "invitation_revoked", string>
+> = Object.freeze({
+  invitation_used: "the invitation was already used",
+  invitation_expired: "the invitation has expired",
+  invitation_revoked: "the invitation was revoked",
+});
 
 /** Fixed `message` of `unauthorized` `not_creator`: a member asked for a creator-only verb. */
 export const NOT_CREATOR_MESSAGE = "only the team's creator may do this";

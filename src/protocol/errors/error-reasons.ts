@@ -70,9 +70,18 @@ export type ConflictReason = (typeof CONFLICT_REASONS)[number];
  * `details.reason` tokens for `unauthorized` **[ours]**. The uniform "not an active member" answer
  * (docs/spec/protocol.md §3.5) carries no details at all; `not_creator` answers an active member
  * who asks for a creator-only `team.admin` verb (the caller already knows the team, so telling it
- * why leaks nothing).
+ * why leaks nothing). The three `invitation_*` reasons answer a `team join` with an invitation
+ * that was once good (capability `team.invitations`): every use taken, past its time, or revoked
+ * (by its creator or a secret rotation). Only a caller holding the whole invitation secret can get
+ * them, so they tell nothing a guesser could use; a wrong, unknown or banned join is still the
+ * uniform rejection.
  */
-export const UNAUTHORIZED_REASONS = ["not_creator"] as const;
+export const UNAUTHORIZED_REASONS = [
+  "not_creator",
+  "invitation_used",
+  "invitation_expired",
+  "invitation_revoked",
+] as const;
 
 /** A `details.reason` for `unauthorized`. */
 export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
@@ -81,8 +90,9 @@ export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
  * `details.reason` tokens for `rate_limited` (docs/spec/protocol.md §3.4). `realtime` is Brigade's
  * push-service limit, kept for compatibility; we never emit it. `register_principal`,
  * `server_principal_budget` and `create_team` are **[ours]**: the limits of `brigade serve` on
- * minting principals and creating teams; so is `team_storage_full`, the team's attachment storage
- * quota (capability `message.attachments`).
+ * minting principals and creating teams; `create_invitation` **[ours]**: a team's invitations made
+ * in the last 24 hours (capability `team.invitations`); `team_storage_full` **[ours]**: the team's
+ * attachment storage quota (capability `message.attachments`).
  */
 export const RATE_LIMITED_REASONS = [
   "send_per_minute",
@@ -97,6 +107,7 @@ export const RATE_LIMITED_REASONS = [
   "register_principal",
   "server_principal_budget",
   "create_team",
+  "create_invitation",
   "team_storage_full",
 ] as const;
 

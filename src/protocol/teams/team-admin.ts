@@ -4,6 +4,7 @@ import {
   failField,
   member,
   nullableString,
+  optionalInteger,
   requiredString,
   runValidation,
 } from "../validation/field-rules.ts";
@@ -50,10 +51,16 @@ export interface TeamRotateSecretResult {
   team_ref: string;
   team_name: string;
   join_secret: string;
+  /**
+   * **[ours]** (capability `team.invitations`): how many active invitations the rotation revoked
+   * with the old secret; absent from an adapter without invitations.
+   */
+  invitations_revoked?: number;
 }
 
 /**
- * Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`).
+ * Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`);
+ * `invitations_revoked`, when present, is an integer ≥ 0.
  *
  * @example
  * validateTeamRotateSecretResult({ team_ref: "t", team_name: "core", join_secret: "x" }).ok === false;
@@ -69,7 +76,13 @@ export function validateTeamRotateSecretResult(
     });
     const join_secret = requiredString(o, "join_secret", "");
     if (!parseJoinSecret(join_secret).ok) failField("join_secret", "invalid_value");
-    return { team_ref, team_name, join_secret };
+    const revoked = optionalInteger(o, "invitations_revoked", "", 0, Number.MAX_SAFE_INTEGER);
+    return {
+      team_ref,
+      team_name,
+      join_secret,
+      ...(revoked === undefined ? {} : { invitations_revoked: revoked }),
+    };
   });
 }
 

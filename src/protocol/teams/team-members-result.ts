@@ -6,6 +6,7 @@ import {
   fieldPath,
   member,
   nullableString,
+  optionalString,
   requiredArray,
   requiredInteger,
   requiredString,
@@ -49,6 +50,11 @@ export interface TeamMembersResult {
   server_time: string;
   /** Always present (`[]` when empty). */
   members: TeamMember[];
+  /**
+   * **[ours]** (capability `team.labels`): the team's creator, so a roster can mark it; absent
+   * from an adapter without the capability.
+   */
+  creator_principal_ref?: string;
 }
 
 function readMember(o: WireObject, prefix: string): TeamMember {
@@ -70,7 +76,7 @@ function readMember(o: WireObject, prefix: string): TeamMember {
 
 /**
  * Validates a `team members` result; an absent `members` reads as `[]`; element failures name
- * `members.<index>.<member>`.
+ * `members.<index>.<member>`; `creator_principal_ref`, when present, is a non-empty string.
  *
  * @example
  * validateTeamMembersResult({ team_ref: "t", team_name: "core", server_time: "2026-10-02T09:15:42Z" });
@@ -79,7 +85,9 @@ function readMember(o: WireObject, prefix: string): TeamMember {
 export function validateTeamMembersResult(value: unknown): ValidationResult<TeamMembersResult> {
   return runValidation(() => {
     const o = expectObject(value, "");
+    const creator = optionalString(o, "creator_principal_ref", "", { nonEmpty: true });
     return {
+      ...(creator === undefined ? {} : { creator_principal_ref: creator }),
       team_ref: requiredString(o, "team_ref", "", { nonEmpty: true }),
       team_name: requiredString(o, "team_name", "", {
         cap: PROTOCOL_LIMITS.max_team_name_codepoints,

@@ -8,7 +8,15 @@ import {
   validateTeamTransferResult,
 } from "./team-admin.ts";
 import { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
+import {
+  validateTeamInvitationsResult,
+  validateTeamInvitationTarget,
+  validateTeamInviteRequest,
+  validateTeamInviteResult,
+  validateTeamRevokeInviteResult,
+} from "./team-invitations.ts";
 import { validateTeamJoinRequest, validateTeamJoinResult } from "./team-join.ts";
+import { validateTeamLabelRequest, validateTeamLabelResult } from "./team-label.ts";
 import { validateTeamLeaveResult } from "./team-leave-result.ts";
 import { validateTeamMembersResult } from "./team-members-result.ts";
 
@@ -222,5 +230,92 @@ describe("team.admin shapes", () => {
     expect(
       fieldOf(validateTeamAcceptTransferResult({ ...result, previous_creator_principal_ref: "" })),
     ).toBe("previous_creator_principal_ref");
+  });
+});
+
+describe("invitation and label shapes", () => {
+  const fieldOf = (r: { ok: boolean; error?: { details?: Record<string, string> } }) =>
+    r.ok ? undefined : r.error?.details?.field;
+  const invite = {
+    team_ref: "t-9c1e",
+    team_name: "core",
+    invitation_id: "i-3f2a",
+    invitation: "brg1.t-9c1e.Zm9vYmFyYmF6",
+    max_uses: 1,
+    expires_at: "2026-10-03T09:15:42Z",
+  };
+
+  test("team invite result: the invitation is a join secret or absent; nothing else passes", () => {
+    expect(validateTeamInviteResult(invite)).toEqual({ ok: true, value: invite });
+    const { invitation: _omitted, ...withoutSecret } = invite;
+    expect(validateTeamInviteResult(withoutSecret)).toEqual({ ok: true, value: withoutSecret });
+    for (const invitation of [null, "", "x", "brg1.t.\u001b[31m", "brg1.t.a b", 7]) {
+      expect(fieldOf(validateTeamInviteResult({ ...invite, invitation }))).toBe("invitation");
+    }
+    for (const max_uses of [0, 101, 1.5]) {
+      expect(fieldOf(validateTeamInviteResult({ ...invite, max_uses }))).toBe("max_uses");
+    }
+  });
+
+  test("team invite request: optional integers in range", () => {
+    expect(validateTeamInviteRequest({})).toEqual({ ok: true, value: {} });
+    expect(validateTeamInviteRequest({ max_uses: 100, expires_in_seconds: 604_800 }).ok).toBe(true);
+    expect(fieldOf(validateTeamInviteRequest({ expires_in_seconds: 0 }))).toBe(
+      "expires_in_seconds",
+    );
+    expect(fieldOf(validateTeamInviteRequest({ max_uses: null }))).toBe("max_uses");
+  });
+
+  test("team invitations result: records with a known state; absent list and truncated read as empty and false", () => {
+    const record = {
+      invitation_id: "i-1",
+      state: "used",
+      max_uses: 1,
+      uses: 1,
+      created_at: "2026-10-02T09:15:42Z",
+      expires_at: "2026-10-03T09:15:42Z",
+      last_used_at: "2026-10-02T10:00:00Z",
+      revoked_at: null,
+    };
+    const result = { team_ref: "t", server_time: "2026-10-02T09:15:42Z", invitations: [record] };
+    expect(validateTeamInvitationsResult(result)).toEqual({
+      ok: true,
+      value: { ...result, truncated: false },
+    });
+    expect(
+      fieldOf(
+        validateTeamInvitationsResult({ ...result, invitations: [{ ...record, state: "x" }] }),
+      ),
+    ).toBe("invitations.0.state");
+    expect(
+      fieldOf(
+        validateTeamInvitationsResult({
+          ...result,
+          invitations: [{ ...record, revoked_at: "no" }],
+        }),
+      ),
+    ).toBe("invitations.0.revoked_at");
+    const { last_used_at: _gone, ...missing } = record;
+    expect(fieldOf(validateTeamInvitationsResult({ ...result, invitations: [missing] }))).toBe(
+      "invitations.0.last_used_at",
+    );
+  });
+
+  test("revoke-invite target and result; label request and result", () => {
+    expect(validateTeamInvitationTarget({ invitation_id: "i-1" }).ok).toBe(true);
+    expect(fieldOf(validateTeamInvitationTarget({ invitation_id: "" }))).toBe("invitation_id");
+    expect(
+      validateTeamRevokeInviteResult({ team_ref: "t", invitation_id: "i", state: "used" }).ok,
+    ).toBe(true);
+    expect(
+      fieldOf(
+        validateTeamRevokeInviteResult({ team_ref: "t", invitation_id: "i", state: "active" }),
+      ),
+    ).toBe("state");
+    expect(validateTeamLabelRequest({ human_label: "é".repeat(128) }).ok).toBe(true);
+    expect(fieldOf(validateTeamLabelRequest({ human_label: "é".repeat(129) }))).toBe("human_label");
+    expect(validateTeamLabelResult({ team_ref: "t", principal_ref: "p", human_label: "" }).ok).toBe(
+      true,
+    );
   });
 });

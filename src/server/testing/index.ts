@@ -7,6 +7,7 @@ export { CreatorLeavesService, nobodyElseTx } from "./creator-leaves.ts";
 export type { TxDecorator } from "./decorated-store.ts";
 export { DecoratedStore, overrideTx } from "./decorated-store.ts";
 export { EagerTransferService, handOverAtOnceTx } from "./eager-transfer.ts";
+export { invitationReuseTx } from "./invitation-reuse.ts";
 export { liveStaleTx } from "./live-stale.ts";
 export { noAckPersistenceTx } from "./no-ack-persistence.ts";
 export { ownersStayActiveTx, RemovedReachableService } from "./removed-reachable.ts";

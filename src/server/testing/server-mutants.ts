@@ -9,6 +9,7 @@ import { capsSwappedTx } from "./caps-swapped.ts";
 import { CreatorLeavesService } from "./creator-leaves.ts";
 import { DecoratedStore } from "./decorated-store.ts";
 import { EagerTransferService } from "./eager-transfer.ts";
+import { invitationReuseTx } from "./invitation-reuse.ts";
 import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
 import { RemovedReachableService } from "./removed-reachable.ts";
@@ -37,6 +38,7 @@ export const SERVER_MUTANTS = [
   "creator_leaves",
   "eager_transfer",
   "token_kept",
+  "invitation_reuse",
   "blob_leak",
 ] as const;
 
@@ -55,8 +57,8 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store, with the options `brigade serve --limit` gave it:
- * `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale`, `token_kept` and `blob_leak`
- * are store decorators
+ * `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale`, `token_kept`,
+ * `invitation_reuse` and `blob_leak` are store decorators
  * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
  * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -88,6 +90,9 @@ export function mutantServiceFactory(
       return (store, deps) => new RemovedReachableService(store, deps);
     case "creator_leaves":
       return (store, deps) => new CreatorLeavesService(store, deps);
+    case "invitation_reuse":
+      return (store, deps) =>
+        new BrigadeService(new DecoratedStore(store, invitationReuseTx), deps);
     case "eager_transfer":
       return (store, deps) => new EagerTransferService(store, deps);
     case "token_kept":

@@ -64,6 +64,10 @@ async function populatedSqlite(file: string) {
   await service.joinTeam(bob.principal_ref, { join_secret: team.join_secret, human_label: "bob" });
   await service.joinTeam(carol.principal_ref, { join_secret: team.join_secret });
   await service.leaveTeam(carol.principal_ref, T);
+  // Two invitations: one still good, one revoked (only their digests are stored).
+  const invitation = await service.createInvitation(alice.principal_ref, T, { max_uses: 2 });
+  const revoked = await service.createInvitation(alice.principal_ref, T, {});
+  await service.revokeInvitation(alice.principal_ref, T, { invitation_id: revoked.invitation_id });
   // A standing offer of the team (team transfer), which bob has not accepted yet.
   await service.transferTeam(alice.principal_ref, T, { principal_ref: bob.principal_ref });
   // A failed join, which the limiter counts.
@@ -163,6 +167,8 @@ async function populatedSqlite(file: string) {
     idle,
     blobs,
     T,
+    invitation: invitation.invitation ?? "",
+    revokedInvitation: revoked.invitation ?? "",
     joinSecret: team.join_secret,
     a,
     b,
@@ -196,6 +202,7 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
         principals: [4, 4, 0],
         teams: [2, 2, 0],
         memberships: [4, 4, 0],
+        invitations: [2, 2, 0],
         sessions: [3, 3, 0],
         blobs: [2, 2, 0],
         messages: [16, 16, 0],
@@ -205,6 +212,14 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       const service = new BrigadeService(target);
       // Tokens still authenticate (the digests came along).
       expect(await service.authenticate(w.alice.token)).toBe(w.alice.principal_ref);
+      // The invitations came along: the revoked one says so, the good one admits.
+      await expect(
+        service.joinTeam(w.idle.principal_ref, { join_secret: w.revokedInvitation }),
+      ).rejects.toMatchObject({ details: { reason: "invitation_revoked" } });
+      expect(
+        (await service.joinTeam(w.idle.principal_ref, { join_secret: w.invitation })).team_ref,
+      ).toBe(w.T);
+      await service.leaveTeam(w.idle.principal_ref, w.T);
       // The standing offer came along: bob takes the team on PostgreSQL.
       expect((await service.acceptTransfer(w.bob.principal_ref, w.T)).creator_principal_ref).toBe(
         w.bob.principal_ref,

@@ -10,6 +10,7 @@ export const MIGRATED_KINDS = [
   "principals",
   "teams",
   "memberships",
+  "invitations",
   "sessions",
   "blobs",
   "messages",
@@ -141,11 +142,11 @@ async function inBatches<T>(
 
 /**
  * Copies every row of `source` into `target` through the Store port, then reads each one back
- * and compares: principals, teams (with their first-use mark), memberships, sessions, blobs (with
- * their uploaders, and their bytes read back and hashed), messages (with their ack state, their
- * message state — a report, a move to an adopting session — their attachments and idempotency
- * keys, in their original order, so inboxes, rate windows, hop counts and replays answer the
- * same) and recorded join failures. Refuses, with
+ * and compares: principals, teams (with their first-use mark), memberships, invitations (their
+ * digests, uses and ends), sessions, blobs (with their uploaders, and their bytes read back and
+ * hashed), messages (with their ack state, their message state — a report, a move to an adopting
+ * session — their attachments and idempotency keys, in their original order, so inboxes, rate
+ * windows, hop counts and replays answer the same) and recorded join failures. Refuses, with
  * nothing written, a target that holds data a server has used (`MigrationError` `target_served`,
  * whatever `intoNonEmpty` says) and one that holds data unless `intoNonEmpty`
  * (`target_not_empty`); throws `MigrationError` `verification_failed` when a row read back
@@ -193,6 +194,16 @@ export async function migrateStore(
     await tx.putMembership(row);
     if (present) tally.memberships.present++;
     else tally.memberships.copied++;
+  });
+  // An invitation already there stays as it is: its uses and its end are the target's to count
+  // from then on, and one that differs from the source is named by the verification.
+  await inBatches(target, source.invitations(), async (tx, row) => {
+    if ((await tx.getInvitation(row.team_ref, row.invitation_id)) !== null) {
+      tally.invitations.present++;
+      return;
+    }
+    await tx.insertInvitation(row);
+    tally.invitations.copied++;
   });
   await inBatches(target, source.sessions(), async (tx, row) => {
     if ((await tx.getSession(row.session_id)) === null) {
@@ -346,6 +357,9 @@ async function verify(
   );
   await read(source.memberships(), "memberships", (tx, row) =>
     tx.getMembership(row.team_ref, row.principal_ref),
+  );
+  await read(source.invitations(), "invitations", (tx, row) =>
+    tx.getInvitation(row.team_ref, row.invitation_id),
   );
   await read(source.sessions(), "sessions", (tx, row) => tx.getSession(row.session_id));
   for (const blob of source.blobs()) tally.blobs.add(blob, await readBackBlob(target, blob));

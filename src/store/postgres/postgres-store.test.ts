@@ -313,6 +313,7 @@ describe("PostgresTx: the retention sweep and a join to an unused team", () => {
           unackedCreatedBefore: 0,
           sessionOfflineBefore: 0,
           joinFailuresBefore: 0,
+          invitationEndedBefore: 0,
           unusedTeamCreatedBefore: Number.MAX_SAFE_INTEGER,
           unusedPrincipalCreatedBefore: 0,
           limit: 100,

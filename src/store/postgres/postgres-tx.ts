@@ -7,6 +7,7 @@ import type {
   BlobUploaderRow,
   GarbageBounds,
   GarbageCounts,
+  InvitationRow,
   MemberSummaryRow,
   MembershipRow,
   MessageDisposition,
@@ -106,6 +107,13 @@ const LOCK_SESSION = "SELECT pg_advisory_xact_lock(brigade_lock_key('s', $1))";
  * it cannot take.
  */
 const LOCK_TEAM = "SELECT pg_advisory_xact_lock(brigade_lock_key('t', $1))";
+
+const INVITATION_COLUMNS =
+  "invitation_id, team_ref, secret_digest, created_by, max_uses, uses, created_at, expires_at, " +
+  "last_used_at, revoked_at";
+
+/** An invitation that still admits at the time `$2`: not revoked, not expired, uses left. */
+const INVITATION_ACTIVE = "revoked_at IS NULL AND expires_at > $2 AND uses < max_uses";
 
 /**
  * A team nobody used (`t`): no session ever, no member besides its creator. The retention sweep
@@ -557,6 +565,78 @@ export class PostgresTx implements StoreTx {
     return rows.map(withAttachments);
   }
 
+  async insertInvitation(row: InvitationRow): Promise<void> {
+    await this.#rows(
+      `INSERT INTO invitations (${INVITATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        row.invitation_id,
+        row.team_ref,
+        row.secret_digest,
+        row.created_by,
+        row.max_uses,
+        row.uses,
+        row.created_at,
+        row.expires_at,
+        row.last_used_at,
+        row.revoked_at,
+      ],
+    );
+  }
+
+  async invitationByDigest(teamRef: string, secretDigest: string): Promise<InvitationRow | null> {
+    return this.#first<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = $1 AND secret_digest = $2`,
+      [teamRef, secretDigest],
+    );
+  }
+
+  async getInvitation(teamRef: string, invitationId: string): Promise<InvitationRow | null> {
+    return this.#first<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = $1 AND invitation_id = $2`,
+      [teamRef, invitationId],
+    );
+  }
+
+  async useInvitation(invitationId: string, now: number): Promise<boolean> {
+    const used = await this.#count(
+      "UPDATE invitations SET uses = uses + 1, last_used_at = $2 " +
+        `WHERE invitation_id = $1 AND ${INVITATION_ACTIVE}`,
+      [invitationId, now],
+    );
+    return used === 1;
+  }
+
+  async revokeInvitation(invitationId: string, now: number): Promise<boolean> {
+    const revoked = await this.#count(
+      `UPDATE invitations SET revoked_at = $2 WHERE invitation_id = $1 AND ${INVITATION_ACTIVE}`,
+      [invitationId, now],
+    );
+    return revoked === 1;
+  }
+
+  async revokeActiveInvitations(teamRef: string, now: number): Promise<number> {
+    return this.#count(
+      `UPDATE invitations SET revoked_at = $2 WHERE team_ref = $1 AND ${INVITATION_ACTIVE}`,
+      [teamRef, now],
+    );
+  }
+
+  async listInvitations(teamRef: string, limit: number): Promise<InvitationRow[]> {
+    return this.#rows<InvitationRow>(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = $1 ` +
+        "ORDER BY created_at DESC, seq DESC LIMIT $2",
+      [teamRef, limit],
+    );
+  }
+
+  async invitationsCreatedSince(teamRef: string, since: number): Promise<WindowCount> {
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM invitations " +
+        "WHERE team_ref = $1 AND created_at > $2",
+      [teamRef, since],
+    );
+  }
+
   async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {
     const acked = await this.#count(
       "DELETE FROM messages WHERE message_id IN " +
@@ -579,6 +659,12 @@ export class PostgresTx implements StoreTx {
       "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= $1 ORDER BY at LIMIT $2)",
       [bounds.joinFailuresBefore, bounds.limit],
     );
+    const invitations = await this.#count(
+      "DELETE FROM invitations WHERE invitation_id IN (SELECT invitation_id FROM invitations " +
+        "WHERE revoked_at <= $1 OR expires_at <= $1 OR (uses >= max_uses AND last_used_at <= $1) " +
+        "LIMIT $2)",
+      [bounds.invitationEndedBefore, bounds.limit],
+    );
     // A team whose lock another unit holds (a join or a registration on its way) is left for the
     // next sweep; the lock taken here keeps such a unit waiting until the team is gone, so it
     // finds no team instead of writing a membership that names a deleted one. The candidates are
@@ -598,11 +684,13 @@ export class PostgresTx implements StoreTx {
         : await this.#rows<{ team_ref: string }>(
             "WITH unused AS MATERIALIZED (SELECT t.team_ref FROM teams t " +
               `WHERE t.team_ref = ANY($1::text[]) AND ${UNUSED_TEAM_SQL}), ` +
-              "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)) " +
+              "members AS (DELETE FROM memberships WHERE team_ref IN (SELECT team_ref FROM unused)), " +
+              "invited AS (DELETE FROM invitations WHERE team_ref IN (SELECT team_ref FROM unused)) " +
               "SELECT team_ref FROM unused",
             [locked.map((t) => t.team_ref)],
           );
-    // The memberships went in the statement above; a team row can go only once they are gone.
+    // The memberships and invitations went in the statement above; a team row can go only once
+    // they are gone.
     if (teams.length > 0) {
       await this.#rows("DELETE FROM teams WHERE team_ref = ANY($1::text[])", [
         teams.map((t) => t.team_ref),
@@ -619,6 +707,7 @@ export class PostgresTx implements StoreTx {
       messages: acked + unacked,
       sessions,
       join_failures: joinFailures,
+      invitations,
       teams: teams.length,
       principals,
     };

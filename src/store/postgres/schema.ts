@@ -180,7 +180,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE teams ADD COLUMN offered_to_principal_ref text;
   `,
-  // 7: attachments (capability message.attachments), as SQLite's migration 8: the JSON of the
+  // 7: invitations (capability team.invitations), as SQLite's migration 8; seq orders a team's
+  // list newest first. A use is one conditional UPDATE, which under READ COMMITTED checks its WHERE
+  // again on a row another process changed meanwhile, so no invitation goes past max_uses.
+  `
+  CREATE TABLE invitations (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    invitation_id text PRIMARY KEY,
+    team_ref text NOT NULL REFERENCES teams (team_ref),
+    secret_digest text NOT NULL UNIQUE,
+    created_by text NOT NULL,
+    max_uses integer NOT NULL CHECK (max_uses >= 1),
+    uses integer NOT NULL CHECK (uses >= 0 AND uses <= max_uses),
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    last_used_at bigint,
+    revoked_at bigint
+  );
+  CREATE INDEX invitations_by_team ON invitations (team_ref, created_at);
+  `,
+  // 8: attachments (capability message.attachments), as SQLite's migration 9: the JSON of the
   // files a message names (also read through addressed_messages, whose new column comes last so
   // the view can be replaced in place); upload contents, reserved before their first byte and
   // stored in 256 KiB bytea chunks, kept out of line and uncompressed (attachments are often

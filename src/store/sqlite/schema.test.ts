@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(8);
+    expect(SQLITE_SCHEMA_VERSION).toBe(9);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
@@ -64,6 +64,8 @@ describe("schema migrations", () => {
     expect(db.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
       { offered_to_principal_ref: null },
     ]);
+    // A team older than invitations has none.
+    expect(db.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
     // A message older than attachments names none.
     expect(db.prepare("SELECT attachments FROM messages").all()).toEqual([{ attachments: null }]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);

@@ -154,7 +154,24 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE teams ADD COLUMN offered_to_principal_ref TEXT;
   `,
-  // 8: attachments (capability message.attachments).
+  // 8: invitations (capability team.invitations): a join secret of their own per invitation, kept
+  // only as its digest, with a use count that one conditional UPDATE takes (never above max_uses).
+  `
+  CREATE TABLE invitations (
+    invitation_id TEXT PRIMARY KEY,
+    team_ref TEXT NOT NULL REFERENCES teams(team_ref),
+    secret_digest TEXT NOT NULL UNIQUE,
+    created_by TEXT NOT NULL,
+    max_uses INTEGER NOT NULL CHECK (max_uses >= 1),
+    uses INTEGER NOT NULL CHECK (uses >= 0 AND uses <= max_uses),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at INTEGER
+  ) STRICT;
+  CREATE INDEX invitations_by_team ON invitations(team_ref, created_at);
+  `,
+  // 9: attachments (capability message.attachments).
   // - messages.attachments: JSON of the files a message names, NULL when none (read with the
   //   message, so an inbox needs no second query);
   // - blob_contents: one row per upload, made before its first byte is stored (it counts against

@@ -3,6 +3,7 @@ import { withAttachments } from "../../service/attachment-column.ts";
 import type {
   BlobRow,
   BlobUploaderRow,
+  InvitationRow,
   MembershipRow,
   MessageRow,
   MessageStateColumns,
@@ -39,6 +40,8 @@ export interface StoreSnapshot {
   principals(): Iterable<PrincipalRow>;
   teams(): Iterable<ExportedTeam>;
   memberships(): Iterable<MembershipRow>;
+  /** Every invitation (only digests of their secrets, as the store keeps them). */
+  invitations(): Iterable<InvitationRow>;
   sessions(): Iterable<SessionRow>;
   messages(): Iterable<ExportedMessage>;
   joinFailures(): Iterable<ExportedJoinFailure>;
@@ -127,6 +130,11 @@ export function openSqliteExport(path: string): SqliteExport {
       all<MembershipRow>(
         "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at " +
           "FROM memberships ORDER BY joined_at, team_ref, principal_ref",
+      ),
+    invitations: () =>
+      all<InvitationRow>(
+        "SELECT invitation_id, team_ref, secret_digest, created_by, max_uses, uses, created_at, " +
+          "expires_at, last_used_at, revoked_at FROM invitations ORDER BY created_at, rowid",
       ),
     sessions: () =>
       all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),

@@ -7,6 +7,7 @@ import type {
   BlobUploaderRow,
   GarbageBounds,
   GarbageCounts,
+  InvitationRow,
   MemberSummaryRow,
   MembershipRow,
   MessageDisposition,
@@ -32,6 +33,13 @@ const MESSAGE_COLUMNS =
   "message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
   "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
   "acked_at, idempotency_key, attachments";
+
+const INVITATION_COLUMNS =
+  "invitation_id, team_ref, secret_digest, created_by, max_uses, uses, created_at, expires_at, " +
+  "last_used_at, revoked_at";
+
+/** An invitation that still admits: not revoked, not expired at `@now`, uses left. */
+const INVITATION_ACTIVE = "revoked_at IS NULL AND expires_at > @now AND uses < max_uses";
 
 const STATE_COLUMNS = "sent_to_session_id, disposition, disposition_at";
 
@@ -210,6 +218,39 @@ function prepareAll(db: Database.Database) {
         "AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.principal_ref = p.principal_ref) " +
         "AND NOT EXISTS (SELECT 1 FROM teams t WHERE t.creator_principal_ref = p.principal_ref) LIMIT ?)",
     ),
+    insertInvitation: db.prepare(
+      `INSERT INTO invitations (${INVITATION_COLUMNS}) VALUES (${named(INVITATION_COLUMNS)})`,
+    ),
+    invitationByDigest: db.prepare(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = ? AND secret_digest = ?`,
+    ),
+    getInvitation: db.prepare(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = ? AND invitation_id = ?`,
+    ),
+    useInvitation: db.prepare(
+      "UPDATE invitations SET uses = uses + 1, last_used_at = @now " +
+        `WHERE invitation_id = @id AND ${INVITATION_ACTIVE}`,
+    ),
+    revokeInvitation: db.prepare(
+      `UPDATE invitations SET revoked_at = @now WHERE invitation_id = @id AND ${INVITATION_ACTIVE}`,
+    ),
+    revokeActiveInvitations: db.prepare(
+      `UPDATE invitations SET revoked_at = @now WHERE team_ref = @team AND ${INVITATION_ACTIVE}`,
+    ),
+    listInvitations: db.prepare(
+      `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE team_ref = ? ` +
+        "ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    ),
+    invitationsCreatedSince: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM invitations " +
+        "WHERE team_ref = ? AND created_at > ?",
+    ),
+    gcInvitations: db.prepare(
+      "DELETE FROM invitations WHERE invitation_id IN (SELECT invitation_id FROM invitations " +
+        "WHERE revoked_at <= @bound OR expires_at <= @bound " +
+        "OR (uses >= max_uses AND last_used_at <= @bound) LIMIT @limit)",
+    ),
+    deleteTeamInvitations: db.prepare("DELETE FROM invitations WHERE team_ref = ?"),
     gcJoinFailures: db.prepare(
       "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= ? LIMIT ?)",
     ),
@@ -514,6 +555,40 @@ export class SqliteTx implements StoreTx {
     return moved;
   }
 
+  async insertInvitation(row: InvitationRow): Promise<void> {
+    this.#s.insertInvitation.run(row);
+  }
+
+  async invitationByDigest(teamRef: string, secretDigest: string): Promise<InvitationRow | null> {
+    return (
+      (this.#s.invitationByDigest.get(teamRef, secretDigest) as InvitationRow | undefined) ?? null
+    );
+  }
+
+  async getInvitation(teamRef: string, invitationId: string): Promise<InvitationRow | null> {
+    return (this.#s.getInvitation.get(teamRef, invitationId) as InvitationRow | undefined) ?? null;
+  }
+
+  async useInvitation(invitationId: string, now: number): Promise<boolean> {
+    return this.#s.useInvitation.run({ id: invitationId, now }).changes === 1;
+  }
+
+  async revokeInvitation(invitationId: string, now: number): Promise<boolean> {
+    return this.#s.revokeInvitation.run({ id: invitationId, now }).changes === 1;
+  }
+
+  async revokeActiveInvitations(teamRef: string, now: number): Promise<number> {
+    return this.#s.revokeActiveInvitations.run({ team: teamRef, now }).changes;
+  }
+
+  async listInvitations(teamRef: string, limit: number): Promise<InvitationRow[]> {
+    return this.#s.listInvitations.all(teamRef, limit) as InvitationRow[];
+  }
+
+  async invitationsCreatedSince(teamRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.invitationsCreatedSince.get(teamRef, since));
+  }
+
   async collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts> {
     const acked = this.#s.gcAcked.run(bounds.ackedBefore, bounds.limit).changes;
     const unacked = this.#s.gcUnacked.run(bounds.unackedCreatedBefore, bounds.limit).changes;
@@ -528,7 +603,12 @@ export class SqliteTx implements StoreTx {
     const unusedTeams = this.#s.gcUnusedTeams.all(bounds.unusedTeamCreatedBefore, bounds.limit) as {
       team_ref: string;
     }[];
+    const invitations = this.#s.gcInvitations.run({
+      bound: bounds.invitationEndedBefore,
+      limit: bounds.limit,
+    }).changes;
     for (const { team_ref } of unusedTeams) {
+      this.#s.deleteTeamInvitations.run(team_ref);
       this.#s.deleteMemberships.run(team_ref);
       this.#s.deleteTeam.run(team_ref);
     }
@@ -540,6 +620,7 @@ export class SqliteTx implements StoreTx {
       messages: acked + unacked,
       sessions,
       join_failures: joinFailures,
+      invitations,
       teams: unusedTeams.length,
       principals,
     };

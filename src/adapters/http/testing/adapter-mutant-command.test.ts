@@ -52,6 +52,7 @@ describe("runAdapterMutant", () => {
     "creator_leaves",
     "eager_transfer",
     "token_kept",
+    "invitation_reuse",
   ])("%s runs the real adapter: describe on an empty profile is unconfigured", async (mutant) => {
     const r = await run(["--test-mutant", mutant, "adapter", "http", "describe"]);
     expect(r.status).toBe(0);

@@ -36,6 +36,7 @@ export const ADAPTER_MUTANTS = [
   "creator_leaves",
   "eager_transfer",
   "token_kept",
+  "invitation_reuse",
   "blob_leak",
 ] as const;
 

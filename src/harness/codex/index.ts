@@ -1,0 +1,74 @@
+import { currentUid } from "../../local-files/index.ts";
+import { harnessConfigDir } from "../adapter/index.ts";
+import type { ClientInstallOutcome, HostClient } from "../host-session/index.ts";
+import { runHostHook } from "../host-session/index.ts";
+import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
+import { CODEX_BRIGADE_EVENTS, CODEX_HOOK_SPEC, type CodexBrigadeEvent } from "./codex-hook.ts";
+import { installCodex, uninstallCodex } from "./codex-install.ts";
+
+/**
+ * Codex CLI (docs/49-codex.md): its measured facts, its hooks, the block `brigade install codex`
+ * adds to its `config.toml` and takes out again. A pull-lane client: the hooks bind the thread and
+ * give the per-turn notice, the `inbox` tool of `brigade mcp` delivers, and every MCP call names
+ * its thread in `_meta.threadId`.
+ */
+export {
+  CODEX_BLOCK_BEGIN,
+  CODEX_HOOKS,
+  CODEX_SERVER_NAME,
+  codexBlock,
+  codexClash,
+  shellWord,
+} from "./codex-block.ts";
+export {
+  type CodexConfigChange,
+  codexChangesPath,
+  readCodexChanges,
+  writeCodexChanges,
+} from "./codex-changes.ts";
+export {
+  CODEX_CONFIG_REFUSALS,
+  type CodexBlockInsert,
+  type CodexBlockUndo,
+  type CodexConfigRefusal,
+  insertCodexBlock,
+  MAX_CODEX_CONFIG_BYTES,
+  removeCodexBlock,
+} from "./codex-config-edit.ts";
+export * as CODEX_FACTS from "./codex-facts.ts";
+export {
+  CODEX_BRIGADE_EVENTS,
+  CODEX_HOOK_SPEC,
+  CODEX_HOST,
+  type CodexBrigadeEvent,
+} from "./codex-hook.ts";
+export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
+export { codexVersionOf } from "./codex-version.ts";
+export { scanTomlKeys, type TomlDefinition, type TomlKeyScan } from "./toml-key-scan.ts";
+
+const NO_CONFIG_DIR: ClientInstallOutcome = {
+  ok: false,
+  code: "no_config_dir",
+  line: "Brigade's configuration folder cannot be found (check HOME): nothing changed",
+};
+
+/** Codex as a {@link HostClient}: `brigade install codex`, `brigade host-hook codex …`. */
+export const CODEX_CLIENT: HostClient = {
+  name: "codex",
+  title: "Codex CLI",
+  hookEvents: CODEX_BRIGADE_EVENTS,
+  runHook: (event, stdin, deps) =>
+    runHostHook(CODEX_HOOK_SPEC, event as CodexBrigadeEvent, stdin, deps),
+  install: (env, command) => {
+    const configDir = harnessConfigDir(env);
+    if (configDir === undefined) return NO_CONFIG_DIR;
+    return installCodex(env, command, configDir, currentUid(), new Date());
+  },
+  uninstall: (env) => {
+    const configDir = harnessConfigDir(env);
+    if (configDir === undefined) return NO_CONFIG_DIR;
+    return uninstallCodex(configDir, currentUid());
+  },
+  dotenvFiles: CODEX_HOOK_SPEC.dotenvFiles,
+  insideSession: (env) => CODEX_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
+};

@@ -1,0 +1,44 @@
+/**
+ * The client-free core of the pull-lane hosts (docs/49-hosts.md): connecting a host's session to
+ * Brigade from its session-start hook, the per-turn heartbeat and notice, the close, and finding
+ * the host process above a hook. Each client folder (`../gemini/`, `../codex/`) adapts its hooks'
+ * documents to these.
+ */
+
+export {
+  connectHostSession,
+  HOST_CONNECT_CALL_MS,
+  type HostConnectResult,
+  type HostSessionRequest,
+  hostSessionName,
+} from "./connect-host-session.ts";
+export { hostContextLine } from "./context-line.ts";
+export {
+  type BrigadeCommand,
+  CLIENT_INSTALL_CODES,
+  type ClientInstallCode,
+  type ClientInstallOutcome,
+  type HostClient,
+  type HostHookDeps,
+  MAX_HOST_HOOK_INPUT_BYTES,
+} from "./host-client.ts";
+export {
+  HOST_HOOK_EVENTS,
+  type HostHookEvent,
+  type HostHookSpec,
+  REPOSITORY_DOTENV_LINE,
+  runHostHook,
+} from "./host-hook-flow.ts";
+export { type HostHookInput, parseHostHookInput } from "./host-hook-input.ts";
+export { hostPidOf, procComm, SHELL_NAMES } from "./host-pid.ts";
+export {
+  boundHostSession,
+  closeHostSession,
+  countWaiting,
+  forgetHostProcess,
+  HOST_TURN_CALL_MS,
+  heartbeatHostSession,
+  type WaitingCount,
+  waitingNotice,
+} from "./host-turn.ts";
+export { repositoryDotenvChoice } from "./repository-dotenv.ts";
