@@ -10,6 +10,9 @@ import {
   UNNAMED_BLOB_RETENTION_MS,
 } from "./service-config.ts";
 import { randomIdGenerator } from "./service-deps.ts";
+import type { MessageRow } from "./store.ts";
+import { contractMessage } from "./store-contract-rows.ts";
+import { toEnvelope } from "./wire-records.ts";
 
 const START = Date.parse("2026-10-02T09:00:00.000Z");
 const DAY = 86_400_000;
@@ -189,5 +192,18 @@ describe("blobs in the service", () => {
     expect(await w.service.collectGarbage()).toMatchObject({ messages: 1, blobs: 1 });
     expect(await code(w.read(w.a, sha(named)))).toBe("not_found");
     expect(await w.store.transact((tx) => tx.teamBlobBytes(w.T1))).toBe(0);
+  });
+});
+
+describe("toEnvelope", () => {
+  test("a row read straight from a data file (the column's text, or null) gives the same envelope", () => {
+    const attachments = [{ sha256: sha(new Uint8Array([1])), size: 1, name: "a.bin" }];
+    const row = contractMessage("m-1", { created_at: START });
+    const raw = (column: string | null) =>
+      ({ ...row, attachments: column }) as unknown as MessageRow;
+    expect(toEnvelope(raw(null))).toEqual(toEnvelope(row));
+    expect(toEnvelope(raw(null))).not.toHaveProperty("attachments");
+    expect(toEnvelope(raw(JSON.stringify(attachments))).attachments).toEqual(attachments);
+    expect(toEnvelope({ ...row, attachments }).attachments).toEqual(attachments);
   });
 });

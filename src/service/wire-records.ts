@@ -6,6 +6,7 @@ import type {
   SessionState,
 } from "../protocol/index.ts";
 import { liveDeliveryOf, liveReportMaxAgeMs, PROTOCOL_VERSION } from "../protocol/index.ts";
+import { attachmentsOfColumn } from "./attachment-column.ts";
 import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
 /**
@@ -125,12 +126,12 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
   };
   const envelope: MessageEnvelope =
     row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
-  if (row.attachments !== undefined && row.attachments.length > 0) {
-    envelope.attachments = row.attachments.map(({ sha256, size, name }) => ({
-      sha256,
-      size,
-      name,
-    }));
+  // A row read straight from a data file (a tool, a test) holds the column's text or null.
+  const attachments = Array.isArray(row.attachments)
+    ? row.attachments
+    : attachmentsOfColumn(row.attachments);
+  if (attachments !== undefined && attachments.length > 0) {
+    envelope.attachments = attachments.map(({ sha256, size, name }) => ({ sha256, size, name }));
   }
   return envelope;
 }
