@@ -40,7 +40,14 @@ class UploadBody {
     const reader = this.#reader;
     if (reader === null) return;
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch {
+        // The connection ended or failed mid-body: the client's doing, as for a JSON body.
+        throw new BapError(invalidInputError("stdin", "read_error"));
+      }
+      const { done, value } = next;
       if (done) {
         this.#ended = true;
         return;
