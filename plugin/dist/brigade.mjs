@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { accessSync, chmodSync, closeSync, constants, createReadStream, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, createReadStream, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -18230,6 +18230,19 @@ function rootOf(path, scope) {
 	return [scope.project, ...scope.settings.extraFolders].filter((root) => root !== void 0).map(real).filter((root) => root !== void 0).find((root) => inside(path, root));
 }
 async function* noBytes() {}
+/**
+* Whether the open descriptor `fd` is the file at `path`: on Linux, `/proc/self/fd/<fd>` names the
+* file it holds; where that is not available the check passes (the path was resolved just before).
+*/
+function openedAt(fd, path) {
+	let held;
+	try {
+		held = readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		return true;
+	}
+	return held === path;
+}
 function checkOne(given, scope) {
 	const path = real(isAbsolute(given) ? given : resolve(scope.cwd, given));
 	if (path === void 0) return {
@@ -18261,6 +18274,7 @@ function checkOne(given, scope) {
 			refusal
 		};
 	};
+	if (!openedAt(fd, path)) return refuse("outside_project");
 	const stats = fstatSync(fd);
 	if (!stats.isFile()) return refuse("not_regular");
 	const inTree = relative(root, path);

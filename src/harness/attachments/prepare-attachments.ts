@@ -5,6 +5,7 @@ import {
   createReadStream,
   fstatSync,
   openSync,
+  readlinkSync,
   readSync,
   realpathSync,
 } from "node:fs";
@@ -143,6 +144,20 @@ function rootOf(path: string, scope: AttachmentScope): string | undefined {
 
 async function* noBytes(): AsyncGenerator<Uint8Array> {}
 
+/**
+ * Whether the open descriptor `fd` is the file at `path`: on Linux, `/proc/self/fd/<fd>` names the
+ * file it holds; where that is not available the check passes (the path was resolved just before).
+ */
+function openedAt(fd: number, path: string): boolean {
+  let held: string;
+  try {
+    held = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return true;
+  }
+  return held === path;
+}
+
 type OneFile =
   | { ok: true; fd: number; size: number; sha256: string; name: string }
   | { ok: false; refusal: AttachmentRefusal };
@@ -168,6 +183,9 @@ function checkOne(given: string, scope: AttachmentScope): OneFile {
     closeSync(fd);
     return { ok: false, refusal };
   };
+  // The real path was resolved before the open; a folder on the way swapped for a link since would
+  // have been followed. Where the system says which file a descriptor holds, it must be that path.
+  if (!openedAt(fd, path)) return refuse("outside_project");
   const stats = fstatSync(fd);
   if (!stats.isFile()) return refuse("not_regular");
   const inTree = relative(root, path);
