@@ -5,7 +5,15 @@
  * sessions (the stand-in host) started with the plugin's SessionStart hook.
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ClaudeCodeHost, type ClaudeCodeHostOptions } from "./claude-code-host/index.ts";
@@ -192,7 +200,31 @@ export class PluginWorld {
     await Promise.all(this.hosts.map((host) => host.close()));
     this.server.child.kill("SIGTERM");
     await exited(this.server.child);
-    if (process.env.E2E_KEEP === undefined) rmSync(this.root, { recursive: true, force: true });
+    if (process.env.E2E_KEEP !== undefined) return;
+    // A client's hook or MCP server may outlive its client (Gemini CLI does not wait for its
+    // SessionEnd hook) and write into a person's folder after it was removed: end every process
+    // still working in the world first.
+    killProcessesUnder(this.root);
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+/** SIGKILLs every process of this user (but this one) whose working folder is inside `root` (Linux). */
+function killProcessesUnder(root: string): void {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === root || cwd.startsWith(`${root}/`)) process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // gone, or not ours to read
+    }
   }
 }
 
