@@ -42,6 +42,7 @@ const ISOLATED = [
 
 const SLOW = [
   "src/**/*.integration.test.ts",
+  "test/attachments-memory.test.ts",
   "src/harness/hooks/hook-flows.test.ts",
   "src/harness/watcher/watcher-heartbeat.test.ts",
   "src/harness/watcher/watcher-policy.test.ts",

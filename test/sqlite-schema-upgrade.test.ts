@@ -149,6 +149,10 @@ describe("SQLite schema upgrades", () => {
       ]);
       // Migration 8: no invitation existed before invitations did.
       expect(after.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
+      // Migration 9: no message named an attachment before attachments existed.
+      expect(
+        after.prepare("SELECT COUNT(*) AS n FROM messages WHERE attachments IS NOT NULL").get(),
+      ).toEqual({ n: 0 });
       after.close();
     },
   );

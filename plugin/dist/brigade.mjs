@@ -2,7 +2,7 @@
 // built by scripts/build-plugin-bundle.mjs with rolldown 1.2.19 (readable, not minified).
 // Rebuild: npm run bundle    Check: npm run bundle -- --check    Docs: docs/45-plugin.md
 import { setFlagsFromString } from "node:v8";
-import { accessSync, chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, createReadStream, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, watch, writeSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -1224,7 +1224,7 @@ var init_parse$1 = __esmMin((() => {
 }));
 
 // src/formats/attachments/index.ts
-var init_attachments = __esmMin((() => {
+var init_attachments$1 = __esmMin((() => {
 	init_text();
 	init_constants();
 	init_manifest_line();
@@ -4281,7 +4281,7 @@ function lineOf(starts, offset) {
 var AUTHORITY_NAMES, BACKSLASH_TAG, ENVELOPE_CLOSE_LINE;
 var init_inspect_text = __esmMin((() => {
 	init_agent_message();
-	init_attachments();
+	init_attachments$1();
 	init_cross_session();
 	init_frame();
 	init_sanitize();
@@ -4679,7 +4679,9 @@ var init_error_messages = __esmMin((() => {
 		out_of_range: "an input number is out of range",
 		malformed_json: "the input is not a JSON document",
 		read_error: "the input could not be read",
-		duplicate_member: "the input repeats a member name"
+		duplicate_member: "the input repeats a member name",
+		digest_mismatch: "the uploaded bytes do not match the declared SHA-256; nothing was kept",
+		size_mismatch: "the uploaded bytes do not match the declared size; nothing was kept"
 	});
 	USAGE_MESSAGES = Object.freeze({
 		unknown_command: "unknown command",
@@ -4707,7 +4709,8 @@ var init_error_messages = __esmMin((() => {
 		register_principal: "too many new principals from this address",
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal",
-		create_invitation: "too many invitations made for this team in the last 24 hours"
+		create_invitation: "too many invitations made for this team in the last 24 hours",
+		team_storage_full: "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire"
 	});
 	INVITATION_SPENT_MESSAGES = Object.freeze({
 		invitation_used: "the invitation was already used",
@@ -4907,6 +4910,8 @@ var init_adapter_argv = __esmMin((() => {
 		"message sent": row$1(["session", "limit"], ["session"], "none", "convention"),
 		"message report": row$1(["session"], ["session"], "document", "convention"),
 		"message adopt": row$1(["session"], ["session"], "document", "convention"),
+		"message upload": row$1([], [], "document", "convention"),
+		"message download": row$1([], [], "document", "convention"),
 		"team create": row$1([
 			"name",
 			"label",
@@ -5856,7 +5861,8 @@ var init_error_reasons = __esmMin((() => {
 		"register_principal",
 		"server_principal_budget",
 		"create_team",
-		"create_invitation"
+		"create_invitation",
+		"team_storage_full"
 	];
 }));
 
@@ -5895,6 +5901,124 @@ function validateAckResult(value) {
 }
 var init_ack = __esmMin((() => {
 	init_field_rules();
+}));
+
+// src/protocol/messages/attachment.ts
+/**
+* Whether `value` is a blob digest as the wire writes it: exactly 64 lowercase hex digits.
+*
+* @example
+* isSha256Hex("E3B0…") === false; // upper case is refused
+*/
+function isSha256Hex(value) {
+	return typeof value === "string" && SHA256_HEX$1.test(value);
+}
+/** A string member that must be a {@link isSha256Hex} digest (`invalid_value` otherwise). */
+function requiredSha256(o, name, prefix) {
+	const value = requiredString(o, name, prefix);
+	if (!isSha256Hex(value)) failField(fieldPath(prefix, name), "invalid_value");
+	return value;
+}
+/**
+* Whether `name` is an acceptable attachment name: 1..255 UTF-8 bytes, no control character
+* (C0, DEL, C1) and no `/`. Anything else a name holds is cleaned by its receiver.
+*
+* @example
+* isAttachmentName("build.log") === true; isAttachmentName("a/b") === false;
+*/
+function isAttachmentName(name) {
+	if (name.length === 0 || utf8ByteLength(name) > 255) return false;
+	for (let i = 0; i < name.length; i++) {
+		const c = name.charCodeAt(i);
+		if (c < 32 || c >= 127 && c <= 159 || c === 47) return false;
+	}
+	return true;
+}
+function readAttachment(element, path) {
+	const o = expectObject(element, path);
+	const sha256 = requiredSha256(o, "sha256", path);
+	const size = requiredInteger(o, "size", path, 0, ATTACHMENT_LIMITS.max_attachment_bytes);
+	const name = requiredString(o, "name", path);
+	if (!isAttachmentName(name)) failField(fieldPath(path, "name"), "invalid_value");
+	return {
+		sha256,
+		size,
+		name
+	};
+}
+/**
+* Reads the optional `attachments` member of a `SendRequest` or `MessageEnvelope` **[ours]**:
+* absent or `[]` → `undefined`; else an array of at most 10 `{sha256, size, name}` objects
+* (more: `out_of_range` with `min` 0 and `max` 10), each digest named once (a repeat:
+* `invalid_value` on `attachments.<i>.sha256`), sizes 0..25 MiB each and 100 MiB together
+* (`too_long` on `attachments`, in bytes). Throws the validators' failure (use inside
+* `runValidation`); unknown members of an element are dropped.
+*/
+function readAttachments(o, prefix) {
+	const value = member(o, "attachments");
+	if (value === void 0) return void 0;
+	const path = fieldPath(prefix, "attachments");
+	if (!Array.isArray(value)) failField(path, "invalid_value");
+	if (value.length === 0) return void 0;
+	if (value.length > ATTACHMENT_LIMITS.max_attachments_per_message) failField(path, "out_of_range", {
+		min: "0",
+		max: String(ATTACHMENT_LIMITS.max_attachments_per_message)
+	});
+	const out = [];
+	const seen = /* @__PURE__ */ new Set();
+	let total = 0;
+	for (let i = 0; i < value.length; i++) {
+		const item = readAttachment(value[i], fieldPath(path, i));
+		if (seen.has(item.sha256)) failField(fieldPath(fieldPath(path, i), "sha256"), "invalid_value");
+		seen.add(item.sha256);
+		total += item.size;
+		out.push(item);
+	}
+	if (total > ATTACHMENT_LIMITS.max_message_attachment_bytes) failField(path, "too_long", {
+		limit: String(ATTACHMENT_LIMITS.max_message_attachment_bytes),
+		actual: String(total),
+		unit: "bytes"
+	});
+	return out;
+}
+var ATTACHMENT_LIMITS, MAX_ATTACHMENT_NAME_BYTES, SHA256_HEX$1;
+var init_attachment = __esmMin((() => {
+	init_text_measure();
+	init_field_rules();
+	ATTACHMENT_LIMITS = Object.freeze({
+		max_attachments_per_message: 10,
+		max_attachment_bytes: 26214400,
+		max_message_attachment_bytes: 104857600
+	});
+	MAX_ATTACHMENT_NAME_BYTES = 255;
+	SHA256_HEX$1 = /^[0-9a-f]{64}$/;
+}));
+
+// src/protocol/messages/blob-transfer.ts
+/** The declaration's members; a size over the per-file limit is the limit's refusal (`too_long`), not this one's. */
+function readDeclaration(o) {
+	return {
+		sha256: requiredSha256(o, "sha256", ""),
+		size: requiredInteger(o, "size", "", 0, Number.MAX_SAFE_INTEGER)
+	};
+}
+/**
+* Validates a {@link BlobDeclaration} (the query of the upload route): `sha256` 64 lowercase hex
+* (`invalid_value`), `size` a non-negative integer (`out_of_range`); whoever enforces the
+* per-file limit refuses a larger size with `too_long` on `size`.
+*
+* @example validateBlobDeclaration({ sha256: "x", size: 1 }).ok === false; // field "sha256"
+*/
+function validateBlobDeclaration(value) {
+	return runValidation(() => readDeclaration(expectObject(value, "")));
+}
+/** Validates a `message upload` result: `sha256` and `size` as declared. */
+function validateBlobUploadResult(value) {
+	return validateBlobDeclaration(value);
+}
+var init_blob_transfer$1 = __esmMin((() => {
+	init_field_rules();
+	init_attachment();
 }));
 
 // src/protocol/messages/idempotency-key.ts
@@ -5939,6 +6063,7 @@ function readMessageEnvelope(o, prefix) {
 		unit: "bytes"
 	});
 	const reply_to = member(o, "reply_to") === null ? null : optionalString(o, "reply_to", prefix, id);
+	const attachments = readAttachments(o, prefix);
 	return {
 		protocol_version,
 		kind,
@@ -5951,7 +6076,8 @@ function readMessageEnvelope(o, prefix) {
 		...reply_to === void 0 ? {} : { reply_to },
 		hop_count: requiredInteger(o, "hop_count", prefix, 0, PROTOCOL_LIMITS.max_hop_count),
 		created_at: requiredTimestamp(o, "created_at", prefix),
-		delivery_state: requiredEnum(o, "delivery_state", prefix, DELIVERY_STATES)
+		delivery_state: requiredEnum(o, "delivery_state", prefix, DELIVERY_STATES),
+		...attachments === void 0 ? {} : { attachments }
 	};
 }
 /**
@@ -5971,6 +6097,7 @@ var init_message_envelope = __esmMin((() => {
 	init_describe_result();
 	init_limits();
 	init_field_rules();
+	init_attachment();
 	DELIVERY_STATES = [
 		"accepted",
 		"injected",
@@ -6133,8 +6260,9 @@ var init_receive_result = __esmMin((() => {
 * Validates a `message send` document (docs/spec/protocol.md §4.7, §6.16 a). The first forbidden
 * member present fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`,
 * before any other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp),
-* `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty
-* `idempotency_key` reads as absent (no key). Unknown members are dropped.
+* `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp), and **[ours]**
+* `attachments` (the rules of `readAttachments`). An empty `idempotency_key` or `attachments`
+* reads as absent. Unknown members are dropped.
 *
 * @example
 * validateSendRequest({ sender: null, body: "" });
@@ -6160,6 +6288,8 @@ function validateSendRequest(value) {
 		if (replyTo !== void 0) out.reply_to = replyTo;
 		const key = optionalString(o, "idempotency_key", "", { cap: PROTOCOL_LIMITS.max_idempotency_key_chars });
 		if (key !== void 0 && key !== "") out.idempotency_key = key;
+		const attachments = readAttachments(o, "");
+		if (attachments !== void 0) out.attachments = attachments;
 		return out;
 	});
 }
@@ -6167,6 +6297,7 @@ var SEND_REQUEST_FORBIDDEN_MEMBERS;
 var init_send_request = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_attachment();
 	SEND_REQUEST_FORBIDDEN_MEMBERS = [
 		"sender",
 		"principal_ref",
@@ -6550,6 +6681,16 @@ function parseJoinSecret(text) {
 		ok: true,
 		value: new JoinSecret(teamRef, secret)
 	};
+}
+/**
+* True when `text` contains something shaped like a join secret (the suite's leak-scan pattern,
+* docs/spec/protocol.md §9). Use it to guard logs, stderr and files.
+*
+* @example
+* containsJoinSecretShape("token brg1.t-9c1e.Zm9v") === true;
+*/
+function containsJoinSecretShape(text) {
+	return LEAK_PATTERN.test(text);
 }
 var JOIN_SECRET_PREFIX, REDACTED_SECRET_HALF, JOIN_SECRET_LEAK_PATTERN_SOURCE, LEAK_PATTERN, FORBIDDEN_IN_SECRET, JoinSecret;
 var init_join_secret = __esmMin((() => {
@@ -7075,6 +7216,8 @@ var init_protocol = __esmMin((() => {
 	init_protocol_error_reader();
 	init_limits();
 	init_ack();
+	init_attachment();
+	init_blob_transfer$1();
 	init_idempotency_key();
 	init_message_envelope();
 	init_message_state();
@@ -7107,7 +7250,7 @@ var init_protocol = __esmMin((() => {
 * @example crossSessionInboundOf(new TextEncoder().encode('{"crossSessionInbound":"hold"}')) === "hold"
 */
 function crossSessionInboundOf(bytes) {
-	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_SETTINGS_BYTES });
+	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_SETTINGS_BYTES$1 });
 	if (!parsed.ok || !isJsonObject(parsed.value)) return void 0;
 	const value = parsed.value.crossSessionInbound;
 	return typeof value === "string" ? value : void 0;
@@ -7132,7 +7275,7 @@ function scanInboundSettings(options) {
 	for (const [name, path] of files) {
 		if (path === void 0) continue;
 		const read = readLocalFile(path, {
-			maxBytes: MAX_SETTINGS_BYTES,
+			maxBytes: MAX_SETTINGS_BYTES$1,
 			followSymlink: true
 		});
 		if (!read.ok) continue;
@@ -7141,11 +7284,11 @@ function scanInboundSettings(options) {
 	}
 	return { hits };
 }
-var MAX_SETTINGS_BYTES;
+var MAX_SETTINGS_BYTES$1;
 var init_settings_scan = __esmMin((() => {
 	init_local_files();
 	init_protocol();
-	MAX_SETTINGS_BYTES = 1048576;
+	MAX_SETTINGS_BYTES$1 = 1048576;
 }));
 
 // src/harness/claude-code/inbound-gate.ts
@@ -7198,11 +7341,11 @@ function modifiedAt$1(path) {
 /** Whether one settings file sets `permissions.defaultMode` to bypass. Never throws. */
 function defaultModeBypasses(path) {
 	const read = readLocalFile(path, {
-		maxBytes: MAX_SETTINGS_BYTES,
+		maxBytes: MAX_SETTINGS_BYTES$1,
 		followSymlink: true
 	});
 	if (!read.ok) return false;
-	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SETTINGS_BYTES });
+	const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_SETTINGS_BYTES$1 });
 	if (!parsed.ok || !isJsonObject(parsed.value)) return false;
 	const permissions = parsed.value.permissions;
 	return permissions !== void 0 && isJsonObject(permissions) && permissions.defaultMode === "bypassPermissions";
@@ -7233,7 +7376,7 @@ function inboundGateOpen(facts) {
 	if (facts.claudeConfigDir !== void 0) {
 		const path = join(facts.claudeConfigDir, "settings.json");
 		const read = readLocalFile(path, {
-			maxBytes: MAX_SETTINGS_BYTES,
+			maxBytes: MAX_SETTINGS_BYTES$1,
 			followSymlink: true
 		});
 		if (read.ok && crossSessionInboundOf(read.bytes) === "accept") {
@@ -7779,7 +7922,7 @@ function choosesForBrigade(name) {
 /** The `env` block of one settings file, or none when it cannot be read as a JSON object. */
 function envBlock(path) {
 	const read = readLocalFile(path, {
-		maxBytes: MAX_SETTINGS_BYTES,
+		maxBytes: MAX_SETTINGS_BYTES$1,
 		followSymlink: true
 	});
 	if (!read.ok) return void 0;
@@ -8542,7 +8685,8 @@ var init_http_adapter_constants = __esmMin((() => {
 		"message.adopt",
 		"profile.rotate_token",
 		"team.invitations",
-		"team.labels"
+		"team.labels",
+		"message.attachments"
 	]);
 	HTTP_ADAPTER_LEASE = Object.freeze({ ...DEFAULT_LEASE });
 	HTTP_ADAPTER_RETENTION = Object.freeze({ ...RETENTION_FLOORS });
@@ -8620,12 +8764,169 @@ function describeHttpAdapter(store, name) {
 		},
 		lease: { ...HTTP_ADAPTER_LEASE },
 		retention: { ...HTTP_ADAPTER_RETENTION },
-		profile: summarizeProfile(store, name)
+		profile: summarizeProfile(store, name),
+		attachments: { ...ATTACHMENT_LIMITS }
 	};
 }
 var init_describe_profile = __esmMin((() => {
 	init_protocol();
 	init_http_adapter_constants();
+}));
+
+// src/adapters/http/read-bounded-body.ts
+/**
+* Reads a response body, but never more than `maxBytes + 1` bytes of it: once the body is known to
+* be over `maxBytes`, reading stops and the rest is cancelled, so a server sending an endless or
+* huge answer costs at most that much memory. The caller's size check (e.g. `parseJsonDocument`
+* with the same `maxBytes`) then refuses the over-long result. Rejects as the body's own read does
+* (network failure, abort through the request's signal).
+*
+* @example
+* const bytes = await readBoundedBody(response, 1024 * 1024); // bytes.length <= 1024 * 1024 + 1
+*/
+async function readBoundedBody(response, maxBytes) {
+	const body = response.body;
+	if (body === null) return /* @__PURE__ */ new Uint8Array(0);
+	const reader = body.getReader();
+	const chunks = [];
+	let total = 0;
+	try {
+		for (;;) {
+			const next = await reader.read();
+			if (next.done) break;
+			const room = maxBytes + 1 - total;
+			chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+			total += Math.min(next.value.length, room);
+			if (total > maxBytes) {
+				await reader.cancel().catch(() => {});
+				break;
+			}
+		}
+	} finally {
+		reader.releaseLock();
+	}
+	const bytes = new Uint8Array(total);
+	let at = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, at);
+		at += chunk.length;
+	}
+	return bytes;
+}
+var init_read_bounded_body = __esmMin((() => {}));
+
+// src/adapters/http/http-client.ts
+/**
+* Percent-encodes one path segment (`:team`, `:session`).
+*
+* @example
+* segment("t-9c1e") === "t-9c1e"; segment("a/b") === "a%2Fb";
+*/
+function segment(value) {
+	return encodeURIComponent(value);
+}
+/**
+* Whether `error` came from an abort (`AbortError` or `TimeoutError` DOMException).
+*
+* @example
+* isAbortLike(new DOMException("x", "AbortError")) === true;
+*/
+function isAbortLike(error) {
+	return typeof error === "object" && error !== null && "name" in error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+/**
+* The combined signal of a call: the caller's, plus a per-call timeout.
+*
+* @example
+* const signal = callSignal(options.signal, 15000);
+*/
+function callSignal(signal, timeoutMs) {
+	const timeout = AbortSignal.timeout(timeoutMs);
+	return signal === void 0 ? timeout : AbortSignal.any([signal, timeout]);
+}
+/**
+* Sends one request and returns the validated `result`, or throws a {@link BapError}:
+* - network failure, timeout, caller abort or any 5xx → `unavailable` (retryable; `timeout` reason
+*   when aborted);
+* - an error envelope → that error, member for member (the server's uniform errors stay uniform);
+* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`; a body
+*   over 8 MiB is not read past its limit (memory stays bounded) and is `internal` too.
+* The token travels only in the `Authorization` header; nothing of it or of the body is logged.
+*
+* @example
+* const record = await callServer(transport, { method: "POST", path: "/v1/teams/t-1/sessions", body: reg, token }, validateSessionRegistrationResult);
+*/
+async function callServer(transport, request, validate) {
+	const log = transport.logger;
+	const headers = { accept: "application/json" };
+	if (request.token !== void 0) headers.authorization = `Bearer ${request.token}`;
+	if (request.operatorKey !== void 0) headers["x-brigade-operator-key"] = request.operatorKey;
+	let body;
+	if (request.method === "POST") {
+		headers["content-type"] = "application/json";
+		body = JSON.stringify(request.body ?? {});
+	}
+	const started = performance.now();
+	let response;
+	let bytes;
+	try {
+		response = await transport.fetch(`${transport.baseUrl}${request.path}`, {
+			method: request.method,
+			headers,
+			...body === void 0 ? {} : { body },
+			signal: callSignal(request.signal, transport.timeoutMs),
+			redirect: "error"
+		});
+		bytes = await readBoundedBody(response, MAX_RESPONSE_BYTES);
+	} catch (error) {
+		const aborted = isAbortLike(error) || request.signal?.aborted === true;
+		log.warn("http_call_failed", {
+			method: request.method,
+			reason: aborted ? "timeout" : "network",
+			ms: Math.round(performance.now() - started)
+		});
+		throw new BapError(aborted ? unavailableError("timeout") : unavailableError(), { cause: error });
+	}
+	log.debug("http_call", {
+		method: request.method,
+		status: response.status,
+		ms: Math.round(performance.now() - started)
+	});
+	return answerOf(log, response.status, bytes, validate);
+}
+/**
+* The `result` of one answer of the server (its status and body bytes), validated, or the
+* {@link BapError} it carries: a 5xx is `unavailable`; a body that is not one valid envelope, or
+* a `result` that fails `validate`, is `internal`; an error envelope is that error, member for
+* member. Shared by every call that reads an envelope ({@link callServer}, the blob transfers).
+*/
+function answerOf(log, status, bytes, validate) {
+	const response = { status };
+	if (response.status >= 500) throw new BapError(unavailableError());
+	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_RESPONSE_BYTES });
+	if (!parsed.ok) {
+		log.error("server_answer_not_json", { status: response.status });
+		throw new BapError(internalError());
+	}
+	const envelope = validateEnvelope(parsed.value);
+	if (!envelope.ok) {
+		log.error("server_answer_not_envelope", { status: response.status });
+		throw new BapError(envelope.error.code === "protocol_mismatch" ? envelope.error : internalError());
+	}
+	if (!envelope.value.ok) throw new BapError(envelope.value.error);
+	const result = validate(envelope.value.result);
+	if (!result.ok) {
+		log.error("server_result_invalid", { field: result.error.details?.field ?? "" });
+		throw new BapError(internalError());
+	}
+	return result.value;
+}
+var MAX_RESPONSE_BYTES;
+var init_http_client = __esmMin((() => {
+	init_protocol();
+	init_http_adapter_constants();
+	init_read_bounded_body();
+	MAX_RESPONSE_BYTES = 8388608;
 }));
 
 // src/adapters/private-files.ts
@@ -8705,6 +9006,355 @@ var init_private_files = __esmMin((() => {
 		}
 	};
 	MAX_PRIVATE_FILE_BYTES = 1048576;
+}));
+
+// src/adapters/http/profile-files.ts
+/** The `unauthenticated` (4) error, reason `credential_missing`: no credential is stored. */
+function credentialMissing() {
+	return new BapError(unauthenticatedError("credential_missing"));
+}
+/** The adapter's profile store, or `config` (11), reason `profile_missing`, when it has none. */
+function requireStore(store) {
+	if (store === void 0) throw new BapError(configError("profile_missing"));
+	return store;
+}
+/** The profile for create/join/leave: missing is `{}`; unsafe or invalid is `config`. */
+function readProfileForSetup(store) {
+	const read = store.readProfile();
+	if (read.kind === "missing") return {};
+	if (read.kind !== "ok") throw new BapError(configError());
+	return read.value;
+}
+/**
+* The stored credential. Only an absent credential is `unauthenticated` (`credential_missing`):
+* one that exists but is not a private regular file (a symlink, a FIFO, group/other bits, a
+* foreign owner) or does not parse is `config`, so the person fixes the file instead of being
+* told to create a credential over it.
+*/
+function readCredential(store) {
+	const read = store.readCredential();
+	if (read.kind === "ok") return read.value;
+	if (read.kind === "missing") throw credentialMissing();
+	throw new BapError(configError());
+}
+/**
+* Writes the profile file (atomic, 0600). A refused write is logged as `profile_write_failed`
+* and thrown as `config`; any other error passes through.
+*/
+function writeProfile(store, profile, log) {
+	try {
+		store.writeProfile(profile);
+	} catch (error) {
+		if (error instanceof PrivateFileError) {
+			log.error("profile_write_failed", { reason: error.code });
+			throw new BapError(configError(), { cause: error });
+		}
+		throw error;
+	}
+}
+/**
+* Writes the credential file (atomic, 0600). A refused write is logged as
+* `credential_write_failed` and thrown as `config`; any other error passes through.
+*/
+function writeCredential(store, credential, log) {
+	try {
+		store.writeCredential(credential);
+	} catch (error) {
+		if (error instanceof PrivateFileError) {
+			log.error("credential_write_failed", { reason: error.code });
+			throw new BapError(configError(), { cause: error });
+		}
+		throw error;
+	}
+}
+var init_profile_files = __esmMin((() => {
+	init_protocol();
+	init_private_files();
+}));
+
+// src/adapters/http/server-url.ts
+/**
+* Normalises a `brigade serve` base URL: an absolute `http:`/`https:` URL without user info,
+* query or fragment; the result has no trailing `/` (`http://127.0.0.1:7777`,
+* `https://brigade.example.org/base`). `undefined` when the text is not such a URL. Never throws.
+*
+* @example
+* normalizeServerUrl("http://127.0.0.1:7777/") === "http://127.0.0.1:7777";
+* normalizeServerUrl("ftp://x") === undefined;
+*/
+function normalizeServerUrl(text) {
+	if (typeof text !== "string" || text.length > 2048) return void 0;
+	let url;
+	try {
+		url = new URL(text);
+	} catch {
+		return;
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") return void 0;
+	if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return;
+	return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+var init_server_url = __esmMin((() => {}));
+
+// src/adapters/http/team-context.ts
+/** The transport of every call to `baseUrl` (a normalised server URL). */
+function transportFor(runtime, baseUrl) {
+	return {
+		baseUrl,
+		fetch: runtime.fetch,
+		timeoutMs: runtime.timeoutMs,
+		logger: runtime.log.child("http-client")
+	};
+}
+/**
+* One authenticated call: `request` with the target's token and the caller's signal, its answer
+* checked by `validate`. Errors as {@link callServer}.
+*/
+function callTarget(target, request, validate, options) {
+	return callServer(target.transport, {
+		...request,
+		token: target.token,
+		signal: options?.signal
+	}, validate);
+}
+/** `/v1/teams/<team>` followed by `rest` (which starts with `/`). */
+function teamPath(ctx, rest) {
+	return `/v1/teams/${segment(ctx.teamRef)}${rest}`;
+}
+/** `/v1/teams/<team>/sessions/<session>` followed by `rest`; both ids percent-encoded. */
+function sessionPath(ctx, sessionId, rest) {
+	return `${teamPath(ctx, "/sessions")}/${segment(sessionId)}${rest}`;
+}
+/**
+* A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
+* then 11): an invalid profile name or unsafe profile file is `config`; no credential is
+* `unauthenticated` (`credential_missing`); no profile is `config` (`profile_missing`); no team
+* is `config` (`no_team_bound`); no usable server URL is `config`.
+*/
+function readTeamContext(runtime) {
+	const store = runtime.store;
+	if (store === void 0) {
+		if (!isValidProfileName(runtime.profileName)) throw new BapError(configError());
+		throw credentialMissing();
+	}
+	const profileRead = store.readProfile();
+	if (profileRead.kind === "world_readable" || profileRead.kind === "invalid") throw new BapError(configError());
+	const credential = readCredential(store);
+	if (profileRead.kind === "missing") throw new BapError(configError("profile_missing"));
+	const profile = profileRead.value;
+	if (profile.team_ref === void 0) throw new BapError(configError("no_team_bound"));
+	const server = profile.server === void 0 ? void 0 : normalizeServerUrl(profile.server);
+	if (server === void 0) throw new BapError(configError());
+	return {
+		transport: transportFor(runtime, server),
+		token: credential.token,
+		teamRef: profile.team_ref,
+		profile,
+		credential
+	};
+}
+var TEAM_SCOPED;
+var init_team_context$1 = __esmMin((() => {
+	init_protocol();
+	init_config_location();
+	init_http_client();
+	init_profile_files();
+	init_server_url();
+	TEAM_SCOPED = /* @__PURE__ */ new Set([
+		"session register",
+		"session heartbeat",
+		"session list",
+		"session close",
+		"message send",
+		"message receive",
+		"message watch",
+		"message ack",
+		"message upload",
+		"message download",
+		"team members",
+		"team rotate-secret",
+		"team revoke-member",
+		"team transfer",
+		"team accept-transfer",
+		"profile rotate-token"
+	]);
+}));
+
+// src/adapters/http/blob-transfer.ts
+/** The failure of a transfer the network or a timeout cut off: `unavailable` (retryable). */
+function cutOff(error, signal) {
+	const aborted = isAbortLike(error) || signal?.aborted === true;
+	return new BapError(aborted ? unavailableError("timeout") : unavailableError(), { cause: error });
+}
+/** `bytes` as a web stream pulled a chunk at a time (the request body of an upload). */
+function requestBody(bytes) {
+	const iterator = bytes[Symbol.asyncIterator]();
+	return new ReadableStream({
+		async pull(controller) {
+			const next = await iterator.next();
+			if (next.done === true) controller.close();
+			else controller.enqueue(next.value);
+		},
+		async cancel() {
+			await iterator.return?.();
+		}
+	}, { highWaterMark: 0 });
+}
+/**
+* `message upload` over HTTP (`PUT /v1/teams/<team>/blobs/<sha256>?size=N`, docs/30-http-api.md):
+* the declaration is checked first (`invalid_input`; a size over the protocol's 25 MiB is
+* `too_long` on `size`, before any network call), then `bytes` stream to the server as a chunked
+* body, never held whole. The server compares them with the declaration.
+*/
+async function uploadBlob(ctx, declared, bytes, signal) {
+	const blob = valueOrThrow(validateBlobDeclaration(declared));
+	if (blob.size > ATTACHMENT_LIMITS.max_attachment_bytes) throw new BapError(invalidInputError("size", "too_long", {
+		limit: String(ATTACHMENT_LIMITS.max_attachment_bytes),
+		actual: String(blob.size),
+		unit: "bytes"
+	}));
+	const { transport } = ctx;
+	const url = `${transport.baseUrl}${teamPath(ctx, `/blobs/${blob.sha256}`)}?size=${blob.size}`;
+	let status;
+	let answer;
+	try {
+		const response = await transport.fetch(url, {
+			method: "PUT",
+			headers: {
+				accept: "application/json",
+				authorization: `Bearer ${ctx.token}`,
+				"content-type": "application/octet-stream"
+			},
+			body: requestBody(bytes),
+			duplex: "half",
+			signal: callSignal(signal, BLOB_TRANSFER_TIMEOUT_MS),
+			redirect: "error"
+		});
+		status = response.status;
+		answer = await readBoundedBody(response, MAX_RESPONSE_BYTES);
+	} catch (error) {
+		if (error instanceof BapError) throw error;
+		transport.logger.warn("blob_upload_failed", { reason: "network" });
+		throw cutOff(error, signal);
+	}
+	return answerOf(transport.logger, status, answer, validateBlobUploadResult);
+}
+/** The whole size and the first byte of a download answer, from its headers; `null` if unusable. */
+function rangeOf(response, offset) {
+	const length = Number(response.headers.get("content-length") ?? NaN);
+	if (response.status === 200) return Number.isSafeInteger(length) && length >= 0 ? {
+		size: length,
+		first: 0
+	} : null;
+	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
+	if (match === null) return null;
+	const first = Number(match[1]);
+	const size = Number(match[3]);
+	return first === offset && Number(match[2]) === size - 1 ? {
+		size,
+		first
+	} : null;
+}
+/**
+* The body of a download, its read failures as `unavailable` (a connection lost midway: the
+* caller resumes from what it kept), and no more bytes than the answer announced.
+*/
+async function* bodyOf(response, expected, signal) {
+	const body = response?.body ?? null;
+	if (body === null) {
+		if (expected > 0) throw new BapError(unavailableError());
+		return;
+	}
+	const reader = body.getReader();
+	let seen = 0;
+	try {
+		for (;;) {
+			let next;
+			try {
+				next = await reader.read();
+			} catch (error) {
+				throw cutOff(error, signal);
+			}
+			if (next.done) break;
+			seen += next.value.byteLength;
+			if (seen > expected) throw new BapError(internalError());
+			yield next.value;
+		}
+		if (seen < expected) throw new BapError(unavailableError());
+	} finally {
+		await reader.cancel().catch(() => void 0);
+	}
+}
+/**
+* `message download` over HTTP (`GET /v1/teams/<team>/blobs/<sha256>`, with `Range: bytes=N-`
+* when `offset` > 0): an error answer is its envelope's error (a 416 naming a size equal to
+* `offset` is a download already complete: an empty body); a 200 or 206 answer is the open
+* download, its size and start read from `Content-Length` / `Content-Range` (an answer whose range
+* is not the one asked for is `internal`). The body streams; checking it against the digest is
+* the caller's.
+*/
+async function openBlobDownload(ctx, sha256, offset, signal) {
+	if (!isSha256Hex(sha256)) throw new BapError(invalidInputError("sha256", "invalid_value"));
+	if (!Number.isSafeInteger(offset) || offset < 0) throw new BapError(invalidInputError("offset", "out_of_range"));
+	const { transport } = ctx;
+	const headers = { authorization: `Bearer ${ctx.token}` };
+	if (offset > 0) headers.range = `bytes=${offset}-`;
+	let response;
+	try {
+		response = await transport.fetch(`${transport.baseUrl}${teamPath(ctx, `/blobs/${sha256}`)}`, {
+			method: "GET",
+			headers,
+			signal: callSignal(signal, BLOB_TRANSFER_TIMEOUT_MS),
+			redirect: "error"
+		});
+	} catch (error) {
+		transport.logger.warn("blob_download_failed", { reason: "network" });
+		throw cutOff(error, signal);
+	}
+	if (response.status === 416 && offset > 0) {
+		const whole = /^bytes \*\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
+		if (whole !== null && Number(whole[1]) === offset) {
+			await response.body?.cancel().catch(() => void 0);
+			return {
+				sha256,
+				size: offset,
+				offset,
+				body: bodyOf(null, 0, signal)
+			};
+		}
+	}
+	if (response.status !== 200 && response.status !== 206) {
+		let answer;
+		try {
+			answer = await readBoundedBody(response, MAX_RESPONSE_BYTES);
+		} catch (error) {
+			throw cutOff(error, signal);
+		}
+		answerOf(transport.logger, response.status, answer, () => ({
+			ok: false,
+			error: internalError()
+		}));
+		throw new BapError(internalError());
+	}
+	const range = rangeOf(response, offset);
+	if (range === null || offset > 0 && response.status === 200) {
+		await response.body?.cancel().catch(() => void 0);
+		throw new BapError(internalError());
+	}
+	return {
+		sha256,
+		size: range.size,
+		offset: range.first,
+		body: bodyOf(response, range.size - range.first, signal)
+	};
+}
+var BLOB_TRANSFER_TIMEOUT_MS;
+var init_blob_transfer = __esmMin((() => {
+	init_protocol();
+	init_http_client();
+	init_read_bounded_body();
+	init_team_context$1();
+	BLOB_TRANSFER_TIMEOUT_MS = 6e5;
 }));
 
 // src/adapters/http/profile-store.ts
@@ -8902,152 +9552,6 @@ var init_http_adapter_options = __esmMin((() => {
 	init_config_location();
 	init_http_adapter_constants();
 	init_profile_store();
-}));
-
-// src/adapters/http/read-bounded-body.ts
-/**
-* Reads a response body, but never more than `maxBytes + 1` bytes of it: once the body is known to
-* be over `maxBytes`, reading stops and the rest is cancelled, so a server sending an endless or
-* huge answer costs at most that much memory. The caller's size check (e.g. `parseJsonDocument`
-* with the same `maxBytes`) then refuses the over-long result. Rejects as the body's own read does
-* (network failure, abort through the request's signal).
-*
-* @example
-* const bytes = await readBoundedBody(response, 1024 * 1024); // bytes.length <= 1024 * 1024 + 1
-*/
-async function readBoundedBody(response, maxBytes) {
-	const body = response.body;
-	if (body === null) return /* @__PURE__ */ new Uint8Array(0);
-	const reader = body.getReader();
-	const chunks = [];
-	let total = 0;
-	try {
-		for (;;) {
-			const next = await reader.read();
-			if (next.done) break;
-			const room = maxBytes + 1 - total;
-			chunks.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
-			total += Math.min(next.value.length, room);
-			if (total > maxBytes) {
-				await reader.cancel().catch(() => {});
-				break;
-			}
-		}
-	} finally {
-		reader.releaseLock();
-	}
-	const bytes = new Uint8Array(total);
-	let at = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, at);
-		at += chunk.length;
-	}
-	return bytes;
-}
-var init_read_bounded_body = __esmMin((() => {}));
-
-// src/adapters/http/http-client.ts
-/**
-* Percent-encodes one path segment (`:team`, `:session`).
-*
-* @example
-* segment("t-9c1e") === "t-9c1e"; segment("a/b") === "a%2Fb";
-*/
-function segment(value) {
-	return encodeURIComponent(value);
-}
-/**
-* Whether `error` came from an abort (`AbortError` or `TimeoutError` DOMException).
-*
-* @example
-* isAbortLike(new DOMException("x", "AbortError")) === true;
-*/
-function isAbortLike(error) {
-	return typeof error === "object" && error !== null && "name" in error && (error.name === "AbortError" || error.name === "TimeoutError");
-}
-/**
-* The combined signal of a call: the caller's, plus a per-call timeout.
-*
-* @example
-* const signal = callSignal(options.signal, 15000);
-*/
-function callSignal(signal, timeoutMs) {
-	const timeout = AbortSignal.timeout(timeoutMs);
-	return signal === void 0 ? timeout : AbortSignal.any([signal, timeout]);
-}
-/**
-* Sends one request and returns the validated `result`, or throws a {@link BapError}:
-* - network failure, timeout, caller abort or any 5xx → `unavailable` (retryable; `timeout` reason
-*   when aborted);
-* - an error envelope → that error, member for member (the server's uniform errors stay uniform);
-* - a body that is not one valid envelope, or a `result` that fails `validate` → `internal`; a body
-*   over 8 MiB is not read past its limit (memory stays bounded) and is `internal` too.
-* The token travels only in the `Authorization` header; nothing of it or of the body is logged.
-*
-* @example
-* const record = await callServer(transport, { method: "POST", path: "/v1/teams/t-1/sessions", body: reg, token }, validateSessionRegistrationResult);
-*/
-async function callServer(transport, request, validate) {
-	const log = transport.logger;
-	const headers = { accept: "application/json" };
-	if (request.token !== void 0) headers.authorization = `Bearer ${request.token}`;
-	if (request.operatorKey !== void 0) headers["x-brigade-operator-key"] = request.operatorKey;
-	let body;
-	if (request.method === "POST") {
-		headers["content-type"] = "application/json";
-		body = JSON.stringify(request.body ?? {});
-	}
-	const started = performance.now();
-	let response;
-	let bytes;
-	try {
-		response = await transport.fetch(`${transport.baseUrl}${request.path}`, {
-			method: request.method,
-			headers,
-			...body === void 0 ? {} : { body },
-			signal: callSignal(request.signal, transport.timeoutMs),
-			redirect: "error"
-		});
-		bytes = await readBoundedBody(response, MAX_RESPONSE_BYTES);
-	} catch (error) {
-		const aborted = isAbortLike(error) || request.signal?.aborted === true;
-		log.warn("http_call_failed", {
-			method: request.method,
-			reason: aborted ? "timeout" : "network",
-			ms: Math.round(performance.now() - started)
-		});
-		throw new BapError(aborted ? unavailableError("timeout") : unavailableError(), { cause: error });
-	}
-	log.debug("http_call", {
-		method: request.method,
-		status: response.status,
-		ms: Math.round(performance.now() - started)
-	});
-	if (response.status >= 500) throw new BapError(unavailableError());
-	const parsed = parseJsonDocument(bytes, { maxBytes: MAX_RESPONSE_BYTES });
-	if (!parsed.ok) {
-		log.error("server_answer_not_json", { status: response.status });
-		throw new BapError(internalError());
-	}
-	const envelope = validateEnvelope(parsed.value);
-	if (!envelope.ok) {
-		log.error("server_answer_not_envelope", { status: response.status });
-		throw new BapError(envelope.error.code === "protocol_mismatch" ? envelope.error : internalError());
-	}
-	if (!envelope.value.ok) throw new BapError(envelope.value.error);
-	const result = validate(envelope.value.result);
-	if (!result.ok) {
-		log.error("server_result_invalid", { field: result.error.details?.field ?? "" });
-		throw new BapError(internalError());
-	}
-	return result.value;
-}
-var MAX_RESPONSE_BYTES;
-var init_http_client = __esmMin((() => {
-	init_protocol();
-	init_http_adapter_constants();
-	init_read_bounded_body();
-	MAX_RESPONSE_BYTES = 8388608;
 }));
 
 // src/adapters/http/sse-parser.ts
@@ -9478,176 +9982,6 @@ var init_http_watch = __esmMin((() => {
 	};
 }));
 
-// src/adapters/http/profile-files.ts
-/** The `unauthenticated` (4) error, reason `credential_missing`: no credential is stored. */
-function credentialMissing() {
-	return new BapError(unauthenticatedError("credential_missing"));
-}
-/** The adapter's profile store, or `config` (11), reason `profile_missing`, when it has none. */
-function requireStore(store) {
-	if (store === void 0) throw new BapError(configError("profile_missing"));
-	return store;
-}
-/** The profile for create/join/leave: missing is `{}`; unsafe or invalid is `config`. */
-function readProfileForSetup(store) {
-	const read = store.readProfile();
-	if (read.kind === "missing") return {};
-	if (read.kind !== "ok") throw new BapError(configError());
-	return read.value;
-}
-/**
-* The stored credential. Only an absent credential is `unauthenticated` (`credential_missing`):
-* one that exists but is not a private regular file (a symlink, a FIFO, group/other bits, a
-* foreign owner) or does not parse is `config`, so the person fixes the file instead of being
-* told to create a credential over it.
-*/
-function readCredential(store) {
-	const read = store.readCredential();
-	if (read.kind === "ok") return read.value;
-	if (read.kind === "missing") throw credentialMissing();
-	throw new BapError(configError());
-}
-/**
-* Writes the profile file (atomic, 0600). A refused write is logged as `profile_write_failed`
-* and thrown as `config`; any other error passes through.
-*/
-function writeProfile(store, profile, log) {
-	try {
-		store.writeProfile(profile);
-	} catch (error) {
-		if (error instanceof PrivateFileError) {
-			log.error("profile_write_failed", { reason: error.code });
-			throw new BapError(configError(), { cause: error });
-		}
-		throw error;
-	}
-}
-/**
-* Writes the credential file (atomic, 0600). A refused write is logged as
-* `credential_write_failed` and thrown as `config`; any other error passes through.
-*/
-function writeCredential(store, credential, log) {
-	try {
-		store.writeCredential(credential);
-	} catch (error) {
-		if (error instanceof PrivateFileError) {
-			log.error("credential_write_failed", { reason: error.code });
-			throw new BapError(configError(), { cause: error });
-		}
-		throw error;
-	}
-}
-var init_profile_files = __esmMin((() => {
-	init_protocol();
-	init_private_files();
-}));
-
-// src/adapters/http/server-url.ts
-/**
-* Normalises a `brigade serve` base URL: an absolute `http:`/`https:` URL without user info,
-* query or fragment; the result has no trailing `/` (`http://127.0.0.1:7777`,
-* `https://brigade.example.org/base`). `undefined` when the text is not such a URL. Never throws.
-*
-* @example
-* normalizeServerUrl("http://127.0.0.1:7777/") === "http://127.0.0.1:7777";
-* normalizeServerUrl("ftp://x") === undefined;
-*/
-function normalizeServerUrl(text) {
-	if (typeof text !== "string" || text.length > 2048) return void 0;
-	let url;
-	try {
-		url = new URL(text);
-	} catch {
-		return;
-	}
-	if (url.protocol !== "http:" && url.protocol !== "https:") return void 0;
-	if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return;
-	return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-var init_server_url = __esmMin((() => {}));
-
-// src/adapters/http/team-context.ts
-/** The transport of every call to `baseUrl` (a normalised server URL). */
-function transportFor(runtime, baseUrl) {
-	return {
-		baseUrl,
-		fetch: runtime.fetch,
-		timeoutMs: runtime.timeoutMs,
-		logger: runtime.log.child("http-client")
-	};
-}
-/**
-* One authenticated call: `request` with the target's token and the caller's signal, its answer
-* checked by `validate`. Errors as {@link callServer}.
-*/
-function callTarget(target, request, validate, options) {
-	return callServer(target.transport, {
-		...request,
-		token: target.token,
-		signal: options?.signal
-	}, validate);
-}
-/** `/v1/teams/<team>` followed by `rest` (which starts with `/`). */
-function teamPath(ctx, rest) {
-	return `/v1/teams/${segment(ctx.teamRef)}${rest}`;
-}
-/** `/v1/teams/<team>/sessions/<session>` followed by `rest`; both ids percent-encoded. */
-function sessionPath(ctx, sessionId, rest) {
-	return `${teamPath(ctx, "/sessions")}/${segment(sessionId)}${rest}`;
-}
-/**
-* A bound profile with its credential and server, or the docs/spec/protocol.md §3.3 error (4,
-* then 11): an invalid profile name or unsafe profile file is `config`; no credential is
-* `unauthenticated` (`credential_missing`); no profile is `config` (`profile_missing`); no team
-* is `config` (`no_team_bound`); no usable server URL is `config`.
-*/
-function readTeamContext(runtime) {
-	const store = runtime.store;
-	if (store === void 0) {
-		if (!isValidProfileName(runtime.profileName)) throw new BapError(configError());
-		throw credentialMissing();
-	}
-	const profileRead = store.readProfile();
-	if (profileRead.kind === "world_readable" || profileRead.kind === "invalid") throw new BapError(configError());
-	const credential = readCredential(store);
-	if (profileRead.kind === "missing") throw new BapError(configError("profile_missing"));
-	const profile = profileRead.value;
-	if (profile.team_ref === void 0) throw new BapError(configError("no_team_bound"));
-	const server = profile.server === void 0 ? void 0 : normalizeServerUrl(profile.server);
-	if (server === void 0) throw new BapError(configError());
-	return {
-		transport: transportFor(runtime, server),
-		token: credential.token,
-		teamRef: profile.team_ref,
-		profile,
-		credential
-	};
-}
-var TEAM_SCOPED;
-var init_team_context$1 = __esmMin((() => {
-	init_protocol();
-	init_config_location();
-	init_http_client();
-	init_profile_files();
-	init_server_url();
-	TEAM_SCOPED = /* @__PURE__ */ new Set([
-		"session register",
-		"session heartbeat",
-		"session list",
-		"session close",
-		"message send",
-		"message receive",
-		"message watch",
-		"message ack",
-		"team members",
-		"team rotate-secret",
-		"team revoke-member",
-		"team transfer",
-		"team accept-transfer",
-		"profile rotate-token"
-	]);
-}));
-
 // src/adapters/http/credential-setup.ts
 /**
 * `team create` / `team join` with a server and a credential, then the call itself; the server's
@@ -9935,6 +10269,7 @@ var init_token_rotation = __esmMin((() => {
 var HttpAdapter;
 var init_http_adapter = __esmMin((() => {
 	init_protocol();
+	init_blob_transfer();
 	init_describe_profile();
 	init_http_adapter_constants();
 	init_http_adapter_options();
@@ -10005,6 +10340,23 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/messages"),
 				body
 			}, validateSendResponse, options);
+		}
+		/**
+		* `message upload` (capability `message.attachments`): streams `bytes` to the server under the
+		* declared digest and size (`blob-transfer.ts`); a declaration over the protocol's limits is
+		* refused before any network call.
+		*/
+		async messageUpload(declared, bytes, options) {
+			const ctx = readTeamContext(this.#runtime);
+			return uploadBlob(ctx, declared, bytes, options?.signal);
+		}
+		/**
+		* `message download` (capability `message.attachments`): opens a blob the caller may read,
+		* from `options.offset` (a resumed download). The caller checks the bytes against `sha256`.
+		*/
+		async messageDownload(sha256, options) {
+			const ctx = readTeamContext(this.#runtime);
+			return openBlobDownload(ctx, sha256, options?.offset ?? 0, options?.signal);
 		}
 		/**
 		* `message receive`. Like the watch, it keeps only messages addressed to `sessionId` and no more
@@ -10208,6 +10560,11 @@ var init_read_stdin_document = __esmMin((() => {
 	init_protocol();
 }));
 
+// src/adapters/process-binding/blob-files.ts
+var init_blob_files = __esmMin((() => {
+	init_protocol();
+}));
+
 // src/adapters/process-binding/run-watch.ts
 var init_run_watch = __esmMin((() => {
 	init_protocol();
@@ -10217,6 +10574,7 @@ var init_run_watch = __esmMin((() => {
 var init_run_process_binding = __esmMin((() => {
 	init_protocol();
 	init_adapter_logger();
+	init_blob_files();
 	init_read_stdin_document();
 	init_run_watch();
 }));
@@ -11457,7 +11815,8 @@ var init_by_pid_map = __esmMin((() => {
 	OPTIONAL = [
 		["workspace_label", text$1],
 		["label_option", text$1],
-		["transcript_path", absolute]
+		["transcript_path", absolute],
+		["checkout", absolute]
 	];
 	TOKEN_NAME = /token/i;
 }));
@@ -14655,7 +15014,8 @@ var init_bap_error_line = __esmMin((() => {
 		register_principal: "too many new credentials were minted from this address",
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently",
-		create_invitation: "this team made too many invitations in the last 24 hours"
+		create_invitation: "this team made too many invitations in the last 24 hours",
+		team_storage_full: "the team's attachment storage on the server is full until older attachments expire"
 	};
 }));
 
@@ -15198,7 +15558,7 @@ var init_hook_limits = __esmMin((() => {
 	HOOK_LIMITS = {
 		maxStdinBytes: 1048576,
 		maxRegistryBytes: MAX_REGISTRY_BYTES,
-		maxSettingsBytes: MAX_SETTINGS_BYTES,
+		maxSettingsBytes: MAX_SETTINGS_BYTES$1,
 		maxTranscriptTailBytes: TRANSCRIPT_TITLE_TAIL_BYTES,
 		maxNoticeBytes: 16384,
 		maxOutputUnits: 9500,
@@ -16681,6 +17041,7 @@ async function connectSession(request) {
 		frame_text: request.instruction.level === "custom" ? request.instruction.custom : "",
 		socket_path: request.socketPath,
 		...transcript !== "" && isAbsolute(transcript) ? { transcript_path: transcript } : {},
+		...isAbsolute(team.checkout) ? { checkout: team.checkout } : {},
 		team_key: team.teamKey,
 		config_dir: team.configDir,
 		adapter_command: [],
@@ -17624,6 +17985,516 @@ var init_hooks = __esmMin((() => {
 	init_start_watcher();
 }));
 
+// src/harness/attachments/attachment-lines.ts
+/** Where the person widens the rules, as a line shows it (`~` for the home folder). */
+function shown(settingsPath, home) {
+	if (home !== void 0 && home !== "/" && settingsPath.startsWith(`${home}/`)) return `~${settingsPath.slice(home.length)}`;
+	return settingsPath;
+}
+/**
+* The one line a refused attachment gets (docs/43-session-cli.md, "Attachments"): which rule,
+* naming the file by its position (never its path: the model wrote it), and how the person —
+* not the model — widens the rule in their own settings file, or that nothing widens it.
+*
+* @example attachmentRefusalLine("git_ignored", facts) // "invalid_input: attachment 1 is ignored by git, …"
+*/
+function attachmentRefusalLine(refusal, facts) {
+	const n = `attachment ${facts.index + 1}`;
+	const file = shown(facts.settingsPath, facts.home);
+	const widen = (setting) => `; your user (not you) can allow it with ${setting} in ${file}`;
+	return `invalid_input: ${(() => {
+		switch (refusal) {
+			case "unreadable": return `${n} does not name a file that can be read`;
+			case "brigade_folder": return `${n} is in Brigade's own configuration or state folder, whose files are never attached`;
+			case "no_project": return `this session recorded no project folder (it was registered before attachments existed), so only an extra folder's files can be attached; restart the session, or your user (not you) can list the folder under "extra_folders" in ${file}`;
+			case "outside_project": return `${n} is outside this session's project folder (a link that leads out of it counts as outside)${widen("the folder listed under \"extra_folders\"")}`;
+			case "not_regular": return `${n} is not a regular file (a folder, a device, a pipe or a socket)`;
+			case "unsendable_name": return `${n}'s file name holds a control character; your user can rename the file`;
+			case "git_dir": return `${n} is inside a .git folder${widen("\"allow_git_dir\": true")}`;
+			case "credential_name": return `${n} has a name credentials are kept under (.env, id_rsa and other SSH keys, *.pem, *.key, … listed in docs/43-session-cli.md)${widen("that exact name listed under \"allow_names\"")}`;
+			case "git_ignored": return `${n} is ignored by git, and ignored files are where .env files and keys live${widen("\"allow_git_ignored\": true")}`;
+			case "git_unknown": return `git could not be run to check whether ${n} is ignored; install git, or your user (not you) can allow ignored files with "allow_git_ignored": true in ${file}`;
+			case "too_large": return `${n} is larger than ${facts.maxFileBytes} bytes, the per-file limit of the team's server`;
+			case "too_many": return `a message names at most ${facts.maxFiles} files`;
+			case "message_too_large": return `the attachments together pass ${facts.maxMessageBytes} bytes, the per-message limit of the team's server`;
+			case "brigade_secret": return `${n} holds a Brigade join secret or credential; such a file can never be attached, whatever the settings say`;
+			case "settings_unsafe": return `the attachment settings file ${file} is not a private regular file of your user (mode 0600); no file is attached until your user fixes it`;
+			case "settings_invalid": return `the attachment settings file ${file} is not valid (docs/43-session-cli.md gives its form); no file is attached until your user fixes it`;
+		}
+	})()}`;
+}
+var init_attachment_lines = __esmMin((() => {}));
+
+// src/harness/attachments/attachment-settings.ts
+function strings(value, check) {
+	if (value === void 0) return [];
+	if (!Array.isArray(value) || value.length > 64) return null;
+	return value.every((v) => typeof v === "string" && check(v)) ? value : null;
+}
+function flag(value) {
+	if (value === void 0) return false;
+	return typeof value === "boolean" ? value : null;
+}
+/**
+* Reads `<configDir>/attachments.json`. Absent: {@link STRICT_ATTACHMENT_SETTINGS}. The file must
+* be a regular file, not a link, ours and owner-only like every private file of the folder
+* (`settings_unsafe`: another user who could write it could widen the rules); its content one JSON object of the
+* members of {@link AttachmentSettings} in their wire spelling, each of its type, folders
+* absolute (`settings_invalid`). Unknown members are ignored. Never throws.
+*
+* @example readAttachmentSettings("/home/dana/.config/brigade") // { ok: true, settings: … }
+*/
+function readAttachmentSettings(configDir) {
+	const read = readLocalFile(join(configDir, ATTACHMENT_SETTINGS_FILE), {
+		maxBytes: MAX_SETTINGS_BYTES,
+		...privateToThisUser()
+	});
+	if (!read.ok) {
+		if (read.reason === "missing") return {
+			ok: true,
+			settings: STRICT_ATTACHMENT_SETTINGS
+		};
+		return {
+			ok: false,
+			refusal: read.reason === "too_large" ? "settings_invalid" : "settings_unsafe"
+		};
+	}
+	let parsed;
+	try {
+		parsed = JSON.parse(new TextDecoder().decode(read.bytes));
+	} catch {
+		return {
+			ok: false,
+			refusal: "settings_invalid"
+		};
+	}
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {
+		ok: false,
+		refusal: "settings_invalid"
+	};
+	const o = parsed;
+	const extraFolders = strings(o.extra_folders, (s) => s !== "" && isAbsolute(s));
+	const allowNames = strings(o.allow_names, (s) => s !== "" && !s.includes("/"));
+	const allowGitIgnored = flag(o.allow_git_ignored);
+	const allowGitDir = flag(o.allow_git_dir);
+	if (extraFolders === null || allowNames === null || allowGitIgnored === null || allowGitDir === null) return {
+		ok: false,
+		refusal: "settings_invalid"
+	};
+	return {
+		ok: true,
+		settings: {
+			extraFolders,
+			allowGitIgnored,
+			allowGitDir,
+			allowNames
+		}
+	};
+}
+var ATTACHMENT_SETTINGS_FILE, STRICT_ATTACHMENT_SETTINGS, MAX_SETTINGS_BYTES;
+var init_attachment_settings = __esmMin((() => {
+	init_local_files();
+	ATTACHMENT_SETTINGS_FILE = "attachments.json";
+	STRICT_ATTACHMENT_SETTINGS = Object.freeze({
+		extraFolders: [],
+		allowGitIgnored: false,
+		allowGitDir: false,
+		allowNames: []
+	});
+	MAX_SETTINGS_BYTES = 65536;
+}));
+
+// src/harness/attachments/credential-names.ts
+function matches(pattern, name) {
+	if (!pattern.includes("*")) return pattern === name;
+	const [head = "", tail = ""] = pattern.split("*");
+	return name.length > head.length + tail.length - 1 && name.startsWith(head) && name.endsWith(tail);
+}
+/**
+* Whether `name` (a file's last path component) matches {@link CREDENTIAL_NAME_PATTERNS}, in any
+* letter case, and is not one of `allowed` (exact names the person allowed). Pure.
+*
+* @example isCredentialName("Server.PEM", []) === true; isCredentialName("notes.md", []) === false
+*/
+function isCredentialName(name, allowed) {
+	if (allowed.includes(name)) return false;
+	const lower = name.toLowerCase();
+	return CREDENTIAL_NAME_PATTERNS.some((pattern) => matches(pattern, lower));
+}
+var CREDENTIAL_NAME_PATTERNS;
+var init_credential_names = __esmMin((() => {
+	CREDENTIAL_NAME_PATTERNS = Object.freeze([
+		".env",
+		".env.*",
+		"*.env",
+		"id_rsa",
+		"id_dsa",
+		"id_ecdsa",
+		"id_ed25519",
+		"id_ecdsa_sk",
+		"id_ed25519_sk",
+		"*.pem",
+		"*.key",
+		"*.p12",
+		"*.pfx",
+		"*.jks",
+		"*.keystore",
+		"*.kdbx",
+		".netrc",
+		"_netrc",
+		".npmrc",
+		".pypirc",
+		".pgpass",
+		".git-credentials",
+		".htpasswd",
+		"credentials",
+		"credentials.json",
+		"*.tfstate"
+	]);
+}));
+
+// src/harness/attachments/git-ignored.ts
+/**
+* Whether git ignores `relative` (a path inside `root`, `/`-separated) in the repository `root`
+* belongs to: `git -C <root> check-ignore -q -- <relative>`, run without a shell, with an
+* environment of `PATH` and `HOME` only (no `GIT_DIR`, `GIT_WORK_TREE` or other variable can
+* point it at another repository), git's own config otherwise (the person's global excludes
+* count). A tracked file is never ignored (git's rule). `no_repository` when `root` is in no
+* repository, `no_git` when git cannot be run. Never throws.
+*
+* @example gitIgnored("/home/dana/api", ".env") // "ignored"
+*/
+function gitIgnored(root, relative, env) {
+	const result = spawnSync("git", [
+		"-C",
+		root,
+		"check-ignore",
+		"-q",
+		"--",
+		relative
+	], {
+		env: {
+			PATH: env.PATH ?? "/usr/bin:/bin",
+			HOME: env.HOME ?? "/"
+		},
+		stdio: "ignore",
+		timeout: 1e4
+	});
+	if (result.error !== void 0) return "no_git";
+	if (result.status === 0) return "ignored";
+	if (result.status === 1) return "not_ignored";
+	return "no_repository";
+}
+var init_git_ignored = __esmMin((() => {}));
+
+// src/harness/attachments/prepare-attachments.ts
+/** `path` when it is `folder` or inside it (both real paths). */
+function inside(path, folder) {
+	return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+function real(path) {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return;
+	}
+}
+/**
+* Reads the open file once: its SHA-256, and whether its bytes hold a join secret's shape or one
+* of `secrets`. Bounded memory: one piece and a short overlap.
+*/
+function digestAndScan(fd, size, secrets) {
+	const hash = createHash("sha256");
+	const piece = Buffer.allocUnsafe(PIECE);
+	let carry = "";
+	let secret = false;
+	let position = 0;
+	while (position < size) {
+		const read = readSync(fd, piece, 0, Math.min(PIECE, size - position), position);
+		if (read === 0) break;
+		const bytes = piece.subarray(0, read);
+		hash.update(bytes);
+		const text = carry + bytes.toString("latin1");
+		if (containsJoinSecretShape(text) || secrets.some((s) => s !== "" && text.includes(s))) secret = true;
+		carry = text.slice(-1024);
+		position += read;
+	}
+	return {
+		sha256: hash.digest("hex"),
+		read: position,
+		secret
+	};
+}
+/** The root the file falls under: the project folder or an extra one (real paths), if any. */
+function rootOf(path, scope) {
+	return [scope.project, ...scope.settings.extraFolders].filter((root) => root !== void 0).map(real).filter((root) => root !== void 0).find((root) => inside(path, root));
+}
+async function* noBytes() {}
+/**
+* Whether the open descriptor `fd` is the file at `path`: on Linux, `/proc/self/fd/<fd>` names the
+* file it holds; where that is not available the check passes (the path was resolved just before).
+*/
+function openedAt(fd, path) {
+	let held;
+	try {
+		held = readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		return true;
+	}
+	return held === path;
+}
+function checkOne(given, scope) {
+	const path = real(isAbsolute(given) ? given : resolve(scope.cwd, given));
+	if (path === void 0) return {
+		ok: false,
+		refusal: "unreadable"
+	};
+	if (scope.brigadeFolders.map(real).filter((f) => f !== void 0).some((folder) => inside(path, folder))) return {
+		ok: false,
+		refusal: "brigade_folder"
+	};
+	const root = rootOf(path, scope);
+	if (root === void 0) return {
+		ok: false,
+		refusal: scope.project === void 0 ? "no_project" : "outside_project"
+	};
+	let fd;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch {
+		return {
+			ok: false,
+			refusal: "unreadable"
+		};
+	}
+	const refuse = (refusal) => {
+		closeSync(fd);
+		return {
+			ok: false,
+			refusal
+		};
+	};
+	if (!openedAt(fd, path)) return refuse("outside_project");
+	const stats = fstatSync(fd);
+	if (!stats.isFile()) return refuse("not_regular");
+	const inTree = relative(root, path);
+	const parts = inTree.split(sep);
+	if (!scope.settings.allowGitDir && parts.includes(".git")) return refuse("git_dir");
+	const name = basename(path);
+	if (!isAttachmentName(name)) return refuse("unsendable_name");
+	if (isCredentialName(name, scope.settings.allowNames)) return refuse("credential_name");
+	if (!scope.settings.allowGitIgnored && inTree !== "") {
+		const answer = gitIgnored(root, parts.join("/"), scope.env);
+		if (answer === "ignored") return refuse("git_ignored");
+		if (answer === "no_git") return refuse("git_unknown");
+	}
+	if (stats.size > scope.limits.max_attachment_bytes) return refuse("too_large");
+	const scanned = digestAndScan(fd, stats.size, scope.secrets);
+	if (scanned.secret) return refuse("brigade_secret");
+	return {
+		ok: true,
+		fd,
+		size: scanned.read,
+		sha256: scanned.sha256,
+		name
+	};
+}
+/**
+* Checks the files a session wants to attach, in order, against the rules of
+* {@link ATTACHMENT_REFUSALS} (the first rule a file breaks refuses the whole send, naming the
+* file's position, never its path), then the count and total against `scope.limits`. Each file
+* passing is opened once, without following a link, and read once for its digest and the secret
+* scan; it stays open for the upload, so the bytes sent are those of the file checked. On a
+* refusal every file opened is closed. Never throws for a file's sake.
+*
+* @example const r = prepareAttachments(["build.log"], scope); if (r.ok) for (const f of r.files) …
+*/
+function prepareAttachments(paths, scope) {
+	const max = Math.min(scope.limits.max_attachments_per_message, ATTACHMENT_LIMITS.max_attachments_per_message);
+	if (paths.length > max) return {
+		ok: false,
+		index: max,
+		refusal: "too_many"
+	};
+	const files = [];
+	let total = 0;
+	for (const [index, given] of paths.entries()) {
+		const one = checkOne(given, scope);
+		if (!one.ok) {
+			for (const f of files) f.close();
+			return {
+				ok: false,
+				index,
+				refusal: one.refusal
+			};
+		}
+		total += one.size;
+		const { fd, size, sha256, name } = one;
+		let open = true;
+		files.push({
+			attachment: {
+				sha256,
+				size,
+				name
+			},
+			bytes: () => size === 0 ? noBytes() : createReadStream("", {
+				fd,
+				start: 0,
+				end: size - 1,
+				autoClose: false,
+				highWaterMark: PIECE
+			}),
+			close: () => {
+				if (open) closeSync(fd);
+				open = false;
+			}
+		});
+		if (total > scope.limits.max_message_attachment_bytes) {
+			for (const f of files) f.close();
+			return {
+				ok: false,
+				index,
+				refusal: "message_too_large"
+			};
+		}
+	}
+	return {
+		ok: true,
+		files
+	};
+}
+var PIECE;
+var init_prepare_attachments = __esmMin((() => {
+	init_protocol();
+	init_credential_names();
+	init_git_ignored();
+	PIECE = 262144;
+}));
+
+// src/harness/attachments/index.ts
+var init_attachments = __esmMin((() => {
+	init_attachment_lines();
+	init_attachment_settings();
+	init_credential_names();
+	init_git_ignored();
+	init_prepare_attachments();
+}));
+
+// src/cli/send-attachments.ts
+/** The bearer tokens of the profiles under `configDir` (no file may carry one out). */
+function profileTokens(configDir) {
+	let names;
+	try {
+		names = readdirSync(join(configDir, CREDENTIALS_DIR));
+	} catch {
+		return [];
+	}
+	const tokens = [];
+	for (const name of names) {
+		if (!name.endsWith(".json")) continue;
+		const read = new ProfileStore(configDir, name.slice(0, -5)).readCredential();
+		if (read.kind === "ok" && read.value.token.length >= 16) tokens.push(read.value.token);
+	}
+	return tokens;
+}
+/**
+* Checks the files a session wants to attach, before any network call (docs/43-session-cli.md,
+* "Attachments"): the adapter must carry attachments (`message.attachments`), the person's
+* settings file must be usable, and every file must pass the rules of `prepareAttachments` within
+* the limits `describe` advertises; relative paths are read in `cwd`. A refusal is one
+* `invalid_input` line (exit 3) naming the file's position and how the person widens the rule.
+* On success the caller closes every file.
+*
+* @example const files = await sessionAttachments(ctx, ["build.log"], process.cwd(), process.env);
+*/
+async function sessionAttachments(ctx, paths, cwd, env) {
+	const described = await ctx.adapter.describe();
+	if (!hasCapability(described.capabilities, "message.attachments")) return {
+		ok: false,
+		status: 2,
+		line: "usage: this team's Brigade adapter cannot carry attachments; update Brigade"
+	};
+	const limits = described.attachments ?? { ...ATTACHMENT_LIMITS };
+	const facts = {
+		index: 0,
+		maxFiles: limits.max_attachments_per_message,
+		maxFileBytes: limits.max_attachment_bytes,
+		maxMessageBytes: limits.max_message_attachment_bytes,
+		settingsPath: join(ctx.configDir, ATTACHMENT_SETTINGS_FILE),
+		home: env.HOME
+	};
+	const settings = readAttachmentSettings(ctx.configDir);
+	if (!settings.ok) return {
+		ok: false,
+		status: REFUSED_STATUS,
+		line: attachmentRefusalLine(settings.refusal, facts)
+	};
+	const prepared = prepareAttachments(paths, {
+		project: ctx.map.checkout,
+		cwd,
+		brigadeFolders: [ctx.configDir, ctx.layout.root],
+		secrets: profileTokens(ctx.configDir),
+		settings: settings.settings,
+		limits,
+		env
+	});
+	if (!prepared.ok) return {
+		ok: false,
+		status: REFUSED_STATUS,
+		line: attachmentRefusalLine(prepared.refusal, {
+			...facts,
+			index: prepared.index
+		})
+	};
+	return {
+		ok: true,
+		files: prepared.files
+	};
+}
+/**
+* Uploads the prepared files one after another, each streamed from the descriptor it was checked
+* on. The attachments to name in the send, or the line of the first failure: `digest_mismatch` /
+* `size_mismatch` (the file changed since it was read) as its own sentence, anything else as the
+* adapter's error line.
+*/
+async function uploadAttachments(ctx, files) {
+	const upload = ctx.adapter.messageUpload.bind(ctx.adapter);
+	for (const [index, file] of files.entries()) {
+		const { sha256, size } = file.attachment;
+		try {
+			await upload({
+				sha256,
+				size
+			}, file.bytes());
+		} catch (error) {
+			if (!isBapError(error)) throw error;
+			const reason = error.details?.reason;
+			if (reason === "digest_mismatch" || reason === "size_mismatch") return {
+				ok: false,
+				status: error.exitStatus,
+				line: `invalid_input: attachment ${index + 1} changed while it was being sent; send again`
+			};
+			return {
+				ok: false,
+				status: error.exitStatus,
+				line: bapErrorLine(error)
+			};
+		}
+	}
+	return {
+		ok: true,
+		attachments: files.map((f) => f.attachment)
+	};
+}
+var REFUSED_STATUS;
+var init_send_attachments = __esmMin((() => {
+	init_http();
+	init_attachments();
+	init_session_context();
+	init_protocol();
+	REFUSED_STATUS = 3;
+}));
+
 // src/cli/send-command.ts
 var send_command_exports = /* @__PURE__ */ __exportAll({
 	SEND_MAX_BODY_BYTES: () => SEND_MAX_BODY_BYTES,
@@ -17633,6 +18504,7 @@ var send_command_exports = /* @__PURE__ */ __exportAll({
 	SEND_TIMEOUT_MS: () => SEND_TIMEOUT_MS,
 	bodyFromInput: () => bodyFromInput,
 	bodyFromText: () => bodyFromText,
+	keyedBody: () => keyedBody,
 	resolveRecipient: () => resolveRecipient,
 	runSend: () => runSend,
 	sendAsSession: () => sendAsSession,
@@ -17793,7 +18665,10 @@ async function runSend(argv, io) {
 		body: body.body,
 		summary: flags.summary,
 		replyTo: flags["reply-to"],
-		waitMs
+		waitMs,
+		attachments: flags.attach,
+		cwd: process.cwd(),
+		env: io.env
 	});
 	if (!sent.ok) {
 		io.stderr(`brigade send: ${sent.line}\n`);
@@ -17817,6 +18692,18 @@ async function runSend(argv, io) {
 * @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
 */
 async function sendAsSession(ctx, send) {
+	const paths = send.attachments ?? [];
+	if (paths.length === 0) return sendChecked(ctx, send, []);
+	const checked = await sessionAttachments(ctx, paths, send.cwd ?? process.cwd(), send.env ?? process.env);
+	if (!checked.ok) return checked;
+	try {
+		return await sendChecked(ctx, send, checked.files);
+	} finally {
+		for (const file of checked.files) file.close();
+	}
+}
+/** {@link sendAsSession} once the attachments passed their rules (open, not yet uploaded). */
+async function sendChecked(ctx, send, files) {
 	const self = ctx.map.brigade_session_id;
 	let sessions;
 	try {
@@ -17835,14 +18722,21 @@ async function sendAsSession(ctx, send) {
 		const more = recipient.matches.length > MAX_LISTED_MATCHES ? ", ..." : "";
 		return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
 	}
+	let attachments = [];
+	if (files.length > 0) {
+		const uploaded = await uploadAttachments(ctx, files);
+		if (!uploaded.ok) return uploaded;
+		attachments = uploaded.attachments;
+	}
 	const request = {
 		sender_session_id: self,
 		recipient_session_id: recipient.sessionId,
 		body: send.body,
-		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, send.body, Math.floor(Date.now() / 1e3))
+		idempotency_key: harnessIdempotencyKey(self, recipient.sessionId, keyedBody(send.body, attachments), Math.floor(Date.now() / 1e3))
 	};
 	if (send.summary !== void 0) request.summary = send.summary;
 	if (send.replyTo !== void 0) request.reply_to = send.replyTo;
+	if (attachments.length > 0) request.attachments = attachments;
 	let response;
 	try {
 		response = await sendWithOneRetry(ctx, request);
@@ -17859,8 +18753,22 @@ async function sendAsSession(ctx, send) {
 	const long = longMessageLine(response, request, recipient.record, sessions.find((r) => r.session_id === self), ctx.map);
 	return {
 		ok: true,
-		text: sentLines(response, recipient.record, state, long)
+		text: sentLines(response, recipient.record, state, long, attachments)
 	};
+}
+/**
+* The body the harness key is computed over **[ours]**: the body itself without attachments (the
+* key of docs/spec/protocol.md §6.4, its test vector unchanged); with attachments, the body, ␀,
+* then the JSON of their `[sha256, size, name]` triples, so the same text with other files in the
+* same minute is another message, not a replay.
+*/
+function keyedBody(body, attachments) {
+	if (attachments.length === 0) return body;
+	return `${body}\u0000${JSON.stringify(attachments.map((a) => [
+		a.sha256,
+		a.size,
+		a.name
+	]))}`;
 }
 /**
 * What the sender is told of a message the recipient's hooks will not show in place
@@ -17918,6 +18826,10 @@ function parseFlags$1(argv) {
 		"reply-to": { type: "string" },
 		"body-file": { type: "string" },
 		wait: { type: "string" },
+		attach: {
+			type: "string",
+			multiple: true
+		},
 		help: {
 			type: "boolean",
 			short: "h"
@@ -17967,10 +18879,14 @@ function sendSentences(error) {
 		invalid_input: invalid
 	};
 }
-function sentLines(response, record, state, long) {
+function sentLines(response, record, state, long, attachments) {
 	const id = displayId(response.message_id);
 	const to = `${record === void 0 ? "session" : displayName$1(record.session_name)} (${displayId(response.recipient_session_id)})`;
 	const lines = [response.duplicate ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.` : `Sent message ${id} to ${to}.`];
+	if (attachments.length > 0) {
+		const files = attachments.map((a) => `${displayName$1(a.name)} (${a.size} bytes)`);
+		lines.push(`Attached: ${files.join(", ")}.`);
+	}
 	const status = recipientStatus(record);
 	const waiting = state === void 0 || state.state === "accepted";
 	if (status !== void 0 && waiting) lines.push(status);
@@ -18001,6 +18917,7 @@ var init_send_command = __esmMin((() => {
 	init_protocol();
 	init_cli_io();
 	init_parse_command_flags();
+	init_send_attachments();
 	SEND_MAX_BODY_BYTES = 16384;
 	SEND_MIN_PREFIX = 5;
 	SEND_TIMEOUT_MS = 1e4;
@@ -18040,7 +18957,8 @@ var init_send_command = __esmMin((() => {
 	};
 	MAX_LISTED_MATCHES = 10;
 	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--attach FILE]...
+                    [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
 
@@ -18050,6 +18968,12 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --attach FILE        attach a file (repeatable; at most 10, 25 MiB each, 100 MiB in all): a
+                       regular file of this session's project folder, not in .git, not ignored
+                       by git, not named like a credential (.env, id_rsa, *.pem, *.key, ...);
+                       your user can widen these rules in their attachments.json
+                       (docs/43-session-cli.md). Brigade's credentials and join secrets are
+                       never attached
   --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this

@@ -20,9 +20,10 @@ const HELP = `usage: brigade migrate-store --from sqlite:FILE [--to postgres://U
                              [--into-non-empty] [--json]
 
 Copies everything a brigade serve SQLite file holds into a PostgreSQL database:
-principals, teams, memberships, sessions, messages (acknowledged or not, with
-their idempotency keys and order), and recorded failed joins; then reads every
-row back and compares digests. The SQLite file is only read.
+principals, teams, memberships, sessions, attachment blobs (with who uploaded
+them), messages (acknowledged or not, with their idempotency keys, attachments
+and order), and recorded failed joins; then reads every row back and compares
+digests (a blob's bytes are read back and hashed). The SQLite file is only read.
 
 --to defaults to $BRIGADE_STORE. Give the password with PGPASSWORD or ~/.pgpass,
 not on the command line. Stop brigade serve on the SQLite file first: the copy is

@@ -1,6 +1,7 @@
 import { build } from "../formats/frame/index.ts";
 import { isWellFormedUtf8, utf8ByteLength } from "../formats/sanitize/index.ts";
 import { isWellFormed } from "../formats/text/index.ts";
+import type { PreparedAttachment } from "../harness/attachments/index.ts";
 import { tooLongForHook } from "../harness/hooks/index.ts";
 import {
   awaitMessageState,
@@ -21,6 +22,7 @@ import {
   type ErrorCode,
   harnessIdempotencyKey,
   isBapError,
+  type MessageAttachment,
   type MessageStateRecord,
   type SendRequest,
   type SendResponse,
@@ -29,6 +31,7 @@ import {
 import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
 import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
+import { sessionAttachments, uploadAttachments } from "./send-attachments.ts";
 
 /**
  * Largest message body, bytes (docs/spec/protocol.md §4.7), after the one trailing newline is
@@ -101,7 +104,8 @@ const EXIT: Readonly<Record<RefusalCode, number>> = { usage: 2, invalid_input: 3
 const MAX_LISTED_MATCHES = 10;
 
 const HELP = `usage: brigade send <session id | unique prefix of ${SEND_MIN_PREFIX}+ characters> [--summary TEXT]
-                    [--reply-to MESSAGE_ID] [--body-file PATH] [--wait SECONDS] <<'EOF'
+                    [--reply-to MESSAGE_ID] [--body-file PATH] [--attach FILE]...
+                    [--wait SECONDS] <<'EOF'
 <message body, taken literally>
 EOF
 
@@ -111,6 +115,12 @@ over about 8 KB); one final newline is removed; at most ${SEND_MAX_BODY_BYTES} b
   --summary TEXT       a one-line summary (at most 200 characters)
   --reply-to ID        the message id you answer (from the relayed message's reply command)
   --body-file PATH     read the body from a file instead of stdin
+  --attach FILE        attach a file (repeatable; at most 10, 25 MiB each, 100 MiB in all): a
+                       regular file of this session's project folder, not in .git, not ignored
+                       by git, not named like a credential (.env, id_rsa, *.pem, *.key, ...);
+                       your user can widen these rules in their attachments.json
+                       (docs/43-session-cli.md). Brigade's credentials and join secrets are
+                       never attached
   --wait SECONDS       wait at most this long (0 to 3, default 3) for the message to reach the
                        recipient's context, be held or refused, and print the state it reached
 A prefix must match exactly one session (offline ones included); a prefix that matches only this
@@ -239,6 +249,16 @@ export interface SessionSend {
   readonly replyTo?: string | undefined;
   /** How long to wait for the message's state, ms (0 to `SEND_STATE_WAIT_MS`; 0 prints none). */
   readonly waitMs: number;
+  /**
+   * Files to attach (docs/43-session-cli.md, "Attachments"), as the caller named them: checked
+   * against the attachment rules before any network call, uploaded before the send that names
+   * them. Relative paths are read in `cwd`.
+   */
+  readonly attachments?: readonly string[] | undefined;
+  /** The folder relative attachment paths are read in. */
+  readonly cwd?: string | undefined;
+  /** The environment git runs with to check ignored files (`PATH`, `HOME`). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -277,6 +297,9 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     summary: flags.summary,
     replyTo: flags["reply-to"],
     waitMs,
+    attachments: flags.attach,
+    cwd: process.cwd(),
+    env: io.env,
   });
   if (!sent.ok) {
     io.stderr(`brigade send: ${sent.line}\n`);
@@ -301,6 +324,28 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
  * @example const r = await sendAsSession(ctx, { target: "s-51d0a", body: "hi", waitMs: 3000 }); r.ok && r.text.startsWith("Sent message")
  */
 export async function sendAsSession(ctx: SessionContext, send: SessionSend): Promise<CommandText> {
+  const paths = send.attachments ?? [];
+  if (paths.length === 0) return sendChecked(ctx, send, []);
+  const checked = await sessionAttachments(
+    ctx,
+    paths,
+    send.cwd ?? process.cwd(),
+    send.env ?? process.env,
+  );
+  if (!checked.ok) return checked;
+  try {
+    return await sendChecked(ctx, send, checked.files);
+  } finally {
+    for (const file of checked.files) file.close();
+  }
+}
+
+/** {@link sendAsSession} once the attachments passed their rules (open, not yet uploaded). */
+async function sendChecked(
+  ctx: SessionContext,
+  send: SessionSend,
+  files: readonly PreparedAttachment[],
+): Promise<CommandText> {
   const self = ctx.map.brigade_session_id;
   let sessions: SessionRecord[];
   try {
@@ -318,6 +363,12 @@ export async function sendAsSession(ctx: SessionContext, send: SessionSend): Pro
     return sendRefusal(recipient.refusal, listed.length > 0 ? `: ${listed.join(", ")}${more}` : "");
   }
 
+  let attachments: MessageAttachment[] = [];
+  if (files.length > 0) {
+    const uploaded = await uploadAttachments(ctx, files);
+    if (!uploaded.ok) return uploaded;
+    attachments = uploaded.attachments;
+  }
   const request: SendRequest = {
     sender_session_id: self,
     recipient_session_id: recipient.sessionId,
@@ -325,12 +376,13 @@ export async function sendAsSession(ctx: SessionContext, send: SessionSend): Pro
     idempotency_key: harnessIdempotencyKey(
       self,
       recipient.sessionId,
-      send.body,
+      keyedBody(send.body, attachments),
       Math.floor(Date.now() / 1000),
     ),
   };
   if (send.summary !== undefined) request.summary = send.summary;
   if (send.replyTo !== undefined) request.reply_to = send.replyTo;
+  if (attachments.length > 0) request.attachments = attachments;
 
   let response: SendResponse;
   try {
@@ -351,7 +403,18 @@ export async function sendAsSession(ctx: SessionContext, send: SessionSend): Pro
     sessions.find((r) => r.session_id === self),
     ctx.map,
   );
-  return { ok: true, text: sentLines(response, recipient.record, state, long) };
+  return { ok: true, text: sentLines(response, recipient.record, state, long, attachments) };
+}
+
+/**
+ * The body the harness key is computed over **[ours]**: the body itself without attachments (the
+ * key of docs/spec/protocol.md §6.4, its test vector unchanged); with attachments, the body, ␀,
+ * then the JSON of their `[sha256, size, name]` triples, so the same text with other files in the
+ * same minute is another message, not a replay.
+ */
+export function keyedBody(body: string, attachments: readonly MessageAttachment[]): string {
+  if (attachments.length === 0) return body;
+  return `${body}\u0000${JSON.stringify(attachments.map((a) => [a.sha256, a.size, a.name]))}`;
 }
 
 /**
@@ -438,6 +501,7 @@ function parseFlags(argv: string[]) {
       "reply-to": { type: "string" },
       "body-file": { type: "string" },
       wait: { type: "string" },
+      attach: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     true,
@@ -504,6 +568,7 @@ function sentLines(
   record: SessionRecord | undefined,
   state: MessageStateRecord | undefined,
   long: string | undefined,
+  attachments: readonly MessageAttachment[],
 ): string {
   const id = displayId(response.message_id);
   const name = record === undefined ? "session" : displayName(record.session_name);
@@ -512,6 +577,10 @@ function sentLines(
     ? `Already sent: message ${id} to ${to} was accepted earlier this minute with the same body; it was not sent again.`
     : `Sent message ${id} to ${to}.`;
   const lines = [first];
+  if (attachments.length > 0) {
+    const files = attachments.map((a) => `${displayName(a.name)} (${a.size} bytes)`);
+    lines.push(`Attached: ${files.join(", ")}.`);
+  }
   // A state the recipient reached says more than its advertised policy; while still only
   // accepted, the policy line tells what is likely to happen next.
   const status = recipientStatus(record);

@@ -61,6 +61,15 @@ set to other than its default.
                          watches_per_principal [32]
                          watch_backlog_messages [256] messages a watch may owe
                            a reader that stopped reading before it is dropped
+                         attachments_per_message [10]  files a message names
+                         attachment_file_mib     [25]  MiB a file
+                         attachment_message_mib  [100] MiB a message, together
+                           (these three at most their defaults)
+                         team_storage_mib       [1024] MiB of attachments one
+                           team may hold (plan the disk for it: docs/50)
+                         request_seconds [30]  seconds a client may take to send one
+                           request, an upload included (25 MiB in 30 s is about
+                           7 Mbit/s: raise it for members on slow links)
                        The BAP/1 limits (send rates, inbox caps, sizes) are fixed.
 
 Stops gracefully on SIGTERM or SIGINT; SIGHUP reloads the TLS files.

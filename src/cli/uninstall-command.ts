@@ -5,6 +5,7 @@ import {
   removeInboundAcceptSetting,
   showsClaudeCodeSession,
 } from "../harness/claude-code/index.ts";
+import { HOST_CLIENTS } from "../harness/host-clients.ts";
 import { resolveStateDir } from "../harness/state/index.ts";
 import { currentUid } from "../local-files/index.ts";
 import { PERSON_ACT_LINE } from "./claude-settings/ask-person.ts";
@@ -97,6 +98,7 @@ export async function runUninstall(argv: string[], io: CliIo): Promise<number> {
       "Left to remove by hand:",
       "- the Claude Code plugin: /plugin uninstall brigade@brigade in Claude Code (or stop starting it with --plugin-dir)",
       "- this CLI's link: node scripts/install-cli.mjs --uninstall in your Brigade checkout",
+      `- another client you connected: brigade uninstall <${Object.keys(HOST_CLIENTS).join("|")}> (docs/49-hosts.md)`,
       `- Brigade's own folders, once you have left your teams (brigade team leave): ${config.ok ? config.dir : "the configuration folder"} (profiles, credentials, consent) and ${state.ok ? state.dir : "the state folder"} (session state, logs)`,
       "",
     ].join("\n"),

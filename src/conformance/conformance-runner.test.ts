@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("68 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("75 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(68);
-    expect(new Set(ids).size).toBe(68);
+    expect(ids).toHaveLength(75);
+    expect(new Set(ids).size).toBe(75);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -147,6 +147,8 @@ describe("case table and selection", () => {
       "C-56",
       "C-57",
       "C-58",
+      "C-60",
+      "C-66",
       "C-80",
       "C-87",
     ])
@@ -162,7 +164,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(68);
+    expect(slow.ok && slow.cases).toHaveLength(75);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -208,6 +210,16 @@ describe("case table and selection", () => {
       tags: ["cap:session.live_delivery"],
     });
     expect(liveSlow.ok && liveSlow.cases.map((c) => c.id)).toEqual(["C-53", "C-54"]);
+    const files = selectCases(ALL_CASES, { ...base, tags: ["cap:message.attachments"] });
+    expect(files.ok && files.cases.map((c) => c.id)).toEqual([
+      "C-60",
+      "C-61",
+      "C-62",
+      "C-63",
+      "C-64",
+      "C-65",
+      "C-66",
+    ]);
   });
 });
 

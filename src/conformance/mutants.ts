@@ -17,6 +17,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly creator_leaves: readonly ["C-56"];
   readonly eager_transfer: readonly ["C-57"];
   readonly token_kept: readonly ["C-58"];
+  readonly blob_leak: readonly ["C-63"];
   readonly invitation_reuse: readonly ["C-80", "C-81", "C-86"];
 } = {
   no_ack_persistence: ["C-30", "C-36", "C-51"],
@@ -30,6 +31,7 @@ export const CONFORMANCE_MUTANTS: {
   creator_leaves: ["C-56"],
   eager_transfer: ["C-57"],
   token_kept: ["C-58"],
+  blob_leak: ["C-63"],
   invitation_reuse: ["C-80", "C-81", "C-86"],
 };
 

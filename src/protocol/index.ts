@@ -6,6 +6,8 @@
 export type {
   Adapter,
   AdapterCallOptions,
+  BlobDownload,
+  DownloadOptions,
   ReceiveOptions,
   SessionListOptions,
   WatchHandle,
@@ -53,6 +55,7 @@ export {
   protocolError,
   protocolMismatchError,
   rateLimitedError,
+  teamStorageFullError,
   unauthenticatedError,
   unavailableError,
   usageError,
@@ -84,6 +87,27 @@ export {
 } from "./limits.ts";
 export type { AckRequest, AckResult } from "./messages/ack.ts";
 export { validateAckRequest, validateAckResult } from "./messages/ack.ts";
+export type { AttachmentLimits, MessageAttachment } from "./messages/attachment.ts";
+export {
+  ATTACHMENT_LIMITS,
+  isAttachmentName,
+  isSha256Hex,
+  MAX_ATTACHMENT_NAME_BYTES,
+} from "./messages/attachment.ts";
+export type {
+  BlobDeclaration,
+  BlobDownloadRequest,
+  BlobDownloadResult,
+  BlobUploadRequest,
+  BlobUploadResult,
+} from "./messages/blob-transfer.ts";
+export {
+  validateBlobDeclaration,
+  validateBlobDownloadRequest,
+  validateBlobDownloadResult,
+  validateBlobUploadRequest,
+  validateBlobUploadResult,
+} from "./messages/blob-transfer.ts";
 export { harnessIdempotencyKey } from "./messages/idempotency-key.ts";
 export type { MessageEnvelope, MessageSender } from "./messages/message-envelope.ts";
 export { validateMessageEnvelope } from "./messages/message-envelope.ts";
@@ -136,7 +160,12 @@ export {
 } from "./sessions/session-registration.ts";
 export type { Activity, InboundPolicy, SessionState } from "./sessions/session-vocabulary.ts";
 export { INBOUND_POLICIES } from "./sessions/session-vocabulary.ts";
-export { generateJoinSecret, JoinSecret, parseJoinSecret } from "./teams/join-secret.ts";
+export {
+  containsJoinSecretShape,
+  generateJoinSecret,
+  JoinSecret,
+  parseJoinSecret,
+} from "./teams/join-secret.ts";
 export { digestJoinSecret, verifyJoinSecretDigest } from "./teams/join-secret-digest.ts";
 export type {
   TeamAcceptTransferResult,

@@ -11,6 +11,7 @@ import {
   receiveLimitError,
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
+import { downloadBlobRoute, uploadBlobRoute } from "./blob-routes.ts";
 import { healthRoute } from "./health-route.ts";
 import { homePage } from "./home-page.ts";
 import { httpStatusFor } from "./http-status.ts";
@@ -21,6 +22,7 @@ import { PrincipalMintingBudget } from "./principal-minting-budget.ts";
 import { type RegistrationPolicy, registrationGate } from "./registration-gate.ts";
 import { readJsonBody } from "./request-body.ts";
 import {
+  attachmentSettingsOf,
   DEFAULT_SERVER_LIMITS,
   mintingLimitsOf,
   type ServerLimits,
@@ -287,6 +289,10 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     const { team, session } = c.req.param();
     return ok(c, await service.adoptMessages(c.get("principal"), team, session, body));
   });
+  // Blobs (capability message.attachments): an upload's body is the bytes, not JSON.
+  const drainLimit = attachmentSettingsOf(limits).maxFileBytes;
+  authed.put("/teams/:team/blobs/:sha256", (c) => uploadBlobRoute(c, service, drainLimit));
+  authed.get("/teams/:team/blobs/:sha256", (c) => downloadBlobRoute(c, service));
   authed.get("/teams/:team/sessions/:session/watch", async (c) => {
     const { team, session } = c.req.param();
     const target = { principalRef: c.get("principal"), teamRef: team, sessionId: session };

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   existsSync,
@@ -12,6 +13,7 @@ import {
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { testTempDir } from "../../test/support/temp-dir.ts";
+import { BrigadeService } from "../service/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { BackupError, backupDataFile } from "./backup-data-file.ts";
 
@@ -114,5 +116,35 @@ describe.skipIf(process.getuid === undefined)("backupDataFile: the temporary cop
     await expect(backupDataFile(data, join(root, "none", "copy.sqlite"))).rejects.toEqual(
       new BackupError("backup_target_folder_missing"),
     );
+  });
+});
+
+describe("backupDataFile: attachments", () => {
+  test("the copy carries every blob, whose bytes a server on the copy serves as the original did", async () => {
+    const root = testTempDir("brigade-backup-blobs-");
+    const data = await dataFile(join(root, "data", "brigade.sqlite"));
+    const bytes = randomBytes(600_000);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const original = openSqliteStore(data);
+    const service = new BrigadeService(original);
+    const a = (await service.createPrincipal()).principal_ref;
+    const team = (await service.createTeam(a, { team_name: "t" })).team_ref;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      yield bytes;
+    }
+    await service.uploadBlob(a, team, { sha256, size: bytes.length }, body());
+    await original.close();
+
+    const out = join(root, "copy.sqlite");
+    await backupDataFile(data, out);
+    const copy = openSqliteStore(out);
+    try {
+      const open = await new BrigadeService(copy).openBlob(a, team, sha256);
+      const parts: Buffer[] = [];
+      for await (const part of open.body) parts.push(Buffer.from(part));
+      expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    } finally {
+      await copy.close();
+    }
   });
 });

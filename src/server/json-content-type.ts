@@ -86,6 +86,31 @@ function unencoded(value: string | null): boolean {
   return coding === "" || coding === "identity";
 }
 
+/** The path of a blob upload: `PUT /v1/teams/<team>/blobs/<digest>` (`message upload`). */
+const BLOB_PATH = /^\/v1\/teams\/[^/]+\/blobs\/[^/]+$/;
+
+/** Whether `request` is a blob upload, whose body is the blob's bytes, not JSON. */
+function isBlobUpload(request: Request): boolean {
+  return request.method === "PUT" && BLOB_PATH.test(new URL(request.url).pathname);
+}
+
+/** Whether a `Content-Type` header value is `application/octet-stream` (any case, no parameters needed). */
+function declaresOctets(value: string | null): boolean {
+  return value?.split(";")[0]?.trim().toLowerCase() === "application/octet-stream";
+}
+
+/**
+ * The refusal of a blob upload whose body is not declared `application/octet-stream`: `usage`,
+ * reason `unsupported_media_type`, HTTP 415. Fixed text.
+ */
+export function unsupportedOctetsError(): ProtocolError {
+  return protocolError(
+    "usage",
+    { reason: "unsupported_media_type" },
+    "a blob upload must be sent with Content-Type: application/octet-stream",
+  );
+}
+
 /** Whether the request has a body on the wire: a non-zero `Content-Length`, or any `Transfer-Encoding`. */
 function carriesBody(request: Request): boolean {
   const length = request.headers.get("content-length");
@@ -95,7 +120,9 @@ function carriesBody(request: Request): boolean {
 
 /**
  * Middleware for every route: a `POST` (even with an empty body) and any request that carries a
- * body must declare `Content-Type: application/json`, else it is answered 415 before routing,
+ * body must declare `Content-Type: application/json` (a blob upload, `PUT
+ * /v1/teams/<team>/blobs/<digest>`, `application/octet-stream` instead: a page cannot send a
+ * `PUT` to another origin without a preflight either), else it is answered 415 before routing,
  * authentication, rate limits or any read of the body. A web page can send `text/plain`, form or
  * multipart bodies to a loopback server without a CORS preflight; it cannot send
  * `application/json` without one, so this rule keeps a page the user visits from minting
@@ -108,16 +135,20 @@ function carriesBody(request: Request): boolean {
 export function requireJsonBodies(): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    const needsJson = request.method === "POST" || carriesBody(request);
-    if (needsJson && !declaresJson(request.headers.get("content-type"))) {
-      return c.json(errorEnvelope(unsupportedMediaTypeError()), UNSUPPORTED_MEDIA_TYPE_STATUS);
+    const octets = isBlobUpload(request);
+    const needsJson = !octets && (request.method === "POST" || carriesBody(request));
+    if (octets && !declaresOctets(request.headers.get("content-type"))) {
+      return c.json(errorEnvelope(unsupportedOctetsError()), UNSUPPORTED_MEDIA_TYPE_STATUS);
     }
-    if (needsJson && !unencoded(request.headers.get("content-encoding"))) {
+    if ((needsJson || octets) && !unencoded(request.headers.get("content-encoding"))) {
       return c.json(
         errorEnvelope(unsupportedContentEncodingError()),
         UNSUPPORTED_MEDIA_TYPE_STATUS,
         { "accept-encoding": "identity" },
       );
+    }
+    if (needsJson && !declaresJson(request.headers.get("content-type"))) {
+      return c.json(errorEnvelope(unsupportedMediaTypeError()), UNSUPPORTED_MEDIA_TYPE_STATUS);
     }
     if (!onlyChunked(request.headers.get("transfer-encoding"))) {
       return c.json(

@@ -6,7 +6,13 @@ import { dirname } from "node:path";
 import { createAdaptorServer, getRequestListener } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { brigadeVersion } from "../local-files/index.ts";
-import { BrigadeService, type ServiceDeps, type Store, systemDeps } from "../service/index.ts";
+import {
+  BrigadeService,
+  type ServiceDeps,
+  type ServiceOptions,
+  type Store,
+  systemDeps,
+} from "../service/index.ts";
 import { openPostgresStore } from "../store/postgres/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp, type StoreKind } from "./app.ts";
@@ -23,12 +29,13 @@ import {
   operatorKeyFileFor,
   type RegistrationMode,
 } from "./operator-key.ts";
+import { httpServerTimeouts, type RequestTimeouts } from "./request-timeouts.ts";
 import {
-  DEFAULT_REQUEST_TIMEOUTS,
-  httpServerTimeouts,
-  type RequestTimeouts,
-} from "./request-timeouts.ts";
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server-limits.ts";
+  attachmentSettingsOf,
+  DEFAULT_SERVER_LIMITS,
+  requestTimeoutsOf,
+  type ServerLimits,
+} from "./server-limits.ts";
 import { ServerMetrics } from "./server-metrics.ts";
 import { StoreHealth, type StoreProbe } from "./store-health.ts";
 import { loadTlsPair, TlsFileError, type TlsFileErrorCode, type TlsFiles } from "./tls-files.ts";
@@ -75,7 +82,11 @@ export interface ServeOptions {
    * Only the conformance positive controls (`src/server/testing/serve-mutant.ts`) pass it, to run
    * a deliberately broken variant; `brigade serve` never does. The store is still closed by `stop`.
    */
-  readonly createService?: (store: Store, deps: ServiceDeps) => BrigadeService;
+  readonly createService?: (
+    store: Store,
+    deps: ServiceDeps,
+    options: ServiceOptions,
+  ) => BrigadeService;
   /**
    * Who may create teams; default `open`. `closed` needs the operator key, whose digest lives in
    * `<data>.operator-key` (created with a new key on the first closed start, see
@@ -94,7 +105,10 @@ export interface ServeOptions {
    * defaults to `DEFAULT_SERVER_LIMITS`.
    */
   readonly limits?: ServerLimits;
-  /** How long a client may take to send a request; defaults to `DEFAULT_REQUEST_TIMEOUTS`. */
+  /**
+   * How long a client may take to send a request; defaults to the limits' `request_seconds`
+   * (`requestTimeoutsOf`), 30 s unless set.
+   */
   readonly requestTimeouts?: RequestTimeouts;
   /**
    * Serve HTTPS with this certificate chain and key (PEM files), checked before anything else
@@ -226,7 +240,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : new ServerMetrics(version, () => watchStreams(), limits);
   const store = metrics?.timed(stored) ?? stored;
   const deps = options.deps ?? systemDeps();
-  const service = options.createService?.(store, deps) ?? new BrigadeService(store, deps);
+  const serviceOptions: ServiceOptions = { attachments: attachmentSettingsOf(limits) };
+  const service =
+    options.createService?.(store, deps, serviceOptions) ??
+    new BrigadeService(store, deps, serviceOptions);
   const trust = options.trustProxy ?? TRUST_NO_PROXY;
   const health = new StoreHealth(opened.probe, {
     onChange: (verdict) => {
@@ -265,7 +282,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return response;
     },
   });
-  const timeouts = httpServerTimeouts(options.requestTimeouts ?? DEFAULT_REQUEST_TIMEOUTS);
+  const timeouts = httpServerTimeouts(options.requestTimeouts ?? requestTimeoutsOf(limits));
   const server =
     tlsPair === undefined
       ? createHttpServer(timeouts, listener)

@@ -1,9 +1,13 @@
 import { describe, expect, test } from "vitest";
+import { DEFAULT_ATTACHMENT_SETTINGS } from "../service/index.ts";
+import { DEFAULT_REQUEST_TIMEOUTS } from "./request-timeouts.ts";
 import {
+  attachmentSettingsOf,
   changedLimits,
   DEFAULT_SERVER_LIMITS,
   mintingLimitsOf,
   parseServerLimits,
+  requestTimeoutsOf,
   SERVER_LIMIT_MAX,
   SERVER_LIMIT_NAMES,
   watchLimitsOf,
@@ -111,5 +115,36 @@ describe("what the limits feed", () => {
       perPrincipal: 32,
       backlog: 256,
     });
+  });
+
+  test("the attachment limits and the request time, in bytes and ms; never above the protocol's ceilings", () => {
+    expect(attachmentSettingsOf(DEFAULT_SERVER_LIMITS)).toEqual(DEFAULT_ATTACHMENT_SETTINGS);
+    expect(requestTimeoutsOf(DEFAULT_SERVER_LIMITS)).toEqual(DEFAULT_REQUEST_TIMEOUTS);
+    const set = parseServerLimits([
+      "attachment_file_mib=5",
+      "team_storage_mib=2048",
+      "request_seconds=600",
+      "attachments_per_message=3",
+    ]);
+    if (!set.ok) throw new Error(set.message);
+    expect(attachmentSettingsOf(set.limits)).toEqual({
+      maxFilesPerMessage: 3,
+      maxFileBytes: 5 * 1024 * 1024,
+      maxMessageBytes: 100 * 1024 * 1024,
+      teamQuotaBytes: 2048 * 1024 * 1024,
+    });
+    expect(requestTimeoutsOf(set.limits)).toEqual({
+      requestMs: 600_000,
+      headersMs: 20_000,
+      checkEveryMs: 5_000,
+    });
+    expect(requestTimeoutsOf({ ...set.limits, request_seconds: 5 }).headersMs).toBe(5_000);
+    for (const over of [
+      "attachment_file_mib=26",
+      "attachment_message_mib=101",
+      "attachments_per_message=11",
+    ]) {
+      expect(parseServerLimits([over]).ok, over).toBe(false);
+    }
   });
 });

@@ -1,9 +1,11 @@
+import { type AttachmentSettings, DEFAULT_ATTACHMENT_SETTINGS, MIB } from "../service/index.ts";
 import {
   type MintingLimits,
   PRINCIPALS_PER_ADDRESS_PER_HOUR,
   PRINCIPALS_PER_ADDRESS_PER_MINUTE,
   PRINCIPALS_PER_SERVER,
 } from "./principal-minting-budget.ts";
+import { DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from "./request-timeouts.ts";
 import { DEFAULT_WATCH_LIMITS, type WatchLimits } from "./watch-registry.ts";
 
 /**
@@ -18,7 +20,14 @@ import { DEFAULT_WATCH_LIMITS, type WatchLimits } from "./watch-registry.ts";
  *   process, whatever the addresses;
  * - `watches_per_session`, `watches_per_principal`: `message watch` streams open at once;
  * - `watch_backlog_messages`: messages a watch stream may owe its reader before it is dropped
- *   with `overflow`.
+ *   with `overflow`;
+ * - `attachments_per_message`, `attachment_file_mib`, `attachment_message_mib`: the attachment
+ *   limits **[ours]** (capability `message.attachments`), at most the protocol's 10 files, 25 MiB
+ *   a file and 100 MiB a message, which are also their defaults;
+ * - `team_storage_mib`: the bytes of blobs and uploads under way one team may hold (1 GiB by
+ *   default), in MiB;
+ * - `request_seconds`: how long a client may take to send one whole request (30 s), an upload's
+ *   body included; a server whose members upload over slow links raises it (docs/50-operator.md).
  *
  * @example SERVER_LIMIT_NAMES.includes("watches_per_session") === true;
  */
@@ -30,6 +39,11 @@ export const SERVER_LIMIT_NAMES = [
   "watches_per_session",
   "watches_per_principal",
   "watch_backlog_messages",
+  "attachments_per_message",
+  "attachment_file_mib",
+  "attachment_message_mib",
+  "team_storage_mib",
+  "request_seconds",
 ] as const;
 
 /** One of {@link SERVER_LIMIT_NAMES}. */
@@ -50,13 +64,20 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   watches_per_session: DEFAULT_WATCH_LIMITS.perSession,
   watches_per_principal: DEFAULT_WATCH_LIMITS.perPrincipal,
   watch_backlog_messages: DEFAULT_WATCH_LIMITS.backlog,
+  attachments_per_message: DEFAULT_ATTACHMENT_SETTINGS.maxFilesPerMessage,
+  attachment_file_mib: DEFAULT_ATTACHMENT_SETTINGS.maxFileBytes / MIB,
+  attachment_message_mib: DEFAULT_ATTACHMENT_SETTINGS.maxMessageBytes / MIB,
+  team_storage_mib: DEFAULT_ATTACHMENT_SETTINGS.teamQuotaBytes / MIB,
+  request_seconds: DEFAULT_REQUEST_TIMEOUTS.requestMs / 1000,
 });
 
 /**
  * The largest value each limit takes (the smallest is 1 for all). A minting window remembers one
  * timestamp per principal it counts, so a million bounds that memory to a few MiB; a watch holds
  * a connection, which the process's open-file limit bounds well below 100,000; a backlog holds
- * message ids, and past 100,000 a reader that stopped is never told.
+ * message ids, and past 100,000 a reader that stopped is never told. The attachment limits stop at
+ * the protocol's ceilings (a client reads those from `describe`, and a server never accepts more);
+ * a team's storage at a million MiB (about a TiB).
  */
 export const SERVER_LIMIT_MAX: Readonly<Record<ServerLimitName, number>> = Object.freeze({
   principals_per_address_per_minute: 1_000_000,
@@ -66,6 +87,11 @@ export const SERVER_LIMIT_MAX: Readonly<Record<ServerLimitName, number>> = Objec
   watches_per_session: 100_000,
   watches_per_principal: 100_000,
   watch_backlog_messages: 100_000,
+  attachments_per_message: DEFAULT_ATTACHMENT_SETTINGS.maxFilesPerMessage,
+  attachment_file_mib: DEFAULT_ATTACHMENT_SETTINGS.maxFileBytes / MIB,
+  attachment_message_mib: DEFAULT_ATTACHMENT_SETTINGS.maxMessageBytes / MIB,
+  team_storage_mib: 1_000_000,
+  request_seconds: 3600,
 });
 
 /** The outcome of {@link parseServerLimits}: the limits, or a usage message that echoes no value. */
@@ -145,6 +171,29 @@ export function watchLimitsOf(limits: ServerLimits): WatchLimits {
     perSession: limits.watches_per_session,
     perPrincipal: limits.watches_per_principal,
     backlog: limits.watch_backlog_messages,
+  };
+}
+
+/**
+ * The request timeouts of `limits`: the whole request in `request_seconds`, its head in at most
+ * the default 20 s (never longer than the whole), checked as often as by default.
+ */
+export function requestTimeoutsOf(limits: ServerLimits): RequestTimeouts {
+  const requestMs = limits.request_seconds * 1000;
+  return {
+    requestMs,
+    headersMs: Math.min(DEFAULT_REQUEST_TIMEOUTS.headersMs, requestMs),
+    checkEveryMs: DEFAULT_REQUEST_TIMEOUTS.checkEveryMs,
+  };
+}
+
+/** The attachment limits of `limits`, in files and bytes, for the service. */
+export function attachmentSettingsOf(limits: ServerLimits): AttachmentSettings {
+  return {
+    maxFilesPerMessage: limits.attachments_per_message,
+    maxFileBytes: limits.attachment_file_mib * MIB,
+    maxMessageBytes: limits.attachment_message_mib * MIB,
+    teamQuotaBytes: limits.team_storage_mib * MIB,
   };
 }
 

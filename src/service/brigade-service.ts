@@ -1,5 +1,6 @@
 import {
   type AckResult,
+  type BlobUploadResult,
   DEFAULT_RECEIVE_LIMIT,
   type HeartbeatResult,
   type MessageAdoptResult,
@@ -25,13 +26,16 @@ import {
   type TeamRotateSecretResult,
   type TeamTransferResult,
 } from "../protocol/index.ts";
+import * as blobs from "./blob-verbs.ts";
 import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
 import { PrincipalCache, SHARED_STORE_PRINCIPAL_MAX_AGE_MS } from "./principal-cache.ts";
-import { collectGarbage } from "./retention-sweep.ts";
+import { collectGarbage, type SweepCounts } from "./retention-sweep.ts";
 import { base64url, sha256Hex } from "./secrets.ts";
 import {
+  type AttachmentSettings,
   type BackendDescription,
+  DEFAULT_ATTACHMENT_SETTINGS,
   describeBackend,
   GC_BATCH_SIZE,
   REGISTER_RATE,
@@ -44,7 +48,7 @@ import type { ServiceDeps } from "./service-deps.ts";
 import { systemDeps } from "./service-deps.ts";
 import type { SessionListOptions } from "./session-verbs.ts";
 import * as sessions from "./session-verbs.ts";
-import type { GarbageCounts, Store } from "./store.ts";
+import type { Store } from "./store.ts";
 import * as admin from "./team-admin-verbs.ts";
 import * as invitations from "./team-invitation-verbs.ts";
 import * as teams from "./team-verbs.ts";
@@ -52,7 +56,15 @@ import type { WatchListener, WatchSubscription } from "./watch-hub.ts";
 import { WatchHub } from "./watch-hub.ts";
 import { isoTime } from "./wire-records.ts";
 
+export type { OpenBlob } from "./blob-verbs.ts";
+export type { SweepCounts } from "./retention-sweep.ts";
 export type { SessionListOptions } from "./session-verbs.ts";
+
+/** Options of a {@link BrigadeService} besides its store and deps. */
+export interface ServiceOptions {
+  /** The attachment limits (`brigade serve --limit`); default {@link DEFAULT_ATTACHMENT_SETTINGS}. */
+  readonly attachments?: AttachmentSettings;
+}
 
 /** Longest bearer token `authenticate` looks at; ours are 43 characters. */
 const MAX_TOKEN_CHARS = 512;
@@ -88,7 +100,7 @@ export class BrigadeService {
   readonly #ctx: ServiceContext;
 
   /** `deps` defaults to the wall clock and `node:crypto` randomness. */
-  constructor(store: Store, deps: ServiceDeps = systemDeps()) {
+  constructor(store: Store, deps: ServiceDeps = systemDeps(), options: ServiceOptions = {}) {
     const hub = new WatchHub();
     // On a store other processes share, they may replace a token: cached answers expire there.
     const principals = new PrincipalCache(
@@ -96,7 +108,8 @@ export class BrigadeService {
         ? {}
         : { maxAgeMs: SHARED_STORE_PRINCIPAL_MAX_AGE_MS, now: deps.now },
     );
-    this.#ctx = { store, deps, hub, principals };
+    const attachments = options.attachments ?? DEFAULT_ATTACHMENT_SETTINGS;
+    this.#ctx = { store, deps, hub, principals, attachments };
     store.watchFeed?.attach({
       watchedSessions: () => hub.sessionIds(),
       deliver: (recipient, ids) => hub.publish(recipient, ids),
@@ -107,7 +120,7 @@ export class BrigadeService {
 
   /** The backend half of `describe`: limits, lease range, retention, capabilities. Never fails. */
   describeBackend(): BackendDescription {
-    return describeBackend();
+    return describeBackend(this.#ctx.attachments);
   }
 
   /** The service clock as RFC 3339 text (`server_time`). */
@@ -544,6 +557,44 @@ export class BrigadeService {
     return this.#ctx.hub.size;
   }
 
+  // ---------------------------------------------------------------- blobs
+
+  /**
+   * `message upload` **[ours]** (capability `message.attachments`): stores `bytes` as the team's
+   * blob declared by `declaration` (`{sha256, size}`), streamed, a chunk at a time. Errors in
+   * order: `invalid_input` (a bad declaration; `too_long` on `size` over the per-file limit),
+   * `unauthorized`, `rate_limited` `team_storage_full` (the bytes would take the team past its
+   * quota; the same bytes already stored cost nothing and are never refused for it) — all before
+   * a byte is read; then `invalid_input` `size_mismatch` (more bytes than declared stop the read
+   * at once) or `digest_mismatch`; nothing of a refused upload is kept. The same bytes again cost
+   * no space; every upload makes its caller an uploader of the blob.
+   */
+  uploadBlob(
+    principalRef: string,
+    teamRef: string,
+    declaration: unknown,
+    bytes: AsyncIterable<Uint8Array>,
+  ): Promise<BlobUploadResult> {
+    return blobs.uploadBlob(this.#ctx, principalRef, teamRef, declaration, bytes);
+  }
+
+  /**
+   * `message download` **[ours]**: opens the bytes `[offset, offset + length)` (`length` absent:
+   * to the end) of a blob the caller uploaded, or that a message addressed to one of its sessions
+   * names. `unauthorized` for a non-member; the uniform `not_found` for every other blob (unknown,
+   * another team's, not the caller's to read); `invalid_input` `out_of_range` on `offset` past the
+   * end. The body reads the store a chunk at a time.
+   */
+  openBlob(
+    principalRef: string,
+    teamRef: string,
+    sha256: string,
+    offset = 0,
+    length?: number,
+  ): Promise<blobs.OpenBlob> {
+    return blobs.openBlob(this.#ctx, principalRef, teamRef, sha256, offset, length);
+  }
+
   // ---------------------------------------------------------------- retention
 
   /**
@@ -554,12 +605,14 @@ export class BrigadeService {
    * {@link UNUSED_TEAM_RETENTION_MS} in which no session was ever registered and nobody but the
    * creator ever joined, then principals older than {@link UNUSED_PRINCIPAL_RETENTION_MS} that
    * belong to no team at all. Deletes in batches of `batchSize` rows per kind, one transaction per
-   * batch, until a batch comes back short.
+   * batch, until a batch comes back short. Then the blobs (capability `message.attachments`) that
+   * no retained message names and that nobody uploaded for `UNNAMED_BLOB_RETENTION_MS`, and the
+   * remains of uploads that never finished (`STALE_BLOB_CONTENT_MS`).
    */
   collectGarbage(
     now: number = this.#ctx.deps.now(),
     batchSize: number = GC_BATCH_SIZE,
-  ): Promise<GarbageCounts> {
+  ): Promise<SweepCounts> {
     return collectGarbage(this.#ctx, now, batchSize);
   }
 }

@@ -1,5 +1,11 @@
 export { ackInTx } from "./ack-in-tx.ts";
-export type { NewPrincipal, SessionListOptions } from "./brigade-service.ts";
+export type {
+  NewPrincipal,
+  OpenBlob,
+  ServiceOptions,
+  SessionListOptions,
+  SweepCounts,
+} from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";
 export {
@@ -10,13 +16,16 @@ export {
 } from "./principal-cache.ts";
 export { base64url, sha256Hex } from "./secrets.ts";
 export { SEND_LIMITS, sendInTx } from "./send-in-tx.ts";
-export type { BackendDescription } from "./service-config.ts";
+export type { AttachmentSettings, BackendDescription } from "./service-config.ts";
 export {
+  BLOB_CHUNK_BYTES,
   CAP_RETRY_AFTER_MS,
+  DEFAULT_ATTACHMENT_SETTINGS,
   describeBackend,
   GC_BATCH_SIZE,
   JOIN_ATTEMPT_LIMIT,
   JOIN_ATTEMPT_WINDOW_MS,
+  MIB,
   REGISTER_RATE,
   SERVICE_CAPABILITIES,
   SERVICE_LEASE,

@@ -3,6 +3,7 @@ import {
   conflictError,
   invalidInputError,
   isReceiveLimit,
+  type MessageAttachment,
   type MessageEnvelope,
   notFoundError,
   notMemberError,
@@ -38,6 +39,8 @@ export async function sendMessage(
   send: unknown,
 ): Promise<SendResponse> {
   const request = valueOrThrow(validateSendRequest(send));
+  const attachments = request.attachments ?? [];
+  checkAttachmentLimits(ctx, attachments);
   const command: SendCommand = {
     principalRef,
     teamRef,
@@ -47,12 +50,15 @@ export async function sendMessage(
     summary: request.summary ?? null,
     replyTo: request.reply_to ?? null,
     idempotencyKey: request.idempotency_key ?? null,
+    attachments,
     messageId: ctx.deps.newId("m"),
     limits: SEND_LIMITS,
     now: ctx.deps.now(),
   };
+  // A store's own send knows nothing of attachments: a send that names some is one unit over the
+  // store's methods, which takes the same locks first (StoreTx.lockSend).
   const outcome =
-    ctx.store.sendMessage === undefined
+    ctx.store.sendMessage === undefined || attachments.length > 0
       ? await ctx.store.transact((tx) => sendInTx(tx, command))
       : await ctx.store.sendMessage(command);
   if (!outcome.ok) fail(refusalError(outcome));
@@ -62,6 +68,49 @@ export async function sendMessage(
     ctx.store.watchFeed?.sent(message.recipient_session_id, message.message_id);
   }
   return toSendResponse(message, duplicate);
+}
+
+/**
+ * The limits of this service (`brigade serve --limit`) on a send's attachments, which may be
+ * lower than the protocol's that validation checked: more files than allowed is `invalid_input`
+ * `out_of_range` on `attachments` (`min` 0, `max` the limit); more bytes together, or one file
+ * over the per-file limit, `too_long` (`limit`, `actual`, `unit: bytes`).
+ */
+function checkAttachmentLimits(
+  ctx: ServiceContext,
+  attachments: readonly MessageAttachment[],
+): void {
+  const limits = ctx.attachments;
+  if (attachments.length > limits.maxFilesPerMessage) {
+    fail(
+      invalidInputError("attachments", "out_of_range", {
+        min: "0",
+        max: String(limits.maxFilesPerMessage),
+      }),
+    );
+  }
+  let total = 0;
+  for (const [index, attachment] of attachments.entries()) {
+    if (attachment.size > limits.maxFileBytes) {
+      fail(
+        invalidInputError(`attachments.${index}.size`, "too_long", {
+          limit: String(limits.maxFileBytes),
+          actual: String(attachment.size),
+          unit: "bytes",
+        }),
+      );
+    }
+    total += attachment.size;
+  }
+  if (total > limits.maxMessageBytes) {
+    fail(
+      invalidInputError("attachments", "too_long", {
+        limit: String(limits.maxMessageBytes),
+        actual: String(total),
+        unit: "bytes",
+      }),
+    );
+  }
 }
 
 /** The protocol error of a refused send (docs/spec/protocol.md §3.4). */

@@ -22,11 +22,15 @@ export const SEND_LIMITS: SendLimits = Object.freeze({
 /**
  * Decides and stores one send inside a unit of work, in the order of docs/spec/protocol.md §6.16
  * steps (b) to (j), at `command.now` (ms): the path of every store without its own
- * {@link Store.sendMessage}. The window and cap numbers are the service's `RATE_RULES`, which
+ * {@link Store.sendMessage}, and of every send that names attachments. Those are checked
+ * **[ours]** right after the idempotency step (f): each must be a blob of the team, of the size
+ * named, that the sender's principal uploaded, else `not_found`. The window and cap numbers are the service's `RATE_RULES`, which
  * equal {@link SEND_LIMITS}. A refusal writes nothing.
  */
 export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendOutcome> {
   const now = command.now;
+  const attachments = command.attachments ?? [];
+  await tx.lockSend(command.principalRef, command.recipientSessionId);
   const team = await tx.getTeam(command.teamRef);
   const membership =
     team === null ? null : await tx.getMembership(command.teamRef, command.principalRef);
@@ -61,9 +65,28 @@ export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendO
           original.body,
           original.summary,
           original.reply_to,
-        ) === sendFingerprint(recipient.session_id, command.body, command.summary, command.replyTo);
+          original.attachments,
+        ) ===
+        sendFingerprint(
+          recipient.session_id,
+          command.body,
+          command.summary,
+          command.replyTo,
+          attachments,
+        );
       if (!same) return { ok: false, refusal: "idempotency_key_reused" };
       return { ok: true, duplicate: true, message: original };
+    }
+  }
+  // [ours] Every named blob must be the team's, of the size named, and uploaded by the sender's
+  // principal (which proved it holds the bytes); anything else answers as a session that does
+  // not exist, so a send cannot probe for, or hand on, a blob the sender never had.
+  for (const attachment of attachments) {
+    const blob = await tx.getBlob(command.teamRef, attachment.sha256);
+    if (blob === null || blob.size !== attachment.size) return { ok: false, refusal: "not_found" };
+    const uploaders = await tx.blobUploaders(command.teamRef, attachment.sha256);
+    if (!uploaders.some((u) => u.principal_ref === command.principalRef)) {
+      return { ok: false, refusal: "not_found" };
     }
   }
   const hop = await hopCountOf(tx, command, now);
@@ -102,6 +125,7 @@ export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendO
     created_at: now,
     acked_at: null,
     idempotency_key: command.idempotencyKey,
+    ...(attachments.length === 0 ? {} : { attachments }),
   };
   await tx.insertMessage(message);
   return { ok: true, duplicate: false, message };

@@ -1,5 +1,16 @@
-import type { Capability, DescribeLimits, LeaseRange, RetentionPolicy } from "../protocol/index.ts";
-import { DEFAULT_LEASE, PROTOCOL_LIMITS, RETENTION_FLOORS } from "../protocol/index.ts";
+import type {
+  AttachmentLimits,
+  Capability,
+  DescribeLimits,
+  LeaseRange,
+  RetentionPolicy,
+} from "../protocol/index.ts";
+import {
+  ATTACHMENT_LIMITS,
+  DEFAULT_LEASE,
+  PROTOCOL_LIMITS,
+  RETENTION_FLOORS,
+} from "../protocol/index.ts";
 
 /**
  * The lease range the service grants, in seconds (docs/spec/protocol.md §7: default 90, min 30, max
@@ -35,7 +46,67 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "profile.rotate_token",
   "team.invitations",
   "team.labels",
+  "message.attachments",
 ] as const satisfies readonly Capability[]);
+
+/**
+ * The attachment limits a service enforces **[ours]** (capability `message.attachments`,
+ * docs/20-protocol.md "Attachments"), in files and bytes. The first three are at most the
+ * protocol's {@link ATTACHMENT_LIMITS} (`brigade serve --limit` may lower them); the team quota
+ * bounds the bytes one team's blobs and uploads under way take on the server.
+ */
+export interface AttachmentSettings {
+  readonly maxFilesPerMessage: number;
+  readonly maxFileBytes: number;
+  readonly maxMessageBytes: number;
+  readonly teamQuotaBytes: number;
+}
+
+/** 1 MiB, in bytes. */
+export const MIB = 1_048_576;
+
+/**
+ * The attachment limits of a service nobody configured: the protocol's ceilings (10 files, 25 MiB
+ * a file, 100 MiB a message) and 1 GiB of blobs per team **[ours]** (ten full messages; a team
+ * that needs more asks its operator, docs/50-operator.md "Disk").
+ */
+export const DEFAULT_ATTACHMENT_SETTINGS: AttachmentSettings = Object.freeze({
+  maxFilesPerMessage: ATTACHMENT_LIMITS.max_attachments_per_message,
+  maxFileBytes: ATTACHMENT_LIMITS.max_attachment_bytes,
+  maxMessageBytes: ATTACHMENT_LIMITS.max_message_attachment_bytes,
+  teamQuotaBytes: 1024 * MIB,
+});
+
+/**
+ * Bytes per stored chunk of a blob **[ours]** (256 KiB): every chunk but the last is exactly this
+ * long, so a byte offset names its chunk. Small enough that no stored value is large (a
+ * PostgreSQL row, a SQLite record) and that moving one costs the event loop little; large enough
+ * that a 25 MiB file is 100 chunks.
+ */
+export const BLOB_CHUNK_BYTES: number = 256 * 1024;
+
+/**
+ * How long a blob no message names is kept after its last upload, ms **[ours]**: the acknowledged
+ * message retention (a day). An upload comes right before its send, so this only matters for a
+ * send that failed or never came; re-uploading the same bytes renews it at no cost in space.
+ */
+export const UNNAMED_BLOB_RETENTION_MS: number = RETENTION_FLOORS.acked_message_seconds * 1000;
+
+/**
+ * How long an upload's content may stay without a blob naming it, ms **[ours]**: an hour, far past
+ * any upload's request limit, after which it is the remains of an upload that died with its
+ * process and the sweep removes it.
+ */
+export const STALE_BLOB_CONTENT_MS: number = 60 * 60 * 1000;
+
+/** Blobs (and stale contents) deleted per sweep transaction **[ours]**: at most 200 MiB a unit. */
+export const BLOB_GC_BATCH_SIZE = 8;
+
+/**
+ * The `retry_after_ms` hint of `team_storage_full` **[ours]**: a minute. Space frees only when the
+ * sweep removes blobs no message needs any more, so the hint says "later", not "when".
+ */
+export const TEAM_STORAGE_RETRY_AFTER_MS = 60_000;
 
 /**
  * Backend-side data for `describe`: the v1 limits (docs/spec/protocol.md §7), lease range,
@@ -49,6 +120,8 @@ export interface BackendDescription {
   lease: LeaseRange;
   retention: RetentionPolicy;
   capabilities: Capability[];
+  /** The attachment limits of this service (capability `message.attachments`). */
+  attachments: AttachmentLimits;
 }
 
 /** Failed join attempts allowed per principal inside {@link JOIN_ATTEMPT_WINDOW_MS} **[ours]**. */
@@ -125,7 +198,9 @@ export const GC_BATCH_SIZE = 500;
  * @example
  * describeBackend().lease.default_seconds === 90;
  */
-export function describeBackend(): BackendDescription {
+export function describeBackend(
+  attachments: AttachmentSettings = DEFAULT_ATTACHMENT_SETTINGS,
+): BackendDescription {
   return {
     limits: {
       ...PROTOCOL_LIMITS,
@@ -135,5 +210,10 @@ export function describeBackend(): BackendDescription {
     lease: { ...SERVICE_LEASE },
     retention: { ...SERVICE_RETENTION },
     capabilities: [...SERVICE_CAPABILITIES],
+    attachments: {
+      max_attachments_per_message: attachments.maxFilesPerMessage,
+      max_attachment_bytes: attachments.maxFileBytes,
+      max_message_attachment_bytes: attachments.maxMessageBytes,
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { PrincipalCache } from "./principal-cache.ts";
+import type { AttachmentSettings } from "./service-config.ts";
 import type { ServiceDeps } from "./service-deps.ts";
 import type { Store } from "./store.ts";
 import type { WatchHub } from "./watch-hub.ts";
@@ -13,4 +14,6 @@ export interface ServiceContext {
   readonly deps: ServiceDeps;
   readonly hub: WatchHub;
   readonly principals: PrincipalCache;
+  /** The attachment limits this service enforces (`brigade serve --limit`). */
+  readonly attachments: AttachmentSettings;
 }

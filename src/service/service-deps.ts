@@ -1,8 +1,8 @@
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 
 /** The kinds of ids the service mints; each id is `<kind>-<20 lowercase hex>` (1–64 bytes of `[A-Za-z0-9_-]`). */
-export const ID_KINDS = ["p", "t", "s", "m", "i"] as const;
-/** One of {@link ID_KINDS}: principal, team, session, message, invitation. */
+export const ID_KINDS = ["p", "t", "s", "m", "i", "c"] as const;
+/** One of {@link ID_KINDS}: principal, team, session, message, invitation, blob content. */
 export type IdKind = (typeof ID_KINDS)[number];
 
 /**

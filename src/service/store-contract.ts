@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { InvitationRow, Store, StoreTx } from "./store.ts";
 import { registerAckContract } from "./store-ack-contract.ts";
+import { registerBlobContract } from "./store-blob-contract.ts";
 import { contractMessage as message, contractSession as session } from "./store-contract-rows.ts";
 import { registerFetchContract } from "./store-fetch-contract.ts";
 import { registerSendContract } from "./store-send-contract.ts";
@@ -786,6 +787,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
     registerSendContract(() => store);
     registerFetchContract(() => store);
     registerAckContract(() => store);
+    registerBlobContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();

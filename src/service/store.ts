@@ -1,4 +1,4 @@
-import type { RateLimitedReason } from "../protocol/index.ts";
+import type { MessageAttachment, RateLimitedReason } from "../protocol/index.ts";
 import type { WatchedMemberships } from "./watch-hub.ts";
 
 /**
@@ -128,6 +128,12 @@ export interface MessageRow {
   created_at: number;
   acked_at: number | null;
   idempotency_key: string | null;
+  /**
+   * The blobs the message names (capability `message.attachments`), in the sender's order;
+   * absent when none. A store keeps them with the message and, for each, a link the blob's
+   * access check and retention read (`blobNamedFor`, `collectBlobs`).
+   */
+  attachments?: readonly MessageAttachment[];
 }
 
 /** What a recipient's harness reported of a message: its policy holds or refuses it. */
@@ -205,6 +211,48 @@ export interface GarbageBounds {
   limit: number;
 }
 
+/**
+ * The bytes of one upload (capability `message.attachments`): a reservation made before the first
+ * byte is stored (it counts against the team's quota at once), then its chunks. A blob row names
+ * the content once the upload verified; a content no blob names is an upload in progress, or one
+ * that failed or was cut off, and the sweep removes it after `staleContentBefore`.
+ */
+export interface BlobContentRow {
+  /** Opaque id (`c-<20 hex>`). */
+  content_id: string;
+  team_ref: string;
+  /** The digest the upload declared (64 lowercase hex). */
+  sha256: string;
+  /** The size the upload declared, in bytes. */
+  size: number;
+  created_at: number;
+}
+
+/** A verified blob of a team: one row per `(team_ref, sha256)`, naming its content. */
+export interface BlobRow {
+  team_ref: string;
+  sha256: string;
+  size: number;
+  content_id: string;
+  created_at: number;
+}
+
+/** A principal that uploaded a blob (proved it holds the bytes), and when it last did. */
+export interface BlobUploaderRow {
+  principal_ref: string;
+  uploaded_at: number;
+}
+
+/** Bounds of one blob sweep batch (ms; rows at or before a bound may go). */
+export interface BlobGarbageBounds {
+  /** Blobs no message names whose every upload is at or before this go, with their content. */
+  unnamedUploadedBefore: number;
+  /** Contents no blob names (uploads that never finished) created at or before this go. */
+  staleContentBefore: number;
+  /** Most blobs, and most stale contents, deleted by one call. */
+  limit: number;
+}
+
 /** Rows deleted by one sweep batch, per kind. */
 export interface GarbageCounts {
   messages: number;
@@ -230,6 +278,14 @@ export interface StoreTx {
    * runs one unit at a time (SQLite) has nothing to do.
    */
   lockTeam(teamRef: string): Promise<void>;
+
+  /**
+   * Holds, until the unit ends, the locks a store's own {@link Store.sendMessage} takes before it
+   * decides a send (the sender's principal, then the recipient session), so a send decided over
+   * the unit's methods (`sendInTx`) and one decided by the store itself never both take the last
+   * slot of a budget or cap. A store that runs one unit at a time (SQLite) has nothing to do.
+   */
+  lockSend(principalRef: string, recipientSessionId: string): Promise<void>;
 
   insertPrincipal(row: PrincipalRow): Promise<void>;
   /** The principal whose token digest is `tokenDigest`, or `null`. */
@@ -384,6 +440,37 @@ export interface StoreTx {
    * go before principals, so a principal whose only team was collected may go in the same call.
    */
   collectGarbage(bounds: GarbageBounds): Promise<GarbageCounts>;
+
+  // ---- blobs (capability `message.attachments`)
+
+  /** Reserves an upload's content (no chunks yet). */
+  insertBlobContent(row: BlobContentRow): Promise<void>;
+  /** Stores chunk `seq` (0-based) of a content; a chunk is at most `BLOB_CHUNK_BYTES`. */
+  putBlobChunk(contentId: string, seq: number, data: Uint8Array): Promise<void>;
+  /** Chunk `seq` of a content, or `null` when there is none (the content is gone or shorter). */
+  blobChunk(contentId: string, seq: number): Promise<Uint8Array | null>;
+  /** Deletes a content with its chunks (nothing when it is unknown). */
+  deleteBlobContent(contentId: string): Promise<void>;
+  /** Bytes the team's contents take (declared sizes of verified blobs and of uploads under way). */
+  teamBlobBytes(teamRef: string): Promise<number>;
+  getBlob(teamRef: string, sha256: string): Promise<BlobRow | null>;
+  /** Stores a verified blob; its content must exist and no blob of the team has that digest. */
+  insertBlob(row: BlobRow): Promise<void>;
+  /** Records (or renews, at `at`) that the principal uploaded the blob. */
+  putBlobUploader(teamRef: string, sha256: string, principalRef: string, at: number): Promise<void>;
+  /** The blob's uploaders, in `principal_ref` order. */
+  blobUploaders(teamRef: string, sha256: string): Promise<BlobUploaderRow[]>;
+  /**
+   * Whether a message of the team that names the blob is addressed to a session of the principal
+   * (the recipient's side of a blob's access rule).
+   */
+  blobNamedFor(teamRef: string, sha256: string, principalRef: string): Promise<boolean>;
+  /**
+   * Deletes at most `bounds.limit` blobs no message names whose uploads are all old enough (with
+   * their uploaders and content), then at most `bounds.limit` stale contents; returns how many
+   * blobs and contents went.
+   */
+  collectBlobs(bounds: BlobGarbageBounds): Promise<{ blobs: number; contents: number }>;
 }
 
 /**
@@ -419,6 +506,12 @@ export interface SendCommand {
   summary: string | null;
   replyTo: string | null;
   idempotencyKey: string | null;
+  /**
+   * The blobs the send names (capability `message.attachments`), validated. A
+   * store's own {@link Store.sendMessage} is only given sends without attachments: the service
+   * runs a send that names some as one unit over {@link StoreTx} (`sendInTx`). Absent: none.
+   */
+  attachments?: readonly MessageAttachment[];
   messageId: string;
   limits: SendLimits;
   /**

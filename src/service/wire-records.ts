@@ -6,6 +6,7 @@ import type {
   SessionState,
 } from "../protocol/index.ts";
 import { liveDeliveryOf, liveReportMaxAgeMs, PROTOCOL_VERSION } from "../protocol/index.ts";
+import { attachmentsOfColumn } from "./attachment-column.ts";
 import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
 /**
@@ -123,7 +124,16 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
     created_at: isoTime(row.created_at),
     delivery_state: "accepted" as const,
   };
-  return row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
+  const envelope: MessageEnvelope =
+    row.summary === null ? { ...head, ...tail } : { ...head, summary: row.summary, ...tail };
+  // A row read straight from a data file (a tool, a test) holds the column's text or null.
+  const attachments = Array.isArray(row.attachments)
+    ? row.attachments
+    : attachmentsOfColumn(row.attachments);
+  if (attachments !== undefined && attachments.length > 0) {
+    envelope.attachments = attachments.map(({ sha256, size, name }) => ({ sha256, size, name }));
+  }
+  return envelope;
 }
 
 /**

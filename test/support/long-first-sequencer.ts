@@ -23,6 +23,7 @@ export const LONG_FIRST = [
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",
   "test/mcp-client.test.ts",
+  "test/attachments-memory.test.ts",
 ];
 
 /**

@@ -42,11 +42,16 @@ export function buildTestSeams(): void {
  * people joining. The suite tests the BAP/1 limits, never these (docs/30, "Limits").
  */
 export const FAST_SUITE_LIMITS: readonly string[] = [
-  "principals_per_address_per_minute",
-  "principals_per_address_per_hour",
-  "principals_per_server_per_minute",
-  "principals_per_server_per_hour",
-].flatMap((name) => ["--limit", `${name}=100000`]);
+  ...[
+    "principals_per_address_per_minute",
+    "principals_per_address_per_hour",
+    "principals_per_server_per_minute",
+    "principals_per_server_per_hour",
+  ].flatMap((name) => ["--limit", `${name}=100000`]),
+  // A small team quota, so the quota case (C-65) reaches it with a few 1 MiB uploads.
+  "--limit",
+  "team_storage_mib=4",
+];
 
 /** A `brigade serve` child process and its base URL. */
 export interface ServerProcess {

@@ -1,4 +1,5 @@
 import {
+  ATTACHMENT_LIMITS,
   type DescribeResult,
   PROTOCOL_LIMITS,
   PROTOCOL_VERSION,
@@ -63,5 +64,6 @@ export function describeHttpAdapter(store: ProfileStore | undefined, name: strin
     lease: { ...HTTP_ADAPTER_LEASE },
     retention: { ...HTTP_ADAPTER_RETENTION },
     profile: summarizeProfile(store, name),
+    attachments: { ...ATTACHMENT_LIMITS },
   };
 }

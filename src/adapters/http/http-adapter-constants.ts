@@ -43,6 +43,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "profile.rotate_token",
   "team.invitations",
   "team.labels",
+  "message.attachments",
 ] as const);
 
 /**

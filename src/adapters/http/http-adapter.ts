@@ -4,7 +4,11 @@ import {
   type Adapter,
   type AdapterCallOptions,
   type AdapterCommandName,
+  type BlobDeclaration,
+  type BlobDownload,
+  type BlobUploadResult,
   type DescribeResult,
+  type DownloadOptions,
   type HeartbeatRequest,
   type HeartbeatResult,
   type MessageAdoptRequest,
@@ -77,6 +81,7 @@ import {
   valueOrThrow,
   type WatchHandle,
 } from "../../protocol/index.ts";
+import { openBlobDownload, uploadBlob } from "./blob-transfer.ts";
 import { describeHttpAdapter } from "./describe-profile.ts";
 import { HTTP_ADAPTER_LEASE } from "./http-adapter-constants.ts";
 import {
@@ -198,6 +203,29 @@ export class HttpAdapter implements Adapter {
       validateSendResponse,
       options,
     );
+  }
+
+  /**
+   * `message upload` (capability `message.attachments`): streams `bytes` to the server under the
+   * declared digest and size (`blob-transfer.ts`); a declaration over the protocol's limits is
+   * refused before any network call.
+   */
+  async messageUpload(
+    declared: BlobDeclaration,
+    bytes: AsyncIterable<Uint8Array>,
+    options?: AdapterCallOptions,
+  ): Promise<BlobUploadResult> {
+    const ctx = readTeamContext(this.#runtime);
+    return uploadBlob(ctx, declared, bytes, options?.signal);
+  }
+
+  /**
+   * `message download` (capability `message.attachments`): opens a blob the caller may read,
+   * from `options.offset` (a resumed download). The caller checks the bytes against `sha256`.
+   */
+  async messageDownload(sha256: string, options?: DownloadOptions): Promise<BlobDownload> {
+    const ctx = readTeamContext(this.#runtime);
+    return openBlobDownload(ctx, sha256, options?.offset ?? 0, options?.signal);
   }
 
   /**

@@ -10,7 +10,7 @@ import type { AdapterLogger } from "../adapter-logger.ts";
 import { HTTP_CALL_TIMEOUT_MS } from "./http-adapter-constants.ts";
 import { readBoundedBody } from "./read-bounded-body.ts";
 
-/** The HTTP methods the API uses. */
+/** The HTTP methods the API uses with JSON bodies (a blob upload's `PUT` has its own path). */
 export type HttpMethod = "GET" | "POST";
 
 /** One call to `brigade serve` (docs/30-http-api.md). */
@@ -40,7 +40,8 @@ export interface ServerTransport {
 }
 
 // Our server's answers are small; anything larger is not an answer we trust.
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** The largest envelope answer read, in bytes (8 MiB). */
+export const MAX_RESPONSE_BYTES: number = 8 * 1024 * 1024;
 
 /**
  * Percent-encodes one path segment (`:team`, `:session`).
@@ -132,6 +133,22 @@ export async function callServer<T>(
     status: response.status,
     ms: Math.round(performance.now() - started),
   });
+  return answerOf(log, response.status, bytes, validate);
+}
+
+/**
+ * The `result` of one answer of the server (its status and body bytes), validated, or the
+ * {@link BapError} it carries: a 5xx is `unavailable`; a body that is not one valid envelope, or
+ * a `result` that fails `validate`, is `internal`; an error envelope is that error, member for
+ * member. Shared by every call that reads an envelope ({@link callServer}, the blob transfers).
+ */
+export function answerOf<T>(
+  log: AdapterLogger,
+  status: number,
+  bytes: Uint8Array,
+  validate: (value: unknown) => ValidationResult<T>,
+): T {
+  const response = { status };
   if (response.status >= 500) throw new BapError(unavailableError());
   const parsed = parseJsonDocument(bytes, { maxBytes: MAX_RESPONSE_BYTES });
   if (!parsed.ok) {

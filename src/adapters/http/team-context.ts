@@ -43,6 +43,8 @@ export const TEAM_SCOPED: ReadonlySet<AdapterCommandName> = new Set<AdapterComma
   "message receive",
   "message watch",
   "message ack",
+  "message upload",
+  "message download",
   "team members",
   "team rotate-secret",
   "team revoke-member",

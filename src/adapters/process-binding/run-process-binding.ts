@@ -20,6 +20,8 @@ import {
   type TeamJoinRequest,
   usageError,
   validateAckRequest,
+  validateBlobDownloadRequest,
+  validateBlobUploadRequest,
   validateHeartbeatRequest,
   validateMessageAdoptRequest,
   validateMessageReportRequest,
@@ -34,6 +36,7 @@ import {
 } from "../../protocol/index.ts";
 import { type AdapterLogger, createNdjsonLogger, resolveLogLevel } from "../adapter-logger.ts";
 import { PrivateFileError, writePrivateFileAtomic } from "../private-files.ts";
+import { openUploadSource, writeDownload } from "./blob-files.ts";
 import type { AdapterFactory, BoundAdapter, ProcessBindingIo } from "./process-binding-io.ts";
 import { readStdinDocument } from "./read-stdin-document.ts";
 import { runWatch } from "./run-watch.ts";
@@ -192,6 +195,21 @@ async function dispatch(
       if (adopt === undefined) throw usage("unknown_command");
       local();
       return adopt(session, valueOrThrow(validateMessageAdoptRequest(await readDocument(io))));
+    }
+    case "message upload": {
+      const upload = adapter.messageUpload?.bind(adapter);
+      if (upload === undefined) throw usage("unknown_command");
+      local();
+      const request = valueOrThrow(validateBlobUploadRequest(await readDocument(io)));
+      return upload({ sha256: request.sha256, size: request.size }, openUploadSource(request.path));
+    }
+    case "message download": {
+      const download = adapter.messageDownload?.bind(adapter);
+      if (download === undefined) throw usage("unknown_command");
+      local();
+      const request = valueOrThrow(validateBlobDownloadRequest(await readDocument(io)));
+      const opened = await download(request.sha256, { offset: request.offset ?? 0 });
+      return writeDownload(opened, request.path);
     }
     case "message watch": {
       // No pre-check here: on the watch, stdout is NDJSON, so even a missing credential must

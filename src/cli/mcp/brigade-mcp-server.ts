@@ -35,15 +35,24 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-async function sendTool(ctx: SessionContext, args: ToolArguments): Promise<CallToolResult> {
+async function sendTool(
+  deps: BrigadeMcpDeps,
+  ctx: SessionContext,
+  args: ToolArguments,
+): Promise<CallToolResult> {
   const body = bodyFromText(args.body as string);
   if (!body.ok) return text([sendRefusal(body.refusal).line], true);
+  // Relative paths name files of the session's project folder (the server's own working folder
+  // is the host's choice, not the session's).
   const sent = await sendAsSession(ctx, {
     target: args.to as string,
     body: body.body,
     summary: args.summary as string | undefined,
     replyTo: args.reply_to as string | undefined,
     waitMs: SEND_STATE_WAIT_MS,
+    attachments: args.attachments as readonly string[] | undefined,
+    cwd: ctx.map.checkout ?? process.cwd(),
+    env: deps.env,
   });
   return sent.ok ? text([sent.text]) : text([sent.line], true);
 }
@@ -105,7 +114,7 @@ async function callTool(
   deps.leases?.keep(bound.context);
   switch (tool.name) {
     case "send":
-      return sendTool(bound.context, checked.args);
+      return sendTool(deps, bound.context, checked.args);
     case "who":
       return whoTool(bound.context, checked.args);
     default:

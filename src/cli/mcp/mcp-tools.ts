@@ -1,12 +1,18 @@
 import { INBOX_MAX_WAIT_S } from "../../harness/mcp/index.ts";
+import { ATTACHMENT_LIMITS } from "../../protocol/index.ts";
 import { SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX } from "../send-command.ts";
 
-/** One argument's JSON Schema: its type, what it is, and an integer's bounds. */
+/**
+ * One argument's JSON Schema: its type, what it is, an integer's bounds, an array's item type
+ * (strings only) and length.
+ */
 export type ArgumentSchema = {
-  type: "string" | "integer" | "boolean";
+  type: "string" | "integer" | "boolean" | "array";
   description: string;
   minimum?: number;
   maximum?: number;
+  items?: { type: "string" };
+  maxItems?: number;
 };
 
 /**
@@ -48,6 +54,12 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
         body: { type: "string", description: `the message, at most ${SEND_MAX_BODY_BYTES} bytes` },
         summary: { type: "string", description: "one line, at most 200 characters" },
         reply_to: { type: "string", description: "id of the message you answer" },
+        attachments: {
+          type: "array",
+          items: { type: "string" },
+          maxItems: ATTACHMENT_LIMITS.max_attachments_per_message,
+          description: "paths of project files to attach",
+        },
       },
       required: ["to", "body"],
       additionalProperties: false,
@@ -82,8 +94,11 @@ export const MCP_TOOLS: readonly McpToolDefinition[] = [
   },
 ];
 
+/** One argument's value after {@link checkArguments}. */
+export type ToolArgument = string | number | boolean | readonly string[];
+
 /** A tool's arguments after {@link checkArguments}: only the members its schema names. */
-export type ToolArguments = Readonly<Record<string, string | number | boolean>>;
+export type ToolArguments = Readonly<Record<string, ToolArgument>>;
 
 /** Result of {@link checkArguments}. */
 export type ArgumentCheck =
@@ -103,13 +118,20 @@ function typeOk(schema: ArgumentSchema, value: unknown): boolean {
         value >= (schema.minimum ?? Number.MIN_SAFE_INTEGER) &&
         value <= (schema.maximum ?? Number.MAX_SAFE_INTEGER)
       );
+    case "array":
+      return (
+        Array.isArray(value) &&
+        value.length <= (schema.maxItems ?? Number.MAX_SAFE_INTEGER) &&
+        value.every((item) => typeof item === "string")
+      );
   }
 }
 
 /**
  * Checks a call's `arguments` against `tool`'s schema: an object holding only the members the
  * schema names (so a session or sender argument the model adds is refused, never read), each of
- * its type (an integer within its bounds), the required ones present. A refusal is one line
+ * its type (an integer within its bounds, an array of strings within its length), the required
+ * ones present. A refusal is one line
  * `usage: …` naming the tool's arguments, never echoing a value or an unknown name. Pure.
  *
  * @example checkArguments(MCP_TOOLS[2], { all: true }) // { ok: true, args: { all: true } }
@@ -123,11 +145,11 @@ export function checkArguments(tool: McpToolDefinition, args: unknown): Argument
   };
   const given = args ?? {};
   if (typeof given !== "object" || Array.isArray(given)) return refused;
-  const checked: Record<string, string | number | boolean> = {};
+  const checked: Record<string, ToolArgument> = {};
   for (const [name, value] of Object.entries(given)) {
     const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (schema === undefined || !typeOk(schema, value)) return refused;
-    checked[name] = value as string | number | boolean;
+    checked[name] = Array.isArray(value) ? [...(value as string[])] : (value as ToolArgument);
   }
   if (required.some((name) => !Object.hasOwn(checked, name))) return refused;
   return { ok: true, args: checked };

@@ -1,5 +1,6 @@
 import type { ConformanceCase } from "../case.ts";
 import { ADMIN_CASES } from "./admin.ts";
+import { ATTACHMENT_CASES } from "./attachments.ts";
 import { INVITATION_CASES } from "./invitations.ts";
 import { LIFECYCLE_CASES } from "./lifecycle.ts";
 import { LIVE_DELIVERY_CASES } from "./live-delivery.ts";
@@ -13,10 +14,10 @@ import { WATCH_CASES } from "./watch.ts";
 /**
  * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
  * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
- * C-52, our live-delivery cases C-53, C-54 (slow), our team-lifecycle cases from C-55 and our
- * invitation and label cases C-80…C-87.
+ * C-52, our live-delivery cases C-53, C-54 (slow), our team-lifecycle cases C-55 to C-58, our
+ * attachment cases C-60 to C-66 and our invitation and label cases C-80…C-87.
  *
- * @example ALL_CASES.length === 68
+ * @example ALL_CASES.length === 75
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,
@@ -28,5 +29,6 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...STATE_CASES,
   ...LIVE_DELIVERY_CASES,
   ...LIFECYCLE_CASES,
+  ...ATTACHMENT_CASES,
   ...INVITATION_CASES,
 ];

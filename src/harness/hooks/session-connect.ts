@@ -259,6 +259,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     frame_text: request.instruction.level === "custom" ? request.instruction.custom : "",
     socket_path: request.socketPath,
     ...(transcript !== "" && isAbsolute(transcript) ? { transcript_path: transcript } : {}),
+    ...(isAbsolute(team.checkout) ? { checkout: team.checkout } : {}),
     team_key: team.teamKey,
     config_dir: team.configDir,
     adapter_command: [],

@@ -73,6 +73,11 @@ export interface ByPidMap {
   readonly frame_text: string;
   readonly socket_path: string;
   readonly transcript_path?: string;
+  /**
+   * The session's project folder: the checkout whose `.brigade.json` bound it (absolute). What
+   * the session may attach by default lies inside it (docs/43-session-cli.md, "Attachments").
+   */
+  readonly checkout?: string;
   readonly team_key: string;
   readonly config_dir: string;
   readonly adapter_command: readonly string[];
@@ -144,6 +149,7 @@ const OPTIONAL: readonly (readonly [keyof ByPidMap, Check])[] = [
   ["workspace_label", text],
   ["label_option", text],
   ["transcript_path", absolute],
+  ["checkout", absolute],
 ];
 
 const TOKEN_NAME = /token/i;

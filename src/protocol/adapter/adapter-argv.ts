@@ -74,6 +74,8 @@ export const ADAPTER_COMMANDS: {
   readonly "message sent": AdapterCommandSpec;
   readonly "message report": AdapterCommandSpec;
   readonly "message adopt": AdapterCommandSpec;
+  readonly "message upload": AdapterCommandSpec;
+  readonly "message download": AdapterCommandSpec;
   readonly "team create": AdapterCommandSpec;
   readonly "team join": AdapterCommandSpec;
   readonly "team leave": AdapterCommandSpec;
@@ -105,6 +107,8 @@ export const ADAPTER_COMMANDS: {
   "message sent": row(["session", "limit"], ["session"], "none", "convention"),
   "message report": row(["session"], ["session"], "document", "convention"),
   "message adopt": row(["session"], ["session"], "document", "convention"),
+  "message upload": row([], [], "document", "convention"),
+  "message download": row([], [], "document", "convention"),
   "team create": row(["name", "label", "prompt", "secret-file"], [], "document", "convention"),
   "team join": row(["prompt", "label"], [], "document", "convention"),
   "team leave": row([], [], "none", "convention"),

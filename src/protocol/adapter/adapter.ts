@@ -1,5 +1,6 @@
 import type { JsonObject } from "../encoding/json-value.ts";
 import type { AckRequest, AckResult } from "../messages/ack.ts";
+import type { BlobDeclaration, BlobUploadResult } from "../messages/blob-transfer.ts";
 import type {
   MessageAdoptRequest,
   MessageAdoptResult,
@@ -68,6 +69,25 @@ export interface ReceiveOptions extends AdapterCallOptions {
 export interface ProfileInitOptions extends AdapterCallOptions {
   /** Re-initialise a configured profile instead of failing `conflict` `profile_exists`. */
   readonly force?: boolean;
+}
+
+/** Options of {@link Adapter.messageDownload}. */
+export interface DownloadOptions extends AdapterCallOptions {
+  /** Bytes of the blob to skip (a resumed download): 0..size; default 0. */
+  readonly offset?: number;
+}
+
+/**
+ * An open download (capability `message.attachments`, **[ours]**): the blob's digest and whole
+ * size, the offset its `body` starts at, and `body`, the bytes from `offset` to the end, read in
+ * order. Iterate `body` to the end, or leave the loop early to cancel. The bytes are the
+ * server's: the caller checks them against `sha256` before it trusts them.
+ */
+export interface BlobDownload {
+  readonly sha256: string;
+  readonly size: number;
+  readonly offset: number;
+  readonly body: AsyncIterable<Uint8Array>;
 }
 
 /**
@@ -170,6 +190,25 @@ export interface Adapter {
     request: MessageAdoptRequest,
     options?: AdapterCallOptions,
   ): Promise<MessageAdoptResult>;
+
+  /**
+   * `message upload` (cap `message.attachments`, **[ours]**): streams `bytes` to the team's blob
+   * storage under the declared digest and size; the server keeps nothing unless both match
+   * (`invalid_input` `digest_mismatch` / `size_mismatch`), and the same bytes again cost no space.
+   * Over the per-file cap → `invalid_input` `too_long`; over the team's quota → `rate_limited`
+   * `team_storage_full`.
+   */
+  messageUpload?(
+    declared: BlobDeclaration,
+    bytes: AsyncIterable<Uint8Array>,
+    options?: AdapterCallOptions,
+  ): Promise<BlobUploadResult>;
+  /**
+   * `message download` (cap `message.attachments`, **[ours]**): opens a blob the caller's
+   * principal uploaded, or that a message addressed to one of its sessions names; anything else
+   * is the uniform `not_found`, byte-identical to a blob that does not exist.
+   */
+  messageDownload?(sha256: string, options?: DownloadOptions): Promise<BlobDownload>;
 
   /** `team create` (cap `team.create`); bound profile → `conflict` `profile_bound`. */
   teamCreate?(request: TeamCreateRequest, options?: AdapterCallOptions): Promise<TeamCreateResult>;

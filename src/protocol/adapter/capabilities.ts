@@ -34,7 +34,9 @@ export const CAPABILITIES = [
  * members; `profile.rotate_token` unlocks `profile rotate-token`; `team.invitations` unlocks
  * `team invite`, `team invitations` and `team revoke-invite` and lets `team join` take an
  * invitation; `team.labels` unlocks `team label` and the `creator_principal_ref` of
- * `team members` (docs/20-protocol.md, "Invitations" and "Labels"). An adapter
+ * `team members` (docs/20-protocol.md, "Invitations" and "Labels"); `message.attachments` unlocks
+ * `message upload`, `message download` and the `attachments` of a send and an envelope
+ * (docs/20-protocol.md, "Attachments"). An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
  * (docs/spec/protocol.md §8).
  */
@@ -45,6 +47,7 @@ export const EXTENSION_CAPABILITIES = [
   "profile.rotate_token",
   "team.invitations",
   "team.labels",
+  "message.attachments",
 ] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */

@@ -1,5 +1,6 @@
 import { protocolMismatchError } from "../errors/error-builders.ts";
 import { PROTOCOL_VERSION, type ProtocolVersion } from "../limits.ts";
+import type { AttachmentLimits } from "../messages/attachment.ts";
 import {
   expectObject,
   failField,
@@ -129,6 +130,11 @@ export interface DescribeResult {
   lease: LeaseRange;
   retention: RetentionPolicy;
   profile: ProfileSummary;
+  /**
+   * **[ours]** Present with the capability `message.attachments`: the ceilings the adapter
+   * checks before an upload (docs/20-protocol.md, "Attachments").
+   */
+  attachments?: AttachmentLimits;
 }
 
 const LIMIT_NUMBER_MEMBERS = [
@@ -204,6 +210,16 @@ function readRetention(object: WireObject): RetentionPolicy {
   };
 }
 
+function readAttachmentLimits(object: WireObject): AttachmentLimits | undefined {
+  if (member(object, "attachments") === undefined) return undefined;
+  const limits = requiredObject(object, "attachments", "");
+  return {
+    max_attachments_per_message: positive(limits, "max_attachments_per_message", "attachments"),
+    max_attachment_bytes: positive(limits, "max_attachment_bytes", "attachments"),
+    max_message_attachment_bytes: positive(limits, "max_message_attachment_bytes", "attachments"),
+  };
+}
+
 function readProfile(object: WireObject): ProfileSummary {
   const profile = requiredObject(object, "profile", "");
   const name = requiredString(profile, "name", "profile");
@@ -267,6 +283,13 @@ export function validateDescribeResult(value: unknown): ValidationResult<Describ
       lease: readLease(object),
       retention: readRetention(object),
       profile: readProfile(object),
+      ...attachmentsMember(readAttachmentLimits(object)),
     };
   });
+}
+
+function attachmentsMember(limits: AttachmentLimits | undefined): {
+  attachments?: AttachmentLimits;
+} {
+  return limits === undefined ? {} : { attachments: limits };
 }

@@ -173,6 +173,21 @@ export function rateLimitedError(reason: RateLimitedReason, retryAfterMs: number
 }
 
 /**
+ * `rate_limited` `team_storage_full` **[ours]** (capability `message.attachments`): storing the
+ * upload would take the team's attachment storage past `limitBytes`. `retry_after_ms` is a fixed
+ * hint (space frees only as the retention sweep removes blobs no message needs); `details` add
+ * `limit` and `unit: "bytes"`.
+ *
+ * @example
+ * teamStorageFullError(1073741824).details; // { reason: "team_storage_full", limit: "1073741824", unit: "bytes" }
+ */
+export function teamStorageFullError(limitBytes: number, retryAfterMs: number): ProtocolError {
+  const error = rateLimitedError("team_storage_full", retryAfterMs);
+  error.details = { reason: "team_storage_full", limit: String(limitBytes), unit: "bytes" };
+  return error;
+}
+
+/**
  * `conflict` (exit 7) with `details.reason`.
  *
  * @example

@@ -35,6 +35,8 @@ export const INVALID_INPUT_MESSAGES: Readonly<Record<InvalidInputReason, string>
   malformed_json: "the input is not a JSON document",
   read_error: "the input could not be read",
   duplicate_member: "the input repeats a member name",
+  digest_mismatch: "the uploaded bytes do not match the declared SHA-256; nothing was kept",
+  size_mismatch: "the uploaded bytes do not match the declared size; nothing was kept",
 });
 
 /** Fixed `message` per `usage` reason; none repeats an argument. */
@@ -67,6 +69,8 @@ export const RATE_LIMITED_MESSAGES: Readonly<Record<RateLimitedReason, string>> 
   server_principal_budget: "the server's budget for new principals is exhausted",
   create_team: "too many teams created by this principal",
   create_invitation: "too many invitations made for this team in the last 24 hours",
+  team_storage_full:
+    "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire",
 });
 
 /** Fixed `message` of the uniform `team join` rejection (wrong secret, unknown team, banned). */

@@ -1,7 +1,8 @@
 /**
  * `details.reason` tokens for `invalid_input` (docs/spec/protocol.md §3.2, informative list we
- * adopt), plus `duplicate_member` **[ours]**: a stdin document or NDJSON line repeating a member
- * name.
+ * adopt), plus **[ours]**: `duplicate_member` (a stdin document or NDJSON line repeating a member
+ * name), and `digest_mismatch` / `size_mismatch` (an uploaded blob's bytes do not hash to, or do
+ * not count up to, what the upload declared: nothing is kept).
  *
  * @example
  * invalidInputError("session_name", "too_long", { limit: "64", actual: "65", unit: "codepoints" });
@@ -16,6 +17,8 @@ export const INVALID_INPUT_REASONS = [
   "malformed_json",
   "read_error",
   "duplicate_member",
+  "digest_mismatch",
+  "size_mismatch",
 ] as const;
 
 /** A `details.reason` for `invalid_input`. */
@@ -88,7 +91,8 @@ export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
  * push-service limit, kept for compatibility; we never emit it. `register_principal`,
  * `server_principal_budget` and `create_team` are **[ours]**: the limits of `brigade serve` on
  * minting principals and creating teams; `create_invitation` **[ours]**: a team's invitations made
- * in the last 24 hours (capability `team.invitations`).
+ * in the last 24 hours (capability `team.invitations`); `team_storage_full` **[ours]**: the team's
+ * attachment storage quota (capability `message.attachments`).
  */
 export const RATE_LIMITED_REASONS = [
   "send_per_minute",
@@ -104,6 +108,7 @@ export const RATE_LIMITED_REASONS = [
   "server_principal_budget",
   "create_team",
   "create_invitation",
+  "team_storage_full",
 ] as const;
 
 /** A `details.reason` for `rate_limited`. */
@@ -118,11 +123,16 @@ export const UNAVAILABLE_REASONS = ["project_paused", "timeout", "adapter_not_fo
 /** A `details.reason` for `unavailable`. */
 export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
-/** `details.reason` tokens for `internal`, all harness-side (docs/spec/protocol.md §1.6, §3.4). */
+/**
+ * `details.reason` tokens for `internal`: harness-side (docs/spec/protocol.md §1.6, §3.4), and
+ * **[ours]** `blob_digest_mismatch`: a finished `message download` does not hash to the blob's
+ * digest (the file is removed).
+ */
 export const INTERNAL_REASONS = [
   "stdout_overflow",
   "stdout_not_json",
   "stdout_invalid_envelope",
+  "blob_digest_mismatch",
 ] as const;
 
 /** A `details.reason` for `internal`. */

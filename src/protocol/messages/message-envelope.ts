@@ -14,6 +14,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type MessageAttachment, readAttachments } from "./attachment.ts";
 
 /** `delivery_state` values (docs/spec/protocol.md §4.6); `processed` is reserved. */
 export const DELIVERY_STATES = ["accepted", "injected", "processed"] as const;
@@ -70,6 +71,11 @@ export interface MessageEnvelope {
   hop_count: number;
   created_at: string;
   delivery_state: DeliveryState;
+  /**
+   * **[ours]** (capability `message.attachments`): the blobs the message names, in the sender's
+   * order; absent when none. Names are the sender's, untrusted.
+   */
+  attachments?: MessageAttachment[];
 }
 
 /** Reads a MessageEnvelope from `o`; throws the validators' failure. */
@@ -102,6 +108,7 @@ export function readMessageEnvelope(o: WireObject, prefix: string): MessageEnvel
   });
   const replyTo = member(o, "reply_to");
   const reply_to = replyTo === null ? null : optionalString(o, "reply_to", prefix, id);
+  const attachments = readAttachments(o, prefix);
   return {
     protocol_version,
     kind,
@@ -115,6 +122,7 @@ export function readMessageEnvelope(o: WireObject, prefix: string): MessageEnvel
     hop_count: requiredInteger(o, "hop_count", prefix, 0, PROTOCOL_LIMITS.max_hop_count),
     created_at: requiredTimestamp(o, "created_at", prefix),
     delivery_state: requiredEnum(o, "delivery_state", prefix, DELIVERY_STATES),
+    ...(attachments === undefined ? {} : { attachments }),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   runValidation,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type MessageAttachment, readAttachments } from "./attachment.ts";
 
 /**
  * Members a `SendRequest` may never carry, with any value, `null` included
@@ -50,14 +51,20 @@ export interface SendRequest {
   reply_to?: string;
   /** 1..128 code points; scoped to the sender session (docs/spec/protocol.md §6.4). */
   idempotency_key?: string;
+  /**
+   * **[ours]** (capability `message.attachments`): 1..10 blobs the sender's principal uploaded,
+   * each named once; absent (or `[]` on the wire) for none.
+   */
+  attachments?: MessageAttachment[];
 }
 
 /**
  * Validates a `message send` document (docs/spec/protocol.md §4.7, §6.16 a). The first forbidden
  * member present fails with `invalid_input`, `field` = that member, `reason = "forbidden_member"`,
  * before any other rule; then ids (non-empty), `body` (1..16,384 bytes), `summary` (≤ 200 cp),
- * `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp). An empty
- * `idempotency_key` reads as absent (no key). Unknown members are dropped.
+ * `reply_to` (non-empty string, `null` refused), `idempotency_key` (≤ 128 cp), and **[ours]**
+ * `attachments` (the rules of `readAttachments`). An empty `idempotency_key` or `attachments`
+ * reads as absent. Unknown members are dropped.
  *
  * @example
  * validateSendRequest({ sender: null, body: "" });
@@ -87,6 +94,8 @@ export function validateSendRequest(value: unknown): ValidationResult<SendReques
       cap: PROTOCOL_LIMITS.max_idempotency_key_chars,
     });
     if (key !== undefined && key !== "") out.idempotency_key = key;
+    const attachments = readAttachments(o, "");
+    if (attachments !== undefined) out.attachments = attachments;
     return out;
   });
 }

@@ -1,4 +1,10 @@
-import { BrigadeService, type ServiceDeps, type Store } from "../../service/index.ts";
+import {
+  BrigadeService,
+  type ServiceDeps,
+  type ServiceOptions,
+  type Store,
+} from "../../service/index.ts";
+import { blobLeakTx } from "./blob-leak.ts";
 import { capsSwappedTx } from "./caps-swapped.ts";
 import { CreatorLeavesService } from "./creator-leaves.ts";
 import { DecoratedStore } from "./decorated-store.ts";
@@ -33,6 +39,7 @@ export const SERVER_MUTANTS = [
   "eager_transfer",
   "token_kept",
   "invitation_reuse",
+  "blob_leak",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -49,7 +56,9 @@ export function isServerMutant(name: unknown): name is ServerMutant {
 
 /**
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
- * of `mutant` over the real store: `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale`, `token_kept` and `invitation_reuse` are store decorators
+ * of `mutant` over the real store, with the options `brigade serve --limit` gave it:
+ * `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale`, `token_kept`,
+ * `invitation_reuse` and `blob_leak` are store decorators
  * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
  * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -57,23 +66,26 @@ export function isServerMutant(name: unknown): name is ServerMutant {
  */
 export function mutantServiceFactory(
   mutant: ServerMutant,
-): (store: Store, deps: ServiceDeps) => BrigadeService {
+): (store: Store, deps: ServiceDeps, options?: ServiceOptions) => BrigadeService {
   switch (mutant) {
     case "no_ack_persistence":
-      return (store, deps) =>
-        new BrigadeService(new DecoratedStore(store, noAckPersistenceTx), deps);
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, noAckPersistenceTx), deps, options);
     case "caps_swapped":
-      return (store, deps) => new BrigadeService(new DecoratedStore(store, capsSwappedTx), deps);
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, capsSwappedTx), deps, options);
     case "team_leak":
       return (store, deps) => new TeamLeakService(store, deps);
     case "trusted_sender":
       return (store, deps) => new TrustedSenderService(store, deps);
     case "weak_admin":
-      return (store, deps) => new BrigadeService(new DecoratedStore(store, weakAdminTx), deps);
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, weakAdminTx), deps, options);
     case "state_leak":
       return (store, deps) => new StateLeakService(store, deps);
     case "live_stale":
-      return (store, deps) => new BrigadeService(new DecoratedStore(store, liveStaleTx), deps);
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, liveStaleTx), deps, options);
     case "removed_reachable":
       return (store, deps) => new RemovedReachableService(store, deps);
     case "creator_leaves":
@@ -84,6 +96,10 @@ export function mutantServiceFactory(
     case "eager_transfer":
       return (store, deps) => new EagerTransferService(store, deps);
     case "token_kept":
-      return (store, deps) => new BrigadeService(new DecoratedStore(store, tokenKeptTx), deps);
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, tokenKeptTx), deps, options);
+    case "blob_leak":
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, blobLeakTx), deps, options);
   }
 }

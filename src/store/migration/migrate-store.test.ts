@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +40,11 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
     env: {},
   });
   return { code, out, err };
+}
+
+/** `bytes` as an upload's body, in 100,000-byte pieces. */
+async function* chunksOf(bytes: Buffer): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += 100_000) yield bytes.subarray(at, at + 100_000);
 }
 
 /** A SQLite file with every kind of row, through the real service; returns what to check. */
@@ -107,6 +113,29 @@ async function populatedSqlite(file: string) {
     body: "a reply",
     reply_to: sent[0],
   });
+  // Blobs (message.attachments): one of several chunks, one both alice and bob uploaded, named
+  // by a message from b to a.
+  const big = Buffer.from(Array.from({ length: 600_000 }, (_, i) => (i * 7) % 251));
+  const small = Buffer.from("a small file\u0000with a NUL\n");
+  const blobs = [big, small].map((bytes) => ({
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    size: bytes.length,
+    bytes,
+  }));
+  for (const [uploader, blob] of [
+    [bob, blobs[0]],
+    [bob, blobs[1]],
+    [alice, blobs[1]],
+  ] as const) {
+    if (blob === undefined) throw new Error("no blob");
+    await service.uploadBlob(uploader.principal_ref, T, blob, chunksOf(blob.bytes));
+  }
+  await service.sendMessage(bob.principal_ref, T, {
+    sender_session_id: b,
+    recipient_session_id: a,
+    body: "see attached",
+    attachments: blobs.map((blob, i) => ({ sha256: blob.sha256, size: blob.size, name: `f${i}` })),
+  });
   await service.ackMessages(bob.principal_ref, T, b, { message_ids: sent.slice(0, 5) });
   // Message states: reports of b's harness (one on a message acked since) and an adoption.
   await service.messageReport(bob.principal_ref, T, b, {
@@ -136,6 +165,7 @@ async function populatedSqlite(file: string) {
     alice,
     bob,
     idle,
+    blobs,
     T,
     invitation: invitation.invitation ?? "",
     revokedInvitation: revoked.invitation ?? "",
@@ -174,7 +204,8 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
         memberships: [4, 4, 0],
         invitations: [2, 2, 0],
         sessions: [3, 3, 0],
-        messages: [15, 15, 0],
+        blobs: [2, 2, 0],
+        messages: [16, 16, 0],
         join_failures: [1, 1, 0],
       });
 
@@ -200,6 +231,18 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       expect((await service.receiveMessages(w.alice.principal_ref, w.T, w.a)).messages).toEqual(
         w.inboxA,
       );
+      // Blobs came along, byte for byte: the recipient reads both, the sender its own.
+      for (const blob of w.blobs) {
+        const open = await service.openBlob(w.alice.principal_ref, w.T, blob.sha256);
+        const parts: Buffer[] = [];
+        for await (const part of open.body) parts.push(Buffer.from(part));
+        expect(Buffer.concat(parts).equals(blob.bytes)).toBe(true);
+      }
+      await expect(
+        service.openBlob(w.idle.principal_ref, w.T, w.blobs[0]?.sha256 ?? ""),
+      ).rejects.toMatchObject({
+        code: "unauthorized",
+      });
       // Message states came along: reports, the time of each, and who adopted what.
       const states = await service.messageState(w.alice.principal_ref, w.T, w.a, {
         message_ids: [...w.toClosed, ...w.sent],
@@ -269,7 +312,14 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       });
       second.close();
       expect(report.verified).toBe(true);
-      for (const kind of ["principals", "teams", "memberships", "sessions", "messages"] as const) {
+      for (const kind of [
+        "principals",
+        "teams",
+        "memberships",
+        "sessions",
+        "blobs",
+        "messages",
+      ] as const) {
         expect(report.kinds[kind].copied).toBe(0);
         expect(report.kinds[kind].already_present).toBe(report.kinds[kind].source);
       }
@@ -323,7 +373,8 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     withPassword.password = "sekret-pw";
     const first = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/messages\s+15 rows\s+15 copied/);
+    expect(first.out).toMatch(/messages\s+16 rows\s+16 copied/);
+    expect(first.out).toMatch(/blobs\s+2 rows\s+2 copied/);
     const again = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(again.code).toBe(1);
     expect(again.err).toContain("already holds data; nothing was written");

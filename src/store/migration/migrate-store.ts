@@ -1,20 +1,24 @@
 import { createHash } from "node:crypto";
 import type { Store, StoreTx } from "../../service/store.ts";
-import type { StoreSnapshot } from "../sqlite/sqlite-export.ts";
+import type { ExportedBlob, StoreSnapshot } from "../sqlite/sqlite-export.ts";
 
 /** Rows written per store unit (one transaction each). */
 export const MIGRATION_BATCH_ROWS = 500;
 
-/** The kinds of rows a migration copies, in copy order. */
+/** The kinds of rows a migration copies, in copy order (blobs before the messages naming them). */
 export const MIGRATED_KINDS = [
   "principals",
   "teams",
   "memberships",
   "invitations",
   "sessions",
+  "blobs",
   "messages",
   "join_failures",
 ] as const;
+
+/** Chunks of a blob's content written per store unit: 4 MiB of 256 KiB chunks. */
+export const MIGRATION_BATCH_CHUNKS = 16;
 /** One of {@link MIGRATED_KINDS}. */
 export type MigratedKind = (typeof MIGRATED_KINDS)[number];
 
@@ -139,9 +143,9 @@ async function inBatches<T>(
 /**
  * Copies every row of `source` into `target` through the Store port, then reads each one back
  * and compares: principals, teams (with their first-use mark), memberships, invitations (their
- * digests, uses and ends), sessions, messages
- * (with their ack state, their message state — a report, a move to an adopting session — and
- * idempotency keys, in their original order, so inboxes, rate
+ * digests, uses and ends), sessions, blobs (with their uploaders, and their bytes read back and
+ * hashed), messages (with their ack state, their message state — a report, a move to an adopting
+ * session — their attachments and idempotency keys, in their original order, so inboxes, rate
  * windows, hop counts and replays answer the same) and recorded join failures. Refuses, with
  * nothing written, a target that holds data a server has used (`MigrationError` `target_served`,
  * whatever `intoNonEmpty` says) and one that holds data unless `intoNonEmpty`
@@ -210,6 +214,10 @@ export async function migrateStore(
       tally.sessions.present++;
     }
   });
+  for (const blob of source.blobs()) {
+    if (await copyBlob(source, target, blob)) tally.blobs.copied++;
+    else tally.blobs.present++;
+  }
   await inBatches(target, source.messages(), async (tx, exported) => {
     const { sent_to_session_id, disposition, disposition_at, ...row } = exported;
     const there = await tx.getMessage(row.message_id);
@@ -248,6 +256,81 @@ export async function migrateStore(
   return { kinds, verified };
 }
 
+/**
+ * Copies one blob (capability `message.attachments`): its content a few chunks per unit, then, in
+ * one unit, the blob and its uploaders. A blob already in the target (a re-run) only gets the
+ * uploaders it lacks; a content an interrupted run left without its blob is written again. True
+ * when the blob was copied, false when it was there.
+ */
+async function copyBlob(
+  source: StoreSnapshot,
+  target: Store,
+  blob: ExportedBlob,
+): Promise<boolean> {
+  const { uploaders, ...row } = blob;
+  const there = await target.transact((tx) => tx.getBlob(row.team_ref, row.sha256));
+  if (there === null) {
+    await target.transact(async (tx) => {
+      await tx.deleteBlobContent(row.content_id);
+      await tx.insertBlobContent({
+        content_id: row.content_id,
+        team_ref: row.team_ref,
+        sha256: row.sha256,
+        size: row.size,
+        created_at: row.created_at,
+      });
+    });
+    let batch: { seq: number; data: Uint8Array }[] = [];
+    const flush = async (): Promise<void> => {
+      const now = batch;
+      batch = [];
+      if (now.length === 0) return;
+      await target.transact(async (tx) => {
+        for (const chunk of now) await tx.putBlobChunk(row.content_id, chunk.seq, chunk.data);
+      });
+    };
+    let seq = 0;
+    for (const data of source.blobChunks(row.content_id)) {
+      batch.push({ seq, data });
+      seq += 1;
+      if (batch.length >= MIGRATION_BATCH_CHUNKS) await flush();
+    }
+    await flush();
+  }
+  await target.transact(async (tx) => {
+    if (there === null) await tx.insertBlob(row);
+    for (const uploader of uploaders) {
+      await tx.putBlobUploader(
+        row.team_ref,
+        row.sha256,
+        uploader.principal_ref,
+        uploader.uploaded_at,
+      );
+    }
+  });
+  return there === null;
+}
+
+/**
+ * The blob as the target holds it, with its uploaders, or `null` when it is missing or its
+ * content, read back a chunk at a time, does not hash to its digest and size.
+ */
+async function readBackBlob(target: Store, blob: ExportedBlob): Promise<ExportedBlob | null> {
+  const row = await target.transact((tx) => tx.getBlob(blob.team_ref, blob.sha256));
+  if (row === null) return null;
+  const hash = createHash("sha256");
+  let size = 0;
+  for (let seq = 0; ; seq++) {
+    const chunk = await target.transact((tx) => tx.blobChunk(row.content_id, seq));
+    if (chunk === null) break;
+    hash.update(chunk);
+    size += chunk.byteLength;
+  }
+  if (size !== row.size || hash.digest("hex") !== row.sha256) return null;
+  const uploaders = await target.transact((tx) => tx.blobUploaders(row.team_ref, row.sha256));
+  return { ...row, uploaders };
+}
+
 async function verify(
   source: StoreSnapshot,
   target: Store,
@@ -279,6 +362,7 @@ async function verify(
     tx.getInvitation(row.team_ref, row.invitation_id),
   );
   await read(source.sessions(), "sessions", (tx, row) => tx.getSession(row.session_id));
+  for (const blob of source.blobs()) tally.blobs.add(blob, await readBackBlob(target, blob));
   await read(source.messages(), "messages", async (tx, row) => {
     const message = await tx.getMessage(row.message_id);
     if (message === null) return null;

@@ -1,3 +1,4 @@
+import { withAttachments } from "../../service/attachment-column.ts";
 import type { FetchOutcome, MessageRow } from "../../service/store.ts";
 import { MESSAGE_COLUMNS, SESSION_ACCESS_SQL } from "./postgres-tx.ts";
 
@@ -41,7 +42,7 @@ export function toFetchOutcome(records: readonly Record<string, unknown>[]): Fet
   for (const row of rows) {
     if (row.message_id === null) continue;
     const { member: _member, owner: _owner, ord: _ord, ...message } = row;
-    messages.push(message);
+    messages.push(withAttachments(message));
   }
   return { ok: true, messages };
 }

@@ -1,5 +1,10 @@
 import type { PoolClient, QueryResult } from "pg";
+import { attachmentsColumn, withAttachments } from "../../service/attachment-column.ts";
 import type {
+  BlobContentRow,
+  BlobGarbageBounds,
+  BlobRow,
+  BlobUploaderRow,
   GarbageBounds,
   GarbageCounts,
   InvitationRow,
@@ -61,7 +66,7 @@ export const SESSION_ACCESS_SQL: string =
 export const MESSAGE_COLUMNS: string =
   "m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, m.sender_session_name, " +
   "m.sender_human_label, m.recipient_session_id, m.summary, m.body, m.reply_to, m.hop_count, " +
-  "m.created_at, a.acked_at, m.idempotency_key";
+  "m.created_at, a.acked_at, m.idempotency_key, m.attachments";
 
 const MESSAGE_SELECT = `${MESSAGE_COLUMNS} FROM addressed_messages m LEFT JOIN acks a ON a.message_id = m.message_id`;
 
@@ -165,6 +170,12 @@ export class PostgresTx implements StoreTx {
 
   async lockTeam(teamRef: string): Promise<void> {
     await this.#rows(LOCK_TEAM, [teamRef]);
+  }
+
+  /** The principal's lock, then the recipient session's: `brigade_send`'s locks, in its order. */
+  async lockSend(principalRef: string, recipientSessionId: string): Promise<void> {
+    await this.#rows(LOCK_PRINCIPAL, [principalRef]);
+    await this.#rows(LOCK_SESSION, [recipientSessionId]);
   }
 
   async insertPrincipal(row: PrincipalRow): Promise<void> {
@@ -359,8 +370,8 @@ export class PostgresTx implements StoreTx {
     await this.#rows(
       "WITH inserted AS (INSERT INTO messages (message_id, team_ref, sender_principal_ref, " +
         "sender_session_id, sender_session_name, sender_human_label, recipient_session_id, summary, " +
-        "body, reply_to, hop_count, created_at, idempotency_key) " +
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq), " +
+        "body, reply_to, hop_count, created_at, idempotency_key, attachments) " +
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $16) RETURNING seq), " +
         "pending AS (INSERT INTO inbox (seq, message_id, recipient_session_id, sender_session_id, created_at) " +
         "SELECT seq, $1, $15, $4, $12 FROM inserted WHERE $14::bigint IS NULL) " +
         "INSERT INTO acks (message_id, acked_at) SELECT $1, $14 FROM inserted WHERE $14::bigint IS NOT NULL",
@@ -380,8 +391,17 @@ export class PostgresTx implements StoreTx {
         row.idempotency_key,
         row.acked_at,
         row.recipient_session_id,
+        attachmentsColumn(row.attachments),
       ],
     );
+    const attachments = row.attachments ?? [];
+    if (attachments.length > 0) {
+      await this.#rows(
+        "INSERT INTO message_attachments (message_id, position, team_ref, sha256) " +
+          "SELECT $1, position - 1, $2, sha256 FROM unnest($3::text[]) WITH ORDINALITY AS a(sha256, position)",
+        [row.message_id, row.team_ref, attachments.map((a) => a.sha256)],
+      );
+    }
     const disposition = state?.disposition ?? null;
     if (sentTo === null && disposition === null) return;
     await this.#rows(
@@ -397,14 +417,18 @@ export class PostgresTx implements StoreTx {
   }
 
   async getMessage(messageId: string): Promise<MessageRow | null> {
-    return this.#first<MessageRow>(`SELECT ${MESSAGE_SELECT} WHERE m.message_id = $1`, [messageId]);
+    const row = await this.#first<MessageRow>(`SELECT ${MESSAGE_SELECT} WHERE m.message_id = $1`, [
+      messageId,
+    ]);
+    return row === null ? null : withAttachments(row);
   }
 
   async messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null> {
-    return this.#first<MessageRow>(
+    const row = await this.#first<MessageRow>(
       `SELECT ${MESSAGE_SELECT} WHERE m.sender_session_id = $1 AND m.idempotency_key = $2`,
       [senderSessionId, key],
     );
+    return row === null ? null : withAttachments(row);
   }
 
   async sentBySessionSince(senderSessionId: string, since: number): Promise<WindowCount> {
@@ -457,14 +481,15 @@ export class PostgresTx implements StoreTx {
   }
 
   async listUnacked(recipientSessionId: string, limit: number): Promise<MessageRow[]> {
-    return this.#rows<MessageRow>(
+    const rows = await this.#rows<MessageRow>(
       "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
         "m.sender_session_name, m.sender_human_label, i.recipient_session_id, m.summary, m.body, " +
-        "m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
-        "FROM inbox i JOIN messages m ON m.seq = i.seq " +
+        "m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key, " +
+        "m.attachments FROM inbox i JOIN messages m ON m.seq = i.seq " +
         "WHERE i.recipient_session_id = $1 ORDER BY i.seq LIMIT $2",
       [recipientSessionId, limit],
     );
+    return rows.map(withAttachments);
   }
 
   async ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean> {
@@ -523,7 +548,7 @@ export class PostgresTx implements StoreTx {
   ): Promise<MessageRow[]> {
     // The inbox row moves (the caps and the watch feed read the recipient there) and the state
     // row records the move; the message row keeps the recipient as sent.
-    return this.#rows<MessageRow>(
+    const rows = await this.#rows<MessageRow>(
       "WITH picked AS (SELECT seq, message_id FROM inbox WHERE recipient_session_id = $1 " +
         "ORDER BY seq LIMIT $4 FOR UPDATE), " +
         "moved AS (UPDATE inbox SET recipient_session_id = $2 WHERE seq IN (SELECT seq FROM picked)), " +
@@ -533,10 +558,11 @@ export class PostgresTx implements StoreTx {
         "disposition_at = excluded.disposition_at) " +
         "SELECT m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id, " +
         "m.sender_session_name, m.sender_human_label, $2::text AS recipient_session_id, m.summary, " +
-        "m.body, m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key " +
-        "FROM messages m JOIN picked p ON p.seq = m.seq ORDER BY m.seq",
+        "m.body, m.reply_to, m.hop_count, m.created_at, NULL::bigint AS acked_at, m.idempotency_key, " +
+        "m.attachments FROM messages m JOIN picked p ON p.seq = m.seq ORDER BY m.seq",
       [fromSessionId, toSessionId, at, limit],
     );
+    return rows.map(withAttachments);
   }
 
   async insertInvitation(row: InvitationRow): Promise<void> {
@@ -685,5 +711,115 @@ export class PostgresTx implements StoreTx {
       teams: teams.length,
       principals,
     };
+  }
+  async insertBlobContent(row: BlobContentRow): Promise<void> {
+    await this.#rows(
+      "INSERT INTO blob_contents (content_id, team_ref, sha256, size, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [row.content_id, row.team_ref, row.sha256, row.size, row.created_at],
+    );
+  }
+
+  async putBlobChunk(contentId: string, seq: number, data: Uint8Array): Promise<void> {
+    await this.#rows(
+      "INSERT INTO blob_chunks (content_id, seq, data) VALUES ($1, $2, $3) " +
+        "ON CONFLICT (content_id, seq) DO UPDATE SET data = excluded.data",
+      [
+        contentId,
+        seq,
+        Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      ],
+    );
+  }
+
+  async blobChunk(contentId: string, seq: number): Promise<Uint8Array | null> {
+    const row = await this.#first<{ data: Buffer }>(
+      "SELECT data FROM blob_chunks WHERE content_id = $1 AND seq = $2",
+      [contentId, seq],
+    );
+    return row?.data ?? null;
+  }
+
+  async deleteBlobContent(contentId: string): Promise<void> {
+    await this.#rows("DELETE FROM blob_contents WHERE content_id = $1", [contentId]);
+  }
+
+  async teamBlobBytes(teamRef: string): Promise<number> {
+    const row = await this.#first<{ bytes: number }>(
+      "SELECT coalesce(sum(size), 0)::bigint AS bytes FROM blob_contents WHERE team_ref = $1",
+      [teamRef],
+    );
+    return row?.bytes ?? 0;
+  }
+
+  async getBlob(teamRef: string, sha256: string): Promise<BlobRow | null> {
+    return this.#first<BlobRow>(
+      "SELECT team_ref, sha256, size, content_id, created_at FROM blobs WHERE team_ref = $1 AND sha256 = $2",
+      [teamRef, sha256],
+    );
+  }
+
+  async insertBlob(row: BlobRow): Promise<void> {
+    await this.#rows(
+      "INSERT INTO blobs (team_ref, sha256, size, content_id, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [row.team_ref, row.sha256, row.size, row.content_id, row.created_at],
+    );
+  }
+
+  async putBlobUploader(
+    teamRef: string,
+    sha256: string,
+    principalRef: string,
+    at: number,
+  ): Promise<void> {
+    await this.#rows(
+      "INSERT INTO blob_uploaders (team_ref, sha256, principal_ref, uploaded_at) VALUES ($1, $2, $3, $4) " +
+        "ON CONFLICT (team_ref, sha256, principal_ref) DO UPDATE SET " +
+        "uploaded_at = greatest(blob_uploaders.uploaded_at, excluded.uploaded_at)",
+      [teamRef, sha256, principalRef, at],
+    );
+  }
+
+  async blobUploaders(teamRef: string, sha256: string): Promise<BlobUploaderRow[]> {
+    return this.#rows<BlobUploaderRow>(
+      "SELECT principal_ref, uploaded_at FROM blob_uploaders WHERE team_ref = $1 AND sha256 = $2 " +
+        "ORDER BY principal_ref",
+      [teamRef, sha256],
+    );
+  }
+
+  async blobNamedFor(teamRef: string, sha256: string, principalRef: string): Promise<boolean> {
+    const row = await this.#first<{ named: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM message_attachments a " +
+        "JOIN messages m ON m.message_id = a.message_id " +
+        "JOIN sessions s ON s.session_id = m.recipient_session_id " +
+        "WHERE a.team_ref = $1 AND a.sha256 = $2 AND s.principal_ref = $3) AS named",
+      [teamRef, sha256, principalRef],
+    );
+    return row?.named === true;
+  }
+
+  async collectBlobs(bounds: BlobGarbageBounds): Promise<{ blobs: number; contents: number }> {
+    // The blob rows go first (their uploaders with them), then the contents they named: a blob
+    // row names its content, so the content can go only once the row is gone.
+    const gone = await this.#rows<{ content_id: string }>(
+      "DELETE FROM blobs WHERE (team_ref, sha256) IN (SELECT b.team_ref, b.sha256 FROM blobs b " +
+        "WHERE NOT EXISTS (SELECT 1 FROM message_attachments a " +
+        "WHERE a.team_ref = b.team_ref AND a.sha256 = b.sha256) " +
+        "AND NOT EXISTS (SELECT 1 FROM blob_uploaders u WHERE u.team_ref = b.team_ref " +
+        "AND u.sha256 = b.sha256 AND u.uploaded_at > $1) LIMIT $2) RETURNING content_id",
+      [bounds.unnamedUploadedBefore, bounds.limit],
+    );
+    if (gone.length > 0) {
+      await this.#rows("DELETE FROM blob_contents WHERE content_id = ANY($1::text[])", [
+        gone.map((g) => g.content_id),
+      ]);
+    }
+    const contents = await this.#count(
+      "DELETE FROM blob_contents WHERE content_id IN (SELECT c.content_id FROM blob_contents c " +
+        "WHERE c.created_at <= $1 AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.content_id = c.content_id) " +
+        "LIMIT $2)",
+      [bounds.staleContentBefore, bounds.limit],
+    );
+    return { blobs: gone.length, contents };
   }
 }

@@ -76,12 +76,16 @@ export const POSTGRES_FUNCTIONS: string = `
       verdict := 'not_found'; RETURN;
     END IF;
 
+    -- This function decides sends without attachments only: an original that named some is
+    -- another send (the service's fingerprint adds them).
     IF p_key IS NOT NULL THEN
-      SELECT m.message_id, m.recipient_session_id, m.body, m.summary, m.reply_to INTO v_original
+      SELECT m.message_id, m.recipient_session_id, m.body, m.summary, m.reply_to, m.attachments
+        INTO v_original
         FROM addressed_messages m
         WHERE m.sender_session_id = p_sender AND m.idempotency_key = p_key;
       IF FOUND THEN
-        IF brigade_fingerprint(v_original.recipient_session_id, v_original.body,
+        IF v_original.attachments IS NULL
+           AND brigade_fingerprint(v_original.recipient_session_id, v_original.body,
              v_original.summary, v_original.reply_to)
            = brigade_fingerprint(p_recipient, p_body, p_summary, p_reply_to) THEN
           verdict := 'duplicate'; original_id := v_original.message_id;

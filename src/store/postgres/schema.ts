@@ -199,6 +199,70 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX invitations_by_team ON invitations (team_ref, created_at);
   `,
+  // 8: attachments (capability message.attachments), as SQLite's migration 9: the JSON of the
+  // files a message names (also read through addressed_messages, whose new column comes last so
+  // the view can be replaced in place); upload contents, reserved before their first byte and
+  // stored in 256 KiB bytea chunks, kept out of line and uncompressed (attachments are often
+  // compressed already, and a chunk is read whole); verified blobs, their uploaders, and the link
+  // from a message to each blob it names, which the recipient's access and retention read.
+  `
+  ALTER TABLE messages ADD COLUMN attachments text;
+  CREATE OR REPLACE VIEW addressed_messages AS
+    SELECT m.seq, m.message_id, m.team_ref, m.sender_principal_ref, m.sender_session_id,
+      m.sender_session_name, m.sender_human_label,
+      coalesce(st.moved_to_session_id, m.recipient_session_id) AS recipient_session_id,
+      CASE WHEN st.moved_to_session_id IS NULL THEN NULL ELSE m.recipient_session_id END
+        AS sent_to_session_id,
+      m.summary, m.body, m.reply_to, m.hop_count, m.created_at, m.idempotency_key,
+      st.disposition, st.disposition_at, m.attachments
+    FROM messages m LEFT JOIN message_states st ON st.message_id = m.message_id;
+
+  CREATE TABLE blob_contents (
+    content_id text PRIMARY KEY,
+    team_ref text NOT NULL,
+    sha256 text NOT NULL,
+    size bigint NOT NULL,
+    created_at bigint NOT NULL
+  );
+  CREATE INDEX blob_contents_by_team ON blob_contents (team_ref) INCLUDE (size);
+  CREATE INDEX blob_contents_by_age ON blob_contents (created_at);
+
+  CREATE TABLE blob_chunks (
+    content_id text NOT NULL REFERENCES blob_contents (content_id) ON DELETE CASCADE,
+    seq integer NOT NULL,
+    data bytea NOT NULL,
+    PRIMARY KEY (content_id, seq)
+  );
+  ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+
+  CREATE TABLE blobs (
+    team_ref text NOT NULL,
+    sha256 text NOT NULL,
+    size bigint NOT NULL,
+    content_id text NOT NULL UNIQUE REFERENCES blob_contents (content_id),
+    created_at bigint NOT NULL,
+    PRIMARY KEY (team_ref, sha256)
+  );
+
+  CREATE TABLE blob_uploaders (
+    team_ref text NOT NULL,
+    sha256 text NOT NULL,
+    principal_ref text NOT NULL,
+    uploaded_at bigint NOT NULL,
+    PRIMARY KEY (team_ref, sha256, principal_ref),
+    FOREIGN KEY (team_ref, sha256) REFERENCES blobs (team_ref, sha256) ON DELETE CASCADE
+  );
+
+  CREATE TABLE message_attachments (
+    message_id text NOT NULL REFERENCES messages (message_id) ON DELETE CASCADE,
+    position integer NOT NULL,
+    team_ref text NOT NULL,
+    sha256 text NOT NULL,
+    PRIMARY KEY (message_id, position),
+    FOREIGN KEY (team_ref, sha256) REFERENCES blobs (team_ref, sha256)
+  );
+  CREATE INDEX message_attachments_by_blob ON message_attachments (team_ref, sha256);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(8);
+    expect(SQLITE_SCHEMA_VERSION).toBe(9);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
@@ -66,6 +66,8 @@ describe("schema migrations", () => {
     ]);
     // A team older than invitations has none.
     expect(db.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
+    // A message older than attachments names none.
+    expect(db.prepare("SELECT attachments FROM messages").all()).toEqual([{ attachments: null }]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
   });
 
@@ -123,5 +125,24 @@ describe("schema migrations", () => {
     expect(plan(db, "DELETE FROM sessions WHERE session_id = ?", "s")).toContain(
       "messages_recipient_state (recipient_session_id=?)",
     );
+    // A blob's recipients are found from the blob (its links), never by scanning messages, and a
+    // content's chunks by their own index.
+    const named = plan(
+      db,
+      "SELECT 1 FROM message_attachments a JOIN messages m ON m.message_id = a.message_id " +
+        "JOIN sessions s ON s.session_id = m.recipient_session_id " +
+        "WHERE a.team_ref = ? AND a.sha256 = ? AND s.principal_ref = ?",
+      "t",
+      "h",
+      "p",
+    );
+    expect(named).toContain("message_attachments_by_blob (team_ref=? AND sha256=?)");
+    expect(named).not.toMatch(/SCAN m\b/);
+    expect(
+      plan(db, "SELECT data FROM blob_chunks WHERE content_id = ? AND seq = ?", "c", 0),
+    ).toContain("blob_chunks_by_content (content_id=? AND seq=?)");
+    expect(
+      plan(db, "SELECT COALESCE(SUM(size), 0) FROM blob_contents WHERE team_ref = ?", "t"),
+    ).toContain("USING COVERING INDEX blob_contents_by_team (team_ref=?)");
   });
 });

@@ -171,6 +171,64 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX invitations_by_team ON invitations(team_ref, created_at);
   `,
+  // 9: attachments (capability message.attachments).
+  // - messages.attachments: JSON of the files a message names, NULL when none (read with the
+  //   message, so an inbox needs no second query);
+  // - blob_contents: one row per upload, made before its first byte is stored (it counts against
+  //   the team's quota at once), and blob_chunks its bytes, 256 KiB a row; a rowid table, as
+  //   large rows belong in one;
+  // - blobs: the verified blob of a team per digest, naming its content; blob_uploaders: who
+  //   proved they hold its bytes (the sender's side of reading it, and of naming it in a send);
+  // - message_attachments: the link the recipient's side of reading it and its retention read
+  //   (a blob lives while a message names it), removed with its message.
+  `
+  ALTER TABLE messages ADD COLUMN attachments TEXT;
+
+  CREATE TABLE blob_contents (
+    content_id TEXT PRIMARY KEY,
+    team_ref TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX blob_contents_by_team ON blob_contents(team_ref, size);
+  CREATE INDEX blob_contents_by_age ON blob_contents(created_at);
+
+  CREATE TABLE blob_chunks (
+    content_id TEXT NOT NULL REFERENCES blob_contents(content_id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX blob_chunks_by_content ON blob_chunks(content_id, seq);
+
+  CREATE TABLE blobs (
+    team_ref TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    content_id TEXT NOT NULL UNIQUE REFERENCES blob_contents(content_id),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (team_ref, sha256)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE blob_uploaders (
+    team_ref TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    principal_ref TEXT NOT NULL,
+    uploaded_at INTEGER NOT NULL,
+    PRIMARY KEY (team_ref, sha256, principal_ref),
+    FOREIGN KEY (team_ref, sha256) REFERENCES blobs(team_ref, sha256) ON DELETE CASCADE
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE message_attachments (
+    message_id TEXT NOT NULL REFERENCES messages(message_id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    team_ref TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (message_id, position),
+    FOREIGN KEY (team_ref, sha256) REFERENCES blobs(team_ref, sha256)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX message_attachments_by_blob ON message_attachments(team_ref, sha256, message_id);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

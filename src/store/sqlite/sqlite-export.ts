@@ -1,5 +1,8 @@
 import Database from "better-sqlite3";
+import { withAttachments } from "../../service/attachment-column.ts";
 import type {
+  BlobRow,
+  BlobUploaderRow,
   InvitationRow,
   MembershipRow,
   MessageRow,
@@ -17,6 +20,11 @@ export interface ExportedTeam extends TeamRow {
 
 /** A message with what changed of it since it was sent (its state: a report, a move). */
 export type ExportedMessage = MessageRow & MessageStateColumns;
+
+/** A verified blob with every principal that uploaded it (capability `message.attachments`). */
+export interface ExportedBlob extends BlobRow {
+  uploaders: BlobUploaderRow[];
+}
 
 /** One recorded failed join. */
 export interface ExportedJoinFailure {
@@ -37,6 +45,13 @@ export interface StoreSnapshot {
   sessions(): Iterable<SessionRow>;
   messages(): Iterable<ExportedMessage>;
   joinFailures(): Iterable<ExportedJoinFailure>;
+  /**
+   * Every verified blob with its uploaders, in `(team_ref, sha256)` order, read at once (a few
+   * short rows each); a copy inserts them before the messages that name them.
+   */
+  blobs(): readonly ExportedBlob[];
+  /** The chunks of a blob's content in order (`seq` from 0), read lazily, one at a time. */
+  blobChunks(contentId: string): Iterable<Uint8Array>;
 }
 
 /** Why a SQLite file cannot be exported. */
@@ -68,6 +83,11 @@ const SESSION_COLUMNS =
   "session_id, team_ref, principal_ref, session_name, activity, inbound, session_description, " +
   "workspace_label, model, context_used_tokens, brigade_version, sync_peer, live_delivery, live_delivery_at, " +
   "harness, harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
+
+/** `rows` with `map` applied to each, lazily. */
+function* mapped<T>(map: (row: T) => T, rows: Iterable<T>): Iterable<T> {
+  for (const row of rows) yield map(row);
+}
 
 /**
  * Opens `path` read-only and takes one consistent snapshot of it (a read transaction held until
@@ -119,14 +139,37 @@ export function openSqliteExport(path: string): SqliteExport {
     sessions: () =>
       all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),
     messages: () =>
-      all<ExportedMessage>(
-        "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, " +
-          "sender_session_name, sender_human_label, recipient_session_id, summary, body, " +
-          "reply_to, hop_count, created_at, acked_at, idempotency_key, sent_to_session_id, " +
-          "disposition, disposition_at FROM messages ORDER BY seq",
+      mapped(
+        withAttachments<ExportedMessage>,
+        all<ExportedMessage>(
+          "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, " +
+            "sender_session_name, sender_human_label, recipient_session_id, summary, body, " +
+            "reply_to, hop_count, created_at, acked_at, idempotency_key, attachments, " +
+            "sent_to_session_id, disposition, disposition_at FROM messages ORDER BY seq",
+        ),
       ),
     joinFailures: () =>
       all<ExportedJoinFailure>("SELECT principal_ref, at FROM join_failures ORDER BY id"),
+    blobs: () => {
+      const uploaders = db.prepare(
+        "SELECT principal_ref, uploaded_at FROM blob_uploaders WHERE team_ref = ? AND sha256 = ? " +
+          "ORDER BY principal_ref",
+      );
+      const rows = db
+        .prepare(
+          "SELECT team_ref, sha256, size, content_id, created_at FROM blobs ORDER BY team_ref, sha256",
+        )
+        .all() as BlobRow[];
+      return rows.map((row) => ({
+        ...row,
+        uploaders: uploaders.all(row.team_ref, row.sha256) as BlobUploaderRow[],
+      }));
+    },
+    blobChunks: (contentId) =>
+      db
+        .prepare("SELECT data FROM blob_chunks WHERE content_id = ? ORDER BY seq")
+        .pluck()
+        .iterate(contentId) as IterableIterator<Uint8Array>,
     close: () => {
       if (db.inTransaction) db.exec("COMMIT");
       db.close();

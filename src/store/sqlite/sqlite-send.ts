@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { attachmentsOfColumn } from "../../service/attachment-column.ts";
 import { sendFingerprint } from "../../service/send-fingerprint.ts";
 import type { SendCommand, SendOutcome } from "../../service/store.ts";
 
@@ -94,6 +95,7 @@ interface OriginalMessage {
   reply_to: string | null;
   hop_count: number;
   created_at: number;
+  attachments: string | null;
 }
 
 /** `retry_after_ms` of a window rule: until its oldest counted send leaves it, at least 1 ms. */
@@ -115,8 +117,8 @@ function windowWait(oldest: number | null, windowMs: number, now: number): numbe
 export function prepareSqliteSend(db: Database.Database): (command: SendCommand) => SendOutcome {
   const facts = db.prepare(FACTS_SQL);
   const original = db.prepare(
-    "SELECT message_id, recipient_session_id, body, summary, reply_to, hop_count, created_at " +
-      "FROM messages WHERE message_id = ?",
+    "SELECT message_id, recipient_session_id, body, summary, reply_to, hop_count, created_at, " +
+      "attachments FROM messages WHERE message_id = ?",
   );
   const insert = db.prepare(
     "INSERT INTO messages (message_id, team_ref, sender_principal_ref, sender_session_id, " +
@@ -151,8 +153,15 @@ export function prepareSqliteSend(db: Database.Database): (command: SendCommand)
     }
     if (f.original_id !== null) {
       const first = original.get(f.original_id) as OriginalMessage;
+      // This path is given sends without attachments: an original that named some differs.
       const same =
-        sendFingerprint(first.recipient_session_id, first.body, first.summary, first.reply_to) ===
+        sendFingerprint(
+          first.recipient_session_id,
+          first.body,
+          first.summary,
+          first.reply_to,
+          attachmentsOfColumn(first.attachments),
+        ) ===
         sendFingerprint(command.recipientSessionId, command.body, command.summary, command.replyTo);
       if (!same) return { ok: false, refusal: "idempotency_key_reused" };
       return {

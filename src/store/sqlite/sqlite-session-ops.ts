@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { withAttachments } from "../../service/attachment-column.ts";
 import type {
   AckCommand,
   AckOutcome,
@@ -48,7 +49,7 @@ export function prepareSqliteSessionOps(db: Database.Database): SqliteSessionOps
   const due = db.prepare(
     "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
       "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
-      "acked_at, idempotency_key FROM messages " +
+      "acked_at, idempotency_key, attachments FROM messages " +
       "WHERE message_id = ? AND recipient_session_id = ? AND acked_at IS NULL",
   );
   const ack = db.prepare(
@@ -72,7 +73,7 @@ export function prepareSqliteSessionOps(db: Database.Database): SqliteSessionOps
       const messages: MessageRow[] = [];
       for (const id of command.messageIds) {
         const row = due.get(id, command.sessionId) as MessageRow | undefined;
-        if (row !== undefined) messages.push(row);
+        if (row !== undefined) messages.push(withAttachments(row));
       }
       return { ok: true, messages };
     },

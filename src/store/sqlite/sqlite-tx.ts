@@ -1,5 +1,10 @@
 import type Database from "better-sqlite3";
+import { attachmentsColumn, withAttachments } from "../../service/attachment-column.ts";
 import type {
+  BlobContentRow,
+  BlobGarbageBounds,
+  BlobRow,
+  BlobUploaderRow,
   GarbageBounds,
   GarbageCounts,
   InvitationRow,
@@ -23,10 +28,11 @@ const SESSION_COLUMNS =
   "workspace_label, model, context_used_tokens, brigade_version, sync_peer, live_delivery, live_delivery_at, " +
   "harness, harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
 
+/** The columns of a {@link MessageRow}; `attachments` is JSON text (`attachment-column.ts`). */
 const MESSAGE_COLUMNS =
   "message_id, team_ref, sender_principal_ref, sender_session_id, sender_session_name, " +
   "sender_human_label, recipient_session_id, summary, body, reply_to, hop_count, created_at, " +
-  "acked_at, idempotency_key";
+  "acked_at, idempotency_key, attachments";
 
 const INVITATION_COLUMNS =
   "invitation_id, team_ref, secret_digest, created_by, max_uses, uses, created_at, expires_at, " +
@@ -248,10 +254,73 @@ function prepareAll(db: Database.Database) {
     gcJoinFailures: db.prepare(
       "DELETE FROM join_failures WHERE id IN (SELECT id FROM join_failures WHERE at <= ? LIMIT ?)",
     ),
+    insertAttachmentLink: db.prepare(
+      "INSERT INTO message_attachments (message_id, position, team_ref, sha256) VALUES (?, ?, ?, ?)",
+    ),
+    insertBlobContent: db.prepare(
+      "INSERT INTO blob_contents (content_id, team_ref, sha256, size, created_at) " +
+        "VALUES (@content_id, @team_ref, @sha256, @size, @created_at)",
+    ),
+    putBlobChunk: db.prepare(
+      "INSERT INTO blob_chunks (content_id, seq, data) VALUES (?, ?, ?) " +
+        "ON CONFLICT (content_id, seq) DO UPDATE SET data = excluded.data",
+    ),
+    blobChunk: db.prepare("SELECT data FROM blob_chunks WHERE content_id = ? AND seq = ?").pluck(),
+    deleteBlobContent: db.prepare("DELETE FROM blob_contents WHERE content_id = ?"),
+    teamBlobBytes: db
+      .prepare("SELECT COALESCE(SUM(size), 0) FROM blob_contents WHERE team_ref = ?")
+      .pluck(),
+    getBlob: db.prepare(
+      "SELECT team_ref, sha256, size, content_id, created_at FROM blobs WHERE team_ref = ? AND sha256 = ?",
+    ),
+    insertBlob: db.prepare(
+      "INSERT INTO blobs (team_ref, sha256, size, content_id, created_at) " +
+        "VALUES (@team_ref, @sha256, @size, @content_id, @created_at)",
+    ),
+    putBlobUploader: db.prepare(
+      "INSERT INTO blob_uploaders (team_ref, sha256, principal_ref, uploaded_at) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT (team_ref, sha256, principal_ref) DO UPDATE SET " +
+        "uploaded_at = MAX(uploaded_at, excluded.uploaded_at)",
+    ),
+    blobUploaders: db.prepare(
+      "SELECT principal_ref, uploaded_at FROM blob_uploaders WHERE team_ref = ? AND sha256 = ? " +
+        "ORDER BY principal_ref",
+    ),
+    blobNamedFor: db
+      .prepare(
+        "SELECT EXISTS (SELECT 1 FROM message_attachments a " +
+          "JOIN messages m ON m.message_id = a.message_id " +
+          "JOIN sessions s ON s.session_id = m.recipient_session_id " +
+          "WHERE a.team_ref = ? AND a.sha256 = ? AND s.principal_ref = ?)",
+      )
+      .pluck(),
+    unneededBlobs: db.prepare(
+      "SELECT b.team_ref, b.sha256, b.content_id FROM blobs b " +
+        "WHERE NOT EXISTS (SELECT 1 FROM message_attachments a " +
+        "WHERE a.team_ref = b.team_ref AND a.sha256 = b.sha256) " +
+        "AND NOT EXISTS (SELECT 1 FROM blob_uploaders u WHERE u.team_ref = b.team_ref " +
+        "AND u.sha256 = b.sha256 AND u.uploaded_at > ?) LIMIT ?",
+    ),
+    deleteBlob: db.prepare("DELETE FROM blobs WHERE team_ref = ? AND sha256 = ?"),
+    staleContents: db.prepare(
+      "DELETE FROM blob_contents WHERE content_id IN (SELECT c.content_id FROM blob_contents c " +
+        "WHERE c.created_at <= ? AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.content_id = c.content_id) " +
+        "LIMIT ?)",
+    ),
   };
 }
 
 type SqliteStatements = ReturnType<typeof prepareAll>;
+
+/** A message row as read, its `attachments` column turned into the list (`null` when none). */
+function messageRow(row: unknown): MessageRow | null {
+  return row === undefined ? null : withAttachments(row as MessageRow);
+}
+
+/** A `Buffer` over the same bytes (better-sqlite3 binds a Buffer as a BLOB). */
+function bufferOf(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
 
 function windowCount(row: unknown): WindowCount {
   const r = row as { count: number; oldest: number | null };
@@ -272,6 +341,9 @@ export class SqliteTx implements StoreTx {
 
   /** Nothing to do: the group committer runs one unit at a time. */
   async lockTeam(_teamRef: string): Promise<void> {}
+
+  /** Nothing to do: the group committer runs one unit at a time. */
+  async lockSend(_principalRef: string, _recipientSessionId: string): Promise<void> {}
 
   async insertPrincipal(row: PrincipalRow): Promise<void> {
     this.#s.insertPrincipal.run(row);
@@ -379,18 +451,22 @@ export class SqliteTx implements StoreTx {
   async insertMessage(row: MessageRow, state?: MessageStateColumns): Promise<void> {
     this.#s.insertMessage.run({
       ...row,
+      attachments: attachmentsColumn(row.attachments),
       sent_to_session_id: state?.sent_to_session_id ?? null,
       disposition: state?.disposition ?? null,
       disposition_at: state?.disposition_at ?? null,
     });
+    for (const [position, attachment] of (row.attachments ?? []).entries()) {
+      this.#s.insertAttachmentLink.run(row.message_id, position, row.team_ref, attachment.sha256);
+    }
   }
 
   async getMessage(messageId: string): Promise<MessageRow | null> {
-    return (this.#s.getMessage.get(messageId) as MessageRow | undefined) ?? null;
+    return messageRow(this.#s.getMessage.get(messageId));
   }
 
   async messageByIdempotencyKey(senderSessionId: string, key: string): Promise<MessageRow | null> {
-    return (this.#s.messageByKey.get(senderSessionId, key) as MessageRow | undefined) ?? null;
+    return messageRow(this.#s.messageByKey.get(senderSessionId, key));
   }
 
   async sentBySessionSince(senderSessionId: string, since: number): Promise<WindowCount> {
@@ -422,7 +498,9 @@ export class SqliteTx implements StoreTx {
   }
 
   async listUnacked(recipientSessionId: string, limit: number): Promise<MessageRow[]> {
-    return this.#s.listUnacked.all(recipientSessionId, limit) as MessageRow[];
+    return (this.#s.listUnacked.all(recipientSessionId, limit) as MessageRow[]).map(
+      withAttachments,
+    );
   }
 
   async ackMessage(messageId: string, recipientSessionId: string, now: number): Promise<boolean> {
@@ -471,8 +549,8 @@ export class SqliteTx implements StoreTx {
     const moved: MessageRow[] = [];
     for (const { message_id } of ids) {
       this.#s.adoptOne.run({ to: toSessionId, at, message_id });
-      const row = this.#s.getMessage.get(message_id) as MessageRow | undefined;
-      if (row !== undefined) moved.push(row);
+      const row = messageRow(this.#s.getMessage.get(message_id));
+      if (row !== null) moved.push(row);
     }
     return moved;
   }
@@ -546,5 +624,63 @@ export class SqliteTx implements StoreTx {
       teams: unusedTeams.length,
       principals,
     };
+  }
+  async insertBlobContent(row: BlobContentRow): Promise<void> {
+    this.#s.insertBlobContent.run(row);
+  }
+
+  async putBlobChunk(contentId: string, seq: number, data: Uint8Array): Promise<void> {
+    this.#s.putBlobChunk.run(contentId, seq, bufferOf(data));
+  }
+
+  async blobChunk(contentId: string, seq: number): Promise<Uint8Array | null> {
+    return (this.#s.blobChunk.get(contentId, seq) as Buffer | undefined) ?? null;
+  }
+
+  async deleteBlobContent(contentId: string): Promise<void> {
+    this.#s.deleteBlobContent.run(contentId);
+  }
+
+  async teamBlobBytes(teamRef: string): Promise<number> {
+    return this.#s.teamBlobBytes.get(teamRef) as number;
+  }
+
+  async getBlob(teamRef: string, sha256: string): Promise<BlobRow | null> {
+    return (this.#s.getBlob.get(teamRef, sha256) as BlobRow | undefined) ?? null;
+  }
+
+  async insertBlob(row: BlobRow): Promise<void> {
+    this.#s.insertBlob.run(row);
+  }
+
+  async putBlobUploader(
+    teamRef: string,
+    sha256: string,
+    principalRef: string,
+    at: number,
+  ): Promise<void> {
+    this.#s.putBlobUploader.run(teamRef, sha256, principalRef, at);
+  }
+
+  async blobUploaders(teamRef: string, sha256: string): Promise<BlobUploaderRow[]> {
+    return this.#s.blobUploaders.all(teamRef, sha256) as BlobUploaderRow[];
+  }
+
+  async blobNamedFor(teamRef: string, sha256: string, principalRef: string): Promise<boolean> {
+    return this.#s.blobNamedFor.get(teamRef, sha256, principalRef) === 1;
+  }
+
+  async collectBlobs(bounds: BlobGarbageBounds): Promise<{ blobs: number; contents: number }> {
+    const unneeded = this.#s.unneededBlobs.all(bounds.unnamedUploadedBefore, bounds.limit) as {
+      team_ref: string;
+      sha256: string;
+      content_id: string;
+    }[];
+    for (const blob of unneeded) {
+      this.#s.deleteBlob.run(blob.team_ref, blob.sha256);
+      this.#s.deleteBlobContent.run(blob.content_id);
+    }
+    const contents = this.#s.staleContents.run(bounds.staleContentBefore, bounds.limit).changes;
+    return { blobs: unneeded.length, contents };
   }
 }

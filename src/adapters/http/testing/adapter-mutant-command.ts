@@ -37,6 +37,7 @@ export const ADAPTER_MUTANTS = [
   "eager_transfer",
   "token_kept",
   "invitation_reuse",
+  "blob_leak",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
