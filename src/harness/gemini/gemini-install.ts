@@ -1,10 +1,13 @@
-import { lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, readFileSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { writeFileAtomic } from "../../local-files/index.ts";
-import type { BrigadeCommand, ClientInstallOutcome } from "../host-session/index.ts";
+import {
+  type BrigadeCommand,
+  type ClientInstallOutcome,
+  folderOwnership,
+  writeClientFiles,
+} from "../host-session/index.ts";
 import {
   GEMINI_EXTENSION_NAME,
-  GEMINI_INSTALL_MARKER,
   GEMINI_POLICY_MARK,
   geminiExtensionFiles,
   geminiPolicyFile,
@@ -46,26 +49,6 @@ function policyOwnership(path: string): "ours" | "absent" | "foreign" {
   return text.startsWith(`${GEMINI_POLICY_MARK}\n`) ? "ours" : "foreign";
 }
 
-/** Whether `dir` is a folder Brigade wrote (it holds our marker), absent, or someone else's. */
-function ownership(dir: string): "ours" | "absent" | "foreign" {
-  try {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory()) return "foreign";
-  } catch {
-    return "absent";
-  }
-  try {
-    const marker = JSON.parse(readFileSync(join(dir, GEMINI_INSTALL_MARKER), "utf8")) as unknown;
-    const ours =
-      typeof marker === "object" &&
-      marker !== null &&
-      (marker as { brigade_install?: unknown }).brigade_install === 1;
-    return ours ? "ours" : "foreign";
-  } catch {
-    return "foreign";
-  }
-}
-
 /**
  * `brigade install gemini` (docs/49-hosts.md): writes Brigade's Gemini CLI extension
  * (`geminiExtensionFiles`) into {@link geminiExtensionDir}, each file atomically (0644, the
@@ -83,7 +66,7 @@ export function installGemini(
   if (dir === undefined) {
     return { ok: false, code: "no_home", line: "HOME is not an absolute folder: nothing written" };
   }
-  if (ownership(dir) === "foreign") {
+  if (folderOwnership(dir) === "foreign") {
     return {
       ok: false,
       code: "extension_foreign",
@@ -102,21 +85,8 @@ export function installGemini(
     ([name, text]) => [join(dir, name), text] as const,
   );
   files.push([policy, geminiPolicyFile()]);
-  for (const [path, text] of files) {
-    try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
-    } catch {
-      return { ok: false, code: "write_failed", line: `${dirname(path)} cannot be created` };
-    }
-    const written = writeFileAtomic(path, text, { mode: 0o644 });
-    if (!written.ok) {
-      return {
-        ok: false,
-        code: "write_failed",
-        line: `${path} cannot be written (${written.reason})`,
-      };
-    }
-  }
+  const failed = writeClientFiles(files);
+  if (failed !== undefined) return failed;
   return {
     ok: true,
     lines: [
@@ -144,7 +114,7 @@ export function uninstallGemini(
   if (dir === undefined) {
     return { ok: false, code: "no_home", line: "HOME is not an absolute folder: nothing removed" };
   }
-  const owner = ownership(dir);
+  const owner = folderOwnership(dir);
   if (owner === "absent") {
     return {
       ok: true,

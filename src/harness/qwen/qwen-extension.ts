@@ -1,12 +1,13 @@
 import { brigadeVersion } from "../../local-files/index.ts";
 import type { BrigadeCommand } from "../host-session/index.ts";
+import { INSTALL_MARKER } from "../host-session/index.ts";
 import { QWEN_EXTENSION_MANIFEST } from "./qwen-facts.ts";
 
 /** The extension's name: its folder under Qwen Code's extensions folder and its MCP server's name. */
 export const QWEN_EXTENSION_NAME = "brigade";
 
 /** The file in the extension folder that says Brigade wrote the folder (and what Brigade it was). */
-export const QWEN_INSTALL_MARKER = ".brigade-install.json";
+export const QWEN_INSTALL_MARKER: string = INSTALL_MARKER;
 
 /** Each Qwen Code hook event Brigade hooks, its `brigade host-hook qwen` event and its cap, s. */
 const HOOKS: readonly (readonly [string, string, number])[] = [

@@ -1,8 +1,12 @@
-import { lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
-import { writeFileAtomic } from "../../local-files/index.ts";
-import type { BrigadeCommand, ClientInstallOutcome } from "../host-session/index.ts";
-import { QWEN_EXTENSION_NAME, QWEN_INSTALL_MARKER, qwenExtensionFiles } from "./qwen-extension.ts";
+import { rmSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import {
+  type BrigadeCommand,
+  type ClientInstallOutcome,
+  folderOwnership,
+  writeClientFiles,
+} from "../host-session/index.ts";
+import { QWEN_EXTENSION_NAME, qwenExtensionFiles } from "./qwen-extension.ts";
 
 /**
  * Qwen Code's home: `$QWEN_HOME` when absolute (Qwen Code also takes a relative one, resolved
@@ -30,25 +34,6 @@ export function qwenExtensionDir(
   return home === undefined ? undefined : join(home, "extensions", QWEN_EXTENSION_NAME);
 }
 
-/** Whether `dir` is a folder Brigade wrote (it holds our marker), absent, or someone else's. */
-function ownership(dir: string): "ours" | "absent" | "foreign" {
-  try {
-    if (!lstatSync(dir).isDirectory()) return "foreign";
-  } catch {
-    return "absent";
-  }
-  try {
-    const marker = JSON.parse(readFileSync(join(dir, QWEN_INSTALL_MARKER), "utf8")) as unknown;
-    const ours =
-      typeof marker === "object" &&
-      marker !== null &&
-      (marker as { brigade_install?: unknown }).brigade_install === 1;
-    return ours ? "ours" : "foreign";
-  } catch {
-    return "foreign";
-  }
-}
-
 /**
  * `brigade install qwen` (docs/49-qwen.md "Install"): writes Brigade's Qwen Code extension
  * (`qwenExtensionFiles`) into {@link qwenExtensionDir}, each file atomically (0644, folders 0755:
@@ -70,29 +55,17 @@ export function installQwen(
       line: "HOME (or QWEN_HOME) is not an absolute folder: nothing written",
     };
   }
-  if (ownership(dir) === "foreign") {
+  if (folderOwnership(dir) === "foreign") {
     return {
       ok: false,
       code: "extension_foreign",
       line: `${dir} exists and was not written by Brigade: left as it is (remove it or rename it, then run this again)`,
     };
   }
-  for (const [name, text] of Object.entries(qwenExtensionFiles(command))) {
-    const path = join(dir, name);
-    try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
-    } catch {
-      return { ok: false, code: "write_failed", line: `${dirname(path)} cannot be created` };
-    }
-    const written = writeFileAtomic(path, text, { mode: 0o644 });
-    if (!written.ok) {
-      return {
-        ok: false,
-        code: "write_failed",
-        line: `${path} cannot be written (${written.reason})`,
-      };
-    }
-  }
+  const failed = writeClientFiles(
+    Object.entries(qwenExtensionFiles(command)).map(([name, text]) => [join(dir, name), text]),
+  );
+  if (failed !== undefined) return failed;
   return {
     ok: true,
     lines: [
@@ -123,7 +96,7 @@ export function uninstallQwen(
       line: "HOME (or QWEN_HOME) is not an absolute folder: nothing removed",
     };
   }
-  const owner = ownership(dir);
+  const owner = folderOwnership(dir);
   if (owner === "absent") {
     return {
       ok: true,
