@@ -69,8 +69,16 @@ export async function geminiScript(version: string): Promise<string> {
       ],
       { timeout: 600_000, encoding: "utf8" },
     );
-    rmSync(root, { recursive: true, force: true });
-    renameSync(temp, root);
+    // The pinned and newest files may install the same version at once: the first one placed
+    // wins, and a folder another run is using is never removed.
+    if (!existsSync(script)) {
+      rmSync(root, { recursive: true, force: true });
+      try {
+        renameSync(temp, root);
+      } catch (error) {
+        if (!existsSync(script)) throw error;
+      }
+    }
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

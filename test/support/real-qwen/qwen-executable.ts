@@ -59,8 +59,16 @@ export async function qwenScript(version: string): Promise<string> {
     if (!existsSync(join(temp, "package", "cli-entry.js"))) {
       throw new Error("the Qwen Code package has no cli-entry.js");
     }
-    rmSync(entry, { recursive: true, force: true });
-    renameSync(temp, entry);
+    // The pinned and newest files may download the same version at once: the first one placed
+    // wins, and a folder another run is using is never removed.
+    if (!existsSync(script)) {
+      rmSync(entry, { recursive: true, force: true });
+      try {
+        renameSync(temp, entry);
+      } catch (error) {
+        if (!existsSync(script)) throw error;
+      }
+    }
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
