@@ -16819,6 +16819,37 @@ var init_hook_gate = __esmMin((() => {
 	init_claude_code();
 }));
 
+// src/harness/hooks/register-or-resume.ts
+/**
+* `session register` of `registration`, resuming `resumeId` when one is given: a resume the server
+* answers `not_found` or `conflict` (the session is gone, or another process holds it) falls back
+* to a fresh registration; any other error is thrown (`BapError`). Each call gets its own
+* `signal()`. Shared by the Claude Code hooks and the other clients' session start.
+*
+* @example const { sessionId, how } = await registerOrResume(adapter, registration, hintId, () => AbortSignal.timeout(4000));
+*/
+async function registerOrResume(adapter, registration, resumeId, signal) {
+	if (resumeId !== void 0) try {
+		const result = await adapter.sessionRegister({
+			...registration,
+			resume: { session_id: resumeId }
+		}, { signal: signal() });
+		return {
+			sessionId: result.session_id,
+			how: result.resumed ? "resumed" : "registered"
+		};
+	} catch (error) {
+		if (!(error instanceof BapError && (error.code === "not_found" || error.code === "conflict"))) throw error;
+	}
+	return {
+		sessionId: (await adapter.sessionRegister(registration, { signal: signal() })).session_id,
+		how: "registered"
+	};
+}
+var init_register_or_resume = __esmMin((() => {
+	init_protocol();
+}));
+
 // src/harness/hooks/registration-retry.ts
 /**
 * `state/<pid>.retry.json`: SessionStart could not register this Claude process's session, and the
@@ -17004,20 +17035,7 @@ async function connectSession(request) {
 			...live
 		};
 		try {
-			if (resumeId !== void 0) try {
-				const result = await adapter.sessionRegister({
-					...registration,
-					resume: { session_id: resumeId }
-				}, { signal: signal() });
-				sessionId = result.session_id;
-				how = result.resumed ? "resumed" : "registered";
-			} catch (error) {
-				if (!(error instanceof BapError && (error.code === "not_found" || error.code === "conflict"))) throw error;
-			}
-			if (sessionId === void 0) {
-				sessionId = (await adapter.sessionRegister(registration, { signal: signal() })).session_id;
-				how = "registered";
-			}
+			({sessionId, how} = await registerOrResume(adapter, registration, resumeId, signal));
 		} catch (error) {
 			return failure(error);
 		}
@@ -17122,6 +17140,7 @@ var init_session_connect = __esmMin((() => {
 	init_git_user_name();
 	init_hook_limits();
 	init_plugin_options();
+	init_register_or_resume();
 	init_registration_retry();
 }));
 
@@ -17977,6 +17996,7 @@ var init_hooks = __esmMin((() => {
 	init_plugin_options();
 	init_poll_messages();
 	init_prompt_hook();
+	init_register_or_resume();
 	init_registration_retry();
 	init_run_hook_event();
 	init_session_connect();

@@ -1,11 +1,8 @@
 import { brigadeVersion } from "../../local-files/index.ts";
-import { type BrigadeCommand, INSTALL_MARKER } from "../host-session/index.ts";
+import { type BrigadeCommand, installMarkerFile } from "../host-session/index.ts";
 
 /** The extension's name: its folder under Gemini's extensions folder and its MCP server's name. */
 export const GEMINI_EXTENSION_NAME = "brigade";
-
-/** The file in the extension folder that says Brigade wrote the folder (and what Brigade it was). */
-export const GEMINI_INSTALL_MARKER: string = INSTALL_MARKER;
 
 /** Each Gemini hook event Brigade hooks, its `brigade host-hook gemini` event and its cap, ms. */
 const HOOKS: readonly (readonly [string, string, number])[] = [
@@ -60,7 +57,7 @@ export function geminiExtensionFiles(command: BrigadeCommand): Record<string, st
   return {
     "gemini-extension.json": json(manifest),
     "hooks/hooks.json": json({ hooks }),
-    [GEMINI_INSTALL_MARKER]: json({ brigade_install: 1, brigade_version: brigadeVersion() }),
+    ...installMarkerFile(),
   };
 }
 

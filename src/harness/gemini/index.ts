@@ -6,7 +6,6 @@ import { installGemini, uninstallGemini } from "./gemini-install.ts";
 
 export {
   GEMINI_EXTENSION_NAME,
-  GEMINI_INSTALL_MARKER,
   GEMINI_POLICY_MARK,
   geminiExtensionFiles,
   geminiPolicyFile,

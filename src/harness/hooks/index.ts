@@ -58,6 +58,7 @@ export {
   tooLongForHook,
 } from "./poll-messages.ts";
 export { runPrompt } from "./prompt-hook.ts";
+export { registerOrResume } from "./register-or-resume.ts";
 export {
   clearRegistrationRetry,
   type RegistrationRetry,

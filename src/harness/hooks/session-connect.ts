@@ -30,6 +30,7 @@ import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { humanLabelOf, type PluginOptions } from "./plugin-options.ts";
+import { registerOrResume } from "./register-or-resume.ts";
 import { clearRegistrationRetry } from "./registration-retry.ts";
 
 /** The team a session connects to (a resolved `SessionTeam`). */
@@ -213,25 +214,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
       ...live,
     };
     try {
-      if (resumeId !== undefined) {
-        try {
-          const result = await adapter.sessionRegister(
-            { ...registration, resume: { session_id: resumeId } },
-            { signal: signal() },
-          );
-          sessionId = result.session_id;
-          how = result.resumed ? "resumed" : "registered";
-        } catch (error) {
-          const fresh =
-            error instanceof BapError && (error.code === "not_found" || error.code === "conflict");
-          if (!fresh) throw error;
-        }
-      }
-      if (sessionId === undefined) {
-        const result = await adapter.sessionRegister(registration, { signal: signal() });
-        sessionId = result.session_id;
-        how = "registered";
-      }
+      ({ sessionId, how } = await registerOrResume(adapter, registration, resumeId, signal));
     } catch (error) {
       return failure(error);
     }

@@ -3,7 +3,7 @@ import { registeredName } from "../../formats/sanitize/index.ts";
 import { type Adapter, BapError, type SessionRegistration } from "../../protocol/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../binding/index.ts";
-import { describeAdapter, gitUserName } from "../hooks/index.ts";
+import { describeAdapter, gitUserName, isoSeconds, registerOrResume } from "../hooks/index.ts";
 import { readHarnessBinding, writeHarnessBinding } from "../mcp/index.ts";
 import {
   type ByPidMap,
@@ -169,29 +169,12 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
       ...(human === undefined ? {} : { human_label: human }),
     };
     try {
-      if (resumeId !== undefined) {
-        try {
-          const result = await adapter.sessionRegister(
-            { ...registration, resume: { session_id: resumeId } },
-            { signal: signal() },
-          );
-          sessionId = result.session_id;
-          how = result.resumed ? "resumed" : "registered";
-        } catch (error) {
-          const fresh =
-            error instanceof BapError && (error.code === "not_found" || error.code === "conflict");
-          if (!fresh) throw error;
-        }
-      }
-      if (sessionId === undefined) {
-        sessionId = (await adapter.sessionRegister(registration, { signal: signal() })).session_id;
-        how = "registered";
-      }
+      ({ sessionId, how } = await registerOrResume(adapter, registration, resumeId, signal));
     } catch (error) {
       return failure(error);
     }
   }
-  const now = new Date(request.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const now = isoSeconds(request.now());
   const map: ByPidMap = {
     claude_pid: request.hostPid,
     claude_session_id: request.nativeSessionId,

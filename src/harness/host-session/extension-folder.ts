@@ -1,10 +1,21 @@
 import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../../local-files/index.ts";
+import { brigadeVersion, writeFileAtomic } from "../../local-files/index.ts";
 import type { ClientInstallOutcome } from "./host-client.ts";
 
 /** The file in a folder Brigade wrote for a client that says Brigade wrote it. */
 export const INSTALL_MARKER = ".brigade-install.json";
+
+/**
+ * The marker file of a folder Brigade writes for a client, as a file name → text entry: it says
+ * Brigade wrote the folder, and which Brigade (`{brigade_install: 1, brigade_version}`).
+ *
+ * @example Object.keys(installMarkerFile()) // [".brigade-install.json"]
+ */
+export function installMarkerFile(): Record<string, string> {
+  const text = `${JSON.stringify({ brigade_install: 1, brigade_version: brigadeVersion() }, null, 2)}\n`;
+  return { [INSTALL_MARKER]: text };
+}
 
 /**
  * Whether `dir` is a folder Brigade wrote (it holds {@link INSTALL_MARKER} with

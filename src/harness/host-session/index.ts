@@ -13,7 +13,12 @@ export {
   hostSessionName,
 } from "./connect-host-session.ts";
 export { hostContextLine } from "./context-line.ts";
-export { folderOwnership, INSTALL_MARKER, writeClientFiles } from "./extension-folder.ts";
+export {
+  folderOwnership,
+  INSTALL_MARKER,
+  installMarkerFile,
+  writeClientFiles,
+} from "./extension-folder.ts";
 export {
   type BrigadeCommand,
   CLIENT_INSTALL_CODES,

@@ -1,13 +1,9 @@
 import { brigadeVersion } from "../../local-files/index.ts";
-import type { BrigadeCommand } from "../host-session/index.ts";
-import { INSTALL_MARKER } from "../host-session/index.ts";
+import { type BrigadeCommand, installMarkerFile } from "../host-session/index.ts";
 import { QWEN_EXTENSION_MANIFEST } from "./qwen-facts.ts";
 
 /** The extension's name: its folder under Qwen Code's extensions folder and its MCP server's name. */
 export const QWEN_EXTENSION_NAME = "brigade";
-
-/** The file in the extension folder that says Brigade wrote the folder (and what Brigade it was). */
-export const QWEN_INSTALL_MARKER: string = INSTALL_MARKER;
 
 /** Each Qwen Code hook event Brigade hooks, its `brigade host-hook qwen` event and its cap, s. */
 const HOOKS: readonly (readonly [string, string, number])[] = [
@@ -58,6 +54,6 @@ export function qwenExtensionFiles(command: BrigadeCommand): Record<string, stri
   return {
     [QWEN_EXTENSION_MANIFEST]: json(manifest),
     "hooks/hooks.json": json({ hooks }),
-    [QWEN_INSTALL_MARKER]: json({ brigade_install: 1, brigade_version: brigadeVersion() }),
+    ...installMarkerFile(),
   };
 }
