@@ -121,7 +121,7 @@ function counts(file) {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    return { passed: 0, failed: 1, skipped: 0 };
+    return { passed: 0, failed: 1, skipped: 0, failures: [`${file}: the run wrote no counts`] };
   }
 }
 const [main, realTimeCounts] = [counts(countsOf.main), counts(countsOf.realTime)];
@@ -134,6 +134,9 @@ process.stdout.write(
     .map((n) => n.toFixed(2))
     .join(" ")})\n`,
 );
+for (const failure of [...(main.failures ?? []), ...(realTimeCounts.failures ?? [])]) {
+  process.stdout.write(`failed: ${failure}\n`);
+}
 // The closing line in the plain form CI reads: both runs' tests added up.
 process.stdout.write(
   `tests: ${main.passed + realTimeCounts.passed} passed, ${main.failed + realTimeCounts.failed} failed, ${main.skipped + realTimeCounts.skipped} skipped\n`,

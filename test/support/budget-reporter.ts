@@ -18,8 +18,9 @@ const FAST_PROJECTS = new Set(["pure", "unit", "unit-isolated"]);
 export const PRE_STEPS_ENV = "BRIGADE_TEST_PRE_STEPS";
 
 /**
- * Where a run writes its test counts as JSON `{ passed, failed, skipped }` (scripts/run-tests.mjs
- * adds up both runs into one closing line).
+ * Where a run writes its test counts as JSON `{ passed, failed, skipped, failures }` (scripts/run-tests.mjs
+ * adds up both runs into one closing line and repeats each failure's name and first error line
+ * at the very end, where a CI log's tail shows it).
  */
 export const COUNTS_FILE_ENV = "BRIGADE_TEST_COUNTS_FILE";
 
@@ -38,6 +39,11 @@ export function parsePreSteps(text: string | undefined): [string, number][] {
     if (match !== null) steps.push([match[1] as string, Number(match[2])]);
   }
   return steps;
+}
+
+/** An error message's first line, cut to 300 characters (a pointer into the log, not the log). */
+function firstLine(message: string | undefined): string {
+  return (message ?? "(no message)").split("\n")[0]?.slice(0, 300) ?? "";
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`.padStart(9);
@@ -70,17 +76,23 @@ export default class BudgetReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+    const counts = { passed: 0, failed: 0, skipped: 0, failures: [] as string[] };
     for (const module of modules) {
+      const file = module.moduleId.replace(`${module.project.config.root}/`, "");
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === "passed") counts.passed++;
-        else if (state === "failed") counts.failed++;
-        else counts.skipped++;
+        const result = test.result();
+        if (result.state === "passed") counts.passed++;
+        else if (result.state === "failed") {
+          counts.failed++;
+          counts.failures.push(
+            `${file} > ${test.fullName}: ${firstLine(result.errors?.[0]?.message)}`,
+          );
+        } else counts.skipped++;
       }
       // A file that failed to load has no tests, and fails the run.
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) {
         counts.failed++;
+        counts.failures.push(`${file}: ${firstLine(module.errors()[0]?.message)}`);
       }
     }
     const countsFile = process.env[COUNTS_FILE_ENV];
