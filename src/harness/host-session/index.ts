@@ -13,6 +13,12 @@ export {
   hostSessionName,
 } from "./connect-host-session.ts";
 export { hostContextLine } from "./context-line.ts";
+export type {
+  DeliveryDoor,
+  DoorContext,
+  DoorMessageItem,
+  DoorStep,
+} from "./delivery-door.ts";
 export {
   folderOwnership,
   INSTALL_MARKER,

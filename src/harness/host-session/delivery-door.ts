@@ -1,0 +1,51 @@
+import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
+import type { InjectionPacer } from "../pacing/index.ts";
+
+/** One message the shared pipeline hands a door (a notice item is the other kind). */
+export type DoorMessageItem = Extract<InboundItem, { readonly kind: "message" }>;
+
+/** What one {@link DeliveryDoor.step} did. */
+export type DoorStep = "posted" | "nothing" | "paced" | "failed";
+
+/**
+ * What the shared push lane gives a client's door for one live session (docs/49-hosts.md, "The
+ * push lane"): the session's inbound pipeline (server order per sender, dedupe, the person's
+ * inbound policy), the shared pacer, the text the model reads for a message (sentinel + frame),
+ * and the ways back to the server and the log. A door never acks on its own reading of "sent":
+ * it calls {@link ack} only once the client's own record of the conversation holds the message.
+ */
+export interface DoorContext {
+  /** The session's inbound pipeline. */
+  readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
+  /** The shared pacer, with the client's own limits. */
+  readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record" | "observeClaudeQueue">;
+  /** The text the model reads for a message: its sentinel + frame. */
+  readonly textOf: (item: DoorMessageItem) => string;
+  /** Tells the sender what became of a message that did not reach the model. */
+  readonly report: (state: "held" | "refused", messageId: string) => void;
+  /** Acknowledges a message to the server (batched by the caller). */
+  readonly ack: (messageId: string) => void;
+  /** One log line: an event name and fields holding ids and codes only, never message text. */
+  readonly log: (level: "info" | "warn", event: string, fields: Record<string, string>) => void;
+  /** The clock, ms since the epoch. */
+  readonly now: () => number;
+}
+
+/**
+ * One client's door into one live session, driven by the shared push lane: the lane calls
+ * {@link step} when the pipeline may have work, {@link confirm} on a timer (1 s) and after the
+ * door's own events, and {@link close} when the session ends. Implementations never throw.
+ */
+export interface DeliveryDoor {
+  /** Posts the pipeline's head if there is one and the pacer allows it. */
+  step(): Promise<DoorStep>;
+  /**
+   * Acks each posted message the client's own record of the conversation now holds, and tells
+   * the pacer how many of ours still wait inside the client.
+   */
+  confirm(): Promise<void>;
+  /** Messages posted and not yet settled (in the conversation, refused or given back). */
+  readonly outstanding: number;
+  /** Lets go of the door's connections and sockets; posts nothing after. */
+  close(): Promise<void>;
+}
