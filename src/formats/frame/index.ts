@@ -41,6 +41,7 @@ export {
   parse,
 } from "./parse.ts";
 export {
+  attachmentsSentence,
   GUARDED_CLAUSE,
   PREAMBLE_SHARED,
   PREAMBLE_TAIL,
