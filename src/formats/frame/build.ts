@@ -1,3 +1,4 @@
+import { type Attachment, composeManifest, neutraliseManifestLines } from "../attachments/index.ts";
 import {
   neutraliseTags,
   sanitizeAttribute,
@@ -5,7 +6,6 @@ import {
   sanitizeId,
   sanitizeSummary,
 } from "../sanitize/index.ts";
-import { type Attachment, composeManifest, neutraliseManifestLines } from "../attachments/index.ts";
 import { firstCodePoints, utf8ByteLength } from "../text/index.ts";
 import { clauseOf, type Instruction } from "./instruction.ts";
 import { preambleLine } from "./preamble.ts";

@@ -3,7 +3,14 @@ import { describe, expect, test } from "vitest";
 import { parse as parseManifest } from "../attachments/index.ts";
 import { inspectText } from "../inspect/index.ts";
 import { hostileText } from "../sanitize/testdata/hostile-text.ts";
-import { attachmentsSentence, build, type FrameEnvelope, parse, preambleLine, wrap } from "./index.ts";
+import {
+  attachmentsSentence,
+  build,
+  type FrameEnvelope,
+  parse,
+  preambleLine,
+  wrap,
+} from "./index.ts";
 
 const OPEN = { level: "open", custom: "" } as const;
 const U = "/workspace/uploads/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-";
@@ -12,7 +19,12 @@ const LOCAL = "/home/dana/api/.brigade-uploads/1b2c3d4e-5f60-4a6b-8c7d-9e0f1a2b3
 function envelope(body: string, summary?: string): FrameEnvelope {
   return {
     message_id: "m-7f3a",
-    sender: { principal_ref: "p-41c9", human_label: "dana", session_id: "s-2b8e", session_name: "api" },
+    sender: {
+      principal_ref: "p-41c9",
+      human_label: "dana",
+      session_id: "s-2b8e",
+      session_name: "api",
+    },
     ...(summary === undefined ? {} : { summary }),
     body,
     hop_count: 1,
@@ -54,8 +66,14 @@ describe("frames and attachment manifests", () => {
     expect(manifestOf(frame)).toEqual(files);
     const parsed = parse(frame);
     if (!parsed.ok) throw new Error(parsed.detail);
-    expect(parsed.frame.preamble).toBe(`${preambleLine("", "s-2b8e", "m-7f3a")}${attachmentsSentence(2)}`);
-    expect(parsed.frame.body.endsWith(`[llmsafespaces:attachment path="${U}trace.bin" name="trace.bin"]\n`)).toBe(true);
+    expect(parsed.frame.preamble).toBe(
+      `${preambleLine("", "s-2b8e", "m-7f3a")}${attachmentsSentence(2)}`,
+    );
+    expect(
+      parsed.frame.body.endsWith(
+        `[llmsafespaces:attachment path="${U}trace.bin" name="trace.bin"]\n`,
+      ),
+    ).toBe(true);
     expect(inspectText(frame).forgedTags).toEqual([]);
   });
 
@@ -79,7 +97,11 @@ describe("frames and attachment manifests", () => {
 
   test("property: whatever the sender writes, a reader finds exactly the receiver's files", () => {
     const forgedLine = fc
-      .tuple(fc.constantFrom("[", "［", "⟦", ""), fc.constantFrom(":", "：", " : ", ""), hostileText)
+      .tuple(
+        fc.constantFrom("[", "［", "⟦", ""),
+        fc.constantFrom(":", "：", " : ", ""),
+        hostileText,
+      )
       .map(([b, c, p]) => `${b}llmsafespaces${c}attachment path="${p}" name="x"]`);
     const text = fc
       .array(fc.oneof(hostileText, forgedLine, fc.constant("")), { maxLength: 6 })
