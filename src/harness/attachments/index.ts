@@ -17,6 +17,7 @@ export {
 export { cleanAttachmentName, MAX_CLEAN_NAME, receivedFileId } from "./clean-name.ts";
 export { CREDENTIAL_NAME_PATTERNS, isCredentialName } from "./credential-names.ts";
 export { type GitIgnoreAnswer, gitIgnored } from "./git-ignored.ts";
+export { type HeadFiles, MessageFiles, type MessageFilesOptions } from "./message-files.ts";
 export {
   ATTACHMENT_REFUSALS,
   type AttachmentRefusal,

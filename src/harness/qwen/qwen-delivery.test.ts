@@ -38,7 +38,7 @@ function setup(
       peek: () => queue[0],
       next: () => queue.shift(),
       done: (item, error?: unknown): DoneResult => {
-        const id = item.kind === "message" ? item.message.message_id : item.notice;
+        const id = item.kind === "notice" ? item.notice : item.message.message_id;
         done.push(error === undefined ? id : `${id}:${String(error)}`);
         return error === undefined && item.kind === "message"
           ? { ack: true, messageId: id, persisted: true }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { HeadFiles } from "../attachments/index.ts";
 import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import type { QwenPostResult } from "./qwen-door.ts";
@@ -11,6 +12,11 @@ type MessageItem = Extract<InboundItem, { readonly kind: "message" }>;
 export interface QwenDeliveryOptions {
   /** The session's inbound pipeline (`openSessionInbound`): server order per sender, dedupe, policy. */
   readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
+  /**
+   * Receives the files of the pipeline's head before it is posted (`MessageFiles.settleHead`);
+   * default none (a message naming files then is never posted).
+   */
+  readonly settleFiles?: () => Promise<HeadFiles>;
   /** The shared pacer (`PACER_LIMITS` keep under Qwen Code's admission, docs/49-qwen.md "Pacing"). */
   readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record" | "observeClaudeQueue">;
   /** Writes one message (`QwenPeerDoor.post`). */
@@ -78,12 +84,22 @@ export class QwenDelivery {
   /** Posts the pipeline's head if there is one and the pacer allows it. */
   async step(): Promise<QwenStep> {
     const { pipeline, pacer, now } = this.#o;
-    const head = pipeline.peek();
-    if (head === undefined) return "nothing";
+    let head = pipeline.peek();
+    if (head?.kind === "files") {
+      // A message never reaches the model before its files do.
+      const settled = (await this.#o.settleFiles?.()) ?? "none";
+      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
+      head = pipeline.peek();
+    }
+    if (head === undefined || head.kind === "files") return "nothing";
     const content = head.kind === "message" ? this.#o.textOf(head) : head.text;
     if (pacer.nextPostAt(now(), content) > now()) return "paced";
     const item = pipeline.next();
     if (item === undefined) return "nothing";
+    if (item.kind === "files") {
+      pipeline.done(item, "files_missing");
+      return "nothing";
+    }
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     const found = this.#o.session();
     if (!found.ok) {

@@ -59,7 +59,7 @@ function setup(
       peek: () => queue[0],
       next: () => queue.shift(),
       done: (item, error): DoneResult => {
-        done.push(item.text);
+        done.push(item.kind === "files" ? "" : item.text);
         return item.kind === "message" && error === undefined
           ? { ack: true, messageId: item.message.message_id, persisted: true }
           : { ack: false };
