@@ -1,10 +1,5 @@
 import { isWellFormed, utf8ByteLength } from "../../formats/text/index.ts";
-import {
-  ATTACHMENT_LIMITS,
-  isAttachmentName,
-  isSha256Hex,
-  type MessageAttachment,
-} from "../../protocol/index.ts";
+import type { MessageAttachment } from "../../protocol/index.ts";
 import { INBOUND_LIMITS } from "./inbound-limits.ts";
 import type { InboundMessage } from "./inbound-message.ts";
 import { isSafeId } from "./safe-id.ts";
@@ -110,20 +105,23 @@ export function looseValidate(candidate: unknown): LooseValidationResult {
   return { ok: true, message };
 }
 
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /** The envelope's `attachments`: `[]` when absent or empty, `null` when malformed. */
 function looseAttachments(value: unknown): MessageAttachment[] | null {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return null;
-  if (value.length > ATTACHMENT_LIMITS.max_attachments_per_message) return null;
+  if (value.length > INBOUND_LIMITS.maxAttachments) return null;
   const out: MessageAttachment[] = [];
   const seen = new Set<string>();
   for (const item of value) {
     if (!isObject(item)) return null;
     const { sha256, size, name } = item;
-    if (!isSha256Hex(sha256) || seen.has(sha256)) return null;
+    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256) || seen.has(sha256)) return null;
     if (!Number.isSafeInteger(size) || (size as number) < 0) return null;
-    if ((size as number) > ATTACHMENT_LIMITS.max_attachment_bytes) return null;
-    if (typeof name !== "string" || !isAttachmentName(name)) return null;
+    if ((size as number) > INBOUND_LIMITS.maxAttachmentBytes) return null;
+    // The name is display text: the receiver cleans it before it names a file.
+    if (typeof name !== "string" || name === "" || !isWellFormed(name)) return null;
     seen.add(sha256);
     out.push({ sha256, size: size as number, name });
   }
