@@ -43,6 +43,7 @@ const ISOLATED = [
 const SLOW = [
   "src/**/*.integration.test.ts",
   "test/attachments-memory.test.ts",
+  "test/attachments-receive.test.ts",
   "src/harness/hooks/hook-flows.test.ts",
   "src/harness/watcher/watcher-heartbeat.test.ts",
   "src/harness/watcher/watcher-policy.test.ts",
