@@ -86,6 +86,7 @@ const REAL_CLIENT = [
   "test/real-claude-code-pinned.test.ts",
   "test/real-claude-code-newest.test.ts",
   "test/real-claude-ack.test.ts",
+  "test/real-claude-attachments-pinned.test.ts",
   "test/real-claude-states-pinned.test.ts",
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",

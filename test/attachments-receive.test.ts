@@ -99,11 +99,13 @@ function countingAdapter(cutAfter?: number) {
         const limit = cut;
         cut = undefined;
         if (limit === undefined) return open;
-        async function* body() {
+        const source = open.body;
+        async function* body(): AsyncIterable<Uint8Array> {
+          const stop = limit as number;
           let sent = 0;
-          for await (const chunk of open.body) {
-            if (sent + chunk.length > limit) {
-              yield chunk.subarray(0, limit - sent);
+          for await (const chunk of source) {
+            if (sent + chunk.length > stop) {
+              yield chunk.subarray(0, stop - sent);
               throw new Error("connection lost");
             }
             sent += chunk.length;
