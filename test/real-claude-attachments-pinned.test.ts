@@ -65,6 +65,7 @@ describe("attachments on the real Claude Code", () => {
     for (const who of [dana, eli]) execFileSync("git", ["init", "-q", who.checkout]);
     writeFileSync(join(dana.checkout, ".gitignore"), ".env\n*.secret\n");
     writeFileSync(join(dana.checkout, ".env"), "API_KEY=never-leaves\n");
+    writeFileSync(join(dana.checkout, "draft.secret"), "not for sharing\n");
     writeFileSync(join(dana.checkout, "core.dump"), BINARY);
     writeFileSync(join(dana.checkout, HOSTILE_NAME), TEXT);
     mkdirSync(join(dana.home, ".ssh"), { recursive: true });
@@ -130,18 +131,24 @@ describe("attachments on the real Claude Code", () => {
     expect(readPath).toBe(listed[1]?.path);
   }, 150_000);
 
-  it("a key from ~/.ssh and a git-ignored .env are refused at the sender; nothing is sent", async () => {
+  it("a key from ~/.ssh, a .env and a git-ignored file are refused at the sender; nothing is sent", async () => {
     const { world, sender, danaId, dana } = pair;
     const before = storedMessageIds(world.dataFile, danaId, danaId).length;
-    for (const file of [join(dana.home, ".ssh", "id_ed25519"), ".env"]) {
+    const cases: [string, RegExp][] = [
+      [
+        join(dana.home, ".ssh", "id_ed25519"),
+        /attachment 1 is outside this session's project folder/,
+      ],
+      [".env", /attachment 1 has a name credentials are kept under/],
+      ["draft.secret", /attachment 1 is ignored by git/],
+    ];
+    for (const [file, rule] of cases) {
       const run = await sender.runBash(
         `brigade send ${danaId} --attach ${quoted(file)} <<'EOF'\nhere\nEOF`,
       );
       expect(run.exitCode).not.toBe(0);
-      expect(run.stderr).toMatch(
-        /attachment 1 (is outside|has a name credentials|is ignored by git)/,
-      );
-      expect(run.stderr).not.toContain(file);
+      expect(run.stderr).toMatch(rule);
+      expect(run.stderr).not.toContain(dana.home);
     }
     expect(storedMessageIds(world.dataFile, danaId, danaId).length).toBe(before);
   });
