@@ -601,6 +601,11 @@ export class InboundPipeline {
       created_at: oneLine(message.created_at, 64),
       held_at: this.#now(),
       ...(adopted ? { adopted: true as const } : {}),
+      ...(message.attachments === undefined || message.attachments.length === 0
+        ? {}
+        : {
+            files: message.attachments.map((a) => ({ name: oneLine(a.name, 100), size: a.size })),
+          }),
     };
     this.#pending.delete(message.message_id);
     this.#pending.set(message.message_id, record);
