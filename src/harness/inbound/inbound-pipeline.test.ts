@@ -810,6 +810,8 @@ describe("messages that name files", () => {
     const held = harness({ policy: "hold" });
     expect(held.pipeline.offer({ ...envelope("m-1"), ...files }).outcome).toBe("held");
     expect(held.pipeline.peek()).toBeUndefined();
+    // The user sees the files' names and sizes before releasing it.
+    expect(held.saved.at(-1)?.[0]?.files).toEqual([{ name: "log.txt", size: 3 }]);
     const refused = harness({ policy: "refuse" });
     expect(refused.pipeline.offer({ ...envelope("m-1"), ...files }).outcome).toBe("refused");
     expect(refused.pipeline.peek()).toBeUndefined();
