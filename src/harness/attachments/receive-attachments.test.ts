@@ -20,7 +20,9 @@ import {
   type DownloadOptions,
   notFoundError,
 } from "../../protocol/index.ts";
+import { InboundPipeline } from "../inbound/index.ts";
 import { cleanAttachmentName, MAX_CLEAN_NAME, receivedFileId } from "./clean-name.ts";
+import { MessageFiles } from "./message-files.ts";
 import { receiveAttachments } from "./receive-attachments.ts";
 import { sweepUploads } from "./sweep-uploads.ts";
 import { PROJECT_UPLOADS_FOLDER, resolveUploadsRoot } from "./uploads-root.ts";
@@ -303,5 +305,88 @@ describe("resolveUploadsRoot", () => {
       ok: false,
       reason: "io_error",
     });
+  });
+});
+
+describe("MessageFiles", () => {
+  function pipelineWith(envelope: unknown): InboundPipeline {
+    const p = new InboundPipeline({
+      now: Date.now,
+      hashBody: (b) => sha(Buffer.from(b)),
+      seen: { has: () => false, add: () => {} },
+      policy: "accept",
+      teamName: "core",
+      instruction: { level: "open", custom: "" },
+      delivery: "poll",
+    });
+    p.offer(envelope);
+    return p;
+  }
+  const envelope = (attachments: unknown) => ({
+    message_id: "m-1",
+    sender: { principal_ref: "p-1", session_id: "s-9", session_name: "api" },
+    body: "see attached",
+    created_at: "2026-10-02T09:15:42Z",
+    attachments,
+  });
+
+  test("ready: the files land in the project's uploads folder and the frame lists them", async () => {
+    const project = testTempDir("brigade-mf-");
+    const events: string[] = [];
+    const { adapter } = fakeAdapter(blobsOf(TEXT));
+    const files = new MessageFiles({
+      adapter,
+      sessionId: "s-1",
+      project,
+      workspaceUploads: join(project, "no-workspace"),
+      log: (_level, event, fields) => events.push(`${event} ${JSON.stringify(fields)}`),
+    });
+    const p = pipelineWith(envelope(message([{ bytes: TEXT, name: "a.txt" }]).attachments));
+    expect(await files.settleHead(p)).toBe("ready");
+    expect(await files.settleHead(p)).toBe("none");
+    const item = p.next();
+    if (item?.kind !== "message") throw new Error("no message");
+    const dir = join(project, PROJECT_UPLOADS_FOLDER);
+    expect(files.uploadsDir).toBe(dir);
+    expect(item.frame).toContain(`[llmsafespaces:attachment path="${dir}/`);
+    expect(events).toEqual(['attachments_received {"message_id":"m-1","files":"1"}']);
+  });
+
+  test("failed: the message leaves the head unacked, and one line says why (no name, no path)", async () => {
+    const project = testTempDir("brigade-mf-");
+    const events: string[] = [];
+    const { adapter } = fakeAdapter(new Map());
+    const files = new MessageFiles({
+      adapter,
+      sessionId: "s-1",
+      project,
+      workspaceUploads: join(project, "no-workspace"),
+      log: (_level, event, fields) => events.push(`${event} ${JSON.stringify(fields)}`),
+    });
+    const p = pipelineWith(
+      envelope(message([{ bytes: TEXT, name: "secret-name.txt" }]).attachments),
+    );
+    expect(await files.settleHead(p)).toBe("failed");
+    expect(p.peek()).toBeUndefined();
+    expect(events).toEqual([
+      'attachments_failed {"message_id":"m-1","reason":"not_found","index":"0"}',
+    ]);
+  });
+
+  test("sweep removes old files from the project's uploads folder and creates nothing", () => {
+    const project = testTempDir("brigade-mf-");
+    const files = new MessageFiles({
+      adapter: {},
+      sessionId: "s-1",
+      project,
+      workspaceUploads: join(project, "no-workspace"),
+    });
+    expect(files.sweep(Date.now(), 60)).toBe(0);
+    expect(existsSync(join(project, PROJECT_UPLOADS_FOLDER))).toBe(false);
+    mkdirSync(join(project, PROJECT_UPLOADS_FOLDER));
+    const old = join(project, PROJECT_UPLOADS_FOLDER, `${receivedFileId("s", "m", 0, "x")}-a.txt`);
+    writeFileSync(old, "x");
+    utimesSync(old, 1, 1);
+    expect(files.sweep(Date.now(), 60)).toBe(1);
   });
 });
