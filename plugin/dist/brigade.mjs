@@ -6451,6 +6451,8 @@ function readStateRecord(o, prefix) {
 	if (offered !== void 0) record.offered_to_session_id = offered;
 	const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });
 	if (summary !== void 0) record.summary = summary;
+	const attachments = readAttachments(o, prefix);
+	if (attachments !== void 0) record.attachments = attachments;
 	return record;
 }
 function readRecords(o) {
@@ -6511,6 +6513,7 @@ var MESSAGE_STATES, REPORTABLE_STATES, MAX_STATE_IDS, MAX_ADOPT_SESSIONS;
 var init_message_state = __esmMin((() => {
 	init_limits();
 	init_field_rules();
+	init_attachment();
 	init_message_envelope();
 	MESSAGE_STATES = [
 		"accepted",
@@ -11846,7 +11849,11 @@ var init_inbound_pipeline = __esmMin((() => {
 				summary: oneLine(message.summary ?? "", 200),
 				created_at: oneLine(message.created_at, 64),
 				held_at: this.#now(),
-				...adopted ? { adopted: true } : {}
+				...adopted ? { adopted: true } : {},
+				...message.attachments === void 0 || message.attachments.length === 0 ? {} : { files: message.attachments.map((a) => ({
+					name: oneLine(a.name, 100),
+					size: a.size
+				})) }
 			};
 			this.#pending.delete(message.message_id);
 			this.#pending.set(message.message_id, record);
@@ -12265,8 +12272,23 @@ function readPendingRecords(layout, sessionId, uid) {
 		summary: r.summary,
 		created_at: r.created_at,
 		held_at: r.held_at,
-		...r.adopted === true ? { adopted: true } : {}
+		...r.adopted === true ? { adopted: true } : {},
+		...filesOf(r)
 	}));
+}
+/** A record's `files`, kept only when every entry is a string name and a whole size. */
+function filesOf(record) {
+	if (!isJsonObject(record) || !Array.isArray(record.files)) return {};
+	const files = [];
+	for (const f of record.files.slice(0, INBOUND_LIMITS.maxAttachments)) {
+		if (!isJsonObject(f) || typeof f.name !== "string") return {};
+		if (typeof f.size !== "number" || !Number.isSafeInteger(f.size) || f.size < 0) return {};
+		files.push({
+			name: f.name,
+			size: f.size
+		});
+	}
+	return files.length === 0 ? {} : { files };
 }
 /**
 * A {@link PendingStore} writing `state/pending/<stem>.json` atomically (0600) on every change;
@@ -19960,6 +19982,33 @@ the session (the delivery watcher, the last delivery, messages held for your use
 	};
 }));
 
+// src/cli/attachment-listing.ts
+/**
+* The listed form of `files` (names sanitised with `oneLine`, never a path).
+*
+* @example listedFiles([{ name: "a.log", size: 12 }], "held") // [{ name: "a.log", size: 12, state: "held" }]
+*/
+function listedFiles(files, state) {
+	return (files ?? []).map((f) => ({
+		name: oneLine(f.name, 100),
+		size: f.size,
+		state
+	}));
+}
+/**
+* One text fragment naming `files`: `files: a.log (12 bytes, held), b.bin (3 bytes, held)`;
+* `""` for none.
+*
+* @example attachmentsText([{ name: "a.log", size: 12, state: "held" }]) === "files: a.log (12 bytes, held)"
+*/
+function attachmentsText(files) {
+	if (files.length === 0) return "";
+	return `files: ${files.map((f) => `${f.name} (${f.size} byte${f.size === 1 ? "" : "s"}, ${f.state})`).join(", ")}`;
+}
+var init_attachment_listing = __esmMin((() => {
+	init_sanitize();
+}));
+
 // src/cli/sent-command.ts
 var sent_command_exports = /* @__PURE__ */ __exportAll({
 	SENT_DEFAULT_LIMIT: () => 20,
@@ -20037,8 +20086,19 @@ function jsonRow(m, names) {
 		state: m.state,
 		state_changed_at: oneLine(m.state_changed_at, 64),
 		created_at: oneLine(m.created_at, 64),
-		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1)
+		summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS$1),
+		...m.attachments === void 0 ? {} : { files: listedFiles(m.attachments, fileState(m.state)) }
 	};
+}
+/** What became of a message's files, from the message's own state. */
+function fileState(state) {
+	switch (state) {
+		case "acked": return "delivered";
+		case "held": return "held";
+		case "refused": return "refused";
+		case "accepted":
+		case "undeliverable": return "waiting";
+	}
 }
 function textListing$1(rows) {
 	if (rows.length === 0) return "This session has sent no message that the server still keeps.\n";
@@ -20046,7 +20106,8 @@ function textListing$1(rows) {
 	for (const r of rows) {
 		const taken = r.offered_to_session_id === void 0 ? "" : `; offered to the user's newer session ${r.offered_to_session_id}`;
 		const summary = r.summary === "" ? "" : ` "${r.summary}"`;
-		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`);
+		const files = r.files === void 0 ? "" : `; ${attachmentsText(r.files)}`;
+		lines.push(`${r.message_id} to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}${files}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
@@ -20055,6 +20116,7 @@ var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
 	init_protocol();
+	init_attachment_listing();
 	init_cli_io();
 	init_parse_command_flags();
 	SENT_TIMEOUT_MS = 1e4;
@@ -20366,7 +20428,8 @@ function jsonMessage(r, withSummary) {
 		...withSummary ? { summary: oneLine(r.summary, SUMMARY_CODEPOINTS) } : {},
 		created_at: oneLine(r.created_at, 40),
 		held_at: isoFromMs(r.held_at),
-		...r.adopted === true ? { earlier_session: true } : {}
+		...r.adopted === true ? { earlier_session: true } : {},
+		...r.files === void 0 ? {} : { files: listedFiles(r.files, "held") }
 	};
 }
 function jsonDocument(sessions, withSummary) {
@@ -20390,6 +20453,7 @@ function messageLine(r, withSummary) {
 		`sent ${displayText(r.created_at, 40)}`,
 		`held ${held === "" ? "-" : held}`,
 		...r.adopted === true ? ["(sent to an earlier session in this checkout)"] : [],
+		...r.files === void 0 ? [] : [attachmentsText(listedFiles(r.files, "held"))],
 		...withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []
 	].join("  ");
 }
@@ -20460,6 +20524,7 @@ var init_inbox_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_local_files();
+	init_attachment_listing();
 	init_cli_io();
 	init_parse_command_flags();
 	INBOX_REFUSALS = [
