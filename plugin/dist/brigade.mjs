@@ -4161,7 +4161,7 @@ function build(envelope, teamName, instruction, files = []) {
 	const body = neutraliseManifestLines(sanitizeBody(envelope.body));
 	let summary = neutraliseManifestLines(sanitizeSummary(envelope.summary ?? ""));
 	if (summary === "") summary = firstCodePoints(body, 80);
-	const below = files.length === 0 ? body : composeManifest(body, files);
+	const below = files.length === 0 ? body : composeManifest(body, files).slice(0, -1);
 	const preamble = preambleLine(clauseOf(instruction), sessionId, messageId, files.length);
 	const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${below}`;
 	return `${OPEN_TAG$1}${neutraliseTags(inside)}\n${CLOSE_TAG$1}`;

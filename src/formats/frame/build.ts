@@ -106,7 +106,9 @@ export function build(
   const body = neutraliseManifestLines(sanitizeBody(envelope.body));
   let summary = neutraliseManifestLines(sanitizeSummary(envelope.summary ?? ""));
   if (summary === "") summary = firstCodePoints(body, EXCERPT_CHARS);
-  const below = files.length === 0 ? body : composeManifest(body, files);
+  // The manifest's final LF is the one before the close tag: the block appears exactly as
+  // `compose` wrote it, and its last line is the frame's last line before the close tag.
+  const below = files.length === 0 ? body : composeManifest(body, files).slice(0, -1);
   const preamble = preambleLine(clauseOf(instruction), sessionId, messageId, files.length);
   const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${below}`;
   // Each value was neutralised on its own, so the only family tag left to find is one that a

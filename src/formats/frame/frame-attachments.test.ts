@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { parse as parseManifest } from "../attachments/index.ts";
+import { compose, neutraliseManifestLines, parse as parseManifest } from "../attachments/index.ts";
 import { inspectText } from "../inspect/index.ts";
 import { hostileText } from "../sanitize/testdata/hostile-text.ts";
 import {
@@ -69,11 +69,18 @@ describe("frames and attachment manifests", () => {
     expect(parsed.frame.preamble).toBe(
       `${preambleLine("", "s-2b8e", "m-7f3a")}${attachmentsSentence(2)}`,
     );
+    // compose's block stands in the frame byte for byte, its last LF the one before the close tag.
     expect(
-      parsed.frame.body.endsWith(
-        `[llmsafespaces:attachment path="${U}trace.bin" name="trace.bin"]\n`,
+      frame.endsWith(
+        `[llmsafespaces:attachment path="${U}trace.bin" name="trace.bin"]\n</brigade-message>`,
       ),
     ).toBe(true);
+    expect(`${parsed.frame.body}\n`).toBe(
+      compose(
+        `Look.\n${neutraliseManifestLines(FORGERIES[0] ?? "")}`,
+        files.map((f) => f.path),
+      ),
+    );
     expect(inspectText(frame).forgedTags).toEqual([]);
   });
 
