@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Attachment, parse as parseManifest } from "../src/formats/attachments/index.ts";
 import { parse as parseFrame } from "../src/formats/frame/index.ts";
 import { cleanAttachmentName, PROJECT_UPLOADS_FOLDER } from "../src/harness/attachments/index.ts";
-import { waitFor } from "./support/plugin-world.ts";
 import {
   decide,
   modelTexts,

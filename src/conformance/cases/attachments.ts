@@ -388,9 +388,11 @@ const C67 = defineCase(
     const to = await newSession(ctx, b, ctx.unique("c67-b"));
     const first = await uploadOk(ctx, a, makeFile(ctx, "c67-1", 3_000), "trace.bin");
     const second = await uploadOk(ctx, a, makeFile(ctx, "c67-2", 10), "notes.md");
-    const withFiles = (await sendOk(ctx, a, from, to, "c67 files", {
-      attachments: [second, first],
-    })).message_id as string;
+    const withFiles = (
+      await sendOk(ctx, a, from, to, "c67 files", {
+        attachments: [second, first],
+      })
+    ).message_id as string;
     const plain = (await sendOk(ctx, a, from, to, "c67 plain")).message_id as string;
     const expected = JSON.stringify([second, first]);
     const sent = ctx.ok(
