@@ -15677,12 +15677,13 @@ var init_watcher_loop = __esmMin((() => {
 			this.#d.signal?.addEventListener("abort", abort, { once: true });
 			try {
 				const { capabilities, retention } = await this.#d.adapter.describe();
-				this.#uploadsRetention = Math.max(retention.unacked_message_seconds, retention.acked_message_seconds);
 				this.#heartbeats.enable({
 					model: capabilities.includes("session.model"),
 					contextUsedTokens: capabilities.includes("session.context_used_tokens"),
 					liveDelivery: capabilities.includes("session.live_delivery")
 				});
+				const kept = Math.max(retention?.unacked_message_seconds ?? 0, retention?.acked_message_seconds ?? 0);
+				if (Number.isFinite(kept) && kept > 0) this.#uploadsRetention = kept;
 			} catch {}
 			const timer = setInterval(() => void this.#tick(), this.#tickMs);
 			const confirmTimer = setInterval(() => {
