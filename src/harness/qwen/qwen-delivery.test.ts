@@ -23,7 +23,12 @@ const RECORD: QwenRecord = {
 /** A delivery over a queue, a post that records what it wrote, and a record the test fills. */
 function setup(
   items: InboundItem[],
-  options: { token?: string; session?: QwenSessionLookup; post?: QwenPostResult } = {},
+  options: {
+    token?: string;
+    session?: QwenSessionLookup;
+    post?: QwenPostResult;
+    files?: "ready" | "failed";
+  } = {},
 ) {
   const queue = [...items];
   const done: string[] = [];
@@ -63,11 +68,44 @@ function setup(
     log: () => {},
     now: () => 1_000,
     newMsgId: () => `f-${++n}`,
+    ...(options.files === undefined
+      ? {}
+      : {
+          settleFiles: async () => {
+            const head = queue[0];
+            if (head?.kind !== "files") return "none" as const;
+            if (options.files === "ready") {
+              queue[0] = message(head.message.message_id);
+              return "ready" as const;
+            }
+            queue.shift();
+            return "failed" as const;
+          },
+        }),
   });
   return { delivery, done, posts, reports, acks, inRecord, depths };
 }
 
+const needsFiles = (id: string): InboundItem => ({
+  kind: "files",
+  message: { message_id: id, sender: { session_id: "s-a" } } as InboundMessage,
+});
+
 describe("QwenDelivery", () => {
+  test("a message's files are received before it is posted; without them nothing is posted", async () => {
+    const ready = setup([needsFiles("m-1")], { files: "ready" });
+    expect(await ready.delivery.step()).toBe("posted");
+    expect(ready.posts.map((p) => p.content)).toEqual([
+      '<!-- lsp:agent-message-v1 {} -->\n<brigade-message message-id="m-1">',
+    ]);
+    const failed = setup([needsFiles("m-1")], { files: "failed" });
+    expect(await failed.delivery.step()).toBe("failed");
+    expect(failed.posts).toEqual([]);
+    const none = setup([needsFiles("m-1")]);
+    expect(await none.delivery.step()).toBe("nothing");
+    expect(none.posts).toEqual([]);
+  });
+
   test("server order, the sentinel + frame as the text, addressed to the record's session with the person's token", async () => {
     const w = setup([message("m-1"), message("m-2")], { token: "qpc_x" });
     expect(await w.delivery.step()).toBe("posted");
