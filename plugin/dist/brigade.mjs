@@ -13680,24 +13680,45 @@ function cleanAttachmentName(name) {
 	}
 	return clean === "" || clean === "." ? "file" : clean;
 }
+function idCheck(head) {
+	return createHash("sha256").update(`${ID_CHECK}${head}`).digest("hex").slice(0, 8);
+}
+function uuidShape(hex) {
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
 /**
-* The UUID-shaped (lower-case hex, 8-4-4-4-12) name prefix of one received file: derived from the
-* recipient session, the message, the file's position and its digest, so every delivery path of
-* one session (watcher, hooks, MCP) and every retry meets the same path, and a path never holds
-* another blob. Not a random UUID (no version or variant bits): the manifest does not check them
+* The UUID-shaped (lower-case hex, 8-4-4-4-12) name prefix of one received file: 24 hex digits
+* derived from the recipient session, the message, the file's position and its digest, so every
+* delivery path of one session (watcher, hooks, MCP) and every retry meets the same path and a
+* path never holds another blob; then 8 hex digits that check the first 24
+* ({@link isReceivedFileId}), so the sweep can tell Brigade's files from others in a shared
+* folder such as `/workspace/uploads/` (a foreign UUID passes by chance once in 2³²). Not a
+* random UUID (no version or variant bits): the manifest does not check them
 * (docs/spec/formats.md §4.2).
 *
-* @example receivedFileId("s-1", "m-1", 0, "e3b0…").length === 36
+* @example isReceivedFileId(receivedFileId("s-1", "m-1", 0, "e3b0…")) === true
 */
 function receivedFileId(sessionId, messageId, index, sha256) {
-	const h = createHash("sha256").update(`${sessionId}\n${messageId}\n${index}\n${sha256}`).digest("hex");
-	return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+	const head = createHash("sha256").update(`${sessionId}\n${messageId}\n${index}\n${sha256}`).digest("hex").slice(0, 24);
+	return uuidShape(head + idCheck(head));
 }
-var MAX_CLEAN_NAME, MAX_EXTENSION, UNSAFE;
+/**
+* Whether `id` (36 characters, 8-4-4-4-12 lower-case hex) is one {@link receivedFileId} made:
+* its last 8 hex digits check the first 24.
+*
+* @example isReceivedFileId("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d") === false
+*/
+function isReceivedFileId(id) {
+	if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return false;
+	const hex = id.replaceAll("-", "");
+	return idCheck(hex.slice(0, 24)) === hex.slice(24);
+}
+var MAX_CLEAN_NAME, MAX_EXTENSION, UNSAFE, ID_CHECK;
 var init_clean_name = __esmMin((() => {
 	MAX_CLEAN_NAME = 200;
 	MAX_EXTENSION = 16;
 	UNSAFE = /[^A-Za-z0-9._-]/g;
+	ID_CHECK = "brigade-received\n";
 }));
 
 // src/harness/attachments/credential-names.ts
@@ -13963,10 +13984,16 @@ var init_receive_attachments = __esmMin((() => {
 }));
 
 // src/harness/attachments/sweep-uploads.ts
+/** The id of a received file's name (`<id>-<name>`) or partial name (`.<id>.part`), if any. */
+function idOf(name) {
+	if (name.startsWith(".") && name.endsWith(".part") && name.length === 42) return name.slice(1, 37);
+	return name.length > 37 && name.charAt(36) === "-" ? name.slice(0, 36) : void 0;
+}
 /**
 * Removes from the uploads folder `dir` the files of messages older than the retention window
-* (docs/15-attachments.md "Retention"): each entry named as Brigade names a received file (or a
-* partial one), a regular file of this user (never a link, a folder or another user's file),
+* (docs/15-attachments.md "Receiving"): each entry named as Brigade names a received file (or a
+* partial one) whose id passes `isReceivedFileId` (so another program's files in a shared folder
+* such as `/workspace/uploads/` are never touched), a regular file of this user (never a link, a folder or another user's file),
 * whose time — the message's `created_at`, set when it was written — is more than
 * `retentionSeconds` before `nowMs`. Anything else in the folder is left alone. Returns how many
 * files were removed. Never throws.
@@ -13984,7 +14011,8 @@ function sweepUploads(dir, nowMs, retentionSeconds) {
 	const uid = process.getuid?.();
 	let removed = 0;
 	for (const name of names) {
-		if (!RECEIVED.test(name)) continue;
+		const id = idOf(name);
+		if (id === void 0 || !isReceivedFileId(id)) continue;
 		const path = join(dir, name);
 		try {
 			const st = lstatSync(path);
@@ -14004,10 +14032,10 @@ function removeQuietly(path) {
 		rmSync(path, { force: true });
 	} catch {}
 }
-var DEFAULT_UPLOADS_RETENTION_SECONDS, RECEIVED;
+var DEFAULT_UPLOADS_RETENTION_SECONDS;
 var init_sweep_uploads = __esmMin((() => {
+	init_clean_name();
 	DEFAULT_UPLOADS_RETENTION_SECONDS = 604800;
-	RECEIVED = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-.+|\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part)$/;
 }));
 
 // src/harness/attachments/uploads-root.ts

@@ -30,14 +30,28 @@ export function cleanAttachmentName(name: string): string {
   return clean === "" || clean === "." ? "file" : clean;
 }
 
+/** What the last 8 hex digits of a received file's id check (see {@link receivedFileId}). */
+const ID_CHECK = "brigade-received\n";
+
+function idCheck(head: string): string {
+  return createHash("sha256").update(`${ID_CHECK}${head}`).digest("hex").slice(0, 8);
+}
+
+function uuidShape(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
- * The UUID-shaped (lower-case hex, 8-4-4-4-12) name prefix of one received file: derived from the
- * recipient session, the message, the file's position and its digest, so every delivery path of
- * one session (watcher, hooks, MCP) and every retry meets the same path, and a path never holds
- * another blob. Not a random UUID (no version or variant bits): the manifest does not check them
+ * The UUID-shaped (lower-case hex, 8-4-4-4-12) name prefix of one received file: 24 hex digits
+ * derived from the recipient session, the message, the file's position and its digest, so every
+ * delivery path of one session (watcher, hooks, MCP) and every retry meets the same path and a
+ * path never holds another blob; then 8 hex digits that check the first 24
+ * ({@link isReceivedFileId}), so the sweep can tell Brigade's files from others in a shared
+ * folder such as `/workspace/uploads/` (a foreign UUID passes by chance once in 2³²). Not a
+ * random UUID (no version or variant bits): the manifest does not check them
  * (docs/spec/formats.md §4.2).
  *
- * @example receivedFileId("s-1", "m-1", 0, "e3b0…").length === 36
+ * @example isReceivedFileId(receivedFileId("s-1", "m-1", 0, "e3b0…")) === true
  */
 export function receivedFileId(
   sessionId: string,
@@ -45,8 +59,21 @@ export function receivedFileId(
   index: number,
   sha256: string,
 ): string {
-  const h = createHash("sha256")
+  const head = createHash("sha256")
     .update(`${sessionId}\n${messageId}\n${index}\n${sha256}`)
-    .digest("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+    .digest("hex")
+    .slice(0, 24);
+  return uuidShape(head + idCheck(head));
+}
+
+/**
+ * Whether `id` (36 characters, 8-4-4-4-12 lower-case hex) is one {@link receivedFileId} made:
+ * its last 8 hex digits check the first 24.
+ *
+ * @example isReceivedFileId("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d") === false
+ */
+export function isReceivedFileId(id: string): boolean {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return false;
+  const hex = id.replaceAll("-", "");
+  return idCheck(hex.slice(0, 24)) === hex.slice(24);
 }

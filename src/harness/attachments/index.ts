@@ -14,7 +14,12 @@ export {
   readAttachmentSettings,
   STRICT_ATTACHMENT_SETTINGS,
 } from "./attachment-settings.ts";
-export { cleanAttachmentName, MAX_CLEAN_NAME, receivedFileId } from "./clean-name.ts";
+export {
+  cleanAttachmentName,
+  isReceivedFileId,
+  MAX_CLEAN_NAME,
+  receivedFileId,
+} from "./clean-name.ts";
 export { CREDENTIAL_NAME_PATTERNS, isCredentialName } from "./credential-names.ts";
 export { type GitIgnoreAnswer, gitIgnored } from "./git-ignored.ts";
 export { type HeadFiles, MessageFiles, type MessageFilesOptions } from "./message-files.ts";

@@ -21,7 +21,12 @@ import {
   notFoundError,
 } from "../../protocol/index.ts";
 import { InboundPipeline } from "../inbound/index.ts";
-import { cleanAttachmentName, MAX_CLEAN_NAME, receivedFileId } from "./clean-name.ts";
+import {
+  cleanAttachmentName,
+  isReceivedFileId,
+  MAX_CLEAN_NAME,
+  receivedFileId,
+} from "./clean-name.ts";
 import { MessageFiles } from "./message-files.ts";
 import { receiveAttachments } from "./receive-attachments.ts";
 import { sweepUploads } from "./sweep-uploads.ts";
@@ -246,18 +251,33 @@ describe("sweepUploads", () => {
     const partial = join(dir, `.${id}.part`);
     const fresh = join(dir, `${receivedFileId("s-1", "m-2", 0, sha(TEXT))}-new.txt`);
     const mine = join(dir, "notes.txt");
+    // Another program's upload in a shared folder, named as LLMSafeSpaces names its own.
+    const foreign = join(dir, "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d-theirs.txt");
+    const foreignPartial = join(dir, ".0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.part");
     const linkTarget = join(dir, `${receivedFileId("s-1", "m-3", 0, sha(TEXT))}-link.txt`);
-    for (const p of [old, partial, fresh, mine]) writeFileSync(p, "x");
+    for (const p of [old, partial, fresh, mine, foreign, foreignPartial]) writeFileSync(p, "x");
     symlinkSync(mine, linkTarget);
     const now = Date.parse("2026-10-20T00:00:00Z");
     const longAgo = Date.parse("2026-10-01T00:00:00Z") / 1000;
-    for (const p of [old, partial, mine]) utimesSync(p, longAgo, longAgo);
+    for (const p of [old, partial, mine, foreign, foreignPartial]) utimesSync(p, longAgo, longAgo);
     expect(sweepUploads(dir, now, 7 * 24 * 3600)).toBe(2);
     expect(existsSync(old)).toBe(false);
     expect(existsSync(partial)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
     expect(existsSync(mine)).toBe(true);
     expect(existsSync(linkTarget)).toBe(true);
+    expect(existsSync(foreign)).toBe(true);
+    expect(existsSync(foreignPartial)).toBe(true);
+  });
+
+  test("a received file's id checks itself; another UUID does not pass", () => {
+    const id = receivedFileId("s-1", "m-1", 0, sha(TEXT));
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(isReceivedFileId(id)).toBe(true);
+    expect(isReceivedFileId("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")).toBe(false);
+    const flipped = `${id.slice(0, 35)}${id.endsWith("0") ? "1" : "0"}`;
+    expect(isReceivedFileId(flipped)).toBe(false);
+    expect(receivedFileId("s-2", "m-1", 0, sha(TEXT))).not.toBe(id);
   });
 });
 

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isReceivedFileId } from "./clean-name.ts";
 
 /**
  * How long received files are kept when the backend does not say, seconds **[ours]**: seven
@@ -8,14 +9,19 @@ import { join } from "node:path";
  */
 export const DEFAULT_UPLOADS_RETENTION_SECONDS = 7 * 24 * 3600;
 
-/** A received file's name: the 36-character id, a hyphen, a name; or a partial `.<id>.part`. */
-const RECEIVED =
-  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-.+|\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part)$/;
+/** The id of a received file's name (`<id>-<name>`) or partial name (`.<id>.part`), if any. */
+function idOf(name: string): string | undefined {
+  if (name.startsWith(".") && name.endsWith(".part") && name.length === 42) {
+    return name.slice(1, 37);
+  }
+  return name.length > 37 && name.charAt(36) === "-" ? name.slice(0, 36) : undefined;
+}
 
 /**
  * Removes from the uploads folder `dir` the files of messages older than the retention window
- * (docs/15-attachments.md "Retention"): each entry named as Brigade names a received file (or a
- * partial one), a regular file of this user (never a link, a folder or another user's file),
+ * (docs/15-attachments.md "Receiving"): each entry named as Brigade names a received file (or a
+ * partial one) whose id passes `isReceivedFileId` (so another program's files in a shared folder
+ * such as `/workspace/uploads/` are never touched), a regular file of this user (never a link, a folder or another user's file),
  * whose time — the message's `created_at`, set when it was written — is more than
  * `retentionSeconds` before `nowMs`. Anything else in the folder is left alone. Returns how many
  * files were removed. Never throws.
@@ -33,7 +39,8 @@ export function sweepUploads(dir: string, nowMs: number, retentionSeconds: numbe
   const uid = process.getuid?.();
   let removed = 0;
   for (const name of names) {
-    if (!RECEIVED.test(name)) continue;
+    const id = idOf(name);
+    if (id === undefined || !isReceivedFileId(id)) continue;
     const path = join(dir, name);
     try {
       const st = lstatSync(path);
