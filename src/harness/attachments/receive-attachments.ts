@@ -158,6 +158,8 @@ async function receiveOne(file: OneFile): Promise<"ok" | ReceiveFailure> {
     }
     const fetched = await fillPartial(fd, st.size, file);
     if (fetched !== "ok") return fetched;
+    // Another path of this session may share the partial file: it must still hold the whole blob.
+    if (fstatSync(fd).size !== file.attachment.size) return "download_failed";
     fchmodSync(fd, 0o600);
     futimesSync(fd, file.timeSeconds, file.timeSeconds);
     fsyncSync(fd);
