@@ -13890,6 +13890,7 @@ async function receiveOne(file) {
 		if (!st.isFile() || st.nlink !== 1 || uid !== void 0 && st.uid !== uid) return "path_taken";
 		const fetched = await fillPartial(fd, st.size, file);
 		if (fetched !== "ok") return fetched;
+		if (fstatSync(fd).size !== file.attachment.size) return "download_failed";
 		fchmodSync(fd, 384);
 		futimesSync(fd, file.timeSeconds, file.timeSeconds);
 		fsyncSync(fd);
