@@ -87,6 +87,7 @@ const REAL_CLIENT = [
   "test/real-claude-code-newest.test.ts",
   "test/real-claude-ack.test.ts",
   "test/real-claude-attachments-pinned.test.ts",
+  "test/real-codex-attachments-pinned.test.ts",
   "test/real-claude-states-pinned.test.ts",
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",

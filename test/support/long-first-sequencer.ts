@@ -12,6 +12,7 @@ export const LONG_FIRST = [
   "test/conformance-mutants.test.ts",
   "test/real-claude-ack.test.ts",
   "test/real-claude-attachments-pinned.test.ts",
+  "test/real-codex-attachments-pinned.test.ts",
   "test/real-claude-states-pinned.test.ts",
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",
