@@ -199,7 +199,7 @@ describe("brigade sessions", () => {
     expect(lines[0]).toMatch(/^Team core \(t-[0-9a-f]+\): \d+ sessions online\./);
     expect(lines[0]).toContain("unverified");
     expect(lines[1]).toMatch(
-      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +WORKSPACE +HUMAN \(unverified\)$/,
+      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +LANE +WORKSPACE +HUMAN \(unverified\)$/,
     );
     const mine = lines.filter((l) => l.endsWith("(this session)"));
     expect(mine).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { HostSessionRequest } from "./connect-host-session.ts";
+import type { DoorContext, DoorOpening, DoorSession } from "./delivery-door.ts";
 
 /** Longest hook stdin document a host hook reads, bytes; a longer one is read as no document. */
 export const MAX_HOST_HOOK_INPUT_BYTES = 1_048_576;
@@ -84,4 +85,15 @@ export interface HostClient {
   /** Whether `env` shows a session of this client (its hooks and tools run there): the person's
    * own terminal is where a client is installed, never a model's shell. */
   insideSession(env: Readonly<Record<string, string | undefined>>): boolean;
+  /**
+   * Opens the client's door into one live session for the shared push lane (docs/49-hosts.md,
+   * "The push lane"), or says why this session has only the pull lane. Absent: the client has
+   * no door, every session of it has the pull lane. Never throws.
+   */
+  openDoor?(session: DoorSession, ctx: DoorContext): Promise<DoorOpening>;
+  /**
+   * The environment variables (besides HOME, PATH, TMPDIR and XDG_*) the push lane of a session
+   * of this client needs to find the client's own files, passed on from the hook that starts it.
+   */
+  readonly laneEnvironment?: readonly string[];
 }
