@@ -271,7 +271,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       for (let i = 0; i < 3; i += 1) expect(await b.delivery.step()).toBe("posted");
       await waitFor(
         () => {
-          b.delivery.confirm();
+          void b.delivery.confirm();
           return b.acked.length === 3;
         },
         60_000,
@@ -310,7 +310,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       expect(await b.delivery.step()).toBe("posted");
       await waitFor(() => b.reported.includes(`held:${id}`), 30_000, "the held report");
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      b.delivery.confirm();
+      await b.delivery.confirm();
       expect(b.acked).toEqual([]);
       expect(recordTexts().some((t) => t.includes(`held delivery ${which}`))).toBe(false);
     });

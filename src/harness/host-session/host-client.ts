@@ -1,3 +1,4 @@
+import type { ByPidMap } from "../state/index.ts";
 import type { HostSessionRequest } from "./connect-host-session.ts";
 import type { DoorContext, DoorOpening, DoorSession } from "./delivery-door.ts";
 
@@ -57,6 +58,11 @@ export interface HostHookDeps {
   readonly connect?: Pick<HostSessionRequest, "openAdapter" | "resolveTeam">;
   /** One line for the host's debug output (a hook's stderr). */
   readonly log: (line: string) => void;
+  /**
+   * Starts the push lane of a session the start just bound (`ensurePushLane` by default) and
+   * answers its outcome word; tests replace it.
+   */
+  readonly startPushLane?: (map: ByPidMap) => Promise<string>;
 }
 
 /**

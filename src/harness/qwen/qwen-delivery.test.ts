@@ -97,7 +97,7 @@ describe("QwenDelivery", () => {
     expect(w.acks).toEqual([]);
     expect(w.delivery.outstanding).toBe(1);
     w.inRecord.add(w.posts[0]?.content ?? "");
-    w.delivery.confirm();
+    await w.delivery.confirm();
     expect(w.acks).toEqual(["m-1"]);
     expect(w.done).toEqual(["m-1"]);
     expect(w.depths.at(-1)).toBe(0);
