@@ -77,7 +77,8 @@ export async function runPushLane(options: RunPushLaneOptions): Promise<PushLane
   const log = options.log ?? fileWatcherLog(layout.root, layout.watcherLog(hostPid), []);
   const read = readByPidMap({ claudePid: hostPid, env, uid });
   if (!read.ok || read.map.options?.host !== client.name) {
-    log.write("warn", "push_lane_no_map", { reason: read.ok ? "other_client" : read.reason });
+    if (read.ok) log.write("warn", "push_lane_other_client");
+    else log.write("warn", "push_lane_no_map", { reason: read.reason });
     return { reason: "not_in_session", status: ERROR_EXIT_STATUS.config };
   }
   const map = read.map;

@@ -12,6 +12,20 @@ import {
 } from "./qwen-registry.ts";
 import { readQwenControllerToken } from "./qwen-token.ts";
 
+/**
+ * Why {@link openQwenDoor} opened no door, so the session keeps the pull lane (docs/errors.md
+ * `QWEN_DOOR_REFUSALS`): `no_home` (no absolute Qwen home), `qwen_no_record`, `qwen_not_trusted`,
+ * `qwen_no_inbox` (the registry lookup, `QWEN_SESSION_LOOKUP_FAILURES`, after waiting for the
+ * record), `door_unbound` (Brigade's own receipt inbox could not be bound).
+ */
+export const QWEN_DOOR_REFUSALS = [
+  "no_home",
+  "qwen_no_record",
+  "qwen_not_trusted",
+  "qwen_no_inbox",
+  "door_unbound",
+] as const;
+
 /** What {@link openQwenDoor} reads besides the session (tests replace parts). */
 export interface QwenDoorDeps {
   readonly uid: number;
