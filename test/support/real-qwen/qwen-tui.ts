@@ -30,6 +30,8 @@ export interface QwenPersonOptions {
   readonly home: string;
   readonly project: string;
   readonly env: Readonly<Record<string, string>>;
+  /** Runs with the minted controller token before the TUI starts (e.g. `brigade qwen token`). */
+  readonly beforeStart?: (token: string) => Promise<void>;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function startQwenTui(
   );
   const token = /qpc_[0-9a-f]{64}/.exec(minted.stdout)?.[0];
   if (token === undefined) throw new Error("`qwen sessions controllers add` printed no token");
+  await person?.beforeStart?.(token);
   const tmux = await TmuxClaude.start({
     executable: process.execPath,
     args: [script],
