@@ -39,6 +39,21 @@ function boundBrigadeId(who: Person): string | undefined {
   }
 }
 
+/** Every push-lane log of `people` (ids, codes and event names only: never a message's text). */
+function laneLogs(people: readonly (Person | undefined)[]): string {
+  const out: string[] = [];
+  for (const who of people) {
+    if (who === undefined) continue;
+    const folder = join(who.stateDir, "logs");
+    try {
+      for (const name of readdirSync(folder)) out.push(readFileSync(join(folder, name), "utf8"));
+    } catch {
+      // no log yet
+    }
+  }
+  return out.join("\n");
+}
+
 /** The last user message of each request, in order. */
 const lastTexts = (requests: readonly ChatRequest[]): string[] =>
   requests.map((r) => messageText(r.messages.at(-1)));
@@ -111,7 +126,7 @@ export function qwenLiveSuite({ which, version: resolveVersion }: QwenLiveChoice
     beforeEach((context) => {
       context.onTestFailed(() =>
         console.error(
-          `Lee's Qwen Code:\n${leeQwen?.tmux.pane() ?? ""}\nKim's Qwen Code:\n${kimQwen?.tmux.pane() ?? ""}`,
+          `Lee's Qwen Code:\n${leeQwen?.tmux.pane() ?? ""}\nKim's Qwen Code:\n${kimQwen?.tmux.pane() ?? ""}\nThe lanes' logs:\n${laneLogs([lee, kim])}`,
         ),
       );
     });

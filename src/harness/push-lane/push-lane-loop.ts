@@ -8,7 +8,7 @@ import { DispositionReporter } from "../adapter/index.ts";
 import type { DeliveryDoor, DoorContext, DoorOpening, DoorStep } from "../host-session/index.ts";
 import { fetchedMessages, type InboundPipeline } from "../inbound/index.ts";
 import { sentinelFrame, sessionWorkspace } from "../mcp/index.ts";
-import type { InjectionPacer } from "../pacing/index.ts";
+import { InjectionPacer } from "../pacing/index.ts";
 import {
   type ByPidMap,
   consumeReleaseRequests,
@@ -23,7 +23,6 @@ import {
   RedeliverySchedule,
   SessionHeartbeats,
   SupervisedWatch,
-  successorPacer,
   WATCHER_BACKOFF,
   WakeableWait,
   type WatcherBackoff,
@@ -35,6 +34,9 @@ import type { PushLaneExit } from "./push-lane-exit.ts";
 
 /** How often a lane asks its door to confirm what it posted, ms (docs/49-hosts.md). */
 export const PUSH_LANE_CONFIRM_MS = 1_000;
+
+/** Tokens a lane's pacer starts with (of 25), as a successor watcher's. */
+const SUCCESSOR_TOKENS = 12;
 
 /** How long a lane waits before asking a paced door again, ms. */
 const PACED_WAIT_MS = 250;
@@ -137,8 +139,10 @@ export class PushLaneLoop {
       now: this.#now,
       delivery: "socket",
     });
-    // A predecessor lane may have posted moments ago: the pacer starts as the watcher's successor.
-    this.#pacer = successorPacer(this.#now());
+    // A predecessor lane may have posted moments ago: the bucket starts half full, as the
+    // watcher's successor's does. Nothing of ours waits inside the client at a start the door
+    // could not see (its own outstanding count starts at zero and the door reports it).
+    this.#pacer = new InjectionPacer({ now: this.#now(), initialTokens: SUCCESSOR_TOKENS });
     const backoff = options.backoff ?? WATCHER_BACKOFF;
     this.#status = new WatcherStatusBoard({
       layout: options.layout,

@@ -65,6 +65,9 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
       if (ctx === undefined || closed) return "nothing";
       const head = ctx.pipeline.peek();
       if (head === undefined) return "nothing";
+      const text = head.kind === "message" ? ctx.textOf(head) : head.text;
+      // The shared pacer, as a real door asks it.
+      if (ctx.pacer.nextPostAt(ctx.now(), text) > ctx.now()) return "paced";
       const item = ctx.pipeline.next();
       if (item === undefined) return "nothing";
       if (item.kind === "notice") {
@@ -77,6 +80,7 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
         ctx.pipeline.done(item, "test_gave_back");
         return "failed";
       }
+      ctx.pacer.record(ctx.now(), text);
       posted.push(id);
       texts.push(ctx.textOf(item));
       waiting.push(item);
@@ -88,6 +92,7 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
         const done = ctx.pipeline.done(item);
         if (done.ack) ctx.ack(done.messageId);
       }
+      ctx.pacer.observeClaudeQueue(ctx.now(), waiting.length);
     },
     get outstanding() {
       return waiting.length;
