@@ -335,9 +335,9 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
 }
 
 /**
- * Registers the pull-lane suite for one Qwen Code version: `brigade install qwen` in a teammate's
- * terminal, then the real TUI in the team's checkout binds itself at its start and says at the
- * next prompt what waits.
+ * Registers the install suite for one Qwen Code version: `brigade install qwen` in a teammate's
+ * terminal (no controller token), then the real TUI in the team's checkout binds itself at its
+ * start and its push lane owns the session: the turn hook announces nothing the lane delivers.
  */
 export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): void {
   describe(`the real Qwen Code, ${which} version: brigade install qwen (the pull lane)`, () => {
@@ -377,7 +377,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       context.onTestFailed(() => console.error(`Qwen Code's screen:\n${qwen?.tmux.pane() ?? ""}`));
     });
 
-    test("the start binds the Qwen session to the team; a teammate's message is announced at the next prompt, never acked there", async () => {
+    test("the start binds the Qwen session and starts its push lane: a teammate's message (no token: held by Qwen Code) is not announced at the next prompt, the sender sees held, never acked", async () => {
       const folder = join(lee.stateDir, "sessions", "by-harness", "qwen");
       let binding: { claude_session_id: string; brigade_session_id: string } | undefined;
       await waitFor(
@@ -401,6 +401,13 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       expect(sent.exitCode, sent.stderr).toBe(0);
       const messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1];
       if (messageId === undefined) throw new Error(sent.stdout);
+      // The push lane owns the session: it posts, and Qwen Code holds the post for Lee's review.
+      await waitFor(
+        async () =>
+          new RegExp(`${messageId}.*held`).test((await danaCc.runBash("brigade sent")).stdout),
+        60_000,
+        "the sender's state held",
+      );
       const before = api.requests().length;
       await qwen.tmux.type("what is new?");
       await waitFor(
@@ -417,9 +424,9 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         .slice(before)
         .find((r) => JSON.stringify(r.messages).includes("what is new?"));
       const all = JSON.stringify(request?.messages ?? []);
-      // The start's context line and the turn's notice, as Qwen Code puts hook context.
+      // The start's context line, as Qwen Code puts hook context; no second lane announces it.
       expect(all).toContain(`Brigade: this session is`);
-      expect(all).toContain("1 message from teammates");
+      expect(all).not.toContain("message from teammates");
       expect(all).not.toContain(`pull ${which}: rerun`);
       expect((await danaCc.runBash("brigade sent")).stdout).not.toMatch(
         new RegExp(`${messageId}.*acked`),
