@@ -22,6 +22,7 @@ import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
+import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
 import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
 
@@ -368,6 +369,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
 
     afterAll(async () => {
       await qwen?.tmux.close();
+      if (lee !== undefined) await lanesGone(lee.stateDir);
       await api?.close();
       await world?.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

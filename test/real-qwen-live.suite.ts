@@ -15,6 +15,7 @@ import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin
 import { storedEnvelope } from "./support/real-claude/index.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { type ChatRequest, FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
+import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
 import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
 
@@ -118,6 +119,7 @@ export function qwenLiveSuite({ which, version: resolveVersion }: QwenLiveChoice
     afterAll(async () => {
       await leeQwen?.tmux.close();
       await kimQwen?.tmux.close();
+      for (const who of [lee, kim]) if (who !== undefined) await lanesGone(who.stateDir);
       await api?.close();
       await world?.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
