@@ -97,9 +97,4 @@ export interface HostClient {
    * no door, every session of it has the pull lane. Never throws.
    */
   openDoor?(session: DoorSession, ctx: DoorContext): Promise<DoorOpening>;
-  /**
-   * The environment variables (besides HOME, PATH, TMPDIR and XDG_*) the push lane of a session
-   * of this client needs to find the client's own files, passed on from the hook that starts it.
-   */
-  readonly laneEnvironment?: readonly string[];
 }

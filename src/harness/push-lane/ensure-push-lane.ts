@@ -38,7 +38,7 @@ export interface EnsurePushLaneOptions {
   readonly map: ByPidMap;
   /** The client's name (`brigade host-watch <client>`). */
   readonly client: string;
-  /** The client's own variables the lane needs (`HostClient.laneEnvironment`). */
+  /** The client's own variables the lane needs to find the client's files (Qwen Code: its home). */
   readonly passed?: readonly string[];
   /** The running CLI script (`process.argv[1]`, absolute). */
   readonly entryScript: string;

@@ -158,7 +158,8 @@ export class PushLaneLoop {
       now: this.#now,
       supervision: new WatchSupervision(backoff),
       running: () => this.#running,
-      notice: (line) => log.write("info", "notice", { kind: line.slice(0, 40) }),
+      // No notice file here: a client session's person reads the lane's state in brigade sessions.
+      notice: () => log.write("info", "watch_notice"),
       onMessage: (envelope) => this.#offer(envelope),
       onLive: () => this.#status.set("live"),
       onRetrying: () => this.#status.set("retrying"),

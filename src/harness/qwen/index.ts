@@ -1,12 +1,7 @@
 import { currentUid } from "../../local-files/index.ts";
 import type { HostClient } from "../host-session/index.ts";
 import { QWEN_DOTENV_FILES, QWEN_SESSION_VARIABLE } from "./qwen-facts.ts";
-import {
-  QWEN_HOOK_EVENTS,
-  QWEN_LANE_ENVIRONMENT,
-  type QwenHookEvent,
-  runQwenHook,
-} from "./qwen-hook.ts";
+import { QWEN_HOOK_EVENTS, type QwenHookEvent, runQwenHook } from "./qwen-hook.ts";
 import { installQwen, uninstallQwen } from "./qwen-install.ts";
 import { openQwenDoor } from "./qwen-push-door.ts";
 
@@ -39,5 +34,4 @@ export const QWEN_CLIENT: HostClient = {
   dotenvFiles: QWEN_DOTENV_FILES,
   insideSession: (env) => (env[QWEN_SESSION_VARIABLE] ?? "") !== "",
   openDoor: (session, ctx) => openQwenDoor(session, ctx, { uid: currentUid() }),
-  laneEnvironment: QWEN_LANE_ENVIRONMENT,
 };
