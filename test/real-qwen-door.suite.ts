@@ -24,7 +24,7 @@ import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
 import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
-import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
+import { closeQwenTui, type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
 
 /** Which Qwen Code a test file runs: its label and how its version is found. */
 export interface QwenChoice {
@@ -88,7 +88,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
 
     afterAll(async () => {
       await door?.close();
-      await qwen?.tmux.close();
+      await closeQwenTui(qwen);
       await api?.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     });
@@ -368,7 +368,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
     }, 600_000);
 
     afterAll(async () => {
-      await qwen?.tmux.close();
+      await closeQwenTui(qwen);
       if (lee !== undefined) await lanesGone(lee.stateDir);
       await api?.close();
       await world?.close();

@@ -17,7 +17,7 @@ import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { type ChatRequest, FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
 import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
-import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
+import { closeQwenTui, type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
 
 /** Which Qwen Code a test file runs: its label and how its version is found. */
 export interface QwenLiveChoice {
@@ -117,8 +117,8 @@ export function qwenLiveSuite({ which, version: resolveVersion }: QwenLiveChoice
     }, 600_000);
 
     afterAll(async () => {
-      await leeQwen?.tmux.close();
-      await kimQwen?.tmux.close();
+      await closeQwenTui(leeQwen);
+      await closeQwenTui(kimQwen);
       for (const who of [lee, kim]) if (who !== undefined) await lanesGone(who.stateDir);
       await api?.close();
       await world?.close();

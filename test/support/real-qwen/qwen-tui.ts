@@ -124,3 +124,31 @@ function readOnlyRecord(folder: string): QwenRecord | undefined {
   }
   return undefined;
 }
+
+/**
+ * Closes the TUI's tmux and waits until its `cli.js` process (the registry's pid, a child that
+ * may outlive the terminal's process for a moment) is gone too, killing it after 5 s: only then
+ * may a test remove the folders it writes to.
+ */
+export async function closeQwenTui(tui: QwenTui | undefined): Promise<void> {
+  if (tui === undefined) return;
+  await tui.tmux.close();
+  const alive = (): boolean => {
+    try {
+      process.kill(tui.record.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    await waitFor(() => !alive(), 5_000, "Qwen Code's cli.js to exit");
+  } catch {
+    try {
+      process.kill(tui.record.pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+    await waitFor(() => !alive(), 5_000, "Qwen Code's cli.js to exit after SIGKILL");
+  }
+}
