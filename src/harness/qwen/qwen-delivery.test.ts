@@ -78,7 +78,9 @@ describe("QwenDelivery", () => {
     let closed = 0;
     const w = setup([message("m-1")], {
       token: "qpc_x",
-      closeDoor: async () => void (closed += 1),
+      closeDoor: async () => {
+        closed += 1;
+      },
     });
     await w.delivery.close();
     expect(closed).toBe(1);
