@@ -1,3 +1,4 @@
+import { showsClaudeCodeSession } from "./claude-code/index.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
 
 /**
@@ -30,4 +31,24 @@ export async function clientDotenvChoice(
     if (chosen !== undefined) return chosen;
   }
   return undefined;
+}
+
+/**
+ * Whether anything in `env` says this process runs inside a coding agent's session, where a
+ * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
+ * or any listed client's own (`HostClient.insideSession`: `GEMINI_CLI`, Codex's, Qwen Code's).
+ * The person's own terminal shows none. An environment can be emptied (`env -i`), so a caller
+ * that must tell the person apart checks a terminal too (docs/43-session-cli.md "The person's
+ * terminal").
+ *
+ * @example await insideAgentSession({ GEMINI_CLI: "1" }) === true
+ */
+export async function insideAgentSession(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<boolean> {
+  if (showsClaudeCodeSession(env)) return true;
+  for (const load of Object.values(HOST_CLIENTS)) {
+    if ((await load()).insideSession(env)) return true;
+  }
+  return false;
 }
