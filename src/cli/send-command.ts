@@ -501,7 +501,15 @@ function track(
 }
 
 /** `brigade send`'s parsed flags (`runSendAsMe` takes them as parsed). */
-export type SendFlags = ReturnType<typeof parseFlags>["values"];
+export interface SendFlags {
+  readonly summary?: string | undefined;
+  readonly "reply-to"?: string | undefined;
+  readonly "body-file"?: string | undefined;
+  readonly wait?: string | undefined;
+  readonly attach?: string[] | undefined;
+  readonly "as-me"?: boolean | undefined;
+  readonly help?: boolean | undefined;
+}
 
 function parseFlags(argv: string[]) {
   return parseCommandFlags(

@@ -21,11 +21,11 @@ import { SEND_REQUEST_FORBIDDEN_MEMBERS } from "./send-request.ts";
  *
  * @example PERSON_SEND_FORBIDDEN_MEMBERS.includes("sender_session_id") === true
  */
-export const PERSON_SEND_FORBIDDEN_MEMBERS = [
+export const PERSON_SEND_FORBIDDEN_MEMBERS: readonly string[] = [
   ...SEND_REQUEST_FORBIDDEN_MEMBERS,
   "sender_session_id",
   "reply_to",
-] as const;
+];
 
 /**
  * `message person-send` stdin **[ours]** (capability `message.person`): a message the caller's
