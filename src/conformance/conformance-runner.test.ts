@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("75 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("80 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(75);
-    expect(new Set(ids).size).toBe(75);
+    expect(ids).toHaveLength(80);
+    expect(new Set(ids).size).toBe(80);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -164,7 +164,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(75);
+    expect(slow.ok && slow.cases).toHaveLength(80);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
