@@ -10,7 +10,11 @@ import { detail, expectInvalid, freshMember, principalRef } from "./helpers.ts";
  */
 
 /** `message person-send` as `p` with `request` on stdin. */
-function personSend(ctx: SuiteContext, p: Principal, request: Record<string, unknown>): Promise<Call> {
+function personSend(
+  ctx: SuiteContext,
+  p: Principal,
+  request: Record<string, unknown>,
+): Promise<Call> {
   return ctx.call(p, ["message", "person-send"], { stdin: request });
 }
 
@@ -71,7 +75,11 @@ const C91 = defineCase(
       ["sender", null],
       ["hop_count", 0],
     ] as const) {
-      const call = await personSend(ctx, a, { recipient_session_id: to, body: "c91", [name]: value });
+      const call = await personSend(ctx, a, {
+        recipient_session_id: to,
+        body: "c91",
+        [name]: value,
+      });
       expectInvalid(ctx, call, name, `person-send with ${name}`);
       ctx.check(detail(call, "reason") === "forbidden_member", `${name}: not forbidden_member`);
     }
@@ -104,7 +112,10 @@ const C92 = defineCase(
       body: "c92",
     });
     ctx.check(outsider.exit !== 0, "a principal outside the team wrote to one of its sessions");
-    ctx.check((await receive(ctx, fx.c, fx.sessionC)).every((m) => m.body !== "c92"), "stored");
+    ctx.check(
+      (await receive(ctx, fx.c, fx.sessionC)).every((m) => m.body !== "c92"),
+      "stored",
+    );
   },
 );
 
