@@ -97,7 +97,7 @@ export async function loadPersonContext(
 export async function personTerminalRefusal(
   io: CliIo,
 ): Promise<"agent_session" | "no_terminal" | undefined> {
-  if (await insideAgentSession(io.env)) return "agent_session";
+  if (insideAgentSession(io.env)) return "agent_session";
   if (io.terminal?.stdin !== true || io.terminal.stdout !== true) return "no_terminal";
   return undefined;
 }

@@ -87,7 +87,7 @@ export async function runSent(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const limit = limitOf(flags.limit);
-  if (!(await insideAgentSession(io.env))) return personSent(io, limit, flags.json === true);
+  if (!insideAgentSession(io.env)) return personSent(io, limit, flags.json === true);
   const ctx = loadSessionContext(io.env, { timeoutMs: SENT_TIMEOUT_MS });
   if (!ctx.ok) {
     io.stderr(`brigade sent: ${ctx.line}\n`);

@@ -81,7 +81,7 @@ export async function runSessions(argv: string[], io: CliIo): Promise<number> {
     allHint: "brigade sessions --all lists them",
   };
   let listed: CommandText;
-  if (await insideAgentSession(io.env)) {
+  if (insideAgentSession(io.env)) {
     const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
     if (!ctx.ok) {
       io.stderr(`brigade sessions: ${ctx.line}\n`);

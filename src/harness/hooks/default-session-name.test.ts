@@ -43,8 +43,8 @@ describe("default session names: <person>-<base>-<harness>", () => {
     expect(hostNameUpdate(derived, "dana-claude-code", "")).toBe("dana-api-3f2a-claude-code");
     expect(hostNameUpdate(derived, "dana-api-3f2a-claude-code", "/w/api")).toBeUndefined();
     expect(hostNameUpdate(derived, "my title", "/w/api")).toBeUndefined();
-    expect(hostNameUpdate({ name: "billing", nameSource: "user" }, "dana-api-claude-code", "/w/api")).toBe(
-      "billing",
-    );
+    expect(
+      hostNameUpdate({ name: "billing", nameSource: "user" }, "dana-api-claude-code", "/w/api"),
+    ).toBe("billing");
   });
 });
