@@ -1,4 +1,8 @@
+import { showsClaudeCodeSession } from "./claude-code/index.ts";
+import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
+import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
+import { QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
 
 /**
  * The coding-agent clients reached through their hooks and `brigade mcp` (docs/49-hosts.md), by
@@ -30,4 +34,33 @@ export async function clientDotenvChoice(
     if (chosen !== undefined) return chosen;
   }
   return undefined;
+}
+
+/**
+ * The variables each listed client (docs/49-hosts.md) sets for the commands its model runs, from
+ * their measured facts: Gemini CLI's, Codex's, Qwen Code's. Claude Code's are
+ * `showsClaudeCodeSession`'s. A test checks every client's `insideSession` answers yes to its own.
+ *
+ * @example CLIENT_SESSION_VARIABLES.includes("GEMINI_CLI") === true
+ */
+export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
+  ...GEMINI_SESSION_VARIABLES,
+  ...CODEX_SESSION_VARIABLES,
+  QWEN_SESSION_VARIABLE,
+]);
+
+/**
+ * Whether anything in `env` says this process runs inside a coding agent's session, where a
+ * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
+ * or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty. The person's own
+ * terminal shows none. An environment can be emptied (`env -i`), so a caller that must tell the
+ * person apart checks a terminal too (docs/43-session-cli.md "The person's terminal"). Reads only the
+ * clients' facts, never a client module, so the plugin's bundle stays small.
+ *
+ * @example insideAgentSession({ GEMINI_CLI: "1" }) === true
+ */
+export function insideAgentSession(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (
+    showsClaudeCodeSession(env) || CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "")
+  );
 }
