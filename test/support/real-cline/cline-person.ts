@@ -21,7 +21,7 @@ export interface ClineHome {
   readonly settingsFile: string;
   /** What the person's own settings file held before Brigade's install. */
   readonly original: string;
-  /** The person's terminal environment plus `CLINE_NO_AUTO_UPDATE=1`. */
+  /** The person's terminal environment plus `CLINE_NO_AUTO_UPDATE=1` and a `TMPDIR` of theirs. */
   readonly env: Readonly<Record<string, string>>;
 }
 
@@ -35,7 +35,10 @@ export async function clineHomeFor(
   script: string,
   api: FakeClineApi,
 ): Promise<ClineHome> {
-  const env = { ...person.env, CLINE_NO_AUTO_UPDATE: "1" };
+  // Cline leaves a folder of its own in TMPDIR: inside the person's home, it goes with the world.
+  const tmp = join(person.home, "tmp");
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  const env = { ...person.env, TMPDIR: tmp, CLINE_NO_AUTO_UPDATE: "1" };
   await run(
     process.execPath,
     [script, "auth", "-p", "openai", "-k", "sk-fake-loopback", "-m", "fake-model", "-b", api.url],
