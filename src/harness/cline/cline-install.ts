@@ -60,9 +60,7 @@ export function clineServerEntry(command: BrigadeCommand, env: Env): ClineServer
   };
 }
 
-const SETTINGS_REFUSALS: Readonly<
-  Record<ClineSettingsRefusal | "symlink" | "not_regular" | "too_large" | "unreadable", string>
-> = {
+const SETTINGS_REFUSALS: Readonly<Record<ClineSettingsRefusal, string>> = {
   not_json: "it is not a JSON object",
   servers_not_object: "its mcpServers is not an object",
   server_present:

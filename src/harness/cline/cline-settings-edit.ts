@@ -4,8 +4,33 @@ import { CLINE_SERVER_NAME } from "./cline-hook.ts";
 /** Largest settings file Brigade edits, bytes. */
 export const MAX_CLINE_SETTINGS_BYTES = 1_048_576;
 
-/** Why Cline's MCP settings cannot take (or give back) Brigade's entry. */
-export type ClineSettingsRefusal = "not_json" | "servers_not_object" | "server_present";
+/**
+ * Why Cline's MCP settings file cannot take (or give back) Brigade's entry (docs/errors.md): its
+ * text is not a JSON object (`not_json`), its `mcpServers` is not an object
+ * (`servers_not_object`), a server `brigade` Brigade did not add is there (`server_present`); the
+ * file is a symbolic link (`symlink`), not a regular file (`not_regular`), over 1 MiB
+ * (`too_large`) or cannot be read (`unreadable`). The command's code is `config_refused`.
+ *
+ * @example CLINE_SETTINGS_REFUSALS.includes("server_present") === true
+ */
+export const CLINE_SETTINGS_REFUSALS = [
+  "not_json",
+  "servers_not_object",
+  "server_present",
+  "symlink",
+  "not_regular",
+  "too_large",
+  "unreadable",
+] as const;
+
+/** One of {@link CLINE_SETTINGS_REFUSALS}. */
+export type ClineSettingsRefusal = (typeof CLINE_SETTINGS_REFUSALS)[number];
+
+/** The refusals of the text itself (the others are the file's). */
+type TextRefusal = Extract<
+  ClineSettingsRefusal,
+  "not_json" | "servers_not_object" | "server_present"
+>;
 
 /** Brigade's server entry as it is written into Cline's MCP settings. */
 export type ClineServerEntry = Readonly<Record<string, unknown>>;
@@ -40,7 +65,7 @@ export function addClineServer(
   entry: ClineServerEntry,
 ):
   | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly reason: ClineSettingsRefusal } {
+  | { readonly ok: false; readonly reason: TextRefusal } {
   const settings = text === undefined ? { mcpServers: {} } : parseSettings(text);
   if (settings === undefined) return { ok: false, reason: "not_json" };
   const servers = settings.mcpServers ?? {};
