@@ -122,5 +122,31 @@ export const CLINE_COMMAND_ENV: Readonly<Record<string, string>> = {
   SYSTEMD_PAGER: "",
 };
 
+/**
+ * Cline 3 (measured on 3.0.65, the registry's `latest`; 3.0.57–3.0.65 are listed): another
+ * program. `bin/cline` is a Node resolver that runs a Bun-compiled binary of
+ * `@cline/cli-linux-x64` (151 MB; 338 packages, 435 MB installed; `engines.node >=22`, runs on 20).
+ * A session runs in a **hub daemon** (`cline --cline-hub-daemon …`, parent pid 1, kept between
+ * runs and shared by every session of the person): hooks and MCP servers are the hub's children,
+ * and `tools/call` carries no `_meta`, so no process and no call names the calling session. Hook
+ * files are read from `~/Documents/Cline/Hooks` (no `xdg-user-dir`) and `<cline dir>/hooks`; the
+ * stdin keeps `taskId` (`conv_<ms>_<id>`) and `workspaceRoots` but `hookName` is `agent_start`,
+ * `tool_result`, `agent_end`… (`CLINE_3_HOOK_NAMES`) and `clineVersion` is empty; a TaskStart
+ * context does not reach the model; tools are native (`brigade__inbox`) and an MCP result reaches
+ * the model as the JSON of the MCP result, not its text. The pull lane does not bind Cline 3.
+ */
+export const CLINE_3_HOOK_NAMES: readonly string[] = [
+  "agent_start",
+  "agent_resume",
+  "agent_abort",
+  "agent_end",
+  "agent_error",
+  "tool_call",
+  "tool_result",
+  "prompt_submit",
+  "pre_compact",
+  "session_shutdown",
+];
+
 /** Cline loads no `.env` file into its hooks' or MCP servers' environment (2.18.0: its bundle has no `.env` loader). */
 export const CLINE_DOTENV_FILES: readonly string[] = [];

@@ -1,5 +1,5 @@
 import { MAX_HOST_HOOK_INPUT_BYTES } from "../host-session/index.ts";
-import { CLINE_MCP_TOOL } from "./cline-facts.ts";
+import { CLINE_3_HOOK_NAMES, CLINE_MCP_TOOL } from "./cline-facts.ts";
 
 /** A string member of at most 4096 code units, with no control character, else `""`. */
 function text(value: unknown): string {
@@ -28,6 +28,22 @@ export function clineToolName(postToolUse: unknown): string {
   if (name !== CLINE_MCP_TOOL) return name;
   const parameters = object(o.parameters) ?? {};
   return `${CLINE_MCP_TOOL}/${text(parameters.server_name)}/${text(parameters.tool_name)}`;
+}
+
+/**
+ * Whether a hook's stdin `raw` was written by Cline 3 (its `hookName` is one of
+ * `CLINE_3_HOOK_NAMES`): its sessions run in a shared hub daemon where no process and no MCP call
+ * names the session, so the pull lane binds nothing for it. Never throws.
+ *
+ * @example fromCline3('{"hookName":"agent_start","taskId":"conv_1"}') === true
+ */
+export function fromCline3(raw: string): boolean {
+  try {
+    const o = object(JSON.parse(raw));
+    return o !== undefined && CLINE_3_HOOK_NAMES.includes(text(o.hookName));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -54,6 +54,26 @@ describe("Cline's hook documents", () => {
     ]);
   });
 
+  test("a hook Cline 3 runs binds nothing: its sessions share one hub process", async () => {
+    const lines: string[] = [];
+    const deps = {
+      env: {},
+      uid: 0,
+      now: Date.now,
+      ancestors: [4000],
+      log: (l: string) => lines.push(l),
+    };
+    const stdin = JSON.stringify({
+      clineVersion: "",
+      hookName: "agent_start",
+      taskId: "conv_1796440222977_gygsten",
+      workspaceRoots: ["/w/api"],
+      taskStart: { taskMetadata: {} },
+    });
+    expect(await runClineHook("session-start", stdin, deps)).toBe('{"cancel":false}');
+    expect(lines).toEqual(["brigade host-hook cline: unsupported_version\n"]);
+  });
+
   test("a command a Cline model runs is inside a session; the person's terminal is not", () => {
     const model = {
       PAGER: "cat",

@@ -5,7 +5,7 @@ import {
   runHostHook,
 } from "../host-session/index.ts";
 import { CLINE_DOTENV_FILES, CLINE_MCP_TOOL, type ClineHookEvent } from "./cline-facts.ts";
-import { clineHookDocument } from "./cline-hook-input.ts";
+import { clineHookDocument, fromCline3 } from "./cline-hook-input.ts";
 import { clineVersionOf } from "./cline-version.ts";
 
 /** The binding folder of Cline sessions (`sessions/by-harness/cline/<task id>.json`). */
@@ -59,7 +59,8 @@ export const CLINE_HOOK_SPEC: HostHookSpec = {
  * Runs one Cline hook (docs/49-cline.md) for `event` with the hook's stdin document and returns
  * the JSON document to print: the pull lane's flow (`runHostHook`) on Cline's document read as
  * the shared one (`clineHookDocument`: the task id is the session), and `{"cancel":false}` where
- * the flow has nothing to say (never a document that could stop the task). Never throws.
+ * the flow has nothing to say (never a document that could stop the task). A hook Cline 3 runs
+ * (`fromCline3`) binds nothing: one line `unsupported_version` through `deps.log`. Never throws.
  *
  * @example await runClineHook("turn", stdin, { env: process.env, uid, now: Date.now, log })
  */
@@ -68,6 +69,10 @@ export async function runClineHook(
   stdin: string,
   deps: HostHookDeps,
 ): Promise<string> {
+  if (fromCline3(stdin)) {
+    deps.log("brigade host-hook cline: unsupported_version\n");
+    return NOTHING;
+  }
   const document = clineHookDocument(stdin);
   if (document === undefined) {
     deps.log("brigade host-hook cline: bad_input\n");
