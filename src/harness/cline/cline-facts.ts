@@ -59,7 +59,7 @@ export const CLINE_MCP_TOOL = "use_mcp_tool";
  * `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Notification`, `PreCompact`. A hook is an
  * executable file named exactly as its event (no extension), run as `/bin/sh -c '<path>'` whose
  * parent is the Cline process, in the task's folder, with Cline's whole environment, killed after
- * 30 s (the default of its hook runner; there is no per-hook setting). Hooks are on by default
+ * 30 s (its hook runner's default; no setting for it was found). Hooks are on by default
  * (`hooksEnabled` true). A headless task runs `TaskStart`, `UserPromptSubmit`, the tool
  * hooks, `TaskComplete` at `attempt_completion`, and `TaskCancel` as the process ends.
  */
