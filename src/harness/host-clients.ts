@@ -13,6 +13,7 @@ export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> =
   gemini: async () => (await import("./gemini/index.ts")).GEMINI_CLIENT,
   codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
   qwen: async () => (await import("./qwen/index.ts")).QWEN_CLIENT,
+  cline: async () => (await import("./cline/index.ts")).CLINE_CLIENT,
 };
 
 /**
