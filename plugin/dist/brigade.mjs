@@ -16371,6 +16371,17 @@ var init_binding = __esmMin((() => {
 	init_team_key();
 }));
 
+// src/harness/cline/cline-facts.ts
+var CLINE_COMMAND_ENV;
+var init_cline_facts = __esmMin((() => {
+	CLINE_COMMAND_ENV = {
+		PAGER: "cat",
+		GIT_PAGER: "cat",
+		MANPAGER: "cat",
+		SYSTEMD_PAGER: ""
+	};
+}));
+
 // src/harness/codex/codex-facts.ts
 var CODEX_SESSION_VARIABLES;
 var init_codex_facts = __esmMin((() => {
@@ -18677,7 +18688,8 @@ var init_qwen_facts = __esmMin((() => {
 /**
 * Whether anything in `env` says this process runs inside a coding agent's session, where a
 * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
-* or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty. The person's own
+* or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty, or all of one
+* of {@link CLIENT_COMMAND_ENVS}. The person's own
 * terminal shows none. An environment can be emptied (`env -i`), so a caller that must tell the
 * person apart checks a terminal too (docs/43-session-cli.md "The person's terminal"). Reads only the
 * clients' facts, never a client module, so the plugin's bundle stays small.
@@ -18685,11 +18697,12 @@ var init_qwen_facts = __esmMin((() => {
 * @example insideAgentSession({ GEMINI_CLI: "1" }) === true
 */
 function insideAgentSession(env) {
-	return showsClaudeCodeSession(env) || CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "");
+	return showsClaudeCodeSession(env) || CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "") || CLIENT_COMMAND_ENVS.some((marks) => Object.entries(marks).every(([name, value]) => env[name] === value));
 }
-var CLIENT_SESSION_VARIABLES;
+var CLIENT_SESSION_VARIABLES, CLIENT_COMMAND_ENVS;
 var init_host_clients = __esmMin((() => {
 	init_claude_code();
+	init_cline_facts();
 	init_codex_facts();
 	init_gemini_facts();
 	init_host_session();
@@ -18699,6 +18712,7 @@ var init_host_clients = __esmMin((() => {
 		...CODEX_SESSION_VARIABLES,
 		QWEN_SESSION_VARIABLE
 	]);
+	CLIENT_COMMAND_ENVS = Object.freeze([CLINE_COMMAND_ENV]);
 }));
 
 // src/cli/connection-failure.ts

@@ -1,4 +1,5 @@
 import { showsClaudeCodeSession } from "./claude-code/index.ts";
+import { CLINE_COMMAND_ENV } from "./cline/cline-facts.ts";
 import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
 import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
@@ -51,9 +52,19 @@ export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * The environments that mark a listed client's model shell by their values together, for clients
+ * that set no variable of their own there (the Cline CLI 2.x: its pager settings). A test checks
+ * every client's `insideSession` answers yes to its own.
+ */
+export const CLIENT_COMMAND_ENVS: readonly Readonly<Record<string, string>>[] = Object.freeze([
+  CLINE_COMMAND_ENV,
+]);
+
+/**
  * Whether anything in `env` says this process runs inside a coding agent's session, where a
  * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
- * or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty. The person's own
+ * or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty, or all of one
+ * of {@link CLIENT_COMMAND_ENVS}. The person's own
  * terminal shows none. An environment can be emptied (`env -i`), so a caller that must tell the
  * person apart checks a terminal too (docs/43-session-cli.md "The person's terminal"). Reads only the
  * clients' facts, never a client module, so the plugin's bundle stays small.
@@ -62,6 +73,10 @@ export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
  */
 export function insideAgentSession(env: Readonly<Record<string, string | undefined>>): boolean {
   return (
-    showsClaudeCodeSession(env) || CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "")
+    showsClaudeCodeSession(env) ||
+    CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "") ||
+    CLIENT_COMMAND_ENVS.some((marks) =>
+      Object.entries(marks).every(([name, value]) => env[name] === value),
+    )
   );
 }
