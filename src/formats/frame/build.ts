@@ -8,7 +8,7 @@ import {
 } from "../sanitize/index.ts";
 import { firstCodePoints, utf8ByteLength } from "../text/index.ts";
 import { clauseOf, type Instruction } from "./instruction.ts";
-import { preambleLine } from "./preamble.ts";
+import { personPreambleLine, preambleLine } from "./preamble.ts";
 import { formatSentAt } from "./sent-at.ts";
 import {
   CLOSE_TAG,
@@ -16,6 +16,7 @@ import {
   IN_REPLY_TO_ATTRIBUTE,
   MAX_IN_REPLY_TO_BYTES,
   OPEN_TAG,
+  PERSON_LABEL_SUFFIX,
   SEPARATOR,
   SUMMARY_PREFIX,
   UNVERIFIED_SUFFIX,
@@ -33,6 +34,8 @@ export interface FrameEnvelope {
     readonly human_label?: string | null | undefined;
     readonly session_id: string;
     readonly session_name: string;
+    /** **[ours]** `"person"` for a person's message (docs/12-frame.md); anything else: a session's. */
+    readonly kind?: string | undefined;
   };
   readonly summary?: string | null | undefined;
   readonly body: string;
@@ -75,6 +78,10 @@ function formatHops(hopCount: number): string {
  * docs/spec/formats.md §4.3 for `/workspace/uploads/` paths), and the preamble then ends with
  * `attachmentsSentence`. Without files (or with `[]`) the frame is the spec's layout.
  *
+ * **[ours]** A person's message (`sender.kind` `person`, docs/12-frame.md "A person's message")
+ * keeps the same attributes in the same order, with `reply-to-session-id` and `from-name` empty,
+ * `from-label` ending in `PERSON_LABEL_SUFFIX`, and the person's preamble (no reply command).
+ *
  * @throws {AttachmentsError} only for a bad `files` list (more than 10, a relative path, a
  *   duplicate); without files it never throws.
  * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
@@ -86,15 +93,18 @@ export function build(
   files: readonly Attachment[] = [],
 ): string {
   const messageId = sanitizeId(envelope.message_id);
-  const sessionId = sanitizeId(envelope.sender.session_id);
+  // A person's message comes from no session: nothing to reply to, no session name.
+  const person = envelope.sender.kind === "person";
+  const sessionId = person ? "" : sanitizeId(envelope.sender.session_id);
   const label = sanitizeAttribute(envelope.sender.human_label ?? "");
+  const suffix = person ? PERSON_LABEL_SUFFIX : UNVERIFIED_SUFFIX;
   let attributes =
     attribute("team", sanitizeAttribute(teamName)) +
     attribute("message-id", messageId) +
     attribute("reply-to-session-id", sessionId) +
     attribute("from-principal", sanitizeId(envelope.sender.principal_ref)) +
-    attribute("from-name", sanitizeAttribute(envelope.sender.session_name)) +
-    attribute("from-label", label === "" ? UNVERIFIED_SUFFIX.slice(1) : label + UNVERIFIED_SUFFIX) +
+    attribute("from-name", person ? "" : sanitizeAttribute(envelope.sender.session_name)) +
+    attribute("from-label", label === "" ? suffix.slice(1) : label + suffix) +
     attribute("hops", formatHops(envelope.hop_count)) +
     attribute("sent-at", formatSentAt(envelope.created_at));
   if (typeof envelope.reply_to === "string") {
@@ -109,7 +119,10 @@ export function build(
   // The manifest's final LF is the one before the close tag: the block appears exactly as
   // `compose` wrote it, and its last line is the frame's last line before the close tag.
   const below = files.length === 0 ? body : composeManifest(body, files).slice(0, -1);
-  const preamble = preambleLine(clauseOf(instruction), sessionId, messageId, files.length);
+  const clause = clauseOf(instruction);
+  const preamble = person
+    ? personPreambleLine(clause, files.length)
+    : preambleLine(clause, sessionId, messageId, files.length);
   const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${below}`;
   // Each value was neutralised on its own, so the only family tag left to find is one that a
   // line break or separator of the frame completes. The sanitiser's own rule over the assembled

@@ -70,6 +70,24 @@ const cases: readonly { name: string; text: () => string }[] = [
   { name: "wrapped.txt", text: () => wrap(build(E, "core", OPEN), "billing-svc") },
   { name: "reply.txt", text: () => build({ ...E, reply_to: "m-11aa" }, "core", OPEN) },
   {
+    name: "person.txt",
+    text: () =>
+      build(
+        {
+          ...E,
+          sender: {
+            principal_ref: "p-41c9",
+            human_label: "dana@example.org",
+            session_id: "p-41c9",
+            session_name: "",
+            kind: "person",
+          },
+        },
+        "core",
+        { level: "guarded", custom: "" },
+      ),
+  },
+  {
     name: "with-attachments.txt",
     text: () =>
       build(

@@ -28,6 +28,7 @@ function setup(
     session?: QwenSessionLookup;
     post?: QwenPostResult;
     files?: "ready" | "failed";
+    closeDoor?: () => Promise<void>;
   } = {},
 ) {
   const queue = [...items];
@@ -68,20 +69,17 @@ function setup(
     log: () => {},
     now: () => 1_000,
     newMsgId: () => `f-${++n}`,
-    ...(options.files === undefined
-      ? {}
-      : {
-          settleFiles: async () => {
-            const head = queue[0];
-            if (head?.kind !== "files") return "none" as const;
-            if (options.files === "ready") {
-              queue[0] = message(head.message.message_id);
-              return "ready" as const;
-            }
-            queue.shift();
-            return "failed" as const;
-          },
-        }),
+    settleFiles: async () => {
+      const head = queue[0];
+      if (head?.kind !== "files" || options.files === undefined) return "none" as const;
+      if (options.files === "ready") {
+        queue[0] = message(head.message.message_id);
+        return "ready" as const;
+      }
+      queue.shift();
+      return "failed" as const;
+    },
+    ...(options.closeDoor === undefined ? {} : { closeDoor: options.closeDoor }),
   });
   return { delivery, done, posts, reports, acks, inRecord, depths };
 }
@@ -104,6 +102,20 @@ describe("QwenDelivery", () => {
     const none = setup([needsFiles("m-1")]);
     expect(await none.delivery.step()).toBe("nothing");
     expect(none.posts).toEqual([]);
+  });
+
+  test("as the push lane's door: close lets go of the door's inbox and posts nothing after", async () => {
+    let closed = 0;
+    const w = setup([message("m-1")], {
+      token: "qpc_x",
+      closeDoor: async () => {
+        closed += 1;
+      },
+    });
+    await w.delivery.close();
+    expect(closed).toBe(1);
+    expect(await w.delivery.step()).toBe("nothing");
+    expect(w.posts).toEqual([]);
   });
 
   test("server order, the sentinel + frame as the text, addressed to the record's session with the person's token", async () => {
@@ -135,7 +147,7 @@ describe("QwenDelivery", () => {
     expect(w.acks).toEqual([]);
     expect(w.delivery.outstanding).toBe(1);
     w.inRecord.add(w.posts[0]?.content ?? "");
-    w.delivery.confirm();
+    await w.delivery.confirm();
     expect(w.acks).toEqual(["m-1"]);
     expect(w.done).toEqual(["m-1"]);
     expect(w.depths.at(-1)).toBe(0);
