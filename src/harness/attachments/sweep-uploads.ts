@@ -7,7 +7,7 @@ import { isReceivedFileId } from "./clean-name.ts";
  * days, the unacknowledged-message retention floor of docs/spec/protocol.md §6.9 (a message
  * older than that is no longer delivered, so nothing can name its files again).
  */
-export const DEFAULT_UPLOADS_RETENTION_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_UPLOADS_RETENTION_SECONDS: number = 7 * 24 * 3600;
 
 /** The id of a received file's name (`<id>-<name>`) or partial name (`.<id>.part`), if any. */
 function idOf(name: string): string | undefined {
