@@ -54,6 +54,7 @@ export type {
   MessageDisposition,
   MessageRow,
   MessageStateColumns,
+  PersonMessageRow,
   PrincipalRow,
   SendCommand,
   SendLimits,
@@ -69,6 +70,8 @@ export type {
   TeamRow,
   WatchFeed,
   WatchFeedTarget,
+  WebLoginRow,
+  WebSessionRow,
   WindowCount,
 } from "./store.ts";
 export { MEMBERSHIP_STATUSES, StoreUnavailableError } from "./store.ts";
