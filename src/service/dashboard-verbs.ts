@@ -158,7 +158,12 @@ export async function dashboardView(
     const rows = await tx.personMessages(teamRef, principalRef, DASHBOARD_VIEW_LIMIT);
     const messages = rows.map((row): DashboardMessage => {
       const { state, since } = messageStateOf(row, now);
-      return { ...row, state, state_since: since, outgoing: row.sender_principal_ref === principalRef };
+      return {
+        ...row,
+        state,
+        state_since: since,
+        outgoing: row.sender_principal_ref === principalRef,
+      };
     });
     return {
       now,

@@ -1,10 +1,15 @@
 export { ackInTx } from "./ack-in-tx.ts";
 export type {
+  DashboardMessage,
+  DashboardView,
   NewPrincipal,
+  NewWebLogin,
+  NewWebSession,
   OpenBlob,
   ServiceOptions,
   SessionListOptions,
   SweepCounts,
+  WebIdentity,
 } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";

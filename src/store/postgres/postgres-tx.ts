@@ -598,7 +598,11 @@ export class PostgresTx implements StoreTx {
     return rows.map(({ seq: _seq, ...row }) => withAttachments(row));
   }
 
-  async releaseMessage(messageId: string, recipientSessionId: string, at: number): Promise<boolean> {
+  async releaseMessage(
+    messageId: string,
+    recipientSessionId: string,
+    at: number,
+  ): Promise<boolean> {
     // Held means a state row says so; the inbox row is the message while unacked, addressed now.
     return (
       (await this.#count(
@@ -615,14 +619,17 @@ export class PostgresTx implements StoreTx {
       row.principal_ref,
       row.created_at,
     ]);
-    await this.#rows(`INSERT INTO web_logins (${WEB_LOGIN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      row.login_digest,
-      row.principal_ref,
-      row.team_ref,
-      row.created_at,
-      row.expires_at,
-      row.used_at,
-    ]);
+    await this.#rows(
+      `INSERT INTO web_logins (${WEB_LOGIN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        row.login_digest,
+        row.principal_ref,
+        row.team_ref,
+        row.created_at,
+        row.expires_at,
+        row.used_at,
+      ],
+    );
   }
 
   async webLoginsSince(principalRef: string, since: number): Promise<WindowCount> {

@@ -622,7 +622,11 @@ export class SqliteTx implements StoreTx {
     return rows.map(({ seq: _seq, ...row }) => withAttachments(row));
   }
 
-  async releaseMessage(messageId: string, recipientSessionId: string, at: number): Promise<boolean> {
+  async releaseMessage(
+    messageId: string,
+    recipientSessionId: string,
+    at: number,
+  ): Promise<boolean> {
     const info = this.#s.releaseMessage.run({
       message_id: messageId,
       recipient: recipientSessionId,
@@ -641,7 +645,9 @@ export class SqliteTx implements StoreTx {
   }
 
   async useWebLogin(loginDigest: string, now: number): Promise<WebLoginRow | null> {
-    return (this.#s.useWebLogin.get({ digest: loginDigest, now }) as WebLoginRow | undefined) ?? null;
+    return (
+      (this.#s.useWebLogin.get({ digest: loginDigest, now }) as WebLoginRow | undefined) ?? null
+    );
   }
 
   async insertWebSession(row: WebSessionRow): Promise<void> {
