@@ -160,6 +160,8 @@ export {
 } from "./sessions/session-registration.ts";
 export type { Activity, InboundPolicy, SessionState } from "./sessions/session-vocabulary.ts";
 export { INBOUND_POLICIES } from "./sessions/session-vocabulary.ts";
+export type { DashboardLoginResult } from "./teams/dashboard-login.ts";
+export { validateDashboardLoginResult } from "./teams/dashboard-login.ts";
 export {
   containsJoinSecretShape,
   generateJoinSecret,

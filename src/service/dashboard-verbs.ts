@@ -27,9 +27,10 @@ export interface WebIdentity {
   readonly expiresAt: number;
 }
 
-/** A browser session just opened: the cookie's secret (never stored) and who it signs in. */
+/** A browser session just opened: the cookie's secret (never stored), who it signs in, since when (ms). */
 export interface NewWebSession extends WebIdentity {
   readonly secret: string;
+  readonly openedAt: number;
 }
 
 /** A message of the view with its state at the view's time (state names of docs/20). */
@@ -108,7 +109,13 @@ export async function redeemWebLogin(
       expires_at: expiresAt,
       ended_at: null,
     });
-    return { secret, principalRef: login.principal_ref, teamRef: login.team_ref, expiresAt };
+    return {
+      secret,
+      principalRef: login.principal_ref,
+      teamRef: login.team_ref,
+      expiresAt,
+      openedAt: now,
+    };
   });
 }
 

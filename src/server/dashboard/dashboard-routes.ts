@@ -180,7 +180,7 @@ export function mountDashboard(
         ),
       );
     }
-    const maxAge = Math.max(1, Math.floor((opened.expiresAt - Date.now()) / 1000));
+    const maxAge = Math.round((opened.expiresAt - opened.openedAt) / 1000);
     return redirect(c, VIEW_PATHS.sessions, sessionCookie(opened.secret, maxAge, tls));
   });
   app.post("/dashboard/logout", async (c) => {
