@@ -58,7 +58,7 @@ async function world() {
   await api("POST", "/v1/teams/join", b, { join_secret: team.join_secret, human_label: "Bo" });
   await api("POST", "/v1/teams/join", c, { join_secret: team.join_secret, human_label: "Cy" });
   const register = async (token: string, name: string) =>
-    (await api("POST", `/v1/teams/${teamRef}/sessions`, token, sessionRegistration(name)))
+    (await api("POST", `/v1/teams/${teamRef}/sessions`, token, { ...sessionRegistration(name) }))
       .session_id as string;
   return {
     a,
