@@ -52,6 +52,7 @@ const SLOW = [
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
+  "test/dashboard-browser.test.ts",
   "test/claude-code-tags.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",

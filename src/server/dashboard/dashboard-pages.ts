@@ -373,7 +373,7 @@ function document(title: string, body: Html, live: boolean): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title}</title>
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 ${script}

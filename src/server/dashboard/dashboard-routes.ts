@@ -301,5 +301,8 @@ export function mountDashboard(
     });
   });
 
+  // Browsers ask for it on every first visit: an empty answer, not an API error in the console.
+  app.get("/favicon.ico", (c) => c.body(null, 204, { ...DASHBOARD_HEADERS }));
+
   return { bell, streams };
 }

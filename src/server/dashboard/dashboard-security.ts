@@ -91,7 +91,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = Object.freeze
   "content-security-policy": DASHBOARD_CSP,
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
   "cache-control": "no-store",
