@@ -13,16 +13,15 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { HttpAdapter } from "../src/adapters/http/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { resolveSessionTeam } from "../src/harness/binding/index.ts";
-import type { HttpAdapter } from "../src/adapters/http/index.ts";
-import { sessionRegistration } from "./support/session-registration.ts";
 import {
   BUILT_CLI,
   ensureBuilt,
@@ -31,6 +30,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "./support/server-process.ts";
+import { sessionRegistration } from "./support/session-registration.ts";
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), or BRIGADE_CHROMIUM. */
 function chromiumPath(): string {
@@ -38,9 +38,11 @@ function chromiumPath(): string {
   const candidates =
     named !== undefined && named !== ""
       ? [named]
-      : (process.env.PATH ?? "").split(delimiter).flatMap((dir) =>
-          dir === "" ? [] : [join(dir, "chromium"), join(dir, "chromium-browser")],
-        );
+      : (process.env.PATH ?? "")
+          .split(delimiter)
+          .flatMap((dir) =>
+            dir === "" ? [] : [join(dir, "chromium"), join(dir, "chromium-browser")],
+          );
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);
@@ -293,7 +295,9 @@ describe("the dashboard in Chromium", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await item.getByRole("button", { name: "Release" }).click();
     await page.waitForURL(/\/dashboard\/held$/);
-    await expect.poll(() => page.locator(`[data-message="${id}"]`).innerText()).toContain("Released");
+    await expect
+      .poll(() => page.locator(`[data-message="${id}"]`).innerText())
+      .toContain("Released");
     await expect
       .poll(() => sender.page.locator(`[data-message="${id}"] .timeline`).innerText())
       .toContain("released by its person");
@@ -310,7 +314,12 @@ describe("the dashboard in Chromium", () => {
     await own.locator("summary").click();
     expect(await own.locator("pre.body").innerText()).toBe(secret);
     const other = await signIn(bo);
-    for (const path of ["/dashboard", "/dashboard/messages", "/dashboard/held", "/dashboard/admin"]) {
+    for (const path of [
+      "/dashboard",
+      "/dashboard/messages",
+      "/dashboard/held",
+      "/dashboard/admin",
+    ]) {
       await other.page.goto(`${server.url}${path}`);
       expect(await other.page.content()).not.toContain("staging password");
       expect(await other.page.locator(`[data-message="${id}"]`).count()).toBe(0);

@@ -508,7 +508,7 @@ export interface StoreTx {
    * Takes the login link whose digest is `loginDigest` at `now`, in one conditional write that
    * sees the row as committed when it runs: only while unused and `now` is before `expires_at`.
    * So of two requests racing with one link, on any number of processes, one gets it. The row
-   * as it was, or `null` when the link does not exist or cannot be used.
+   * with `used_at` now set, or `null` when the link does not exist or cannot be used.
    */
   useWebLogin(loginDigest: string, now: number): Promise<WebLoginRow | null>;
   /**

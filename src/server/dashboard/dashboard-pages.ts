@@ -167,16 +167,16 @@ function sessionsTable(view: DashboardView): Html {
       record.live_delivery === "yes" ? "push" : record.live_delivery === "no" ? "pull" : "—";
     return html`<tr>
   <th scope="row">${row.session_name}</th>
-  <td>${personName(view, row.principal_ref, row.human_label)}</td>
-  <td>${row.harness} <span class="muted">${row.harness_version}</span></td>
-  <td>${lane}</td>
-  <td>${live}</td>
-  <td>${row.inbound}</td>
-  <td>${when(row.last_seen_at)}</td>
-  <td>${when(row.created_at)}</td>
+  <td data-label="Person">${personName(view, row.principal_ref, row.human_label)}</td>
+  <td data-label="Harness">${row.harness} <span class="muted">${row.harness_version}</span></td>
+  <td data-label="Lane">${lane}</td>
+  <td data-label="Live">${live}</td>
+  <td data-label="Inbound">${row.inbound}</td>
+  <td data-label="Last seen">${when(row.last_seen_at)}</td>
+  <td data-label="Started">${when(row.created_at)}</td>
 </tr>`;
   });
-  return html`<div class="scroll" role="region" aria-label="Sessions table" tabindex="0"><table>
+  return html`<div class="scroll" role="region" aria-label="Sessions table" tabindex="0"><table class="cards">
 <caption>${view.sessions.length} session${view.sessions.length === 1 ? "" : "s"}</caption>
 <thead><tr><th scope="col">Session</th><th scope="col">Person</th><th scope="col">Harness</th><th scope="col">Lane</th><th scope="col">Live</th><th scope="col">Inbound</th><th scope="col">Last seen</th><th scope="col">Started</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;

@@ -40,7 +40,8 @@ td form, th form { display: inline; }
 .messages { list-style: none; padding: 0; margin: 0; }
 .message { border: 1px solid var(--line); border-radius: 0.4rem; padding: 0.75rem; margin: 0 0 0.75rem; }
 .message p { margin: 0.25rem 0; }
-.timeline { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; padding-left: 1.25rem; margin: 0.25rem 0; }
+.timeline { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; list-style: none; padding: 0; margin: 0.25rem 0; }
+.timeline li + li::before { content: "→ "; color: var(--muted); }
 pre.body { white-space: pre-wrap; overflow-wrap: anywhere; border: 1px solid var(--line); padding: 0.5rem;
   max-height: 24rem; overflow: auto; }
 mark.forged { background: var(--mark); color: var(--fg); outline: 2px solid var(--bad); }
@@ -61,5 +62,10 @@ form.inline { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; 
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .live { color: var(--muted); font-size: 0.9rem; }
 .empty { color: var(--muted); }
-@media (max-width: 40rem) { .signout { margin-left: 0; } main { padding: 0.75rem; } }
+@media (max-width: 40rem) { .signout { margin-left: 0; } main { padding: 0.75rem; }
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards, table.cards tbody, table.cards tr, table.cards th, table.cards td { display: block; }
+  table.cards tr { border: 1px solid var(--line); border-radius: 0.4rem; margin: 0 0 0.75rem; padding: 0.25rem 0; }
+  table.cards th, table.cards td { border: none; padding: 0.15rem 0.75rem; }
+  table.cards td::before { content: attr(data-label) ": "; color: var(--muted); } }
 `;
