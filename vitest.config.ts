@@ -71,6 +71,7 @@ const SLOW = [
   "test/serve-tls.test.ts",
   "test/sqlite-schema-upgrade.test.ts",
   "test/postgres-serve.test.ts",
+  "test/postgres-dashboard.test.ts",
   "test/postgres-membership-bound.test.ts",
   "test/store-parity.test.ts",
 ];

@@ -229,12 +229,12 @@ describe("the dashboard in Chromium", () => {
     ]);
     const rows = page.locator("table tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
-    const text = await page.locator("main").innerText();
+    const text = await page.locator("main").textContent();
     for (const word of ["api-ann-claude-code", "docs-ann-gemini", "web-bo-codex", "Ann", "Bo"]) {
       expect(text).toContain(word);
     }
     expect(text).toContain("claude-code 2.1.334");
-    expect(await page.locator("text=Signed in as").innerText()).toContain("Ann");
+    expect(await page.locator("text=Signed in as").textContent()).toContain("Ann");
     await screenshot(page, "sessions");
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
@@ -251,7 +251,7 @@ describe("the dashboard in Chromium", () => {
     const again = await second.newPage();
     await again.goto(link);
     await again.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => again.locator("h1").innerText()).toBe("Link used or expired");
+    await expect.poll(() => again.locator("h1").textContent()).toBe("Link used or expired");
     expect(await second.cookies()).toEqual([]);
     await first.close();
     await second.close();
@@ -272,7 +272,7 @@ describe("the dashboard in Chromium", () => {
       .poll(() => page.locator(`[data-message="${id}"]`).getAttribute("data-state"))
       .toBe("acked");
     expect(navigations).toEqual([]);
-    expect(await page.locator(`[data-message="${id}"] .timeline`).innerText()).toContain(
+    expect(await page.locator(`[data-message="${id}"] .timeline`).textContent()).toContain(
       "in context (acked)",
     );
     await screenshot(page, "messages");
@@ -296,10 +296,10 @@ describe("the dashboard in Chromium", () => {
     await item.getByRole("button", { name: "Release" }).click();
     await page.waitForURL(/\/dashboard\/held$/);
     await expect
-      .poll(() => page.locator(`[data-message="${id}"]`).innerText())
+      .poll(() => page.locator(`[data-message="${id}"]`).textContent())
       .toContain("Released");
     await expect
-      .poll(() => sender.page.locator(`[data-message="${id}"] .timeline`).innerText())
+      .poll(() => sender.page.locator(`[data-message="${id}"] .timeline`).textContent())
       .toContain("released by its person");
     await context.close();
     await sender.context.close();
@@ -312,7 +312,7 @@ describe("the dashboard in Chromium", () => {
     await mine.page.goto(`${server.url}/dashboard/messages`);
     const own = mine.page.locator(`[data-message="${id}"]`);
     await own.locator("summary").click();
-    expect(await own.locator("pre.body").innerText()).toBe(secret);
+    expect(await own.locator("pre.body").textContent()).toBe(secret);
     const other = await signIn(bo);
     for (const path of [
       "/dashboard",
@@ -340,7 +340,7 @@ describe("the dashboard in Chromium", () => {
     const item = page.locator(`[data-message="${id}"]`);
     await item.locator("summary").click();
     expect(await item.locator("img").count()).toBe(0);
-    expect(await item.locator("pre.body").innerText()).toContain("<img src=x onerror=alert(1)>");
+    expect(await item.locator("pre.body").textContent()).toContain("<img src=x onerror=alert(1)>");
     expect(await item.locator("mark.forged").count()).toBe(2);
     await context.close();
   });
@@ -373,7 +373,7 @@ describe("the dashboard in Chromium", () => {
     const { context, page } = await signIn(ann);
     await page.getByRole("link", { name: "Team admin" }).click();
     await page.getByRole("button", { name: "Make an invitation" }).click();
-    await expect.poll(() => page.locator(".notice").innerText()).toContain("brg1.");
+    await expect.poll(() => page.locator(".notice").textContent()).toContain("brg1.");
     await screenshot(page, "admin");
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -386,10 +386,10 @@ describe("the dashboard in Chromium", () => {
     await screenshot(page, "sessions-phone");
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect.poll(() => page.locator("h1").innerText()).toBe("Signed out");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Signed out");
     expect(await context.cookies()).toEqual([]);
     await page.goto(`${server.url}/dashboard/messages`);
-    expect(await page.locator("h1").innerText()).toBe("Signed out");
+    expect(await page.locator("h1").textContent()).toBe("Signed out");
     await context.close();
   });
 
