@@ -4398,7 +4398,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$7);
+		io.stdout(HELP$8);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -4457,14 +4457,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$7;
+var INSPECT_MAX_INPUT_BYTES, HELP$8;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$7 = `usage: brigade inspect [--json] < text
+	HELP$8 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -4494,9 +4494,26 @@ function isClaudePid(text) {
 function insideClaudeCode(env) {
 	return env.CLAUDE_PID !== void 0 && env.CLAUDE_PID !== "";
 }
-var CLAUDE_PID;
+/**
+* Whether anything in `env` says this process runs inside a Claude Code session: one of
+* `CLAUDE_PID`, `CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_CODE_SESSION_ID` set and
+* non-empty. Stricter than {@link insideClaudeCode}: a person's act that changes what protects
+* their sessions (`brigade doctor --fix`, `brigade uninstall`) refuses on any sign.
+*
+* @example showsClaudeCodeSession({ CLAUDECODE: "1" }) === true
+*/
+function showsClaudeCodeSession(env) {
+	return SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "");
+}
+var CLAUDE_PID, SESSION_VARIABLES;
 var init_claude_pid = __esmMin((() => {
 	CLAUDE_PID = /^[1-9][0-9]{0,9}$/;
+	SESSION_VARIABLES = [
+		"CLAUDE_PID",
+		"CLAUDECODE",
+		"CLAUDE_CODE_ENTRYPOINT",
+		"CLAUDE_CODE_SESSION_ID"
+	];
 }));
 
 // src/harness/claude-code/config-dir.ts
@@ -4710,6 +4727,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal",
 		create_invitation: "too many invitations made for this team in the last 24 hours",
+		dashboard_login: "too many dashboard login links made in the last hour",
 		team_storage_full: "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire"
 	});
 	INVITATION_SPENT_MESSAGES = Object.freeze({
@@ -5862,7 +5880,8 @@ var init_error_reasons = __esmMin((() => {
 		"server_principal_budget",
 		"create_team",
 		"create_invitation",
-		"team_storage_full"
+		"team_storage_full",
+		"dashboard_login"
 	];
 }));
 
@@ -6638,6 +6657,30 @@ var init_session_registration = __esmMin((() => {
 	init_session_vocabulary();
 }));
 
+// src/protocol/teams/dashboard-login.ts
+/**
+* Validates a dashboard login answer: `login_path` must be `/dashboard/login?code=` and 43
+* base64url characters, so a client never opens anything else the server says. Never throws.
+*
+* @example validateDashboardLoginResult({ team_ref: "t", login_path: "/x", expires_at: "" }).ok === false;
+*/
+function validateDashboardLoginResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const result = {
+			team_ref: requiredString(o, "team_ref", "", id),
+			login_path: requiredString(o, "login_path", "", id),
+			expires_at: requiredTimestamp(o, "expires_at", "")
+		};
+		if (!/^\/dashboard\/login\?code=[A-Za-z0-9_-]{43}$/.test(result.login_path)) failField("login_path", "invalid_value");
+		return result;
+	});
+}
+var init_dashboard_login = __esmMin((() => {
+	init_field_rules();
+}));
+
 // src/protocol/teams/join-secret.ts
 /** The docs/spec/protocol.md §9 malformed-secret error: fixed message, no part of the input. */
 function malformedJoinSecret() {
@@ -7231,6 +7274,7 @@ var init_protocol = __esmMin((() => {
 	init_session_list_result();
 	init_session_registration();
 	init_session_vocabulary();
+	init_dashboard_login();
 	init_join_secret();
 	init_team_admin$1();
 	init_team_create$1();
@@ -10524,6 +10568,18 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/label"),
 				body
 			}, validateTeamLabelResult, options);
+		}
+		/**
+		* A one-time dashboard login link for the profile's person **[ours]** (`POST
+		* /v1/teams/:team/dashboard-login`, docs/52-dashboard.md); not a BAP/1 verb, so only this
+		* adapter has it. The link's secret is in `login_path`: print it to the person, never log it.
+		*/
+		async dashboardLogin(options) {
+			const ctx = readTeamContext(this.#runtime);
+			return callTarget(ctx, {
+				method: "POST",
+				path: teamPath(ctx, "/dashboard-login")
+			}, validateDashboardLoginResult, options);
 		}
 		async profileRotateToken(options) {
 			return rotateToken(this.#runtime, options);
@@ -14871,7 +14927,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$6);
+		io.stdout(HELP$7);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -14938,7 +14994,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$6;
+var FRAME_MAX_INPUT_BYTES, HELP$7;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -14947,7 +15003,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$6 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$7 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -15015,6 +15071,7 @@ var init_bap_error_line = __esmMin((() => {
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently",
 		create_invitation: "this team made too many invitations in the last 24 hours",
+		dashboard_login: "you made too many dashboard login links in the last hour",
 		team_storage_full: "the team's attachment storage on the server is full until older attachments expire"
 	};
 }));
@@ -15280,7 +15337,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
@@ -15420,7 +15477,7 @@ function textListing$2(list, self, options) {
 	if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$5, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$6, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -15428,7 +15485,7 @@ var init_sessions_command = __esmMin((() => {
 	init_parse_command_flags();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$5 = `usage: brigade sessions [--all] [--json]
+	HELP$6 = `usage: brigade sessions [--all] [--json]
 
 Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
   --all    include offline sessions (a message to one waits until it comes back)
@@ -18665,7 +18722,7 @@ function refuse$2(io, refusal) {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	if (positionals.length !== 1 || positionals[0] === "") throw new CliUsageError("give exactly one session id or prefix (run \"brigade send --help\")");
@@ -18925,7 +18982,7 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$4;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$5;
 var init_send_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -18976,7 +19033,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$4 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$5 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] [--attach FILE]...
                     [--wait SECONDS] <<'EOF'
 <message body, taken literally>
@@ -19019,7 +19076,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -19056,14 +19113,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$3, POLICY_MEANING;
+var HELP$4, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$3 = `usage: brigade whoami
+	HELP$4 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -19101,7 +19158,7 @@ async function runSent(argv, io) {
 		}
 	}).values;
 	if (flags.help === true) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	const limit = limitOf(flags.limit);
@@ -19166,7 +19223,7 @@ function textListing$1(rows) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$2;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS$1, LIMIT_RANGE, HELP$3;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -19178,7 +19235,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS$1 = 200;
 	LIMIT_RANGE = `${1} to ${200}`;
-	HELP$2 = `usage: brigade sent [--limit N] [--json]
+	HELP$3 = `usage: brigade sent [--limit N] [--json]
 
 Lists the messages this session sent most recently (newest first) and what became of each:
   accepted       the server has it; the recipient has not taken it into its context yet
@@ -19217,7 +19274,7 @@ async function runInboxShow(argv, io) {
 		short: "h"
 	} }, true);
 	if (flags.help === true) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const id = positionals[0];
@@ -19278,7 +19335,7 @@ function refuse$1(io, refusal) {
 	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
 	return REFUSAL_EXIT$1[refusal];
 }
-var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$1, SEARCHED;
+var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$2, SEARCHED;
 var init_inbox_show = __esmMin((() => {
 	init_claude_code();
 	init_session_context();
@@ -19307,7 +19364,7 @@ var init_inbox_show = __esmMin((() => {
 		inbound_refused: "this session refuses teammates' messages",
 		message_invalid: "the server's copy of that message is malformed; it cannot be shown"
 	});
-	HELP$1 = `usage: brigade inbox show <message id>
+	HELP$2 = `usage: brigade inbox show <message id>
 
 Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
 hook names this command for a message too long to show at a prompt or between tool calls. The
@@ -19340,7 +19397,7 @@ async function runInbox(argv, io) {
 	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
 	const flags = parseListFlags(argv);
 	if (flags.help === true) {
-		io.stdout(HELP);
+		io.stdout(HELP$1);
 		return 0;
 	}
 	let sessions;
@@ -19527,7 +19584,7 @@ async function runRelease(argv, io) {
 	if (inSession$1(io.env)) return refuse(io, "inbox release", "release_in_session");
 	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
 	if (flags.help === true) {
-		io.stdout(HELP);
+		io.stdout(HELP$1);
 		return 0;
 	}
 	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
@@ -19559,7 +19616,7 @@ async function runRelease(argv, io) {
 	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
 	return 0;
 }
-var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP;
+var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS, MAX_LISTED_SESSIONS, HELP$1;
 var init_inbox_command = __esmMin((() => {
 	init_sanitize();
 	init_claude_code();
@@ -19594,7 +19651,7 @@ var init_inbox_command = __esmMin((() => {
 	});
 	SUMMARY_CODEPOINTS = 200;
 	MAX_LISTED_SESSIONS = 20;
-	HELP = `usage: brigade inbox [--json]
+	HELP$1 = `usage: brigade inbox [--json]
        brigade inbox release [--session <session id>] (--all | <message id>...)
        brigade inbox show <message id>
 
@@ -19673,6 +19730,192 @@ session-end stops the watcher and closes the session. A hook always exits 0 and 
 few "Brigade: " lines for the model.
 `;
 	runHook = (argv, io) => runHookWith(argv, io);
+}));
+
+// src/harness/codex/codex-facts.ts
+var CODEX_SESSION_VARIABLES;
+var init_codex_facts = __esmMin((() => {
+	CODEX_SESSION_VARIABLES = [
+		"CODEX_THREAD_ID",
+		"CODEX_SESSION_ID",
+		"CODEX_TOOL_CALL_ID"
+	];
+}));
+
+// src/harness/gemini/gemini-facts.ts
+var GEMINI_FACTS, GEMINI_SESSION_VARIABLES;
+var init_gemini_facts = __esmMin((() => {
+	GEMINI_FACTS = Object.freeze({
+		/** The version every fact below was measured on, and the pinned version of the real-client test. */
+		measuredOn: "0.61.0",
+		/** The extension folder Gemini CLI loads at start: `<home>/.gemini/extensions/<name>/`, where
+		* `<home>` is `GEMINI_CLI_HOME` when set, else the person's home. A folder written there with a
+		* `gemini-extension.json` and `hooks/hooks.json` is loaded with no `gemini extensions` step. */
+		extensionsFolder: ".gemini/extensions",
+		/** A hook command runs as `<shell> -c <command>` with Gemini's process as its parent (bash
+		* replaces itself with a single command); MCP servers are Gemini's direct children. Gemini runs
+		* as a child of the `gemini` launcher (it relaunches itself with a larger heap): the nearest
+		* non-shell ancestor of a hook is the process that runs the session. */
+		hookParent: "gemini",
+		/** Hook stdin: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, `timestamp`, plus
+		* `source` (SessionStart: startup|resume|clear), `prompt` (BeforeAgent), `reason` (SessionEnd);
+		* env `GEMINI_SESSION_ID`, `GEMINI_PROJECT_DIR`, `GEMINI_CWD`. */
+		hookInput: "session_id",
+		/** `BeforeAgent`'s `hookSpecificOutput.additionalContext` is appended to the user's prompt as
+		* `<hook_context>…</hook_context>` with `<`, `>` and `&` HTML-escaped: a frame placed there
+		* would not reach the model byte for byte, so the hooks carry only a notice and the messages
+		* come through the `inbox` tool, whose result text is not escaped. */
+		additionalContextEscaped: true,
+		/** MCP servers get the sanitised environment plus `GEMINI_CLI=1`; no session id, no `_meta`
+		* session key on `tools/call`: a call binds through the process tree (docs/48-mcp.md step 3). */
+		mcpSessionId: "none",
+		/** MCP tools are named `mcp_<server>_<tool>` for the model and in hook matchers. */
+		mcpToolPrefix: "mcp_brigade_",
+		/** `gemini -p` runs headless; an untrusted folder refuses to start unless
+		* `GEMINI_CLI_TRUST_WORKSPACE=true` or `--skip-trust`; `GOOGLE_GEMINI_BASE_URL` redirects the
+		* Gemini API (`/v1beta/models/<model>:streamGenerateContent?alt=sse`). */
+		headless: "-p",
+		/** An MCP tool Gemini would ask about (the default for every MCP tool) is left out of a
+		* headless run's tool list; a user policy (`~/.gemini/policies/*.toml`, `mcpName`, `allow`)
+		* puts it back. An extension's own policies cannot allow. */
+		headlessAsk: "deny",
+		/** An MCP tool's text result reaches the model as the `functionResponse` member `output`:
+		* `<untrusted_context>\n<text>\n</untrusted_context>`, with only `</untrusted_context>` inside
+		* the text escaped; every other byte of the text is the model's to read as sent. */
+		toolResultWrapped: "<untrusted_context>",
+		/** A policy rule of the `mcpName` + short `toolName` form warns "Unrecognized tool name" at
+		* every start for a short name near a built-in one (`who`); the full names
+		* (`mcp_brigade_who`) in a `toolName` list apply without a warning. */
+		policyToolNames: "mcp_brigade_",
+		/** Gemini loads the first of `.gemini/.env`, `.env` found walking up from its folder into its
+		* own environment (then `~/.gemini/.env`, `~/.env`), which its hooks and MCP servers inherit:
+		* a cloned repository can set variables for them. */
+		dotenvFiles: Object.freeze([".gemini/.env", ".env"])
+	});
+	GEMINI_SESSION_VARIABLES = Object.freeze(["GEMINI_CLI", "GEMINI_SESSION_ID"]);
+}));
+
+// src/harness/mcp/harness-binding-file.ts
+var init_harness_binding_file = __esmMin((() => {
+	init_state();
+}));
+
+// src/harness/mcp/bind-session.ts
+var MCP_BINDING_SENTENCES;
+var init_bind_session = __esmMin((() => {
+	init_session_context();
+	init_state();
+	init_harness_binding_file();
+	MCP_BINDING_SENTENCES = Object.freeze({
+		host_session_unbound: "the MCP host named its session, but no Brigade session is bound to it on this machine (its session-start hook has not registered it); nothing is sent or read for it",
+		claude_session_unbound: "no Brigade session of this Claude Code process holds the session id Claude Code gave this server (it is not registered, or the conversation changed after this server started); run /mcp to reconnect the server, or restart the session",
+		process_unbound: "the MCP host gave no session id and no Brigade session hook bound a process above this server; start it from a coding-agent session Brigade registered",
+		repository_env: "a .env file of this repository, which the host passed on to this server, sets where Brigade keeps its files (HOME, XDG_* or BRIGADE_*); take those lines out of it and restart the session"
+	});
+}));
+
+// src/harness/mcp/lease-keeper.ts
+var init_lease_keeper = __esmMin((() => {
+	init_protocol();
+}));
+
+// src/harness/mcp/origin-workspace.ts
+var init_origin_workspace = __esmMin((() => {
+	init_http();
+}));
+
+// src/harness/mcp/sentinel-frame.ts
+var init_sentinel_frame = __esmMin((() => {
+	init_agent_message();
+}));
+
+// src/harness/mcp/mcp-inbox.ts
+var init_mcp_inbox = __esmMin((() => {
+	init_protocol();
+	init_adapter();
+	init_inbound();
+	init_session_context();
+	init_state();
+	init_origin_workspace();
+	init_sentinel_frame();
+}));
+
+// src/harness/mcp/process-ancestors.ts
+var init_process_ancestors = __esmMin((() => {
+	init_watcher();
+}));
+
+// src/harness/mcp/index.ts
+var init_mcp = __esmMin((() => {
+	init_bind_session();
+	init_harness_binding_file();
+	init_lease_keeper();
+	init_mcp_inbox();
+	init_origin_workspace();
+	init_process_ancestors();
+	init_sentinel_frame();
+}));
+
+// src/harness/host-session/connect-host-session.ts
+var init_connect_host_session = __esmMin((() => {
+	init_sanitize();
+	init_protocol();
+	init_adapter();
+	init_binding();
+	init_hooks();
+	init_mcp();
+	init_state();
+}));
+
+// src/harness/host-session/host-turn.ts
+var init_host_turn = __esmMin((() => {
+	init_mcp();
+	init_session_context();
+	init_state();
+}));
+
+// src/harness/host-session/host-hook-flow.ts
+var init_host_hook_flow = __esmMin((() => {
+	init_mcp();
+	init_connect_host_session();
+	init_host_turn();
+}));
+
+// src/harness/host-session/index.ts
+var init_host_session = __esmMin((() => {
+	init_connect_host_session();
+	init_local_files();
+	init_host_hook_flow();
+	init_host_turn();
+}));
+
+// src/harness/qwen/qwen-facts.ts
+var QWEN_SESSION_VARIABLE;
+var init_qwen_facts = __esmMin((() => {
+	QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
+}));
+
+// src/harness/host-clients.ts
+/**
+* Whether `env` shows an agent session of any client Brigade knows, where a model, not the
+* person, may be typing: Claude Code's variables (`showsClaudeCodeSession`), Gemini CLI's
+* (`GEMINI_SESSION_VARIABLES`), Codex's (`CODEX_SESSION_VARIABLES`) or Qwen Code's
+* (`QWEN_SESSION_VARIABLE`), any of them set and non-empty. The same variables each client's
+* `HostClient.insideSession` reads, from the facts files alone, so a caller in the plugin's bundle
+* does not load the clients.
+*
+* @example insideAgentSession({ GEMINI_CLI: "1" }) === true
+*/
+function insideAgentSession(env) {
+	const set = (name) => (env[name] ?? "") !== "";
+	return showsClaudeCodeSession(env) || GEMINI_SESSION_VARIABLES.some(set) || CODEX_SESSION_VARIABLES.some(set) || set("QWEN_CODE_SESSION_ID");
+}
+var init_host_clients = __esmMin((() => {
+	init_claude_pid();
+	init_codex_facts();
+	init_gemini_facts();
+	init_host_session();
+	init_qwen_facts();
 }));
 
 // src/cli/connection-failure.ts
@@ -19798,6 +20041,103 @@ var init_team_report = __esmMin((() => {
 		consent_mismatch: "this checkout's .brigade.json names another server or team than the one you joined here",
 		no_config_dir: "no configuration folder: set HOME (or XDG_CONFIG_HOME) to an absolute path"
 	};
+}));
+
+// src/cli/dashboard-command.ts
+var dashboard_command_exports = /* @__PURE__ */ __exportAll({
+	DASHBOARD_IN_SESSION_LINE: () => DASHBOARD_IN_SESSION_LINE,
+	runDashboard: () => runDashboard
+});
+/** How a desktop opens a URL here, or `null` when there is no desktop to open it on. */
+function opener(env) {
+	if (process.platform === "darwin") return "open";
+	if (process.platform !== "linux") return null;
+	if ((env.DISPLAY ?? "") === "" && (env.WAYLAND_DISPLAY ?? "") === "") return null;
+	for (const folder of (env.PATH ?? "").split(delimiter)) {
+		if (folder === "") continue;
+		try {
+			accessSync(join(folder, "xdg-open"), constants.X_OK);
+			return join(folder, "xdg-open");
+		} catch {}
+	}
+	return null;
+}
+/**
+* `brigade dashboard [--no-open]`: asks the folder's team server for a one-time login link
+* (`POST /v1/teams/:team/dashboard-login`, docs/52-dashboard.md) and prints it, then opens it
+* with the desktop's opener (`xdg-open` under a display, `open` on macOS) unless `--no-open`.
+* Exit 0; 2 inside an agent session or on a bad flag (nothing asked); 11 no team for the folder;
+* an adapter failure's status (one line naming the code).
+*
+* @example await runDashboard([], io) // prints "Sign in: http://127.0.0.1:7777/dashboard/login?code=…"
+*/
+async function runDashboard(argv, io) {
+	const { values } = parseCommandFlags("dashboard", argv, {
+		"no-open": { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	});
+	if (values.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	if (insideAgentSession(io.env)) {
+		io.stderr(DASHBOARD_IN_SESSION_LINE);
+		return 2;
+	}
+	const team = resolveSessionTeam({
+		cwd: process.cwd(),
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) {
+		io.stderr(`brigade dashboard: ${SESSION_TEAM_LINES[team.reason] ?? team.reason}\n`);
+		return 11;
+	}
+	let login;
+	try {
+		login = await openHarnessAdapter(team).dashboardLogin();
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade dashboard: ${error.code}: ${ERROR_MESSAGES[error.code]}\n`);
+		return error.exitStatus;
+	}
+	const link = `${team.server.replace(/\/+$/, "")}${login.login_path}`;
+	io.stdout(`Team "${sanitizeName(team.teamName)}": your dashboard sign-in link (works once, until ${login.expires_at}; keep it to yourself):\n${link}\n`);
+	const open = values["no-open"] === true ? null : opener(io.env);
+	if (open !== null) {
+		const child = spawn(open, [link], {
+			detached: true,
+			stdio: "ignore"
+		});
+		child.on("error", () => void 0);
+		child.unref();
+		io.stdout("Opened in your browser.\n");
+	}
+	return 0;
+}
+var HELP, DASHBOARD_IN_SESSION_LINE;
+var init_dashboard_command = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_host_clients();
+	init_protocol();
+	init_parse_command_flags();
+	init_team_report();
+	HELP = `usage: brigade dashboard [--no-open]
+
+Prints a one-time link that signs you into your team's dashboard on its brigade serve, in a
+browser: your team's sessions, what became of every message you sent, what waits for you, and
+(for the creator) the team's admin. The link works once, for 5 minutes; the browser then holds a
+session cookie for 12 hours (sign out on the page). Where a browser can be opened (a desktop
+session), it is opened with the link; --no-open only prints it.
+
+Your own terminal only: refused inside an agent session (Claude Code, Gemini CLI, Codex, Qwen
+Code), where the model could open your dashboard as you. The team is this folder's (.brigade.json).
+`;
+	DASHBOARD_IN_SESSION_LINE = "brigade dashboard: this is a person's act: run it in your own terminal, not from an agent session\n";
 }));
 
 // src/cli/team/hand-over-secret.ts
@@ -21302,6 +21642,10 @@ const HARNESS_COMMANDS = {
 	hook: {
 		summary: "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
+	},
+	dashboard: {
+		summary: "your team in a browser: prints (and opens) a one-time sign-in link; your own terminal only",
+		load: async () => (await Promise.resolve().then(() => (init_dashboard_command(), dashboard_command_exports))).runDashboard
 	},
 	team: {
 		summary: "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",

@@ -4,8 +4,7 @@ import { delimiter, join } from "node:path";
 import { sanitizeName } from "../formats/sanitize/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import { resolveSessionTeam } from "../harness/binding/index.ts";
-import { showsClaudeCodeSession } from "../harness/claude-code/index.ts";
-import { HOST_CLIENTS } from "../harness/host-clients.ts";
+import { insideAgentSession } from "../harness/host-clients.ts";
 import { ERROR_MESSAGES, isBapError } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
@@ -26,22 +25,6 @@ Code), where the model could open your dashboard as you. The team is this folder
 /** The refusal inside an agent session: a person's act. */
 export const DASHBOARD_IN_SESSION_LINE =
   "brigade dashboard: this is a person's act: run it in your own terminal, not from an agent session\n";
-
-/**
- * Whether `env` shows an agent session of any client Brigade knows: Claude Code's variables
- * (`showsClaudeCodeSession`) or a host client's own (`HostClient.insideSession`).
- *
- * @example await insideAgentSession({ GEMINI_CLI: "1" }) === true
- */
-export async function insideAgentSession(
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<boolean> {
-  if (showsClaudeCodeSession(env)) return true;
-  for (const load of Object.values(HOST_CLIENTS)) {
-    if ((await load()).insideSession(env)) return true;
-  }
-  return false;
-}
 
 /** How a desktop opens a URL here, or `null` when there is no desktop to open it on. */
 function opener(env: Readonly<Record<string, string | undefined>>): string | null {
@@ -78,7 +61,7 @@ export async function runDashboard(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return 0;
   }
-  if (await insideAgentSession(io.env)) {
+  if (insideAgentSession(io.env)) {
     io.stderr(DASHBOARD_IN_SESSION_LINE);
     return 2;
   }

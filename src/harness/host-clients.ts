@@ -1,4 +1,8 @@
+import { showsClaudeCodeSession } from "./claude-code/claude-pid.ts";
+import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
+import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
+import { QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
 
 /**
  * The coding-agent clients reached through their hooks and `brigade mcp` (docs/49-hosts.md), by
@@ -30,4 +34,24 @@ export async function clientDotenvChoice(
     if (chosen !== undefined) return chosen;
   }
   return undefined;
+}
+
+/**
+ * Whether `env` shows an agent session of any client Brigade knows, where a model, not the
+ * person, may be typing: Claude Code's variables (`showsClaudeCodeSession`), Gemini CLI's
+ * (`GEMINI_SESSION_VARIABLES`), Codex's (`CODEX_SESSION_VARIABLES`) or Qwen Code's
+ * (`QWEN_SESSION_VARIABLE`), any of them set and non-empty. The same variables each client's
+ * `HostClient.insideSession` reads, from the facts files alone, so a caller in the plugin's bundle
+ * does not load the clients.
+ *
+ * @example insideAgentSession({ GEMINI_CLI: "1" }) === true
+ */
+export function insideAgentSession(env: Readonly<Record<string, string | undefined>>): boolean {
+  const set = (name: string) => (env[name] ?? "") !== "";
+  return (
+    showsClaudeCodeSession(env) ||
+    GEMINI_SESSION_VARIABLES.some(set) ||
+    CODEX_SESSION_VARIABLES.some(set) ||
+    set(QWEN_SESSION_VARIABLE)
+  );
 }

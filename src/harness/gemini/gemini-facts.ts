@@ -66,3 +66,12 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
    * a cloned repository can set variables for them. */
   dotenvFiles: Object.freeze([".gemini/.env", ".env"]),
 });
+
+/**
+ * The variables that show a Gemini CLI session in a command's environment: `GEMINI_CLI` (set for
+ * its shell tool and MCP servers) and `GEMINI_SESSION_ID` (its hooks).
+ */
+export const GEMINI_SESSION_VARIABLES: readonly string[] = Object.freeze([
+  "GEMINI_CLI",
+  "GEMINI_SESSION_ID",
+]);
