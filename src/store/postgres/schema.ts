@@ -263,7 +263,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX message_attachments_by_blob ON message_attachments (team_ref, sha256);
   `,
-  // 9: the dashboard (docs/52-dashboard.md), as SQLite's migration 10: when the recipient's person
+  // 9: the dashboard (docs/52-dashboard.md), as SQLite's migration 11: when the recipient's person
   // released a held message (beside the other states of a message), one-time login links and
   // browser sessions, each kept only as the digest of its secret, so every process of the
   // database signs a person in and knows their session.
