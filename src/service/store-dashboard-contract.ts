@@ -127,6 +127,8 @@ export function registerDashboardContract(store: () => Store): void {
     expect(await release("m-held", "s-a", 2_000_000)).toBe(false);
     expect(await release("m-held", "s-b", 2_000_000)).toBe(true);
     expect(await release("m-held", "s-b", 3_000_000)).toBe(true);
+    expect(await s.transact((tx) => tx.releasedFor("s-b", 10))).toEqual(["m-held"]);
+    expect(await s.transact((tx) => tx.releasedFor("s-a", 10))).toEqual([]);
     const rows = await s.transact((tx) => tx.personMessages("t-1", "p-b", 10));
     const row = rows.find((m) => m.message_id === "m-held");
     expect([row?.message_id, row?.released_at, row?.disposition]).toEqual([
@@ -135,6 +137,7 @@ export function registerDashboardContract(store: () => Store): void {
       "held",
     ]);
     await s.transact((tx) => tx.ackMessage("m-held", "s-b", 4_000_000));
+    expect(await s.transact((tx) => tx.releasedFor("s-b", 10))).toEqual([]);
     await s.transact((tx) => tx.setDisposition("m-plain", "s-b", "held", 1));
     await s.transact((tx) => tx.ackMessage("m-plain", "s-b", 4_000_000));
     expect(await release("m-plain", "s-b", 5_000_000)).toBe(false);

@@ -498,6 +498,11 @@ export interface StoreTx {
    */
   releaseMessage(messageId: string, recipientSessionId: string, at: number): Promise<boolean>;
   /**
+   * The unacknowledged messages addressed to the session that its person released (oldest
+   * first, at most `limit`): what the session's harness is told at its heartbeat.
+   */
+  releasedFor(recipientSessionId: string, limit: number): Promise<string[]>;
+  /**
    * Stores a new login link; first deletes the principal's links that expired at or before
    * `row.created_at`, so a person's links never pile up.
    */

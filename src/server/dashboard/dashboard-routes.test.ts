@@ -261,6 +261,11 @@ describe("held messages", () => {
     const released = await form("/dashboard/held/release", { csrf, message_id: w.id }, { cookie });
     expect(released.status).toBe(303);
     expect((await page("/dashboard/held", cookie)).text).toContain("Released");
+    // The recipient's harness learns of the release at its next heartbeat.
+    const beat = await api("POST", `/v1/teams/${w.teamRef}/sessions/${w.sb}/heartbeat`, w.b, {});
+    expect(beat.released_message_ids).toEqual([w.id]);
+    const other = await api("POST", `/v1/teams/${w.teamRef}/sessions/${w.sa}/heartbeat`, w.a, {});
+    expect(other.released_message_ids).toBeUndefined();
     const sender = await signIn(w.a, w.teamRef);
     expect((await page("/dashboard/messages", sender.cookie)).text).toContain(
       "released by its person",

@@ -614,6 +614,15 @@ export class PostgresTx implements StoreTx {
     );
   }
 
+  async releasedFor(recipientSessionId: string, limit: number): Promise<string[]> {
+    const rows = await this.#rows<{ message_id: string }>(
+      "SELECT i.message_id FROM inbox i JOIN message_states st ON st.message_id = i.message_id " +
+        "WHERE i.recipient_session_id = $1 AND st.released_at IS NOT NULL ORDER BY i.seq LIMIT $2",
+      [recipientSessionId, limit],
+    );
+    return rows.map((r) => r.message_id);
+  }
+
   async insertWebLogin(row: WebLoginRow): Promise<void> {
     await this.#rows("DELETE FROM web_logins WHERE principal_ref = $1 AND expires_at <= $2", [
       row.principal_ref,

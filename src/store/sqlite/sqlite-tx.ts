@@ -219,6 +219,10 @@ function prepareAll(db: Database.Database) {
       "UPDATE messages SET released_at = COALESCE(released_at, @at) WHERE message_id = @message_id " +
         "AND recipient_session_id = @recipient AND acked_at IS NULL AND disposition = 'held'",
     ),
+    releasedFor: db.prepare(
+      "SELECT message_id FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL " +
+        "AND released_at IS NOT NULL ORDER BY seq LIMIT ?",
+    ),
     deleteOldWebLogins: db.prepare(
       "DELETE FROM web_logins WHERE principal_ref = ? AND expires_at <= ?",
     ),
@@ -633,6 +637,11 @@ export class SqliteTx implements StoreTx {
       at,
     });
     return info.changes > 0;
+  }
+
+  async releasedFor(recipientSessionId: string, limit: number): Promise<string[]> {
+    const rows = this.#s.releasedFor.all(recipientSessionId, limit) as { message_id: string }[];
+    return rows.map((r) => r.message_id);
   }
 
   async insertWebLogin(row: WebLoginRow): Promise<void> {
