@@ -339,6 +339,62 @@ describe("held messages", () => {
   });
 });
 
+describe("the admin view", () => {
+  test("the creator rotates the secret, makes and revokes an invitation, offers and removes", async () => {
+    const w = await world();
+    const { cookie, csrf } = await signIn(w.a, w.teamRef);
+    const rotated = await form("/dashboard/admin/rotate-secret", { csrf }, { cookie });
+    expect(rotated.status).toBe(200);
+    expect(await rotated.text()).toMatch(/<code>brg1\.t-[0-9a-f]+\.[A-Za-z0-9_-]{43}<\/code>/);
+
+    const invited = await form(
+      "/dashboard/admin/invite",
+      { csrf, uses: "2", expires: "3600" },
+      { cookie },
+    );
+    const text = await invited.text();
+    expect(text).toContain("for 2 uses");
+    const invitation = /Invitation (i-[0-9a-f]+) made/.exec(text)?.[1] as string;
+    const revoked = await form(
+      "/dashboard/admin/revoke-invite",
+      { csrf, invitation_id: invitation },
+      { cookie },
+    );
+    expect(await revoked.text()).toContain(`Invitation ${invitation}: revoked.`);
+
+    const members = await api("GET", `/v1/teams/${w.teamRef}/members`, w.a);
+    const ref = (label: string) =>
+      (members.members as Json[]).find((m) => m.human_label === label)?.principal_ref as string;
+    const offered = await form(
+      "/dashboard/admin/transfer",
+      { csrf, principal_ref: ref("Bo") },
+      { cookie },
+    );
+    expect(await offered.text()).toContain("Offered: offer again");
+    const removed = await form(
+      "/dashboard/admin/remove-member",
+      { csrf, principal_ref: ref("Cy") },
+      { cookie },
+    );
+    expect(removed.status).toBe(200);
+    const after = await api("GET", `/v1/teams/${w.teamRef}/members`, w.a);
+    expect((after.members as Json[]).map((m) => m.human_label)).toEqual(["Ann", "Bo"]);
+  });
+
+  test("a member who is not the creator sees no controls and is refused every act", async () => {
+    const w = await world();
+    const { cookie, csrf } = await signIn(w.b, w.teamRef);
+    const text = (await page("/dashboard/admin", cookie)).text;
+    expect(text).toContain("Only the team's creator manages the team");
+    expect(text).not.toContain('action="/dashboard/admin/');
+    const tried = await form("/dashboard/admin/rotate-secret", { csrf }, { cookie });
+    expect(tried.status).toBe(403);
+    expect(await tried.text()).not.toContain("brg1.");
+    const invite = await form("/dashboard/admin/invite", { csrf }, { cookie });
+    expect(invite.status).toBe(403);
+  });
+});
+
 describe("the event stream", () => {
   test("sends the regions, then a message's new state when its recipient acks it", async () => {
     const w = await world();
