@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { HttpAdapter } from "../src/adapters/http/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { resolveSessionTeam } from "../src/harness/binding/index.ts";
@@ -170,8 +170,17 @@ async function send(from: string, to: string, body: string, summary: string): Pr
   return sent.message_id;
 }
 
+/** Why the browser cannot run here: every test fails with it, none is skipped. */
+let missing: Error | undefined;
+
 beforeAll(async () => {
-  const executablePath = chromiumPath();
+  let executablePath: string;
+  try {
+    executablePath = chromiumPath();
+  } catch (error) {
+    missing = error as Error;
+    return;
+  }
   ensureBuilt();
   root = mkdtempSync(join(tmpdir(), "dashboard-browser-"));
   mkdirSync(OUTPUT, { recursive: true });
@@ -210,6 +219,10 @@ beforeAll(async () => {
   sessions.alpha2 = await register(ann, "docs-ann-gemini", "gemini-cli", "0.30.0");
   sessions.beta = await register(bo, "web-bo-codex", "codex", "0.171.0");
 }, 120_000);
+
+beforeEach(() => {
+  if (missing !== undefined) throw missing;
+});
 
 afterAll(async () => {
   await browser?.close();
