@@ -152,11 +152,11 @@ describe("messages", () => {
       ],
     });
     const sent = liveRegion("sent", v, "tok").text;
-    const steps = (id: string) =>
-      [
-        ...((sent.split(`data-message="${id}"`)[1] ?? "").split("</ol>")[0] ??
-          "".matchAll(/<li>([a-z() ]+) </g)),
-      ].map((m) => m[1]);
+    const steps = (id: string) => {
+      const item = sent.split(`data-message="${id}"`)[1] ?? "";
+      const list = item.split("</ol>")[0] ?? "";
+      return [...list.matchAll(/<li>([a-z() ]+) </g)].map((m) => m[1]);
+    };
     expect(steps("m-held")).toEqual([
       "accepted",
       "held",
