@@ -142,9 +142,12 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("*", requireJsonBodies());
   app.use("/v1/teams", registrationGate(registration, logger));
   // A change a team's dashboards show: they read their views again at once (docs/52-dashboard.md).
+  // Not a heartbeat: every session sends one each 30 s, and what it changes (last seen) can wait
+  // for the streams' own 5 s recheck.
   app.use("/v1/teams/:team/*", async (c, next) => {
     await next();
-    if (c.req.method !== "GET" && c.res.status < 400) dashboard.bell.ring(c.req.param("team"));
+    if (c.req.method === "GET" || c.res.status >= 400 || c.req.path.endsWith("/heartbeat")) return;
+    dashboard.bell.ring(c.req.param("team"));
   });
 
   const dashboard = mountDashboard(app as unknown as Hono, service, {
