@@ -6459,12 +6459,23 @@ function validateHeartbeatRequest(value, options) {
 }
 /** Reads a HeartbeatResult from `o`; throws the validators' failure. */
 function readHeartbeatResult(o, prefix) {
-	return {
+	const result = {
 		session_id: requiredString(o, "session_id", prefix, { nonEmpty: true }),
 		state: requiredEnum(o, "state", prefix, SESSION_STATES),
 		lease_until: requiredTimestamp(o, "lease_until", prefix),
 		server_time: requiredTimestamp(o, "server_time", prefix)
 	};
+	const released = o.released_message_ids;
+	if (released !== void 0 && released !== null) {
+		const field = fieldPath(prefix, "released_message_ids");
+		if (!Array.isArray(released)) failField(field, "invalid_value");
+		if (released.length > 200) failField(field, "out_of_range");
+		released.forEach((id, i) => {
+			if (typeof id !== "string" || id === "" || id.length > 128) failField(`${field}.${i}`, "invalid_value");
+		});
+		if (released.length > 0) result.released_message_ids = released;
+	}
+	return result;
 }
 /**
 * Validates a `session heartbeat` result (docs/spec/protocol.md §4.5).
@@ -6476,11 +6487,13 @@ function readHeartbeatResult(o, prefix) {
 function validateHeartbeatResult(value) {
 	return runValidation(() => readHeartbeatResult(expectObject(value, ""), ""));
 }
+var MAX_RELEASED_IDS;
 var init_heartbeat = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_live_delivery();
 	init_session_vocabulary();
+	MAX_RELEASED_IDS = 200;
 }));
 
 // src/protocol/sessions/session-close-result.ts
@@ -13924,12 +13937,14 @@ var init_session_heartbeats = __esmMin((() => {
 			const transcript = this.#changes();
 			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			try {
-				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+				const answer = await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					activity,
 					...transcript,
 					...live
 				});
 				this.#accepted(activity, transcript);
+				const released = answer.released_message_ids ?? [];
+				if (released.length > 0) this.#o.onReleased?.(released);
 				if (live !== void 0) this.#sentLive = liveKey(live);
 				this.#failures = 0;
 				this.#notBefore = 0;
@@ -14406,7 +14421,8 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate))
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate)),
+				onReleased: (ids) => this.#release(ids, "dashboard")
 			});
 			this.#pacer = successorPacer(this.#now());
 			this.#delivery = new InboxDelivery({
@@ -14619,16 +14635,27 @@ var init_watcher_loop = __esmMin((() => {
 				this.#activity = activity;
 				log.write("debug", "activity", { activity });
 			}
-			const released = consumeReleaseRequests(layout, this.#sessionId, uid);
-			if (released.length > 0) {
-				const before = this.#pipeline.queued;
-				const count = this.#pipeline.release(released);
-				log.write("info", "released", { count });
-				if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
-			}
+			this.#release(consumeReleaseRequests(layout, this.#sessionId, uid), "terminal");
 			this.#work.wake();
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
+		}
+		/**
+		* Releases held messages the person released (`brigade inbox release` in their terminal, or the
+		* dashboard through a heartbeat's answer): only held ids count; a released message whose
+		* envelope is not in memory is fetched again.
+		*/
+		#release(ids, from) {
+			if (ids.length === 0) return;
+			const before = this.#pipeline.queued;
+			const count = this.#pipeline.release([...ids]);
+			if (count === 0) return;
+			this.#d.log.write("info", "released", {
+				count,
+				from
+			});
+			if (this.#pipeline.queued - before < count) this.#redelivery.at(this.#now());
+			this.#work.wake();
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
