@@ -150,7 +150,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     dashboard.bell.ring(c.req.param("team"));
   });
 
-  const dashboard = mountDashboard(app as unknown as Hono, service, {
+  const dashboard = mountDashboard(app, service, {
     tls: options.tls ?? false,
     version: options.version ?? "unknown",
     ...(options.forwardedProto === undefined ? {} : { forwardedProto: options.forwardedProto }),

@@ -228,7 +228,8 @@ function messageItem(view: DashboardView, message: DashboardMessage, actions: Ht
   const other = message.outgoing
     ? html`To <strong>${message.recipient_session_name}</strong> (${personName(view, message.recipient_principal_ref, null)})`
     : html`From <strong>${message.sender_session_name}</strong> (${personName(view, message.sender_principal_ref, message.sender_human_label)})`;
-  const summary = message.summary === null ? "" : html`<p class="summary">${message.summary}</p>`;
+  const summary =
+    message.summary === null ? "" : html`<p class="summary">Summary: ${message.summary}</p>`;
   const files =
     message.attachments === undefined || message.attachments.length === 0
       ? ""

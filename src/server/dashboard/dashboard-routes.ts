@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Context, Hono } from "hono";
+import type { Context, Env, Hono } from "hono";
 import { BapError, type TeamInvitationsResult } from "../../protocol/index.ts";
 import type { BrigadeService, WebIdentity } from "../../service/index.ts";
 import { httpStatusFor } from "../http-status.ts";
@@ -64,8 +64,8 @@ interface SignedIn {
  * exchange, sign-out, the held and admin actions (form posts, each CSRF-checked), the event
  * stream and the two static assets. Every answer carries {@link DASHBOARD_HEADERS}.
  */
-export function mountDashboard(
-  app: Hono,
+export function mountDashboard<E extends Env>(
+  app: Hono<E>,
   service: BrigadeService,
   options: DashboardOptions,
 ): Dashboard {
