@@ -139,6 +139,35 @@ describe("the dashboard's sign-in", () => {
     expect(home.text).not.toContain(w.a);
   });
 
+  test("under TLS the cookie is Secure and __Host-, and the plain name is not read", async () => {
+    const w = await world();
+    const code = await linkCode(w.a, w.teamRef);
+    const secure = createApp(new BrigadeService(store, { ...systemDeps(), now: () => clock }), {
+      tls: true,
+    });
+    const origin = "https://brigade.test";
+    const response = await secure.fetch(
+      new Request(`${origin}/dashboard/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({ code }).toString(),
+      }),
+    );
+    const cookie = response.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(
+      /^__Host-brigade_dashboard=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$/,
+    );
+    const secret = cookie.slice(cookie.indexOf("=") + 1, cookie.indexOf(";"));
+    const plain = await secure.fetch(
+      new Request(`${origin}/dashboard`, { headers: { cookie: `brigade_dashboard=${secret}` } }),
+    );
+    expect(await plain.text()).toContain("You are not signed in");
+    const named = await secure.fetch(
+      new Request(`${origin}/dashboard`, { headers: { cookie: cookie.split(";")[0] as string } }),
+    );
+    expect(await named.text()).toContain("Signed in as");
+  });
+
   test("a link expires after 5 minutes; a session after 12 hours", async () => {
     const w = await world();
     const code = await linkCode(w.a, w.teamRef);
@@ -378,7 +407,7 @@ describe("the admin view", () => {
     );
     expect(removed.status).toBe(200);
     const after = await api("GET", `/v1/teams/${w.teamRef}/members`, w.a);
-    expect((after.members as Json[]).map((m) => m.human_label)).toEqual(["Ann", "Bo"]);
+    expect((after.members as Json[]).map((m) => m.human_label).sort()).toEqual(["Ann", "Bo"]);
   });
 
   test("a member who is not the creator sees no controls and is refused every act", async () => {
