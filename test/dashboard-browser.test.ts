@@ -20,8 +20,10 @@ import { delimiter, join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { HttpAdapter } from "../src/adapters/http/index.ts";
+import { build } from "../src/formats/frame/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { resolveSessionTeam } from "../src/harness/binding/index.ts";
+import type { MessageEnvelope } from "../src/protocol/index.ts";
 import {
   BUILT_CLI,
   ensureBuilt,
@@ -111,9 +113,23 @@ function adapterOf(where: { checkout: string; config: string }): HttpAdapter {
   return openHarnessAdapter(team);
 }
 
-/** The link `brigade dashboard --no-open` prints for the person. */
+/**
+ * The link `brigade dashboard --no-open` prints for the person, run in a terminal of its own
+ * (`script` gives it a pseudo-terminal: the command refuses without one).
+ */
 function signInLink(person: Person): string {
-  const out = cli(person, ["dashboard", "--no-open"]);
+  const command = [process.execPath, BUILT_CLI, "dashboard", "--no-open"]
+    .map((word) => `'${word}'`)
+    .join(" ");
+  const run = spawnSync("script", ["-qec", command, "/dev/null"], {
+    cwd: person.checkout,
+    env: terminalEnv(person.config),
+    input: "",
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const out = run.stdout.replaceAll("\r", "");
   const link = /^(http:\/\/\S+\/dashboard\/login\?code=[A-Za-z0-9_-]{43})$/m.exec(out)?.[1];
   expect(link, out).toBeDefined();
   return link as string;
@@ -316,6 +332,28 @@ describe("the dashboard in Chromium", () => {
       .toContain("released by its person");
     await context.close();
     await sender.context.close();
+  });
+
+  test("compose as a person: it arrives framed with the person's label", async () => {
+    const { context, page } = await signIn(ann);
+    await page.getByRole("link", { name: "Messages" }).click();
+    await liveOn(page);
+    await page.getByLabel("To", { exact: true }).selectOption({ label: "web-bo-codex (Bo)" });
+    await page.getByLabel("Summary (optional)").fill("deploy");
+    await page.getByLabel("Message", { exact: true }).fill("Please pause the deploy until 14:00.");
+    await page.getByRole("button", { name: "Send as yourself" }).click();
+    await page.waitForURL(/\/dashboard\/messages$/);
+    await page.locator("text=sent as you, a person").first().waitFor();
+    const received = await bo.adapter.messageReceive(sessions.beta);
+    const envelope = received.messages.find(
+      (m) => m.body === "Please pause the deploy until 14:00.",
+    );
+    expect(envelope?.sender).toMatchObject({ kind: "person", human_label: "Ann" });
+    const frame = build(envelope as MessageEnvelope, "core", { level: "open", custom: "" });
+    expect(frame).toContain('from-label="Ann (a person, not a session; label unverified)"');
+    await screenshot(page, "compose");
+    await bo.adapter.messageAck(sessions.beta, { message_ids: [envelope?.message_id as string] });
+    await context.close();
   });
 
   test("a second person cannot see the first one's bodies", async () => {

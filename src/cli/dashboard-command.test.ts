@@ -1,9 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { insideAgentSession } from "../harness/host-clients.ts";
 import type { CliIo } from "./cli-io.ts";
-import { DASHBOARD_IN_SESSION_LINE, runDashboard } from "./dashboard-command.ts";
+import {
+  DASHBOARD_IN_SESSION_LINE,
+  DASHBOARD_NO_TERMINAL_LINE,
+  runDashboard,
+} from "./dashboard-command.ts";
 
-async function run(argv: string[], env: Record<string, string>) {
+async function run(argv: string[], env: Record<string, string>, terminal = true) {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -15,6 +19,7 @@ async function run(argv: string[], env: Record<string, string>) {
       stderr += text;
     },
     env,
+    terminal: { stdin: terminal, stdout: terminal },
   };
   const status = await runDashboard(argv, io);
   return { status, stdout, stderr };
@@ -27,10 +32,16 @@ describe("brigade dashboard", () => {
     ["GEMINI_CLI", "1"],
     ["CODEX_THREAD_ID", "t-1"],
     ["QWEN_CODE_SESSION_ID", "q-1"],
+    ["CODEX_SESSION_ID", "c-1"],
   ])("refuses inside an agent session (%s), asking nothing", async (name, value) => {
     // A configuration folder that does not exist: a refusal that looked for the team would say so.
     const result = await run([], { [name]: value, BRIGADE_CONFIG_DIR: "/nonexistent/brigade" });
     expect(result).toEqual({ status: 2, stdout: "", stderr: DASHBOARD_IN_SESSION_LINE });
+  });
+
+  test("refuses without a terminal (a pipe, a script, an agent's shell tool), asking nothing", async () => {
+    const result = await run([], { BRIGADE_CONFIG_DIR: "/nonexistent/brigade" }, false);
+    expect(result).toEqual({ status: 2, stdout: "", stderr: DASHBOARD_NO_TERMINAL_LINE });
   });
 
   test("an empty variable is no session; no team for the folder is exit 11", async () => {

@@ -4,10 +4,10 @@ import { delimiter, join } from "node:path";
 import { sanitizeName } from "../formats/sanitize/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import { resolveSessionTeam } from "../harness/binding/index.ts";
-import { insideAgentSession } from "../harness/host-clients.ts";
 import { ERROR_MESSAGES, isBapError } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
+import { personTerminalRefusal } from "./person-context.ts";
 import { SESSION_TEAM_LINES } from "./team/team-report.ts";
 
 const HELP = `usage: brigade dashboard [--no-open]
@@ -19,12 +19,17 @@ session cookie for 12 hours (sign out on the page). Where a browser can be opene
 session), it is opened with the link; --no-open only prints it.
 
 Your own terminal only: refused inside an agent session (Claude Code, Gemini CLI, Codex, Qwen
-Code), where the model could open your dashboard as you. The team is this folder's (.brigade.json).
+Code, Cline), where the model could open your dashboard as you, and when stdin or stdout is not
+a terminal. The team is this folder's (.brigade.json).
 `;
 
 /** The refusal inside an agent session: a person's act. */
 export const DASHBOARD_IN_SESSION_LINE =
   "brigade dashboard: this is a person's act: run it in your own terminal, not from an agent session\n";
+
+/** The refusal without a terminal (a pipe, a script, an agent's shell tool). */
+export const DASHBOARD_NO_TERMINAL_LINE =
+  "brigade dashboard: this is a person's act: run it in your own terminal (stdin and stdout must be a terminal)\n";
 
 /** How a desktop opens a URL here, or `null` when there is no desktop to open it on. */
 function opener(env: Readonly<Record<string, string | undefined>>): string | null {
@@ -47,7 +52,8 @@ function opener(env: Readonly<Record<string, string | undefined>>): string | nul
  * `brigade dashboard [--no-open]`: asks the folder's team server for a one-time login link
  * (`POST /v1/teams/:team/dashboard-login`, docs/52-dashboard.md) and prints it, then opens it
  * with the desktop's opener (`xdg-open` under a display, `open` on macOS) unless `--no-open`.
- * Exit 0; 2 inside an agent session or on a bad flag (nothing asked); 11 no team for the folder;
+ * Exit 0; 2 inside an agent session, without a terminal, or on a bad flag (nothing asked); 11 no
+ * team for the folder;
  * an adapter failure's status (one line naming the code).
  *
  * @example await runDashboard([], io) // prints "Sign in: http://127.0.0.1:7777/dashboard/login?code=…"
@@ -61,8 +67,11 @@ export async function runDashboard(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return 0;
   }
-  if (insideAgentSession(io.env)) {
-    io.stderr(DASHBOARD_IN_SESSION_LINE);
+  // The link signs in as the person: only their own terminal gets one (docs/43-session-cli.md,
+  // "The person's terminal", says what this tells apart and what it cannot).
+  const refusal = await personTerminalRefusal(io);
+  if (refusal !== undefined) {
+    io.stderr(refusal === "agent_session" ? DASHBOARD_IN_SESSION_LINE : DASHBOARD_NO_TERMINAL_LINE);
     return 2;
   }
   const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(io.env) });

@@ -1,4 +1,5 @@
-import { showsClaudeCodeSession } from "./claude-code/claude-pid.ts";
+import { showsClaudeCodeSession } from "./claude-code/index.ts";
+import { CLINE_COMMAND_ENV } from "./cline/cline-facts.ts";
 import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
 import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
@@ -13,6 +14,7 @@ export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> =
   gemini: async () => (await import("./gemini/index.ts")).GEMINI_CLIENT,
   codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
   qwen: async () => (await import("./qwen/index.ts")).QWEN_CLIENT,
+  cline: async () => (await import("./cline/index.ts")).CLINE_CLIENT,
 };
 
 /**
@@ -37,21 +39,44 @@ export async function clientDotenvChoice(
 }
 
 /**
- * Whether `env` shows an agent session of any client Brigade knows, where a model, not the
- * person, may be typing: Claude Code's variables (`showsClaudeCodeSession`), Gemini CLI's
- * (`GEMINI_SESSION_VARIABLES`), Codex's (`CODEX_SESSION_VARIABLES`) or Qwen Code's
- * (`QWEN_SESSION_VARIABLE`), any of them set and non-empty. The same variables each client's
- * `HostClient.insideSession` reads, from the facts files alone, so a caller in the plugin's bundle
- * does not load the clients.
+ * The variables each listed client (docs/49-hosts.md) sets for the commands its model runs, from
+ * their measured facts: Gemini CLI's, Codex's, Qwen Code's. Claude Code's are
+ * `showsClaudeCodeSession`'s. A test checks every client's `insideSession` answers yes to its own.
+ *
+ * @example CLIENT_SESSION_VARIABLES.includes("GEMINI_CLI") === true
+ */
+export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
+  ...GEMINI_SESSION_VARIABLES,
+  ...CODEX_SESSION_VARIABLES,
+  QWEN_SESSION_VARIABLE,
+]);
+
+/**
+ * The environments that mark a listed client's model shell by their values together, for clients
+ * that set no variable of their own there (the Cline CLI 2.x: its pager settings). A test checks
+ * every client's `insideSession` answers yes to its own.
+ */
+export const CLIENT_COMMAND_ENVS: readonly Readonly<Record<string, string>>[] = Object.freeze([
+  CLINE_COMMAND_ENV,
+]);
+
+/**
+ * Whether anything in `env` says this process runs inside a coding agent's session, where a
+ * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
+ * or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty, or all of one
+ * of {@link CLIENT_COMMAND_ENVS}. The person's own
+ * terminal shows none. An environment can be emptied (`env -i`), so a caller that must tell the
+ * person apart checks a terminal too (docs/43-session-cli.md "The person's terminal"). Reads only the
+ * clients' facts, never a client module, so the plugin's bundle stays small.
  *
  * @example insideAgentSession({ GEMINI_CLI: "1" }) === true
  */
 export function insideAgentSession(env: Readonly<Record<string, string | undefined>>): boolean {
-  const set = (name: string) => (env[name] ?? "") !== "";
   return (
     showsClaudeCodeSession(env) ||
-    GEMINI_SESSION_VARIABLES.some(set) ||
-    CODEX_SESSION_VARIABLES.some(set) ||
-    set(QWEN_SESSION_VARIABLE)
+    CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "") ||
+    CLIENT_COMMAND_ENVS.some((marks) =>
+      Object.entries(marks).every(([name, value]) => env[name] === value),
+    )
   );
 }

@@ -68,8 +68,8 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
 });
 
 /**
- * The variables that show a Gemini CLI session in a command's environment: `GEMINI_CLI` (set for
- * its shell tool and MCP servers) and `GEMINI_SESSION_ID` (its hooks).
+ * What marks a process as started inside a Gemini CLI session: `GEMINI_CLI` (set for the
+ * commands its shell tool runs and its hooks) or `GEMINI_SESSION_ID`.
  */
 export const GEMINI_SESSION_VARIABLES: readonly string[] = Object.freeze([
   "GEMINI_CLI",

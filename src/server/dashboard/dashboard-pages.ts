@@ -44,6 +44,19 @@ export interface PageExtras {
   readonly invitations?: TeamInvitationsResult;
   /** A one-time notice at the top of the page (a secret shown once, an action's outcome). */
   readonly notice?: Html;
+  /**
+   * The compose form's one-time key (`idempotency_key` of the send it makes: a second submit of
+   * the same form sends nothing twice) and what to put back in it after a refusal.
+   */
+  readonly compose?: ComposeDraft;
+}
+
+/** The compose form's state: its key and, after a refusal, what the person had written. */
+export interface ComposeDraft {
+  readonly key: string;
+  readonly to?: string;
+  readonly summary?: string;
+  readonly body?: string;
 }
 
 /** A time as `2026-12-05 02:40:12 UTC` in a `<time>` element. */
@@ -107,7 +120,8 @@ function viewBody(name: DashboardViewName, view: DashboardView, extras: PageExtr
       return html`<p>Every session of the team, live or not, with who runs it.</p>
 <div data-region="sessions">${liveRegion("sessions", view, extras.csrf)}</div>`;
     case "messages":
-      return html`<section aria-labelledby="sent-h"><h2 id="sent-h">Sent by you</h2>
+      return html`${composeForm(view, extras)}
+<section aria-labelledby="sent-h"><h2 id="sent-h">Sent by you</h2>
 <div data-region="sent">${liveRegion("sent", view, extras.csrf)}</div></section>
 <section aria-labelledby="received-h"><h2 id="received-h">Received by your sessions</h2>
 <div data-region="received">${liveRegion("received", view, extras.csrf)}</div></section>`;
@@ -225,9 +239,13 @@ function timeline(message: DashboardMessage): Html {
 }
 
 function messageItem(view: DashboardView, message: DashboardMessage, actions: Html | ""): Html {
+  // A person's message names the principal as its sender session (capability message.person).
+  const asPerson = message.sender_session_id === message.sender_principal_ref;
   const other = message.outgoing
-    ? html`To <strong>${message.recipient_session_name}</strong> (${personName(view, message.recipient_principal_ref, null)})`
-    : html`From <strong>${message.sender_session_name}</strong> (${personName(view, message.sender_principal_ref, message.sender_human_label)})`;
+    ? html`To <strong>${message.recipient_session_name}</strong> (${personName(view, message.recipient_principal_ref, null)})${asPerson ? html` <span class="tag">sent as you, a person</span>` : ""}`
+    : asPerson
+      ? html`From <strong>${personName(view, message.sender_principal_ref, message.sender_human_label)}</strong> <span class="tag">a person, not a session</span>, to ${message.recipient_session_name}`
+      : html`From <strong>${message.sender_session_name}</strong> (${personName(view, message.sender_principal_ref, message.sender_human_label)})`;
   const summary =
     message.summary === null ? "" : html`<p class="summary">Summary: ${message.summary}</p>`;
   const files =
@@ -331,6 +349,34 @@ ${list}</section>
 <section aria-labelledby="secret-h"><h2 id="secret-h">Team secret</h2>
 <p>Rotating the join secret stops the old one and revokes every active invitation.</p>
 <form method="post" action="/dashboard/admin/rotate-secret"><input type="hidden" name="csrf" value="${extras.csrf}"><button type="submit" class="danger">Rotate the team secret</button></form></section>`;
+}
+
+/**
+ * The form a person writes to a session with, as themselves (`message person-send`): the
+ * team's live sessions to choose from, an optional summary, the body. Not a live region, so
+ * nothing the person types is replaced while they type.
+ */
+function composeForm(view: DashboardView, extras: PageExtras): Html {
+  const live = view.sessions.filter((s) => s.closed_at === null && s.lease_until >= view.now);
+  const draft = extras.compose;
+  if (draft === undefined) return html``;
+  if (live.length === 0) {
+    return html`<section aria-labelledby="compose-h"><h2 id="compose-h">Write to a session</h2><p class="empty">No session is live to write to.</p></section>`;
+  }
+  const options = live.map(
+    (s) =>
+      html`<option value="${s.session_id}"${s.session_id === draft.to ? trusted(" selected") : ""}>${s.session_name} (${s.human_label ?? "no label"}${s.principal_ref === view.principalRef ? ", yours" : ""})</option>`,
+  );
+  return html`<section aria-labelledby="compose-h"><h2 id="compose-h">Write to a session</h2>
+<p>The session reads it as your message, a person's, under your label; it cannot reply to you there.</p>
+<form method="post" action="/dashboard/compose" class="compose">
+  <input type="hidden" name="csrf" value="${extras.csrf}">
+  <input type="hidden" name="key" value="${draft.key}">
+  <label for="to">To</label> <select id="to" name="to" required>${options}</select>
+  <label for="summary">Summary (optional)</label> <input id="summary" name="summary" maxlength="200" value="${draft.summary ?? ""}">
+  <label for="body">Message</label> <textarea id="body" name="body" required rows="5">${draft.body ?? ""}</textarea>
+  <button type="submit">Send as yourself</button>
+</form></section>`;
 }
 
 /** A short notice (a one-time secret, an outcome) placed at the top of the next page. */

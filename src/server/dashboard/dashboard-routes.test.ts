@@ -368,6 +368,41 @@ describe("held messages", () => {
   });
 });
 
+describe("writing as a person", () => {
+  test("a person writes to a session as themselves, once per form, and sees it among what they sent", async () => {
+    const w = await world();
+    const { cookie, csrf } = await signIn(w.a, w.teamRef);
+    const messages = (await page("/dashboard/messages", cookie)).text;
+    expect(messages).toContain('action="/dashboard/compose"');
+    const key = /name="key" value="([A-Za-z0-9_-]+)"/.exec(messages)?.[1] as string;
+    const fields = { csrf, key, to: w.sb, summary: "deploy", body: "Please pause the deploy." };
+    expect((await form("/dashboard/compose", fields, { cookie })).status).toBe(303);
+    expect((await form("/dashboard/compose", fields, { cookie })).status).toBe(303);
+    const received = await api("GET", `/v1/teams/${w.teamRef}/sessions/${w.sb}/messages`, w.b);
+    const list = received.messages as Json[];
+    expect(list).toHaveLength(1);
+    expect(list[0]?.body).toBe("Please pause the deploy.");
+    expect(list[0]?.sender).toMatchObject({ kind: "person", human_label: "Ann" });
+    const after = (await page("/dashboard/messages", cookie)).text;
+    expect(after).toContain("sent as you, a person");
+    const bo = await signIn(w.b, w.teamRef);
+    expect((await page("/dashboard/messages", bo.cookie)).text).toMatch(
+      /From <strong>Ann[^]*a person, not a session/,
+    );
+  });
+
+  test("a refused send keeps what the person wrote and says why", async () => {
+    const w = await world();
+    const { cookie, csrf } = await signIn(w.a, w.teamRef);
+    const fields = { csrf, key: "k-1", to: "s-unknown", summary: "", body: "kept <b>text</b>" };
+    const refused = await form("/dashboard/compose", fields, { cookie });
+    expect(refused.status).toBe(404);
+    const text = await refused.text();
+    expect(text).toContain("Not sent:");
+    expect(text).toContain("kept &lt;b&gt;text&lt;/b&gt;</textarea>");
+  });
+});
+
 describe("the admin view", () => {
   test("the creator rotates the secret, makes and revokes an invitation, offers and removes", async () => {
     const w = await world();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Context, Env, Hono } from "hono";
 import { BapError, type TeamInvitationsResult } from "../../protocol/index.ts";
@@ -5,6 +6,7 @@ import type { BrigadeService, WebIdentity } from "../../service/index.ts";
 import { httpStatusFor } from "../http-status.ts";
 import { DashboardStreams, openDashboardStream, TeamBell } from "./dashboard-events.ts";
 import {
+  type ComposeDraft,
   type DashboardViewName,
   dashboardPage,
   loginPage,
@@ -141,14 +143,17 @@ export function mountDashboard<E extends Env>(
     who: SignedIn,
     status = 200,
     shown?: Html,
+    draft?: Omit<ComposeDraft, "key">,
   ): Promise<Response> => {
     const view = await service.dashboardView(who.identity.principalRef, who.identity.teamRef);
     const invitations = name === "admin" ? await invitationsOf(who, view.isCreator) : undefined;
+    const compose: ComposeDraft = { key: randomBytes(16).toString("base64url"), ...draft };
     const text = dashboardPage(name, view, {
       csrf: csrfToken(who.secret),
       version: options.version,
       ...(invitations === undefined ? {} : { invitations }),
       ...(shown === undefined ? {} : { notice: shown }),
+      ...(name === "messages" ? { compose } : {}),
     });
     return page(c, status, text);
   };
@@ -216,6 +221,30 @@ export function mountDashboard<E extends Env>(
       return redirect(c, VIEW_PATHS.held);
     });
   }
+
+  // A person writes to a session as themselves (capability message.person): the server stamps
+  // the sender; a second submit of one form (its key) sends nothing twice.
+  app.post("/dashboard/compose", async (c) => {
+    const checked = await checkedPost(c);
+    if (checked instanceof Response) return checked;
+    const { who, form } = checked;
+    const summary = form.get("summary") ?? "";
+    const draft = { to: form.get("to") ?? "", summary, body: form.get("body") ?? "" };
+    try {
+      await service.personSend(who.identity.principalRef, who.identity.teamRef, {
+        recipient_session_id: draft.to,
+        body: draft.body,
+        ...(summary === "" ? {} : { summary }),
+        idempotency_key: form.get("key") ?? "",
+      });
+    } catch (error) {
+      if (!(error instanceof BapError)) throw error;
+      const shown = notice("error", html`Not sent: ${error.message}`);
+      return showView(c, "messages", who, httpStatusFor(error.code), shown, draft);
+    }
+    bell.ring(who.identity.teamRef);
+    return redirect(c, VIEW_PATHS.messages);
+  });
 
   /** An admin action: runs `act`, then shows the admin view with its notice. */
   const adminAction = (

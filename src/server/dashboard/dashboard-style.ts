@@ -53,6 +53,9 @@ button:focus-visible, a:focus-visible, input:focus-visible, select:focus-visible
   outline: 2px solid var(--accent); outline-offset: 2px; }
 button.danger { color: var(--bad); border-color: var(--bad); }
 input, select { font: inherit; padding: 0.25rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); }
+form.compose { display: grid; gap: 0.35rem; max-width: 40rem; margin-bottom: 1rem; }
+form.compose button { justify-self: start; }
+textarea { font: inherit; padding: 0.35rem; color: var(--fg); background: var(--bg); border: 1px solid var(--line); }
 form.inline { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-bottom: 0.75rem; }
 .notice { border: 1px solid var(--line); border-left: 4px solid var(--ok); padding: 0.5rem 0.75rem; margin: 0 0 1rem; }
 .notice.error { border-left-color: var(--bad); }
