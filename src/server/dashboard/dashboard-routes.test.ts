@@ -387,7 +387,7 @@ describe("writing as a person", () => {
     expect(after).toContain("sent as you, a person");
     const bo = await signIn(w.b, w.teamRef);
     expect((await page("/dashboard/messages", bo.cookie)).text).toMatch(
-      /From <strong>Ann[^]*a person, not a session/,
+      /From <strong>Ann[\s\S]*a person, not a session/,
     );
   });
 
