@@ -174,3 +174,62 @@ describe("messages", () => {
     );
   });
 });
+
+describe("sessions", () => {
+  test("the lane and liveness read from what the harness said", () => {
+    const row = (id: string, live: string | null, closed: number | null = null) => ({
+      session_id: id,
+      team_ref: "t-1",
+      principal_ref: "p-a",
+      session_name: id,
+      activity: "idle" as const,
+      inbound: "accept" as const,
+      session_description: null,
+      workspace_label: null,
+      model: null,
+      context_used_tokens: null,
+      brigade_version: null,
+      sync_peer: null,
+      live_delivery: live,
+      live_delivery_at: live === null ? null : T0,
+      harness: "h",
+      harness_version: "1",
+      lease_seconds: 90,
+      lease_until: T0 + 90_000,
+      last_seen_at: T0,
+      created_at: T0,
+      closed_at: closed,
+      human_label: "Ann",
+    });
+    const table = liveRegion(
+      "sessions",
+      view({
+        sessions: [
+          row("s-push", "yes"),
+          row("s-pull", "pull_lane"),
+          row("s-gate", "inbound_gate"),
+          row("s-quiet", null),
+          row("s-done", "yes", T0 + 500),
+        ],
+      }),
+      "tok",
+    ).text;
+    const cells = (id: string) => {
+      const tr = table.split(`<th scope="row">${id}</th>`)[1]?.split("</tr>")[0] ?? "";
+      const cell = (label: string) =>
+        new RegExp(`data-label="${label}">([\\s\\S]*?)</td>`).exec(tr)?.[1];
+      return [cell("Lane"), cell("Live")?.replace(/<[^>]+>/g, "")];
+    };
+    expect(cells("s-push")).toEqual(["push", "live"]);
+    expect(cells("s-pull")).toEqual([
+      "pull",
+      "online, not live pull lane: messages wait for its next turn",
+    ]);
+    expect(cells("s-gate")).toEqual([
+      "push",
+      "online, not live the client holds posts for its user",
+    ]);
+    expect(cells("s-quiet")).toEqual(["—", "online live delivery not said"]);
+    expect(cells("s-done")?.[1]).toBe("offline closed");
+  });
+});

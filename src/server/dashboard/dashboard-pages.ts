@@ -177,8 +177,14 @@ function sessionsTable(view: DashboardView): Html {
           : record.live_delivery === "no"
             ? html`<span class="state warn">online, not live</span> <span class="why">${notLiveText(record.live_delivery_reason)}</span>`
             : html`<span class="state on">online</span> <span class="why">live delivery not said</span>`;
+    // The lane its harness said: pull when it has no door to post through, push otherwise
+    // (live now, or a push lane that cannot deliver at the moment); nothing said, no lane shown.
     const lane =
-      record.live_delivery === "yes" ? "push" : record.live_delivery === "no" ? "pull" : "—";
+      record.live_delivery === undefined
+        ? "—"
+        : record.live_delivery_reason === "pull_lane"
+          ? "pull"
+          : "push";
     return html`<tr>
   <th scope="row">${row.session_name}</th>
   <td data-label="Person">${personName(view, row.principal_ref, row.human_label)}</td>
@@ -206,6 +212,10 @@ function notLiveText(reason: string | undefined): string {
       return "its delivery process stopped";
     case "watcher_silent":
       return "its delivery process went silent";
+    case "pull_lane":
+      return "pull lane: messages wait for its next turn";
+    case "person_review":
+      return "its client holds each message for its person to review";
     default:
       return "not live";
   }
