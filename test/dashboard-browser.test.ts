@@ -23,7 +23,7 @@ import type { HttpAdapter } from "../src/adapters/http/index.ts";
 import { build } from "../src/formats/frame/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../src/harness/adapter/index.ts";
 import { resolveSessionTeam } from "../src/harness/binding/index.ts";
-import type { MessageEnvelope } from "../src/protocol/index.ts";
+import type { MessageEnvelope, SessionRegistration } from "../src/protocol/index.ts";
 import {
   BUILT_CLI,
   ensureBuilt,
@@ -225,15 +225,29 @@ beforeAll(async () => {
   cli(b, ["team", "join", "--secret-file", secretFile, "--human-label", "Bo"]);
   ann = { ...a, adapter: adapterOf(a) };
   bo = { ...b, adapter: adapterOf(b) };
-  const register = async (p: Person, name: string, harness: string, version: string) =>
+  const register = async (
+    p: Person,
+    name: string,
+    harness: string,
+    version: string,
+    extra: Partial<SessionRegistration>,
+  ) =>
     (
       await p.adapter.sessionRegister(
-        sessionRegistration(name, { harness, harness_version: version, inbound: "hold" }),
+        sessionRegistration(name, { harness, harness_version: version, ...extra }),
       )
     ).session_id;
-  sessions.alpha = await register(ann, "api-ann-claude-code", "claude-code", "2.1.334");
-  sessions.alpha2 = await register(ann, "docs-ann-gemini", "gemini-cli", "0.30.0");
-  sessions.beta = await register(bo, "web-bo-codex", "codex", "0.171.0");
+  sessions.alpha = await register(ann, "api-ann-claude-code", "claude-code", "2.1.334", {
+    live_delivery: "yes",
+  });
+  sessions.alpha2 = await register(ann, "docs-ann-gemini", "gemini-cli", "0.30.0", {
+    live_delivery: "no",
+    live_delivery_reason: "pull_lane",
+  });
+  sessions.beta = await register(bo, "web-bo-codex", "codex", "0.171.0", {
+    inbound: "hold",
+    live_delivery: "yes",
+  });
 }, 120_000);
 
 beforeEach(() => {
@@ -263,6 +277,13 @@ describe("the dashboard in Chromium", () => {
       expect(text).toContain(word);
     }
     expect(text).toContain("claude-code 2.1.334");
+    const lanes = await page.locator('td[data-label="Lane"]').allTextContents();
+    expect(lanes).toEqual(["push", "pull", "push"]);
+    expect(await page.locator('td[data-label="Live"]').allTextContents()).toEqual([
+      "live",
+      "online, not live pull lane: messages wait for its next turn",
+      "live",
+    ]);
     expect(await page.locator("text=Signed in as").textContent()).toContain("Ann");
     await screenshot(page, "sessions");
     expect(await seriousViolations(page)).toEqual([]);
