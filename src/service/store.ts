@@ -188,7 +188,7 @@ export type MessageStateColumns = Pick<
  * {@link StoreTx.personMessages} returns it, and only to a principal that sent the message or
  * owns the session it is addressed to now.
  */
-export interface PersonMessageRow extends SentMessageRow {
+export interface PersonMessageRow extends Omit<SentMessageRow, "attachments"> {
   sender_principal_ref: string;
   sender_session_id: string;
   sender_session_name: string;
