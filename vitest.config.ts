@@ -53,6 +53,7 @@ const SLOW = [
   "test/cli-help.test.ts",
   "test/cli-install.test.ts",
   "test/cli-smoke.test.ts",
+  "test/dashboard-browser.test.ts",
   "test/claude-code-tags.test.ts",
   "test/confusable-table.test.ts",
   "test/corpus.test.ts",
@@ -71,6 +72,7 @@ const SLOW = [
   "test/serve-tls.test.ts",
   "test/sqlite-schema-upgrade.test.ts",
   "test/postgres-serve.test.ts",
+  "test/postgres-dashboard.test.ts",
   "test/postgres-membership-bound.test.ts",
   "test/store-parity.test.ts",
 ];

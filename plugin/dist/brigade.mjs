@@ -4710,7 +4710,7 @@ var inspect_command_exports = /* @__PURE__ */ __exportAll({
 async function runInspect(argv, io) {
 	const { values } = parseFlags$4(argv);
 	if (values.help === true) {
-		io.stdout(HELP$8);
+		io.stdout(HELP$9);
 		return 0;
 	}
 	const text = repairUtf8(await readAll(io.stdin, INSPECT_MAX_INPUT_BYTES));
@@ -4769,14 +4769,14 @@ function renderReport(report) {
 	}
 	return `${out.join("\n")}\n`;
 }
-var INSPECT_MAX_INPUT_BYTES, HELP$8;
+var INSPECT_MAX_INPUT_BYTES, HELP$9;
 var init_inspect_command = __esmMin((() => {
 	init_inspect();
 	init_sanitize();
 	init_cli_io();
 	init_parse_command_flags();
 	INSPECT_MAX_INPUT_BYTES = 16777216;
-	HELP$8 = `usage: brigade inspect [--json] < text
+	HELP$9 = `usage: brigade inspect [--json] < text
 
 Reads text on stdin and reports every <brigade-message> frame, cross-session envelope,
 agent-message sentinel and attachment manifest it finds, their parsed fields, and every
@@ -5043,6 +5043,7 @@ var init_error_messages = __esmMin((() => {
 		server_principal_budget: "the server's budget for new principals is exhausted",
 		create_team: "too many teams created by this principal",
 		create_invitation: "too many invitations made for this team in the last 24 hours",
+		dashboard_login: "too many dashboard login links made in the last hour",
 		team_storage_full: "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire"
 	});
 	INVITATION_SPENT_MESSAGES = Object.freeze({
@@ -6197,7 +6198,8 @@ var init_error_reasons = __esmMin((() => {
 		"server_principal_budget",
 		"create_team",
 		"create_invitation",
-		"team_storage_full"
+		"team_storage_full",
+		"dashboard_login"
 	];
 }));
 
@@ -6855,12 +6857,23 @@ function validateHeartbeatRequest(value, options) {
 }
 /** Reads a HeartbeatResult from `o`; throws the validators' failure. */
 function readHeartbeatResult(o, prefix) {
-	return {
+	const result = {
 		session_id: requiredString(o, "session_id", prefix, { nonEmpty: true }),
 		state: requiredEnum(o, "state", prefix, SESSION_STATES),
 		lease_until: requiredTimestamp(o, "lease_until", prefix),
 		server_time: requiredTimestamp(o, "server_time", prefix)
 	};
+	const released = o.released_message_ids;
+	if (released !== void 0 && released !== null) {
+		const field = fieldPath(prefix, "released_message_ids");
+		if (!Array.isArray(released)) failField(field, "invalid_value");
+		if (released.length > 200) failField(field, "out_of_range");
+		released.forEach((id, i) => {
+			if (typeof id !== "string" || id === "" || id.length > 128) failField(`${field}.${i}`, "invalid_value");
+		});
+		if (released.length > 0) result.released_message_ids = released;
+	}
+	return result;
 }
 /**
 * Validates a `session heartbeat` result (docs/spec/protocol.md §4.5).
@@ -6872,11 +6885,13 @@ function readHeartbeatResult(o, prefix) {
 function validateHeartbeatResult(value) {
 	return runValidation(() => readHeartbeatResult(expectObject(value, ""), ""));
 }
+var MAX_RELEASED_IDS;
 var init_heartbeat = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_live_delivery();
 	init_session_vocabulary();
+	MAX_RELEASED_IDS = 200;
 }));
 
 // src/protocol/sessions/session-close-result.ts
@@ -7051,6 +7066,30 @@ var init_session_registration = __esmMin((() => {
 	init_live_delivery();
 	init_session_record();
 	init_session_vocabulary();
+}));
+
+// src/protocol/teams/dashboard-login.ts
+/**
+* Validates a dashboard login answer: `login_path` must be `/dashboard/login?code=` and 43
+* base64url characters, so a client never opens anything else the server says. Never throws.
+*
+* @example validateDashboardLoginResult({ team_ref: "t", login_path: "/x", expires_at: "" }).ok === false;
+*/
+function validateDashboardLoginResult(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const id = { nonEmpty: true };
+		const result = {
+			team_ref: requiredString(o, "team_ref", "", id),
+			login_path: requiredString(o, "login_path", "", id),
+			expires_at: requiredTimestamp(o, "expires_at", "")
+		};
+		if (!/^\/dashboard\/login\?code=[A-Za-z0-9_-]{43}$/.test(result.login_path)) failField("login_path", "invalid_value");
+		return result;
+	});
+}
+var init_dashboard_login = __esmMin((() => {
+	init_field_rules();
 }));
 
 // src/protocol/teams/join-secret.ts
@@ -7647,6 +7686,7 @@ var init_protocol = __esmMin((() => {
 	init_session_list_result();
 	init_session_registration();
 	init_session_vocabulary();
+	init_dashboard_login();
 	init_join_secret();
 	init_team_admin$1();
 	init_team_create$1();
@@ -11154,6 +11194,18 @@ var init_http_adapter = __esmMin((() => {
 				path: teamPath(ctx, "/label"),
 				body
 			}, validateTeamLabelResult, options);
+		}
+		/**
+		* A one-time dashboard login link for the profile's person **[ours]** (`POST
+		* /v1/teams/:team/dashboard-login`, docs/52-dashboard.md); not a BAP/1 verb, so only this
+		* adapter has it. The link's secret is in `login_path`: print it to the person, never log it.
+		*/
+		async dashboardLogin(options) {
+			const ctx = readTeamContext(this.#runtime);
+			return callTarget(ctx, {
+				method: "POST",
+				path: teamPath(ctx, "/dashboard-login")
+			}, validateDashboardLoginResult, options);
 		}
 		async profileRotateToken(options) {
 			return rotateToken(this.#runtime, options);
@@ -15333,12 +15385,14 @@ var init_session_heartbeats = __esmMin((() => {
 			const transcript = this.#changes();
 			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			try {
-				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+				const answer = await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
 					...activity === void 0 ? {} : { activity },
 					...transcript,
 					...live
 				});
 				this.#accepted(activity, transcript);
+				const released = answer.released_message_ids ?? [];
+				if (released.length > 0) this.#o.onReleased?.(released);
 				if (live !== void 0) this.#sentLive = liveKey(live);
 				this.#failures = 0;
 				this.#notBefore = 0;
@@ -15822,7 +15876,8 @@ var init_watcher_loop = __esmMin((() => {
 				onResumed: () => {
 					if (this.#status.state === "retrying") this.#watch.retryNow();
 				},
-				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate))
+				liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate)),
+				onReleased: (ids) => this.#release(ids, "dashboard")
 			});
 			this.#pacer = successorPacer(this.#now());
 			const files = new MessageFiles({
@@ -16056,16 +16111,27 @@ var init_watcher_loop = __esmMin((() => {
 				this.#activity = activity;
 				log.write("debug", "activity", { activity });
 			}
-			const released = consumeReleaseRequests(layout, this.#sessionId, uid);
-			if (released.length > 0) {
-				const before = this.#pipeline.queued;
-				const count = this.#pipeline.release(released);
-				log.write("info", "released", { count });
-				if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
-			}
+			this.#release(consumeReleaseRequests(layout, this.#sessionId, uid), "terminal");
 			this.#work.wake();
 			this.#heartbeats.tick(now, this.#activity);
 			if (this.#redelivery.takeDue(now, this.#pipeline.queued)) this.#redeliver();
+		}
+		/**
+		* Releases held messages the person released (`brigade inbox release` in their terminal, or the
+		* dashboard through a heartbeat's answer): only held ids count; a released message whose
+		* envelope is not in memory is fetched again.
+		*/
+		#release(ids, from) {
+			if (ids.length === 0) return;
+			const before = this.#pipeline.queued;
+			const count = this.#pipeline.release([...ids]);
+			if (count === 0) return;
+			this.#d.log.write("info", "released", {
+				count,
+				from
+			});
+			if (this.#pipeline.queued - before < count) this.#redelivery.at(this.#now());
+			this.#work.wake();
 		}
 		/**
 		* Whether Claude Code's gate lets our posts through now (docs/41-watcher.md "The gate rule"):
@@ -16376,7 +16442,7 @@ var frame_command_exports = /* @__PURE__ */ __exportAll({
 async function runFrame(argv, io) {
 	const flags = parseFlags$3(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$7);
+		io.stdout(HELP$8);
 		return 0;
 	}
 	if (flags.team === void 0) throw new CliUsageError("--team is required");
@@ -16443,7 +16509,7 @@ async function readEnvelope(io) {
 	}
 	return envelope.value;
 }
-var FRAME_MAX_INPUT_BYTES, HELP$7;
+var FRAME_MAX_INPUT_BYTES, HELP$8;
 var init_frame_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -16452,7 +16518,7 @@ var init_frame_command = __esmMin((() => {
 	init_cli_io();
 	init_parse_command_flags();
 	FRAME_MAX_INPUT_BYTES = 1048576;
-	HELP$7 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
+	HELP$8 = `usage: brigade frame --team NAME [--level open|guarded|strict | --frame-file PATH]
                      [--wrap NAME | --poll] < envelope.json
 
 Builds the <brigade-message> frame a receiving model reads from one BAP/1 MessageEnvelope
@@ -16520,6 +16586,7 @@ var init_bap_error_line = __esmMin((() => {
 		server_principal_budget: "the server minted too many new credentials; try again later",
 		create_team: "this credential created too many teams recently",
 		create_invitation: "this team made too many invitations in the last 24 hours",
+		dashboard_login: "you made too many dashboard login links in the last hour",
 		team_storage_full: "the team's attachment storage on the server is full until older attachments expire"
 	};
 }));
@@ -16833,7 +16900,7 @@ async function runInboxShow(argv, io) {
 		short: "h"
 	} }, true);
 	if (flags.help === true) {
-		io.stdout(HELP$6);
+		io.stdout(HELP$7);
 		return 0;
 	}
 	const id = positionals[0];
@@ -16900,7 +16967,7 @@ function refuse$3(io, refusal) {
 	io.stderr(`brigade inbox show: ${INBOX_SHOW_SENTENCES[refusal]}\n`);
 	return REFUSAL_EXIT$1[refusal];
 }
-var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$6, SEARCHED;
+var INBOX_SHOW_REFUSALS, REFUSAL_EXIT$1, INBOX_SHOW_SENTENCES, HELP$7, SEARCHED;
 var init_inbox_show = __esmMin((() => {
 	init_attachments();
 	init_claude_code();
@@ -16933,7 +17000,7 @@ var init_inbox_show = __esmMin((() => {
 		message_invalid: "the server's copy of that message is malformed; it cannot be shown",
 		files_unavailable: "that message's attached files could not be downloaded and verified now; it stays waiting, try again later"
 	});
-	HELP$6 = `usage: brigade inbox show <message id>
+	HELP$7 = `usage: brigade inbox show <message id>
 
 Prints one teammate message waiting for this session as its <brigade-message> frame, whole. A
 hook names this command for a message too long to show at a prompt or between tool calls. The
@@ -16967,7 +17034,7 @@ async function runInbox(argv, io) {
 	if (argv[0] === "show") return (await Promise.resolve().then(() => (init_inbox_show(), inbox_show_exports))).runInboxShow(argv.slice(1), io);
 	const flags = parseListFlags(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	let sessions;
@@ -17159,7 +17226,7 @@ async function runRelease(argv, io) {
 	if (inSession$1(io.env)) return refuse$2(io, "inbox release", "release_in_session");
 	const { values: flags, positionals: ids } = parseReleaseFlags(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$5);
+		io.stdout(HELP$6);
 		return 0;
 	}
 	if (flags.all === true === ids.length > 0) throw new CliUsageError("give --all or one or more message ids (not both)");
@@ -17191,7 +17258,7 @@ async function runRelease(argv, io) {
 	io.stdout(`Release requested for ${plural(release.length, "held message")} of ${sessionLabel(target)}; the session's watcher delivers them shortly, or its next prompt does.\n`);
 	return 0;
 }
-var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS$1, MAX_LISTED_SESSIONS, HELP$5;
+var INBOX_REFUSALS, REFUSAL_EXIT, INBOX_REFUSAL_SENTENCES, SUMMARY_CODEPOINTS$1, MAX_LISTED_SESSIONS, HELP$6;
 var init_inbox_command = __esmMin((() => {
 	init_sanitize();
 	init_claude_code();
@@ -17227,7 +17294,7 @@ var init_inbox_command = __esmMin((() => {
 	});
 	SUMMARY_CODEPOINTS$1 = 200;
 	MAX_LISTED_SESSIONS = 20;
-	HELP$5 = `usage: brigade inbox [--json]
+	HELP$6 = `usage: brigade inbox [--json]
        brigade inbox release [--session <session id>] (--all | <message id>...)
        brigade inbox show <message id>
 
@@ -20335,7 +20402,7 @@ async function runStatus(argv, io) {
 		}
 	}).values;
 	if (flags.help === true) {
-		io.stdout(HELP$4);
+		io.stdout(HELP$5);
 		return 0;
 	}
 	const ctx = await loadPersonContext(io, STATUS_TIMEOUT_MS);
@@ -20414,7 +20481,7 @@ function statusText(doc) {
 	}
 	return `${lines.join("\n")}\n`;
 }
-var STATUS_TIMEOUT_MS, HELP$4, TRANSPORT_TEXT;
+var STATUS_TIMEOUT_MS, HELP$5, TRANSPORT_TEXT;
 var init_status_command = __esmMin((() => {
 	init_sanitize();
 	init_session_context();
@@ -20423,7 +20490,7 @@ var init_status_command = __esmMin((() => {
 	init_parse_command_flags();
 	init_person_context();
 	STATUS_TIMEOUT_MS = 1e4;
-	HELP$4 = `usage: brigade status [--json]
+	HELP$5 = `usage: brigade status [--json]
 
 Shows, for the team of the folder you are in (the checkout you joined): the team and its server,
 whether the connection to it is encrypted (TLS), who you are in it, your sessions that are live
@@ -20459,7 +20526,7 @@ var sessions_command_exports = /* @__PURE__ */ __exportAll({
 async function runSessions(argv, io) {
 	const flags = parseFlags$2(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$3);
+		io.stdout(HELP$4);
 		return 0;
 	}
 	const options = {
@@ -20620,7 +20687,7 @@ function textListing$1(list, marks, options) {
 	if (!all) lines.push(`Offline sessions are not shown; ${options.allHint}.`);
 	return `${lines.join("\n")}\n`;
 }
-var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$3, HEADER;
+var SESSIONS_TIMEOUT_MS, LABEL_CODEPOINTS, HELP$4, HEADER;
 var init_sessions_command = __esmMin((() => {
 	init_sanitize();
 	init_host_clients();
@@ -20630,7 +20697,7 @@ var init_sessions_command = __esmMin((() => {
 	init_person_context();
 	SESSIONS_TIMEOUT_MS = 1e4;
 	LABEL_CODEPOINTS = 128;
-	HELP$3 = `usage: brigade sessions [--all] [--json]
+	HELP$4 = `usage: brigade sessions [--all] [--json]
 
 Lists the sessions of your Brigade team. From a session's Bash tool: that session's team, the
 session marked "(this session)". In your own terminal: the team of the folder you are in (the
@@ -21055,7 +21122,7 @@ function refuse(io, refusal) {
 async function runSend(argv, io) {
 	const { values: flags, positionals } = parseFlags$1(argv);
 	if (flags.help === true) {
-		io.stdout(HELP$2);
+		io.stdout(HELP$3);
 		return 0;
 	}
 	if (flags["as-me"] === true) return runSendAsMe(flags, positionals, io);
@@ -21329,7 +21396,7 @@ function recipientStatus(record) {
 		case "accept": return offline === "" ? void 0 : "The recipient is offline: the message waits on the server and is delivered when that session comes back.";
 	}
 }
-var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$2;
+var SEND_MAX_BODY_BYTES, SEND_MIN_PREFIX, SEND_TIMEOUT_MS, SEND_REFUSALS, REFUSAL_CODE, SEND_REFUSAL_SENTENCES, EXIT, MAX_LISTED_MATCHES, HELP$3;
 var init_send_command = __esmMin((() => {
 	init_frame();
 	init_sanitize();
@@ -21381,7 +21448,7 @@ var init_send_command = __esmMin((() => {
 		invalid_input: 3
 	};
 	MAX_LISTED_MATCHES = 10;
-	HELP$2 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
+	HELP$3 = `usage: brigade send <session id | unique prefix of ${5}+ characters> [--summary TEXT]
                     [--reply-to MESSAGE_ID] [--body-file PATH] [--attach FILE]...
                     [--wait SECONDS] <<'EOF'
 <message body, taken literally>
@@ -21430,7 +21497,7 @@ var whoami_command_exports = /* @__PURE__ */ __exportAll({ runWhoami: () => runW
 async function runWhoami(argv, io) {
 	parseFlags(argv);
 	if (argv.includes("--help") || argv.includes("-h")) {
-		io.stdout(HELP$1);
+		io.stdout(HELP$2);
 		return 0;
 	}
 	const ctx = loadSessionContext(io.env);
@@ -21467,14 +21534,14 @@ function deliveryLine(ctx) {
 	parts.push(held === 0 ? "no messages held" : `${held} message${held === 1 ? "" : "s"} held for your user (they review them with brigade inbox in their own terminal)`);
 	return `Delivery: ${parts.join("; ")}`;
 }
-var HELP$1, POLICY_MEANING;
+var HELP$2, POLICY_MEANING;
 var init_whoami_command = __esmMin((() => {
 	init_session_context();
 	init_state();
 	init_watcher();
 	init_protocol();
 	init_parse_command_flags();
-	HELP$1 = `usage: brigade whoami
+	HELP$2 = `usage: brigade whoami
 
 Shows this Claude Code session's Brigade identity (run it from the session's Bash tool): the
 session name and full id, the team, the inbound policy, the frame level, and how messages reach
@@ -21512,7 +21579,7 @@ async function runSent(argv, io) {
 		}
 	}).values;
 	if (flags.help === true) {
-		io.stdout(HELP);
+		io.stdout(HELP$1);
 		return 0;
 	}
 	const limit = limitOf(flags.limit);
@@ -21652,7 +21719,7 @@ function rowTail(r) {
 	const files = r.files === void 0 ? "" : `; ${attachmentsText(r.files)}`;
 	return `to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}${files}`;
 }
-var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS, LIMIT_RANGE, HELP;
+var SENT_TIMEOUT_MS, SENT_DEFAULT_LIMIT, SENT_REFUSALS, SUMMARY_CODEPOINTS, LIMIT_RANGE, HELP$1;
 var init_sent_command = __esmMin((() => {
 	init_sanitize();
 	init_host_clients();
@@ -21667,7 +21734,7 @@ var init_sent_command = __esmMin((() => {
 	SENT_REFUSALS = ["states_unsupported"];
 	SUMMARY_CODEPOINTS = 200;
 	LIMIT_RANGE = `${1} to ${200}`;
-	HELP = `usage: brigade sent [--limit N] [--json]
+	HELP$1 = `usage: brigade sent [--limit N] [--json]
 
 From a session's Bash tool: the messages this session sent most recently. In your own terminal:
 the messages you sent in the folder's team, as yourself (brigade send --as-me) and from every one
@@ -21747,6 +21814,108 @@ session-end stops the watcher and closes the session. A hook always exits 0 and 
 few "Brigade: " lines for the model.
 `;
 	runHook = (argv, io) => runHookWith(argv, io);
+}));
+
+// src/cli/dashboard-command.ts
+var dashboard_command_exports = /* @__PURE__ */ __exportAll({
+	DASHBOARD_IN_SESSION_LINE: () => DASHBOARD_IN_SESSION_LINE,
+	DASHBOARD_NO_TERMINAL_LINE: () => DASHBOARD_NO_TERMINAL_LINE,
+	runDashboard: () => runDashboard
+});
+/** How a desktop opens a URL here, or `null` when there is no desktop to open it on. */
+function opener(env) {
+	if (process.platform === "darwin") return "open";
+	if (process.platform !== "linux") return null;
+	if ((env.DISPLAY ?? "") === "" && (env.WAYLAND_DISPLAY ?? "") === "") return null;
+	for (const folder of (env.PATH ?? "").split(delimiter)) {
+		if (folder === "") continue;
+		try {
+			accessSync(join(folder, "xdg-open"), constants.X_OK);
+			return join(folder, "xdg-open");
+		} catch {}
+	}
+	return null;
+}
+/**
+* `brigade dashboard [--no-open]`: asks the folder's team server for a one-time login link
+* (`POST /v1/teams/:team/dashboard-login`, docs/52-dashboard.md) and prints it, then opens it
+* with the desktop's opener (`xdg-open` under a display, `open` on macOS) unless `--no-open`.
+* Exit 0; 2 inside an agent session, without a terminal, or on a bad flag (nothing asked); 11 no
+* team for the folder;
+* an adapter failure's status (one line naming the code).
+*
+* @example await runDashboard([], io) // prints "Sign in: http://127.0.0.1:7777/dashboard/login?code=…"
+*/
+async function runDashboard(argv, io) {
+	const { values } = parseCommandFlags("dashboard", argv, {
+		"no-open": { type: "boolean" },
+		help: {
+			type: "boolean",
+			short: "h"
+		}
+	});
+	if (values.help === true) {
+		io.stdout(HELP);
+		return 0;
+	}
+	const refusal = await personTerminalRefusal(io);
+	if (refusal !== void 0) {
+		io.stderr(refusal === "agent_session" ? DASHBOARD_IN_SESSION_LINE : DASHBOARD_NO_TERMINAL_LINE);
+		return 2;
+	}
+	const team = resolveSessionTeam({
+		cwd: process.cwd(),
+		configDir: harnessConfigDir(io.env)
+	});
+	if (!team.ok) {
+		io.stderr(`brigade dashboard: ${SESSION_TEAM_LINES[team.reason] ?? team.reason}\n`);
+		return 11;
+	}
+	let login;
+	try {
+		login = await openHarnessAdapter(team).dashboardLogin();
+	} catch (error) {
+		if (!isBapError(error)) throw error;
+		io.stderr(`brigade dashboard: ${error.code}: ${ERROR_MESSAGES[error.code]}\n`);
+		return error.exitStatus;
+	}
+	const link = `${team.server.replace(/\/+$/, "")}${login.login_path}`;
+	io.stdout(`Team "${sanitizeName(team.teamName)}": your dashboard sign-in link (works once, until ${login.expires_at}; keep it to yourself):\n${link}\n`);
+	const open = values["no-open"] === true ? null : opener(io.env);
+	if (open !== null) {
+		const child = spawn(open, [link], {
+			detached: true,
+			stdio: "ignore"
+		});
+		child.on("error", () => void 0);
+		child.unref();
+		io.stdout("Opened in your browser.\n");
+	}
+	return 0;
+}
+var HELP, DASHBOARD_IN_SESSION_LINE, DASHBOARD_NO_TERMINAL_LINE;
+var init_dashboard_command = __esmMin((() => {
+	init_sanitize();
+	init_adapter();
+	init_binding();
+	init_protocol();
+	init_parse_command_flags();
+	init_person_context();
+	init_team_report();
+	HELP = `usage: brigade dashboard [--no-open]
+
+Prints a one-time link that signs you into your team's dashboard on its brigade serve, in a
+browser: your team's sessions, what became of every message you sent, what waits for you, and
+(for the creator) the team's admin. The link works once, for 5 minutes; the browser then holds a
+session cookie for 12 hours (sign out on the page). Where a browser can be opened (a desktop
+session), it is opened with the link; --no-open only prints it.
+
+Your own terminal only: refused inside an agent session (Claude Code, Gemini CLI, Codex, Qwen
+Code, Cline), where the model could open your dashboard as you, and when stdin or stdout is not
+a terminal. The team is this folder's (.brigade.json).
+`;
+	DASHBOARD_IN_SESSION_LINE = "brigade dashboard: this is a person's act: run it in your own terminal, not from an agent session\n";
+	DASHBOARD_NO_TERMINAL_LINE = "brigade dashboard: this is a person's act: run it in your own terminal (stdin and stdout must be a terminal)\n";
 }));
 
 // src/cli/team/hand-over-secret.ts
@@ -23255,6 +23424,10 @@ const HARNESS_COMMANDS = {
 	hook: {
 		summary: "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
 		load: async () => (await Promise.resolve().then(() => (init_hook_command(), hook_command_exports))).runHook
+	},
+	dashboard: {
+		summary: "your team in a browser: prints (and opens) a one-time sign-in link; your own terminal only",
+		load: async () => (await Promise.resolve().then(() => (init_dashboard_command(), dashboard_command_exports))).runDashboard
 	},
 	team: {
 		summary: "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",

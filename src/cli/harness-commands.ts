@@ -54,6 +54,11 @@ export const HARNESS_COMMANDS: CommandTable = {
       "run a Claude Code hook: brigade hook session-start|prompt|post-tool-use|session-end (exits 0)",
     load: async () => (await import("./hook-command.ts")).runHook,
   },
+  dashboard: {
+    summary:
+      "your team in a browser: prints (and opens) a one-time sign-in link; your own terminal only",
+    load: async () => (await import("./dashboard-command.ts")).runDashboard,
+  },
   team: {
     summary:
       "your team for this checkout: create|join|leave|members; the creator's rotate-secret|remove|transfer",

@@ -157,7 +157,11 @@ export { SEND_REQUEST_FORBIDDEN_MEMBERS, validateSendRequest } from "./messages/
 export type { SendResponse } from "./messages/send-response.ts";
 export { validateSendResponse } from "./messages/send-response.ts";
 export type { HeartbeatChanges, HeartbeatRequest, HeartbeatResult } from "./sessions/heartbeat.ts";
-export { validateHeartbeatRequest, validateHeartbeatResult } from "./sessions/heartbeat.ts";
+export {
+  MAX_RELEASED_IDS,
+  validateHeartbeatRequest,
+  validateHeartbeatResult,
+} from "./sessions/heartbeat.ts";
 export type { LiveDelivery, NotLiveReason } from "./sessions/live-delivery.ts";
 export { liveDeliveryOf, liveReportMaxAgeMs } from "./sessions/live-delivery.ts";
 export type { SessionCloseResult } from "./sessions/session-close-result.ts";
@@ -176,6 +180,8 @@ export {
 } from "./sessions/session-registration.ts";
 export type { Activity, InboundPolicy, SessionState } from "./sessions/session-vocabulary.ts";
 export { INBOUND_POLICIES } from "./sessions/session-vocabulary.ts";
+export type { DashboardLoginResult } from "./teams/dashboard-login.ts";
+export { validateDashboardLoginResult } from "./teams/dashboard-login.ts";
 export {
   containsJoinSecretShape,
   generateJoinSecret,

@@ -12,6 +12,7 @@ import {
 } from "../protocol/index.ts";
 import type { BrigadeService } from "../service/index.ts";
 import { downloadBlobRoute, uploadBlobRoute } from "./blob-routes.ts";
+import { type Dashboard, mountDashboard } from "./dashboard/dashboard-routes.ts";
 import { healthRoute } from "./health-route.ts";
 import { homePage } from "./home-page.ts";
 import { httpStatusFor } from "./http-status.ts";
@@ -59,6 +60,13 @@ export interface AppOptions {
    * absent: health answers `ok` without asking.
    */
   readonly storeHealth?: () => Promise<StoreHealthVerdict>;
+  /** The server speaks TLS: the dashboard's cookie is then `Secure` (docs/52-dashboard.md). */
+  readonly tls?: boolean;
+  /**
+   * The scheme a trusted TLS-terminating proxy forwarded (`X-Forwarded-Proto`), read only with
+   * `--trust-proxy`, for the dashboard's origin check; absent: the request's own.
+   */
+  readonly forwardedProto?: (c: Context) => string | undefined;
 }
 
 /** The kinds of store `brigade serve` runs on. */
@@ -70,6 +78,8 @@ export interface BrigadeApp {
   readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
   /** The open watch streams and their count; shutdown ends each with a `shutdown` event. */
   readonly watches: WatchRegistry;
+  /** The dashboard's team bell and open event streams (shutdown ends each). */
+  readonly dashboard: Dashboard;
 }
 
 type Env = { Variables: { principal: string } };
@@ -131,6 +141,20 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   app.use("*", refuseUndefinedMethods(app));
   app.use("*", requireJsonBodies());
   app.use("/v1/teams", registrationGate(registration, logger));
+  // A change a team's dashboards show: they read their views again at once (docs/52-dashboard.md).
+  // Not a heartbeat: every session sends one each 30 s, and what it changes (last seen) can wait
+  // for the streams' own 5 s recheck.
+  app.use("/v1/teams/:team/*", async (c, next) => {
+    await next();
+    if (c.req.method === "GET" || c.res.status >= 400 || c.req.path.endsWith("/heartbeat")) return;
+    dashboard.bell.ring(c.req.param("team"));
+  });
+
+  const dashboard = mountDashboard(app, service, {
+    tls: options.tls ?? false,
+    version: options.version ?? "unknown",
+    ...(options.forwardedProto === undefined ? {} : { forwardedProto: options.forwardedProto }),
+  });
 
   // Load balancers and uptime checks probe with HEAD: the two cheap, unauthenticated pages answer it.
   app.on(["GET", "HEAD"], "/", (c) => homePage(c, options.version ?? "unknown"));
@@ -218,6 +242,15 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   authed.post("/teams/:team/invitations/revoke", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
     return ok(c, await service.revokeInvitation(c.get("principal"), c.req.param("team"), body));
+  });
+  authed.post("/teams/:team/dashboard-login", async (c) => {
+    await readJsonBody(c.req.raw, false);
+    const login = await service.createWebLogin(c.get("principal"), c.req.param("team"));
+    return ok(c, {
+      team_ref: c.req.param("team"),
+      login_path: `/dashboard/login?code=${login.secret}`,
+      expires_at: new Date(login.expiresAt).toISOString(),
+    });
   });
   authed.post("/teams/:team/label", async (c) => {
     const body = await readJsonBody(c.req.raw, true);
@@ -314,6 +347,7 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
   return {
     fetch: async (request, env) => app.fetch(request, env),
     watches,
+    dashboard,
   };
 }
 

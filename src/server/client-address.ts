@@ -150,3 +150,21 @@ function normalize(raw: string): string | undefined {
 function isTrusted(address: string, list: BlockList): boolean {
   return list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
 }
+
+/**
+ * The scheme a trusted proxy says the browser used (`X-Forwarded-Proto`: `https` or `http`, its
+ * last entry), when the TCP peer is a proxy `trust` trusts; `undefined` otherwise (the request's
+ * own scheme stands). The dashboard's origin check reads it behind a TLS-terminating proxy.
+ */
+export function forwardedProtoOf(
+  peer: string | undefined,
+  forwardedProto: string | undefined,
+  trust: ProxyTrust,
+): string | undefined {
+  const peerAddress = peer === undefined ? undefined : normalize(peer);
+  if (peerAddress === undefined || trust.mode === "none" || !isTrusted(peerAddress, trust.list)) {
+    return undefined;
+  }
+  const last = forwardedProto?.split(",").at(-1)?.trim().toLowerCase();
+  return last === "https" || last === "http" ? last : undefined;
+}

@@ -16,7 +16,12 @@ import {
 import { openPostgresStore } from "../store/postgres/index.ts";
 import { openSqliteStore } from "../store/sqlite/index.ts";
 import { createApp, type StoreKind } from "./app.ts";
-import { clientAddressOf, type ProxyTrust, TRUST_NO_PROXY } from "./client-address.ts";
+import {
+  clientAddressOf,
+  forwardedProtoOf,
+  type ProxyTrust,
+  TRUST_NO_PROXY,
+} from "./client-address.ts";
 import { DataFileError, openPrivateDataFile } from "./data-file.ts";
 import { listen } from "./listen.ts";
 import type { Logger } from "./logger.ts";
@@ -261,6 +266,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     storeHealth: () => health.check(),
     clientAddress: (c) =>
       clientAddressOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"), trust),
+    forwardedProto: (c) =>
+      forwardedProtoOf(getConnInfo(c).remote.address, c.req.header("x-forwarded-proto"), trust),
+    tls: options.tls !== undefined,
     registration:
       operatorKey === undefined
         ? { mode: "open" }
@@ -351,6 +359,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       app.watches.shutdownAll();
+      app.dashboard.streams.shutdownAll();
       // Idle, half-sent and handshaking connections go now; a request being answered finishes.
       connections.closeUnanswered();
       const grace = new Promise<"timeout">((resolve) => {

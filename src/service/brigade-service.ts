@@ -28,6 +28,7 @@ import {
   type TeamTransferResult,
 } from "../protocol/index.ts";
 import * as blobs from "./blob-verbs.ts";
+import * as dashboard from "./dashboard-verbs.ts";
 import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
 import * as persons from "./person-message-verbs.ts";
@@ -59,6 +60,13 @@ import { WatchHub } from "./watch-hub.ts";
 import { isoTime } from "./wire-records.ts";
 
 export type { OpenBlob } from "./blob-verbs.ts";
+export type {
+  DashboardMessage,
+  DashboardView,
+  NewWebLogin,
+  NewWebSession,
+  WebIdentity,
+} from "./dashboard-verbs.ts";
 export type { SweepCounts } from "./retention-sweep.ts";
 export type { SessionListOptions } from "./session-verbs.ts";
 
@@ -622,6 +630,57 @@ export class BrigadeService {
   }
 
   // ---------------------------------------------------------------- retention
+
+  // ---------------------------------------------------------------- the dashboard
+
+  /**
+   * A one-time dashboard login link for the caller in the team (docs/52-dashboard.md): its secret
+   * (32 random bytes, base64url, shown once; only its digest is stored) and when it stops
+   * admitting (5 minutes). Errors: the uniform `unauthorized`; `rate_limited` `dashboard_login`.
+   */
+  createWebLogin(principalRef: string, teamRef: string): Promise<dashboard.NewWebLogin> {
+    return dashboard.createWebLogin(this.#ctx, principalRef, teamRef);
+  }
+
+  /**
+   * Exchanges a login link's secret for a browser session (12 hours); the link is used up at once,
+   * on every process of a shared store. `null` for a secret that is unknown, used, expired, or
+   * whose person is no longer an active member. Never throws on a bad secret.
+   */
+  redeemWebLogin(loginSecret: string): Promise<dashboard.NewWebSession | null> {
+    return dashboard.redeemWebLogin(this.#ctx, loginSecret);
+  }
+
+  /** Who a browser session's cookie secret signs in, or `null` (unknown, ended, expired, left). */
+  webIdentity(sessionSecret: string): Promise<dashboard.WebIdentity | null> {
+    return dashboard.webIdentity(this.#ctx, sessionSecret);
+  }
+
+  /** Signs a browser session out; nothing for one unknown or ended. */
+  endWebSession(sessionSecret: string): Promise<void> {
+    return dashboard.endWebSession(this.#ctx, sessionSecret);
+  }
+
+  /**
+   * The person's dashboard view: members, sessions (offline too), and the person's own sent and
+   * received messages with states and bodies, at most 100 of each. Errors: uniform `unauthorized`.
+   */
+  dashboardView(principalRef: string, teamRef: string): Promise<dashboard.DashboardView> {
+    return dashboard.dashboardView(this.#ctx, principalRef, teamRef);
+  }
+
+  /**
+   * Releases or refuses a held message addressed to one of the caller's own live sessions.
+   * Errors: uniform `unauthorized`; uniform `not_found` for any other message.
+   */
+  decideHeld(
+    principalRef: string,
+    teamRef: string,
+    messageId: string,
+    decision: "release" | "refuse",
+  ): Promise<void> {
+    return dashboard.decideHeld(this.#ctx, principalRef, teamRef, messageId, decision);
+  }
 
   /**
    * Retention sweep (docs/spec/protocol.md §6.9), never earlier than the floors: acked messages

@@ -1,10 +1,15 @@
 export { ackInTx } from "./ack-in-tx.ts";
 export type {
+  DashboardMessage,
+  DashboardView,
   NewPrincipal,
+  NewWebLogin,
+  NewWebSession,
   OpenBlob,
   ServiceOptions,
   SessionListOptions,
   SweepCounts,
+  WebIdentity,
 } from "./brigade-service.ts";
 export { BrigadeService } from "./brigade-service.ts";
 export { fetchInTx } from "./fetch-in-tx.ts";
@@ -54,6 +59,7 @@ export type {
   MessageDisposition,
   MessageRow,
   MessageStateColumns,
+  PersonMessageRow,
   PrincipalRow,
   SendCommand,
   SendLimits,
@@ -69,6 +75,8 @@ export type {
   TeamRow,
   WatchFeed,
   WatchFeedTarget,
+  WebLoginRow,
+  WebSessionRow,
   WindowCount,
 } from "./store.ts";
 export { MEMBERSHIP_STATUSES, StoreUnavailableError } from "./store.ts";

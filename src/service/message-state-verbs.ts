@@ -28,7 +28,7 @@ import { isLive, isoTime, toEnvelope } from "./wire-records.ts";
  * @example messageStateOf(row, now).state === "held"
  */
 export function messageStateOf(
-  row: SentMessageRow,
+  row: Omit<SentMessageRow, "attachments">,
   now: number,
 ): { state: MessageState; since: number } {
   if (row.acked_at !== null) return { state: "acked", since: row.acked_at };

@@ -7,6 +7,7 @@ import {
 import { fail } from "./access-checks.ts";
 import {
   CAP_RETRY_AFTER_MS,
+  DASHBOARD_LOGIN_LINKS_PER_HOUR,
   JOIN_ATTEMPT_LIMIT,
   JOIN_ATTEMPT_WINDOW_MS,
   REGISTER_RATE,
@@ -38,6 +39,7 @@ export interface TeamSubject {
 export interface RateSubjects {
   readonly team_create: PrincipalSubject;
   readonly team_invite: TeamSubject;
+  readonly dashboard_login: PrincipalSubject;
   readonly team_join: PrincipalSubject;
   readonly session_register: PrincipalSubject;
   readonly message_send: SendSubject;
@@ -98,6 +100,14 @@ export const RATE_RULES: { readonly [V in RateLimitedVerb]: readonly RateRule<Ra
         limit: INVITATION_LIMITS.per_team_per_day,
         windowMs: DAY_MS,
         count: (tx, s, since) => tx.invitationsCreatedSince(s.teamRef, since),
+      },
+    ],
+    dashboard_login: [
+      {
+        reason: "dashboard_login",
+        limit: DASHBOARD_LOGIN_LINKS_PER_HOUR,
+        windowMs: HOUR_MS,
+        count: (tx, s, since) => tx.webLoginsSince(s.principalRef, since),
       },
     ],
     team_join: [

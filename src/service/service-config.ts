@@ -218,3 +218,15 @@ export function describeBackend(
     },
   };
 }
+
+/**
+ * Dashboard login links one person may make in an hour (docs/52-dashboard.md) **[ours]**: a
+ * person signs in a few times a day; 30 is far past that and bounds what a stolen token can mint.
+ */
+export const DASHBOARD_LOGIN_LINKS_PER_HOUR = 30;
+
+/** How long a dashboard login link admits, ms (5 minutes) **[ours]**. */
+export const DASHBOARD_LOGIN_TTL_MS: number = 5 * 60_000;
+
+/** How long a dashboard browser session lasts from sign-in, ms (12 hours) **[ours]**. */
+export const DASHBOARD_SESSION_TTL_MS: number = 12 * 3_600_000;

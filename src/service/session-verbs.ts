@@ -1,6 +1,7 @@
 import {
   conflictError,
   type HeartbeatResult,
+  MAX_RELEASED_IDS,
   type NotLiveReason,
   type SessionCloseResult,
   type SessionListResult,
@@ -151,12 +152,16 @@ export async function heartbeatSession(
     row.last_seen_at = now;
     // A close that committed after the read above wins: a heartbeat never reopens a session.
     if (!(await tx.updateOpenSession(row))) fail(conflictError("session_closed"));
-    return {
+    const result: HeartbeatResult = {
       session_id: row.session_id,
       state: sessionState(row, now),
       lease_until: isoTime(row.lease_until),
       server_time: isoTime(now),
     };
+    // What its person released on the dashboard (docs/52-dashboard.md): the harness delivers it.
+    const released = await tx.releasedFor(sessionId, MAX_RELEASED_IDS);
+    if (released.length > 0) result.released_message_ids = released;
+    return result;
   });
 }
 

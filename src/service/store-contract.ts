@@ -3,6 +3,7 @@ import type { InvitationRow, Store, StoreTx } from "./store.ts";
 import { registerAckContract } from "./store-ack-contract.ts";
 import { registerBlobContract } from "./store-blob-contract.ts";
 import { contractMessage as message, contractSession as session } from "./store-contract-rows.ts";
+import { registerDashboardContract } from "./store-dashboard-contract.ts";
 import { registerFetchContract } from "./store-fetch-contract.ts";
 import { registerSendContract } from "./store-send-contract.ts";
 
@@ -816,6 +817,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
     registerFetchContract(() => store);
     registerAckContract(() => store);
     registerBlobContract(() => store);
+    registerDashboardContract(() => store);
 
     test("transact after close rejects", async () => {
       const other = await factory();

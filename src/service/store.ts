@@ -182,6 +182,55 @@ export type MessageStateColumns = Pick<
   "sent_to_session_id" | "disposition" | "disposition_at"
 >;
 
+/**
+ * A message as its person reads it on the dashboard (docs/52-dashboard.md): the sender's or a
+ * recipient's own message, with its delivery columns, both ends' people and the body. Only
+ * {@link StoreTx.personMessages} returns it, and only to a principal that sent the message or
+ * owns the session it is addressed to now.
+ */
+export interface PersonMessageRow extends Omit<SentMessageRow, "attachments"> {
+  sender_principal_ref: string;
+  sender_session_id: string;
+  sender_session_name: string;
+  sender_human_label: string | null;
+  /** The owner of the session the message is addressed to now. */
+  recipient_principal_ref: string;
+  recipient_session_name: string;
+  body: string;
+  /** When the recipient's person released it from the dashboard (ms), `null` while not. */
+  released_at: number | null;
+  /** The blobs the message names, in the sender's order; absent when none. */
+  attachments?: readonly MessageAttachment[];
+}
+
+/**
+ * A one-time dashboard login link as stored (docs/52-dashboard.md): only the SHA-256 digest (hex)
+ * of its secret, the person and team it signs into, and whether it was used. Times in ms.
+ */
+export interface WebLoginRow {
+  login_digest: string;
+  principal_ref: string;
+  team_ref: string;
+  created_at: number;
+  expires_at: number;
+  /** When the link was exchanged for a session, `null` while unused. */
+  used_at: number | null;
+}
+
+/**
+ * A dashboard browser session as stored: the SHA-256 digest (hex) of its cookie's secret, the
+ * person and team, and when it ends (expiry, or `ended_at` at sign-out). Times in ms.
+ */
+export interface WebSessionRow {
+  session_digest: string;
+  principal_ref: string;
+  team_ref: string;
+  created_at: number;
+  expires_at: number;
+  /** When its person signed out, `null` while not. */
+  ended_at: number | null;
+}
+
 /** Which sent messages {@link StoreTx.sentMessages} returns. */
 export type SentMessagesQuery =
   /** The session's latest `limit` messages, newest first (by insertion). */
@@ -456,6 +505,48 @@ export interface StoreTx {
     at: number,
     limit: number,
   ): Promise<MessageRow[]>;
+
+  // ---- the dashboard (docs/52-dashboard.md)
+
+  /**
+   * The team's messages the principal sent or that are addressed to one of its sessions now,
+   * newest first (ties in insertion order, newest first), at most `limit`, with their bodies.
+   */
+  personMessages(teamRef: string, principalRef: string, limit: number): Promise<PersonMessageRow[]>;
+  /**
+   * Records that the recipient's person released a held message at `at`: only while the message
+   * is addressed to the session, unacknowledged and reported `held`; a second release keeps the
+   * first time. True when the message is released (now or before).
+   */
+  releaseMessage(messageId: string, recipientSessionId: string, at: number): Promise<boolean>;
+  /**
+   * The unacknowledged messages addressed to the session that its person released (oldest
+   * first, at most `limit`): what the session's harness is told at its heartbeat.
+   */
+  releasedFor(recipientSessionId: string, limit: number): Promise<string[]>;
+  /**
+   * Stores a new login link; first deletes the principal's links that expired at or before
+   * `row.created_at`, so a person's links never pile up.
+   */
+  insertWebLogin(row: WebLoginRow): Promise<void>;
+  /** Login links the principal made with `created_at` > `since`. */
+  webLoginsSince(principalRef: string, since: number): Promise<WindowCount>;
+  /**
+   * Takes the login link whose digest is `loginDigest` at `now`, in one conditional write that
+   * sees the row as committed when it runs: only while unused and `now` is before `expires_at`.
+   * So of two requests racing with one link, on any number of processes, one gets it. The row
+   * with `used_at` now set, or `null` when the link does not exist or cannot be used.
+   */
+  useWebLogin(loginDigest: string, now: number): Promise<WebLoginRow | null>;
+  /**
+   * Stores a new browser session; first deletes the principal's sessions that ended or expired
+   * at or before `row.created_at`.
+   */
+  insertWebSession(row: WebSessionRow): Promise<void>;
+  /** The browser session whose digest is `sessionDigest`, or `null`. */
+  getWebSession(sessionDigest: string): Promise<WebSessionRow | null>;
+  /** Ends the browser session at `now` (sign-out) unless it already ended. */
+  endWebSession(sessionDigest: string, now: number): Promise<void>;
 
   /**
    * Deletes at most `bounds.limit` rows of each kind that are past their retention floor. Teams

@@ -30,6 +30,7 @@ export const LONG_FIRST = [
   "test/faults-postgres.test.ts",
   "test/mcp-client.test.ts",
   "test/attachments-memory.test.ts",
+  "test/dashboard-browser.test.ts",
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
   type BlobDeclaration,
   type BlobDownload,
   type BlobUploadResult,
+  type DashboardLoginResult,
   type DescribeResult,
   type DownloadOptions,
   type HeartbeatRequest,
@@ -51,6 +52,7 @@ import {
   type ValidationResult,
   validateAckRequest,
   validateAckResult,
+  validateDashboardLoginResult,
   validateHeartbeatRequest,
   validateHeartbeatResult,
   validateMessageAdoptRequest,
@@ -483,6 +485,21 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "POST", path: teamPath(ctx, "/label"), body },
       validateTeamLabelResult,
+      options,
+    );
+  }
+
+  /**
+   * A one-time dashboard login link for the profile's person **[ours]** (`POST
+   * /v1/teams/:team/dashboard-login`, docs/52-dashboard.md); not a BAP/1 verb, so only this
+   * adapter has it. The link's secret is in `login_path`: print it to the person, never log it.
+   */
+  async dashboardLogin(options?: AdapterCallOptions): Promise<DashboardLoginResult> {
+    const ctx = readTeamContext(this.#runtime);
+    return callTarget(
+      ctx,
+      { method: "POST", path: teamPath(ctx, "/dashboard-login") },
+      validateDashboardLoginResult,
       options,
     );
   }

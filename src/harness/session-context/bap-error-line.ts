@@ -43,6 +43,7 @@ const RATE_SENTENCES: Readonly<Record<RateLimitedReason, string>> = {
   server_principal_budget: "the server minted too many new credentials; try again later",
   create_team: "this credential created too many teams recently",
   create_invitation: "this team made too many invitations in the last 24 hours",
+  dashboard_login: "you made too many dashboard login links in the last hour",
   team_storage_full:
     "the team's attachment storage on the server is full until older attachments expire",
 };

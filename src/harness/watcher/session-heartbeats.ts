@@ -42,6 +42,11 @@ export interface SessionHeartbeatsOptions {
   readonly onResumed: () => void;
   /** Whether the session can receive live now (sent with `session.live_delivery` only). */
   readonly liveDelivery?: () => LiveDelivery;
+  /**
+   * Called with the ids a heartbeat's answer says the session's person released on the
+   * dashboard (`released_message_ids`, docs/52-dashboard.md), after each heartbeat that names any.
+   */
+  readonly onReleased?: (ids: readonly string[]) => void;
   /** The `harness` a resume registers (default `claude-code`). */
   readonly harness?: string;
 }
@@ -168,12 +173,14 @@ export class SessionHeartbeats {
     // have written another value meanwhile, and the next heartbeat puts ours back.
     const live = this.#sendLive ? this.#o.liveDelivery?.() : undefined;
     try {
-      await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
+      const answer = await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
         ...(activity === undefined ? {} : { activity }),
         ...transcript,
         ...live,
       });
       this.#accepted(activity, transcript);
+      const released = answer.released_message_ids ?? [];
+      if (released.length > 0) this.#o.onReleased?.(released);
       if (live !== undefined) this.#sentLive = liveKey(live);
       this.#failures = 0;
       this.#notBefore = 0;

@@ -224,6 +224,8 @@ export class WatcherLoop {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
       liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate)),
+      // A release on the dashboard counts as one from the person's terminal.
+      onReleased: (ids) => this.#release(ids, "dashboard"),
     });
     this.#pacer = successorPacer(this.#now());
     const files = new MessageFiles({
@@ -477,17 +479,26 @@ export class WatcherLoop {
       this.#activity = activity;
       log.write("debug", "activity", { activity });
     }
-    const released = consumeReleaseRequests(layout, this.#sessionId, uid);
-    if (released.length > 0) {
-      const before = this.#pipeline.queued;
-      const count = this.#pipeline.release(released);
-      log.write("info", "released", { count });
-      if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
-    }
+    this.#release(consumeReleaseRequests(layout, this.#sessionId, uid), "terminal");
     this.#work.wake();
     this.#heartbeats.tick(now, this.#activity);
     // Not awaited: a slow server must never hold up the next liveness check.
     if (this.#redelivery.takeDue(now, this.#pipeline.queued)) void this.#redeliver();
+  }
+
+  /**
+   * Releases held messages the person released (`brigade inbox release` in their terminal, or the
+   * dashboard through a heartbeat's answer): only held ids count; a released message whose
+   * envelope is not in memory is fetched again.
+   */
+  #release(ids: readonly string[], from: "terminal" | "dashboard"): void {
+    if (ids.length === 0) return;
+    const before = this.#pipeline.queued;
+    const count = this.#pipeline.release([...ids]);
+    if (count === 0) return;
+    this.#d.log.write("info", "released", { count, from });
+    if (this.#pipeline.queued - before < count) this.#redelivery.at(this.#now());
+    this.#work.wake();
   }
 
   /**

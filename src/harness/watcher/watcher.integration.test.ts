@@ -242,6 +242,44 @@ describe("the watcher in process (real server, real inbox socket)", () => {
     expect(readPendingRecords(layout, sb, uid)).toEqual([]);
   }, 20_000);
 
+  test("hold: posted after its person releases it on the dashboard (told at a heartbeat)", async () => {
+    writeMap({ inbound: "hold" });
+    startInProcess({ heartbeatMs: 200 });
+    const id = await send("released in the browser");
+    const uid = process.getuid?.() ?? -1;
+    await until("held", () => readPendingRecords(layout, sb, uid).length === 1);
+    const stateOf = async () => (await alice.messageState(sa, { message_ids: [id] })).messages[0];
+    await until("reported held", async () => (await stateOf())?.state === "held");
+    // The person signs in with a one-time link and presses Release, as in a browser.
+    const link = await bob.dashboardLogin();
+    const code = link.login_path.slice(link.login_path.indexOf("=") + 1);
+    const form = (path: string, fields: Record<string, string>, cookie?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: server.url,
+          ...(cookie === undefined ? {} : { cookie }),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const signedIn = await form("/dashboard/login", { code });
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const page = await (
+      await fetch(`${server.url}/dashboard/held`, { headers: { cookie } })
+    ).text();
+    const csrf = /name="csrf" value="([A-Za-z0-9_-]+)"/.exec(page)?.[1] as string;
+    const released = await form("/dashboard/held/release", { csrf, message_id: id }, cookie);
+    expect(released.status).toBe(303);
+    await host.waitForPosts(1, 5_000);
+    expect(host.socketReads()[0]).toContain(`message-id="${id}"`);
+    await until("acked", async () => (await stateOf())?.state === "acked");
+    expect(readPendingRecords(layout, sb, uid)).toEqual([]);
+    const log = readFileSync(layout.watcherLog(String(host.claudePid)), "utf8");
+    expect(log).toContain('"from":"dashboard"');
+  }, 20_000);
+
   test("hold and refuse are reported: the sender reads held, refused, then acked after a release", async () => {
     const stateOf = async (id: string) =>
       (await alice.messageState(sa, { message_ids: [id] })).messages[0]?.state;

@@ -69,6 +69,7 @@ export const RATE_LIMITED_MESSAGES: Readonly<Record<RateLimitedReason, string>> 
   server_principal_budget: "the server's budget for new principals is exhausted",
   create_team: "too many teams created by this principal",
   create_invitation: "too many invitations made for this team in the last 24 hours",
+  dashboard_login: "too many dashboard login links made in the last hour",
   team_storage_full:
     "the team's attachment storage is full; space frees as messages with attachments are acknowledged and expire",
 });

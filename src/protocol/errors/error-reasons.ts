@@ -92,7 +92,8 @@ export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
  * `server_principal_budget` and `create_team` are **[ours]**: the limits of `brigade serve` on
  * minting principals and creating teams; `create_invitation` **[ours]**: a team's invitations made
  * in the last 24 hours (capability `team.invitations`); `team_storage_full` **[ours]**: the team's
- * attachment storage quota (capability `message.attachments`).
+ * attachment storage quota (capability `message.attachments`); `dashboard_login` **[ours]**: a
+ * person's dashboard login links made in the last hour (docs/52-dashboard.md).
  */
 export const RATE_LIMITED_REASONS = [
   "send_per_minute",
@@ -109,6 +110,7 @@ export const RATE_LIMITED_REASONS = [
   "create_team",
   "create_invitation",
   "team_storage_full",
+  "dashboard_login",
 ] as const;
 
 /** A `details.reason` for `rate_limited`. */

@@ -60,4 +60,28 @@ describe("validateHeartbeatResult", () => {
       reason: "required",
     });
   });
+
+  test("released_message_ids [ours]: kept when it names ids, dropped when empty, refused when bad", () => {
+    const base = {
+      session_id: "s-51d0",
+      state: "idle",
+      lease_until: "2026-10-02T09:17:12Z",
+      server_time: "2026-10-02T09:15:42Z",
+    };
+    const named = { ...base, released_message_ids: ["m-1", "m-2"] };
+    expect(validateHeartbeatResult(named)).toEqual({ ok: true, value: named });
+    expect(validateHeartbeatResult({ ...base, released_message_ids: [] })).toEqual({
+      ok: true,
+      value: base,
+    });
+    for (const [bad, field] of [
+      ["m-1", "released_message_ids"],
+      [["m-1", ""], "released_message_ids.1"],
+      [[7], "released_message_ids.0"],
+      [Array.from({ length: 201 }, (_, i) => `m-${i}`), "released_message_ids"],
+    ] as const) {
+      const r = validateHeartbeatResult({ ...base, released_message_ids: bad });
+      expect(r.ok ? undefined : r.error.details?.field).toBe(field);
+    }
+  });
 });

@@ -7,6 +7,8 @@ import {
 } from "../limits.ts";
 import {
   expectObject,
+  failField,
+  fieldPath,
   nullableEnum,
   nullableInteger,
   nullableString,
@@ -79,7 +81,16 @@ export interface HeartbeatResult {
   state: SessionState;
   lease_until: string;
   server_time: string;
+  /**
+   * **[ours]** Unacknowledged messages to this session that its person released on the
+   * dashboard (docs/52-dashboard.md): the harness delivers them as it would after `brigade inbox
+   * release`. Absent when none; at most {@link MAX_RELEASED_IDS}.
+   */
+  released_message_ids?: string[];
 }
+
+/** Most ids a heartbeat result names in `released_message_ids` (the inbox cap is 60). */
+export const MAX_RELEASED_IDS = 200;
 
 /** Options of {@link validateHeartbeatRequest}. */
 export interface HeartbeatOptions {
@@ -152,12 +163,24 @@ export function validateHeartbeatRequest(
 
 /** Reads a HeartbeatResult from `o`; throws the validators' failure. */
 export function readHeartbeatResult(o: WireObject, prefix: string): HeartbeatResult {
-  return {
+  const result: HeartbeatResult = {
     session_id: requiredString(o, "session_id", prefix, { nonEmpty: true }),
     state: requiredEnum(o, "state", prefix, SESSION_STATES),
     lease_until: requiredTimestamp(o, "lease_until", prefix),
     server_time: requiredTimestamp(o, "server_time", prefix),
   };
+  const released = o.released_message_ids;
+  if (released !== undefined && released !== null) {
+    const field = fieldPath(prefix, "released_message_ids");
+    if (!Array.isArray(released)) failField(field, "invalid_value");
+    if (released.length > MAX_RELEASED_IDS) failField(field, "out_of_range");
+    released.forEach((id: unknown, i: number) => {
+      if (typeof id !== "string" || id === "" || id.length > 128)
+        failField(`${field}.${i}`, "invalid_value");
+    });
+    if (released.length > 0) result.released_message_ids = released as string[];
+  }
+  return result;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   MessageDisposition,
   MessageRow,
   MessageStateColumns,
+  PersonMessageRow,
   PrincipalRow,
   PrincipalSentRow,
   SentMessageRow,
@@ -21,6 +22,8 @@ import type {
   SessionRow,
   StoreTx,
   TeamRow,
+  WebLoginRow,
+  WebSessionRow,
   WindowCount,
 } from "../../service/store.ts";
 import { decodeRow, encodeParams } from "./pg-text.ts";
@@ -77,6 +80,22 @@ const SENT_SELECT =
   "s.lease_until AS recipient_lease_until, m.attachments FROM addressed_messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id " +
   "LEFT JOIN acks a ON a.message_id = m.message_id";
+
+/** A dashboard message over `addressed_messages m`: the sent columns, both ends' people, the body. */
+const PERSON_SELECT =
+  "SELECT m.seq, m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, " +
+  "m.created_at, a.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "s.lease_until AS recipient_lease_until, m.sender_principal_ref, m.sender_session_id, " +
+  "m.sender_session_name, m.sender_human_label, s.principal_ref AS recipient_principal_ref, " +
+  "s.session_name AS recipient_session_name, m.body, st.released_at, m.attachments " +
+  "FROM addressed_messages m JOIN sessions s ON s.session_id = m.recipient_session_id " +
+  "LEFT JOIN acks a ON a.message_id = m.message_id " +
+  "LEFT JOIN message_states st ON st.message_id = m.message_id";
+
+const WEB_LOGIN_COLUMNS = "login_digest, principal_ref, team_ref, created_at, expires_at, used_at";
+
+const WEB_SESSION_COLUMNS =
+  "session_digest, principal_ref, team_ref, created_at, expires_at, ended_at";
 
 const SESSION_SELECT = SESSION_COLUMNS.map((c) => `s.${c}`).join(", ");
 
@@ -577,6 +596,113 @@ export class PostgresTx implements StoreTx {
       [fromSessionId, toSessionId, at, limit],
     );
     return rows.map(withAttachments);
+  }
+
+  async personMessages(
+    teamRef: string,
+    principalRef: string,
+    limit: number,
+  ): Promise<PersonMessageRow[]> {
+    const rows = await this.#rows<PersonMessageRow & { seq?: number }>(
+      `SELECT * FROM (${PERSON_SELECT} WHERE m.team_ref = $1 AND m.sender_principal_ref = $2 ` +
+        `UNION ALL ${PERSON_SELECT} WHERE m.team_ref = $1 AND s.principal_ref = $2 ` +
+        "AND m.sender_principal_ref <> $2) p ORDER BY created_at DESC, seq DESC LIMIT $3",
+      [teamRef, principalRef, limit],
+    );
+    return rows.map(({ seq: _seq, ...row }) => withAttachments(row));
+  }
+
+  async releaseMessage(
+    messageId: string,
+    recipientSessionId: string,
+    at: number,
+  ): Promise<boolean> {
+    // Held means a state row says so; the inbox row is the message while unacked, addressed now.
+    return (
+      (await this.#count(
+        "UPDATE message_states st SET released_at = coalesce(st.released_at, $3) " +
+          "FROM inbox i WHERE st.message_id = $1 AND i.message_id = st.message_id " +
+          "AND i.recipient_session_id = $2 AND st.disposition = 'held'",
+        [messageId, recipientSessionId, at],
+      )) > 0
+    );
+  }
+
+  async releasedFor(recipientSessionId: string, limit: number): Promise<string[]> {
+    const rows = await this.#rows<{ message_id: string }>(
+      "SELECT i.message_id FROM inbox i JOIN message_states st ON st.message_id = i.message_id " +
+        "WHERE i.recipient_session_id = $1 AND st.released_at IS NOT NULL ORDER BY i.seq LIMIT $2",
+      [recipientSessionId, limit],
+    );
+    return rows.map((r) => r.message_id);
+  }
+
+  async insertWebLogin(row: WebLoginRow): Promise<void> {
+    await this.#rows("DELETE FROM web_logins WHERE principal_ref = $1 AND expires_at <= $2", [
+      row.principal_ref,
+      row.created_at,
+    ]);
+    await this.#rows(
+      `INSERT INTO web_logins (${WEB_LOGIN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        row.login_digest,
+        row.principal_ref,
+        row.team_ref,
+        row.created_at,
+        row.expires_at,
+        row.used_at,
+      ],
+    );
+  }
+
+  async webLoginsSince(principalRef: string, since: number): Promise<WindowCount> {
+    return this.#window(
+      "SELECT count(*) AS count, min(created_at) AS oldest FROM web_logins " +
+        "WHERE principal_ref = $1 AND created_at > $2",
+      [principalRef, since],
+    );
+  }
+
+  async useWebLogin(loginDigest: string, now: number): Promise<WebLoginRow | null> {
+    // One conditional UPDATE: under READ COMMITTED a racing one re-checks used_at and finds it set.
+    return this.#first<WebLoginRow>(
+      "UPDATE web_logins SET used_at = $2 " +
+        "WHERE login_digest = $1 AND used_at IS NULL AND expires_at > $2 " +
+        `RETURNING ${WEB_LOGIN_COLUMNS}`,
+      [loginDigest, now],
+    );
+  }
+
+  async insertWebSession(row: WebSessionRow): Promise<void> {
+    await this.#rows(
+      "DELETE FROM web_sessions WHERE principal_ref = $1 AND (expires_at <= $2 OR ended_at <= $2)",
+      [row.principal_ref, row.created_at],
+    );
+    await this.#rows(
+      `INSERT INTO web_sessions (${WEB_SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        row.session_digest,
+        row.principal_ref,
+        row.team_ref,
+        row.created_at,
+        row.expires_at,
+        row.ended_at,
+      ],
+    );
+  }
+
+  async getWebSession(sessionDigest: string): Promise<WebSessionRow | null> {
+    return this.#first<WebSessionRow>(
+      `SELECT ${WEB_SESSION_COLUMNS} FROM web_sessions WHERE session_digest = $1`,
+      [sessionDigest],
+    );
+  }
+
+  async endWebSession(sessionDigest: string, now: number): Promise<void> {
+    await this.#rows(
+      "UPDATE web_sessions SET ended_at = $2 WHERE session_digest = $1 AND ended_at IS NULL",
+      [sessionDigest, now],
+    );
   }
 
   async insertInvitation(row: InvitationRow): Promise<void> {

@@ -263,6 +263,33 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX message_attachments_by_blob ON message_attachments (team_ref, sha256);
   `,
+  // 9: the dashboard (docs/52-dashboard.md), as SQLite's migration 11: when the recipient's person
+  // released a held message (beside the other states of a message), one-time login links and
+  // browser sessions, each kept only as the digest of its secret, so every process of the
+  // database signs a person in and knows their session.
+  `
+  ALTER TABLE message_states ADD COLUMN released_at bigint;
+
+  CREATE TABLE web_logins (
+    login_digest text PRIMARY KEY,
+    principal_ref text NOT NULL,
+    team_ref text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    used_at bigint
+  );
+  CREATE INDEX web_logins_by_principal ON web_logins (principal_ref, created_at);
+
+  CREATE TABLE web_sessions (
+    session_digest text PRIMARY KEY,
+    principal_ref text NOT NULL,
+    team_ref text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    ended_at bigint
+  );
+  CREATE INDEX web_sessions_by_principal ON web_sessions (principal_ref, expires_at);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

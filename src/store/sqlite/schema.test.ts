@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(9);
+    expect(SQLITE_SCHEMA_VERSION).toBe(11);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.

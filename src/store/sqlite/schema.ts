@@ -229,6 +229,40 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX message_attachments_by_blob ON message_attachments(team_ref, sha256, message_id);
   `,
+  // 9 (version 10): left to a change made beside the dashboard, which was given the next number;
+  // it changes nothing here. A database at version 10 has exactly the tables of version 9.
+  `
+  SELECT 1;
+  `,
+  // 10 (version 11): the dashboard (docs/52-dashboard.md).
+  // - messages.released_at: when the recipient's person released a held message in the browser;
+  // - web_logins: one-time login links, kept only as the digest of their secret, taken by one
+  //   conditional UPDATE (so a link signs in once, whichever server process gets it);
+  // - web_sessions: browser sessions, kept only as the digest of their cookie's secret, so any
+  //   process of a shared database knows them.
+  `
+  ALTER TABLE messages ADD COLUMN released_at INTEGER;
+
+  CREATE TABLE web_logins (
+    login_digest TEXT PRIMARY KEY,
+    principal_ref TEXT NOT NULL,
+    team_ref TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX web_logins_by_principal ON web_logins(principal_ref, created_at);
+
+  CREATE TABLE web_sessions (
+    session_digest TEXT PRIMARY KEY,
+    principal_ref TEXT NOT NULL,
+    team_ref TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    ended_at INTEGER
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX web_sessions_by_principal ON web_sessions(principal_ref, expires_at);
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

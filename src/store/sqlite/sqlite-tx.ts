@@ -13,6 +13,7 @@ import type {
   MessageDisposition,
   MessageRow,
   MessageStateColumns,
+  PersonMessageRow,
   PrincipalRow,
   PrincipalSentRow,
   SentMessageRow,
@@ -21,6 +22,8 @@ import type {
   SessionRow,
   StoreTx,
   TeamRow,
+  WebLoginRow,
+  WebSessionRow,
   WindowCount,
 } from "../../service/store.ts";
 
@@ -49,6 +52,20 @@ const SENT_SELECT =
   "m.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
   "s.lease_until AS recipient_lease_until, m.attachments FROM messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id";
+
+/** A dashboard message: {@link SENT_SELECT}'s columns, both ends' people and the body. */
+const PERSON_SELECT =
+  "SELECT m.seq, m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, " +
+  "m.created_at, m.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "s.lease_until AS recipient_lease_until, m.sender_principal_ref, m.sender_session_id, " +
+  "m.sender_session_name, m.sender_human_label, s.principal_ref AS recipient_principal_ref, " +
+  "s.session_name AS recipient_session_name, m.body, m.released_at, m.attachments FROM messages m " +
+  "JOIN sessions s ON s.session_id = m.recipient_session_id";
+
+const WEB_LOGIN_COLUMNS = "login_digest, principal_ref, team_ref, created_at, expires_at, used_at";
+
+const WEB_SESSION_COLUMNS =
+  "session_digest, principal_ref, team_ref, created_at, expires_at, ended_at";
 
 /** `@name` parameters for every column in `columns`. */
 function named(columns: string): string {
@@ -197,6 +214,47 @@ function prepareAll(db: Database.Database) {
       "UPDATE messages SET recipient_session_id = @to, " +
         "sent_to_session_id = COALESCE(sent_to_session_id, recipient_session_id), " +
         "disposition = 'held', disposition_at = @at WHERE message_id = @message_id",
+    ),
+    personMessages: db.prepare(
+      `SELECT * FROM (${PERSON_SELECT} WHERE m.team_ref = @team AND m.sender_principal_ref = @principal ` +
+        `UNION ALL ${PERSON_SELECT} WHERE m.team_ref = @team AND s.principal_ref = @principal ` +
+        "AND m.sender_principal_ref <> @principal) ORDER BY created_at DESC, seq DESC LIMIT @limit",
+    ),
+    releaseMessage: db.prepare(
+      "UPDATE messages SET released_at = COALESCE(released_at, @at) WHERE message_id = @message_id " +
+        "AND recipient_session_id = @recipient AND acked_at IS NULL AND disposition = 'held'",
+    ),
+    releasedFor: db.prepare(
+      "SELECT message_id FROM messages WHERE recipient_session_id = ? AND acked_at IS NULL " +
+        "AND released_at IS NOT NULL ORDER BY seq LIMIT ?",
+    ),
+    deleteOldWebLogins: db.prepare(
+      "DELETE FROM web_logins WHERE principal_ref = ? AND expires_at <= ?",
+    ),
+    insertWebLogin: db.prepare(
+      `INSERT INTO web_logins (${WEB_LOGIN_COLUMNS}) VALUES (${named(WEB_LOGIN_COLUMNS)})`,
+    ),
+    webLoginsSince: db.prepare(
+      "SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM web_logins " +
+        "WHERE principal_ref = ? AND created_at > ?",
+    ),
+    useWebLogin: db.prepare(
+      "UPDATE web_logins SET used_at = @now " +
+        "WHERE login_digest = @digest AND used_at IS NULL AND expires_at > @now " +
+        `RETURNING ${WEB_LOGIN_COLUMNS}`,
+    ),
+    deleteOldWebSessions: db.prepare(
+      "DELETE FROM web_sessions WHERE principal_ref = @principal " +
+        "AND (expires_at <= @now OR ended_at <= @now)",
+    ),
+    insertWebSession: db.prepare(
+      `INSERT INTO web_sessions (${WEB_SESSION_COLUMNS}) VALUES (${named(WEB_SESSION_COLUMNS)})`,
+    ),
+    getWebSession: db.prepare(
+      `SELECT ${WEB_SESSION_COLUMNS} FROM web_sessions WHERE session_digest = ?`,
+    ),
+    endWebSession: db.prepare(
+      "UPDATE web_sessions SET ended_at = @now WHERE session_digest = @digest AND ended_at IS NULL",
     ),
     gcAcked: db.prepare(
       "DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE acked_at IS NOT NULL AND acked_at <= ? LIMIT ?)",
@@ -566,6 +624,65 @@ export class SqliteTx implements StoreTx {
       if (row !== null) moved.push(row);
     }
     return moved;
+  }
+
+  async personMessages(
+    teamRef: string,
+    principalRef: string,
+    limit: number,
+  ): Promise<PersonMessageRow[]> {
+    const rows = this.#s.personMessages.all({
+      team: teamRef,
+      principal: principalRef,
+      limit,
+    }) as Array<PersonMessageRow & { seq?: number }>;
+    return rows.map(({ seq: _seq, ...row }) => withAttachments(row));
+  }
+
+  async releaseMessage(
+    messageId: string,
+    recipientSessionId: string,
+    at: number,
+  ): Promise<boolean> {
+    const info = this.#s.releaseMessage.run({
+      message_id: messageId,
+      recipient: recipientSessionId,
+      at,
+    });
+    return info.changes > 0;
+  }
+
+  async releasedFor(recipientSessionId: string, limit: number): Promise<string[]> {
+    const rows = this.#s.releasedFor.all(recipientSessionId, limit) as { message_id: string }[];
+    return rows.map((r) => r.message_id);
+  }
+
+  async insertWebLogin(row: WebLoginRow): Promise<void> {
+    this.#s.deleteOldWebLogins.run(row.principal_ref, row.created_at);
+    this.#s.insertWebLogin.run(row);
+  }
+
+  async webLoginsSince(principalRef: string, since: number): Promise<WindowCount> {
+    return windowCount(this.#s.webLoginsSince.get(principalRef, since));
+  }
+
+  async useWebLogin(loginDigest: string, now: number): Promise<WebLoginRow | null> {
+    return (
+      (this.#s.useWebLogin.get({ digest: loginDigest, now }) as WebLoginRow | undefined) ?? null
+    );
+  }
+
+  async insertWebSession(row: WebSessionRow): Promise<void> {
+    this.#s.deleteOldWebSessions.run({ principal: row.principal_ref, now: row.created_at });
+    this.#s.insertWebSession.run(row);
+  }
+
+  async getWebSession(sessionDigest: string): Promise<WebSessionRow | null> {
+    return (this.#s.getWebSession.get(sessionDigest) as WebSessionRow | undefined) ?? null;
+  }
+
+  async endWebSession(sessionDigest: string, now: number): Promise<void> {
+    this.#s.endWebSession.run({ digest: sessionDigest, now });
   }
 
   async insertInvitation(row: InvitationRow): Promise<void> {
