@@ -229,8 +229,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX message_attachments_by_blob ON message_attachments(team_ref, sha256, message_id);
   `,
-  // 9 (version 10): left to a change made beside the dashboard, which was given the next number;
-  // it changes nothing here. A database at version 10 has exactly the tables of version 9.
+  // 9 (version 10): no change (the number was reserved for a change that needed no table). A
+  // database at version 10 has exactly the tables of version 9.
   `
   SELECT 1;
   `,
