@@ -95,6 +95,8 @@ const REAL_CLIENT = [
   "test/real-gemini-newest.test.ts",
   "test/real-codex-pull-pinned.test.ts",
   "test/real-codex-pull-newest.test.ts",
+  "test/real-codex-push-pinned.test.ts",
+  "test/real-codex-push-newest.test.ts",
   "test/real-hosts-exchange.test.ts",
   "test/real-qwen-door-pinned.test.ts",
   "test/real-qwen-door-newest.test.ts",

@@ -6,6 +6,14 @@ import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
 import { CODEX_BRIGADE_EVENTS, CODEX_HOOK_SPEC, type CodexBrigadeEvent } from "./codex-hook.ts";
 import { installCodex, uninstallCodex } from "./codex-install.ts";
 
+export {
+  CODEX_APP_SERVER_TIMEOUT_MS,
+  CodexAppServer,
+  type CodexCallFailure,
+  type CodexCallResult,
+  type CodexNotification,
+  type CodexOpenResult,
+} from "./codex-app-server.ts";
 /**
  * Codex CLI (docs/49-codex.md): its measured facts, its hooks, the block `brigade install codex`
  * adds to its `config.toml` and takes out again. A pull-lane client: the hooks bind the thread and
@@ -35,6 +43,21 @@ export {
   MAX_CODEX_CONFIG_BYTES,
   removeCodexBlock,
 } from "./codex-config-edit.ts";
+export {
+  CODEX_CLIENT_MESSAGE_PREFIX,
+  CODEX_RECORD_TURNS_MAX,
+  CODEX_UNRECORDED_GIVE_BACK_MS,
+  type CodexAttachResult,
+  CodexDoor,
+  type CodexThreadPort,
+  codexClientId,
+} from "./codex-delivery.ts";
+export {
+  type CodexDoorAddress,
+  type CodexNoDoorReason,
+  codexDoorAddress,
+  codexListenAddress,
+} from "./codex-door-address.ts";
 export * as CODEX_FACTS from "./codex-facts.ts";
 export {
   CODEX_BRIGADE_EVENTS,
@@ -43,6 +66,11 @@ export {
   type CodexBrigadeEvent,
 } from "./codex-hook.ts";
 export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
+export {
+  CODEX_DOOR_CLIENT_NAME,
+  type CodexOpenDoorResult,
+  openCodexDoor,
+} from "./codex-open-door.ts";
 export { codexVersionOf } from "./codex-version.ts";
 export { scanTomlKeys, type TomlDefinition, type TomlKeyScan } from "./toml-key-scan.ts";
 
