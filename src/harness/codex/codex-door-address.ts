@@ -26,6 +26,43 @@ export type CodexDoorAddress =
   | { readonly ok: true; readonly socketPath: string }
   | { readonly ok: false; readonly reason: CodexNoDoorReason };
 
+/**
+ * Codex's options before a subcommand that take a value as the next word (0.171.0 `codex
+ * --help`): the word after one is no subcommand.
+ */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "-c",
+  "--config",
+  "--enable",
+  "--disable",
+  "-p",
+  "--profile",
+  "-C",
+  "--cd",
+  "-m",
+  "--model",
+  "-s",
+  "--sandbox",
+  "-a",
+  "--ask-for-approval",
+  "-i",
+  "--image",
+  "--local-provider",
+  "--remote",
+  "--remote-auth-token-env",
+  "--add-dir",
+]);
+
+/** The first word of `args` that is neither an option nor an option's value. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
+
 /** The value of `--listen` in `argv` (`--listen X` or `--listen=X`), or `undefined`. */
 function listenOf(argv: readonly string[]): string | undefined {
   let value: string | undefined;
@@ -50,8 +87,7 @@ export function codexListenAddress(argv: readonly string[], codexHome: string): 
   const program = basename(argv[0] ?? "");
   if (program !== "codex") return { ok: false, reason: "not_codex" };
   const rest = argv.slice(1);
-  const subcommand = rest.find((arg) => !arg.startsWith("-"));
-  if (subcommand !== "app-server") return { ok: false, reason: "in_process" };
+  if (subcommandOf(rest) !== "app-server") return { ok: false, reason: "in_process" };
   const listen = listenOf(rest) ?? CODEX_DEFAULT_LISTEN;
   if (listen === "off") return { ok: false, reason: "no_listener" };
   if (listen.startsWith("ws://") || listen.startsWith("wss://"))
