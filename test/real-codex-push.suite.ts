@@ -10,6 +10,7 @@ import {
   codexClientId,
   codexDoorAddress,
   openCodexDoor,
+  openCodexSessionDoor,
 } from "../src/harness/codex/index.ts";
 import type { DoorContext } from "../src/harness/host-session/index.ts";
 import { InboundPipeline } from "../src/harness/inbound/index.ts";
@@ -102,8 +103,15 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       const opened = await CodexAppServer.open(codex.socketPath, "brigade-test-observer");
       if (!opened.ok) throw new Error(`observer: ${opened.reason}`);
       observer = opened.server;
-      const doorOpened = await openCodexDoor(ctx, codex.socketPath, codex.threadId);
+      // The door as the push lane opens it: from the process the session's hooks ran under.
+      const doorOpened = await openCodexSessionDoor(
+        ctx,
+        { hostPid: codex.hookParentPid, threadId: codex.threadId },
+        codex.env,
+        process.getuid?.() ?? 0,
+      );
       if (!doorOpened.ok) throw new Error(`door: ${doorOpened.reason}`);
+      expect(doorOpened.socketPath).toBe(codex.socketPath);
       door = doorOpened.door;
     }, 600_000);
 
@@ -169,6 +177,8 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
 
     test("which Codex process has a door: the app-server on its control socket, not `codex exec`", async () => {
       const uid = process.getuid?.() ?? 0;
+      // The interactive client's hooks run under the app-server that serves its thread.
+      expect(codex.hookParentPid).toBe(codex.appServer.pid);
       const address = codexDoorAddress(codex.appServer.pid ?? 0, codex.codexHome, uid);
       expect(address).toEqual({ ok: true, socketPath: codex.socketPath });
       // `codex exec` runs its thread inside its own process: no socket, the pull lane.

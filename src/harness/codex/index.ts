@@ -69,7 +69,9 @@ export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
 export {
   CODEX_DOOR_CLIENT_NAME,
   type CodexOpenDoorResult,
+  type CodexSessionDoorResult,
   openCodexDoor,
+  openCodexSessionDoor,
 } from "./codex-open-door.ts";
 export { codexVersionOf } from "./codex-version.ts";
 export { scanTomlKeys, type TomlDefinition, type TomlKeyScan } from "./toml-key-scan.ts";

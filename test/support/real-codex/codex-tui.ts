@@ -7,7 +7,7 @@
  * so its thread exists.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CodexAppServer } from "../../../src/harness/codex/codex-app-server.ts";
 import { waitFor } from "../plugin-world.ts";
@@ -32,12 +32,25 @@ export interface CodexTui {
   readonly socketPath: string;
   /** The interactive session's thread (the one holding the first prompt). */
   readonly threadId: string;
+  /**
+   * The parent pid a SessionStart hook of the thread saw (`$PPID`): the Codex process Brigade's
+   * hooks record as the session's host.
+   */
+  readonly hookParentPid: number;
   /** Stops the client and the app-server. */
   close(): Promise<void>;
 }
 
-/** Codex's home for the fake: the model provider `fake` and `project` trusted (no trust prompt). */
-export function writeCodexHome(codexHome: string, api: FakeResponsesApi, project: string): void {
+/**
+ * Codex's home for the fake: the model provider `fake` and `project` trusted (no trust prompt);
+ * with `hookOutput`, a SessionStart hook that appends its parent pid to that file.
+ */
+export function writeCodexHome(
+  codexHome: string,
+  api: FakeResponsesApi,
+  project: string,
+  hookOutput?: string,
+): void {
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(codexHome, "config.toml"),
@@ -54,9 +67,42 @@ export function writeCodexHome(codexHome: string, api: FakeResponsesApi, project
       `[projects."${project}"]`,
       'trust_level = "trusted"',
       "",
+      ...(hookOutput === undefined
+        ? []
+        : [
+            "[[hooks.SessionStart]]",
+            "[[hooks.SessionStart.hooks]]",
+            'type = "command"',
+            `command = "echo $PPID >> '${hookOutput}'"`,
+            "timeout = 10",
+            "",
+          ]),
     ].join("\n"),
     { mode: 0o600 },
   );
+}
+
+/**
+ * The person's `/hooks` trust of the test's hook, through the app-server (`hooks/list`, then
+ * `config/batchWrite` of the `currentHash` Codex reported), as test/support/real-codex/codex-person.ts does.
+ */
+async function trustHooks(socketPath: string, project: string): Promise<void> {
+  const opened = await CodexAppServer.open(socketPath, "brigade-test-trust");
+  if (!opened.ok) throw new Error(`cannot open the app-server: ${opened.reason}`);
+  try {
+    const listed = await opened.server.call("hooks/list", { cwds: [project] });
+    if (!listed.ok) throw new Error(`hooks/list: ${listed.reason}`);
+    const entry = (listed.result.data as { hooks: { key: string; currentHash: string }[] }[])[0];
+    const state = Object.fromEntries(
+      (entry?.hooks ?? []).map((hook) => [hook.key, { trusted_hash: hook.currentHash }]),
+    );
+    const written = await opened.server.call("config/batchWrite", {
+      edits: [{ keyPath: "hooks.state", value: state, mergeStrategy: "upsert" }],
+    });
+    if (!written.ok) throw new Error(`config/batchWrite: ${written.reason}`);
+  } finally {
+    opened.server.close();
+  }
 }
 
 /** The loaded thread whose record holds a user message with `text`, if any. */
@@ -90,7 +136,8 @@ export async function startCodexTui(
   const project = join(dir, "project");
   const tmp = join(dir, "tmp");
   for (const folder of [home, project, tmp]) mkdirSync(folder, { recursive: true, mode: 0o700 });
-  writeCodexHome(codexHome, api, project);
+  const hookOutput = join(dir, "hook-parent.txt");
+  writeCodexHome(codexHome, api, project, hookOutput);
   const env: Record<string, string> = {
     HOME: home,
     CODEX_HOME: codexHome,
@@ -117,6 +164,7 @@ export async function startCodexTui(
   };
   try {
     await waitFor(() => existsSync(socketPath), 30_000, "the app-server's control socket");
+    await trustHooks(socketPath, project);
     tmux = await TmuxClaude.start({
       executable,
       args: ["--remote", "unix://", firstPrompt],
@@ -142,6 +190,7 @@ export async function startCodexTui(
       opened.server.close();
     }
     await tmux.waitForPane(/Noted\./, 30_000, "the answer to the first prompt");
+    const hookParentPid = Number(readFileSync(hookOutput, "utf8").trim().split("\n")[0]);
     return {
       tmux,
       codexHome,
@@ -150,6 +199,7 @@ export async function startCodexTui(
       appServer,
       socketPath,
       threadId: threadId as string,
+      hookParentPid,
       close,
     };
   } catch (error) {
