@@ -12,10 +12,15 @@ const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 const MAX_UPGRADE_BYTES = 16_384;
 
 /**
- * Why a call to the app-server failed: `closed` (the connection is gone), `timeout`, `rpc` (Codex
- * answered with a JSON-RPC error: its `code` and `message` are kept, they name no message text of
- * ours), `bad_answer` (not JSON-RPC).
+ * Why a call to the app-server failed (docs/errors.md): `closed` (the connection is gone),
+ * `timeout`, `rpc` (Codex answered with a JSON-RPC error: its `code` and `message` are kept, they
+ * name no message text of ours), `bad_answer` (not JSON-RPC).
+ *
+ * @example CODEX_CALL_FAILURES.includes("rpc") === true
  */
+export const CODEX_CALL_FAILURES = ["closed", "timeout", "bad_answer", "rpc"] as const;
+
+/** The answer of a failed call: one of {@link CODEX_CALL_FAILURES}. */
 export type CodexCallFailure =
   | { readonly ok: false; readonly reason: "closed" | "timeout" | "bad_answer" }
   | { readonly ok: false; readonly reason: "rpc"; readonly code: number; readonly message: string };

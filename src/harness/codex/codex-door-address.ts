@@ -3,7 +3,7 @@ import { basename, isAbsolute, join } from "node:path";
 import { CODEX_CONTROL_SOCKET, CODEX_DEFAULT_LISTEN } from "./codex-facts.ts";
 
 /**
- * Why a Codex session has no door and stays on the pull lane (docs/49-codex.md "Which sessions
+ * Why a Codex session has no door (docs/errors.md) and stays on the pull lane (docs/49-codex.md "Which sessions
  * Brigade reaches"): `not_codex` (the process is not a Codex executable), `in_process` (`codex
  * exec` or any other Codex that runs its thread inside itself: no socket), `stdio` (an app-server
  * whose only client is the program that started it over stdio, an editor extension's), `websocket`
@@ -11,15 +11,21 @@ import { CODEX_CONTROL_SOCKET, CODEX_DEFAULT_LISTEN } from "./codex-facts.ts";
  * user unless its token is set up, and the token is not Brigade's), `no_listener` (`--listen
  * off`), `socket_foreign` (the socket is missing, not a socket, or not the person's own),
  * `unreadable` (the process's arguments cannot be read: gone, or not ours).
+ *
+ * @example CODEX_NO_DOOR_REASONS.includes("in_process") === true
  */
-export type CodexNoDoorReason =
-  | "not_codex"
-  | "in_process"
-  | "stdio"
-  | "websocket"
-  | "no_listener"
-  | "socket_foreign"
-  | "unreadable";
+export const CODEX_NO_DOOR_REASONS = [
+  "not_codex",
+  "in_process",
+  "stdio",
+  "websocket",
+  "no_listener",
+  "socket_foreign",
+  "unreadable",
+] as const;
+
+/** One of {@link CODEX_NO_DOOR_REASONS}. */
+export type CodexNoDoorReason = (typeof CODEX_NO_DOOR_REASONS)[number];
 
 /** Where a Codex session's door is, or why it has none. */
 export type CodexDoorAddress =

@@ -7,19 +7,32 @@ import { codexHomeOf } from "./codex-install.ts";
 /** The client name Brigade gives the app-server (`initialize` `clientInfo.name`). */
 export const CODEX_DOOR_CLIENT_NAME = "brigade";
 
+/**
+ * Why an app-server door did not open (docs/errors.md): the socket (`connect_failed`), the
+ * WebSocket upgrade (`upgrade_refused`), `initialize` (`initialize_failed`), no answer in time
+ * (`timeout`), the thread is not loaded in that app-server (`not_loaded`: no live session there),
+ * `thread/resume` or the read of its record failed (`resume_failed`, `read_failed`), or the
+ * person's Codex home is unknown (`no_home`).
+ *
+ * @example CODEX_DOOR_OPEN_FAILURES.includes("not_loaded") === true
+ */
+export const CODEX_DOOR_OPEN_FAILURES = [
+  "connect_failed",
+  "upgrade_refused",
+  "initialize_failed",
+  "timeout",
+  "not_loaded",
+  "resume_failed",
+  "read_failed",
+  "no_home",
+] as const;
+
 /** What {@link openCodexDoor} gives: the door, or why the session stays on the pull lane. */
 export type CodexOpenDoorResult =
   | { readonly ok: true; readonly door: CodexDoor }
   | {
       readonly ok: false;
-      readonly reason:
-        | "connect_failed"
-        | "upgrade_refused"
-        | "initialize_failed"
-        | "timeout"
-        | "not_loaded"
-        | "resume_failed"
-        | "read_failed";
+      readonly reason: Exclude<(typeof CODEX_DOOR_OPEN_FAILURES)[number], "no_home">;
     };
 
 /**

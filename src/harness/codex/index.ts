@@ -8,6 +8,7 @@ import { installCodex, uninstallCodex } from "./codex-install.ts";
 
 export {
   CODEX_APP_SERVER_TIMEOUT_MS,
+  CODEX_CALL_FAILURES,
   CodexAppServer,
   type CodexCallFailure,
   type CodexCallResult,
@@ -53,6 +54,7 @@ export {
   codexClientId,
 } from "./codex-delivery.ts";
 export {
+  CODEX_NO_DOOR_REASONS,
   type CodexDoorAddress,
   type CodexNoDoorReason,
   codexDoorAddress,
@@ -68,6 +70,7 @@ export {
 export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
 export {
   CODEX_DOOR_CLIENT_NAME,
+  CODEX_DOOR_OPEN_FAILURES,
   type CodexOpenDoorResult,
   type CodexSessionDoorResult,
   openCodexDoor,

@@ -17,6 +17,15 @@ export interface WebSocketFrame {
   readonly payload: Buffer;
 }
 
+/**
+ * Why {@link readFrames} refused the stream (docs/errors.md): a frame over
+ * {@link WEBSOCKET_MAX_MESSAGE_BYTES} (`frame_too_large`), a masked server frame
+ * (`masked_server_frame`). The connection is closed.
+ *
+ * @example WEBSOCKET_FRAME_REFUSALS.length === 2
+ */
+export const WEBSOCKET_FRAME_REFUSALS = ["frame_too_large", "masked_server_frame"] as const;
+
 /** What {@link readFrames} found: the whole frames and the bytes of a frame not yet complete. */
 export type ReadFramesResult =
   | { readonly ok: true; readonly frames: readonly WebSocketFrame[]; readonly rest: Buffer }
