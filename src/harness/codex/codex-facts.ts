@@ -182,9 +182,13 @@ export const CODEX_CONTROL_SOCKET: readonly string[] = [
  * Which Codex sessions a program outside them can reach through the app-server (0.171.0,
  * measured against the loopback fake): `true` for a thread loaded in an app-server listening on a
  * Unix socket: the interactive client (its daemon's socket, or the app-server of `--remote`), and
- * `codex exec --remote` while it runs; `false` for plain `codex exec` (its thread runs inside the
- * process, no socket, no daemon started) and for an app-server on stdio (an editor extension's
- * own: its pipe has one end, the extension; not run here, the extension is no npm package).
+ * `codex exec --remote` while it runs (the thread stays loaded in the app-server after `exec`
+ * exits while another client is subscribed); `false` for plain `codex exec` (its thread runs
+ * inside the process, no socket, no daemon started) and for an app-server on stdio (an editor
+ * extension's own: its pipe has one end, the extension; not run here, the extension is no npm
+ * package). The hooks of a thread served by an app-server run as children of that app-server
+ * (`codex app-server --listen unix://…`, measured for the interactive client and `exec --remote`),
+ * so the process the hooks record names the socket in its arguments.
  */
 export const CODEX_REACHABLE = {
   interactive: true,
@@ -237,7 +241,8 @@ export const CODEX_QUEUE_ADD = "thread/queue/add";
  * (deprecated for paginated threads). Notifications of a subscribed thread: `turn/started`,
  * `turn/completed` (`{threadId, turn}`), `item/started`, `item/completed` (`{threadId, turnId,
  * item}`), `thread/status/changed` (`idle`, `active`), `thread/closed`. `thread/resume {threadId}`
- * of a running thread rejoins it (subscribes the connection); of a thread not loaded it loads it
- * from disk. `thread/loaded/list` lists the loaded thread ids.
+ * of a loaded thread rejoins it (subscribes the connection: measured); of a thread not loaded it
+ * loads it from disk (Codex's schema says so; Brigade never does it). `thread/loaded/list` lists
+ * the loaded thread ids.
  */
 export const CODEX_RECORD_READ = "thread/turns/list";
