@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -249,8 +249,8 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
         "the busy turn's request",
         before,
       );
-      await waitFor(() => door.activeTurn !== undefined, 10_000, "the door to see the turn");
-      const busyTurn = door.activeTurn;
+      const busyTurn = (await recordInputs()).find((i) => i.text === `busy work ${which}`)?.turnId;
+      expect(busyTurn).toBeDefined();
       const id = `m-${which}-busy`;
       pipeline.offer(envelope(id, `busy ${which}: the schema changed`));
       try {
@@ -274,7 +274,17 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       // In the busy turn itself: steered, not queued for after it.
       const held = (await recordInputs()).filter((i) => i.clientId === codexClientId(id));
       expect(held.map((i) => i.turnId)).toEqual([busyTurn]);
-      await waitFor(() => door.activeTurn === undefined, 30_000, "the turn to end");
+      await waitFor(
+        async () => {
+          const turns = await observer.call("thread/turns/list", {
+            threadId: codex.threadId,
+            limit: 1,
+          });
+          return turns.ok && JSON.stringify(turns.result.data).includes('"completed"');
+        },
+        30_000,
+        "the busy turn to end",
+      );
     });
 
     test("a burst of 15 from one sender arrives in order, each once, each acked once in Codex's record", async () => {
@@ -335,6 +345,27 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
         .map((i) => i.clientId)
         .filter((c) => c !== null && ids.some((id) => codexClientId(id) === c));
       expect(inRecord).toEqual(ids.map(codexClientId));
+    });
+
+    test("the door keeps no session alive: when the person quits, Codex unloads the thread, ends the session, and nothing more is posted", async () => {
+      expect(readFileSync(codex.hookOutput, "utf8")).not.toContain("end");
+      await codex.tmux.keys("C-c");
+      await new Promise((r) => setTimeout(r, 300));
+      await codex.tmux.keys("C-c");
+      await waitFor(() => door.threadClosed, 30_000, "thread/closed for the session's thread");
+      const loaded = await observer.call("thread/loaded/list", {});
+      expect(loaded.ok && (loaded.result.data as string[]).includes(codex.threadId)).toBe(false);
+      await waitFor(
+        () => readFileSync(codex.hookOutput, "utf8").includes("end"),
+        10_000,
+        "the SessionEnd hook",
+      );
+      const before = api.requests.length;
+      pipeline.offer(envelope(`m-${which}-after`, `after ${which}: too late`));
+      expect(await door.step()).toBe("nothing");
+      expect(pipeline.peek()?.kind).toBe("message");
+      expect(api.requests.length).toBe(before);
+      expect(acked).not.toContain(`m-${which}-after`);
     });
   });
 }

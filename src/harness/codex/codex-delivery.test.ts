@@ -35,6 +35,8 @@ class FakeThread implements CodexThreadPort {
   readonly pending: { clientId: string; text: string }[] = [];
   loaded = [THREAD];
   refuse: Record<string, CodexCallResult> = {};
+  /** The running turn ends just before the next steer arrives (a race the door must survive). */
+  endOnSteer = false;
   closed = false;
   #listener: ((note: CodexNotification) => void) | undefined;
   #n = 0;
@@ -48,9 +50,6 @@ class FakeThread implements CodexThreadPort {
     switch (method) {
       case "thread/loaded/list":
         return { ok: true, result: { data: this.loaded } };
-      case "thread/resume":
-      case "thread/unsubscribe":
-        return { ok: true, result: {} };
       case "thread/turns/list":
         return {
           ok: true,
@@ -67,6 +66,11 @@ class FakeThread implements CodexThreadPort {
         return { ok: true, result: { turn: { id: turn.id } } };
       }
       case "turn/steer":
+        if (this.endOnSteer && active !== undefined) {
+          this.endOnSteer = false;
+          active.status = "completed";
+          return { ok: false, reason: "rpc", code: -32600, message: "no active turn to steer" };
+        }
         if (active === undefined)
           return { ok: false, reason: "rpc", code: -32600, message: "no active turn to steer" };
         if (active.id !== params.expectedTurnId)
@@ -100,6 +104,10 @@ class FakeThread implements CodexThreadPort {
       method: "turn/completed",
       params: { threadId: THREAD, turn: { id: active.id } },
     });
+  }
+
+  emit(note: CodexNotification): void {
+    this.#listener?.(note);
   }
 
   onNotification(listener: (note: CodexNotification) => void): () => void {
@@ -199,12 +207,27 @@ describe("CodexDoor", () => {
     expect(w.depths.at(-1)).toBe(0);
   });
 
-  test("a steer that finds the turn ended reads the record and starts a turn instead", async () => {
+  test("the running turn is read from the record before each post: a turn that ended gets a start", async () => {
     const thread = new FakeThread();
     const w = setup([message("m-1"), message("m-2")]);
     const door = await attach(thread, w.ctx);
     await door.step();
-    thread.turns[0] = { ...(thread.turns[0] as Turn), status: "completed" }; // no notification seen
+    thread.finish();
+    expect(await door.step()).toBe("posted");
+    expect(thread.calls.map((c) => c.method).slice(-2)).toEqual([
+      "thread/turns/list",
+      "turn/start",
+    ]);
+    await door.confirm();
+    expect(w.acks).toEqual(["m-1", "m-2"]);
+  });
+
+  test("a steer that finds the turn ended meanwhile reads the record and starts a turn instead", async () => {
+    const thread = new FakeThread();
+    const w = setup([message("m-1"), message("m-2")]);
+    const door = await attach(thread, w.ctx);
+    await door.step();
+    thread.endOnSteer = true;
     expect(await door.step()).toBe("posted");
     expect(thread.calls.map((c) => c.method).slice(-3)).toEqual([
       "turn/steer",
@@ -278,7 +301,7 @@ describe("CodexDoor", () => {
     expect(door.outstanding).toBe(0);
   });
 
-  test("a thread the app-server has not loaded has no door; close unsubscribes and lets go", async () => {
+  test("a thread the app-server has not loaded has no door; the door never subscribes; close lets go", async () => {
     const thread = new FakeThread();
     thread.loaded = [];
     expect(await CodexDoor.attach(setup([]).ctx, thread, THREAD)).toEqual({
@@ -289,11 +312,20 @@ describe("CodexDoor", () => {
     const live = new FakeThread();
     const door = await attach(live, setup([]).ctx);
     await door.close();
-    expect(live.calls.at(-1)).toEqual({
-      method: "thread/unsubscribe",
-      params: { threadId: THREAD },
-    });
+    expect(live.calls.map((c) => c.method)).toEqual(["thread/loaded/list", "thread/turns/list"]);
     expect(live.closed).toBe(true);
     expect(await door.step()).toBe("nothing");
+  });
+
+  test("once Codex closes the thread (the session ended) nothing more is posted", async () => {
+    const thread = new FakeThread();
+    const w = setup([message("m-1")]);
+    const door = await attach(thread, w.ctx);
+    thread.emit({ method: "thread/closed", params: { threadId: "other" } });
+    expect(door.threadClosed).toBe(false);
+    thread.emit({ method: "thread/closed", params: { threadId: THREAD } });
+    expect(door.threadClosed).toBe(true);
+    expect(await door.step()).toBe("nothing");
+    expect(w.queue).toHaveLength(1);
   });
 });

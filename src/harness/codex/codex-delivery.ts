@@ -35,7 +35,7 @@ export interface CodexThreadPort {
 /** Why {@link CodexDoor.attach} found no door: the thread is not live in that app-server. */
 export type CodexAttachResult =
   | { readonly ok: true; readonly door: CodexDoor }
-  | { readonly ok: false; readonly reason: "not_loaded" | "resume_failed" | "read_failed" };
+  | { readonly ok: false; readonly reason: "not_loaded" | "read_failed" };
 
 interface Posted {
   readonly item: DoorMessageItem;
@@ -57,21 +57,17 @@ function textInput(text: string): Record<string, unknown>[] {
   return [{ type: "text", text, text_elements: [] }];
 }
 
-/** The thread id and turn of a `turn/started` / `turn/completed` notification. */
-function turnOf(note: CodexNotification): { threadId: string; turnId: string } | undefined {
-  const { threadId, turn } = note.params;
-  if (typeof threadId !== "string" || !isRecord(turn) || typeof turn.id !== "string") return;
-  return { threadId, turnId: turn.id };
-}
-
 /**
  * The Codex door (docs/49-codex.md "The push lane"): one live thread of a Codex app-server that
  * Brigade reaches over its socket. Each message's text (`ctx.textOf`: sentinel + frame) goes in as
  * one user input with `clientUserMessageId` `brigade:<message id>`: `turn/start` when the thread is
- * idle, `turn/steer` with the expected turn id while a turn runs (a steer that finds another turn
- * or none is tried once more the other way). A message counts as delivered only when the thread's
- * own record (`thread/turns/list`) holds a user message with that client id: only then the pipeline's
- * `done` and an ack. Never uses the thread queue (Codex drops the queue of a thread never resumed).
+ * idle, `turn/steer` with the expected turn id while a turn runs (the running turn is read from the
+ * record before each post; a steer that finds another turn or none is tried once more the other
+ * way). A message counts as delivered only when the thread's own record (`thread/turns/list`)
+ * holds a user message with that client id: only then the pipeline's `done` and an ack. Never uses
+ * the thread queue (Codex drops the queue of a thread never resumed). Never subscribes to the
+ * thread (`thread/resume`): a subscriber keeps the thread loaded after the person's client left,
+ * and Codex ends the session (SessionEnd, `thread/closed`) only when it unloads the thread.
  * A message whose id the record already holds is never posted again. A post Codex refused, and one
  * the record still lacks {@link CODEX_UNRECORDED_GIVE_BACK_MS} after it while the thread is idle,
  * goes back to the server unacked. Never throws.
@@ -101,9 +97,8 @@ export class CodexDoor implements DeliveryDoor {
 
   /**
    * Attaches to `threadId` of the app-server behind `server`: only a thread that app-server has
-   * loaded (a live session: `thread/loaded/list`), never one loaded from disk here; then
-   * `thread/resume` (which subscribes this connection to the thread's events) and a read of its
-   * latest turns (the running turn, and the client ids already recorded).
+   * loaded (a live session: `thread/loaded/list`), never one loaded from disk here; then a read of
+   * its latest turns (the running turn, and the client ids already recorded).
    */
   static async attach(
     ctx: DoorContext,
@@ -114,11 +109,6 @@ export class CodexDoor implements DeliveryDoor {
     const ids = loaded.ok && Array.isArray(loaded.result.data) ? loaded.result.data : [];
     if (!ids.includes(threadId)) return { ok: false, reason: "not_loaded" };
     const door = new CodexDoor(ctx, server, threadId);
-    const resumed = await server.call("thread/resume", { threadId, excludeTurns: true });
-    if (!resumed.ok) {
-      door.#unsubscribe();
-      return { ok: false, reason: "resume_failed" };
-    }
     if (!(await door.#readRecord(CODEX_RECORD_TURNS_MAX))) {
       door.#unsubscribe();
       return { ok: false, reason: "read_failed" };
@@ -130,9 +120,14 @@ export class CodexDoor implements DeliveryDoor {
     return this.#posted.size;
   }
 
-  /** The turn Codex runs now, as the door knows it (`undefined`: idle). */
+  /** The turn Codex ran at the door's last read of the record or its own start (`undefined`: idle). */
   get activeTurn(): string | undefined {
     return this.#activeTurn;
+  }
+
+  /** Whether Codex unloaded the thread (`thread/closed`): the session ended; nothing is posted after. */
+  get threadClosed(): boolean {
+    return this.#threadGone;
   }
 
   async step(): Promise<DoorStep> {
@@ -192,8 +187,6 @@ export class CodexDoor implements DeliveryDoor {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
-    if (!this.#server.closed)
-      await this.#server.call("thread/unsubscribe", { threadId: this.#threadId });
     this.#server.close();
   }
 
@@ -210,6 +203,8 @@ export class CodexDoor implements DeliveryDoor {
     text: string,
   ): Promise<{ ok: true; via: "steer" | "start" } | Extract<CodexCallResult, { ok: false }>> {
     let last: Extract<CodexCallResult, { ok: false }> = { ok: false, reason: "closed" };
+    // The running turn, as the record tells it now (no turn events reach an unsubscribed client).
+    if (!(await this.#readRecord())) return { ok: false, reason: "closed" };
     for (let attempt = 0; attempt < 2; attempt++) {
       const turn = this.#activeTurn;
       const answer =
@@ -276,25 +271,17 @@ export class CodexDoor implements DeliveryDoor {
     return true;
   }
 
+  /**
+   * The notifications every client of the app-server gets, subscribed or not (0.171.0):
+   * `thread/closed` (the thread was unloaded: the session ended) and `thread/status/changed`
+   * (a turn began or ended: a good moment to look at the record).
+   */
   #onNote(note: CodexNotification): void {
     if (note.params.threadId !== this.#threadId) return;
-    if (note.method === "turn/started") {
-      const turn = turnOf(note);
-      if (turn !== undefined) this.#activeTurn = turn.turnId;
-    } else if (note.method === "turn/completed") {
-      const turn = turnOf(note);
-      if (turn !== undefined && this.#activeTurn === turn.turnId) this.#activeTurn = undefined;
-    } else if (note.method === "thread/closed") {
+    if (note.method === "thread/closed") {
       this.#threadGone = true;
-    } else if (note.method === "item/completed") {
-      const item = note.params.item;
-      if (
-        isRecord(item) &&
-        item.type === "userMessage" &&
-        typeof item.clientId === "string" &&
-        this.#posted.has(item.clientId)
-      )
-        void this.confirm();
+    } else if (note.method === "thread/status/changed" && this.#posted.size > 0) {
+      void this.confirm();
     }
   }
 }

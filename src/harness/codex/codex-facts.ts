@@ -243,6 +243,18 @@ export const CODEX_QUEUE_ADD = "thread/queue/add";
  * item}`), `thread/status/changed` (`idle`, `active`), `thread/closed`. `thread/resume {threadId}`
  * of a loaded thread rejoins it (subscribes the connection: measured); of a thread not loaded it
  * loads it from disk (Codex's schema says so; Brigade never does it). `thread/loaded/list` lists
- * the loaded thread ids.
+ * the loaded thread ids. `turn/start`, `turn/steer` and `thread/turns/list` work on a loaded
+ * thread without subscribing; an unsubscribed client still gets `thread/status/changed` and
+ * `thread/closed`, not the turn and item events.
  */
 export const CODEX_RECORD_READ = "thread/turns/list";
+
+/**
+ * When an app-server lets go of a thread (0.171.0): once its last subscriber left (the
+ * interactive client quit: Ctrl-C twice), it unloads the thread after `thread_unload_delay_secs`
+ * (a top-level `config.toml` key; with 1 or 2 the thread was unloaded 1–2 s after the client
+ * quit; the default kept it loaded for more than 45 s), and only then runs SessionEnd and sends
+ * every client `thread/closed`. A client subscribed with `thread/resume` keeps the thread loaded
+ * (measured: 8 s with a delay of 2, no SessionEnd): so Brigade's door never subscribes.
+ */
+export const CODEX_UNLOAD_DELAY_KEY = "thread_unload_delay_secs";

@@ -11,7 +11,7 @@ export const CODEX_DOOR_CLIENT_NAME = "brigade";
  * Why an app-server door did not open (docs/errors.md): the socket (`connect_failed`), the
  * WebSocket upgrade (`upgrade_refused`), `initialize` (`initialize_failed`), no answer in time
  * (`timeout`), the thread is not loaded in that app-server (`not_loaded`: no live session there),
- * `thread/resume` or the read of its record failed (`resume_failed`, `read_failed`), or the
+ * the read of its record failed (`read_failed`), or the
  * person's Codex home is unknown (`no_home`).
  *
  * @example CODEX_DOOR_OPEN_FAILURES.includes("not_loaded") === true
@@ -22,7 +22,6 @@ export const CODEX_DOOR_OPEN_FAILURES = [
   "initialize_failed",
   "timeout",
   "not_loaded",
-  "resume_failed",
   "read_failed",
   "no_home",
 ] as const;

@@ -24,6 +24,8 @@ export interface CodexTui {
   readonly codexHome: string;
   /** The folder the session works in. */
   readonly project: string;
+  /** The file the thread's hooks append to (its SessionStart parent pid, then `end`). */
+  readonly hookOutput: string;
   /** The environment Codex ran with. */
   readonly env: Readonly<Record<string, string>>;
   /** The app-server process (the one that serves the thread and would run its hooks). */
@@ -42,8 +44,10 @@ export interface CodexTui {
 }
 
 /**
- * Codex's home for the fake: the model provider `fake` and `project` trusted (no trust prompt);
- * with `hookOutput`, a SessionStart hook that appends its parent pid to that file.
+ * Codex's home for the fake: the model provider `fake`, `project` trusted (no trust prompt), and a
+ * thread unloaded 1 s after its last client left (`thread_unload_delay_secs`); with `hookOutput`,
+ * a SessionStart hook that appends its parent pid to that file and a SessionEnd hook that appends
+ * `end`.
  */
 export function writeCodexHome(
   codexHome: string,
@@ -55,6 +59,7 @@ export function writeCodexHome(
   writeFileSync(
     join(codexHome, "config.toml"),
     [
+      "thread_unload_delay_secs = 1",
       'model = "fake-model"',
       'model_provider = "fake"',
       "",
@@ -74,6 +79,12 @@ export function writeCodexHome(
             "[[hooks.SessionStart.hooks]]",
             'type = "command"',
             `command = "echo $PPID >> '${hookOutput}'"`,
+            "timeout = 10",
+            "",
+            "[[hooks.SessionEnd]]",
+            "[[hooks.SessionEnd.hooks]]",
+            'type = "command"',
+            `command = "echo end >> '${hookOutput}'"`,
             "timeout = 10",
             "",
           ]),
@@ -200,6 +211,7 @@ export async function startCodexTui(
       socketPath,
       threadId: threadId as string,
       hookParentPid,
+      hookOutput,
       close,
     };
   } catch (error) {
