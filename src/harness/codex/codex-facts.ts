@@ -172,6 +172,10 @@ export const CODEX_DEFAULT_LISTEN = "stdio://";
  * app-server --listen unix:// --managed-daemon` detached) when none runs and works as a client of
  * that socket: its threads live in the daemon, reachable by any client of the socket.
  * `codex --remote unix://PATH` and `codex exec --remote unix://PATH` use another app-server.
+ * Measured by hand with the real daemon: a plain `codex` thread's SessionStart hook ran under
+ * `…/app-server-daemon/releases/0.171.0-…/bin/codex app-server --listen unix://
+ * --analytics-default-enabled --managed-daemon`, and a `turn/start` on the control socket reached
+ * that thread.
  */
 export const CODEX_CONTROL_SOCKET: readonly string[] = [
   "app-server-control",
