@@ -229,8 +229,11 @@ export const CODEX_STEER_MISMATCH_CODE = -32_600;
  * `thread/queue/add {threadId, input, clientUserMessageId}` (0.171.0) answers `{queuedSubmission:
  * {id, …}}` and Codex starts the queued input as a turn of its own when the thread is (or
  * becomes) idle: after the running turn, or at once on an idle loaded thread. The queue lives in
- * `$CODEX_HOME/queue_1.sqlite`; `codex queue --thread <id> --message <text>` adds to it, `--resume`
- * asks the daemon to resume the thread. A queued input is in no turn yet: the record shows it only
+ * `$CODEX_HOME/queue_1.sqlite`; `codex queue --thread <id> --message <text>` adds to it (`--resume`
+ * asks the daemon to resume the thread): with `--remote unix://…` through that app-server, which
+ * ran it as the loaded thread's next turn; without `--remote` into the queue database only: a
+ * thread loaded in a running app-server did not take it (measured: after 3 s it was still in
+ * `thread/queue/list`, in no turn). A queued input is in no turn yet: the record shows it only
  * once its turn starts. Brigade does not use the queue (**[ours]**: a steer or a start reaches the
  * model as soon, and a queue of a thread never resumed is never read).
  */
