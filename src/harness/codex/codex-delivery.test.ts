@@ -328,4 +328,28 @@ describe("CodexDoor", () => {
     expect(await door.step()).toBe("nothing");
     expect(w.queue).toHaveLength(1);
   });
+
+  test("a post whose answer timed out waits for the record, and nothing goes behind it", async () => {
+    const thread = new FakeThread();
+    const w = setup([message("m-1"), message("m-2")]);
+    const door = await attach(thread, w.ctx);
+    thread.refuse["turn/start"] = { ok: false, reason: "timeout" };
+    expect(await door.step()).toBe("posted");
+    expect(door.outstanding).toBe(1);
+    expect(w.logs).toContain("codex_post_unknown:m-1,timeout");
+    expect(await door.step()).toBe("nothing");
+    expect(w.queue).toHaveLength(1);
+    // Codex did take it after all: the record settles it, then the next goes.
+    thread.turns.push({
+      id: "turn-x",
+      status: "completed",
+      items: [{ type: "userMessage", clientId: codexClientId("m-1"), content: [] }],
+    });
+    await door.confirm();
+    expect(w.acks).toEqual(["m-1"]);
+    delete thread.refuse["turn/start"];
+    expect(await door.step()).toBe("posted");
+    await door.confirm();
+    expect(w.acks).toEqual(["m-1", "m-2"]);
+  });
 });

@@ -41,6 +41,8 @@ interface Posted {
   readonly item: DoorMessageItem;
   readonly clientId: string;
   readonly at: number;
+  /** The post timed out: Codex may or may not have taken it. */
+  readonly unknown: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -68,9 +70,10 @@ function textInput(text: string): Record<string, unknown>[] {
  * the thread queue (Codex drops the queue of a thread never resumed). Never subscribes to the
  * thread (`thread/resume`): a subscriber keeps the thread loaded after the person's client left,
  * and Codex ends the session (SessionEnd, `thread/closed`) only when it unloads the thread.
- * A message whose id the record already holds is never posted again. A post Codex refused, and one
- * the record still lacks {@link CODEX_UNRECORDED_GIVE_BACK_MS} after it while the thread is idle,
- * goes back to the server unacked. Never throws.
+ * A message whose id the record already holds is never posted again. A post Codex refused goes back
+ * to the server unacked; one whose answer timed out waits like one accepted, and nothing is posted
+ * behind it meanwhile; one the record still lacks {@link CODEX_UNRECORDED_GIVE_BACK_MS} after it
+ * while the thread is idle goes back unacked. Never throws.
  *
  * @example
  * const attached = await CodexDoor.attach(ctx, server, threadId);
@@ -109,7 +112,7 @@ export class CodexDoor implements DeliveryDoor {
     const ids = loaded.ok && Array.isArray(loaded.result.data) ? loaded.result.data : [];
     if (!ids.includes(threadId)) return { ok: false, reason: "not_loaded" };
     const door = new CodexDoor(ctx, server, threadId);
-    if (!(await door.#readRecord(CODEX_RECORD_TURNS_MAX))) {
+    if ((await door.#readRecord(CODEX_RECORD_TURNS_MAX)) !== undefined) {
       door.#unsubscribe();
       return { ok: false, reason: "read_failed" };
     }
@@ -133,6 +136,8 @@ export class CodexDoor implements DeliveryDoor {
   async step(): Promise<DoorStep> {
     const { pipeline, pacer, now } = this.#ctx;
     if (this.#closed || this.#threadGone || this.#server.closed) return "nothing";
+    // Nothing goes behind a post whose fate is unknown: given back, it would be overtaken.
+    for (const posted of this.#posted.values()) if (posted.unknown) return "nothing";
     const head = pipeline.peek();
     if (head === undefined) return "nothing";
     const content = head.kind === "message" ? this.#ctx.textOf(head) : head.text;
@@ -151,6 +156,12 @@ export class CodexDoor implements DeliveryDoor {
     const sent = await this.#post(clientId, content);
     if (sent.ok || sent.reason !== "rpc") pacer.record(now(), content);
     const id = item.kind === "message" ? item.message.message_id : item.notice;
+    if (!sent.ok && sent.reason === "timeout" && item.kind === "message") {
+      // It may be in the thread: the record decides (acked), or the give-back does.
+      this.#ctx.log("warn", "codex_post_unknown", { item: id, reason: sent.reason });
+      this.#posted.set(clientId, { item, clientId, at: now(), unknown: true });
+      return "posted";
+    }
     if (!sent.ok) {
       this.#ctx.log("warn", "codex_post_failed", {
         item: id,
@@ -161,7 +172,7 @@ export class CodexDoor implements DeliveryDoor {
     }
     this.#ctx.log("info", "posted", { item: id, via: sent.via });
     if (item.kind === "notice") pipeline.done(item);
-    else this.#posted.set(clientId, { item, clientId, at: now() });
+    else this.#posted.set(clientId, { item, clientId, at: now(), unknown: false });
     return "posted";
   }
 
@@ -202,9 +213,10 @@ export class CodexDoor implements DeliveryDoor {
     clientId: string,
     text: string,
   ): Promise<{ ok: true; via: "steer" | "start" } | Extract<CodexCallResult, { ok: false }>> {
-    let last: Extract<CodexCallResult, { ok: false }> = { ok: false, reason: "closed" };
     // The running turn, as the record tells it now (no turn events reach an unsubscribed client).
-    if (!(await this.#readRecord())) return { ok: false, reason: "closed" };
+    let last = await this.#readRecord();
+    if (last !== undefined) return last;
+    if (this.#recorded.has(clientId)) return { ok: true, via: "start" };
     for (let attempt = 0; attempt < 2; attempt++) {
       const turn = this.#activeTurn;
       const answer =
@@ -229,28 +241,29 @@ export class CodexDoor implements DeliveryDoor {
       }
       last = answer;
       // The turn ended or another began meanwhile: read which, and try once more.
-      if (answer.reason !== "rpc" || !(await this.#readRecord())) break;
+      if (answer.reason !== "rpc" || (await this.#readRecord()) !== undefined) break;
       if (this.#recorded.has(clientId))
         return { ok: true, via: turn === undefined ? "start" : "steer" };
     }
-    return last;
+    return last ?? { ok: false, reason: "closed" };
   }
 
   /**
    * Reads the thread's latest turns (newest first, items in full): the running turn, if any, and
-   * every client id of ours its user messages hold (added to what was seen before). False when
-   * Codex did not answer.
+   * every client id of ours its user messages hold (added to what was seen before). `undefined`
+   * when read, else why not.
    */
   async #readRecord(
     limit = Math.min(CODEX_RECORD_TURNS_MAX, this.#posted.size + 2),
-  ): Promise<boolean> {
+  ): Promise<Extract<CodexCallResult, { ok: false }> | undefined> {
     const answer = await this.#server.call("thread/turns/list", {
       threadId: this.#threadId,
       limit,
       sortDirection: "desc",
       itemsView: "full",
     });
-    if (!answer.ok || !Array.isArray(answer.result.data)) return false;
+    if (!answer.ok) return answer;
+    if (!Array.isArray(answer.result.data)) return { ok: false, reason: "bad_answer" };
     let active: string | undefined;
     for (const turn of answer.result.data) {
       if (!isRecord(turn)) continue;
@@ -268,7 +281,7 @@ export class CodexDoor implements DeliveryDoor {
       }
     }
     this.#activeTurn = active;
-    return true;
+    return undefined;
   }
 
   /**
