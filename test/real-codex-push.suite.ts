@@ -151,6 +151,21 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       return inputs;
     }
 
+    /** Waits until the thread's latest turn has ended. */
+    async function waitIdle(what: string): Promise<void> {
+      await waitFor(
+        async () => {
+          const turns = await observer.call("thread/turns/list", {
+            threadId: codex.threadId,
+            limit: 1,
+          });
+          return turns.ok && !JSON.stringify(turns.result.data).includes('"inProgress"');
+        },
+        30_000,
+        what,
+      );
+    }
+
     /** Steps and confirms the door as the push lane does, until `done` holds. */
     async function drive(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
       await waitFor(
@@ -274,17 +289,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       // In the busy turn itself: steered, not queued for after it.
       const held = (await recordInputs()).filter((i) => i.clientId === codexClientId(id));
       expect(held.map((i) => i.turnId)).toEqual([busyTurn]);
-      await waitFor(
-        async () => {
-          const turns = await observer.call("thread/turns/list", {
-            threadId: codex.threadId,
-            limit: 1,
-          });
-          return turns.ok && JSON.stringify(turns.result.data).includes('"completed"');
-        },
-        30_000,
-        "the busy turn to end",
-      );
+      await waitIdle("the busy turn to end");
     });
 
     test("a burst of 15 from one sender arrives in order, each once, each acked once in Codex's record", async () => {
@@ -349,9 +354,17 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
 
     test("the door keeps no session alive: when the person quits, Codex unloads the thread, ends the session, and nothing more is posted", async () => {
       expect(readFileSync(codex.hookOutput, "utf8")).not.toContain("end");
-      await codex.tmux.keys("C-c");
-      await new Promise((r) => setTimeout(r, 300));
-      await codex.tmux.keys("C-c");
+      // Ctrl-C during a turn interrupts it: quit from an idle prompt, as a person does.
+      await waitIdle("the last turn to end");
+      await waitFor(
+        async () => {
+          await codex.tmux.keys("C-c");
+          await new Promise((r) => setTimeout(r, 300));
+          return codex.tmux.exited();
+        },
+        20_000,
+        "the interactive client to quit",
+      );
       await waitFor(() => door.threadClosed, 30_000, "thread/closed for the session's thread");
       const loaded = await observer.call("thread/loaded/list", {});
       expect(loaded.ok && (loaded.result.data as string[]).includes(codex.threadId)).toBe(false);
