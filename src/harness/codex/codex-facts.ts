@@ -253,7 +253,9 @@ export const CODEX_QUEUE_ADD = "thread/queue/add";
  * limit, sortDirection: "desc", itemsView: "full"}` (needs `experimentalApi`) → `{data: [turn]}`,
  * each turn `{id, status: "inProgress" | "completed" | "interrupted" | "failed", items}`; a user
  * input is an item `{type: "userMessage", clientId, content: [{type: "text", text}]}` with the
- * `clientUserMessageId` it was sent with. `thread/read {includeTurns: true}` has the same turns
+ * `clientUserMessageId` it was sent with. `itemsView: "summary"` lists only a turn's first user
+ * message and its last agent message: a steered input shows only in `"full"` (which also holds
+ * every tool call and output). `thread/read {includeTurns: true}` has the same turns
  * (deprecated for paginated threads). Notifications of a subscribed thread: `turn/started`,
  * `turn/completed` (`{threadId, turn}`), `item/started`, `item/completed` (`{threadId, turnId,
  * item}`), `thread/status/changed` (`idle`, `active`), `thread/closed`. `thread/resume {threadId}`
