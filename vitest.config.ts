@@ -100,6 +100,10 @@ const REAL_CLIENT = [
   "test/real-hosts-exchange.test.ts",
   "test/real-qwen-door-pinned.test.ts",
   "test/real-qwen-door-newest.test.ts",
+  "test/real-qwen-live-pinned.test.ts",
+  "test/real-qwen-live-newest.test.ts",
+  "test/real-cline-pinned.test.ts",
+  "test/real-cline-newest.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -3,7 +3,15 @@ import { registeredName } from "../../formats/sanitize/index.ts";
 import { type Adapter, BapError, type SessionRegistration } from "../../protocol/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../binding/index.ts";
-import { describeAdapter, gitUserName, isoSeconds, registerOrResume } from "../hooks/index.ts";
+import {
+  defaultNamePerson,
+  defaultSessionName,
+  describeAdapter,
+  gitUserName,
+  isoSeconds,
+  personNamePart,
+  registerOrResume,
+} from "../hooks/index.ts";
 import { readHarnessBinding, writeHarnessBinding } from "../mcp/index.ts";
 import {
   type ByPidMap,
@@ -13,6 +21,7 @@ import {
   UNKNOWN_PERMISSION_MODE,
   writeByPidMap,
 } from "../state/index.ts";
+import { deliveryOwned } from "../watcher/index.ts";
 import { repositoryDotenvChoice } from "./repository-dotenv.ts";
 
 /** Cap of each call a session-start hook makes (describe, register, heartbeat), ms. */
@@ -70,15 +79,16 @@ function failure(error: unknown): HostConnectResult {
 }
 
 /**
- * The name a host session registers: the folder's name and the host's (`api-gemini`), so two
- * teammates' sessions of one repository in two hosts are told apart; sanitised like every
- * registered name (`registeredName`, ≤ 64 code points).
+ * The name a host session registers: the person's part of their label (`personNamePart`), the
+ * folder's name and the host's (`dana-api-gemini`, `defaultSessionName`), so two teammates'
+ * sessions of one repository, and one person's in two hosts, are told apart; sanitised like
+ * every registered name (`registeredName`, ≤ 64 code points).
  *
- * @example hostSessionName("/w/api", "gemini") === "api-gemini"
+ * @example hostSessionName("/w/api", "gemini", "dana") === "dana-api-gemini"
  */
-export function hostSessionName(cwd: string, host: string): string {
+export function hostSessionName(cwd: string, host: string, person = ""): string {
   const folder = cwd === "" ? "" : basename(cwd);
-  return registeredName(folder === "" ? host : `${folder}-${host}`) || host;
+  return defaultSessionName(person, folder, host) || registeredName(host) || host;
 }
 
 /**
@@ -91,7 +101,8 @@ export function hostSessionName(cwd: string, host: string): string {
  * - the binding file of this host session (`by-harness/<host>/<id>.json`) names a Brigade session
  *   of this team → `session register` with `resume` (`resumed`; `not_found`/`conflict` → fresh),
  * - else `session register` (`registered`),
- * then writes both the by-pid map of `hostPid` (which binds the host's MCP servers through the
+ * then says the session's lane is `pull` (`live_delivery` `no` `pull_lane`, with the capability
+ * `session.live_delivery`, unless a live push lane already owns the session), then writes both the by-pid map of `hostPid` (which binds the host's MCP servers through the
  * process tree, docs/48-mcp.md "Identity" step 3) and the binding file (step 1, for a host that
  * names its session on each call). Each call is capped at {@link HOST_CONNECT_CALL_MS}. The token
  * is never written. Errors come back as their BAP code. Never throws.
@@ -128,7 +139,6 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
   if (!described.ok) return { ok: false, code: described.code, off: false };
   const features = described.features;
   const signal = (): AbortSignal => AbortSignal.timeout(HOST_CONNECT_CALL_MS);
-  const name = hostSessionName(request.cwd, request.host);
   const hostPid = String(request.hostPid);
   const previousRead = readByPidMap({ claudePid: hostPid, env, uid });
   const previous =
@@ -137,6 +147,15 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
     previousRead.map.team_key === team.teamKey
       ? previousRead.map
       : undefined;
+  // A renewal keeps the default name it registered with: git is asked once, at registration.
+  const folder = request.cwd === "" ? "" : basename(request.cwd);
+  const kept =
+    previous !== undefined &&
+    defaultNamePerson(previous.session_name, folder, request.host) !== undefined
+      ? previous.session_name
+      : undefined;
+  const gitLabel = kept === undefined ? gitUserName(request.cwd, env) : undefined;
+  const name = kept ?? hostSessionName(request.cwd, request.host, personNamePart(gitLabel));
 
   let sessionId: string | undefined;
   let how: "registered" | "resumed" | "renewed" = "registered";
@@ -159,7 +178,7 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
       features.resume && bound.ok && bound.map.team_ref === team.teamRef
         ? bound.map.brigade_session_id
         : undefined;
-    const human = features.humanLabel ? gitUserName(request.cwd, env) : undefined;
+    const human = features.humanLabel ? (gitLabel ?? gitUserName(request.cwd, env)) : undefined;
     const registration: SessionRegistration = {
       harness: request.harness,
       harness_version: registeredName(request.harnessVersion) || "unknown",
@@ -172,6 +191,20 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
       ({ sessionId, how } = await registerOrResume(adapter, registration, resumeId, signal));
     } catch (error) {
       return failure(error);
+    }
+  }
+  // The session has the pull lane until a push lane of its client says otherwise; a lane that
+  // already runs for it (a renewal) is not contradicted. Sent apart from the registration, so a
+  // server that does not know the reason refuses only this report.
+  if (features.liveDelivery && !deliveryOwned(layout, request.hostPid, sessionId)) {
+    try {
+      await adapter.sessionHeartbeat(
+        sessionId,
+        { live_delivery: "no", live_delivery_reason: "pull_lane" },
+        { signal: signal() },
+      );
+    } catch {
+      // only the lane shown to teammates is missing; the next start says it again
     }
   }
   const now = isoSeconds(request.now());
@@ -196,7 +229,7 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
     harness_version: registeredName(request.harnessVersion) || "unknown",
     registered_at: how === "renewed" && previous !== undefined ? previous.registered_at : now,
     updated_at: now,
-    options: { host: request.host },
+    options: { host: request.host, harness: request.harness },
   };
   try {
     writeByPidMap(layout, map);

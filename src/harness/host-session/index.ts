@@ -17,6 +17,8 @@ export type {
   DeliveryDoor,
   DoorContext,
   DoorMessageItem,
+  DoorOpening,
+  DoorSession,
   DoorStep,
 } from "./delivery-door.ts";
 export {
@@ -54,3 +56,4 @@ export {
   waitingNotice,
 } from "./host-turn.ts";
 export { repositoryDotenvChoice } from "./repository-dotenv.ts";
+export { shellWord } from "./shell-word.ts";
