@@ -97,6 +97,8 @@ const REAL_CLIENT = [
   "test/real-codex-pull-newest.test.ts",
   "test/real-codex-push-pinned.test.ts",
   "test/real-codex-push-newest.test.ts",
+  "test/real-codex-push-live-pinned.test.ts",
+  "test/real-codex-push-live-newest.test.ts",
   "test/real-hosts-exchange.test.ts",
   "test/real-qwen-door-pinned.test.ts",
   "test/real-qwen-door-newest.test.ts",

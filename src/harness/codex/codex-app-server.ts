@@ -83,7 +83,7 @@ export class CodexAppServer {
   static async open(
     socketPath: string,
     clientName: string,
-    timeoutMs = CODEX_APP_SERVER_TIMEOUT_MS,
+    timeoutMs: number = CODEX_APP_SERVER_TIMEOUT_MS,
   ): Promise<CodexOpenResult> {
     const upgraded = await upgrade(socketPath, timeoutMs);
     if (!upgraded.ok) return upgraded;
@@ -113,7 +113,7 @@ export class CodexAppServer {
   call(
     method: string,
     params: Record<string, unknown>,
-    timeoutMs = CODEX_APP_SERVER_TIMEOUT_MS,
+    timeoutMs: number = CODEX_APP_SERVER_TIMEOUT_MS,
   ): Promise<CodexCallResult> {
     if (this.#closed) return Promise.resolve({ ok: false, reason: "closed" });
     const id = this.#nextId++;

@@ -5,7 +5,7 @@
  */
 
 /** The largest message Brigade accepts from the app-server, in bytes (Codex announces 16 MiB). */
-export const WEBSOCKET_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+export const WEBSOCKET_MAX_MESSAGE_BYTES: number = 16 * 1024 * 1024;
 
 /** One whole frame read off the stream. */
 export interface WebSocketFrame {

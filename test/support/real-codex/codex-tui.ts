@@ -97,7 +97,7 @@ export function writeCodexHome(
  * The person's `/hooks` trust of the test's hook, through the app-server (`hooks/list`, then
  * `config/batchWrite` of the `currentHash` Codex reported), as test/support/real-codex/codex-person.ts does.
  */
-async function trustHooks(socketPath: string, project: string): Promise<void> {
+export async function trustHooks(socketPath: string, project: string): Promise<void> {
   const opened = await CodexAppServer.open(socketPath, "brigade-test-trust");
   if (!opened.ok) throw new Error(`cannot open the app-server: ${opened.reason}`);
   try {
