@@ -83,6 +83,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
     const logs: { event: string; fields: Record<string, string> }[] = [];
     const ctx: DoorContext = {
       pipeline,
+      settleFiles: async () => "none",
       pacer: new InjectionPacer({ now: Date.now(), limits: PACER_LIMITS }),
       textOf: (item) => {
         const text = sentinelFrame(item.frame, item.message.sender.session_id, WORKSPACE);

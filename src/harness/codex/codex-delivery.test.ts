@@ -130,11 +130,12 @@ function setup(items: InboundItem[], options: { paced?: boolean } = {}) {
   const depths: number[] = [];
   let clock = 1_000;
   const ctx: DoorContext = {
+    settleFiles: async () => "ready",
     pipeline: {
       peek: () => queue[0],
       next: () => queue.shift(),
       done: (item, error?: unknown): DoneResult => {
-        const id = item.kind === "message" ? item.message.message_id : item.notice;
+        const id = item.kind === "notice" ? item.notice : item.message.message_id;
         done.push(error === undefined ? id : `${id}:${String(error)}`);
         return error === undefined && item.kind === "message"
           ? { ack: true, messageId: id, persisted: true }

@@ -276,3 +276,12 @@ export const CODEX_RECORD_READ = "thread/turns/list";
  * (measured: 8 s with a delay of 2, no SessionEnd): so Brigade's door never subscribes.
  */
 export const CODEX_UNLOAD_DELAY_KEY = "thread_unload_delay_secs";
+
+/**
+ * Where a received file can be read from (0.171.0): in `codex exec` with the default sandbox, the
+ * model's `exec_command` `cat <file>` of a file inside the session's project folder's
+ * `.brigade-uploads/` (mode 0600, written by `brigade mcp` when its `inbox` tool received the
+ * message) ran with no approval asked, and the file's text came back to the model as the call's
+ * output (docs/15-attachments.md "Receiving"; `test/real-codex-attachments-pinned.test.ts`).
+ */
+export const CODEX_READS_PROJECT_UPLOADS = true;
