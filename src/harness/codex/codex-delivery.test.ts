@@ -353,4 +353,23 @@ describe("CodexDoor", () => {
     await door.confirm();
     expect(w.acks).toEqual(["m-1", "m-2"]);
   });
+
+  test("a message waits for its files: nothing is posted until they are received", async () => {
+    const thread = new FakeThread();
+    const files: InboundItem = {
+      kind: "files",
+      message: { message_id: "m-1", sender: { session_id: "s-a" } } as InboundMessage,
+    };
+    const w = setup([files]);
+    let settled: "none" | "ready" | "failed" = "none";
+    const door = await attach(thread, { ...w.ctx, settleFiles: async () => settled });
+    expect(await door.step()).toBe("nothing");
+    settled = "failed";
+    expect(await door.step()).toBe("failed");
+    expect(thread.calls.some((c) => c.method.startsWith("turn/"))).toBe(false);
+    // Received: the pipeline's head is now the message itself.
+    settled = "ready";
+    w.queue.splice(0, 1, message("m-1"));
+    expect(await door.step()).toBe("posted");
+  });
 });
