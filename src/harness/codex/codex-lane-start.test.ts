@@ -111,6 +111,6 @@ describe("Codex's SessionStart and the push lane", () => {
     await CODEX_CLIENT.runHook("session-start", start("c-1"), deps([]));
     const map = readByPidMap({ claudePid: String(process.pid), env: env(), uid });
     if (!map.ok) throw new Error(map.reason);
-    expect(await startCodexLane(map.map, env(), uid)).toBe("not_codex");
+    expect(await startCodexLane(map.map, env(), uid)).toBe("no_door");
   });
 });

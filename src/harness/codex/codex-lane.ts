@@ -15,7 +15,7 @@ export const CODEX_LANE_ENVIRONMENT: readonly string[] = [CODEX_HOME_VARIABLE];
  * Starts the push lane of a Codex session the start just bound (`ensurePushLane`: one per client
  * process, detached, `brigade host-watch codex --host-pid <pid>`) and answers its outcome word
  * (`running`, `spawned`, or why not). A session whose process has no door (`codex exec`, an
- * app-server on stdio: `codexDoorAddress`) starts nothing and answers the reason: it keeps the
+ * app-server on stdio: `codexDoorAddress`) starts nothing and answers `no_door`: it keeps the
  * pull lane, and its start pays no lane process. Never throws.
  *
  * @example await startCodexLane(map, process.env) === "spawned"
@@ -27,8 +27,8 @@ export async function startCodexLane(
 ): Promise<string> {
   const home = codexHomeOf(env);
   if (home === undefined) return "no_home";
-  const address = codexDoorAddress(map.claude_pid, home, uid);
-  if (!address.ok) return address.reason;
+  // No door (`codex exec`, a stdio app-server) is the pull lane's ordinary case, not a fault.
+  if (!codexDoorAddress(map.claude_pid, home, uid).ok) return "no_door";
   const dir = resolveStateDir(env);
   if (!dir.ok) return "state_dir_relative";
   const started = await ensurePushLane({

@@ -143,7 +143,9 @@ export async function runHostHook(
     const startLane = spec.startPushLane;
     if (startLane !== undefined) {
       const lane = await (deps.startPushLane ?? ((m) => startLane(m, deps.env)))(map);
-      if (lane !== "running" && lane !== "spawned") deps.log(`${prefix}: push_lane ${lane}\n`);
+      // `no_door`: the client's own word for a session that has only the pull lane, said nowhere.
+      if (lane !== "running" && lane !== "spawned" && lane !== "no_door")
+        deps.log(`${prefix}: push_lane ${lane}\n`);
     }
     const line = hostContextLine(map.session_name, map.brigade_session_id, map.team_name);
     return spec.output(event, line, false);
