@@ -20105,6 +20105,8 @@ var init_host_turn = __esmMin((() => {
 // src/harness/host-session/host-hook-flow.ts
 var init_host_hook_flow = __esmMin((() => {
 	init_mcp();
+	init_state();
+	init_watcher();
 	init_connect_host_session();
 	init_host_turn();
 }));

@@ -156,6 +156,128 @@ export const CODEX_SESSION_VARIABLES = [
 export const CODEX_REPOSITORY_DOTENV_FILES: readonly string[] = [];
 
 /**
+ * The Codex versions the push lane (the app-server door) was verified on: the pinned one and the
+ * registry's newest on the day (`npm view @openai/codex dist-tags.latest` answered 0.171.0).
+ */
+export const CODEX_PUSH_VERIFIED: readonly string[] = ["0.171.0"];
+
+/**
+ * `codex app-server` serves its JSON-RPC 2.0 API (0.171.0) on the transport `--listen` names:
+ * `stdio://` (the default: one client, the program that started it, one JSON message per line),
+ * `unix://` or `unix://PATH` (any number of clients; a WebSocket upgrade on the Unix socket, then
+ * one JSON-RPC message per text frame; the answer announces
+ * `x-codex-websocket-max-unfragmented-message-bytes: 16777216`), `ws://IP:PORT` (the same over
+ * TCP, with `--ws-auth capability-token | signed-bearer-token`), `off`. A client sends
+ * `initialize` `{clientInfo: {name, title, version}, capabilities: {experimentalApi,
+ * requestAttestation}}`, then the `initialized` notification.
+ */
+export const CODEX_DEFAULT_LISTEN = "stdio://";
+
+/**
+ * Where `codex app-server --listen unix://` listens (0.171.0): `$CODEX_HOME/app-server-control/
+ * app-server-control.sock`, a link to `/tmp/codex-daemon-<uid>/<digest>`. The interactive client
+ * (`codex` in a terminal) starts the managed daemon (`codex app-server daemon start`: a copy of
+ * the Codex package into `$CODEX_HOME/packages/app-server-daemon/`, 424 MB, then `codex
+ * app-server --listen unix:// --managed-daemon` detached) when none runs and works as a client of
+ * that socket: its threads live in the daemon, reachable by any client of the socket.
+ * `codex --remote unix://PATH` and `codex exec --remote unix://PATH` use another app-server.
+ * Measured by hand with the real daemon: a plain `codex` thread's SessionStart hook ran under
+ * `…/app-server-daemon/releases/0.171.0-…/bin/codex app-server --listen unix://
+ * --analytics-default-enabled --managed-daemon`, and a `turn/start` on the control socket reached
+ * that thread.
+ */
+export const CODEX_CONTROL_SOCKET: readonly string[] = [
+  "app-server-control",
+  "app-server-control.sock",
+];
+
+/**
+ * Which Codex sessions a program outside them can reach through the app-server (0.171.0,
+ * measured against the loopback fake): `true` for a thread loaded in an app-server listening on a
+ * Unix socket: the interactive client (its daemon's socket, or the app-server of `--remote`), and
+ * `codex exec --remote` while it runs (the thread stays loaded in the app-server after `exec`
+ * exits while another client is subscribed); `false` for plain `codex exec` (its thread runs
+ * inside the process, no socket, no daemon started) and for an app-server on stdio (an editor
+ * extension's own: its pipe has one end, the extension; not run here, the extension is no npm
+ * package). The hooks of a thread served by an app-server run as children of that app-server
+ * (`codex app-server --listen unix://…`, measured for the interactive client and `exec --remote`),
+ * so the process the hooks record names the socket in its arguments.
+ */
+export const CODEX_REACHABLE = {
+  interactive: true,
+  interactiveRemote: true,
+  execRemote: true,
+  exec: false,
+  stdioAppServer: false,
+} as const;
+
+/**
+ * `turn/start {threadId, input: [{type: "text", text, text_elements: []}], clientUserMessageId}`
+ * on an idle thread (0.171.0) starts a turn (answer `{turn: {id, status: "inProgress"}}`) whose
+ * first model request ends with a `user` message holding `text` byte for byte (a trailing newline
+ * kept). A 1 MiB text is accepted. Codex does not deduplicate `clientUserMessageId`: the same id
+ * twice is two messages.
+ */
+export const CODEX_TURN_START = "turn/start";
+
+/**
+ * `turn/steer {threadId, input, expectedTurnId, clientUserMessageId}` (0.171.0) adds the input to
+ * the running turn: answer `{turnId}`; the streaming model response is cut and the next model
+ * request of the same turn holds the input as a `user` message after the earlier ones, in the
+ * order steered (15 steers in a row, all in one next request, in order). A wrong id fails with
+ * JSON-RPC error -32600 "expected active turn id `<given>` but found `<active>`", no running turn
+ * with -32600 "no active turn to steer". A steered input enters the thread's record when it goes
+ * to the model, not when the steer is answered.
+ */
+export const CODEX_TURN_STEER = "turn/steer";
+
+/** The JSON-RPC error code of a steer whose expected turn is not the running one (0.171.0). */
+export const CODEX_STEER_MISMATCH_CODE = -32_600;
+
+/**
+ * `thread/queue/add {threadId, input, clientUserMessageId}` (0.171.0) answers `{queuedSubmission:
+ * {id, …}}` and Codex starts the queued input as a turn of its own when the thread is (or
+ * becomes) idle: after the running turn, or at once on an idle loaded thread. The queue lives in
+ * `$CODEX_HOME/queue_1.sqlite`; `codex queue --thread <id> --message <text>` adds to it (`--resume`
+ * asks the daemon to resume the thread): with `--remote unix://…` through that app-server, which
+ * ran it as the loaded thread's next turn; without `--remote` into the queue database only: a
+ * thread loaded in a running app-server did not take it (measured: after 3 s it was still in
+ * `thread/queue/list`, in no turn). A queued input is in no turn yet: the record shows it only
+ * once its turn starts. Brigade does not use the queue (**[ours]**: a steer or a start reaches the
+ * model as soon, and a queue of a thread never resumed is never read).
+ */
+export const CODEX_QUEUE_ADD = "thread/queue/add";
+
+/**
+ * The thread's record as the app-server hands it out (0.171.0): `thread/turns/list {threadId,
+ * limit, sortDirection: "desc", itemsView: "full"}` (needs `experimentalApi`) → `{data: [turn]}`,
+ * each turn `{id, status: "inProgress" | "completed" | "interrupted" | "failed", items}`; a user
+ * input is an item `{type: "userMessage", clientId, content: [{type: "text", text}]}` with the
+ * `clientUserMessageId` it was sent with. `itemsView: "summary"` lists only a turn's first user
+ * message and its last agent message: a steered input shows only in `"full"` (which also holds
+ * every tool call and output). `thread/read {includeTurns: true}` has the same turns
+ * (deprecated for paginated threads). Notifications of a subscribed thread: `turn/started`,
+ * `turn/completed` (`{threadId, turn}`), `item/started`, `item/completed` (`{threadId, turnId,
+ * item}`), `thread/status/changed` (`idle`, `active`), `thread/closed`. `thread/resume {threadId}`
+ * of a loaded thread rejoins it (subscribes the connection: measured); of a thread not loaded it
+ * loads it from disk (Codex's schema says so; Brigade never does it). `thread/loaded/list` lists
+ * the loaded thread ids. `turn/start`, `turn/steer` and `thread/turns/list` work on a loaded
+ * thread without subscribing; an unsubscribed client still gets `thread/status/changed` and
+ * `thread/closed`, not the turn and item events.
+ */
+export const CODEX_RECORD_READ = "thread/turns/list";
+
+/**
+ * When an app-server lets go of a thread (0.171.0): once its last subscriber left (the
+ * interactive client quit: Ctrl-C twice), it unloads the thread after `thread_unload_delay_secs`
+ * (a top-level `config.toml` key; with 1 or 2 the thread was unloaded 1–2 s after the client
+ * quit; the default kept it loaded for more than 45 s), and only then runs SessionEnd and sends
+ * every client `thread/closed`. A client subscribed with `thread/resume` keeps the thread loaded
+ * (measured: 8 s with a delay of 2, no SessionEnd): so Brigade's door never subscribes.
+ */
+export const CODEX_UNLOAD_DELAY_KEY = "thread_unload_delay_secs";
+
+/**
  * Where a received file can be read from (0.171.0): in `codex exec` with the default sandbox, the
  * model's `exec_command` `cat <file>` of a file inside the session's project folder's
  * `.brigade-uploads/` (mode 0600, written by `brigade mcp` when its `inbox` tool received the

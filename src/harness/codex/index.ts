@@ -1,11 +1,21 @@
 import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
-import type { ClientInstallOutcome, HostClient } from "../host-session/index.ts";
+import type { ClientInstallOutcome, HostClient, HostHookSpec } from "../host-session/index.ts";
 import { runHostHook } from "../host-session/index.ts";
 import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
 import { CODEX_BRIGADE_EVENTS, CODEX_HOOK_SPEC, type CodexBrigadeEvent } from "./codex-hook.ts";
 import { installCodex, uninstallCodex } from "./codex-install.ts";
+import { openCodexLaneDoor, startCodexLane } from "./codex-lane.ts";
 
+export {
+  CODEX_APP_SERVER_TIMEOUT_MS,
+  CODEX_CALL_FAILURES,
+  CodexAppServer,
+  type CodexCallFailure,
+  type CodexCallResult,
+  type CodexNotification,
+  type CodexOpenResult,
+} from "./codex-app-server.ts";
 /**
  * Codex CLI (docs/49-codex.md): its measured facts, its hooks, the block `brigade install codex`
  * adds to its `config.toml` and takes out again. A pull-lane client: the hooks bind the thread and
@@ -35,6 +45,22 @@ export {
   MAX_CODEX_CONFIG_BYTES,
   removeCodexBlock,
 } from "./codex-config-edit.ts";
+export {
+  CODEX_CLIENT_MESSAGE_PREFIX,
+  CODEX_RECORD_TURNS_MAX,
+  CODEX_UNRECORDED_GIVE_BACK_MS,
+  type CodexAttachResult,
+  CodexDoor,
+  type CodexThreadPort,
+  codexClientId,
+} from "./codex-delivery.ts";
+export {
+  CODEX_NO_DOOR_REASONS,
+  type CodexDoorAddress,
+  type CodexNoDoorReason,
+  codexDoorAddress,
+  codexListenAddress,
+} from "./codex-door-address.ts";
 export * as CODEX_FACTS from "./codex-facts.ts";
 export {
   CODEX_BRIGADE_EVENTS,
@@ -43,6 +69,15 @@ export {
   type CodexBrigadeEvent,
 } from "./codex-hook.ts";
 export { codexHomeOf, installCodex, uninstallCodex } from "./codex-install.ts";
+export { CODEX_LANE_ENVIRONMENT, openCodexLaneDoor, startCodexLane } from "./codex-lane.ts";
+export {
+  CODEX_DOOR_CLIENT_NAME,
+  CODEX_DOOR_OPEN_FAILURES,
+  type CodexOpenDoorResult,
+  type CodexSessionDoorResult,
+  openCodexDoor,
+  openCodexSessionDoor,
+} from "./codex-open-door.ts";
 export { codexVersionOf } from "./codex-version.ts";
 export { scanTomlKeys, type TomlDefinition, type TomlKeyScan } from "./toml-key-scan.ts";
 
@@ -52,13 +87,22 @@ const NO_CONFIG_DIR: ClientInstallOutcome = {
   line: "Brigade's configuration folder cannot be found (check HOME): nothing changed",
 };
 
-/** Codex as a {@link HostClient}: `brigade install codex`, `brigade host-hook codex …`. */
+/** Codex's hook flow with its push lane: a session whose process has a door gets one. */
+const CODEX_LANE_HOOK_SPEC: HostHookSpec = {
+  ...CODEX_HOOK_SPEC,
+  startPushLane: (map, env) => startCodexLane(map, env),
+};
+
+/**
+ * Codex as a {@link HostClient}: `brigade install codex`, `brigade host-hook codex …`, and its
+ * app-server door for the push lane (`openDoor`, docs/49-codex.md "The push lane").
+ */
 export const CODEX_CLIENT: HostClient = {
   name: "codex",
   title: "Codex CLI",
   hookEvents: CODEX_BRIGADE_EVENTS,
   runHook: (event, stdin, deps) =>
-    runHostHook(CODEX_HOOK_SPEC, event as CodexBrigadeEvent, stdin, deps),
+    runHostHook(CODEX_LANE_HOOK_SPEC, event as CodexBrigadeEvent, stdin, deps),
   install: (env, command) => {
     const configDir = harnessConfigDir(env);
     if (configDir === undefined) return NO_CONFIG_DIR;
@@ -71,4 +115,5 @@ export const CODEX_CLIENT: HostClient = {
   },
   dotenvFiles: CODEX_HOOK_SPEC.dotenvFiles,
   insideSession: (env) => CODEX_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
+  openDoor: (session, ctx) => openCodexLaneDoor(session, ctx),
 };

@@ -1,4 +1,6 @@
 import { processAncestors } from "../mcp/index.ts";
+import { type ByPidMap, readByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
+import { stopWatcher } from "../watcher/index.ts";
 import { connectHostSession } from "./connect-host-session.ts";
 import { hostContextLine } from "./context-line.ts";
 import type { HostHookDeps } from "./host-client.ts";
@@ -49,6 +51,33 @@ export interface HostHookSpec {
    * hook's text before the model (and, when `toPerson`, where the person sees it too).
    */
   readonly output: (event: HostHookEvent, context: string, toPerson: boolean) => string;
+  /**
+   * Starts the push lane of a session the start just bound (`ensurePushLane`) and answers its
+   * outcome word (`running`, `spawned`, or why not); absent for a client without a door.
+   */
+  readonly startPushLane?: (
+    map: ByPidMap,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => Promise<string>;
+}
+
+/**
+ * Stops the push lane of `hostPid` when its by-pid map names another session of the client than
+ * `sessionId`, before the start rebinds the process: a client process that serves several
+ * sessions at once (Codex's app-server) keeps the earlier one open, and its lane must end by
+ * SIGTERM (the session goes on, on the pull lane), never by finding the map changed (which closes
+ * the session, docs/49-hosts.md "The push lane").
+ */
+async function stopOtherSessionLane(
+  hostPid: number,
+  sessionId: string,
+  env: Readonly<Record<string, string | undefined>>,
+  uid: number,
+): Promise<void> {
+  const previous = readByPidMap({ claudePid: String(hostPid), env, uid });
+  if (!previous.ok || previous.map.claude_session_id === sessionId) return;
+  const dir = resolveStateDir(env);
+  if (dir.ok) await stopWatcher({ layout: stateLayout(dir.dir), claudePid: String(hostPid) });
 }
 
 /**
@@ -57,7 +86,8 @@ export interface HostHookSpec {
  * client's debug output) and `{}`:
  * - `session-start`: the host is the nearest non-shell process above the hook; `connectHostSession`
  *   registers (or resumes, or renews) the Brigade session of the client's `session_id` and binds it,
- *   then the context line (`hostContextLine`); a repository `.env` that chose Brigade's folders
+ *   starts its push lane where the client has a door (`spec.startPushLane`; a lane of the same
+ *   process for another session is stopped first), then the context line (`hostContextLine`); a repository `.env` that chose Brigade's folders
  *   gives {@link REPOSITORY_DOTENV_LINE} to the model and the person instead;
  * - `turn`: a heartbeat (`busy`) and the notice of what waits (`waitingNotice`);
  * - `post-tool`: the notice, except after a tool of Brigade's own server (after `inbox` the model
@@ -87,6 +117,8 @@ export async function runHostHook(
       deps.log(`${prefix}: no_host\n`);
       return "{}";
     }
+    if (spec.startPushLane !== undefined)
+      await stopOtherSessionLane(hostPid, input.sessionId, deps.env, deps.uid);
     const connected = await connectHostSession({
       host: spec.host,
       harness: spec.harness,
@@ -108,6 +140,13 @@ export async function runHostHook(
         : "{}";
     }
     const { map } = connected;
+    const startLane = spec.startPushLane;
+    if (startLane !== undefined) {
+      const lane = await (deps.startPushLane ?? ((m) => startLane(m, deps.env)))(map);
+      // `no_door`: the client's own word for a session that has only the pull lane, said nowhere.
+      if (lane !== "running" && lane !== "spawned" && lane !== "no_door")
+        deps.log(`${prefix}: push_lane ${lane}\n`);
+    }
     const line = hostContextLine(map.session_name, map.brigade_session_id, map.team_name);
     return spec.output(event, line, false);
   }
