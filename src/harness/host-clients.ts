@@ -9,6 +9,7 @@ export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> =
   gemini: async () => (await import("./gemini/index.ts")).GEMINI_CLIENT,
   codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
   qwen: async () => (await import("./qwen/index.ts")).QWEN_CLIENT,
+  opencode: async () => (await import("./opencode/index.ts")).OPENCODE_CLIENT,
 };
 
 /**

@@ -244,7 +244,7 @@ describe("OpenCodeDoor against the recorded protocol", () => {
   test("another message under our id is not ours: given back unacked", async () => {
     const w = await setup([message("m-1")]);
     expect(await w.door.step()).toBe("posted");
-    const id = (fake.posts[0]?.body as { messageID: string }).messageID;
+    const id = (fake.posts[0]?.body as { messageID: string } | undefined)?.messageID ?? "";
     fake.messages.set(id, ["someone else's text"]);
     await w.door.confirm();
     expect(w.done).toEqual(["m-1:opencode_mismatch"]);
@@ -252,10 +252,12 @@ describe("OpenCodeDoor against the recorded protocol", () => {
   });
 
   test("a notice is posted as a message of its own and done at once", async () => {
-    const w = await setup([{ kind: "notice", notice: "drop", text: "Brigade: 3 messages dropped" }]);
+    const w = await setup([
+      { kind: "notice", notice: "drop", text: "Brigade: 3 messages dropped" },
+    ]);
     expect(await w.door.step()).toBe("posted");
     expect(w.done).toEqual(["drop"]);
-    expect((fake.posts[0]?.body as { parts: { text: string }[] }).parts[0]?.text).toBe(
+    expect((fake.posts[0]?.body as { parts: { text: string }[] } | undefined)?.parts[0]?.text).toBe(
       "Brigade: 3 messages dropped",
     );
     expect(w.door.outstanding).toBe(0);

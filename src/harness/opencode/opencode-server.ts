@@ -13,9 +13,9 @@ export interface OpenCodeServerAddress {
   /** `http://<loopback host>:<port>` (`parseOpenCodeServerUrl`). */
   readonly origin: string;
   /** `OPENCODE_SERVER_PASSWORD` of the OpenCode process, when it has one. */
-  readonly password?: string;
+  readonly password?: string | undefined;
   /** `OPENCODE_SERVER_USERNAME`, `opencode` when unset. */
-  readonly username?: string;
+  readonly username?: string | undefined;
 }
 
 /** What one post did. `sure` on a failure: the session surely did not store the message. */
@@ -161,7 +161,8 @@ function storedMessage(body: string, messageId: string): OpenCodeStoredMessage {
 export function openCodeServer(address: OpenCodeServerAddress): OpenCodeServer {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (address.password !== undefined && address.password !== "") {
-    const user = address.username === undefined || address.username === "" ? "opencode" : address.username;
+    const user =
+      address.username === undefined || address.username === "" ? "opencode" : address.username;
     headers.authorization = `Basic ${Buffer.from(`${user}:${address.password}`, "utf8").toString("base64")}`;
   }
   const call = async (path: string, init: RequestInit): Promise<Response | undefined> => {
@@ -186,7 +187,8 @@ export function openCodeServer(address: OpenCodeServerAddress): OpenCodeServer {
       if (response === undefined) return { ok: false, reason: "opencode_unreachable", sure: false };
       await response.body?.cancel().catch(() => {});
       if (response.status === 204 || response.status === 200) return { ok: true };
-      if (response.status === 404) return { ok: false, reason: "opencode_session_gone", sure: true };
+      if (response.status === 404)
+        return { ok: false, reason: "opencode_session_gone", sure: true };
       return { ok: false, reason: "opencode_refused", sure: response.status < 500 };
     },
     async message(sessionId, messageId) {
