@@ -19,6 +19,8 @@ export const LONG_FIRST = [
   "test/real-gemini-pinned.test.ts",
   "test/real-gemini-newest.test.ts",
   "test/real-hosts-exchange.test.ts",
+  "test/real-opencode-pinned.test.ts",
+  "test/real-opencode-newest.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",
