@@ -4,7 +4,7 @@ import { OPENCODE_MESSAGE_ID_PREFIX } from "./opencode-facts.ts";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** A message id OpenCode accepts and sorts like its own: `msg_`, 12 hex digits, 14 base-62. */
-export const OPENCODE_MESSAGE_ID = /^msg_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+export const OPENCODE_MESSAGE_ID: RegExp = /^msg_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 
 /**
  * Makes message ids in OpenCode's own shape (`OPENCODE_MESSAGE_ID_PREFIX`, docs/49-opencode.md):

@@ -81,6 +81,10 @@ export async function startOpenCodeTui(
   const project = person?.project ?? join(dir, "project");
   mkdirSync(project, { recursive: true });
   writeOpenCodeConfig(home, model);
+  // OpenCode (a Bun program) unpacks native libraries and keeps files of its own in TMPDIR:
+  // inside the test's own folder, which goes with it.
+  const temp = join(dir, "tmp");
+  mkdirSync(temp, { recursive: true });
   const port = await freePort();
   const env: Record<string, string> = {
     ...person?.env,
@@ -90,6 +94,7 @@ export async function startOpenCodeTui(
     XDG_DATA_HOME: join(home, ".local", "share"),
     XDG_CACHE_HOME: join(home, ".cache"),
     XDG_STATE_HOME: person?.env.XDG_STATE_HOME ?? join(home, ".local", "state"),
+    TMPDIR: temp,
     OPENCODE_DISABLE_AUTOUPDATE: "1",
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
