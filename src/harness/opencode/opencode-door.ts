@@ -8,6 +8,23 @@ import { openCodeMessageIds } from "./opencode-message-id.ts";
 import type { OpenCodeServer } from "./opencode-server.ts";
 
 /**
+ * Why the OpenCode door gave a message back to the pipeline unacked (the server delivers it
+ * again; docs/errors.md): `opencode_session_gone` (404: OpenCode has no such session; the door
+ * closes), `opencode_refused` (another refusal of the post), `opencode_unreachable` (no answer,
+ * and the id was not stored within the grace), `opencode_missing` (answered, yet never stored
+ * within the give-up time), `opencode_mismatch` (another message holds our id).
+ *
+ * @example OPENCODE_DOOR_REASONS.includes("opencode_missing") === true
+ */
+export const OPENCODE_DOOR_REASONS = [
+  "opencode_session_gone",
+  "opencode_refused",
+  "opencode_unreachable",
+  "opencode_missing",
+  "opencode_mismatch",
+] as const;
+
+/**
  * How long a message OpenCode answered 204 for may stay missing from the session's stored
  * messages before it is given back to the server unacked, ms (measured: it is there at once).
  */
