@@ -117,7 +117,11 @@ export const OPENCODE_MCP_TOOL_PREFIX = "brigade_";
  */
 export const OPENCODE_OPENAI_COMPATIBLE = "@ai-sdk/openai-compatible";
 
-/** What OpenCode sets in the environment of what it starts (1.18.33): `OPENCODE=1`, `OPENCODE_PID`. */
+/**
+ * What OpenCode sets in the environment of what it starts (1.18.33): `OPENCODE=1` and
+ * `OPENCODE_PID` (its pid) for MCP servers and for the model's shell commands (which also get
+ * `AGENT=1`); `brigade install`/`uninstall` refuse to run where they show an OpenCode session.
+ */
 export const OPENCODE_SESSION_VARIABLE = "OPENCODE_PID";
 
 /**
