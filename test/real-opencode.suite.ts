@@ -313,9 +313,11 @@ export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeCh
     let model: FakeOpenCodeModel;
     let tui: OpenCodeTui;
     let dir: string;
+    let version: string;
 
     beforeAll(async () => {
-      const executable = await openCodeExecutable(await resolveVersion());
+      version = await resolveVersion();
+      const executable = await openCodeExecutable(version);
       world = await PluginWorld.start("dana", "billing");
       lee = await world.join("lee");
       danaCc = await world.session(world.founder, "api");
@@ -371,13 +373,20 @@ export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeCh
       expect(systemText(first)).toContain("Brigade: this session is");
       expect((first.tools ?? []).map((t) => t.function.name)).toContain("brigade_inbox");
       const binding = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
+        claude_pid: number;
         claude_session_id: string;
         brigade_session_id: string;
         team_name: string;
         team_ref: string;
+        harness_version: string;
+        session_name: string;
       };
       const sessions = (await tui.get("/session")) as { id: string }[];
       expect(binding.claude_session_id).toBe(sessions[0]?.id);
+      // Bound to the OpenCode process, with the version the plugin read from the session.
+      expect(binding.claude_pid).toBe(tui.tmux.pid);
+      expect(binding.harness_version).toBe(version);
+      expect(binding.session_name).toBe("billing-opencode");
       // The TUI listens (--port): the push lane's address of the session was written.
       expect(
         readOpenCodeDoorAddress(lee.env, binding.claude_session_id, process.getuid?.() ?? 0),
