@@ -105,6 +105,15 @@ export const CODEX_MCP_FORWARDED_VARIABLES: readonly string[] = ["XDG_STATE_HOME
 export const CODEX_MCP_APPROVE_MODE = "approve";
 
 /**
+ * How long Codex waits for an MCP server's `initialize` before it goes on without its tools
+ * (0.171.0: `startup_timeout_sec`, 10 s by default; a model's call of a tool it dropped gets
+ * "unsupported call"). Brigade allows 30 s: `brigade mcp` answers in about 0.5 s on an idle
+ * two-core machine, but a session whose tools are missing loses its messages until it is
+ * restarted.
+ */
+export const CODEX_MCP_STARTUP_TIMEOUT_S = 30;
+
+/**
  * Where Codex records a thread (0.171.0): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread
  * id>.jsonl`, the hooks' `transcript_path`; a hook's `additionalContext` is a `response_item`
  * developer message there, an MCP result a `function_call_output`.

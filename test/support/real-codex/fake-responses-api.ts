@@ -111,6 +111,22 @@ function contentTexts(content: unknown): string[] {
 }
 
 /**
+ * The tools a Responses request offers the model, by name (a namespace's as `<namespace>.<name>`),
+ * so a failed wait says whether Codex had loaded an MCP server's tools. Never throws.
+ */
+export function offeredTools(body: unknown): string[] {
+  if (!isRecord(body) || !Array.isArray(body.tools)) return [];
+  return body.tools.flatMap((tool): string[] => {
+    if (!isRecord(tool)) return [];
+    const name = typeof tool.name === "string" ? tool.name : String(tool.type ?? "?");
+    if (!Array.isArray(tool.tools)) return [name];
+    return tool.tools.flatMap((inner) =>
+      isRecord(inner) && typeof inner.name === "string" ? [`${name}.${inner.name}`] : [],
+    );
+  });
+}
+
+/**
  * The texts a Responses request gives the model, in order: `instructions` (as `system`), every
  * message's text parts under its role, each function call as `<namespace>.<name> <arguments>`,
  * each function call output's text parts. Never throws.
@@ -302,9 +318,10 @@ export class FakeResponsesApi {
         cleanup();
         const last = this.turns().at(-1);
         const read = last === undefined ? "(none)" : JSON.stringify(last.texts.slice(-6), null, 1);
+        const offered = last === undefined ? [] : offeredTools(last.body);
         reject(
           new Error(
-            `timed out after ${timeoutMs} ms waiting for ${what} at the fake Responses API (${this.requests.length} requests; the last turn request's last texts:\n${read.slice(-4000)})`,
+            `timed out after ${timeoutMs} ms waiting for ${what} at the fake Responses API (${this.requests.length} requests; the last turn request offered the tools ${offered.join(", ") || "(none)"}; its last texts:\n${read.slice(-4000)})`,
           ),
         );
       }, timeoutMs);
