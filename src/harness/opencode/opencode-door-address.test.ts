@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import {
   openCodeDoorAddress,
   openCodeDoorAddressPath,
+  openOpenCodeSessionDoor,
   readOpenCodeDoorAddress,
   writeOpenCodeDoorAddress,
 } from "./opencode-door-address.ts";
@@ -48,6 +49,30 @@ describe("the door address of an OpenCode session", () => {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(readOpenCodeDoorAddress(env, "ses_abc", uid)).toEqual(address);
       expect(readOpenCodeDoorAddress(env, "ses_other", uid)).toBeUndefined();
+      const context = {
+        pipeline: {
+          peek: () => undefined,
+          next: () => undefined,
+          done: () => ({ ack: false }) as const,
+        },
+        pacer: { nextPostAt: (now: number) => now, record: () => {}, observeClaudeQueue: () => {} },
+        textOf: () => "",
+        report: () => {},
+        ack: () => {},
+        log: () => {},
+        now: Date.now,
+      };
+      const opened = openOpenCodeSessionDoor("ses_abc", process.pid, env, uid, context);
+      expect(opened.ok && opened.heldForPerson).toBe(false);
+      expect(opened.ok).toBe(true);
+      expect(openOpenCodeSessionDoor("ses_abc", process.ppid, env, uid, context)).toEqual({
+        ok: false,
+        reason: "opencode_no_address",
+      });
+      expect(openOpenCodeSessionDoor("ses_none", process.pid, env, uid, context)).toEqual({
+        ok: false,
+        reason: "opencode_no_address",
+      });
       // A file naming another session, or a URL off this machine, is no address.
       writeFileSync(path, JSON.stringify({ ...address, server_url: "http://10.0.0.1:1" }), {
         mode: 0o600,

@@ -127,3 +127,43 @@ export function openOpenCodeDoor(
   });
   return new OpenCodeDoor({ context, server, sessionId: trusted.session_id });
 }
+
+/**
+ * Why {@link openOpenCodeSessionDoor} opened no door, so the session keeps the pull lane
+ * (docs/errors.md): `opencode_no_address` (its session start wrote no door address: the OpenCode
+ * process listens nowhere, e.g. a TUI started without `--port`, or `opencode run`),
+ * `opencode_not_listening` (the address's port is no longer held by the session's own process).
+ *
+ * @example OPENCODE_DOOR_REFUSALS.includes("opencode_no_address") === true
+ */
+export const OPENCODE_DOOR_REFUSALS = ["opencode_no_address", "opencode_not_listening"] as const;
+
+/** What {@link openOpenCodeSessionDoor} answers: a door, or why the session has only the pull lane. */
+export type OpenCodeDoorOpening =
+  | { readonly ok: true; readonly door: OpenCodeDoor; readonly heldForPerson: false }
+  | { readonly ok: false; readonly reason: (typeof OPENCODE_DOOR_REFUSALS)[number] };
+
+/**
+ * Opens the door of one bound OpenCode session for the shared push lane (docs/49-opencode.md
+ * "The door"): the door address its session start wrote for OpenCode's session `sessionId`, whose
+ * process must be `hostPid` (the by-pid map's) and still hold the port. OpenCode holds nothing for
+ * review, so `heldForPerson` is always `false`. Never throws.
+ *
+ * @example const opening = openOpenCodeSessionDoor(map.claude_session_id, map.claude_pid, env, uid, ctx);
+ */
+export function openOpenCodeSessionDoor(
+  sessionId: string,
+  hostPid: number,
+  env: Readonly<Record<string, string | undefined>>,
+  uid: number,
+  context: DoorContext,
+): OpenCodeDoorOpening {
+  const address = readOpenCodeDoorAddress(env, sessionId, uid);
+  if (address === undefined || address.host_pid !== hostPid) {
+    return { ok: false, reason: "opencode_no_address" };
+  }
+  const door = openOpenCodeDoor(context, address, env);
+  if (door === undefined) return { ok: false, reason: "opencode_not_listening" };
+  context.log("info", "opencode_door_open", { server: address.server_url });
+  return { ok: true, door, heldForPerson: false };
+}
