@@ -49,7 +49,8 @@ export const OPENCODE_PLUGIN_FOLDER = "plugins";
  * `127.0.0.1:<port>` and a plugin's `serverUrl` is `http://127.0.0.1:<port>/`. Without them the
  * TUI talks to its server in-process, nothing listens, and `serverUrl` is the placeholder
  * `http://localhost:4096/`. `opencode run` (with or without `--port`) listened on nothing and
- * had the placeholder too. `opencode serve` always listens (`--port`, default a free one).
+ * had the placeholder too. `opencode serve` always listens (`--port`, default a free one), and
+ * its plugins (loaded per project folder at the first request naming it) get the real URL.
  */
 export const OPENCODE_PLACEHOLDER_SERVER_URL = "http://localhost:4096/";
 
