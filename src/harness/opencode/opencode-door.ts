@@ -65,7 +65,8 @@ interface Sent {
  * a user message holding exactly our text → the pipeline's `done` and an ack; missing → kept,
  * and given back unacked (the server delivers it again) only after
  * {@link OPENCODE_MISSING_GIVE_UP_MS} (answered) or {@link OPENCODE_UNSURE_GRACE_MS} (no
- * answer); another message under our id → given back unacked. **An id is never posted twice**
+ * answer; no post goes out while such a one is unsettled, so server order holds); another
+ * message under our id → given back unacked. **An id is never posted twice**
  * (OpenCode appends a second part to an existing id): a post that got no answer is settled by
  * reading the id back, never by posting it again. A notice is posted as a message of its own and
  * done at once. A refused post (404: the session is gone; another 4xx) is done unacked (a gone
@@ -94,6 +95,9 @@ export class OpenCodeDoor implements DeliveryDoor {
     const { pipeline, pacer, now, log } = this.#o.context;
     const head = pipeline.peek();
     if (head === undefined) return "nothing";
+    // A post without an answer may or may not be stored: nothing goes out behind it until it is
+    // settled, so a message given back is never overtaken by a later one of its sender.
+    for (const sent of this.#sent.values()) if (!sent.answered) return "paced";
     const content = head.kind === "message" ? this.#o.context.textOf(head) : head.text;
     if (pacer.nextPostAt(now(), content) > now()) return "paced";
     const item = pipeline.next();
