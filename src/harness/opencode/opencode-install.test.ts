@@ -113,6 +113,19 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
     expect(theirs.mcp.brigade).toEqual({ type: "remote", url: "http://x" });
   });
 
+  test("a session its start did not bind (no team, no server) runs no more hooks", async () => {
+    const { hooks, calls } = await loadPlugin({ turn: "x" });
+    const chat = hooks["chat.message"] as (i: unknown, o: unknown) => Promise<void>;
+    await chat({ sessionID: "ses_main" }, { parts: [] });
+    await chat({ sessionID: "ses_main" }, { parts: [] });
+    const out = { system: [] as string[] };
+    await (
+      hooks["experimental.chat.system.transform"] as (i: unknown, o: unknown) => Promise<void>
+    )({ sessionID: "ses_main" }, out);
+    expect(out.system).toEqual([]);
+    expect(calls().map((c) => c.argv.join(" "))).toEqual(["host-hook opencode session-start"]);
+  });
+
   test("a session's first message binds it, each message is a turn, the context and notice go into its system prompt; a subagent's session is left alone", async () => {
     const { hooks, calls } = await loadPlugin({
       "session-start": "Brigade: this session is …",

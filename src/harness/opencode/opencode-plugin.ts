@@ -44,8 +44,9 @@ export function isBrigadePlugin(text: string): boolean {
  * - `config`: adds the MCP server `brigade` (`[<node>, <cli>, "mcp"]`) unless the person's
  *   configuration already names one (theirs wins);
  * - `chat.message` (each user message, before the model's request): for a session that is not a
- *   subagent's (`parentID`), the first time `brigade host-hook opencode session-start`, then each
- *   time `turn`; a hook's `{"context"}` is kept for that session;
+ *   subagent's (`parentID`), the first time `brigade host-hook opencode session-start` (a session
+ *   it did not bind — no context line — is left alone from then on), then each time `turn`; a
+ *   hook's `{"context"}` is kept for that session;
  * - `experimental.chat.system.transform`: adds the session's context line and its latest notice
  *   to the system prompt of its requests;
  * - `event`: `session.idle` → `turn-end`, `session.deleted` → `session-end` (bound sessions).
@@ -152,7 +153,12 @@ export const BrigadePlugin = async ({ client, directory, serverUrl }) => {
           version = (await client.session.get({ path: { id: sessionID } }))?.data?.version ?? "";
         } catch {}
         const started = await hook("session-start", documentOf(sessionID, version));
-        session = { version, context: typeof started.context === "string" ? started.context : "", notice: "" };
+        if (typeof started.context !== "string") {
+          // Not bound (no team binds the folder, or the start failed): nothing to do for it.
+          skipped.add(sessionID);
+          return;
+        }
+        session = { version, context: started.context, notice: "" };
         bound.set(sessionID, session);
       }
       const turn = await hook("turn", documentOf(sessionID, session.version));
