@@ -30,6 +30,7 @@ import {
 } from "./support/real-opencode/fake-opencode-model.ts";
 import { openCodeExecutable } from "./support/real-opencode/opencode-executable.ts";
 import { type OpenCodeTui, startOpenCodeTui } from "./support/real-opencode/opencode-tui.ts";
+import { until } from "./support/until.ts";
 
 /** Which OpenCode a test file runs: its label and how its version is found. */
 export interface OpenCodeChoice {
@@ -67,6 +68,14 @@ interface StoredMessage {
 const lastUser = (r: ChatRequest): string =>
   messageText([...r.messages].reverse().find((m) => m.role === "user"));
 
+/**
+ * Waits on a check that calls OpenCode's server (or spawns a command) every half second, not
+ * every 50 ms: each poll costs both processes CPU on a shared machine.
+ */
+async function poll(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
+  await until(what, check, ms, 500);
+}
+
 /** The text of a request's system messages, joined. */
 const systemText = (r: ChatRequest): string =>
   r.messages
@@ -95,10 +104,10 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       await waitFor(() => model.requests().length >= 1, 60_000, "the first request");
       const sessions = (await tui.get("/session")) as { id: string }[];
       sessionId = sessions[0]?.id ?? "";
-      await waitFor(
+      await poll(
+        "idle",
         async () => JSON.stringify(await tui.get("/session/status")) === "{}",
         30_000,
-        "idle",
       );
     }, 600_000);
 
@@ -192,13 +201,13 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       expect(text.startsWith("<!-- lsp:agent-message-v1 ")).toBe(true);
       await waitFor(() => model.requests().length > before, 60_000, "the woken turn's request");
       expect(lastUser(model.requests()[before] as ChatRequest)).toBe(text);
-      await waitFor(
+      await poll(
+        "the ack",
         async () => {
           await b.door.confirm();
           return b.acks.length === 1;
         },
         30_000,
-        "the ack",
       );
       expect(b.acks).toEqual([id]);
       expect(await timesStored(text)).toBe(1);
@@ -215,13 +224,13 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       b.pipeline.offer(envelope(id, `during the turn ${which}`));
       expect(await b.door.step()).toBe("posted");
       const text = b.texts.get(id) ?? "";
-      await waitFor(
+      await poll(
+        "the ack",
         async () => {
           await b.door.confirm();
           return b.acks.length === 1;
         },
         30_000,
-        "the ack",
       );
       expect(JSON.stringify(model.requests()[before]?.messages)).not.toContain(
         `during the turn ${which}`,
@@ -266,13 +275,13 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       }
       const before = model.requests().length;
       for (let i = 0; i < 15; i += 1) expect(await b.door.step()).toBe("posted");
-      await waitFor(
+      await poll(
+        "fifteen acks",
         async () => {
           await b.door.confirm();
           return b.acks.length === 15;
         },
         60_000,
-        "fifteen acks",
       );
       expect(b.acks).toEqual(ids);
       const order = (await stored())
@@ -280,7 +289,8 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
         .flatMap((m) => m.parts.map((p) => /burst \S+ (\d+) of 15/.exec(p.text ?? "")?.[1]))
         .filter((n): n is string => n !== undefined);
       expect(order).toEqual(Array.from({ length: 15 }, (_, i) => String(i + 1)));
-      await waitFor(
+      await poll(
+        "the model's request with the fifteenth",
         async () =>
           JSON.stringify(await tui.get("/session/status")) === "{}" &&
           model
@@ -288,7 +298,6 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
             .slice(before)
             .some((r) => lastUser(r).includes(`burst ${which} 15 of 15`)),
         90_000,
-        "the model's request with the fifteenth",
       );
       const last = model.requests().at(-1) as ChatRequest;
       const read = last.messages
@@ -426,11 +435,7 @@ export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeCh
       const workspace = `brigade:${binding.team_ref}@${new URL(world.server.url).host}`;
       const expected = sentinelFrame(frame, envelopeStored.sender.session_id, workspace);
       expect(messageText(withTool?.messages.at(-1))).toContain(expected);
-      await waitFor(
-        async () => (await sentState(messageId)) === "acked",
-        30_000,
-        "dana sees acked",
-      );
+      await poll("dana sees acked", async () => (await sentState(messageId)) === "acked", 30_000);
     }, 180_000);
   });
 }

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { waitFor } from "../plugin-world.ts";
 import { TmuxClaude } from "../real-claude/index.ts";
+import { until } from "../until.ts";
 import type { FakeOpenCodeModel } from "./fake-opencode-model.ts";
 
 /** A running OpenCode TUI and where its server listens. */
@@ -125,7 +125,9 @@ export async function startOpenCodeTui(
     return response.status;
   };
   let healthy = false;
-  await waitFor(
+  // Every half second: each poll costs OpenCode CPU while it starts.
+  await until(
+    "OpenCode's server",
     async () => {
       try {
         healthy = ((await get("/global/health")) as { healthy?: boolean }).healthy === true;
@@ -135,7 +137,7 @@ export async function startOpenCodeTui(
       return healthy;
     },
     60_000,
-    "OpenCode's server",
+    500,
   );
   await tmux.waitForPane("Ask anything", 60_000, "OpenCode's prompt");
   return { tmux, origin, home, project, get, post };
