@@ -123,12 +123,12 @@ export const BrigadePlugin = async ({ client, directory, serverUrl }) => {
     opencode_version: version ?? "",
   });
 
-  async function isSubagent(sessionID) {
+  async function sessionInfo(sessionID) {
     try {
       const got = await client.session.get({ path: { id: sessionID } });
-      return typeof got?.data?.parentID === "string";
+      return typeof got?.data === "object" && got.data !== null ? got.data : {};
     } catch {
-      return false;
+      return {};
     }
   }
 
@@ -144,14 +144,12 @@ export const BrigadePlugin = async ({ client, directory, serverUrl }) => {
       if (typeof sessionID !== "string" || skipped.has(sessionID)) return;
       let session = bound.get(sessionID);
       if (session === undefined) {
-        if (await isSubagent(sessionID)) {
+        const info = await sessionInfo(sessionID);
+        if (typeof info.parentID === "string") {
           skipped.add(sessionID);
           return;
         }
-        let version = "";
-        try {
-          version = (await client.session.get({ path: { id: sessionID } }))?.data?.version ?? "";
-        } catch {}
+        const version = typeof info.version === "string" ? info.version : "";
         const started = await hook("session-start", documentOf(sessionID, version));
         if (typeof started.context !== "string") {
           // Not bound (no team binds the folder, or the start failed): nothing to do for it.
