@@ -66,11 +66,12 @@ interface Sent {
  * and given back unacked (the server delivers it again) only after
  * {@link OPENCODE_MISSING_GIVE_UP_MS} (answered) or {@link OPENCODE_UNSURE_GRACE_MS} (no
  * answer; no post goes out while such a one is unsettled, so server order holds); another
- * message under our id → given back unacked. **An id is never posted twice**
- * (OpenCode appends a second part to an existing id): a post that got no answer is settled by
- * reading the id back, never by posting it again. A notice is posted as a message of its own and
- * done at once. A refused post (404: the session is gone; another 4xx) is done unacked (a gone
- * session also closes the door). Nothing is ever reported held or refused: OpenCode holds nothing for review. Never throws.
+ * message under our id → given back unacked. **An id is never posted twice** (OpenCode appends a
+ * second part to an existing id): a post that got no answer is settled by reading the id back,
+ * never by posting it again. A notice is posted as a message of its own and done at once. A
+ * refused post (404: the session is gone; another 4xx) is done unacked (a gone session also
+ * closes the door). Nothing is ever reported held or refused: OpenCode holds nothing for review.
+ * Never throws.
  *
  * @example const door = new OpenCodeDoor({ context, server: openCodeServer({ origin }), sessionId });
  */
