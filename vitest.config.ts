@@ -98,6 +98,8 @@ const REAL_CLIENT = [
   "test/real-hosts-exchange.test.ts",
   "test/real-qwen-door-pinned.test.ts",
   "test/real-qwen-door-newest.test.ts",
+  "test/real-qwen-live-pinned.test.ts",
+  "test/real-qwen-live-newest.test.ts",
   "test/real-opencode-pinned.test.ts",
   "test/real-opencode-newest.test.ts",
 ];

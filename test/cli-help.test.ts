@@ -162,9 +162,11 @@ describe("the plugin's brigade and the person's commands", () => {
       "demo",
       "doctor",
       "host-hook",
+      "host-watch",
       "install",
       "mcp",
       "migrate-store",
+      "qwen",
       "serve",
       "uninstall",
     ]);

@@ -22,8 +22,9 @@ import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
+import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { qwenScript } from "./support/real-qwen/qwen-executable.ts";
-import { type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
+import { closeQwenTui, type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
 
 /** Which Qwen Code a test file runs: its label and how its version is found. */
 export interface QwenChoice {
@@ -87,7 +88,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
 
     afterAll(async () => {
       await door?.close();
-      await qwen?.tmux.close();
+      await closeQwenTui(qwen);
       await api?.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     });
@@ -271,7 +272,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       for (let i = 0; i < 3; i += 1) expect(await b.delivery.step()).toBe("posted");
       await waitFor(
         () => {
-          b.delivery.confirm();
+          void b.delivery.confirm();
           return b.acked.length === 3;
         },
         60_000,
@@ -310,7 +311,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       expect(await b.delivery.step()).toBe("posted");
       await waitFor(() => b.reported.includes(`held:${id}`), 30_000, "the held report");
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      b.delivery.confirm();
+      await b.delivery.confirm();
       expect(b.acked).toEqual([]);
       expect(recordTexts().some((t) => t.includes(`held delivery ${which}`))).toBe(false);
     });
@@ -335,9 +336,9 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
 }
 
 /**
- * Registers the pull-lane suite for one Qwen Code version: `brigade install qwen` in a teammate's
- * terminal, then the real TUI in the team's checkout binds itself at its start and says at the
- * next prompt what waits.
+ * Registers the install suite for one Qwen Code version: `brigade install qwen` in a teammate's
+ * terminal (no controller token), then the real TUI in the team's checkout binds itself at its
+ * start and its push lane owns the session: the turn hook announces nothing the lane delivers.
  */
 export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): void {
   describe(`the real Qwen Code, ${which} version: brigade install qwen (the pull lane)`, () => {
@@ -367,7 +368,8 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
     }, 600_000);
 
     afterAll(async () => {
-      await qwen?.tmux.close();
+      await closeQwenTui(qwen);
+      if (lee !== undefined) await lanesGone(lee.stateDir);
       await api?.close();
       await world?.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
@@ -377,7 +379,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       context.onTestFailed(() => console.error(`Qwen Code's screen:\n${qwen?.tmux.pane() ?? ""}`));
     });
 
-    test("the start binds the Qwen session to the team; a teammate's message is announced at the next prompt, never acked there", async () => {
+    test("the start binds the Qwen session and starts its push lane: a teammate's message (no token: held by Qwen Code) is not announced at the next prompt, the sender sees held, never acked", async () => {
       const folder = join(lee.stateDir, "sessions", "by-harness", "qwen");
       let binding: { claude_session_id: string; brigade_session_id: string } | undefined;
       await waitFor(
@@ -401,6 +403,13 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       expect(sent.exitCode, sent.stderr).toBe(0);
       const messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1];
       if (messageId === undefined) throw new Error(sent.stdout);
+      // The push lane owns the session: it posts, and Qwen Code holds the post for Lee's review.
+      await waitFor(
+        async () =>
+          new RegExp(`${messageId}.*held`).test((await danaCc.runBash("brigade sent")).stdout),
+        60_000,
+        "the sender's state held",
+      );
       const before = api.requests().length;
       await qwen.tmux.type("what is new?");
       await waitFor(
@@ -417,9 +426,9 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         .slice(before)
         .find((r) => JSON.stringify(r.messages).includes("what is new?"));
       const all = JSON.stringify(request?.messages ?? []);
-      // The start's context line and the turn's notice, as Qwen Code puts hook context.
+      // The start's context line, as Qwen Code puts hook context; no second lane announces it.
       expect(all).toContain(`Brigade: this session is`);
-      expect(all).toContain("1 message from teammates");
+      expect(all).not.toContain("message from teammates");
       expect(all).not.toContain(`pull ${which}: rerun`);
       expect((await danaCc.runBash("brigade sent")).stdout).not.toMatch(
         new RegExp(`${messageId}.*acked`),

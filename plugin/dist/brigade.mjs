@@ -6373,7 +6373,9 @@ var init_live_delivery = __esmMin((() => {
 		"no_inbox_socket",
 		"inbound_gate",
 		"watcher_stopped",
-		"watcher_silent"
+		"watcher_silent",
+		"pull_lane",
+		"person_review"
 	];
 	LIVE_DELIVERY_VALUES = ["yes", "no"];
 }));
@@ -8453,12 +8455,203 @@ var init_claude_code = __esmMin((() => {
 	init_transcript_window();
 }));
 
+// src/harness/watcher/ack-batcher.ts
+var ACK_LIMITS, AckBatcher;
+var init_ack_batcher = __esmMin((() => {
+	ACK_LIMITS = {
+		waiting: 500,
+		perCall: 100
+	};
+	AckBatcher = class {
+		#options;
+		#limits;
+		#waiting = /* @__PURE__ */ new Set();
+		#inFlight = /* @__PURE__ */ new Set();
+		#pumping;
+		constructor(options) {
+			this.#options = options;
+			this.#limits = options.limits ?? ACK_LIMITS;
+		}
+		/** Ids waiting or in flight now. */
+		get pending() {
+			return this.#waiting.size + this.#inFlight.size;
+		}
+		/** Queues `messageId` for its ack; false when the waiting set is full (nothing queued). */
+		add(messageId) {
+			if (this.#waiting.has(messageId) || this.#inFlight.has(messageId)) return true;
+			if (this.#waiting.size >= this.#limits.waiting) return false;
+			this.#waiting.add(messageId);
+			if (this.#pumping === void 0) this.#pumping = this.#pump();
+			return true;
+		}
+		/** Resolves once nothing waits or is in flight (for a clean stop and for tests). */
+		async settled() {
+			while (this.#pumping !== void 0) await this.#pumping;
+		}
+		async #pump() {
+			try {
+				await Promise.resolve();
+				while (this.#waiting.size > 0) {
+					const ids = [...this.#waiting].slice(0, this.#limits.perCall);
+					for (const id of ids) {
+						this.#waiting.delete(id);
+						this.#inFlight.add(id);
+					}
+					let failure;
+					try {
+						await this.#options.send(ids);
+					} catch (error) {
+						failure = { error };
+					}
+					for (const id of ids) this.#inFlight.delete(id);
+					try {
+						if (failure === void 0) this.#options.onSent(ids);
+						else this.#options.onFailed(ids, failure.error);
+					} catch {}
+				}
+			} finally {
+				this.#pumping = void 0;
+			}
+		}
+	};
+}));
+
 // src/harness/watcher/delivery-notices.ts
 var HELD_BY_DIALOG_NOTICE, UNCONFIRMED_NOTICE, GATE_CLOSED_NOTICE;
 var init_delivery_notices = __esmMin((() => {
 	HELD_BY_DIALOG_NOTICE = "Brigade: Claude Code is holding a teammate's message for your review (its dialog); it is not acknowledged until you deliver it, and further teammate messages wait on the server meanwhile.";
 	UNCONFIRMED_NOTICE = "Brigade: a teammate's message did not reach this conversation after 3 tries; it stays on the server, unacknowledged, and will be offered again later.";
 	GATE_CLOSED_NOTICE = "Brigade: this session bypasses permission prompts, where Claude Code would hold each teammate's message for a dialog, so Brigade delivers them at each prompt and between tool calls instead of live. To receive them live, the user can run `brigade doctor --fix` in their own terminal (it asks first: the Claude Code setting it changes applies to every sender, not only Brigade).";
+}));
+
+// src/harness/watcher/process-probe.ts
+/**
+* Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
+* command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
+* is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
+* decimal clock ticks). Never throws.
+*
+* @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
+*/
+function parseProcStat(line) {
+	const end = line.lastIndexOf(")");
+	if (end === -1) return {
+		ok: false,
+		reason: "no_comm_end"
+	};
+	const fields = line.slice(end + 1).trim().split(/\s+/);
+	const state = fields[0];
+	const ppid = fields[1] ?? "";
+	const start = fields[19];
+	if (state === void 0 || state === "" || start === void 0) return {
+		ok: false,
+		reason: "too_few_fields"
+	};
+	if (!DECIMAL.test(start)) return {
+		ok: false,
+		reason: "bad_start"
+	};
+	if (!DECIMAL.test(ppid)) return {
+		ok: false,
+		reason: "bad_ppid"
+	};
+	return {
+		ok: true,
+		state,
+		ppid: Number(ppid),
+		startTicks: start
+	};
+}
+function readStat(pid) {
+	try {
+		return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"));
+	} catch {
+		return;
+	}
+}
+function ps(pid, column) {
+	try {
+		const out = execFileSync("ps", [
+			"-o",
+			`${column}=`,
+			"-p",
+			String(pid)
+		], {
+			encoding: "utf8",
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			],
+			timeout: 2e3,
+			env: {
+				PATH: "/bin:/usr/bin",
+				LC_ALL: "C"
+			}
+		}).trim();
+		return out === "" ? void 0 : out;
+	} catch {
+		return;
+	}
+}
+/**
+* The process start token of `pid` at the finest grain Node can read without a native module
+* (docs/spec/claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`,
+* clock ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
+* resolution: a pid reused within the same second is not told apart). `undefined` when the
+* process is gone or unreadable. Never throws.
+*
+* @example processStartToken(process.pid)?.startsWith("linux:")
+*/
+function processStartToken(pid) {
+	if (!Number.isSafeInteger(pid) || pid <= 0) return void 0;
+	if (process.platform === "linux") {
+		const stat = readStat(pid);
+		return stat?.ok === true ? `linux:${stat.startTicks}` : void 0;
+	}
+	const lstart = ps(pid, "lstart");
+	return lstart === void 0 ? void 0 : `ps:${lstart.replace(/\s+/g, " ")}`;
+}
+/**
+* Probes `pid`: `kill(pid, 0)` (ESRCH → `dead`, EPERM → `foreign`), then the zombie check —
+* Linux `/proc/<pid>/stat` state `Z` (or `X`), elsewhere `ps -o stat=` starting with `Z`. A
+* SIGKILLed Claude Code stays a zombie until reaped, and `kill(pid, 0)` passes all that time.
+* Never throws.
+*
+* @example processLiveness(999_999_999) === "dead"
+*/
+function processLiveness(pid) {
+	if (!Number.isSafeInteger(pid) || pid <= 0) return "dead";
+	try {
+		process.kill(pid, 0);
+	} catch (error) {
+		return error.code === "EPERM" ? "foreign" : "dead";
+	}
+	if (process.platform === "linux") {
+		const stat = readStat(pid);
+		if (stat === void 0) return "dead";
+		if (stat.ok && (stat.state === "Z" || stat.state === "X")) return "zombie";
+		return "alive";
+	}
+	const state = ps(pid, "stat");
+	if (state === void 0) return signalable(pid) ? "alive" : "dead";
+	return state.startsWith("Z") ? "zombie" : "alive";
+}
+function signalable(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+var DECIMAL, systemProcessProbe;
+var init_process_probe = __esmMin((() => {
+	DECIMAL = /^[0-9]{1,20}$/;
+	systemProcessProbe = {
+		liveness: processLiveness,
+		startToken: processStartToken
+	};
 }));
 
 // src/adapters/adapter-logger.ts
@@ -12370,136 +12563,6 @@ var init_state = __esmMin((() => {
 	init_state_layout();
 }));
 
-// src/harness/watcher/process-probe.ts
-/**
-* Parses one `/proc/<pid>/stat` line (proc(5)): `pid (comm) state ppid … starttime …`. The
-* command name may hold spaces and `)`, so the fields are counted after the last `)`: the first
-* is field 3 (`state`), the second field 4 (`ppid`), the twentieth field 22 (`starttime`,
-* decimal clock ticks). Never throws.
-*
-* @example parseProcStat("7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 123456 0 0").startTicks === "123456"
-*/
-function parseProcStat(line) {
-	const end = line.lastIndexOf(")");
-	if (end === -1) return {
-		ok: false,
-		reason: "no_comm_end"
-	};
-	const fields = line.slice(end + 1).trim().split(/\s+/);
-	const state = fields[0];
-	const ppid = fields[1] ?? "";
-	const start = fields[19];
-	if (state === void 0 || state === "" || start === void 0) return {
-		ok: false,
-		reason: "too_few_fields"
-	};
-	if (!DECIMAL.test(start)) return {
-		ok: false,
-		reason: "bad_start"
-	};
-	if (!DECIMAL.test(ppid)) return {
-		ok: false,
-		reason: "bad_ppid"
-	};
-	return {
-		ok: true,
-		state,
-		ppid: Number(ppid),
-		startTicks: start
-	};
-}
-function readStat(pid) {
-	try {
-		return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"));
-	} catch {
-		return;
-	}
-}
-function ps(pid, column) {
-	try {
-		const out = execFileSync("ps", [
-			"-o",
-			`${column}=`,
-			"-p",
-			String(pid)
-		], {
-			encoding: "utf8",
-			stdio: [
-				"ignore",
-				"pipe",
-				"ignore"
-			],
-			timeout: 2e3,
-			env: {
-				PATH: "/bin:/usr/bin",
-				LC_ALL: "C"
-			}
-		}).trim();
-		return out === "" ? void 0 : out;
-	} catch {
-		return;
-	}
-}
-/**
-* The process start token of `pid` at the finest grain Node can read without a native module
-* (docs/spec/claude-code.md §7.4): on Linux `"linux:" + starttime` (field 22 of `/proc/<pid>/stat`,
-* clock ticks since boot); elsewhere (macOS) `"ps:" + ps -o lstart=` (**[ours]** one-second
-* resolution: a pid reused within the same second is not told apart). `undefined` when the
-* process is gone or unreadable. Never throws.
-*
-* @example processStartToken(process.pid)?.startsWith("linux:")
-*/
-function processStartToken(pid) {
-	if (!Number.isSafeInteger(pid) || pid <= 0) return void 0;
-	if (process.platform === "linux") {
-		const stat = readStat(pid);
-		return stat?.ok === true ? `linux:${stat.startTicks}` : void 0;
-	}
-	const lstart = ps(pid, "lstart");
-	return lstart === void 0 ? void 0 : `ps:${lstart.replace(/\s+/g, " ")}`;
-}
-/**
-* Probes `pid`: `kill(pid, 0)` (ESRCH → `dead`, EPERM → `foreign`), then the zombie check —
-* Linux `/proc/<pid>/stat` state `Z` (or `X`), elsewhere `ps -o stat=` starting with `Z`. A
-* SIGKILLed Claude Code stays a zombie until reaped, and `kill(pid, 0)` passes all that time.
-* Never throws.
-*
-* @example processLiveness(999_999_999) === "dead"
-*/
-function processLiveness(pid) {
-	if (!Number.isSafeInteger(pid) || pid <= 0) return "dead";
-	try {
-		process.kill(pid, 0);
-	} catch (error) {
-		return error.code === "EPERM" ? "foreign" : "dead";
-	}
-	if (process.platform === "linux") {
-		const stat = readStat(pid);
-		if (stat === void 0) return "dead";
-		if (stat.ok && (stat.state === "Z" || stat.state === "X")) return "zombie";
-		return "alive";
-	}
-	const state = ps(pid, "stat");
-	if (state === void 0) return signalable(pid) ? "alive" : "dead";
-	return state.startsWith("Z") ? "zombie" : "alive";
-}
-function signalable(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-var DECIMAL, systemProcessProbe;
-var init_process_probe = __esmMin((() => {
-	DECIMAL = /^[0-9]{1,20}$/;
-	systemProcessProbe = {
-		liveness: processLiveness,
-		startToken: processStartToken
-	};
-}));
-
 // src/harness/watcher/watcher-files.ts
 /**
 * The path of the watcher status file of `claudePid`: `watchers/<claude_pid>.status.json`.
@@ -12703,6 +12766,11 @@ var init_watcher_files = __esmMin((() => {
 	isPid = (v) => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 	isText = (v) => typeof v === "string" && v.length <= 4096;
 	NOTICE_LINE = /^Brigade: [^\r\n]{1,1000}$/;
+}));
+
+// src/harness/watcher/delivery-owner.ts
+var init_delivery_owner = __esmMin((() => {
+	init_watcher_files();
 }));
 
 // src/harness/watcher/ensure-watcher.ts
@@ -12913,6 +12981,216 @@ var init_ensure_watcher = __esmMin((() => {
 	sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 }));
 
+// src/harness/pacing/pacer-limits.ts
+var PACER_LIMITS;
+var init_pacer_limits = __esmMin((() => {
+	PACER_LIMITS = {
+		bucketCapacity: 25,
+		refillPerSecond: .4,
+		repeatWindowMs: 35e3,
+		outstandingCap: 20,
+		idleSettleMs: 2e3
+	};
+}));
+
+// src/harness/pacing/injection-pacer.ts
+var InjectionPacer;
+var init_injection_pacer = __esmMin((() => {
+	init_pacer_limits();
+	InjectionPacer = class {
+		#limits;
+		#tokens;
+		#tokensAt;
+		#lastBytes;
+		#lastPostAt;
+		#outstanding = 0;
+		constructor(options) {
+			this.#limits = options.limits ?? PACER_LIMITS;
+			this.#tokens = Math.min(this.#limits.bucketCapacity, options.initialTokens ?? this.#limits.bucketCapacity);
+			this.#tokensAt = options.now;
+			this.#outstanding = Math.max(0, Math.min(this.#limits.outstandingCap, options.initialOutstanding ?? 0));
+		}
+		/**
+		* Tokens in the mirror bucket at `now` (fractional; negative only if the caller posted against
+		* the pacer's advice).
+		*
+		* @example new InjectionPacer({ now: 0 }).tokens(0) === 25
+		*/
+		tokens(now) {
+			const elapsed = Math.max(0, now - this.#tokensAt);
+			return Math.min(this.#limits.bucketCapacity, this.#tokens + elapsed * this.#limits.refillPerSecond / 1e3);
+		}
+		/**
+		* Posts written since the last settled `idle` observation (the count capped at
+		* `outstandingCap`).
+		*
+		* @example pacer.outstanding === 0
+		*/
+		get outstanding() {
+			return this.#outstanding;
+		}
+		/**
+		* When `bytes` (the post's content) may be written, and what holds it back. Without `bytes` the
+		* repeat rule is not applied (use it to ask whether any post may go).
+		*
+		* @example pacer.decide(now, frame).causes.length === 0
+		*/
+		decide(now, bytes) {
+			const causes = [];
+			let at = now;
+			const tokens = this.tokens(now);
+			if (tokens < 1) {
+				causes.push("bucket");
+				at = Math.max(at, now + Math.ceil((1 - tokens) * 1e3 / this.#limits.refillPerSecond));
+			}
+			if (bytes !== void 0 && bytes === this.#lastBytes && this.#lastPostAt !== void 0 && now < this.#lastPostAt + this.#limits.repeatWindowMs) {
+				causes.push("repeat");
+				at = Math.max(at, this.#lastPostAt + this.#limits.repeatWindowMs);
+			}
+			if (this.#outstanding >= this.#limits.outstandingCap) {
+				causes.push("outstanding");
+				at = Number.POSITIVE_INFINITY;
+			}
+			return {
+				at,
+				causes
+			};
+		}
+		/**
+		* The earliest time `bytes` may be posted: `decide(now, bytes).at`.
+		*
+		* @example if (pacer.nextPostAt(now, frame) <= now) post(frame);
+		*/
+		nextPostAt(now, bytes) {
+			return this.decide(now, bytes).at;
+		}
+		/**
+		* Records one post written at `now` with content `bytes`: takes a token, remembers the bytes
+		* and counts it as outstanding.
+		*
+		* @example pacer.record(now, frame);
+		*/
+		record(now, bytes) {
+			this.#tokens = this.tokens(now) - 1;
+			this.#tokensAt = Math.max(now, this.#tokensAt);
+			this.#lastBytes = bytes;
+			this.#lastPostAt = now;
+			this.#outstanding += 1;
+		}
+		/**
+		* Feeds Claude Code's queue depth as its transcript tells it (posts admitted and not yet taken,
+		* docs/spec/claude-code.md §3.4). Read at least `idleSettleMs` after our last post (so that post
+		* is in the count), it bounds the outstanding count: posts Claude Code already took into the
+		* conversation no longer wait in its queue of 50. This is what lets a session that stays busy
+		* for its whole life (a headless `-p` run) receive posts between its tool calls.
+		*
+		* @example pacer.observeClaudeQueue(now, 0);
+		*/
+		observeClaudeQueue(now, depth) {
+			if (this.#lastPostAt !== void 0 && now - this.#lastPostAt < this.#limits.idleSettleMs) return;
+			this.#outstanding = Math.min(this.#outstanding, Math.max(0, depth));
+		}
+		/**
+		* Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
+		* at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
+		* the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
+		*
+		* @example pacer.observeActivity(now, "idle");
+		*/
+		observeActivity(now, activity) {
+			if (activity !== "idle") return;
+			if (this.#lastPostAt === void 0 || now - this.#lastPostAt >= this.#limits.idleSettleMs) this.#outstanding = 0;
+		}
+	};
+}));
+
+// src/harness/pacing/index.ts
+var init_pacing = __esmMin((() => {
+	init_injection_pacer();
+	init_pacer_limits();
+}));
+
+// src/harness/watcher/inbox-delivery.ts
+/**
+* The pacer of a watcher that may follow another one (a respawn, a crash): the mirror bucket
+* starts with 12 of its 25 tokens, since the predecessor may have posted within the last minute
+* and Claude Code's bucket is per sender; and the outstanding count starts full, since the
+* predecessor's posts may still wait in a busy turn's queue, so nothing is posted until the
+* registry shows the session idle (at once when it already is).
+*
+* @example const pacer = successorPacer(clock());
+*/
+function successorPacer(now) {
+	return new InjectionPacer({
+		now,
+		initialTokens: 12,
+		initialOutstanding: PACER_LIMITS.outstandingCap
+	});
+}
+var InboxDelivery;
+var init_inbox_delivery = __esmMin((() => {
+	init_pacing();
+	InboxDelivery = class {
+		#o;
+		constructor(options) {
+			this.#o = options;
+		}
+		/** Delivers until `running()` is false. */
+		async run() {
+			const { pipeline, pacer, tickMs, work } = this.#o;
+			while (this.#o.running()) {
+				if (this.#o.gateOpen?.() === false) {
+					await work.wait(tickMs);
+					continue;
+				}
+				const repost = this.#o.reposts?.peek();
+				const head = repost ?? (this.#o.admitted?.() === false ? void 0 : pipeline.peek());
+				if (head === void 0) {
+					await work.wait(tickMs);
+					continue;
+				}
+				if (repost === void 0 && head.kind === "message") {
+					if ((this.#o.whereIs?.(head) ?? "unknown") !== "unknown") {
+						const item = pipeline.next();
+						if (item?.kind === "message") this.#o.onPosted(item, false);
+						continue;
+					}
+				}
+				const now = this.#o.now();
+				const at = pacer.nextPostAt(now, head.text);
+				if (at > now) {
+					await work.wait(Math.min(at - now, tickMs));
+					continue;
+				}
+				const item = repost === void 0 ? pipeline.next() : this.#o.reposts?.shift();
+				if (item === void 0) continue;
+				if (!await this.#postItem(item, repost !== void 0)) await work.wait(tickMs);
+			}
+		}
+		async #postItem(item, again) {
+			const { log, pacer, pipeline } = this.#o;
+			const result = await this.#o.post(item.text);
+			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
+			const id = item.kind === "message" ? item.message.message_id : item.notice;
+			if (!result.ok) {
+				log.write("warn", "post_failed", {
+					item: id,
+					stage: result.stage,
+					reason: result.reason
+				});
+				if (item.kind === "message" && again) this.#o.onPosted(item, true);
+				else pipeline.done(item, result.reason);
+				if (item.kind === "message" && !again) this.#o.onPostFailed();
+				return false;
+			}
+			log.write("info", again ? "reposted" : "posted", { item: id });
+			if (item.kind === "message") this.#o.onPosted(item, true);
+			else pipeline.done(item);
+			return true;
+		}
+	};
+}));
+
 // src/harness/watcher/live-delivery-report.ts
 /**
 * What this harness says of its session's live delivery (docs/20-protocol.md, "Live delivery"),
@@ -12941,6 +13219,60 @@ function harnessLiveDelivery(socketPath, gateClosed = false) {
 	return { live_delivery: "yes" };
 }
 var init_live_delivery_report = __esmMin((() => {}));
+
+// src/harness/watcher/redelivery-schedule.ts
+var SET_ASIDE_REFETCH_MS, RedeliverySchedule;
+var init_redelivery_schedule = __esmMin((() => {
+	SET_ASIDE_REFETCH_MS = 6e4;
+	RedeliverySchedule = class {
+		#retryMs;
+		#at;
+		#fetching = false;
+		/** `retryMs`: the wait before fetching again after a failed post or ack, ms. */
+		constructor(retryMs) {
+			this.#retryMs = retryMs;
+		}
+		/** The planned fetch time (ms), if any. */
+		get plannedAt() {
+			return this.#at;
+		}
+		/** True from {@link takeDue} handing out a fetch until {@link fetchDone}. */
+		get fetching() {
+			return this.#fetching;
+		}
+		/** Plans a fetch no later than `at` (ms). */
+		at(at) {
+			this.#at = this.#at === void 0 ? at : Math.min(this.#at, at);
+		}
+		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
+		afterOffer(offered, now) {
+			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical" || offered.outcome === "behind") this.at(now + SET_ASIDE_REFETCH_MS);
+			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
+		}
+		/** Plans a fetch `retryMs` after a failed ack at `now`. */
+		afterAckFailed(now) {
+			this.at(now + this.#retryMs);
+		}
+		/** Plans a fetch `retryMs` after a failed post at `now`, unless one is already planned. */
+		afterPostFailed(now) {
+			this.#at ??= now + this.#retryMs;
+		}
+		/**
+		* True when a planned fetch is due at `now`, the queue holds nothing (`queued === 0`) and no
+		* fetch runs: the plan is then cleared and the caller must fetch, then call {@link fetchDone}.
+		*/
+		takeDue(now, queued) {
+			if (this.#at === void 0 || now < this.#at || queued !== 0 || this.#fetching) return false;
+			this.#at = void 0;
+			this.#fetching = true;
+			return true;
+		}
+		/** Ends the fetch {@link takeDue} handed out. */
+		fetchDone() {
+			this.#fetching = false;
+		}
+	};
+}));
 
 // src/harness/adapter/disposition-reporter.ts
 var REPORTED_MEMORY, DispositionReporter;
@@ -13170,67 +13502,6 @@ var init_watcher_log = __esmMin((() => {
 	MAX_FIELD_CHARS = 200;
 }));
 
-// src/harness/watcher/ack-batcher.ts
-var ACK_LIMITS, AckBatcher;
-var init_ack_batcher = __esmMin((() => {
-	ACK_LIMITS = {
-		waiting: 500,
-		perCall: 100
-	};
-	AckBatcher = class {
-		#options;
-		#limits;
-		#waiting = /* @__PURE__ */ new Set();
-		#inFlight = /* @__PURE__ */ new Set();
-		#pumping;
-		constructor(options) {
-			this.#options = options;
-			this.#limits = options.limits ?? ACK_LIMITS;
-		}
-		/** Ids waiting or in flight now. */
-		get pending() {
-			return this.#waiting.size + this.#inFlight.size;
-		}
-		/** Queues `messageId` for its ack; false when the waiting set is full (nothing queued). */
-		add(messageId) {
-			if (this.#waiting.has(messageId) || this.#inFlight.has(messageId)) return true;
-			if (this.#waiting.size >= this.#limits.waiting) return false;
-			this.#waiting.add(messageId);
-			if (this.#pumping === void 0) this.#pumping = this.#pump();
-			return true;
-		}
-		/** Resolves once nothing waits or is in flight (for a clean stop and for tests). */
-		async settled() {
-			while (this.#pumping !== void 0) await this.#pumping;
-		}
-		async #pump() {
-			try {
-				await Promise.resolve();
-				while (this.#waiting.size > 0) {
-					const ids = [...this.#waiting].slice(0, this.#limits.perCall);
-					for (const id of ids) {
-						this.#waiting.delete(id);
-						this.#inFlight.add(id);
-					}
-					let failure;
-					try {
-						await this.#options.send(ids);
-					} catch (error) {
-						failure = { error };
-					}
-					for (const id of ids) this.#inFlight.delete(id);
-					try {
-						if (failure === void 0) this.#options.onSent(ids);
-						else this.#options.onFailed(ids, failure.error);
-					} catch {}
-				}
-			} finally {
-				this.#pumping = void 0;
-			}
-		}
-	};
-}));
-
 // src/harness/watcher/delivery-confirmations.ts
 /**
 * The first line of a frame: the tag that finds the message in the transcript.
@@ -13430,270 +13701,6 @@ var init_delivery_confirmations = __esmMin((() => {
 	};
 }));
 
-// src/harness/pacing/pacer-limits.ts
-var PACER_LIMITS;
-var init_pacer_limits = __esmMin((() => {
-	PACER_LIMITS = {
-		bucketCapacity: 25,
-		refillPerSecond: .4,
-		repeatWindowMs: 35e3,
-		outstandingCap: 20,
-		idleSettleMs: 2e3
-	};
-}));
-
-// src/harness/pacing/injection-pacer.ts
-var InjectionPacer;
-var init_injection_pacer = __esmMin((() => {
-	init_pacer_limits();
-	InjectionPacer = class {
-		#limits;
-		#tokens;
-		#tokensAt;
-		#lastBytes;
-		#lastPostAt;
-		#outstanding = 0;
-		constructor(options) {
-			this.#limits = options.limits ?? PACER_LIMITS;
-			this.#tokens = Math.min(this.#limits.bucketCapacity, options.initialTokens ?? this.#limits.bucketCapacity);
-			this.#tokensAt = options.now;
-			this.#outstanding = Math.max(0, Math.min(this.#limits.outstandingCap, options.initialOutstanding ?? 0));
-		}
-		/**
-		* Tokens in the mirror bucket at `now` (fractional; negative only if the caller posted against
-		* the pacer's advice).
-		*
-		* @example new InjectionPacer({ now: 0 }).tokens(0) === 25
-		*/
-		tokens(now) {
-			const elapsed = Math.max(0, now - this.#tokensAt);
-			return Math.min(this.#limits.bucketCapacity, this.#tokens + elapsed * this.#limits.refillPerSecond / 1e3);
-		}
-		/**
-		* Posts written since the last settled `idle` observation (the count capped at
-		* `outstandingCap`).
-		*
-		* @example pacer.outstanding === 0
-		*/
-		get outstanding() {
-			return this.#outstanding;
-		}
-		/**
-		* When `bytes` (the post's content) may be written, and what holds it back. Without `bytes` the
-		* repeat rule is not applied (use it to ask whether any post may go).
-		*
-		* @example pacer.decide(now, frame).causes.length === 0
-		*/
-		decide(now, bytes) {
-			const causes = [];
-			let at = now;
-			const tokens = this.tokens(now);
-			if (tokens < 1) {
-				causes.push("bucket");
-				at = Math.max(at, now + Math.ceil((1 - tokens) * 1e3 / this.#limits.refillPerSecond));
-			}
-			if (bytes !== void 0 && bytes === this.#lastBytes && this.#lastPostAt !== void 0 && now < this.#lastPostAt + this.#limits.repeatWindowMs) {
-				causes.push("repeat");
-				at = Math.max(at, this.#lastPostAt + this.#limits.repeatWindowMs);
-			}
-			if (this.#outstanding >= this.#limits.outstandingCap) {
-				causes.push("outstanding");
-				at = Number.POSITIVE_INFINITY;
-			}
-			return {
-				at,
-				causes
-			};
-		}
-		/**
-		* The earliest time `bytes` may be posted: `decide(now, bytes).at`.
-		*
-		* @example if (pacer.nextPostAt(now, frame) <= now) post(frame);
-		*/
-		nextPostAt(now, bytes) {
-			return this.decide(now, bytes).at;
-		}
-		/**
-		* Records one post written at `now` with content `bytes`: takes a token, remembers the bytes
-		* and counts it as outstanding.
-		*
-		* @example pacer.record(now, frame);
-		*/
-		record(now, bytes) {
-			this.#tokens = this.tokens(now) - 1;
-			this.#tokensAt = Math.max(now, this.#tokensAt);
-			this.#lastBytes = bytes;
-			this.#lastPostAt = now;
-			this.#outstanding += 1;
-		}
-		/**
-		* Feeds Claude Code's queue depth as its transcript tells it (posts admitted and not yet taken,
-		* docs/spec/claude-code.md §3.4). Read at least `idleSettleMs` after our last post (so that post
-		* is in the count), it bounds the outstanding count: posts Claude Code already took into the
-		* conversation no longer wait in its queue of 50. This is what lets a session that stays busy
-		* for its whole life (a headless `-p` run) receive posts between its tool calls.
-		*
-		* @example pacer.observeClaudeQueue(now, 0);
-		*/
-		observeClaudeQueue(now, depth) {
-			if (this.#lastPostAt !== void 0 && now - this.#lastPostAt < this.#limits.idleSettleMs) return;
-			this.#outstanding = Math.min(this.#outstanding, Math.max(0, depth));
-		}
-		/**
-		* Feeds one reading of the session registry's `status` (docs/spec/claude-code.md §5). `idle` read
-		* at least `idleSettleMs` after our last post means Claude Code has taken everything we posted:
-		* the outstanding count returns to 0. `busy`, or an `idle` read too soon, changes nothing.
-		*
-		* @example pacer.observeActivity(now, "idle");
-		*/
-		observeActivity(now, activity) {
-			if (activity !== "idle") return;
-			if (this.#lastPostAt === void 0 || now - this.#lastPostAt >= this.#limits.idleSettleMs) this.#outstanding = 0;
-		}
-	};
-}));
-
-// src/harness/pacing/index.ts
-var init_pacing = __esmMin((() => {
-	init_injection_pacer();
-	init_pacer_limits();
-}));
-
-// src/harness/watcher/inbox-delivery.ts
-/**
-* The pacer of a watcher that may follow another one (a respawn, a crash): the mirror bucket
-* starts with 12 of its 25 tokens, since the predecessor may have posted within the last minute
-* and Claude Code's bucket is per sender; and the outstanding count starts full, since the
-* predecessor's posts may still wait in a busy turn's queue, so nothing is posted until the
-* registry shows the session idle (at once when it already is).
-*
-* @example const pacer = successorPacer(clock());
-*/
-function successorPacer(now) {
-	return new InjectionPacer({
-		now,
-		initialTokens: 12,
-		initialOutstanding: PACER_LIMITS.outstandingCap
-	});
-}
-var InboxDelivery;
-var init_inbox_delivery = __esmMin((() => {
-	init_pacing();
-	InboxDelivery = class {
-		#o;
-		constructor(options) {
-			this.#o = options;
-		}
-		/** Delivers until `running()` is false. */
-		async run() {
-			const { pipeline, pacer, tickMs, work } = this.#o;
-			while (this.#o.running()) {
-				if (this.#o.gateOpen?.() === false) {
-					await work.wait(tickMs);
-					continue;
-				}
-				const repost = this.#o.reposts?.peek();
-				const head = repost ?? (this.#o.admitted?.() === false ? void 0 : pipeline.peek());
-				if (head === void 0) {
-					await work.wait(tickMs);
-					continue;
-				}
-				if (repost === void 0 && head.kind === "message") {
-					if ((this.#o.whereIs?.(head) ?? "unknown") !== "unknown") {
-						const item = pipeline.next();
-						if (item?.kind === "message") this.#o.onPosted(item, false);
-						continue;
-					}
-				}
-				const now = this.#o.now();
-				const at = pacer.nextPostAt(now, head.text);
-				if (at > now) {
-					await work.wait(Math.min(at - now, tickMs));
-					continue;
-				}
-				const item = repost === void 0 ? pipeline.next() : this.#o.reposts?.shift();
-				if (item === void 0) continue;
-				if (!await this.#postItem(item, repost !== void 0)) await work.wait(tickMs);
-			}
-		}
-		async #postItem(item, again) {
-			const { log, pacer, pipeline } = this.#o;
-			const result = await this.#o.post(item.text);
-			if (result.ok || result.stage === "failed" && result.connected) pacer.record(this.#o.now(), item.text);
-			const id = item.kind === "message" ? item.message.message_id : item.notice;
-			if (!result.ok) {
-				log.write("warn", "post_failed", {
-					item: id,
-					stage: result.stage,
-					reason: result.reason
-				});
-				if (item.kind === "message" && again) this.#o.onPosted(item, true);
-				else pipeline.done(item, result.reason);
-				if (item.kind === "message" && !again) this.#o.onPostFailed();
-				return false;
-			}
-			log.write("info", again ? "reposted" : "posted", { item: id });
-			if (item.kind === "message") this.#o.onPosted(item, true);
-			else pipeline.done(item);
-			return true;
-		}
-	};
-}));
-
-// src/harness/watcher/redelivery-schedule.ts
-var SET_ASIDE_REFETCH_MS, RedeliverySchedule;
-var init_redelivery_schedule = __esmMin((() => {
-	SET_ASIDE_REFETCH_MS = 6e4;
-	RedeliverySchedule = class {
-		#retryMs;
-		#at;
-		#fetching = false;
-		/** `retryMs`: the wait before fetching again after a failed post or ack, ms. */
-		constructor(retryMs) {
-			this.#retryMs = retryMs;
-		}
-		/** The planned fetch time (ms), if any. */
-		get plannedAt() {
-			return this.#at;
-		}
-		/** True from {@link takeDue} handing out a fetch until {@link fetchDone}. */
-		get fetching() {
-			return this.#fetching;
-		}
-		/** Plans a fetch no later than `at` (ms). */
-		at(at) {
-			this.#at = this.#at === void 0 ? at : Math.min(this.#at, at);
-		}
-		/** Plans the fetch an offer's outcome asks for (nothing for a delivered or refused one). */
-		afterOffer(offered, now) {
-			if (offered.outcome === "rate_limited" || offered.outcome === "deferred_identical" || offered.outcome === "behind") this.at(now + SET_ASIDE_REFETCH_MS);
-			if (offered.outcome === "queued" && offered.evicted !== void 0) this.at(now);
-		}
-		/** Plans a fetch `retryMs` after a failed ack at `now`. */
-		afterAckFailed(now) {
-			this.at(now + this.#retryMs);
-		}
-		/** Plans a fetch `retryMs` after a failed post at `now`, unless one is already planned. */
-		afterPostFailed(now) {
-			this.#at ??= now + this.#retryMs;
-		}
-		/**
-		* True when a planned fetch is due at `now`, the queue holds nothing (`queued === 0`) and no
-		* fetch runs: the plan is then cleared and the caller must fetch, then call {@link fetchDone}.
-		*/
-		takeDue(now, queued) {
-			if (this.#at === void 0 || now < this.#at || queued !== 0 || this.#fetching) return false;
-			this.#at = void 0;
-			this.#fetching = true;
-			return true;
-		}
-		/** Ends the fetch {@link takeDue} handed out. */
-		fetchDone() {
-			this.#fetching = false;
-		}
-	};
-}));
-
 // src/harness/watcher/session-check.ts
 /**
 * The first steps of the watcher's liveness tick (docs/41-watcher.md "Liveness tick"): Claude
@@ -13844,7 +13851,11 @@ var init_session_heartbeats = __esmMin((() => {
 		get task() {
 			return this.#task;
 		}
-		/** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
+		/**
+		* Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs; without
+		* an `activity` (a delivery process that cannot tell a busy turn from an idle one) the
+		* heartbeat leaves the session's activity as the hooks last said it.
+		*/
 		tick(now, activity) {
 			if (!(activity !== this.#sentActivity || now - this.#lastAt >= this.#intervalMs || this.#liveChange() !== void 0) || now < this.#notBefore) return;
 			if (!this.#busy && this.#o.running()) this.#task = this.#beat(activity);
@@ -13869,7 +13880,7 @@ var init_session_heartbeats = __esmMin((() => {
 			const live = this.#sendLive ? this.#o.liveDelivery?.() : void 0;
 			try {
 				await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
-					activity,
+					...activity === void 0 ? {} : { activity },
 					...transcript,
 					...live
 				});
@@ -13928,10 +13939,10 @@ var init_session_heartbeats = __esmMin((() => {
 			};
 			try {
 				const resumed = await adapter.sessionRegister({
-					harness: "claude-code",
+					harness: this.#o.harness ?? "claude-code",
 					harness_version: map.harness_version,
 					session_name: map.session_name,
-					activity,
+					activity: activity ?? "idle",
 					inbound: this.#o.policy(),
 					...map.workspace_label === void 0 ? {} : { workspace_label: map.workspace_label },
 					...model === void 0 ? {} : { model },
@@ -14806,14 +14817,26 @@ var init_run_watcher = __esmMin((() => {
 
 // src/harness/watcher/index.ts
 var init_watcher = __esmMin((() => {
+	init_ack_batcher();
 	init_delivery_notices();
+	init_delivery_owner();
 	init_ensure_watcher();
+	init_inbox_delivery();
 	init_live_delivery_report();
 	init_process_probe();
+	init_redelivery_schedule();
 	init_run_watcher();
+	init_session_check();
+	init_session_heartbeats();
+	init_supervised_watch();
+	init_wakeable_wait();
+	init_watch_supervision();
+	/* @__PURE__ */ init_watcher_adapter_logger();
 	init_watcher_backoff();
+	init_watcher_error_code();
 	init_watcher_files();
 	init_watcher_log();
+	init_watcher_status_board();
 }));
 
 // src/cli/watch-command.ts
@@ -15026,6 +15049,21 @@ function notLiveReason(record) {
 	return record.live_delivery_reason;
 }
 /**
+* How messages reach a session (docs/49-hosts.md, "Which lane"), read from what its harness told
+* the server, so every teammate's machine reads the same: `push` (a delivery process puts each
+* message into the conversation by itself: `live_delivery` `yes`), `held` (a push lane posts, but
+* the client holds each message for its person's review: `person_review`), `pull` (the model
+* reads messages at its turns: any other not-live reason), or `""` when the harness never said.
+*
+* @example sessionLane({ ...record, live_delivery: "no", live_delivery_reason: "pull_lane" }) === "pull"
+*/
+function sessionLane(record) {
+	if (record.live_delivery === "yes") return "push";
+	const reason = notLiveReason(record);
+	if (reason === void 0) return "";
+	return reason === "person_review" ? "held" : "pull";
+}
+/**
 * The `brigade sessions` mark of a session that reported it cannot receive live:
 * `not live: <reason code>`; `undefined` otherwise (said live, or never said).
 *
@@ -15052,7 +15090,9 @@ var init_live_delivery_text = __esmMin((() => {
 		no_inbox_socket: "its Claude Code offers no inbox socket, so a message reaches it only at its next prompt or tool call",
 		inbound_gate: "its Claude Code would hold every incoming post for its user, so a message reaches it only at its next prompt or tool call",
 		watcher_stopped: "its message watcher stopped or could not start, so a message reaches it only at its next prompt or tool call",
-		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call"
+		watcher_silent: "its message watcher stopped reporting to the team server, so a message may reach it only at its next prompt or tool call",
+		pull_lane: "its client has no door Brigade can post through, so its model reads a message with the inbox tool at its next turn",
+		person_review: "its client holds each incoming message for its user's review (no consent token was given), so a message reaches the model once its user lets it through"
 	};
 }));
 
@@ -15348,6 +15388,7 @@ function jsonDocument$1(list, self) {
 		activity: s.activity,
 		inbound: s.inbound,
 		not_live_reason: notLiveReason(s) ?? "",
+		lane: sessionLane(s),
 		workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
 		human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
 		last_seen_at: oneLine(s.last_seen_at, 64),
@@ -15393,6 +15434,7 @@ function row(s, now) {
 		ageText(s.last_seen_at, now),
 		ageText(s.created_at, now),
 		inboundCell(s),
+		sessionLane(s) || "-",
 		displayText(s.workspace_label, LABEL_CODEPOINTS),
 		displayText(s.human_label, LABEL_CODEPOINTS)
 	];
@@ -15435,7 +15477,9 @@ Lists the Claude Code sessions of your Brigade team (run it from a session's Bas
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
 when the session was last seen and when it started, inbound policy (with "not live: <reason>"
-when that session said it cannot receive a message before its next prompt), workspace label, and the
+when that session said it cannot receive a message before its next prompt), lane (push: messages
+arrive in its conversation by themselves; pull: its model reads them at its turns; held: its client
+holds each for its person's review; -: not said), workspace label, and the
 human label (by default git's user.name on that machine). Every name and label is written by a
 teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
@@ -15447,6 +15491,7 @@ brigade send <session id or a unique prefix of 5+ characters>.
 		"SEEN",
 		"STARTED",
 		"INBOUND",
+		"LANE",
 		"WORKSPACE",
 		"HUMAN (unverified)"
 	];
@@ -21324,7 +21369,9 @@ const PERSON_ONLY_COMMANDS = Object.fromEntries([
 	"conformance",
 	"mcp",
 	"install",
-	"host-hook"
+	"host-hook",
+	"host-watch",
+	"qwen"
 ].map((name) => [name, `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`]));
 
 // src/cli/plugin-main.ts

@@ -26,6 +26,14 @@ const commands: CommandTable = {
     summary: "run a client's hook: brigade host-hook <client> <event> (written by brigade install)",
     load: async () => (await import("./host-hook-command.ts")).runHostHook,
   },
+  "host-watch": {
+    summary: "a client session's push lane (started by the client's hook, never by hand)",
+    load: async () => (await import("./host-watch-command.ts")).runHostWatch,
+  },
+  qwen: {
+    summary: "keep your Qwen Code controller token for live delivery: brigade qwen token (stdin)",
+    load: async () => (await import("./qwen-command.ts")).runQwen,
+  },
   serve: {
     summary: "run the team backend (HTTP API on embedded SQLite, or PostgreSQL with --store)",
     load: async () => (await import("./serve-command.ts")).runServe,

@@ -72,6 +72,8 @@ export const PERSON_ONLY_COMMANDS: Readonly<Record<string, string>> = Object.fro
     "mcp",
     "install",
     "host-hook",
+    "host-watch",
+    "qwen",
   ].map((name) => [
     name,
     `"brigade ${name}" is not in the Claude Code plugin's brigade: run it with the brigade of a Brigade checkout (npm run install-cli there; docs/46-cli.md)`,

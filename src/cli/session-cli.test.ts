@@ -199,7 +199,7 @@ describe("brigade sessions", () => {
     expect(lines[0]).toMatch(/^Team core \(t-[0-9a-f]+\): \d+ sessions online\./);
     expect(lines[0]).toContain("unverified");
     expect(lines[1]).toMatch(
-      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +WORKSPACE +HUMAN \(unverified\)$/,
+      /^NAME +SESSION ID +STATE +SEEN +STARTED +INBOUND +LANE +WORKSPACE +HUMAN \(unverified\)$/,
     );
     const mine = lines.filter((l) => l.endsWith("(this session)"));
     expect(mine).toHaveLength(1);
@@ -207,7 +207,7 @@ describe("brigade sessions", () => {
     expect(mine[0]).toContain("dana@example.org");
     const bravoLine = lines.find((l) => l.includes(bravo)) as string;
     expect(bravoLine).toMatch(
-      /^bravo +s-[0-9a-f]{20} +idle +\d+s ago +\d+s ago +accept +main +<b>eve<\/b>$/,
+      /^bravo +s-[0-9a-f]{20} +idle +\d+s ago +\d+s ago +accept +- +main +<b>eve<\/b>$/,
     );
     expect(run.stdout).toContain(holder);
     expect(run.stdout).toContain(refuser);
@@ -355,10 +355,10 @@ describe("brigade send", () => {
     ).session_id;
     const listing = await runCli(["sessions"], "", sessionEnv());
     const deafLine = listing.stdout.split("\n").find((l) => l.includes(deaf)) as string;
-    expect(deafLine).toMatch(/ +accept, not live: no_inbox_socket +main +<b>eve<\/b>$/);
+    expect(deafLine).toMatch(/ +accept, not live: no_inbox_socket +pull +main +<b>eve<\/b>$/);
     expect(listing.stdout.split("\n").find((l) => l.includes(bravo))).not.toContain("not live");
     const json = JSON.parse((await runCli(["sessions", "--json"], "", sessionEnv())).stdout) as {
-      sessions: { session_id: string; not_live_reason: string }[];
+      sessions: { session_id: string; not_live_reason: string; lane: string }[];
     };
     const reasons = new Map(json.sessions.map((s) => [s.session_id, s.not_live_reason]));
     expect([reasons.get(deaf), reasons.get(gated), reasons.get(bravo)]).toEqual([
@@ -366,6 +366,8 @@ describe("brigade send", () => {
       "inbound_gate",
       "",
     ]);
+    const lanes = new Map(json.sessions.map((s) => [s.session_id, s.lane]));
+    expect([lanes.get(deaf), lanes.get(gated), lanes.get(bravo)]).toEqual(["pull", "pull", ""]);
     const sent = await runCli(["send", deaf, "--wait=0"], "still sent", sessionEnv());
     expect(sent.status).toBe(0);
     expect(sent.stdout.split("\n").slice(1, 2)).toEqual([
@@ -386,7 +388,7 @@ describe("brigade send", () => {
     ).session_id;
     const listing = await runCli(["sessions"], "", sessionEnv());
     const line = listing.stdout.split("\n").find((l) => l.includes(stopped)) as string;
-    expect(line).toMatch(/ +accept, not live: watcher_stopped +main +<b>eve<\/b>$/);
+    expect(line).toMatch(/ +accept, not live: watcher_stopped +pull +main +<b>eve<\/b>$/);
     const sent = await runCli(["send", stopped, "--wait=0"], "sent anyway", sessionEnv());
     expect(sent.status).toBe(0);
     expect(sent.stdout.split("\n").slice(1, 2)).toEqual([

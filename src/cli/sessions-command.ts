@@ -8,6 +8,7 @@ import {
   notLiveMark,
   notLiveReason,
   type SessionContext,
+  sessionLane,
 } from "../harness/session-context/index.ts";
 import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
@@ -26,7 +27,9 @@ Lists the Claude Code sessions of your Brigade team (run it from a session's Bas
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
 when the session was last seen and when it started, inbound policy (with "not live: <reason>"
-when that session said it cannot receive a message before its next prompt), workspace label, and the
+when that session said it cannot receive a message before its next prompt), lane (push: messages
+arrive in its conversation by themselves; pull: its model reads them at its turns; held: its client
+holds each for its person's review; -: not said), workspace label, and the
 human label (by default git's user.name on that machine). Every name and label is written by a
 teammate's machine and unverified. Send with
 brigade send <session id or a unique prefix of 5+ characters>.
@@ -41,6 +44,8 @@ export interface SessionsJsonRow {
   readonly inbound: string;
   /** The reason code of a session that reported it cannot receive live; `""` otherwise. */
   readonly not_live_reason: string;
+  /** How messages reach it (`sessionLane`): `push`, `pull`, `held`, or `""` when never said. */
+  readonly lane: string;
   readonly workspace_label: string;
   readonly human_label: string;
   readonly last_seen_at: string;
@@ -132,6 +137,7 @@ function jsonDocument(list: SessionListResult, self: string) {
     activity: s.activity,
     inbound: s.inbound,
     not_live_reason: notLiveReason(s) ?? "",
+    lane: sessionLane(s),
     workspace_label: oneLine(s.workspace_label ?? "", LABEL_CODEPOINTS),
     human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
     last_seen_at: oneLine(s.last_seen_at, 64),
@@ -154,6 +160,7 @@ const HEADER = [
   "SEEN",
   "STARTED",
   "INBOUND",
+  "LANE",
   "WORKSPACE",
   "HUMAN (unverified)",
 ];
@@ -191,6 +198,7 @@ function row(s: SessionRecord, now: string): string[] {
     ageText(s.last_seen_at, now),
     ageText(s.created_at, now),
     inboundCell(s),
+    sessionLane(s) || "-",
     displayText(s.workspace_label, LABEL_CODEPOINTS),
     displayText(s.human_label, LABEL_CODEPOINTS),
   ];

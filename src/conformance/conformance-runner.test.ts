@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("75 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("77 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(75);
-    expect(new Set(ids).size).toBe(75);
+    expect(ids).toHaveLength(77);
+    expect(new Set(ids).size).toBe(77);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -151,6 +151,8 @@ describe("case table and selection", () => {
       "C-66",
       "C-80",
       "C-87",
+      "C-88",
+      "C-89",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -164,7 +166,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(75);
+    expect(slow.ok && slow.cases).toHaveLength(77);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -203,13 +205,18 @@ describe("case table and selection", () => {
     const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });
     expect(adopt.ok && adopt.cases.map((c) => c.id)).toEqual(["C-52"]);
     const live = selectCases(ALL_CASES, { ...base, tags: ["cap:session.live_delivery"] });
-    expect(live.ok && live.cases.map((c) => c.id)).toEqual(["C-53"]);
+    expect(live.ok && live.cases.map((c) => c.id)).toEqual(["C-53", "C-88", "C-89"]);
     const liveSlow = selectCases(ALL_CASES, {
       ...base,
       slow: true,
       tags: ["cap:session.live_delivery"],
     });
-    expect(liveSlow.ok && liveSlow.cases.map((c) => c.id)).toEqual(["C-53", "C-54"]);
+    expect(liveSlow.ok && liveSlow.cases.map((c) => c.id)).toEqual([
+      "C-53",
+      "C-54",
+      "C-88",
+      "C-89",
+    ]);
     const files = selectCases(ALL_CASES, { ...base, tags: ["cap:message.attachments"] });
     expect(files.ok && files.cases.map((c) => c.id)).toEqual([
       "C-60",

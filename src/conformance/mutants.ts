@@ -12,7 +12,7 @@ export const CONFORMANCE_MUTANTS: {
   readonly caps_swapped: readonly ["C-28"];
   readonly weak_admin: readonly ["C-48", "C-49", "C-50", "C-57", "C-85"];
   readonly state_leak: readonly ["C-51", "C-52"];
-  readonly live_stale: readonly ["C-53"];
+  readonly live_stale: readonly ["C-53", "C-88", "C-89"];
   readonly removed_reachable: readonly ["C-55"];
   readonly creator_leaves: readonly ["C-56"];
   readonly eager_transfer: readonly ["C-57"];
@@ -26,7 +26,7 @@ export const CONFORMANCE_MUTANTS: {
   caps_swapped: ["C-28"],
   weak_admin: ["C-48", "C-49", "C-50", "C-57", "C-85"],
   state_leak: ["C-51", "C-52"],
-  live_stale: ["C-53"],
+  live_stale: ["C-53", "C-88", "C-89"],
   removed_reachable: ["C-55"],
   creator_leaves: ["C-56"],
   eager_transfer: ["C-57"],

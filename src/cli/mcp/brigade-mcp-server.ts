@@ -75,6 +75,7 @@ async function inboxTool(
   const waitS = typeof args.wait_s === "number" ? args.wait_s : 0;
   const take = await deps.inbox.take(ctx, { waitMs: waitS * 1000, signal: call.mcpReq.signal });
   if (!take.ok) return text([take.line], true);
+  if (take.owned === true) return text(take.blocks);
   const id = call.mcpReq.id;
   deps.transport.onResponse(id, take);
   call.mcpReq.signal.addEventListener("abort", () => deps.transport.cancel(id), { once: true });

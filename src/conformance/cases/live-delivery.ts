@@ -97,4 +97,49 @@ const C54 = defineCase(
  * Our live-delivery cases (capability `session.live_delivery`): C-53, and the slow C-54 (a `yes`
  * not said again ages into `watcher_silent`).
  */
-export const LIVE_DELIVERY_CASES: readonly ConformanceCase[] = [C53, C54];
+const C88 = defineCase(
+  "C-88",
+  "the lane reasons: live_delivery no/pull_lane at registration and no/person_review by heartbeat are listed; an empty heartbeat keeps the reason",
+  ["session.live_delivery"],
+  async (ctx, fx) => {
+    const id = await newSession(ctx, fx.a, ctx.unique("c88"), {
+      live_delivery: "no",
+      live_delivery_reason: "pull_lane",
+    });
+    ctx.check(
+      (await listedLive(ctx, fx, id)) === "no/pull_lane",
+      "registered pull_lane not listed",
+    );
+    const beat = (stdin: Record<string, unknown>) =>
+      ctx.call(fx.a, ["session", "heartbeat", "--session", id], { stdin });
+    ctx.ok(await beat({ live_delivery: "no", live_delivery_reason: "person_review" }), "heartbeat");
+    ctx.check(
+      (await listedLive(ctx, fx, id)) === "no/person_review",
+      "heartbeat person_review not listed",
+    );
+    ctx.ok(await beat({ activity: "busy" }), "heartbeat");
+    ctx.check(
+      (await listedLive(ctx, fx, id)) === "no/person_review",
+      "a heartbeat without live_delivery changed the lane",
+    );
+  },
+);
+
+const C89 = defineCase(
+  "C-89",
+  "a push lane taking over a pull-lane session: a heartbeat yes after no/pull_lane lists yes without a reason, and no/pull_lane again lists it again",
+  ["session.live_delivery"],
+  async (ctx, fx) => {
+    const id = await newSession(ctx, fx.a, ctx.unique("c89"), {});
+    const beat = (stdin: Record<string, unknown>) =>
+      ctx.call(fx.a, ["session", "heartbeat", "--session", id], { stdin });
+    ctx.ok(await beat({ live_delivery: "no", live_delivery_reason: "pull_lane" }), "heartbeat");
+    ctx.check((await listedLive(ctx, fx, id)) === "no/pull_lane", "pull_lane not listed");
+    ctx.ok(await beat({ live_delivery: "yes", live_delivery_reason: "pull_lane" }), "heartbeat");
+    ctx.check((await listedLive(ctx, fx, id)) === "yes/undefined", "yes kept a reason");
+    ctx.ok(await beat({ live_delivery: "no", live_delivery_reason: "pull_lane" }), "heartbeat");
+    ctx.check((await listedLive(ctx, fx, id)) === "no/pull_lane", "pull_lane again not listed");
+  },
+);
+
+export const LIVE_DELIVERY_CASES: readonly ConformanceCase[] = [C53, C54, C88, C89];

@@ -13,6 +13,7 @@ import {
   UNKNOWN_PERMISSION_MODE,
   writeByPidMap,
 } from "../state/index.ts";
+import { deliveryOwned } from "../watcher/index.ts";
 import { repositoryDotenvChoice } from "./repository-dotenv.ts";
 
 /** Cap of each call a session-start hook makes (describe, register, heartbeat), ms. */
@@ -91,7 +92,8 @@ export function hostSessionName(cwd: string, host: string): string {
  * - the binding file of this host session (`by-harness/<host>/<id>.json`) names a Brigade session
  *   of this team → `session register` with `resume` (`resumed`; `not_found`/`conflict` → fresh),
  * - else `session register` (`registered`),
- * then writes both the by-pid map of `hostPid` (which binds the host's MCP servers through the
+ * then says the session's lane is `pull` (`live_delivery` `no` `pull_lane`, with the capability
+ * `session.live_delivery`, unless a live push lane already owns the session), then writes both the by-pid map of `hostPid` (which binds the host's MCP servers through the
  * process tree, docs/48-mcp.md "Identity" step 3) and the binding file (step 1, for a host that
  * names its session on each call). Each call is capped at {@link HOST_CONNECT_CALL_MS}. The token
  * is never written. Errors come back as their BAP code. Never throws.
@@ -174,6 +176,20 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
       return failure(error);
     }
   }
+  // The session has the pull lane until a push lane of its client says otherwise; a lane that
+  // already runs for it (a renewal) is not contradicted. Sent apart from the registration, so a
+  // server that does not know the reason refuses only this report.
+  if (features.liveDelivery && !deliveryOwned(layout, request.hostPid, sessionId)) {
+    try {
+      await adapter.sessionHeartbeat(
+        sessionId,
+        { live_delivery: "no", live_delivery_reason: "pull_lane" },
+        { signal: signal() },
+      );
+    } catch {
+      // only the lane shown to teammates is missing; the next start says it again
+    }
+  }
   const now = isoSeconds(request.now());
   const map: ByPidMap = {
     claude_pid: request.hostPid,
@@ -196,7 +212,7 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
     harness_version: registeredName(request.harnessVersion) || "unknown",
     registered_at: how === "renewed" && previous !== undefined ? previous.registered_at : now,
     updated_at: now,
-    options: { host: request.host },
+    options: { host: request.host, harness: request.harness },
   };
   try {
     writeByPidMap(layout, map);

@@ -1,5 +1,6 @@
 import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
+import type { ByPidMap } from "../state/index.ts";
 
 /** One message the shared pipeline hands a door (a notice item is the other kind). */
 export type DoorMessageItem = Extract<InboundItem, { readonly kind: "message" }>;
@@ -49,3 +50,22 @@ export interface DeliveryDoor {
   /** Lets go of the door's connections and sockets; posts nothing after. */
   close(): Promise<void>;
 }
+
+/** The live session a client is asked to open a door into (docs/49-hosts.md, "The push lane"). */
+export interface DoorSession {
+  /** The by-pid map the session-start hook wrote for the client process. */
+  readonly map: ByPidMap;
+  /** The push lane's environment: the allow-listed variables of the hook that started it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Brigade's configuration folder of the session's team (absolute). */
+  readonly configDir: string;
+}
+
+/**
+ * What {@link HostClient.openDoor} answers: a door, and whether the client will hold every
+ * message for its person's review (no consent was given: the sender is told `held`); or why this
+ * session has only the pull lane (a reason token, logged and never shown to a model).
+ */
+export type DoorOpening =
+  | { readonly ok: true; readonly door: DeliveryDoor; readonly heldForPerson: boolean }
+  | { readonly ok: false; readonly reason: string };

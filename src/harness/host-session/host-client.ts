@@ -1,4 +1,6 @@
+import type { ByPidMap } from "../state/index.ts";
 import type { HostSessionRequest } from "./connect-host-session.ts";
+import type { DoorContext, DoorOpening, DoorSession } from "./delivery-door.ts";
 
 /** Longest hook stdin document a host hook reads, bytes; a longer one is read as no document. */
 export const MAX_HOST_HOOK_INPUT_BYTES = 1_048_576;
@@ -56,6 +58,11 @@ export interface HostHookDeps {
   readonly connect?: Pick<HostSessionRequest, "openAdapter" | "resolveTeam">;
   /** One line for the host's debug output (a hook's stderr). */
   readonly log: (line: string) => void;
+  /**
+   * Starts the push lane of a session the start just bound (`ensurePushLane` by default) and
+   * answers its outcome word; tests replace it.
+   */
+  readonly startPushLane?: (map: ByPidMap) => Promise<string>;
 }
 
 /**
@@ -84,4 +91,10 @@ export interface HostClient {
   /** Whether `env` shows a session of this client (its hooks and tools run there): the person's
    * own terminal is where a client is installed, never a model's shell. */
   insideSession(env: Readonly<Record<string, string | undefined>>): boolean;
+  /**
+   * Opens the client's door into one live session for the shared push lane (docs/49-hosts.md,
+   * "The push lane"), or says why this session has only the pull lane. Absent: the client has
+   * no door, every session of it has the pull lane. Never throws.
+   */
+  openDoor?(session: DoorSession, ctx: DoorContext): Promise<DoorOpening>;
 }

@@ -17,6 +17,8 @@ export type {
   DeliveryDoor,
   DoorContext,
   DoorMessageItem,
+  DoorOpening,
+  DoorSession,
   DoorStep,
 } from "./delivery-door.ts";
 export {

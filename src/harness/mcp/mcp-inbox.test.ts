@@ -5,6 +5,7 @@ import { parse as parseFrame } from "../../formats/frame/index.ts";
 import type { MessageState } from "../../protocol/index.ts";
 import { type SessionContext, sessionContextFor } from "../session-context/index.ts";
 import type { ByPidMap } from "../state/index.ts";
+import { PUSH_LANE_INBOX_LINE } from "../watcher/index.ts";
 import { INBOX_MAX_MESSAGES, type InboxFailure, type InboxTake, McpInbox } from "./mcp-inbox.ts";
 
 // A real `brigade serve` (child process), dana's session `alpha` reading through the inbox, lee's
@@ -91,6 +92,37 @@ describe("McpInbox", () => {
     await got.delivered();
     expect(await stateOf(world.lee, id)).toBe("acked");
     expect((await take(inbox, ctx)).blocks).toEqual([]);
+  });
+
+  test("while a live push lane owns the session the tool hands nothing out and says so in one line; after, the message is read once", async () => {
+    const ctx = contextOf(world.dana);
+    const id = await send(world.lee, world.dana, "the lane delivers this one");
+    let owned = true;
+    const inbox = new McpInbox({ owned: () => owned });
+    const got = await take(inbox, ctx);
+    expect(got.blocks).toEqual([PUSH_LANE_INBOX_LINE]);
+    expect(got.owned).toBe(true);
+    expect([got.messages, got.waiting, got.held]).toEqual([0, 0, 0]);
+    await got.delivered();
+    expect(await stateOf(world.lee, id)).toBe("accepted");
+    // A lane that starts while the tool fetches wins too: asked again right before the hand-out.
+    let asked = 0;
+    const racing = await take(
+      new McpInbox({
+        owned: () => {
+          asked += 1;
+          return asked > 1;
+        },
+      }),
+      ctx,
+    );
+    expect(racing.blocks).toEqual([PUSH_LANE_INBOX_LINE]);
+    expect(await stateOf(world.lee, id)).toBe("accepted");
+    owned = false;
+    const after = await take(inbox, ctx);
+    expect(after.blocks.map(bodyOf)).toEqual(["the lane delivers this one"]);
+    await after.delivered();
+    expect(await stateOf(world.lee, id)).toBe("acked");
   });
 
   test("a result that was never written leaves the message for the next take, and a new process", async () => {

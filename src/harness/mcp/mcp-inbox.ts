@@ -8,6 +8,7 @@ import { DispositionReporter } from "../adapter/index.ts";
 import { fetchedMessages, type InboundItem, type InboundPipeline } from "../inbound/index.ts";
 import { bapErrorLine, type SessionContext } from "../session-context/index.ts";
 import { consumeReleaseRequests, openSessionInbound } from "../state/index.ts";
+import { deliveryOwned, PUSH_LANE_INBOX_LINE } from "../watcher/index.ts";
 import { sessionWorkspace } from "./origin-workspace.ts";
 import { sentinelFrame } from "./sentinel-frame.ts";
 
@@ -35,6 +36,8 @@ export interface InboxTake {
   readonly waiting: number;
   /** Messages held for the person under the `hold` policy (never shown to the model). */
   readonly held: number;
+  /** True when a live push lane owns the session: `blocks` is its one line, and nothing else is said. */
+  readonly owned?: boolean;
   /** The result reached the host: record the messages as seen and acknowledge them. Never throws. */
   delivered(): Promise<void>;
   /** The result was not written: the messages go back (the server delivers them again). */
@@ -78,8 +81,22 @@ export class McpInbox {
   readonly #now: () => number;
   readonly #sessions = new Map<string, SessionInbox>();
 
-  constructor(options: { readonly now?: () => number } = {}) {
+  readonly #owned: (ctx: SessionContext) => boolean;
+
+  /**
+   * `owned` says whether a live delivery process owns the session (default `deliveryOwned` on
+   * the session's pidfile): tests replace it.
+   */
+  constructor(
+    options: {
+      readonly now?: () => number;
+      readonly owned?: (ctx: SessionContext) => boolean;
+    } = {},
+  ) {
     this.#now = options.now ?? Date.now;
+    this.#owned =
+      options.owned ??
+      ((ctx) => deliveryOwned(ctx.layout, ctx.map.claude_pid, ctx.map.brigade_session_id));
   }
 
   /**
@@ -87,8 +104,13 @@ export class McpInbox {
    * `options.waitMs` for a message the server had not offered yet (`message watch`, so it is
    * woken within milliseconds), then takes once more. A failed `message receive` is an
    * {@link InboxFailure}; only what is not a `BapError` (a bug) is thrown.
+   *
+   * While a live push lane owns the session (docs/49-hosts.md, "One message, one lane"), nothing
+   * is fetched or handed out: the take holds only {@link PUSH_LANE_INBOX_LINE}. It is asked again
+   * after each fetch, right before the hand-out, so a lane that started meanwhile wins too.
    */
   async take(ctx: SessionContext, options: InboxTakeOptions): Promise<InboxTake | InboxFailure> {
+    if (this.#owned(ctx)) return laneTake();
     const inbox = this.#inboxOf(ctx);
     const sessionId = ctx.map.brigade_session_id;
     inbox.pipeline.release(consumeReleaseRequests(ctx.layout, sessionId, ctx.uid));
@@ -97,12 +119,13 @@ export class McpInbox {
     for (;;) {
       const fetched = await this.#fetch(ctx, inbox, offered, options.signal);
       if (!fetched.ok) return fetched;
+      if (this.#owned(ctx)) return laneTake();
       const take = this.#handOut(ctx, inbox);
       const left = deadline - this.#now();
       if (take.blocks.length > 0 || left <= 0 || options.signal.aborted) return take;
       take.undelivered();
       const woken = await nextArrival(ctx.adapter, sessionId, offered, left, options.signal);
-      if (!woken) return this.#handOut(ctx, inbox);
+      if (!woken) return this.#owned(ctx) ? laneTake() : this.#handOut(ctx, inbox);
     }
   }
 
@@ -206,6 +229,20 @@ export class McpInbox {
       },
     };
   }
+}
+
+/** The take of a session a live push lane owns: the one line, nothing to acknowledge. */
+function laneTake(): InboxTake {
+  return {
+    ok: true,
+    blocks: [PUSH_LANE_INBOX_LINE],
+    owned: true,
+    messages: 0,
+    waiting: 0,
+    held: 0,
+    delivered: async () => {},
+    undelivered: () => {},
+  };
 }
 
 function ackSignal(): AbortSignal {

@@ -27,7 +27,7 @@ export function originWorkspace(teamRef: string, serverUrl: string | undefined):
  *
  * @example sessionWorkspace(ctx) // "brigade:t-46f0@brigade.example.com"
  */
-export function sessionWorkspace(ctx: SessionContext): string {
+export function sessionWorkspace(ctx: Pick<SessionContext, "map" | "configDir">): string {
   const teamKey = ctx.map.team_key;
   const profile = isValidProfileName(teamKey)
     ? new ProfileStore(ctx.configDir, teamKey).readProfile()

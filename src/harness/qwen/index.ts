@@ -1,7 +1,9 @@
+import { currentUid } from "../../local-files/index.ts";
 import type { HostClient } from "../host-session/index.ts";
 import { QWEN_DOTENV_FILES, QWEN_SESSION_VARIABLE } from "./qwen-facts.ts";
 import { QWEN_HOOK_EVENTS, type QwenHookEvent, runQwenHook } from "./qwen-hook.ts";
 import { installQwen, uninstallQwen } from "./qwen-install.ts";
+import { openQwenDoor } from "./qwen-push-door.ts";
 
 /**
  * Qwen Code (docs/49-qwen.md): its measured facts, its cross-session peer door and the delivery
@@ -16,8 +18,10 @@ export * from "./qwen-frames.ts";
 export * from "./qwen-hook.ts";
 export * from "./qwen-hook-input.ts";
 export * from "./qwen-install.ts";
+export * from "./qwen-push-door.ts";
 export * from "./qwen-receipts.ts";
 export * from "./qwen-registry.ts";
+export * from "./qwen-token.ts";
 
 /** Qwen Code as a {@link HostClient}: `brigade install qwen`, `brigade host-hook qwen …`. */
 export const QWEN_CLIENT: HostClient = {
@@ -29,4 +33,5 @@ export const QWEN_CLIENT: HostClient = {
   uninstall: uninstallQwen,
   dotenvFiles: QWEN_DOTENV_FILES,
   insideSession: (env) => (env[QWEN_SESSION_VARIABLE] ?? "") !== "",
+  openDoor: (session, ctx) => openQwenDoor(session, ctx, { uid: currentUid() }),
 };

@@ -23,7 +23,12 @@ const RECORD: QwenRecord = {
 /** A delivery over a queue, a post that records what it wrote, and a record the test fills. */
 function setup(
   items: InboundItem[],
-  options: { token?: string; session?: QwenSessionLookup; post?: QwenPostResult } = {},
+  options: {
+    token?: string;
+    session?: QwenSessionLookup;
+    post?: QwenPostResult;
+    closeDoor?: () => Promise<void>;
+  } = {},
 ) {
   const queue = [...items];
   const done: string[] = [];
@@ -63,11 +68,26 @@ function setup(
     log: () => {},
     now: () => 1_000,
     newMsgId: () => `f-${++n}`,
+    ...(options.closeDoor === undefined ? {} : { closeDoor: options.closeDoor }),
   });
   return { delivery, done, posts, reports, acks, inRecord, depths };
 }
 
 describe("QwenDelivery", () => {
+  test("as the push lane's door: close lets go of the door's inbox and posts nothing after", async () => {
+    let closed = 0;
+    const w = setup([message("m-1")], {
+      token: "qpc_x",
+      closeDoor: async () => {
+        closed += 1;
+      },
+    });
+    await w.delivery.close();
+    expect(closed).toBe(1);
+    expect(await w.delivery.step()).toBe("nothing");
+    expect(w.posts).toEqual([]);
+  });
+
   test("server order, the sentinel + frame as the text, addressed to the record's session with the person's token", async () => {
     const w = setup([message("m-1"), message("m-2")], { token: "qpc_x" });
     expect(await w.delivery.step()).toBe("posted");
@@ -97,7 +117,7 @@ describe("QwenDelivery", () => {
     expect(w.acks).toEqual([]);
     expect(w.delivery.outstanding).toBe(1);
     w.inRecord.add(w.posts[0]?.content ?? "");
-    w.delivery.confirm();
+    await w.delivery.confirm();
     expect(w.acks).toEqual(["m-1"]);
     expect(w.done).toEqual(["m-1"]);
     expect(w.depths.at(-1)).toBe(0);

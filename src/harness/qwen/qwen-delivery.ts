@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
-import type { InjectionPacer } from "../pacing/index.ts";
+import type {
+  DeliveryDoor,
+  DoorContext,
+  DoorMessageItem,
+  DoorStep,
+} from "../host-session/index.ts";
 import type { QwenPostResult } from "./qwen-door.ts";
 import { type QwenTransition, qwenDisposition } from "./qwen-receipts.ts";
 import type { QwenRecord, QwenSessionLookup } from "./qwen-registry.ts";
 
-type MessageItem = Extract<InboundItem, { readonly kind: "message" }>;
-
-/** What {@link QwenDelivery} runs with. */
-export interface QwenDeliveryOptions {
-  /** The session's inbound pipeline (`openSessionInbound`): server order per sender, dedupe, policy. */
-  readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
-  /** The shared pacer (`PACER_LIMITS` keep under Qwen Code's admission, docs/49-qwen.md "Pacing"). */
-  readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record" | "observeClaudeQueue">;
+/** What {@link QwenDelivery} runs with: the push lane's context and Qwen Code's door. */
+export interface QwenDeliveryOptions extends DoorContext {
   /** Writes one message (`QwenPeerDoor.post`). */
   readonly post: (
     record: QwenRecord,
@@ -24,34 +22,27 @@ export interface QwenDeliveryOptions {
   readonly session: () => QwenSessionLookup;
   /** The person's controller token, or `undefined`: then Qwen Code holds every message. */
   readonly controllerToken: string | undefined;
-  /** The text the model reads for a message: its sentinel + frame (`sentinelFrame`). */
-  readonly textOf: (item: MessageItem) => string;
   /** Whether Qwen Code's own record of the conversation holds `content` (`envelopeHolds`). */
   readonly inConversation: (content: string) => boolean;
-  /** Tells the sender what became of a message (`DispositionReporter.note` + `flush`). */
-  readonly report: (state: "held" | "refused", messageId: string) => void;
-  /** Acknowledges a message to the server (batched by the caller). */
-  readonly ack: (messageId: string) => void;
-  /** One log line: an event name and fields that hold ids and codes only, never text. */
-  readonly log: (level: "info" | "warn", event: string, fields: Record<string, string>) => void;
-  /** The clock, ms. */
-  readonly now: () => number;
   /** A fresh frame id per post (default a UUID). */
   readonly newMsgId?: () => string;
+  /** Lets go of the door's own inbox (`QwenPeerDoor.close`) when the lane closes the door. */
+  readonly closeDoor?: () => Promise<void>;
 }
 
 /** What one {@link QwenDelivery.step} did. */
-export type QwenStep = "posted" | "nothing" | "paced" | "failed";
+export type QwenStep = DoorStep;
 
 interface Sent {
-  readonly item: MessageItem;
+  readonly item: DoorMessageItem;
   readonly content: string;
   /** Waiting for Qwen Code's record to show it (after `delivered`). */
   confirming: boolean;
 }
 
 /**
- * The Qwen Code door under Brigade's shared delivery (docs/49-qwen.md "Receipts"): takes the
+ * The Qwen Code door under Brigade's shared push lane (a {@link DeliveryDoor}, docs/49-qwen.md
+ * "Receipts", docs/49-hosts.md "The push lane"): takes the
  * pipeline's head in server order when the pacer allows it, re-reads the session's record, posts
  * the message's sentinel + frame addressed to that session, and settles it by the receipts the
  * door reports to {@link onTransition}: `delivered` waits until Qwen Code's record holds it, then
@@ -62,9 +53,10 @@ interface Sent {
  *
  * @example const d = new QwenDelivery(options); door = await QwenPeerDoor.open({ fromName, onTransition: (t) => d.onTransition(t) });
  */
-export class QwenDelivery {
+export class QwenDelivery implements DeliveryDoor {
   readonly #o: QwenDeliveryOptions;
   readonly #sent = new Map<string, Sent>();
+  #closed = false;
 
   constructor(options: QwenDeliveryOptions) {
     this.#o = options;
@@ -76,8 +68,9 @@ export class QwenDelivery {
   }
 
   /** Posts the pipeline's head if there is one and the pacer allows it. */
-  async step(): Promise<QwenStep> {
+  async step(): Promise<DoorStep> {
     const { pipeline, pacer, now } = this.#o;
+    if (this.#closed) return "nothing";
     const head = pipeline.peek();
     if (head === undefined) return "nothing";
     const content = head.kind === "message" ? this.#o.textOf(head) : head.text;
@@ -123,7 +116,7 @@ export class QwenDelivery {
     );
     if (disposition === "confirm") {
       sent.confirming = true;
-      this.confirm();
+      this.#confirmNow();
       return;
     }
     if (disposition === "held") {
@@ -139,7 +132,17 @@ export class QwenDelivery {
    * Acks every delivered message Qwen Code's record now holds, and tells the pacer how many of
    * ours still wait in Qwen Code's queue. Call it after each receipt and on a timer.
    */
-  confirm(): void {
+  async confirm(): Promise<void> {
+    this.#confirmNow();
+  }
+
+  /** Lets go of the door's own inbox; nothing is posted after. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#o.closeDoor?.();
+  }
+
+  #confirmNow(): void {
     for (const [msgId, sent] of this.#sent) {
       if (!sent.confirming || !this.#o.inConversation(sent.content)) continue;
       this.#sent.delete(msgId);

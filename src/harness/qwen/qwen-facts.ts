@@ -171,3 +171,20 @@ export const QWEN_DOTENV_FILES: readonly string[] = [".qwen/.env", ".env"];
  * for why Brigade never presents that token).
  */
 export const QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
+
+/**
+ * The push lane on the real client (0.24.4, pinned and the registry's newest on 2026-12-05,
+ * `test/real-qwen-live.suite.ts`, the two-core machine at load 6 to 12): a teammate's `brigade
+ * send` to an idle session reached the model's next request, with no prompt from its user, in
+ * 2.1 to 4.1 s (the sender's CLI start, the server's stream, the lane's post, Qwen Code's turn);
+ * the delivered message was in Qwen Code's record of the conversation (SessionStart's
+ * `transcript_path`) before the lane's ack; a session started after `brigade qwen token` had its
+ * messages `delivered` (shown "Message from a trusted controller (brigade)"), one without a token
+ * had them `held` ("/peers to review"). A burst of 15 from one sender took about 82 s, the last five
+ * a minute after the first ten (Brigade's own ten a minute per sender, not Qwen Code's limits).
+ */
+export const QWEN_PUSH_LANE_MEASURED = {
+  version: "0.24.4",
+  idleWakeSeconds: [2.1, 4.1],
+  burstOf15Seconds: 82,
+} as const;

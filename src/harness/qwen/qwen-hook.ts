@@ -11,7 +11,9 @@ import {
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
-import { QWEN_DOTENV_FILES } from "./qwen-facts.ts";
+import { ensurePushLane } from "../push-lane/index.ts";
+import { type ByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
+import { QWEN_DOTENV_FILES, QWEN_HOME_VARIABLE, QWEN_RUNTIME_DIR_VARIABLE } from "./qwen-facts.ts";
 import { parseQwenHookInput } from "./qwen-hook-input.ts";
 
 /** The binding folder and registered harness of Qwen Code sessions. */
@@ -51,6 +53,36 @@ function output(event: QwenHookEvent, context: string): string {
   });
 }
 
+/** The variables of Qwen Code's own the push lane needs to find its registry and records. */
+export const QWEN_LANE_ENVIRONMENT: readonly string[] = [
+  QWEN_HOME_VARIABLE,
+  QWEN_RUNTIME_DIR_VARIABLE,
+];
+
+/**
+ * Starts the push lane of a Qwen Code session the start just bound (`ensurePushLane`: one per
+ * session, detached, `brigade host-watch qwen --host-pid <pid>`) and answers its outcome word
+ * (`running`, `spawned`, or the failure reason). Never throws.
+ *
+ * @example await startQwenLane(map, process.env) === "spawned"
+ */
+export async function startQwenLane(
+  map: ByPidMap,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const dir = resolveStateDir(env);
+  if (!dir.ok) return "state_dir_relative";
+  const started = await ensurePushLane({
+    layout: stateLayout(dir.dir),
+    map,
+    client: QWEN_HOST,
+    passed: QWEN_LANE_ENVIRONMENT,
+    entryScript: process.argv[1] ?? "",
+    env,
+  });
+  return started.outcome === "failed" ? started.reason : started.outcome;
+}
+
 /**
  * Runs one Qwen Code hook (docs/49-qwen.md "Install") for `event` with the hook's stdin
  * document, and returns the JSON document to print (`{}` when there is nothing to say). Never
@@ -58,7 +90,8 @@ function output(event: QwenHookEvent, context: string): string {
  * (docs/49-hosts.md):
  * - `session-start` (SessionStart): the host is the nearest non-shell process above the hook (the
  *   `cli.js` process, the registry's pid); `connectHostSession` registers (or resumes, or renews)
- *   the Brigade session of Qwen Code's `session_id` and binds it to that process, then the context
+ *   the Brigade session of Qwen Code's `session_id` and binds it to that process, starts the
+ *   session's push lane (`startQwenLane`, docs/49-qwen.md "The push lane"), then the context
  *   line (Qwen Code puts it, `<`/`>` escaped, in the model's start-up context);
  * - `turn` (UserPromptSubmit): a heartbeat (`busy`) and the notice of what waits;
  * - `turn-end` (Stop): a heartbeat (`idle`);
@@ -109,6 +142,9 @@ export async function runQwenHook(
       });
     }
     const { map } = connected;
+    const lane = await (deps.startPushLane ?? ((m) => startQwenLane(m, deps.env)))(map);
+    if (lane !== "running" && lane !== "spawned")
+      deps.log(`brigade host-hook qwen: push_lane ${lane}\n`);
     return output(event, hostContextLine(map.session_name, map.brigade_session_id, map.team_name));
   }
   const map = boundHostSession(QWEN_HOST, input.sessionId, deps.env, deps.uid);

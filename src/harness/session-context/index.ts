@@ -9,6 +9,7 @@ export {
   notLiveLine,
   notLiveMark,
   notLiveReason,
+  sessionLane,
 } from "./live-delivery-text.ts";
 export {
   type AwaitStateOptions,

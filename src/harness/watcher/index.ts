@@ -3,7 +3,9 @@
  * notice), the process probe (start token, zombie check), spawning and stopping it, and its loop.
  */
 
+export { ACK_LIMITS, AckBatcher, type AckBatcherOptions } from "./ack-batcher.ts";
 export { GATE_CLOSED_NOTICE } from "./delivery-notices.ts";
+export { deliveryOwned, PUSH_LANE_INBOX_LINE } from "./delivery-owner.ts";
 export {
   ENSURE_WATCHER_FAILURES,
   type EnsureWatcherFailure,
@@ -16,6 +18,7 @@ export {
   watcherEnvironment,
   watcherVersion,
 } from "./ensure-watcher.ts";
+export { successorPacer } from "./inbox-delivery.ts";
 export { harnessLiveDelivery } from "./live-delivery-report.ts";
 export {
   PROC_STAT_FAILURES,
@@ -29,6 +32,7 @@ export {
   processStartToken,
   systemProcessProbe,
 } from "./process-probe.ts";
+export { RedeliverySchedule } from "./redelivery-schedule.ts";
 export {
   type RunWatcherOptions,
   runWatcher,
@@ -36,7 +40,14 @@ export {
   type WatcherExit,
   type WatcherExitReason,
 } from "./run-watcher.ts";
+export { checkSession, type SessionCheck } from "./session-check.ts";
+export { SessionHeartbeats, type SessionHeartbeatsOptions } from "./session-heartbeats.ts";
+export { SupervisedWatch, type SupervisedWatchOptions } from "./supervised-watch.ts";
+export { WakeableWait } from "./wakeable-wait.ts";
+export { WatchSupervision } from "./watch-supervision.ts";
+export { watcherAdapterLogger } from "./watcher-adapter-logger.ts";
 export { nextRetryDelay, WATCHER_BACKOFF, type WatcherBackoff } from "./watcher-backoff.ts";
+export { errorCodeOf } from "./watcher-error-code.ts";
 export {
   acquirePidfile,
   deletePidfileIfNames,
@@ -62,3 +73,4 @@ export {
   type WatcherLog,
   type WatcherLogFields,
 } from "./watcher-log.ts";
+export { WatcherStatusBoard } from "./watcher-status-board.ts";

@@ -18,6 +18,7 @@ function setup(
     transcript?: TranscriptValues;
     running?: () => boolean;
     liveDelivery?: () => LiveDelivery;
+    harness?: string;
   } = {},
 ) {
   const clock = { now: 1_000 };
@@ -43,6 +44,7 @@ function setup(
       resumed += 1;
     },
     ...(over.liveDelivery === undefined ? {} : { liveDelivery: over.liveDelivery }),
+    ...(over.harness === undefined ? {} : { harness: over.harness }),
   });
   /** Ticks at `at` (ms) with `activity` and waits for the heartbeat it started, if any. */
   const tickAt = async (at: number, activity: "idle" | "busy" = "idle"): Promise<void> => {
@@ -209,6 +211,31 @@ describe("SessionHeartbeats", () => {
       expect(events).toEqual(["heartbeat_failed", "session_resumed"]);
       expect(resumed()).toBe(1);
     }
+  });
+
+  test("a push lane's heartbeats carry no activity, and its resume names its client's harness, idle", async () => {
+    const { heartbeats, calls, clock } = setup({
+      heartbeat: fail("not_found"),
+      harness: "qwen-code",
+      liveDelivery: () => ({ live_delivery: "yes" }),
+    });
+    heartbeats.enable({ model: false, contextUsedTokens: false, liveDelivery: true });
+    clock.now = 0;
+    heartbeats.tick(0);
+    await heartbeats.task;
+    expect(calls.heartbeats).toEqual([{ live_delivery: "yes" }]);
+    expect(calls.registrations).toEqual([
+      {
+        harness: "qwen-code",
+        harness_version: "2.1.328",
+        session_name: "api",
+        activity: "idle",
+        inbound: "hold",
+        workspace_label: "repo",
+        live_delivery: "yes",
+        resume: { session_id: "s-1" },
+      },
+    ]);
   });
 
   test("no heartbeat and no resume once the watcher stops", async () => {

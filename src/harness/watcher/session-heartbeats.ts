@@ -42,6 +42,8 @@ export interface SessionHeartbeatsOptions {
   readonly onResumed: () => void;
   /** Whether the session can receive live now (sent with `session.live_delivery` only). */
   readonly liveDelivery?: () => LiveDelivery;
+  /** The `harness` a resume registers (default `claude-code`). */
+  readonly harness?: string;
 }
 
 /** One comparable word for a live-delivery value: `yes` or the reason code. */
@@ -125,8 +127,12 @@ export class SessionHeartbeats {
     return this.#task;
   }
 
-  /** Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs. */
-  tick(now: number, activity: Activity): void {
+  /**
+   * Starts a heartbeat carrying `activity` when one is due at `now` (ms) and none runs; without
+   * an `activity` (a delivery process that cannot tell a busy turn from an idle one) the
+   * heartbeat leaves the session's activity as the hooks last said it.
+   */
+  tick(now: number, activity?: Activity): void {
     // A change of live delivery is news for senders: it is due at once, like an activity flip.
     const due =
       activity !== this.#sentActivity ||
@@ -149,13 +155,13 @@ export class SessionHeartbeats {
     };
   }
 
-  #accepted(activity: Activity, sent: TranscriptChanges): void {
+  #accepted(activity: Activity | undefined, sent: TranscriptChanges): void {
     this.#sentActivity = activity;
     if (typeof sent.model === "string") this.#sentModel = sent.model;
     if (typeof sent.context_used_tokens === "number") this.#sentContext = sent.context_used_tokens;
   }
 
-  async #beat(activity: Activity): Promise<void> {
+  async #beat(activity: Activity | undefined): Promise<void> {
     this.#busy = true;
     const transcript = this.#changes();
     // Sent with every heartbeat, not only on a change: a SessionStart renewal or a resume may
@@ -163,7 +169,7 @@ export class SessionHeartbeats {
     const live = this.#sendLive ? this.#o.liveDelivery?.() : undefined;
     try {
       await this.#o.adapter.sessionHeartbeat(this.#o.sessionId, {
-        activity,
+        ...(activity === undefined ? {} : { activity }),
         ...transcript,
         ...live,
       });
@@ -219,7 +225,7 @@ export class SessionHeartbeats {
    * Re-opens our own session in place after a heartbeat found it gone or closed, with what
    * SessionStart registered plus the transcript values under the same capabilities.
    */
-  async #resume(activity: Activity): Promise<void> {
+  async #resume(activity: Activity | undefined): Promise<void> {
     if (!this.#o.running()) return;
     const { adapter, log, map, sessionId } = this.#o;
     const model = this.#sendModel ? this.#o.transcript.model : undefined;
@@ -231,10 +237,10 @@ export class SessionHeartbeats {
     };
     try {
       const resumed = await adapter.sessionRegister({
-        harness: "claude-code",
+        harness: this.#o.harness ?? "claude-code",
         harness_version: map.harness_version,
         session_name: map.session_name,
-        activity,
+        activity: activity ?? "idle",
         inbound: this.#o.policy(),
         ...(map.workspace_label === undefined ? {} : { workspace_label: map.workspace_label }),
         ...(model === undefined ? {} : { model }),

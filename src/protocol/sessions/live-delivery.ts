@@ -14,6 +14,10 @@ import { member, nullableEnum, requiredEnum, type WireObject } from "../validati
  *   refused, or could not be started); messages wait until it runs again.
  * - `watcher_silent`: said by the server, not the harness: the session's last `yes` is older
  *   than {@link liveReportMaxAgeMs}, so whatever delivered has stopped reporting.
+ * - `pull_lane`: the session's client has no door Brigade can post through (or none for this
+ *   session): its model reads messages with the `inbox` tool at its turns.
+ * - `person_review`: a push lane posts into the session, but the client holds each message for
+ *   its person's review (no consent token was given): the sender sees `held` until the person acts.
  *
  * @example
  * NOT_LIVE_REASONS.includes("inbound_gate") === true;
@@ -23,6 +27,8 @@ export const NOT_LIVE_REASONS = [
   "inbound_gate",
   "watcher_stopped",
   "watcher_silent",
+  "pull_lane",
+  "person_review",
 ] as const;
 
 /** A reason code of {@link NOT_LIVE_REASONS}. */

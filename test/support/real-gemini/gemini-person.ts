@@ -78,13 +78,14 @@ export function runGemini(
   );
 }
 
-/** Runs the person's own `brigade` (this checkout's CLI) in their terminal. */
-export function terminal(who: Person, args: string[]): Promise<GeminiRun> {
+/** Runs the person's own `brigade` (this checkout's CLI) in their terminal, `input` on stdin. */
+export function terminal(who: Person, args: string[], input = ""): Promise<GeminiRun> {
   const child = spawn(process.execPath, [BUILT_CLI, ...args], {
     cwd: who.checkout,
     env: who.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  child.stdin.end(input);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

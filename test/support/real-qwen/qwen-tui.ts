@@ -30,6 +30,8 @@ export interface QwenPersonOptions {
   readonly home: string;
   readonly project: string;
   readonly env: Readonly<Record<string, string>>;
+  /** Runs with the minted controller token before the TUI starts (e.g. `brigade qwen token`). */
+  readonly beforeStart?: (token: string) => Promise<void>;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function startQwenTui(
   );
   const token = /qpc_[0-9a-f]{64}/.exec(minted.stdout)?.[0];
   if (token === undefined) throw new Error("`qwen sessions controllers add` printed no token");
+  await person?.beforeStart?.(token);
   const tmux = await TmuxClaude.start({
     executable: process.execPath,
     args: [script],
@@ -120,4 +123,32 @@ function readOnlyRecord(folder: string): QwenRecord | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Closes the TUI's tmux and waits until its `cli.js` process (the registry's pid, a child that
+ * may outlive the terminal's process for a moment) is gone too, killing it after 5 s: only then
+ * may a test remove the folders it writes to.
+ */
+export async function closeQwenTui(tui: QwenTui | undefined): Promise<void> {
+  if (tui === undefined) return;
+  await tui.tmux.close();
+  const alive = (): boolean => {
+    try {
+      process.kill(tui.record.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    await waitFor(() => !alive(), 5_000, "Qwen Code's cli.js to exit");
+  } catch {
+    try {
+      process.kill(tui.record.pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+    await waitFor(() => !alive(), 5_000, "Qwen Code's cli.js to exit after SIGKILL");
+  }
 }
