@@ -5,7 +5,7 @@
 // `brigade serve`, with a stand-in Claude Code session of dana's as the sender.
 
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -310,47 +310,101 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
 }
 
 /**
- * Registers the pull-lane suite for one OpenCode version: `brigade install opencode` in a
- * teammate's terminal, then the real TUI in the team's checkout binds its session at its first
- * message, and the model reads a teammate's message with the `brigade_inbox` tool.
+ * Registers the plugin suite for one OpenCode version: `brigade install opencode` in a teammate's
+ * terminal and a real `brigade serve`, then the real TUI in the team's checkout twice: started
+ * plainly (it listens nowhere: the pull lane, the model reads with `brigade_inbox`), then with
+ * `--port` (the session start writes the door address and starts the push lane: a teammate's
+ * message reaches the idle session's model with no prompt).
  */
-export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeChoice): void {
-  describe(`the real OpenCode, ${which} version: brigade install opencode (the pull lane)`, () => {
+export function openCodePluginSuite({ which, version: resolveVersion }: OpenCodeChoice): void {
+  describe(`the real OpenCode, ${which} version: brigade install opencode`, () => {
     let world: PluginWorld;
     let lee: Person;
     let danaCc: ClaudeCodeHost;
     let model: FakeOpenCodeModel;
-    let tui: OpenCodeTui;
-    let dir: string;
+    let executable: string;
     let version: string;
+    const tuis: OpenCodeTui[] = [];
+    const dirs: string[] = [];
 
     beforeAll(async () => {
       version = await resolveVersion();
-      const executable = await openCodeExecutable(version);
+      executable = await openCodeExecutable(version);
       world = await PluginWorld.start("dana", "billing");
       lee = await world.join("lee");
       danaCc = await world.session(world.founder, "api");
       const installed = await terminal(lee, ["install", "opencode"]);
       if (installed.code !== 0) throw new Error(`brigade install opencode: ${installed.stderr}`);
       model = await FakeOpenCodeModel.start();
-      dir = mkdtempSync(join(tmpdir(), "oc-pull-"));
-      tui = await startOpenCodeTui(executable, dir, model, {
-        home: lee.home,
-        project: lee.checkout,
-        env: lee.env,
-      });
     }, 600_000);
 
     afterAll(async () => {
-      await tui?.tmux.close();
+      for (const tui of tuis) await tui.tmux.close();
       await model?.close();
       await world?.close();
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
 
     beforeEach((context) => {
-      context.onTestFailed(() => console.error(`OpenCode's screen:\n${tui?.tmux.pane() ?? ""}`));
+      context.onTestFailed(() =>
+        console.error(`OpenCode's screen:\n${tuis.at(-1)?.tmux.pane() ?? ""}`),
+      );
     });
+
+    /** Lee's TUI in his checkout; `unreachable`: without `--port`. */
+    async function leeTui(unreachable: boolean): Promise<OpenCodeTui> {
+      const dir = mkdtempSync(join(tmpdir(), "oc-plugin-"));
+      dirs.push(dir);
+      const tui = await startOpenCodeTui(executable, dir, model, {
+        home: lee.home,
+        project: lee.checkout,
+        env: lee.env,
+        unreachable,
+      });
+      tuis.push(tui);
+      return tui;
+    }
+
+    interface Binding {
+      readonly claude_pid: number;
+      readonly claude_session_id: string;
+      readonly brigade_session_id: string;
+      readonly team_name: string;
+      readonly team_ref: string;
+      readonly harness_version: string;
+      readonly session_name: string;
+    }
+
+    /** The binding file the session start of OpenCode process `pid` wrote. */
+    async function bindingOf(pid: number): Promise<Binding> {
+      const folder = join(lee.stateDir, "sessions", "by-harness", "opencode");
+      let found: Binding | undefined;
+      await waitFor(
+        () => {
+          try {
+            for (const name of readdirSync(folder)) {
+              const b = JSON.parse(readFileSync(join(folder, name), "utf8")) as Binding;
+              if (b.claude_pid === pid) found = b;
+            }
+          } catch {
+            // not written yet
+          }
+          return found !== undefined;
+        },
+        30_000,
+        "the binding file",
+      );
+      return found as Binding;
+    }
+
+    /** What lee's model must read for a stored message: the sentinel, then the frame. */
+    function expectedText(messageId: string, binding: Binding): string {
+      const stored = storedEnvelope(world.dataFile, messageId);
+      if (stored === undefined) throw new Error(`no stored message ${messageId}`);
+      const frame = build(stored, binding.team_name, { level: "open", custom: "" });
+      const workspace = `brigade:${binding.team_ref}@${new URL(world.server.url).host}`;
+      return sentinelFrame(frame, stored.sender.session_id, workspace);
+    }
 
     async function sentState(id: string): Promise<string | undefined> {
       const run = await danaCc.runBash("brigade sent --json --limit 50");
@@ -359,58 +413,37 @@ export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeCh
       return rows.find((row) => row.message_id === id)?.state;
     }
 
-    test("the first message binds the session; the inbox tool reads a teammate's message byte for byte, acked after", async () => {
-      await tui.tmux.type("hello");
-      await tui.tmux.keys("Enter");
-      await waitFor(() => model.requests().length >= 1, 60_000, "the first request");
-      const folder = join(lee.stateDir, "sessions", "by-harness", "opencode");
-      let name = "";
-      await waitFor(
-        () => {
-          try {
-            name = readdirSync(folder).find((n) => n.endsWith(".json")) ?? "";
-          } catch {
-            name = "";
-          }
-          return name !== "";
-        },
-        30_000,
-        "the binding file",
-      );
-      const first = model.requests()[0] as ChatRequest;
-      // OpenCode joins what plugins add to the system prompt into its second system message.
-      expect(systemText(first)).toContain("Brigade: this session is");
-      expect((first.tools ?? []).map((t) => t.function.name)).toContain("brigade_inbox");
-      const binding = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
-        claude_pid: number;
-        claude_session_id: string;
-        brigade_session_id: string;
-        team_name: string;
-        team_ref: string;
-        harness_version: string;
-        session_name: string;
-      };
-      const sessions = (await tui.get("/session")) as { id: string }[];
-      expect(binding.claude_session_id).toBe(sessions[0]?.id);
-      // Bound to the OpenCode process, with the version the plugin read from the session.
-      expect(binding.claude_pid).toBe(tui.tmux.pid);
-      expect(binding.harness_version).toBe(version);
-      expect(binding.session_name).toBe("billing-opencode");
-      // The TUI listens (--port): the push lane's address of the session was written.
-      expect(
-        readOpenCodeDoorAddress(lee.env, binding.claude_session_id, process.getuid?.() ?? 0),
-      ).toEqual({
-        session_id: binding.claude_session_id,
-        server_url: tui.origin,
-        host_pid: tui.tmux.pid,
-      });
-      const sent = await danaCc.runBash(
-        sendCommand(binding.brigade_session_id, `pull ${which}: rerun <the migration> & report`),
-      );
+    async function send(brigadeId: string, body: string): Promise<string> {
+      const sent = await danaCc.runBash(sendCommand(brigadeId, body));
       expect(sent.exitCode, sent.stderr).toBe(0);
       const messageId = /Sent message (m-[0-9a-f]+)/.exec(sent.stdout)?.[1];
       if (messageId === undefined) throw new Error(sent.stdout);
+      return messageId;
+    }
+
+    test("a TUI that listens nowhere: the first message binds the session, no push lane; the inbox tool reads a teammate's message byte for byte, acked after", async () => {
+      const tui = await leeTui(true);
       const before = model.requests().length;
+      await tui.tmux.type("hello");
+      await tui.tmux.keys("Enter");
+      await waitFor(() => model.requests().length > before, 60_000, "the first request");
+      const binding = await bindingOf(tui.tmux.pid);
+      // Bound to the OpenCode process, with the version the plugin read from the session.
+      expect(binding.harness_version).toBe(version);
+      expect(binding.session_name).toBe("billing-opencode");
+      const first = model.requests()[before] as ChatRequest;
+      // OpenCode joins what plugins add to the system prompt into its second system message.
+      expect(systemText(first)).toContain("Brigade: this session is");
+      expect((first.tools ?? []).map((t) => t.function.name)).toContain("brigade_inbox");
+      // Nothing listens: no door address, no push lane.
+      const uid = process.getuid?.() ?? 0;
+      expect(readOpenCodeDoorAddress(lee.env, binding.claude_session_id, uid)).toBeUndefined();
+      expect(existsSync(join(lee.stateDir, "watchers", `${tui.tmux.pid}.json`))).toBe(false);
+      const messageId = await send(
+        binding.brigade_session_id,
+        `pull ${which}: rerun <the migration> & report`,
+      );
+      const turnAt = model.requests().length;
       model.callTool = "brigade_inbox";
       await tui.tmux.type("what is new?");
       await tui.tmux.keys("Enter");
@@ -418,24 +451,68 @@ export function openCodePullSuite({ which, version: resolveVersion }: OpenCodeCh
         () =>
           model
             .requests()
-            .slice(before)
+            .slice(turnAt)
             .some((r) => r.messages.at(-1)?.role === "tool"),
         60_000,
         "the request after the inbox tool",
       );
-      const turn = model.requests()[before] as ChatRequest;
-      expect(systemText(turn)).toContain("1 message from teammates");
+      expect(systemText(model.requests()[turnAt] as ChatRequest)).toContain(
+        "1 message from teammates",
+      );
       const withTool = model
         .requests()
-        .slice(before)
+        .slice(turnAt)
         .find((r) => r.messages.at(-1)?.role === "tool");
-      const envelopeStored = storedEnvelope(world.dataFile, messageId);
-      if (envelopeStored === undefined) throw new Error("no stored message");
-      const frame = build(envelopeStored, binding.team_name, { level: "open", custom: "" });
-      const workspace = `brigade:${binding.team_ref}@${new URL(world.server.url).host}`;
-      const expected = sentinelFrame(frame, envelopeStored.sender.session_id, workspace);
-      expect(messageText(withTool?.messages.at(-1))).toContain(expected);
+      expect(messageText(withTool?.messages.at(-1))).toContain(expectedText(messageId, binding));
       await poll("dana sees acked", async () => (await sentState(messageId)) === "acked", 30_000);
+      await tui.tmux.close();
+    }, 180_000);
+
+    test("a TUI started with --port: its session start opens the push lane, and a teammate's message wakes the idle session with no prompt, byte for byte, acked once OpenCode stores it", async () => {
+      const tui = await leeTui(false);
+      const before = model.requests().length;
+      await tui.tmux.type("hello again");
+      await tui.tmux.keys("Enter");
+      await waitFor(() => model.requests().length > before, 60_000, "the first request");
+      const binding = await bindingOf(tui.tmux.pid);
+      const uid = process.getuid?.() ?? 0;
+      expect(readOpenCodeDoorAddress(lee.env, binding.claude_session_id, uid)).toEqual({
+        session_id: binding.claude_session_id,
+        server_url: tui.origin,
+        host_pid: tui.tmux.pid,
+      });
+      await waitFor(
+        () => existsSync(join(lee.stateDir, "watchers", `${tui.tmux.pid}.json`)),
+        30_000,
+        "the push lane's pidfile",
+      );
+      await poll(
+        "idle",
+        async () => JSON.stringify(await tui.get("/session/status")) === "{}",
+        60_000,
+      );
+      const messageId = await send(binding.brigade_session_id, `push ${which}: run <it> & tell me`);
+      const expected = expectedText(messageId, binding);
+      const at = model.requests().length;
+      // No prompt from lee: the lane posts into the idle session and its model reads it.
+      await waitFor(
+        () =>
+          model
+            .requests()
+            .slice(at)
+            .some((r) => lastUser(r) === expected),
+        60_000,
+        "the woken request",
+      );
+      await poll("dana sees acked", async () => (await sentState(messageId)) === "acked", 30_000);
+      const stored = (await tui.get(
+        `/session/${binding.claude_session_id}/message`,
+      )) as StoredMessage[];
+      const copies = stored
+        .filter((m) => m.info.role === "user")
+        .flatMap((m) => m.parts)
+        .filter((p) => p.type === "text" && p.text === expected);
+      expect(copies).toHaveLength(1);
     }, 180_000);
   });
 }

@@ -1,4 +1,6 @@
+import { currentUid } from "../../local-files/index.ts";
 import type { HostClient } from "../host-session/index.ts";
+import { openOpenCodeSessionDoor } from "./opencode-door-address.ts";
 import { OPENCODE_DOTENV_FILES, OPENCODE_SESSION_VARIABLE } from "./opencode-facts.ts";
 import { OPENCODE_HOOK_EVENTS, type OpenCodeHookEvent, runOpenCodeHook } from "./opencode-hook.ts";
 import { installOpenCode, uninstallOpenCode } from "./opencode-install.ts";
@@ -26,4 +28,12 @@ export const OPENCODE_CLIENT: HostClient = {
   uninstall: uninstallOpenCode,
   dotenvFiles: OPENCODE_DOTENV_FILES,
   insideSession: (env) => (env[OPENCODE_SESSION_VARIABLE] ?? "") !== "" || env.OPENCODE === "1",
+  openDoor: async (session, ctx) =>
+    openOpenCodeSessionDoor(
+      session.map.claude_session_id,
+      session.map.claude_pid,
+      session.env,
+      currentUid(),
+      ctx,
+    ),
 };

@@ -12,8 +12,14 @@ import {
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
+import { ensurePushLane } from "../push-lane/index.ts";
+import { type ByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
 import { openCodeDoorAddress, writeOpenCodeDoorAddress } from "./opencode-door-address.ts";
-import { OPENCODE_DOTENV_FILES } from "./opencode-facts.ts";
+import {
+  OPENCODE_DOTENV_FILES,
+  OPENCODE_PASSWORD_VARIABLE,
+  OPENCODE_USERNAME_VARIABLE,
+} from "./opencode-facts.ts";
 import { isOpenCodeSessionId } from "./opencode-server.ts";
 
 /** The binding folder and registered harness of OpenCode sessions. */
@@ -77,6 +83,39 @@ export function parseOpenCodeHookInput(raw: string): OpenCodeHookInput | undefin
   };
 }
 
+/**
+ * The variables of OpenCode's own the push lane needs: its server's basic-authentication password
+ * and user, when the person set them (passed on in the lane's environment, never written down).
+ */
+export const OPENCODE_LANE_ENVIRONMENT: readonly string[] = [
+  OPENCODE_PASSWORD_VARIABLE,
+  OPENCODE_USERNAME_VARIABLE,
+];
+
+/**
+ * Starts the push lane of an OpenCode session the start just bound and gave a door address
+ * (`ensurePushLane`: one per OpenCode process, detached, `brigade host-watch opencode --host-pid
+ * <pid>`) and answers its outcome word (`running`, `spawned`, or the failure reason). Never throws.
+ *
+ * @example await startOpenCodeLane(map, process.env) === "spawned"
+ */
+export async function startOpenCodeLane(
+  map: ByPidMap,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const dir = resolveStateDir(env);
+  if (!dir.ok) return "state_dir_relative";
+  const started = await ensurePushLane({
+    layout: stateLayout(dir.dir),
+    map,
+    client: OPENCODE_HOST,
+    passed: OPENCODE_LANE_ENVIRONMENT,
+    entryScript: process.argv[1] ?? "",
+    env,
+  });
+  return started.outcome === "failed" ? started.reason : started.outcome;
+}
+
 function output(context: string): string {
   return context === "" ? "{}" : JSON.stringify({ context });
 }
@@ -89,7 +128,8 @@ function output(context: string): string {
  *   it directly from the OpenCode process); `connectHostSession` registers (or resumes, or renews)
  *   the Brigade session of OpenCode's session id, harness `opencode`, and binds it; when the
  *   plugin's server URL is a loopback port that very process listens on, the door address is
- *   written for the push lane (`writeOpenCodeDoorAddress`); then the context line;
+ *   written (`writeOpenCodeDoorAddress`) and the session's push lane started
+ *   (`startOpenCodeLane`); then the context line;
  * - `turn`: a heartbeat (`busy`) and the notice of what waits (or nothing);
  * - `turn-end`: a heartbeat (`idle`);
  * - `session-end`: `session close`, and the by-pid map removed when it still names this session.
@@ -130,11 +170,20 @@ export async function runOpenCodeHook(
       if (!connected.off) deps.log(`brigade host-hook opencode: ${connected.code}\n`);
       return "{}";
     }
-    const address = openCodeDoorAddress(input.sessionId, input.serverUrl, hostPid);
-    if (address !== undefined && !writeOpenCodeDoorAddress(deps.env, address)) {
-      deps.log("brigade host-hook opencode: door_address_unwritable\n");
-    }
     const { map } = connected;
+    // The push lane only where OpenCode's own process listens: a TUI started without --port,
+    // or `opencode run`, can never take a post, and keeps the pull lane alone.
+    const address = openCodeDoorAddress(input.sessionId, input.serverUrl, hostPid);
+    if (address !== undefined) {
+      if (!writeOpenCodeDoorAddress(deps.env, address)) {
+        deps.log("brigade host-hook opencode: door_address_unwritable\n");
+      } else {
+        const lane = await (deps.startPushLane ?? ((m) => startOpenCodeLane(m, deps.env)))(map);
+        if (lane !== "running" && lane !== "spawned") {
+          deps.log(`brigade host-hook opencode: push_lane ${lane}\n`);
+        }
+      }
+    }
     return output(hostContextLine(map.session_name, map.brigade_session_id, map.team_name));
   }
   const map = boundHostSession(OPENCODE_HOST, input.sessionId, deps.env, deps.uid);

@@ -13,7 +13,7 @@ import type { FakeOpenCodeModel } from "./fake-opencode-model.ts";
 /** A running OpenCode TUI and where its server listens. */
 export interface OpenCodeTui {
   readonly tmux: TmuxClaude;
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `""` for a TUI started without `--port`. */
   readonly origin: string;
   readonly home: string;
   readonly project: string;
@@ -28,6 +28,8 @@ export interface OpenCodePersonOptions {
   readonly home: string;
   readonly project: string;
   readonly env: Readonly<Record<string, string>>;
+  /** Start without `--port` (default with): the TUI then listens nowhere. */
+  readonly unreachable?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -67,8 +69,9 @@ export function writeOpenCodeConfig(home: string, model: FakeOpenCodeModel): voi
 }
 
 /**
- * Starts OpenCode's TUI from `executable` with `--port` in the person's checkout (default
- * `dir/project`, home `dir/home`); resolves once its server answers and the prompt is on screen.
+ * Starts OpenCode's TUI from `executable` with `--port` (unless `person.unreachable`) in the
+ * person's checkout (default `dir/project`, home `dir/home`); resolves once its server answers and
+ * the prompt is on screen.
  * `dir` also holds the tmux server.
  */
 export async function startOpenCodeTui(
@@ -100,9 +103,10 @@ export async function startOpenCodeTui(
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
   };
+  const listens = person?.unreachable !== true;
   const tmux = await TmuxClaude.start({
     executable,
-    args: ["--port", String(port)],
+    args: listens ? ["--port", String(port)] : [],
     cwd: project,
     env,
     dir,
@@ -124,6 +128,10 @@ export async function startOpenCodeTui(
     await response.body?.cancel();
     return response.status;
   };
+  if (!listens) {
+    await tmux.waitForPane("Ask anything", 60_000, "OpenCode's prompt");
+    return { tmux, origin: "", home, project, get, post };
+  }
   let healthy = false;
   // Every half second: each poll costs OpenCode CPU while it starts.
   await until(
