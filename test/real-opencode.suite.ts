@@ -491,19 +491,14 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
         async () => JSON.stringify(await tui.get("/session/status")) === "{}",
         60_000,
       );
+      // Counted before the send: the lane may post before `brigade send` has even returned.
+      const at = model.requests().length;
       const messageId = await send(binding.brigade_session_id, `push ${which}: run <it> & tell me`);
       const expected = expectedText(messageId, binding);
-      const at = model.requests().length;
       // No prompt from lee: the lane posts into the idle session and its model reads it.
-      await waitFor(
-        () =>
-          model
-            .requests()
-            .slice(at)
-            .some((r) => lastUser(r) === expected),
-        60_000,
-        "the woken request",
-      );
+      const woken = (r: ChatRequest): boolean => lastUser(r).includes(`push ${which}: run`);
+      await waitFor(() => model.requests().slice(at).some(woken), 60_000, "the woken request");
+      expect(lastUser(model.requests().slice(at).find(woken) as ChatRequest)).toBe(expected);
       await poll("dana sees acked", async () => (await sentState(messageId)) === "acked", 30_000);
       const stored = (await tui.get(
         `/session/${binding.claude_session_id}/message`,
