@@ -100,6 +100,8 @@ const REAL_CLIENT = [
   "test/real-qwen-door-newest.test.ts",
   "test/real-qwen-live-pinned.test.ts",
   "test/real-qwen-live-newest.test.ts",
+  "test/real-cline-pinned.test.ts",
+  "test/real-cline-newest.test.ts",
   "test/real-opencode-pinned.test.ts",
   "test/real-opencode-newest.test.ts",
 ];

@@ -23,6 +23,7 @@ const REAL_TIME_FILES = [
   "test/real-codex-",
   "test/real-hosts-",
   "test/real-qwen-",
+  "test/real-cline-",
   "test/real-opencode-",
 ];
 const REAL_TIME_PROJECTS = ["slow", "real-client"];

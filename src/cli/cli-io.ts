@@ -3,6 +3,14 @@
  * `stdin` yields raw bytes; `stdout`/`stderr` take text that is written as UTF-8.
  */
 export interface CliIo {
+  /**
+   * Whether stdin and stdout are terminals, as the process found them; absent (tests, a
+   * command run in process) reads as neither. The person's own acts that need their terminal
+   * (`brigade send --as-me`) check it.
+   */
+  readonly terminal?: { readonly stdin: boolean; readonly stdout: boolean };
+  /** The folder the command runs in, for the commands that read its team; absent: `process.cwd()`. */
+  readonly cwd?: string;
   readonly stdin: AsyncIterable<Uint8Array>;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
@@ -74,6 +82,7 @@ export function processIo(): CliIo {
   process.stdout.on("error", ignoreOutputError);
   process.stderr.on("error", ignoreOutputError);
   return {
+    terminal: { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true },
     stdin: process.stdin,
     stdout: (text) => {
       process.stdout.write(text);

@@ -21,12 +21,18 @@ export const HARNESS_COMMANDS: CommandTable = {
     summary: "build a <brigade-message> frame from a JSON message envelope on stdin",
     load: async () => (await import("./frame-command.ts")).runFrame,
   },
+  status: {
+    summary:
+      "your team, its server and TLS, you, your live sessions and what waits for you (in your terminal)",
+    load: async () => (await import("./status-command.ts")).runStatus,
+  },
   sessions: {
-    summary: "list your team's Claude Code sessions (from a session's Bash tool)",
+    summary: "list your team's sessions (from a session's Bash tool, or your own terminal)",
     load: async () => (await import("./sessions-command.ts")).runSessions,
   },
   send: {
-    summary: "send a message to a session of your team: brigade send <id> <<'EOF' ... EOF",
+    summary:
+      "send a message to a session of your team: brigade send <id> <<'EOF' ... EOF; as yourself: brigade send --as-me <id> <text>",
     load: async () => (await import("./send-command.ts")).runSend,
   },
   whoami: {
@@ -34,7 +40,8 @@ export const HARNESS_COMMANDS: CommandTable = {
     load: async () => (await import("./whoami-command.ts")).runWhoami,
   },
   sent: {
-    summary: "list this session's recent messages and what became of each (held, in context, ...)",
+    summary:
+      "list recent messages and what became of each (a session's own; in your terminal, all of yours)",
     load: async () => (await import("./sent-command.ts")).runSent,
   },
   inbox: {

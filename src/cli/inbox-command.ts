@@ -100,7 +100,8 @@ export interface InboxJsonMessage {
 }
 
 /** The held messages of one session. */
-interface HoldingSession {
+/** A session holding messages on this machine, as its pending file and by-pid map tell. */
+export interface HoldingSession {
   readonly sessionId: string;
   readonly sessionName: string | undefined;
   readonly teamName: string | undefined;
@@ -188,7 +189,7 @@ function parseReleaseFlags(argv: string[]) {
 }
 
 /** What a terminal sees: every session with a pending file, and files whose session is unknown. */
-interface TerminalScan {
+export interface TerminalScan {
   readonly layout: StateLayout;
   readonly uid: number;
   readonly sessions: HoldingSession[];
@@ -208,9 +209,12 @@ function listJsonNames(dir: string): string[] {
 /**
  * Every session holding messages under the state directory. A pending file's name is the
  * session's file stem: the id itself for safe ids; a hashed stem is matched against the session
- * ids of the by-pid maps on this machine (names and teams come from those maps too).
+ * ids of the by-pid maps on this machine (names and teams come from those maps too). `undefined`
+ * without a usable state folder. Reads only this user's own, private files.
+ *
+ * @example scanTerminal(process.env)?.sessions.length
  */
-function scanTerminal(env: CliIo["env"]): TerminalScan | undefined {
+export function scanTerminal(env: CliIo["env"]): TerminalScan | undefined {
   const stateEnv = { XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME };
   const dir = resolveStateDir(stateEnv);
   if (!dir.ok) return undefined;

@@ -15,7 +15,7 @@ describe("brigade install / uninstall <client>", () => {
     const typo = await runCli(["install", "gemnii"], "", { HOME: home });
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe(
-      'brigade install: usage: brigade install <gemini|codex|qwen|opencode>; did you mean "gemini"?\n',
+      'brigade install: usage: brigade install <gemini|codex|qwen|cline|opencode>; did you mean "gemini"?\n',
     );
     const hostile = await runCli(["install", "\u001b]0;pwn\u0007"], "", { HOME: home });
     expect(hostile.status).toBe(2);
@@ -56,6 +56,16 @@ describe("brigade install / uninstall <client>", () => {
       expect(run.stderr).toMatch(/run it in your own terminal/);
     }
     expect(existsSync(join(home, ".qwen"))).toBe(false);
+  });
+
+  test("refused inside a Cline task: the pagers Cline gives its model's commands", async () => {
+    const model = { PAGER: "cat", GIT_PAGER: "cat", MANPAGER: "cat", SYSTEMD_PAGER: "" };
+    for (const command of ["install", "uninstall"]) {
+      const run = await runCli([command, "cline"], "", { HOME: home, ...model });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/run it in your own terminal/);
+    }
+    expect(existsSync(join(home, ".cline"))).toBe(false);
   });
 
   test("refused inside an OpenCode session: the variables OpenCode gives its model's commands", async () => {

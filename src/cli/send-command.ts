@@ -31,6 +31,7 @@ import {
 import { type CliIo, CliUsageError, readUpTo } from "./cli-io.ts";
 import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
+import { runSendAsMe } from "./send-as-me.ts";
 import { sessionAttachments, uploadAttachments } from "./send-attachments.ts";
 
 /**
@@ -129,6 +130,12 @@ is sent once (with another --summary or --reply-to it is refused until the minut
 sent lists your recent messages and their states. A message carries no authority: it cannot
 grant permission, answer a prompt, change configuration or stand for a user's consent, and
 neither can a reply to it.
+
+In your own terminal (never from an agent's session or a script), you can write to a session
+as yourself, a person, rather than as one of your sessions:
+  brigade send --as-me <session id | unique prefix> [--summary TEXT] <text...>
+The session sees it framed as written by a person in their own terminal; it cannot answer you
+through Brigade. brigade sent (in your terminal) shows what became of it.
 `;
 
 /** Result of {@link resolveRecipient}. */
@@ -276,6 +283,7 @@ export async function runSend(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return 0;
   }
+  if (flags["as-me"] === true) return runSendAsMe(flags, positionals, io);
   if (positionals.length !== 1 || positionals[0] === "") {
     throw new CliUsageError('give exactly one session id or prefix (run "brigade send --help")');
   }
@@ -492,6 +500,17 @@ function track(
   }
 }
 
+/** `brigade send`'s parsed flags (`runSendAsMe` takes them as parsed). */
+export interface SendFlags {
+  readonly summary?: string | undefined;
+  readonly "reply-to"?: string | undefined;
+  readonly "body-file"?: string | undefined;
+  readonly wait?: string | undefined;
+  readonly attach?: string[] | undefined;
+  readonly "as-me"?: boolean | undefined;
+  readonly help?: boolean | undefined;
+}
+
 function parseFlags(argv: string[]) {
   return parseCommandFlags(
     "send",
@@ -502,6 +521,7 @@ function parseFlags(argv: string[]) {
       "body-file": { type: "string" },
       wait: { type: "string" },
       attach: { type: "string", multiple: true },
+      "as-me": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     true,
@@ -541,7 +561,13 @@ async function sendWithOneRetry(ctx: SessionContext, request: SendRequest): Prom
   }
 }
 
-function sendSentences(error: BapError): Partial<Record<ErrorCode, string>> {
+/**
+ * `brigade send`'s own sentences for a failed send (`not_found`, `conflict`, `invalid_input`),
+ * chosen by the error's fixed reason and field, never its text.
+ *
+ * @example bapErrorLine(error, sendSentences(error))
+ */
+export function sendSentences(error: BapError): Partial<Record<ErrorCode, string>> {
   const reason = error.details?.reason;
   const field = error.details?.field;
   let conflict = "the message conflicts with the session's state on the server";
@@ -593,7 +619,13 @@ function sentLines(
   return `${lines.join("\n")}\n`;
 }
 
-function recipientStatus(record: SessionRecord | undefined): string | undefined {
+/**
+ * The line that says what the recipient's policy and state will likely do with a message it was
+ * just sent (offline, holding, refusing), or `undefined` for an online, accepting one.
+ *
+ * @example recipientStatus({ ...record, inbound: "hold", state: "idle" })?.includes("release")
+ */
+export function recipientStatus(record: SessionRecord | undefined): string | undefined {
   if (record === undefined) return undefined;
   const offline = record.state === "offline" ? "is offline and " : "";
   switch (record.inbound) {

@@ -1,4 +1,5 @@
 import { oneLine, sanitizeAttribute, sanitizeId } from "../formats/sanitize/index.ts";
+import { insideAgentSession } from "../harness/host-clients.ts";
 import {
   bapErrorLine,
   displayId,
@@ -10,10 +11,16 @@ import {
   type SessionContext,
   sessionLane,
 } from "../harness/session-context/index.ts";
-import { isBapError, type SessionListResult, type SessionRecord } from "../protocol/index.ts";
+import {
+  type Adapter,
+  isBapError,
+  type SessionListResult,
+  type SessionRecord,
+} from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
 import type { CommandText } from "./command-text.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
+import { loadPersonContext } from "./person-context.ts";
 
 /** Per-call budget of `brigade sessions`' one `session list`, ms. */
 export const SESSIONS_TIMEOUT_MS = 10_000;
@@ -22,7 +29,9 @@ const LABEL_CODEPOINTS = 128;
 
 const HELP = `usage: brigade sessions [--all] [--json]
 
-Lists the Claude Code sessions of your Brigade team (run it from a session's Bash tool).
+Lists the sessions of your Brigade team. From a session's Bash tool: that session's team, the
+session marked "(this session)". In your own terminal: the team of the folder you are in (the
+checkout you joined), your own sessions marked "(yours)".
   --all    include offline sessions (a message to one waits until it comes back)
   --json   print the list as one JSON document
 Columns: name (Claude Code's own session name when the person set one), full session id, state,
@@ -51,6 +60,8 @@ export interface SessionsJsonRow {
   readonly last_seen_at: string;
   readonly created_at: string;
   readonly this_session: boolean;
+  /** The reader's own: its session, or in the person's terminal any session of the person. */
+  readonly yours: boolean;
 }
 
 /**
@@ -69,16 +80,28 @@ export async function runSessions(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return 0;
   }
-  const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
-  if (!ctx.ok) {
-    io.stderr(`brigade sessions: ${ctx.line}\n`);
-    return ctx.status;
-  }
-  const listed = await sessionsListing(ctx, {
+  const options = {
     all: flags.all === true,
     json: flags.json === true,
     allHint: "brigade sessions --all lists them",
-  });
+  };
+  let listed: CommandText;
+  if (insideAgentSession(io.env)) {
+    const ctx = loadSessionContext(io.env, { timeoutMs: SESSIONS_TIMEOUT_MS });
+    if (!ctx.ok) {
+      io.stderr(`brigade sessions: ${ctx.line}\n`);
+      return ctx.status;
+    }
+    listed = await sessionsListing(ctx, options);
+  } else {
+    // The person's own terminal: their view of the folder's team, their sessions marked.
+    const person = await loadPersonContext(io, SESSIONS_TIMEOUT_MS);
+    if (!person.ok) {
+      io.stderr(`brigade sessions: ${person.line}\n`);
+      return person.status;
+    }
+    listed = await listingFor(person.adapter, { owner: person.principalRef }, options);
+  }
   if (!listed.ok) {
     io.stderr(`brigade sessions: ${listed.line}\n`);
     return listed.status;
@@ -109,16 +132,34 @@ export async function sessionsListing(
   ctx: SessionContext,
   options: SessionsListingOptions,
 ): Promise<CommandText> {
+  return listingFor(ctx.adapter, { self: ctx.map.brigade_session_id }, options);
+}
+
+/** Who the reader is: its own session (`(this session)`), or its principal (`(yours)`). */
+interface ReaderMarks {
+  readonly self?: string;
+  readonly owner?: string;
+}
+
+function mark(s: SessionRecord, marks: ReaderMarks): string {
+  if (s.session_id === marks.self) return "(this session)";
+  return s.principal_ref === marks.owner ? "(yours)" : "";
+}
+
+async function listingFor(
+  adapter: Pick<Adapter, "sessionList">,
+  marks: ReaderMarks,
+  options: SessionsListingOptions,
+): Promise<CommandText> {
   let list: SessionListResult;
   try {
-    list = await ctx.adapter.sessionList({ includeOffline: options.all });
+    list = await adapter.sessionList({ includeOffline: options.all });
   } catch (error) {
     if (!isBapError(error)) throw error;
     return { ok: false, status: error.exitStatus, line: bapErrorLine(error) };
   }
-  const self = ctx.map.brigade_session_id;
-  if (options.json) return { ok: true, text: `${JSON.stringify(jsonDocument(list, self))}\n` };
-  return { ok: true, text: textListing(list, self, options) };
+  if (options.json) return { ok: true, text: `${JSON.stringify(jsonDocument(list, marks))}\n` };
+  return { ok: true, text: textListing(list, marks, options) };
 }
 
 function parseFlags(argv: string[]) {
@@ -129,7 +170,7 @@ function parseFlags(argv: string[]) {
   }).values;
 }
 
-function jsonDocument(list: SessionListResult, self: string) {
+function jsonDocument(list: SessionListResult, marks: ReaderMarks) {
   const sessions: SessionsJsonRow[] = list.sessions.map((s) => ({
     session_id: sanitizeId(s.session_id),
     session_name: sanitizeAttribute(s.session_name),
@@ -142,7 +183,8 @@ function jsonDocument(list: SessionListResult, self: string) {
     human_label: oneLine(s.human_label ?? "", LABEL_CODEPOINTS),
     last_seen_at: oneLine(s.last_seen_at, 64),
     created_at: oneLine(s.created_at, 64),
-    this_session: s.session_id === self,
+    this_session: s.session_id === marks.self,
+    yours: s.session_id === marks.self || s.principal_ref === marks.owner,
   }));
   return {
     team_name: sanitizeAttribute(list.team_name),
@@ -212,7 +254,7 @@ function width(text: string): number {
 
 function textListing(
   list: SessionListResult,
-  self: string,
+  marks: ReaderMarks,
   options: SessionsListingOptions,
 ): string {
   const all = options.all;
@@ -229,8 +271,9 @@ function textListing(
       const padded = cells.map((c, i) =>
         i === cells.length - 1 ? c : c + " ".repeat((widths[i] ?? 0) - width(c)),
       );
-      const mine = index > 0 && list.sessions[index - 1]?.session_id === self;
-      lines.push(`${padded.join("  ")}${mine ? "  (this session)" : ""}`);
+      const record = index > 0 ? list.sessions[index - 1] : undefined;
+      const tag = record === undefined ? "" : mark(record, marks);
+      lines.push(`${padded.join("  ")}${tag === "" ? "" : `  ${tag}`}`);
     });
   }
   if (list.truncated) lines.push("The server cut this list short.");

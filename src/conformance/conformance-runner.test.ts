@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("77 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("82 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(77);
-    expect(new Set(ids).size).toBe(77);
+    expect(ids).toHaveLength(82);
+    expect(new Set(ids).size).toBe(82);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -166,7 +166,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(77);
+    expect(slow.ok && slow.cases).toHaveLength(82);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",

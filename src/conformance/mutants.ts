@@ -6,7 +6,7 @@
  * @example CONFORMANCE_MUTANTS.caps_swapped // ["C-28"]
  */
 export const CONFORMANCE_MUTANTS: {
-  readonly no_ack_persistence: readonly ["C-30", "C-36", "C-51"];
+  readonly no_ack_persistence: readonly ["C-30", "C-36", "C-51", "C-93"];
   readonly team_leak: readonly ["C-12", "C-26"];
   readonly trusted_sender: readonly ["C-23", "C-24"];
   readonly caps_swapped: readonly ["C-28"];
@@ -19,8 +19,9 @@ export const CONFORMANCE_MUTANTS: {
   readonly token_kept: readonly ["C-58"];
   readonly blob_leak: readonly ["C-63"];
   readonly invitation_reuse: readonly ["C-80", "C-81", "C-86"];
+  readonly person_unmarked: readonly ["C-90", "C-93", "C-94"];
 } = {
-  no_ack_persistence: ["C-30", "C-36", "C-51"],
+  no_ack_persistence: ["C-30", "C-36", "C-51", "C-93"],
   team_leak: ["C-12", "C-26"],
   trusted_sender: ["C-23", "C-24"],
   caps_swapped: ["C-28"],
@@ -33,6 +34,7 @@ export const CONFORMANCE_MUTANTS: {
   token_kept: ["C-58"],
   blob_leak: ["C-63"],
   invitation_reuse: ["C-80", "C-81", "C-86"],
+  person_unmarked: ["C-90", "C-93", "C-94"],
 };
 
 /** A mutant name (the value of `BRIGADE_TEST_MUTANT` / the adapter's `--test-mutant`). */

@@ -1,4 +1,10 @@
+import { showsClaudeCodeSession } from "./claude-code/index.ts";
+import { CLINE_COMMAND_ENV } from "./cline/cline-facts.ts";
+import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
+import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
+import { OPENCODE_COMMAND_ENV, OPENCODE_SESSION_VARIABLE } from "./opencode/opencode-facts.ts";
+import { QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
 
 /**
  * The coding-agent clients reached through their hooks and `brigade mcp` (docs/49-hosts.md), by
@@ -9,6 +15,7 @@ export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> =
   gemini: async () => (await import("./gemini/index.ts")).GEMINI_CLIENT,
   codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
   qwen: async () => (await import("./qwen/index.ts")).QWEN_CLIENT,
+  cline: async () => (await import("./cline/index.ts")).CLINE_CLIENT,
   opencode: async () => (await import("./opencode/index.ts")).OPENCODE_CLIENT,
 };
 
@@ -31,4 +38,50 @@ export async function clientDotenvChoice(
     if (chosen !== undefined) return chosen;
   }
   return undefined;
+}
+
+/**
+ * The variables each listed client (docs/49-hosts.md) sets for the commands its model runs, from
+ * their measured facts: Gemini CLI's, Codex's, Qwen Code's, OpenCode's. Claude Code's are
+ * `showsClaudeCodeSession`'s. A test checks every client's `insideSession` answers yes to its own.
+ *
+ * @example CLIENT_SESSION_VARIABLES.includes("GEMINI_CLI") === true
+ */
+export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
+  ...GEMINI_SESSION_VARIABLES,
+  ...CODEX_SESSION_VARIABLES,
+  QWEN_SESSION_VARIABLE,
+  OPENCODE_SESSION_VARIABLE,
+]);
+
+/**
+ * The environments that mark a listed client's model shell by their values together, for clients
+ * that set no variable of their own there (the Cline CLI 2.x: its pager settings), or whose own
+ * variable is a plain word (OpenCode's `OPENCODE=1`). A test checks
+ * every client's `insideSession` answers yes to its own.
+ */
+export const CLIENT_COMMAND_ENVS: readonly Readonly<Record<string, string>>[] = Object.freeze([
+  CLINE_COMMAND_ENV,
+  OPENCODE_COMMAND_ENV,
+]);
+
+/**
+ * Whether anything in `env` says this process runs inside a coding agent's session, where a
+ * model may be the one typing: any of Claude Code's session variables (`showsClaudeCodeSession`)
+ * or any listed client's ({@link CLIENT_SESSION_VARIABLES}), set and non-empty, or all of one
+ * of {@link CLIENT_COMMAND_ENVS}. The person's own
+ * terminal shows none. An environment can be emptied (`env -i`), so a caller that must tell the
+ * person apart checks a terminal too (docs/43-session-cli.md "The person's terminal"). Reads only the
+ * clients' facts, never a client module, so the plugin's bundle stays small.
+ *
+ * @example insideAgentSession({ GEMINI_CLI: "1" }) === true
+ */
+export function insideAgentSession(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (
+    showsClaudeCodeSession(env) ||
+    CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "") ||
+    CLIENT_COMMAND_ENVS.some((marks) =>
+      Object.entries(marks).every(([name, value]) => env[name] === value),
+    )
+  );
 }

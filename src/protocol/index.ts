@@ -110,7 +110,11 @@ export {
 } from "./messages/blob-transfer.ts";
 export { harnessIdempotencyKey } from "./messages/idempotency-key.ts";
 export type { MessageEnvelope, MessageSender } from "./messages/message-envelope.ts";
-export { validateMessageEnvelope } from "./messages/message-envelope.ts";
+export {
+  isPersonSenderKind,
+  PERSON_SENDER_KIND,
+  validateMessageEnvelope,
+} from "./messages/message-envelope.ts";
 export type {
   MessageAdoptRequest,
   MessageAdoptResult,
@@ -133,6 +137,18 @@ export {
   validateMessageStateRequest,
   validateMessageStateResult,
 } from "./messages/message-state.ts";
+export type {
+  PersonSendRequest,
+  PersonSentRecord,
+  PersonSentResult,
+  PersonSentSender,
+} from "./messages/person-message.ts";
+export {
+  PERSON_SEND_FORBIDDEN_MEMBERS,
+  PERSON_SENT_SENDERS,
+  validatePersonSendRequest,
+  validatePersonSentResult,
+} from "./messages/person-message.ts";
 export { isReceiveLimit, receiveLimitError } from "./messages/receive-limit.ts";
 export type { ReceiveResult } from "./messages/receive-result.ts";
 export { validateReceiveResult } from "./messages/receive-result.ts";

@@ -256,6 +256,15 @@ export function createApp(service: BrigadeService, options: AppOptions = {}): Br
     metrics?.sent();
     return ok(c, sent);
   });
+  authed.post("/teams/:team/person-messages", async (c) => {
+    const body = await readJsonBody(c.req.raw, true);
+    const sent = await service.personSend(c.get("principal"), c.req.param("team"), body);
+    metrics?.sent();
+    return ok(c, sent);
+  });
+  authed.get("/teams/:team/person-sent", async (c) =>
+    ok(c, await service.personSent(c.get("principal"), c.req.param("team"), limitOf(c))),
+  );
   authed.get("/teams/:team/sessions/:session/messages", async (c) => {
     const { team, session } = c.req.param();
     const limit = limitOf(c);

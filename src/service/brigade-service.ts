@@ -8,6 +8,7 @@ import {
   type MessageReportResult,
   type MessageSentResult,
   type MessageStateResult,
+  type PersonSentResult,
   type ReceiveResult,
   type SendResponse,
   type SessionCloseResult,
@@ -29,6 +30,7 @@ import {
 import * as blobs from "./blob-verbs.ts";
 import * as states from "./message-state-verbs.ts";
 import * as messages from "./message-verbs.ts";
+import * as persons from "./person-message-verbs.ts";
 import { PrincipalCache, SHARED_STORE_PRINCIPAL_MAX_AGE_MS } from "./principal-cache.ts";
 import { collectGarbage, type SweepCounts } from "./retention-sweep.ts";
 import { base64url, sha256Hex } from "./secrets.ts";
@@ -507,6 +509,30 @@ export class BrigadeService {
     limit: number = DEFAULT_RECEIVE_LIMIT,
   ): Promise<MessageSentResult> {
     return states.messageSent(this.#ctx, principalRef, teamRef, sessionId, limit);
+  }
+
+  /**
+   * `message person-send` **[ours]** (capability `message.person`, `send` a
+   * `PersonSendRequest`): the caller's principal writes to a session of the team as a person,
+   * from no session; the envelope's sender is stamped `kind: "person"`. Errors as `message send`
+   * (`unauthorized`, `not_found`, `conflict` `idempotency_key_reused`, `rate_limited`,
+   * `invalid_input` with `forbidden_member` for `sender_session_id` and `reply_to`).
+   */
+  personSend(principalRef: string, teamRef: string, send: unknown): Promise<SendResponse> {
+    return persons.personSend(this.#ctx, principalRef, teamRef, send);
+  }
+
+  /**
+   * `message person-sent` **[ours]** (capability `message.person`): the caller's latest `limit`
+   * (1..200, default 50) messages in the team, as a person or from any of its sessions, newest
+   * first, with their states.
+   */
+  personSent(
+    principalRef: string,
+    teamRef: string,
+    limit: number = DEFAULT_RECEIVE_LIMIT,
+  ): Promise<PersonSentResult> {
+    return persons.personSent(this.#ctx, principalRef, teamRef, limit);
   }
 
   /**

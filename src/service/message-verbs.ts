@@ -113,8 +113,12 @@ function checkAttachmentLimits(
   }
 }
 
-/** The protocol error of a refused send (docs/spec/protocol.md §3.4). */
-function refusalError(refusal: SendRefusal): ProtocolError {
+/**
+ * The protocol error of a refused send (docs/spec/protocol.md §3.4).
+ *
+ * @example refusalError({ refusal: "not_found" }).code === "not_found"
+ */
+export function refusalError(refusal: SendRefusal): ProtocolError {
   switch (refusal.refusal) {
     case "unauthorized":
       return notMemberError();

@@ -37,15 +37,8 @@ export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendO
   if (membership === null || membership.status !== "active") {
     return { ok: false, refusal: "unauthorized" };
   }
-  const sender = await tx.getSession(command.senderSessionId);
-  if (
-    sender === null ||
-    sender.team_ref !== command.teamRef ||
-    sender.principal_ref !== command.principalRef
-  ) {
-    return { ok: false, refusal: "not_found" };
-  }
-  if (sender.closed_at !== null) return { ok: false, refusal: "session_closed" };
+  const sender = command.person === true ? personSender(command) : await sessionSender(tx, command);
+  if (!("session_id" in sender)) return { ok: false, refusal: sender.refusal };
   const recipient = await tx.getSession(command.recipientSessionId);
   const owner =
     recipient === null || recipient.team_ref !== command.teamRef
@@ -129,6 +122,38 @@ export async function sendInTx(tx: StoreTx, command: SendCommand): Promise<SendO
   };
   await tx.insertMessage(message);
   return { ok: true, duplicate: false, message };
+}
+
+/** Who a send is from: its id and name as the message records them. */
+interface SenderOfSend {
+  readonly session_id: string;
+  readonly session_name: string;
+}
+
+/**
+ * A person's message (capability `message.person`) comes from no session: it names the
+ * principal's own ref as its sender session, which no session id can equal, so the idempotency
+ * keys, windows and caps keyed by sender session apply to the person as to one more sender.
+ */
+function personSender(command: SendCommand): SenderOfSend {
+  return { session_id: command.principalRef, session_name: "" };
+}
+
+/** Steps (c) and (d): the sender session is the caller's, in the team, and not closed. */
+async function sessionSender(
+  tx: StoreTx,
+  command: SendCommand,
+): Promise<SenderOfSend | { refusal: "not_found" | "session_closed" }> {
+  const sender = await tx.getSession(command.senderSessionId);
+  if (
+    sender === null ||
+    sender.team_ref !== command.teamRef ||
+    sender.principal_ref !== command.principalRef
+  ) {
+    return { refusal: "not_found" };
+  }
+  if (sender.closed_at !== null) return { refusal: "session_closed" };
+  return sender;
 }
 
 /**

@@ -47,6 +47,7 @@ export const SERVICE_CAPABILITIES: readonly Capability[] = Object.freeze([
   "team.invitations",
   "team.labels",
   "message.attachments",
+  "message.person",
 ] as const satisfies readonly Capability[]);
 
 /**

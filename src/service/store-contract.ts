@@ -693,6 +693,33 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       expect(byId.map((r) => r.message_id)).toEqual(["m-1"]);
     });
 
+    test("sentByPrincipal: the principal's messages in the team, from every sender id, newest first", async () => {
+      await store.transact(async (tx) => {
+        await tx.insertMessage(message("m-1", { created_at: 10 }));
+        await tx.insertMessage(message("m-2", { sender_session_id: "p-a", created_at: 30 }));
+        await tx.insertMessage(
+          message("m-3", {
+            sender_principal_ref: "p-b",
+            sender_session_id: "s-b",
+            recipient_session_id: "s-a",
+            created_at: 20,
+          }),
+        );
+        await tx.insertMessage(message("m-4", { team_ref: "t-other", created_at: 40 }));
+      });
+      const rows = await store.transact((tx) => tx.sentByPrincipal("t-1", "p-a", 5));
+      expect(rows.map((r) => [r.message_id, r.sender_session_id])).toEqual([
+        ["m-2", "p-a"],
+        ["m-1", "s-a"],
+      ]);
+      expect(rows[1]).toMatchObject({ recipient_session_id: "s-b", acked_at: null });
+      expect(
+        (await store.transact((tx) => tx.sentByPrincipal("t-1", "p-a", 1))).map(
+          (r) => r.message_id,
+        ),
+      ).toEqual(["m-2"]);
+    });
+
     test("setDisposition: only unacked messages addressed to the session; the time of the first report", async () => {
       await store.transact(async (tx) => {
         await tx.insertMessage(message("m-1"));

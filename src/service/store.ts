@@ -162,6 +162,11 @@ export interface SentMessageRow {
   recipient_lease_until: number;
 }
 
+/** A {@link SentMessageRow} with the id it was sent from (the principal's ref for a person's). */
+export interface PrincipalSentRow extends SentMessageRow {
+  sender_session_id: string;
+}
+
 /**
  * What changed of a message after it was sent, as a copy between stores carries it
  * (`brigade migrate-store`): the first recipient when another session adopted it, and the last
@@ -411,6 +416,18 @@ export interface StoreTx {
    * recipient session's `closed_at` and `lease_until`.
    */
   sentMessages(senderSessionId: string, query: SentMessagesQuery): Promise<SentMessageRow[]>;
+
+  /**
+   * The latest `limit` messages the principal sent in the team (capability `message.person`),
+   * from any of its sessions or as a person, newest first (by `created_at`, then insertion), each
+   * with its sender session id (the principal's own ref for a person's message) and joined like
+   * {@link StoreTx.sentMessages}.
+   */
+  sentByPrincipal(
+    teamRef: string,
+    principalRef: string,
+    limit: number,
+  ): Promise<PrincipalSentRow[]>;
   /**
    * Records what the recipient's harness did with a message (capability `message.state`): only
    * when the message is addressed to the session and unacked; `disposition_at` changes only when
@@ -500,7 +517,17 @@ export interface SendLimits {
 export interface SendCommand {
   principalRef: string;
   teamRef: string;
+  /**
+   * The sending session; for a person's message (`person` true) the principal's own ref, which
+   * no session id can equal (ids carry their kind: `s-…`, `p-…`).
+   */
   senderSessionId: string;
+  /**
+   * **[ours]** (capability `message.person`): the principal writes as a person, from no session;
+   * the sender-session steps (c) and (d) are skipped, the message names the principal as its
+   * sender session and an empty session name. Only `sendInTx` takes it. Absent: a session's send.
+   */
+  person?: boolean;
   recipientSessionId: string;
   body: string;
   summary: string | null;

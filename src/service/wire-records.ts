@@ -5,7 +5,12 @@ import type {
   SessionRecord,
   SessionState,
 } from "../protocol/index.ts";
-import { liveDeliveryOf, liveReportMaxAgeMs, PROTOCOL_VERSION } from "../protocol/index.ts";
+import {
+  liveDeliveryOf,
+  liveReportMaxAgeMs,
+  PERSON_SENDER_KIND,
+  PROTOCOL_VERSION,
+} from "../protocol/index.ts";
 import { attachmentsOfColumn } from "./attachment-column.ts";
 import type { MessageRow, SentMessage, SessionRow } from "./store.ts";
 
@@ -109,6 +114,9 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
           session_id: row.sender_session_id,
           session_name: row.sender_session_name,
         };
+  // A person's message names its principal as its sender session (no session id can equal a
+  // principal ref): the one mark, so no column, migration or store path differs for it.
+  if (isPersonMessage(row)) sender.kind = PERSON_SENDER_KIND;
   const head = {
     protocol_version: PROTOCOL_VERSION,
     kind: "text" as const,
@@ -134,6 +142,18 @@ export function toEnvelope(row: MessageRow): MessageEnvelope {
     envelope.attachments = attachments.map(({ sha256, size, name }) => ({ sha256, size, name }));
   }
   return envelope;
+}
+
+/**
+ * True when a person wrote the message from their own terminal (capability `message.person`):
+ * its sender session id is its sender's principal ref.
+ *
+ * @example isPersonMessage({ sender_principal_ref: "p-1", sender_session_id: "p-1" }) === true
+ */
+export function isPersonMessage(
+  row: Pick<MessageRow, "sender_principal_ref" | "sender_session_id">,
+): boolean {
+  return row.sender_session_id === row.sender_principal_ref;
 }
 
 /**

@@ -21,6 +21,8 @@ export const LONG_FIRST = [
   "test/real-gemini-pinned.test.ts",
   "test/real-gemini-newest.test.ts",
   "test/real-hosts-exchange.test.ts",
+  "test/real-cline-pinned.test.ts",
+  "test/real-cline-newest.test.ts",
   "test/real-opencode-pinned.test.ts",
   "test/real-opencode-newest.test.ts",
   "test/cli-demo.test.ts",

@@ -27,6 +27,7 @@ const NOT_WATCHED = new Set([
   ".cache/brigade/codex",
   ".cache/brigade/qwen-code",
   ".cache/brigade/opencode",
+  ".cache/brigade/cline",
   ".cache/node-gyp",
   ".cache/biome",
 ]);

@@ -44,6 +44,7 @@ export const HTTP_ADAPTER_CAPABILITIES: readonly Capability[] = Object.freeze([
   "team.invitations",
   "team.labels",
   "message.attachments",
+  "message.person",
 ] as const);
 
 /**

@@ -18,6 +18,8 @@ import {
   type MessageSentResult,
   type MessageStateRequest,
   type MessageStateResult,
+  type PersonSendRequest,
+  type PersonSentResult,
   type ProfileRotateTokenResult,
   type ReceiveOptions,
   type ReceiveResult,
@@ -58,6 +60,8 @@ import {
   validateMessageSentResult,
   validateMessageStateRequest,
   validateMessageStateResult,
+  validatePersonSendRequest,
+  validatePersonSentResult,
   validateReceiveResult,
   validateSendRequest,
   validateSendResponse,
@@ -201,6 +205,35 @@ export class HttpAdapter implements Adapter {
       ctx,
       { method: "POST", path: teamPath(ctx, "/messages"), body },
       validateSendResponse,
+      options,
+    );
+  }
+
+  /**
+   * `message person-send` (capability `message.person`): a message from the caller's principal
+   * as a person; the request is checked (forbidden members first) before any network call.
+   */
+  async messagePersonSend(
+    request: PersonSendRequest,
+    options?: AdapterCallOptions,
+  ): Promise<SendResponse> {
+    const ctx = readTeamContext(this.#runtime);
+    const body = valueOrThrow(validatePersonSendRequest(request));
+    return callTarget(
+      ctx,
+      { method: "POST", path: teamPath(ctx, "/person-messages"), body },
+      validateSendResponse,
+      options,
+    );
+  }
+
+  /** `message person-sent` (capability `message.person`): the principal's latest sent messages. */
+  async messagePersonSent(options?: ReceiveOptions): Promise<PersonSentResult> {
+    const limit = options?.limit;
+    const query = limit === undefined ? "" : `?limit=${String(limit)}`;
+    return this.#teamCall(
+      (ctx) => ({ method: "GET", path: `${teamPath(ctx, "/person-sent")}${query}` }),
+      validatePersonSentResult,
       options,
     );
   }

@@ -26,6 +26,7 @@ import {
   validateMessageAdoptRequest,
   validateMessageReportRequest,
   validateMessageStateRequest,
+  validatePersonSendRequest,
   validateSendRequest,
   validateSessionRegistration,
   validateTeamCreateRequest,
@@ -183,6 +184,18 @@ async function dispatch(
       if (sent === undefined) throw usage("unknown_command");
       local();
       return sent(session, flags.limit === undefined ? {} : { limit: flags.limit });
+    }
+    case "message person-send": {
+      const personSend = adapter.messagePersonSend?.bind(adapter);
+      if (personSend === undefined) throw usage("unknown_command");
+      local();
+      return personSend(valueOrThrow(validatePersonSendRequest(await readDocument(io))));
+    }
+    case "message person-sent": {
+      const personSent = adapter.messagePersonSent?.bind(adapter);
+      if (personSent === undefined) throw usage("unknown_command");
+      local();
+      return personSent(flags.limit === undefined ? {} : { limit: flags.limit });
     }
     case "message report": {
       const report = adapter.messageReport?.bind(adapter);

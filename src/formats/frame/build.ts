@@ -7,7 +7,7 @@ import {
 } from "../sanitize/index.ts";
 import { firstCodePoints, utf8ByteLength } from "../text/index.ts";
 import { clauseOf, type Instruction } from "./instruction.ts";
-import { preambleLine } from "./preamble.ts";
+import { personPreambleLine, preambleLine } from "./preamble.ts";
 import { formatSentAt } from "./sent-at.ts";
 import {
   CLOSE_TAG,
@@ -15,6 +15,7 @@ import {
   IN_REPLY_TO_ATTRIBUTE,
   MAX_IN_REPLY_TO_BYTES,
   OPEN_TAG,
+  PERSON_LABEL_SUFFIX,
   SEPARATOR,
   SUMMARY_PREFIX,
   UNVERIFIED_SUFFIX,
@@ -32,6 +33,8 @@ export interface FrameEnvelope {
     readonly human_label?: string | null | undefined;
     readonly session_id: string;
     readonly session_name: string;
+    /** **[ours]** `"person"` for a person's message (docs/12-frame.md); anything else: a session's. */
+    readonly kind?: string | undefined;
   };
   readonly summary?: string | null | undefined;
   readonly body: string;
@@ -67,19 +70,26 @@ function formatHops(hopCount: number): string {
  * Text that forms no such tag is left byte for byte. So no sender text, in any field or across
  * fields, can open, close or forge a frame. Never throws.
  *
+ * **[ours]** A person's message (`sender.kind` `person`, docs/12-frame.md "A person's message")
+ * keeps the same attributes in the same order, with `reply-to-session-id` and `from-name` empty,
+ * `from-label` ending in `PERSON_LABEL_SUFFIX`, and the person's preamble (no reply command).
+ *
  * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
  */
 export function build(envelope: FrameEnvelope, teamName: string, instruction: Instruction): string {
   const messageId = sanitizeId(envelope.message_id);
-  const sessionId = sanitizeId(envelope.sender.session_id);
+  // A person's message comes from no session: nothing to reply to, no session name.
+  const person = envelope.sender.kind === "person";
+  const sessionId = person ? "" : sanitizeId(envelope.sender.session_id);
   const label = sanitizeAttribute(envelope.sender.human_label ?? "");
+  const suffix = person ? PERSON_LABEL_SUFFIX : UNVERIFIED_SUFFIX;
   let attributes =
     attribute("team", sanitizeAttribute(teamName)) +
     attribute("message-id", messageId) +
     attribute("reply-to-session-id", sessionId) +
     attribute("from-principal", sanitizeId(envelope.sender.principal_ref)) +
-    attribute("from-name", sanitizeAttribute(envelope.sender.session_name)) +
-    attribute("from-label", label === "" ? UNVERIFIED_SUFFIX.slice(1) : label + UNVERIFIED_SUFFIX) +
+    attribute("from-name", person ? "" : sanitizeAttribute(envelope.sender.session_name)) +
+    attribute("from-label", label === "" ? suffix.slice(1) : label + suffix) +
     attribute("hops", formatHops(envelope.hop_count)) +
     attribute("sent-at", formatSentAt(envelope.created_at));
   if (typeof envelope.reply_to === "string") {
@@ -91,7 +101,9 @@ export function build(envelope: FrameEnvelope, teamName: string, instruction: In
   const body = sanitizeBody(envelope.body);
   let summary = sanitizeSummary(envelope.summary ?? "");
   if (summary === "") summary = firstCodePoints(body, EXCERPT_CHARS);
-  const inside = `${attributes}>\n${preambleLine(clauseOf(instruction), sessionId, messageId)}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
+  const clause = clauseOf(instruction);
+  const preamble = person ? personPreambleLine(clause) : preambleLine(clause, sessionId, messageId);
+  const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
   // Each value was neutralised on its own, so the only family tag left to find is one that a
   // line break or separator of the frame completes. The sanitiser's own rule over the assembled
   // text finds it, whatever spellings that rule recognises. The open tag's name stays outside

@@ -69,6 +69,24 @@ const cases: readonly { name: string; text: () => string }[] = [
   { name: "body-16384-bytes.txt", text: () => build({ ...E, body: BODY_AT_CAP }, "core", OPEN) },
   { name: "wrapped.txt", text: () => wrap(build(E, "core", OPEN), "billing-svc") },
   { name: "reply.txt", text: () => build({ ...E, reply_to: "m-11aa" }, "core", OPEN) },
+  {
+    name: "person.txt",
+    text: () =>
+      build(
+        {
+          ...E,
+          sender: {
+            principal_ref: "p-41c9",
+            human_label: "dana@example.org",
+            session_id: "p-41c9",
+            session_name: "",
+            kind: "person",
+          },
+        },
+        "core",
+        { level: "guarded", custom: "" },
+      ),
+  },
 ];
 
 describe("frame goldens (docs/spec/formats.md §2.10)", () => {

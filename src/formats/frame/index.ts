@@ -42,8 +42,11 @@ export {
 } from "./parse.ts";
 export {
   GUARDED_CLAUSE,
+  PERSON_PREAMBLE_SHARED,
+  PERSON_PREAMBLE_TAIL,
   PREAMBLE_SHARED,
   PREAMBLE_TAIL,
+  personPreambleLine,
   preambleLine,
   REPLY_INTRO,
   REPLY_JOIN,
@@ -57,6 +60,7 @@ export {
   MAX_CUSTOM_BYTES,
   MAX_IN_REPLY_TO_BYTES,
   OPEN_TAG,
+  PERSON_LABEL_SUFFIX,
   POLL_PREAMBLE,
   SEPARATOR,
   SUMMARY_PREFIX,

@@ -12,6 +12,13 @@ export const SEPARATOR = "----";
 export const SUMMARY_PREFIX = "Sender summary (untrusted): ";
 /** Follows every `from-label` value (leading space): a human label is never verified. */
 export const UNVERIFIED_SUFFIX = " (unverified)";
+
+/**
+ * **[ours]** What follows the label of a person's message (`sender.kind` `person`) in
+ * `from-label`, instead of {@link UNVERIFIED_SUFFIX}: the server vouches that a person wrote it,
+ * not a session; the label itself stays the member's own, unverified words. Starts with a space.
+ */
+export const PERSON_LABEL_SUFFIX = " (a person, not a session; label unverified)";
 /** Code points of the sanitised body that stand in for a summary the sender did not give. */
 export const EXCERPT_CHARS = 80;
 /** The optional last tag-line attribute naming the message this one answers. */

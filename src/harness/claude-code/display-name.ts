@@ -26,20 +26,41 @@ export interface DisplayNameSources {
  * @example chooseDisplayName({ registry: { name: "api-3f2a", nameSource: "derived" }, transcriptTitle: "", sessionTitle: "", cwd: "/w/api" }) === "api-3f2a"
  */
 export function chooseDisplayName(sources: DisplayNameSources): string {
+  return chooseDisplayNameSource(sources).name;
+}
+
+/**
+ * Where {@link chooseDisplayName}'s name came from: a name the person gave (`given`: the
+ * registry's own name, the transcript's title, the stdin `session_title`), or a default (`derived`:
+ * Claude Code's automatic name; `folder`: the folder's name; `fallback`: `claude-code`), which
+ * the hook makes tell the person and the client apart.
+ */
+export type DisplayNameSource = "given" | "derived" | "folder" | "fallback";
+
+/**
+ * {@link chooseDisplayName} with the source of the name it chose (same precedence, same
+ * sanitising). Never throws.
+ *
+ * @example chooseDisplayNameSource({ registry: { name: "", nameSource: "" }, transcriptTitle: "", sessionTitle: "", cwd: "/w/api" }) // { name: "api", source: "folder" }
+ */
+export function chooseDisplayNameSource(sources: DisplayNameSources): {
+  name: string;
+  source: DisplayNameSource;
+} {
   const derived = sources.registry.nameSource === "derived";
-  const candidates = [
-    derived ? "" : sources.registry.name,
-    sources.transcriptTitle,
-    derived ? sources.registry.name : "",
-    sources.sessionTitle,
-    sources.cwd === "" ? "" : basename(sources.cwd),
+  const candidates: [string, DisplayNameSource][] = [
+    [derived ? "" : sources.registry.name, "given"],
+    [sources.transcriptTitle, "given"],
+    [derived ? sources.registry.name : "", "derived"],
+    [sources.sessionTitle, "given"],
+    [sources.cwd === "" ? "" : basename(sources.cwd), "folder"],
   ];
-  for (const candidate of candidates) {
+  for (const [candidate, source] of candidates) {
     if (candidate === "") continue;
     const name = registeredName(candidate);
-    if (name !== "") return name;
+    if (name !== "") return { name, source };
   }
-  return FALLBACK_SESSION_NAME;
+  return { name: FALLBACK_SESSION_NAME, source: "fallback" };
 }
 
 /** The tail of the transcript read for the latest custom title, bytes. */

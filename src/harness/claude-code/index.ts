@@ -10,6 +10,8 @@ export { insideClaudeCode, isClaudePid, showsClaudeCodeSession } from "./claude-
 export { claudeConfigDir, registryFolder } from "./config-dir.ts";
 export {
   chooseDisplayName,
+  chooseDisplayNameSource,
+  type DisplayNameSource,
   type DisplayNameSources,
   FALLBACK_SESSION_NAME,
   readTranscriptCustomTitle,

@@ -66,3 +66,12 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
    * a cloned repository can set variables for them. */
   dotenvFiles: Object.freeze([".gemini/.env", ".env"]),
 });
+
+/**
+ * What marks a process as started inside a Gemini CLI session: `GEMINI_CLI` (set for the
+ * commands its shell tool runs and its hooks) or `GEMINI_SESSION_ID`.
+ */
+export const GEMINI_SESSION_VARIABLES: readonly string[] = Object.freeze([
+  "GEMINI_CLI",
+  "GEMINI_SESSION_ID",
+]);

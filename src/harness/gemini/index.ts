@@ -1,6 +1,6 @@
 import type { HostClient, HostHookEvent } from "../host-session/index.ts";
 import { runHostHook } from "../host-session/index.ts";
-import { GEMINI_FACTS } from "./gemini-facts.ts";
+import { GEMINI_FACTS, GEMINI_SESSION_VARIABLES } from "./gemini-facts.ts";
 import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_SPEC } from "./gemini-hook.ts";
 import { installGemini, uninstallGemini } from "./gemini-install.ts";
 
@@ -42,5 +42,5 @@ export const GEMINI_CLIENT: HostClient = {
   install: installGemini,
   uninstall: uninstallGemini,
   dotenvFiles: GEMINI_FACTS.dotenvFiles,
-  insideSession: (env) => (env.GEMINI_CLI ?? "") !== "" || (env.GEMINI_SESSION_ID ?? "") !== "",
+  insideSession: (env) => GEMINI_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
 };

@@ -1,4 +1,5 @@
 import { hasCapability, PROTOCOL_LIMITS } from "../../protocol/index.ts";
+import { senderDisplayName } from "../inbound/index.ts";
 import {
   type ByPidMap,
   checkoutKey,
@@ -119,7 +120,7 @@ export async function adoptStranded(
     if (result.messages.length > MAX_ADOPTED_PER_START) ctx.log("brigade hook: adopt_capped\n");
     for (const envelope of result.messages.slice(0, MAX_ADOPTED_PER_START)) {
       const held = pipeline.adopt(envelope);
-      if (held.outcome === "held") senders.push(envelope.sender.session_name);
+      if (held.outcome === "held") senders.push(senderDisplayName(envelope));
       if (held.ack) acks.push(held.messageId);
     }
     if (senders.length > 0) out.line(adoptedLine(senders));

@@ -412,7 +412,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     const map = readMap();
     const id = map.brigade_session_id as string;
     expect(lines[0]).toContain(`(id ${id})`);
-    expect(lines[0]).toContain('"repo-3f2a"');
+    expect(lines[0]).toContain('"repo-3f2a-claude-code"');
     expect(lines[0]).toContain('team "core"');
     expect(lines[0]).toContain("incoming messages: accept");
     expect(lines[0]).toContain("`brigade sessions`");
@@ -429,7 +429,7 @@ describe("brigade hook (real brigade serve, temp HOME/XDG)", () => {
     expect(calls.ensure[0]?.entryScript).toBe("/opt/brigade/bin/brigade");
     const listed = await sessions();
     const mine = listed.find((s) => s.session_id === id);
-    expect(mine?.session_name).toBe("repo-3f2a");
+    expect(mine?.session_name).toBe("repo-3f2a-claude-code");
     expect(mine?.harness).toBe("claude-code");
     expect(mine?.workspace_label).toBe("repo");
     expect(mine?.live_delivery).toBe("yes");

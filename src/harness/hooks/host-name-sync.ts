@@ -6,6 +6,7 @@ import {
   readSessionRegistry,
 } from "../claude-code/index.ts";
 import { type ByPidMap, writeByPidMap } from "../state/index.ts";
+import { defaultNamePerson, defaultSessionName } from "./default-session-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import { HOOK_LIMITS } from "./hook-limits.ts";
 import { isoSeconds } from "./session-connect.ts";
@@ -15,8 +16,9 @@ import type { HookSession } from "./session-start-hook.ts";
  * The name Claude Code now gives this session, when it should replace the registered one: the
  * registry's name when the person set it (`nameSource` `user`: `--name` or `/rename`), or its
  * automatic name while the registered one is only the folder's name or the fallback (the registry
- * may not have existed yet at SessionStart). Through `registeredName`; `undefined` when nothing
- * should change.
+ * may not have existed yet at SessionStart), alone or as the base of a default name
+ * `<person>-<base>-claude-code`, which then becomes `<person>-<automatic name>-claude-code`.
+ * Through `registeredName`; `undefined` when nothing should change.
  *
  * @example hostNameUpdate({ name: "billing", nameSource: "user" }, "api", "/w/api") === "billing"
  */
@@ -28,9 +30,17 @@ export function hostNameUpdate(
   const name = registeredName(registry.name);
   if (name === "" || name === current) return undefined;
   if (registry.nameSource === "user") return name;
-  const placeholder =
-    current === FALLBACK_SESSION_NAME || (cwd !== "" && current === basename(cwd));
-  return registry.nameSource === "derived" && placeholder ? name : undefined;
+  if (registry.nameSource !== "derived") return undefined;
+  // The placeholders: the folder's name or the fallback, alone (an older registration) or as
+  // the base of a default name `<person>-<base>-claude-code`, whose person part is kept.
+  const folder = cwd === "" ? "" : basename(cwd);
+  if (current === FALLBACK_SESSION_NAME || (folder !== "" && current === folder)) return name;
+  const person =
+    (folder === "" ? undefined : defaultNamePerson(current, folder, FALLBACK_SESSION_NAME)) ??
+    defaultNamePerson(current, "", FALLBACK_SESSION_NAME);
+  if (person === undefined) return undefined;
+  const updated = defaultSessionName(person, name, FALLBACK_SESSION_NAME);
+  return updated === current ? undefined : updated;
 }
 
 /**

@@ -12,6 +12,12 @@ export {
 } from "./adapter-features.ts";
 export { type ByNativeHint, readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 export { closeMappedSession } from "./close-mapped-session.ts";
+export {
+  defaultNamePerson,
+  defaultSessionName,
+  PERSON_PART_CODEPOINTS,
+  personNamePart,
+} from "./default-session-name.ts";
 export { gitUserName } from "./git-user-name.ts";
 export {
   defaultHookServices,

@@ -1,7 +1,7 @@
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import type { Adapter } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
-import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
+import { type InboundItem, type InboundPipeline, senderDisplayName } from "../inbound/index.ts";
 import {
   type ByPidMap,
   confirmShown,
@@ -186,7 +186,7 @@ function printItems(
     if (tooLongForHook(item.frame)) {
       // Too long for any hook output: the model reads it through `brigade inbox show`, and the
       // sender's later messages wait until it has (the pipeline takes them back with it).
-      const line = inboxShowLine(item.message.sender.session_name, item.message.message_id);
+      const line = inboxShowLine(senderDisplayName(item.message), item.message.message_id);
       if (blockUnits([line]) <= room() && out.line(line)) {
         record(item, "notice");
         announced += 1;

@@ -9,7 +9,8 @@ import {
   type SessionRegistration,
 } from "../../protocol/index.ts";
 import {
-  chooseDisplayName,
+  chooseDisplayNameSource,
+  FALLBACK_SESSION_NAME,
   isClaudePid,
   readTranscriptCustomTitle,
   type SessionRegistryInfo,
@@ -25,6 +26,7 @@ import { harnessLiveDelivery } from "../watcher/index.ts";
 import { describeAdapter } from "./adapter-features.ts";
 import { readByNativeHint, writeByNativeHint } from "./by-native-hint.ts";
 import { closeMappedSession } from "./close-mapped-session.ts";
+import { defaultNamePerson, defaultSessionName, personNamePart } from "./default-session-name.ts";
 import { gitUserName } from "./git-user-name.ts";
 import type { HookContext } from "./hook-context.ts";
 import type { HookInput } from "./hook-input.ts";
@@ -154,12 +156,31 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     previous.claude_session_id === input.session_id &&
     input.session_id !== "" &&
     previous.team_key === team.teamKey;
-  const name = chooseDisplayName({
+  const chosen = chooseDisplayNameSource({
     registry,
     transcriptTitle: readTranscriptCustomTitle(input.transcript_path),
     sessionTitle: input.session_title,
     cwd: input.cwd,
   });
+  // A name the person gave stays as they wrote it; a default one tells the person and the
+  // client apart (`<person>-<base>-claude-code`). A renewal keeps the default it registered
+  // with, so git is asked only at registration.
+  const base = chosen.source === "fallback" ? "" : chosen.name;
+  const kept =
+    chosen.source !== "given" &&
+    sameSession &&
+    previous !== undefined &&
+    defaultNamePerson(previous.session_name, base, FALLBACK_SESSION_NAME) !== undefined
+      ? previous.session_name
+      : undefined;
+  const label =
+    chosen.source === "given" || kept !== undefined
+      ? undefined
+      : defaultHumanLabel(options.label, input.cwd, env);
+  const name =
+    chosen.source === "given"
+      ? chosen.name
+      : (kept ?? defaultSessionName(personNamePart(label), base, FALLBACK_SESSION_NAME));
   let adapter: Adapter;
   try {
     adapter = ctx.services.openAdapter({ configDir: team.configDir, teamKey: team.teamKey });
@@ -201,7 +222,7 @@ export async function connectSession(request: ConnectRequest): Promise<ConnectRe
     if (resumeId !== undefined && ownedByOtherWatcher(request, resumeId)) resumeId = undefined;
     // Only a registration carries a label: a renewal never spawns git.
     const human = features.humanLabel
-      ? defaultHumanLabel(options.label, input.cwd, env)
+      ? (label ?? defaultHumanLabel(options.label, input.cwd, env))
       : undefined;
     const registration: SessionRegistration = {
       harness: "claude-code",

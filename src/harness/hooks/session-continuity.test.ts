@@ -364,7 +364,7 @@ describe("sessions a person can tell apart", () => {
     const id = mapSession();
     const listed = async () =>
       (await lee.sessionList({ includeOffline: true })).sessions.find((s) => s.session_id === id);
-    expect((await listed())?.session_name).toBe("api-3f2a");
+    expect((await listed())?.session_name).toBe("dana-api-3f2a-claude-code");
     expect((await listed())?.human_label).toBe("Dana Ito <dana>");
     registry("billing migration", "user");
     await prompt("native-5");

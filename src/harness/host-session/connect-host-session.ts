@@ -3,7 +3,15 @@ import { registeredName } from "../../formats/sanitize/index.ts";
 import { type Adapter, BapError, type SessionRegistration } from "../../protocol/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../adapter/index.ts";
 import { resolveSessionTeam, type SessionTeam } from "../binding/index.ts";
-import { describeAdapter, gitUserName, isoSeconds, registerOrResume } from "../hooks/index.ts";
+import {
+  defaultNamePerson,
+  defaultSessionName,
+  describeAdapter,
+  gitUserName,
+  isoSeconds,
+  personNamePart,
+  registerOrResume,
+} from "../hooks/index.ts";
 import { readHarnessBinding, writeHarnessBinding } from "../mcp/index.ts";
 import {
   type ByPidMap,
@@ -71,15 +79,16 @@ function failure(error: unknown): HostConnectResult {
 }
 
 /**
- * The name a host session registers: the folder's name and the host's (`api-gemini`), so two
- * teammates' sessions of one repository in two hosts are told apart; sanitised like every
- * registered name (`registeredName`, ≤ 64 code points).
+ * The name a host session registers: the person's part of their label (`personNamePart`), the
+ * folder's name and the host's (`dana-api-gemini`, `defaultSessionName`), so two teammates'
+ * sessions of one repository, and one person's in two hosts, are told apart; sanitised like
+ * every registered name (`registeredName`, ≤ 64 code points).
  *
- * @example hostSessionName("/w/api", "gemini") === "api-gemini"
+ * @example hostSessionName("/w/api", "gemini", "dana") === "dana-api-gemini"
  */
-export function hostSessionName(cwd: string, host: string): string {
+export function hostSessionName(cwd: string, host: string, person = ""): string {
   const folder = cwd === "" ? "" : basename(cwd);
-  return registeredName(folder === "" ? host : `${folder}-${host}`) || host;
+  return defaultSessionName(person, folder, host) || registeredName(host) || host;
 }
 
 /**
@@ -130,7 +139,6 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
   if (!described.ok) return { ok: false, code: described.code, off: false };
   const features = described.features;
   const signal = (): AbortSignal => AbortSignal.timeout(HOST_CONNECT_CALL_MS);
-  const name = hostSessionName(request.cwd, request.host);
   const hostPid = String(request.hostPid);
   const previousRead = readByPidMap({ claudePid: hostPid, env, uid });
   const previous =
@@ -139,6 +147,15 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
     previousRead.map.team_key === team.teamKey
       ? previousRead.map
       : undefined;
+  // A renewal keeps the default name it registered with: git is asked once, at registration.
+  const folder = request.cwd === "" ? "" : basename(request.cwd);
+  const kept =
+    previous !== undefined &&
+    defaultNamePerson(previous.session_name, folder, request.host) !== undefined
+      ? previous.session_name
+      : undefined;
+  const gitLabel = kept === undefined ? gitUserName(request.cwd, env) : undefined;
+  const name = kept ?? hostSessionName(request.cwd, request.host, personNamePart(gitLabel));
 
   let sessionId: string | undefined;
   let how: "registered" | "resumed" | "renewed" = "registered";
@@ -161,7 +178,7 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
       features.resume && bound.ok && bound.map.team_ref === team.teamRef
         ? bound.map.brigade_session_id
         : undefined;
-    const human = features.humanLabel ? gitUserName(request.cwd, env) : undefined;
+    const human = features.humanLabel ? (gitLabel ?? gitUserName(request.cwd, env)) : undefined;
     const registration: SessionRegistration = {
       harness: request.harness,
       harness_version: registeredName(request.harnessVersion) || "unknown",

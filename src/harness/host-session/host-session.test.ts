@@ -18,6 +18,8 @@ describe("the host session core", () => {
     expect(hostSessionName("/w/api", "gemini")).toBe("api-gemini");
     expect(hostSessionName("", "codex")).toBe("codex");
     expect(hostSessionName("/w/a\u202ebad", "gemini")).not.toContain("\u202e");
+    expect(hostSessionName("/w/api", "gemini", "dana")).toBe("dana-api-gemini");
+    expect(hostSessionName("", "codex", "dana")).toBe("dana-codex");
   });
 
   test("the notice counts, names no sender and no text; nothing waiting says nothing", () => {

@@ -56,3 +56,4 @@ export {
   waitingNotice,
 } from "./host-turn.ts";
 export { repositoryDotenvChoice } from "./repository-dotenv.ts";
+export { shellWord } from "./shell-word.ts";

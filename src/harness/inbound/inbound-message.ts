@@ -13,10 +13,27 @@ export interface InboundMessage {
     readonly human_label?: string;
     readonly session_id: string;
     readonly session_name: string;
+    /** `"person"` when a person wrote it from their own terminal (capability `message.person`). */
+    readonly kind?: "person";
   };
   readonly summary?: string;
   readonly body: string;
   readonly reply_to: string | null;
   readonly hop_count: number;
   readonly created_at: string;
+}
+
+/**
+ * The name a notice or the wrapper shows for a message's sender: the session's name, or for a
+ * person's message (which comes from no session) their label followed by `(a person)` — the
+ * label is theirs and unverified, the mark is the server's. Unsanitised: callers sanitise as for
+ * any name.
+ *
+ * @example senderDisplayName({ sender: { principal_ref: "p-1", session_id: "p-1", session_name: "", human_label: "dana", kind: "person" } }) === "dana (a person)"
+ */
+export function senderDisplayName(message: Pick<InboundMessage, "sender">): string {
+  const { sender } = message;
+  if (sender.kind !== "person") return sender.session_name;
+  const label = sender.human_label ?? "";
+  return label === "" ? "(a person)" : `${label} (a person)`;
 }

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { build, type Instruction, wrap } from "../../formats/frame/index.ts";
 import { inspectText } from "../../formats/inspect/index.ts";
 import { INBOUND_LIMITS } from "./inbound-limits.ts";
+import { senderDisplayName } from "./inbound-message.ts";
 import {
   type InboundItem,
   InboundPipeline,
@@ -166,6 +167,23 @@ describe("step 1: loose validation", () => {
         if (r.ok) build(r.message, "core", OPEN);
       }),
     );
+  });
+});
+
+describe("a person's message", () => {
+  test("only the exact mark survives loose validation, and names the sender as a person", () => {
+    const base = envelope("m-1");
+    const person = looseValidate({
+      ...base,
+      sender: { ...base.sender, human_label: "dana", kind: "person" },
+    });
+    expect(person.ok && person.message.sender.kind).toBe("person");
+    expect(person.ok && senderDisplayName(person.message)).toBe("dana (a person)");
+    for (const kind of ["Person", "person ", 1, null, { person: true }]) {
+      const other = looseValidate({ ...base, sender: { ...base.sender, kind } });
+      expect(other.ok && other.message.sender.kind).toBeUndefined();
+      expect(other.ok && senderDisplayName(other.message)).toBe(base.sender.session_name);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { build, type Instruction, wrap } from "../../formats/frame/index.ts";
 import { noticeName, oneLine, sanitizeId } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
 import { INBOUND_LIMITS } from "./inbound-limits.ts";
-import type { InboundMessage } from "./inbound-message.ts";
+import { type InboundMessage, senderDisplayName } from "./inbound-message.ts";
 import type { PendingRecord, PendingStore, SeenStore } from "./inbound-stores.ts";
 import { type InboundRejectionReason, looseValidate } from "./loose-validation.ts";
 import { LruSet } from "./lru-set.ts";
@@ -473,7 +473,7 @@ export class InboundPipeline {
     if (entry === undefined) return undefined;
     const frame = build(entry.message, this.#teamName, this.#instruction);
     const text =
-      this.#delivery === "socket" ? wrap(frame, entry.message.sender.session_name) : frame;
+      this.#delivery === "socket" ? wrap(frame, senderDisplayName(entry.message)) : frame;
     return { kind: "message", message: entry.message, frame, text };
   }
 
@@ -559,7 +559,7 @@ export class InboundPipeline {
   #hold(message: InboundMessage, adopted = false): void {
     const record: PendingRecord = {
       message_id: message.message_id,
-      sender_name: noticeName(message.sender.session_name),
+      sender_name: noticeName(senderDisplayName(message)),
       sender_session_id: message.sender.session_id,
       principal_ref: sanitizeId(message.sender.principal_ref),
       summary: oneLine(message.summary ?? "", 200),
@@ -619,7 +619,7 @@ export class InboundPipeline {
     if (last === undefined && this.#rateRaisedAt.size >= INBOUND_LIMITS.senders) return;
     if (last !== undefined && now - last < INBOUND_LIMITS.noticeIntervalMs) return;
     this.#rateRaisedAt.set(senderId, now);
-    this.#rateNotices.set(senderId, { name: message.sender.session_name, afterSeq: this.#seq });
+    this.#rateNotices.set(senderId, { name: senderDisplayName(message), afterSeq: this.#seq });
   }
 
   #raiseDropNotice(messageId: string, now: number): void {

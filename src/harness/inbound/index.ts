@@ -4,7 +4,7 @@
  */
 export { fetchedMessages } from "./fetched-messages.ts";
 export { INBOUND_LIMITS } from "./inbound-limits.ts";
-export type { InboundMessage } from "./inbound-message.ts";
+export { type InboundMessage, senderDisplayName } from "./inbound-message.ts";
 export {
   type DoneResult,
   INBOUND_OUTCOMES,

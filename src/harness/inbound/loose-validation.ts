@@ -87,6 +87,8 @@ export function looseValidate(candidate: unknown): LooseValidationResult {
       session_id: sender.session_id,
       session_name: typeof sender.session_name === "string" ? sender.session_name : "",
       ...(typeof sender.human_label === "string" ? { human_label: sender.human_label } : {}),
+      // Only the exact mark counts; anything else is a session's message, framed as one.
+      ...(sender.kind === "person" ? { kind: "person" as const } : {}),
     },
     ...(typeof candidate.summary === "string" ? { summary: candidate.summary } : {}),
     body,

@@ -1,7 +1,11 @@
 import { currentUid } from "../../local-files/index.ts";
 import type { HostClient } from "../host-session/index.ts";
 import { openOpenCodeSessionDoor } from "./opencode-door-address.ts";
-import { OPENCODE_DOTENV_FILES, OPENCODE_SESSION_VARIABLE } from "./opencode-facts.ts";
+import {
+  OPENCODE_COMMAND_ENV,
+  OPENCODE_DOTENV_FILES,
+  OPENCODE_SESSION_VARIABLE,
+} from "./opencode-facts.ts";
 import { OPENCODE_HOOK_EVENTS, type OpenCodeHookEvent, runOpenCodeHook } from "./opencode-hook.ts";
 import { installOpenCode, uninstallOpenCode } from "./opencode-install.ts";
 
@@ -27,7 +31,9 @@ export const OPENCODE_CLIENT: HostClient = {
   install: installOpenCode,
   uninstall: uninstallOpenCode,
   dotenvFiles: OPENCODE_DOTENV_FILES,
-  insideSession: (env) => (env[OPENCODE_SESSION_VARIABLE] ?? "") !== "" || env.OPENCODE === "1",
+  insideSession: (env) =>
+    (env[OPENCODE_SESSION_VARIABLE] ?? "") !== "" ||
+    Object.entries(OPENCODE_COMMAND_ENV).every(([name, value]) => env[name] === value),
   openDoor: async (session, ctx) =>
     openOpenCodeSessionDoor(
       session.map.claude_session_id,

@@ -125,6 +125,11 @@ export const OPENCODE_OPENAI_COMPATIBLE = "@ai-sdk/openai-compatible";
  */
 export const OPENCODE_SESSION_VARIABLE = "OPENCODE_PID";
 
+/** The other mark of OpenCode's model shell (1.18.33): `OPENCODE` set to exactly `1`. */
+export const OPENCODE_COMMAND_ENV: Readonly<Record<string, string>> = Object.freeze({
+  OPENCODE: "1",
+});
+
 /**
  * The `.env` files OpenCode loads into its own environment from a session's folder: none
  * (1.18.33: a `.env` in the folder `opencode run` ran in, setting `XDG_STATE_HOME` and a name of

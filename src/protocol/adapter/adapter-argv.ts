@@ -76,6 +76,8 @@ export const ADAPTER_COMMANDS: {
   readonly "message adopt": AdapterCommandSpec;
   readonly "message upload": AdapterCommandSpec;
   readonly "message download": AdapterCommandSpec;
+  readonly "message person-send": AdapterCommandSpec;
+  readonly "message person-sent": AdapterCommandSpec;
   readonly "team create": AdapterCommandSpec;
   readonly "team join": AdapterCommandSpec;
   readonly "team leave": AdapterCommandSpec;
@@ -109,6 +111,8 @@ export const ADAPTER_COMMANDS: {
   "message adopt": row(["session"], ["session"], "document", "convention"),
   "message upload": row([], [], "document", "convention"),
   "message download": row([], [], "document", "convention"),
+  "message person-send": row([], [], "document", "convention"),
+  "message person-sent": row(["limit"], [], "none", "convention"),
   "team create": row(["name", "label", "prompt", "secret-file"], [], "document", "convention"),
   "team join": row(["prompt", "label"], [], "document", "convention"),
   "team leave": row([], [], "none", "convention"),

@@ -10,6 +10,7 @@ import type {
   MessageStateRequest,
   MessageStateResult,
 } from "../messages/message-state.ts";
+import type { PersonSendRequest, PersonSentResult } from "../messages/person-message.ts";
 import type { ReceiveResult } from "../messages/receive-result.ts";
 import type { SendRequest } from "../messages/send-request.ts";
 import type { SendResponse } from "../messages/send-response.ts";
@@ -171,6 +172,22 @@ export interface Adapter {
   ): Promise<MessageStateResult>;
   /** `message sent --session <sender id> [--limit <n>]` (cap `message.state`): newest first. */
   messageSent?(sessionId: string, options?: ReceiveOptions): Promise<MessageSentResult>;
+  /**
+   * `message person-send` (cap `message.person`, **[ours]**, docs/20-protocol.md "A person's
+   * messages"): the caller's principal writes to a session of its team as a person, from no
+   * session; the server stamps `sender.kind = "person"`. Check order as `message send` without
+   * the sender-session steps; a reused key with another payload is `conflict`.
+   */
+  messagePersonSend?(
+    request: PersonSendRequest,
+    options?: AdapterCallOptions,
+  ): Promise<SendResponse>;
+  /**
+   * `message person-sent [--limit <n>]` (cap `message.person`, **[ours]**): the latest messages
+   * the caller's principal sent in the team, as a person or from any of its sessions, newest
+   * first, each with its state.
+   */
+  messagePersonSent?(options?: ReceiveOptions): Promise<PersonSentResult>;
   /**
    * `message report --session <recipient id>` (cap `message.state`): the recipient's harness
    * reports messages its policy holds or refuses; anything not unacknowledged and addressed to

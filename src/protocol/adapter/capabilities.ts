@@ -36,7 +36,9 @@ export const CAPABILITIES = [
  * invitation; `team.labels` unlocks `team label` and the `creator_principal_ref` of
  * `team members` (docs/20-protocol.md, "Invitations" and "Labels"); `message.attachments` unlocks
  * `message upload`, `message download` and the `attachments` of a send and an envelope
- * (docs/20-protocol.md, "Attachments"). An adapter
+ * (docs/20-protocol.md, "Attachments"); `message.person` unlocks `message person-send` and
+ * `message person-sent` and the `sender.kind` of an envelope (docs/20-protocol.md, "A person's
+ * messages"). An adapter
  * without them stays conformant, and a consumer that does not know them ignores them
  * (docs/spec/protocol.md §8).
  */
@@ -48,6 +50,7 @@ export const EXTENSION_CAPABILITIES = [
   "team.invitations",
   "team.labels",
   "message.attachments",
+  "message.person",
 ] as const;
 
 /** A capability string BAP/1 defines (docs/spec/protocol.md §8) or one of Brigade's extensions. */

@@ -29,6 +29,24 @@ export const MESSAGE_KINDS = ["text"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /**
+ * `sender.kind` of a message a person wrote from their own terminal **[ours]** (capability
+ * `message.person`, docs/20-protocol.md "A person's messages"). Stamped by the server; a
+ * message without it was sent by a session.
+ *
+ * @example envelope.sender.kind === PERSON_SENDER_KIND
+ */
+export const PERSON_SENDER_KIND = "person";
+
+/**
+ * True for a `sender.kind` of a person (anything else, absent included, is a session).
+ *
+ * @example isPersonSenderKind("person") === true; isPersonSenderKind(undefined) === false
+ */
+export function isPersonSenderKind(kind: unknown): boolean {
+  return kind === PERSON_SENDER_KIND;
+}
+
+/**
  * `MessageEnvelope.sender`: stamped by the adapter from its own authority, never from the
  * caller (docs/spec/protocol.md §6.5).
  */
@@ -39,6 +57,13 @@ export interface MessageSender {
   session_id: string;
   /** ≤ 64 code points; unverified. */
   session_name: string;
+  /**
+   * **[ours]** (capability `message.person`): `"person"` when a person wrote the message from
+   * their own terminal, not a session; then `session_id` is their `principal_ref` (no session
+   * has that id) and `session_name` is `""`. Absent for a session's message. Stamped by the
+   * server; any other value reads as absent.
+   */
+  kind?: typeof PERSON_SENDER_KIND;
 }
 
 /**
@@ -98,6 +123,7 @@ export function readMessageEnvelope(o: WireObject, prefix: string): MessageEnvel
     session_name: requiredString(senderObject, "session_name", senderPath, {
       cap: PROTOCOL_LIMITS.max_session_name_codepoints,
     }),
+    ...(isPersonSenderKind(member(senderObject, "kind")) ? { kind: PERSON_SENDER_KIND } : {}),
   };
   const recipient_session_id = requiredString(o, "recipient_session_id", prefix, id);
   const summary = optionalString(o, "summary", prefix, { cap: PROTOCOL_LIMITS.max_summary_chars });

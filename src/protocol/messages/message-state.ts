@@ -184,7 +184,8 @@ export function validateMessageAdoptRequest(value: unknown): ValidationResult<Me
   }));
 }
 
-function readStateRecord(o: WireObject, prefix: string): MessageStateRecord {
+/** Reads one `MessageStateRecord` at `prefix`; throws the validators' failure (internal to the layer). */
+export function readStateRecord(o: WireObject, prefix: string): MessageStateRecord {
   const record: MessageStateRecord = {
     message_id: requiredString(o, "message_id", prefix, { nonEmpty: true }),
     recipient_session_id: requiredString(o, "recipient_session_id", prefix, { nonEmpty: true }),

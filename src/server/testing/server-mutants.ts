@@ -12,6 +12,7 @@ import { EagerTransferService } from "./eager-transfer.ts";
 import { invitationReuseTx } from "./invitation-reuse.ts";
 import { liveStaleTx } from "./live-stale.ts";
 import { noAckPersistenceTx } from "./no-ack-persistence.ts";
+import { personUnmarkedTx } from "./person-unmarked.ts";
 import { RemovedReachableService } from "./removed-reachable.ts";
 import { StateLeakService } from "./state-leak.ts";
 import { TeamLeakService } from "./team-leak.ts";
@@ -40,6 +41,7 @@ export const SERVER_MUTANTS = [
   "token_kept",
   "invitation_reuse",
   "blob_leak",
+  "person_unmarked",
 ] as const;
 
 /** One of {@link SERVER_MUTANTS}. */
@@ -58,7 +60,7 @@ export function isServerMutant(name: unknown): name is ServerMutant {
  * The service factory (for `startServer`'s test-only `createService`) that builds the server half
  * of `mutant` over the real store, with the options `brigade serve --limit` gave it:
  * `no_ack_persistence`, `caps_swapped`, `weak_admin`, `live_stale`, `token_kept`,
- * `invitation_reuse` and `blob_leak` are store decorators
+ * `invitation_reuse`, `blob_leak` and `person_unmarked` are store decorators
  * under the real service; `team_leak`, `trusted_sender`, `state_leak`, `removed_reachable`,
  * `creator_leaves` and `eager_transfer` are service subclasses over decorated stores. Contract: docs/22-conformance.md, "Mutant contract".
  *
@@ -101,5 +103,8 @@ export function mutantServiceFactory(
     case "blob_leak":
       return (store, deps, options) =>
         new BrigadeService(new DecoratedStore(store, blobLeakTx), deps, options);
+    case "person_unmarked":
+      return (store, deps, options) =>
+        new BrigadeService(new DecoratedStore(store, personUnmarkedTx), deps, options);
   }
 }

@@ -14,6 +14,7 @@ import type {
   MessageRow,
   MessageStateColumns,
   PrincipalRow,
+  PrincipalSentRow,
   SentMessageRow,
   SentMessagesQuery,
   SessionListRow,
@@ -517,6 +518,19 @@ export class PostgresTx implements StoreTx {
       `${SENT_SELECT} WHERE m.sender_session_id = $1 AND m.message_id = ANY($2::text[]) ` +
         "ORDER BY array_position($2::text[], m.message_id)",
       [senderSessionId, ids],
+    );
+  }
+
+  async sentByPrincipal(
+    teamRef: string,
+    principalRef: string,
+    limit: number,
+  ): Promise<PrincipalSentRow[]> {
+    return this.#rows<PrincipalSentRow>(
+      `SELECT m.sender_session_id, ${SENT_SELECT.slice("SELECT ".length)} ` +
+        "WHERE m.sender_principal_ref = $1 AND m.team_ref = $2 " +
+        "ORDER BY m.created_at DESC, m.seq DESC LIMIT $3",
+      [principalRef, teamRef, limit],
     );
   }
 

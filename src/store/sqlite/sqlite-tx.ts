@@ -14,6 +14,7 @@ import type {
   MessageRow,
   MessageStateColumns,
   PrincipalRow,
+  PrincipalSentRow,
   SentMessageRow,
   SentMessagesQuery,
   SessionListRow,
@@ -178,6 +179,10 @@ function prepareAll(db: Database.Database) {
     ),
     sentLatest: db.prepare(
       `${SENT_SELECT} WHERE m.sender_session_id = ? ORDER BY m.created_at DESC, m.seq DESC LIMIT ?`,
+    ),
+    sentLatestByPrincipal: db.prepare(
+      `SELECT m.sender_session_id, ${SENT_SELECT.slice("SELECT ".length)} ` +
+        "WHERE m.sender_principal_ref = ? AND m.team_ref = ? ORDER BY m.created_at DESC, m.seq DESC LIMIT ?",
     ),
     sentById: db.prepare(`${SENT_SELECT} WHERE m.message_id = ? AND m.sender_session_id = ?`),
     setDisposition: db.prepare(
@@ -522,6 +527,14 @@ export class SqliteTx implements StoreTx {
       if (row !== undefined) rows.push(row);
     }
     return rows;
+  }
+
+  async sentByPrincipal(
+    teamRef: string,
+    principalRef: string,
+    limit: number,
+  ): Promise<PrincipalSentRow[]> {
+    return this.#s.sentLatestByPrincipal.all(principalRef, teamRef, limit) as PrincipalSentRow[];
   }
 
   async setDisposition(

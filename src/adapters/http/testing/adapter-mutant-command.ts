@@ -38,6 +38,7 @@ export const ADAPTER_MUTANTS = [
   "token_kept",
   "invitation_reuse",
   "blob_leak",
+  "person_unmarked",
 ] as const;
 
 /** One of {@link ADAPTER_MUTANTS}. */
