@@ -43,6 +43,7 @@ const ISOLATED = [
 const SLOW = [
   "src/**/*.integration.test.ts",
   "test/attachments-memory.test.ts",
+  "test/attachments-receive.test.ts",
   "src/harness/hooks/hook-flows.test.ts",
   "src/harness/watcher/watcher-heartbeat.test.ts",
   "src/harness/watcher/watcher-policy.test.ts",
@@ -85,6 +86,8 @@ const REAL_CLIENT = [
   "test/real-claude-code-pinned.test.ts",
   "test/real-claude-code-newest.test.ts",
   "test/real-claude-ack.test.ts",
+  "test/real-claude-attachments-pinned.test.ts",
+  "test/real-codex-attachments-pinned.test.ts",
   "test/real-claude-states-pinned.test.ts",
   "test/real-claude-states-newest.test.ts",
   "test/real-claude-drop-pinned.test.ts",

@@ -352,6 +352,8 @@ describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
     expect(body).toContain("--body-file");
     expect(body).toContain("<brigade-message");
     expect(body).toContain("brigade inbox show <message-id>");
+    expect(body).toContain("--attach FILE");
+    expect(body).toContain("[llmsafespaces:attachment path=");
     // Every heredoc the model is shown to copy is quoted (docs/spec/claude-code.md §2.1: the text
     // stays literal).
     const blocks = [...body.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] as string);
@@ -360,7 +362,7 @@ describe("plugin layout and manifests (docs/spec/claude-code.md §6)", () => {
       .join("")
       .split("\n")
       .filter((l) => l.includes("<<"))) {
-      expect(line).toMatch(/^brigade send \S+( --reply-to \S+)? <<'EOF'$/);
+      expect(line).toMatch(/^brigade send \S+( --reply-to \S+)?( --attach \S+)* <<'EOF'$/);
     }
     expect(skills.get("join")?.body).toContain('brigade team join --secret-file "$ARGUMENTS"');
     // The model is only ever shown the bare command, never a path to it

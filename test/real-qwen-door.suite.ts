@@ -238,6 +238,8 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       const texts = new Map<string, string>();
       const delivery = new QwenDelivery({
         pipeline,
+        // These messages name no files: the head never waits for any.
+        settleFiles: async () => "none",
         pacer: new InjectionPacer({ now: Date.now(), limits: PACER_LIMITS }),
         post: (record, token, msgId, content) => {
           sent.set(msgId, content);

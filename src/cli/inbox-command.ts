@@ -19,6 +19,7 @@ import {
   stateLayout,
 } from "../harness/state/index.ts";
 import { currentUid } from "../local-files/index.ts";
+import { attachmentsText, type ListedFile, listedFiles } from "./attachment-listing.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
@@ -97,6 +98,8 @@ export interface InboxJsonMessage {
   readonly held_at: string;
   /** Present when the message was sent to an earlier session of this checkout and taken over. */
   readonly earlier_session?: true;
+  /** The files it names (sanitised name, bytes, `held`: nothing downloaded before release). */
+  readonly files?: readonly ListedFile[];
 }
 
 /** The held messages of one session. */
@@ -259,6 +262,7 @@ function jsonMessage(r: PendingRecord, withSummary: boolean): InboxJsonMessage {
     created_at: oneLine(r.created_at, 40),
     held_at: isoFromMs(r.held_at),
     ...(r.adopted === true ? { earlier_session: true as const } : {}),
+    ...(r.files === undefined ? {} : { files: listedFiles(r.files, "held") }),
   };
 }
 
@@ -287,6 +291,7 @@ function messageLine(r: PendingRecord, withSummary: boolean): string {
     `sent ${displayText(r.created_at, 40)}`,
     `held ${held === "" ? "-" : held}`,
     ...(r.adopted === true ? ["(sent to an earlier session in this checkout)"] : []),
+    ...(r.files === undefined ? [] : [attachmentsText(listedFiles(r.files, "held"))]),
     ...(withSummary ? [`summary: ${displayText(r.summary, SUMMARY_CODEPOINTS)}`] : []),
   ].join("  ");
 }

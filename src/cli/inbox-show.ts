@@ -1,3 +1,4 @@
+import { MessageFiles } from "../harness/attachments/index.ts";
 import { insideClaudeCode } from "../harness/claude-code/index.ts";
 import { bapErrorLine, loadSessionContext } from "../harness/session-context/index.ts";
 import {
@@ -18,7 +19,8 @@ import { parseCommandFlags } from "./parse-command-flags.ts";
  * exit 6), `message_held` (the session's policy holds it, or it was taken over from an earlier
  * session: only the user releases it; exit 6), `inbound_refused` (the session's policy refuses
  * teammates' messages; exit 6), `message_invalid` (the server's copy breaks the message rules, so
- * no frame can be built; exit 1).
+ * no frame can be built; exit 1), `files_unavailable` (its attachments could not be downloaded and
+ * verified now, so it is not shown without them; it stays waiting; exit 6).
  *
  * @example INBOX_SHOW_REFUSALS.includes("message_not_waiting") === true
  */
@@ -28,6 +30,7 @@ export const INBOX_SHOW_REFUSALS = [
   "message_held",
   "inbound_refused",
   "message_invalid",
+  "files_unavailable",
 ] as const;
 
 /** One of {@link INBOX_SHOW_REFUSALS}. */
@@ -39,6 +42,7 @@ const REFUSAL_EXIT: Readonly<Record<InboxShowRefusal, number>> = {
   message_held: 6,
   inbound_refused: 6,
   message_invalid: 1,
+  files_unavailable: 6,
 };
 
 /**
@@ -55,6 +59,8 @@ export const INBOX_SHOW_SENTENCES: Readonly<Record<InboxShowRefusal, string>> = 
     "that message is held for this session's user; only the user can release it (brigade inbox)",
   inbound_refused: "this session refuses teammates' messages",
   message_invalid: "the server's copy of that message is malformed; it cannot be shown",
+  files_unavailable:
+    "that message's attached files could not be downloaded and verified now; it stays waiting, try again later",
 });
 
 const HELP = `usage: brigade inbox show <message id>
@@ -130,6 +136,13 @@ export async function runInboxShow(argv: string[], io: CliIo): Promise<number> {
     default:
       return refuse(io, "message_held");
   }
+  const files = new MessageFiles({
+    adapter: ctx.adapter,
+    sessionId: map.brigade_session_id,
+    project: map.checkout,
+    env: io.env,
+  });
+  if ((await files.settleHead(pipeline)) === "failed") return refuse(io, "files_unavailable");
   const item = pipeline.next();
   if (item?.kind !== "message") return refuse(io, "message_invalid");
   // A hook of a parallel tool call may be rewriting the records: wait for it (briefly).

@@ -18,6 +18,12 @@ import {
   type PersonSentResult,
   type SessionRecord,
 } from "../protocol/index.ts";
+import {
+  type AttachmentState,
+  attachmentsText,
+  type ListedFile,
+  listedFiles,
+} from "./attachment-listing.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 import { loadPersonContext } from "./person-context.ts";
@@ -66,6 +72,8 @@ export interface SentJsonRow {
   readonly state_changed_at: string;
   readonly created_at: string;
   readonly summary: string;
+  /** The files the message names: sanitised name, bytes, and what became of them. */
+  readonly files?: readonly ListedFile[];
 }
 
 /**
@@ -215,7 +223,25 @@ function jsonRow(m: MessageStateRecord, names: ReadonlyMap<string, string>): Sen
     state_changed_at: oneLine(m.state_changed_at, 64),
     created_at: oneLine(m.created_at, 64),
     summary: oneLine(m.summary ?? "", SUMMARY_CODEPOINTS),
+    ...(m.attachments === undefined
+      ? {}
+      : { files: listedFiles(m.attachments, fileState(m.state)) }),
   };
+}
+
+/** What became of a message's files, from the message's own state. */
+function fileState(state: MessageStateRecord["state"]): AttachmentState {
+  switch (state) {
+    case "acked":
+      return "delivered";
+    case "held":
+      return "held";
+    case "refused":
+      return "refused";
+    case "accepted":
+    case "undeliverable":
+      return "waiting";
+  }
 }
 
 function textListing(rows: readonly SentJsonRow[]): string {
@@ -236,5 +262,6 @@ function rowTail(r: SentJsonRow): string {
       ? ""
       : `; offered to the user's newer session ${r.offered_to_session_id}`;
   const summary = r.summary === "" ? "" : ` "${r.summary}"`;
-  return `to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}`;
+  const files = r.files === undefined ? "" : `; ${attachmentsText(r.files)}`;
+  return `to ${r.recipient_name} (${r.recipient_session_id}): ${r.state} since ${r.state_changed_at}${taken}; sent ${r.created_at}${summary}${files}`;
 }

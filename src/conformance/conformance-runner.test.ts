@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("82 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("83 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(82);
-    expect(new Set(ids).size).toBe(82);
+    expect(ids).toHaveLength(83);
+    expect(new Set(ids).size).toBe(83);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -149,6 +149,7 @@ describe("case table and selection", () => {
       "C-58",
       "C-60",
       "C-66",
+      "C-67",
       "C-80",
       "C-87",
       "C-88",
@@ -166,7 +167,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(82);
+    expect(slow.ok && slow.cases).toHaveLength(83);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -201,7 +202,7 @@ describe("case table and selection", () => {
     const rotation = selectCases(ALL_CASES, { ...base, tags: ["cap:profile.rotate_token"] });
     expect(rotation.ok && rotation.cases.map((c) => c.id)).toEqual(["C-58"]);
     const states = selectCases(ALL_CASES, { ...base, tags: ["cap:message.state"] });
-    expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52"]);
+    expect(states.ok && states.cases.map((c) => c.id)).toEqual(["C-51", "C-52", "C-67"]);
     const adopt = selectCases(ALL_CASES, { ...base, tags: ["cap:message.adopt"] });
     expect(adopt.ok && adopt.cases.map((c) => c.id)).toEqual(["C-52"]);
     const live = selectCases(ALL_CASES, { ...base, tags: ["cap:session.live_delivery"] });
@@ -226,6 +227,7 @@ describe("case table and selection", () => {
       "C-64",
       "C-65",
       "C-66",
+      "C-67",
     ]);
   });
 });

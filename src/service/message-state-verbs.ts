@@ -15,6 +15,7 @@ import {
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireMember, requireOwnedSession } from "./access-checks.ts";
+import { attachmentsOfColumn } from "./attachment-column.ts";
 import type { ServiceContext } from "./service-context.ts";
 import type { SentMessageRow } from "./store.ts";
 import { isLive, isoTime, toEnvelope } from "./wire-records.ts";
@@ -60,6 +61,8 @@ export function toStateRecord(row: SentMessageRow, now: number): MessageStateRec
   };
   if (row.sent_to_session_id !== null) record.offered_to_session_id = row.recipient_session_id;
   if (row.summary !== null) record.summary = row.summary;
+  const attachments = attachmentsOfColumn(row.attachments);
+  if (attachments !== undefined) record.attachments = attachments;
   return record;
 }
 

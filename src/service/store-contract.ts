@@ -681,6 +681,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         disposition_at: null,
         recipient_closed_at: null,
         recipient_lease_until: 1_090_000,
+        attachments: null,
       });
       expect(
         (await store.transact((tx) => tx.sentMessages("s-a", { limit: 1 }))).map(

@@ -160,6 +160,11 @@ export interface SentMessageRow {
   recipient_closed_at: number | null;
   /** `lease_until` of the current recipient session. */
   recipient_lease_until: number;
+  /**
+   * The message's `attachments` column (capability `message.attachments`): the JSON text of the
+   * files it names (`attachmentsColumn`), `null` when none.
+   */
+  attachments: string | null;
 }
 
 /** A {@link SentMessageRow} with the id it was sent from (the principal's ref for a person's). */

@@ -11,6 +11,8 @@ export const LONG_FIRST = [
   "test/conformance-sqlite.test.ts",
   "test/conformance-mutants.test.ts",
   "test/real-claude-ack.test.ts",
+  "test/real-claude-attachments-pinned.test.ts",
+  "test/real-codex-attachments-pinned.test.ts",
   "test/real-qwen-live-pinned.test.ts",
   "test/real-qwen-live-newest.test.ts",
   "test/real-claude-states-pinned.test.ts",

@@ -377,5 +377,63 @@ const C66 = defineCase(
   },
 );
 
-/** The attachment cases C-60 to C-66. */
-export const ATTACHMENT_CASES: readonly ConformanceCase[] = [C60, C61, C62, C63, C64, C65, C66];
+const C67 = defineCase(
+  "C-67",
+  "[ours] message sent and message state name each message's files (sha256, size, name) in the sender's order; a message that names none has no attachments member",
+  ["message.attachments", "message.state"],
+  async (ctx, fx) => {
+    const a = fx.a;
+    const b = fx.b;
+    const from = await newSession(ctx, a, ctx.unique("c67-a"));
+    const to = await newSession(ctx, b, ctx.unique("c67-b"));
+    const first = await uploadOk(ctx, a, makeFile(ctx, "c67-1", 3_000), "trace.bin");
+    const second = await uploadOk(ctx, a, makeFile(ctx, "c67-2", 10), "notes.md");
+    const withFiles = (
+      await sendOk(ctx, a, from, to, "c67 files", {
+        attachments: [second, first],
+      })
+    ).message_id as string;
+    const plain = (await sendOk(ctx, a, from, to, "c67 plain")).message_id as string;
+    const expected = JSON.stringify([second, first]);
+    const sent = ctx.ok(
+      await ctx.call(a, ["message", "sent", "--session", from, "--limit", "2"]),
+      "message sent",
+    );
+    const state = ctx.ok(
+      await ctx.call(a, ["message", "state", "--session", from], {
+        stdin: { message_ids: [withFiles, plain] },
+      }),
+      "message state",
+    );
+    for (const [what, result] of [
+      ["message sent", sent],
+      ["message state", state],
+    ] as const) {
+      const records = Array.isArray(result.messages)
+        ? (result.messages as { message_id?: unknown; attachments?: unknown }[])
+        : [];
+      const named = records.find((m) => m.message_id === withFiles);
+      const bare = records.find((m) => m.message_id === plain);
+      ctx.check(
+        JSON.stringify(named?.attachments) === expected,
+        `${what}: the files of a message are not its attachments in the sender's order`,
+      );
+      ctx.check(
+        bare !== undefined && !Object.hasOwn(bare, "attachments"),
+        `${what}: a message without files has an attachments member`,
+      );
+    }
+  },
+);
+
+/** The attachment cases C-60 to C-67. */
+export const ATTACHMENT_CASES: readonly ConformanceCase[] = [
+  C60,
+  C61,
+  C62,
+  C63,
+  C64,
+  C65,
+  C66,
+  C67,
+];

@@ -16,10 +16,10 @@ import { WATCH_CASES } from "./watch.ts";
  * All 49 cases of docs/spec/protocol.md §12.5 in id order (C-01…C-47 plus C-03b, C-19b, C-29b;
  * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
  * C-52, our live-delivery cases C-53, C-54 (slow), our team-lifecycle cases C-55 to C-58, our
- * attachment cases C-60 to C-66, our invitation and label cases C-80…C-87, the lane cases C-88
+ * attachment cases C-60 to C-67, our invitation and label cases C-80…C-87, the lane cases C-88
  * and C-89, and our cases of a person's messages C-90…C-94.
  *
- * @example ALL_CASES.length === 82
+ * @example ALL_CASES.length === 83
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,

@@ -1,3 +1,4 @@
+import { type Attachment, composeManifest, neutraliseManifestLines } from "../attachments/index.ts";
 import {
   neutraliseTags,
   sanitizeAttribute,
@@ -68,15 +69,29 @@ function formatHops(hopCount: number): string {
  * the frame joins values with (a summary ending in `<` above a body starting
  * `/brigade-message>`): that `<` becomes `&lt;`, so the summary line may grow by 3 code points.
  * Text that forms no such tag is left byte for byte. So no sender text, in any field or across
- * fields, can open, close or forge a frame. Never throws.
+ * fields, can open, close or forge a frame.
+ *
+ * **[ours]** The summary and the body also pass through `neutraliseManifestLines`, so no line the
+ * sender wrote names a file as an attachment manifest line does (docs/15-attachments.md "Forged
+ * manifest lines"). `files`, the files the receiver itself downloaded and verified for this
+ * message (0..10), become the manifest block after the body (`composeManifest`: exactly
+ * docs/spec/formats.md §4.3 for `/workspace/uploads/` paths), and the preamble then ends with
+ * `attachmentsSentence`. Without files (or with `[]`) the frame is the spec's layout.
  *
  * **[ours]** A person's message (`sender.kind` `person`, docs/12-frame.md "A person's message")
  * keeps the same attributes in the same order, with `reply-to-session-id` and `from-name` empty,
  * `from-label` ending in `PERSON_LABEL_SUFFIX`, and the person's preamble (no reply command).
  *
+ * @throws {AttachmentsError} only for a bad `files` list (more than 10, a relative path, a
+ *   duplicate); without files it never throws.
  * @example build(e, "core", { level: "open", custom: "" }).startsWith('<brigade-message team="core"')
  */
-export function build(envelope: FrameEnvelope, teamName: string, instruction: Instruction): string {
+export function build(
+  envelope: FrameEnvelope,
+  teamName: string,
+  instruction: Instruction,
+  files: readonly Attachment[] = [],
+): string {
   const messageId = sanitizeId(envelope.message_id);
   // A person's message comes from no session: nothing to reply to, no session name.
   const person = envelope.sender.kind === "person";
@@ -98,12 +113,17 @@ export function build(envelope: FrameEnvelope, teamName: string, instruction: In
       attributes += attribute(IN_REPLY_TO_ATTRIBUTE, inReplyTo);
     }
   }
-  const body = sanitizeBody(envelope.body);
-  let summary = sanitizeSummary(envelope.summary ?? "");
+  const body = neutraliseManifestLines(sanitizeBody(envelope.body));
+  let summary = neutraliseManifestLines(sanitizeSummary(envelope.summary ?? ""));
   if (summary === "") summary = firstCodePoints(body, EXCERPT_CHARS);
+  // The manifest's final LF is the one before the close tag: the block appears exactly as
+  // `compose` wrote it, and its last line is the frame's last line before the close tag.
+  const below = files.length === 0 ? body : composeManifest(body, files).slice(0, -1);
   const clause = clauseOf(instruction);
-  const preamble = person ? personPreambleLine(clause) : preambleLine(clause, sessionId, messageId);
-  const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${body}`;
+  const preamble = person
+    ? personPreambleLine(clause, files.length)
+    : preambleLine(clause, sessionId, messageId, files.length);
+  const inside = `${attributes}>\n${preamble}\n${SEPARATOR}\n${SUMMARY_PREFIX}${summary.replace(NEWLINE_ALL, " ")}\n${below}`;
   // Each value was neutralised on its own, so the only family tag left to find is one that a
   // line break or separator of the frame completes. The sanitiser's own rule over the assembled
   // text finds it, whatever spellings that rule recognises. The open tag's name stays outside

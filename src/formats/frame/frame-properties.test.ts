@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { loadBipia } from "../../../test/support/corpus.ts";
+import { neutraliseManifestLines } from "../attachments/index.ts";
 import { escapeEnvelopeTag } from "../cross-session/index.ts";
 import { inspectText } from "../inspect/index.ts";
 import {
@@ -96,9 +97,9 @@ function checkRoundTrip({ envelope, team, instruction }: Hostile): void {
   expect(countOpen(frame)).toBe(1);
   expect(countClose(frame)).toBe(1);
   const label = sanitizeAttribute(envelope.sender.human_label ?? "");
-  const body = sanitizeBody(envelope.body);
+  const body = neutraliseManifestLines(sanitizeBody(envelope.body));
   const summaryLine = (
-    sanitizeSummary(envelope.summary ?? "") || firstCodePoints(body, 80)
+    neutraliseManifestLines(sanitizeSummary(envelope.summary ?? "")) || firstCodePoints(body, 80)
   ).replace(/\n/g, " ");
   const messageId = sanitizeId(envelope.message_id);
   const sessionId = sanitizeId(envelope.sender.session_id);

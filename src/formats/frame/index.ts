@@ -41,6 +41,7 @@ export {
   parse,
 } from "./parse.ts";
 export {
+  attachmentsSentence,
   GUARDED_CLAUSE,
   PERSON_PREAMBLE_SHARED,
   PERSON_PREAMBLE_TAIL,

@@ -14,8 +14,15 @@ export {
   readAttachmentSettings,
   STRICT_ATTACHMENT_SETTINGS,
 } from "./attachment-settings.ts";
+export {
+  cleanAttachmentName,
+  isReceivedFileId,
+  MAX_CLEAN_NAME,
+  receivedFileId,
+} from "./clean-name.ts";
 export { CREDENTIAL_NAME_PATTERNS, isCredentialName } from "./credential-names.ts";
 export { type GitIgnoreAnswer, gitIgnored } from "./git-ignored.ts";
+export { type HeadFiles, MessageFiles, type MessageFilesOptions } from "./message-files.ts";
 export {
   ATTACHMENT_REFUSALS,
   type AttachmentRefusal,
@@ -24,3 +31,18 @@ export {
   type PreparedAttachments,
   prepareAttachments,
 } from "./prepare-attachments.ts";
+export {
+  RECEIVE_FAILURES,
+  type ReceivedFiles,
+  type ReceiveFailure,
+  type ReceiveRequest,
+  receiveAttachments,
+} from "./receive-attachments.ts";
+export { DEFAULT_UPLOADS_RETENTION_SECONDS, sweepUploads } from "./sweep-uploads.ts";
+export {
+  PROJECT_UPLOADS_FOLDER,
+  resolveUploadsRoot,
+  type UploadsRoot,
+  type UploadsRootOptions,
+  WORKSPACE_UPLOADS,
+} from "./uploads-root.ts";

@@ -154,3 +154,12 @@ export const CODEX_SESSION_VARIABLES = [
  * had not been told to trust). So a repository cannot choose Brigade's folders through Codex.
  */
 export const CODEX_REPOSITORY_DOTENV_FILES: readonly string[] = [];
+
+/**
+ * Where a received file can be read from (0.171.0): in `codex exec` with the default sandbox, the
+ * model's `exec_command` `cat <file>` of a file inside the session's project folder's
+ * `.brigade-uploads/` (mode 0600, written by `brigade mcp` when its `inbox` tool received the
+ * message) ran with no approval asked, and the file's text came back to the model as the call's
+ * output (docs/15-attachments.md "Receiving"; `test/real-codex-attachments-pinned.test.ts`).
+ */
+export const CODEX_READS_PROJECT_UPLOADS = true;

@@ -1,6 +1,7 @@
 import { POLL_PREAMBLE } from "../../formats/frame/index.ts";
 import type { Adapter } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
+import { MessageFiles } from "../attachments/index.ts";
 import { type InboundItem, type InboundPipeline, senderDisplayName } from "../inbound/index.ts";
 import {
   type ByPidMap,
@@ -48,6 +49,11 @@ export interface PollOptions {
   readonly ackMs: () => number;
   /** This run's transcript (stdin `transcript_path`, else the map's); `""` when none. */
   readonly transcriptPath: string;
+  /**
+   * Cap of this run's attachment downloads, ms, asked when they start (default 5,000): a message
+   * whose files do not arrive in time waits for a later run, which resumes the download.
+   */
+  readonly filesMs?: () => number;
 }
 
 /**
@@ -140,7 +146,12 @@ async function pollLocked(options: PollOptions): Promise<PollResult> {
   for (const record of unconfirmed) {
     if (!complete || fetched.has(record.message_id)) shown.set(record.message_id, record);
   }
-  const printed = printItems(pipeline, shown, options);
+  const files = new MessageFiles({
+    adapter,
+    sessionId,
+    project: map.checkout,
+  });
+  const printed = await printItems(pipeline, shown, options, files);
   saveShown(layout, sessionId, [...shown.values()]);
   // Reported beside the ack, within the same budget: the sender reads held and refused as states.
   const reported = reporter.flush(AbortSignal.timeout(Math.max(1, options.ackMs())));
@@ -153,11 +164,12 @@ async function pollLocked(options: PollOptions): Promise<PollResult> {
  * Prints what the pipeline hands out, in its order, under the rules of {@link pollMessages};
  * `shown` (by message id, oldest first) gets a record for each message shown now.
  */
-function printItems(
+async function printItems(
   pipeline: InboundPipeline,
   shown: Map<string, ShownRecord>,
   options: PollOptions,
-): { printed: number; announced: number } {
+  files: MessageFiles,
+): Promise<{ printed: number; announced: number }> {
   const { out } = options;
   const room = () => out.remaining - options.reserve;
   const now = options.now();
@@ -170,10 +182,19 @@ function printItems(
       shownRecord(item.message, as, item.frame, options.transcriptPath, now),
     );
   };
-  for (let item = pipeline.next(); item !== undefined; item = pipeline.next()) {
+  const filesSignal = AbortSignal.timeout(Math.max(1, options.filesMs?.() ?? 5_000));
+  for (;;) {
+    // A message's files are received before it can be printed; one that fails stays unacked.
+    if ((await files.settleHead(pipeline, filesSignal)) === "failed") continue;
+    const item = pipeline.next();
+    if (item === undefined) break;
     if (item.kind === "notice") {
       if (blockUnits([item.text]) <= room()) out.line(item.text);
       pipeline.done(item);
+      continue;
+    }
+    if (item.kind === "files") {
+      pipeline.done(item, LEFT_FOR_LATER);
       continue;
     }
     const before = shown.get(item.message.message_id);

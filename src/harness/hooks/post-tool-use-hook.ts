@@ -52,6 +52,7 @@ export async function runPostToolUse(
     receiveLimit: HOOK_LIMITS.toolReceiveLimit,
     receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 200),
     ackMs: () => Math.min(1_000, deadline - ctx.now() - 100),
+    filesMs: () => deadline - ctx.now() - 400,
     transcriptPath: input.transcript_path || (map.transcript_path ?? ""),
   });
   const context = out.text().trimEnd();

@@ -102,6 +102,7 @@ export async function runPrompt(
           receiveLimit: DEFAULT_RECEIVE_LIMIT,
           receiveMs: Math.min(HOOK_LIMITS.receiveMs, remaining - 150),
           ackMs: () => deadline - ctx.now() - 50,
+          filesMs: () => deadline - ctx.now() - 600,
           transcriptPath: input.transcript_path || (map.transcript_path ?? ""),
         });
       } catch {

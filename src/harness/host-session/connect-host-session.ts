@@ -222,6 +222,8 @@ export async function connectHostSession(request: HostSessionRequest): Promise<H
     frame_text: "",
     socket_path: "",
     ...(request.transcriptPath.startsWith("/") ? { transcript_path: request.transcriptPath } : {}),
+    // The project folder: where received files go, and what the session may attach.
+    ...(team.checkout.startsWith("/") ? { checkout: team.checkout } : {}),
     team_key: team.teamKey,
     config_dir: team.configDir,
     adapter_command: [],

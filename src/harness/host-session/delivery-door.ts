@@ -1,3 +1,4 @@
+import type { HeadFiles } from "../attachments/index.ts";
 import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
 import type { InjectionPacer } from "../pacing/index.ts";
 import type { ByPidMap } from "../state/index.ts";
@@ -18,6 +19,12 @@ export type DoorStep = "posted" | "nothing" | "paced" | "failed";
 export interface DoorContext {
   /** The session's inbound pipeline. */
   readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
+  /**
+   * Receives the files of the pipeline's head (a `files` item) before the door may post it
+   * (`MessageFiles.settleHead`, docs/15-attachments.md "Receiving"): a door posts a message only
+   * once this said `ready` or the head needs none.
+   */
+  readonly settleFiles: () => Promise<HeadFiles>;
   /** The shared pacer, with the client's own limits. */
   readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record" | "observeClaudeQueue">;
   /** The text the model reads for a message: its sentinel + frame. */

@@ -103,6 +103,7 @@ export async function countWaiting(
     const take = await new McpInbox().take(context, {
       waitMs: 0,
       signal: AbortSignal.timeout(HOST_TURN_CALL_MS),
+      receiveFiles: false,
     });
     if (!take.ok) return { readable: 0, held: 0 };
     take.undelivered();

@@ -11,6 +11,10 @@ export const INBOUND_LIMITS: {
   readonly maxPrincipalRefBytes: 200;
   /** Step 1: body at most 16,384 UTF-8 bytes. */
   readonly maxBodyBytes: 16_384;
+  /** Files one message may name (`message.attachments`, the manifest's maximum). */
+  readonly maxAttachments: 10;
+  /** Bytes of one named file (25 MiB, the capability's per-file ceiling). */
+  readonly maxAttachmentBytes: 26_214_400;
   /** Step 2: ids remembered in memory (and in the seen file). */
   readonly seenCap: 2_000;
   /** Step 3: pending (held) records kept; the oldest is evicted beyond this. */
@@ -41,6 +45,8 @@ export const INBOUND_LIMITS: {
   maxMessageIdBytes: 200,
   maxPrincipalRefBytes: 200,
   maxBodyBytes: 16_384,
+  maxAttachments: 10,
+  maxAttachmentBytes: 26_214_400,
   seenCap: 2_000,
   pendingCap: 100,
   senderLimit: 10,

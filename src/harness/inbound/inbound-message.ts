@@ -1,3 +1,5 @@
+import type { MessageAttachment } from "../../protocol/index.ts";
+
 /**
  * A message that passed step 1 (loose validation) of the inbound pipeline: the members of a
  * protocol `MessageEnvelope` (docs/spec/protocol.md §4.6) the frame reads, coerced to safe types.
@@ -21,6 +23,11 @@ export interface InboundMessage {
   readonly reply_to: string | null;
   readonly hop_count: number;
   readonly created_at: string;
+  /**
+   * The files the message names (capability `message.attachments`), 1..10, when it names any.
+   * The receiver downloads and verifies them before the message is delivered.
+   */
+  readonly attachments?: readonly MessageAttachment[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Attachment } from "../../formats/attachments/index.ts";
 import { build, type Instruction, wrap } from "../../formats/frame/index.ts";
 import { noticeName, oneLine, sanitizeId } from "../../formats/sanitize/index.ts";
 import type { InboundPolicy } from "../../protocol/index.ts";
@@ -65,12 +66,18 @@ export type OfferResult =
  * One item handed out by {@link InboundPipeline.next}. A notice is one line of Brigade's own text
  * (`Brigade: …`); a message carries the bare `frame` and the `text` to deliver: the frame wrapped
  * by `wrap` (delivery `socket`) or the bare frame (delivery `poll`; the printer puts
- * `POLL_PREAMBLE` on the line before it, docs/spec/formats.md §2.9).
+ * `POLL_PREAMBLE` on the line before it, docs/spec/formats.md §2.9), with the manifest of the
+ * files the receiver wrote for it after the body. A `files` item is a message whose attachments
+ * are not received yet: nothing of it may be delivered; the caller receives them
+ * (`receiveAttachments`) and gives them with {@link InboundPipeline.provideFiles}, after which
+ * the same message comes out framed; or, when that failed, takes it with `next` and reports
+ * `done(item, error)` (left unacked: the server delivers it again).
  *
  * @example if (item.kind === "message") post(item.text);
  */
 export type InboundItem =
   | { readonly kind: "notice"; readonly notice: "rate" | "drop"; readonly text: string }
+  | { readonly kind: "files"; readonly message: InboundMessage }
   | {
       readonly kind: "message";
       readonly message: InboundMessage;
@@ -170,6 +177,8 @@ export class InboundPipeline {
   readonly #pending = new Map<string, PendingRecord>();
   readonly #held = new Map<string, InboundMessage>();
   readonly #released = new Set<string>();
+  /** The received files of messages that name attachments, by message id. */
+  readonly #files = new Map<string, readonly Attachment[]>();
   readonly #senderAccepts = new Map<string, number[]>();
   readonly #identical = new Map<string, IdenticalEntry>();
   readonly #rateNotices = new Map<string, RaisedNotice>();
@@ -400,6 +409,24 @@ export class InboundPipeline {
   }
 
   /**
+   * Gives the files the receiver wrote and verified for `messageId` (`receiveAttachments`, in
+   * the message's order): the message's frame then lists them in its manifest. Kept until the
+   * message is delivered (a message given back to the server meets them again); at most
+   * `INBOUND_LIMITS.pendingCap` messages' files are remembered, oldest forgotten first.
+   *
+   * @example pipeline.provideFiles("m-1", received.files)
+   */
+  provideFiles(messageId: string, files: readonly Attachment[]): void {
+    this.#files.delete(messageId);
+    this.#files.set(messageId, files);
+    while (this.#files.size > INBOUND_LIMITS.pendingCap) {
+      const oldest = this.#files.keys().next();
+      if (oldest.done === true) break;
+      this.#files.delete(oldest.value);
+    }
+  }
+
+  /**
    * The item {@link next} would hand out, without handing it out (so a pacer can look at its
    * bytes first). `undefined` when nothing waits.
    *
@@ -446,12 +473,14 @@ export class InboundPipeline {
     if (item.kind === "notice") return { ack: false };
     const messageId = item.message.message_id;
     if (!this.#handedOut.delete(messageId)) return { ack: false };
-    if (error !== undefined) {
+    // A message whose files were never received was not delivered, whatever the caller says.
+    if (error !== undefined || item.kind === "files") {
       // It goes back to the server ahead of everything its sender still has here.
       this.#putBack(item.message);
       return { ack: false };
     }
     this.#released.delete(messageId);
+    this.#files.delete(messageId);
     this.#recent.add(messageId);
     let persisted = true;
     try {
@@ -471,7 +500,13 @@ export class InboundPipeline {
     if (drop !== undefined) return { kind: "notice", notice: "drop", text: dropNotice(drop) };
     const entry = this.#queue[0];
     if (entry === undefined) return undefined;
-    const frame = build(entry.message, this.#teamName, this.#instruction);
+    let files: readonly Attachment[] = [];
+    if (entry.message.attachments !== undefined && entry.message.attachments.length > 0) {
+      const received = this.#files.get(entry.message.message_id);
+      if (received === undefined) return { kind: "files", message: entry.message };
+      files = received;
+    }
+    const frame = build(entry.message, this.#teamName, this.#instruction, files);
     const text =
       this.#delivery === "socket" ? wrap(frame, senderDisplayName(entry.message)) : frame;
     return { kind: "message", message: entry.message, frame, text };
@@ -566,6 +601,11 @@ export class InboundPipeline {
       created_at: oneLine(message.created_at, 64),
       held_at: this.#now(),
       ...(adopted ? { adopted: true as const } : {}),
+      ...(message.attachments === undefined || message.attachments.length === 0
+        ? {}
+        : {
+            files: message.attachments.map((a) => ({ name: oneLine(a.name, 100), size: a.size })),
+          }),
     };
     this.#pending.delete(message.message_id);
     this.#pending.set(message.message_id, record);

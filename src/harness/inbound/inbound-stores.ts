@@ -32,6 +32,18 @@ export interface PendingRecord {
    * (capability `message.adopt`): it stays held whatever the policy until the user releases it.
    */
   readonly adopted?: true;
+  /**
+   * The files the message names, as its user may see them before releasing it: each name
+   * sanitised to one line (`oneLine`, 100 code points) and its size in bytes. Nothing is
+   * downloaded while a message is held. Absent when it names none.
+   */
+  readonly files?: readonly PendingFile[];
+}
+
+/** One file a held message names: its sanitised name and size (bytes). */
+export interface PendingFile {
+  readonly name: string;
+  readonly size: number;
 }
 
 /**

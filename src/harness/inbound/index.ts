@@ -15,7 +15,7 @@ export {
   type InboundPipelineOptions,
   type OfferResult,
 } from "./inbound-pipeline.ts";
-export type { PendingRecord, PendingStore, SeenStore } from "./inbound-stores.ts";
+export type { PendingFile, PendingRecord, PendingStore, SeenStore } from "./inbound-stores.ts";
 export {
   INBOUND_REJECTION_REASONS,
   type InboundRejectionReason,

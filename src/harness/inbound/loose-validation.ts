@@ -1,4 +1,5 @@
 import { isWellFormed, utf8ByteLength } from "../../formats/text/index.ts";
+import type { MessageAttachment } from "../../protocol/index.ts";
 import { INBOUND_LIMITS } from "./inbound-limits.ts";
 import type { InboundMessage } from "./inbound-message.ts";
 import { isSafeId } from "./safe-id.ts";
@@ -24,6 +25,7 @@ export const INBOUND_REJECTION_REASONS = [
   "body_invalid",
   "body_not_utf8",
   "body_too_long",
+  "attachments_invalid",
 ] as const;
 
 /** One step-1 rejection reason. */
@@ -54,7 +56,10 @@ function rejected(reason: InboundRejectionReason): LooseValidationResult {
  * `sender.principal_ref` non-empty UTF-8 ≤ 200 bytes (ours: the open tag carries it in full); body non-empty UTF-8 ≤ 16,384 bytes. Nothing else is checked:
  * the other members are coerced to safe types (`session_name` not a string → `""`, `summary` /
  * `human_label` not a string → absent, `reply_to` not a string → `null`, `hop_count` not a number
- * → `0`, `created_at` not a string → `""`), so `build` never sees a wrong type. A JavaScript string
+ * → `0`, `created_at` not a string → `""`), so `build` never sees a wrong type. `attachments`
+ * (capability `message.attachments`), when present and not `[]`, must be 1..10 distinct
+ * `{sha256, size, name}` with the wire's shapes (else `attachments_invalid`: the receiver could
+ * not fetch them, and a message is never delivered without its files). A JavaScript string
  * is "UTF-8" when it holds no lone surrogate. Never throws.
  *
  * @example looseValidate({ message_id: "m-1", sender: { session_id: "s-1", principal_ref: "p-1", session_name: "api" }, body: "hi" }).ok === true
@@ -80,6 +85,8 @@ export function looseValidate(candidate: unknown): LooseValidationResult {
   if (!nonEmptyString(body)) return rejected("body_invalid");
   if (!isWellFormed(body)) return rejected("body_not_utf8");
   if (utf8ByteLength(body) > INBOUND_LIMITS.maxBodyBytes) return rejected("body_too_long");
+  const attachments = looseAttachments(candidate.attachments);
+  if (attachments === null) return rejected("attachments_invalid");
   const message: InboundMessage = {
     message_id: id,
     sender: {
@@ -95,6 +102,30 @@ export function looseValidate(candidate: unknown): LooseValidationResult {
     reply_to: typeof candidate.reply_to === "string" ? candidate.reply_to : null,
     hop_count: typeof candidate.hop_count === "number" ? candidate.hop_count : 0,
     created_at: typeof candidate.created_at === "string" ? candidate.created_at : "",
+    ...(attachments.length === 0 ? {} : { attachments }),
   };
   return { ok: true, message };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The envelope's `attachments`: `[]` when absent or empty, `null` when malformed. */
+function looseAttachments(value: unknown): MessageAttachment[] | null {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return null;
+  if (value.length > INBOUND_LIMITS.maxAttachments) return null;
+  const out: MessageAttachment[] = [];
+  const seen = new Set<string>();
+  for (const item of value) {
+    if (!isObject(item)) return null;
+    const { sha256, size, name } = item;
+    if (typeof sha256 !== "string" || !SHA256_HEX.test(sha256) || seen.has(sha256)) return null;
+    if (!Number.isSafeInteger(size) || (size as number) < 0) return null;
+    if ((size as number) > INBOUND_LIMITS.maxAttachmentBytes) return null;
+    // The name is display text: the receiver cleans it before it names a file.
+    if (typeof name !== "string" || name === "" || !isWellFormed(name)) return null;
+    seen.add(sha256);
+    out.push({ sha256, size: size as number, name });
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import {
   type ReceiveResult,
 } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
+import { MessageFiles } from "../attachments/index.ts";
 import { fetchedMessages, type InboundItem, type InboundPipeline } from "../inbound/index.ts";
 import { bapErrorLine, type SessionContext } from "../session-context/index.ts";
 import { consumeReleaseRequests, openSessionInbound } from "../state/index.ts";
@@ -56,12 +57,19 @@ export interface InboxTakeOptions {
   readonly waitMs: number;
   /** The call's cancellation (the host cancelled the request, or the server stops). */
   readonly signal: AbortSignal;
+  /**
+   * Whether a message's files are downloaded so it can be handed out (default true). False only
+   * to count what waits (`countWaiting`): a message whose files are not received then stops the
+   * take and counts as waiting.
+   */
+  readonly receiveFiles?: boolean;
 }
 
 /** One bound session's inbound state, kept for the life of the process. */
 interface SessionInbox {
   readonly pipeline: InboundPipeline;
   readonly reporter: DispositionReporter;
+  readonly files: MessageFiles;
 }
 
 /**
@@ -120,12 +128,12 @@ export class McpInbox {
       const fetched = await this.#fetch(ctx, inbox, offered, options.signal);
       if (!fetched.ok) return fetched;
       if (this.#owned(ctx)) return laneTake();
-      const take = this.#handOut(ctx, inbox);
+      const take = await this.#handOut(ctx, inbox, options);
       const left = deadline - this.#now();
       if (take.blocks.length > 0 || left <= 0 || options.signal.aborted) return take;
       take.undelivered();
       const woken = await nextArrival(ctx.adapter, sessionId, offered, left, options.signal);
-      if (!woken) return this.#owned(ctx) ? laneTake() : this.#handOut(ctx, inbox);
+      if (!woken) return this.#owned(ctx) ? laneTake() : await this.#handOut(ctx, inbox, options);
     }
   }
 
@@ -146,6 +154,7 @@ export class McpInbox {
         delivery: "poll",
       }),
       reporter: new DispositionReporter(ctx.adapter, sessionId),
+      files: new MessageFiles({ adapter: ctx.adapter, sessionId, project: ctx.map.checkout }),
     };
     this.#sessions.set(sessionId, inbox);
     return inbox;
@@ -188,14 +197,28 @@ export class McpInbox {
     return { ok: true };
   }
 
-  #handOut(ctx: SessionContext, inbox: SessionInbox): InboxTake {
+  async #handOut(
+    ctx: SessionContext,
+    inbox: SessionInbox,
+    options: InboxTakeOptions,
+  ): Promise<InboxTake> {
     const { pipeline } = inbox;
-    const items: InboundItem[] = [];
+    const items: Exclude<InboundItem, { readonly kind: "files" }>[] = [];
     let messages = 0;
-    for (let item = pipeline.peek(); item !== undefined; item = pipeline.peek()) {
+    for (;;) {
+      // A message's files are received before it is handed out; one that fails stays unacked.
+      if (options.receiveFiles !== false && messages < INBOX_MAX_MESSAGES) {
+        if ((await inbox.files.settleHead(pipeline, options.signal)) === "failed") continue;
+      }
+      const item = pipeline.peek();
+      if (item === undefined || item.kind === "files") break;
       if (item.kind === "message" && messages === INBOX_MAX_MESSAGES) break;
       const next = pipeline.next();
       if (next === undefined) break;
+      if (next.kind === "files") {
+        pipeline.done(next, "files_missing");
+        break;
+      }
       items.push(next);
       if (next.kind === "message") messages += 1;
     }

@@ -5,8 +5,9 @@ import {
   type LiveDelivery,
 } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
+import { DEFAULT_UPLOADS_RETENTION_SECONDS, MessageFiles } from "../attachments/index.ts";
 import type { DeliveryDoor, DoorContext, DoorOpening, DoorStep } from "../host-session/index.ts";
-import { fetchedMessages, type InboundPipeline } from "../inbound/index.ts";
+import { fetchedMessages, type InboundItem, type InboundPipeline } from "../inbound/index.ts";
 import { sentinelFrame, sessionWorkspace } from "../mcp/index.ts";
 import { InjectionPacer } from "../pacing/index.ts";
 import {
@@ -106,6 +107,12 @@ export class PushLaneLoop {
   #exit: PushLaneExit | undefined;
   #finished: (() => void) | undefined;
   readonly #done: Promise<void>;
+  /** A message's files, received before the door may post it (docs/15-attachments.md). */
+  readonly #files: MessageFiles;
+  /** How long received files are kept, seconds (the backend's message retention). */
+  #uploadsRetention = DEFAULT_UPLOADS_RETENTION_SECONDS;
+  /** When the uploads folder was last swept, ms (0: not yet). */
+  #sweptAt = 0;
   #ticking = false;
 
   constructor(options: PushLaneLoopOptions) {
@@ -114,6 +121,13 @@ export class PushLaneLoop {
     this.#tickMs = options.tickMs ?? 2_000;
     this.#sessionId = options.map.brigade_session_id;
     const { adapter, log } = options;
+    this.#files = new MessageFiles({
+      adapter,
+      sessionId: this.#sessionId,
+      project: options.map.checkout,
+      env: options.env,
+      log: (level, event, fields) => log.write(level, event, fields),
+    });
     this.#reporter = new DispositionReporter(adapter, this.#sessionId, (code) =>
       log.write("warn", "report_failed", { code }),
     );
@@ -191,16 +205,22 @@ export class PushLaneLoop {
     const { log } = this.#o;
     const workspace = sessionWorkspace({ map: this.#o.map, configDir: this.#o.configDir });
     const pipeline = this.#pipeline;
-    return {
-      pipeline: {
-        peek: () => pipeline.peek(),
-        next: () => pipeline.next(),
-        // A message given back unacked comes again only by a fetch: plan one.
-        done: (item, error?: unknown) => {
-          if (error !== undefined) this.#redelivery.afterPostFailed(this.#now());
-          return error === undefined ? pipeline.done(item) : pipeline.done(item, error);
-        },
+    const lane = {
+      peek: () => pipeline.peek(),
+      next: () => pipeline.next(),
+      // A message given back unacked comes again only by a fetch: plan one.
+      done: (item: InboundItem, error?: unknown) => {
+        if (error !== undefined) this.#redelivery.afterPostFailed(this.#now());
+        return error === undefined ? pipeline.done(item) : pipeline.done(item, error);
       },
+    };
+    return {
+      pipeline: lane,
+      settleFiles: () =>
+        this.#files.settleHead({
+          ...lane,
+          provideFiles: (messageId, files) => pipeline.provideFiles(messageId, files),
+        }),
       pacer: this.#pacer,
       textOf: (item) => sentinelFrame(item.frame, item.message.sender.session_id, workspace),
       report: (state, messageId) => {
@@ -243,12 +263,17 @@ export class PushLaneLoop {
     if (this.#o.signal?.aborted === true) abort();
     this.#o.signal?.addEventListener("abort", abort, { once: true });
     try {
-      const { capabilities } = await this.#o.adapter.describe();
+      const { capabilities, retention } = await this.#o.adapter.describe();
       this.#heartbeats.enable({
         model: false,
         contextUsedTokens: false,
         liveDelivery: capabilities.includes("session.live_delivery"),
       });
+      const kept = Math.max(
+        retention?.unacked_message_seconds ?? 0,
+        retention?.acked_message_seconds ?? 0,
+      );
+      if (Number.isFinite(kept) && kept > 0) this.#uploadsRetention = kept;
     } catch {
       // without capabilities, live delivery is simply not said
     }
@@ -371,6 +396,11 @@ export class PushLaneLoop {
 
   #tickOnce(): void {
     const { layout, log, map, probe, uid } = this.#o;
+    // Received files older than the retention window go, at the first tick and then hourly.
+    if (this.#sweptAt === 0 || this.#now() - this.#sweptAt >= 3_600_000) {
+      this.#sweptAt = this.#now();
+      this.#files.sweep(this.#sweptAt, this.#uploadsRetention);
+    }
     const read = checkSession({
       probe,
       claudePid: map.claude_pid,

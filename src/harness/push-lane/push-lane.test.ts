@@ -63,13 +63,14 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
   const door: DeliveryDoor = {
     async step() {
       if (ctx === undefined || closed) return "nothing";
+      if ((await ctx.settleFiles()) === "failed") return "failed";
       const head = ctx.pipeline.peek();
-      if (head === undefined) return "nothing";
+      if (head === undefined || head.kind === "files") return "nothing";
       const text = head.kind === "message" ? ctx.textOf(head) : head.text;
       // The shared pacer, as a real door asks it.
       if (ctx.pacer.nextPostAt(ctx.now(), text) > ctx.now()) return "paced";
       const item = ctx.pipeline.next();
-      if (item === undefined) return "nothing";
+      if (item === undefined || item.kind === "files") return "nothing";
       if (item.kind === "notice") {
         ctx.pipeline.done(item);
         return "posted";

@@ -27,6 +27,7 @@ function setup(
     token?: string;
     session?: QwenSessionLookup;
     post?: QwenPostResult;
+    files?: "ready" | "failed";
     closeDoor?: () => Promise<void>;
   } = {},
 ) {
@@ -43,7 +44,7 @@ function setup(
       peek: () => queue[0],
       next: () => queue.shift(),
       done: (item, error?: unknown): DoneResult => {
-        const id = item.kind === "message" ? item.message.message_id : item.notice;
+        const id = item.kind === "notice" ? item.notice : item.message.message_id;
         done.push(error === undefined ? id : `${id}:${String(error)}`);
         return error === undefined && item.kind === "message"
           ? { ack: true, messageId: id, persisted: true }
@@ -68,12 +69,41 @@ function setup(
     log: () => {},
     now: () => 1_000,
     newMsgId: () => `f-${++n}`,
+    settleFiles: async () => {
+      const head = queue[0];
+      if (head?.kind !== "files" || options.files === undefined) return "none" as const;
+      if (options.files === "ready") {
+        queue[0] = message(head.message.message_id);
+        return "ready" as const;
+      }
+      queue.shift();
+      return "failed" as const;
+    },
     ...(options.closeDoor === undefined ? {} : { closeDoor: options.closeDoor }),
   });
   return { delivery, done, posts, reports, acks, inRecord, depths };
 }
 
+const needsFiles = (id: string): InboundItem => ({
+  kind: "files",
+  message: { message_id: id, sender: { session_id: "s-a" } } as InboundMessage,
+});
+
 describe("QwenDelivery", () => {
+  test("a message's files are received before it is posted; without them nothing is posted", async () => {
+    const ready = setup([needsFiles("m-1")], { files: "ready" });
+    expect(await ready.delivery.step()).toBe("posted");
+    expect(ready.posts.map((p) => p.content)).toEqual([
+      '<!-- lsp:agent-message-v1 {} -->\n<brigade-message message-id="m-1">',
+    ]);
+    const failed = setup([needsFiles("m-1")], { files: "failed" });
+    expect(await failed.delivery.step()).toBe("failed");
+    expect(failed.posts).toEqual([]);
+    const none = setup([needsFiles("m-1")]);
+    expect(await none.delivery.step()).toBe("nothing");
+    expect(none.posts).toEqual([]);
+  });
+
   test("as the push lane's door: close lets go of the door's inbox and posts nothing after", async () => {
     let closed = 0;
     const w = setup([message("m-1")], {

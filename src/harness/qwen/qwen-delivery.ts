@@ -71,12 +71,22 @@ export class QwenDelivery implements DeliveryDoor {
   async step(): Promise<DoorStep> {
     const { pipeline, pacer, now } = this.#o;
     if (this.#closed) return "nothing";
-    const head = pipeline.peek();
-    if (head === undefined) return "nothing";
+    let head = pipeline.peek();
+    if (head?.kind === "files") {
+      // A message never reaches the model before its files do.
+      const settled = await this.#o.settleFiles();
+      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
+      head = pipeline.peek();
+    }
+    if (head === undefined || head.kind === "files") return "nothing";
     const content = head.kind === "message" ? this.#o.textOf(head) : head.text;
     if (pacer.nextPostAt(now(), content) > now()) return "paced";
     const item = pipeline.next();
     if (item === undefined) return "nothing";
+    if (item.kind === "files") {
+      pipeline.done(item, "files_missing");
+      return "nothing";
+    }
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     const found = this.#o.session();
     if (!found.ok) {

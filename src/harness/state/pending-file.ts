@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { isJsonObject, type JsonValue, parseJsonDocument } from "../../protocol/index.ts";
-import type { PendingRecord, PendingStore } from "../inbound/index.ts";
+import type { PendingFile, PendingRecord, PendingStore } from "../inbound/index.ts";
 import { INBOUND_LIMITS } from "../inbound/index.ts";
 import {
   type PrivateStateRead,
@@ -67,7 +67,20 @@ export function readPendingRecords(
       created_at: r.created_at,
       held_at: r.held_at,
       ...(r.adopted === true ? { adopted: true as const } : {}),
+      ...filesOf(r),
     }));
+}
+
+/** A record's `files`, kept only when every entry is a string name and a whole size. */
+function filesOf(record: JsonValue): { files?: PendingFile[] } {
+  if (!isJsonObject(record) || !Array.isArray(record.files)) return {};
+  const files: PendingFile[] = [];
+  for (const f of record.files.slice(0, INBOUND_LIMITS.maxAttachments)) {
+    if (!isJsonObject(f) || typeof f.name !== "string") return {};
+    if (typeof f.size !== "number" || !Number.isSafeInteger(f.size) || f.size < 0) return {};
+    files.push({ name: f.name, size: f.size });
+  }
+  return files.length === 0 ? {} : { files };
 }
 
 /**

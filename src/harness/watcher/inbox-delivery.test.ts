@@ -27,6 +27,8 @@ function setup(
     reposts?: MessageItem[];
     gate?: { open: boolean };
     admitted?: { yes: boolean };
+    /** What settling a `files` head does: replace it with its framed message, or give it back. */
+    files?: "ready" | "failed";
   } = {},
 ) {
   const clock = { now: 1_000 };
@@ -54,12 +56,28 @@ function setup(
     record: (_now: number, text: string) => void recorded.push(text),
   };
   const log: WatcherLog = { write: (_level, event) => void events.push(event) };
+  const settled: string[] = [];
   const delivery = new InboxDelivery({
+    ...(extra.files === undefined
+      ? {}
+      : {
+          settleFiles: async () => {
+            const head = queue[0];
+            if (head?.kind !== "files") return "none" as const;
+            settled.push(head.message.message_id);
+            if (extra.files === "ready") {
+              queue[0] = message(head.message.message_id);
+              return "ready" as const;
+            }
+            queue.shift();
+            return "failed" as const;
+          },
+        }),
     pipeline: {
       peek: () => queue[0],
       next: () => queue.shift(),
       done: (item, error): DoneResult => {
-        done.push(item.text);
+        done.push(item.kind === "files" ? "" : item.text);
         return item.kind === "message" && error === undefined
           ? { ack: true, messageId: item.message.message_id, persisted: true }
           : { ack: false };
@@ -114,13 +132,47 @@ function setup(
     delivered,
     done,
     failed: () => failedPosts,
+    settled,
     settle,
     fire,
     stop,
   };
 }
 
+const needsFiles = (id: string): InboundItem => ({
+  kind: "files",
+  message: { message_id: id } as InboundMessage,
+});
+
 describe("InboxDelivery", () => {
+  test("a message's files are received before it is posted", async () => {
+    const d = setup([needsFiles("m-1"), message("m-2")], [], 0, { files: "ready" });
+    await d.settle();
+    await d.settle();
+    expect(d.settled).toEqual(["m-1"]);
+    expect(d.posted).toEqual(["text m-1", "text m-2"]);
+    await d.stop();
+  });
+
+  test("files that fail leave the message unposted and plan a fetch; the next one goes on", async () => {
+    const d = setup([needsFiles("m-1"), message("m-2")], [], 0, { files: "failed" });
+    await d.settle();
+    expect(d.posted).toEqual([]);
+    expect(d.failed()).toBe(1);
+    await d.fire();
+    expect(d.posted).toEqual(["text m-2"]);
+    await d.stop();
+  });
+
+  test("without a receiver, a message naming files is never posted", async () => {
+    const d = setup([needsFiles("m-1")]);
+    await d.settle();
+    await d.fire();
+    expect(d.posted).toEqual([]);
+    expect(d.queue.length).toBe(1);
+    await d.stop();
+  });
+
   test("posts in order, records each post, and delivers only messages", async () => {
     const d = setup([notice, message("m-1"), message("m-2")]);
     await d.settle();

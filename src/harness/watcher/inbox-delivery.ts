@@ -1,3 +1,4 @@
+import type { HeadFiles } from "../attachments/index.ts";
 import type { InboxPostResult } from "../claude-code/index.ts";
 import type { InboundItem, InboundPipeline } from "../inbound/index.ts";
 import { InjectionPacer, PACER_LIMITS } from "../pacing/index.ts";
@@ -26,6 +27,12 @@ export function successorPacer(now: number): InjectionPacer {
 export interface InboxDeliveryOptions {
   readonly pipeline: Pick<InboundPipeline, "peek" | "next" | "done">;
   readonly pacer: Pick<InjectionPacer, "nextPostAt" | "record">;
+  /**
+   * Receives the files of the pipeline's head before it is posted (`MessageFiles.settleHead`);
+   * default none (a message naming files then never leaves the head: it is never posted without
+   * them).
+   */
+  readonly settleFiles?: () => Promise<HeadFiles>;
   /** Posts one item's text to the inbox socket. */
   readonly post: (content: string) => Promise<InboxPostResult>;
   readonly log: WatcherLog;
@@ -93,6 +100,13 @@ export class InboxDelivery {
         await work.wait(tickMs);
         continue;
       }
+      if (head.kind === "files") {
+        // The message's files first: a message never reaches the model before its files do.
+        const settled = (await this.#o.settleFiles?.()) ?? "none";
+        if (settled === "failed") this.#o.onPostFailed();
+        if (settled !== "ready") await work.wait(tickMs);
+        continue;
+      }
       if (repost === undefined && head.kind === "message") {
         const where = this.#o.whereIs?.(head) ?? "unknown";
         if (where !== "unknown") {
@@ -109,18 +123,25 @@ export class InboxDelivery {
       }
       const item = repost === undefined ? pipeline.next() : this.#o.reposts?.shift();
       if (item === undefined) continue;
+      if (item.kind === "files") {
+        pipeline.done(item, "files_missing");
+        continue;
+      }
       const ok = await this.#postItem(item, repost !== undefined);
       if (!ok) await work.wait(tickMs);
     }
   }
 
-  async #postItem(item: InboundItem, again: boolean): Promise<boolean> {
+  async #postItem(
+    item: Exclude<InboundItem, { readonly kind: "files" }>,
+    again: boolean,
+  ): Promise<boolean> {
     const { log, pacer, pipeline } = this.#o;
     const result = await this.#o.post(item.text);
     if (result.ok || (result.stage === "failed" && result.connected)) {
       pacer.record(this.#o.now(), item.text);
     }
-    const id = item.kind === "message" ? item.message.message_id : item.notice;
+    const id = item.kind === "notice" ? item.notice : item.message.message_id;
     if (!result.ok) {
       log.write("warn", "post_failed", { item: id, stage: result.stage, reason: result.reason });
       // A repost stays tracked: it counts as missing again after its wait.

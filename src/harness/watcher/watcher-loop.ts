@@ -7,6 +7,7 @@ import {
   ERROR_EXIT_STATUS,
 } from "../../protocol/index.ts";
 import { DispositionReporter } from "../adapter/index.ts";
+import { DEFAULT_UPLOADS_RETENTION_SECONDS, MessageFiles } from "../attachments/index.ts";
 import {
   claudeConfigDir,
   gateClosedLastingly,
@@ -91,6 +92,9 @@ export interface WatcherLoopOptions {
   readonly adapter: Adapter;
 }
 
+/** How often the watcher sweeps the uploads folder, ms. */
+const UPLOADS_SWEEP_MS = 3_600_000;
+
 /**
  * One running watcher (docs/41-watcher.md "The loop"); `runWatcher` builds it after taking the
  * pidfile and reading the map, and {@link run} resolves with how it ended (never throws). It only
@@ -107,6 +111,11 @@ export class WatcherLoop {
   readonly #pipeline: InboundPipeline;
   readonly #pacer: InjectionPacer;
   readonly #delivery: InboxDelivery;
+  readonly #files: MessageFiles;
+  /** How long received files are kept, seconds (the backend's message retention). */
+  #uploadsRetention = DEFAULT_UPLOADS_RETENTION_SECONDS;
+  /** When the uploads folder was last swept, ms (0: not yet). */
+  #sweptAt = 0;
   readonly #heartbeats: SessionHeartbeats;
   readonly #redelivery: RedeliverySchedule;
   readonly #confirmations = new DeliveryConfirmations();
@@ -217,9 +226,17 @@ export class WatcherLoop {
       liveDelivery: () => harnessLiveDelivery(this.#d.socketPath, gateClosedLastingly(this.#gate)),
     });
     this.#pacer = successorPacer(this.#now());
+    const files = new MessageFiles({
+      adapter: deps.adapter,
+      sessionId: this.#sessionId,
+      project: deps.map.checkout,
+      log: (level, event, fields) => deps.log.write(level, event, fields),
+    });
+    this.#files = files;
     this.#delivery = new InboxDelivery({
       pipeline: this.#pipeline,
       pacer: this.#pacer,
+      settleFiles: () => files.settleHead(this.#pipeline),
       post: (content) => this.#post({ socketPath: deps.socketPath, token: deps.token, content }),
       log: deps.log,
       now: this.#now,
@@ -262,12 +279,17 @@ export class WatcherLoop {
     if (this.#d.signal?.aborted === true) abort();
     this.#d.signal?.addEventListener("abort", abort, { once: true });
     try {
-      const { capabilities } = await this.#d.adapter.describe();
+      const { capabilities, retention } = await this.#d.adapter.describe();
       this.#heartbeats.enable({
         model: capabilities.includes("session.model"),
         contextUsedTokens: capabilities.includes("session.context_used_tokens"),
         liveDelivery: capabilities.includes("session.live_delivery"),
       });
+      const kept = Math.max(
+        retention?.unacked_message_seconds ?? 0,
+        retention?.acked_message_seconds ?? 0,
+      );
+      if (Number.isFinite(kept) && kept > 0) this.#uploadsRetention = kept;
     } catch {
       // without capabilities, the transcript values are simply not sent
     }
@@ -383,6 +405,17 @@ export class WatcherLoop {
     this.#redelivery.afterAckFailed(this.#now());
   }
 
+  /**
+   * Removes received files older than the retention window, at the first tick and then hourly
+   * (docs/15-attachments.md "Retention").
+   */
+  #sweepUploads(): void {
+    const now = this.#now();
+    if (this.#sweptAt !== 0 && now - this.#sweptAt < UPLOADS_SWEEP_MS) return;
+    this.#sweptAt = now;
+    this.#files.sweep(now, this.#uploadsRetention);
+  }
+
   // ---- the liveness tick ------------------------------------------------------------------
 
   async #tick(): Promise<void> {
@@ -415,6 +448,7 @@ export class WatcherLoop {
       this.#stop({ reason: read.reason, status: 0 });
       return;
     }
+    this.#sweepUploads();
     if (read.map.inbound !== this.#pipeline.policy) {
       const withdrawn = this.#pipeline.setPolicy(read.map.inbound);
       log.write("info", "policy_changed", {

@@ -12,6 +12,7 @@ import {
   type WireObject,
 } from "../validation/field-rules.ts";
 import type { ValidationResult } from "../validation/validation-result.ts";
+import { type MessageAttachment, readAttachments } from "./attachment.ts";
 import { type MessageEnvelope, readMessageEnvelope } from "./message-envelope.ts";
 
 /**
@@ -62,6 +63,11 @@ export interface MessageStateRecord {
   offered_to_session_id?: string;
   /** The sender's own summary, when it gave one. */
   summary?: string;
+  /**
+   * **[ours]** (capability `message.attachments`): the files the message names, in the sender's
+   * order (`{sha256, size, name}`); absent when it names none.
+   */
+  attachments?: MessageAttachment[];
 }
 
 /**
@@ -199,6 +205,8 @@ export function readStateRecord(o: WireObject, prefix: string): MessageStateReco
     cap: PROTOCOL_LIMITS.max_summary_chars,
   });
   if (summary !== undefined) record.summary = summary;
+  const attachments = readAttachments(o, prefix);
+  if (attachments !== undefined) record.attachments = attachments;
   return record;
 }
 

@@ -74,7 +74,7 @@ const MESSAGE_SELECT = `${MESSAGE_COLUMNS} FROM addressed_messages m LEFT JOIN a
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
   "a.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
-  "s.lease_until AS recipient_lease_until FROM addressed_messages m " +
+  "s.lease_until AS recipient_lease_until, m.attachments FROM addressed_messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id " +
   "LEFT JOIN acks a ON a.message_id = m.message_id";
 

@@ -47,7 +47,7 @@ const STATE_COLUMNS = "sent_to_session_id, disposition, disposition_at";
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
   "m.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
-  "s.lease_until AS recipient_lease_until FROM messages m " +
+  "s.lease_until AS recipient_lease_until, m.attachments FROM messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id";
 
 /** `@name` parameters for every column in `columns`. */

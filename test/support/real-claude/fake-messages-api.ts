@@ -14,6 +14,7 @@ import { modelTranscript } from "./model-view.ts";
 export type ScriptStep =
   | { readonly say: string }
   | { readonly bash: string; readonly description?: string }
+  | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> }
   | { readonly decide: (request: unknown) => ScriptStep }
   | { readonly after: Promise<unknown>; readonly then: ScriptStep };
 
@@ -25,6 +26,16 @@ export function say(text: string): ScriptStep {
 /** `{ bash: command }`: the model calls the Bash tool with `command`; the turn goes on after its result. */
 export function bash(command: string, description = "Run a Brigade command"): ScriptStep {
   return { bash: command, description };
+}
+
+/**
+ * `{ tool, input }`: the model calls Claude Code's tool `name` (`Read`, …) with `input`; the turn
+ * goes on after its result.
+ *
+ * @example tool("Read", { file_path: "/home/eli/src/billing/notes.md" })
+ */
+export function tool(name: string, input: Readonly<Record<string, unknown>>): ScriptStep {
+  return { tool: name, input };
 }
 
 /**
@@ -334,7 +345,12 @@ export class FakeMessagesApi {
     else if ("say" in step) content = [{ type: "text", text: step.say }];
     else if ("decide" in step || "after" in step)
       content = [{ type: "text", text: "fake API: a stall step's then is another stall step" }];
-    else {
+    else if ("tool" in step) {
+      content = [
+        { type: "tool_use", id: `toolu_fake_${this.#answers}`, name: step.tool, input: step.input },
+      ];
+      stopReason = "tool_use";
+    } else {
       content = [
         {
           type: "tool_use",

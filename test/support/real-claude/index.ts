@@ -24,6 +24,7 @@ export {
   type ScriptStep,
   say,
   stall,
+  tool,
 } from "./fake-messages-api.ts";
 export {
   HeadlessClaudeSession,
