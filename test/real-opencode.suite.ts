@@ -156,6 +156,8 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       const door = openOpenCodeDoor(
         {
           pipeline,
+          // These messages carry no files.
+          settleFiles: async () => "none",
           pacer: new InjectionPacer({ now: Date.now(), limits: PACER_LIMITS }),
           textOf: (item) => {
             const text = sentinelFrame(item.frame, item.message.sender.session_id, WORKSPACE);

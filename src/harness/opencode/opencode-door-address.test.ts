@@ -50,6 +50,7 @@ describe("the door address of an OpenCode session", () => {
       expect(readOpenCodeDoorAddress(env, "ses_abc", uid)).toEqual(address);
       expect(readOpenCodeDoorAddress(env, "ses_other", uid)).toBeUndefined();
       const context = {
+        settleFiles: async () => "none" as const,
         pipeline: {
           peek: () => undefined,
           next: () => undefined,

@@ -120,15 +120,24 @@ async function setup(items: InboundItem[], server?: OpenCodeServer) {
   const acks: string[] = [];
   const depths: number[] = [];
   const clock = { now: 1_796_438_000_000 };
+  /** What `settleFiles` answers; `ready` also turns the files head into its message. */
+  const settle: { next: "none" | "ready" | "failed" } = { next: "none" };
   const door = new OpenCodeDoor({
     sessionId: SESSION,
     server: server ?? openCodeServer({ origin: fake.origin }),
     context: {
+      settleFiles: async () => {
+        const head = queue[0];
+        if (settle.next === "ready" && head?.kind === "files") {
+          queue[0] = message(head.message.message_id);
+        }
+        return settle.next;
+      },
       pipeline: {
         peek: () => queue[0],
         next: () => queue.shift(),
         done: (item, error?: unknown): DoneResult => {
-          const id = item.kind === "message" ? item.message.message_id : item.notice;
+          const id = item.kind === "notice" ? item.notice : item.message.message_id;
           done.push(error === undefined ? id : `${id}:${String(error)}`);
           return error === undefined && item.kind === "message"
             ? { ack: true, messageId: id, persisted: true }
@@ -149,7 +158,7 @@ async function setup(items: InboundItem[], server?: OpenCodeServer) {
       now: () => clock.now,
     },
   });
-  return { door, done, acks, depths, clock, queue };
+  return { door, done, acks, depths, clock, queue, settle };
 }
 
 describe("OpenCodeDoor against the recorded protocol", () => {
@@ -264,6 +273,23 @@ describe("OpenCodeDoor against the recorded protocol", () => {
       "Brigade: 3 messages dropped",
     );
     expect(w.door.outstanding).toBe(0);
+  });
+
+  test("a message with files is posted only once its files are received", async () => {
+    const withFiles: InboundItem = {
+      kind: "files",
+      message: { message_id: "m-f" } as InboundMessage,
+    };
+    const w = await setup([withFiles]);
+    w.settle.next = "none";
+    expect(await w.door.step()).toBe("nothing");
+    w.settle.next = "failed";
+    expect(await w.door.step()).toBe("failed");
+    expect(fake.posts).toHaveLength(0);
+    // Received: the head is now the message itself.
+    w.settle.next = "ready";
+    expect(await w.door.step()).toBe("posted");
+    expect(fake.posts).toHaveLength(1);
   });
 
   test("closed, the door posts nothing", async () => {

@@ -59,7 +59,9 @@ interface Sent {
 
 /**
  * The OpenCode door under Brigade's shared push lane (docs/49-opencode.md "The door"): takes the
- * pipeline's head in server order when the pacer allows it and posts its sentinel + frame into
+ * pipeline's head in server order when the pacer allows it (a head with files first has them
+ * received, `settleFiles`: a message never reaches the model before its files) and posts its
+ * sentinel + frame into
  * the session (`prompt_async`, one text part) under a message id of Brigade's making, one post at
  * a time. {@link confirm} reads each posted id back (`GET /session/{id}/message/{messageId}`):
  * a user message holding exactly our text → the pipeline's `done` and an ack; missing → kept,
@@ -94,15 +96,26 @@ export class OpenCodeDoor implements DeliveryDoor {
   async step(): Promise<DoorStep> {
     if (this.#closed) return "nothing";
     const { pipeline, pacer, now, log } = this.#o.context;
-    const head = pipeline.peek();
+    let head = pipeline.peek();
     if (head === undefined) return "nothing";
     // A post without an answer may or may not be stored: nothing goes out behind it until it is
     // settled, so a message given back is never overtaken by a later one of its sender.
     for (const sent of this.#sent.values()) if (!sent.answered) return "paced";
+    if (head.kind === "files") {
+      // A message never reaches the model before its files do.
+      const settled = await this.#o.context.settleFiles();
+      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
+      head = pipeline.peek();
+    }
+    if (head === undefined || head.kind === "files") return "nothing";
     const content = head.kind === "message" ? this.#o.context.textOf(head) : head.text;
     if (pacer.nextPostAt(now(), content) > now()) return "paced";
     const item = pipeline.next();
     if (item === undefined) return "nothing";
+    if (item.kind === "files") {
+      pipeline.done(item, "files_missing");
+      return "nothing";
+    }
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     const messageId = this.#newId();
     const result = await this.#o.server.post(this.#o.sessionId, messageId, content);
