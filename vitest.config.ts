@@ -111,6 +111,8 @@ const REAL_CLIENT = [
   "test/real-qwen-live-newest.test.ts",
   "test/real-cline-pinned.test.ts",
   "test/real-cline-newest.test.ts",
+  "test/real-opencode-pinned.test.ts",
+  "test/real-opencode-newest.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

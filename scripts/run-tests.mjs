@@ -24,6 +24,7 @@ const REAL_TIME_FILES = [
   "test/real-hosts-",
   "test/real-qwen-",
   "test/real-cline-",
+  "test/real-opencode-",
 ];
 const REAL_TIME_PROJECTS = ["slow", "real-client"];
 /** Real-time files at once: each mostly waits, on a real client or a real minute. */

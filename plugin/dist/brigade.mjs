@@ -20119,6 +20119,13 @@ var init_host_session = __esmMin((() => {
 	init_host_turn();
 }));
 
+// src/harness/opencode/opencode-facts.ts
+var OPENCODE_SESSION_VARIABLE, OPENCODE_COMMAND_ENV;
+var init_opencode_facts = __esmMin((() => {
+	OPENCODE_SESSION_VARIABLE = "OPENCODE_PID";
+	OPENCODE_COMMAND_ENV = Object.freeze({ OPENCODE: "1" });
+}));
+
 // src/harness/qwen/qwen-facts.ts
 var QWEN_SESSION_VARIABLE;
 var init_qwen_facts = __esmMin((() => {
@@ -20147,13 +20154,15 @@ var init_host_clients = __esmMin((() => {
 	init_codex_facts();
 	init_gemini_facts();
 	init_host_session();
+	init_opencode_facts();
 	init_qwen_facts();
 	CLIENT_SESSION_VARIABLES = Object.freeze([
 		...GEMINI_SESSION_VARIABLES,
 		...CODEX_SESSION_VARIABLES,
-		QWEN_SESSION_VARIABLE
+		QWEN_SESSION_VARIABLE,
+		OPENCODE_SESSION_VARIABLE
 	]);
-	CLIENT_COMMAND_ENVS = Object.freeze([CLINE_COMMAND_ENV]);
+	CLIENT_COMMAND_ENVS = Object.freeze([CLINE_COMMAND_ENV, OPENCODE_COMMAND_ENV]);
 }));
 
 // src/cli/connection-failure.ts

@@ -15,7 +15,7 @@ describe("brigade install / uninstall <client>", () => {
     const typo = await runCli(["install", "gemnii"], "", { HOME: home });
     expect(typo.status).toBe(2);
     expect(typo.stderr).toBe(
-      'brigade install: usage: brigade install <gemini|codex|qwen|cline>; did you mean "gemini"?\n',
+      'brigade install: usage: brigade install <gemini|codex|qwen|cline|opencode>; did you mean "gemini"?\n',
     );
     const hostile = await runCli(["install", "\u001b]0;pwn\u0007"], "", { HOME: home });
     expect(hostile.status).toBe(2);
@@ -66,6 +66,17 @@ describe("brigade install / uninstall <client>", () => {
       expect(run.stderr).toMatch(/run it in your own terminal/);
     }
     expect(existsSync(join(home, ".cline"))).toBe(false);
+  });
+
+  test("refused inside an OpenCode session: the variables OpenCode gives its model's commands", async () => {
+    for (const variables of [{ OPENCODE_PID: "4410" }, { OPENCODE: "1" }]) {
+      for (const command of ["install", "uninstall"]) {
+        const run = await runCli([command, "opencode"], "", { HOME: home, ...variables });
+        expect(run.status).toBe(2);
+        expect(run.stderr).toMatch(/run it in your own terminal/);
+      }
+    }
+    expect(existsSync(join(home, ".config", "opencode"))).toBe(false);
   });
 
   test("install then uninstall in the person's terminal", async () => {

@@ -3,6 +3,7 @@ import { CLINE_COMMAND_ENV } from "./cline/cline-facts.ts";
 import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
 import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
 import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
+import { OPENCODE_COMMAND_ENV, OPENCODE_SESSION_VARIABLE } from "./opencode/opencode-facts.ts";
 import { QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
 
 /**
@@ -15,6 +16,7 @@ export const HOST_CLIENTS: Readonly<Record<string, () => Promise<HostClient>>> =
   codex: async () => (await import("./codex/index.ts")).CODEX_CLIENT,
   qwen: async () => (await import("./qwen/index.ts")).QWEN_CLIENT,
   cline: async () => (await import("./cline/index.ts")).CLINE_CLIENT,
+  opencode: async () => (await import("./opencode/index.ts")).OPENCODE_CLIENT,
 };
 
 /**
@@ -40,7 +42,7 @@ export async function clientDotenvChoice(
 
 /**
  * The variables each listed client (docs/49-hosts.md) sets for the commands its model runs, from
- * their measured facts: Gemini CLI's, Codex's, Qwen Code's. Claude Code's are
+ * their measured facts: Gemini CLI's, Codex's, Qwen Code's, OpenCode's. Claude Code's are
  * `showsClaudeCodeSession`'s. A test checks every client's `insideSession` answers yes to its own.
  *
  * @example CLIENT_SESSION_VARIABLES.includes("GEMINI_CLI") === true
@@ -49,15 +51,18 @@ export const CLIENT_SESSION_VARIABLES: readonly string[] = Object.freeze([
   ...GEMINI_SESSION_VARIABLES,
   ...CODEX_SESSION_VARIABLES,
   QWEN_SESSION_VARIABLE,
+  OPENCODE_SESSION_VARIABLE,
 ]);
 
 /**
  * The environments that mark a listed client's model shell by their values together, for clients
- * that set no variable of their own there (the Cline CLI 2.x: its pager settings). A test checks
+ * that set no variable of their own there (the Cline CLI 2.x: its pager settings), or whose own
+ * variable is a plain word (OpenCode's `OPENCODE=1`). A test checks
  * every client's `insideSession` answers yes to its own.
  */
 export const CLIENT_COMMAND_ENVS: readonly Readonly<Record<string, string>>[] = Object.freeze([
   CLINE_COMMAND_ENV,
+  OPENCODE_COMMAND_ENV,
 ]);
 
 /**

@@ -25,6 +25,8 @@ export const LONG_FIRST = [
   "test/real-hosts-exchange.test.ts",
   "test/real-cline-pinned.test.ts",
   "test/real-cline-newest.test.ts",
+  "test/real-opencode-pinned.test.ts",
+  "test/real-opencode-newest.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",
