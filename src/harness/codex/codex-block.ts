@@ -4,6 +4,7 @@ import {
   CODEX_HOOK_EVENTS,
   CODEX_MCP_APPROVE_MODE,
   CODEX_MCP_FORWARDED_VARIABLES,
+  CODEX_MCP_REQUIRED,
   CODEX_MCP_STARTUP_TIMEOUT_S,
   type CodexHookEvent,
 } from "./codex-facts.ts";
@@ -53,7 +54,7 @@ export function shellWord(value: string): string {
  * in `\n`: {@link CODEX_BLOCK_BEGIN}; the MCP server `[mcp_servers.brigade]` started as
  * `<node> <cli> mcp`, its tools approved (`default_tools_approval_mode = "approve"`: `codex exec`
  * refuses a tool that needs an approval, and none of the three changes anything of the person's)
- * `startup_timeout_sec` raised to 30 (a slow start must not cost the session its tools) and `XDG_STATE_HOME` passed to it (`env_vars`: Codex passes MCP servers only a few variables);
+ * `startup_timeout_sec` raised to 30 and `required = true` (Codex waits for the server before a turn, so a slow start never costs a turn its tools) and `XDG_STATE_HOME` passed to it (`env_vars`: Codex passes MCP servers only a few variables);
  * one `[[hooks.<Event>]]` group per event of {@link CODEX_HOOK_EVENTS} running
  * `'<node>' '<cli>' host-hook codex <event>` with its timeout. Array-of-
  * tables groups append to any the person has, so their hooks keep their places (and Codex's trust
@@ -70,6 +71,7 @@ export function codexBlock(command: BrigadeCommand): string {
     `args = [${tomlString(command.cli)}, "mcp"]`,
     `default_tools_approval_mode = ${tomlString(CODEX_MCP_APPROVE_MODE)}`,
     `startup_timeout_sec = ${CODEX_MCP_STARTUP_TIMEOUT_S}`,
+    `required = ${CODEX_MCP_REQUIRED}`,
     `env_vars = [${CODEX_MCP_FORWARDED_VARIABLES.map(tomlString).join(", ")}]`,
   ];
   for (const name of CODEX_HOOK_EVENTS) {

@@ -99,6 +99,7 @@ describe("codexBlock and codexClash", () => {
     expect(block).toContain('command = "/opt/n o\'de"\nargs = ["/w/\\"q\\"/main.js", "mcp"]\n');
     expect(block).toContain('default_tools_approval_mode = "approve"');
     expect(block).toContain("startup_timeout_sec = 30");
+    expect(block).toContain("required = true");
     expect(block).toContain(
       `command = ${JSON.stringify(`${shellWord("/opt/n o'de")} ${shellWord('/w/"q"/main.js')} host-hook codex turn`)}`,
     );

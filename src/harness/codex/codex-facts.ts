@@ -114,6 +114,17 @@ export const CODEX_MCP_APPROVE_MODE = "approve";
 export const CODEX_MCP_STARTUP_TIMEOUT_S = 30;
 
 /**
+ * Codex does not wait for an MCP server before a turn's model request unless the server is
+ * `required` (measured on 0.171.0: with `brigade mcp` made to take 6 s to start, `codex exec`'s
+ * first request offered no `mcp__brigade` tool and the run ended in 1.3 s; with
+ * `required = true` it waited, and the first request offered `inbox`, `send` and `who`). A
+ * one-turn `codex exec`, or any first turn, would otherwise race the server's start. The cost: a
+ * `brigade mcp` that cannot start at all stops Codex with "required MCP servers failed to
+ * initialize", which names the server.
+ */
+export const CODEX_MCP_REQUIRED = true;
+
+/**
  * Where Codex records a thread (0.171.0): `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread
  * id>.jsonl`, the hooks' `transcript_path`; a hook's `additionalContext` is a `response_item`
  * developer message there, an MCP result a `function_call_output`.
