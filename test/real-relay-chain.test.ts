@@ -16,7 +16,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
 import { build } from "../src/formats/frame/index.ts";
 import { CodexAppServer, codexClientId } from "../src/harness/codex/index.ts";
@@ -30,7 +30,8 @@ import {
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type HarnessBinding, harnessBinding } from "./support/harness-binding.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
-import { storedEnvelope } from "./support/real-claude/index.ts";
+import { BUILT_CLI } from "./support/server-process.ts";
+import { storedEnvelope, TmuxClaude } from "./support/real-claude/index.ts";
 import { codexExecutable, PINNED_CODEX_VERSION } from "./support/real-codex/codex-executable.ts";
 import { type CodexLive, startCodexLive } from "./support/real-codex/codex-person-live.ts";
 import {
@@ -126,7 +127,7 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
       FakeOpenCodeModel.start(),
     ]);
     dir = mkdtempSync(join(tmpdir(), "relay-"));
-    for (const name of ["qwen", "codex", "opencode"]) mkdirSync(join(dir, name));
+    for (const name of ["dana", "qwen", "codex", "opencode"]) mkdirSync(join(dir, name));
     // Lee's Qwen Code: the controller token handed to Brigade the documented way; Lee lets the
     // model run tools without asking (the approval prompt is Qwen Code's, not under test).
     qwen = await startQwenTui(qwenCli, join(dir, "qwen"), qwenApi, {
@@ -149,6 +150,7 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
     });
     await openCode.tmux.type("hello");
     await openCode.tmux.keys("Enter");
+    await waitFor(() => openCodeModel.requests().length > 0, 60_000, "OpenCode's first request");
     await waitFor(() => harnessBinding(lee, "qwen") !== undefined, 30_000, "Lee's binding");
     await waitFor(() => harnessBinding(kim, "opencode") !== undefined, 60_000, "Kim's binding");
     qwenBinding = harnessBinding(lee, "qwen") as HarnessBinding;
@@ -186,6 +188,20 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
     await openCodeModel?.close();
     await world?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach((context) => {
+    context.onTestFailed(() => {
+      const lastQwen = qwenApi?.requests().at(-1);
+      console.error(
+        [
+          `Qwen Code:\n${qwen?.tmux.pane() ?? ""}`,
+          `Qwen Code's last request offered: ${lastQwen === undefined ? "-" : offeredTools(lastQwen).join(", ")}; its last message: ${JSON.stringify(lastQwen?.messages.at(-1) ?? null).slice(0, 2000)}`,
+          `Codex:\n${codex?.tmux.pane() ?? ""}`,
+          `OpenCode:\n${openCode?.tmux.pane() ?? ""}`,
+        ].join("\n"),
+      );
+    });
   });
 
   /** The sentinel + frame a model of this team reads for stored message `id`. */
@@ -258,9 +274,20 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
       reply_to: messageIdIn(openCodeText(request.messages.at(-1))),
     });
 
-    // Hop 0: Dana, in her own terminal, writes to her Claude Code session.
-    const seeded = await terminal(dana, ["send", "--as-me", ccId, SEED]);
-    expect(seeded.code, seeded.stderr).toBe(0);
+    // Hop 0: Dana, in her own terminal (`--as-me` wants one), writes to her Claude Code session.
+    const danaTerminal = await TmuxClaude.start({
+      executable: process.execPath,
+      args: [BUILT_CLI, "send", "--as-me", ccId, SEED],
+      cwd: dana.checkout,
+      env: dana.env,
+      dir: join(dir, "dana"),
+    });
+    try {
+      await waitFor(() => danaTerminal.exited(), 30_000, "Dana's brigade send to end");
+      expect(danaTerminal.pane()).toContain("Pane is dead (status 0");
+    } finally {
+      await danaTerminal.close();
+    }
     const readByCc = (needle: string): string[] => {
       danaCc.settle();
       return danaCc.socketReads().filter((read) => read.includes(needle));
