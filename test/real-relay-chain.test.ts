@@ -64,6 +64,8 @@ import { closeQwenTui, type QwenTui, startQwenTui } from "./support/real-qwen/qw
 import { until } from "./support/until.ts";
 
 const TEAM = "billing";
+/** The name Qwen Code gives the `send` tool of the MCP server `brigade` (`mcp__<server>__<tool>`). */
+const QWEN_SEND = "mcp__brigade__send";
 const SEED = "Dana to her Claude Code session: start the relay, pass it round the team.";
 const TO_QWEN = "relay hop 1, Claude Code to Qwen Code: the <billing> migration is merged & live.";
 const TO_CODEX = "relay hop 2, Qwen Code to Codex: rerun the billing backfill.";
@@ -248,12 +250,24 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
     const openCodeId = openCodeBinding.brigade_session_id;
     // Each model answers what it reads by calling its client's `send` tool of the `brigade` MCP
     // server, naming the message-id of the frame it read as `reply_to`.
-    let qwenTool = "";
+    // Qwen Code 0.24.4 offers MCP tools only behind its deferred-tool bridge: the model reviews the
+    // schema with `tool_search`, then calls the tool through `tool_call`.
+    let qwenStep: "idle" | "searched" | "called" = "idle";
+    let replyTo: string | undefined;
     qwenApi.callTool = (request: QwenRequest) => {
-      const read = qwenText(request.messages.at(-1));
-      if (!read.includes("relay hop 1")) return undefined;
-      qwenTool = offeredTools(request).find((n) => /brigade/.test(n) && /send$/.test(n)) ?? "";
-      return { name: qwenTool, args: { to: codexId, body: TO_CODEX, reply_to: messageIdIn(read) } };
+      const last = request.messages.at(-1);
+      const read = qwenText(last);
+      if (qwenStep === "idle" && last?.role === "user" && read.includes("relay hop 1")) {
+        replyTo = messageIdIn(read);
+        qwenStep = "searched";
+        return { name: "tool_search", args: { query: `select:${QWEN_SEND}` } };
+      }
+      if (qwenStep === "searched" && last?.role === "tool") {
+        qwenStep = "called";
+        const args = { to: codexId, body: TO_CODEX, reply_to: replyTo };
+        return { name: "tool_call", args: { name: QWEN_SEND, arguments: args } };
+      }
+      return undefined;
     };
     const userTexts = (r: RecordedResponsesRequest): string[] =>
       r.texts.filter((t) => t.place === "user").map((t) => t.text);
@@ -325,16 +339,18 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
     expect(qwenRecord.filter((t) => envelopeHolds(t, expected1))).toHaveLength(1);
 
     // Hop 2: Qwen Code's model → Codex, through its `send` tool; the tool's answer names the id.
-    await waitFor(
-      () => qwenApi.requests().some((r) => r.messages.at(-1)?.role === "tool"),
-      60_000,
-      "Qwen Code's request after its send tool",
-    );
-    expect(qwenTool).toMatch(/brigade/);
+    const sentByQwen = (): boolean =>
+      qwenApi
+        .requests()
+        .some(
+          (r) =>
+            r.messages.at(-1)?.role === "tool" && sentId(qwenText(r.messages.at(-1))) !== undefined,
+        );
+    await waitFor(sentByQwen, 60_000, "Qwen Code's request after its send tool");
     const toolResult = qwenApi
       .requests()
       .map((r) => r.messages.at(-1))
-      .find((m) => m?.role === "tool");
+      .find((m) => m?.role === "tool" && sentId(qwenText(m)) !== undefined);
     const m2 = sentId(qwenText(toolResult)) ?? "";
     expect(m2, qwenText(toolResult)).toMatch(/^m-/);
     const expected2 = expectedText(m2);

@@ -1,7 +1,7 @@
 /**
  * A loopback fake of the OpenAI-compatible chat completions API Qwen Code talks to
  * (`OPENAI_BASE_URL=<url>/v1`, any key): every request body is kept, every answer is one short
- * assistant text (streamed when asked), so each turn ends at once; or, where a test asked for it
+ * assistant text (streamed when asked), so each turn ends at once; or, where a test chooses it
  * ({@link FakeChatApi.callTool}), one streamed call of a tool.
  */
 import { createServer, type Server } from "node:http";
@@ -45,8 +45,8 @@ export class FakeChatApi {
   readonly #requests: readonly ChatRequest[];
   readonly url: string;
   /**
-   * Chooses the model's answer to each streamed request whose last message is the user's: a tool
-   * call, or `undefined` for the usual text. Cleared once it returned a call (one call per set).
+   * Chooses the model's answer to each streamed request: a tool call, or `undefined` for the usual
+   * text. Called once per request, in order (a test keeps its own steps).
    */
   callTool: ((request: ChatRequest) => ToolCall | undefined) | undefined;
 
@@ -81,9 +81,7 @@ export class FakeChatApi {
         const id = `c-${requests.length}`;
         const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
         if (parsed.stream === true) {
-          const call =
-            parsed.messages.at(-1)?.role === "user" ? fake?.callTool?.(parsed) : undefined;
-          if (call !== undefined && fake !== undefined) fake.callTool = undefined;
+          const call = fake?.callTool?.(parsed);
           res.writeHead(200, { "content-type": "text/event-stream" });
           const event = (data: unknown): void => {
             res.write(`data: ${JSON.stringify(data)}\n\n`);

@@ -65,7 +65,9 @@ export async function startQwenTui(
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       ui: { hideTips: true, enableFollowupSuggestions: false },
-      ...(person?.approvalMode === undefined ? {} : { tools: { approvalMode: person.approvalMode } }),
+      ...(person?.approvalMode === undefined
+        ? {}
+        : { tools: { approvalMode: person.approvalMode } }),
     }),
   );
   const env: Record<string, string> = {
