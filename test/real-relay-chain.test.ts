@@ -297,8 +297,8 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
       dir: join(dir, "dana"),
     });
     try {
-      await waitFor(() => danaTerminal.exited(), 30_000, "Dana's brigade send to end");
-      expect(danaTerminal.pane()).toContain("Pane is dead (status 0");
+      // tmux writes this line when the command exits 0 (remain-on-exit).
+      await danaTerminal.waitForPane(/Pane is dead \(status 0,/, 30_000, "Dana's send to exit 0");
     } finally {
       await danaTerminal.close();
     }
