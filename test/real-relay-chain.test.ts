@@ -30,7 +30,6 @@ import {
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type HarnessBinding, harnessBinding } from "./support/harness-binding.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
-import { BUILT_CLI } from "./support/server-process.ts";
 import { storedEnvelope, TmuxClaude } from "./support/real-claude/index.ts";
 import { codexExecutable, PINNED_CODEX_VERSION } from "./support/real-codex/codex-executable.ts";
 import { type CodexLive, startCodexLive } from "./support/real-codex/codex-person-live.ts";
@@ -43,8 +42,8 @@ import {
 } from "./support/real-codex/fake-responses-api.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
 import {
-  type ChatRequest as OpenCodeRequest,
   FakeOpenCodeModel,
+  type ChatRequest as OpenCodeRequest,
   messageText as openCodeText,
 } from "./support/real-opencode/fake-opencode-model.ts";
 import {
@@ -61,6 +60,7 @@ import {
 import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 import { PINNED_QWEN_VERSION, qwenScript } from "./support/real-qwen/qwen-executable.ts";
 import { closeQwenTui, type QwenTui, startQwenTui } from "./support/real-qwen/qwen-tui.ts";
+import { BUILT_CLI } from "./support/server-process.ts";
 import { until } from "./support/until.ts";
 
 const TEAM = "billing";
@@ -347,6 +347,13 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
             r.messages.at(-1)?.role === "tool" && sentId(qwenText(r.messages.at(-1))) !== undefined,
         );
     await waitFor(sentByQwen, 60_000, "Qwen Code's request after its send tool");
+    // The schema tool_search returned names the tool as Qwen Code calls it.
+    expect(
+      qwenApi
+        .requests()
+        .map((r) => qwenText(r.messages.at(-1)))
+        .some((t) => t.includes(`"${QWEN_SEND}"`) || t.includes(`<name>${QWEN_SEND}</name>`)),
+    ).toBe(true);
     const toolResult = qwenApi
       .requests()
       .map((r) => r.messages.at(-1))

@@ -6,8 +6,9 @@
  * the session and starts the lane.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { harnessBinding } from "../harness-binding.ts";
 import { type Person, waitFor } from "../plugin-world.ts";
 import { TmuxClaude } from "../real-claude/index.ts";
 import { codexHomeFor, personCli } from "./codex-person.ts";
@@ -33,23 +34,14 @@ export interface CodexLive {
 
 /** The Brigade session and thread `who`'s Codex session bound at its start (its binding file). */
 export function codexLiveBinding(who: Person): CodexLiveBinding | undefined {
-  const folder = join(who.stateDir, "sessions", "by-harness", "codex");
-  try {
-    const name = readdirSync(folder).find((n) => n.endsWith(".json"));
-    if (name === undefined) return undefined;
-    const map = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
-      brigade_session_id: string;
-      claude_session_id: string;
-      team_ref: string;
-    };
-    return {
-      brigade: map.brigade_session_id,
-      thread: map.claude_session_id,
-      teamRef: map.team_ref,
-    };
-  } catch {
-    return undefined;
-  }
+  const bound = harnessBinding(who, "codex");
+  return bound === undefined
+    ? undefined
+    : {
+        brigade: bound.brigade_session_id,
+        thread: bound.claude_session_id,
+        teamRef: bound.team_ref,
+      };
 }
 
 /**
