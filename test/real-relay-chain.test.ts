@@ -297,8 +297,12 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
       dir: join(dir, "dana"),
     });
     try {
-      // tmux writes this line when the command exits 0 (remain-on-exit).
-      await danaTerminal.waitForPane(/Pane is dead \(status 0,/, 30_000, "Dana's send to exit 0");
+      // The last line `brigade send --as-me` prints once the server took the message.
+      await danaTerminal.waitForPane(
+        "brigade sent shows what becomes of it.",
+        30_000,
+        "Dana's send",
+      );
     } finally {
       await danaTerminal.close();
     }
