@@ -23,6 +23,7 @@ import { CodexAppServer, codexClientId } from "../src/harness/codex/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
 import {
   envelopeHolds,
+  QWEN_MCP_BRIDGE,
   qwenConversationFile,
   qwenDeliveredTexts,
   qwenEscapedContent,
@@ -64,8 +65,8 @@ import { BUILT_CLI } from "./support/server-process.ts";
 import { until } from "./support/until.ts";
 
 const TEAM = "billing";
-/** The name Qwen Code gives the `send` tool of the MCP server `brigade` (`mcp__<server>__<tool>`). */
-const QWEN_SEND = "mcp__brigade__send";
+/** The name Qwen Code gives the `send` tool of the MCP server `brigade`. */
+const QWEN_SEND = `${QWEN_MCP_BRIDGE.toolPrefix}brigade__send`;
 const SEED = "Dana to her Claude Code session: start the relay, pass it round the team.";
 const TO_QWEN = "relay hop 1, Claude Code to Qwen Code: the <billing> migration is merged & live.";
 const TO_CODEX = "relay hop 2, Qwen Code to Codex: rerun the billing backfill.";
@@ -260,12 +261,12 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
       if (qwenStep === "idle" && last?.role === "user" && read.includes("relay hop 1")) {
         replyTo = messageIdIn(read);
         qwenStep = "searched";
-        return { name: "tool_search", args: { query: `select:${QWEN_SEND}` } };
+        return { name: QWEN_MCP_BRIDGE.search, args: { query: `select:${QWEN_SEND}` } };
       }
       if (qwenStep === "searched" && last?.role === "tool") {
         qwenStep = "called";
         const args = { to: codexId, body: TO_CODEX, reply_to: replyTo };
-        return { name: "tool_call", args: { name: QWEN_SEND, arguments: args } };
+        return { name: QWEN_MCP_BRIDGE.call, args: { name: QWEN_SEND, arguments: args } };
       }
       return undefined;
     };
@@ -351,7 +352,14 @@ describe.sequential("the relay: Claude Code → Qwen Code → Codex → OpenCode
             r.messages.at(-1)?.role === "tool" && sentId(qwenText(r.messages.at(-1))) !== undefined,
         );
     await waitFor(sentByQwen, 60_000, "Qwen Code's request after its send tool");
-    // The schema tool_search returned names the tool as Qwen Code calls it.
+    // The request offered the bridge, not the MCP tool; the schema it returned names the tool.
+    const woken = qwenApi
+      .requests()
+      .find((r) => qwenText(r.messages.at(-1)).includes(`message-id="${m1}"`));
+    expect(offeredTools(woken as QwenRequest)).toEqual(
+      expect.arrayContaining([QWEN_MCP_BRIDGE.search, QWEN_MCP_BRIDGE.call]),
+    );
+    expect(offeredTools(woken as QwenRequest)).not.toContain(QWEN_SEND);
     expect(
       qwenApi
         .requests()
