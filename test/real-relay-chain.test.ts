@@ -1,5 +1,5 @@
 /**
- * Issue 22 §4's cross-harness case on the real clients (pinned versions), through one `brigade
+ * Issue 22 (section 4)'s cross-harness case on the real clients (pinned versions), through one `brigade
  * serve`: Claude Code → Qwen Code → Codex → OpenCode → Claude Code, one message each hop, each
  * sent with `reply_to` naming the message that hop received. Each client runs with its live push
  * lane, started as a teammate starts it (docs/49-qwen.md, docs/49-codex.md, docs/49-opencode.md
