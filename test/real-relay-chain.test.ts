@@ -1,7 +1,7 @@
 /**
- * Issue 22 (section 4)'s cross-harness case on the real clients (pinned versions), through one `brigade
- * serve`: Claude Code → Qwen Code → Codex → OpenCode → Claude Code, one message each hop, each
- * sent with `reply_to` naming the message that hop received. Each client runs with its live push
+ * Issue 22 (section 4)'s cross-harness case on the real clients (pinned versions), through one
+ * `brigade serve`: Claude Code → Qwen Code → Codex → OpenCode → Claude Code, one message each
+ * hop, each sent with `reply_to` naming the message that hop received. Each client runs with its live push
  * lane, started as a teammate starts it (docs/49-qwen.md, docs/49-codex.md, docs/49-opencode.md
  * "The push lane"); Claude Code is the stand-in session (`ClaudeCodeHost`) whose Bash tool runs
  * the real `brigade send`. Each model's reply is its client's own call of the `send` tool of the
