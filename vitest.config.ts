@@ -113,6 +113,7 @@ const REAL_CLIENT = [
   "test/real-cline-newest.test.ts",
   "test/real-opencode-pinned.test.ts",
   "test/real-opencode-newest.test.ts",
+  "test/real-relay-chain.test.ts",
 ];
 
 /** Every test file of the repository; the projects split it. */

@@ -25,6 +25,7 @@ const REAL_TIME_FILES = [
   "test/real-qwen-",
   "test/real-cline-",
   "test/real-opencode-",
+  "test/real-relay-",
 ];
 const REAL_TIME_PROJECTS = ["slow", "real-client"];
 /** Real-time files at once: each mostly waits, on a real client or a real minute. */

@@ -1,12 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import {
-  appendFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -15,10 +7,9 @@ import { CodexAppServer, codexClientId } from "../src/harness/codex/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
-import { storedEnvelope, TmuxClaude } from "./support/real-claude/index.ts";
+import { storedEnvelope, type TmuxClaude } from "./support/real-claude/index.ts";
 import { type CodexChoice, codexExecutable } from "./support/real-codex/codex-executable.ts";
-import { codexHomeFor, personCli } from "./support/real-codex/codex-person.ts";
-import { trustHooks } from "./support/real-codex/codex-tui.ts";
+import { type CodexLive, startCodexLive } from "./support/real-codex/codex-person-live.ts";
 import {
   FakeResponsesApi,
   type RecordedResponsesRequest,
@@ -26,27 +17,6 @@ import {
 import { lanesGone } from "./support/real-qwen/lanes-gone.ts";
 
 const TEAM = "billing";
-
-/** The Brigade session and thread Lee's Codex session bound at its start (its binding file). */
-function binding(who: Person): { brigade: string; thread: string; teamRef: string } | undefined {
-  const folder = join(who.stateDir, "sessions", "by-harness", "codex");
-  try {
-    const name = readdirSync(folder).find((n) => n.endsWith(".json"));
-    if (name === undefined) return undefined;
-    const map = JSON.parse(readFileSync(join(folder, name), "utf8")) as {
-      brigade_session_id: string;
-      claude_session_id: string;
-      team_ref: string;
-    };
-    return {
-      brigade: map.brigade_session_id,
-      thread: map.claude_session_id,
-      teamRef: map.team_ref,
-    };
-  } catch {
-    return undefined;
-  }
-}
 
 /** Every push-lane log of `who` (ids, codes and event names only). */
 function laneLogs(who: Person | undefined): string {
@@ -77,7 +47,7 @@ export function codexLiveSuite(choice: CodexChoice): void {
     let dana: ClaudeCodeHost;
     let api: FakeResponsesApi;
     let dir: string;
-    let appServer: ChildProcess;
+    let codex: CodexLive | undefined;
     let tmux: TmuxClaude | undefined;
     let socketPath: string;
     let leeId = "";
@@ -90,43 +60,17 @@ export function codexLiveSuite(choice: CodexChoice): void {
       lee = await world.join("lee");
       dana = await world.session(world.founder, "api");
       api = await FakeResponsesApi.start();
-      const home = codexHomeFor(lee, api);
-      appendFileSync(home.configFile, `\n[projects."${lee.checkout}"]\ntrust_level = "trusted"\n`);
-      const installed = await personCli(lee.checkout, home.env, ["install", "codex"]);
-      if (installed.code !== 0) throw new Error(`brigade install codex: ${installed.stderr}`);
-      appServer = spawn(executable, ["app-server", "--listen", "unix://"], {
-        cwd: lee.checkout,
-        env: home.env,
-        stdio: ["ignore", "ignore", "ignore"],
-      });
-      socketPath = join(home.dir, "app-server-control", "app-server-control.sock");
-      await waitFor(() => existsSync(socketPath), 30_000, "the app-server's control socket");
-      await trustHooks(socketPath, lee.checkout);
       dir = mkdtempSync(join(tmpdir(), "cxl-"));
-      tmux = await TmuxClaude.start({
-        executable,
-        args: ["--remote", "unix://", "first prompt"],
-        cwd: lee.checkout,
-        env: home.env,
-        dir,
-        columns: 160,
-        rows: 40,
-      });
-      await waitFor(() => binding(lee) !== undefined, 60_000, "Lee's binding file");
-      const bound = binding(lee);
-      leeId = bound?.brigade ?? "";
-      thread = bound?.thread ?? "";
-      teamRef = bound?.teamRef ?? "";
-      await tmux.waitForPane(/Noted\./, 60_000, "the answer to the first prompt");
+      codex = await startCodexLive(executable, lee, api, dir);
+      tmux = codex.tmux;
+      socketPath = codex.socketPath;
+      leeId = codex.binding.brigade;
+      thread = codex.binding.thread;
+      teamRef = codex.binding.teamRef;
     }, 600_000);
 
     afterAll(async () => {
-      await tmux?.close();
-      if (appServer !== undefined && appServer.exitCode === null) {
-        const exited = new Promise((r) => appServer.once("exit", r));
-        appServer.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      }
+      await codex?.close();
       if (lee !== undefined) await lanesGone(lee.stateDir);
       await api?.close();
       await world?.close();

@@ -16591,6 +16591,11 @@ var init_bap_error_line = __esmMin((() => {
 	};
 }));
 
+// src/harness/session-context/keep-releases.ts
+var init_keep_releases = __esmMin((() => {
+	init_state();
+}));
+
 // src/harness/session-context/live-delivery-text.ts
 /** The reason a session record reports for not receiving live, or `undefined` when it did not. */
 function notLiveReason(record) {
@@ -16843,6 +16848,7 @@ var init_session_display = __esmMin((() => {
 // src/harness/session-context/index.ts
 var init_session_context = __esmMin((() => {
 	init_bap_error_line();
+	init_keep_releases();
 	init_live_delivery_text();
 	init_sent_states();
 	init_session_context$1();
@@ -20042,6 +20048,7 @@ var init_bind_session = __esmMin((() => {
 // src/harness/mcp/lease-keeper.ts
 var init_lease_keeper = __esmMin((() => {
 	init_protocol();
+	init_session_context();
 }));
 
 // src/harness/mcp/origin-workspace.ts

@@ -27,6 +27,7 @@ export const LONG_FIRST = [
   "test/real-cline-newest.test.ts",
   "test/real-opencode-pinned.test.ts",
   "test/real-opencode-newest.test.ts",
+  "test/real-relay-chain.test.ts",
   "test/cli-demo.test.ts",
   "test/plugin-e2e.test.ts",
   "test/faults-postgres.test.ts",

@@ -188,3 +188,17 @@ export const QWEN_PUSH_LANE_MEASURED = {
   idleWakeSeconds: [2.1, 4.1],
   burstOf15Seconds: 82,
 } as const;
+
+/**
+ * How Qwen Code's model reaches an MCP server's tool (0.24.4, measured in
+ * `test/real-relay-chain.test.ts`): not offered by name; the request offers the deferred-tool
+ * bridge instead. The model calls `search` with `select:<tool name>` (the answer is the tool's
+ * schema), then `call` with `{name, arguments}`. A tool's name is `mcp__<server>__<tool>`
+ * (`mcp__brigade__send`).
+ */
+export const QWEN_MCP_BRIDGE = {
+  version: "0.24.4",
+  search: "tool_search",
+  call: "tool_call",
+  toolPrefix: "mcp__",
+} as const;

@@ -42,6 +42,8 @@ export class FakeOpenCodeModel {
   readonly #held: (() => void)[] = [];
   /** The tool the model calls at its next conversation request (then cleared), if any. */
   callTool: string | undefined;
+  /** The arguments of that call, chosen from the request (default: none, `{}`). */
+  callArgs: ((request: ChatRequest) => Readonly<Record<string, unknown>>) | undefined;
   /** Whether conversation requests wait for {@link release}. */
   hold = false;
   readonly url: string;
@@ -89,7 +91,11 @@ export class FakeOpenCodeModel {
     const calling =
       !title && this.callTool !== undefined && parsed.messages.at(-1)?.role === "user";
     const tool = calling ? this.callTool : undefined;
-    if (calling) this.callTool = undefined;
+    const args = calling ? JSON.stringify(this.callArgs?.(parsed) ?? {}) : "{}";
+    if (calling) {
+      this.callTool = undefined;
+      this.callArgs = undefined;
+    }
     const send = (): void => {
       const chunk = { id: "c-1", object: "chat.completion.chunk", created: 1, model: parsed.model };
       const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
@@ -105,7 +111,7 @@ export class FakeOpenCodeModel {
                 index: 0,
                 id: `call_${this.#requests.length}`,
                 type: "function",
-                function: { name: tool, arguments: "{}" },
+                function: { name: tool, arguments: args },
               },
             ],
           }

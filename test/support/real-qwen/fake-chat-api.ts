@@ -1,7 +1,8 @@
 /**
  * A loopback fake of the OpenAI-compatible chat completions API Qwen Code talks to
  * (`OPENAI_BASE_URL=<url>/v1`, any key): every request body is kept, every answer is one short
- * assistant text (streamed when asked), so each turn ends at once.
+ * assistant text (streamed when asked), so each turn ends at once; or, where a test chooses it
+ * ({@link FakeChatApi.callTool}), one streamed call of a tool.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +17,19 @@ export interface ChatMessage {
 export interface ChatRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
+  readonly tools?: readonly { readonly function: { readonly name: string } }[];
   readonly stream?: boolean;
+}
+
+/** A tool call the model makes: the tool's name as offered and its arguments. */
+export interface ToolCall {
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** The names of the tools a request offers the model. */
+export function offeredTools(request: ChatRequest): string[] {
+  return (request.tools ?? []).map((t) => t.function.name);
 }
 
 /** The text of a message: its string, or its text parts joined by a newline. */
@@ -31,6 +44,11 @@ export class FakeChatApi {
   readonly #server: Server;
   readonly #requests: readonly ChatRequest[];
   readonly url: string;
+  /**
+   * Chooses the model's answer to each streamed request: a tool call, or `undefined` for the usual
+   * text. Called once per request, in order (a test keeps its own steps).
+   */
+  callTool: ((request: ChatRequest) => ToolCall | undefined) | undefined;
 
   private constructor(server: Server, url: string, requests: readonly ChatRequest[]) {
     this.#server = server;
@@ -40,6 +58,7 @@ export class FakeChatApi {
 
   static async start(): Promise<FakeChatApi> {
     const requests: ChatRequest[] = [];
+    let fake: FakeChatApi | undefined;
     const server = createServer((req, res) => {
       let body = "";
       req.setEncoding("utf8");
@@ -62,18 +81,29 @@ export class FakeChatApi {
         const id = `c-${requests.length}`;
         const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
         if (parsed.stream === true) {
+          const call = fake?.callTool?.(parsed);
           res.writeHead(200, { "content-type": "text/event-stream" });
           const event = (data: unknown): void => {
             res.write(`data: ${JSON.stringify(data)}\n\n`);
           };
           const chunk = { id, object: "chat.completion.chunk", created: 1, model: parsed.model };
-          event({
-            ...chunk,
-            choices: [
-              { index: 0, delta: { role: "assistant", content: "ok" }, finish_reason: null },
-            ],
-          });
-          event({ ...chunk, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage });
+          const delta =
+            call === undefined
+              ? { role: "assistant", content: "ok" }
+              : {
+                  role: "assistant",
+                  tool_calls: [
+                    {
+                      index: 0,
+                      id: `call_${requests.length}`,
+                      type: "function",
+                      function: { name: call.name, arguments: JSON.stringify(call.args) },
+                    },
+                  ],
+                };
+          event({ ...chunk, choices: [{ index: 0, delta, finish_reason: null }] });
+          const finish = call === undefined ? "stop" : "tool_calls";
+          event({ ...chunk, choices: [{ index: 0, delta: {}, finish_reason: finish }], usage });
           res.end("data: [DONE]\n\n");
           return;
         }
@@ -94,7 +124,8 @@ export class FakeChatApi {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    return new FakeChatApi(server, `http://127.0.0.1:${port}/v1`, requests);
+    fake = new FakeChatApi(server, `http://127.0.0.1:${port}/v1`, requests);
+    return fake;
   }
 
   /** Every request so far, oldest first. */

@@ -32,6 +32,8 @@ export interface QwenPersonOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Runs with the minted controller token before the TUI starts (e.g. `brigade qwen token`). */
   readonly beforeStart?: (token: string) => Promise<void>;
+  /** Qwen Code's `tools.approvalMode` (default: Qwen Code's own, which asks before a tool runs). */
+  readonly approvalMode?: "yolo";
 }
 
 /**
@@ -63,6 +65,9 @@ export async function startQwenTui(
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       ui: { hideTips: true, enableFollowupSuggestions: false },
+      ...(person?.approvalMode === undefined
+        ? {}
+        : { tools: { approvalMode: person.approvalMode } }),
     }),
   );
   const env: Record<string, string> = {
