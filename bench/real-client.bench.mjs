@@ -169,10 +169,33 @@ function loggedAt(stateDir, event, messageId) {
   return undefined;
 }
 
+/** The lane log lines naming `messageId`, then the last 20 lines of each lane log (ids and events only). */
+function laneLines(stateDir, messageId) {
+  const folder = join(stateDir, "logs");
+  const out = [];
+  try {
+    for (const name of readdirSync(folder)) {
+      const lines = readFileSync(join(folder, name), "utf8").split("\n");
+      out.push(
+        `-- ${name}`,
+        ...lines.filter((l) => l.includes(messageId)),
+        "-- last 20",
+        ...lines.slice(-21),
+      );
+    }
+  } catch {
+    out.push("(no lane log)");
+  }
+  return out.join("\n");
+}
+
 async function waitLogged(stateDir, event, messageId, what) {
   let at;
   await until(
-    () => (at = loggedAt(stateDir, event, messageId)) !== undefined,
+    () => {
+      at = loggedAt(stateDir, event, messageId);
+      return at !== undefined;
+    },
     ARRIVAL_TIMEOUT_MS,
     `the ${event} log line of ${what}`,
     20,
@@ -232,12 +255,22 @@ async function measure(world, harness, load, openHarnessAdapter) {
         idempotency_key: tag,
       });
       let modelAt;
-      await until(
-        () => (modelAt = recipient.arrival(tag, from)) !== undefined,
-        ARRIVAL_TIMEOUT_MS,
-        `message ${k} in ${harness.label}'s model request`,
-        20,
-      );
+      try {
+        await until(
+          () => {
+            modelAt = recipient.arrival(tag, from);
+            return modelAt !== undefined;
+          },
+          ARRIVAL_TIMEOUT_MS,
+          `message ${k} in ${harness.label}'s model request`,
+          20,
+        );
+      } catch (error) {
+        process.stderr.write(
+          `${harness.label}'s screen:\n${recipient.screen()}\nThe lane's log lines of the message and its last 20:\n${laneLines(person.stateDir, sent.message_id)}\n`,
+        );
+        throw error;
+      }
       const what = `${harness.label}'s message ${k}`;
       const posted = await waitLogged(person.stateDir, "posted", sent.message_id, what);
       const conversation = await waitLogged(
@@ -292,7 +325,9 @@ async function measure(world, harness, load, openHarnessAdapter) {
 
 /** Each harness of this run over the first one measured, for the model and acked p50 and p99. */
 function ratios(sections, runDate) {
-  const inRun = Object.entries(sections).filter(([, s]) => s.run === runDate);
+  const inRun = Object.entries(sections).filter(
+    ([, s]) => s.run === runDate && s.failed === undefined,
+  );
   if (inRun.length < 2) return undefined;
   const [baseName, base] = inRun[0];
   const over = (key, p) =>
@@ -324,60 +359,82 @@ const { openHarnessAdapter } = await import(
 );
 
 const sections = earlierSections();
+const cpus = os.cpus();
+let failures = 0;
 let world;
 try {
   world = await PluginWorld.start("dana");
   for (const harness of chosen) {
     process.stdout.write(`${harness.label}…\n`);
-    const section = await measure(world, harness, load, openHarnessAdapter);
-    sections[harness.section] = { run: runDate, ...section };
+    try {
+      const section = await measure(world, harness, load, openHarnessAdapter);
+      sections[harness.section] = { run: runDate, ...section };
+    } catch (error) {
+      // One harness that did not work loses none of the others' figures.
+      failures++;
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`bench: ${harness.label}: ${reason}\n`);
+      sections[harness.section] = { run: runDate, harness: harness.label, failed: reason };
+    }
+    writeReport();
   }
 } finally {
   await world?.close();
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const cpus = os.cpus();
-const report = {
-  suite: "real-client",
-  date: runDate,
-  machine: {
-    cpu: cpus[0]?.model ?? "unknown",
-    cores: cpus.length,
-    memoryBytes: os.totalmem(),
-    loadAverageAtStart,
-    loadAverageAtEnd: loadNow(),
-    os: `${os.type()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    note: "load average (1, 5, 15 min) of the whole machine; the figures hold at that load, not on a quiet machine",
-  },
-  method: {
-    harnesses: `run this time: ${chosen.map((h) => h.label).join(", ")}; each section names the run it is from`,
-    sends: `per harness ${WARMUP_SENDS} warm-up sends dropped, then ${SENDS}, one at a time, round robin over ${SENDERS} in-process sender sessions (HttpAdapter.messageSend from dist/ to a real brigade serve), each after the recipient was idle, its model API quiet for ${QUIET_MS} ms, and ${GAP_MS} ms after the previous post`,
-    posted:
-      "send call → the lane's `posted` log line (the client's door accepted the post); ms resolution",
-    conversation:
-      "send call → the lane's `in_conversation` log line (the message read in the client's own record of the conversation, the evidence the ack waits for); ms resolution",
-    acked:
-      "send call → the lane's `ack_sent` log line (the server answered the ack; what `message state` then reads as acked); ms resolution",
-    model: "send call → the fake model API received the first request holding the message",
-    percentiles: `nearest rank of ${SENDS} samples per harness (p99 is the largest)`,
-  },
-  harnesses: sections,
-  ratios: ratios(sections, runDate),
-};
+/** Writes bench/results/real-client.json with every section so far. */
+function writeReport() {
+  mkdirSync(dirname(resultsFile), { recursive: true });
+  writeFileSync(resultsFile, `${JSON.stringify(report(), null, 2)}\n`);
+}
 
-mkdirSync(dirname(resultsFile), { recursive: true });
-writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
-const m = report.machine;
+function report() {
+  return {
+    suite: "real-client",
+    date: runDate,
+    machine: {
+      cpu: cpus[0]?.model ?? "unknown",
+      cores: cpus.length,
+      memoryBytes: os.totalmem(),
+      loadAverageAtStart,
+      loadAverageAtEnd: loadNow(),
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      node: process.version,
+      note: "load average (1, 5, 15 min) of the whole machine; the figures hold at that load, not on a quiet machine",
+    },
+    method: {
+      harnesses: `run this time: ${chosen.map((h) => h.label).join(", ")}; each section names the run it is from`,
+      sends: `per harness ${WARMUP_SENDS} warm-up sends dropped, then ${SENDS}, one at a time, round robin over ${SENDERS} in-process sender sessions (HttpAdapter.messageSend from dist/ to a real brigade serve), each after the recipient was idle, its model API quiet for ${QUIET_MS} ms, and ${GAP_MS} ms after the previous post`,
+      posted:
+        "send call → the lane's `posted` log line (the client's door accepted the post); ms resolution",
+      conversation:
+        "send call → the lane's `in_conversation` log line (the message read in the client's own record of the conversation, the evidence the ack waits for); ms resolution",
+      acked:
+        "send call → the lane's `ack_sent` log line (the server answered the ack; what `message state` then reads as acked); ms resolution",
+      model: "send call → the fake model API received the first request holding the message",
+      percentiles: `nearest rank of ${SENDS} samples per harness (p99 is the largest)`,
+    },
+    harnesses: sections,
+    ratios: ratios(sections, runDate),
+  };
+}
+
+writeReport();
+const final = report();
+const m = final.machine;
 console.log(
-  `${m.cpu}, ${m.cores} cores, node ${m.node}, load ${m.loadAverageAtStart.join("/")} → ${m.loadAverageAtEnd.join("/")}, ${report.date}`,
+  `${m.cpu}, ${m.cores} cores, node ${m.node}, load ${m.loadAverageAtStart.join("/")} → ${m.loadAverageAtEnd.join("/")}, ${final.date}`,
 );
 console.log(
   ["harness", "version", "case", "n", "p50 ms", "p90 ms", "p99 ms", "min ms", "max ms"].join("\t"),
 );
 for (const s of Object.values(sections)) {
   if (s.run !== runDate) continue;
+  if (s.failed !== undefined) {
+    console.log([s.harness, "-", `failed: ${s.failed}`].join("\t"));
+    continue;
+  }
   for (const r of Object.values(s.results))
     console.log(
       [s.harness, s.version, r.case, r.count, r.p50Ms, r.p90Ms, r.p99Ms, r.minMs, r.maxMs].join(
@@ -385,4 +442,5 @@ for (const s of Object.values(sections)) {
       ),
     );
 }
-if (report.ratios !== undefined) console.log(JSON.stringify(report.ratios));
+if (final.ratios !== undefined) console.log(JSON.stringify(final.ratios));
+if (failures > 0) process.exit(1);

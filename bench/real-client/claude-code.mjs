@@ -23,6 +23,7 @@ export async function startClaudeCode({ world, person, load }) {
         ?.at;
     },
     waitIdle: (ms) => session.waitForIdle(ms),
+    screen: () => session.describe(),
     close: () => session.close(),
   };
 }

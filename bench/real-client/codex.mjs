@@ -105,6 +105,7 @@ export async function startCodex({ person, load, until }) {
       return api.requests.slice(from).find((r) => r.turn && r.raw.includes(tag))?.at;
     },
     waitIdle: (ms) => until(idle, ms, "Codex's thread idle", 200),
+    screen: () => tmux?.pane() ?? "",
     close,
   };
 }

@@ -84,6 +84,7 @@ export async function startOpenCode({ person, load, until }) {
         "OpenCode idle",
         200,
       ),
+    screen: () => tui.tmux.pane(),
     close,
   };
 }

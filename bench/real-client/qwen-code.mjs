@@ -66,6 +66,7 @@ export async function startQwenCode({ person, load, until }) {
     },
     // Qwen Code shows "esc to cancel" while a turn runs.
     waitIdle: (ms) => until(() => !tui.tmux.pane().includes("esc to cancel"), ms, "Qwen Code idle"),
+    screen: () => tui.tmux.pane(),
     async close() {
       await closeQwenTui(tui);
       await lanesGone(person.stateDir);
