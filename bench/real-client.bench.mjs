@@ -323,6 +323,16 @@ async function measure(world, harness, load, openHarnessAdapter) {
   }
 }
 
+/** The sections in the order of HARNESSES (Claude Code first: the ratios' baseline). */
+function ordered(sections) {
+  return Object.fromEntries(
+    HARNESSES.filter((h) => sections[h.section] !== undefined).map((h) => [
+      h.section,
+      sections[h.section],
+    ]),
+  );
+}
+
 /** Each harness of this run over the first one measured, for the model and acked p50 and p99. */
 function ratios(sections, runDate) {
   const inRun = Object.entries(sections).filter(
@@ -415,8 +425,8 @@ function report() {
       model: "send call → the fake model API received the first request holding the message",
       percentiles: `nearest rank of ${SENDS} samples per harness (p99 is the largest)`,
     },
-    harnesses: sections,
-    ratios: ratios(sections, runDate),
+    harnesses: ordered(sections),
+    ratios: ratios(ordered(sections), runDate),
   };
 }
 
@@ -429,7 +439,7 @@ console.log(
 console.log(
   ["harness", "version", "case", "n", "p50 ms", "p90 ms", "p99 ms", "min ms", "max ms"].join("\t"),
 );
-for (const s of Object.values(sections)) {
+for (const s of Object.values(ordered(sections))) {
   if (s.run !== runDate) continue;
   if (s.failed !== undefined) {
     console.log([s.harness, "-", `failed: ${s.failed}`].join("\t"));
