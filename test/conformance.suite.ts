@@ -74,7 +74,7 @@ export function cleanConformanceRun(kind: "sqlite" | "postgres"): void {
         if (!("report" in outcome)) throw new Error(outcome.error);
         const failed = outcome.report.results.filter((r) => r.status !== "pass");
         expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-        expect(outcome.report.results).toHaveLength(79);
+        expect(outcome.report.results).toHaveLength(81);
         expect(outcome.exitCode).toBe(0);
       },
       15 * 60_000,

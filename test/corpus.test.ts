@@ -9,6 +9,7 @@ import {
 } from "../src/formats/agent-message/index.ts";
 import {
   compose as composeManifest,
+  neutraliseManifestLines,
   parse as parseManifest,
 } from "../src/formats/attachments/index.ts";
 import {
@@ -188,9 +189,10 @@ function expectTrueFrame(
     "in-reply-to",
   ]);
   for (const value of Object.values(frame.attributes)) expect(value, where).not.toMatch(/["<>\n]/);
-  const sanitizedBody = sanitizeBody(body);
+  // A sender's manifest-shaped lines are neutralised in the body and summary (docs/15).
+  const sanitizedBody = neutraliseManifestLines(sanitizeBody(body));
   expect(frame.body, where).toBe(sanitizedBody);
-  const summary = sanitizeSummary(hostile);
+  const summary = neutraliseManifestLines(sanitizeSummary(hostile));
   const shown = summary === "" ? firstCodePoints(sanitizedBody, 80) : summary;
   expect(frame.summary, where).toBe(shown.replace(/\n/g, " "));
 }
@@ -281,13 +283,13 @@ describe("BIPIA corpus through every format together", () => {
         const parsed = parse(frame);
         if (!parsed.ok) throw new Error(`${where}: ${parsed.reason} ${parsed.detail}`);
         expectTrueFrame(parsed.frame, hostile, decorated, where);
-        // The decorations are plain ASCII lines: they reach the receiver intact inside the frame.
+        // The sentinel line reaches the receiver intact inside the frame (only the receiver's own
+        // sentinel, outside the frame, is read as the origin); the sender's manifest lines are
+        // neutralised, so they name no file to any reader (docs/15 "Forged manifest lines").
         const inner = parseSentinel(parsed.frame.body);
         expect(inner.found ? inner.origin : null, where).toEqual(ORIGIN);
-        expect(
-          parseManifest(inner.text).attachments?.map((a) => a.path),
-          where,
-        ).toEqual(FILES);
+        expect(parseManifest(inner.text).attachments ?? [], where).toEqual([]);
+        expect(parseManifest(parsed.frame.body).attachments ?? [], where).toEqual([]);
 
         for (const candidate of [frame, wrap(frame, hostile)]) {
           const report = inspectText(candidate);

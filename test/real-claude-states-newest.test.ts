@@ -1,6 +1,16 @@
 // The suite of test/real-claude-states.suite.ts on the newest Claude Code (docs/47-real-client-tests.md).
-
+// When the newest is the pinned version, the pinned file runs these cases (test/support/newest-or-pinned.ts).
 import { messageStatesSuite } from "./real-claude-states.suite.ts";
-import { CLAUDE_CODE_CHOICES } from "./support/real-claude/index.ts";
+import { onNewest } from "./support/newest-or-pinned.ts";
+import {
+  latestClaudeCodeVersion,
+  PINNED_CLAUDE_CODE_VERSION,
+} from "./support/real-claude/index.ts";
 
-messageStatesSuite(CLAUDE_CODE_CHOICES.newest);
+await onNewest(
+  "Claude Code",
+  PINNED_CLAUDE_CODE_VERSION,
+  latestClaudeCodeVersion,
+  "test/real-claude-states-pinned.test.ts",
+  (choice) => messageStatesSuite(choice),
+);

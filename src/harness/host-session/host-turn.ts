@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { McpInbox, readHarnessBinding } from "../mcp/index.ts";
-import { sessionContextFor } from "../session-context/index.ts";
+import { keepReleases, sessionContextFor } from "../session-context/index.ts";
 import { type ByPidMap, readByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
 
 /** Cap of a turn hook's server calls (heartbeat, receive), ms: the host waits for the hook. */
@@ -74,11 +74,13 @@ export async function heartbeatHostSession(
   const context = sessionContextFor(map, env, { uid, timeoutMs: HOST_TURN_CALL_MS });
   if (!context.ok) return;
   try {
-    await context.adapter.sessionHeartbeat(
+    const answer = await context.adapter.sessionHeartbeat(
       map.brigade_session_id,
       { activity },
       { signal: AbortSignal.timeout(HOST_TURN_CALL_MS) },
     );
+    // Held messages the person released on the dashboard: the turn's inbox delivers them.
+    keepReleases(context, answer.released_message_ids);
   } catch {
     // the lease is renewed at the next turn
   }

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { sampleByPidMap } from "../../../test/support/by-pid-map.ts";
 import { BapError } from "../../protocol/index.ts";
 import type { SessionContext } from "../session-context/index.ts";
+import { readReleaseRequests, stateLayout } from "../state/index.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
 
 /** A session context whose adapter's heartbeat answers `answer(sessionId)`. */
@@ -44,5 +48,38 @@ describe("LeaseKeeper", () => {
     calls.length = 0;
     await keeper.tick();
     expect(calls.sort()).toEqual(["s-flaky {}", "s-live {}"]);
+  });
+
+  test("held messages the person released on the dashboard become the session's release requests, as brigade inbox release records them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "brigade-lease-"));
+    try {
+      const layout = stateLayout(join(dir, "brigade"));
+      const uid = process.getuid?.() ?? 0;
+      const released: string[][] = [["m-1", "m-2"], []];
+      const context: SessionContext = {
+        ...contextOf("s-1", [], () => {}),
+        layout,
+        uid,
+        adapter: {
+          sessionHeartbeat: async (id: string) => ({
+            session_id: id,
+            state: "idle",
+            lease_until: "",
+            server_time: "",
+            ...((released[0]?.length ?? 0) > 0 ? { released_message_ids: released[0] } : {}),
+          }),
+        } as unknown as SessionContext["adapter"],
+      };
+      const keeper = new LeaseKeeper();
+      keeper.keep(context);
+      expect(readReleaseRequests(layout, "s-1", uid)).toEqual([]);
+      await keeper.tick();
+      expect(readReleaseRequests(layout, "s-1", uid)).toEqual(["m-1", "m-2"]);
+      released.shift();
+      await keeper.tick();
+      expect(readReleaseRequests(layout, "s-1", uid)).toEqual(["m-1", "m-2"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { BapError } from "../../protocol/index.ts";
-import type { SessionContext } from "../session-context/index.ts";
+import { keepReleases, type SessionContext } from "../session-context/index.ts";
 
 /** How often the kept sessions are heartbeaten, ms: a third of the default 90 s lease. */
 export const LEASE_KEEPER_INTERVAL_MS = 30_000;
@@ -35,13 +35,15 @@ export class LeaseKeeper {
     await Promise.all(
       [...this.#kept].map(async ([sessionId, context]) => {
         try {
-          await context.adapter.sessionHeartbeat(
+          const answer = await context.adapter.sessionHeartbeat(
             sessionId,
             {},
             {
               signal: AbortSignal.timeout(HEARTBEAT_MS),
             },
           );
+          // Held messages the person released on the dashboard: the next inbox call takes them.
+          keepReleases(context, answer.released_message_ids);
         } catch (error) {
           const gone =
             error instanceof BapError && (error.code === "not_found" || error.code === "conflict");

@@ -193,11 +193,27 @@ export class PushLaneLoop {
         if (this.#status.state === "retrying") this.#watch.retryNow();
       },
       liveDelivery: () => this.#liveDelivery(),
+      onReleased: (ids) => this.#release(ids, "dashboard"),
       harness: options.harness,
     });
     this.#done = new Promise((resolve) => {
       this.#finished = resolve;
     });
+  }
+
+  /**
+   * Releases held messages the person named, from their terminal (`brigade inbox release`) or
+   * the dashboard (a heartbeat's `released_message_ids`): each goes back into the pipeline in
+   * server order; one re-fetch when some were not held here any more.
+   */
+  #release(ids: readonly string[], from: "terminal" | "dashboard"): void {
+    if (ids.length === 0) return;
+    const before = this.#pipeline.queued;
+    const count = this.#pipeline.release([...ids]);
+    if (count === 0) return;
+    this.#o.log.write("info", "released", { count, from });
+    if (this.#pipeline.queued - before < count) this.#redelivery.at(this.#now());
+    this.#work.wake();
   }
 
   /** The door's context: what a client's door is given for this session. */
@@ -434,13 +450,7 @@ export class PushLaneLoop {
       }
       if (read.map.inbound === "accept") this.#redelivery.at(now);
     }
-    const released = consumeReleaseRequests(layout, this.#sessionId, uid);
-    if (released.length > 0) {
-      const before = this.#pipeline.queued;
-      const count = this.#pipeline.release(released);
-      log.write("info", "released", { count });
-      if (this.#pipeline.queued - before < count) this.#redelivery.at(now);
-    }
+    this.#release(consumeReleaseRequests(layout, this.#sessionId, uid), "terminal");
     this.#work.wake();
     // The lane cannot tell a busy turn from an idle one: the hooks say the activity.
     this.#heartbeats.tick(now);

@@ -120,7 +120,11 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
 }
 
 /** A fake adapter over one watch burst of `messages` that records acks. */
-function adapterOver(messages: readonly MessageEnvelope[], receive?: () => MessageEnvelope[]) {
+function adapterOver(
+  messages: readonly MessageEnvelope[],
+  receive?: () => MessageEnvelope[],
+  heartbeat?: () => Promise<unknown>,
+) {
   const events: WatchEvent[] = [
     { event: "ready", protocol_version: "1", session_id: "s-1", mode: "push" },
     ...messages.map((message): WatchEvent => ({ event: "message", message })),
@@ -129,6 +133,7 @@ function adapterOver(messages: readonly MessageEnvelope[], receive?: () => Messa
     handles: [fakeWatchHandle(events, { hold: true })],
     capabilities: ["session.live_delivery"],
     ...(receive === undefined ? {} : { receive: async () => ({ messages: receive() }) }),
+    ...(heartbeat === undefined ? {} : { heartbeat }),
   });
   const acked: string[] = [];
   const adapter: Adapter = {
@@ -162,7 +167,7 @@ function fromSenders(senders: number, perSender: number): MessageEnvelope[] {
 function start(
   client: HostClient,
   adapter: Adapter,
-  extra: { tickMs?: number; now?: () => number } = {},
+  extra: { tickMs?: number; heartbeatMs?: number; now?: () => number } = {},
 ) {
   const controller = new AbortController();
   const exit = runPushLane({
@@ -176,6 +181,7 @@ function start(
     openAdapter: () => adapter,
     confirmMs: 20,
     tickMs: extra.tickMs ?? 50,
+    ...(extra.heartbeatMs === undefined ? {} : { heartbeatMs: extra.heartbeatMs }),
     closeTimeoutMs: 500,
   });
   return { exit, stop: () => controller.abort() };
@@ -243,6 +249,31 @@ describe("the push lane", () => {
     lane.stop();
     await lane.exit;
     expect(deliveryOwned(layout, 4242, "s-1")).toBe(false);
+  });
+
+  test("a held message waits; released on the dashboard (a heartbeat's released ids), it reaches the door and is acked", async () => {
+    writeByPidMap(
+      stateLayout(join(base, "brigade")),
+      sampleByPidMap({
+        config_dir: join(base, "config"),
+        inbound: "hold",
+        options: { host: "fake", harness: "fake-code" },
+      }),
+    );
+    const door = recordingDoor();
+    let released = false;
+    const server = adapterOver(fromOneSender(1), undefined, async () =>
+      released ? { released_message_ids: ["m-1"] } : {},
+    );
+    const lane = start(door.client, server.adapter, { heartbeatMs: 100 });
+    await until("a heartbeat", () => server.calls.heartbeats.length > 0, 10_000);
+    expect(door.posted).toEqual([]);
+    expect(server.acked).toEqual([]);
+    released = true;
+    await until("the released message acked", () => server.acked.length === 1, 10_000);
+    expect(door.posted).toEqual(["m-1"]);
+    lane.stop();
+    await lane.exit;
   });
 
   test("a message the door gives back unacked is fetched again and delivered once", async () => {

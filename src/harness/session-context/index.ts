@@ -4,6 +4,7 @@
  * and the sanitised display of remote text (docs/spec/claude-code.md §7.2, §7.6).
  */
 export { BAP_ERROR_SENTENCES, bapErrorLine } from "./bap-error-line.ts";
+export { keepReleases } from "./keep-releases.ts";
 export {
   NOT_LIVE_SENTENCES,
   notLiveLine,
