@@ -5,8 +5,9 @@
 //
 // What a clean clone needs besides `npm ci`: PostgreSQL's server binaries for postgres.bench.mjs
 // (Debian: apt-get install postgresql; it runs its own private cluster), and for
-// real-client.bench.mjs tmux and the network once (it downloads the pinned Claude Code into a
-// cache outside the repository, docs/47-real-client-tests.md).
+// real-client.bench.mjs tmux and the network once (it downloads the pinned Claude Code, Qwen Code,
+// Codex and OpenCode from the npm registry into a cache outside the repository,
+// docs/47-real-client-tests.md, docs/49-hosts.md "How long a push takes").
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -296,3 +296,17 @@ export const CODEX_UNLOAD_DELAY_KEY = "thread_unload_delay_secs";
  * output (docs/15-attachments.md "Receiving"; `test/real-codex-attachments-pinned.test.ts`).
  */
 export const CODEX_READS_PROJECT_UPLOADS = true;
+
+/**
+ * The push lane's latency on the real client (0.171.0, `bench/real-client.bench.mjs`, the run of
+ * 2026-12-05, docs/49-hosts.md "How long a push takes"): from the send call (24 sends, one at a
+ * time, the session idle) to the Codex model's next request holding the message, and to the ack
+ * on the server, p50 and p99 in ms, on the two-core machine at load average 12 to 20 (busy with
+ * other work: the figures hold at that load, not on a quiet machine).
+ */
+export const CODEX_PUSH_BENCH_MEASURED = {
+  version: "0.171.0",
+  sendToModelMs: { p50: 1040, p99: 2373 },
+  sendToAckedMs: { p50: 1592, p99: 2721 },
+  loadAverage: [12, 20],
+} as const;

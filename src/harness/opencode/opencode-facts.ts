@@ -136,3 +136,17 @@ export const OPENCODE_COMMAND_ENV: Readonly<Record<string, string>> = Object.fre
  * its own, reached neither the environment of an MCP server OpenCode started nor its plugins).
  */
 export const OPENCODE_DOTENV_FILES: readonly string[] = [];
+
+/**
+ * The push lane's latency on the real client (1.18.33, `bench/real-client.bench.mjs`, the run of
+ * 2026-12-05, docs/49-hosts.md "How long a push takes"): from the send call (24 sends, one at a
+ * time, the session idle) to the OpenCode model's next request holding the message, and to the ack
+ * on the server, p50 and p99 in ms, on the two-core machine at load average 12 to 20 (busy with
+ * other work: the figures hold at that load, not on a quiet machine).
+ */
+export const OPENCODE_PUSH_BENCH_MEASURED = {
+  version: "1.18.33",
+  sendToModelMs: { p50: 737, p99: 1245 },
+  sendToAckedMs: { p50: 1178, p99: 1881 },
+  loadAverage: [12, 20],
+} as const;

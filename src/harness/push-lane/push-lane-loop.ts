@@ -359,7 +359,11 @@ export class PushLaneLoop {
 
   async #confirm(): Promise<void> {
     const door = this.#door;
-    if (door === undefined || door.outstanding === 0) return;
+    if (door === undefined) return;
+    // The pacer trusts a door's count of waiting posts only from `idleSettleMs` after the last
+    // post, and a door that confirms sooner has nothing out by then: it is asked on until the
+    // pacer has seen that, or its outstanding count would only grow and stop the lane at its cap.
+    if (door.outstanding === 0 && this.#pacer.outstanding === 0) return;
     try {
       await door.confirm();
     } catch {

@@ -155,13 +155,23 @@ function fromOneSender(n: number): MessageEnvelope[] {
   }));
 }
 
+/** `perSender` messages from each of `senders` senders, interleaved (m-1, m-2, …). */
+function fromSenders(senders: number, perSender: number): MessageEnvelope[] {
+  return Array.from({ length: senders * perSender }, (_, i) => ({
+    ...senderEnvelope(i + 1),
+    sender: { principal_ref: "p-1", session_id: `s-${i % senders}`, session_name: "dana" },
+    created_at: `2026-12-02T10:00:${String(i).padStart(2, "0")}Z`,
+  }));
+}
+
 function start(
   client: HostClient,
   adapter: Adapter,
-  extra: { tickMs?: number; heartbeatMs?: number } = {},
+  extra: { tickMs?: number; heartbeatMs?: number; now?: () => number } = {},
 ) {
   const controller = new AbortController();
   const exit = runPushLane({
+    ...(extra.now === undefined ? {} : { now: extra.now }),
     client,
     hostPid: HOST,
     env: env(),
@@ -192,6 +202,21 @@ describe("the push lane", () => {
     lane.stop();
     expect((await lane.exit).reason).toBe("signal");
     expect(door.isClosed()).toBe(true);
+  });
+
+  test("a door that confirms each post within a second goes on past the pacer's cap of 20 outstanding", async () => {
+    // A clock 10 times faster than the real one: the lane's confirm every 20 ms is 200 ms of its
+    // time, the pacer's 2 s settle 200 ms, its refill one post per 250 ms. One message per sender
+    // keeps Brigade's ten a minute per sender out of it.
+    const origin = Date.now();
+    const now = (): number => origin + (Date.now() - origin) * 10;
+    const door = recordingDoor();
+    const server = adapterOver(fromSenders(25, 1));
+    const lane = start(door.client, server.adapter, { now });
+    await until("25 acks", () => server.acked.length === 25, 10_000);
+    expect(server.acked).toEqual(door.posted);
+    lane.stop();
+    await lane.exit;
   });
 
   test("heartbeats say live delivery yes; a client that holds every message for its person says person_review", async () => {

@@ -202,3 +202,17 @@ export const QWEN_MCP_BRIDGE = {
   call: "tool_call",
   toolPrefix: "mcp__",
 } as const;
+
+/**
+ * The push lane's latency on the real client (0.24.4, `bench/real-client.bench.mjs`, the run of
+ * 2026-12-05, docs/49-hosts.md "How long a push takes"): from the send call (24 sends, one at a
+ * time, the session idle) to the Qwen Code model's next request holding the message, and to the ack
+ * on the server, p50 and p99 in ms, on the two-core machine at load average 12 to 20 (busy with
+ * other work: the figures hold at that load, not on a quiet machine).
+ */
+export const QWEN_PUSH_BENCH_MEASURED = {
+  version: "0.24.4",
+  sendToModelMs: { p50: 355, p99: 1101 },
+  sendToAckedMs: { p50: 335, p99: 873 },
+  loadAverage: [12, 20],
+} as const;

@@ -82,6 +82,8 @@ export interface RecordedResponsesRequest {
   readonly turn: boolean;
   /** The texts the model read, in order ({@link modelTexts}). */
   readonly texts: readonly ModelText[];
+  /** Arrival time, the body read (`performance.timeOrigin + performance.now()`, ms): comparable across processes on the machine. */
+  readonly at: number;
 }
 
 /** What the model says when the script is empty. */
@@ -365,6 +367,7 @@ export class FakeResponsesApi {
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    const at = performance.timeOrigin + performance.now();
     const method = req.method ?? "GET";
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const body = parseJson(raw);
@@ -378,6 +381,7 @@ export class FakeResponsesApi {
       body,
       turn,
       texts: modelTexts(body),
+      at,
     };
     this.requests.push(request);
     for (const listener of [...this.#listeners]) listener();

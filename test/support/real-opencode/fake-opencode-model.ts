@@ -39,6 +39,7 @@ function isTitleRequest(request: ChatRequest): boolean {
 export class FakeOpenCodeModel {
   readonly #server: Server;
   readonly #requests: ChatRequest[] = [];
+  readonly #arrivals: number[] = [];
   readonly #held: (() => void)[] = [];
   /** The tool the model calls at its next conversation request (then cleared), if any. */
   callTool: string | undefined;
@@ -75,6 +76,7 @@ export class FakeOpenCodeModel {
     body: string,
     res: import("node:http").ServerResponse,
   ): void {
+    const at = performance.timeOrigin + performance.now();
     if (method !== "POST" || !url.endsWith("/chat/completions")) {
       res.writeHead(404).end();
       return;
@@ -87,7 +89,10 @@ export class FakeOpenCodeModel {
       return;
     }
     const title = isTitleRequest(parsed);
-    if (!title) this.#requests.push(parsed);
+    if (!title) {
+      this.#requests.push(parsed);
+      this.#arrivals.push(at);
+    }
     const calling =
       !title && this.callTool !== undefined && parsed.messages.at(-1)?.role === "user";
     const tool = calling ? this.callTool : undefined;
@@ -131,6 +136,14 @@ export class FakeOpenCodeModel {
   /** Every conversation request so far (title requests left out), oldest first. */
   requests(): readonly ChatRequest[] {
     return this.#requests;
+  }
+
+  /**
+   * When each request of {@link requests} arrived, same index: its body read, ms
+   * (`performance.timeOrigin + performance.now()`, comparable across processes on the machine).
+   */
+  arrivals(): readonly number[] {
+    return this.#arrivals;
   }
 
   /** How many conversation requests are held open now. */

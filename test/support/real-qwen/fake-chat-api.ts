@@ -43,6 +43,7 @@ export function messageText(message: ChatMessage | undefined): string {
 export class FakeChatApi {
   readonly #server: Server;
   readonly #requests: readonly ChatRequest[];
+  readonly #arrivals: readonly number[];
   readonly url: string;
   /**
    * Chooses the model's answer to each streamed request: a tool call, or `undefined` for the usual
@@ -50,15 +51,22 @@ export class FakeChatApi {
    */
   callTool: ((request: ChatRequest) => ToolCall | undefined) | undefined;
 
-  private constructor(server: Server, url: string, requests: readonly ChatRequest[]) {
+  private constructor(
+    server: Server,
+    url: string,
+    requests: readonly ChatRequest[],
+    arrivals: readonly number[],
+  ) {
     this.#server = server;
     this.url = url;
     this.#requests = requests;
+    this.#arrivals = arrivals;
   }
 
   static async start(): Promise<FakeChatApi> {
     const requests: ChatRequest[] = [];
     let fake: FakeChatApi | undefined;
+    const arrivals: number[] = [];
     const server = createServer((req, res) => {
       let body = "";
       req.setEncoding("utf8");
@@ -66,6 +74,7 @@ export class FakeChatApi {
         body += chunk;
       });
       req.on("end", () => {
+        const at = performance.timeOrigin + performance.now();
         if (req.method !== "POST" || !(req.url ?? "").endsWith("/chat/completions")) {
           res.writeHead(404).end();
           return;
@@ -78,6 +87,7 @@ export class FakeChatApi {
           return;
         }
         requests.push(parsed);
+        arrivals.push(at);
         const id = `c-${requests.length}`;
         const usage = { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 };
         if (parsed.stream === true) {
@@ -124,13 +134,21 @@ export class FakeChatApi {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeChatApi(server, `http://127.0.0.1:${port}/v1`, requests);
+    fake = new FakeChatApi(server, `http://127.0.0.1:${port}/v1`, requests, arrivals);
     return fake;
   }
 
   /** Every request so far, oldest first. */
   requests(): readonly ChatRequest[] {
     return this.#requests;
+  }
+
+  /**
+   * When each request of {@link requests} arrived, same index: its body read, ms
+   * (`performance.timeOrigin + performance.now()`, comparable across processes on the machine).
+   */
+  arrivals(): readonly number[] {
+    return this.#arrivals;
   }
 
   async close(): Promise<void> {
