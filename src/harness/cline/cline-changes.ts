@@ -1,6 +1,10 @@
 import { isAbsolute, join } from "node:path";
-import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
-import { readPrivateStateFile, writePrivateStateFile } from "../state/index.ts";
+import { isJsonObject } from "../../protocol/index.ts";
+import {
+  type ChangeRecordRead,
+  readChangeRecord,
+  writeChangeRecord,
+} from "../host-session/index.ts";
 
 /**
  * What `brigade install cline` changed in Cline's MCP settings with the person's yes, so
@@ -29,9 +33,7 @@ export function clineChangesPath(configDir: string): string {
 }
 
 /** Result of {@link readClineChanges}. */
-export type ClineChangesRead =
-  | { readonly ok: true; readonly changes: readonly ClineSettingsChange[] }
-  | { readonly ok: false; readonly reason: "not_private" | "unreadable" | "malformed" };
+export type ClineChangesRead = ChangeRecordRead<ClineSettingsChange>;
 
 function changeOf(value: unknown): ClineSettingsChange | undefined {
   if (!isJsonObject(value)) return undefined;
@@ -51,22 +53,7 @@ function changeOf(value: unknown): ClineSettingsChange | undefined {
  * @example const read = readClineChanges("/home/dana/.config/brigade", 1000);
  */
 export function readClineChanges(configDir: string, uid: number): ClineChangesRead {
-  const read = readPrivateStateFile(clineChangesPath(configDir), {
-    maxBytes: MAX_RECORD_BYTES,
-    uid,
-  });
-  if (read.kind === "missing") return { ok: true, changes: [] };
-  if (read.kind === "not_private") return { ok: false, reason: "not_private" };
-  if (read.kind !== "ok") return { ok: false, reason: "unreadable" };
-  const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_RECORD_BYTES });
-  if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) {
-    return { ok: false, reason: "malformed" };
-  }
-  const list = parsed.value.changes;
-  if (!Array.isArray(list)) return { ok: false, reason: "malformed" };
-  const changes = list.map(changeOf);
-  if (changes.some((change) => change === undefined)) return { ok: false, reason: "malformed" };
-  return { ok: true, changes: changes.filter((change) => change !== undefined) };
+  return readChangeRecord(clineChangesPath(configDir), uid, MAX_RECORD_BYTES, changeOf);
 }
 
 /**
@@ -79,15 +66,5 @@ export function writeClineChanges(
   configDir: string,
   changes: readonly ClineSettingsChange[],
 ): boolean {
-  const record = { version: 1, changes };
-  try {
-    writePrivateStateFile(
-      configDir,
-      clineChangesPath(configDir),
-      `${JSON.stringify(record, null, 2)}\n`,
-    );
-    return true;
-  } catch {
-    return false;
-  }
+  return writeChangeRecord(configDir, clineChangesPath(configDir), changes);
 }

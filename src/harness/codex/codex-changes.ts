@@ -1,6 +1,10 @@
 import { isAbsolute, join } from "node:path";
-import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
-import { readPrivateStateFile, writePrivateStateFile } from "../state/index.ts";
+import { isJsonObject } from "../../protocol/index.ts";
+import {
+  type ChangeRecordRead,
+  readChangeRecord,
+  writeChangeRecord,
+} from "../host-session/index.ts";
 
 /**
  * What `brigade install codex` changed in Codex's configuration with the person's yes, so
@@ -29,9 +33,7 @@ export function codexChangesPath(configDir: string): string {
 }
 
 /** Result of {@link readCodexChanges}; the refusals are `SETTINGS_CHANGES_REFUSALS`' (docs/errors.md). */
-export type CodexChangesRead =
-  | { readonly ok: true; readonly changes: readonly CodexConfigChange[] }
-  | { readonly ok: false; readonly reason: "not_private" | "unreadable" | "malformed" };
+export type CodexChangesRead = ChangeRecordRead<CodexConfigChange>;
 
 function changeOf(value: unknown): CodexConfigChange | undefined {
   if (!isJsonObject(value)) return undefined;
@@ -49,22 +51,7 @@ function changeOf(value: unknown): CodexConfigChange | undefined {
  * @example const read = readCodexChanges("/home/dana/.config/brigade", 1000);
  */
 export function readCodexChanges(configDir: string, uid: number): CodexChangesRead {
-  const read = readPrivateStateFile(codexChangesPath(configDir), {
-    maxBytes: MAX_RECORD_BYTES,
-    uid,
-  });
-  if (read.kind === "missing") return { ok: true, changes: [] };
-  if (read.kind === "not_private") return { ok: false, reason: "not_private" };
-  if (read.kind !== "ok") return { ok: false, reason: "unreadable" };
-  const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_RECORD_BYTES });
-  if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) {
-    return { ok: false, reason: "malformed" };
-  }
-  const list = parsed.value.changes;
-  if (!Array.isArray(list)) return { ok: false, reason: "malformed" };
-  const changes = list.map(changeOf);
-  if (changes.some((change) => change === undefined)) return { ok: false, reason: "malformed" };
-  return { ok: true, changes: changes.filter((change) => change !== undefined) };
+  return readChangeRecord(codexChangesPath(configDir), uid, MAX_RECORD_BYTES, changeOf);
 }
 
 /**
@@ -77,15 +64,5 @@ export function writeCodexChanges(
   configDir: string,
   changes: readonly CodexConfigChange[],
 ): boolean {
-  const record = { version: 1, changes };
-  try {
-    writePrivateStateFile(
-      configDir,
-      codexChangesPath(configDir),
-      `${JSON.stringify(record, null, 2)}\n`,
-    );
-    return true;
-  } catch {
-    return false;
-  }
+  return writeChangeRecord(configDir, codexChangesPath(configDir), changes);
 }

@@ -6,6 +6,11 @@
  */
 
 export {
+  type ChangeRecordRead,
+  readChangeRecord,
+  writeChangeRecord,
+} from "./change-record.ts";
+export {
   connectHostSession,
   HOST_CONNECT_CALL_MS,
   type HostConnectResult,
