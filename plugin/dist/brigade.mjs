@@ -17874,6 +17874,12 @@ var init_gemini_facts = __esmMin((() => {
 	GEMINI_SESSION_VARIABLES = Object.freeze(["GEMINI_CLI", "GEMINI_SESSION_ID"]);
 }));
 
+// src/harness/host-session/change-record.ts
+var init_change_record = __esmMin((() => {
+	init_protocol();
+	init_state();
+}));
+
 // src/harness/hooks/adapter-features.ts
 /** The major part of a protocol version string (`"1"` of `"1"` or `"1.2"`). */
 function major(version) {
@@ -20120,6 +20126,7 @@ var init_host_hook_flow = __esmMin((() => {
 
 // src/harness/host-session/index.ts
 var init_host_session = __esmMin((() => {
+	init_change_record();
 	init_connect_host_session();
 	init_local_files();
 	init_host_hook_flow();
