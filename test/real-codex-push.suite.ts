@@ -232,15 +232,9 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
 
     test("an idle session is woken by a message: its model's next request holds the sentinel + frame byte for byte", async () => {
       const id = `m-${which}-idle`;
-      // The first prompt's turn may still run on a busy machine: the case starts once it ended.
-      await waitFor(
-        async () => {
-          await door.confirm();
-          return door.activeTurn === undefined;
-        },
-        60_000,
-        "the first prompt's turn to end",
-      );
+      // The first prompt's turn may still run on a busy machine: the case starts once it ended
+      // (the door reads the record again before its post, so it starts the turn, not a steer).
+      await waitIdle("the first prompt's turn to end");
       pipeline.offer(envelope(id, `idle ${which}: run <the backfill> & "report"`));
       const before = api.requests.length;
       await drive(() => acked.includes(id), 60_000, "the ack of the idle message");
