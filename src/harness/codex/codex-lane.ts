@@ -1,7 +1,7 @@
 import { currentUid } from "../../local-files/index.ts";
 import type { DoorContext, DoorOpening, DoorSession } from "../host-session/index.ts";
-import { ensurePushLane } from "../push-lane/index.ts";
-import { type ByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
+import { startPushLane } from "../push-lane/index.ts";
+import type { ByPidMap } from "../state/index.ts";
 import { codexDoorAddress } from "./codex-door-address.ts";
 import { CODEX_HOME_VARIABLE } from "./codex-facts.ts";
 import { CODEX_HOST } from "./codex-hook.ts";
@@ -29,17 +29,7 @@ export async function startCodexLane(
   if (home === undefined) return "no_home";
   // No door (`codex exec`, a stdio app-server) is the pull lane's ordinary case, not a fault.
   if (!codexDoorAddress(map.claude_pid, home, uid).ok) return "no_door";
-  const dir = resolveStateDir(env);
-  if (!dir.ok) return "state_dir_relative";
-  const started = await ensurePushLane({
-    layout: stateLayout(dir.dir),
-    map,
-    client: CODEX_HOST,
-    passed: CODEX_LANE_ENVIRONMENT,
-    entryScript: process.argv[1] ?? "",
-    env,
-  });
-  return started.outcome === "failed" ? started.reason : started.outcome;
+  return startPushLane(CODEX_HOST, CODEX_LANE_ENVIRONMENT, map, env);
 }
 
 /**

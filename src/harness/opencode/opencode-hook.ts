@@ -12,8 +12,8 @@ import {
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
-import { ensurePushLane } from "../push-lane/index.ts";
-import { type ByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
+import { startPushLane } from "../push-lane/index.ts";
+import type { ByPidMap } from "../state/index.ts";
 import { openCodeDoorAddress, writeOpenCodeDoorAddress } from "./opencode-door-address.ts";
 import {
   OPENCODE_DOTENV_FILES,
@@ -103,17 +103,7 @@ export async function startOpenCodeLane(
   map: ByPidMap,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string> {
-  const dir = resolveStateDir(env);
-  if (!dir.ok) return "state_dir_relative";
-  const started = await ensurePushLane({
-    layout: stateLayout(dir.dir),
-    map,
-    client: OPENCODE_HOST,
-    passed: OPENCODE_LANE_ENVIRONMENT,
-    entryScript: process.argv[1] ?? "",
-    env,
-  });
-  return started.outcome === "failed" ? started.reason : started.outcome;
+  return startPushLane(OPENCODE_HOST, OPENCODE_LANE_ENVIRONMENT, map, env);
 }
 
 function output(context: string): string {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
 import { ensurePrivateFolders, openAppendFile } from "../../local-files/index.ts";
-import type { ByPidMap, StateLayout } from "../state/index.ts";
+import { type ByPidMap, resolveStateDir, type StateLayout, stateLayout } from "../state/index.ts";
 import {
   isPidfileLive,
   type ProcessProbe,
@@ -164,4 +164,31 @@ async function ensure(options: EnsurePushLaneOptions): Promise<EnsurePushLaneRes
     }
     if (Date.now() >= deadline) return { outcome: "spawned" };
   }
+}
+
+/**
+ * Starts the push lane of a session a client's start just bound, as that client's hook does:
+ * {@link ensurePushLane} in the state folder `env` names, with this process's CLI entry, passing
+ * on the client's own variables `passed`. Answers the outcome word (`running`, `spawned`), or why
+ * not (`state_dir_relative`, an {@link ENSURE_PUSH_LANE_FAILURES} reason). Never throws.
+ *
+ * @example await startPushLane("qwen", QWEN_LANE_ENVIRONMENT, map, process.env) === "spawned"
+ */
+export async function startPushLane(
+  client: string,
+  passed: readonly string[],
+  map: ByPidMap,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const dir = resolveStateDir(env);
+  if (!dir.ok) return "state_dir_relative";
+  const started = await ensurePushLane({
+    layout: stateLayout(dir.dir),
+    map,
+    client,
+    passed,
+    entryScript: process.argv[1] ?? "",
+    env,
+  });
+  return started.outcome === "failed" ? started.reason : started.outcome;
 }

@@ -12,6 +12,7 @@ export {
   type EnsurePushLaneResult,
   ensurePushLane,
   pushLaneEnvironment,
+  startPushLane,
 } from "./ensure-push-lane.ts";
 export {
   PUSH_LANE_EXIT_REASONS,

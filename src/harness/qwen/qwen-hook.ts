@@ -11,8 +11,8 @@ import {
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
-import { ensurePushLane } from "../push-lane/index.ts";
-import { type ByPidMap, resolveStateDir, stateLayout } from "../state/index.ts";
+import { startPushLane } from "../push-lane/index.ts";
+import type { ByPidMap } from "../state/index.ts";
 import { QWEN_DOTENV_FILES, QWEN_HOME_VARIABLE, QWEN_RUNTIME_DIR_VARIABLE } from "./qwen-facts.ts";
 import { parseQwenHookInput } from "./qwen-hook-input.ts";
 
@@ -70,17 +70,7 @@ export async function startQwenLane(
   map: ByPidMap,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string> {
-  const dir = resolveStateDir(env);
-  if (!dir.ok) return "state_dir_relative";
-  const started = await ensurePushLane({
-    layout: stateLayout(dir.dir),
-    map,
-    client: QWEN_HOST,
-    passed: QWEN_LANE_ENVIRONMENT,
-    entryScript: process.argv[1] ?? "",
-    env,
-  });
-  return started.outcome === "failed" ? started.reason : started.outcome;
+  return startPushLane(QWEN_HOST, QWEN_LANE_ENVIRONMENT, map, env);
 }
 
 /**
