@@ -12,11 +12,33 @@ export interface HostHookInput {
   readonly toolName: string;
 }
 
-/** A string member of at most 4096 code units with no control character, else `""`. */
-function text(value: unknown): string {
+/**
+ * A hook document's string member: at most 4096 code units with no control character, else `""`.
+ *
+ * @example hookText("ses_1") === "ses_1" && hookText("a\nb") === ""
+ */
+export function hookText(value: unknown): string {
   if (typeof value !== "string" || value.length > 4096) return "";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   return /[\u0000-\u001f\u007f]/.test(value) ? "" : value;
+}
+
+/**
+ * A client hook's stdin as a JSON object of at most {@link MAX_HOST_HOOK_INPUT_BYTES}, its members
+ * unread; `undefined` for anything else. Never throws.
+ *
+ * @example hookDocument('{"session_id":"9486b714"}')?.session_id === "9486b714"
+ */
+export function hookDocument(raw: string): Record<string, unknown> | undefined {
+  if (raw.length > MAX_HOST_HOOK_INPUT_BYTES) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return value as Record<string, unknown>;
 }
 
 /**
@@ -29,24 +51,17 @@ function text(value: unknown): string {
  * @example parseHostHookInput('{"session_id":"9486b714","cwd":"/w/api"}')?.sessionId === "9486b714"
  */
 export function parseHostHookInput(raw: string): HostHookInput | undefined {
-  if (raw.length > MAX_HOST_HOOK_INPUT_BYTES) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const o = value as Record<string, unknown>;
+  const o = hookDocument(raw);
+  if (o === undefined) return undefined;
   const absolute = (v: unknown): string => {
-    const s = text(v);
+    const s = hookText(v);
     return s.startsWith("/") ? s : "";
   };
   return {
-    sessionId: text(o.session_id),
+    sessionId: hookText(o.session_id),
     cwd: absolute(o.cwd),
     transcriptPath: absolute(o.transcript_path),
-    cause: text(o.source) || text(o.reason),
-    toolName: text(o.tool_name),
+    cause: hookText(o.source) || hookText(o.reason),
+    toolName: hookText(o.tool_name),
   };
 }

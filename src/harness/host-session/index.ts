@@ -48,7 +48,12 @@ export {
   REPOSITORY_DOTENV_LINE,
   runHostHook,
 } from "./host-hook-flow.ts";
-export { type HostHookInput, parseHostHookInput } from "./host-hook-input.ts";
+export {
+  type HostHookInput,
+  hookDocument,
+  hookText,
+  parseHostHookInput,
+} from "./host-hook-input.ts";
 export { hostPidOf, procComm, SHELL_NAMES } from "./host-pid.ts";
 export {
   boundHostSession,

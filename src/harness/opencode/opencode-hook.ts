@@ -6,6 +6,8 @@ import {
   forgetHostProcess,
   type HostHookDeps,
   heartbeatHostSession,
+  hookDocument,
+  hookText,
   hostContextLine,
   hostPidOf,
   MAX_HOST_HOOK_INPUT_BYTES,
@@ -47,13 +49,6 @@ export interface OpenCodeHookInput {
 
 const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?$/;
 
-/** A string member of at most 4096 code units, with no control character, else `""`. */
-function text(value: unknown): string {
-  if (typeof value !== "string" || value.length > 4096) return "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  return /[\u0000-\u001f\u007f]/.test(value) ? "" : value;
-}
-
 /**
  * Parses the plugin's stdin document: a JSON object of at most {@link MAX_HOST_HOOK_INPUT_BYTES}
  * with `session_id` (an OpenCode session id), `cwd` (absolute), `server_url`, `opencode_version`;
@@ -63,22 +58,15 @@ function text(value: unknown): string {
  * @example parseOpenCodeHookInput('{"session_id":"ses_1","cwd":"/w/api"}')?.cwd === "/w/api"
  */
 export function parseOpenCodeHookInput(raw: string): OpenCodeHookInput | undefined {
-  if (raw.length > MAX_HOST_HOOK_INPUT_BYTES) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const o = value as Record<string, unknown>;
-  const sessionId = text(o.session_id);
-  const cwd = text(o.cwd);
-  const version = text(o.opencode_version);
+  const o = hookDocument(raw);
+  if (o === undefined) return undefined;
+  const sessionId = hookText(o.session_id);
+  const cwd = hookText(o.cwd);
+  const version = hookText(o.opencode_version);
   return {
     sessionId: isOpenCodeSessionId(sessionId) ? sessionId : "",
     cwd: cwd.startsWith("/") ? cwd : "",
-    serverUrl: text(o.server_url),
+    serverUrl: hookText(o.server_url),
     version: VERSION.test(version) ? version : "unknown",
   };
 }

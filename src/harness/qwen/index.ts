@@ -16,7 +16,6 @@ export * from "./qwen-extension.ts";
 export * from "./qwen-facts.ts";
 export * from "./qwen-frames.ts";
 export * from "./qwen-hook.ts";
-export * from "./qwen-hook-input.ts";
 export * from "./qwen-install.ts";
 export * from "./qwen-push-door.ts";
 export * from "./qwen-receipts.ts";

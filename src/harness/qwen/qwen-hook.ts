@@ -8,13 +8,13 @@ import {
   heartbeatHostSession,
   hostContextLine,
   hostPidOf,
+  parseHostHookInput,
   waitingNotice,
 } from "../host-session/index.ts";
 import { processAncestors } from "../mcp/index.ts";
 import { startPushLane } from "../push-lane/index.ts";
 import type { ByPidMap } from "../state/index.ts";
 import { QWEN_DOTENV_FILES, QWEN_HOME_VARIABLE, QWEN_RUNTIME_DIR_VARIABLE } from "./qwen-facts.ts";
-import { parseQwenHookInput } from "./qwen-hook-input.ts";
 
 /** The binding folder and registered harness of Qwen Code sessions. */
 export const QWEN_HOST = "qwen";
@@ -96,7 +96,7 @@ export async function runQwenHook(
   stdin: string,
   deps: HostHookDeps,
 ): Promise<string> {
-  const input = parseQwenHookInput(stdin);
+  const input = parseHostHookInput(stdin);
   if (input === undefined || input.sessionId === "") {
     deps.log("brigade host-hook qwen: bad_input\n");
     return "{}";
