@@ -75,6 +75,8 @@ const cases: readonly { name: string; text: () => string }[] = [
       build(
         {
           ...E,
+          // A person's message starts a chain: the server stamps hop 0.
+          hop_count: 0,
           sender: {
             principal_ref: "p-41c9",
             human_label: "dana@example.org",
