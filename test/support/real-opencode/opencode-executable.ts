@@ -4,7 +4,7 @@
  * per version into the cache beside Claude Code's, outside the repository.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { claudeCodeCacheRoot } from "../real-claude/claude-executable.ts";
@@ -33,7 +33,52 @@ export async function latestOpenCodeVersion(): Promise<string> {
 }
 
 /**
+ * `<cache>/opencode/<version>/config-deps`: what OpenCode's first start installs into its
+ * configuration folder when a plugin is there (`package.json` naming `@opencode-ai/plugin` of its
+ * own version, `package-lock.json`, `node_modules`), installed once per version.
+ */
+export function openCodeConfigDeps(executable: string): string {
+  return join(dirname(dirname(dirname(executable))), "config-deps");
+}
+
+/**
+ * Installs {@link openCodeConfigDeps} when missing, the same way as the executable (a temporary
+ * folder, then one rename). Measured on 1.18.33: a TUI whose configuration folder holds a plugin
+ * but no `node_modules` runs an npm install before it draws anything (10 s with the registry near,
+ * 74 s with no network, over a minute on a loaded CI machine); seeded, it starts in 4 s with no
+ * network at all, so the tests never reach past loopback.
+ */
+async function installConfigDeps(executable: string, version: string): Promise<void> {
+  const deps = openCodeConfigDeps(executable);
+  if (existsSync(join(deps, "node_modules", "@opencode-ai", "plugin"))) return;
+  const temp = mkdtempSync(`${deps}.partial-`);
+  try {
+    writeFileSync(
+      join(temp, "package.json"),
+      `${JSON.stringify({ dependencies: { "@opencode-ai/plugin": version } }, null, 2)}\n`,
+    );
+    await run("npm", ["install", "--no-audit", "--no-fund", "--silent"], {
+      cwd: temp,
+      timeout: 600_000,
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+    });
+    if (!existsSync(join(deps, "node_modules", "@opencode-ai", "plugin"))) {
+      rmSync(deps, { recursive: true, force: true });
+      try {
+        renameSync(temp, deps);
+      } catch (error) {
+        if (!existsSync(join(deps, "node_modules", "@opencode-ai", "plugin"))) throw error;
+      }
+    }
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/**
  * The path of OpenCode's executable of `version`, unpacked into the cache first when missing
+ * (with its {@link openCodeConfigDeps})
  * (`npm pack opencode-linux-x64@<version>` and `tar -x` into a temporary folder, then one rename:
  * an interrupted download never leaves a half package where the next run would take it).
  *
@@ -45,7 +90,10 @@ export async function openCodeExecutable(version: string): Promise<string> {
     throw new Error("the real-client OpenCode test runs on Linux x64 (opencode-linux-x64)");
   }
   const executable = cachedExecutable(version);
-  if (existsSync(executable)) return executable;
+  if (existsSync(executable)) {
+    await installConfigDeps(executable, version);
+    return executable;
+  }
   const entry = dirname(dirname(dirname(executable)));
   mkdirSync(dirname(entry), { recursive: true });
   const temp = mkdtempSync(`${entry}.partial-`);
@@ -74,5 +122,6 @@ export async function openCodeExecutable(version: string): Promise<string> {
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
+  await installConfigDeps(executable, version);
   return executable;
 }

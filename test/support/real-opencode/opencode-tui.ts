@@ -3,12 +3,13 @@
  * (or a person's), the configuration that points it at the loopback fake model, and `--port` so
  * its server listens on 127.0.0.1 (the only way a TUI is reachable from outside, measured).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { TmuxClaude } from "../real-claude/index.ts";
 import { until } from "../until.ts";
 import type { FakeOpenCodeModel } from "./fake-opencode-model.ts";
+import { openCodeConfigDeps } from "./opencode-executable.ts";
 
 /** A running OpenCode TUI and where its server listens. */
 export interface OpenCodeTui {
@@ -43,11 +44,19 @@ async function freePort(): Promise<number> {
 
 /**
  * Writes OpenCode's global configuration for `model` into `<home>/.config/opencode/opencode.json`
- * (provider `fake` through the built-in OpenAI-compatible package, no update, no sharing).
+ * (provider `fake` through the built-in OpenAI-compatible package, no update, no sharing), and
+ * seeds that folder with the packages OpenCode would otherwise fetch from the npm registry at its
+ * start (the cached {@link openCodeConfigDeps} of `executable`'s version; `node_modules` linked).
  */
-export function writeOpenCodeConfig(home: string, model: FakeOpenCodeModel): void {
+export function writeOpenCodeConfig(home: string, model: FakeOpenCodeModel, executable: string): void {
   const dir = join(home, ".config", "opencode");
   mkdirSync(dir, { recursive: true });
+  const deps = openCodeConfigDeps(executable);
+  if (!existsSync(join(dir, "node_modules"))) {
+    copyFileSync(join(deps, "package.json"), join(dir, "package.json"));
+    copyFileSync(join(deps, "package-lock.json"), join(dir, "package-lock.json"));
+    symlinkSync(join(deps, "node_modules"), join(dir, "node_modules"));
+  }
   writeFileSync(
     join(dir, "opencode.json"),
     JSON.stringify({
@@ -83,7 +92,7 @@ export async function startOpenCodeTui(
   const home = person?.home ?? join(dir, "home");
   const project = person?.project ?? join(dir, "project");
   mkdirSync(project, { recursive: true });
-  writeOpenCodeConfig(home, model);
+  writeOpenCodeConfig(home, model, executable);
   // OpenCode (a Bun program) unpacks native libraries and keeps files of its own in TMPDIR:
   // inside the test's own folder, which goes with it.
   const temp = join(dir, "tmp");
