@@ -48,7 +48,11 @@ async function freePort(): Promise<number> {
  * seeds that folder with the packages OpenCode would otherwise fetch from the npm registry at its
  * start (the cached {@link openCodeConfigDeps} of `executable`'s version; `node_modules` linked).
  */
-export function writeOpenCodeConfig(home: string, model: FakeOpenCodeModel, executable: string): void {
+export function writeOpenCodeConfig(
+  home: string,
+  model: FakeOpenCodeModel,
+  executable: string,
+): void {
   const dir = join(home, ".config", "opencode");
   mkdirSync(dir, { recursive: true });
   const deps = openCodeConfigDeps(executable);
