@@ -9,6 +9,12 @@ export interface CliIo {
    * (`brigade send --as-me`) check it.
    */
   readonly terminal?: { readonly stdin: boolean; readonly stdout: boolean };
+  /**
+   * The coding-agent client running among this process's ancestors, by name, or `undefined`
+   * (`agentClientAbove`); absent, this process's own ancestry is read. Tests that run a command
+   * in process, as if in the person's terminal, give their own. `brigade send --as-me` checks it.
+   */
+  readonly agentAbove?: () => string | undefined;
   /** The folder the command runs in, for the commands that read its team; absent: `process.cwd()`. */
   readonly cwd?: string;
   readonly stdin: AsyncIterable<Uint8Array>;

@@ -7,7 +7,12 @@ import {
   runDashboard,
 } from "./dashboard-command.ts";
 
-async function run(argv: string[], env: Record<string, string>, terminal = true) {
+async function run(
+  argv: string[],
+  env: Record<string, string>,
+  terminal = true,
+  agentAbove: string | undefined = undefined,
+) {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -20,6 +25,8 @@ async function run(argv: string[], env: Record<string, string>, terminal = true)
     },
     env,
     terminal: { stdin: terminal, stdout: terminal },
+    // As in the person's own terminal, whatever runs these tests.
+    agentAbove: () => agentAbove,
   };
   const status = await runDashboard(argv, io);
   return { status, stdout, stderr };
@@ -36,6 +43,11 @@ describe("brigade dashboard", () => {
   ])("refuses inside an agent session (%s), asking nothing", async (name, value) => {
     // A configuration folder that does not exist: a refusal that looked for the team would say so.
     const result = await run([], { [name]: value, BRIGADE_CONFIG_DIR: "/nonexistent/brigade" });
+    expect(result).toEqual({ status: 2, stdout: "", stderr: DASHBOARD_IN_SESSION_LINE });
+  });
+
+  test("refuses beneath a coding agent's process, in a terminal with no marker, asking nothing", async () => {
+    const result = await run([], { BRIGADE_CONFIG_DIR: "/nonexistent/brigade" }, true, "gemini");
     expect(result).toEqual({ status: 2, stdout: "", stderr: DASHBOARD_IN_SESSION_LINE });
   });
 

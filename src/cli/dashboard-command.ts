@@ -71,7 +71,7 @@ export async function runDashboard(argv: string[], io: CliIo): Promise<number> {
   // "The person's terminal", says what this tells apart and what it cannot).
   const refusal = await personTerminalRefusal(io);
   if (refusal !== undefined) {
-    io.stderr(refusal === "agent_session" ? DASHBOARD_IN_SESSION_LINE : DASHBOARD_NO_TERMINAL_LINE);
+    io.stderr(refusal === "no_terminal" ? DASHBOARD_NO_TERMINAL_LINE : DASHBOARD_IN_SESSION_LINE);
     return 2;
   }
   const team = resolveSessionTeam({ cwd: process.cwd(), configDir: harnessConfigDir(io.env) });

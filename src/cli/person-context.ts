@@ -1,7 +1,7 @@
 import type { HttpAdapter } from "../adapters/http/index.ts";
 import { harnessConfigDir, openHarnessAdapter } from "../harness/adapter/index.ts";
 import { resolveSessionTeam } from "../harness/binding/index.ts";
-import { insideAgentSession } from "../harness/host-clients.ts";
+import { agentClientAbove, insideAgentSession } from "../harness/host-clients.ts";
 import { bapErrorLine } from "../harness/session-context/index.ts";
 import { isBapError } from "../protocol/index.ts";
 import type { CliIo } from "./cli-io.ts";
@@ -86,18 +86,21 @@ export async function loadPersonContext(
 
 /**
  * Why a command that speaks as the person refuses to run here, or `undefined` in the person's
- * own terminal: `agent_session` when anything in the environment shows a coding agent's session
- * (`insideAgentSession`: Claude Code's variables, Gemini CLI's, Codex's, Qwen Code's);
- * `no_terminal` when stdin or stdout is not a terminal (a pipe, a script, an agent's shell tool,
- * which gives its commands no terminal). Both must pass. What this cannot tell apart is said in
- * docs/43-session-cli.md ("The person's terminal").
+ * own terminal, checked in this order: `agent_session` when anything in the environment shows a
+ * coding agent's session (`insideAgentSession`: Claude Code's variables, Gemini CLI's, Codex's,
+ * Qwen Code's, …); `under_agent` when a coding-agent client's process is among this process's
+ * ancestors (`io.agentAbove`, by default `agentClientAbove`: its shell tool runs the command,
+ * whatever was stripped from the environment); `no_terminal` when stdin or stdout is not a
+ * terminal (a pipe, a script). All three must pass. What this cannot tell apart is said in
+ * docs/43-session-cli.md ("Telling the person's terminal apart").
  *
  * @example await personTerminalRefusal(io) // "no_terminal" in a test, undefined in a terminal
  */
 export async function personTerminalRefusal(
   io: CliIo,
-): Promise<"agent_session" | "no_terminal" | undefined> {
+): Promise<"agent_session" | "under_agent" | "no_terminal" | undefined> {
   if (insideAgentSession(io.env)) return "agent_session";
+  if ((io.agentAbove ?? agentClientAbove)() !== undefined) return "under_agent";
   if (io.terminal?.stdin !== true || io.terminal.stdout !== true) return "no_terminal";
   return undefined;
 }

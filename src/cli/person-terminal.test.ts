@@ -36,16 +36,21 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `brigade <argv>` in lee's checkout; `terminal` says whether stdin and stdout are terminals. */
+/**
+ * `brigade <argv>` in lee's checkout; `terminal` says whether stdin and stdout are terminals,
+ * `agentAbove` which coding-agent client runs above the command (none: lee's own terminal,
+ * whatever runs these tests).
+ */
 async function lees(
   argv: string[],
-  options: { terminal?: boolean; env?: Record<string, string> } = {},
+  options: { terminal?: boolean; env?: Record<string, string>; agentAbove?: string } = {},
 ): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const terminal = options.terminal ?? true;
   const io: CliIo = {
     terminal: { stdin: terminal, stdout: terminal },
+    agentAbove: () => options.agentAbove,
     cwd: checkout,
     stdin: (async function* () {})(),
     stdout: (text) => {
@@ -269,6 +274,20 @@ describe("brigade send --as-me", () => {
         expect(run.stdout).toBe("");
         expect(run.stderr).toMatch(/^brigade send: usage: as_me_in_session: --as-me writes as you/);
       }
+      expect((await lee.messagePersonSent({ limit: 200 })).messages.length).toBe(before);
+    },
+  );
+
+  test.each(["claude-code", "gemini", "codex"])(
+    "refused beneath a coding agent's process (%s), in a terminal with every marker removed, before anything is sent",
+    async (client) => {
+      const before = (await lee.messagePersonSent({ limit: 200 })).messages.length;
+      const run = await lees(["send", "--as-me", alpha, "hello"], { agentAbove: client });
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        "brigade send: usage: as_me_under_agent: --as-me writes as you, the person, so it never runs beneath a coding agent's process (its shell tool included), only in your own terminal\n",
+      );
       expect((await lee.messagePersonSent({ limit: 200 })).messages.length).toBe(before);
     },
   );

@@ -23,8 +23,9 @@ import {
 
 /**
  * Why `brigade send --as-me` refused before sending (exit 2, one fixed line): `as_me_in_session`
- * — the environment shows a coding agent's session; `as_me_no_terminal` — stdin or stdout is not
- * a terminal; `as_me_session_flags` — a flag only a session's send takes (`--reply-to`,
+ * — the environment shows a coding agent's session; `as_me_under_agent` — a coding-agent
+ * client's process is among the command's ancestors (its shell tool ran it); `as_me_no_terminal`
+ * — stdin or stdout is not a terminal; `as_me_session_flags` — a flag only a session's send takes (`--reply-to`,
  * `--body-file`, `--attach`, `--wait`); `as_me_no_text` — no session or no text given;
  * `person_send_unsupported` — the team's server lacks capability `message.person`.
  *
@@ -32,6 +33,7 @@ import {
  */
 export const SEND_AS_ME_REFUSALS = [
   "as_me_in_session",
+  "as_me_under_agent",
   "as_me_no_terminal",
   "as_me_session_flags",
   "as_me_no_text",
@@ -50,6 +52,8 @@ export type SendAsMeRefusal = (typeof SEND_AS_ME_REFUSALS)[number];
 export const SEND_AS_ME_SENTENCES: Readonly<Record<SendAsMeRefusal, string>> = Object.freeze({
   as_me_in_session:
     "--as-me writes as you, the person, so it runs only in your own terminal, never from an agent's session (its shell tool included)",
+  as_me_under_agent:
+    "--as-me writes as you, the person, so it never runs beneath a coding agent's process (its shell tool included), only in your own terminal",
   as_me_no_terminal:
     "--as-me writes as you, the person, so it needs your own terminal on stdin and stdout (not a pipe, a script or an agent's shell tool)",
   as_me_session_flags:
@@ -68,7 +72,8 @@ function refuse(io: CliIo, refusal: SendAsMeRefusal): number {
  * `brigade send --as-me <session id | unique prefix> [--summary TEXT] <text...>` (docs/43-session-cli.md,
  * "Writing as yourself"): the person writes to a session of the folder's team as themselves. In
  * this order: only `--summary` besides `--as-me` (else `as_me_session_flags`); the person's own
- * terminal ({@link personTerminalRefusal}: `as_me_in_session`, `as_me_no_terminal`), before any
+ * terminal ({@link personTerminalRefusal}: `as_me_in_session`, `as_me_under_agent`,
+ * `as_me_no_terminal`), before any
  * file is read or call made; a target and a text (the remaining words joined by one space,
  * checked like a body: non-empty, UTF-8, ≤ 16,384 bytes); then {@link sendAsPerson}. Exit 0, 2
  * (a refusal), 3 (the body), 11 (no team for the folder), or the BAP status.
@@ -88,6 +93,7 @@ export async function runSendAsMe(
   if (sessionOnly) return refuse(io, "as_me_session_flags");
   const place = await personTerminalRefusal(io);
   if (place === "agent_session") return refuse(io, "as_me_in_session");
+  if (place === "under_agent") return refuse(io, "as_me_under_agent");
   if (place === "no_terminal") return refuse(io, "as_me_no_terminal");
   const [target, ...words] = positionals;
   if (target === undefined || target === "" || words.length === 0) {

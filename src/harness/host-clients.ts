@@ -1,10 +1,21 @@
-import { showsClaudeCodeSession } from "./claude-code/index.ts";
-import { CLINE_COMMAND_ENV } from "./cline/cline-facts.ts";
-import { CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
-import { GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
-import { type HostClient, repositoryDotenvChoice } from "./host-session/index.ts";
-import { OPENCODE_COMMAND_ENV, OPENCODE_SESSION_VARIABLE } from "./opencode/opencode-facts.ts";
-import { QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
+import { CLAUDE_CODE_PROCESS_SIGNATURE, showsClaudeCodeSession } from "./claude-code/index.ts";
+import { CLINE_COMMAND_ENV, CLINE_PROCESS_SIGNATURE } from "./cline/cline-facts.ts";
+import { CODEX_PROCESS_SIGNATURE, CODEX_SESSION_VARIABLES } from "./codex/codex-facts.ts";
+import { GEMINI_PROCESS_SIGNATURE, GEMINI_SESSION_VARIABLES } from "./gemini/gemini-facts.ts";
+import {
+  agentAncestor,
+  type HostClient,
+  type ProcessReader,
+  type ProcessSignature,
+  processReader,
+  repositoryDotenvChoice,
+} from "./host-session/index.ts";
+import {
+  OPENCODE_COMMAND_ENV,
+  OPENCODE_PROCESS_SIGNATURE,
+  OPENCODE_SESSION_VARIABLE,
+} from "./opencode/opencode-facts.ts";
+import { QWEN_PROCESS_SIGNATURE, QWEN_SESSION_VARIABLE } from "./qwen/qwen-facts.ts";
 
 /**
  * The coding-agent clients reached through their hooks and `brigade mcp` (docs/49-hosts.md), by
@@ -84,4 +95,36 @@ export function insideAgentSession(env: Readonly<Record<string, string | undefin
       Object.entries(marks).every(([name, value]) => env[name] === value),
     )
   );
+}
+
+/**
+ * What tells each coding-agent client's own process, by the name `brigade install` takes (Claude
+ * Code as `claude-code`), from their measured facts: Claude Code's, and each listed client's
+ * `HostClient.processSignature` (a test checks each is its client's own).
+ *
+ * @example Object.keys(CLIENT_PROCESS_SIGNATURES).includes("gemini") === true
+ */
+export const CLIENT_PROCESS_SIGNATURES: Readonly<Record<string, ProcessSignature>> = Object.freeze({
+  "claude-code": CLAUDE_CODE_PROCESS_SIGNATURE,
+  gemini: GEMINI_PROCESS_SIGNATURE,
+  codex: CODEX_PROCESS_SIGNATURE,
+  qwen: QWEN_PROCESS_SIGNATURE,
+  cline: CLINE_PROCESS_SIGNATURE,
+  opencode: OPENCODE_PROCESS_SIGNATURE,
+});
+
+/**
+ * The coding-agent client (a key of {@link CLIENT_PROCESS_SIGNATURES}) running among the
+ * ancestors of `pid` (this process by default), nearest first, or `undefined`: `agentAncestor`
+ * over this machine's process table (`/proc` on Linux, `ps` on macOS; where neither can be read,
+ * `undefined`). A model's shell tool runs its commands beneath its client, whatever it strips from
+ * their environment. Never throws.
+ *
+ * @example agentClientAbove() // "gemini" from a command Gemini CLI's shell tool ran
+ */
+export function agentClientAbove(
+  pid: number = process.pid,
+  read: ProcessReader = processReader(),
+): string | undefined {
+  return agentAncestor(pid, read, CLIENT_PROCESS_SIGNATURES);
 }

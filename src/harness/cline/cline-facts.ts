@@ -1,3 +1,5 @@
+import type { ProcessSignature } from "../host-session/process-signature.ts";
+
 /**
  * What the Cline CLI (npm `cline`) does, each fact with the version it was measured on
  * (docs/49-cline.md "What Cline does"). Measured by running the real CLI headless (`cline task
@@ -151,3 +153,13 @@ export const CLINE_3_HOOK_NAMES: readonly string[] = [
 
 /** Cline loads no `.env` file into its hooks' or MCP servers' environment (2.18.0: its bundle has no `.env` loader). */
 export const CLINE_DOTENV_FILES: readonly string[] = [];
+
+/**
+ * What tells the Cline CLI's own process (2.18.0, measured under tmux): `node
+ * <…>/node_modules/cline/dist/cli.mjs` (the `cline` bin's real path), or `node <…>/bin/cline`
+ * through its link; comm `node`.
+ */
+export const CLINE_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
+  executables: Object.freeze(["cline"]),
+  folders: Object.freeze(["/node_modules/cline/"]),
+});

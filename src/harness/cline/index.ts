@@ -1,7 +1,7 @@
 import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import type { ClientInstallOutcome, HostClient } from "../host-session/index.ts";
-import { CLINE_COMMAND_ENV, CLINE_DOTENV_FILES } from "./cline-facts.ts";
+import { CLINE_COMMAND_ENV, CLINE_DOTENV_FILES, CLINE_PROCESS_SIGNATURE } from "./cline-facts.ts";
 import { CLINE_BRIGADE_EVENTS, runClineHook } from "./cline-hook.ts";
 import { installCline, uninstallCline } from "./cline-install.ts";
 
@@ -55,4 +55,5 @@ export const CLINE_CLIENT: HostClient = {
   },
   dotenvFiles: CLINE_DOTENV_FILES,
   insideSession: insideClineCommand,
+  processSignature: CLINE_PROCESS_SIGNATURE,
 };

@@ -1,3 +1,5 @@
+import type { ProcessSignature } from "../host-session/process-signature.ts";
+
 /**
  * What Codex CLI (npm `@openai/codex`) does, each fact with the version it was measured on
  * (docs/49-codex.md "What Codex does"). Measured by running the real executable against a loopback
@@ -310,3 +312,15 @@ export const CODEX_PUSH_BENCH_MEASURED = {
   sendToAckedMs: { p50: 1592, p99: 2721 },
   loadAverage: [12, 20],
 } as const;
+
+/**
+ * What tells Codex's own process (0.171.0, measured under tmux): the native executable `codex`
+ * (comm `codex`), whatever folder it is in, and the app-server daemon it starts
+ * (`<home>/.codex/packages/app-server-daemon/releases/<v>/bin/codex app-server --listen unix://
+ * --managed-daemon`, comm `codex`); the npm launcher runs `node <…>/node_modules/@openai/codex/
+ * bin/codex.js` (or through its `codex` link).
+ */
+export const CODEX_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
+  executables: Object.freeze(["codex"]),
+  folders: Object.freeze(["/node_modules/@openai/codex/"]),
+});

@@ -2,7 +2,7 @@ import { currentUid } from "../../local-files/index.ts";
 import { harnessConfigDir } from "../adapter/index.ts";
 import type { ClientInstallOutcome, HostClient, HostHookSpec } from "../host-session/index.ts";
 import { runHostHook } from "../host-session/index.ts";
-import { CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
+import { CODEX_PROCESS_SIGNATURE, CODEX_SESSION_VARIABLES } from "./codex-facts.ts";
 import { CODEX_BRIGADE_EVENTS, CODEX_HOOK_SPEC, type CodexBrigadeEvent } from "./codex-hook.ts";
 import { installCodex, uninstallCodex } from "./codex-install.ts";
 import { openCodexLaneDoor, startCodexLane } from "./codex-lane.ts";
@@ -116,4 +116,5 @@ export const CODEX_CLIENT: HostClient = {
   dotenvFiles: CODEX_HOOK_SPEC.dotenvFiles,
   insideSession: (env) => CODEX_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
   openDoor: (session, ctx) => openCodexLaneDoor(session, ctx),
+  processSignature: CODEX_PROCESS_SIGNATURE,
 };

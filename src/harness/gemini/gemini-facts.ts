@@ -1,3 +1,5 @@
+import type { ProcessSignature } from "../host-session/process-signature.ts";
+
 /** The facts of {@link GEMINI_FACTS}: each one's comment there says what was measured. */
 export interface GeminiFacts {
   readonly measuredOn: string;
@@ -75,3 +77,16 @@ export const GEMINI_SESSION_VARIABLES: readonly string[] = Object.freeze([
   "GEMINI_CLI",
   "GEMINI_SESSION_ID",
 ]);
+
+/**
+ * What tells Gemini CLI's own process (0.61.0, measured under tmux): `node <…>/gemini.js`, the
+ * launcher, relaunches itself as `/usr/bin/node --max-old-space-size=<n>
+ * <…>/node_modules/@google/gemini-cli/bundle/gemini.js` (the script's real path), and that child
+ * runs the session, its shell tool's commands beneath it (through node-pty by default,
+ * `tools.shell.enableInteractiveShell`). A launch through the `gemini` link (`node
+ * /usr/local/bin/gemini`) is named by its script.
+ */
+export const GEMINI_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
+  executables: Object.freeze(["gemini"]),
+  folders: Object.freeze(["/node_modules/@google/gemini-cli/"]),
+});

@@ -1,6 +1,10 @@
 import type { HostClient, HostHookEvent } from "../host-session/index.ts";
 import { runHostHook } from "../host-session/index.ts";
-import { GEMINI_FACTS, GEMINI_SESSION_VARIABLES } from "./gemini-facts.ts";
+import {
+  GEMINI_FACTS,
+  GEMINI_PROCESS_SIGNATURE,
+  GEMINI_SESSION_VARIABLES,
+} from "./gemini-facts.ts";
 import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_SPEC } from "./gemini-hook.ts";
 import { installGemini, uninstallGemini } from "./gemini-install.ts";
 
@@ -43,4 +47,5 @@ export const GEMINI_CLIENT: HostClient = {
   uninstall: uninstallGemini,
   dotenvFiles: GEMINI_FACTS.dotenvFiles,
   insideSession: (env) => GEMINI_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== ""),
+  processSignature: GEMINI_PROCESS_SIGNATURE,
 };

@@ -1,6 +1,7 @@
 import type { ByPidMap } from "../state/index.ts";
 import type { HostSessionRequest } from "./connect-host-session.ts";
 import type { DoorContext, DoorOpening, DoorSession } from "./delivery-door.ts";
+import type { ProcessSignature } from "./process-signature.ts";
 
 /** Longest hook stdin document a host hook reads, bytes; a longer one is read as no document. */
 export const MAX_HOST_HOOK_INPUT_BYTES = 1_048_576;
@@ -91,6 +92,9 @@ export interface HostClient {
   /** Whether `env` shows a session of this client (its hooks and tools run there): the person's
    * own terminal is where a client is installed, never a model's shell. */
   insideSession(env: Readonly<Record<string, string | undefined>>): boolean;
+  /** What tells the client's own process (measured, in its facts): a command with one among its
+   * ancestors runs under the client, its shell tool included (`agentAncestor`). */
+  readonly processSignature: ProcessSignature;
   /**
    * Opens the client's door into one live session for the shared push lane (docs/49-hosts.md,
    * "The push lane"), or says why this session has only the pull lane. Absent: the client has

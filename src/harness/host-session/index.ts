@@ -6,6 +6,13 @@
  */
 
 export {
+  agentAncestor,
+  MAX_ANCESTRY_STEPS,
+  type ProcessEntry,
+  type ProcessReader,
+  processReader,
+} from "./agent-ancestry.ts";
+export {
   type ChangeRecordRead,
   readChangeRecord,
   writeChangeRecord,
@@ -65,5 +72,12 @@ export {
   type WaitingCount,
   waitingNotice,
 } from "./host-turn.ts";
+export {
+  type ProcessLook,
+  type ProcessSignature,
+  processClient,
+  SCRIPT_RUNTIMES,
+  signatureMatches,
+} from "./process-signature.ts";
 export { repositoryDotenvChoice } from "./repository-dotenv.ts";
 export { shellWord } from "./shell-word.ts";

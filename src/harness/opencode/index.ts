@@ -4,6 +4,7 @@ import { openOpenCodeSessionDoor } from "./opencode-door-address.ts";
 import {
   OPENCODE_COMMAND_ENV,
   OPENCODE_DOTENV_FILES,
+  OPENCODE_PROCESS_SIGNATURE,
   OPENCODE_SESSION_VARIABLE,
 } from "./opencode-facts.ts";
 import { OPENCODE_HOOK_EVENTS, type OpenCodeHookEvent, runOpenCodeHook } from "./opencode-hook.ts";
@@ -42,4 +43,5 @@ export const OPENCODE_CLIENT: HostClient = {
       currentUid(),
       ctx,
     ),
+  processSignature: OPENCODE_PROCESS_SIGNATURE,
 };

@@ -1,3 +1,5 @@
+import type { ProcessSignature } from "../host-session/process-signature.ts";
+
 /**
  * What OpenCode (npm `opencode-ai`) does, each fact with the version it was measured on
  * (docs/49-opencode.md "What OpenCode does"). Measured by running the real `opencode serve`,
@@ -150,3 +152,13 @@ export const OPENCODE_PUSH_BENCH_MEASURED = {
   sendToAckedMs: { p50: 1178, p99: 1881 },
   loadAverage: [12, 20],
 } as const;
+
+/**
+ * What tells OpenCode's own process (1.18.33, measured under tmux): the compiled executable
+ * `<…>/opencode-linux-x64/bin/opencode` (comm `opencode`); the `opencode-ai` launcher is a Node
+ * script named `opencode` in `<…>/node_modules/opencode-ai/`.
+ */
+export const OPENCODE_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
+  executables: Object.freeze(["opencode"]),
+  folders: Object.freeze(["/node_modules/opencode-ai/"]),
+});

@@ -111,6 +111,7 @@ function recordingDoor(options: { giveBack?: string; heldForPerson?: boolean } =
     uninstall: () => ({ ok: true, lines: [] }),
     dotenvFiles: [],
     insideSession: () => false,
+    processSignature: { executables: ["fake-code"], folders: [] },
     openDoor: async (_session, context): Promise<DoorOpening> => {
       ctx = context;
       return { ok: true, door, heldForPerson: options.heldForPerson === true };

@@ -1,6 +1,6 @@
 import { currentUid } from "../../local-files/index.ts";
 import type { HostClient } from "../host-session/index.ts";
-import { QWEN_DOTENV_FILES, QWEN_SESSION_VARIABLE } from "./qwen-facts.ts";
+import { QWEN_DOTENV_FILES, QWEN_PROCESS_SIGNATURE, QWEN_SESSION_VARIABLE } from "./qwen-facts.ts";
 import { QWEN_HOOK_EVENTS, type QwenHookEvent, runQwenHook } from "./qwen-hook.ts";
 import { installQwen, uninstallQwen } from "./qwen-install.ts";
 import { openQwenDoor } from "./qwen-push-door.ts";
@@ -33,4 +33,5 @@ export const QWEN_CLIENT: HostClient = {
   dotenvFiles: QWEN_DOTENV_FILES,
   insideSession: (env) => (env[QWEN_SESSION_VARIABLE] ?? "") !== "",
   openDoor: (session, ctx) => openQwenDoor(session, ctx, { uid: currentUid() }),
+  processSignature: QWEN_PROCESS_SIGNATURE,
 };

@@ -1,3 +1,5 @@
+import type { ProcessSignature } from "../host-session/process-signature.ts";
+
 /**
  * What Qwen Code (npm `@qwen-code/qwen-code`) does, each fact with the version it was measured on
  * (docs/49-qwen.md "What Qwen Code does"). Measured by running the real TUI under tmux against a
@@ -216,3 +218,14 @@ export const QWEN_PUSH_BENCH_MEASURED = {
   sendToAckedMs: { p50: 335, p99: 873 },
   loadAverage: [12, 20],
 } as const;
+
+/**
+ * What tells Qwen Code's own process (0.24.4, measured under tmux): `node <…>/cli-entry.js` (the
+ * `qwen` bin) starts `/usr/bin/node --expose-gc <…>/cli.js`, which starts one more such child; in
+ * an npm install all of them run from `<…>/node_modules/@qwen-code/qwen-code/`, and a launch
+ * through the `qwen` link is named by its script. It sets no process title on Linux.
+ */
+export const QWEN_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
+  executables: Object.freeze(["qwen"]),
+  folders: Object.freeze(["/node_modules/@qwen-code/qwen-code/"]),
+});
