@@ -65,6 +65,7 @@ const SLOW = [
   "test/plugin-e2e.test.ts",
   "test/plugin-pacing.test.ts",
   "test/plugin-package.test.ts",
+  "test/send-as-me-ancestry.test.ts",
   "test/serve-backup.test.ts",
   "test/serve-health.test.ts",
   "test/serve-metrics.test.ts",
