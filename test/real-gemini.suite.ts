@@ -16,7 +16,9 @@ import {
   inGeminiRecord,
   prepareGeminiHome,
   runGemini,
+  terminal,
 } from "./support/real-gemini/gemini-person.ts";
+import { BUILT_CLI } from "./support/server-process.ts";
 
 /** Which Gemini CLI a test file runs: its label and how its version is found. */
 export interface GeminiChoice {
@@ -266,6 +268,71 @@ export function geminiSuite({ which, version: resolveVersion }: GeminiChoice): v
         );
       } finally {
         await gemini.close();
+      }
+    }, 240_000);
+
+    test("interactive, under tmux: the model's shell command has a terminal on stdin and stdout; with Gemini's markers stripped, brigade send --as-me is refused beneath Gemini's process and sends nothing", async () => {
+      const dir = mkdtempSync(join(world.root, "gm-as-me-"));
+      // The person lets the model run shell commands without asking (as `--yolo` would).
+      const policy = join(lee.home, ".gemini", "policies", "person-allows-shell.toml");
+      writeFileSync(
+        policy,
+        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = 100\n',
+      );
+      const danaId = world.mapOf(dana, danaCc).brigade_session_id;
+      const sentAsPerson = async (): Promise<number> => {
+        const run = await terminal(lee, ["sent", "--json"]);
+        const doc = JSON.parse(run.stdout) as { messages: { sender: string }[] };
+        return doc.messages.filter((m) => m.sender === "person").length;
+      };
+      const before = await sentAsPerson();
+      const gemini = await TmuxClaude.start({
+        executable: process.execPath,
+        args: [script, "-m", "gemini-2.5-flash"],
+        cwd: lee.checkout,
+        env: geminiEnv,
+        dir,
+      });
+      try {
+        await gemini.waitForPane("Type your message", 60_000, "Gemini's prompt");
+        const command = [
+          "[ -t 0 ] && echo stdin-tty",
+          "[ -t 1 ] && echo stdout-tty",
+          // Gemini blocks command substitution in a command: the names, one a line.
+          "env | grep -o -e ^GEMINI_CLI= -e ^GEMINI_SESSION_ID=",
+          `env -u GEMINI_CLI -u GEMINI_SESSION_ID ${process.execPath} ${BUILT_CLI} send --as-me ${danaId} "as the person"`,
+          'echo "as-me exit: $?"',
+        ].join("; ");
+        api.script({ call: { name: "run_shell_command", args: { command } } }, { text: "done" });
+        const first = api.turns().length;
+        await gemini.keys("-l", "--", "run it");
+        await gemini.waitForPane("run it", 30_000, "the prompt on Gemini's screen");
+        await gemini.keys("Enter");
+        await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn").catch(
+          async () => {
+            await gemini.keys("Enter");
+            await waitFor(() => api.turns().length > first, 30_000, "the prompt's model turn");
+          },
+        );
+        await waitFor(
+          () => api.turns().length > first + 1,
+          60_000,
+          "the shell command's result turn",
+        ).catch((error: unknown) => {
+          throw new Error(`${String(error)}; Gemini's screen:\n${gemini.pane()}`);
+        });
+        const output = requestTexts(api.turns()[first + 1] as never).join("\n");
+        // Measured facts: node-pty gives the command a terminal on both ends, and its markers
+        // are set until the model strips them.
+        expect(output, output).toContain("stdin-tty");
+        expect(output, output).toContain("stdout-tty");
+        expect(output, output).toContain("GEMINI_CLI=");
+        expect(output, output).toContain("as_me_under_agent");
+        expect(output, output).toContain("as-me exit: 2");
+        expect(await sentAsPerson()).toBe(before);
+      } finally {
+        await gemini.close();
+        rmSync(policy, { force: true });
       }
     }, 240_000);
 
