@@ -14,6 +14,7 @@ export interface GeminiFacts {
   readonly toolResultWrapped: string;
   readonly policyToolNames: string;
   readonly dotenvFiles: readonly string[];
+  readonly shellTerminal: string;
 }
 
 /**
@@ -67,6 +68,14 @@ export const GEMINI_FACTS: GeminiFacts = Object.freeze({
    * own environment (then `~/.gemini/.env`, `~/.env`), which its hooks and MCP servers inherit:
    * a cloned repository can set variables for them. */
   dotenvFiles: Object.freeze([".gemini/.env", ".env"]),
+  /** The shell tool (`run_shell_command`) of an interactive session (the TUI, under tmux) runs its
+   * command in a pseudo-terminal (node-pty, `tools.shell.enableInteractiveShell` true by default):
+   * `[ -t 0 ]` and `[ -t 1 ]` both hold, and `GEMINI_CLI=1` is set (`GEMINI_SESSION_ID` is not),
+   * so a model that strips it (`env -u GEMINI_CLI …`) passes the environment and terminal checks;
+   * only `GEMINI_PROCESS_SIGNATURE` above the command tells it apart. A headless run (`gemini -p`,
+   * stdout a pipe) gives the command neither terminal. A command holding `$(…)` or backticks is
+   * refused before it runs ("Command injection detected"). */
+  shellTerminal: "interactive",
 });
 
 /**
