@@ -96,6 +96,18 @@ describe("the clients' process signatures", () => {
       ),
     ],
     ["codex", look("node", "node", "/usr/lib/node_modules/@openai/codex/bin/codex.js")],
+    // Pid 1 of a sandboxed command's PID namespace.
+    [
+      "codex",
+      look(
+        "codex",
+        "codex-linux-sandbox",
+        "--sandbox-policy-cwd",
+        "/w/api",
+        "--command-cwd",
+        "/w/api",
+      ),
+    ],
     ["qwen", look("node", "node", "/usr/local/bin/qwen")],
     [
       "qwen",

@@ -314,13 +314,27 @@ export const CODEX_PUSH_BENCH_MEASURED = {
 } as const;
 
 /**
- * What tells Codex's own process (0.171.0, measured under tmux): the native executable `codex`
- * (comm `codex`), whatever folder it is in, and the app-server daemon it starts
+ * What tells Codex's own process (0.171.0, measured under tmux and `codex exec`): the native
+ * executable `codex` (comm `codex`), whatever folder it is in, and the app-server daemon it starts
  * (`<home>/.codex/packages/app-server-daemon/releases/<v>/bin/codex app-server --listen unix://
  * --managed-daemon`, comm `codex`); the npm launcher runs `node <…>/node_modules/@openai/codex/
- * bin/codex.js` (or through its `codex` link).
+ * bin/codex.js` (or through its `codex` link). A sandboxed command (the default) runs in a PID
+ * namespace of its own whose pid 1 is `codex-linux-sandbox --sandbox-policy-cwd …` (comm `codex`),
+ * the command's parent: the only Codex process the command can see.
  */
 export const CODEX_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
-  executables: Object.freeze(["codex"]),
+  executables: Object.freeze(["codex", "codex-linux-sandbox"]),
   folders: Object.freeze(["/node_modules/@openai/codex/"]),
 });
+
+/**
+ * What Codex's shell tool gives a command (0.171.0, measured with `codex exec`): `exec_command`
+ * ("Runs a command in a PTY") takes `tty`, "True allocates a PTY for the command; false or omitted
+ * uses plain pipes": the model chooses, and with `tty: true` stdin and stdout are both terminals.
+ * The command's environment holds `CODEX_THREAD_ID`, `CODEX_SESSION_ID`, `CODEX_TOOL_CALL_ID`
+ * (and `CODEX_VERSION`, `CODEX_CI`, `CODEX_HOME`, `CODEX_PERMISSION_PROFILE`,
+ * `CODEX_SANDBOX_NETWORK_DISABLED` …), which the model can strip. Sandboxed (the default), it
+ * runs in a PID namespace whose pid 1 is `codex-linux-sandbox` (`CODEX_PROCESS_SIGNATURE`); with
+ * `--sandbox danger-full-access` its parent chain reaches the `codex` process.
+ */
+export const CODEX_SHELL_TERMINAL = "model_chooses";

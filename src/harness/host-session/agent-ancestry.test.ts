@@ -46,7 +46,7 @@ describe("agentAncestor", () => {
     expect(agentAncestor(100, reader(self).read, SIGNATURES)).toBeUndefined();
   });
 
-  test("the person's own chain (sshd, tmux, shells, an editor) names none, and stops before init", () => {
+  test("the person's own chain (sshd, tmux, shells, an editor) names none, and ends at init", () => {
     const table = new Map([
       [100, entry(90, "node")],
       [90, entry(80, "bash")],
@@ -54,11 +54,23 @@ describe("agentAncestor", () => {
       [70, entry(60, "zsh")],
       [60, entry(50, "sshd", "sshd: dana@pts/0")],
       [50, entry(1, "sshd")],
-      [1, entry(0, "toolcli")],
+      [1, entry(7, "systemd", "/sbin/init")],
+      [7, entry(0, "toolcli")],
     ]);
     const { read, reads } = reader(table);
     expect(agentAncestor(100, read, SIGNATURES)).toBeUndefined();
-    expect(reads).not.toContain(1);
+    // Init is the last process looked at, whatever its entry says its parent is.
+    expect(reads).toEqual([100, 90, 80, 70, 60, 50, 1]);
+  });
+
+  test("inside a PID namespace whose first process is the client's sandbox: pid 1 is the client", () => {
+    // Codex 0.171.0's sandbox: the command is pid 2, `codex-linux-sandbox` (comm codex) pid 1.
+    const table = new Map([
+      [3, entry(2, "node", "node", "/x/brigade.js")],
+      [2, entry(1, "bash", "/bin/bash", "-c", "brigade send --as-me s-1 hi")],
+      [1, entry(0, "toolcli", "toolcli-sandbox", "--sandbox-policy-cwd", "/w")],
+    ]);
+    expect(agentAncestor(3, reader(table).read, SIGNATURES)).toBe("toolcli");
   });
 
   test("a missing entry, a loop, or a chain deeper than the bound ends the walk with none", () => {

@@ -22,8 +22,10 @@ export const MAX_ANCESTRY_STEPS = 64;
 /**
  * The client (a key of `signatures`) whose process is an ancestor of `pid`, nearest first, or
  * `undefined` when none is. The walk reads `pid`'s entry for its parent, then each parent's, and
- * stops at pid 1 or 0 (init, the kernel), at an entry it cannot read, at a pid seen before (a
- * table changing under the walk can loop), or after {@link MAX_ANCESTRY_STEPS} ancestors. `pid`
+ * stops after pid 1, at pid 0 (the kernel), at an entry it cannot read, at a pid seen before (a
+ * table changing under the walk can loop), or after {@link MAX_ANCESTRY_STEPS} ancestors. Pid 1
+ * is looked at too: inside a PID namespace it is the namespace's first process, which a client's
+ * sandbox can be (Codex's `codex-linux-sandbox`), while the host's init is never a client. `pid`
  * itself is not looked at: it is the command asking. `read` is injected (tests give a table;
  * {@link processReader} reads this machine's). Never throws.
  *
@@ -37,12 +39,13 @@ export function agentAncestor(
   const seen = new Set<number>([pid]);
   let parent = read(pid)?.ppid;
   for (let step = 0; step < MAX_ANCESTRY_STEPS; step++) {
-    if (parent === undefined || parent <= 1 || seen.has(parent)) return undefined;
+    if (parent === undefined || parent < 1 || seen.has(parent)) return undefined;
     seen.add(parent);
     const entry = read(parent);
     if (entry === undefined) return undefined;
     const client = processClient(entry, signatures);
     if (client !== undefined) return client;
+    if (parent === 1) return undefined;
     parent = entry.ppid;
   }
   return undefined;
