@@ -331,6 +331,38 @@ export function codexPullSuite(choice: CodexChoice): void {
       }
     });
 
+    test("the model's exec_command with tty has a terminal on stdin and stdout; with Codex's markers stripped, brigade send --as-me is refused beneath Codex (sandboxed: its namespace's pid 1) and sends nothing", async () => {
+      const sentAsPerson = async (): Promise<number> => {
+        const run = await personCli(lee.checkout, home.env, ["sent", "--json"]);
+        const doc = JSON.parse(run.stdout) as { messages: { sender: string }[] };
+        return doc.messages.filter((m) => m.sender === "person").length;
+      };
+      const before = await sentAsPerson();
+      const command = [
+        "[ -t 0 ] && echo stdin-tty",
+        "[ -t 1 ] && echo stdout-tty",
+        `env -u CODEX_THREAD_ID -u CODEX_SESSION_ID -u CODEX_TOOL_CALL_ID ${process.execPath} ${BUILT_CLI} send --as-me ${danaId} "as the person"`,
+        'echo "as-me exit: $?"',
+      ].join("; ");
+      // Codex's default sandbox, then none at all.
+      for (const args of [[], ["--sandbox", "danger-full-access"]]) {
+        api.script(
+          { call: "exec_command", namespace: undefined, arguments: { cmd: command, tty: true } },
+          say("done"),
+        );
+        const first = api.turns().length;
+        const codex = CodexExec.start(executable, home, lee.checkout, "run it", args);
+        const exit = await codex.exited;
+        expect(exit.code, exit.stderr).toBe(0);
+        const output = outputs(api.turns()[first + 1] as RecordedResponsesRequest).join("\n");
+        expect(output, output).toContain("stdin-tty");
+        expect(output, output).toContain("stdout-tty");
+        expect(output, output).toContain("as_me_under_agent");
+        expect(output, output).toContain("as-me exit: 2");
+      }
+      expect(await sentAsPerson()).toBe(before);
+    });
+
     test("brigade uninstall codex takes the block out; Codex's trust records stay", async () => {
       const before = readFileSync(home.configFile, "utf8");
       const run = await personCli(lee.checkout, home.env, ["uninstall", "codex"]);
