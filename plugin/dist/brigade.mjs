@@ -4828,6 +4828,15 @@ var init_claude_pid = __esmMin((() => {
 	];
 }));
 
+// src/harness/claude-code/claude-process.ts
+var CLAUDE_CODE_PROCESS_SIGNATURE;
+var init_claude_process = __esmMin((() => {
+	CLAUDE_CODE_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["claude"]),
+		folders: Object.freeze(["/share/claude/versions/", "/node_modules/@anthropic-ai/claude-code/"])
+	});
+}));
+
 // src/harness/claude-code/config-dir.ts
 /** `CLAUDE_CONFIG_DIR` when it is set and absolute; a relative one is never resolved. */
 function explicitConfigDir(env) {
@@ -8888,6 +8897,7 @@ var init_transcript_window = __esmMin((() => {
 // src/harness/claude-code/index.ts
 var init_claude_code = __esmMin((() => {
 	init_claude_pid();
+	init_claude_process();
 	init_config_dir();
 	init_display_name();
 	init_inbound_gate();
@@ -17801,7 +17811,7 @@ var init_binding = __esmMin((() => {
 }));
 
 // src/harness/cline/cline-facts.ts
-var CLINE_COMMAND_ENV;
+var CLINE_COMMAND_ENV, CLINE_PROCESS_SIGNATURE;
 var init_cline_facts = __esmMin((() => {
 	CLINE_COMMAND_ENV = {
 		PAGER: "cat",
@@ -17809,20 +17819,28 @@ var init_cline_facts = __esmMin((() => {
 		MANPAGER: "cat",
 		SYSTEMD_PAGER: ""
 	};
+	CLINE_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["cline"]),
+		folders: Object.freeze(["/node_modules/cline/"])
+	});
 }));
 
 // src/harness/codex/codex-facts.ts
-var CODEX_SESSION_VARIABLES;
+var CODEX_SESSION_VARIABLES, CODEX_PROCESS_SIGNATURE;
 var init_codex_facts = __esmMin((() => {
 	CODEX_SESSION_VARIABLES = [
 		"CODEX_THREAD_ID",
 		"CODEX_SESSION_ID",
 		"CODEX_TOOL_CALL_ID"
 	];
+	CODEX_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["codex", "codex-linux-sandbox"]),
+		folders: Object.freeze(["/node_modules/@openai/codex/"])
+	});
 }));
 
 // src/harness/gemini/gemini-facts.ts
-var GEMINI_FACTS, GEMINI_SESSION_VARIABLES;
+var GEMINI_FACTS, GEMINI_SESSION_VARIABLES, GEMINI_PROCESS_SIGNATURE;
 var init_gemini_facts = __esmMin((() => {
 	GEMINI_FACTS = Object.freeze({
 		/** The version every fact below was measured on, and the pinned version of the real-client test. */
@@ -17869,9 +17887,175 @@ var init_gemini_facts = __esmMin((() => {
 		/** Gemini loads the first of `.gemini/.env`, `.env` found walking up from its folder into its
 		* own environment (then `~/.gemini/.env`, `~/.env`), which its hooks and MCP servers inherit:
 		* a cloned repository can set variables for them. */
-		dotenvFiles: Object.freeze([".gemini/.env", ".env"])
+		dotenvFiles: Object.freeze([".gemini/.env", ".env"]),
+		/** The shell tool (`run_shell_command`) of an interactive session (the TUI, under tmux) runs its
+		* command in a pseudo-terminal (node-pty, `tools.shell.enableInteractiveShell` true by default):
+		* `[ -t 0 ]` and `[ -t 1 ]` both hold, and `GEMINI_CLI=1` is set (`GEMINI_SESSION_ID` is not),
+		* so a model that strips it (`env -u GEMINI_CLI …`) passes the environment and terminal checks;
+		* only `GEMINI_PROCESS_SIGNATURE` above the command tells it apart. A headless run (`gemini -p`,
+		* stdout a pipe) gives the command neither terminal. A command holding `$(…)` or backticks is
+		* refused before it runs ("Command injection detected"). */
+		shellTerminal: "interactive"
 	});
 	GEMINI_SESSION_VARIABLES = Object.freeze(["GEMINI_CLI", "GEMINI_SESSION_ID"]);
+	GEMINI_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["gemini"]),
+		folders: Object.freeze(["/node_modules/@google/gemini-cli/"])
+	});
+}));
+
+// src/harness/host-session/process-signature.ts
+/** The last `/`-separated segment of `path`. */
+function lastSegment(path) {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+/**
+* Whether the process `look` is one of `signature`'s: its program named one of the executables;
+* or its program path holding one of the folders; or, for a runtime ({@link SCRIPT_RUNTIMES}), its
+* script named one of the executables or any argument holding one of the folders. Pure: reads
+* nothing. Never throws.
+*
+* @example signatureMatches({ comm: "node", argv: ["node", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js"] }, { executables: ["gemini"], folders: ["/node_modules/@google/gemini-cli/"] }) === true
+*/
+function signatureMatches(look, signature) {
+	const program = look.argv[0] ?? "";
+	const name = lastSegment(program);
+	if (signature.executables.includes(name) || signature.executables.includes(look.comm)) return true;
+	const holdsFolder = (arg) => signature.folders.some((folder) => arg.includes(folder));
+	if (holdsFolder(program)) return true;
+	if (!SCRIPT_RUNTIMES.includes(name) && !SCRIPT_RUNTIMES.includes(look.comm)) return false;
+	const args = look.argv.slice(1);
+	const script = args.find((arg) => !arg.startsWith("-"));
+	if (script !== void 0 && signature.executables.includes(lastSegment(script))) return true;
+	return args.some(holdsFolder);
+}
+/**
+* The name of the first of `signatures` (in their order) the process `look` matches
+* ({@link signatureMatches}), or `undefined` for any other process (a shell, tmux, sshd, an editor,
+* a runtime running something else). Never throws.
+*
+* @example processClient({ comm: "claude", argv: ["claude"] }, { "claude-code": { executables: ["claude"], folders: [] } }) === "claude-code"
+*/
+function processClient(look, signatures) {
+	for (const [client, signature] of Object.entries(signatures)) if (signatureMatches(look, signature)) return client;
+}
+var SCRIPT_RUNTIMES;
+var init_process_signature = __esmMin((() => {
+	SCRIPT_RUNTIMES = Object.freeze([
+		"node",
+		"nodejs",
+		"bun",
+		"deno"
+	]);
+}));
+
+// src/harness/host-session/agent-ancestry.ts
+/**
+* The client (a key of `signatures`) whose process is an ancestor of `pid`, nearest first, or
+* `undefined` when none is. The walk reads `pid`'s entry for its parent, then each parent's, and
+* stops after pid 1, at pid 0 (the kernel), at an entry it cannot read, at a pid seen before (a
+* table changing under the walk can loop), or after {@link MAX_ANCESTRY_STEPS} ancestors. Pid 1
+* is looked at too: inside a PID namespace it is the namespace's first process, which a client's
+* sandbox can be (Codex's `codex-linux-sandbox`), while the host's init is never a client. `pid`
+* itself is not looked at: it is the command asking. `read` is injected (tests give a table;
+* {@link processReader} reads this machine's). Never throws.
+*
+* @example agentAncestor(process.pid, processReader(), { gemini: GEMINI_PROCESS_SIGNATURE }) // "gemini" under Gemini CLI's shell tool
+*/
+function agentAncestor(pid, read, signatures) {
+	const seen = /* @__PURE__ */ new Set([pid]);
+	let parent = read(pid)?.ppid;
+	for (let step = 0; step < 64; step++) {
+		if (parent === void 0 || parent < 1 || seen.has(parent)) return void 0;
+		seen.add(parent);
+		const entry = read(parent);
+		if (entry === void 0) return void 0;
+		const client = processClient(entry, signatures);
+		if (client !== void 0) return client;
+		if (parent === 1) return void 0;
+		parent = entry.ppid;
+	}
+}
+/** Linux: `/proc/<pid>/stat` (the parent), `/proc/<pid>/comm` and `/proc/<pid>/cmdline`. */
+function procEntry(pid) {
+	try {
+		const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"));
+		if (!stat.ok) return void 0;
+		const comm = readFileSync(`/proc/${pid}/comm`, "utf8").replace(/\n$/, "");
+		const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+		if (argv[argv.length - 1] === "") argv.pop();
+		return {
+			ppid: stat.ppid,
+			comm,
+			argv
+		};
+	} catch {
+		return;
+	}
+}
+/**
+* Elsewhere (macOS): one `ps -A -o pid=,ppid=,args=` for the whole table. The arguments are split
+* at spaces, so a path holding a space is cut there; `comm` is the program's last path segment.
+*/
+function psTable() {
+	const table = /* @__PURE__ */ new Map();
+	let out;
+	try {
+		out = execFileSync("ps", [
+			"-A",
+			"-o",
+			"pid=,ppid=,args="
+		], {
+			encoding: "utf8",
+			stdio: [
+				"ignore",
+				"pipe",
+				"ignore"
+			],
+			timeout: 2e3,
+			maxBuffer: 16777216,
+			env: {
+				PATH: "/bin:/usr/bin",
+				LC_ALL: "C"
+			}
+		});
+	} catch {
+		return table;
+	}
+	for (const line of out.split("\n")) {
+		const match = /^\s*(\d{1,10})\s+(\d{1,10})\s+(.*)$/.exec(line);
+		if (match === null) continue;
+		const argv = (match[3] ?? "").trim().split(/\s+/);
+		const program = argv[0] ?? "";
+		table.set(Number(match[1]), {
+			ppid: Number(match[2]),
+			comm: program.slice(program.lastIndexOf("/") + 1),
+			argv
+		});
+	}
+	return table;
+}
+/**
+* This machine's process table as a {@link ProcessReader}: on Linux each entry read from `/proc`
+* when asked; elsewhere the whole table read once from `ps` (macOS). Where neither can be read,
+* every pid reads as `undefined`, so a walk finds no client (the caller's other checks stand).
+* Never throws.
+*
+* @example processReader()(process.pid)?.ppid === process.ppid
+*/
+function processReader() {
+	if (process.platform === "linux") return procEntry;
+	let table;
+	return (pid) => {
+		table ??= psTable();
+		return table.get(pid);
+	};
+}
+var MAX_ANCESTRY_STEPS;
+var init_agent_ancestry = __esmMin((() => {
+	init_watcher();
+	init_process_signature();
+	MAX_ANCESTRY_STEPS = 64;
 }));
 
 // src/harness/host-session/change-record.ts
@@ -20126,24 +20310,34 @@ var init_host_hook_flow = __esmMin((() => {
 
 // src/harness/host-session/index.ts
 var init_host_session = __esmMin((() => {
+	init_agent_ancestry();
 	init_change_record();
 	init_connect_host_session();
 	init_local_files();
 	init_host_hook_flow();
 	init_host_turn();
+	init_process_signature();
 }));
 
 // src/harness/opencode/opencode-facts.ts
-var OPENCODE_SESSION_VARIABLE, OPENCODE_COMMAND_ENV;
+var OPENCODE_SESSION_VARIABLE, OPENCODE_COMMAND_ENV, OPENCODE_PROCESS_SIGNATURE;
 var init_opencode_facts = __esmMin((() => {
 	OPENCODE_SESSION_VARIABLE = "OPENCODE_PID";
 	OPENCODE_COMMAND_ENV = Object.freeze({ OPENCODE: "1" });
+	OPENCODE_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["opencode"]),
+		folders: Object.freeze(["/node_modules/opencode-ai/"])
+	});
 }));
 
 // src/harness/qwen/qwen-facts.ts
-var QWEN_SESSION_VARIABLE;
+var QWEN_SESSION_VARIABLE, QWEN_PROCESS_SIGNATURE;
 var init_qwen_facts = __esmMin((() => {
 	QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
+	QWEN_PROCESS_SIGNATURE = Object.freeze({
+		executables: Object.freeze(["qwen"]),
+		folders: Object.freeze(["/node_modules/@qwen-code/qwen-code/"])
+	});
 }));
 
 // src/harness/host-clients.ts
@@ -20161,7 +20355,19 @@ var init_qwen_facts = __esmMin((() => {
 function insideAgentSession(env) {
 	return showsClaudeCodeSession(env) || CLIENT_SESSION_VARIABLES.some((name) => (env[name] ?? "") !== "") || CLIENT_COMMAND_ENVS.some((marks) => Object.entries(marks).every(([name, value]) => env[name] === value));
 }
-var CLIENT_SESSION_VARIABLES, CLIENT_COMMAND_ENVS;
+/**
+* The coding-agent client (a key of {@link CLIENT_PROCESS_SIGNATURES}) running among the
+* ancestors of `pid` (this process by default), nearest first, or `undefined`: `agentAncestor`
+* over this machine's process table (`/proc` on Linux, `ps` on macOS; where neither can be read,
+* `undefined`). A model's shell tool runs its commands beneath its client, whatever it strips from
+* their environment. Never throws.
+*
+* @example agentClientAbove() // "gemini" from a command Gemini CLI's shell tool ran
+*/
+function agentClientAbove(pid = process.pid, read = processReader()) {
+	return agentAncestor(pid, read, CLIENT_PROCESS_SIGNATURES);
+}
+var CLIENT_SESSION_VARIABLES, CLIENT_COMMAND_ENVS, CLIENT_PROCESS_SIGNATURES;
 var init_host_clients = __esmMin((() => {
 	init_claude_code();
 	init_cline_facts();
@@ -20177,6 +20383,14 @@ var init_host_clients = __esmMin((() => {
 		OPENCODE_SESSION_VARIABLE
 	]);
 	CLIENT_COMMAND_ENVS = Object.freeze([CLINE_COMMAND_ENV, OPENCODE_COMMAND_ENV]);
+	CLIENT_PROCESS_SIGNATURES = Object.freeze({
+		"claude-code": CLAUDE_CODE_PROCESS_SIGNATURE,
+		gemini: GEMINI_PROCESS_SIGNATURE,
+		codex: CODEX_PROCESS_SIGNATURE,
+		qwen: QWEN_PROCESS_SIGNATURE,
+		cline: CLINE_PROCESS_SIGNATURE,
+		opencode: OPENCODE_PROCESS_SIGNATURE
+	});
 }));
 
 // src/cli/connection-failure.ts
@@ -20354,16 +20568,19 @@ async function loadPersonContext(io, timeoutMs) {
 }
 /**
 * Why a command that speaks as the person refuses to run here, or `undefined` in the person's
-* own terminal: `agent_session` when anything in the environment shows a coding agent's session
-* (`insideAgentSession`: Claude Code's variables, Gemini CLI's, Codex's, Qwen Code's);
-* `no_terminal` when stdin or stdout is not a terminal (a pipe, a script, an agent's shell tool,
-* which gives its commands no terminal). Both must pass. What this cannot tell apart is said in
-* docs/43-session-cli.md ("The person's terminal").
+* own terminal, checked in this order: `agent_session` when anything in the environment shows a
+* coding agent's session (`insideAgentSession`: Claude Code's variables, Gemini CLI's, Codex's,
+* Qwen Code's, …); `under_agent` when a coding-agent client's process is among this process's
+* ancestors (`io.agentAbove`, by default `agentClientAbove`: its shell tool runs the command,
+* whatever was stripped from the environment); `no_terminal` when stdin or stdout is not a
+* terminal (a pipe, a script). All three must pass. What this cannot tell apart is said in
+* docs/43-session-cli.md ("Telling the person's terminal apart").
 *
 * @example await personTerminalRefusal(io) // "no_terminal" in a test, undefined in a terminal
 */
 async function personTerminalRefusal(io) {
 	if (insideAgentSession(io.env)) return "agent_session";
+	if ((io.agentAbove ?? agentClientAbove)() !== void 0) return "under_agent";
 	if (io.terminal?.stdin !== true || io.terminal.stdout !== true) return "no_terminal";
 }
 var init_person_context = __esmMin((() => {
@@ -20760,7 +20977,8 @@ function refuse$1(io, refusal) {
 * `brigade send --as-me <session id | unique prefix> [--summary TEXT] <text...>` (docs/43-session-cli.md,
 * "Writing as yourself"): the person writes to a session of the folder's team as themselves. In
 * this order: only `--summary` besides `--as-me` (else `as_me_session_flags`); the person's own
-* terminal ({@link personTerminalRefusal}: `as_me_in_session`, `as_me_no_terminal`), before any
+* terminal ({@link personTerminalRefusal}: `as_me_in_session`, `as_me_under_agent`,
+* `as_me_no_terminal`), before any
 * file is read or call made; a target and a text (the remaining words joined by one space,
 * checked like a body: non-empty, UTF-8, ≤ 16,384 bytes); then {@link sendAsPerson}. Exit 0, 2
 * (a refusal), 3 (the body), 11 (no team for the folder), or the BAP status.
@@ -20771,6 +20989,7 @@ async function runSendAsMe(flags, positionals, io) {
 	if (flags["reply-to"] !== void 0 || flags["body-file"] !== void 0 || flags.attach !== void 0 || flags.wait !== void 0) return refuse$1(io, "as_me_session_flags");
 	const place = await personTerminalRefusal(io);
 	if (place === "agent_session") return refuse$1(io, "as_me_in_session");
+	if (place === "under_agent") return refuse$1(io, "as_me_under_agent");
 	if (place === "no_terminal") return refuse$1(io, "as_me_no_terminal");
 	const [target, ...words] = positionals;
 	if (target === void 0 || target === "" || words.length === 0) return refuse$1(io, "as_me_no_text");
@@ -20873,6 +21092,7 @@ var init_send_as_me = __esmMin((() => {
 	init_send_command();
 	SEND_AS_ME_SENTENCES = Object.freeze({
 		as_me_in_session: "--as-me writes as you, the person, so it runs only in your own terminal, never from an agent's session (its shell tool included)",
+		as_me_under_agent: "--as-me writes as you, the person, so it never runs beneath a coding agent's process (its shell tool included), only in your own terminal",
 		as_me_no_terminal: "--as-me writes as you, the person, so it needs your own terminal on stdin and stdout (not a pipe, a script or an agent's shell tool)",
 		as_me_session_flags: "--as-me takes only --summary; --reply-to, --body-file, --attach and --wait belong to a session's send",
 		as_me_no_text: "give the session id or prefix, then the text: brigade send --as-me <session> <text>",
@@ -21885,7 +22105,7 @@ async function runDashboard(argv, io) {
 	}
 	const refusal = await personTerminalRefusal(io);
 	if (refusal !== void 0) {
-		io.stderr(refusal === "agent_session" ? DASHBOARD_IN_SESSION_LINE : DASHBOARD_NO_TERMINAL_LINE);
+		io.stderr(refusal === "no_terminal" ? DASHBOARD_NO_TERMINAL_LINE : DASHBOARD_IN_SESSION_LINE);
 		return 2;
 	}
 	const team = resolveSessionTeam({
