@@ -464,6 +464,42 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     }
   });
 
+  test("a re-run carries a release made on the SQLite file since the interrupted copy", async () => {
+    const file = join(dir, "rerun-release.sqlite");
+    const w = await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate_rerun_release");
+    drops.push(schema.drop);
+    const target = await openPostgresStore(schema.url, { copyTarget: true });
+    try {
+      const first = openSqliteExport(file);
+      await migrateStore(first, target, { targetHoldsData: false, targetServed: false });
+      first.close();
+      // The SQLite server ran again meanwhile: bob released the adopted message b holds.
+      const again = openSqliteStore(file);
+      await new BrigadeService(again).decideHeld(
+        w.bob.principal_ref,
+        w.T,
+        w.toClosed[0] ?? "",
+        "release",
+      );
+      await again.close();
+      const second = openSqliteExport(file);
+      const report = await migrateStore(second, target, {
+        targetHoldsData: true,
+        targetServed: false,
+        intoNonEmpty: true,
+      });
+      second.close();
+      expect(report.verified).toBe(true);
+      expect(await target.transact((tx) => tx.releasedFor(w.b, 10))).toEqual([
+        w.toClosed[0],
+        w.sent[7],
+      ]);
+    } finally {
+      await target.close();
+    }
+  });
+
   test("a row that reads back differently fails the verification", async () => {
     const file = join(dir, "verify.sqlite");
     await populatedSqlite(file);
