@@ -156,9 +156,12 @@ async function populatedSqlite(file: string) {
   await service.decideHeld(bob.principal_ref, T, sent[7] ?? "", "release");
   await service.decideHeld(bob.principal_ref, T, sent[8] ?? "", "release");
   await service.ackMessages(bob.principal_ref, T, b, { message_ids: [sent[8] ?? ""] });
-  // Dashboard sign-ins, which the copy does not carry: bob signed in, alice has a link unused.
+  // Dashboard sign-ins, which the copy does not carry: bob is signed in; alice signed in and out,
+  // and has a link unused (the summary counts only what still works: one of each).
   const link = await service.createWebLogin(bob.principal_ref, T);
   expect(await service.redeemWebLogin(link.secret)).not.toBeNull();
+  const aliceLink = await service.createWebLogin(alice.principal_ref, T);
+  await service.endWebSession((await service.redeemWebLogin(aliceLink.secret))?.secret ?? "");
   await service.createWebLogin(alice.principal_ref, T);
   const adopted = await service.adoptMessages(bob.principal_ref, T, b, {
     from_session_ids: [closed],
