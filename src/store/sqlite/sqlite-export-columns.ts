@@ -5,13 +5,26 @@
  * neither, so a migration that adds a column cannot be forgotten by the copy.
  */
 
+/** A table the export reads. */
+export type ExportedTable =
+  | "principals"
+  | "teams"
+  | "memberships"
+  | "invitations"
+  | "sessions"
+  | "messages"
+  | "join_failures"
+  | "blobs"
+  | "blob_uploaders"
+  | "blob_chunks";
+
 /**
  * The columns the export reads, per table; its SELECTs are built from these lists. Every one
  * reaches the copy, and its verification reads it back from the target and compares it (a column
  * a target did not keep fails the copy with `verification_failed`). Key columns a query filters
  * on count as read (a blob's uploaders and chunks by its `team_ref`, `sha256` and `content_id`).
  */
-export const EXPORTED_COLUMNS = {
+export const EXPORTED_COLUMNS: Readonly<Record<ExportedTable, readonly string[]>> = {
   principals: ["principal_ref", "token_digest", "created_at"],
   teams: [
     "team_ref",
@@ -83,10 +96,7 @@ export const EXPORTED_COLUMNS = {
   blobs: ["team_ref", "sha256", "size", "content_id", "created_at"],
   blob_uploaders: ["team_ref", "sha256", "principal_ref", "uploaded_at"],
   blob_chunks: ["content_id", "seq", "data"],
-} as const satisfies Record<string, readonly string[]>;
-
-/** A table the export reads. */
-export type ExportedTable = keyof typeof EXPORTED_COLUMNS;
+};
 
 /** `EXPORTED_COLUMNS[table]` as a SELECT list. */
 export function selectList(table: ExportedTable): string {
