@@ -15089,6 +15089,15 @@ var init_delivery_confirmations = __esmMin((() => {
 		get queueDepth() {
 			return this.#depth;
 		}
+		/**
+		* {@link queueDepth} only while it counts every post written so far: `undefined` while a post is
+		* {@link unadmitted} (the transcript has not shown it yet, so a depth read now is short by it,
+		* however long ago it was written: a loaded machine reads the transcript late). What bounds the
+		* pacer's outstanding count.
+		*/
+		get settledQueueDepth() {
+			return this.unadmitted === 0 ? this.#depth : void 0;
+		}
 		/** The session's latest permission mode the transcript named, if any. */
 		get permissionMode() {
 			return this.#permissionMode;
@@ -16231,7 +16240,7 @@ var init_watcher_loop = __esmMin((() => {
 			const unadmitted = this.#confirmations.unadmitted;
 			if (unadmitted === 0 && this.#unadmitted > 0) this.#work.wake();
 			this.#unadmitted = unadmitted;
-			const depth = this.#confirmations.queueDepth;
+			const depth = this.#confirmations.settledQueueDepth;
 			if (depth !== void 0 && this.#transcriptPath !== void 0) this.#pacer.observeClaudeQueue(this.#now(), depth);
 		}
 		/** Reads the transcript's new bytes; only a restart is logged (never a path or its text). */

@@ -12,7 +12,11 @@ import {
   PostgresSchemaError,
   parsePostgresUrl,
 } from "../store/postgres/index.ts";
-import { openSqliteExport, SqliteExportError } from "../store/sqlite/index.ts";
+import {
+  type LiveBrowserSignIns,
+  openSqliteExport,
+  SqliteExportError,
+} from "../store/sqlite/index.ts";
 import { type CliIo, CliUsageError } from "./cli-io.ts";
 import { parseCommandFlags } from "./parse-command-flags.ts";
 
@@ -20,10 +24,12 @@ const HELP = `usage: brigade migrate-store --from sqlite:FILE [--to postgres://U
                              [--into-non-empty] [--json]
 
 Copies everything a brigade serve SQLite file holds into a PostgreSQL database:
-principals, teams, memberships, sessions, attachment blobs (with who uploaded
-them), messages (acknowledged or not, with their idempotency keys, attachments
-and order), and recorded failed joins; then reads every row back and compares
-digests (a blob's bytes are read back and hashed). The SQLite file is only read.
+principals, teams, memberships, invitations, sessions, attachment blobs (with
+who uploaded them), messages (acknowledged or not, with their idempotency keys,
+attachments, order, reports, adoptions and releases), and recorded failed
+joins; then reads every row back and compares digests (a blob's bytes are read
+back and hashed). The SQLite file is only read. Dashboard sign-ins are not
+carried: their people sign in again with brigade dashboard.
 
 --to defaults to $BRIGADE_STORE. Give the password with PGPASSWORD or ~/.pgpass,
 not on the command line. Stop brigade serve on the SQLite file first: the copy is
@@ -125,7 +131,22 @@ function describe(report: MigrationReport, display: string): string {
       `  ${kind.padEnd(14)} ${String(k.source).padStart(8)} rows  ${String(k.copied).padStart(8)} copied  ${String(k.already_present).padStart(8)} already there  digest ${k.target_digest.slice(0, 16)}`,
     );
   }
+  lines.push(notCarried(report.not_carried));
   return `${lines.join("\n")}\n`;
+}
+
+/** The summary's line on what the copy leaves behind on purpose (docs/51-postgres.md). */
+function notCarried({ web_sessions, web_logins }: LiveBrowserSignIns): string {
+  const live = [
+    ...(web_sessions > 0 ? [plural(web_sessions, "signed-in browser")] : []),
+    ...(web_logins > 0 ? [plural(web_logins, "unused login link")] : []),
+  ];
+  const which = live.length === 0 ? "none was live" : `${live.join(" and ")} end here`;
+  return `  not carried: dashboard sign-ins (${which}); sign in again with brigade dashboard`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function parseFlags(argv: string[]) {

@@ -680,6 +680,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         acked_at: null,
         disposition: null,
         disposition_at: null,
+        released_at: null,
         recipient_closed_at: null,
         recipient_lease_until: 1_090_000,
         attachments: null,
@@ -782,34 +783,48 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
       const m3 = (await store.transact((tx) => tx.sentMessages("s-a", { messageIds: ["m-3"] })))[0];
       expect([m3?.recipient_session_id, m3?.sent_to_session_id]).toEqual(["s-b3", "s-b"]);
     });
-    test("insertMessage with a state: a copied report and move read back as they were", async () => {
+    test("insertMessage with a state: a copied report, move and release read back as they were", async () => {
       await store.transact(async (tx) => {
         await tx.insertSession(session("s-b2", { principal_ref: "p-b", created_at: 1_000_002 }));
         await tx.insertMessage(message("m-1", { recipient_session_id: "s-b2" }), {
           sent_to_session_id: "s-b",
           disposition: "held",
           disposition_at: 40,
+          released_at: 45,
         });
         await tx.insertMessage(message("m-2", { acked_at: 60 }), {
           sent_to_session_id: null,
           disposition: "refused",
           disposition_at: 50,
+          released_at: null,
+        });
+        // A release the recipient's person made, with no other state (what a copy may meet).
+        await tx.insertMessage(message("m-3"), {
+          sent_to_session_id: null,
+          disposition: null,
+          disposition_at: null,
+          released_at: 55,
         });
       });
       const rows = await store.transact((tx) =>
-        tx.sentMessages("s-a", { messageIds: ["m-1", "m-2"] }),
+        tx.sentMessages("s-a", { messageIds: ["m-1", "m-2", "m-3"] }),
       );
       expect(
         rows.map((r) => [
           r.recipient_session_id,
           r.sent_to_session_id,
           r.disposition_at,
+          r.released_at,
           r.acked_at,
         ]),
       ).toEqual([
-        ["s-b2", "s-b", 40, null],
-        ["s-b", null, 50, 60],
+        ["s-b2", "s-b", 40, 45, null],
+        ["s-b", null, 50, null, 60],
+        ["s-b", null, null, 55, null],
       ]);
+      // The released, unacknowledged messages are what the recipient's heartbeat is told.
+      expect(await store.transact((tx) => tx.releasedFor("s-b2", 10))).toEqual(["m-1"]);
+      expect(await store.transact((tx) => tx.releasedFor("s-b", 10))).toEqual(["m-3"]);
       expect(await store.transact((tx) => tx.unackedFor("s-b2"))).toBe(1);
       expect(await store.transact((tx) => tx.ackMessage("m-1", "s-b2", 70))).toBe(true);
     });

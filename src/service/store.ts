@@ -156,6 +156,8 @@ export interface SentMessageRow {
   disposition: MessageDisposition | null;
   /** When `disposition` was first reported (ms), `null` when none. */
   disposition_at: number | null;
+  /** When the recipient's person released it from the dashboard (ms), `null` while not. */
+  released_at: number | null;
   /** `closed_at` of the current recipient session. */
   recipient_closed_at: number | null;
   /** `lease_until` of the current recipient session. */
@@ -174,12 +176,12 @@ export interface PrincipalSentRow extends SentMessageRow {
 
 /**
  * What changed of a message after it was sent, as a copy between stores carries it
- * (`brigade migrate-store`): the first recipient when another session adopted it, and the last
- * report of its recipient's harness.
+ * (`brigade migrate-store`): the first recipient when another session adopted it, the last
+ * report of its recipient's harness, and when its person released it.
  */
 export type MessageStateColumns = Pick<
   SentMessageRow,
-  "sent_to_session_id" | "disposition" | "disposition_at"
+  "sent_to_session_id" | "disposition" | "disposition_at" | "released_at"
 >;
 
 /**
@@ -197,8 +199,6 @@ export interface PersonMessageRow extends Omit<SentMessageRow, "attachments"> {
   recipient_principal_ref: string;
   recipient_session_name: string;
   body: string;
-  /** When the recipient's person released it from the dashboard (ms), `null` while not. */
-  released_at: number | null;
   /** The blobs the message names, in the sender's order; absent when none. */
   attachments?: readonly MessageAttachment[];
 }

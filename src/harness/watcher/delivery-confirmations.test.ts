@@ -96,6 +96,21 @@ describe("DeliveryConfirmations", () => {
     expect(c.permissionMode).toBe("bypassPermissions");
   });
 
+  test("the settled depth is unknown while a written post is not yet in the transcript", () => {
+    const c = new DeliveryConfirmations();
+    c.observe({ kind: "enqueued", tags: [tagOf("m-1")] });
+    expect(c.settledQueueDepth).toBe(1);
+    // m-2 written; the transcript read so far shows only m-1 queued: a depth of 1 is short by one.
+    c.posted(item("m-2"), 0);
+    expect(c.queueDepth).toBe(1);
+    expect(c.settledQueueDepth).toBeUndefined();
+    c.observe({ kind: "enqueued", tags: [tagOf("m-2")] });
+    expect(c.settledQueueDepth).toBe(2);
+    c.observe({ kind: "dequeued" });
+    c.observe({ kind: "dequeued" });
+    expect(c.settledQueueDepth).toBe(0);
+  });
+
   test("a post a dialog holds is given up after the long wait (the dialog expired or was denied)", () => {
     const c = new DeliveryConfirmations();
     c.posted(item("m-10"), 0);

@@ -140,6 +140,16 @@ export class DeliveryConfirmations {
     return this.#depth;
   }
 
+  /**
+   * {@link queueDepth} only while it counts every post written so far: `undefined` while a post is
+   * {@link unadmitted} (the transcript has not shown it yet, so a depth read now is short by it,
+   * however long ago it was written: a loaded machine reads the transcript late). What bounds the
+   * pacer's outstanding count.
+   */
+  get settledQueueDepth(): number | undefined {
+    return this.unadmitted === 0 ? this.#depth : undefined;
+  }
+
   /** The session's latest permission mode the transcript named, if any. */
   get permissionMode(): string | undefined {
     return this.#permissionMode;

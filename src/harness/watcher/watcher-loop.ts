@@ -602,7 +602,7 @@ export class WatcherLoop {
     const unadmitted = this.#confirmations.unadmitted;
     if (unadmitted === 0 && this.#unadmitted > 0) this.#work.wake();
     this.#unadmitted = unadmitted;
-    const depth = this.#confirmations.queueDepth;
+    const depth = this.#confirmations.settledQueueDepth;
     // Without a transcript path nothing tells the depth: the registry's idle status alone lifts it.
     if (depth !== undefined && this.#transcriptPath !== undefined)
       this.#pacer.observeClaudeQueue(this.#now(), depth);

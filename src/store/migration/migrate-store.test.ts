@@ -2,13 +2,14 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { Client } from "pg";
 import { afterAll, describe, expect, test } from "vitest";
 import { freshPostgresSchema } from "../../../test/support/postgres-schema.ts";
 import { sessionRegistration } from "../../../test/support/session-registration.ts";
 import { runMigrateStore } from "../../cli/migrate-store-command.ts";
 import { BapError } from "../../protocol/index.ts";
-import { BrigadeService, type Store } from "../../service/index.ts";
+import { BrigadeService, type PersonMessageRow, type Store } from "../../service/index.ts";
 import { readCopyTargetState } from "../postgres/copy-target-state.ts";
 import {
   openPostgresStore,
@@ -148,9 +149,20 @@ async function populatedSqlite(file: string) {
   });
   await service.ackMessages(bob.principal_ref, T, b, { message_ids: [sent[6] ?? ""] });
   await service.messageReport(bob.principal_ref, T, b, {
-    message_ids: [sent[7] ?? ""],
+    message_ids: [sent[7] ?? "", sent[8] ?? ""],
     state: "held",
   });
+  // Releases by bob from the dashboard: one still waiting for b's harness, one taken in since.
+  await service.decideHeld(bob.principal_ref, T, sent[7] ?? "", "release");
+  await service.decideHeld(bob.principal_ref, T, sent[8] ?? "", "release");
+  await service.ackMessages(bob.principal_ref, T, b, { message_ids: [sent[8] ?? ""] });
+  // Dashboard sign-ins, which the copy does not carry: bob is signed in; alice signed in and out,
+  // and has a link unused (the summary counts only what still works: one of each).
+  const link = await service.createWebLogin(bob.principal_ref, T);
+  expect(await service.redeemWebLogin(link.secret)).not.toBeNull();
+  const aliceLink = await service.createWebLogin(alice.principal_ref, T);
+  await service.endWebSession((await service.redeemWebLogin(aliceLink.secret))?.secret ?? "");
+  await service.createWebLogin(alice.principal_ref, T);
   const adopted = await service.adoptMessages(bob.principal_ref, T, b, {
     from_session_ids: [closed],
   });
@@ -179,6 +191,85 @@ async function populatedSqlite(file: string) {
     states,
     toClosed,
   };
+}
+
+/** The keys of everything a SQLite file holds, as its export lists them. */
+function keysOf(file: string) {
+  const source = openSqliteExport(file);
+  try {
+    return {
+      tokenDigests: [...source.principals()].map((r) => r.token_digest),
+      principals: [...source.principals()].map((r) => r.principal_ref),
+      teams: [...source.teams()].map((r) => r.team_ref),
+      memberships: [...source.memberships()].map((r) => [r.team_ref, r.principal_ref] as const),
+      invitations: [...source.invitations()].map((r) => [r.team_ref, r.invitation_id] as const),
+      sessions: [...source.sessions()].map((r) => r.session_id),
+      messages: [...source.messages()].map((r) => [r.message_id, r.sender_session_id] as const),
+      blobs: source.blobs().map((r) => [r.team_ref, r.sha256] as const),
+      released: [...source.messages()].filter((r) => r.released_at !== null).length,
+    };
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * Everything `store` answers about the rows named by `keys`, read through the Store port only:
+ * each row by its key, and the lists and counts the service reads (inboxes, releases, listings,
+ * a person's messages, blob bytes and who may read them, the join limiter's window).
+ */
+async function storeView(store: Store, keys: ReturnType<typeof keysOf>, now: number) {
+  return store.transact(async (tx) => {
+    const view: Record<string, unknown> = {};
+    for (const digest of keys.tokenDigests)
+      view[`principal ${digest}`] = await tx.principalByTokenDigest(digest);
+    for (const team of keys.teams) {
+      view[`team ${team}`] = await tx.getTeam(team);
+      view[`members ${team}`] = await tx.listActiveMembers(team, now);
+      view[`sessions ${team}`] = await tx.listTeamSessions(team, {
+        now,
+        includeOffline: true,
+        limit: 1000,
+      });
+      view[`invitations ${team}`] = await tx.listInvitations(team, 1000);
+      view[`blob bytes ${team}`] = await tx.teamBlobBytes(team);
+      for (const principal of keys.principals) {
+        view[`person ${team} ${principal}`] = await tx.personMessages(team, principal, 1000);
+        view[`sent by ${team} ${principal}`] = await tx.sentByPrincipal(team, principal, 1000);
+      }
+    }
+    for (const [team, principal] of keys.memberships)
+      view[`membership ${team} ${principal}`] = await tx.getMembership(team, principal);
+    for (const [team, id] of keys.invitations)
+      view[`invitation ${id}`] = await tx.getInvitation(team, id);
+    for (const session of keys.sessions) {
+      view[`session ${session}`] = await tx.getSession(session);
+      view[`inbox ${session}`] = await tx.listUnacked(session, 1000);
+      view[`released for ${session}`] = await tx.releasedFor(session, 1000);
+      view[`unacked for ${session}`] = await tx.unackedFor(session);
+    }
+    for (const [id, sender] of keys.messages) {
+      view[`message ${id}`] = await tx.getMessage(id);
+      view[`state ${id}`] = await tx.sentMessages(sender, { messageIds: [id] });
+    }
+    for (const [team, sha256] of keys.blobs) {
+      const blob = await tx.getBlob(team, sha256);
+      view[`blob ${sha256}`] = blob;
+      view[`uploaders ${sha256}`] = await tx.blobUploaders(team, sha256);
+      const chunks: string[] = [];
+      for (let seq = 0; blob !== null; seq++) {
+        const chunk = await tx.blobChunk(blob.content_id, seq);
+        if (chunk === null) break;
+        chunks.push(createHash("sha256").update(chunk).digest("hex"));
+      }
+      view[`chunks ${sha256}`] = chunks;
+      for (const principal of keys.principals)
+        view[`readable ${sha256} ${principal}`] = await tx.blobNamedFor(team, sha256, principal);
+    }
+    for (const principal of keys.principals)
+      view[`join failures ${principal}`] = await tx.joinFailuresSince(principal, 0);
+    return view;
+  });
 }
 
 describe("migrateStore: SQLite → PostgreSQL", () => {
@@ -291,6 +382,53 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     }
   });
 
+  test("round trip: every row read through the PostgreSQL store equals the same row read through the SQLite store, field by field", async () => {
+    const file = join(dir, "round-trip.sqlite");
+    const w = await populatedSqlite(file);
+    const keys = keysOf(file);
+    // The file holds what this test is for: releases (one waiting, one taken in since).
+    expect(keys.released).toBe(2);
+    const schema = await freshPostgresSchema("migrate_round_trip");
+    drops.push(schema.drop);
+    const copy = await run("--from", `sqlite:${file}`, "--to", schema.url);
+    expect(copy.code).toBe(0);
+    const now = Date.now();
+    const sqlite = openSqliteStore(file);
+    const postgres = await openPostgresStore(schema.url);
+    try {
+      const before = await storeView(sqlite, keys, now);
+      const after = await storeView(postgres, keys, now);
+      // Field by field: a key that differs is named with both values.
+      for (const key of Object.keys(before)) expect([key, after[key]]).toEqual([key, before[key]]);
+      expect(Object.keys(after)).toEqual(Object.keys(before));
+      // The release came along: b's harness is told of the released message at its heartbeat,
+      // and both releases show on the recipient's dashboard.
+      expect(after[`released for ${w.b}`]).toEqual([w.sent[7]]);
+      const released = (after[`person ${w.T} ${w.bob.principal_ref}`] as PersonMessageRow[])
+        .filter((m) => m.released_at !== null)
+        .map((m) => m.message_id);
+      expect(released.sort()).toEqual([w.sent[7], w.sent[8]].sort());
+    } finally {
+      await sqlite.close();
+      await postgres.close();
+    }
+    // What the port cannot read: a team's first-use mark, which the unused-team sweep reads.
+    const db = new Database(file, { readonly: true });
+    const client = new Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      const marks = db.prepare("SELECT team_ref, used_at FROM teams ORDER BY team_ref").all();
+      const copied = await client.query(
+        "SELECT team_ref, used_at::float8 AS used_at FROM teams ORDER BY team_ref",
+      );
+      expect(copied.rows).toEqual(marks);
+      expect(marks.some((m) => (m as { used_at: number | null }).used_at === null)).toBe(true);
+    } finally {
+      db.close();
+      await client.end();
+    }
+  });
+
   test("a target holding data is refused unless told; a re-run duplicates nothing and verifies", async () => {
     const file = join(dir, "rerun.sqlite");
     await populatedSqlite(file);
@@ -324,6 +462,42 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
         expect(report.kinds[kind].already_present).toBe(report.kinds[kind].source);
       }
       expect(report.kinds.join_failures.copied).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("a re-run carries a release made on the SQLite file since the interrupted copy", async () => {
+    const file = join(dir, "rerun-release.sqlite");
+    const w = await populatedSqlite(file);
+    const schema = await freshPostgresSchema("migrate_rerun_release");
+    drops.push(schema.drop);
+    const target = await openPostgresStore(schema.url, { copyTarget: true });
+    try {
+      const first = openSqliteExport(file);
+      await migrateStore(first, target, { targetHoldsData: false, targetServed: false });
+      first.close();
+      // The SQLite server ran again meanwhile: bob released the adopted message b holds.
+      const again = openSqliteStore(file);
+      await new BrigadeService(again).decideHeld(
+        w.bob.principal_ref,
+        w.T,
+        w.toClosed[0] ?? "",
+        "release",
+      );
+      await again.close();
+      const second = openSqliteExport(file);
+      const report = await migrateStore(second, target, {
+        targetHoldsData: true,
+        targetServed: false,
+        intoNonEmpty: true,
+      });
+      second.close();
+      expect(report.verified).toBe(true);
+      expect(await target.transact((tx) => tx.releasedFor(w.b, 10))).toEqual([
+        w.toClosed[0],
+        w.sent[7],
+      ]);
     } finally {
       await target.close();
     }
@@ -375,6 +549,9 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/messages\s+16 rows\s+16 copied/);
     expect(first.out).toMatch(/blobs\s+2 rows\s+2 copied/);
+    expect(first.out).toContain(
+      "  not carried: dashboard sign-ins (1 signed-in browser and 1 unused login link end here); sign in again with brigade dashboard\n",
+    );
     const again = await run("--from", `sqlite:${file}`, "--to", withPassword.toString());
     expect(again.code).toBe(1);
     expect(again.err).toContain("already holds data; nothing was written");
@@ -387,7 +564,10 @@ describe("migrateStore: SQLite → PostgreSQL", () => {
       "--json",
     );
     expect(merged.code).toBe(0);
-    expect(JSON.parse(merged.out).verified).toBe(true);
+    expect(JSON.parse(merged.out)).toMatchObject({
+      verified: true,
+      not_carried: { web_sessions: 1, web_logins: 1 },
+    });
     expect(again.err).toContain("re-run with --into-non-empty to finish an interrupted copy");
     for (const r of [first, again, merged]) expect(r.out + r.err).not.toContain("sekret-pw");
     const missing = await run("--from", `sqlite:${join(dir, "none.sqlite")}`, "--to", schema.url);

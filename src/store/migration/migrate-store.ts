@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Store, StoreTx } from "../../service/store.ts";
-import type { ExportedBlob, StoreSnapshot } from "../sqlite/sqlite-export.ts";
+import type {
+  ExportedBlob,
+  ExportedChunk,
+  LiveBrowserSignIns,
+  StoreSnapshot,
+} from "../sqlite/sqlite-export.ts";
 
 /** Rows written per store unit (one transaction each). */
 export const MIGRATION_BATCH_ROWS = 500;
@@ -37,6 +42,12 @@ export interface KindReport {
 export interface MigrationReport {
   readonly kinds: Readonly<Record<MigratedKind, KindReport>>;
   readonly verified: boolean;
+  /**
+   * What the copy leaves behind on purpose that still worked when it ran: dashboard browser
+   * sessions and login links (their people sign in again; docs/51-postgres.md, "Moving from
+   * SQLite").
+   */
+  readonly not_carried: LiveBrowserSignIns;
 }
 
 /**
@@ -81,6 +92,8 @@ export interface MigrateOptions {
    * join failures are copied on a first run only (they would count twice).
    */
   readonly intoNonEmpty?: boolean;
+  /** The time (ms) at which browser sign-ins are counted as still working; default now. */
+  readonly now?: number;
 }
 
 /** JSON of `row` with its keys sorted, so the same values digest the same whatever the store. */
@@ -145,8 +158,10 @@ async function inBatches<T>(
  * and compares: principals, teams (with their first-use mark), memberships, invitations (their
  * digests, uses and ends), sessions, blobs (with their uploaders, and their bytes read back and
  * hashed), messages (with their ack state, their message state — a report, a move to an adopting
- * session — their attachments and idempotency keys, in their original order, so inboxes, rate
- * windows, hop counts and replays answer the same) and recorded join failures. Refuses, with
+ * session, a release by their person — their attachments and idempotency keys, in their original
+ * order, so inboxes, rate windows, hop counts and replays answer the same) and recorded join
+ * failures (`EXPORTED_COLUMNS`). Dashboard sign-ins are not carried (`NOT_EXPORTED_TABLES`): the
+ * report counts those still working at `options.now` (`not_carried`). Refuses, with
  * nothing written, a target that holds data a server has used (`MigrationError` `target_served`,
  * whatever `intoNonEmpty` says) and one that holds data unless `intoNonEmpty`
  * (`target_not_empty`); throws `MigrationError` `verification_failed` when a row read back
@@ -219,10 +234,10 @@ export async function migrateStore(
     else tally.blobs.present++;
   }
   await inBatches(target, source.messages(), async (tx, exported) => {
-    const { sent_to_session_id, disposition, disposition_at, ...row } = exported;
+    const { sent_to_session_id, disposition, disposition_at, released_at, ...row } = exported;
     const there = await tx.getMessage(row.message_id);
     if (there === null) {
-      await tx.insertMessage(row, { sent_to_session_id, disposition, disposition_at });
+      await tx.insertMessage(row, { sent_to_session_id, disposition, disposition_at, released_at });
       tally.messages.copied++;
       return;
     }
@@ -235,6 +250,9 @@ export async function migrateStore(
         disposition,
         disposition_at,
       );
+    // A release made since then: the target keeps the first release time, as a store does.
+    if (there.acked_at === null && released_at !== null)
+      await tx.releaseMessage(row.message_id, row.recipient_session_id, released_at);
     if (there.acked_at === null && row.acked_at !== null)
       await tx.ackMessage(row.message_id, row.recipient_session_id, row.acked_at);
   });
@@ -253,7 +271,7 @@ export async function migrateStore(
   >;
   const verified = MIGRATED_KINDS.every((k) => kinds[k].source_digest === kinds[k].target_digest);
   if (!verified) throw new MigrationError("verification_failed");
-  return { kinds, verified };
+  return { kinds, verified, not_carried: source.liveBrowserSignIns(options.now ?? Date.now()) };
 }
 
 /**
@@ -280,7 +298,7 @@ async function copyBlob(
         created_at: row.created_at,
       });
     });
-    let batch: { seq: number; data: Uint8Array }[] = [];
+    let batch: ExportedChunk[] = [];
     const flush = async (): Promise<void> => {
       const now = batch;
       batch = [];
@@ -289,10 +307,8 @@ async function copyBlob(
         for (const chunk of now) await tx.putBlobChunk(row.content_id, chunk.seq, chunk.data);
       });
     };
-    let seq = 0;
-    for (const data of source.blobChunks(row.content_id)) {
-      batch.push({ seq, data });
-      seq += 1;
+    for (const chunk of source.blobChunks(row.content_id)) {
+      batch.push(chunk);
       if (batch.length >= MIGRATION_BATCH_CHUNKS) await flush();
     }
     await flush();
@@ -370,8 +386,8 @@ async function verify(
       messageIds: [row.message_id],
     });
     if (state === undefined) return null;
-    const { sent_to_session_id, disposition, disposition_at } = state;
-    return { ...message, sent_to_session_id, disposition, disposition_at };
+    const { sent_to_session_id, disposition, disposition_at, released_at } = state;
+    return { ...message, sent_to_session_id, disposition, disposition_at, released_at };
   });
   if (joinFailuresCopied) {
     // Join failures have no key to read back by: their count per principal is what the limiter sees.

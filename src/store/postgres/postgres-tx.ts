@@ -76,10 +76,11 @@ const MESSAGE_SELECT = `${MESSAGE_COLUMNS} FROM addressed_messages m LEFT JOIN a
 
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
-  "a.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "a.acked_at, m.disposition, m.disposition_at, st.released_at, s.closed_at AS recipient_closed_at, " +
   "s.lease_until AS recipient_lease_until, m.attachments FROM addressed_messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id " +
-  "LEFT JOIN acks a ON a.message_id = m.message_id";
+  "LEFT JOIN acks a ON a.message_id = m.message_id " +
+  "LEFT JOIN message_states st ON st.message_id = m.message_id";
 
 /** A dashboard message over `addressed_messages m`: the sent columns, both ends' people, the body. */
 const PERSON_SELECT =
@@ -423,15 +424,17 @@ export class PostgresTx implements StoreTx {
       );
     }
     const disposition = state?.disposition ?? null;
-    if (sentTo === null && disposition === null) return;
+    const releasedAt = state?.released_at ?? null;
+    if (sentTo === null && disposition === null && releasedAt === null) return;
     await this.#rows(
-      "INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at) " +
-        "VALUES ($1, $2, $3, $4)",
+      "INSERT INTO message_states (message_id, moved_to_session_id, disposition, disposition_at, " +
+        "released_at) VALUES ($1, $2, $3, $4, $5)",
       [
         row.message_id,
         sentTo === null ? null : row.recipient_session_id,
         disposition,
         state?.disposition_at ?? null,
+        releasedAt,
       ],
     );
   }

@@ -12,13 +12,14 @@ import type {
   TeamRow,
 } from "../../service/store.ts";
 import { SQLITE_SCHEMA_VERSION } from "./schema.ts";
+import { selectList } from "./sqlite-export-columns.ts";
 
 /** A team with its first-use mark (`null` while never used). */
 export interface ExportedTeam extends TeamRow {
   used_at: number | null;
 }
 
-/** A message with what changed of it since it was sent (its state: a report, a move). */
+/** A message with what changed of it since it was sent (its state: a report, a move, a release). */
 export type ExportedMessage = MessageRow & MessageStateColumns;
 
 /** A verified blob with every principal that uploaded it (capability `message.attachments`). */
@@ -30,6 +31,21 @@ export interface ExportedBlob extends BlobRow {
 export interface ExportedJoinFailure {
   principal_ref: string;
   at: number;
+}
+
+/** One chunk of a blob's content: its number (from 0) and bytes. */
+export interface ExportedChunk {
+  seq: number;
+  data: Uint8Array;
+}
+
+/**
+ * The dashboard sign-ins a copy does not carry (`NOT_EXPORTED_TABLES`) that still worked at the
+ * time asked: browser sessions neither ended nor expired, and login links neither used nor expired.
+ */
+export interface LiveBrowserSignIns {
+  web_sessions: number;
+  web_logins: number;
 }
 
 /**
@@ -50,8 +66,10 @@ export interface StoreSnapshot {
    * short rows each); a copy inserts them before the messages that name them.
    */
   blobs(): readonly ExportedBlob[];
-  /** The chunks of a blob's content in order (`seq` from 0), read lazily, one at a time. */
-  blobChunks(contentId: string): Iterable<Uint8Array>;
+  /** The chunks of a blob's content in `seq` order, read lazily, one at a time. */
+  blobChunks(contentId: string): Iterable<ExportedChunk>;
+  /** How many browser sign-ins (not carried) still worked at `now` (ms). */
+  liveBrowserSignIns(now: number): LiveBrowserSignIns;
 }
 
 /** Why a SQLite file cannot be exported. */
@@ -78,11 +96,6 @@ export class SqliteExportError extends Error {
 export interface SqliteExport extends StoreSnapshot {
   close(): void;
 }
-
-const SESSION_COLUMNS =
-  "session_id, team_ref, principal_ref, session_name, activity, inbound, session_description, " +
-  "workspace_label, model, context_used_tokens, brigade_version, sync_peer, live_delivery, live_delivery_at, " +
-  "harness, harness_version, lease_seconds, lease_until, last_seen_at, created_at, closed_at";
 
 /** `rows` with `map` applied to each, lazily. */
 function* mapped<T>(map: (row: T) => T, rows: Iterable<T>): Iterable<T> {
@@ -114,62 +127,76 @@ export function openSqliteExport(path: string): SqliteExport {
   db.exec("BEGIN");
   // A deferred transaction takes its snapshot at the first read; take it now.
   db.prepare("SELECT count(*) FROM principals").get();
-  const all = <T>(sql: string) => db.prepare(sql).iterate() as IterableIterator<T>;
+  const all = <T>(sql: string, ...params: unknown[]) =>
+    db.prepare(sql).iterate(...params) as IterableIterator<T>;
+  const count = (sql: string, ...params: unknown[]) =>
+    db
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
   return {
     principals: () =>
       all<PrincipalRow>(
-        "SELECT principal_ref, token_digest, created_at FROM principals ORDER BY created_at, rowid",
+        `SELECT ${selectList("principals")} FROM principals ORDER BY created_at, rowid`,
       ),
     teams: () =>
-      all<ExportedTeam>(
-        "SELECT team_ref, team_name, secret_digest, creator_principal_ref, " +
-          "offered_to_principal_ref, created_at, used_at " +
-          "FROM teams ORDER BY created_at, rowid",
-      ),
+      all<ExportedTeam>(`SELECT ${selectList("teams")} FROM teams ORDER BY created_at, rowid`),
     memberships: () =>
       all<MembershipRow>(
-        "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at " +
-          "FROM memberships ORDER BY joined_at, team_ref, principal_ref",
+        `SELECT ${selectList("memberships")} FROM memberships ` +
+          "ORDER BY joined_at, team_ref, principal_ref",
       ),
     invitations: () =>
       all<InvitationRow>(
-        "SELECT invitation_id, team_ref, secret_digest, created_by, max_uses, uses, created_at, " +
-          "expires_at, last_used_at, revoked_at FROM invitations ORDER BY created_at, rowid",
+        `SELECT ${selectList("invitations")} FROM invitations ORDER BY created_at, rowid`,
       ),
     sessions: () =>
-      all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at, rowid`),
+      all<SessionRow>(`SELECT ${selectList("sessions")} FROM sessions ORDER BY created_at, rowid`),
     messages: () =>
       mapped(
         withAttachments<ExportedMessage>,
-        all<ExportedMessage>(
-          "SELECT message_id, team_ref, sender_principal_ref, sender_session_id, " +
-            "sender_session_name, sender_human_label, recipient_session_id, summary, body, " +
-            "reply_to, hop_count, created_at, acked_at, idempotency_key, attachments, " +
-            "sent_to_session_id, disposition, disposition_at FROM messages ORDER BY seq",
-        ),
+        all<ExportedMessage>(`SELECT ${selectList("messages")} FROM messages ORDER BY seq`),
       ),
     joinFailures: () =>
-      all<ExportedJoinFailure>("SELECT principal_ref, at FROM join_failures ORDER BY id"),
+      all<ExportedJoinFailure>(
+        `SELECT ${selectList("join_failures")} FROM join_failures ORDER BY id`,
+      ),
     blobs: () => {
       const uploaders = db.prepare(
-        "SELECT principal_ref, uploaded_at FROM blob_uploaders WHERE team_ref = ? AND sha256 = ? " +
-          "ORDER BY principal_ref",
+        `SELECT ${selectList("blob_uploaders")} FROM blob_uploaders ` +
+          "WHERE team_ref = ? AND sha256 = ? ORDER BY principal_ref",
       );
       const rows = db
-        .prepare(
-          "SELECT team_ref, sha256, size, content_id, created_at FROM blobs ORDER BY team_ref, sha256",
-        )
+        .prepare(`SELECT ${selectList("blobs")} FROM blobs ORDER BY team_ref, sha256`)
         .all() as BlobRow[];
       return rows.map((row) => ({
         ...row,
-        uploaders: uploaders.all(row.team_ref, row.sha256) as BlobUploaderRow[],
+        uploaders: (
+          uploaders.all(row.team_ref, row.sha256) as (BlobUploaderRow & {
+            team_ref: string;
+            sha256: string;
+          })[]
+        ).map(({ principal_ref, uploaded_at }) => ({ principal_ref, uploaded_at })),
       }));
     },
     blobChunks: (contentId) =>
-      db
-        .prepare("SELECT data FROM blob_chunks WHERE content_id = ? ORDER BY seq")
-        .pluck()
-        .iterate(contentId) as IterableIterator<Uint8Array>,
+      mapped(
+        ({ seq, data }) => ({ seq, data }),
+        all<ExportedChunk>(
+          `SELECT ${selectList("blob_chunks")} FROM blob_chunks WHERE content_id = ? ORDER BY seq`,
+          contentId,
+        ),
+      ),
+    liveBrowserSignIns: (now) => ({
+      web_sessions: count(
+        "SELECT count(*) FROM web_sessions WHERE ended_at IS NULL AND expires_at > ?",
+        now,
+      ),
+      web_logins: count(
+        "SELECT count(*) FROM web_logins WHERE used_at IS NULL AND expires_at > ?",
+        now,
+      ),
+    }),
     close: () => {
       if (db.inTransaction) db.exec("COMMIT");
       db.close();

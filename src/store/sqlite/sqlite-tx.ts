@@ -45,11 +45,11 @@ const INVITATION_COLUMNS =
 /** An invitation that still admits: not revoked, not expired at `@now`, uses left. */
 const INVITATION_ACTIVE = "revoked_at IS NULL AND expires_at > @now AND uses < max_uses";
 
-const STATE_COLUMNS = "sent_to_session_id, disposition, disposition_at";
+const STATE_COLUMNS = "sent_to_session_id, disposition, disposition_at, released_at";
 
 const SENT_SELECT =
   "SELECT m.message_id, m.recipient_session_id, m.sent_to_session_id, m.summary, m.created_at, " +
-  "m.acked_at, m.disposition, m.disposition_at, s.closed_at AS recipient_closed_at, " +
+  "m.acked_at, m.disposition, m.disposition_at, m.released_at, s.closed_at AS recipient_closed_at, " +
   "s.lease_until AS recipient_lease_until, m.attachments FROM messages m " +
   "JOIN sessions s ON s.session_id = m.recipient_session_id";
 
@@ -518,6 +518,7 @@ export class SqliteTx implements StoreTx {
       sent_to_session_id: state?.sent_to_session_id ?? null,
       disposition: state?.disposition ?? null,
       disposition_at: state?.disposition_at ?? null,
+      released_at: state?.released_at ?? null,
     });
     for (const [position, attachment] of (row.attachments ?? []).entries()) {
       this.#s.insertAttachmentLink.run(row.message_id, position, row.team_ref, attachment.sha256);
