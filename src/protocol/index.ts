@@ -56,6 +56,7 @@ export {
   protocolMismatchError,
   rateLimitedError,
   teamStorageFullError,
+  transferOfferExpiredError,
   unauthenticatedError,
   unavailableError,
   usageError,
@@ -67,6 +68,7 @@ export {
   INVALID_INPUT_MESSAGES,
   NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
+  TRANSFER_OFFER_EXPIRED_MESSAGE,
   USAGE_MESSAGES,
 } from "./errors/error-messages.ts";
 export type { RateLimitedReason } from "./errors/error-reasons.ts";
@@ -195,13 +197,16 @@ export type {
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
   TeamTransferResult,
+  TeamTransferTarget,
 } from "./teams/team-admin.ts";
 export {
+  TRANSFER_OFFER_LIMITS,
   validateTeamAcceptTransferResult,
   validateTeamMemberTarget,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
   validateTeamTransferResult,
+  validateTeamTransferTarget,
 } from "./teams/team-admin.ts";
 export type { TeamCreateRequest, TeamCreateResult } from "./teams/team-create.ts";
 export { validateTeamCreateRequest, validateTeamCreateResult } from "./teams/team-create.ts";

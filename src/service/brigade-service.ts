@@ -285,13 +285,14 @@ export class BrigadeService {
   }
 
   /**
-   * `team transfer` (cap `team.admin`; `target` a `TeamMemberTarget`): offers the team to another
-   * **active** member; the caller stays the creator until that member accepts it
-   * ({@link acceptTransfer}). A new offer replaces the one that stands; an offer to the caller
-   * itself withdraws it (`offered_to_principal_ref: null`). An offer lapses when its member
-   * leaves or is revoked. Errors: `invalid_input` (`principal_ref`, checked first), then the
-   * creator checks of {@link rotateSecret}; a principal that is not an active member → uniform
-   * `not_found`.
+   * `team transfer` (cap `team.admin`; `target` a `TeamTransferTarget`): offers the team to
+   * another **active** member; the caller stays the creator until that member accepts it
+   * ({@link acceptTransfer}). A new offer replaces the one that stands (with a new end); an offer
+   * to the caller itself withdraws it (`offered_to_principal_ref: null`, `expires_at: null`). An
+   * offer lapses `expires_in_seconds` after it is made (default and most 604,800: 7 days; the
+   * result's `expires_at`), and when its member leaves or is revoked. Errors: `invalid_input`
+   * (`principal_ref`, `expires_in_seconds`, checked first), then the creator checks of
+   * {@link rotateSecret}; a principal that is not an active member → uniform `not_found`.
    */
   transferTeam(
     principalRef: string,
@@ -305,7 +306,9 @@ export class BrigadeService {
    * `team accept-transfer` (cap `team.admin`): the member the team is offered to becomes its
    * creator, in one unit with the offer's end; the previous creator stays an active member
    * without admin rights. Errors: a non-member → uniform `unauthorized`; a member the team is not
-   * offered to → uniform `not_found` (nothing changes).
+   * offered to → uniform `not_found` (nothing changes); the member of an offer past its
+   * `expires_at` → `unauthorized` `transfer_offer_expired`, and the lapsed offer is cleared (a
+   * second try is the uniform `not_found`).
    */
   acceptTransfer(principalRef: string, teamRef: string): Promise<TeamAcceptTransferResult> {
     return admin.acceptTransfer(this.#ctx, principalRef, teamRef);

@@ -23,6 +23,7 @@ async function seed(tx: StoreTx): Promise<void> {
     secret_digest: "secret-digest",
     creator_principal_ref: "p-a",
     offered_to_principal_ref: null,
+    offer_expires_at: null,
     created_at: 1,
   });
   for (const p of ["p-a", "p-b"]) {
@@ -242,6 +243,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
           secret_digest: "rotated",
           creator_principal_ref: "p-b",
           offered_to_principal_ref: "p-c",
+          offer_expires_at: 604_800_123,
         });
       });
       expect(await store.transact((tx) => tx.getTeam("t-1"))).toEqual({
@@ -249,6 +251,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         secret_digest: "rotated",
         creator_principal_ref: "p-b",
         offered_to_principal_ref: "p-c",
+        offer_expires_at: 604_800_123,
       });
       expect((await store.transact((tx) => tx.getTeam("t-2")))?.secret_digest).toBe("other");
     });
@@ -552,6 +555,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
         secret_digest: "d",
         creator_principal_ref: creator,
         offered_to_principal_ref: null,
+        offer_expires_at: null,
         created_at: createdAt,
       });
       const member = (teamRef: string, principalRef: string) => ({
@@ -643,6 +647,7 @@ export function registerStoreContract(name: string, factory: StoreFactory): void
             secret_digest: "d",
             creator_principal_ref: "p-b",
             offered_to_principal_ref: null,
+            offer_expires_at: null,
             created_at: at,
           });
         }

@@ -93,6 +93,7 @@ export function registerFetchContract(current: () => Store): void {
         secret_digest: "d",
         creator_principal_ref: "p-b",
         offered_to_principal_ref: null,
+        offer_expires_at: null,
         created_at: 1,
       });
       await tx.putMembership({

@@ -92,6 +92,7 @@ export function registerSendContract(current: () => Store): void {
         secret_digest: "d",
         creator_principal_ref: "p-x",
         offered_to_principal_ref: null,
+        offer_expires_at: null,
         created_at: 1,
       });
       await tx.putMembership({

@@ -26,6 +26,12 @@ export interface TeamRow {
    * accepting it; `null` while no offer stands.
    */
   offered_to_principal_ref: string | null;
+  /**
+   * When the standing offer lapses (ms; `team transfer` makes it 7 days unless asked for less):
+   * from then on it is no offer and `team accept-transfer` clears it. `null` exactly when
+   * `offered_to_principal_ref` is.
+   */
+  offer_expires_at: number | null;
   created_at: number;
 }
 
@@ -371,7 +377,7 @@ export interface StoreTx {
   teamsCreatedSince(principalRef: string, since: number): Promise<WindowCount>;
   /**
    * Replaces the admin columns (`secret_digest`, `creator_principal_ref`,
-   * `offered_to_principal_ref`) of the existing team `row.team_ref`; its name and creation time
+   * `offered_to_principal_ref`, `offer_expires_at`) of the existing team `row.team_ref`; its name and creation time
    * never change.
    */
   updateTeam(row: TeamRow): Promise<void>;

@@ -5,12 +5,16 @@ import {
   type TeamRevokeMemberResult,
   type TeamRotateSecretResult,
   type TeamTransferResult,
+  TRANSFER_OFFER_LIMITS,
+  transferOfferExpiredError,
   validateTeamMemberTarget,
+  validateTeamTransferTarget,
   valueOrThrow,
 } from "../protocol/index.ts";
 import { fail, requireCreator, requireMember } from "./access-checks.ts";
 import { mintJoinSecret } from "./mint-join-secret.ts";
 import type { ServiceContext } from "./service-context.ts";
+import type { TeamRow } from "./store.ts";
 
 /** `team rotate-secret` (cap `team.admin`); the contract is `BrigadeService.rotateSecret`. */
 export async function rotateSecret(
@@ -53,7 +57,7 @@ export async function revokeMember(
     await tx.putMembership({ ...membership, status: "revoked", updated_at: now });
     await tx.closeOpenSessions(team.team_ref, targetRef, now);
     if (team.offered_to_principal_ref === targetRef) {
-      await tx.updateTeam({ ...team, offered_to_principal_ref: null });
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null, offer_expires_at: null });
     }
   });
   ctx.hub.revoke(targetRef, teamRef);
@@ -68,21 +72,24 @@ export async function transferTeam(
   teamRef: string,
   target: unknown,
 ): Promise<TeamTransferResult> {
-  const { principal_ref: targetRef } = valueOrThrow(validateTeamMemberTarget(target));
+  const wanted = valueOrThrow(validateTeamTransferTarget(target));
+  const seconds = wanted.expires_in_seconds ?? TRANSFER_OFFER_LIMITS.default_expires_in_seconds;
   return ctx.store.transact(async (tx) => {
     await tx.lockTeam(teamRef);
     const team = await requireCreator(tx, teamRef, principalRef);
     // An offer to the creator itself withdraws the one that stands.
-    const offered = targetRef === principalRef ? null : targetRef;
+    const offered = wanted.principal_ref === principalRef ? null : wanted.principal_ref;
     if (offered !== null) {
       const membership = await tx.getMembership(team.team_ref, offered);
       if (membership?.status !== "active") fail(notFoundError());
     }
-    await tx.updateTeam({ ...team, offered_to_principal_ref: offered });
+    const expiresAt = offered === null ? null : ctx.deps.now() + seconds * 1000;
+    await tx.updateTeam({ ...team, offered_to_principal_ref: offered, offer_expires_at: expiresAt });
     return {
       team_ref: team.team_ref,
       creator_principal_ref: principalRef,
       offered_to_principal_ref: offered,
+      expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
     };
   });
 }
@@ -93,14 +100,20 @@ export async function acceptTransfer(
   principalRef: string,
   teamRef: string,
 ): Promise<TeamAcceptTransferResult> {
-  return ctx.store.transact(async (tx) => {
+  const outcome = await ctx.store.transact(async (tx) => {
     await tx.lockTeam(teamRef);
     const { team } = await requireMember(tx, teamRef, principalRef);
     if (team.offered_to_principal_ref !== principalRef) fail(notFoundError());
+    if (!offerStands(team, ctx.deps.now())) {
+      // The lapsed offer is cleared in this unit, which must commit: the refusal leaves after it.
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null, offer_expires_at: null });
+      return null;
+    }
     await tx.updateTeam({
       ...team,
       creator_principal_ref: principalRef,
       offered_to_principal_ref: null,
+      offer_expires_at: null,
     });
     return {
       team_ref: team.team_ref,
@@ -108,4 +121,14 @@ export async function acceptTransfer(
       previous_creator_principal_ref: team.creator_principal_ref,
     };
   });
+  return outcome ?? fail(transferOfferExpiredError());
+}
+
+/**
+ * Whether the team's transfer offer still stands at `now` (ms): one is recorded and its
+ * `offer_expires_at` is later than `now`. A row without an end (none is written so) stands.
+ */
+export function offerStands(team: TeamRow, now: number): boolean {
+  if (team.offered_to_principal_ref === null) return false;
+  return team.offer_expires_at === null || team.offer_expires_at > now;
 }

@@ -43,6 +43,7 @@ export async function createTeam(
       secret_digest: digest,
       creator_principal_ref: principalRef,
       offered_to_principal_ref: null,
+      offer_expires_at: null,
       created_at: now,
     });
     await tx.putMembership({
@@ -153,7 +154,7 @@ export async function leaveTeam(
     await tx.closeOpenSessions(teamRef, principalRef, now);
     // An offer stands for an active member only: a member who rejoins is offered the team anew.
     if (team.offered_to_principal_ref === principalRef) {
-      await tx.updateTeam({ ...team, offered_to_principal_ref: null });
+      await tx.updateTeam({ ...team, offered_to_principal_ref: null, offer_expires_at: null });
     }
   });
   ctx.hub.revoke(principalRef, teamRef);

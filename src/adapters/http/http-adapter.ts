@@ -45,6 +45,7 @@ import {
   type TeamLeaveResult,
   type TeamMembersResult,
   type TeamMemberTarget,
+  type TeamTransferTarget,
   type TeamRevokeInviteResult,
   type TeamRevokeMemberResult,
   type TeamRotateSecretResult,
@@ -80,6 +81,7 @@ import {
   validateTeamLabelResult,
   validateTeamMembersResult,
   validateTeamMemberTarget,
+  validateTeamTransferTarget,
   validateTeamRevokeInviteResult,
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
@@ -424,11 +426,11 @@ export class HttpAdapter implements Adapter {
   }
 
   async teamTransfer(
-    target: TeamMemberTarget,
+    target: TeamTransferTarget,
     options?: AdapterCallOptions,
   ): Promise<TeamTransferResult> {
     const ctx = readTeamContext(this.#runtime);
-    const body = valueOrThrow(validateTeamMemberTarget(target));
+    const body = valueOrThrow(validateTeamTransferTarget(target));
     return callTarget(
       ctx,
       { method: "POST", path: teamPath(ctx, "/transfer"), body },

@@ -31,6 +31,7 @@ import {
   validateSessionRegistration,
   validateTeamCreateRequest,
   validateTeamInviteRequest,
+  validateTeamTransferTarget,
   validateTeamJoinRequest,
   validateTeamLabelRequest,
   valueOrThrow,
@@ -259,7 +260,14 @@ async function dispatch(
       const transfer = adapter.teamTransfer?.bind(adapter);
       if (transfer === undefined) throw usage("unknown_command");
       local();
-      return transfer({ principal_ref: flags.principal ?? "" });
+      return transfer(
+        valueOrThrow(
+          validateTeamTransferTarget({
+            principal_ref: flags.principal ?? "",
+            ...(flags.expiresIn === undefined ? {} : { expires_in_seconds: flags.expiresIn }),
+          }),
+        ),
+      );
     }
     case "team accept-transfer":
       if (adapter.teamAcceptTransfer === undefined) throw usage("unknown_command");

@@ -119,7 +119,7 @@ export const ADAPTER_COMMANDS: {
   "team members": row([], [], "none", "convention"),
   "team rotate-secret": row(["secret-file"], [], "none", "convention"),
   "team revoke-member": row(["principal"], ["principal"], "none", "convention"),
-  "team transfer": row(["principal"], ["principal"], "none", "convention"),
+  "team transfer": row(["principal", "expires-in"], ["principal"], "none", "convention"),
   "team accept-transfer": row([], [], "none", "convention"),
   "team invite": row(["uses", "expires-in", "secret-file"], [], "none", "convention"),
   "team invitations": row([], [], "none", "convention"),
@@ -166,7 +166,10 @@ export interface AdapterFlags {
   force?: boolean;
   /** `--uses <n>` (`team invite`): decimal digits; the range is the verb's to check. */
   uses?: number;
-  /** `--expires-in <seconds>` (`team invite`): decimal digits; the range is the verb's to check. */
+  /**
+   * `--expires-in <seconds>` (`team invite`, `team transfer`): decimal digits; the range is the
+   * verb's to check.
+   */
   expiresIn?: number;
   /** `--invitation <invitation_id>` (`team revoke-invite`). */
   invitation?: string;

@@ -24,6 +24,7 @@ import type {
 import type {
   TeamAcceptTransferResult,
   TeamMemberTarget,
+  TeamTransferTarget,
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
   TeamTransferResult,
@@ -253,10 +254,12 @@ export interface Adapter {
   /**
    * `team transfer` (cap `team.admin`, creator only): offers the team to another **active**
    * member (anyone else → uniform `not_found`); the caller stays the creator until that member
-   * accepts. A new offer replaces the last; an offer to the caller itself withdraws it.
+   * accepts. A new offer replaces the last; an offer to the caller itself withdraws it. The offer
+   * lapses `expires_in_seconds` after it is made (default and most 604,800: 7 days; out of range
+   * → `invalid_input` naming the member).
    */
   teamTransfer?(
-    target: TeamMemberTarget,
+    target: TeamTransferTarget,
     options?: AdapterCallOptions,
   ): Promise<TeamTransferResult>;
   /**

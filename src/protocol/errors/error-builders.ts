@@ -7,6 +7,7 @@ import {
   JOIN_REJECTED_MESSAGE,
   NOT_CREATOR_MESSAGE,
   RATE_LIMITED_MESSAGES,
+  TRANSFER_OFFER_EXPIRED_MESSAGE,
   USAGE_MESSAGES,
 } from "./error-messages.ts";
 import type {
@@ -139,6 +140,22 @@ export function invitationSpentError(
   reason: "invitation_used" | "invitation_expired" | "invitation_revoked",
 ): ProtocolError {
   return protocolError("unauthorized", { reason }, INVITATION_SPENT_MESSAGES[reason]);
+}
+
+/**
+ * `unauthorized` `transfer_offer_expired` and its fixed message: `team accept-transfer` by the
+ * member a `team transfer` offer named, after the offer lapsed. Only that member gets it; anyone
+ * else gets the uniform `not_found`.
+ *
+ * @example
+ * transferOfferExpiredError().details?.reason === "transfer_offer_expired";
+ */
+export function transferOfferExpiredError(): ProtocolError {
+  return protocolError(
+    "unauthorized",
+    { reason: "transfer_offer_expired" },
+    TRANSFER_OFFER_EXPIRED_MESSAGE,
+  );
 }
 
 /**

@@ -89,6 +89,13 @@ export const INVITATION_SPENT_MESSAGES: Readonly<
   invitation_revoked: "the invitation was revoked",
 });
 
+/**
+ * Fixed `message` of `unauthorized` `transfer_offer_expired`: the team's transfer offer to the
+ * caller lapsed before it was accepted.
+ */
+export const TRANSFER_OFFER_EXPIRED_MESSAGE =
+  "the offer of this team has expired: ask its creator to offer it again";
+
 /** Fixed `message` of `unauthorized` `not_creator`: a member asked for a creator-only verb. */
 export const NOT_CREATOR_MESSAGE = "only the team's creator may do this";
 

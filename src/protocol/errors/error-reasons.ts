@@ -74,13 +74,16 @@ export type ConflictReason = (typeof CONFLICT_REASONS)[number];
  * that was once good (capability `team.invitations`): every use taken, past its time, or revoked
  * (by its creator or a secret rotation). Only a caller holding the whole invitation secret can get
  * them, so they tell nothing a guesser could use; a wrong, unknown or banned join is still the
- * uniform rejection.
+ * uniform rejection. `transfer_offer_expired` answers `team accept-transfer` by the member a
+ * `team transfer` offer named once it lapsed (7 days unless the creator chose less): only that
+ * member, who was told of the offer, can get it.
  */
 export const UNAUTHORIZED_REASONS = [
   "not_creator",
   "invitation_used",
   "invitation_expired",
   "invitation_revoked",
+  "transfer_offer_expired",
 ] as const;
 
 /** A `details.reason` for `unauthorized`. */

@@ -39,6 +39,59 @@ export function validateTeamMemberTarget(value: unknown): ValidationResult<TeamM
 }
 
 /**
+ * How long a `team transfer` offer stands **[ours]** (docs/20-protocol.md, "Team lifecycle"):
+ * 7 days unless the creator asks for less (`expires_in_seconds`, 1..604,800), so an offer the
+ * creator forgot cannot hand the team away months later.
+ *
+ * @example TRANSFER_OFFER_LIMITS.default_expires_in_seconds === 604800
+ */
+export const TRANSFER_OFFER_LIMITS: {
+  readonly default_expires_in_seconds: 604800;
+  readonly min_expires_in_seconds: 1;
+  readonly max_expires_in_seconds: 604800;
+} = Object.freeze({
+  default_expires_in_seconds: 604800,
+  min_expires_in_seconds: 1,
+  max_expires_in_seconds: 604800,
+});
+
+/**
+ * The input of `team transfer` (cap `team.admin`, creator only): the member offered the team
+ * (as {@link TeamMemberTarget}) and, optionally, how long the offer stands
+ * (`expires_in_seconds`, 1..604,800, default 604,800 = 7 days; `--expires-in` on argv).
+ * Withdrawing (the creator naming itself) ignores it.
+ *
+ * @example
+ * { principal_ref: "p-77aa", expires_in_seconds: 3600 }
+ */
+export interface TeamTransferTarget extends TeamMemberTarget {
+  expires_in_seconds?: number;
+}
+
+/**
+ * Validates a {@link TeamTransferTarget}: `principal_ref` as {@link validateTeamMemberTarget};
+ * `expires_in_seconds`, when present, a JSON integer in 1..604,800 (`invalid_value`,
+ * `out_of_range` naming the member). Unknown members are dropped. Never throws.
+ *
+ * @example
+ * validateTeamTransferTarget({ principal_ref: "p", expires_in_seconds: 0 }).ok === false;
+ */
+export function validateTeamTransferTarget(value: unknown): ValidationResult<TeamTransferTarget> {
+  return runValidation(() => {
+    const o = expectObject(value, "");
+    const principal_ref = requiredString(o, "principal_ref", "", { nonEmpty: true });
+    const expires = optionalInteger(
+      o,
+      "expires_in_seconds",
+      "",
+      TRANSFER_OFFER_LIMITS.min_expires_in_seconds,
+      TRANSFER_OFFER_LIMITS.max_expires_in_seconds,
+    );
+    return { principal_ref, ...(expires === undefined ? {} : { expires_in_seconds: expires }) };
+  });
+}
+
+/**
  * The `team rotate-secret` result (cap `team.admin`, creator only): the team's new join secret.
  * The old secret stops admitting anyone the moment this result exists. Besides `team create`, this
  * is the only output that carries a secret; with `--secret-file` the secret is written there (mode
@@ -125,20 +178,25 @@ export function validateTeamRevokeMemberResult(
  * `offered_to_principal_ref`, an active member, and stays the caller's until that member accepts
  * it (`team accept-transfer`); a new offer replaces the previous one, and an offer to the creator
  * itself withdraws it (`offered_to_principal_ref: null`). `creator_principal_ref` is the creator
- * still, the caller.
+ * still, the caller. `expires_at` **[ours]** (RFC 3339 UTC, ms) is when the offer lapses unless
+ * accepted (7 days by default), `null` once withdrawn; absent from a server older than offer
+ * expiry.
  *
  * @example
- * { team_ref: "t-9c1e", creator_principal_ref: "p-41c9", offered_to_principal_ref: "p-77aa" }
+ * { team_ref: "t-9c1e", creator_principal_ref: "p-41c9", offered_to_principal_ref: "p-77aa",
+ *   expires_at: "2026-01-08T00:00:00.000Z" }
  */
 export interface TeamTransferResult {
   team_ref: string;
   creator_principal_ref: string;
   offered_to_principal_ref: string | null;
+  expires_at?: string | null;
 }
 
 /**
  * Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
- * non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
+ * non-empty; `offered_to_principal_ref` required, a non-empty string or `null`; `expires_at`
+ * optional, a non-empty string or `null` (kept only when present).
  *
  * @example
  * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
@@ -151,7 +209,13 @@ export function validateTeamTransferResult(value: unknown): ValidationResult<Tea
     const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
     const offered = nullableString(o, "offered_to_principal_ref", "", id);
     if (offered === undefined) failField("offered_to_principal_ref", "required");
-    return { team_ref, creator_principal_ref, offered_to_principal_ref: offered };
+    const expires = nullableString(o, "expires_at", "", id);
+    return {
+      team_ref,
+      creator_principal_ref,
+      offered_to_principal_ref: offered,
+      ...(expires === undefined ? {} : { expires_at: expires }),
+    };
   });
 }
 

@@ -44,6 +44,7 @@ function view(overrides: Partial<DashboardView> = {}): DashboardView {
       secret_digest: "x",
       creator_principal_ref: "p-a",
       offered_to_principal_ref: null,
+      offer_expires_at: null,
       created_at: T0,
     },
     viewerLabel: HOSTILE,

@@ -19,6 +19,7 @@ const team = {
   secret_digest: "00",
   creator_principal_ref: "p-1",
   offered_to_principal_ref: null,
+  offer_expires_at: null,
   created_at: 1,
 };
 

@@ -65,6 +65,7 @@ describe("PostgresTx: adoption and sends share the recipient's lock", () => {
           secret_digest: "d",
           creator_principal_ref: "p-a",
           offered_to_principal_ref: null,
+          offer_expires_at: null,
           created_at: 1,
         });
         for (const p of ["p-a", "p-b", "p-c"]) {

@@ -229,13 +229,14 @@ export class PostgresTx implements StoreTx {
   async insertTeam(row: TeamRow): Promise<void> {
     await this.#rows(
       "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +
-        "offered_to_principal_ref, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "offered_to_principal_ref, offer_expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
       [
         row.team_ref,
         row.team_name,
         row.secret_digest,
         row.creator_principal_ref,
         row.offered_to_principal_ref,
+        row.offer_expires_at,
         row.created_at,
       ],
     );
@@ -244,7 +245,7 @@ export class PostgresTx implements StoreTx {
   async getTeam(teamRef: string): Promise<TeamRow | null> {
     return this.#first<TeamRow>(
       "SELECT team_ref, team_name, secret_digest, creator_principal_ref, offered_to_principal_ref, " +
-        "created_at FROM teams WHERE team_ref = $1",
+        "offer_expires_at, created_at FROM teams WHERE team_ref = $1",
       [teamRef],
     );
   }
@@ -267,8 +268,14 @@ export class PostgresTx implements StoreTx {
   async updateTeam(row: TeamRow): Promise<void> {
     await this.#rows(
       "UPDATE teams SET secret_digest = $1, creator_principal_ref = $2, " +
-        "offered_to_principal_ref = $3 WHERE team_ref = $4",
-      [row.secret_digest, row.creator_principal_ref, row.offered_to_principal_ref, row.team_ref],
+        "offered_to_principal_ref = $3, offer_expires_at = $4 WHERE team_ref = $5",
+      [
+        row.secret_digest,
+        row.creator_principal_ref,
+        row.offered_to_principal_ref,
+        row.offer_expires_at,
+        row.team_ref,
+      ],
     );
   }
 

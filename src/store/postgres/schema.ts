@@ -290,6 +290,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX web_sessions_by_principal ON web_sessions (principal_ref, expires_at);
   `,
+  // 10: when a team's transfer offer lapses (ms), as SQLite's migration 12: an offer standing at
+  // the upgrade is treated as made then, and gets the whole 7 days.
+  `
+  ALTER TABLE teams ADD COLUMN offer_expires_at bigint;
+  UPDATE teams
+    SET offer_expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 604800000
+    WHERE offered_to_principal_ref IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link POSTGRES_MIGRATIONS}. */

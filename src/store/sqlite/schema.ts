@@ -263,6 +263,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX web_sessions_by_principal ON web_sessions(principal_ref, expires_at);
   `,
+  // 11 (version 12): when a team's transfer offer lapses (ms), NULL exactly when no offer stands.
+  // Offers made before this column had no end; each that stands is treated as made at the
+  // upgrade, so it gets the whole 7 days (docs/20-protocol.md, "Team lifecycle") rather than
+  // lapsing under a member who may be about to accept it.
+  `
+  ALTER TABLE teams ADD COLUMN offer_expires_at INTEGER;
+  UPDATE teams
+    SET offer_expires_at = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + 604800000
+    WHERE offered_to_principal_ref IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes: the number of {@link SQLITE_MIGRATIONS}. */

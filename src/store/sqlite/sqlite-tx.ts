@@ -92,12 +92,13 @@ function prepareAll(db: Database.Database) {
     ),
     insertTeam: db.prepare(
       "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, " +
-        "offered_to_principal_ref, created_at) VALUES (@team_ref, @team_name, @secret_digest, " +
-        "@creator_principal_ref, @offered_to_principal_ref, @created_at)",
+        "offered_to_principal_ref, offer_expires_at, created_at) VALUES (@team_ref, @team_name, " +
+        "@secret_digest, @creator_principal_ref, @offered_to_principal_ref, @offer_expires_at, " +
+        "@created_at)",
     ),
     getTeam: db.prepare(
       "SELECT team_ref, team_name, secret_digest, creator_principal_ref, offered_to_principal_ref, " +
-        "created_at FROM teams WHERE team_ref = ?",
+        "offer_expires_at, created_at FROM teams WHERE team_ref = ?",
     ),
     markTeamUsed: db.prepare("UPDATE teams SET used_at = ? WHERE team_ref = ? AND used_at IS NULL"),
     teamsCreatedSince: db.prepare(
@@ -105,7 +106,8 @@ function prepareAll(db: Database.Database) {
     ),
     updateTeam: db.prepare(
       "UPDATE teams SET secret_digest = @secret_digest, creator_principal_ref = @creator_principal_ref, " +
-        "offered_to_principal_ref = @offered_to_principal_ref WHERE team_ref = @team_ref",
+        "offered_to_principal_ref = @offered_to_principal_ref, offer_expires_at = @offer_expires_at " +
+        "WHERE team_ref = @team_ref",
     ),
     getMembership: db.prepare(
       "SELECT team_ref, principal_ref, human_label, status, joined_at, updated_at FROM memberships " +
@@ -447,6 +449,7 @@ export class SqliteTx implements StoreTx {
       secret_digest: row.secret_digest,
       creator_principal_ref: row.creator_principal_ref,
       offered_to_principal_ref: row.offered_to_principal_ref,
+      offer_expires_at: row.offer_expires_at,
     });
   }
 
