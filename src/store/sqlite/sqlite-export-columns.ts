@@ -32,6 +32,7 @@ export const EXPORTED_COLUMNS: Readonly<Record<ExportedTable, readonly string[]>
     "secret_digest",
     "creator_principal_ref",
     "offered_to_principal_ref",
+    "offer_expires_at",
     "created_at",
     "used_at",
   ],
