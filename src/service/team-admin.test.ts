@@ -3,6 +3,7 @@ import { sessionRegistration } from "../../test/support/session-registration.ts"
 import { BapError } from "../protocol/index.ts";
 import { openSqliteStore, type SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import { BrigadeService } from "./brigade-service.ts";
+import { systemDeps } from "./service-deps.ts";
 
 const claudeCode = { harness: "claude-code", harness_version: "2.1.270" } as const;
 
@@ -11,11 +12,15 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
-/** Creator A and member B in T1 (one session each); C in T2; X a principal in no team. */
+/**
+ * Creator A and member B in T1 (one session each); C in T2; X a principal in no team. The clock
+ * is the test's (`clock.now`), so an offer's expiry is a move of it.
+ */
 async function world() {
   const store = openSqliteStore(":memory:");
   stores.push(store);
-  const service = new BrigadeService(store);
+  const clock = { now: Date.parse("2026-10-02T09:00:00Z") };
+  const service = new BrigadeService(store, { ...systemDeps(), now: () => clock.now });
   const [a, b, c, x] = await Promise.all(
     [0, 1, 2, 3].map(async () => (await service.createPrincipal()).principal_ref),
   );
@@ -29,7 +34,7 @@ async function world() {
     .session_id;
   const sb = (await service.registerSession(b, T1, sessionRegistration("b", claudeCode)))
     .session_id;
-  return { service, a, b, c, x, t1, t2, T1, T2: t2.team_ref, sa, sb };
+  return { store, clock, service, a, b, c, x, t1, t2, T1, T2: t2.team_ref, sa, sb };
 }
 
 async function wireError(promise: Promise<unknown>): Promise<string> {
@@ -212,6 +217,7 @@ describe("team transfer", () => {
       team_ref: T1,
       creator_principal_ref: a,
       offered_to_principal_ref: b,
+      expires_at: "2026-10-09T09:00:00.000Z",
     });
     // Offered, not handed over: the creator is still the creator, the member still is not.
     expect(await wireError(service.rotateSecret(b, T1))).toBe(NOT_CREATOR);
@@ -248,6 +254,7 @@ describe("team transfer", () => {
       team_ref: T1,
       creator_principal_ref: a,
       offered_to_principal_ref: null,
+      expires_at: null,
     });
     expect(await wireError(service.acceptTransfer(x, T1))).toBe(NOT_FOUND);
     expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
@@ -275,6 +282,63 @@ describe("team transfer", () => {
       );
     }
     expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+  });
+});
+
+const OFFER_EXPIRED = JSON.stringify({
+  code: "unauthorized",
+  message: "the offer of this team has expired: ask its creator to offer it again",
+  retryable: false,
+  details: { reason: "transfer_offer_expired" },
+});
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+describe("a transfer offer's time [ours]", () => {
+  test("stands 7 days: accepted in its last millisecond; at its end refused as expired, cleared, the creator's still", async () => {
+    for (const late of [false, true]) {
+      const { store, clock, service, a, b, T1 } = await world();
+      const made = clock.now;
+      await service.transferTeam(a, T1, { principal_ref: b });
+      const row = await store.transact((tx) => tx.getTeam(T1));
+      expect([row?.offered_to_principal_ref, row?.offer_expires_at]).toEqual([b, made + WEEK_MS]);
+      clock.now = made + WEEK_MS - (late ? 0 : 1);
+      if (!late) {
+        expect((await service.acceptTransfer(b, T1)).creator_principal_ref).toBe(b);
+        continue;
+      }
+      expect(await wireError(service.acceptTransfer(b, T1))).toBe(OFFER_EXPIRED);
+      // The lapsed offer is gone for good: the refusal committed its clearing.
+      const after = await store.transact((tx) => tx.getTeam(T1));
+      expect([after?.offered_to_principal_ref, after?.offer_expires_at]).toEqual([null, null]);
+      expect(after?.creator_principal_ref).toBe(a);
+      expect(await wireError(service.acceptTransfer(b, T1))).toBe(NOT_FOUND);
+      expect(await wireError(service.rotateSecret(b, T1))).toBe(NOT_CREATOR);
+      expect((await service.rotateSecret(a, T1)).team_ref).toBe(T1);
+    }
+  });
+
+  test("only its member learns it expired; a new offer starts a new time; expires_in_seconds 1..604,800", async () => {
+    const { clock, service, a, b, x, t1, T1 } = await world();
+    await service.joinTeam(x, { join_secret: t1.join_secret });
+    const made = await service.transferTeam(a, T1, { principal_ref: b, expires_in_seconds: 60 });
+    expect(made.expires_at).toBe(new Date(clock.now + 60_000).toISOString());
+    clock.now += 60_000;
+    expect(await wireError(service.acceptTransfer(x, T1))).toBe(NOT_FOUND);
+    // Offered again, the member has a new week from now.
+    await service.transferTeam(a, T1, { principal_ref: b });
+    clock.now += WEEK_MS - 1;
+    expect((await service.acceptTransfer(b, T1)).creator_principal_ref).toBe(b);
+    for (const seconds of [0, 604_801, 1.5, "60"]) {
+      const refused = JSON.parse(
+        await wireError(service.transferTeam(b, T1, { principal_ref: a, expires_in_seconds: seconds })),
+      );
+      expect([refused.code, refused.details.field]).toEqual(["invalid_input", "expires_in_seconds"]);
+    }
+    const longest = await service.transferTeam(b, T1, {
+      principal_ref: a,
+      expires_in_seconds: 604_800,
+    });
+    expect(longest.expires_at).toBe(new Date(clock.now + WEEK_MS).toISOString());
   });
 });
 

@@ -145,3 +145,27 @@ test("processes starting at once on a new database migrate it and record the dig
   await Promise.all(stores.map((store) => store.close()));
   expect(await recorded(schema.url)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_FUNCTIONS_DIGEST]);
 });
+
+test("migration 11 (10 is empty): an offer standing at the upgrade gets the whole 7 days from then; a team without one gets no end", async () => {
+  const url = await databaseAt(10);
+  await withClient(url, (client) =>
+    client.query(`
+      INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at)
+        VALUES ('t-2', 'plain', 'd2', 'p-a', 1);
+      UPDATE teams SET offered_to_principal_ref = 'p-b' WHERE team_ref = 't-1';
+    `),
+  );
+  const before = Date.now();
+  await (await openPostgresStore(url)).close();
+  const after = Date.now();
+  const rows = await withClient(url, async (client) => {
+    const read = await client.query<{ team_ref: string; end: number | null }>(
+      "SELECT team_ref, offer_expires_at::float8 AS end FROM teams ORDER BY team_ref",
+    );
+    return read.rows;
+  });
+  const week = 7 * 24 * 3600 * 1000;
+  expect(rows[1]).toEqual({ team_ref: "t-2", end: null });
+  expect(rows[0]?.end).toBeGreaterThanOrEqual(before + week);
+  expect(rows[0]?.end).toBeLessThanOrEqual(after + week);
+});

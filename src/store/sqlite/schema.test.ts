@@ -46,7 +46,7 @@ describe("schema migrations", () => {
     );
     expect(messageIndexes(db)).toContain("messages_by_pair");
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
-    expect(SQLITE_SCHEMA_VERSION).toBe(11);
+    expect(SQLITE_SCHEMA_VERSION).toBe(12);
     expect(messageIndexes(db)).toEqual(EXPECTED_MESSAGE_INDEXES);
     expect(db.prepare("SELECT message_id FROM messages").all()).toEqual([{ message_id: "m-1" }]);
     // A team older than the mark counts as used: the retention sweep never guesses otherwise.
@@ -60,15 +60,40 @@ describe("schema migrations", () => {
     expect(db.prepare("SELECT live_delivery, live_delivery_at FROM sessions").all()).toEqual([
       { live_delivery: null, live_delivery_at: null },
     ]);
-    // A team older than transfer offers has none standing.
-    expect(db.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
-      { offered_to_principal_ref: null },
-    ]);
+    // A team older than transfer offers has none standing, so none has an end.
+    expect(db.prepare("SELECT offered_to_principal_ref, offer_expires_at FROM teams").all()).toEqual(
+      [{ offered_to_principal_ref: null, offer_expires_at: null }],
+    );
     // A team older than invitations has none.
     expect(db.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
     // A message older than attachments names none.
     expect(db.prepare("SELECT attachments FROM messages").all()).toEqual([{ attachments: null }]);
     expect(migrate(db)).toBe(SQLITE_SCHEMA_VERSION);
+  });
+
+  test("migration 12: an offer standing at the upgrade gets the whole 7 days from then; a team without one gets no end", () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL) STRICT");
+    for (const sql of SQLITE_MIGRATIONS.slice(0, 11)) db.exec(sql);
+    db.exec("INSERT INTO schema_version (version) VALUES (11)");
+    db.exec(
+      "INSERT INTO principals VALUES ('p-1', 'd1', 0), ('p-2', 'd2', 0);" +
+        "INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at, " +
+        "offered_to_principal_ref) VALUES ('t-1', 'offered', 'x', 'p-1', 0, 'p-2'), " +
+        "('t-2', 'plain', 'y', 'p-1', 0, NULL)",
+    );
+    const before = Date.now();
+    expect(migrate(db)).toBe(12);
+    const after = Date.now();
+    const rows = db
+      .prepare("SELECT team_ref, offer_expires_at FROM teams ORDER BY team_ref")
+      .all() as { team_ref: string; offer_expires_at: number | null }[];
+    const week = 7 * 24 * 3600 * 1000;
+    expect(rows[1]).toEqual({ team_ref: "t-2", offer_expires_at: null });
+    const end = rows[0]?.offer_expires_at ?? 0;
+    // julianday carries about a millisecond; allow 5 ms either side of the upgrade's moment.
+    expect(end).toBeGreaterThanOrEqual(before + week - 5);
+    expect(end).toBeLessThanOrEqual(after + week + 5);
   });
 
   test("a fresh file gets the same indexes, and every hot count stays inside an index", () => {
