@@ -107,7 +107,7 @@ describe("three brigade serve processes on one PostgreSQL behind a round-robin p
       if (!("report" in outcome)) throw new Error(outcome.error);
       const failed = outcome.report.results.filter((r) => r.status !== "pass");
       expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-      expect(outcome.report.results).toHaveLength(81);
+      expect(outcome.report.results).toHaveLength(82);
       // The calls really were spread over the three processes.
       for (const served of proxy.served) expect(served).toBeGreaterThan(100);
     },

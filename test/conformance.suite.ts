@@ -98,7 +98,7 @@ export function cleanConformanceRun(
         if (!("report" in outcome)) throw new Error(outcome.error);
         const failed = outcome.report.results.filter((r) => r.status !== "pass");
         expect(failed.map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
-        expect(outcome.report.results).toHaveLength(81);
+        expect(outcome.report.results).toHaveLength(82);
         expect(outcome.exitCode).toBe(0);
       },
       15 * 60_000,

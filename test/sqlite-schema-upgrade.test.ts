@@ -143,10 +143,11 @@ describe("SQLite schema upgrades", () => {
           ? [{ live_delivery_at: 1767225602000 }, { live_delivery_at: 1767225603000 }]
           : [{ live_delivery_at: null }, { live_delivery_at: null }],
       );
-      // Migration 7: no team had a transfer offer standing before offers existed.
-      expect(after.prepare("SELECT offered_to_principal_ref FROM teams").all()).toEqual([
-        { offered_to_principal_ref: null },
-      ]);
+      // Migration 7: no team had a transfer offer standing before offers existed; migration 12
+      // gives an end only to an offer that stands (the store tests hold one at the upgrade).
+      expect(
+        after.prepare("SELECT offered_to_principal_ref, offer_expires_at FROM teams").all(),
+      ).toEqual([{ offered_to_principal_ref: null, offer_expires_at: null }]);
       // Migration 8: no invitation existed before invitations did.
       expect(after.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
       // Migration 9: no message named an attachment before attachments existed.

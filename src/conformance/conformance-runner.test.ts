@@ -126,10 +126,10 @@ describe("argument parsing", () => {
 });
 
 describe("case table and selection", () => {
-  test("83 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
+  test("84 cases, unique ids, no C-09, C-14 and C-54 are slow", () => {
     const ids = ALL_CASES.map((c) => c.id);
-    expect(ids).toHaveLength(83);
-    expect(new Set(ids).size).toBe(83);
+    expect(ids).toHaveLength(84);
+    expect(new Set(ids).size).toBe(84);
     expect(ids).not.toContain("C-09");
     for (const extra of [
       "C-03b",
@@ -154,6 +154,7 @@ describe("case table and selection", () => {
       "C-87",
       "C-88",
       "C-89",
+      "C-95",
     ])
       expect(ids).toContain(extra);
     expect(ALL_CASES.filter((c) => c.tags.includes("slow")).map((c) => c.id)).toEqual([
@@ -167,7 +168,7 @@ describe("case table and selection", () => {
     const plain = selectCases(ALL_CASES, base);
     expect(plain.ok && plain.cases.map((c) => c.id)).not.toContain("C-14");
     const slow = selectCases(ALL_CASES, { ...base, slow: true });
-    expect(slow.ok && slow.cases).toHaveLength(83);
+    expect(slow.ok && slow.cases).toHaveLength(84);
     expect(selectCases(ALL_CASES, { ...base, only: ["C-99"] })).toEqual({
       ok: false,
       reason: "unknown case id",
@@ -188,6 +189,7 @@ describe("case table and selection", () => {
       "C-57",
       "C-84",
       "C-85",
+      "C-95",
     ]);
     const invitations = selectCases(ALL_CASES, { ...base, tags: ["cap:team.invitations"] });
     expect(invitations.ok && invitations.cases.map((c) => c.id)).toEqual([

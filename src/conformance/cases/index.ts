@@ -10,6 +10,7 @@ import { PERSON_CASES } from "./person.ts";
 import { PROFILE_AND_TEAM_CASES } from "./profile-and-team.ts";
 import { SESSION_CASES } from "./sessions.ts";
 import { STATE_CASES } from "./states.ts";
+import { TRANSFER_OFFER_CASES } from "./transfer-offer.ts";
 import { WATCH_CASES } from "./watch.ts";
 
 /**
@@ -17,9 +18,9 @@ import { WATCH_CASES } from "./watch.ts";
  * there is no C-09), then our `team.admin` cases C-48…C-50, our message-state cases C-51,
  * C-52, our live-delivery cases C-53, C-54 (slow), our team-lifecycle cases C-55 to C-58, our
  * attachment cases C-60 to C-67, our invitation and label cases C-80…C-87, the lane cases C-88
- * and C-89, and our cases of a person's messages C-90…C-94.
+ * and C-89, our cases of a person's messages C-90…C-94, and our transfer-offer case C-95.
  *
- * @example ALL_CASES.length === 83
+ * @example ALL_CASES.length === 84
  */
 export const ALL_CASES: readonly ConformanceCase[] = [
   ...PROFILE_AND_TEAM_CASES,
@@ -34,4 +35,5 @@ export const ALL_CASES: readonly ConformanceCase[] = [
   ...ATTACHMENT_CASES,
   ...INVITATION_CASES,
   ...PERSON_CASES,
+  ...TRANSFER_OFFER_CASES,
 ];
