@@ -95,3 +95,4 @@ export {
   toSendResponse,
   toSessionRecord,
 } from "./wire-records.ts";
+export { offerStands } from "./transfer-offer.ts";

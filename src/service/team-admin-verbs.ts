@@ -14,7 +14,7 @@ import {
 import { fail, requireCreator, requireMember } from "./access-checks.ts";
 import { mintJoinSecret } from "./mint-join-secret.ts";
 import type { ServiceContext } from "./service-context.ts";
-import type { TeamRow } from "./store.ts";
+import { offerStands } from "./transfer-offer.ts";
 
 /** `team rotate-secret` (cap `team.admin`); the contract is `BrigadeService.rotateSecret`. */
 export async function rotateSecret(
@@ -122,13 +122,4 @@ export async function acceptTransfer(
     };
   });
   return outcome ?? fail(transferOfferExpiredError());
-}
-
-/**
- * Whether the team's transfer offer still stands at `now` (ms): one is recorded and its
- * `offer_expires_at` is later than `now`. A row without an end (none is written so) stands.
- */
-export function offerStands(team: TeamRow, now: number): boolean {
-  if (team.offered_to_principal_ref === null) return false;
-  return team.offer_expires_at === null || team.offer_expires_at > now;
 }

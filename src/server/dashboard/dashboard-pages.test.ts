@@ -234,3 +234,28 @@ describe("sessions", () => {
     expect(cells("s-done")?.[1]).toBe("offline closed");
   });
 });
+
+describe("the team admin view's transfer offer [ours]", () => {
+  const bob = {
+    principal_ref: "p-b",
+    human_label: "Bob",
+    joined_at: T0,
+    last_seen_at: null,
+    live_session_count: 0,
+  };
+  const offeredUntil = (end: number, now: number) => {
+    const v = view({ now, members: [...view().members, bob] });
+    const team = { ...v.team, offered_to_principal_ref: "p-b", offer_expires_at: end };
+    const page = dashboardPage("admin", { ...v, team }, { csrf: "tok", version: "1" });
+    return /<button type="submit">(Offered[^<]*<time[^>]*>[^<]*<\/time>[^<]*|Offer the team)<\/button>/
+      .exec(page.split('<th scope="row">Bob</th>')[1] ?? "")?.[1];
+  };
+
+  test("a standing offer shows when it expires; one past its end is shown as none", () => {
+    const end = T0 + 7 * 24 * 3600 * 1000;
+    expect(offeredUntil(end, end - 1)).toBe(
+      'Offered until <time datetime="2026-12-12T02:40:12.000Z">2026-12-12 02:40:12 UTC</time>: offer again',
+    );
+    expect(offeredUntil(end, end)).toBe("Offer the team");
+  });
+});

@@ -1,5 +1,5 @@
 import type { InvitationRecord, TeamInvitationsResult } from "../../protocol/index.ts";
-import type { DashboardMessage, DashboardView } from "../../service/index.ts";
+import { type DashboardMessage, type DashboardView, offerStands } from "../../service/index.ts";
 import { isoTime, toSessionRecord } from "../../service/wire-records.ts";
 import { bodyView } from "./body-view.ts";
 import { type Html, html, trusted } from "./html.ts";
@@ -312,11 +312,12 @@ function heldList(view: DashboardView, csrf: string): Html {
 function membersTable(view: DashboardView, csrf: string): Html {
   const rows = view.members.map((m) => {
     const self = m.principal_ref === view.principalRef;
-    const offered = view.team.offered_to_principal_ref === m.principal_ref;
+    const offered =
+      offerStands(view.team, view.now) && view.team.offered_to_principal_ref === m.principal_ref;
     const actions =
       view.isCreator && !self
         ? html`<form method="post" action="/dashboard/admin/remove-member"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="principal_ref" value="${m.principal_ref}"><button type="submit" class="danger">Remove</button></form>
-<form method="post" action="/dashboard/admin/transfer"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="principal_ref" value="${m.principal_ref}"><button type="submit">${offered ? "Offered: offer again" : "Offer the team"}</button></form>`
+<form method="post" action="/dashboard/admin/transfer"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="principal_ref" value="${m.principal_ref}"><button type="submit">${offered ? html`Offered until ${when(view.team.offer_expires_at ?? view.now)}: offer again` : "Offer the team"}</button></form>`
         : "";
     return html`<tr><th scope="row">${personName(view, m.principal_ref, m.human_label)}</th><td><code>${m.principal_ref}</code></td><td>${when(m.joined_at)}</td><td>${m.last_seen_at === null ? "never" : when(m.last_seen_at)}</td><td>${m.live_session_count}</td><td>${actions}</td></tr>`;
   });

@@ -297,7 +297,7 @@ export function mountDashboard<E extends Env>(
     const r = await service.transferTeam(who.identity.principalRef, who.identity.teamRef, {
       principal_ref: form.get("principal_ref") ?? "",
     });
-    return html`<p>The team is offered to ${r.offered_to_principal_ref}; it becomes theirs when they accept (<code>brigade team accept-transfer</code>).</p>`;
+    return html`<p>The team is offered to ${r.offered_to_principal_ref} until ${r.expires_at ?? ""}; it becomes theirs if they accept by then (<code>brigade team accept-transfer</code>).</p>`;
   });
 
   app.get("/dashboard/events", async (c) => {
