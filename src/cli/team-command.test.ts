@@ -884,6 +884,11 @@ describe("brigade team: the creator controls who is in it", () => {
     expect(offered.status).toBe(0);
     expect(offered.stdout).toContain(`Offered team`);
     expect(offered.stdout).toContain("brigade team accept-transfer");
+    // The offer says when it lapses: 7 days from now.
+    const lapses = /The offer lapses at (\S+Z) if they have not accepted it by then/.exec(
+      offered.stdout,
+    )?.[1];
+    expect(Math.abs(Date.parse(lapses ?? "") - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
     expect((await team(["rotate-secret"], sam.clone, sam.env)).status).toBe(5);
     const notOffered = await team(["accept-transfer"], top, owner);
     expect(notOffered.status).toBe(6);

@@ -140,9 +140,10 @@ own terminal.
     help: `usage: brigade team transfer <member>
 
 (The team's creator) offers the team to another member. It stays yours until they run
-\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
-replaces the last; naming yourself withdraws it. <member> is the principal id
-\`brigade team members\` lists. Run it in your own terminal.
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. The offer
+lasts 7 days: not accepted by then, it lapses and the team stays yours. A new offer replaces
+the last (and lasts 7 days from then); naming yourself withdraws it. <member> is the principal
+id \`brigade team members\` lists. Run it in your own terminal.
 `,
     run: teamTransfer,
   },

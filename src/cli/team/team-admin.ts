@@ -178,8 +178,19 @@ export function teamTransfer(argv: string[], io: CliIo, cwd: string): Promise<nu
     (result) =>
       result.offered_to_principal_ref === null
         ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n`
-        : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`,
+        : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.${offerEnd(result.expires_at)}\n`,
   );
+}
+
+/**
+ * The sentence on when an offer lapses, for a transfer result's `expires_at` when it is a plain
+ * RFC 3339 UTC time; anything else a server sent (or nothing, from a server whose offers do not
+ * lapse) gives no sentence, so no server text is ever printed.
+ */
+function offerEnd(expiresAt: string | null | undefined): string {
+  const plain = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+  if (typeof expiresAt !== "string" || !plain.test(expiresAt)) return "";
+  return ` The offer lapses at ${expiresAt} if they have not accepted it by then; the team then stays yours.`;
 }
 
 /**

@@ -124,6 +124,9 @@ function sentenceFor(sub: string, error: BapError, context: ReportContext): stri
     if (error.details?.reason === "not_creator") {
       return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
     }
+    if (sub === "accept-transfer" && error.details?.reason === "transfer_offer_expired") {
+      return "the offer of this team expired before you accepted it (an offer stands 7 days unless its creator chose less): ask its creator to offer it again";
+    }
     if (admin || sub === "members" || sub === "accept-transfer")
       return `${fixed} (you left it, or its creator removed you)`;
   }
