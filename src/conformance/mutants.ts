@@ -10,12 +10,12 @@ export const CONFORMANCE_MUTANTS: {
   readonly team_leak: readonly ["C-12", "C-26"];
   readonly trusted_sender: readonly ["C-23", "C-24"];
   readonly caps_swapped: readonly ["C-28"];
-  readonly weak_admin: readonly ["C-48", "C-49", "C-50", "C-57", "C-85"];
+  readonly weak_admin: readonly ["C-48", "C-49", "C-50", "C-57", "C-85", "C-95"];
   readonly state_leak: readonly ["C-51", "C-52"];
   readonly live_stale: readonly ["C-53", "C-88", "C-89"];
   readonly removed_reachable: readonly ["C-55"];
   readonly creator_leaves: readonly ["C-56"];
-  readonly eager_transfer: readonly ["C-57"];
+  readonly eager_transfer: readonly ["C-57", "C-95"];
   readonly token_kept: readonly ["C-58"];
   readonly blob_leak: readonly ["C-63"];
   readonly invitation_reuse: readonly ["C-80", "C-81", "C-86"];
@@ -25,12 +25,12 @@ export const CONFORMANCE_MUTANTS: {
   team_leak: ["C-12", "C-26"],
   trusted_sender: ["C-23", "C-24"],
   caps_swapped: ["C-28"],
-  weak_admin: ["C-48", "C-49", "C-50", "C-57", "C-85"],
+  weak_admin: ["C-48", "C-49", "C-50", "C-57", "C-85", "C-95"],
   state_leak: ["C-51", "C-52"],
   live_stale: ["C-53", "C-88", "C-89"],
   removed_reachable: ["C-55"],
   creator_leaves: ["C-56"],
-  eager_transfer: ["C-57"],
+  eager_transfer: ["C-57", "C-95"],
   token_kept: ["C-58"],
   blob_leak: ["C-63"],
   invitation_reuse: ["C-80", "C-81", "C-86"],

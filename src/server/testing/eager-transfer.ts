@@ -23,7 +23,8 @@ export function handOverAtOnceTx(tx: StoreTx): StoreTx {
  * Mutant `eager_transfer` (docs/22-conformance.md, "Mutant contract"): `team transfer` hands the
  * team over the moment it is offered (see {@link handOverAtOnceTx}), so the member named
  * administers, and the creator no longer does, before anyone accepted. Every other verb is the
- * real one, `team accept-transfer` included. The suite must fail C-57, and nothing else.
+ * real one, `team accept-transfer` included. The suite must fail C-57 and C-95 (whose member
+ * would hold the team although its offer lapsed unaccepted), and nothing else.
  *
  * @example const service = new EagerTransferService(openSqliteStore(":memory:"));
  */

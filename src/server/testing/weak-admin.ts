@@ -8,8 +8,8 @@ import { overrideTx } from "./decorated-store.ts";
  * keeps admitting, and `team transfer` records no offer (so the member it names has nothing to
  * accept and the creator never changes); a revocation is stored as `left`, so the revoked
  * member's sessions close and its token stops working in the team, yet any valid join secret
- * (an invitation too) lets it back. The suite must fail C-48, C-49, C-50, C-57 and C-85, and
- * nothing else.
+ * (an invitation too) lets it back. The suite must fail C-48, C-49, C-50, C-57, C-85 and C-95
+ * (no offer, so none lapses), and nothing else.
  *
  * @example new DecoratedStore(store, weakAdminTx)
  */
