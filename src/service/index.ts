@@ -80,6 +80,7 @@ export type {
   WindowCount,
 } from "./store.ts";
 export { MEMBERSHIP_STATUSES, StoreUnavailableError } from "./store.ts";
+export { offerStands } from "./transfer-offer.ts";
 export type {
   WatchedMembership,
   WatchedMemberships,
@@ -95,4 +96,3 @@ export {
   toSendResponse,
   toSessionRecord,
 } from "./wire-records.ts";
-export { offerStands } from "./transfer-offer.ts";

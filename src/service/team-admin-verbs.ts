@@ -84,7 +84,11 @@ export async function transferTeam(
       if (membership?.status !== "active") fail(notFoundError());
     }
     const expiresAt = offered === null ? null : ctx.deps.now() + seconds * 1000;
-    await tx.updateTeam({ ...team, offered_to_principal_ref: offered, offer_expires_at: expiresAt });
+    await tx.updateTeam({
+      ...team,
+      offered_to_principal_ref: offered,
+      offer_expires_at: expiresAt,
+    });
     return {
       team_ref: team.team_ref,
       creator_principal_ref: principalRef,

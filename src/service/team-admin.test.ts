@@ -330,9 +330,14 @@ describe("a transfer offer's time [ours]", () => {
     expect((await service.acceptTransfer(b, T1)).creator_principal_ref).toBe(b);
     for (const seconds of [0, 604_801, 1.5, "60"]) {
       const refused = JSON.parse(
-        await wireError(service.transferTeam(b, T1, { principal_ref: a, expires_in_seconds: seconds })),
+        await wireError(
+          service.transferTeam(b, T1, { principal_ref: a, expires_in_seconds: seconds }),
+        ),
       );
-      expect([refused.code, refused.details.field]).toEqual(["invalid_input", "expires_in_seconds"]);
+      expect([refused.code, refused.details.field]).toEqual([
+        "invalid_input",
+        "expires_in_seconds",
+      ]);
     }
     const longest = await service.transferTeam(b, T1, {
       principal_ref: a,

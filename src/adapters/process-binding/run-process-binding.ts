@@ -31,9 +31,9 @@ import {
   validateSessionRegistration,
   validateTeamCreateRequest,
   validateTeamInviteRequest,
-  validateTeamTransferTarget,
   validateTeamJoinRequest,
   validateTeamLabelRequest,
+  validateTeamTransferTarget,
   valueOrThrow,
 } from "../../protocol/index.ts";
 import { type AdapterLogger, createNdjsonLogger, resolveLogLevel } from "../adapter-logger.ts";

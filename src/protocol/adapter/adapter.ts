@@ -24,10 +24,10 @@ import type {
 import type {
   TeamAcceptTransferResult,
   TeamMemberTarget,
-  TeamTransferTarget,
   TeamRevokeMemberResult,
   TeamRotateSecretResult,
   TeamTransferResult,
+  TeamTransferTarget,
 } from "../teams/team-admin.ts";
 import type { TeamCreateRequest, TeamCreateResult } from "../teams/team-create.ts";
 import type {

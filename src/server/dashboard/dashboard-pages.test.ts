@@ -247,8 +247,9 @@ describe("the team admin view's transfer offer [ours]", () => {
     const v = view({ now, members: [...view().members, bob] });
     const team = { ...v.team, offered_to_principal_ref: "p-b", offer_expires_at: end };
     const page = dashboardPage("admin", { ...v, team }, { csrf: "tok", version: "1" });
-    return /<button type="submit">(Offered[^<]*<time[^>]*>[^<]*<\/time>[^<]*|Offer the team)<\/button>/
-      .exec(page.split('<th scope="row">Bob</th>')[1] ?? "")?.[1];
+    return /<button type="submit">(Offered[^<]*<time[^>]*>[^<]*<\/time>[^<]*|Offer the team)<\/button>/.exec(
+      page.split('<th scope="row">Bob</th>')[1] ?? "",
+    )?.[1];
   };
 
   test("a standing offer shows when it expires; one past its end is shown as none", () => {

@@ -61,9 +61,9 @@ describe("schema migrations", () => {
       { live_delivery: null, live_delivery_at: null },
     ]);
     // A team older than transfer offers has none standing, so none has an end.
-    expect(db.prepare("SELECT offered_to_principal_ref, offer_expires_at FROM teams").all()).toEqual(
-      [{ offered_to_principal_ref: null, offer_expires_at: null }],
-    );
+    expect(
+      db.prepare("SELECT offered_to_principal_ref, offer_expires_at FROM teams").all(),
+    ).toEqual([{ offered_to_principal_ref: null, offer_expires_at: null }]);
     // A team older than invitations has none.
     expect(db.prepare("SELECT COUNT(*) AS n FROM invitations").get()).toEqual({ n: 0 });
     // A message older than attachments names none.
