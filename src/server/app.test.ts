@@ -222,7 +222,19 @@ describe("brigade serve HTTP API", () => {
       team_ref: team.team_ref,
       creator_principal_ref: aRef,
       offered_to_principal_ref: xRef,
+      expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
+    const lapses = Date.parse(String((transferred.json.result as Json).expires_at));
+    expect(Math.abs(lapses - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+    // expires_in_seconds travels in the body and is range-checked.
+    const tooLong = await call("POST", `${base}/transfer`, {
+      token: a,
+      body: { principal_ref: xRef, expires_in_seconds: 604_801 },
+    });
+    expect([tooLong.status, (tooLong.json.error as Json).details]).toEqual([
+      400,
+      expect.objectContaining({ field: "expires_in_seconds" }),
+    ]);
     // An offer: the creator still administers until x accepts it.
     expect((await call("POST", `${base}/rotate-secret`, { token: x })).status).toBe(403);
     expect((await call("POST", `${base}/accept-transfer`, { token: a })).status).toBe(404);

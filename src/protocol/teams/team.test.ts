@@ -6,6 +6,7 @@ import {
   validateTeamRevokeMemberResult,
   validateTeamRotateSecretResult,
   validateTeamTransferResult,
+  validateTeamTransferTarget,
 } from "./team-admin.ts";
 import { validateTeamCreateRequest, validateTeamCreateResult } from "./team-create.ts";
 import {
@@ -218,6 +219,32 @@ describe("team.admin shapes", () => {
         fieldOf(validateTeamTransferResult({ ...result, offered_to_principal_ref: offered })),
       ).toBe("offered_to_principal_ref");
     }
+    // expires_at [ours]: kept when present (a time, or null once withdrawn), never empty.
+    for (const expires_at of ["2026-10-09T09:00:00.000Z", null]) {
+      const timed = { ...result, expires_at };
+      expect(validateTeamTransferResult(timed)).toEqual({ ok: true, value: timed });
+    }
+    for (const expires_at of ["", 7]) {
+      expect(fieldOf(validateTeamTransferResult({ ...result, expires_at }))).toBe("expires_at");
+    }
+  });
+
+  test("transfer target [ours]: a principal, and expires_in_seconds 1..604,800 when given", () => {
+    expect(validateTeamTransferTarget({ principal_ref: "p-1", extra: 1 })).toEqual({
+      ok: true,
+      value: { principal_ref: "p-1" },
+    });
+    for (const seconds of [1, 604_800]) {
+      expect(
+        validateTeamTransferTarget({ principal_ref: "p-1", expires_in_seconds: seconds }),
+      ).toEqual({ ok: true, value: { principal_ref: "p-1", expires_in_seconds: seconds } });
+    }
+    for (const seconds of [0, 604_801, 1.5, "60", null]) {
+      expect(
+        fieldOf(validateTeamTransferTarget({ principal_ref: "p-1", expires_in_seconds: seconds })),
+      ).toBe("expires_in_seconds");
+    }
+    expect(fieldOf(validateTeamTransferTarget({ expires_in_seconds: 60 }))).toBe("principal_ref");
   });
 
   test("accept-transfer result: all three refs required and non-empty", () => {
