@@ -5268,7 +5268,7 @@ var init_adapter_argv = __esmMin((() => {
 		"team members": row$1([], [], "none", "convention"),
 		"team rotate-secret": row$1(["secret-file"], [], "none", "convention"),
 		"team revoke-member": row$1(["principal"], ["principal"], "none", "convention"),
-		"team transfer": row$1(["principal"], ["principal"], "none", "convention"),
+		"team transfer": row$1(["principal", "expires-in"], ["principal"], "none", "convention"),
 		"team accept-transfer": row$1([], [], "none", "convention"),
 		"team invite": row$1([
 			"uses",
@@ -7209,6 +7209,25 @@ function validateTeamMemberTarget(value) {
 	});
 }
 /**
+* Validates a {@link TeamTransferTarget}: `principal_ref` as {@link validateTeamMemberTarget};
+* `expires_in_seconds`, when present, a JSON integer in 1..604,800 (`invalid_value`,
+* `out_of_range` naming the member). Unknown members are dropped. Never throws.
+*
+* @example
+* validateTeamTransferTarget({ principal_ref: "p", expires_in_seconds: 0 }).ok === false;
+*/
+function validateTeamTransferTarget(value) {
+	return runValidation(() => {
+		const o = expectObject(value, "");
+		const principal_ref = requiredString(o, "principal_ref", "", { nonEmpty: true });
+		const expires = optionalInteger(o, "expires_in_seconds", "", TRANSFER_OFFER_LIMITS.min_expires_in_seconds, TRANSFER_OFFER_LIMITS.max_expires_in_seconds);
+		return {
+			principal_ref,
+			...expires === void 0 ? {} : { expires_in_seconds: expires }
+		};
+	});
+}
+/**
 * Validates a `team rotate-secret` result; `join_secret` must parse (`field = "join_secret"`);
 * `invitations_revoked`, when present, is an integer ≥ 0.
 *
@@ -7254,7 +7273,8 @@ function validateTeamRevokeMemberResult(value) {
 }
 /**
 * Validates a `team transfer` result: `team_ref` and `creator_principal_ref` required and
-* non-empty; `offered_to_principal_ref` required, a non-empty string or `null`.
+* non-empty; `offered_to_principal_ref` required, a non-empty string or `null`; `expires_at`
+* optional, a non-empty string or `null` (kept only when present).
 *
 * @example
 * validateTeamTransferResult({ team_ref: "t", creator_principal_ref: "p" }).ok === false;
@@ -7267,10 +7287,12 @@ function validateTeamTransferResult(value) {
 		const creator_principal_ref = requiredString(o, "creator_principal_ref", "", id);
 		const offered = nullableString(o, "offered_to_principal_ref", "", id);
 		if (offered === void 0) failField("offered_to_principal_ref", "required");
+		const expires = nullableString(o, "expires_at", "", id);
 		return {
 			team_ref,
 			creator_principal_ref,
-			offered_to_principal_ref: offered
+			offered_to_principal_ref: offered,
+			...expires === void 0 ? {} : { expires_at: expires }
 		};
 	});
 }
@@ -7291,10 +7313,16 @@ function validateTeamAcceptTransferResult(value) {
 		};
 	});
 }
+var TRANSFER_OFFER_LIMITS;
 var init_team_admin$1 = __esmMin((() => {
 	init_limits();
 	init_field_rules();
 	init_join_secret();
+	TRANSFER_OFFER_LIMITS = Object.freeze({
+		default_expires_in_seconds: 604800,
+		min_expires_in_seconds: 1,
+		max_expires_in_seconds: 604800
+	});
 }));
 
 // src/protocol/teams/team-create.ts
@@ -11163,7 +11191,7 @@ var init_http_adapter = __esmMin((() => {
 		}
 		async teamTransfer(target, options) {
 			const ctx = readTeamContext(this.#runtime);
-			const body = valueOrThrow(validateTeamMemberTarget(target));
+			const body = valueOrThrow(validateTeamTransferTarget(target));
 			return callTarget(ctx, {
 				method: "POST",
 				path: teamPath(ctx, "/transfer"),
@@ -20474,6 +20502,7 @@ function sentenceFor(sub, error, context) {
 		}
 		if (sub === "create") return context.operatorKeyFile === true ? "the server refused the operator key in the --operator-key-file: ask the server's operator for the current key" : "this server's registration is closed: pass --operator-key-file <path> holding the key its operator gave you";
 		if (error.details?.reason === "not_creator") return `${NOT_CREATOR_MESSAGE}: ask the creator, or have the team offered to you (brigade team transfer) and accept it`;
+		if (sub === "accept-transfer" && error.details?.reason === "transfer_offer_expired") return "the offer of this team expired before you accepted it (an offer stands 7 days unless its creator chose less): ask its creator to offer it again";
 		if (admin || sub === "members" || sub === "accept-transfer") return `${fixed} (you left it, or its creator removed you)`;
 	}
 	if (code === "unauthenticated") return `${error.details?.reason === "credential_missing" ? "this machine holds no credential for the team (deleted, or joined with another BRIGADE_CONFIG_DIR)" : "the server does not know this machine's credential (a restored or reset server)"}: join again with \`brigade team join --secret-file <path>\``;
@@ -22508,7 +22537,16 @@ function teamRemove(argv, io, cwd) {
 * @example await teamTransfer(["p-41c9"], io, "/home/dana/src/api");
 */
 function teamTransfer(argv, io, cwd) {
-	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => result.offered_to_principal_ref === null ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n` : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.\n`);
+	return actOnMember(argv, io, cwd, "transfer", (adapter, principalRef) => adapter.teamTransfer({ principal_ref: principalRef }), (result) => result.offered_to_principal_ref === null ? `Withdrew the offer of team ${sanitizeAttribute(result.team_ref)}: it stays yours.\n` : `Offered team ${sanitizeAttribute(result.team_ref)} to ${sanitizeAttribute(result.offered_to_principal_ref)}. It stays yours until they run \`brigade team accept-transfer\` in their checkout; then you stay a member, without the creator's rights.${offerEnd(result.expires_at)}\n`);
+}
+/**
+* The sentence on when an offer lapses, for a transfer result's `expires_at` when it is a plain
+* RFC 3339 UTC time; anything else a server sent (or nothing, from a server whose offers do not
+* lapse) gives no sentence, so no server text is ever printed.
+*/
+function offerEnd(expiresAt) {
+	if (typeof expiresAt !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(expiresAt)) return "";
+	return ` The offer lapses at ${expiresAt} if they have not accepted it by then; the team then stays yours.`;
 }
 /**
 * `brigade team accept-transfer`: takes over the team of this folder that its creator offered to
@@ -23567,9 +23605,10 @@ own terminal.
 			help: `usage: brigade team transfer <member>
 
 (The team's creator) offers the team to another member. It stays yours until they run
-\`brigade team accept-transfer\`; then they are the creator and you stay a member. A new offer
-replaces the last; naming yourself withdraws it. <member> is the principal id
-\`brigade team members\` lists. Run it in your own terminal.
+\`brigade team accept-transfer\`; then they are the creator and you stay a member. The offer
+lasts 7 days: not accepted by then, it lapses and the team stays yours. A new offer replaces
+the last (and lasts 7 days from then); naming yourself withdraws it. <member> is the principal
+id \`brigade team members\` lists. Run it in your own terminal.
 `,
 			run: teamTransfer
 		},
