@@ -434,7 +434,11 @@ describe("the admin view", () => {
       { csrf, principal_ref: ref("Bo") },
       { cookie },
     );
-    expect(await offered.text()).toContain("Offered: offer again");
+    const offeredPage = await offered.text();
+    // The answer and the member's row say until when the offer stands: 7 days on.
+    const end = new Date(clock + 7 * 86_400_000).toISOString();
+    expect(offeredPage).toContain(`until ${end}; it becomes theirs if they accept by then`);
+    expect(offeredPage).toContain(`Offered until <time datetime="${end}">`);
     const removed = await form(
       "/dashboard/admin/remove-member",
       { csrf, principal_ref: ref("Cy") },
