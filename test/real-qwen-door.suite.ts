@@ -18,6 +18,7 @@ import {
   qwenDeliveredTexts,
   qwenEscapedContent,
 } from "../src/harness/qwen/index.ts";
+import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
@@ -39,6 +40,29 @@ const SENTINEL_FRAME = readFileSync(
 );
 
 const WORKSPACE = "brigade:t-qwen@127.0.0.1";
+
+/**
+ * Every variable naming Qwen Code that 0.24.4 sets for its model's shell commands (measured under
+ * tmux, `run_shell_command`).
+ */
+const QWEN_COMMAND_MARKERS = [
+  "QWEN_CODE",
+  "QWEN_CODE_AGENT_ID",
+  "QWEN_CODE_CLI",
+  "QWEN_CODE_LAUNCHER_PID",
+  "QWEN_CODE_MANAGED_NPM_PIN",
+  "QWEN_CODE_MANAGED_NPM_ROOT",
+  "QWEN_CODE_MESSAGING_SOCKET",
+  "QWEN_CODE_MESSAGING_TOKEN",
+  "QWEN_CODE_MODEL",
+  "QWEN_CODE_MODEL_IDENTITY",
+  "QWEN_CODE_NO_RELAUNCH",
+  "QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE",
+  "QWEN_CODE_PROJECT_DIR",
+  "QWEN_CODE_PROMPT_ID",
+  "QWEN_CODE_SESSION_ID",
+  "QWEN_CODE_STARTUP_VERSION",
+];
 
 /** A teammate's message as the server hands it out (the inbound pipeline's input). */
 function envelope(id: string, body: string) {
@@ -362,10 +386,12 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       if (installed.code !== 0) throw new Error(`brigade install qwen: ${installed.stderr}`);
       api = await FakeChatApi.start();
       dir = mkdtempSync(join(tmpdir(), "qwen-pull-"));
+      // Lee lets the model run tools without asking (the approval prompt is Qwen Code's).
       qwen = await startQwenTui(script, dir, api, {
         home: lee.home,
         project: lee.checkout,
         env: lee.env,
+        approvalMode: "yolo",
       });
     }, 600_000);
 
@@ -436,5 +462,43 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         new RegExp(`${messageId}.*acked`),
       );
     }, 180_000);
+
+    test("interactive, under tmux: the model's run_shell_command has pipes on stdin and stdout; with Qwen Code's markers stripped, brigade send --as-me is refused for want of a terminal and sends nothing", async () => {
+      const sent = async (): Promise<number> =>
+        sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
+      const before = await sent();
+      const danaId = world.mapOf(dana, danaCc).brigade_session_id;
+      const command = asMeProbe(dir, QWEN_COMMAND_MARKERS, ["QWEN_CODE[A-Z_]*="], danaId);
+      const at = api.requests().length;
+      let called = false;
+      api.callTool = (request) => {
+        if (called || !JSON.stringify(request.messages).includes("run the check")) return undefined;
+        called = true;
+        return { name: "run_shell_command", args: { command, is_background: false } };
+      };
+      try {
+        await qwen.tmux.type("run the check");
+        const result = (): string | undefined =>
+          api
+            .requests()
+            .slice(at)
+            .flatMap((r) => r.messages)
+            .map((m) => messageText(m))
+            .find((t) => t.includes("as-me exit:"));
+        await waitFor(() => result() !== undefined, 60_000, "the command's result");
+        const output = result() ?? "";
+        expect(output, output).toContain("in-pipe");
+        expect(output, output).toContain("out-pipe");
+        expect(output, output).toContain("QWEN_CODE_SESSION_ID=");
+        // The suite runs Qwen Code from its unpacked package (`…/qwen-code/<version>/package/`),
+        // not an npm install's folder, so the ancestry walk finds no client here: the terminal
+        // check is the one that refuses, and this pins it.
+        expect(output, output).toContain("as_me_no_terminal");
+        expect(output, output).toContain("as-me exit: 2");
+      } finally {
+        api.callTool = undefined;
+      }
+      expect(await sent()).toBe(before);
+    }, 120_000);
   });
 }
