@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { InboundPipeline } from "../src/harness/inbound/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
@@ -386,8 +386,13 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       if (installed.code !== 0) throw new Error(`brigade install qwen: ${installed.stderr}`);
       api = await FakeChatApi.start();
       dir = mkdtempSync(join(tmpdir(), "qwen-pull-"));
+      // Run from where an npm install puts it (`…/node_modules/@qwen-code/qwen-code/`, the folder
+      // its process signature names), not the unpacked package of the cache.
+      const npmInstall = join(dir, "node_modules", "@qwen-code", "qwen-code");
+      mkdirSync(dirname(npmInstall), { recursive: true });
+      symlinkSync(dirname(script), npmInstall);
       // Lee lets the model run tools without asking (the approval prompt is Qwen Code's).
-      qwen = await startQwenTui(script, dir, api, {
+      qwen = await startQwenTui(join(npmInstall, basename(script)), dir, api, {
         home: lee.home,
         project: lee.checkout,
         env: lee.env,
@@ -463,7 +468,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       );
     }, 180_000);
 
-    test("interactive, under tmux: the model's run_shell_command has pipes on stdin and stdout; with Qwen Code's markers stripped, brigade send --as-me is refused for want of a terminal and sends nothing", async () => {
+    test("interactive, under tmux: the model's run_shell_command has pipes on stdin and stdout; with Qwen Code's markers stripped, brigade send --as-me is refused beneath Qwen Code's process and sends nothing", async () => {
       const sent = async (): Promise<number> =>
         sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
       const before = await sent();
@@ -490,10 +495,8 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         expect(output, output).toContain("in-pipe");
         expect(output, output).toContain("out-pipe");
         expect(output, output).toContain("QWEN_CODE_SESSION_ID=");
-        // The suite runs Qwen Code from its unpacked package (`…/qwen-code/<version>/package/`),
-        // not an npm install's folder, so the ancestry walk finds no client here: the terminal
-        // check is the one that refuses, and this pins it.
-        expect(output, output).toContain("as_me_no_terminal");
+        // The ancestry check refuses before the terminal check would.
+        expect(output, output).toContain("as_me_under_agent");
         expect(output, output).toContain("as-me exit: 2");
       } finally {
         api.callTool = undefined;
