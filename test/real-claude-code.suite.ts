@@ -9,6 +9,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
+import { CLAUDE_CODE_COMMAND_VARIABLES } from "../src/harness/claude-code/index.ts";
 import { contextLine, heldLine } from "../src/harness/hooks/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
 import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
@@ -31,24 +32,6 @@ import {
 } from "./support/real-claude/index.ts";
 
 const TEAM = "billing";
-
-/**
- * Every variable Claude Code 2.1.334 sets for its Bash tool's commands (measured in bypass mode,
- * under tmux): a model strips them all before `brigade send --as-me`.
- */
-const CLAUDE_CODE_COMMAND_VARIABLES = [
-  "CLAUDECODE",
-  "CLAUDE_CODE_CHILD_NOTES_DIR",
-  "CLAUDE_CODE_CHILD_SESSION",
-  "CLAUDE_CODE_ENTRYPOINT",
-  "CLAUDE_CODE_EXECPATH",
-  "CLAUDE_CODE_MESSAGING_SOCKET",
-  "CLAUDE_CODE_MESSAGING_TOKEN",
-  "CLAUDE_CODE_SESSION_ATTENDED",
-  "CLAUDE_CODE_SESSION_ID",
-  "CLAUDE_EFFORT",
-  "CLAUDE_PID",
-];
 
 /** The frame the watcher must post for a stored message, built from the stored envelope alone. */
 function expectedPost(envelope: MessageEnvelope): string {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
 import { build } from "../src/formats/frame/index.ts";
+import { CLINE_COMMAND_ENV } from "../src/harness/cline/cline-facts.ts";
 import {
   addClineServer,
   CLINE_HOOKS,
@@ -16,7 +17,6 @@ import {
   clineHooksDir,
   clineServerEntry,
 } from "../src/harness/cline/index.ts";
-import { CLINE_COMMAND_ENV } from "../src/harness/cline/cline-facts.ts";
 import { hostContextLine, waitingNotice } from "../src/harness/host-session/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
 import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";

@@ -10,6 +10,7 @@ import {
   envelopeHolds,
   findQwenSession,
   linuxProcessIdentity,
+  QWEN_COMMAND_VARIABLES,
   QwenDelivery,
   QwenPeerDoor,
   type QwenRecord,
@@ -40,29 +41,6 @@ const SENTINEL_FRAME = readFileSync(
 );
 
 const WORKSPACE = "brigade:t-qwen@127.0.0.1";
-
-/**
- * Every variable naming Qwen Code that 0.24.4 sets for its model's shell commands (measured under
- * tmux, `run_shell_command`).
- */
-const QWEN_COMMAND_MARKERS = [
-  "QWEN_CODE",
-  "QWEN_CODE_AGENT_ID",
-  "QWEN_CODE_CLI",
-  "QWEN_CODE_LAUNCHER_PID",
-  "QWEN_CODE_MANAGED_NPM_PIN",
-  "QWEN_CODE_MANAGED_NPM_ROOT",
-  "QWEN_CODE_MESSAGING_SOCKET",
-  "QWEN_CODE_MESSAGING_TOKEN",
-  "QWEN_CODE_MODEL",
-  "QWEN_CODE_MODEL_IDENTITY",
-  "QWEN_CODE_NO_RELAUNCH",
-  "QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE",
-  "QWEN_CODE_PROJECT_DIR",
-  "QWEN_CODE_PROMPT_ID",
-  "QWEN_CODE_SESSION_ID",
-  "QWEN_CODE_STARTUP_VERSION",
-];
 
 /** A teammate's message as the server hands it out (the inbound pipeline's input). */
 function envelope(id: string, body: string) {
@@ -473,7 +451,7 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
       const before = await sent();
       const danaId = world.mapOf(dana, danaCc).brigade_session_id;
-      const command = asMeProbe(dir, QWEN_COMMAND_MARKERS, ["QWEN_CODE[A-Z_]*="], danaId);
+      const command = asMeProbe(dir, QWEN_COMMAND_VARIABLES, ["QWEN_CODE[A-Z_]*="], danaId);
       const at = api.requests().length;
       let called = false;
       api.callTool = (request) => {
