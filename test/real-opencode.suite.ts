@@ -329,6 +329,8 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
     let version: string;
     const tuis: OpenCodeTui[] = [];
     const dirs: string[] = [];
+    /** The push lane's TUI, left open by its case for the next. */
+    let pushTui: OpenCodeTui | undefined;
 
     beforeAll(async () => {
       version = await resolveVersion();
@@ -473,6 +475,7 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
 
     test("a TUI started with --port: its session start opens the push lane, and a teammate's message wakes the idle session with no prompt, byte for byte, acked once OpenCode stores it", async () => {
       const tui = await leeTui(false);
+      pushTui = tui;
       const before = model.requests().length;
       await tui.tmux.type("hello again");
       await tui.tmux.keys("Enter");
@@ -517,8 +520,10 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
       const sent = async (): Promise<number> =>
         sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
       const before = await sent();
-      const tui = await leeTui(true);
-      const dir = dirs.at(-1) as string;
+      // The push lane's TUI when its case ran (a new one costs half a minute), else one of its own.
+      const tui = pushTui ?? (await leeTui(true));
+      const dir = mkdtempSync(join(tmpdir(), "oc-as-me-"));
+      dirs.push(dir);
       const danaId = world.mapOf(world.founder, danaCc).brigade_session_id;
       const command = asMeProbe(
         dir,
@@ -546,7 +551,6 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
       expect(output, output).toContain("as_me_under_agent");
       expect(output, output).toContain("as-me exit: 2");
       expect(await sent()).toBe(before);
-      await tui.tmux.close();
     }, 120_000);
   });
 }
