@@ -9,8 +9,10 @@ import { existsSync, lstatSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, wrap } from "../src/formats/frame/index.ts";
 import { openHarnessAdapter } from "../src/harness/adapter/index.ts";
+import { CLAUDE_CODE_COMMAND_VARIABLES } from "../src/harness/claude-code/index.ts";
 import { contextLine, heldLine } from "../src/harness/hooks/index.ts";
 import type { MessageEnvelope } from "../src/protocol/index.ts";
+import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import { hookContextText, skillListing } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import type { ClaudeCodeChoice } from "./support/real-claude/index.ts";
@@ -308,6 +310,44 @@ export function claudeCodeSuite({ which, version: resolveVersion }: ClaudeCodeCh
         expect(existsSync(run.byPidMapPath()), "SessionEnd removed the by-pid map").toBe(false);
       } finally {
         await run.close();
+      }
+    });
+
+    it("the model's Bash tool has pipes on stdin and stdout; with every variable Claude Code sets stripped, brigade send --as-me is refused beneath Claude Code's process and sends nothing", async () => {
+      // Eli lets the model run any command without asking (bypass mode): the permission prompt is
+      // Claude Code's, not under test.
+      const bypass = await RealClaudeSession.start(world, eli, {
+        executable: await claudeCodeExecutable(version),
+        permissionMode: "bypassPermissions",
+      });
+      try {
+        reportOnFailure({ bypass });
+        const sent = async (): Promise<number> =>
+          sentAsPerson((await world.terminal(eli, ["sent", "--json"])).stdout);
+        const before = await sent();
+        const command = asMeProbe(
+          bypass.dir,
+          CLAUDE_CODE_COMMAND_VARIABLES,
+          ["CLAUDE[A-Z_]*="],
+          danaId,
+        );
+        bypass.api.script(bash(command, "Run the check"), say("Done."));
+        await bypass.prompt("Run the check.");
+        const result = await bypass.waitForModelText(
+          (t) => t.place === "tool-result" && t.text.includes("as-me exit:"),
+          60_000,
+          "the command's result",
+        );
+        const output = result.text.text;
+        expect(output, output).toContain("in-pipe");
+        expect(output, output).toContain("out-pipe");
+        expect(output, output).toContain("CLAUDE_PID=");
+        // The ancestry check refuses before the terminal check would.
+        expect(output, output).toContain("as_me_under_agent");
+        expect(output, output).toContain("as-me exit: 2");
+        expect(await sent()).toBe(before);
+      } finally {
+        await bypass.close();
       }
     });
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseSentinel } from "../src/formats/agent-message/index.ts";
 import { build } from "../src/formats/frame/index.ts";
+import { CLINE_COMMAND_ENV } from "../src/harness/cline/cline-facts.ts";
 import {
   addClineServer,
   CLINE_HOOKS,
@@ -18,6 +19,7 @@ import {
 } from "../src/harness/cline/index.ts";
 import { hostContextLine, waitingNotice } from "../src/harness/host-session/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
+import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand } from "./support/plugin-world.ts";
 import { storedEnvelope, storedMessageIds } from "./support/real-claude/stored-envelope.ts";
@@ -247,6 +249,34 @@ export function clineSuite(choice: ClineChoice): void {
         looked();
         await task.kill();
       }
+    });
+
+    test("headless, the model's execute_command has pipes on stdin and stdout (bash -l -c beneath Cline); with the pager marks stripped, brigade send --as-me is refused beneath Cline and sends nothing", async () => {
+      const sent = async (): Promise<number> =>
+        sentAsPerson((await personCli(lee.checkout, home.env, ["sent", "--json"])).stdout);
+      const before = await sent();
+      const markers = Object.keys(CLINE_COMMAND_ENV);
+      const command = asMeProbe(world.root, markers, ["[A-Z_]*PAGER=", "CLINE[A-Z_]*="], danaId);
+      api.script(answer(commandUse(command)), answer(completion("Done.")));
+      const from = api.requests.length;
+      const task = ClineTask.start(script, home, lee.checkout, "Run the check.");
+      try {
+        const result = await api.waitForRequest(
+          (r) => r.lastUserParts.some((p) => p.includes("as-me exit:")),
+          60_000,
+          "the command's result",
+          from,
+        );
+        const output = result.lastUserParts.join("\n");
+        expect(output, output).toContain("in-pipe");
+        expect(output, output).toContain("out-pipe");
+        expect(output, output).toContain("as_me_under_agent");
+        expect(output, output).toContain("as-me exit: 2");
+        expect((await task.exited).code).toBe(0);
+      } finally {
+        await task.kill();
+      }
+      expect(await sent()).toBe(before);
     });
 
     test("brigade uninstall cline removes the hooks and puts the settings' bytes back", async () => {

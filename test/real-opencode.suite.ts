@@ -19,6 +19,7 @@ import {
   readOpenCodeDoorAddress,
 } from "../src/harness/opencode/index.ts";
 import { InjectionPacer, PACER_LIMITS } from "../src/harness/pacing/index.ts";
+import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { storedEnvelope } from "./support/real-claude/stored-envelope.ts";
@@ -328,6 +329,8 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
     let version: string;
     const tuis: OpenCodeTui[] = [];
     const dirs: string[] = [];
+    /** The push lane's TUI, left open by its case for the next. */
+    let pushTui: OpenCodeTui | undefined;
 
     beforeAll(async () => {
       version = await resolveVersion();
@@ -472,6 +475,7 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
 
     test("a TUI started with --port: its session start opens the push lane, and a teammate's message wakes the idle session with no prompt, byte for byte, acked once OpenCode stores it", async () => {
       const tui = await leeTui(false);
+      pushTui = tui;
       const before = model.requests().length;
       await tui.tmux.type("hello again");
       await tui.tmux.keys("Enter");
@@ -511,5 +515,42 @@ export function openCodePluginSuite({ which, version: resolveVersion }: OpenCode
         .filter((p) => p.type === "text" && p.text === expected);
       expect(copies).toHaveLength(1);
     }, 180_000);
+
+    test("the model's bash tool has pipes on stdin and stdout; with OpenCode's markers stripped, brigade send --as-me is refused beneath OpenCode's process and sends nothing", async () => {
+      const sent = async (): Promise<number> =>
+        sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
+      const before = await sent();
+      // The push lane's TUI when its case ran (a new one costs half a minute), else one of its own.
+      const tui = pushTui ?? (await leeTui(true));
+      const dir = mkdtempSync(join(tmpdir(), "oc-as-me-"));
+      dirs.push(dir);
+      const danaId = world.mapOf(world.founder, danaCc).brigade_session_id;
+      const command = asMeProbe(
+        dir,
+        ["OPENCODE", "OPENCODE_PID", "AGENT"],
+        ["OPENCODE[A-Z_]*=", "AGENT="],
+        danaId,
+      );
+      const at = model.requests().length;
+      model.callTool = "bash";
+      model.callArgs = () => ({ command, description: "Run the check" });
+      await tui.tmux.type("run the check");
+      await tui.tmux.keys("Enter");
+      const result = (): string | undefined =>
+        model
+          .requests()
+          .slice(at)
+          .map((r) => messageText(r.messages.at(-1)))
+          .find((t) => t.includes("as-me exit:"));
+      await waitFor(() => result() !== undefined, 60_000, "the command's result");
+      const output = result() ?? "";
+      expect(output, output).toContain("in-pipe");
+      expect(output, output).toContain("out-pipe");
+      expect(output, output).toContain("OPENCODE_PID=");
+      // The ancestry check refuses before the terminal check would.
+      expect(output, output).toContain("as_me_under_agent");
+      expect(output, output).toContain("as-me exit: 2");
+      expect(await sent()).toBe(before);
+    }, 120_000);
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { InboundPipeline } from "../src/harness/inbound/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
@@ -10,6 +10,7 @@ import {
   envelopeHolds,
   findQwenSession,
   linuxProcessIdentity,
+  QWEN_COMMAND_VARIABLES,
   QwenDelivery,
   QwenPeerDoor,
   type QwenRecord,
@@ -18,6 +19,7 @@ import {
   qwenDeliveredTexts,
   qwenEscapedContent,
 } from "../src/harness/qwen/index.ts";
+import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
@@ -362,10 +364,17 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
       if (installed.code !== 0) throw new Error(`brigade install qwen: ${installed.stderr}`);
       api = await FakeChatApi.start();
       dir = mkdtempSync(join(tmpdir(), "qwen-pull-"));
-      qwen = await startQwenTui(script, dir, api, {
+      // Run from where an npm install puts it (`…/node_modules/@qwen-code/qwen-code/`, the folder
+      // its process signature names), not the unpacked package of the cache.
+      const npmInstall = join(dir, "node_modules", "@qwen-code", "qwen-code");
+      mkdirSync(dirname(npmInstall), { recursive: true });
+      symlinkSync(dirname(script), npmInstall);
+      // Lee lets the model run tools without asking (the approval prompt is Qwen Code's).
+      qwen = await startQwenTui(join(npmInstall, basename(script)), dir, api, {
         home: lee.home,
         project: lee.checkout,
         env: lee.env,
+        approvalMode: "yolo",
       });
     }, 600_000);
 
@@ -436,5 +445,41 @@ export function qwenPullSuite({ which, version: resolveVersion }: QwenChoice): v
         new RegExp(`${messageId}.*acked`),
       );
     }, 180_000);
+
+    test("interactive, under tmux: the model's run_shell_command has pipes on stdin and stdout; with Qwen Code's markers stripped, brigade send --as-me is refused beneath Qwen Code's process and sends nothing", async () => {
+      const sent = async (): Promise<number> =>
+        sentAsPerson((await terminal(lee, ["sent", "--json"])).stdout);
+      const before = await sent();
+      const danaId = world.mapOf(dana, danaCc).brigade_session_id;
+      const command = asMeProbe(dir, QWEN_COMMAND_VARIABLES, ["QWEN_CODE[A-Z_]*="], danaId);
+      const at = api.requests().length;
+      let called = false;
+      api.callTool = (request) => {
+        if (called || !JSON.stringify(request.messages).includes("run the check")) return undefined;
+        called = true;
+        return { name: "run_shell_command", args: { command, is_background: false } };
+      };
+      try {
+        await qwen.tmux.type("run the check");
+        const result = (): string | undefined =>
+          api
+            .requests()
+            .slice(at)
+            .flatMap((r) => r.messages)
+            .map((m) => messageText(m))
+            .find((t) => t.includes("as-me exit:"));
+        await waitFor(() => result() !== undefined, 60_000, "the command's result");
+        const output = result() ?? "";
+        expect(output, output).toContain("in-pipe");
+        expect(output, output).toContain("out-pipe");
+        expect(output, output).toContain("QWEN_CODE_SESSION_ID=");
+        // The ancestry check refuses before the terminal check would.
+        expect(output, output).toContain("as_me_under_agent");
+        expect(output, output).toContain("as-me exit: 2");
+      } finally {
+        api.callTool = undefined;
+      }
+      expect(await sent()).toBe(before);
+    }, 120_000);
   });
 }

@@ -4829,12 +4829,25 @@ var init_claude_pid = __esmMin((() => {
 }));
 
 // src/harness/claude-code/claude-process.ts
-var CLAUDE_CODE_PROCESS_SIGNATURE;
+var CLAUDE_CODE_PROCESS_SIGNATURE, CLAUDE_CODE_COMMAND_VARIABLES;
 var init_claude_process = __esmMin((() => {
 	CLAUDE_CODE_PROCESS_SIGNATURE = Object.freeze({
 		executables: Object.freeze(["claude"]),
 		folders: Object.freeze(["/share/claude/versions/", "/node_modules/@anthropic-ai/claude-code/"])
 	});
+	CLAUDE_CODE_COMMAND_VARIABLES = Object.freeze([
+		"CLAUDECODE",
+		"CLAUDE_CODE_CHILD_NOTES_DIR",
+		"CLAUDE_CODE_CHILD_SESSION",
+		"CLAUDE_CODE_ENTRYPOINT",
+		"CLAUDE_CODE_EXECPATH",
+		"CLAUDE_CODE_MESSAGING_SOCKET",
+		"CLAUDE_CODE_MESSAGING_TOKEN",
+		"CLAUDE_CODE_SESSION_ATTENDED",
+		"CLAUDE_CODE_SESSION_ID",
+		"CLAUDE_EFFORT",
+		"CLAUDE_PID"
+	]);
 }));
 
 // src/harness/claude-code/config-dir.ts
@@ -20368,9 +20381,27 @@ var init_opencode_facts = __esmMin((() => {
 }));
 
 // src/harness/qwen/qwen-facts.ts
-var QWEN_SESSION_VARIABLE, QWEN_PROCESS_SIGNATURE;
+var QWEN_SESSION_VARIABLE, QWEN_COMMAND_VARIABLES, QWEN_PROCESS_SIGNATURE;
 var init_qwen_facts = __esmMin((() => {
 	QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
+	QWEN_COMMAND_VARIABLES = Object.freeze([
+		"QWEN_CODE",
+		"QWEN_CODE_AGENT_ID",
+		"QWEN_CODE_CLI",
+		"QWEN_CODE_LAUNCHER_PID",
+		"QWEN_CODE_MANAGED_NPM_PIN",
+		"QWEN_CODE_MANAGED_NPM_ROOT",
+		"QWEN_CODE_MESSAGING_SOCKET",
+		"QWEN_CODE_MESSAGING_TOKEN",
+		"QWEN_CODE_MODEL",
+		"QWEN_CODE_MODEL_IDENTITY",
+		"QWEN_CODE_NO_RELAUNCH",
+		"QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE",
+		"QWEN_CODE_PROJECT_DIR",
+		"QWEN_CODE_PROMPT_ID",
+		"QWEN_CODE_SESSION_ID",
+		"QWEN_CODE_STARTUP_VERSION"
+	]);
 	QWEN_PROCESS_SIGNATURE = Object.freeze({
 		executables: Object.freeze(["qwen"]),
 		folders: Object.freeze(["/node_modules/@qwen-code/qwen-code/"])

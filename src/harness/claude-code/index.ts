@@ -7,7 +7,7 @@
  */
 
 export { insideClaudeCode, isClaudePid, showsClaudeCodeSession } from "./claude-pid.ts";
-export { CLAUDE_CODE_PROCESS_SIGNATURE } from "./claude-process.ts";
+export { CLAUDE_CODE_COMMAND_VARIABLES, CLAUDE_CODE_PROCESS_SIGNATURE } from "./claude-process.ts";
 export { claudeConfigDir, registryFolder } from "./config-dir.ts";
 export {
   chooseDisplayName,

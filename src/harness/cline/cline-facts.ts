@@ -157,7 +157,11 @@ export const CLINE_DOTENV_FILES: readonly string[] = [];
 /**
  * What tells the Cline CLI's own process (2.18.0, measured under tmux): `node
  * <…>/node_modules/cline/dist/cli.mjs` (the `cline` bin's real path), or `node <…>/bin/cline`
- * through its link; comm `node`.
+ * through its link; comm `node`. The model's `execute_command` (2.18.0, headless `cline task
+ * --json -y`) runs `/bin/bash -l -c '<command>'` as a direct child of that process, with pipes on
+ * stdin and stdout (no terminal) and {@link CLINE_COMMAND_ENV}'s pager settings as its only marks:
+ * a model that strips them is refused `as_me_under_agent` by `brigade send --as-me`
+ * (`test/real-cline.suite.ts`).
  */
 export const CLINE_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
   executables: Object.freeze(["cline"]),

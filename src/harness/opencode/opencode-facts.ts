@@ -156,7 +156,11 @@ export const OPENCODE_PUSH_BENCH_MEASURED = {
 /**
  * What tells OpenCode's own process (1.18.33, measured under tmux): the compiled executable
  * `<…>/opencode-linux-x64/bin/opencode` (comm `opencode`); the `opencode-ai` launcher is a Node
- * script named `opencode` in `<…>/node_modules/opencode-ai/`.
+ * script named `opencode` in `<…>/node_modules/opencode-ai/`. The model's `bash` tool (1.18.33,
+ * the TUI under tmux) runs `/bin/bash -c '<command>'` as a direct child of that executable, with
+ * pipes on stdin and stdout (no terminal) and `OPENCODE_PID`, `OPENCODE=1` and `AGENT=1` as its
+ * marks: a model that strips them is refused `as_me_under_agent` by `brigade send --as-me`
+ * (`test/real-opencode.suite.ts`).
  */
 export const OPENCODE_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
   executables: Object.freeze(["opencode"]),

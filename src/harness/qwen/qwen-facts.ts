@@ -175,6 +175,31 @@ export const QWEN_DOTENV_FILES: readonly string[] = [".qwen/.env", ".env"];
 export const QWEN_SESSION_VARIABLE = "QWEN_CODE_SESSION_ID";
 
 /**
+ * Every variable naming Qwen Code that 0.24.4 sets for its model's shell commands (measured in
+ * `run_shell_command`'s environment, the TUI under tmux). Any one of them could mark the session;
+ * {@link QWEN_SESSION_VARIABLE} is the one checked, and a model can strip them all (`env -u`),
+ * which is why `brigade send --as-me` also walks the process's ancestors.
+ */
+export const QWEN_COMMAND_VARIABLES: readonly string[] = Object.freeze([
+  "QWEN_CODE",
+  "QWEN_CODE_AGENT_ID",
+  "QWEN_CODE_CLI",
+  "QWEN_CODE_LAUNCHER_PID",
+  "QWEN_CODE_MANAGED_NPM_PIN",
+  "QWEN_CODE_MANAGED_NPM_ROOT",
+  "QWEN_CODE_MESSAGING_SOCKET",
+  "QWEN_CODE_MESSAGING_TOKEN",
+  "QWEN_CODE_MODEL",
+  "QWEN_CODE_MODEL_IDENTITY",
+  "QWEN_CODE_NO_RELAUNCH",
+  "QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE",
+  "QWEN_CODE_PROJECT_DIR",
+  "QWEN_CODE_PROMPT_ID",
+  "QWEN_CODE_SESSION_ID",
+  "QWEN_CODE_STARTUP_VERSION",
+]);
+
+/**
  * The push lane on the real client (0.24.4, pinned and the registry's newest on 2026-12-05,
  * `test/real-qwen-live.suite.ts`, the two-core machine at load 6 to 12): a teammate's `brigade
  * send` to an idle session reached the model's next request, with no prompt from its user, in
@@ -223,7 +248,12 @@ export const QWEN_PUSH_BENCH_MEASURED = {
  * What tells Qwen Code's own process (0.24.4, measured under tmux): `node <…>/cli-entry.js` (the
  * `qwen` bin) starts `/usr/bin/node --expose-gc <…>/cli.js`, which starts one more such child; in
  * an npm install all of them run from `<…>/node_modules/@qwen-code/qwen-code/`, and a launch
- * through the `qwen` link is named by its script. It sets no process title on Linux.
+ * through the `qwen` link is named by its script. It sets no process title on Linux. Each child
+ * names `cli.js` by its real path, so a `qwen` linked to a folder elsewhere leaves only the first
+ * process in that folder. The model's `run_shell_command` (0.24.4, the TUI under tmux) runs `bash
+ * -c '<command>'` as a child of the innermost `cli.js`, with pipes on stdin and stdout (no
+ * terminal) and {@link QWEN_COMMAND_VARIABLES} set: a model that strips them is refused
+ * `as_me_under_agent` by `brigade send --as-me` (`test/real-qwen-door.suite.ts`).
  */
 export const QWEN_PROCESS_SIGNATURE: ProcessSignature = Object.freeze({
   executables: Object.freeze(["qwen"]),
