@@ -146,8 +146,8 @@ test("processes starting at once on a new database migrate it and record the dig
   expect(await recorded(schema.url)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_FUNCTIONS_DIGEST]);
 });
 
-test("migration 11 (10 is empty): an offer standing at the upgrade gets the whole 7 days from then; a team without one gets no end", async () => {
-  const url = await databaseAt(10);
+test("migration 10: an offer standing at the upgrade gets the whole 7 days from then; a team without one gets no end", async () => {
+  const url = await databaseAt(9);
   await withClient(url, (client) =>
     client.query(`
       INSERT INTO teams (team_ref, team_name, secret_digest, creator_principal_ref, created_at)

@@ -290,12 +290,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX web_sessions_by_principal ON web_sessions (principal_ref, expires_at);
   `,
-  // 10: no change (the number is reserved for a change made beside this one). A database at
-  // version 10 has exactly the tables of version 9.
-  `
-  SELECT 1;
-  `,
-  // 11: when a team's transfer offer lapses (ms), as SQLite's migration 12: an offer standing at
+  // 10: when a team's transfer offer lapses (ms), as SQLite's migration 12: an offer standing at
   // the upgrade is treated as made then, and gets the whole 7 days.
   `
   ALTER TABLE teams ADD COLUMN offer_expires_at bigint;
