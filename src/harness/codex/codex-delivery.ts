@@ -5,6 +5,7 @@ import type {
   DoorMessageItem,
   DoorStep,
 } from "../host-session/index.ts";
+import { takeNextPost } from "../host-session/index.ts";
 import type { CodexCallResult, CodexNotification } from "./codex-app-server.ts";
 
 /**
@@ -134,26 +135,13 @@ export class CodexDoor implements DeliveryDoor {
   }
 
   async step(): Promise<DoorStep> {
-    const { pipeline, pacer, now } = this.#ctx;
     if (this.#closed || this.#threadGone || this.#server.closed) return "nothing";
     // Nothing goes behind a post whose fate is unknown: given back, it would be overtaken.
     for (const posted of this.#posted.values()) if (posted.unknown) return "nothing";
-    let head = pipeline.peek();
-    if (head?.kind === "files") {
-      // A message never reaches the model before its files do.
-      const settled = await this.#ctx.settleFiles();
-      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
-      head = pipeline.peek();
-    }
-    if (head === undefined || head.kind === "files") return "nothing";
-    const content = head.kind === "message" ? this.#ctx.textOf(head) : head.text;
-    if (pacer.nextPostAt(now(), content) > now()) return "paced";
-    const item = pipeline.next();
-    if (item === undefined) return "nothing";
-    if (item.kind === "files") {
-      pipeline.done(item, "files_missing");
-      return "nothing";
-    }
+    const { pipeline, pacer, now } = this.#ctx;
+    const next = await takeNextPost(this.#ctx);
+    if ("step" in next) return next.step;
+    const { item, content } = next;
     const clientId =
       item.kind === "message"
         ? codexClientId(item.message.message_id)

@@ -72,6 +72,7 @@ export {
   type WaitingCount,
   waitingNotice,
 } from "./host-turn.ts";
+export { type NextPost, type PostableItem, takeNextPost } from "./next-post.ts";
 export {
   type ProcessLook,
   type ProcessSignature,

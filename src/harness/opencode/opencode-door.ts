@@ -4,6 +4,7 @@ import type {
   DoorMessageItem,
   DoorStep,
 } from "../host-session/index.ts";
+import { takeNextPost } from "../host-session/index.ts";
 import { openCodeMessageIds } from "./opencode-message-id.ts";
 import type { OpenCodeServer } from "./opencode-server.ts";
 
@@ -96,26 +97,13 @@ export class OpenCodeDoor implements DeliveryDoor {
   async step(): Promise<DoorStep> {
     if (this.#closed) return "nothing";
     const { pipeline, pacer, now, log } = this.#o.context;
-    let head = pipeline.peek();
-    if (head === undefined) return "nothing";
+    if (this.#o.context.pipeline.peek() === undefined) return "nothing";
     // A post without an answer may or may not be stored: nothing goes out behind it until it is
     // settled, so a message given back is never overtaken by a later one of its sender.
     for (const sent of this.#sent.values()) if (!sent.answered) return "paced";
-    if (head.kind === "files") {
-      // A message never reaches the model before its files do.
-      const settled = await this.#o.context.settleFiles();
-      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
-      head = pipeline.peek();
-    }
-    if (head === undefined || head.kind === "files") return "nothing";
-    const content = head.kind === "message" ? this.#o.context.textOf(head) : head.text;
-    if (pacer.nextPostAt(now(), content) > now()) return "paced";
-    const item = pipeline.next();
-    if (item === undefined) return "nothing";
-    if (item.kind === "files") {
-      pipeline.done(item, "files_missing");
-      return "nothing";
-    }
+    const next = await takeNextPost(this.#o.context);
+    if ("step" in next) return next.step;
+    const { item, content } = next;
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     const messageId = this.#newId();
     const result = await this.#o.server.post(this.#o.sessionId, messageId, content);

@@ -5,6 +5,7 @@ import type {
   DoorMessageItem,
   DoorStep,
 } from "../host-session/index.ts";
+import { takeNextPost } from "../host-session/index.ts";
 import type { QwenPostResult } from "./qwen-door.ts";
 import { type QwenTransition, qwenDisposition } from "./qwen-receipts.ts";
 import type { QwenRecord, QwenSessionLookup } from "./qwen-registry.ts";
@@ -69,24 +70,11 @@ export class QwenDelivery implements DeliveryDoor {
 
   /** Posts the pipeline's head if there is one and the pacer allows it. */
   async step(): Promise<DoorStep> {
-    const { pipeline, pacer, now } = this.#o;
     if (this.#closed) return "nothing";
-    let head = pipeline.peek();
-    if (head?.kind === "files") {
-      // A message never reaches the model before its files do.
-      const settled = await this.#o.settleFiles();
-      if (settled !== "ready") return settled === "failed" ? "failed" : "nothing";
-      head = pipeline.peek();
-    }
-    if (head === undefined || head.kind === "files") return "nothing";
-    const content = head.kind === "message" ? this.#o.textOf(head) : head.text;
-    if (pacer.nextPostAt(now(), content) > now()) return "paced";
-    const item = pipeline.next();
-    if (item === undefined) return "nothing";
-    if (item.kind === "files") {
-      pipeline.done(item, "files_missing");
-      return "nothing";
-    }
+    const { pipeline, pacer, now } = this.#o;
+    const next = await takeNextPost(this.#o);
+    if ("step" in next) return next.step;
+    const { item, content } = next;
     const id = item.kind === "message" ? item.message.message_id : item.notice;
     const found = this.#o.session();
     if (!found.ok) {
