@@ -1,7 +1,7 @@
 import { isAbsolute, join } from "node:path";
 import type { InboundSettingBefore } from "../../harness/claude-code/index.ts";
-import { readPrivateStateFile, writePrivateStateFile } from "../../harness/state/index.ts";
-import { isJsonObject, parseJsonDocument } from "../../protocol/index.ts";
+import { readChangeRecord, writeChangeRecord } from "../../harness/host-session/index.ts";
+import { isJsonObject } from "../../protocol/index.ts";
 
 /**
  * What Brigade changed in Claude Code's settings with the person's yes, and what was there
@@ -60,19 +60,7 @@ function changeOf(value: unknown): SettingsChange | undefined {
  * @example const read = readSettingsChanges("/home/dana/.config/brigade", 1000);
  */
 export function readSettingsChanges(configDir: string, uid: number): SettingsChangesRead {
-  const read = readPrivateStateFile(recordPath(configDir), { maxBytes: MAX_RECORD_BYTES, uid });
-  if (read.kind === "missing") return { ok: true, changes: [] };
-  if (read.kind === "not_private") return { ok: false, reason: "not_private" };
-  if (read.kind !== "ok") return { ok: false, reason: "unreadable" };
-  const parsed = parseJsonDocument(read.bytes, { maxBytes: MAX_RECORD_BYTES });
-  if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.version !== 1) {
-    return { ok: false, reason: "malformed" };
-  }
-  const list = parsed.value.changes;
-  if (!Array.isArray(list)) return { ok: false, reason: "malformed" };
-  const changes = list.map(changeOf);
-  if (changes.some((change) => change === undefined)) return { ok: false, reason: "malformed" };
-  return { ok: true, changes: changes.filter((change) => change !== undefined) };
+  return readChangeRecord(recordPath(configDir), uid, MAX_RECORD_BYTES, changeOf);
 }
 
 /**
@@ -86,20 +74,15 @@ export function writeSettingsChanges(
   configDir: string,
   changes: readonly SettingsChange[],
 ): boolean {
-  const record = {
-    version: 1,
-    changes: changes.map((change) => ({
+  return writeChangeRecord(
+    configDir,
+    recordPath(configDir),
+    changes.map((change) => ({
       file: change.file,
       member: "crossSessionInbound",
       value: "accept",
       before: change.before,
       at: change.at,
     })),
-  };
-  try {
-    writePrivateStateFile(configDir, recordPath(configDir), `${JSON.stringify(record, null, 2)}\n`);
-    return true;
-  } catch {
-    return false;
-  }
+  );
 }
