@@ -16,6 +16,7 @@ import type { DoorContext } from "../src/harness/host-session/index.ts";
 import { InboundPipeline } from "../src/harness/inbound/index.ts";
 import { sentinelFrame } from "../src/harness/mcp/index.ts";
 import { InjectionPacer, PACER_LIMITS } from "../src/harness/pacing/index.ts";
+import { doorEnvelope } from "./support/door-envelope.ts";
 import { waitFor } from "./support/plugin-world.ts";
 import { type CodexChoice, codexExecutable } from "./support/real-codex/codex-executable.ts";
 import { type CodexTui, startCodexTui, writeCodexHome } from "./support/real-codex/codex-tui.ts";
@@ -27,24 +28,6 @@ import {
 } from "./support/real-codex/fake-responses-api.ts";
 
 const WORKSPACE = "brigade:t-codex@127.0.0.1";
-
-/** A teammate's message as the server hands it out (the inbound pipeline's input). */
-function envelope(id: string, body: string) {
-  return {
-    message_id: id,
-    sender: {
-      principal_ref: "p-dana",
-      session_id: "s-dana",
-      session_name: "api",
-      human_label: "dana@example.org",
-    },
-    summary: "Schema bumped",
-    body,
-    reply_to: null,
-    hop_count: 1,
-    created_at: "2026-12-05T00:00:00.000Z",
-  };
-}
 
 /** One user input of the thread's record: the turn it is in, its client id and text. */
 interface RecordedInput {
@@ -235,7 +218,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       // The first prompt's turn may still run on a busy machine: the case starts once it ended
       // (the door reads the record again before its post, so it starts the turn, not a steer).
       await waitIdle("the first prompt's turn to end");
-      pipeline.offer(envelope(id, `idle ${which}: run <the backfill> & "report"`));
+      pipeline.offer(doorEnvelope(id, `idle ${which}: run <the backfill> & "report"`));
       const before = api.requests.length;
       await drive(() => acked.includes(id), 60_000, "the ack of the idle message");
       const text = texts.get(id) ?? "";
@@ -270,7 +253,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       const busyTurn = (await recordInputs()).find((i) => i.text === `busy work ${which}`)?.turnId;
       expect(busyTurn).toBeDefined();
       const id = `m-${which}-busy`;
-      pipeline.offer(envelope(id, `busy ${which}: the schema changed`));
+      pipeline.offer(doorEnvelope(id, `busy ${which}: the schema changed`));
       try {
         expect(await door.step()).toBe("posted");
         expect(logs.find((l) => l.fields.item === id)?.fields.via).toBe("steer");
@@ -302,7 +285,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
       const ids = Array.from({ length: 15 }, (_, i) => `m-${which}-burst-${i + 1}`);
       const queue = ids.map((id, i) => {
         const one = freshPipeline();
-        expect(one.offer(envelope(id, `burst ${which} ${i + 1} of 15`)).outcome).toBe("queued");
+        expect(one.offer(doorEnvelope(id, `burst ${which} ${i + 1} of 15`)).outcome).toBe("queued");
         const item = one.next();
         if (item?.kind !== "message") throw new Error("no message item");
         return item;
@@ -377,7 +360,7 @@ export function codexPushSuite({ which, version: resolveVersion }: CodexChoice):
         "the SessionEnd hook",
       );
       const before = api.requests.length;
-      pipeline.offer(envelope(`m-${which}-after`, `after ${which}: too late`));
+      pipeline.offer(doorEnvelope(`m-${which}-after`, `after ${which}: too late`));
       expect(await door.step()).toBe("nothing");
       expect(pipeline.peek()?.kind).toBe("message");
       expect(api.requests.length).toBe(before);

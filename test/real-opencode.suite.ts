@@ -21,6 +21,7 @@ import {
 import { InjectionPacer, PACER_LIMITS } from "../src/harness/pacing/index.ts";
 import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
+import { doorEnvelope } from "./support/door-envelope.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { storedEnvelope } from "./support/real-claude/stored-envelope.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
@@ -40,24 +41,6 @@ export interface OpenCodeChoice {
 }
 
 const WORKSPACE = "brigade:t-opencode@127.0.0.1";
-
-/** A teammate's message as the server hands it out (the inbound pipeline's input). */
-function envelope(id: string, body: string) {
-  return {
-    message_id: id,
-    sender: {
-      principal_ref: "p-dana",
-      session_id: "s-dana",
-      session_name: "api",
-      human_label: "dana@example.org",
-    },
-    summary: "Schema bumped",
-    body,
-    reply_to: null,
-    hop_count: 1,
-    created_at: "2026-12-05T00:00:00.000Z",
-  };
-}
 
 /** One stored message of `GET /session/{id}/message`. */
 interface StoredMessage {
@@ -197,7 +180,7 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
     test("an idle session is woken: the model's next request holds the sentinel + frame byte for byte, acked once stored", async () => {
       const b = brigadeDoor();
       const id = `m-${which}-wake`;
-      b.pipeline.offer(envelope(id, `wake ${which}: run <the backfill> & report`));
+      b.pipeline.offer(doorEnvelope(id, `wake ${which}: run <the backfill> & report`));
       const before = model.requests().length;
       expect(await b.door.step()).toBe("posted");
       const text = b.texts.get(id) ?? "";
@@ -224,7 +207,7 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       await tui.tmux.keys("Enter");
       await waitFor(() => model.heldCount() === 1, 60_000, "the busy turn's request");
       const id = `m-${which}-busy`;
-      b.pipeline.offer(envelope(id, `during the turn ${which}`));
+      b.pipeline.offer(doorEnvelope(id, `during the turn ${which}`));
       expect(await b.door.step()).toBe("posted");
       const text = b.texts.get(id) ?? "";
       await poll(
@@ -272,7 +255,7 @@ export function openCodeDoorSuite({ which, version: resolveVersion }: OpenCodeCh
       );
       for (const [i, id] of ids.entries()) {
         if (i === 10) skew = 61_000;
-        expect(b.pipeline.offer(envelope(id, `burst ${which} ${i + 1} of 15`)).outcome).toBe(
+        expect(b.pipeline.offer(doorEnvelope(id, `burst ${which} ${i + 1} of 15`)).outcome).toBe(
           "queued",
         );
       }

@@ -21,6 +21,7 @@ import {
 } from "../src/harness/qwen/index.ts";
 import { asMeProbe, sentAsPerson } from "./support/as-me-probe.ts";
 import type { ClaudeCodeHost } from "./support/claude-code-host/index.ts";
+import { doorEnvelope } from "./support/door-envelope.ts";
 import { type Person, PluginWorld, sendCommand, waitFor } from "./support/plugin-world.ts";
 import { terminal } from "./support/real-gemini/gemini-person.ts";
 import { FakeChatApi, messageText } from "./support/real-qwen/fake-chat-api.ts";
@@ -41,24 +42,6 @@ const SENTINEL_FRAME = readFileSync(
 );
 
 const WORKSPACE = "brigade:t-qwen@127.0.0.1";
-
-/** A teammate's message as the server hands it out (the inbound pipeline's input). */
-function envelope(id: string, body: string) {
-  return {
-    message_id: id,
-    sender: {
-      principal_ref: "p-dana",
-      session_id: "s-dana",
-      session_name: "api",
-      human_label: "dana@example.org",
-    },
-    summary: "Schema bumped",
-    body,
-    reply_to: null,
-    hop_count: 1,
-    created_at: "2026-12-05T00:00:00.000Z",
-  };
-}
 
 /** Registers the peer-door suite for one Qwen Code version (a test file per version). */
 export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): void {
@@ -269,7 +252,8 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
       const ids = [`m-${which}-d1`, `m-${which}-d2`, `m-${which}-d3`];
       for (const [i, id] of ids.entries()) {
         expect(
-          b.pipeline.offer(envelope(id, `delivery ${which} ${i + 1}: run <the backfill>`)).outcome,
+          b.pipeline.offer(doorEnvelope(id, `delivery ${which} ${i + 1}: run <the backfill>`))
+            .outcome,
         ).toBe("queued");
       }
       const before = api.requests().length;
@@ -311,7 +295,7 @@ export function qwenDoorSuite({ which, version: resolveVersion }: QwenChoice): v
     test("Brigade's delivery without the person's token: the sender is told held, nothing is acked", async () => {
       const b = brigadeDelivery(undefined);
       const id = `m-${which}-h1`;
-      expect(b.pipeline.offer(envelope(id, `held delivery ${which}`)).outcome).toBe("queued");
+      expect(b.pipeline.offer(doorEnvelope(id, `held delivery ${which}`)).outcome).toBe("queued");
       expect(await b.delivery.step()).toBe("posted");
       await waitFor(() => b.reported.includes(`held:${id}`), 30_000, "the held report");
       await new Promise((resolve) => setTimeout(resolve, 2_000));
