@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { standInDoorPipeline } from "../../../test/support/stand-in-door-pipeline.ts";
 import type { DoorContext } from "../host-session/index.ts";
-import type { DoneResult, InboundItem, InboundMessage } from "../inbound/index.ts";
+import type { InboundItem, InboundMessage } from "../inbound/index.ts";
 import type { CodexCallResult, CodexNotification } from "./codex-app-server.ts";
 import {
   CODEX_UNRECORDED_GIVE_BACK_MS,
@@ -124,24 +125,14 @@ class FakeThread implements CodexThreadPort {
 
 function setup(items: InboundItem[], options: { paced?: boolean } = {}) {
   const queue = [...items];
-  const done: string[] = [];
+  const { pipeline, done } = standInDoorPipeline(queue);
   const acks: string[] = [];
   const logs: string[] = [];
   const depths: number[] = [];
   let clock = 1_000;
   const ctx: DoorContext = {
     settleFiles: async () => "ready",
-    pipeline: {
-      peek: () => queue[0],
-      next: () => queue.shift(),
-      done: (item, error?: unknown): DoneResult => {
-        const id = item.kind === "notice" ? item.notice : item.message.message_id;
-        done.push(error === undefined ? id : `${id}:${String(error)}`);
-        return error === undefined && item.kind === "message"
-          ? { ack: true, messageId: id, persisted: true }
-          : { ack: false };
-      },
-    },
+    pipeline,
     pacer: {
       nextPostAt: (now) => (options.paced === true ? now + 1 : now),
       record: () => {},

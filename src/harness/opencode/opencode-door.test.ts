@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
-import type { DoneResult, InboundItem, InboundMessage } from "../inbound/index.ts";
+import { standInDoorPipeline } from "../../../test/support/stand-in-door-pipeline.ts";
+import type { InboundItem, InboundMessage } from "../inbound/index.ts";
 import {
   OPENCODE_MISSING_GIVE_UP_MS,
   OPENCODE_UNSURE_GRACE_MS,
@@ -116,7 +117,7 @@ async function setup(items: InboundItem[], server?: OpenCodeServer) {
   fake = new FakeOpenCode();
   await fake.start();
   const queue = [...items];
-  const done: string[] = [];
+  const { pipeline, done } = standInDoorPipeline(queue);
   const acks: string[] = [];
   const depths: number[] = [];
   const clock = { now: 1_796_438_000_000 };
@@ -133,17 +134,7 @@ async function setup(items: InboundItem[], server?: OpenCodeServer) {
         }
         return settle.next;
       },
-      pipeline: {
-        peek: () => queue[0],
-        next: () => queue.shift(),
-        done: (item, error?: unknown): DoneResult => {
-          const id = item.kind === "notice" ? item.notice : item.message.message_id;
-          done.push(error === undefined ? id : `${id}:${String(error)}`);
-          return error === undefined && item.kind === "message"
-            ? { ack: true, messageId: id, persisted: true }
-            : { ack: false };
-        },
-      },
+      pipeline,
       pacer: {
         nextPostAt: (now) => now,
         record: () => {},

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { DoneResult, InboundItem, InboundMessage } from "../inbound/index.ts";
+import { standInDoorPipeline } from "../../../test/support/stand-in-door-pipeline.ts";
+import type { InboundItem, InboundMessage } from "../inbound/index.ts";
 import { QwenDelivery } from "./qwen-delivery.ts";
 import type { QwenPostResult } from "./qwen-door.ts";
 import type { QwenRecord, QwenSessionLookup } from "./qwen-registry.ts";
@@ -32,7 +33,7 @@ function setup(
   } = {},
 ) {
   const queue = [...items];
-  const done: string[] = [];
+  const { pipeline, done } = standInDoorPipeline(queue);
   const posts: { token: string | undefined; msgId: string; content: string; to: string }[] = [];
   const reports: string[] = [];
   const acks: string[] = [];
@@ -40,17 +41,7 @@ function setup(
   const depths: number[] = [];
   let n = 0;
   const delivery = new QwenDelivery({
-    pipeline: {
-      peek: () => queue[0],
-      next: () => queue.shift(),
-      done: (item, error?: unknown): DoneResult => {
-        const id = item.kind === "notice" ? item.notice : item.message.message_id;
-        done.push(error === undefined ? id : `${id}:${String(error)}`);
-        return error === undefined && item.kind === "message"
-          ? { ack: true, messageId: id, persisted: true }
-          : { ack: false };
-      },
-    },
+    pipeline,
     pacer: {
       nextPostAt: (now) => now,
       record: () => {},
